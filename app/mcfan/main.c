@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * mcfan: lifecycle. Parse mcfan's options (before EAL, so a bad option starts
+ * nothing), initialise EAL, set up lcores, rings, pool, groups and ports, launch
+ * the data lcores, run the control loop on the main lcore, then stop in order:
+ * RX, rings drained, workers, ports; report; clean up.
+ */
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "mcfan.h"
+#include "log.h"
+#include "stats.h"
+
+RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
+
+#define CONTROL_TICK_NS 10000000L /* control loop period: 10 ms */
+
+struct mcfan_app mcfan_app;
+
+static void
+on_signal(int sig)
+{
+	RTE_SET_USED(sig);
+	__atomic_store_n(&mcfan_app.quit, 1, __ATOMIC_RELEASE);
+}
+
+/* Split argv at the first "--": EAL before, mcfan after. */
+static int
+split_args(int argc, char **argv, int *eal_argc)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	*eal_argc = i;
+	return i;
+}
+
+/*
+ * DPDK 22.11's EAL refuses --in-memory together with --no-huge (it treats --no-huge as
+ * legacy memory). Without hugepages, --in-memory only adds "no shared runtime files", which
+ * is --no-shconf, so mcfan passes that instead and says so.
+ */
+static void
+rewrite_in_memory(int argc, char **argv)
+{
+	bool no_huge = false;
+	int i, in_mem = -1;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--no-huge") == 0)
+			no_huge = true;
+		else if (strcmp(argv[i], "--in-memory") == 0)
+			in_mem = i;
+	}
+	if (no_huge && in_mem > 0) {
+		argv[in_mem] = (char *)(uintptr_t)"--no-shconf";
+		fprintf(stderr, "mcfan: --no-huge with --in-memory: passing --no-shconf to EAL "
+			"instead of --in-memory (DPDK 22.11 refuses the pair; the effect is the same "
+			"without hugepages)\n");
+	}
+}
+
+static unsigned int
+pool_size_needed(const struct mcfan_app *app)
+{
+	unsigned int lcores = rte_lcore_count();
+	unsigned int n_ports = rte_eth_dev_count_avail();
+	uint64_t need;
+
+	/* RX descriptors + every ring full + a burst and a cache per lcore + in flight */
+	need = (uint64_t)n_ports * MCFAN_RX_DESC + (uint64_t)app->n_rx * app->n_workers *
+	       app->cfg.ring_size + (uint64_t)lcores * (app->cfg.burst + MCFAN_MBUF_CACHE) +
+	       MCFAN_MAX_BURST;
+	return (unsigned int)RTE_MIN(need, (uint64_t)UINT32_MAX);
+}
+
+static int
+create_pool(struct mcfan_app *app)
+{
+	unsigned int need = pool_size_needed(app);
+	unsigned int n = app->cfg.mbufs;
+
+	if (n == 0)
+		n = RTE_MAX(need, (unsigned int)MCFAN_MIN_MBUFS);
+	else if (n < need)
+		MCFAN_LOG(WARNING, "--mbufs %u is below the %u mbufs that all RX queues and rings "
+			  "can hold: expect rx_nombuf under load\n", n, need);
+	app->pool = rte_pktmbuf_pool_create("mcfan_pool", n, MCFAN_MBUF_CACHE, 0,
+					    RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	if (app->pool == NULL) {
+		MCFAN_LOG(ERR, "cannot create a pool of %u mbufs: %s (with --no-huge, raise -m)\n",
+			  n, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	app->pool_size = n;
+	return 0;
+}
+
+static int
+publish_initial_groups(struct mcfan_app *app)
+{
+	uint16_t eligible[MCFAN_MAX_WORKERS];
+	unsigned int i, n = app->cfg.n_groups;
+	int ret;
+
+	app->group_entries = calloc(RTE_MAX(n, 1u), sizeof(app->group_entries[0]));
+	if (app->group_entries == NULL)
+		return -ENOMEM;
+	for (i = 0; i < app->n_workers; i++)
+		eligible[i] = (uint16_t)i;
+	for (i = 0; i < n; i++) {
+		app->group_entries[i].key = app->cfg.groups[i];
+		app->group_entries[i].id = (uint16_t)i;
+		ret = mcfan_group_assign(&app->group_entries[i], app->cfg.fanout, eligible,
+					 app->n_workers);
+		if (ret < 0)
+			return ret;
+	}
+	app->n_group_entries = n;
+	if (n == 0)
+		MCFAN_LOG(WARNING, "no groups joined (--groups): every multicast UDP frame counts "
+			  "as unknown_group\n");
+	return mcfan_groups_publish(app, app->group_entries, n);
+}
+
+static void
+msacc_init_all(struct mcfan_app *app)
+{
+	uint64_t now = rte_rdtsc();
+	unsigned int id;
+
+	for (id = 0; id < RTE_MAX_LCORE; id++)
+		if (app->lcores[id].role != MCFAN_ROLE_NONE)
+			mcfan_msacc_init(&app->lcores[id].ms, app->lcores[id].role, now);
+}
+
+/* The main lcore's loop: periodic summary, duration, stop requests. */
+static void
+control_loop(struct mcfan_app *app)
+{
+	struct mcfan_msacc *ms = &app->lcores[app->main_lcore].ms;
+	uint64_t hz = app->tsc_hz, now, end = 0, next_stats = 0, period = 0;
+	struct timespec tick = {0, CONTROL_TICK_NS};
+
+	if (app->cfg.duration_s > 0)
+		end = app->start_tsc + (uint64_t)(app->cfg.duration_s * (double)hz);
+	if (app->cfg.stats_period_s > 0) {
+		period = (uint64_t)(app->cfg.stats_period_s * (double)hz);
+		next_stats = app->start_tsc + period;
+	}
+	for (;;) {
+		now = rte_rdtsc();
+		mcfan_msacc_add(ms, MCFAN_MS_OTHER, now);
+		if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
+			break;
+		if (end != 0 && now >= end)
+			break;
+		if (period != 0 && now >= next_stats) {
+			mcfan_report_print(app, stdout, false);
+			next_stats += period;
+			if (next_stats < now)
+				next_stats = now + period;
+			mcfan_msacc_add(ms, MCFAN_MS_TELEMETRY, rte_rdtsc());
+		}
+		nanosleep(&tick, NULL);
+		mcfan_msacc_add(ms, MCFAN_MS_SLEEP, rte_rdtsc());
+	}
+}
+
+static void
+close_ports(struct mcfan_app *app)
+{
+	uint16_t port;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		if (!app->ports[port].used)
+			continue;
+		if (rte_eth_stats_get(port, &app->ports[port].final_stats) == 0)
+			app->ports[port].have_final = true;
+		rte_eth_dev_close(port);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct mcfan_app *app = &mcfan_app;
+	struct sigaction sa;
+	int eal_argc, app_first, ret, status = EXIT_SUCCESS;
+	char **app_argv;
+	bool launched = false;
+
+	memset(app, 0, sizeof(*app));
+	split_args(argc, argv, &eal_argc);
+	app_first = eal_argc < argc ? eal_argc : argc - 1;
+	/* mcfan's own argv: argv[0] followed by everything after "--" */
+	app_argv = calloc((size_t)(argc - app_first + 1), sizeof(char *));
+	if (app_argv == NULL)
+		return EXIT_FAILURE;
+	app_argv[0] = argv[0];
+	memcpy(&app_argv[1], &argv[app_first + 1], (size_t)(argc - app_first - 1) *
+	       sizeof(char *));
+	ret = mcfan_params_parse(argc - app_first, app_argv, &app->cfg);
+	free(app_argv);
+	if (ret != 0)
+		return ret > 0 ? EXIT_SUCCESS : MCFAN_EXIT_USAGE;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	rewrite_in_memory(eal_argc, argv);
+	ret = rte_eal_init(eal_argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "mcfan: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
+	}
+	app->tsc_hz = rte_get_tsc_hz();
+	app->burst = app->cfg.burst;
+	app->window = rte_zmalloc("mcfan_msacc_window", sizeof(*app->window), 0);
+	if (app->window == NULL) {
+		status = EXIT_FAILURE;
+		goto cleanup;
+	}
+	mcfan_msacc_window_init(app->window);
+
+	if (mcfan_setup_lcores(app) < 0) {
+		status = MCFAN_EXIT_USAGE;
+		goto cleanup;
+	}
+	if (rte_eth_dev_count_avail() == 0) {
+		fprintf(stderr, "mcfan: no port: give a device with --vdev (e.g. "
+			"net_af_packet0,iface=veth0) or -a PCI_ADDRESS\n");
+		status = MCFAN_EXIT_USAGE;
+		goto cleanup;
+	}
+	if (mcfan_setup_rings(app) < 0 || create_pool(app) < 0 ||
+	    publish_initial_groups(app) < 0) {
+		status = EXIT_FAILURE;
+		goto cleanup;
+	}
+	ret = mcfan_ports_init(app);
+	if (ret == -EINTR)
+		goto stop;
+	if (ret < 0) {
+		status = EXIT_FAILURE;
+		goto stop;
+	}
+	if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
+		goto stop;
+
+	msacc_init_all(app);
+	app->start_tsc = rte_rdtsc();
+	__atomic_store_n(&app->phase, MCFAN_PHASE_RUN, __ATOMIC_RELEASE);
+	ret = rte_eal_mp_remote_launch(mcfan_lcore_main, app, SKIP_MAIN);
+	if (ret != 0) {
+		MCFAN_LOG(ERR, "cannot launch the data lcores: %s\n", rte_strerror(-ret));
+		status = EXIT_FAILURE;
+	} else {
+		launched = true;
+		MCFAN_LOG(INFO, "running: %u RX lcores, %u workers, %u groups, fan-out %s\n",
+			  app->n_rx, app->n_workers, app->n_group_entries,
+			  mcfan_fanout_name(app->cfg.fanout));
+		control_loop(app);
+	}
+
+stop:
+	__atomic_store_n(&app->phase, MCFAN_PHASE_STOP_RX, __ATOMIC_RELEASE);
+	if (launched)
+		rte_eal_mp_wait_lcore();
+	__atomic_store_n(&app->phase, MCFAN_PHASE_DONE, __ATOMIC_RELEASE);
+	app->stop_tsc = rte_rdtsc();
+	mcfan_ports_stop(app);
+	close_ports(app);
+	app->mbufs_outside = app->pool == NULL ? 0 :
+		(int64_t)app->pool_size - (int64_t)rte_mempool_avail_count(app->pool);
+	mcfan_report_print(app, stdout, true);
+	if (app->cfg.report_json[0] != '\0' && mcfan_report_json(app, app->cfg.report_json) < 0)
+		status = EXIT_FAILURE;
+cleanup:
+	mcfan_setup_free(app);
+	rte_mempool_free(app->pool);
+	app->pool = NULL;
+	rte_free(app->window);
+	rte_eal_cleanup();
+	return status;
+}

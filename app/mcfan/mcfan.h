@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_APP_H
+#define MCFAN_APP_H
+
+/*
+ * The application's shared state.
+ *
+ * One instance (mcfan_app in main.c). Writer/reader protocol:
+ *  - cfg, lcores[], ports[], rings and pools are written by the main lcore
+ *    before the data lcores are launched and only read afterwards;
+ *  - groups (the published group table) is replaced by the control thread only,
+ *    with an atomic release store, and freed after an RCU (QSBR) grace period;
+ *    RX lcores load it with acquire and report quiescent states;
+ *  - phase and quit are atomics: quit is set by signal handlers and the
+ *    console, phase only by the main lcore's stop path, never cleared;
+ *  - each data lcore is the single writer of its own stats (seqlocks, see
+ *    lib/mcfan_fanout.h and lib/mcfan_msacc.h).
+ */
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "mcfan_classify.h"
+#include "mcfan_fanout.h"
+#include "mcfan_group.h"
+#include "mcfan_msacc.h"
+
+/* Exit status for bad usage (options, config file), as sysexits' EX_USAGE-like tools use 2. */
+#define MCFAN_EXIT_USAGE 2
+
+#define MCFAN_DEFAULT_RING_SIZE 1024
+#define MCFAN_DEFAULT_BURST 32
+#define MCFAN_MIN_MBUFS 8191     /* the smallest pool mcfan creates by default */
+#define MCFAN_MBUF_CACHE 256     /* per-lcore mempool cache, frames */
+#define MCFAN_RX_DESC 1024       /* RX descriptors asked for per queue (the PMD may adjust) */
+#define MCFAN_TX_DESC 512
+
+/** Data lcore roles beyond the lib's enum mcfan_role: none. */
+#define MCFAN_ROLE_NONE 0
+
+/** What the operator asked for (options and config file). */
+struct mcfan_config {
+	uint16_t rx_lcores[RTE_MAX_LCORE];
+	unsigned int n_rx_lcores;          /* 0 = default */
+	uint16_t worker_lcores[RTE_MAX_LCORE];
+	unsigned int n_worker_lcores;      /* 0 = default */
+	struct mcfan_flow_key groups[MCFAN_MAX_GROUPS];
+	unsigned int n_groups;
+	enum mcfan_fanout fanout;
+	unsigned int ring_size;            /* slots of each worker ring, frames */
+	unsigned int burst;                /* frames per rx_burst / dequeue, 1..MCFAN_MAX_BURST */
+	unsigned int mbufs;                /* mbufs in the pool; 0 = computed */
+	double duration_s;                 /* 0 = until a signal */
+	double stats_period_s;             /* 0 = no periodic summary */
+	char report_json[PATH_MAX];        /* "" = none */
+	char config_file[PATH_MAX];        /* "" = none */
+	bool msacc;                        /* microstate accounting on */
+};
+
+/** Lifecycle phases, in order; only ever advanced. */
+enum mcfan_phase {
+	MCFAN_PHASE_INIT = 0,
+	MCFAN_PHASE_RUN,
+	MCFAN_PHASE_STOP_RX,  /* RX lcores finish their burst and go offline */
+	MCFAN_PHASE_DONE,
+};
+
+/** Per lcore state. Indexed by lcore id. */
+struct mcfan_lcore {
+	uint32_t role;                    /* MCFAN_ROLE_* bits, 0 = unused */
+	unsigned int lcore_id;
+	unsigned int rx_index;            /* index among RX lcores (RCU thread id) */
+	unsigned int worker_index;        /* index among workers */
+	/* RX side */
+	struct mcfan_rx_ctx rx;
+	uint16_t ports[RTE_MAX_ETHPORTS];
+	unsigned int n_ports;
+	uint32_t rx_done;                 /* atomic: RX finished (phase >= STOP_RX) */
+	/* worker side */
+	struct rte_ring **in_rings;       /* one per RX lcore */
+	struct mcfan_worker_stats *ws;
+	/* accounting */
+	struct mcfan_msacc ms;
+} __rte_cache_aligned;
+
+/** Per port state. */
+struct mcfan_port {
+	bool used;
+	bool started;
+	char filter_mode[32];             /* "mc_addr_list", "allmulticast", "none" */
+	char driver[RTE_DEV_NAME_MAX_LEN];
+	char name[RTE_ETH_NAME_MAX_LEN];
+	int socket_id;
+	bool have_final;
+	struct rte_eth_stats final_stats; /* read just before close, for the final report */
+};
+
+struct mcfan_app {
+	struct mcfan_config cfg;
+	uint32_t quit;                    /* atomic: a stop was requested */
+	uint32_t phase;                   /* atomic: enum mcfan_phase */
+	uint32_t rx_done_count;           /* atomic: RX lcores that finished */
+	unsigned int burst;               /* atomic: live burst size */
+	unsigned int main_lcore;
+	unsigned int rx_lcore_ids[RTE_MAX_LCORE];
+	unsigned int n_rx;
+	unsigned int worker_lcore_ids[RTE_MAX_LCORE];
+	unsigned int n_workers;
+	struct mcfan_lcore lcores[RTE_MAX_LCORE];
+	struct mcfan_port ports[RTE_MAX_ETHPORTS];
+	struct rte_mempool *pool;
+	unsigned int pool_size;
+	struct rte_ring **rings;          /* n_rx x n_workers, [rx * n_workers + w] */
+	struct rte_rcu_qsbr *qsbr;
+	struct mcfan_group_table *groups; /* published table (see protocol above) */
+	struct mcfan_group_entry *group_entries; /* control's copy of the table's entries */
+	unsigned int n_group_entries;
+	int meta_offset;
+	struct mcfan_msacc_window *window; /* control side only: the msacc window */
+	int64_t mbufs_outside;            /* pool size - available, after ports closed */
+	uint64_t start_tsc;
+	uint64_t stop_tsc;
+	uint64_t tsc_hz;
+};
+
+extern struct mcfan_app mcfan_app;
+
+/* params.c */
+int mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg);
+void mcfan_params_usage(const char *prog);
+
+/* ports.c */
+int mcfan_ports_init(struct mcfan_app *app);
+void mcfan_ports_stop(struct mcfan_app *app);
+
+/* lcore.c */
+int mcfan_lcore_main(void *arg);
+
+/* groups (setup.c) */
+int mcfan_setup_lcores(struct mcfan_app *app);
+int mcfan_setup_rings(struct mcfan_app *app);
+int mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entries,
+			 unsigned int n);
+void mcfan_setup_free(struct mcfan_app *app);
+
+/* report.c */
+void mcfan_report_print(struct mcfan_app *app, FILE *f, bool final);
+int mcfan_report_json(struct mcfan_app *app, const char *path);
+
+#endif /* MCFAN_APP_H */

@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * mcfan's own options: `mcfan [EAL options] -- [mcfan options]`.
+ * Parsed before rte_eal_init, so a bad option starts nothing. Every option can
+ * also be set in an INI file (--config FILE, section [mcfan], key = the long
+ * option name without dashes); the command line wins over the file.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cfgfile.h>
+#include <rte_common.h>
+#include <rte_lcore.h>
+
+#include "mcfan.h"
+
+#define ERR_MAX 256
+#define CFG_SECTION "mcfan"
+#define RING_SIZE_MAX (1u << 24)  /* 16 Mi slots: far above any sane queue */
+#define MBUFS_MIN 1023            /* smallest pool that holds a default RX ring */
+#define MBUFS_MAX (1u << 26)
+#define SECONDS_MAX 1e7           /* about 115 days */
+
+enum opt_kind { OPT_VALUE, OPT_FLAG };
+
+struct opt_def {
+	const char *name;
+	enum opt_kind kind;
+	const char *arg;     /* placeholder in --help */
+	const char *help;
+	const char *def;     /* default shown in --help */
+	int (*set)(struct mcfan_config *cfg, const char *val, char *err, size_t err_len);
+	bool file_ok;        /* may be set in the config file */
+};
+
+static int
+parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	unsigned long v = 0;
+	const char *p;
+
+	if (*s == '\0')
+		return -EINVAL;
+	for (p = s; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		v = v * 10 + (unsigned long)(*p - '0');
+		if (v > max)
+			return -ERANGE;
+	}
+	if (v < min)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* Decimal seconds: digits, optionally a dot and more digits. */
+static int
+parse_seconds(const char *s, double *out)
+{
+	const char *p = s;
+	char *end;
+	double v;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p != '\0')
+		return -EINVAL;
+	v = strtod(s, &end);
+	if (v > SECONDS_MAX)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* DPDK corelist syntax: "1,3-5". Lcore ids below RTE_MAX_LCORE, no duplicates. */
+static int
+parse_corelist(const char *s, uint16_t *out, unsigned int *n_out, char *err, size_t err_len,
+	       const char *opt)
+{
+	bool seen[RTE_MAX_LCORE] = {false};
+	char buf[256];
+	char *tok, *save = NULL, *dash;
+	unsigned long a, b, i;
+	unsigned int n = 0;
+
+	if (strlen(s) >= sizeof(buf) || s[0] == '\0') {
+		snprintf(err, err_len, "--%s: '%s' is not a corelist (e.g. 1,3-5)", opt, s);
+		return -EINVAL;
+	}
+	strcpy(buf, s);
+	if (buf[strlen(buf) - 1] == ',' || strstr(buf, ",,") != NULL) {
+		snprintf(err, err_len, "--%s: '%s' has an empty item", opt, s);
+		return -EINVAL;
+	}
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		dash = strchr(tok, '-');
+		if (dash != NULL)
+			*dash = '\0';
+		if (parse_uint(tok, 0, RTE_MAX_LCORE - 1, &a) < 0 ||
+		    (dash != NULL && parse_uint(dash + 1, 0, RTE_MAX_LCORE - 1, &b) < 0)) {
+			snprintf(err, err_len,
+				 "--%s: '%s' is not a corelist of lcore ids 0..%d (e.g. 1,3-5)",
+				 opt, s, RTE_MAX_LCORE - 1);
+			return -EINVAL;
+		}
+		if (dash == NULL)
+			b = a;
+		if (b < a) {
+			snprintf(err, err_len, "--%s: range %lu-%lu in '%s' is decreasing", opt,
+				 a, b, s);
+			return -EINVAL;
+		}
+		for (i = a; i <= b; i++) {
+			if (seen[i]) {
+				snprintf(err, err_len, "--%s: lcore %lu is listed twice in '%s'",
+					 opt, i, s);
+				return -EINVAL;
+			}
+			seen[i] = true;
+			out[n++] = (uint16_t)i;
+		}
+	}
+	*n_out = n;
+	return 0;
+}
+
+static int
+set_rx_lcores(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	return parse_corelist(v, cfg->rx_lcores, &cfg->n_rx_lcores, err, len, "rx-lcores");
+}
+
+static int
+set_worker_lcores(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	return parse_corelist(v, cfg->worker_lcores, &cfg->n_worker_lcores, err, len,
+			      "worker-lcores");
+}
+
+static int
+set_groups(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	char msg[ERR_MAX];
+	int n = mcfan_group_parse_list(v, cfg->groups, MCFAN_MAX_GROUPS, msg, sizeof(msg));
+
+	if (n < 0) {
+		snprintf(err, len, "--groups: %s (at most %d groups, e.g. 239.9.9.1-10:3999)",
+			 msg, MCFAN_MAX_GROUPS);
+		return n;
+	}
+	cfg->n_groups = (unsigned int)n;
+	return 0;
+}
+
+static int
+set_fanout(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	int f = mcfan_fanout_parse(v);
+
+	if (f < 0) {
+		snprintf(err, len, "--fanout: '%s' is not a mode: partition or replicate", v);
+		return -EINVAL;
+	}
+	cfg->fanout = (enum mcfan_fanout)f;
+	return 0;
+}
+
+static int
+set_ring_size(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, 1, RING_SIZE_MAX, &n) < 0 || !rte_is_power_of_2((uint32_t)n)) {
+		snprintf(err, len, "--ring-size: '%s' is not allowed: a power of two 1..%u, "
+			 "at least --burst", v, RING_SIZE_MAX);
+		return -EINVAL;
+	}
+	cfg->ring_size = (unsigned int)n;
+	return 0;
+}
+
+static int
+set_burst(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, 1, MCFAN_MAX_BURST, &n) < 0) {
+		snprintf(err, len, "--burst: '%s' is not allowed: an integer 1..%d", v,
+			 MCFAN_MAX_BURST);
+		return -EINVAL;
+	}
+	cfg->burst = (unsigned int)n;
+	return 0;
+}
+
+static int
+set_mbufs(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, MBUFS_MIN, MBUFS_MAX, &n) < 0) {
+		snprintf(err, len, "--mbufs: '%s' is not allowed: an integer %u..%u", v,
+			 MBUFS_MIN, MBUFS_MAX);
+		return -EINVAL;
+	}
+	cfg->mbufs = (unsigned int)n;
+	return 0;
+}
+
+static int
+set_duration(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	if (parse_seconds(v, &cfg->duration_s) < 0) {
+		snprintf(err, len, "--duration: '%s' is not allowed: seconds, 0..%.0f, decimal "
+			 "(e.g. 10 or 0.5; 0 = until SIGINT/SIGTERM)", v, SECONDS_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+set_stats_period(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	if (parse_seconds(v, &cfg->stats_period_s) < 0) {
+		snprintf(err, len, "--stats-period: '%s' is not allowed: seconds, 0..%.0f, "
+			 "decimal (0 = no periodic summary)", v, SECONDS_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+set_path(char *dst, const char *v, const char *opt, char *err, size_t len)
+{
+	if (v[0] == '\0' || strlen(v) >= PATH_MAX) {
+		snprintf(err, len, "--%s: a file path of 1..%d characters is needed", opt,
+			 PATH_MAX - 1);
+		return -EINVAL;
+	}
+	strcpy(dst, v);
+	return 0;
+}
+
+static int
+set_report_json(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	return set_path(cfg->report_json, v, "report-json", err, len);
+}
+
+static int
+set_config(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	return set_path(cfg->config_file, v, "config", err, len);
+}
+
+static int
+set_no_msacc(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	RTE_SET_USED(err);
+	RTE_SET_USED(len);
+	/* In a file the value says whether accounting is off: yes/no, true/false, 1/0. */
+	if (v == NULL || strcmp(v, "1") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "true") == 0) {
+		cfg->msacc = false;
+		return 0;
+	}
+	if (strcmp(v, "0") == 0 || strcmp(v, "no") == 0 || strcmp(v, "false") == 0) {
+		cfg->msacc = true;
+		return 0;
+	}
+	snprintf(err, len, "no-msacc: '%s' is not allowed: yes or no", v);
+	return -EINVAL;
+}
+
+static const struct opt_def opts[] = {
+	{"rx-lcores", OPT_VALUE, "LIST", "lcores that poll RX (corelist, e.g. 1 or 1-2)",
+	 "the first lcore after the main lcore", set_rx_lcores, true},
+	{"worker-lcores", OPT_VALUE, "LIST", "worker lcores (corelist); may overlap --rx-lcores "
+	 "(run-to-completion)", "the other data lcores, or the RX lcores if none is left",
+	 set_worker_lcores, true},
+	{"groups", OPT_VALUE, "LIST", "groups to receive: 239.9.9.1, 239.9.9.1-10:3999, "
+	 "[ff3e::1]:5000, comma-separated; no port = every UDP port", "none", set_groups, true},
+	{"fanout", OPT_VALUE, "MODE", "partition (one worker per group) or replicate (every "
+	 "worker gets every frame, by reference)", "partition", set_fanout, true},
+	{"ring-size", OPT_VALUE, "N", "slots of each RX-to-worker ring, a power of two >= burst",
+	 "1024", set_ring_size, true},
+	{"burst", OPT_VALUE, "N", "frames per rx_burst and per ring dequeue, 1..512", "32",
+	 set_burst, true},
+	{"mbufs", OPT_VALUE, "N", "mbufs in the pool", "enough for all rings and RX queues, "
+	 "at least 8191", set_mbufs, true},
+	{"duration", OPT_VALUE, "SEC", "run SEC seconds, then stop cleanly", "0 (until "
+	 "SIGINT/SIGTERM)", set_duration, true},
+	{"stats-period", OPT_VALUE, "SEC", "print a summary every SEC seconds", "0 (off)",
+	 set_stats_period, true},
+	{"report-json", OPT_VALUE, "FILE", "write the final report as JSON to FILE", "none",
+	 set_report_json, true},
+	{"config", OPT_VALUE, "FILE", "read options from an INI file (section [mcfan]); the "
+	 "command line wins", "none", set_config, false},
+	{"no-msacc", OPT_FLAG, NULL, "switch microstate accounting off", "on", set_no_msacc,
+	 true},
+	{"help", OPT_FLAG, NULL, "print this help and exit", NULL, NULL, false},
+};
+
+#define N_OPTS RTE_DIM(opts)
+
+void
+mcfan_params_usage(const char *prog)
+{
+	unsigned int i;
+	char lhs[64];
+
+	printf("Usage: %s [EAL options] -- [mcfan options]\n\n"
+	       "mcfan receives IP multicast UDP frames on every probed port (queue 0), fans\n"
+	       "them out to worker lcores through rings and reports where every frame went and\n"
+	       "where every lcore's time went.\n\nmcfan options:\n", prog);
+	for (i = 0; i < N_OPTS; i++) {
+		snprintf(lhs, sizeof(lhs), "--%s%s%s", opts[i].name,
+			 opts[i].arg != NULL ? " " : "", opts[i].arg != NULL ? opts[i].arg : "");
+		printf("  %-24s %s\n", lhs, opts[i].help);
+		if (opts[i].def != NULL)
+			printf("  %-24s default: %s\n", "", opts[i].def);
+	}
+	printf("\nExample:\n  %s -l 0-2 --vdev net_af_packet0,iface=veth0 -- "
+	       "--groups 239.9.9.1-10:3999 --duration 10\n", prog);
+}
+
+static const struct opt_def *
+find_opt(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_OPTS; i++)
+		if (strcmp(opts[i].name, name) == 0)
+			return &opts[i];
+	return NULL;
+}
+
+/* Line number (1-based) of `key` in `[section]` of a file, or of the section header if key
+ * is NULL; 0 if not found. rte_cfgfile keeps no line numbers, so look them up in the text. */
+static unsigned int
+cfg_find_line(const char *path, const char *section, const char *key)
+{
+	char line[1024], want[128];
+	unsigned int no = 0;
+	bool in_section = false;
+	FILE *f = fopen(path, "r");
+	char *p, *q;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		no++;
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p == '[') {
+			q = strchr(p, ']');
+			if (q == NULL)
+				continue;
+			snprintf(want, sizeof(want), "%.*s", (int)(q - p - 1), p + 1);
+			in_section = strcmp(want, section) == 0;
+			if (in_section && key == NULL)
+				break;
+			continue;
+		}
+		if (in_section && key != NULL && strncmp(p, key, strlen(key)) == 0) {
+			q = p + strlen(key);
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '=')
+				break;
+		}
+	}
+	if (feof(f))
+		no = 0;
+	fclose(f);
+	return no;
+}
+
+static int
+load_config(struct mcfan_config *cfg, bool from_cli[])
+{
+	const char *path = cfg->config_file;
+	char err[ERR_MAX];
+	struct rte_cfgfile *file;
+	struct rte_cfgfile_entry *entries = NULL;
+	char (*sections)[CFG_NAME_LEN] = NULL;
+	int n_sec, n_ent, i, ret = -EINVAL;
+	const struct opt_def *o;
+	FILE *probe;
+
+	probe = fopen(path, "r");
+	if (probe == NULL) {
+		fprintf(stderr, "mcfan: --config: cannot open '%s': %s\n", path, strerror(errno));
+		return -ENOENT;
+	}
+	fclose(probe);
+	file = rte_cfgfile_load(path, 0);
+	if (file == NULL) {
+		fprintf(stderr, "mcfan: config file '%s': syntax error (see the line named above; "
+			"expected '[section]' and 'key = value' lines, ';' comments)\n", path);
+		return -EINVAL;
+	}
+	n_sec = rte_cfgfile_num_sections(file, NULL, 0);
+	sections = calloc(RTE_MAX(n_sec, 1), sizeof(*sections));
+	if (sections == NULL)
+		goto close;
+	rte_cfgfile_sections(file, (char **)sections, n_sec);
+	for (i = 0; i < n_sec; i++) {
+		if (strcmp(sections[i], CFG_SECTION) != 0) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: unknown section '[%s]': "
+				"the only section is [%s]\n", path,
+				cfg_find_line(path, sections[i], NULL), sections[i], CFG_SECTION);
+			goto free_sections;
+		}
+	}
+	n_ent = rte_cfgfile_section_num_entries(file, CFG_SECTION);
+	if (n_ent <= 0) {
+		ret = 0;
+		goto free_sections;
+	}
+	entries = calloc((size_t)n_ent, sizeof(*entries));
+	if (entries == NULL)
+		goto free_sections;
+	rte_cfgfile_section_entries(file, CFG_SECTION, entries, n_ent);
+	for (i = 0; i < n_ent; i++) {
+		unsigned int line = cfg_find_line(path, CFG_SECTION, entries[i].name);
+
+		o = find_opt(entries[i].name);
+		if (o == NULL || !o->file_ok) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: unknown key '%s' in [%s] "
+				"(keys are the long option names, see --help)\n", path, line,
+				entries[i].name, CFG_SECTION);
+			goto free_entries;
+		}
+		if (from_cli[o - opts])
+			continue;
+		if (o->set(cfg, entries[i].value, err, sizeof(err)) < 0) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s': %s\n", path,
+				line, entries[i].name, err);
+			goto free_entries;
+		}
+	}
+	ret = 0;
+free_entries:
+	free(entries);
+free_sections:
+	free(sections);
+close:
+	rte_cfgfile_close(file);
+	return ret;
+}
+
+static void
+config_defaults(struct mcfan_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->fanout = MCFAN_FANOUT_PARTITION;
+	cfg->ring_size = MCFAN_DEFAULT_RING_SIZE;
+	cfg->burst = MCFAN_DEFAULT_BURST;
+	cfg->msacc = true;
+}
+
+int
+mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
+{
+	struct option lopts[N_OPTS + 1];
+	const char *values[N_OPTS] = {NULL};
+	bool given[N_OPTS] = {false};
+	char err[ERR_MAX];
+	unsigned int i;
+	int c, idx;
+
+	config_defaults(cfg);
+	memset(lopts, 0, sizeof(lopts));
+	for (i = 0; i < N_OPTS; i++) {
+		lopts[i].name = opts[i].name;
+		lopts[i].has_arg = opts[i].kind == OPT_VALUE ? required_argument : no_argument;
+		lopts[i].val = (int)i + 1;
+	}
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		idx = -1;
+		c = getopt_long(argc, argv, ":", lopts, &idx);
+		if (c == -1)
+			break;
+		if (c == '?') {
+			fprintf(stderr, "mcfan: unknown option '%s' (see '-- --help')\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (c == ':') {
+			fprintf(stderr, "mcfan: option '%s' needs a value (see '-- --help')\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+		i = (unsigned int)c - 1;
+		if (given[i]) {
+			fprintf(stderr, "mcfan: option --%s is given twice\n", opts[i].name);
+			return -EINVAL;
+		}
+		given[i] = true;
+		values[i] = optarg;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "mcfan: unexpected argument '%s' (mcfan options start with --)\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	if (given[N_OPTS - 1]) {
+		mcfan_params_usage(argv[0]);
+		return 1;
+	}
+	for (i = 0; i < N_OPTS; i++) {
+		if (!given[i] || opts[i].set == NULL)
+			continue;
+		if (opts[i].set(cfg, values[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "mcfan: %s\n", err);
+			return -EINVAL;
+		}
+	}
+	if (cfg->config_file[0] != '\0') {
+		/* Apply the file for what the command line did not set, then the command line
+		 * again on top (it already holds; load_config skips options given there). */
+		if (load_config(cfg, given) < 0)
+			return -EINVAL;
+	}
+	if (cfg->ring_size < cfg->burst) {
+		fprintf(stderr, "mcfan: --ring-size %u is below --burst %u: a ring must hold at "
+			"least one burst, or every burst overflows it\n", cfg->ring_size,
+			cfg->burst);
+		return -EINVAL;
+	}
+	return 0;
+}

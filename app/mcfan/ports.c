@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/* Port setup: one RX queue (0) per port, multicast MAC filters, start and stop. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "mcfan.h"
+#include "log.h"
+
+/* RFC 1112 section 6.4: 01:00:5e + the low 23 bits of the IPv4 group. */
+#define IPV4_MC_MAC_LOW_MASK 0x7f
+/* RFC 2464 section 7: 33:33 + the low 32 bits of the IPv6 group. */
+#define IPV6_MC_MAC_PREFIX 0x33
+
+static void
+group_to_mac(const struct mcfan_flow_key *k, struct rte_ether_addr *mac)
+{
+	if (k->family == MCFAN_FAMILY_IPV4) {
+		mac->addr_bytes[0] = 0x01;
+		mac->addr_bytes[1] = 0x00;
+		mac->addr_bytes[2] = 0x5e;
+		mac->addr_bytes[3] = k->addr[1] & IPV4_MC_MAC_LOW_MASK;
+		mac->addr_bytes[4] = k->addr[2];
+		mac->addr_bytes[5] = k->addr[3];
+	} else {
+		mac->addr_bytes[0] = IPV6_MC_MAC_PREFIX;
+		mac->addr_bytes[1] = IPV6_MC_MAC_PREFIX;
+		memcpy(&mac->addr_bytes[2], &k->addr[12], 4);
+	}
+}
+
+/* Program the multicast MAC filter for the configured groups; fall back to allmulticast, and
+ * say which mode is really in effect. */
+static void
+port_filter(struct mcfan_app *app, uint16_t port)
+{
+	struct rte_ether_addr macs[MCFAN_MAX_GROUPS];
+	struct mcfan_port *p = &app->ports[port];
+	unsigned int i, j, n = 0;
+	int ret;
+
+	for (i = 0; i < app->cfg.n_groups; i++) {
+		struct rte_ether_addr m;
+
+		group_to_mac(&app->cfg.groups[i], &m);
+		for (j = 0; j < n && !rte_is_same_ether_addr(&m, &macs[j]); j++)
+			;
+		if (j == n)
+			macs[n++] = m;
+	}
+	ret = rte_eth_dev_set_mc_addr_list(port, macs, n);
+	if (ret == 0) {
+		snprintf(p->filter_mode, sizeof(p->filter_mode), "mc_addr_list");
+		return;
+	}
+	ret = rte_eth_allmulticast_enable(port);
+	if (ret == 0) {
+		MCFAN_LOG(WARNING, "port %u (%s): multicast address list refused; "
+			  "allmulticast enabled instead\n", port, p->driver);
+		snprintf(p->filter_mode, sizeof(p->filter_mode), "allmulticast");
+		return;
+	}
+	MCFAN_LOG(WARNING, "port %u (%s): driver supports neither a multicast address list nor "
+		  "allmulticast (%s); receiving whatever the device delivers\n", port, p->driver,
+		  rte_strerror(-ret));
+	snprintf(p->filter_mode, sizeof(p->filter_mode), "none");
+}
+
+static int
+port_init(struct mcfan_app *app, uint16_t port)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	struct mcfan_port *p = &app->ports[port];
+	uint16_t nb_rxd = MCFAN_RX_DESC, nb_txd = MCFAN_TX_DESC;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_info_get(port, &info);
+	if (ret != 0) {
+		MCFAN_LOG(ERR, "port %u: cannot get device info: %s\n", port, rte_strerror(-ret));
+		return ret;
+	}
+	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
+	rte_eth_dev_get_name_by_port(port, p->name);
+	p->socket_id = rte_eth_dev_socket_id(port);
+	if (p->socket_id < 0)
+		p->socket_id = (int)rte_socket_id();
+	ret = rte_eth_dev_configure(port, 1, 1, &conf);
+	if (ret != 0) {
+		MCFAN_LOG(ERR, "port %u (%s): configure failed: %s\n", port, p->driver,
+			  rte_strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rxd, &nb_txd);
+	if (ret != 0) {
+		MCFAN_LOG(ERR, "port %u: cannot adjust descriptors: %s\n", port, rte_strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_rx_queue_setup(port, 0, nb_rxd, p->socket_id, NULL, app->pool);
+	if (ret != 0) {
+		MCFAN_LOG(ERR, "port %u: RX queue setup failed: %s\n", port, rte_strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_tx_queue_setup(port, 0, nb_txd, p->socket_id, NULL);
+	if (ret != 0) {
+		MCFAN_LOG(ERR, "port %u: TX queue setup failed: %s\n", port, rte_strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_dev_start(port);
+	if (ret != 0) {
+		MCFAN_LOG(ERR, "port %u (%s): start failed: %s\n", port, p->driver,
+			  rte_strerror(-ret));
+		return ret;
+	}
+	p->started = true;
+	port_filter(app, port);
+	ret = rte_eth_stats_reset(port);
+	if (ret != 0 && ret != -ENOTSUP)
+		MCFAN_LOG(WARNING, "port %u: cannot reset stats: %s\n", port, rte_strerror(-ret));
+	MCFAN_LOG(INFO, "port %u (%s, %s): started, %u RX descriptors, filter %s\n", port,
+		  p->name, p->driver, nb_rxd, p->filter_mode);
+	return 0;
+}
+
+int
+mcfan_ports_init(struct mcfan_app *app)
+{
+	uint16_t port;
+	unsigned int n = 0, i = 0;
+	struct mcfan_lcore *lc;
+	int ret;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
+			return -EINTR;
+		app->ports[port].used = true;
+		ret = port_init(app, port);
+		if (ret != 0)
+			return ret;
+		/* ports go round-robin to the RX lcores */
+		lc = &app->lcores[app->rx_lcore_ids[i % app->n_rx]];
+		lc->ports[lc->n_ports++] = port;
+		i++;
+		n++;
+	}
+	for (i = 0; i < app->n_rx; i++) {
+		lc = &app->lcores[app->rx_lcore_ids[i]];
+		if (lc->n_ports == 0)
+			MCFAN_LOG(WARNING, "RX lcore %u has no port to poll (%u ports, %u RX lcores)\n",
+				  lc->lcore_id, n, app->n_rx);
+	}
+	return 0;
+}
+
+void
+mcfan_ports_stop(struct mcfan_app *app)
+{
+	uint16_t port;
+	int ret;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		if (!app->ports[port].started)
+			continue;
+		ret = rte_eth_dev_stop(port);
+		if (ret != 0)
+			MCFAN_LOG(WARNING, "port %u: stop failed: %s\n", port, rte_strerror(-ret));
+		app->ports[port].started = false;
+	}
+}

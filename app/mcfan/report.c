@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/* The report: a one-screen text summary (periodic and final) and the JSON file. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_version.h>
+
+#include "mcfan.h"
+#include "log.h"
+#include "stats.h"
+
+#define MSACC_TEXT_MAX (64 * 1024)
+
+static void
+group_addr(const struct mcfan_flow_key *k, char *buf, size_t len)
+{
+	struct mcfan_flow_key any = *k;
+	char tmp[MCFAN_GROUP_STR_MAX];
+
+	any.udp_port = 0;
+	mcfan_group_format(&any, tmp, sizeof(tmp));
+	if (tmp[0] == '[') {
+		/* IPv6 in JSON and tables without the brackets, the port is separate */
+		tmp[strlen(tmp) - 1] = '\0';
+		snprintf(buf, len, "%s", tmp + 1);
+	} else {
+		snprintf(buf, len, "%s", tmp);
+	}
+}
+
+static double
+elapsed_s(const struct mcfan_app *app)
+{
+	uint64_t end = app->stop_tsc != 0 ? app->stop_tsc : rte_rdtsc();
+
+	if (app->start_tsc == 0 || end < app->start_tsc)
+		return 0;
+	return (double)(end - app->start_tsc) / (double)app->tsc_hz;
+}
+
+static int64_t
+mbufs_outside(const struct mcfan_app *app)
+{
+	if (app->pool == NULL)
+		return 0;
+	return (int64_t)app->pool_size - (int64_t)rte_mempool_avail_count(app->pool);
+}
+
+/* Live stats, or the ones read just before the port was closed. */
+static void
+port_stats(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	if (app->ports[port].have_final)
+		*ps = app->ports[port].final_stats;
+	else
+		rte_eth_stats_get(port, ps);
+}
+
+void
+mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
+{
+	struct mcfan_totals t;
+	struct mcfan_worker_view *wv;
+	struct mcfan_group_view *gv;
+	struct mcfan_msacc_row *rows;
+	struct rte_eth_stats ps;
+	char *text, addr[MCFAN_GROUP_STR_MAX];
+	unsigned int i, w;
+	int n, ng, nr;
+	uint16_t port;
+
+	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
+	gv = calloc(RTE_MAX(app->n_group_entries, 1u), sizeof(*gv));
+	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
+	text = malloc(MSACC_TEXT_MAX);
+	if (wv == NULL || gv == NULL || rows == NULL || text == NULL) {
+		fprintf(f, "mcfan: report: out of memory\n");
+		goto out;
+	}
+	mcfan_totals_read(app, &t);
+	fprintf(f, "\n==== mcfan %s after %.2f s: fan-out %s, %u groups, %u RX lcores, %u workers "
+		"====\n", final ? "report" : "stats", elapsed_s(app),
+		mcfan_fanout_name(app->cfg.fanout), app->n_group_entries, app->n_rx,
+		app->n_workers);
+	fprintf(f, "frames: rx %" PRIu64 " = delivered %" PRIu64 " + drops %" PRIu64 "%s\n",
+		t.rx_frames, t.delivered_frames, t.drops_total,
+		t.rx_frames == t.delivered_frames + t.drops_total ? "" : "  (MISMATCH)");
+	fprintf(f, "copies: offered %" PRIu64 " = delivered %" PRIu64 " + ring drops %" PRIu64
+		"\n", t.copies_offered, t.delivered_copies,
+		t.copies_offered - t.delivered_copies);
+	fprintf(f, "drops:");
+	for (i = 1; i < MCFAN_DROP_MAX; i++)
+		fprintf(f, " %s %" PRIu64, mcfan_drop_name(i), t.drops[i]);
+	fprintf(f, "\n\nports:\n  %4s %-22s %-16s %-12s %12s %10s %10s %10s\n", "port", "name",
+		"driver", "filter", "ipackets", "imissed", "ierrors", "rx_nombuf");
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!app->ports[port].used)
+			continue;
+		port_stats(app, port, &ps);
+		fprintf(f, "  %4u %-22.22s %-16.16s %-12s %12" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %10" PRIu64 "\n", port, app->ports[port].name, app->ports[port].driver,
+			app->ports[port].filter_mode, ps.ipackets, ps.imissed, ps.ierrors,
+			ps.rx_nombuf);
+	}
+	ng = mcfan_groups_read(app, gv, app->n_group_entries);
+	fprintf(f, "\ngroups:\n  %-40s %6s %10s %14s %14s  %s\n", "group", "port", "fan-out",
+		"frames", "bytes", "worker lcores");
+	for (i = 0; ng > 0 && i < (unsigned int)ng; i++) {
+		char portbuf[8];
+
+		group_addr(&gv[i].entry->key, addr, sizeof(addr));
+		if (gv[i].entry->key.udp_port == 0)
+			snprintf(portbuf, sizeof(portbuf), "any");
+		else
+			snprintf(portbuf, sizeof(portbuf), "%u", gv[i].entry->key.udp_port);
+		fprintf(f, "  %-40s %6s %10s %14" PRIu64 " %14" PRIu64 " ", addr, portbuf,
+			mcfan_fanout_name(gv[i].entry->fanout), gv[i].frames, gv[i].bytes);
+		for (w = 0; w < app->n_workers; w++)
+			if (gv[i].worker_bits[w / 64] & (UINT64_C(1) << (w % 64)))
+				fprintf(f, " %u", app->worker_lcore_ids[w]);
+		fprintf(f, "\n");
+	}
+	n = mcfan_workers_read(app, wv);
+	fprintf(f, "\nworkers:\n  %5s %14s %14s %12s %16s\n", "lcore", "frames", "enqueued",
+		"ring_drops", "ring_high_water");
+	for (w = 0; n > 0 && w < (unsigned int)n; w++)
+		fprintf(f, "  %5u %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %10" PRIu64 " / %u\n",
+			wv[w].lcore_id, wv[w].frames, wv[w].enqueued, wv[w].ring_drops,
+			wv[w].ring_high_water, wv[w].ring_size);
+	nr = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
+	if (nr > 0 && mcfan_msacc_format_table(text, MSACC_TEXT_MAX, rows, (unsigned int)nr,
+					       app->tsc_hz, 0) >= 0)
+		fprintf(f, "\nmicrostate accounting (%% of wall time per lcore):\n%s", text);
+	if (final)
+		fprintf(f, "\nmbufs outside their pool: %" PRId64 "%s\n", app->mbufs_outside,
+			app->mbufs_outside == 0 ? "" : "  (LEAK)");
+	else
+		fprintf(f, "\nmbufs in use: %" PRId64 " of %u\n", mbufs_outside(app),
+			app->pool_size);
+	fflush(f);
+out:
+	free(wv);
+	free(gv);
+	free(rows);
+	free(text);
+}
+
+static json_t *
+json_u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *
+report_json_build(struct mcfan_app *app)
+{
+	struct mcfan_totals t;
+	struct mcfan_worker_view *wv = NULL;
+	struct mcfan_group_view *gv = NULL;
+	struct mcfan_msacc_row *rows = NULL;
+	struct mcfan_msacc_stats ms;
+	struct rte_eth_stats ps;
+	json_t *root, *drops, *arr, *o, *wl, *states;
+	char addr[MCFAN_GROUP_STR_MAX];
+	unsigned int i, w, s;
+	int n;
+	uint16_t port;
+
+	root = json_object();
+	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
+	gv = calloc(RTE_MAX(app->n_group_entries, 1u), sizeof(*gv));
+	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
+	if (root == NULL || wv == NULL || gv == NULL || rows == NULL) {
+		json_decref(root);
+		root = NULL;
+		goto out;
+	}
+	mcfan_totals_read(app, &t);
+	json_object_set_new(root, "mcfan_version", json_string(MCFAN_VERSION));
+	json_object_set_new(root, "dpdk_version", json_string(rte_version()));
+	json_object_set_new(root, "duration_s", json_real(elapsed_s(app)));
+	json_object_set_new(root, "fanout", json_string(mcfan_fanout_name(app->cfg.fanout)));
+	json_object_set_new(root, "rx_frames", json_u64(t.rx_frames));
+	json_object_set_new(root, "rx_bytes", json_u64(t.rx_bytes));
+	json_object_set_new(root, "delivered_frames", json_u64(t.delivered_frames));
+	json_object_set_new(root, "copies_offered", json_u64(t.copies_offered));
+	json_object_set_new(root, "delivered_copies", json_u64(t.delivered_copies));
+	drops = json_object();
+	for (i = 1; i < MCFAN_DROP_MAX; i++)
+		json_object_set_new(drops, mcfan_drop_name(i), json_u64(t.drops[i]));
+	json_object_set_new(root, "drops", drops);
+
+	arr = json_array();
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!app->ports[port].used)
+			continue;
+		port_stats(app, port, &ps);
+		o = json_object();
+		json_object_set_new(o, "port_id", json_integer(port));
+		json_object_set_new(o, "name", json_string(app->ports[port].name));
+		json_object_set_new(o, "driver", json_string(app->ports[port].driver));
+		json_object_set_new(o, "filter_mode", json_string(app->ports[port].filter_mode));
+		json_object_set_new(o, "ipackets", json_u64(ps.ipackets));
+		json_object_set_new(o, "imissed", json_u64(ps.imissed));
+		json_object_set_new(o, "ierrors", json_u64(ps.ierrors));
+		json_object_set_new(o, "rx_nombuf", json_u64(ps.rx_nombuf));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(root, "ports", arr);
+
+	arr = json_array();
+	n = mcfan_groups_read(app, gv, app->n_group_entries);
+	for (i = 0; n > 0 && i < (unsigned int)n; i++) {
+		o = json_object();
+		group_addr(&gv[i].entry->key, addr, sizeof(addr));
+		json_object_set_new(o, "group", json_string(addr));
+		json_object_set_new(o, "udp_port", gv[i].entry->key.udp_port == 0 ? json_null() :
+				    json_integer(gv[i].entry->key.udp_port));
+		json_object_set_new(o, "fanout", json_string(mcfan_fanout_name(
+			gv[i].entry->fanout)));
+		json_object_set_new(o, "frames", json_u64(gv[i].frames));
+		json_object_set_new(o, "bytes", json_u64(gv[i].bytes));
+		wl = json_array();
+		for (w = 0; w < app->n_workers; w++)
+			if (gv[i].worker_bits[w / 64] & (UINT64_C(1) << (w % 64)))
+				json_array_append_new(wl, json_integer(app->worker_lcore_ids[w]));
+		json_object_set_new(o, "workers", wl);
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(root, "groups", arr);
+
+	arr = json_array();
+	n = mcfan_workers_read(app, wv);
+	for (w = 0; n > 0 && w < (unsigned int)n; w++) {
+		o = json_object();
+		json_object_set_new(o, "lcore", json_integer(wv[w].lcore_id));
+		json_object_set_new(o, "frames", json_u64(wv[w].frames));
+		json_object_set_new(o, "bytes", json_u64(wv[w].bytes));
+		json_object_set_new(o, "enqueued", json_u64(wv[w].enqueued));
+		json_object_set_new(o, "ring_drops", json_u64(wv[w].ring_drops));
+		json_object_set_new(o, "ring_high_water", json_u64(wv[w].ring_high_water));
+		json_object_set_new(o, "ring_size", json_integer(wv[w].ring_size));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(root, "workers", arr);
+
+	arr = json_array();
+	n = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
+	for (i = 0; n > 0 && i < (unsigned int)n; i++) {
+		if (mcfan_msacc_stats(&rows[i].snap, &ms) < 0)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "lcore", json_integer(rows[i].lcore_id));
+		json_object_set_new(o, "cpu", json_integer(rte_lcore_to_cpu_id(
+			(int)rows[i].lcore_id)));
+		json_object_set_new(o, "role", json_string(mcfan_role_name(rows[i].role)));
+		json_object_set_new(o, "busy_pct", json_real(ms.busy_pct));
+		json_object_set_new(o, "empty_poll_pct", json_real(ms.empty_poll_pct));
+		json_object_set_new(o, "polls", json_u64(ms.polls));
+		json_object_set_new(o, "frames", json_u64(ms.frames));
+		json_object_set_new(o, "frames_per_poll", json_real(ms.frames_per_poll));
+		json_object_set_new(o, "cycles_per_frame", json_real(ms.cycles_per_frame));
+		json_object_set_new(o, "wall_cycles", json_u64(ms.wall_cycles));
+		states = json_object();
+		for (s = 0; s < MCFAN_MS_MAX; s++)
+			json_object_set_new(states, mcfan_ms_state_name(s), json_real(ms.pct[s]));
+		json_object_set_new(o, "state_pct", states);
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(root, "lcores", arr);
+	json_object_set_new(root, "tsc_hz", json_u64(app->tsc_hz));
+	json_object_set_new(root, "mbufs_total", json_integer(app->pool_size));
+	json_object_set_new(root, "mbufs_outside_pool", json_integer(app->mbufs_outside));
+out:
+	free(wv);
+	free(gv);
+	free(rows);
+	return root;
+}
+
+int
+mcfan_report_json(struct mcfan_app *app, const char *path)
+{
+	char tmp[PATH_MAX + 16];
+	json_t *root;
+	int ret;
+
+	root = report_json_build(app);
+	if (root == NULL) {
+		MCFAN_LOG(ERR, "report: out of memory building the JSON report\n");
+		return -ENOMEM;
+	}
+	/* write a temporary file next to the target, then rename: readers never see half */
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+	ret = json_dump_file(root, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	json_decref(root);
+	if (ret != 0) {
+		MCFAN_LOG(ERR, "report: cannot write '%s': %s\n", tmp, strerror(errno));
+		unlink(tmp);
+		return -EIO;
+	}
+	if (rename(tmp, path) != 0) {
+		ret = -errno;
+		MCFAN_LOG(ERR, "report: cannot rename '%s' to '%s': %s\n", tmp, path,
+			  strerror(errno));
+		unlink(tmp);
+		return ret;
+	}
+	return 0;
+}

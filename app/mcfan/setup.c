@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/* Lcore roles, worker rings, the RCU state and the published group table. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+
+#include "mcfan.h"
+#include "log.h"
+
+static int
+check_lcore(const struct mcfan_app *app, unsigned int id, const char *opt)
+{
+	if (!rte_lcore_is_enabled(id)) {
+		fprintf(stderr, "mcfan: --%s: lcore %u is not enabled in EAL (give it with -l or "
+			"--lcores)\n", opt, id);
+		return -EINVAL;
+	}
+	if (id == app->main_lcore) {
+		fprintf(stderr, "mcfan: --%s: lcore %u is the main (control) lcore; data lcores "
+			"must be other lcores\n", opt, id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+mcfan_setup_lcores(struct mcfan_app *app)
+{
+	const struct mcfan_config *cfg = &app->cfg;
+	unsigned int data[RTE_MAX_LCORE], n_data = 0, id, i, j;
+	bool is_rx[RTE_MAX_LCORE] = {false}, is_worker[RTE_MAX_LCORE] = {false};
+
+	app->main_lcore = rte_get_main_lcore();
+	RTE_LCORE_FOREACH_WORKER(id)
+		data[n_data++] = id;
+	if (n_data == 0) {
+		fprintf(stderr, "mcfan: no data lcore: EAL gave only the main lcore %u; give at "
+			"least two lcores, e.g. -l 0-1\n", app->main_lcore);
+		return -EINVAL;
+	}
+	for (i = 0; i < cfg->n_rx_lcores; i++) {
+		if (check_lcore(app, cfg->rx_lcores[i], "rx-lcores") < 0)
+			return -EINVAL;
+		is_rx[cfg->rx_lcores[i]] = true;
+	}
+	for (i = 0; i < cfg->n_worker_lcores; i++) {
+		if (check_lcore(app, cfg->worker_lcores[i], "worker-lcores") < 0)
+			return -EINVAL;
+		is_worker[cfg->worker_lcores[i]] = true;
+	}
+	if (cfg->n_rx_lcores == 0) {
+		/* the first data lcore that is not an explicit worker, else the first worker */
+		for (i = 0; i < n_data && is_worker[data[i]]; i++)
+			;
+		is_rx[i < n_data ? data[i] : data[0]] = true;
+	}
+	if (cfg->n_worker_lcores == 0) {
+		for (i = 0, j = 0; i < n_data; i++) {
+			if (!is_rx[data[i]]) {
+				is_worker[data[i]] = true;
+				j++;
+			}
+		}
+		if (j == 0)
+			for (i = 0; i < n_data; i++)
+				is_worker[data[i]] = is_rx[data[i]];
+	}
+	app->n_rx = 0;
+	app->n_workers = 0;
+	for (i = 0; i < n_data; i++) {
+		struct mcfan_lcore *lc = &app->lcores[data[i]];
+
+		id = data[i];
+		lc->lcore_id = id;
+		lc->role = MCFAN_ROLE_NONE;
+		if (is_rx[id]) {
+			lc->role |= MCFAN_ROLE_RX;
+			lc->rx_index = app->n_rx;
+			app->rx_lcore_ids[app->n_rx++] = id;
+		}
+		if (is_worker[id]) {
+			lc->role |= MCFAN_ROLE_WORKER;
+			lc->worker_index = app->n_workers;
+			app->worker_lcore_ids[app->n_workers++] = id;
+		}
+		if (lc->role == MCFAN_ROLE_NONE)
+			MCFAN_LOG(WARNING, "lcore %u is enabled but has no role: it stays idle\n", id);
+	}
+	app->lcores[app->main_lcore].lcore_id = app->main_lcore;
+	app->lcores[app->main_lcore].role = MCFAN_ROLE_CONTROL;
+	return 0;
+}
+
+int
+mcfan_setup_rings(struct mcfan_app *app)
+{
+	unsigned int r, w, n = app->n_rx * app->n_workers;
+	char name[RTE_RING_NAMESIZE];
+	struct mcfan_lcore *lc;
+	int ret;
+
+	app->meta_offset = mcfan_meta_register();
+	if (app->meta_offset < 0) {
+		MCFAN_LOG(ERR, "cannot register the mbuf dynamic field: %s\n",
+			  strerror(-app->meta_offset));
+		return app->meta_offset;
+	}
+	app->rings = rte_zmalloc("mcfan_rings", n * sizeof(app->rings[0]), 0);
+	if (app->rings == NULL)
+		return -ENOMEM;
+	for (r = 0; r < app->n_rx; r++) {
+		for (w = 0; w < app->n_workers; w++) {
+			lc = &app->lcores[app->worker_lcore_ids[w]];
+			snprintf(name, sizeof(name), "mcfan_r%u_w%u", r, w);
+			/* exact size: the operator gets the slots asked for, not size - 1 */
+			app->rings[r * app->n_workers + w] = rte_ring_create(name,
+				app->cfg.ring_size, rte_lcore_to_socket_id(lc->lcore_id),
+				RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+			if (app->rings[r * app->n_workers + w] == NULL) {
+				MCFAN_LOG(ERR, "cannot create ring %s of %u slots: %s\n", name,
+					  app->cfg.ring_size, rte_strerror(rte_errno));
+				return -rte_errno;
+			}
+		}
+	}
+	for (r = 0; r < app->n_rx; r++) {
+		lc = &app->lcores[app->rx_lcore_ids[r]];
+		ret = mcfan_rx_ctx_init(&lc->rx, &app->rings[r * app->n_workers], app->n_workers,
+					app->meta_offset, rte_lcore_to_socket_id(lc->lcore_id));
+		if (ret < 0) {
+			MCFAN_LOG(ERR, "cannot set up RX lcore %u: %s\n", lc->lcore_id,
+				  strerror(-ret));
+			return ret;
+		}
+	}
+	for (w = 0; w < app->n_workers; w++) {
+		lc = &app->lcores[app->worker_lcore_ids[w]];
+		lc->in_rings = rte_zmalloc_socket("mcfan_in_rings",
+						  app->n_rx * sizeof(lc->in_rings[0]), 0,
+						  rte_lcore_to_socket_id(lc->lcore_id));
+		lc->ws = rte_zmalloc_socket("mcfan_worker_stats", sizeof(*lc->ws),
+					    RTE_CACHE_LINE_SIZE,
+					    rte_lcore_to_socket_id(lc->lcore_id));
+		if (lc->in_rings == NULL || lc->ws == NULL)
+			return -ENOMEM;
+		for (r = 0; r < app->n_rx; r++)
+			lc->in_rings[r] = app->rings[r * app->n_workers + w];
+	}
+	app->qsbr = rte_zmalloc("mcfan_qsbr", rte_rcu_qsbr_get_memsize(app->n_rx),
+				RTE_CACHE_LINE_SIZE);
+	if (app->qsbr == NULL)
+		return -ENOMEM;
+	ret = rte_rcu_qsbr_init(app->qsbr, app->n_rx);
+	if (ret != 0)
+		return -rte_errno;
+	for (r = 0; r < app->n_rx; r++) {
+		ret = rte_rcu_qsbr_thread_register(app->qsbr, r);
+		if (ret != 0)
+			return -rte_errno;
+	}
+	return 0;
+}
+
+int
+mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entries,
+		     unsigned int n)
+{
+	struct mcfan_group_table *t, *old;
+
+	t = mcfan_group_table_create(entries, n, rte_socket_id());
+	if (t == NULL)
+		return -rte_errno;
+	old = __atomic_exchange_n(&app->groups, t, __ATOMIC_ACQ_REL);
+	if (old != NULL) {
+		/* wait until every RX lcore has passed a quiescent state since the store */
+		rte_rcu_qsbr_synchronize(app->qsbr, RTE_QSBR_THRID_INVALID);
+		mcfan_group_table_free(old);
+	}
+	return 0;
+}
+
+void
+mcfan_setup_free(struct mcfan_app *app)
+{
+	unsigned int i;
+
+	mcfan_group_table_free(app->groups);
+	app->groups = NULL;
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		struct mcfan_lcore *lc = &app->lcores[i];
+
+		if (lc->role & MCFAN_ROLE_RX)
+			mcfan_rx_ctx_free(&lc->rx);
+		rte_free(lc->in_rings);
+		lc->in_rings = NULL;
+		rte_free(lc->ws);
+		lc->ws = NULL;
+	}
+	if (app->rings != NULL)
+		for (i = 0; i < app->n_rx * app->n_workers; i++)
+			rte_ring_free(app->rings[i]);
+	rte_free(app->rings);
+	app->rings = NULL;
+	rte_free(app->qsbr);
+	app->qsbr = NULL;
+	free(app->group_entries);
+	app->group_entries = NULL;
+}

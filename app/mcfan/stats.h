@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_APP_STATS_H
+#define MCFAN_APP_STATS_H
+
+/* Read side of the counters, shared by report, console and telemetry. */
+
+#include <stdint.h>
+
+#include "mcfan.h"
+
+/* The conservation line: rx_frames = delivered_frames + drops_total. */
+struct mcfan_totals {
+	uint64_t rx_frames;
+	uint64_t rx_bytes;
+	uint64_t delivered_frames;
+	uint64_t copies_offered;
+	uint64_t delivered_copies;
+	uint64_t drops[MCFAN_DROP_MAX];
+	uint64_t drops_total;
+};
+
+struct mcfan_worker_view {
+	unsigned int lcore_id;
+	unsigned int ring_size;       /* slots per ring, frames */
+	uint64_t frames;              /* copies processed */
+	uint64_t bytes;
+	uint64_t enqueued;            /* copies enqueued to this worker by all RX lcores */
+	uint64_t ring_drops;          /* copies refused by this worker's full rings */
+	uint64_t ring_high_water;     /* most copies seen waiting in one ring */
+	uint64_t ring_count;          /* copies waiting now, all rings */
+};
+
+struct mcfan_group_view {
+	const struct mcfan_group_entry *entry;
+	uint64_t frames;              /* copies processed by workers */
+	uint64_t bytes;
+	uint64_t first_tsc;           /* RX TSC of the first frame, 0 = none */
+	uint64_t last_tsc;
+	uint64_t worker_bits[(MCFAN_MAX_WORKERS + 63) / 64]; /* worker indexes that got frames */
+};
+
+void mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t);
+int mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out);
+int mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
+		      unsigned int max);
+int mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned int max);
+
+#endif /* MCFAN_APP_STATS_H */

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_CLASSIFY_H
+#define MCFAN_CLASSIFY_H
+
+/**
+ * @file
+ * Frame classifier: decides whether a received frame is a UDP datagram sent
+ * to an IP multicast group, and if not, under which drop reason it counts.
+ *
+ * Formats: Ethernet II (IEEE 802.3 clause 3.2.6), VLAN tags IEEE 802.1Q
+ * (TPID 0x8100) and 802.1ad (TPID 0x88a8, and the pre-standard 0x9100),
+ * IPv4 (RFC 791), IPv4 multicast 224.0.0.0/4 (RFC 5771), IGMP (RFC 3376,
+ * IP protocol 2), IPv6 (RFC 8200) and its extension headers, IPv6 multicast
+ * ff00::/8 (RFC 4291), MLD (RFC 2710, RFC 3810: ICMPv6 types 130, 131, 132,
+ * 143), UDP (RFC 768).
+ *
+ * The classifier reads only the bytes it is given and never past them.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+/** Why a frame was not delivered. Every frame ends in exactly one place. */
+enum mcfan_drop {
+	MCFAN_DROP_NONE = 0,        /**< UDP to a multicast group: deliverable. */
+	MCFAN_DROP_NOT_MULTICAST,   /**< Not IP, or IP to a non-multicast address. */
+	MCFAN_DROP_NOT_UDP,         /**< IP multicast carrying neither UDP nor IGMP/MLD. */
+	MCFAN_DROP_MALFORMED,       /**< Truncated or inconsistent header, bad version, IHL < 5. */
+	MCFAN_DROP_FRAGMENT,        /**< IPv4 or IPv6 fragment (mcfan does not reassemble). */
+	MCFAN_DROP_UNKNOWN_GROUP,   /**< Multicast UDP to a group that is not joined. */
+	MCFAN_DROP_RING_FULL,       /**< No worker ring had room for any copy. */
+	MCFAN_DROP_CONTROL,         /**< IGMP or MLD control frame. */
+	MCFAN_DROP_MAX
+};
+
+/** Address family of a flow key. */
+enum mcfan_family {
+	MCFAN_FAMILY_IPV4 = 4,
+	MCFAN_FAMILY_IPV6 = 6,
+};
+
+/** Destination of a multicast UDP datagram: the key groups are looked up by. */
+struct mcfan_flow_key {
+	uint8_t family;        /**< MCFAN_FAMILY_IPV4 or MCFAN_FAMILY_IPV6. */
+	uint8_t pad;           /**< Always 0, so keys compare and hash as bytes. */
+	uint16_t udp_port;     /**< UDP destination port, host byte order; 0 = any port. */
+	uint8_t addr[16];      /**< Group address, network byte order; IPv4 in addr[0..3]. */
+};
+
+/** Largest number of VLAN tags the classifier walks (outer 802.1ad + inner 802.1Q). */
+#define MCFAN_MAX_VLAN_TAGS 2
+
+/** Largest number of IPv6 extension headers walked before giving up (as malformed). */
+#define MCFAN_MAX_IPV6_EXT_HDRS 8
+
+/**
+ * Return the name of a drop reason as used in reports and telemetry.
+ *
+ * @param reason
+ *   A drop reason, MCFAN_DROP_NONE .. MCFAN_DROP_MAX - 1.
+ * @return
+ *   A static snake_case string ("not_multicast", "ring_full", ...), "delivered"
+ *   for MCFAN_DROP_NONE, or "invalid" for a value out of range.
+ */
+const char *mcfan_drop_name(enum mcfan_drop reason);
+
+/**
+ * Classify one frame held in contiguous memory.
+ *
+ * @param data
+ *   First byte of the Ethernet header. Must not be NULL when len > 0.
+ * @param len
+ *   Bytes readable at data, 0..UINT32_MAX. Nothing past data + len is read.
+ * @param vlan_stripped
+ *   True if the driver removed one VLAN tag from the wire frame (mbuf flag
+ *   RTE_MBUF_F_RX_VLAN_STRIPPED). The removed tag counts against the limit of
+ *   MCFAN_MAX_VLAN_TAGS, so a frame gets the same answer whether the driver
+ *   stripped its outer tag or not.
+ * @param key
+ *   Filled with the group address and UDP destination port when the return
+ *   value is MCFAN_DROP_NONE; left unspecified otherwise. Must not be NULL.
+ * @return
+ *   MCFAN_DROP_NONE for a UDP datagram to a multicast group, otherwise the
+ *   drop reason: MCFAN_DROP_MALFORMED (truncated at any header, IPv4 version
+ *   or IHL < 5 or total length beyond the frame, IPv6 payload length beyond
+ *   the frame, more than MCFAN_MAX_VLAN_TAGS tags, UDP length inconsistent),
+ *   MCFAN_DROP_NOT_MULTICAST (not IPv4/IPv6, or a unicast/broadcast
+ *   destination), MCFAN_DROP_CONTROL (IGMP, MLD), MCFAN_DROP_FRAGMENT (an
+ *   IPv4 fragment, first or not, or an IPv6 fragment header other than an
+ *   atomic fragment), MCFAN_DROP_NOT_UDP (any other upper-layer protocol).
+ *   Never MCFAN_DROP_UNKNOWN_GROUP or MCFAN_DROP_RING_FULL: those are decided
+ *   after the lookup and the enqueue.
+ */
+enum mcfan_drop mcfan_classify(const uint8_t *data, uint32_t len, bool vlan_stripped,
+			       struct mcfan_flow_key *key);
+
+/** Header bytes copied out of a multi-segment mbuf before classifying. */
+#define MCFAN_CLASSIFY_HDR_MAX 256
+
+/**
+ * Classify a multi-segment mbuf (slow path of mcfan_classify_mbuf()).
+ *
+ * @param m
+ *   The received mbuf, nb_segs > 1. Only read.
+ * @param vlan_stripped
+ *   As for mcfan_classify().
+ * @param key
+ *   As for mcfan_classify().
+ * @return
+ *   As for mcfan_classify(). A frame whose headers extend past the first
+ *   MCFAN_CLASSIFY_HDR_MAX bytes counts as MCFAN_DROP_MALFORMED.
+ */
+enum mcfan_drop mcfan_classify_multiseg(const struct rte_mbuf *m, bool vlan_stripped,
+					struct mcfan_flow_key *key);
+
+/**
+ * Classify one received mbuf, single- or multi-segment.
+ *
+ * The mbuf is only read; its ownership does not change. For a
+ * multi-segment mbuf the first MCFAN_CLASSIFY_HDR_MAX bytes are copied to the
+ * stack and the IP and UDP lengths are checked against the whole packet
+ * length.
+ *
+ * @param m
+ *   The received mbuf. Must not be NULL.
+ * @param key
+ *   As for mcfan_classify().
+ * @return
+ *   As for mcfan_classify().
+ */
+static inline enum mcfan_drop
+mcfan_classify_mbuf(const struct rte_mbuf *m, struct mcfan_flow_key *key)
+{
+	bool stripped = (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) != 0;
+
+	if (likely(m->nb_segs == 1))
+		return mcfan_classify(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
+				      stripped, key);
+	return mcfan_classify_multiseg(m, stripped, key);
+}
+
+#endif /* MCFAN_CLASSIFY_H */

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_pause.h>
+#include <rte_prefetch.h>
+#include <rte_ring.h>
+
+#include "mcfan_fanout.h"
+
+#define META_FIELD_NAME "mcfan_dynfield_meta"
+#define PREFETCH_AHEAD 4 /* frames whose headers are prefetched ahead of the classifier */
+
+int
+mcfan_meta_register(void)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = META_FIELD_NAME,
+		.size = sizeof(struct mcfan_mbuf_meta),
+		.align = __alignof__(struct mcfan_mbuf_meta),
+	};
+	int off = rte_mbuf_dynfield_register(&desc);
+
+	return off < 0 ? -rte_errno : off;
+}
+
+int
+mcfan_rx_ctx_init(struct mcfan_rx_ctx *ctx, struct rte_ring **rings, unsigned int n_workers,
+		  int meta_offset, int socket_id)
+{
+	if (n_workers == 0 || n_workers > MCFAN_MAX_WORKERS || meta_offset < 0)
+		return -EINVAL;
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->n_workers = n_workers;
+	ctx->meta_offset = meta_offset;
+	ctx->rings = rte_zmalloc_socket("mcfan_rx_rings", n_workers * sizeof(ctx->rings[0]), 0,
+					socket_id);
+	ctx->ring_stats = rte_zmalloc_socket("mcfan_rx_ring_stats",
+					     n_workers * sizeof(ctx->ring_stats[0]),
+					     RTE_CACHE_LINE_SIZE, socket_id);
+	ctx->stage = rte_zmalloc_socket("mcfan_rx_stage",
+					(size_t)n_workers * MCFAN_MAX_BURST * sizeof(ctx->stage[0]),
+					RTE_CACHE_LINE_SIZE, socket_id);
+	ctx->stage_frame = rte_zmalloc_socket("mcfan_rx_stage_frame",
+					      (size_t)n_workers * MCFAN_MAX_BURST *
+					      sizeof(ctx->stage_frame[0]), RTE_CACHE_LINE_SIZE,
+					      socket_id);
+	ctx->stage_count = rte_zmalloc_socket("mcfan_rx_stage_count",
+					      n_workers * sizeof(ctx->stage_count[0]), 0,
+					      socket_id);
+	if (ctx->rings == NULL || ctx->ring_stats == NULL || ctx->stage == NULL ||
+	    ctx->stage_frame == NULL || ctx->stage_count == NULL) {
+		mcfan_rx_ctx_free(ctx);
+		return -ENOMEM;
+	}
+	memcpy(ctx->rings, rings, n_workers * sizeof(ctx->rings[0]));
+	return 0;
+}
+
+void
+mcfan_rx_ctx_free(struct mcfan_rx_ctx *ctx)
+{
+	if (ctx == NULL)
+		return;
+	rte_free(ctx->rings);
+	rte_free(ctx->ring_stats);
+	rte_free(ctx->stage);
+	rte_free(ctx->stage_frame);
+	rte_free(ctx->stage_count);
+	ctx->rings = NULL;
+	ctx->ring_stats = NULL;
+	ctx->stage = NULL;
+	ctx->stage_frame = NULL;
+	ctx->stage_count = NULL;
+}
+
+void
+mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *table,
+		   struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc)
+{
+	struct mcfan_flow_key keys[MCFAN_MAX_BURST];
+	const struct mcfan_flow_key *key_ptrs[RTE_HASH_LOOKUP_BULK_MAX];
+	const struct mcfan_group_entry *found[RTE_HASH_LOOKUP_BULK_MAX];
+	uint16_t cls[MCFAN_MAX_BURST];
+	struct mcfan_rx_pending *pd = &ctx->pend;
+	uint16_t n_cls = 0, i, j, chunk, base, t;
+	unsigned int w, k;
+	enum mcfan_drop r;
+
+	if (n > MCFAN_MAX_BURST - pd->frames)
+		n = (uint16_t)(MCFAN_MAX_BURST - pd->frames);
+
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		if (i + PREFETCH_AHEAD < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		pd->bytes += pkts[i]->pkt_len;
+		r = mcfan_classify_mbuf(pkts[i], &keys[i]);
+		if (likely(r == MCFAN_DROP_NONE)) {
+			cls[n_cls++] = i;
+		} else {
+			pd->drops[r]++;
+			rte_pktmbuf_free(pkts[i]);
+		}
+	}
+
+	for (base = 0; base < n_cls; base += chunk) {
+		chunk = RTE_MIN(n_cls - base, RTE_HASH_LOOKUP_BULK_MAX);
+		for (j = 0; j < chunk; j++)
+			key_ptrs[j] = &keys[cls[base + j]];
+		mcfan_group_table_lookup_bulk(table, key_ptrs, chunk, found);
+		for (j = 0; j < chunk; j++) {
+			const struct mcfan_group_entry *e = found[j];
+			struct rte_mbuf *m;
+			struct mcfan_mbuf_meta *meta;
+			uint16_t f;
+
+			i = cls[base + j];
+			m = pkts[i];
+			if (e == NULL) {
+				pd->drops[MCFAN_DROP_UNKNOWN_GROUP]++;
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			meta = mcfan_meta(m, ctx->meta_offset);
+			meta->rx_tsc = rx_tsc;
+			meta->group_id = e->id;
+			if (e->n_targets > 1)
+				rte_mbuf_refcnt_update(m, (int16_t)(e->n_targets - 1));
+			f = (uint16_t)(pd->frames + i);
+			for (t = 0; t < e->n_targets; t++) {
+				w = e->targets[t];
+				k = w * MCFAN_MAX_BURST + ctx->stage_count[w]++;
+				ctx->stage[k] = m;
+				ctx->stage_frame[k] = f;
+			}
+			pd->copies_left[f] = e->n_targets;
+			pd->offered += e->n_targets;
+			pd->delivered++;
+		}
+	}
+	pd->frames = (uint16_t)(pd->frames + n);
+}
+
+uint16_t
+mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
+{
+	struct mcfan_rx_pending *pd = &ctx->pend;
+	struct mcfan_rx_stats *st = &ctx->stats;
+	uint64_t enq_total = 0;
+	unsigned int w, k, cnt, sent;
+	uint16_t f, delivered = pd->delivered;
+
+	mcfan_seq_write_begin(&st->seq);
+	for (w = 0; w < ctx->n_workers; w++) {
+		cnt = ctx->stage_count[w];
+		if (cnt == 0)
+			continue;
+		k = w * MCFAN_MAX_BURST;
+		sent = rte_ring_enqueue_burst(ctx->rings[w], (void **)&ctx->stage[k], cnt, NULL);
+		enq_total += sent;
+		ctx->ring_stats[w].enqueued += sent;
+		if (unlikely(sent < cnt)) {
+			ctx->ring_stats[w].ring_drops += cnt - sent;
+			for (; sent < cnt; sent++) {
+				f = ctx->stage_frame[k + sent];
+				if (--pd->copies_left[f] == 0) {
+					pd->drops[MCFAN_DROP_RING_FULL]++;
+					delivered--;
+				}
+				rte_pktmbuf_free(ctx->stage[k + sent]);
+			}
+		}
+		ctx->stage_count[w] = 0;
+	}
+	st->rx_frames += pd->frames;
+	st->rx_bytes += pd->bytes;
+	st->delivered_frames += delivered;
+	st->copies_offered += pd->offered;
+	st->delivered_copies += enq_total;
+	for (k = 1; k < MCFAN_DROP_MAX; k++)
+		st->drops[k] += pd->drops[k];
+	mcfan_seq_write_end(&st->seq);
+	memset(pd, 0, offsetof(struct mcfan_rx_pending, copies_left));
+	return delivered;
+}
+
+uint16_t
+mcfan_fanout_burst(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *table,
+		   struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc)
+{
+	mcfan_fanout_stage(ctx, table, pkts, n, rx_tsc);
+	return mcfan_fanout_flush(ctx);
+}
+
+void
+mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16_t n,
+		   unsigned int waiting, uint64_t now_tsc, int meta_offset)
+{
+	uint64_t bytes = 0;
+	uint16_t i, g;
+
+	RTE_SET_USED(now_tsc);
+	mcfan_seq_write_begin(&ws->seq);
+	for (i = 0; i < n; i++) {
+		const struct mcfan_mbuf_meta *meta = mcfan_meta(pkts[i], meta_offset);
+		uint32_t len = pkts[i]->pkt_len;
+
+		g = meta->group_id;
+		if (unlikely(g >= MCFAN_MAX_GROUPS))
+			g = MCFAN_MAX_GROUPS - 1;
+		ws->group_frames[g]++;
+		ws->group_bytes[g] += len;
+		if (ws->group_first_tsc[g] == 0)
+			ws->group_first_tsc[g] = meta->rx_tsc;
+		ws->group_last_tsc[g] = meta->rx_tsc;
+		bytes += len;
+	}
+	ws->frames += n;
+	ws->bytes += bytes;
+	if (waiting > ws->ring_high_water)
+		ws->ring_high_water = waiting;
+	mcfan_seq_write_end(&ws->seq);
+	rte_pktmbuf_free_bulk(pkts, n);
+}
+
+static void
+seq_read(const uint64_t *seq, const void *src, void *dst, size_t len)
+{
+	uint64_t s1, s2;
+
+	for (;;) {
+		s1 = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
+		if (s1 & 1) {
+			rte_pause();
+			continue;
+		}
+		memcpy(dst, src, len);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(seq, __ATOMIC_RELAXED);
+		if (s1 == s2)
+			return;
+	}
+}
+
+void
+mcfan_rx_stats_read(const struct mcfan_rx_stats *src, struct mcfan_rx_stats *dst)
+{
+	seq_read(&src->seq, src, dst, sizeof(*dst));
+}
+
+void
+mcfan_worker_stats_read(const struct mcfan_worker_stats *src, struct mcfan_worker_stats *dst)
+{
+	seq_read(&src->seq, src, dst, sizeof(*dst));
+}
+
+void
+mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
+		  struct mcfan_ring_stats *ring_stats)
+{
+	uint64_t s1, s2;
+
+	for (;;) {
+		s1 = __atomic_load_n(&ctx->stats.seq, __ATOMIC_ACQUIRE);
+		if (s1 & 1) {
+			rte_pause();
+			continue;
+		}
+		memcpy(stats, &ctx->stats, sizeof(*stats));
+		if (ring_stats != NULL)
+			memcpy(ring_stats, ctx->ring_stats,
+			       ctx->n_workers * sizeof(ring_stats[0]));
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(&ctx->stats.seq, __ATOMIC_RELAXED);
+		if (s1 == s2)
+			return;
+	}
+}

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_FANOUT_H
+#define MCFAN_FANOUT_H
+
+/**
+ * @file
+ * The fast path between an RX burst and the worker rings, and the worker's
+ * side of the rings.
+ *
+ * Counting rules (exact, at every burst boundary):
+ *  - frames: rx_frames = delivered_frames + sum(drops[reason]);
+ *    a frame is delivered if at least one copy reached a worker ring,
+ *    otherwise it counts once under its drop reason (ring_full if every copy
+ *    found its ring full);
+ *  - copies: copies_offered = delivered_copies + sum over workers of
+ *    ring_drops; in partition mode every frame is one copy.
+ *
+ * Every mbuf that is not enqueued is freed at once; a replicated frame is
+ * shared by reference count (rte_mbuf_refcnt_update), never copied.
+ *
+ * Writer/reader protocol: each stats block has exactly one writer, the lcore
+ * that owns it, which bumps a sequence number to odd before and to even after
+ * each update (a seqlock, C11 acquire/release); readers on other threads copy
+ * the block with mcfan_rx_stats_read() / mcfan_worker_stats_read() and retry
+ * while the sequence is odd or changed.
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "mcfan_classify.h"
+#include "mcfan_group.h"
+
+/** Largest burst, in frames (the --burst range is 1..MCFAN_MAX_BURST). */
+#define MCFAN_MAX_BURST 512
+
+/** Per-frame metadata kept in an mbuf dynamic field, written by the RX lcore. */
+struct mcfan_mbuf_meta {
+	uint64_t rx_tsc;   /**< TSC when the burst was received, cycles. */
+	uint16_t group_id; /**< Counter slot of the group, 0..MCFAN_MAX_GROUPS-1. */
+};
+
+/** Counters of one RX lcore. Single writer: that lcore. */
+struct mcfan_rx_stats {
+	uint64_t seq;                   /**< Seqlock sequence, odd while writing. */
+	uint64_t rx_frames;             /**< Frames returned by rx_burst. */
+	uint64_t rx_bytes;              /**< Their pkt_len, bytes. */
+	uint64_t delivered_frames;      /**< Frames with at least one copy enqueued. */
+	uint64_t copies_offered;        /**< Copies classified for enqueue (1 per target). */
+	uint64_t delivered_copies;      /**< Copies enqueued to worker rings. */
+	uint64_t drops[MCFAN_DROP_MAX]; /**< Frames per drop reason (index 0 unused). */
+} __rte_cache_aligned;
+
+/** Per-(RX lcore, worker) ring counters. Single writer: the RX lcore. */
+struct mcfan_ring_stats {
+	uint64_t enqueued;   /**< Copies enqueued, frames. */
+	uint64_t ring_drops; /**< Copies that found the ring full, frames. */
+};
+
+/** Work staged by mcfan_fanout_stage() and not yet flushed. */
+struct mcfan_rx_pending {
+	uint64_t drops[MCFAN_DROP_MAX]; /**< Frames dropped so far, per reason. */
+	uint64_t bytes;                 /**< Bytes of the staged frames. */
+	uint64_t offered;               /**< Copies staged. */
+	uint16_t frames;                /**< Frames taken since the last flush. */
+	uint16_t delivered;             /**< Frames with at least one copy staged. */
+	uint16_t copies_left[MCFAN_MAX_BURST]; /**< Per frame: copies not yet refused. */
+};
+
+/** State of one RX lcore's fan-out. Owned by that lcore. */
+struct mcfan_rx_ctx {
+	struct mcfan_rx_stats stats;
+	unsigned int n_workers;                     /**< Rings, one per worker. */
+	struct rte_ring **rings;                    /**< rings[w]: this lcore -> worker w. */
+	struct mcfan_ring_stats *ring_stats;        /**< ring_stats[w], n_workers entries. */
+	struct rte_mbuf **stage;                    /**< n_workers x MCFAN_MAX_BURST staging. */
+	uint16_t *stage_frame;                      /**< Frame index of each staged mbuf. */
+	uint16_t *stage_count;                      /**< Staged mbufs per worker. */
+	int meta_offset;                            /**< Offset of struct mcfan_mbuf_meta. */
+	struct mcfan_rx_pending pend;               /**< Staged, not yet enqueued. */
+};
+
+/** Counters of one worker lcore. Single writer: that worker. */
+struct mcfan_worker_stats {
+	uint64_t seq;                  /**< Seqlock sequence, odd while writing. */
+	uint64_t frames;               /**< Copies dequeued and processed. */
+	uint64_t bytes;                /**< Their pkt_len, bytes. */
+	uint64_t ring_high_water;      /**< Most copies seen waiting in one ring, frames. */
+	uint64_t group_frames[MCFAN_MAX_GROUPS];
+	uint64_t group_bytes[MCFAN_MAX_GROUPS];
+	uint64_t group_first_tsc[MCFAN_MAX_GROUPS]; /**< TSC of the first frame, 0 = none. */
+	uint64_t group_last_tsc[MCFAN_MAX_GROUPS];  /**< TSC of the last frame. */
+} __rte_cache_aligned;
+
+/**
+ * Register (or find) the mbuf dynamic field that carries struct mcfan_mbuf_meta.
+ *
+ * @return
+ *   The field's byte offset in the mbuf (>= 0), or a negative errno
+ *   (-ENOMEM, -EEXIST with another size, as rte_mbuf_dynfield_register()).
+ */
+int mcfan_meta_register(void);
+
+/**
+ * Access the metadata of an mbuf.
+ *
+ * @param m
+ *   The mbuf.
+ * @param offset
+ *   The offset returned by mcfan_meta_register().
+ * @return
+ *   Pointer into the mbuf.
+ */
+static inline struct mcfan_mbuf_meta *
+mcfan_meta(struct rte_mbuf *m, int offset)
+{
+	return RTE_MBUF_DYNFIELD(m, offset, struct mcfan_mbuf_meta *);
+}
+
+/**
+ * Initialise an RX lcore's fan-out state.
+ *
+ * @param ctx
+ *   The state to fill. Must not be NULL.
+ * @param rings
+ *   n_workers rings (single producer, single consumer), copied by pointer;
+ *   the caller keeps ownership of the rings.
+ * @param n_workers
+ *   1..MCFAN_MAX_WORKERS.
+ * @param meta_offset
+ *   From mcfan_meta_register().
+ * @param socket_id
+ *   NUMA socket for the staging arrays.
+ * @return
+ *   0, -EINVAL for a bad count, -ENOMEM.
+ */
+int mcfan_rx_ctx_init(struct mcfan_rx_ctx *ctx, struct rte_ring **rings, unsigned int n_workers,
+		      int meta_offset, int socket_id);
+
+/**
+ * Release what mcfan_rx_ctx_init() allocated (not the rings).
+ *
+ * @param ctx
+ *   The state, or NULL.
+ */
+void mcfan_rx_ctx_free(struct mcfan_rx_ctx *ctx);
+
+/**
+ * Classify a burst, look up groups and enqueue to worker rings.
+ *
+ * Takes ownership of all n mbufs: each is enqueued to one or more rings or
+ * freed, and counted (see the counting rules above). Never blocks.
+ *
+ * @param ctx
+ *   The calling RX lcore's state.
+ * @param table
+ *   The group table, read only (the caller holds its RCU read side).
+ * @param pkts
+ *   The burst.
+ * @param n
+ *   0..MCFAN_MAX_BURST frames.
+ * @param rx_tsc
+ *   TSC of the rx_burst, cycles, stored in each frame's metadata.
+ * @return
+ *   Frames delivered (at least one copy enqueued), 0..n.
+ */
+uint16_t mcfan_fanout_burst(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *table,
+			    struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc);
+
+/**
+ * First half of mcfan_fanout_burst(): classify, look up and stage a burst for
+ * the worker rings, without enqueueing. Lets the caller account classify and
+ * fan-out time apart. Must be followed by mcfan_fanout_flush() before the next
+ * rx_burst; up to MCFAN_MAX_BURST frames may be staged in total (frames beyond
+ * that are left to the caller, which must not happen with bursts of at most
+ * MCFAN_MAX_BURST).
+ *
+ * Takes ownership of the n mbufs: dropped ones are freed and counted at once,
+ * the others are staged.
+ *
+ * @param ctx
+ *   The calling RX lcore's state.
+ * @param table
+ *   The group table, read only (the caller holds its RCU read side).
+ * @param pkts
+ *   The burst.
+ * @param n
+ *   0..MCFAN_MAX_BURST frames.
+ * @param rx_tsc
+ *   TSC of the rx_burst, cycles, stored in each frame's metadata.
+ */
+void mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *table,
+			struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc);
+
+/**
+ * Second half of mcfan_fanout_burst(): enqueue what mcfan_fanout_stage()
+ * staged, free and count copies refused by full rings, and publish the
+ * counters (one seqlock write).
+ *
+ * @param ctx
+ *   The calling RX lcore's state.
+ * @return
+ *   Frames delivered (at least one copy enqueued) since the last flush.
+ */
+uint16_t mcfan_fanout_flush(struct mcfan_rx_ctx *ctx);
+
+/**
+ * Process and free a burst of mbufs dequeued by a worker.
+ *
+ * Counts frames and bytes per group in ws, then frees every mbuf (which
+ * returns it to its pool once the last reference is dropped).
+ *
+ * @param ws
+ *   The calling worker's stats.
+ * @param pkts
+ *   The burst; ownership passes to this function.
+ * @param n
+ *   0..MCFAN_MAX_BURST.
+ * @param waiting
+ *   Copies that were in the ring before this dequeue (n + what
+ *   rte_ring_dequeue_burst reported as still available); feeds the
+ *   high-water mark.
+ * @param now_tsc
+ *   TSC of the dequeue, cycles.
+ * @param meta_offset
+ *   From mcfan_meta_register().
+ */
+void mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16_t n,
+			unsigned int waiting, uint64_t now_tsc, int meta_offset);
+
+/**
+ * Copy an RX lcore's stats consistently (seqlock read); any thread.
+ *
+ * @param src
+ *   The live stats.
+ * @param dst
+ *   The copy.
+ */
+void mcfan_rx_stats_read(const struct mcfan_rx_stats *src, struct mcfan_rx_stats *dst);
+
+/**
+ * Copy an RX lcore's stats and its per-worker ring counters consistently
+ * (both in one seqlock read); any thread.
+ *
+ * @param ctx
+ *   The live RX state.
+ * @param stats
+ *   The copy of ctx->stats.
+ * @param ring_stats
+ *   Receives ctx->n_workers entries, or NULL to skip them.
+ */
+void mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
+		       struct mcfan_ring_stats *ring_stats);
+
+/**
+ * Copy a worker's stats consistently (seqlock read); any thread.
+ *
+ * @param src
+ *   The live stats.
+ * @param dst
+ *   The copy (large: about 33 KiB; do not put many on a small stack).
+ */
+void mcfan_worker_stats_read(const struct mcfan_worker_stats *src,
+			     struct mcfan_worker_stats *dst);
+
+/**
+ * Begin a single-writer update of a seqlock-protected block.
+ *
+ * @param seq
+ *   The block's sequence number.
+ */
+static inline void
+mcfan_seq_write_begin(uint64_t *seq)
+{
+	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+/**
+ * End a single-writer update of a seqlock-protected block.
+ *
+ * @param seq
+ *   The block's sequence number.
+ */
+static inline void
+mcfan_seq_write_end(uint64_t *seq)
+{
+	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);
+}
+
+#endif /* MCFAN_FANOUT_H */

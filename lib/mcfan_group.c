@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_malloc.h>
+
+#include "mcfan_group.h"
+
+#define UDP_PORT_MAX 65535
+#define IPV4_MCAST_MASK 0xf0000000u /* RFC 5771: 224.0.0.0/4 */
+#define IPV4_MCAST_NET 0xe0000000u
+#define IPV6_MCAST_PREFIX 0xff      /* RFC 4291: ff00::/8 */
+#define ITEM_TEXT_MAX 128           /* longest single item of a group list */
+#define HASH_NAME_MAX 32
+#define HASH_SEED 0x6d636661u       /* fixed, so partitioning is stable across runs */
+
+struct mcfan_group_table {
+	struct rte_hash *hash;
+	unsigned int n;
+	struct mcfan_group_entry entries[];
+};
+
+/*
+ * Names of rte_hash objects must be unique per process; tables are created by the control
+ * thread only, so this counter has a single writer (it is atomic anyway, for safety).
+ */
+static uint32_t table_generation;
+
+static void
+set_err(char *err, size_t err_len, const char *fmt, const char *arg)
+{
+	if (err != NULL && err_len > 0)
+		snprintf(err, err_len, fmt, arg);
+}
+
+const char *
+mcfan_fanout_name(enum mcfan_fanout fanout)
+{
+	switch (fanout) {
+	case MCFAN_FANOUT_PARTITION:
+		return "partition";
+	case MCFAN_FANOUT_REPLICATE:
+		return "replicate";
+	}
+	return "invalid";
+}
+
+int
+mcfan_fanout_parse(const char *text)
+{
+	if (strcmp(text, "partition") == 0)
+		return MCFAN_FANOUT_PARTITION;
+	if (strcmp(text, "replicate") == 0)
+		return MCFAN_FANOUT_REPLICATE;
+	return -EINVAL;
+}
+
+/* Parse a decimal number of 1..max digits-only text (leading zeros are decimal). */
+static int
+parse_decimal(const char *s, unsigned long max, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (*s == '\0')
+		return -EINVAL;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		v = v * 10 + (unsigned long)(*s - '0');
+		if (v > max)
+			return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}
+
+static int
+parse_port(const char *s, uint16_t *port, const char *item, char *err, size_t err_len)
+{
+	unsigned long v;
+
+	if (parse_decimal(s, UDP_PORT_MAX, &v) < 0 || v == 0) {
+		set_err(err, err_len, "group '%s': UDP port must be a decimal number 1..65535",
+			item);
+		return -EINVAL;
+	}
+	*port = (uint16_t)v;
+	return 0;
+}
+
+static int
+parse_ipv6_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned int max,
+		char *err, size_t err_len)
+{
+	char *close = strchr(s, ']');
+	struct in6_addr a;
+
+	if (max < 1) {
+		set_err(err, err_len, "group '%s': too many groups", item);
+		return -E2BIG;
+	}
+	memset(out, 0, sizeof(*out));
+	if (close == NULL) {
+		set_err(err, err_len, "group '%s': IPv6 address needs a closing ']'", item);
+		return -EINVAL;
+	}
+	*close = '\0';
+	if (inet_pton(AF_INET6, s + 1, &a) != 1) {
+		set_err(err, err_len, "group '%s': not a valid IPv6 address", item);
+		return -EINVAL;
+	}
+	if (a.s6_addr[0] != IPV6_MCAST_PREFIX) {
+		set_err(err, err_len, "group '%s': not an IPv6 multicast address (ff00::/8)", item);
+		return -EINVAL;
+	}
+	if (close[1] == ':') {
+		if (parse_port(close + 2, &out->udp_port, item, err, err_len) < 0)
+			return -EINVAL;
+	} else if (close[1] != '\0') {
+		set_err(err, err_len, "group '%s': expected ':PORT' after ']'", item);
+		return -EINVAL;
+	}
+	out->family = MCFAN_FAMILY_IPV6;
+	memcpy(out->addr, a.s6_addr, sizeof(a.s6_addr));
+	return 1;
+}
+
+static int
+parse_ipv4_addr(const char *s, uint32_t *host_order)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*host_order = ntohl(a.s_addr);
+	return 0;
+}
+
+static int
+parse_ipv4_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned int max,
+		char *err, size_t err_len)
+{
+	char *colon = strchr(s, ':');
+	char *dash;
+	uint32_t first, last, a;
+	uint16_t port = 0;
+	unsigned long v;
+	unsigned int i, n;
+
+	if (colon != NULL) {
+		*colon = '\0';
+		if (parse_port(colon + 1, &port, item, err, err_len) < 0)
+			return -EINVAL;
+	}
+	dash = strchr(s, '-');
+	if (dash != NULL)
+		*dash = '\0';
+	if (parse_ipv4_addr(s, &first) < 0) {
+		set_err(err, err_len, "group '%s': not a valid IPv4 address (dotted decimal)",
+			item);
+		return -EINVAL;
+	}
+	last = first;
+	if (dash != NULL) {
+		if (strchr(dash + 1, '.') != NULL) {
+			if (parse_ipv4_addr(dash + 1, &last) < 0) {
+				set_err(err, err_len,
+					"group '%s': range end is not a valid IPv4 address", item);
+				return -EINVAL;
+			}
+		} else {
+			if (parse_decimal(dash + 1, UINT8_MAX, &v) < 0) {
+				set_err(err, err_len,
+					"group '%s': range end must be a last octet 0..255 or an address",
+					item);
+				return -EINVAL;
+			}
+			last = (first & 0xffffff00u) | (uint32_t)v;
+		}
+		if (last < first) {
+			set_err(err, err_len, "group '%s': range end is below its start", item);
+			return -EINVAL;
+		}
+	}
+	if ((first & IPV4_MCAST_MASK) != IPV4_MCAST_NET ||
+	    (last & IPV4_MCAST_MASK) != IPV4_MCAST_NET) {
+		set_err(err, err_len, "group '%s': not an IPv4 multicast address (224.0.0.0/4)",
+			item);
+		return -EINVAL;
+	}
+	if ((uint64_t)last - first + 1 > max) {
+		set_err(err, err_len, "group '%s': names more groups than allowed", item);
+		return -E2BIG;
+	}
+	n = last - first + 1;
+	for (i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].family = MCFAN_FAMILY_IPV4;
+		out[i].udp_port = port;
+		a = htonl(first + i);
+		memcpy(out[i].addr, &a, sizeof(a));
+	}
+	return (int)n;
+}
+
+int
+mcfan_group_parse(const char *text, struct mcfan_flow_key *out, unsigned int max, char *err,
+		  size_t err_len)
+{
+	char buf[ITEM_TEXT_MAX];
+
+	if (text[0] == '\0') {
+		set_err(err, err_len, "%sempty group", "");
+		return -EINVAL;
+	}
+	if (strlen(text) >= sizeof(buf)) {
+		set_err(err, err_len, "group '%.40s...': too long", text);
+		return -EINVAL;
+	}
+	strcpy(buf, text);
+	if (buf[0] == '[')
+		return parse_ipv6_item(buf, text, out, max, err, err_len);
+	return parse_ipv4_item(buf, text, out, max, err, err_len);
+}
+
+int
+mcfan_group_parse_list(const char *text, struct mcfan_flow_key *out, unsigned int max,
+		       char *err, size_t err_len)
+{
+	char item[ITEM_TEXT_MAX];
+	char dup[MCFAN_GROUP_STR_MAX];
+	const char *p = text, *comma;
+	unsigned int n = 0, i, j;
+	size_t len;
+	int ret;
+
+	if (text[0] == '\0') {
+		set_err(err, err_len, "%sempty group list", "");
+		return -EINVAL;
+	}
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		if (len == 0) {
+			set_err(err, err_len, "group list '%s': empty item", text);
+			return -EINVAL;
+		}
+		if (len >= sizeof(item)) {
+			set_err(err, err_len, "group list: item '%.40s...' too long", p);
+			return -EINVAL;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		ret = mcfan_group_parse(item, out + n, max - n, err, err_len);
+		if (ret < 0)
+			return ret;
+		n += (unsigned int)ret;
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			if (mcfan_flow_key_equal(&out[i], &out[j])) {
+				mcfan_group_format(&out[i], dup, sizeof(dup));
+				set_err(err, err_len, "group %s is listed twice", dup);
+				return -EEXIST;
+			}
+		}
+	}
+	return (int)n;
+}
+
+int
+mcfan_group_format(const struct mcfan_flow_key *key, char *buf, size_t len)
+{
+	char addr[INET6_ADDRSTRLEN];
+	int ret;
+
+	if (key->family == MCFAN_FAMILY_IPV4)
+		inet_ntop(AF_INET, key->addr, addr, sizeof(addr));
+	else if (key->family == MCFAN_FAMILY_IPV6)
+		inet_ntop(AF_INET6, key->addr, addr, sizeof(addr));
+	else
+		return -EINVAL;
+
+	if (key->family == MCFAN_FAMILY_IPV6 && key->udp_port != 0)
+		ret = snprintf(buf, len, "[%s]:%u", addr, key->udp_port);
+	else if (key->family == MCFAN_FAMILY_IPV6)
+		ret = snprintf(buf, len, "[%s]", addr);
+	else if (key->udp_port != 0)
+		ret = snprintf(buf, len, "%s:%u", addr, key->udp_port);
+	else
+		ret = snprintf(buf, len, "%s", addr);
+	if (ret < 0 || (size_t)ret >= len)
+		return -ENOSPC;
+	return ret;
+}
+
+uint32_t
+mcfan_group_hash(const struct mcfan_flow_key *key)
+{
+	return rte_hash_crc(key, sizeof(*key), HASH_SEED);
+}
+
+int
+mcfan_group_assign(struct mcfan_group_entry *e, enum mcfan_fanout fanout,
+		   const uint16_t *eligible, unsigned int n_eligible)
+{
+	unsigned int i;
+
+	if (n_eligible == 0 || n_eligible > MCFAN_MAX_WORKERS)
+		return -EINVAL;
+	switch (fanout) {
+	case MCFAN_FANOUT_PARTITION:
+		e->n_targets = 1;
+		e->targets[0] = eligible[mcfan_group_hash(&e->key) % n_eligible];
+		break;
+	case MCFAN_FANOUT_REPLICATE:
+		e->n_targets = (uint16_t)n_eligible;
+		for (i = 0; i < n_eligible; i++)
+			e->targets[i] = eligible[i];
+		break;
+	default:
+		return -EINVAL;
+	}
+	e->fanout = (uint8_t)fanout;
+	return 0;
+}
+
+struct mcfan_group_table *
+mcfan_group_table_create(const struct mcfan_group_entry *entries, unsigned int n, int socket_id)
+{
+	char name[HASH_NAME_MAX];
+	struct rte_hash_parameters hp = {
+		.name = name,
+		/* rte_hash needs at least 8 entries; it rounds up to a power of two */
+		.entries = RTE_MAX(n, 8u) * 2,
+		.key_len = sizeof(struct mcfan_flow_key),
+		.hash_func = rte_hash_crc,
+		.hash_func_init_val = HASH_SEED,
+		.socket_id = socket_id,
+	};
+	struct mcfan_group_table *t;
+	unsigned int i;
+	int ret;
+
+	if (n > MCFAN_MAX_GROUPS) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	t = rte_zmalloc_socket("mcfan_groups", sizeof(*t) + n * sizeof(t->entries[0]),
+			       RTE_CACHE_LINE_SIZE, socket_id);
+	if (t == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(name, sizeof(name), "mcfan_grp_%" PRIu32,
+		 __atomic_fetch_add(&table_generation, 1, __ATOMIC_RELAXED));
+	t->hash = rte_hash_create(&hp);
+	if (t->hash == NULL) {
+		ret = rte_errno != 0 ? rte_errno : ENOMEM;
+		goto free_table;
+	}
+	t->n = n;
+	for (i = 0; i < n; i++) {
+		t->entries[i] = entries[i];
+		if (entries[i].id >= MCFAN_MAX_GROUPS || entries[i].n_targets == 0 ||
+		    rte_hash_lookup(t->hash, &entries[i].key) >= 0) {
+			ret = EINVAL;
+			goto free_hash;
+		}
+		ret = rte_hash_add_key_data(t->hash, &entries[i].key, &t->entries[i]);
+		if (ret < 0) {
+			ret = -ret;
+			goto free_hash;
+		}
+	}
+	return t;
+
+free_hash:
+	rte_hash_free(t->hash);
+free_table:
+	rte_free(t);
+	rte_errno = ret;
+	return NULL;
+}
+
+void
+mcfan_group_table_free(struct mcfan_group_table *t)
+{
+	if (t == NULL)
+		return;
+	rte_hash_free(t->hash);
+	rte_free(t);
+}
+
+unsigned int
+mcfan_group_table_count(const struct mcfan_group_table *t)
+{
+	return t->n;
+}
+
+const struct mcfan_group_entry *
+mcfan_group_table_entry(const struct mcfan_group_table *t, unsigned int pos)
+{
+	if (pos >= t->n)
+		return NULL;
+	return &t->entries[pos];
+}
+
+const struct mcfan_group_entry *
+mcfan_group_table_lookup(const struct mcfan_group_table *t, const struct mcfan_flow_key *key)
+{
+	struct mcfan_flow_key any;
+	void *data;
+
+	if (rte_hash_lookup_data(t->hash, key, &data) >= 0)
+		return data;
+	if (key->udp_port == 0)
+		return NULL;
+	any = *key;
+	any.udp_port = 0;
+	if (rte_hash_lookup_data(t->hash, &any, &data) >= 0)
+		return data;
+	return NULL;
+}
+
+void
+mcfan_group_table_lookup_bulk(const struct mcfan_group_table *t,
+			      const struct mcfan_flow_key **keys, unsigned int n,
+			      const struct mcfan_group_entry **out)
+{
+	struct mcfan_flow_key any[RTE_HASH_LOOKUP_BULK_MAX];
+	const void *miss_keys[RTE_HASH_LOOKUP_BULK_MAX];
+	unsigned int miss_pos[RTE_HASH_LOOKUP_BULK_MAX];
+	void *data[RTE_HASH_LOOKUP_BULK_MAX];
+	uint64_t hits = 0;
+	unsigned int i, n_miss = 0;
+
+	if (rte_hash_lookup_bulk_data(t->hash, (const void **)keys, n, &hits, data) < 0)
+		hits = 0;
+	for (i = 0; i < n; i++) {
+		if (hits & (UINT64_C(1) << i)) {
+			out[i] = data[i];
+			continue;
+		}
+		out[i] = NULL;
+		if (keys[i]->udp_port == 0)
+			continue;
+		any[n_miss] = *keys[i];
+		any[n_miss].udp_port = 0;
+		miss_keys[n_miss] = &any[n_miss];
+		miss_pos[n_miss] = i;
+		n_miss++;
+	}
+	if (n_miss == 0)
+		return;
+	hits = 0;
+	if (rte_hash_lookup_bulk_data(t->hash, miss_keys, n_miss, &hits, data) < 0)
+		return;
+	for (i = 0; i < n_miss; i++)
+		if (hits & (UINT64_C(1) << i))
+			out[miss_pos[i]] = data[i];
+}

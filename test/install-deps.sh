@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+#
+# Install the Debian 12 packages mcfan needs to build, run its lab and run its tests.
+# Idempotent: does nothing when everything is already installed.
+set -euo pipefail
+
+PKGS=(
+	build-essential pkg-config meson ninja-build
+	dpdk dpdk-dev libdpdk-dev libnuma-dev libjansson-dev libpcap-dev
+	python3 iproute2 iperf tcpdump tshark erlang-base tmux procps
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages: ${missing[*]}; run as root (sudo) to install them" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# tshark asks whether non-root users may capture; answer no without a prompt
+echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Shared helpers for mcfan's integration tests: run the real program, build frames, write
+pcap files, assert. Standard library only."""
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+MCFAN = os.environ.get("MCFAN", "")
+
+_failures = 0
+_checks = 0
+
+
+def check(cond, msg):
+    """Record one assertion; print it when it fails."""
+    global _failures, _checks
+    _checks += 1
+    if not cond:
+        _failures += 1
+        print(f"FAIL: {msg}", flush=True)
+    return cond
+
+
+def check_eq(got, want, msg):
+    return check(got == want, f"{msg}: got {got!r}, expected {want!r}")
+
+
+def finish(name):
+    print(f"{name}: {_checks} checks, {_failures} failed", flush=True)
+    sys.exit(1 if _failures else 0)
+
+
+def mcfan_path():
+    if len(sys.argv) > 1 and os.path.exists(sys.argv[1]):
+        return sys.argv[1]
+    if MCFAN:
+        return MCFAN
+    raise SystemExit("usage: TEST MCFAN_BINARY")
+
+
+def eal_args(name, lcores="0-1", mem_mb=512, extra=()):
+    """EAL arguments for a hugepage-free run with its own runtime directory."""
+    return ["-l", lcores, "--no-huge", "-m", str(mem_mb), "--in-memory",
+            "--file-prefix", f"mcfan-{name}-{os.getpid()}", "--no-pci",
+            "--log-level", "lib.eal:warning", *extra]
+
+
+def run_mcfan(eal, app, timeout=60, stdin=None, report=True):
+    """Run mcfan; return (returncode, stdout, stderr, report dict or None)."""
+    rep = None
+    path = None
+    if report:
+        fd, path = tempfile.mkstemp(prefix="mcfan-report-", suffix=".json")
+        os.close(fd)
+        os.unlink(path)
+        app = [*app, "--report-json", path]
+    cmd = [mcfan_path(), *eal, "--", *app]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                       stdin=subprocess.DEVNULL if stdin is None else stdin)
+    if path is not None and os.path.exists(path):
+        with open(path) as f:
+            rep = json.load(f)
+        os.unlink(path)
+    return p.returncode, p.stdout, p.stderr, rep
+
+
+def conservation(rep):
+    """rx_frames == delivered_frames + sum(drops), exactly."""
+    return rep["rx_frames"] == rep["delivered_frames"] + sum(rep["drops"].values())
+
+
+def group_frames(rep):
+    """{(group, udp_port): frames} from a report."""
+    return {(g["group"], g["udp_port"]): g["frames"] for g in rep["groups"]}
+
+
+# ---- frames (byte-exact builders; RFC 791, RFC 8200, RFC 768, IEEE 802.1Q) ----
+
+def _csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack(f"!{len(data) // 2}H", data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return (~s) & 0xFFFF
+
+
+def mac_for_group(addr):
+    """Multicast MAC of an IPv4 group (RFC 1112 6.4) or IPv6 group (RFC 2464 7)."""
+    if ":" in addr:
+        import ipaddress
+        b = ipaddress.IPv6Address(addr).packed
+        return b"\x33\x33" + b[12:]
+    o = [int(x) for x in addr.split(".")]
+    return bytes([0x01, 0x00, 0x5E, o[1] & 0x7F, o[2], o[3]])
+
+
+def eth(dst, ethertype, payload, src=b"\x02\x00\x00\x00\x00\x01", vlans=()):
+    """Ethernet II frame; vlans = [(tpid, vid), ...] outermost first."""
+    hdr = dst + src
+    for tpid, vid in vlans:
+        hdr += struct.pack("!HH", tpid, vid)
+    return hdr + struct.pack("!H", ethertype) + payload
+
+
+def ipv4(src, dst, proto, payload, ihl=5, options=b"", frag=0, total_len=None, ttl=1):
+    import ipaddress
+    tl = total_len if total_len is not None else ihl * 4 + len(payload)
+    hdr = struct.pack("!BBHHHBBH4s4s", 0x40 | ihl, 0, tl, 1, frag, ttl, proto, 0,
+                      ipaddress.IPv4Address(src).packed, ipaddress.IPv4Address(dst).packed)
+    hdr += options
+    hdr = hdr[:10] + struct.pack("!H", _csum(hdr)) + hdr[12:]
+    return hdr + payload
+
+
+def ipv6(src, dst, nh, payload, payload_len=None):
+    import ipaddress
+    pl = payload_len if payload_len is not None else len(payload)
+    return (struct.pack("!IHBB", 0x60000000, pl, nh, 1) + ipaddress.IPv6Address(src).packed +
+            ipaddress.IPv6Address(dst).packed + payload)
+
+
+def udp(sport, dport, data):
+    return struct.pack("!HHHH", sport, dport, 8 + len(data), 0) + data
+
+
+def udp4_frame(group, dport, data=b"x" * 18, src="198.18.0.1", vlans=()):
+    return eth(mac_for_group(group), 0x0800,
+               ipv4(src, group, 17, udp(40000, dport, data)), vlans=vlans)
+
+
+def udp6_frame(group, dport, data=b"x" * 18, src="2001:db8::1"):
+    return eth(mac_for_group(group), 0x86DD, ipv6(src, group, 17, udp(40000, dport, data)))
+
+
+def write_pcap(path, frames, snaplen=65535):
+    """Classic libpcap file (LINKTYPE_ETHERNET = 1), microsecond timestamps."""
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, snaplen, 1))
+        for i, fr in enumerate(frames):
+            f.write(struct.pack("<IIII", 1700000000 + i // 1000000, i % 1000000,
+                                len(fr), len(fr)))
+            f.write(fr)

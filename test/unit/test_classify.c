@@ -1,0 +1,1307 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Unit tests of the frame classifier, mcfan_classify(). No EAL: frames are
+ * built byte by byte in plain buffers. Each classification is run on a copy
+ * of the frame that ends exactly at an inaccessible page, so a read past the
+ * bytes given crashes the test instead of passing silently.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "mcfan_classify.h"
+#include "unit.h"
+
+UNIT_DEFINE_COUNTERS;
+
+#define FRAME_MAX 2048
+
+/* EtherTypes and TPIDs, IEEE 802 numbers registry. */
+#define ET_IPV4 0x0800
+#define ET_ARP 0x0806
+#define ET_IPV6 0x86dd
+#define ET_LLDP 0x88cc
+#define TPID_8021Q 0x8100
+#define TPID_8021AD 0x88a8
+#define TPID_QINQ_OLD 0x9100
+#define ETH_HDR_LEN 14
+#define VLAN_TAG_LEN 4
+
+/* IANA protocol numbers. */
+#define PROTO_HOPOPTS 0
+#define PROTO_ICMP 1
+#define PROTO_IGMP 2
+#define PROTO_TCP 6
+#define PROTO_UDP 17
+#define PROTO_ROUTING 43
+#define PROTO_FRAGMENT 44
+#define PROTO_AH 51
+#define PROTO_ICMPV6 58
+#define PROTO_NONE 59
+#define PROTO_DSTOPTS 60
+
+#define IPV4_HDR_LEN 20
+#define IPV4_IHL_MIN 5
+#define IPV4_IHL_MAX 15
+#define IPV4_DF 0x4000
+#define IPV4_MF 0x2000
+#define IPV6_HDR_LEN 40
+#define UDP_HDR_LEN 8
+#define TCP_HDR_LEN 20
+#define ETH_MIN_FRAME 60 /* without FCS */
+#define FCS_LEN 4
+
+#define ICMPV6_ECHO_REQUEST 128
+#define ICMPV6_MLD_QUERY 130
+#define ICMPV6_MLD_REPORT 131
+#define ICMPV6_MLD_DONE 132
+#define ICMPV6_MLDV2_REPORT 143
+#define IGMPV2_REPORT 0x16
+
+#define GROUP_PORT 3999
+#define SRC_PORT 40000
+
+struct frame {
+	uint8_t b[FRAME_MAX];
+	uint32_t len;
+};
+
+/* Layer 2 encapsulation: the TPIDs of the tags on the wire, outermost first. */
+struct l2 {
+	unsigned int n_tags;
+	uint16_t tpid[3];
+};
+
+static const struct l2 L2_UNTAGGED = { 0, { 0 } };
+static const struct l2 L2_DOT1Q = { 1, { TPID_8021Q } };
+static const struct l2 L2_QINQ = { 2, { TPID_8021AD, TPID_8021Q } };
+
+static const uint8_t V4_GROUP[4] = { 239, 9, 9, 1 };
+static const uint8_t V4_UNICAST[4] = { 198, 18, 0, 2 };
+static const uint8_t V4_BROADCAST[4] = { 255, 255, 255, 255 };
+static const uint8_t V4_SRC[4] = { 198, 18, 0, 1 };
+static const uint8_t V6_GROUP[16] = { 0xff, 0x3e, [15] = 0x01 };
+static const uint8_t V6_MDNS[16] = { 0xff, 0x02, [15] = 0xfb };
+static const uint8_t V6_ALL_NODES[16] = { 0xff, 0x02, [15] = 0x01 };
+static const uint8_t V6_ALL_ROUTERS[16] = { 0xff, 0x02, [15] = 0x02 };
+static const uint8_t V6_MLDV2_ROUTERS[16] = { 0xff, 0x02, [15] = 0x16 };
+static const uint8_t V6_UNICAST[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x02 };
+static const uint8_t V6_SRC[16] = { 0xfe, 0x80, [15] = 0x01 };
+
+/* ---- frame builder ---- */
+
+static void
+put_u8(struct frame *f, uint8_t v)
+{
+	if (f->len < FRAME_MAX)
+		f->b[f->len++] = v;
+}
+
+static void
+put_be16(struct frame *f, uint16_t v)
+{
+	put_u8(f, (uint8_t)(v >> 8));
+	put_u8(f, (uint8_t)v);
+}
+
+static void
+put_bytes(struct frame *f, const uint8_t *p, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		put_u8(f, p[i]);
+}
+
+/* Payload bytes that look like nothing in particular (never 0x08 0x00 pairs by accident). */
+static void
+put_payload(struct frame *f, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		put_u8(f, (uint8_t)(0x41 + i % 26));
+}
+
+static void
+set_be16(struct frame *f, uint32_t off, uint16_t v)
+{
+	f->b[off] = (uint8_t)(v >> 8);
+	f->b[off + 1] = (uint8_t)v;
+}
+
+static uint16_t
+get_be16(const struct frame *f, uint32_t off)
+{
+	return (uint16_t)((f->b[off] << 8) | f->b[off + 1]);
+}
+
+/* Ethernet II header (multicast destination MAC) and VLAN tags; l3_type ends the chain. */
+static void
+l2_hdr(struct frame *f, const struct l2 *l2, uint16_t l3_type)
+{
+	static const uint8_t dst[6] = { 0x01, 0x00, 0x5e, 0x09, 0x09, 0x01 };
+	static const uint8_t src[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+	unsigned int i;
+
+	f->len = 0;
+	put_bytes(f, dst, sizeof(dst));
+	put_bytes(f, src, sizeof(src));
+	put_be16(f, l2->n_tags > 0 ? l2->tpid[0] : l3_type);
+	for (i = 0; i < l2->n_tags; i++) {
+		put_be16(f, (uint16_t)(100 * (i + 1))); /* PCP 0, DEI 0, VID 100, 200, ... */
+		put_be16(f, i + 1 < l2->n_tags ? l2->tpid[i + 1] : l3_type);
+	}
+}
+
+static uint16_t
+csum16(const uint8_t *p, uint32_t n)
+{
+	uint32_t sum = 0, i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		sum += (uint32_t)((p[i] << 8) | p[i + 1]);
+	if (n & 1)
+		sum += (uint32_t)(p[n - 1] << 8);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/*
+ * IPv4 header with ihl 32-bit words (options: a router alert, then NOPs, RFC 791 / RFC 2113).
+ * An ihl below 5 still writes the 20 fixed bytes. Returns the header's offset.
+ */
+static uint32_t
+ipv4_begin(struct frame *f, uint8_t ihl, uint8_t proto, uint16_t frag, const uint8_t dst[4])
+{
+	uint32_t off = f->len, opt_len, i;
+
+	put_u8(f, (uint8_t)(0x40 | (ihl & 0x0f)));
+	put_u8(f, 0);          /* DSCP, ECN */
+	put_be16(f, 0);        /* total length, set by ipv4_end() */
+	put_be16(f, 0x1234);   /* identification */
+	put_be16(f, frag);
+	put_u8(f, 1);          /* TTL */
+	put_u8(f, proto);
+	put_be16(f, 0);        /* checksum, set by ipv4_end() */
+	put_bytes(f, V4_SRC, 4);
+	put_bytes(f, dst, 4);
+	opt_len = ihl > IPV4_IHL_MIN ? (uint32_t)(ihl - IPV4_IHL_MIN) * 4 : 0;
+	for (i = 0; i < opt_len; i++) {
+		/* Router alert option 0x94 0x04 0x00 0x00 first; then 0x11 bytes, chosen so that
+		 * a UDP header wrongly read at offset 20 would show port 0x1111, not GROUP_PORT. */
+		static const uint8_t ra[4] = { 0x94, 0x04, 0x00, 0x00 };
+
+		put_u8(f, i < sizeof(ra) ? ra[i] : 0x11);
+	}
+	return off;
+}
+
+static void
+ipv4_end(struct frame *f, uint32_t off)
+{
+	uint32_t hlen = (uint32_t)(f->b[off] & 0x0f) * 4;
+
+	if (hlen < IPV4_HDR_LEN)
+		hlen = IPV4_HDR_LEN;
+	set_be16(f, off + 2, (uint16_t)(f->len - off));
+	set_be16(f, off + 10, 0);
+	set_be16(f, off + 10, csum16(f->b + off, hlen));
+}
+
+static uint32_t
+ipv6_begin(struct frame *f, uint8_t next, const uint8_t dst[16])
+{
+	uint32_t off = f->len;
+
+	put_u8(f, 0x60);       /* version 6, traffic class 0 */
+	put_u8(f, 0);
+	put_be16(f, 0);        /* flow label */
+	put_be16(f, 0);        /* payload length, set by ipv6_end() */
+	put_u8(f, next);
+	put_u8(f, 1);          /* hop limit */
+	put_bytes(f, V6_SRC, 16);
+	put_bytes(f, dst, 16);
+	return off;
+}
+
+static void
+ipv6_end(struct frame *f, uint32_t off)
+{
+	set_be16(f, off + 4, (uint16_t)(f->len - off - IPV6_HDR_LEN));
+}
+
+/* Hop-by-hop or destination options header of (units + 1) * 8 bytes, filled with PadN. */
+static void
+ipv6_opts(struct frame *f, uint8_t next, uint8_t units)
+{
+	uint32_t pad = (uint32_t)(units + 1) * 8 - 2, i;
+
+	put_u8(f, next);
+	put_u8(f, units);
+	/* PadN option: type 1, length pad - 2 (fits in a byte for pad <= 257) */
+	put_u8(f, 1);
+	put_u8(f, (uint8_t)(pad - 2));
+	for (i = 2; i < pad; i++)
+		put_u8(f, 0);
+}
+
+/* Hop-by-hop header with a router alert option (RFC 2711), as MLD sends it: 8 bytes. */
+static void
+ipv6_hbh_router_alert(struct frame *f, uint8_t next)
+{
+	put_u8(f, next);
+	put_u8(f, 0);
+	put_u8(f, 0x05); /* router alert */
+	put_u8(f, 0x02);
+	put_be16(f, 0);  /* MLD */
+	put_u8(f, 0x01); /* PadN, length 0 */
+	put_u8(f, 0x00);
+}
+
+/* Routing header, RFC 8200 4.4, experimental type 253 with segments left 0: 8 bytes. */
+static void
+ipv6_routing(struct frame *f, uint8_t next)
+{
+	put_u8(f, next);
+	put_u8(f, 0);
+	put_u8(f, 253);
+	put_u8(f, 0);
+	put_be16(f, 0);
+	put_be16(f, 0);
+}
+
+/* Fragment header, RFC 8200 4.5: offset in 8-byte units, M flag. */
+static void
+ipv6_frag(struct frame *f, uint8_t next, uint16_t offset_units, bool more)
+{
+	put_u8(f, next);
+	put_u8(f, 0);
+	put_be16(f, (uint16_t)((offset_units << 3) | (more ? 1 : 0)));
+	put_be16(f, 0xbeef);
+	put_be16(f, 0xcafe);
+}
+
+/* Authentication header, RFC 4302: 12-byte ICV, so payload length (3 + 3) - 2 = 4 -> 24 bytes. */
+static void
+ipv6_ah(struct frame *f, uint8_t next)
+{
+	uint32_t i;
+
+	put_u8(f, next);
+	put_u8(f, 4);
+	put_be16(f, 0);
+	put_be16(f, 0x0000);
+	put_be16(f, 0x0100); /* SPI 256 */
+	put_be16(f, 0);
+	put_be16(f, 1);      /* sequence 1 */
+	for (i = 0; i < 12; i++)
+		put_u8(f, 0x5a);
+}
+
+static uint32_t
+udp_begin(struct frame *f, uint16_t dport)
+{
+	uint32_t off = f->len;
+
+	put_be16(f, SRC_PORT);
+	put_be16(f, dport);
+	put_be16(f, 0); /* length, set by udp_end() */
+	put_be16(f, 0); /* checksum: not checked by the classifier */
+	return off;
+}
+
+static void
+udp_end(struct frame *f, uint32_t off)
+{
+	set_be16(f, off + 4, (uint16_t)(f->len - off));
+}
+
+static void
+tcp_hdr(struct frame *f, uint16_t dport)
+{
+	put_be16(f, SRC_PORT);
+	put_be16(f, dport);
+	put_be16(f, 0);
+	put_be16(f, 1);    /* sequence */
+	put_be16(f, 0);
+	put_be16(f, 0);    /* ack */
+	put_u8(f, 0x50);   /* data offset 5 */
+	put_u8(f, 0x02);   /* SYN */
+	put_be16(f, 1024); /* window */
+	put_be16(f, 0);
+	put_be16(f, 0);
+}
+
+/* Whole frames. Each returns nothing; f holds the frame. */
+
+static void
+build_ipv4_udp(struct frame *f, const struct l2 *l2, const uint8_t dst[4], uint16_t dport,
+	       uint32_t payload)
+{
+	uint32_t ip, udp;
+
+	l2_hdr(f, l2, ET_IPV4);
+	ip = ipv4_begin(f, IPV4_IHL_MIN, PROTO_UDP, 0, dst);
+	udp = udp_begin(f, dport);
+	put_payload(f, payload);
+	udp_end(f, udp);
+	ipv4_end(f, ip);
+}
+
+static void
+build_ipv4_udp_ihl(struct frame *f, uint8_t ihl, uint16_t frag, uint32_t payload)
+{
+	uint32_t ip, udp;
+
+	l2_hdr(f, &L2_UNTAGGED, ET_IPV4);
+	ip = ipv4_begin(f, ihl, PROTO_UDP, frag, V4_GROUP);
+	udp = udp_begin(f, GROUP_PORT);
+	put_payload(f, payload);
+	udp_end(f, udp);
+	ipv4_end(f, ip);
+}
+
+static void
+build_ipv6_udp(struct frame *f, const struct l2 *l2, const uint8_t dst[16], uint16_t dport,
+	       uint32_t payload)
+{
+	uint32_t ip, udp;
+
+	l2_hdr(f, l2, ET_IPV6);
+	ip = ipv6_begin(f, PROTO_UDP, dst);
+	udp = udp_begin(f, dport);
+	put_payload(f, payload);
+	udp_end(f, udp);
+	ipv6_end(f, ip);
+}
+
+/* ---- classification helpers ---- */
+
+static uint8_t *guard_end; /* first byte of an inaccessible page, or NULL */
+static uint8_t plain_buf[FRAME_MAX];
+
+static void
+guard_init(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t *p;
+
+	if (page < FRAME_MAX)
+		return;
+	p = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		 0);
+	if (p == MAP_FAILED)
+		return;
+	if (mprotect(p + page, (size_t)page, PROT_NONE) != 0)
+		return;
+	guard_end = p + page;
+}
+
+/* Classify the first len bytes of a frame, placed so that byte len is unreadable. */
+static enum mcfan_drop
+classify_n(const struct frame *f, uint32_t len, bool stripped, struct mcfan_flow_key *key)
+{
+	uint8_t *data = guard_end != NULL ? guard_end - len : plain_buf;
+
+	memcpy(data, f->b, len);
+	memset(key, 0xa5, sizeof(*key)); /* poison: the classifier must set every byte it reports */
+	return mcfan_classify(data, len, stripped, key);
+}
+
+static void
+expect_drop_n(const char *what, const struct frame *f, uint32_t len, bool stripped,
+	      enum mcfan_drop exp)
+{
+	struct mcfan_flow_key key;
+	enum mcfan_drop r = classify_n(f, len, stripped, &key);
+
+	CHECK(r == exp, "%s (len %u%s): got %s, expected %s", what, len,
+	      stripped ? ", vlan stripped" : "", mcfan_drop_name(r), mcfan_drop_name(exp));
+}
+
+static void
+expect_drop(const char *what, const struct frame *f, enum mcfan_drop exp)
+{
+	expect_drop_n(what, f, f->len, false, exp);
+}
+
+static void
+make_key(struct mcfan_flow_key *k, uint8_t family, const uint8_t *addr, uint16_t port)
+{
+	memset(k, 0, sizeof(*k));
+	k->family = family;
+	k->udp_port = port;
+	memcpy(k->addr, addr, family == MCFAN_FAMILY_IPV4 ? 4 : 16);
+}
+
+static void
+expect_key_n(const char *what, const struct frame *f, uint32_t len, bool stripped,
+	     uint8_t family, const uint8_t *addr, uint16_t port)
+{
+	struct mcfan_flow_key key, exp;
+	enum mcfan_drop r = classify_n(f, len, stripped, &key);
+
+	make_key(&exp, family, addr, port);
+	CHECK(r == MCFAN_DROP_NONE, "%s (len %u%s): got %s, expected delivered", what, len,
+	      stripped ? ", vlan stripped" : "", mcfan_drop_name(r));
+	if (r != MCFAN_DROP_NONE)
+		return;
+	CHECK(key.family == family, "%s: family %u, expected %u", what, key.family, family);
+	CHECK(key.pad == 0, "%s: pad %u, expected 0", what, key.pad);
+	CHECK(key.udp_port == port, "%s: udp_port %u, expected %u", what, key.udp_port, port);
+	CHECK(memcmp(key.addr, exp.addr, sizeof(key.addr)) == 0, "%s: address bytes differ",
+	      what);
+	CHECK(memcmp(&key, &exp, sizeof(key)) == 0, "%s: key differs as bytes", what);
+}
+
+static void
+expect_v4(const char *what, const struct frame *f, const uint8_t addr[4], uint16_t port)
+{
+	expect_key_n(what, f, f->len, false, MCFAN_FAMILY_IPV4, addr, port);
+}
+
+static void
+expect_v6(const char *what, const struct frame *f, const uint8_t addr[16], uint16_t port)
+{
+	expect_key_n(what, f, f->len, false, MCFAN_FAMILY_IPV6, addr, port);
+}
+
+/*
+ * Classify every prefix of f, lengths 0 .. f->len - 1. A prefix shorter than min_ok must be
+ * malformed; a prefix of at least min_ok bytes must get the same answer (and key) as the
+ * whole frame. For an IP frame min_ok is the end of the IP datagram: the classifier requires
+ * the IPv4 total length / IPv6 payload length to lie inside the bytes it is given, so a cut
+ * anywhere before that end (inside the MACs, the EtherType, a VLAN tag, the IP header, an
+ * extension header, the UDP header or the payload) is malformed, and only bytes after the
+ * datagram (Ethernet padding, a kept FCS) can go without changing the answer.
+ */
+static void
+truncation_sweep(const char *what, const struct frame *f, uint32_t min_ok, bool stripped)
+{
+	struct mcfan_flow_key full_key, key;
+	enum mcfan_drop full, r;
+	uint32_t len;
+
+	full = classify_n(f, f->len, stripped, &full_key);
+	for (len = 0; len < f->len; len++) {
+		r = classify_n(f, len, stripped, &key);
+		if (len < min_ok) {
+			CHECK(r == MCFAN_DROP_MALFORMED,
+			      "%s cut to %u of %u bytes: got %s, expected malformed", what, len,
+			      f->len, mcfan_drop_name(r));
+		} else {
+			CHECK(r == full, "%s cut to %u of %u bytes: got %s, expected %s", what, len,
+			      f->len, mcfan_drop_name(r), mcfan_drop_name(full));
+			if (r == MCFAN_DROP_NONE && full == MCFAN_DROP_NONE)
+				CHECK(memcmp(&key, &full_key, sizeof(key)) == 0,
+				      "%s cut to %u bytes: key differs", what, len);
+		}
+	}
+}
+
+/* ---- cases ---- */
+
+static void
+test_drop_names(void)
+{
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_NONE), "delivered");
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_NOT_MULTICAST), "not_multicast");
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_NOT_UDP), "not_udp");
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_MALFORMED), "malformed");
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_FRAGMENT), "fragment");
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_UNKNOWN_GROUP), "unknown_group");
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_RING_FULL), "ring_full");
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_CONTROL), "control");
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_MAX), "invalid");
+	CHECK_EQ_STR(mcfan_drop_name((enum mcfan_drop)(MCFAN_DROP_MAX + 1)), "invalid");
+	CHECK_EQ_STR(mcfan_drop_name((enum mcfan_drop)-1), "invalid");
+	CHECK_EQ_INT(MCFAN_DROP_MAX, 8);
+}
+
+static void
+test_ipv4_udp(void)
+{
+	static const uint8_t lo[4] = { 224, 0, 0, 0 };
+	static const uint8_t hi[4] = { 239, 255, 255, 255 };
+	static const uint8_t mdns[4] = { 224, 0, 0, 251 };
+	struct frame f;
+
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 18);
+	CHECK_EQ_INT(f.len, ETH_MIN_FRAME);
+	expect_v4("ipv4 udp", &f, V4_GROUP, GROUP_PORT);
+
+	build_ipv4_udp(&f, &L2_UNTAGGED, lo, 1, 100);
+	expect_v4("ipv4 udp to 224.0.0.0 port 1", &f, lo, 1);
+	build_ipv4_udp(&f, &L2_UNTAGGED, hi, 65535, 100);
+	expect_v4("ipv4 udp to 239.255.255.255 port 65535", &f, hi, 65535);
+	build_ipv4_udp(&f, &L2_UNTAGGED, mdns, 5353, 100);
+	expect_v4("ipv4 udp to 224.0.0.251", &f, mdns, 5353);
+	/* Port 0 is a legal destination port on the wire; the key reports it as is. */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, 0, 10);
+	expect_v4("ipv4 udp to port 0", &f, V4_GROUP, 0);
+	/* Empty UDP payload: length 8. */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 0);
+	expect_v4("ipv4 udp empty payload", &f, V4_GROUP, GROUP_PORT);
+	/* Largest Ethernet frame and a jumbo frame. */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 1500 - 28);
+	CHECK_EQ_INT(f.len, 1514);
+	expect_v4("ipv4 udp 1514 bytes", &f, V4_GROUP, GROUP_PORT);
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, FRAME_MAX - 42);
+	CHECK_EQ_INT(f.len, FRAME_MAX);
+	expect_v4("ipv4 udp 2048 bytes", &f, V4_GROUP, GROUP_PORT);
+	/* DF set, no fragmentation: deliverable. */
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN, IPV4_DF, 30);
+	expect_v4("ipv4 udp DF", &f, V4_GROUP, GROUP_PORT);
+}
+
+static void
+test_ipv4_not_multicast(void)
+{
+	static const uint8_t below[4] = { 223, 255, 255, 255 };
+	static const uint8_t class_e[4] = { 240, 0, 0, 1 };
+	struct frame f;
+
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_UNICAST, GROUP_PORT, 18);
+	expect_drop("ipv4 unicast udp", &f, MCFAN_DROP_NOT_MULTICAST);
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_BROADCAST, GROUP_PORT, 18);
+	expect_drop("ipv4 broadcast udp", &f, MCFAN_DROP_NOT_MULTICAST);
+	build_ipv4_udp(&f, &L2_UNTAGGED, below, GROUP_PORT, 18);
+	expect_drop("ipv4 udp to 223.255.255.255", &f, MCFAN_DROP_NOT_MULTICAST);
+	build_ipv4_udp(&f, &L2_UNTAGGED, class_e, GROUP_PORT, 18);
+	expect_drop("ipv4 udp to 240.0.0.1", &f, MCFAN_DROP_NOT_MULTICAST);
+	build_ipv4_udp(&f, &L2_DOT1Q, V4_UNICAST, GROUP_PORT, 18);
+	expect_drop("ipv4 unicast udp, 802.1Q", &f, MCFAN_DROP_NOT_MULTICAST);
+}
+
+static void
+test_ipv4_not_udp(void)
+{
+	struct frame f;
+	uint32_t ip;
+
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV4);
+	ip = ipv4_begin(&f, IPV4_IHL_MIN, PROTO_TCP, 0, V4_GROUP);
+	tcp_hdr(&f, GROUP_PORT);
+	put_payload(&f, 6);
+	ipv4_end(&f, ip);
+	expect_drop("ipv4 multicast tcp", &f, MCFAN_DROP_NOT_UDP);
+
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV4);
+	ip = ipv4_begin(&f, IPV4_IHL_MIN, PROTO_ICMP, 0, V4_GROUP);
+	put_u8(&f, 8); /* echo request */
+	put_u8(&f, 0);
+	put_be16(&f, 0);
+	put_payload(&f, 22);
+	ipv4_end(&f, ip);
+	expect_drop("ipv4 multicast icmp echo", &f, MCFAN_DROP_NOT_UDP);
+
+	/* Unicast TCP: the destination decides first. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV4);
+	ip = ipv4_begin(&f, IPV4_IHL_MIN, PROTO_TCP, 0, V4_UNICAST);
+	tcp_hdr(&f, 80);
+	put_payload(&f, 6);
+	ipv4_end(&f, ip);
+	expect_drop("ipv4 unicast tcp", &f, MCFAN_DROP_NOT_MULTICAST);
+}
+
+static void
+build_igmp(struct frame *f, const struct l2 *l2, uint8_t ihl, const uint8_t dst[4])
+{
+	uint32_t ip;
+
+	l2_hdr(f, l2, ET_IPV4);
+	ip = ipv4_begin(f, ihl, PROTO_IGMP, 0, dst);
+	put_u8(f, IGMPV2_REPORT);
+	put_u8(f, 0);
+	put_be16(f, 0);
+	put_bytes(f, dst, 4);
+	ipv4_end(f, ip);
+}
+
+static void
+test_igmp(void)
+{
+	struct frame f;
+
+	/* IGMPv2 report, RFC 2236, with the router alert option (IHL 6), padded to 60 bytes. */
+	build_igmp(&f, &L2_UNTAGGED, IPV4_IHL_MIN + 1, V4_GROUP);
+	while (f.len < ETH_MIN_FRAME)
+		put_u8(&f, 0);
+	expect_drop("igmp report with router alert", &f, MCFAN_DROP_CONTROL);
+	build_igmp(&f, &L2_UNTAGGED, IPV4_IHL_MIN, V4_GROUP);
+	expect_drop("igmp report, ihl 5", &f, MCFAN_DROP_CONTROL);
+	build_igmp(&f, &L2_QINQ, IPV4_IHL_MIN + 1, V4_GROUP);
+	expect_drop("igmp report, qinq", &f, MCFAN_DROP_CONTROL);
+	/* A unicast IGMP query is not multicast: the destination is checked first. */
+	build_igmp(&f, &L2_UNTAGGED, IPV4_IHL_MIN + 1, V4_UNICAST);
+	expect_drop("igmp to a unicast address", &f, MCFAN_DROP_NOT_MULTICAST);
+	/* Truncated IGMP (IP total length beyond the frame) is malformed, not control. */
+	build_igmp(&f, &L2_UNTAGGED, IPV4_IHL_MIN + 1, V4_GROUP);
+	expect_drop_n("igmp cut by one byte", &f, f.len - 1, false, MCFAN_DROP_MALFORMED);
+}
+
+static void
+test_ipv4_ihl(void)
+{
+	struct frame f;
+	uint8_t ihl;
+	char what[64];
+
+	for (ihl = 0; ihl < IPV4_IHL_MIN; ihl++) {
+		build_ipv4_udp_ihl(&f, ihl, 0, 30);
+		snprintf(what, sizeof(what), "ipv4 ihl %u", ihl);
+		expect_drop(what, &f, MCFAN_DROP_MALFORMED);
+	}
+	for (ihl = IPV4_IHL_MIN; ihl <= IPV4_IHL_MAX; ihl++) {
+		/* Options are 0x11 bytes: reading UDP at offset 20 would give port 0x1111. */
+		build_ipv4_udp_ihl(&f, ihl, 0, 30);
+		snprintf(what, sizeof(what), "ipv4 ihl %u with options", ihl);
+		expect_v4(what, &f, V4_GROUP, GROUP_PORT);
+	}
+	/* IHL 15 (60-byte header) whose options run past the end of the frame. */
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MAX, 0, 0);
+	expect_drop_n("ipv4 ihl 15, frame ends inside the options", &f, ETH_HDR_LEN + 40, false,
+		      MCFAN_DROP_MALFORMED);
+	/* IHL 15 with a total length of exactly 60: no room for the UDP header. */
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MAX, 0, 0);
+	set_be16(&f, ETH_HDR_LEN + 2, 60);
+	expect_drop("ipv4 ihl 15, total length 60, no udp header", &f, MCFAN_DROP_MALFORMED);
+}
+
+static void
+test_ipv4_version(void)
+{
+	struct frame f;
+
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 18);
+	f.b[ETH_HDR_LEN] = 0x65; /* version 6, IHL 5, under EtherType IPv4 */
+	expect_drop("ipv4 ethertype, version 6", &f, MCFAN_DROP_MALFORMED);
+	f.b[ETH_HDR_LEN] = 0x05; /* version 0 */
+	expect_drop("ipv4 ethertype, version 0", &f, MCFAN_DROP_MALFORMED);
+	f.b[ETH_HDR_LEN] = 0xf5;
+	expect_drop("ipv4 ethertype, version 15", &f, MCFAN_DROP_MALFORMED);
+}
+
+static void
+test_ipv4_total_length(void)
+{
+	struct frame f;
+	uint32_t ip = ETH_HDR_LEN;
+	uint16_t tot;
+
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 100);
+	tot = get_be16(&f, ip + 2);
+	CHECK_EQ_INT(tot, 128);
+	/* Total length beyond the frame by one byte, and by a lot (af_packet's reassembled
+	 * datagram cut at the frame size: 65535 claimed). */
+	set_be16(&f, ip + 2, (uint16_t)(tot + 1));
+	expect_drop("ipv4 total length one beyond the frame", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, ip + 2, 65535);
+	expect_drop("ipv4 total length 65535 in a short frame", &f, MCFAN_DROP_MALFORMED);
+	/* Total length below the header length. */
+	set_be16(&f, ip + 2, 19);
+	expect_drop("ipv4 total length 19", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, ip + 2, 0);
+	expect_drop("ipv4 total length 0", &f, MCFAN_DROP_MALFORMED);
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN + 1, 0, 10);
+	set_be16(&f, ip + 2, 20); /* IHL 6 = 24 bytes of header */
+	expect_drop("ipv4 ihl 6, total length 20", &f, MCFAN_DROP_MALFORMED);
+	/* Total length covers the IP header but not a whole UDP header. */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 100);
+	set_be16(&f, ip + 2, IPV4_HDR_LEN + UDP_HDR_LEN - 1);
+	expect_drop("ipv4 total length 27 (udp header cut)", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, ip + 2, IPV4_HDR_LEN);
+	expect_drop("ipv4 total length 20 (no udp header)", &f, MCFAN_DROP_MALFORMED);
+	/* Total length shorter than the frame, UDP length consistent with it: the rest is
+	 * trailer, the datagram is deliverable. */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 100);
+	set_be16(&f, ip + 2, IPV4_HDR_LEN + UDP_HDR_LEN + 50);
+	set_be16(&f, ip + IPV4_HDR_LEN + 4, UDP_HDR_LEN + 50);
+	expect_v4("ipv4 shorter than the frame", &f, V4_GROUP, GROUP_PORT);
+}
+
+static void
+test_udp_length(void)
+{
+	struct frame f;
+	uint32_t udp = ETH_HDR_LEN + IPV4_HDR_LEN;
+	uint32_t udp6 = ETH_HDR_LEN + IPV6_HDR_LEN;
+	uint16_t ulen;
+
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 100);
+	ulen = get_be16(&f, udp + 4);
+	CHECK_EQ_INT(ulen, 108);
+	set_be16(&f, udp + 4, (uint16_t)(ulen + 1));
+	expect_drop("udp length one beyond the ip payload", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, udp + 4, 65535);
+	expect_drop("udp length 65535", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, udp + 4, UDP_HDR_LEN - 1);
+	expect_drop("udp length 7", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, udp + 4, 0);
+	expect_drop("udp length 0", &f, MCFAN_DROP_MALFORMED);
+	/*
+	 * A UDP length shorter than the IP payload is accepted: the contract's "UDP length
+	 * inconsistent" is a length below 8 or beyond the IP payload; bytes after the UDP
+	 * datagram inside the IP payload are ignored, as Linux's UDP input does (it trims).
+	 */
+	set_be16(&f, udp + 4, UDP_HDR_LEN);
+	expect_v4("udp length 8 inside a longer ip payload", &f, V4_GROUP, GROUP_PORT);
+
+	build_ipv6_udp(&f, &L2_UNTAGGED, V6_GROUP, 5000, 100);
+	ulen = get_be16(&f, udp6 + 4);
+	set_be16(&f, udp6 + 4, (uint16_t)(ulen + 1));
+	expect_drop("ipv6 udp length one beyond the payload", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, udp6 + 4, 0); /* 0 is only valid in a jumbogram (RFC 2675) */
+	expect_drop("ipv6 udp length 0", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, udp6 + 4, 4);
+	expect_drop("ipv6 udp length 4", &f, MCFAN_DROP_MALFORMED);
+}
+
+static void
+test_ipv4_fragments(void)
+{
+	struct frame f;
+
+	/* First fragment: offset 0, MF set (it does carry the UDP header). */
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN, IPV4_MF, 48);
+	expect_drop("ipv4 first fragment (MF)", &f, MCFAN_DROP_FRAGMENT);
+	/* Middle fragment: offset 7 (56 bytes), MF set; its payload is no UDP header. */
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN, IPV4_MF | 7, 48);
+	expect_drop("ipv4 middle fragment", &f, MCFAN_DROP_FRAGMENT);
+	/* Last fragment: offset != 0, MF clear. */
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN, 7, 48);
+	expect_drop("ipv4 last fragment", &f, MCFAN_DROP_FRAGMENT);
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN, IPV4_DF | 1, 48);
+	expect_drop("ipv4 fragment offset 1 with DF", &f, MCFAN_DROP_FRAGMENT);
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN, 0x1fff, 48);
+	expect_drop("ipv4 fragment, largest offset", &f, MCFAN_DROP_FRAGMENT);
+	/* A non-first fragment whose "UDP length" bytes are nonsense: still a fragment, the
+	 * classifier must not read its payload as a UDP header. */
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN, 185, 48);
+	set_be16(&f, ETH_HDR_LEN + IPV4_HDR_LEN + 4, 3);
+	expect_drop("ipv4 non-first fragment with garbage payload", &f, MCFAN_DROP_FRAGMENT);
+	/* Reserved flag bit alone is not a fragment. */
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN, 0x8000, 48);
+	expect_v4("ipv4 reserved flag bit", &f, V4_GROUP, GROUP_PORT);
+	/* A fragment of a TCP datagram to a group: fragment (checked before the protocol). */
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN, 7, 48);
+	f.b[ETH_HDR_LEN + 9] = PROTO_TCP;
+	expect_drop("ipv4 tcp fragment", &f, MCFAN_DROP_FRAGMENT);
+	/* A fragment to a unicast address: not multicast (checked first). */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_UNICAST, GROUP_PORT, 48);
+	set_be16(&f, ETH_HDR_LEN + 6, IPV4_MF);
+	expect_drop("ipv4 unicast fragment", &f, MCFAN_DROP_NOT_MULTICAST);
+}
+
+static void
+test_ipv4_padding(void)
+{
+	struct frame f;
+	uint32_t end;
+
+	/* A 2-byte UDP payload: IPv4 datagram of 30 bytes, frame padded to the 60-byte minimum. */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 2);
+	end = f.len;
+	CHECK_EQ_INT(end, ETH_HDR_LEN + 30);
+	while (f.len < ETH_MIN_FRAME)
+		put_u8(&f, 0);
+	expect_v4("ipv4 udp with ethernet padding", &f, V4_GROUP, GROUP_PORT);
+	/* And with a 4-byte FCS kept by the driver after the padding. */
+	put_be16(&f, 0xdead);
+	put_be16(&f, 0xbeef);
+	expect_v4("ipv4 udp with padding and fcs", &f, V4_GROUP, GROUP_PORT);
+	truncation_sweep("padded ipv4 udp", &f, end, false);
+
+	/* Same on an 802.1Q frame (minimum 64 with the tag, padded accordingly). */
+	build_ipv4_udp(&f, &L2_DOT1Q, V4_GROUP, GROUP_PORT, 0);
+	end = f.len;
+	while (f.len < ETH_MIN_FRAME + VLAN_TAG_LEN)
+		put_u8(&f, 0);
+	expect_v4("802.1Q ipv4 udp with padding", &f, V4_GROUP, GROUP_PORT);
+	truncation_sweep("padded 802.1Q ipv4 udp", &f, end, false);
+}
+
+static void
+test_vlan(void)
+{
+	static const uint16_t tpids[] = { TPID_8021Q, TPID_8021AD, TPID_QINQ_OLD };
+	struct frame f, stripped;
+	struct l2 l2;
+	struct mcfan_flow_key k_full, k_stripped;
+	enum mcfan_drop r_full, r_stripped;
+	unsigned int i, j;
+	char what[96];
+
+	for (i = 0; i < RTE_DIM(tpids); i++) {
+		l2 = (struct l2){ 1, { tpids[i] } };
+		build_ipv4_udp(&f, &l2, V4_GROUP, GROUP_PORT, 40);
+		snprintf(what, sizeof(what), "ipv4 udp, one tag 0x%04x", tpids[i]);
+		expect_v4(what, &f, V4_GROUP, GROUP_PORT);
+		build_ipv6_udp(&f, &l2, V6_GROUP, 5000, 40);
+		snprintf(what, sizeof(what), "ipv6 udp, one tag 0x%04x", tpids[i]);
+		expect_v6(what, &f, V6_GROUP, 5000);
+		for (j = 0; j < RTE_DIM(tpids); j++) {
+			l2 = (struct l2){ 2, { tpids[i], tpids[j] } };
+			build_ipv4_udp(&f, &l2, V4_GROUP, GROUP_PORT, 40);
+			snprintf(what, sizeof(what), "ipv4 udp, tags 0x%04x 0x%04x", tpids[i],
+				 tpids[j]);
+			expect_v4(what, &f, V4_GROUP, GROUP_PORT);
+			/* A third tag of any kind is one too many. */
+			l2 = (struct l2){ 3, { tpids[i], tpids[j], TPID_8021Q } };
+			build_ipv4_udp(&f, &l2, V4_GROUP, GROUP_PORT, 40);
+			snprintf(what, sizeof(what), "ipv4 udp, three tags 0x%04x 0x%04x 0x8100",
+				 tpids[i], tpids[j]);
+			expect_drop(what, &f, MCFAN_DROP_MALFORMED);
+		}
+	}
+
+	/* QinQ IPv6, and QinQ with non-multicast and non-IP inner EtherTypes. */
+	build_ipv6_udp(&f, &L2_QINQ, V6_GROUP, 5000, 40);
+	expect_v6("qinq ipv6 udp", &f, V6_GROUP, 5000);
+	build_ipv4_udp(&f, &L2_QINQ, V4_UNICAST, GROUP_PORT, 40);
+	expect_drop("qinq ipv4 unicast", &f, MCFAN_DROP_NOT_MULTICAST);
+	l2_hdr(&f, &L2_QINQ, ET_ARP);
+	put_payload(&f, 28);
+	expect_drop("qinq arp", &f, MCFAN_DROP_NOT_MULTICAST);
+
+	/*
+	 * vlan_stripped: the driver removed the outer tag of a QinQ frame. The frame that is
+	 * left has one tag; it must classify exactly as the two-tag wire frame does. And a
+	 * stripped frame with two tags left had three on the wire: malformed.
+	 */
+	for (i = 0; i < RTE_DIM(tpids); i++) {
+		l2 = (struct l2){ 2, { TPID_8021AD, tpids[i] } };
+		build_ipv4_udp(&f, &l2, V4_GROUP, GROUP_PORT, 40);
+		l2 = (struct l2){ 1, { tpids[i] } };
+		build_ipv4_udp(&stripped, &l2, V4_GROUP, GROUP_PORT, 40);
+		r_full = classify_n(&f, f.len, false, &k_full);
+		r_stripped = classify_n(&stripped, stripped.len, true, &k_stripped);
+		CHECK(r_full == MCFAN_DROP_NONE && r_stripped == MCFAN_DROP_NONE,
+		      "qinq inner 0x%04x: full %s, stripped %s", tpids[i], mcfan_drop_name(r_full),
+		      mcfan_drop_name(r_stripped));
+		CHECK(memcmp(&k_full, &k_stripped, sizeof(k_full)) == 0,
+		      "qinq inner 0x%04x: stripped key differs from the full frame's", tpids[i]);
+		expect_key_n("stripped qinq, one tag left", &stripped, stripped.len, true,
+			     MCFAN_FAMILY_IPV4, V4_GROUP, GROUP_PORT);
+
+		l2 = (struct l2){ 2, { TPID_8021AD, tpids[i] } };
+		build_ipv4_udp(&stripped, &l2, V4_GROUP, GROUP_PORT, 40);
+		expect_drop_n("stripped, two tags left (three on the wire)", &stripped,
+			      stripped.len, true, MCFAN_DROP_MALFORMED);
+		l2 = (struct l2){ 3, { TPID_8021AD, tpids[i], TPID_8021Q } };
+		build_ipv4_udp(&f, &l2, V4_GROUP, GROUP_PORT, 40);
+		expect_drop_n("three tags, not stripped", &f, f.len, false, MCFAN_DROP_MALFORMED);
+	}
+	/* The same comparison for IPv6 and for a drop reason. */
+	build_ipv6_udp(&f, &L2_QINQ, V6_GROUP, 5000, 40);
+	build_ipv6_udp(&stripped, &L2_DOT1Q, V6_GROUP, 5000, 40);
+	r_full = classify_n(&f, f.len, false, &k_full);
+	r_stripped = classify_n(&stripped, stripped.len, true, &k_stripped);
+	CHECK(r_full == MCFAN_DROP_NONE && r_stripped == MCFAN_DROP_NONE &&
+	      memcmp(&k_full, &k_stripped, sizeof(k_full)) == 0,
+	      "qinq ipv6: stripped and full frames differ");
+	build_ipv4_udp(&f, &L2_QINQ, V4_UNICAST, GROUP_PORT, 40);
+	build_ipv4_udp(&stripped, &L2_DOT1Q, V4_UNICAST, GROUP_PORT, 40);
+	expect_drop_n("qinq unicast, full", &f, f.len, false, MCFAN_DROP_NOT_MULTICAST);
+	expect_drop_n("qinq unicast, stripped", &stripped, stripped.len, true,
+		      MCFAN_DROP_NOT_MULTICAST);
+	/* One tag on the wire, stripped by the driver: an untagged frame with the flag. */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 40);
+	expect_key_n("802.1Q stripped, untagged in memory", &f, f.len, true, MCFAN_FAMILY_IPV4,
+		     V4_GROUP, GROUP_PORT);
+	build_ipv6_udp(&f, &L2_UNTAGGED, V6_GROUP, 5000, 40);
+	expect_key_n("802.1Q stripped ipv6, untagged in memory", &f, f.len, true,
+		     MCFAN_FAMILY_IPV6, V6_GROUP, 5000);
+	/* A frame cut inside the single remaining tag. */
+	build_ipv4_udp(&f, &L2_DOT1Q, V4_GROUP, GROUP_PORT, 40);
+	expect_drop_n("802.1Q cut inside the tag", &f, ETH_HDR_LEN + 2, false,
+		      MCFAN_DROP_MALFORMED);
+}
+
+static void
+test_non_ip(void)
+{
+	struct frame f;
+	uint32_t len;
+
+	/* ARP request: EtherType 0x0806, 28-byte body, padded to 60. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_ARP);
+	put_be16(&f, 1);      /* Ethernet */
+	put_be16(&f, ET_IPV4);
+	put_u8(&f, 6);
+	put_u8(&f, 4);
+	put_be16(&f, 1);      /* request */
+	put_payload(&f, 20);
+	while (f.len < ETH_MIN_FRAME)
+		put_u8(&f, 0);
+	expect_drop("arp", &f, MCFAN_DROP_NOT_MULTICAST);
+	/* Any prefix that still holds the EtherType is not IP: not_multicast; shorter is
+	 * malformed. */
+	truncation_sweep("arp", &f, ETH_HDR_LEN, false);
+	for (len = 0; len < ETH_HDR_LEN; len++)
+		expect_drop_n("arp cut before the end of the ethertype", &f, len, false,
+			      MCFAN_DROP_MALFORMED);
+
+	l2_hdr(&f, &L2_DOT1Q, ET_LLDP);
+	put_payload(&f, 46);
+	expect_drop("802.1Q lldp", &f, MCFAN_DROP_NOT_MULTICAST);
+	/* IEEE 802.3 frame: a length, not an EtherType. */
+	l2_hdr(&f, &L2_UNTAGGED, 46);
+	put_payload(&f, 46);
+	expect_drop("802.3 length field", &f, MCFAN_DROP_NOT_MULTICAST);
+
+	/* Nothing at all. */
+	{
+		struct mcfan_flow_key key;
+
+		CHECK(mcfan_classify(NULL, 0, false, &key) == MCFAN_DROP_MALFORMED,
+		      "empty frame (NULL, 0) is not malformed");
+		CHECK(mcfan_classify(NULL, 0, true, &key) == MCFAN_DROP_MALFORMED,
+		      "empty stripped frame (NULL, 0) is not malformed");
+	}
+}
+
+static void
+test_ipv6_udp(void)
+{
+	struct frame f;
+
+	build_ipv6_udp(&f, &L2_UNTAGGED, V6_GROUP, 5000, 40);
+	expect_v6("ipv6 udp ff3e::1", &f, V6_GROUP, 5000);
+	build_ipv6_udp(&f, &L2_UNTAGGED, V6_MDNS, 5353, 40);
+	expect_v6("ipv6 udp ff02::fb", &f, V6_MDNS, 5353);
+	build_ipv6_udp(&f, &L2_UNTAGGED, V6_GROUP, GROUP_PORT, 0);
+	expect_v6("ipv6 udp empty payload", &f, V6_GROUP, GROUP_PORT);
+	build_ipv6_udp(&f, &L2_UNTAGGED, V6_UNICAST, 5000, 40);
+	expect_drop("ipv6 unicast udp", &f, MCFAN_DROP_NOT_MULTICAST);
+	/* fe.. is not multicast even though it starts with 0xf. */
+	{
+		static const uint8_t ula[16] = { 0xfe, 0xff, [15] = 1 };
+
+		build_ipv6_udp(&f, &L2_UNTAGGED, ula, 5000, 40);
+		expect_drop("ipv6 udp to fe ff::1", &f, MCFAN_DROP_NOT_MULTICAST);
+	}
+	/* Payload length shorter than the frame (trailing bytes): deliverable. */
+	build_ipv6_udp(&f, &L2_UNTAGGED, V6_GROUP, 5000, 40);
+	put_be16(&f, 0xdead);
+	put_be16(&f, 0xbeef);
+	expect_v6("ipv6 udp with a 4-byte trailer", &f, V6_GROUP, 5000);
+}
+
+static void
+test_ipv6_malformed(void)
+{
+	struct frame f;
+	uint32_t ip = ETH_HDR_LEN;
+	uint16_t plen;
+
+	build_ipv6_udp(&f, &L2_UNTAGGED, V6_GROUP, 5000, 40);
+	plen = get_be16(&f, ip + 4);
+	set_be16(&f, ip + 4, (uint16_t)(plen + 1));
+	expect_drop("ipv6 payload length one beyond the frame", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, ip + 4, 65535);
+	expect_drop("ipv6 payload length 65535", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, ip + 4, UDP_HDR_LEN - 1);
+	expect_drop("ipv6 payload length 7 (udp header cut)", &f, MCFAN_DROP_MALFORMED);
+	set_be16(&f, ip + 4, 0);
+	expect_drop("ipv6 payload length 0", &f, MCFAN_DROP_MALFORMED);
+	build_ipv6_udp(&f, &L2_UNTAGGED, V6_GROUP, 5000, 40);
+	f.b[ip] = 0x40; /* version 4 under EtherType IPv6 */
+	expect_drop("ipv6 ethertype, version 4", &f, MCFAN_DROP_MALFORMED);
+	f.b[ip] = 0x00;
+	expect_drop("ipv6 ethertype, version 0", &f, MCFAN_DROP_MALFORMED);
+}
+
+static void
+test_ipv6_ext(void)
+{
+	struct frame f;
+	uint32_t ip, udp;
+	unsigned int n, i;
+	char what[64];
+
+	/* Hop-by-hop options. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_HOPOPTS, V6_GROUP);
+	ipv6_opts(&f, PROTO_UDP, 0);
+	udp = udp_begin(&f, 5000);
+	put_payload(&f, 20);
+	udp_end(&f, udp);
+	ipv6_end(&f, ip);
+	expect_v6("ipv6 hop-by-hop + udp", &f, V6_GROUP, 5000);
+	truncation_sweep("ipv6 hop-by-hop udp", &f, f.len, false);
+
+	/* Destination options, 24 bytes (units 2). */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_DSTOPTS, V6_GROUP);
+	ipv6_opts(&f, PROTO_UDP, 2);
+	udp = udp_begin(&f, 5000);
+	put_payload(&f, 20);
+	udp_end(&f, udp);
+	ipv6_end(&f, ip);
+	expect_v6("ipv6 destination options (24 bytes) + udp", &f, V6_GROUP, 5000);
+
+	/* Routing header. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_ROUTING, V6_GROUP);
+	ipv6_routing(&f, PROTO_UDP);
+	udp = udp_begin(&f, 5000);
+	put_payload(&f, 20);
+	udp_end(&f, udp);
+	ipv6_end(&f, ip);
+	expect_v6("ipv6 routing + udp", &f, V6_GROUP, 5000);
+
+	/* Authentication header (length in 4-octet units). */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_AH, V6_GROUP);
+	ipv6_ah(&f, PROTO_UDP);
+	udp = udp_begin(&f, 5000);
+	put_payload(&f, 20);
+	udp_end(&f, udp);
+	ipv6_end(&f, ip);
+	expect_v6("ipv6 ah + udp", &f, V6_GROUP, 5000);
+
+	/* Atomic fragment (RFC 6946): offset 0, M clear, a whole datagram. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_FRAGMENT, V6_GROUP);
+	ipv6_frag(&f, PROTO_UDP, 0, false);
+	udp = udp_begin(&f, 5000);
+	put_payload(&f, 20);
+	udp_end(&f, udp);
+	ipv6_end(&f, ip);
+	expect_v6("ipv6 atomic fragment + udp", &f, V6_GROUP, 5000);
+	truncation_sweep("ipv6 atomic fragment udp", &f, f.len, false);
+
+	/* First fragment: offset 0, M set. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_FRAGMENT, V6_GROUP);
+	ipv6_frag(&f, PROTO_UDP, 0, true);
+	udp = udp_begin(&f, 5000);
+	put_payload(&f, 40);
+	udp_end(&f, udp);
+	ipv6_end(&f, ip);
+	expect_drop("ipv6 first fragment", &f, MCFAN_DROP_FRAGMENT);
+
+	/* Non-first fragments: offset != 0, M set or clear; payload is no UDP header. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_FRAGMENT, V6_GROUP);
+	ipv6_frag(&f, PROTO_UDP, 6, true);
+	put_payload(&f, 48);
+	ipv6_end(&f, ip);
+	expect_drop("ipv6 middle fragment", &f, MCFAN_DROP_FRAGMENT);
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_FRAGMENT, V6_GROUP);
+	ipv6_frag(&f, PROTO_UDP, 6, false);
+	put_payload(&f, 3);
+	ipv6_end(&f, ip);
+	expect_drop("ipv6 last fragment (3 bytes, no udp header)", &f, MCFAN_DROP_FRAGMENT);
+
+	/* Fragment header cut by the payload length. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_FRAGMENT, V6_GROUP);
+	ipv6_frag(&f, PROTO_UDP, 0, false);
+	ipv6_end(&f, ip);
+	set_be16(&f, ip + 4, 4);
+	expect_drop("ipv6 fragment header cut by payload length", &f, MCFAN_DROP_MALFORMED);
+
+	/* A chain: hop-by-hop, destination options, routing, atomic fragment, dest opts, udp. */
+	l2_hdr(&f, &L2_QINQ, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_HOPOPTS, V6_GROUP);
+	ipv6_opts(&f, PROTO_DSTOPTS, 1);
+	ipv6_opts(&f, PROTO_ROUTING, 0);
+	ipv6_routing(&f, PROTO_FRAGMENT);
+	ipv6_frag(&f, PROTO_DSTOPTS, 0, false);
+	ipv6_opts(&f, PROTO_UDP, 0);
+	udp = udp_begin(&f, 6000);
+	put_payload(&f, 20);
+	udp_end(&f, udp);
+	ipv6_end(&f, ip);
+	expect_v6("qinq ipv6 with five extension headers", &f, V6_GROUP, 6000);
+	truncation_sweep("qinq ipv6 ext chain udp", &f, f.len, false);
+
+	/* MCFAN_MAX_IPV6_EXT_HDRS extension headers are walked; one more is malformed. */
+	for (n = MCFAN_MAX_IPV6_EXT_HDRS; n <= MCFAN_MAX_IPV6_EXT_HDRS + 1; n++) {
+		l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+		ip = ipv6_begin(&f, PROTO_DSTOPTS, V6_GROUP);
+		for (i = 0; i < n; i++)
+			ipv6_opts(&f, i + 1 < n ? PROTO_DSTOPTS : PROTO_UDP, 0);
+		udp = udp_begin(&f, 5000);
+		put_payload(&f, 8);
+		udp_end(&f, udp);
+		ipv6_end(&f, ip);
+		snprintf(what, sizeof(what), "ipv6 with %u extension headers", n);
+		if (n <= MCFAN_MAX_IPV6_EXT_HDRS)
+			expect_v6(what, &f, V6_GROUP, 5000);
+		else
+			expect_drop(what, &f, MCFAN_DROP_MALFORMED);
+	}
+
+	/* An extension header whose length runs past the payload length. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_HOPOPTS, V6_GROUP);
+	ipv6_opts(&f, PROTO_UDP, 0);
+	udp = udp_begin(&f, 5000);
+	put_payload(&f, 20);
+	udp_end(&f, udp);
+	ipv6_end(&f, ip);
+	f.b[ip + IPV6_HDR_LEN + 1] = 200; /* 1608 bytes */
+	expect_drop("ipv6 hop-by-hop length beyond the payload", &f, MCFAN_DROP_MALFORMED);
+
+	/* Upper layers other than UDP, ICMPv6. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_TCP, V6_GROUP);
+	tcp_hdr(&f, 5000);
+	ipv6_end(&f, ip);
+	expect_drop("ipv6 multicast tcp", &f, MCFAN_DROP_NOT_UDP);
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_HOPOPTS, V6_GROUP);
+	ipv6_opts(&f, PROTO_TCP, 0);
+	tcp_hdr(&f, 5000);
+	ipv6_end(&f, ip);
+	expect_drop("ipv6 hop-by-hop + tcp", &f, MCFAN_DROP_NOT_UDP);
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_NONE, V6_GROUP);
+	ipv6_end(&f, ip);
+	expect_drop("ipv6 no next header", &f, MCFAN_DROP_NOT_UDP);
+	/* Extension headers on a unicast packet: not multicast. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_FRAGMENT, V6_UNICAST);
+	ipv6_frag(&f, PROTO_UDP, 6, false);
+	put_payload(&f, 16);
+	ipv6_end(&f, ip);
+	expect_drop("ipv6 unicast fragment", &f, MCFAN_DROP_NOT_MULTICAST);
+}
+
+/* ICMPv6 message of 24 bytes (MLDv1 layout) behind an optional hop-by-hop router alert. */
+static void
+build_icmpv6(struct frame *f, const struct l2 *l2, bool hbh, const uint8_t dst[16],
+	     uint8_t type)
+{
+	uint32_t ip;
+
+	l2_hdr(f, l2, ET_IPV6);
+	ip = ipv6_begin(f, hbh ? PROTO_HOPOPTS : PROTO_ICMPV6, dst);
+	if (hbh)
+		ipv6_hbh_router_alert(f, PROTO_ICMPV6);
+	put_u8(f, type);
+	put_u8(f, 0);
+	put_be16(f, 0);   /* checksum */
+	put_be16(f, 0);   /* maximum response delay */
+	put_be16(f, 0);   /* reserved */
+	put_bytes(f, V6_GROUP, 16);
+	ipv6_end(f, ip);
+}
+
+static void
+test_mld(void)
+{
+	static const struct {
+		uint8_t type;
+		const uint8_t *dst;
+		const char *name;
+	} mld[] = {
+		{ ICMPV6_MLD_QUERY, V6_ALL_NODES, "mld query (130)" },
+		{ ICMPV6_MLD_REPORT, V6_GROUP, "mld report (131)" },
+		{ ICMPV6_MLD_DONE, V6_ALL_ROUTERS, "mld done (132)" },
+		{ ICMPV6_MLDV2_REPORT, V6_MLDV2_ROUTERS, "mldv2 report (143)" },
+	};
+	struct frame f;
+	unsigned int i;
+	char what[96];
+
+	for (i = 0; i < RTE_DIM(mld); i++) {
+		build_icmpv6(&f, &L2_UNTAGGED, true, mld[i].dst, mld[i].type);
+		snprintf(what, sizeof(what), "%s behind hop-by-hop router alert", mld[i].name);
+		expect_drop(what, &f, MCFAN_DROP_CONTROL);
+		truncation_sweep(what, &f, f.len, false);
+		build_icmpv6(&f, &L2_UNTAGGED, false, mld[i].dst, mld[i].type);
+		snprintf(what, sizeof(what), "%s without hop-by-hop", mld[i].name);
+		expect_drop(what, &f, MCFAN_DROP_CONTROL);
+		build_icmpv6(&f, &L2_QINQ, true, mld[i].dst, mld[i].type);
+		snprintf(what, sizeof(what), "%s, qinq", mld[i].name);
+		expect_drop(what, &f, MCFAN_DROP_CONTROL);
+	}
+	build_icmpv6(&f, &L2_UNTAGGED, false, V6_ALL_NODES, ICMPV6_ECHO_REQUEST);
+	expect_drop("icmpv6 echo to ff02::1", &f, MCFAN_DROP_NOT_UDP);
+	build_icmpv6(&f, &L2_UNTAGGED, true, V6_ALL_NODES, ICMPV6_ECHO_REQUEST);
+	expect_drop("icmpv6 echo behind hop-by-hop", &f, MCFAN_DROP_NOT_UDP);
+	build_icmpv6(&f, &L2_UNTAGGED, true, V6_UNICAST, ICMPV6_MLD_REPORT);
+	expect_drop("mld report to a unicast address", &f, MCFAN_DROP_NOT_MULTICAST);
+	/* ICMPv6 with an empty body: the type byte is missing. */
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV6);
+	{
+		uint32_t ip = ipv6_begin(&f, PROTO_ICMPV6, V6_ALL_NODES);
+
+		ipv6_end(&f, ip);
+	}
+	expect_drop("icmpv6 without a type byte", &f, MCFAN_DROP_MALFORMED);
+}
+
+static void
+test_truncation(void)
+{
+	struct frame f;
+	uint32_t ip;
+
+	/* Unpadded frames: every prefix is malformed (see truncation_sweep()). */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 18);
+	truncation_sweep("ipv4 udp", &f, f.len, false);
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN + 3, 0, 18);
+	truncation_sweep("ipv4 udp ihl 8", &f, f.len, false);
+	build_ipv6_udp(&f, &L2_UNTAGGED, V6_GROUP, 5000, 18);
+	truncation_sweep("ipv6 udp", &f, f.len, false);
+	build_ipv4_udp(&f, &L2_QINQ, V4_GROUP, GROUP_PORT, 18);
+	truncation_sweep("qinq ipv4 udp", &f, f.len, false);
+	build_ipv6_udp(&f, &L2_QINQ, V6_GROUP, 5000, 18);
+	truncation_sweep("qinq ipv6 udp", &f, f.len, false);
+	/* The QinQ frame with its outer tag stripped by the driver: same contract. */
+	build_ipv4_udp(&f, &L2_DOT1Q, V4_GROUP, GROUP_PORT, 18);
+	truncation_sweep("stripped qinq ipv4 udp", &f, f.len, true);
+	/* Drop reasons other than malformed also need the whole datagram. */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_UNICAST, GROUP_PORT, 18);
+	truncation_sweep("ipv4 unicast udp", &f, f.len, false);
+	build_ipv4_udp_ihl(&f, IPV4_IHL_MIN, IPV4_MF, 18);
+	truncation_sweep("ipv4 first fragment", &f, f.len, false);
+	l2_hdr(&f, &L2_UNTAGGED, ET_IPV4);
+	ip = ipv4_begin(&f, IPV4_IHL_MIN, PROTO_TCP, 0, V4_GROUP);
+	tcp_hdr(&f, 80);
+	ipv4_end(&f, ip);
+	truncation_sweep("ipv4 multicast tcp", &f, f.len, false);
+	build_igmp(&f, &L2_DOT1Q, IPV4_IHL_MIN + 1, V4_GROUP);
+	truncation_sweep("802.1Q igmp", &f, f.len, false);
+}
+
+int
+main(void)
+{
+	guard_init();
+	CHECK(guard_end != NULL, "guard page not set up: over-reads would go unnoticed");
+	test_drop_names();
+	test_ipv4_udp();
+	test_ipv4_not_multicast();
+	test_ipv4_not_udp();
+	test_igmp();
+	test_ipv4_ihl();
+	test_ipv4_version();
+	test_ipv4_total_length();
+	test_udp_length();
+	test_ipv4_fragments();
+	test_ipv4_padding();
+	test_vlan();
+	test_non_ip();
+	test_ipv6_udp();
+	test_ipv6_malformed();
+	test_ipv6_ext();
+	test_mld();
+	test_truncation();
+	return unit_summary("classify");
+}
