@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -34,6 +35,7 @@
 RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
 
 #define CONTROL_TICK_NS 10000000L /* control loop period: 10 ms */
+#define TELEMETRY_SOCKET_NAME "dpdk_telemetry.v2" /* lib/telemetry/telemetry.c in DPDK 22.11 */
 
 struct mcfan_app mcfan_app;
 
@@ -203,6 +205,18 @@ close_ports(struct mcfan_app *app)
 	}
 }
 
+static void
+remove_runtime_dir(const char *dir)
+{
+	char path[PATH_MAX];
+
+	if (dir[0] == '\0')
+		return;
+	if (snprintf(path, sizeof(path), "%s/%s", dir, TELEMETRY_SOCKET_NAME) < (int)sizeof(path))
+		unlink(path);
+	rmdir(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -210,6 +224,7 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	int eal_argc, app_first, ret, status = EXIT_SUCCESS;
 	char **app_argv;
+	char runtime_dir[PATH_MAX];
 	bool launched = false;
 
 	memset(app, 0, sizeof(*app));
@@ -275,6 +290,8 @@ main(int argc, char **argv)
 
 	msacc_init_all(app);
 	app->start_tsc = rte_rdtsc();
+	if (mcfan_telemetry_init(app) < 0)
+		MCFAN_LOG(WARNING, "telemetry commands unavailable\n");
 	__atomic_store_n(&app->phase, MCFAN_PHASE_RUN, __ATOMIC_RELEASE);
 	ret = rte_eal_mp_remote_launch(mcfan_lcore_main, app, SKIP_MAIN);
 	if (ret != 0) {
@@ -302,10 +319,18 @@ stop:
 	if (app->cfg.report_json[0] != '\0' && mcfan_report_json(app, app->cfg.report_json) < 0)
 		status = EXIT_FAILURE;
 cleanup:
+	mcfan_telemetry_stop();
 	mcfan_setup_free(app);
 	rte_mempool_free(app->pool);
 	app->pool = NULL;
 	rte_free(app->window);
+	/*
+	 * EAL leaves its runtime directory behind, and telemetry removes its socket only in an
+	 * exit handler; the process is past serving queries here, so remove both now (rmdir
+	 * only succeeds if nothing else is left in the directory).
+	 */
+	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
+	remove_runtime_dir(runtime_dir);
 	return status;
 }

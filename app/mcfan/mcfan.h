@@ -10,12 +10,27 @@
  *
  * One instance (mcfan_app in main.c). Writer/reader protocol:
  *  - cfg, lcores[], ports[], rings and pools are written by the main lcore
- *    before the data lcores are launched and only read afterwards;
+ *    before the data lcores are launched and only read afterwards, except
+ *    cfg.fanout (the fan-out of later joins) and cfg.msacc, which control
+ *    actions (control.c) change at run time with atomic stores; data lcores
+ *    load cfg.msacc atomically;
  *  - groups (the published group table) is replaced by the control thread only,
  *    with an atomic release store, and freed after an RCU (QSBR) grace period;
  *    RX lcores load it with acquire and report quiescent states;
  *  - phase and quit are atomics: quit is set by signal handlers and the
  *    console, phase only by the main lcore's stop path, never cleared;
+ *  - burst and rx_paused are atomics written by control actions and loaded
+ *    by the data lcores every loop (rx_paused: RX lcores skip rx_burst but
+ *    keep reporting RCU quiescent states);
+ *  - group_entries, n_group_entries and stats_base belong to the control
+ *    side and are guarded by ctl_lock, a spinlock that only control threads
+ *    (main lcore, telemetry thread) take, never a data lcore. The one writer
+ *    at a time (control.c's actions, serialised among themselves) builds a new
+ *    entries array, publishes the matching table (RCU above), then swaps
+ *    group_entries/n_group_entries under ctl_lock and frees the old array.
+ *    Readers (stats.c) copy what they need under ctl_lock and never keep a
+ *    pointer into group_entries past the unlock; n_group_entries read without
+ *    the lock is only a hint for sizing (pass it as the max of a read);
  *  - each data lcore is the single writer of its own stats (seqlocks, see
  *    lib/mcfan_fanout.h and lib/mcfan_msacc.h).
  */
@@ -29,6 +44,7 @@
 #include <rte_mempool.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
+#include <rte_spinlock.h>
 
 #include "mcfan_classify.h"
 #include "mcfan_fanout.h"
@@ -64,7 +80,9 @@ struct mcfan_config {
 	double stats_period_s;             /* 0 = no periodic summary */
 	char report_json[PATH_MAX];        /* "" = none */
 	char config_file[PATH_MAX];        /* "" = none */
-	bool msacc;                        /* microstate accounting on */
+	bool msacc;                        /* microstate accounting on (atomic at run time) */
+	bool interactive;                  /* -i: console on standard input */
+	char cmdline_file[PATH_MAX];       /* "" = none: console commands run at start */
 };
 
 /** Lifecycle phases, in order; only ever advanced. */
@@ -105,6 +123,9 @@ struct mcfan_port {
 	struct rte_eth_stats final_stats; /* read just before close, for the final report */
 };
 
+struct mcfan_stats_base; /* stats.c */
+struct mcfan_control;    /* control.c */
+
 struct mcfan_app {
 	struct mcfan_config cfg;
 	uint32_t quit;                    /* atomic: a stop was requested */
@@ -125,6 +146,10 @@ struct mcfan_app {
 	struct mcfan_group_table *groups; /* published table (see protocol above) */
 	struct mcfan_group_entry *group_entries; /* control's copy of the table's entries */
 	unsigned int n_group_entries;
+	uint32_t rx_paused;               /* atomic: 1 after the console's stop, 0 after start */
+	rte_spinlock_t ctl_lock;          /* control side only: see the protocol above */
+	struct mcfan_stats_base *stats_base; /* baselines of clear stats (stats.c), ctl_lock */
+	struct mcfan_control *control;    /* control.c's state (counter slots), its actions only */
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */
@@ -152,6 +177,10 @@ int mcfan_setup_rings(struct mcfan_app *app);
 int mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entries,
 			 unsigned int n);
 void mcfan_setup_free(struct mcfan_app *app);
+
+/* telemetry.c: register /mcfan/ commands (they answer once this is called) / stop answering */
+int mcfan_telemetry_init(struct mcfan_app *app);
+void mcfan_telemetry_stop(void);
 
 /* report.c */
 void mcfan_report_print(struct mcfan_app *app, FILE *f, bool final);

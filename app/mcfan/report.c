@@ -266,8 +266,7 @@ report_json_build(struct mcfan_app *app)
 			continue;
 		o = json_object();
 		json_object_set_new(o, "lcore", json_integer(rows[i].lcore_id));
-		json_object_set_new(o, "cpu", json_integer(rte_lcore_to_cpu_id(
-			(int)rows[i].lcore_id)));
+		json_object_set_new(o, "cpu", json_integer(mcfan_lcore_cpu(rows[i].lcore_id)));
 		json_object_set_new(o, "role", json_string(mcfan_role_name(rows[i].role)));
 		json_object_set_new(o, "busy_pct", json_real(ms.busy_pct));
 		json_object_set_new(o, "empty_poll_pct", json_real(ms.empty_poll_pct));

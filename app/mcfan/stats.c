@@ -5,20 +5,61 @@
 /*
  * Read side of every counter: the one source of truth that the report, the
  * periodic summary, telemetry and the console format. Control side only.
+ *
+ * `clear stats` never writes a counter (each has one writer, its data lcore):
+ * it takes baselines here, on the control side, and every read function
+ * subtracts them. A group counter slot that a new group reuses is rebased
+ * the same way. Baselines are guarded by app->ctl_lock (see mcfan.h).
  */
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include "mcfan.h"
 #include "stats.h"
 
-void
-mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
+#define WORKER_WORDS ((MCFAN_MAX_WORKERS + 63) / 64)
+
+/* Per worker baselines. */
+struct worker_base {
+	uint64_t frames;
+	uint64_t bytes;
+	uint64_t enqueued;
+	uint64_t ring_drops;
+};
+
+/* What every read subtracts; all zero until the first clear. */
+struct mcfan_stats_base {
+	uint64_t clear_tsc;                           /* TSC of the last clear, 0 = never */
+	struct mcfan_totals totals;
+	struct worker_base *workers;                  /* [n_workers] */
+	uint64_t *slot_frames;                        /* [n_workers * MCFAN_MAX_GROUPS] */
+	uint64_t *slot_bytes;                         /* [n_workers * MCFAN_MAX_GROUPS] */
+	uint64_t slot_tsc[MCFAN_MAX_GROUPS];          /* TSC of a slot's last rebase */
+	struct rte_eth_stats ports[RTE_MAX_ETHPORTS];
+};
+
+/* The lock is the one part of the shared state that a reader changes. */
+static void
+ctl_lock(const struct mcfan_app *app)
+{
+	rte_spinlock_lock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
+}
+
+static void
+ctl_unlock(const struct mcfan_app *app)
+{
+	rte_spinlock_unlock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
+}
+
+static void
+totals_raw(const struct mcfan_app *app, struct mcfan_totals *t)
 {
 	struct mcfan_rx_stats s;
 	unsigned int r, k;
@@ -36,6 +77,28 @@ mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
 	}
 	for (k = 1; k < MCFAN_DROP_MAX; k++)
 		t->drops_total += t->drops[k];
+}
+
+void
+mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
+{
+	const struct mcfan_totals *b;
+	unsigned int k;
+
+	totals_raw(app, t);
+	ctl_lock(app);
+	if (app->stats_base != NULL) {
+		b = &app->stats_base->totals;
+		t->rx_frames -= b->rx_frames;
+		t->rx_bytes -= b->rx_bytes;
+		t->delivered_frames -= b->delivered_frames;
+		t->copies_offered -= b->copies_offered;
+		t->delivered_copies -= b->delivered_copies;
+		for (k = 1; k < MCFAN_DROP_MAX; k++)
+			t->drops[k] -= b->drops[k];
+		t->drops_total -= b->drops_total;
+	}
+	ctl_unlock(app);
 }
 
 int
@@ -71,40 +134,239 @@ mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
 		}
 	}
 	free(rs);
+	ctl_lock(app);
+	if (app->stats_base != NULL) {
+		for (w = 0; w < app->n_workers; w++) {
+			const struct worker_base *b = &app->stats_base->workers[w];
+
+			out[w].frames -= b->frames;
+			out[w].bytes -= b->bytes;
+			out[w].enqueued -= b->enqueued;
+			out[w].ring_drops -= b->ring_drops;
+		}
+	}
+	ctl_unlock(app);
 	return (int)app->n_workers;
 }
 
 int
 mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max)
 {
+	const struct mcfan_stats_base *base;
 	struct mcfan_worker_stats *ws;
-	unsigned int i, w, n = RTE_MIN(app->n_group_entries, max);
+	unsigned int i, w, n;
+	uint64_t frames, bytes, first, since;
+	size_t k;
 
 	ws = malloc(sizeof(*ws));
 	if (ws == NULL)
 		return -ENOMEM;
+	ctl_lock(app);
+	base = app->stats_base;
+	n = RTE_MIN(app->n_group_entries, max);
 	for (i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
-		out[i].entry = &app->group_entries[i];
+		/* a copy: group_entries may be replaced once the lock is released */
+		out[i].entry_copy = app->group_entries[i];
+		out[i].entry = &out[i].entry_copy;
 	}
 	for (w = 0; w < app->n_workers; w++) {
 		mcfan_worker_stats_read(app->lcores[app->worker_lcore_ids[w]].ws, ws);
 		for (i = 0; i < n; i++) {
-			uint16_t id = out[i].entry->id;
+			uint16_t id = out[i].entry_copy.id;
 
-			if (ws->group_frames[id] == 0)
+			frames = ws->group_frames[id];
+			bytes = ws->group_bytes[id];
+			first = ws->group_first_tsc[id];
+			if (base != NULL) {
+				k = (size_t)w * MCFAN_MAX_GROUPS + id;
+				frames -= base->slot_frames[k];
+				bytes -= base->slot_bytes[k];
+				/* frames counted before the baseline: the first since is unknown */
+				since = RTE_MAX(base->clear_tsc, base->slot_tsc[id]);
+				if (base->slot_frames[k] != 0 && first < since)
+					first = since;
+			}
+			if (frames == 0)
 				continue;
-			out[i].frames += ws->group_frames[id];
-			out[i].bytes += ws->group_bytes[id];
-			if (out[i].first_tsc == 0 || ws->group_first_tsc[id] < out[i].first_tsc)
-				out[i].first_tsc = ws->group_first_tsc[id];
+			out[i].frames += frames;
+			out[i].bytes += bytes;
+			if (out[i].first_tsc == 0 || first < out[i].first_tsc)
+				out[i].first_tsc = first;
 			if (ws->group_last_tsc[id] > out[i].last_tsc)
 				out[i].last_tsc = ws->group_last_tsc[id];
 			out[i].worker_bits[w / 64] |= UINT64_C(1) << (w % 64);
 		}
 	}
+	ctl_unlock(app);
 	free(ws);
 	return (int)n;
+}
+
+int
+mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out)
+{
+	const struct rte_eth_stats *b;
+	unsigned int q;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (port >= RTE_MAX_ETHPORTS || !app->ports[port].used)
+		return -ENODEV;
+	if (app->ports[port].have_final)
+		*out = app->ports[port].final_stats;
+	else
+		ret = rte_eth_stats_get(port, out);
+	if (ret != 0)
+		return ret;
+	ctl_lock(app);
+	if (app->stats_base != NULL) {
+		b = &app->stats_base->ports[port];
+		out->ipackets -= b->ipackets;
+		out->opackets -= b->opackets;
+		out->ibytes -= b->ibytes;
+		out->obytes -= b->obytes;
+		out->imissed -= b->imissed;
+		out->ierrors -= b->ierrors;
+		out->oerrors -= b->oerrors;
+		out->rx_nombuf -= b->rx_nombuf;
+		for (q = 0; q < RTE_ETHDEV_QUEUE_STAT_CNTRS; q++) {
+			out->q_ipackets[q] -= b->q_ipackets[q];
+			out->q_opackets[q] -= b->q_opackets[q];
+			out->q_ibytes[q] -= b->q_ibytes[q];
+			out->q_obytes[q] -= b->q_obytes[q];
+			out->q_errors[q] -= b->q_errors[q];
+		}
+	}
+	ctl_unlock(app);
+	return 0;
+}
+
+int
+mcfan_stats_init(struct mcfan_app *app)
+{
+	struct mcfan_stats_base *b;
+	size_t n = (size_t)RTE_MAX(app->n_workers, 1u);
+
+	b = calloc(1, sizeof(*b));
+	if (b == NULL)
+		return -ENOMEM;
+	b->workers = calloc(n, sizeof(b->workers[0]));
+	b->slot_frames = calloc(n * MCFAN_MAX_GROUPS, sizeof(b->slot_frames[0]));
+	b->slot_bytes = calloc(n * MCFAN_MAX_GROUPS, sizeof(b->slot_bytes[0]));
+	if (b->workers == NULL || b->slot_frames == NULL || b->slot_bytes == NULL) {
+		free(b->workers);
+		free(b->slot_frames);
+		free(b->slot_bytes);
+		free(b);
+		return -ENOMEM;
+	}
+	ctl_lock(app);
+	app->stats_base = b;
+	ctl_unlock(app);
+	return 0;
+}
+
+void
+mcfan_stats_free(struct mcfan_app *app)
+{
+	struct mcfan_stats_base *b;
+
+	ctl_lock(app);
+	b = app->stats_base;
+	app->stats_base = NULL;
+	ctl_unlock(app);
+	if (b == NULL)
+		return;
+	free(b->workers);
+	free(b->slot_frames);
+	free(b->slot_bytes);
+	free(b);
+}
+
+int
+mcfan_stats_clear(struct mcfan_app *app)
+{
+	struct mcfan_stats_base *b = app->stats_base;
+	struct mcfan_worker_stats *ws;
+	struct mcfan_totals t;
+	struct mcfan_ring_stats *rs;
+	struct mcfan_rx_stats st;
+	struct rte_eth_stats ps[RTE_MAX_ETHPORTS];
+	unsigned int r, w;
+	uint16_t port;
+
+	if (b == NULL)
+		return -ENODEV;
+	ws = malloc(sizeof(*ws));
+	rs = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*rs));
+	if (ws == NULL || rs == NULL) {
+		free(ws);
+		free(rs);
+		return -ENOMEM;
+	}
+	memset(ps, 0, sizeof(ps));
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!app->ports[port].used)
+			continue;
+		if (app->ports[port].have_final)
+			ps[port] = app->ports[port].final_stats;
+		else if (rte_eth_stats_get(port, &ps[port]) != 0)
+			memset(&ps[port], 0, sizeof(ps[port]));
+	}
+	totals_raw(app, &t);
+	ctl_lock(app);
+	b->clear_tsc = rte_rdtsc();
+	b->totals = t;
+	memcpy(b->ports, ps, sizeof(ps));
+	for (w = 0; w < app->n_workers; w++) {
+		const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[w]];
+
+		mcfan_worker_stats_read(lc->ws, ws);
+		b->workers[w].frames = ws->frames;
+		b->workers[w].bytes = ws->bytes;
+		b->workers[w].enqueued = 0;
+		b->workers[w].ring_drops = 0;
+		memcpy(&b->slot_frames[(size_t)w * MCFAN_MAX_GROUPS], ws->group_frames,
+		       sizeof(ws->group_frames));
+		memcpy(&b->slot_bytes[(size_t)w * MCFAN_MAX_GROUPS], ws->group_bytes,
+		       sizeof(ws->group_bytes));
+	}
+	for (r = 0; r < app->n_rx; r++) {
+		mcfan_rx_ctx_read(&app->lcores[app->rx_lcore_ids[r]].rx, &st, rs);
+		for (w = 0; w < app->n_workers; w++) {
+			b->workers[w].enqueued += rs[w].enqueued;
+			b->workers[w].ring_drops += rs[w].ring_drops;
+		}
+	}
+	ctl_unlock(app);
+	free(ws);
+	free(rs);
+	return 0;
+}
+
+int
+mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot)
+{
+	struct mcfan_stats_base *b = app->stats_base;
+	struct mcfan_worker_stats *ws;
+	unsigned int w;
+
+	if (b == NULL || slot >= MCFAN_MAX_GROUPS)
+		return -EINVAL;
+	ws = malloc(sizeof(*ws));
+	if (ws == NULL)
+		return -ENOMEM;
+	ctl_lock(app);
+	for (w = 0; w < app->n_workers; w++) {
+		mcfan_worker_stats_read(app->lcores[app->worker_lcore_ids[w]].ws, ws);
+		b->slot_frames[(size_t)w * MCFAN_MAX_GROUPS + slot] = ws->group_frames[slot];
+		b->slot_bytes[(size_t)w * MCFAN_MAX_GROUPS + slot] = ws->group_bytes[slot];
+	}
+	b->slot_tsc[slot] = rte_rdtsc();
+	ctl_unlock(app);
+	free(ws);
+	return 0;
 }
 
 int
@@ -117,4 +379,16 @@ mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned i
 		if (app->lcores[id].role != MCFAN_ROLE_NONE)
 			ms[id] = &app->lcores[id].ms;
 	return mcfan_msacc_window_collect(app->window, ms, RTE_MAX_LCORE, rte_rdtsc(), rows, max);
+}
+
+int
+mcfan_lcore_cpu(unsigned int lcore_id)
+{
+	rte_cpuset_t set = rte_lcore_cpuset(lcore_id);
+	int cpu;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return -1;
 }

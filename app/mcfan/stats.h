@@ -34,7 +34,8 @@ struct mcfan_worker_view {
 };
 
 struct mcfan_group_view {
-	const struct mcfan_group_entry *entry;
+	const struct mcfan_group_entry *entry; /* points to entry_copy */
+	struct mcfan_group_entry entry_copy;   /* the group as it was at the read */
 	uint64_t frames;              /* copies processed by workers */
 	uint64_t bytes;
 	uint64_t first_tsc;           /* RX TSC of the first frame, 0 = none */
@@ -46,6 +47,21 @@ void mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t);
 int mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out);
 int mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
 		      unsigned int max);
+/* First CPU of an lcore's cpuset (the --lcores mapping), or -1. */
+int mcfan_lcore_cpu(unsigned int lcore_id);
 int mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned int max);
+
+/* Port counters since the last clear (live, or read just before the port was closed);
+ * 0, -ENODEV for a port mcfan does not use, or rte_eth_stats_get()'s error. */
+int mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out);
+
+/* Baselines (control side): allocate once the lcores are set up; free at exit. */
+int mcfan_stats_init(struct mcfan_app *app);
+void mcfan_stats_free(struct mcfan_app *app);
+/* `clear stats`: every read above starts from zero now; no counter is written. 0 or -errno. */
+int mcfan_stats_clear(struct mcfan_app *app);
+/* A counter slot reused by a new group starts from zero (its old group's frames are all
+ * counted: see control.c). 0 or -errno. */
+int mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot);
 
 #endif /* MCFAN_APP_STATS_H */

@@ -146,3 +146,98 @@ def write_pcap(path, frames, snaplen=65535):
             f.write(struct.pack("<IIII", 1700000000 + i // 1000000, i % 1000000,
                                 len(fr), len(fr)))
             f.write(fr)
+
+
+# ---- runtime directory, long-running processes (test_options/pcap/accounting/signals) ----
+
+def file_prefix(eal):
+    """The --file-prefix value of an EAL argument list (EAL's default is "rte")."""
+    return eal[eal.index("--file-prefix") + 1] if "--file-prefix" in eal else "rte"
+
+
+def runtime_dir(eal):
+    """The runtime directory EAL creates for these arguments (eal_create_runtime_dir):
+    $RUNTIME_DIRECTORY, else /var/run for root, else $XDG_RUNTIME_DIR or /tmp; + dpdk/PREFIX."""
+    base = os.environ.get("RUNTIME_DIRECTORY")
+    if base is None:
+        base = "/var/run" if os.geteuid() == 0 else os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    return os.path.join(base, "dpdk", file_prefix(eal))
+
+
+def remove_runtime_dir(eal):
+    """Remove what a run left behind (call after asserting on it)."""
+    import shutil
+    shutil.rmtree(runtime_dir(eal), ignore_errors=True)
+
+
+def eal_lines(stderr):
+    """Lines EAL printed (a run refused before rte_eal_init prints none)."""
+    return [ln for ln in stderr.splitlines() if ln.startswith("EAL:")]
+
+
+class McfanProcess:
+    """mcfan running in the background; stdout and stderr collected line by line with
+    their arrival time (time.monotonic()) by reader threads."""
+
+    def __init__(self, eal, app):
+        import threading
+        import time
+        self.cmd = [mcfan_path(), *eal, "--", *app]
+        self.t0 = time.monotonic()
+        self.p = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        self.pid = self.p.pid
+        self.out = []   # [(t, line)]
+        self.err = []
+        self._cond = threading.Condition()
+        self._threads = [threading.Thread(target=self._read, args=(s, lst), daemon=True)
+                         for s, lst in ((self.p.stdout, self.out), (self.p.stderr, self.err))]
+        for th in self._threads:
+            th.start()
+
+    def _read(self, stream, lst):
+        import time
+        for line in stream:
+            with self._cond:
+                lst.append((time.monotonic(), line.rstrip("\n")))
+                self._cond.notify_all()
+        with self._cond:
+            self._cond.notify_all()
+
+    def wait_line(self, substr, timeout, stream="err"):
+        """Wait until a line containing substr arrives; return its time or None."""
+        import time
+        lst = self.err if stream == "err" else self.out
+        end = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for t, ln in lst:
+                    if substr in ln:
+                        return t
+                left = end - time.monotonic()
+                if left <= 0 or (self.p.poll() is not None and
+                                 not any(th.is_alive() for th in self._threads)):
+                    return None
+                self._cond.wait(min(left, 0.05))
+
+    def signal(self, sig):
+        if self.p.poll() is None:
+            self.p.send_signal(sig)
+
+    def wait(self, timeout):
+        """Wait for exit; on timeout kill it (SIGKILL, this pid only) and return None."""
+        try:
+            rc = self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+            rc = None
+        for th in self._threads:
+            th.join(5)
+        return rc
+
+    def stdout(self):
+        return "\n".join(ln for _, ln in self.out)
+
+    def stderr(self):
+        return "\n".join(ln for _, ln in self.err)
