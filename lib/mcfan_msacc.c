@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,7 +22,10 @@
 
 #include "mcfan_msacc.h"
 
-/** Snapshot retries with rte_pause() before yielding the CPU once. */
+/** Direct reads of a block before asking its owner to publish a copy. */
+#define MSACC_DIRECT_TRIES 8
+
+/** Waiting rounds with rte_pause() before yielding the CPU once. */
 #define MSACC_SNAP_SPINS 1024
 
 /** Percent scale. */
@@ -34,7 +38,7 @@
 #define MSACC_WORD_BITS 64
 
 /* Table column widths (characters). */
-#define COL_LCORE 6   /**< "lcore" and "lcores" column. */
+#define COL_LCORE 7   /**< "lcore" and "lcores" column. */
 #define COL_ROLE 9    /**< Role name; "rx+worker" is the longest. */
 #define COL_STATE 10  /**< One state; "poll_empty" is the longest name. */
 #define COL_CYCLES 15 /**< Absolute cycle counts. */
@@ -248,27 +252,110 @@ msacc_copy_relaxed(const struct mcfan_msacc *ms, struct mcfan_msacc_snap *s)
 	s->state = __atomic_load_n(&ms->state, __ATOMIC_RELAXED);
 }
 
+/* One seqlock read of the live block; 1 if the copy is consistent. */
+static int
+msacc_try_direct(const struct mcfan_msacc *ms, struct mcfan_msacc_snap *s)
+{
+	uint64_t seq0, seq1;
+
+	seq0 = __atomic_load_n(&ms->seq, __ATOMIC_ACQUIRE);
+	if (seq0 & 1)
+		return 0;
+	msacc_copy_relaxed(ms, s);
+	/* Orders the data loads before the second load of seq. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	seq1 = __atomic_load_n(&ms->seq, __ATOMIC_RELAXED);
+	s->seq = seq0;
+	return seq1 == seq0;
+}
+
+/* One seqlock read of the published copy; 1 if the copy is consistent. */
+static int
+msacc_try_pub(const struct mcfan_msacc *ms, struct mcfan_msacc_snap *s)
+{
+	const struct mcfan_msacc_snap *p = &ms->pub;
+	uint64_t seq0, seq1;
+	unsigned int i;
+
+	seq0 = __atomic_load_n(&ms->pub_seq, __ATOMIC_ACQUIRE);
+	if (seq0 & 1)
+		return 0;
+	s->seq = __atomic_load_n(&p->seq, __ATOMIC_RELAXED);
+	s->last_tsc = __atomic_load_n(&p->last_tsc, __ATOMIC_RELAXED);
+	s->init_tsc = __atomic_load_n(&p->init_tsc, __ATOMIC_RELAXED);
+	for (i = 0; i < MCFAN_MS_MAX; i++)
+		s->cycles[i] = __atomic_load_n(&p->cycles[i], __ATOMIC_RELAXED);
+	s->polls = __atomic_load_n(&p->polls, __ATOMIC_RELAXED);
+	s->polls_work = __atomic_load_n(&p->polls_work, __ATOMIC_RELAXED);
+	s->frames = __atomic_load_n(&p->frames, __ATOMIC_RELAXED);
+	for (i = 0; i < MCFAN_MSACC_HIST_BUCKETS; i++)
+		s->hist[i] = __atomic_load_n(&p->hist[i], __ATOMIC_RELAXED);
+	s->sleeps = __atomic_load_n(&p->sleeps, __ATOMIC_RELAXED);
+	s->wakeups = __atomic_load_n(&p->wakeups, __ATOMIC_RELAXED);
+	s->role = __atomic_load_n(&p->role, __ATOMIC_RELAXED);
+	s->state = __atomic_load_n(&p->state, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	seq1 = __atomic_load_n(&ms->pub_seq, __ATOMIC_RELAXED);
+	return seq1 == seq0;
+}
+
+void
+mcfan_msacc_publish_(struct mcfan_msacc *ms)
+{
+	struct mcfan_msacc_snap *p = &ms->pub;
+	uint64_t req = __atomic_load_n(&ms->req, __ATOMIC_ACQUIRE);
+	unsigned int i;
+
+	/* Only the owner writes pub_seq and the live fields: plain reads are exact. */
+	__atomic_store_n(&ms->pub_seq, ms->pub_seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&p->seq, ms->seq, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->last_tsc, ms->last_tsc, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->init_tsc, ms->init_tsc, __ATOMIC_RELAXED);
+	for (i = 0; i < MCFAN_MS_MAX; i++)
+		__atomic_store_n(&p->cycles[i], ms->cycles[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&p->polls, ms->polls, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->polls_work, ms->polls_work, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->frames, ms->frames, __ATOMIC_RELAXED);
+	for (i = 0; i < MCFAN_MSACC_HIST_BUCKETS; i++)
+		__atomic_store_n(&p->hist[i], ms->hist[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&p->sleeps, ms->sleeps, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->wakeups, ms->wakeups, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->role, ms->role, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->state, ms->state, __ATOMIC_RELAXED);
+	__atomic_store_n(&ms->pub_seq, ms->pub_seq + 1, __ATOMIC_RELEASE);
+	/* Readers that see req_done >= their ticket find a copy at least this new. */
+	__atomic_store_n(&ms->req_done, req, __ATOMIC_RELEASE);
+}
+
 void
 mcfan_msacc_snapshot(const struct mcfan_msacc *ms, uint64_t now_tsc,
 		struct mcfan_msacc_snap *out)
 {
 	struct mcfan_msacc_snap s;
-	uint64_t seq0, seq1;
-	unsigned int spins = 0;
+	uint64_t ticket;
+	unsigned int tries, spins = 0;
 
 	if (ms == NULL || out == NULL)
 		return;
 	memset(&s, 0, sizeof(s));
+	for (tries = 0; tries < MSACC_DIRECT_TRIES; tries++) {
+		if (msacc_try_direct(ms, &s))
+			goto done;
+		rte_pause();
+	}
+	/*
+	 * The owner writes faster than we can copy: ask it for a copy. req is
+	 * the one field readers write; the block itself is not const memory.
+	 */
+	ticket = __atomic_add_fetch((uint64_t *)(uintptr_t)&ms->req, 1, __ATOMIC_ACQ_REL);
 	for (;;) {
-		seq0 = __atomic_load_n(&ms->seq, __ATOMIC_ACQUIRE);
-		if ((seq0 & 1) == 0) {
-			msacc_copy_relaxed(ms, &s);
-			/* Orders the data loads before the second load of seq. */
-			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			seq1 = __atomic_load_n(&ms->seq, __ATOMIC_RELAXED);
-			if (seq1 == seq0)
-				break;
-		}
+		if (__atomic_load_n(&ms->req_done, __ATOMIC_ACQUIRE) >= ticket &&
+				msacc_try_pub(ms, &s))
+			break;
+		/* An owner that has stopped writing (asleep, finished) never publishes. */
+		if (msacc_try_direct(ms, &s))
+			break;
 		if (++spins < MSACC_SNAP_SPINS) {
 			rte_pause();
 		} else {
@@ -277,8 +364,7 @@ mcfan_msacc_snapshot(const struct mcfan_msacc *ms, uint64_t now_tsc,
 			sched_yield();
 		}
 	}
-
-	s.seq = seq0;
+done:
 	if (s.state >= MCFAN_MS_MAX)
 		s.state = MCFAN_MS_OTHER;
 	s.tsc = RTE_MAX(now_tsc, s.last_tsc);

@@ -89,26 +89,6 @@ enum mcfan_role_type {
 #define MCFAN_MS_STATE_NAME_MAX 10
 
 /**
- * Per-lcore accounting block. One per lcore, written only by that lcore.
- * Initialise with mcfan_msacc_init(); read from elsewhere only through
- * mcfan_msacc_snapshot().
- */
-struct mcfan_msacc {
-	uint64_t seq;                   /**< Sequence counter: odd while the owner writes. */
-	uint64_t last_tsc;              /**< TSC of the last state change. */
-	uint64_t cycles[MCFAN_MS_MAX];  /**< Cycles charged to each state up to last_tsc. */
-	uint64_t polls;                 /**< Polls (rx_burst or ring dequeue calls). */
-	uint64_t polls_work;            /**< Polls that returned at least one frame. */
-	uint64_t frames;                /**< Frames returned by all polls. */
-	uint64_t hist[MCFAN_MSACC_HIST_BUCKETS]; /**< Non-empty polls by frames per poll. */
-	uint64_t sleeps;                /**< Sleep periods started. */
-	uint64_t wakeups;               /**< Sleep periods ended by another lcore's wake-up. */
-	uint32_t role;                  /**< enum mcfan_role bits. */
-	uint32_t state;                 /**< State charged by the last mcfan_msacc_add(). */
-	uint64_t init_tsc;              /**< TSC at init or restart: start of the counters. */
-} __rte_cache_aligned;
-
-/**
  * Consistent copy of one lcore's accounting, or the difference of two copies
  * (a window). Invariant: the sum of cycles[] equals tsc - start_tsc exactly.
  */
@@ -129,6 +109,40 @@ struct mcfan_msacc_snap {
 	uint32_t role;                           /**< enum mcfan_role bits. */
 	uint32_t state;                          /**< Current state (enum mcfan_ms_state). */
 };
+
+/**
+ * Per-lcore accounting block. One per lcore, written only by that lcore.
+ * Initialise with mcfan_msacc_init(); read from elsewhere only through
+ * mcfan_msacc_snapshot().
+ */
+struct mcfan_msacc {
+	uint64_t seq;                   /**< Sequence counter: odd while the owner writes. */
+	uint64_t last_tsc;              /**< TSC of the last state change. */
+	uint64_t cycles[MCFAN_MS_MAX];  /**< Cycles charged to each state up to last_tsc. */
+	uint64_t polls;                 /**< Polls (rx_burst or ring dequeue calls). */
+	uint64_t polls_work;            /**< Polls that returned at least one frame. */
+	uint64_t frames;                /**< Frames returned by all polls. */
+	uint64_t hist[MCFAN_MSACC_HIST_BUCKETS]; /**< Non-empty polls by frames per poll. */
+	uint64_t sleeps;                /**< Sleep periods started. */
+	uint64_t wakeups;               /**< Sleep periods ended by another lcore's wake-up. */
+	uint32_t role;                  /**< enum mcfan_role bits. */
+	uint32_t state;                 /**< State charged by the last mcfan_msacc_add(). */
+	uint64_t init_tsc;              /**< TSC at init or restart: start of the counters. */
+	uint64_t req_done;              /**< Last snapshot request the owner published. */
+	/**
+	 * Snapshot requests: the only field readers write (never the owner), in
+	 * its own cache line so the owner's check of it stays an L1 hit.
+	 */
+	uint64_t req __rte_cache_aligned;
+	/** Sequence counter of pub: odd while the owner writes it. */
+	uint64_t pub_seq __rte_cache_aligned;
+	/**
+	 * Copy the owner publishes, in answer to a request, for readers that
+	 * could not find a quiet moment between its writes (a busy-polling lcore
+	 * writes every few tens of nanoseconds).
+	 */
+	struct mcfan_msacc_snap pub;
+} __rte_cache_aligned;
 
 /** One input row of the aggregation and formatting functions. */
 struct mcfan_msacc_row {
@@ -169,7 +183,8 @@ enum mcfan_msacc_window_mode {
  * lcore id. Control side only; about 64 KiB, so allocate it with the owning
  * context, not on a small stack. Its functions may be called from several
  * control threads at once (telemetry, console, report): an internal spinlock
- * serialises them. The fast path never touches it.
+ * serialises them. The fast path never touches it. A zero-filled window is a
+ * valid continuous window.
  */
 struct mcfan_msacc_window {
 	rte_spinlock_t lock;  /**< Serialises the window functions. */
@@ -207,6 +222,17 @@ struct mcfan_msacc_window_info {
 #define MCFAN_MSACC_FMT_DEFAULT \
 	(MCFAN_MSACC_FMT_LCORES | MCFAN_MSACC_FMT_ROLES | MCFAN_MSACC_FMT_COUNTERS)
 
+/** Longest line mcfan_msacc_format_table() writes, newline included (bytes). */
+#define MCFAN_MSACC_FORMAT_LINE_MAX 256
+
+/**
+ * Buffer size (bytes) that always holds mcfan_msacc_format_table() output for
+ * nb_rows rows with every section: at most 3 lines per row plus headers and
+ * role rows. About 100 KiB for 128 lcores; the real text is about half that.
+ */
+#define MCFAN_MSACC_FORMAT_SIZE(nb_rows) \
+	((3 * (size_t)(nb_rows) + 16) * MCFAN_MSACC_FORMAT_LINE_MAX)
+
 /* ---------------------------------------------------------------------------------------------
  * Owner lcore (fast path).
  */
@@ -241,7 +267,7 @@ mcfan_msacc_init(struct mcfan_msacc *ms, uint32_t role, uint64_t now_tsc);
 void
 mcfan_msacc_restart(struct mcfan_msacc *ms, uint64_t now_tsc);
 
-/* Internal: open a write section (sequence counter becomes odd). Owner only. */
+/** @internal Open a write section (sequence counter becomes odd). Owner only. */
 static __rte_always_inline void
 mcfan_msacc_write_begin_(struct mcfan_msacc *ms)
 {
@@ -251,14 +277,14 @@ mcfan_msacc_write_begin_(struct mcfan_msacc *ms)
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
-/* Internal: close a write section (sequence counter becomes even). Owner only. */
+/** @internal Close a write section (sequence counter becomes even). Owner only. */
 static __rte_always_inline void
 mcfan_msacc_write_end_(struct mcfan_msacc *ms)
 {
 	__atomic_store_n(&ms->seq, ms->seq + 1, __ATOMIC_RELEASE);
 }
 
-/* Internal: owner-side relaxed increment of a counter that readers may load. */
+/** @internal Owner-side relaxed increment of a counter that readers may load. */
 static __rte_always_inline void
 mcfan_msacc_bump_(uint64_t *counter, uint64_t n)
 {
@@ -284,7 +310,7 @@ mcfan_msacc_hist_bucket(uint16_t nb_frames)
 	return b < MCFAN_MSACC_HIST_BUCKETS ? b : MCFAN_MSACC_HIST_BUCKETS - 1;
 }
 
-/* Internal: the body of mcfan_msacc_add() inside a write section. */
+/** @internal The body of mcfan_msacc_add() inside a write section. */
 static __rte_always_inline void
 mcfan_msacc_charge_(struct mcfan_msacc *ms, enum mcfan_ms_state s, uint64_t now_tsc)
 {
@@ -300,7 +326,7 @@ mcfan_msacc_charge_(struct mcfan_msacc *ms, enum mcfan_ms_state s, uint64_t now_
 	__atomic_store_n(&ms->state, (uint32_t)s, __ATOMIC_RELAXED);
 }
 
-/* Internal: the body of mcfan_msacc_poll() inside a write section. */
+/** @internal The body of mcfan_msacc_poll() inside a write section. */
 static __rte_always_inline void
 mcfan_msacc_count_(struct mcfan_msacc *ms, uint16_t nb_frames)
 {
@@ -310,6 +336,25 @@ mcfan_msacc_count_(struct mcfan_msacc *ms, uint16_t nb_frames)
 		mcfan_msacc_bump_(&ms->frames, nb_frames);
 		mcfan_msacc_bump_(&ms->hist[mcfan_msacc_hist_bucket(nb_frames)], 1);
 	}
+}
+
+/**
+ * Internal, called by the owner from mcfan_msacc_add() when a reader has asked
+ * for a copy: publish the block into ms->pub and acknowledge the request. Not
+ * for direct use.
+ *
+ * @param ms
+ *   The lcore's own block (not NULL).
+ */
+void
+mcfan_msacc_publish_(struct mcfan_msacc *ms);
+
+/** @internal Answer a pending snapshot request. Owner only; one L1 load when none. */
+static __rte_always_inline void
+mcfan_msacc_serve_(struct mcfan_msacc *ms)
+{
+	if (unlikely(__atomic_load_n(&ms->req, __ATOMIC_RELAXED) != ms->req_done))
+		mcfan_msacc_publish_(ms);
 }
 
 /**
@@ -332,6 +377,7 @@ mcfan_msacc_add(struct mcfan_msacc *ms, enum mcfan_ms_state s, uint64_t now_tsc)
 	mcfan_msacc_write_begin_(ms);
 	mcfan_msacc_charge_(ms, s, now_tsc);
 	mcfan_msacc_write_end_(ms);
+	mcfan_msacc_serve_(ms);
 }
 
 /**
@@ -373,6 +419,7 @@ mcfan_msacc_add_poll(struct mcfan_msacc *ms, enum mcfan_ms_state s, uint64_t now
 	mcfan_msacc_charge_(ms, s, now_tsc);
 	mcfan_msacc_count_(ms, nb_frames);
 	mcfan_msacc_write_end_(ms);
+	mcfan_msacc_serve_(ms);
 }
 
 /**
@@ -411,8 +458,12 @@ mcfan_msacc_note_wakeup(struct mcfan_msacc *ms)
  */
 
 /**
- * Take a consistent copy of a block written concurrently by its owner. Retries
- * while the owner is inside a write section (sequence counter odd or changed).
+ * Take a consistent copy of a block written concurrently by its owner. Reads the
+ * block and retries while the owner was inside a write section (sequence
+ * counter odd or changed). If a few tries fail because the owner writes
+ * faster than a copy takes, it asks the owner for a copy (the owner publishes
+ * one at its next mcfan_msacc_add()) and reads that instead, so it finishes
+ * even against an lcore that busy-polls.
  * The cycles between the owner's last state change and now_tsc are charged to
  * its current state (and reported in pending), so the sum of out->cycles equals
  * out->tsc - out->init_tsc exactly. out->tsc is now_tsc, or the owner's last

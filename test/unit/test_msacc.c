@@ -14,6 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_pause.h>
 
 #include "mcfan_msacc.h"
 #include "unit.h"
@@ -36,10 +40,23 @@ UNIT_DEFINE_COUNTERS;
 #define TEXT_SIZE 65536
 /** Random single-row tables for the rounding case. */
 #define ROUNDING_ROUNDS 2000
-/** Operations the concurrent writer performs. */
-#define WRITER_OPS (4u * 1000u * 1000u)
-/** Fewest snapshots the reader must complete while the writer runs. */
-#define MIN_SNAPSHOTS 100
+/** Distinct snapshots after which the reader stops the writer. */
+#define TARGET_DISTINCT 2000
+/** Longest a concurrency case runs (ns), should the threads have to share a CPU. */
+#define RACE_LIMIT_NS (TEST_NS_PER_S / 2)
+/** How far (operations) the writer may run ahead of the reader's replay. */
+#define RACE_LEAD 65536
+/** The writer checks its lead every this many operations (a power of two). */
+#define RACE_LEAD_CHECK 4096
+/** Nanoseconds per second. */
+#define TEST_NS_PER_S UINT64_C(1000000000)
+/** TSC cycles the paced writer spends between bursts (an empty rx_burst is ~50-100). */
+#define WRITER_GAP 100
+/**
+ * Fewest distinct snapshots taken while the writer runs. Kept low on purpose:
+ * on a loaded machine the two threads may share one CPU and take turns.
+ */
+#define MIN_DISTINCT 2
 
 static uint64_t
 sum_cycles(const uint64_t *cycles)
@@ -169,7 +186,7 @@ test_hist_buckets(void)
 		mcfan_msacc_poll(&ms, (uint16_t)i);
 		frames += i;
 	}
-	CHECK_EQ_INT(ms.polls, 602);
+	CHECK_EQ_INT(ms.polls, 603);
 	CHECK_EQ_INT(ms.polls_work, 600);
 	CHECK_EQ_INT(ms.frames, frames);
 	CHECK_EQ_INT(sum_hist(ms.hist), 600);
@@ -320,6 +337,48 @@ test_diff(void)
 	CHECK_EQ_INT(win.polls, 1);
 	CHECK_EQ_INT(sum_cycles(win.cycles), 200);
 	CHECK_EQ_INT(ms.role, MCFAN_ROLE_RX);
+}
+
+/* The owner publishes a copy only when a reader has asked for one. */
+static void
+test_publish(void)
+{
+	struct mcfan_msacc ms;
+	struct mcfan_msacc_snap snap;
+
+	mcfan_msacc_init(&ms, MCFAN_ROLE_WORKER, T0);
+	mcfan_msacc_add_poll(&ms, MCFAN_MS_DEQUEUE, T0 + 100, 16);
+	CHECK_EQ_INT(ms.pub_seq, 0);
+	CHECK_EQ_INT(ms.req_done, 0);
+
+	/* What a reader does after failing to find a quiet moment. */
+	__atomic_add_fetch(&ms.req, 1, __ATOMIC_ACQ_REL);
+	mcfan_msacc_poll(&ms, 3);   /* poll() does not check: no copy yet */
+	CHECK_EQ_INT(ms.pub_seq, 0);
+	mcfan_msacc_add(&ms, MCFAN_MS_PROCESS, T0 + 250);
+	CHECK_EQ_INT(ms.pub_seq, 2);
+	CHECK_EQ_INT(ms.req_done, 1);
+	CHECK_EQ_INT(ms.pub.seq, ms.seq);
+	CHECK_EQ_INT(ms.pub.last_tsc, T0 + 250);
+	CHECK_EQ_INT(ms.pub.init_tsc, T0);
+	CHECK_EQ_INT(ms.pub.cycles[MCFAN_MS_DEQUEUE], 100);
+	CHECK_EQ_INT(ms.pub.cycles[MCFAN_MS_PROCESS], 150);
+	CHECK_EQ_INT(ms.pub.polls, 2);
+	CHECK_EQ_INT(ms.pub.frames, 19);
+	CHECK_EQ_INT(ms.pub.hist[4], 1);
+	CHECK_EQ_INT(ms.pub.hist[1], 1);
+	CHECK_EQ_INT(ms.pub.state, MCFAN_MS_PROCESS);
+	CHECK_EQ_INT(ms.pub.role, MCFAN_ROLE_WORKER);
+
+	/* Served: the next change does not publish again. */
+	mcfan_msacc_add(&ms, MCFAN_MS_POLL_EMPTY, T0 + 300);
+	CHECK_EQ_INT(ms.pub_seq, 2);
+
+	/* An idle owner: the snapshot reads the live block directly. */
+	mcfan_msacc_snapshot(&ms, T0 + 400, &snap);
+	CHECK_EQ_INT(snap.seq, ms.seq);
+	CHECK_EQ_INT(snap.cycles[MCFAN_MS_POLL_EMPTY], 150);
+	CHECK_EQ_INT(sum_cycles(snap.cycles), 400);
 }
 
 /* Three lcores at ids 0, 2 and 5 of an array of 6. */
@@ -783,6 +842,37 @@ test_format(void)
 	printf("msacc: worst printed row error over %u random rows: %.3f\n", ROUNDING_ROUNDS,
 		worst);
 
+	/* 128 lcores with huge counters and every section fit the documented size. */
+	{
+		static struct mcfan_msacc_row many[MCFAN_MSACC_MAX_LCORES];
+		static char big[MCFAN_MSACC_FORMAT_SIZE(MCFAN_MSACC_MAX_LCORES)];
+		const char *line, *nl;
+		size_t longest = 0;
+
+		for (i = 0; i < MCFAN_MSACC_MAX_LCORES; i++) {
+			for (s = 0; s < MCFAN_MS_MAX; s++)
+				c[s] = UINT64_MAX / (2 * MCFAN_MS_MAX) - s;
+			many[i] = make_row(i, i % 2 ? MCFAN_ROLE_WORKER : MCFAN_ROLE_RX, c,
+				UINT64_MAX / 2, UINT64_MAX / 4, UINT64_MAX / 3);
+			for (s = 0; s < MCFAN_MSACC_HIST_BUCKETS; s++)
+				many[i].snap.hist[s] = UINT64_MAX - s;
+			many[i].snap.sleeps = UINT64_MAX;
+			many[i].snap.wakeups = UINT64_MAX;
+		}
+		n = mcfan_msacc_format_table(big, sizeof(big), many, MCFAN_MSACC_MAX_LCORES,
+			FAKE_HZ, MCFAN_MSACC_FMT_DEFAULT | MCFAN_MSACC_FMT_HIST);
+		CHECK(n > 0, "128 lcores: format returned %d", n);
+		for (line = big; *line != '\0'; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (nl == NULL)
+				break;
+			longest = RTE_MAX(longest, (size_t)(nl - line + 1));
+		}
+		CHECK(longest <= MCFAN_MSACC_FORMAT_LINE_MAX, "line of %zu bytes", longest);
+		printf("msacc: 128-lcore table with every section: %d bytes (buffer %zu), "
+			"longest line %zu\n", n, sizeof(big), longest);
+	}
+
 	/* Errors: too small, bad arguments. */
 	n = mcfan_msacc_format_table(text, 40, rows, 1, FAKE_HZ, 0);
 	CHECK_EQ_INT(n, -ENOSPC);
@@ -801,6 +891,10 @@ test_format(void)
 
 struct race {
 	struct mcfan_msacc ms;  /**< Written by the writer thread only. */
+	uint64_t gap;           /**< Real TSC cycles the writer spins every 4 operations. */
+	uint64_t ops;           /**< Operations the writer performed, once done. */
+	uint64_t replayed;      /**< Operations the reader has replayed so far. */
+	uint32_t stop;          /**< Set by the reader: the writer stops. */
 	uint32_t done;          /**< Set by the writer when it has finished. */
 };
 
@@ -844,10 +938,23 @@ static void *
 race_writer(void *arg)
 {
 	struct race *r = arg;
-	uint64_t k;
+	uint64_t k, t;
 
-	for (k = 0; k < WRITER_OPS; k++)
+	for (k = 0; !__atomic_load_n(&r->stop, __ATOMIC_RELAXED); k++) {
+		/* Stay near the reader, so its replay keeps up and snapshots stay frequent. */
+		if ((k & (RACE_LEAD_CHECK - 1)) == 0)
+			while (k > __atomic_load_n(&r->replayed, __ATOMIC_RELAXED) + RACE_LEAD &&
+					!__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
+				rte_pause();
+		/* Like an lcore between bursts: time passes outside the write sections. */
+		if (r->gap > 0 && k % 4 == 0) {
+			t = rte_rdtsc();
+			while (rte_rdtsc() - t < r->gap)
+				rte_pause();
+		}
 		race_op(&r->ms, k);
+	}
+	r->ops = k;
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -864,22 +971,44 @@ race_same(const struct mcfan_msacc_snap *a, const struct mcfan_msacc_snap *b)
 		a->sleeps == b->sleeps && a->wakeups == b->wakeups;
 }
 
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * TEST_NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A pthread writer runs a fixed program of operations while this thread
+ * snapshots it non-stop, until TARGET_DISTINCT distinct snapshots or
+ * RACE_LIMIT_NS. Every snapshot must satisfy the invariants and equal, field
+ * by field, a single-threaded replay of the program up to the same sequence
+ * number: a torn copy cannot pass.
+ */
 static void
-test_concurrent(void)
+test_concurrent(uint64_t gap, uint64_t min_distinct)
 {
 	static struct race r;
 	struct mcfan_msacc model;
 	struct mcfan_msacc_snap s, m;
 	uint64_t k = 0, snaps = 0, prev_seq = 0, distinct = 0, bad_model = 0, bad_inv = 0;
+	uint64_t deadline = mono_ns() + RACE_LIMIT_NS;
 	pthread_t writer;
 	int done, rc;
 
+	memset(&r, 0, sizeof(r));
+	r.gap = gap;
 	mcfan_msacc_init(&r.ms, MCFAN_ROLE_RX, T0);
 	mcfan_msacc_init(&model, MCFAN_ROLE_RX, T0);
 	rc = pthread_create(&writer, NULL, race_writer, &r);
 	CHECK_EQ_INT(rc, 0);
 	if (rc != 0)
 		return;
+	/* Count only what overlaps the writer. */
+	while (__atomic_load_n(&r.ms.seq, __ATOMIC_RELAXED) == 0)
+		rte_pause();
 	do {
 		done = __atomic_load_n(&r.done, __ATOMIC_ACQUIRE);
 		/* now_tsc 0: the snapshot ends at the owner's last change. */
@@ -897,11 +1026,13 @@ test_concurrent(void)
 				sum_hist(s.hist) != s.polls_work || s.frames < s.polls_work ||
 				s.pending != 0) {
 			if (bad_inv++ == 0)
-				fprintf(stderr, "inconsistent snapshot at seq %" PRIu64 "\n", s.seq);
+				fprintf(stderr, "inconsistent snapshot at seq %" PRIu64 "\n",
+					s.seq);
 		}
 		/* Exactly the state after seq / 2 operations of the program. */
-		while (model.seq < s.seq && k < WRITER_OPS)
+		while (model.seq < s.seq)
 			race_op(&model, k++);
+		__atomic_store_n(&r.replayed, k, __ATOMIC_RELAXED);
 		mcfan_msacc_snapshot(&model, 0, &m);
 		if (!race_same(&s, &m)) {
 			if (bad_model++ == 0)
@@ -912,15 +1043,18 @@ test_concurrent(void)
 		mcfan_msacc_snapshot(&r.ms, UINT64_MAX / 2, &s);
 		if (sum_cycles(s.cycles) != UINT64_MAX / 2 - T0)
 			bad_inv++;
+		if (distinct >= TARGET_DISTINCT || (snaps % 64 == 0 && mono_ns() > deadline))
+			__atomic_store_n(&r.stop, 1, __ATOMIC_RELAXED);
 	} while (!done);
 	pthread_join(writer, NULL);
 
 	CHECK_EQ_INT(bad_inv, 0);
 	CHECK_EQ_INT(bad_model, 0);
-	CHECK_EQ_INT(prev_seq, 2 * (uint64_t)WRITER_OPS);
-	CHECK(snaps >= MIN_SNAPSHOTS, "only %" PRIu64 " snapshots", snaps);
-	printf("msacc: %" PRIu64 " snapshots (%" PRIu64 " distinct) against %u writer ops\n",
-		snaps, distinct, WRITER_OPS);
+	CHECK_EQ_INT(prev_seq, 2 * r.ops);
+	CHECK(distinct >= min_distinct, "only %" PRIu64 " distinct snapshots", distinct);
+	printf("msacc: writer gap %" PRIu64 " cycles: %" PRIu64 " snapshots (%" PRIu64
+		" distinct) against %" PRIu64 " writer ops, %" PRIu64
+		" copies requested from the writer\n", gap, snaps, distinct, r.ops, r.ms.req);
 }
 
 int
@@ -930,10 +1064,12 @@ main(void)
 	test_hist_buckets();
 	test_transitions();
 	test_diff();
+	test_publish();
 	test_window_reset();
 	test_window_timed();
 	test_role_aggregation();
 	test_format();
-	test_concurrent();
+	test_concurrent(0, MIN_DISTINCT);
+	test_concurrent(WRITER_GAP, MIN_DISTINCT);
 	return unit_summary("msacc");
 }
