@@ -85,7 +85,7 @@ mcfan_rx_ctx_free(struct mcfan_rx_ctx *ctx)
 	ctx->stage_count = NULL;
 }
 
-void
+uint16_t
 mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *table,
 		   struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc)
 {
@@ -138,7 +138,7 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 			meta->rx_tsc = rx_tsc;
 			meta->group_id = e->id;
 			if (e->n_targets > 1)
-				rte_mbuf_refcnt_update(m, (int16_t)(e->n_targets - 1));
+				rte_pktmbuf_refcnt_update(m, (int16_t)(e->n_targets - 1));
 			f = (uint16_t)(pd->frames + i);
 			for (t = 0; t < e->n_targets; t++) {
 				w = e->targets[t];
@@ -152,6 +152,7 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 		}
 	}
 	pd->frames = (uint16_t)(pd->frames + n);
+	return n;
 }
 
 uint16_t

@@ -19,7 +19,7 @@
  *    ring_drops; in partition mode every frame is one copy.
  *
  * Every mbuf that is not enqueued is freed at once; a replicated frame is
- * shared by reference count (rte_mbuf_refcnt_update), never copied.
+ * shared by reference count (rte_pktmbuf_refcnt_update, every segment), never copied.
  *
  * Writer/reader protocol: each stats block has exactly one writer, the lcore
  * that owns it, which bumps a sequence number to odd before and to even after
@@ -32,6 +32,7 @@
 
 #include <rte_common.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_ring.h>
 
 #include "mcfan_classify.h"
@@ -194,8 +195,11 @@ uint16_t mcfan_fanout_burst(struct mcfan_rx_ctx *ctx, const struct mcfan_group_t
  *   0..MCFAN_MAX_BURST frames.
  * @param rx_tsc
  *   TSC of the rx_burst, cycles, stored in each frame's metadata.
+ * @return
+ *   Frames taken, 0..n: less than n only if more than MCFAN_MAX_BURST frames
+ *   were staged since the last flush; the caller keeps the rest.
  */
-void mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *table,
+uint16_t mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *table,
 			struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc);
 
 /**

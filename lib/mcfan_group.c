@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,11 @@ parse_ipv4_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	unsigned long v;
 	unsigned int i, n;
 
+	if (colon != NULL && strchr(colon + 1, ':') != NULL) {
+		set_err(err, err_len, "group '%s': an IPv6 group goes in brackets, e.g. "
+			"[ff3e::1]:5000", item);
+		return -EINVAL;
+	}
 	if (colon != NULL) {
 		*colon = '\0';
 		if (parse_port(colon + 1, &port, item, err, err_len) < 0)
@@ -314,6 +320,17 @@ mcfan_group_hash(const struct mcfan_flow_key *key)
 	return rte_hash_crc(key, sizeof(*key), HASH_SEED);
 }
 
+static bool
+target_seen_before(const uint16_t *list, unsigned int pos)
+{
+	unsigned int i;
+
+	for (i = 0; i < pos; i++)
+		if (list[i] == list[pos])
+			return true;
+	return false;
+}
+
 int
 mcfan_group_assign(struct mcfan_group_entry *e, enum mcfan_fanout fanout,
 		   const uint16_t *eligible, unsigned int n_eligible)
@@ -322,6 +339,10 @@ mcfan_group_assign(struct mcfan_group_entry *e, enum mcfan_fanout fanout,
 
 	if (n_eligible == 0 || n_eligible > MCFAN_MAX_WORKERS)
 		return -EINVAL;
+	/* each worker at most once: a repeated target would overrun its staging slots */
+	for (i = 0; i < n_eligible; i++)
+		if (eligible[i] >= MCFAN_MAX_WORKERS || target_seen_before(eligible, i))
+			return -EINVAL;
 	switch (fanout) {
 	case MCFAN_FANOUT_PARTITION:
 		e->n_targets = 1;
@@ -337,6 +358,17 @@ mcfan_group_assign(struct mcfan_group_entry *e, enum mcfan_fanout fanout,
 	}
 	e->fanout = (uint8_t)fanout;
 	return 0;
+}
+
+static bool
+targets_valid(const struct mcfan_group_entry *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->n_targets; i++)
+		if (e->targets[i] >= MCFAN_MAX_WORKERS || target_seen_before(e->targets, i))
+			return false;
+	return true;
 }
 
 struct mcfan_group_table *
@@ -377,6 +409,7 @@ mcfan_group_table_create(const struct mcfan_group_entry *entries, unsigned int n
 	for (i = 0; i < n; i++) {
 		t->entries[i] = entries[i];
 		if (entries[i].id >= MCFAN_MAX_GROUPS || entries[i].n_targets == 0 ||
+		    entries[i].n_targets > MCFAN_MAX_WORKERS || !targets_valid(&entries[i]) ||
 		    rte_hash_lookup(t->hash, &entries[i].key) >= 0) {
 			ret = EINVAL;
 			goto free_hash;

@@ -171,7 +171,8 @@ uint32_t mcfan_group_hash(const struct mcfan_flow_key *key);
  * @param n_eligible
  *   1..MCFAN_MAX_WORKERS.
  * @return
- *   0, or -EINVAL if n_eligible is out of range or fanout unknown.
+ *   0, or -EINVAL if n_eligible is out of range, a worker index is listed
+ *   twice or is not below MCFAN_MAX_WORKERS, or fanout is unknown.
  */
 int mcfan_group_assign(struct mcfan_group_entry *e, enum mcfan_fanout fanout,
 		       const uint16_t *eligible, unsigned int n_eligible);
@@ -187,7 +188,8 @@ int mcfan_group_assign(struct mcfan_group_entry *e, enum mcfan_fanout fanout,
  *   NUMA socket for the memory, or SOCKET_ID_ANY.
  * @return
  *   The table, or NULL with rte_errno set: EINVAL (n too large, a duplicate
- *   key, an id out of range), ENOMEM.
+ *   key, an id out of range, no target, a target repeated or out of range),
+ *   ENOMEM.
  */
 struct mcfan_group_table *mcfan_group_table_create(const struct mcfan_group_entry *entries,
 						   unsigned int n, int socket_id);

@@ -658,6 +658,17 @@ test_ipv4_ihl(void)
 
 	for (ihl = 0; ihl < IPV4_IHL_MIN; ihl++) {
 		build_ipv4_udp_ihl(&f, ihl, 0, 30);
+		/*
+		 * Make the bytes a parser without the IHL check would take as the UDP length
+		 * (at IP offset 4 * ihl + 4) a plausible 8 or 17, so such a parser would deliver:
+		 * identification (IHL 0), TTL + protocol (IHL 1), source address (IHL 2), UDP
+		 * source port (IHL 4). IHL 3 would read the group address: nothing to tune.
+		 */
+		set_be16(&f, ETH_HDR_LEN + 4, UDP_HDR_LEN);
+		f.b[ETH_HDR_LEN + 8] = 0;
+		set_be16(&f, ETH_HDR_LEN + 12, UDP_HDR_LEN);
+		set_be16(&f, ETH_HDR_LEN + IPV4_HDR_LEN, UDP_HDR_LEN);
+		ipv4_end(&f, ETH_HDR_LEN);
 		snprintf(what, sizeof(what), "ipv4 ihl %u", ihl);
 		expect_drop(what, &f, MCFAN_DROP_MALFORMED);
 	}

@@ -1,0 +1,1629 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Unit tests of the fan-out fast path: mcfan_fanout_burst() from an RX burst
+ * to worker rings, mcfan_worker_burst() on the worker side, the exact
+ * counting rules and mbuf ownership (every mbuf back in its pool). EAL runs
+ * without hugepages or devices; the "RX burst" is mbufs filled by hand.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+/* mcfan_fanout.h uses RTE_MBUF_DYNFIELD without including its header (reported). */
+#include <rte_mbuf_dyn.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "mcfan_classify.h"
+#include "mcfan_fanout.h"
+#include "mcfan_group.h"
+#include "unit.h"
+
+UNIT_DEFINE_COUNTERS;
+
+#define POOL_SIZE 1023         /* 2^q - 1, as rte_mempool recommends */
+#define POOL_CACHE 32
+#define BIG_RING 1024
+#define SMALL_RING 8
+#define BURST 32
+#define MAX_W 3                /* most workers any case uses */
+#define FRAME_MAX 1024
+#define PAYLOAD_LEN 32
+#define N_GROUPS 10
+#define GROUP_PORT 3999
+#define V6_PORT 5000
+#define RING_FLAGS (RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ)
+
+#define ET_IPV4 0x0800
+#define ET_IPV6 0x86dd
+#define TPID_8021Q 0x8100
+#define TPID_8021AD 0x88a8
+#define ETH_HDR_LEN 14
+#define IPV4_HDR_LEN 20
+#define IPV6_HDR_LEN 40
+#define UDP_HDR_LEN 8
+#define PROTO_HOPOPTS 0
+#define PROTO_IGMP 2
+#define PROTO_TCP 6
+#define PROTO_UDP 17
+#define PROTO_ICMPV6 58
+#define IPV4_MF 0x2000
+#define ICMPV6_MLDV2_REPORT 143
+
+static struct rte_mempool *pool;
+static int meta_off = -1;
+
+/* ---- frames ---- */
+
+struct frame {
+	uint8_t b[FRAME_MAX];
+	uint32_t len;
+};
+
+static void
+put_u8(struct frame *f, uint8_t v)
+{
+	if (f->len < FRAME_MAX)
+		f->b[f->len++] = v;
+}
+
+static void
+put_be16(struct frame *f, uint16_t v)
+{
+	put_u8(f, (uint8_t)(v >> 8));
+	put_u8(f, (uint8_t)v);
+}
+
+static void
+put_be32(struct frame *f, uint32_t v)
+{
+	put_be16(f, (uint16_t)(v >> 16));
+	put_be16(f, (uint16_t)v);
+}
+
+static void
+put_bytes(struct frame *f, const uint8_t *p, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		put_u8(f, p[i]);
+}
+
+static void
+set_be16(struct frame *f, uint32_t off, uint16_t v)
+{
+	f->b[off] = (uint8_t)(v >> 8);
+	f->b[off + 1] = (uint8_t)v;
+}
+
+/* Ethernet II with n_tags VLAN tags (802.1ad outer, 802.1Q inner). */
+static void
+eth(struct frame *f, unsigned int n_tags, uint16_t l3_type)
+{
+	static const uint8_t macs[12] = { 0x01, 0x00, 0x5e, 0x09, 0x09, 0x01,
+					  0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+	unsigned int i;
+
+	f->len = 0;
+	put_bytes(f, macs, sizeof(macs));
+	for (i = 0; i < n_tags; i++) {
+		put_be16(f, i == 0 && n_tags > 1 ? TPID_8021AD : TPID_8021Q);
+		put_be16(f, (uint16_t)(100 * (i + 1)));
+	}
+	put_be16(f, l3_type);
+}
+
+static uint32_t
+ip4(struct frame *f, uint8_t proto, uint16_t frag, const uint8_t dst[4])
+{
+	static const uint8_t src[4] = { 198, 18, 0, 1 };
+	uint32_t off = f->len;
+
+	put_u8(f, 0x45);
+	put_u8(f, 0);
+	put_be16(f, 0);
+	put_be16(f, 1);
+	put_be16(f, frag);
+	put_u8(f, 1);
+	put_u8(f, proto);
+	put_be16(f, 0);
+	put_bytes(f, src, 4);
+	put_bytes(f, dst, 4);
+	return off;
+}
+
+static void
+ip4_end(struct frame *f, uint32_t off)
+{
+	set_be16(f, off + 2, (uint16_t)(f->len - off));
+}
+
+static uint32_t
+ip6(struct frame *f, uint8_t next, const uint8_t dst[16])
+{
+	static const uint8_t src[16] = { 0xfe, 0x80, [15] = 1 };
+	uint32_t off = f->len;
+
+	put_be32(f, 0x60000000);
+	put_be16(f, 0);
+	put_u8(f, next);
+	put_u8(f, 1);
+	put_bytes(f, src, 16);
+	put_bytes(f, dst, 16);
+	return off;
+}
+
+static void
+ip6_end(struct frame *f, uint32_t off)
+{
+	set_be16(f, off + 4, (uint16_t)(f->len - off - IPV6_HDR_LEN));
+}
+
+static uint32_t
+udp(struct frame *f, uint16_t dport)
+{
+	uint32_t off = f->len;
+
+	put_be16(f, 40000);
+	put_be16(f, dport);
+	put_be16(f, 0);
+	put_be16(f, 0);
+	return off;
+}
+
+static void
+udp_end(struct frame *f, uint32_t off)
+{
+	set_be16(f, off + 4, (uint16_t)(f->len - off));
+}
+
+/* UDP payload: a sequence number, then filler, payload_len bytes in all (at least 4). */
+static void
+payload(struct frame *f, uint32_t seq, uint32_t payload_len)
+{
+	uint32_t i;
+
+	put_be32(f, seq);
+	for (i = 4; i < payload_len; i++)
+		put_u8(f, (uint8_t)i);
+}
+
+static void
+v4_addr(uint8_t a[4], uint8_t last)
+{
+	a[0] = 239;
+	a[1] = 9;
+	a[2] = 9;
+	a[3] = last;
+}
+
+/* IPv4 UDP to 239.9.9.<last>:<port>, with n_tags tags and a payload of payload_len bytes. */
+static void
+build_v4(struct frame *f, unsigned int n_tags, uint8_t last, uint16_t port, uint32_t seq,
+	 uint32_t payload_len)
+{
+	uint8_t dst[4];
+	uint32_t ip, u;
+
+	v4_addr(dst, last);
+	eth(f, n_tags, ET_IPV4);
+	ip = ip4(f, PROTO_UDP, 0, dst);
+	u = udp(f, port);
+	payload(f, seq, payload_len);
+	udp_end(f, u);
+	ip4_end(f, ip);
+}
+
+static const uint8_t V6_GROUP[16] = { 0xff, 0x3e, [15] = 1 };
+
+/* IPv6 UDP to [ff3e::1]:port, optionally behind a hop-by-hop header of hbh_units. */
+static void
+build_v6(struct frame *f, bool hbh, uint8_t hbh_units, uint16_t port, uint32_t seq)
+{
+	uint32_t ip, u, i;
+
+	eth(f, 0, ET_IPV6);
+	ip = ip6(f, hbh ? PROTO_HOPOPTS : PROTO_UDP, V6_GROUP);
+	if (hbh) {
+		put_u8(f, PROTO_UDP);
+		put_u8(f, hbh_units);
+		put_u8(f, 1); /* PadN */
+		put_u8(f, (uint8_t)((hbh_units + 1) * 8 - 4));
+		for (i = 4; i < (uint32_t)(hbh_units + 1) * 8; i++)
+			put_u8(f, 0);
+	}
+	u = udp(f, port);
+	payload(f, seq, PAYLOAD_LEN);
+	udp_end(f, u);
+	ip6_end(f, ip);
+}
+
+/* Frame kinds of a mixed burst, and the drop reason each gets before the lookup. */
+enum kind {
+	K_GROUP,        /* 239.9.9.<1..10>:3999, deliverable */
+	K_GROUP6,       /* [ff3e::1]:5000, deliverable */
+	K_UNICAST,
+	K_TCP,
+	K_TOTLEN,       /* IPv4 total length beyond the frame */
+	K_IHL4,
+	K_SHORT,        /* 20 bytes */
+	K_FRAG_FIRST,
+	K_FRAG_LATER,
+	K_UNKNOWN,      /* 239.9.9.99:3999 */
+	K_WRONG_PORT,   /* 239.9.9.1:4000, group is port-specific */
+	K_IGMP,
+	K_MLD,
+	K_MAX
+};
+
+static const enum mcfan_drop kind_reason[K_MAX] = {
+	[K_GROUP] = MCFAN_DROP_NONE,
+	[K_GROUP6] = MCFAN_DROP_NONE,
+	[K_UNICAST] = MCFAN_DROP_NOT_MULTICAST,
+	[K_TCP] = MCFAN_DROP_NOT_UDP,
+	[K_TOTLEN] = MCFAN_DROP_MALFORMED,
+	[K_IHL4] = MCFAN_DROP_MALFORMED,
+	[K_SHORT] = MCFAN_DROP_MALFORMED,
+	[K_FRAG_FIRST] = MCFAN_DROP_FRAGMENT,
+	[K_FRAG_LATER] = MCFAN_DROP_FRAGMENT,
+	[K_UNKNOWN] = MCFAN_DROP_UNKNOWN_GROUP,
+	[K_WRONG_PORT] = MCFAN_DROP_UNKNOWN_GROUP,
+	[K_IGMP] = MCFAN_DROP_CONTROL,
+	[K_MLD] = MCFAN_DROP_CONTROL,
+};
+
+static void
+build_kind(struct frame *f, enum kind k, uint8_t group, uint32_t seq)
+{
+	static const uint8_t unicast[4] = { 198, 18, 0, 2 };
+	static const uint8_t mld_dst[16] = { 0xff, 0x02, [15] = 0x16 };
+	uint8_t dst[4];
+	uint32_t ip, i;
+
+	v4_addr(dst, group);
+	switch (k) {
+	case K_GROUP:
+		build_v4(f, 0, group, GROUP_PORT, seq, PAYLOAD_LEN);
+		break;
+	case K_GROUP6:
+		build_v6(f, false, 0, V6_PORT, seq);
+		break;
+	case K_UNICAST:
+		eth(f, 0, ET_IPV4);
+		ip = ip4(f, PROTO_UDP, 0, unicast);
+		i = udp(f, GROUP_PORT);
+		payload(f, seq, PAYLOAD_LEN);
+		udp_end(f, i);
+		ip4_end(f, ip);
+		break;
+	case K_TCP:
+		eth(f, 0, ET_IPV4);
+		ip = ip4(f, PROTO_TCP, 0, dst);
+		for (i = 0; i < 20; i++)
+			put_u8(f, i == 12 ? 0x50 : 0);
+		ip4_end(f, ip);
+		break;
+	case K_TOTLEN:
+		build_v4(f, 0, group, GROUP_PORT, seq, PAYLOAD_LEN);
+		set_be16(f, ETH_HDR_LEN + 2, 1500);
+		break;
+	case K_IHL4:
+		build_v4(f, 0, group, GROUP_PORT, seq, PAYLOAD_LEN);
+		f->b[ETH_HDR_LEN] = 0x44;
+		break;
+	case K_SHORT:
+		build_v4(f, 0, group, GROUP_PORT, seq, PAYLOAD_LEN);
+		f->len = 20;
+		break;
+	case K_FRAG_FIRST:
+	case K_FRAG_LATER:
+		eth(f, 0, ET_IPV4);
+		ip = ip4(f, PROTO_UDP, k == K_FRAG_FIRST ? IPV4_MF : 100, dst);
+		payload(f, seq, PAYLOAD_LEN);
+		ip4_end(f, ip);
+		break;
+	case K_UNKNOWN:
+		build_v4(f, 0, 99, GROUP_PORT, seq, PAYLOAD_LEN);
+		break;
+	case K_WRONG_PORT:
+		build_v4(f, 0, 1, GROUP_PORT + 1, seq, PAYLOAD_LEN);
+		break;
+	case K_IGMP:
+		eth(f, 0, ET_IPV4);
+		ip = ip4(f, PROTO_IGMP, 0, dst);
+		put_be16(f, 0x1600);
+		put_be16(f, 0);
+		put_bytes(f, dst, 4);
+		ip4_end(f, ip);
+		break;
+	case K_MLD:
+		eth(f, 0, ET_IPV6);
+		ip = ip6(f, PROTO_HOPOPTS, mld_dst);
+		put_u8(f, PROTO_ICMPV6);
+		put_u8(f, 0);
+		put_be32(f, 0x05020000); /* router alert, MLD */
+		put_be16(f, 0x0100);     /* PadN */
+		put_u8(f, ICMPV6_MLDV2_REPORT);
+		put_u8(f, 0);
+		put_be16(f, 0);
+		put_be32(f, 0);          /* reserved, no records */
+		ip6_end(f, ip);
+		break;
+	default:
+		f->len = 0;
+		break;
+	}
+}
+
+static struct rte_mbuf *
+mbuf_from(const struct frame *f)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	char *p;
+
+	CHECK(m != NULL, "mbuf alloc failed (%u available)", rte_mempool_avail_count(pool));
+	if (m == NULL)
+		return NULL;
+	p = rte_pktmbuf_append(m, (uint16_t)f->len);
+	CHECK(p != NULL || f->len == 0, "append %u bytes failed", f->len);
+	if (p != NULL)
+		memcpy(p, f->b, f->len);
+	return m;
+}
+
+/* Frame of f split over segments at the given offsets (increasing, inside the frame). */
+static struct rte_mbuf *
+mbuf_chain_from(const struct frame *f, const uint32_t *splits, unsigned int n_splits)
+{
+	struct rte_mbuf *head = NULL, *m;
+	uint32_t start = 0, end;
+	unsigned int i;
+	char *p;
+
+	for (i = 0; i <= n_splits; i++) {
+		end = i < n_splits ? splits[i] : f->len;
+		m = rte_pktmbuf_alloc(pool);
+		CHECK(m != NULL, "segment alloc failed");
+		if (m == NULL)
+			break;
+		p = rte_pktmbuf_append(m, (uint16_t)(end - start));
+		if (p != NULL)
+			memcpy(p, f->b + start, end - start);
+		if (head == NULL)
+			head = m;
+		else
+			CHECK_EQ_INT(rte_pktmbuf_chain(head, m), 0);
+		start = end;
+	}
+	return head;
+}
+
+/* Sequence number of a deliverable IPv4 frame (untagged, IHL 5). */
+static uint32_t
+seq_of_v4(const struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						   ETH_HDR_LEN + IPV4_HDR_LEN + UDP_HDR_LEN);
+
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static struct rte_ring *
+ring_new(const char *name, unsigned int size)
+{
+	struct rte_ring *r = rte_ring_create(name, size, SOCKET_ID_ANY, RING_FLAGS);
+
+	CHECK(r != NULL, "ring %s of %u: %s", name, size, rte_strerror(rte_errno));
+	if (r != NULL) {
+		CHECK_EQ_INT(rte_ring_get_capacity(r), size);
+		CHECK_EQ_INT(rte_ring_free_count(r), size);
+	}
+	return r;
+}
+
+static void
+ring_del(struct rte_ring *r)
+{
+	if (r != NULL)
+		CHECK(rte_ring_empty(r), "ring %s freed while not empty", r->name);
+	rte_ring_free(r);
+}
+
+/* Groups 239.9.9.1..10:3999 (ids 0..9) and [ff3e::1]:5000 (id 10). */
+static struct mcfan_group_table *
+table_new(enum mcfan_fanout mode, const uint16_t *eligible, unsigned int n_eligible)
+{
+	static struct mcfan_group_entry e[N_GROUPS + 1];
+	struct mcfan_flow_key keys[N_GROUPS + 1];
+	struct mcfan_group_table *t;
+	char err[128] = "";
+	int n, i;
+
+	n = mcfan_group_parse_list("239.9.9.1-10:3999,[ff3e::1]:5000", keys, RTE_DIM(keys), err,
+				   sizeof(err));
+	CHECK(n == N_GROUPS + 1, "group list: %d (%s)", n, err);
+	if (n != N_GROUPS + 1)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		memset(&e[i], 0, sizeof(e[i]));
+		e[i].key = keys[i];
+		e[i].id = (uint16_t)i;
+		CHECK_EQ_INT(mcfan_group_assign(&e[i], mode, eligible, n_eligible), 0);
+	}
+	t = mcfan_group_table_create(e, (unsigned int)n, SOCKET_ID_ANY);
+	CHECK(t != NULL, "table: %s", rte_strerror(rte_errno));
+	return t;
+}
+
+static struct mcfan_worker_stats *
+ws_new(void)
+{
+	struct mcfan_worker_stats *ws = rte_zmalloc("ut_ws", sizeof(*ws), RTE_CACHE_LINE_SIZE);
+
+	CHECK(ws != NULL, "worker stats alloc");
+	return ws;
+}
+
+static uint64_t
+sum_drops(const struct mcfan_rx_stats *s)
+{
+	uint64_t sum = 0;
+	unsigned int r;
+
+	for (r = 1; r < MCFAN_DROP_MAX; r++)
+		sum += s->drops[r];
+	return sum;
+}
+
+static uint64_t
+sum_ring_drops(const struct mcfan_rx_ctx *ctx)
+{
+	uint64_t sum = 0;
+	unsigned int w;
+
+	for (w = 0; w < ctx->n_workers; w++)
+		sum += ctx->ring_stats[w].ring_drops;
+	return sum;
+}
+
+/* The two conservation laws, exactly. */
+static void
+check_conservation(const char *what, const struct mcfan_rx_ctx *ctx)
+{
+	const struct mcfan_rx_stats *s = &ctx->stats;
+
+	CHECK(s->rx_frames == s->delivered_frames + sum_drops(s),
+	      "%s: rx_frames %" PRIu64 " != delivered %" PRIu64 " + drops %" PRIu64, what,
+	      s->rx_frames, s->delivered_frames, sum_drops(s));
+	CHECK(s->copies_offered == s->delivered_copies + sum_ring_drops(ctx),
+	      "%s: copies_offered %" PRIu64 " != delivered_copies %" PRIu64
+	      " + ring_drops %" PRIu64, what, s->copies_offered, s->delivered_copies,
+	      sum_ring_drops(ctx));
+	CHECK(s->drops[MCFAN_DROP_NONE] == 0, "%s: drops[none] used", what);
+	CHECK((s->seq & 1) == 0, "%s: seq odd after a burst", what);
+}
+
+/* Dequeue everything from a ring into out (at most max), returning the count. */
+static unsigned int
+drain(struct rte_ring *r, struct rte_mbuf **out, unsigned int max)
+{
+	unsigned int n = 0, got;
+
+	do {
+		got = rte_ring_dequeue_burst(r, (void **)&out[n], RTE_MIN(max - n, 64u), NULL);
+		n += got;
+	} while (got > 0 && n < max);
+	return n;
+}
+
+static int
+ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Every mbuf is back in the pool, exactly once. rte_mempool_avail_count() alone cannot tell:
+ * it caps its answer at the pool size, so a double free (one object in the pool twice) looks
+ * like a full pool. Take every object out, count them and look for duplicates, put them back.
+ */
+static void
+check_pool_full(const char *what)
+{
+	static void *objs[POOL_SIZE + 16];
+	unsigned int n = 0, i, dups = 0;
+
+	CHECK(rte_mempool_avail_count(pool) == POOL_SIZE,
+	      "%s: %u of %u mbufs in the pool", what, rte_mempool_avail_count(pool), POOL_SIZE);
+	while (n < RTE_DIM(objs) && rte_mempool_get(pool, &objs[n]) == 0)
+		n++;
+	qsort(objs, n, sizeof(objs[0]), ptr_cmp);
+	for (i = 1; i < n; i++)
+		dups += objs[i] == objs[i - 1];
+	CHECK(n == POOL_SIZE && dups == 0,
+	      "%s: pool holds %u objects (%u duplicates: freed twice), expected %u", what, n,
+	      dups, POOL_SIZE);
+	/* Put back only distinct objects, so one failure does not poison the next cases. */
+	for (i = 0; i < n; i++)
+		if (i == 0 || objs[i] != objs[i - 1])
+			rte_mempool_put(pool, objs[i]);
+}
+
+/* ---- cases ---- */
+
+static void
+test_meta_and_init(void)
+{
+	struct rte_ring *r[1];
+	struct mcfan_rx_ctx ctx;
+	int off2;
+
+	off2 = mcfan_meta_register();
+	CHECK_EQ_INT(off2, meta_off);
+	CHECK(meta_off >= (int)sizeof(struct rte_mbuf) - RTE_CACHE_LINE_SIZE &&
+	      meta_off < (int)sizeof(struct rte_mbuf),
+	      "meta offset %d outside the dynamic field area", meta_off);
+
+	r[0] = NULL;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, r, 0, meta_off, SOCKET_ID_ANY), -EINVAL);
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, r, MCFAN_MAX_WORKERS + 1, meta_off, SOCKET_ID_ANY),
+		     -EINVAL);
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, r, 1, -1, SOCKET_ID_ANY), -EINVAL);
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, r, 1, meta_off, SOCKET_ID_ANY), 0);
+	CHECK(ctx.n_workers == 1 && ctx.stats.rx_frames == 0 && ctx.stats.seq == 0,
+	      "fresh ctx not zeroed");
+	mcfan_rx_ctx_free(&ctx);
+	mcfan_rx_ctx_free(&ctx); /* second free is harmless: pointers were cleared */
+	mcfan_rx_ctx_free(NULL);
+}
+
+static void
+test_partition(void)
+{
+	static const uint16_t two[] = { 0, 1 };
+	static struct rte_mbuf *pkts[BURST * 3], *out[BURST * 3];
+	static uint64_t frames_in_group[N_GROUPS], bytes_in_group[N_GROUPS];
+	static const uint64_t tsc[3] = { 1000, 2000, 3000 };
+	struct mcfan_worker_stats *ws[2] = { ws_new(), ws_new() };
+	struct rte_ring *rings[2] = { ring_new("ut_part0", BIG_RING),
+				      ring_new("ut_part1", BIG_RING) };
+	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_PARTITION, two, 2);
+	const struct mcfan_group_entry *ge;
+	struct mcfan_rx_ctx ctx;
+	struct mcfan_flow_key key;
+	struct frame f;
+	uint64_t total_bytes = 0, expect_enq[2] = { 0, 0 };
+	uint32_t last_seq[N_GROUPS];
+	bool seen[BURST * 3];
+	unsigned int b, i, w, g, n, avail;
+	uint16_t ret;
+
+	if (ws[0] == NULL || ws[1] == NULL || rings[0] == NULL || rings[1] == NULL || t == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 2, meta_off, SOCKET_ID_ANY), 0);
+	memset(seen, 0, sizeof(seen));
+
+	/* Three bursts of 32 frames over the 10 groups; payload sizes vary by frame. */
+	for (b = 0; b < 3; b++) {
+		for (i = 0; i < BURST; i++) {
+			unsigned int seq = b * BURST + i;
+
+			g = (seq * 7) % N_GROUPS;
+			build_v4(&f, 0, (uint8_t)(1 + g), GROUP_PORT, seq, PAYLOAD_LEN + seq % 5);
+			pkts[seq] = mbuf_from(&f);
+			total_bytes += f.len;
+			frames_in_group[g]++;
+			bytes_in_group[g] += f.len;
+			ge = mcfan_group_table_entry(t, g);
+			expect_enq[ge->targets[0]]++;
+		}
+		ret = mcfan_fanout_burst(&ctx, t, &pkts[b * BURST], BURST, tsc[b]);
+		CHECK_EQ_INT(ret, BURST);
+		check_conservation("partition", &ctx);
+	}
+	CHECK_EQ_INT(ctx.stats.rx_frames, 3 * BURST);
+	CHECK_EQ_INT(ctx.stats.rx_bytes, total_bytes);
+	CHECK_EQ_INT(ctx.stats.delivered_frames, 3 * BURST);
+	CHECK_EQ_INT(ctx.stats.copies_offered, 3 * BURST);
+	CHECK_EQ_INT(ctx.stats.delivered_copies, 3 * BURST);
+	CHECK_EQ_INT(sum_drops(&ctx.stats), 0);
+	CHECK_EQ_INT(ctx.stats.seq, 6);
+	CHECK(expect_enq[0] > 0 && expect_enq[1] > 0, "all groups on one worker");
+	for (w = 0; w < 2; w++) {
+		CHECK_EQ_INT(ctx.ring_stats[w].enqueued, expect_enq[w]);
+		CHECK_EQ_INT(ctx.ring_stats[w].ring_drops, 0);
+		CHECK_EQ_INT(rte_ring_count(rings[w]), expect_enq[w]);
+	}
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - 3 * BURST);
+
+	/* Every frame is in exactly the ring its group's target names, in order, with its
+	 * metadata; the worker counts it. */
+	for (w = 0; w < 2; w++) {
+		for (g = 0; g < N_GROUPS; g++)
+			last_seq[g] = UINT32_MAX;
+		/* Take 5 first: waiting = 5 + what is left = the whole ring. */
+		n = rte_ring_dequeue_burst(rings[w], (void **)out, 5, &avail);
+		CHECK_EQ_INT(n + avail, expect_enq[w]);
+		n += drain(rings[w], &out[n], RTE_DIM(out) - n);
+		CHECK_EQ_INT(n, expect_enq[w]);
+		for (i = 0; i < n; i++) {
+			struct mcfan_mbuf_meta *meta = mcfan_meta(out[i], meta_off);
+			uint32_t seq = seq_of_v4(out[i]);
+
+			CHECK(mcfan_classify_mbuf(out[i], &key) == MCFAN_DROP_NONE, "re-classify");
+			ge = mcfan_group_table_lookup(t, &key);
+			CHECK(ge != NULL && ge->targets[0] == w && meta->group_id == ge->id,
+			      "frame %u in ring %u, group id %u", seq, w, meta->group_id);
+			CHECK(seq < RTE_DIM(seen) && !seen[seq], "frame %u twice", seq);
+			if (seq < RTE_DIM(seen))
+				seen[seq] = true;
+			CHECK_EQ_INT(meta->rx_tsc, tsc[seq / BURST]);
+			g = meta->group_id;
+			if (g < N_GROUPS) {
+				CHECK(last_seq[g] == UINT32_MAX || last_seq[g] < seq,
+				      "group %u out of order: %u after %u", g, seq, last_seq[g]);
+				last_seq[g] = seq;
+			}
+			CHECK_EQ_INT(rte_mbuf_refcnt_read(out[i]), 1);
+		}
+		mcfan_worker_burst(ws[w], out, (uint16_t)n, (unsigned int)expect_enq[w], 5000,
+				   meta_off);
+	}
+	for (i = 0; i < RTE_DIM(seen); i++)
+		CHECK(seen[i], "frame %u lost", i);
+	check_pool_full("partition");
+
+	/* Worker stats: per group exactly, on the group's worker only. */
+	for (w = 0; w < 2; w++) {
+		CHECK_EQ_INT(ws[w]->frames, expect_enq[w]);
+		CHECK_EQ_INT(ws[w]->ring_high_water, expect_enq[w]);
+		CHECK_EQ_INT(ws[w]->seq, 2);
+	}
+	CHECK_EQ_INT(ws[0]->bytes + ws[1]->bytes, total_bytes);
+	for (g = 0; g < N_GROUPS; g++) {
+		unsigned int tw = mcfan_group_table_entry(t, g)->targets[0], ow = 1 - tw;
+
+		CHECK_EQ_INT(ws[tw]->group_frames[g], frames_in_group[g]);
+		CHECK_EQ_INT(ws[tw]->group_bytes[g], bytes_in_group[g]);
+		CHECK_EQ_INT(ws[tw]->group_first_tsc[g], tsc[0]);
+		CHECK_EQ_INT(ws[tw]->group_last_tsc[g], tsc[2]);
+		CHECK_EQ_INT(ws[ow]->group_frames[g], 0);
+		CHECK_EQ_INT(ws[ow]->group_first_tsc[g], 0);
+	}
+	/* The seqlock copy equals the live block. */
+	{
+		struct mcfan_worker_stats *copy = ws_new();
+
+		if (copy != NULL) {
+			mcfan_worker_stats_read(ws[0], copy);
+			CHECK(memcmp(copy, ws[0], sizeof(*copy)) == 0, "worker stats copy differs");
+			rte_free(copy);
+		}
+	}
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(t);
+	ring_del(rings[0]);
+	ring_del(rings[1]);
+	rte_free(ws[0]);
+	rte_free(ws[1]);
+}
+
+static void
+test_drop_mix(void)
+{
+	static const uint16_t one[] = { 0 };
+	/* 12 deliverable frames, interleaved with 11 that are not. */
+	static const enum kind mix[] = {
+		K_GROUP, K_UNICAST, K_GROUP, K_TCP, K_GROUP, K_TOTLEN, K_GROUP, K_IHL4,
+		K_GROUP6, K_SHORT, K_GROUP, K_FRAG_FIRST, K_GROUP, K_FRAG_LATER, K_GROUP,
+		K_UNKNOWN, K_GROUP, K_WRONG_PORT, K_GROUP, K_IGMP, K_GROUP6, K_MLD, K_GROUP,
+	};
+	struct rte_ring *rings[1] = { ring_new("ut_mix", SMALL_RING) };
+	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_PARTITION, one, 1);
+	struct mcfan_worker_stats *ws = ws_new();
+	struct rte_mbuf *pkts[RTE_DIM(mix)], *out[RTE_DIM(mix)];
+	uint64_t exp[MCFAN_DROP_MAX] = { 0 };
+	uint32_t deliverable_seq[RTE_DIM(mix)];
+	struct mcfan_rx_ctx ctx;
+	struct mcfan_flow_key key;
+	struct frame f;
+	unsigned int i, n, n_ok = 0, r;
+	uint16_t ret;
+
+	if (rings[0] == NULL || t == NULL || ws == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 1, meta_off, SOCKET_ID_ANY), 0);
+	for (i = 0; i < RTE_DIM(mix); i++) {
+		build_kind(&f, mix[i], (uint8_t)(1 + i % N_GROUPS), i);
+		pkts[i] = mbuf_from(&f);
+		/* Each kind classifies as intended on its own. */
+		r = mcfan_classify_mbuf(pkts[i], &key);
+		if (kind_reason[mix[i]] == MCFAN_DROP_UNKNOWN_GROUP)
+			CHECK(r == MCFAN_DROP_NONE && mcfan_group_table_lookup(t, &key) == NULL,
+			      "kind %u: %s", mix[i], mcfan_drop_name(r));
+		else
+			CHECK(r == kind_reason[mix[i]], "kind %u: %s, expected %s", mix[i],
+			      mcfan_drop_name(r), mcfan_drop_name(kind_reason[mix[i]]));
+		if (kind_reason[mix[i]] == MCFAN_DROP_NONE)
+			deliverable_seq[n_ok++] = i;
+		else
+			exp[kind_reason[mix[i]]]++;
+	}
+	CHECK_EQ_INT(n_ok, 12);
+	/* The ring holds 8: the first 8 deliverable frames go in, the last 4 are ring_full. */
+	exp[MCFAN_DROP_RING_FULL] = n_ok - SMALL_RING;
+
+	ret = mcfan_fanout_burst(&ctx, t, pkts, RTE_DIM(mix), 42);
+	CHECK_EQ_INT(ret, SMALL_RING);
+	CHECK_EQ_INT(ctx.stats.rx_frames, RTE_DIM(mix));
+	CHECK_EQ_INT(ctx.stats.delivered_frames, SMALL_RING);
+	CHECK_EQ_INT(ctx.stats.copies_offered, n_ok);
+	CHECK_EQ_INT(ctx.stats.delivered_copies, SMALL_RING);
+	CHECK_EQ_INT(ctx.ring_stats[0].enqueued, SMALL_RING);
+	CHECK_EQ_INT(ctx.ring_stats[0].ring_drops, n_ok - SMALL_RING);
+	for (r = 1; r < MCFAN_DROP_MAX; r++)
+		CHECK(ctx.stats.drops[r] == exp[r], "drops[%s] = %" PRIu64 ", expected %" PRIu64,
+		      mcfan_drop_name(r), ctx.stats.drops[r], exp[r]);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_NOT_MULTICAST], 1);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_NOT_UDP], 1);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_MALFORMED], 3);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_FRAGMENT], 2);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_UNKNOWN_GROUP], 2);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_CONTROL], 2);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_RING_FULL], 4);
+	check_conservation("drop mix", &ctx);
+	/* Only the 8 enqueued mbufs are out of the pool: every dropped one was freed. */
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - SMALL_RING);
+
+	n = drain(rings[0], out, RTE_DIM(out));
+	CHECK_EQ_INT(n, SMALL_RING);
+	for (i = 0; i < n; i++) {
+		uint32_t seq;
+		const uint8_t *p = rte_pktmbuf_mtod(out[i], const uint8_t *);
+
+		/* IPv6 frames carry the sequence after a 40-byte header. */
+		if (p[12] == (ET_IPV6 >> 8) && p[13] == (ET_IPV6 & 0xff))
+			p += ETH_HDR_LEN + IPV6_HDR_LEN + UDP_HDR_LEN;
+		else
+			p += ETH_HDR_LEN + IPV4_HDR_LEN + UDP_HDR_LEN;
+		seq = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+		CHECK_EQ_INT(seq, deliverable_seq[i]);
+	}
+	mcfan_worker_burst(ws, out, (uint16_t)n, n, 43, meta_off);
+	CHECK_EQ_INT(ws->frames, SMALL_RING);
+	CHECK_EQ_INT(ws->group_frames[N_GROUPS], 1); /* one [ff3e::1]:5000 frame made it */
+	check_pool_full("drop mix");
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(t);
+	ring_del(rings[0]);
+	rte_free(ws);
+}
+
+static void
+test_replicate(void)
+{
+	static const uint16_t three[] = { 0, 1, 2 };
+	struct rte_ring *rings[MAX_W] = {
+		ring_new("ut_rep0", BIG_RING), ring_new("ut_rep1", BIG_RING),
+		ring_new("ut_rep2", BIG_RING),
+	};
+	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_REPLICATE, three, 3);
+	struct mcfan_worker_stats *ws[MAX_W] = { ws_new(), ws_new(), ws_new() };
+	static struct rte_mbuf *pkts[BURST], *out[MAX_W][BURST];
+	struct mcfan_rx_ctx ctx;
+	struct frame f;
+	unsigned int i, w, n[MAX_W];
+	uint16_t ret;
+
+	if (rings[0] == NULL || rings[1] == NULL || rings[2] == NULL || t == NULL ||
+	    ws[0] == NULL || ws[1] == NULL || ws[2] == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_group_table_entry(t, 0)->n_targets, 3);
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 3, meta_off, SOCKET_ID_ANY), 0);
+	for (i = 0; i < BURST; i++) {
+		build_v4(&f, i % 3 == 0 ? 2 : 0, (uint8_t)(1 + i % N_GROUPS), GROUP_PORT, i,
+			 PAYLOAD_LEN);
+		pkts[i] = mbuf_from(&f);
+	}
+	ret = mcfan_fanout_burst(&ctx, t, pkts, BURST, 7);
+	CHECK_EQ_INT(ret, BURST);
+	CHECK_EQ_INT(ctx.stats.rx_frames, BURST);
+	CHECK_EQ_INT(ctx.stats.delivered_frames, BURST);
+	CHECK_EQ_INT(ctx.stats.copies_offered, 3 * BURST);
+	CHECK_EQ_INT(ctx.stats.delivered_copies, 3 * BURST);
+	CHECK_EQ_INT(sum_drops(&ctx.stats), 0);
+	check_conservation("replicate", &ctx);
+	/* Shared by reference, never copied: only BURST mbufs are out of the pool. */
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - BURST);
+
+	for (w = 0; w < 3; w++) {
+		CHECK_EQ_INT(ctx.ring_stats[w].enqueued, BURST);
+		n[w] = drain(rings[w], out[w], BURST);
+		CHECK_EQ_INT(n[w], BURST);
+	}
+	for (i = 0; i < BURST; i++) {
+		CHECK(out[0][i] == pkts[i] && out[1][i] == pkts[i] && out[2][i] == pkts[i],
+		      "frame %u: rings hold other mbufs or another order", i);
+		CHECK_EQ_INT(rte_mbuf_refcnt_read(out[0][i]), 3);
+	}
+	/* Workers free one by one; the mbufs return only after the last. */
+	mcfan_worker_burst(ws[0], out[0], (uint16_t)n[0], n[0], 8, meta_off);
+	CHECK_EQ_INT(rte_mbuf_refcnt_read(out[1][0]), 2);
+	mcfan_worker_burst(ws[1], out[1], (uint16_t)n[1], n[1], 8, meta_off);
+	CHECK_EQ_INT(rte_mbuf_refcnt_read(out[2][0]), 1);
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - BURST);
+	mcfan_worker_burst(ws[2], out[2], (uint16_t)n[2], n[2], 8, meta_off);
+	check_pool_full("replicate");
+	for (w = 0; w < 3; w++) {
+		CHECK_EQ_INT(ws[w]->frames, BURST);
+		CHECK_EQ_INT(ws[w]->bytes, ctx.stats.rx_bytes);
+		CHECK_EQ_INT(ws[w]->group_frames[0], (BURST + N_GROUPS - 1) / N_GROUPS);
+	}
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(t);
+	for (w = 0; w < 3; w++) {
+		ring_del(rings[w]);
+		rte_free(ws[w]);
+	}
+}
+
+/*
+ * Rings too small for the load: 2 workers (partition), rings of 8, bursts of 32, the
+ * workers draining only a few frames between bursts. A model of the rings predicts every
+ * counter; conservation holds exactly after every burst.
+ */
+static void
+test_ring_full(void)
+{
+	static const uint16_t two[] = { 0, 1 };
+	struct rte_ring *rings[2] = { ring_new("ut_full0", SMALL_RING),
+				      ring_new("ut_full1", SMALL_RING) };
+	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_PARTITION, two, 2);
+	struct mcfan_worker_stats *ws[2] = { ws_new(), ws_new() };
+	struct rte_mbuf *pkts[BURST], *out[BURST];
+	uint64_t exp_enq[2] = { 0, 0 }, exp_rdrop[2] = { 0, 0 }, exp_full = 0, exp_deliv = 0;
+	unsigned int in_ring[2] = { 0, 0 }, high[2] = { 0, 0 };
+	struct mcfan_rx_ctx ctx;
+	struct frame f;
+	unsigned int round, i, w, n, avail, want[2], take;
+	uint16_t ret;
+
+	if (rings[0] == NULL || rings[1] == NULL || t == NULL || ws[0] == NULL || ws[1] == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 2, meta_off, SOCKET_ID_ANY), 0);
+	for (round = 0; round < 20; round++) {
+		unsigned int deliv = 0;
+
+		want[0] = want[1] = 0;
+		for (i = 0; i < BURST; i++) {
+			unsigned int g = (round * BURST + i) % N_GROUPS;
+
+			build_v4(&f, 0, (uint8_t)(1 + g), GROUP_PORT, round * BURST + i,
+				 PAYLOAD_LEN);
+			pkts[i] = mbuf_from(&f);
+			want[mcfan_group_table_entry(t, g)->targets[0]]++;
+		}
+		for (w = 0; w < 2; w++) {
+			unsigned int room = SMALL_RING - in_ring[w];
+			unsigned int sent = RTE_MIN(want[w], room);
+
+			exp_enq[w] += sent;
+			exp_rdrop[w] += want[w] - sent;
+			exp_full += want[w] - sent;
+			deliv += sent;
+			in_ring[w] += sent;
+		}
+		exp_deliv += deliv;
+		ret = mcfan_fanout_burst(&ctx, t, pkts, BURST, 100 + round);
+		CHECK_EQ_INT(ret, deliv);
+		check_conservation("ring full", &ctx);
+		CHECK_EQ_INT(ctx.stats.rx_frames, (round + 1) * BURST);
+		CHECK_EQ_INT(ctx.stats.delivered_frames, exp_deliv);
+		CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_RING_FULL], exp_full);
+		CHECK_EQ_INT(ctx.stats.copies_offered, (round + 1) * BURST);
+		for (w = 0; w < 2; w++) {
+			CHECK_EQ_INT(ctx.ring_stats[w].enqueued, exp_enq[w]);
+			CHECK_EQ_INT(ctx.ring_stats[w].ring_drops, exp_rdrop[w]);
+			CHECK_EQ_INT(rte_ring_count(rings[w]), in_ring[w]);
+		}
+		/* No mbuf lost: the pool is short by exactly what waits in the rings. */
+		CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - in_ring[0] - in_ring[1]);
+		/* Workers take a few (0..5, varying) each. */
+		for (w = 0; w < 2; w++) {
+			take = (round + 3 * w) % 6;
+			n = rte_ring_dequeue_burst(rings[w], (void **)out, take, &avail);
+			CHECK_EQ_INT(n, RTE_MIN(take, in_ring[w]));
+			if (n > 0) {
+				high[w] = RTE_MAX(high[w], n + avail);
+				mcfan_worker_burst(ws[w], out, (uint16_t)n, n + avail, 200 + round,
+						   meta_off);
+			}
+			in_ring[w] -= n;
+		}
+	}
+	CHECK(exp_full > 0, "the model predicts no ring_full drops");
+	/* Stop: drain the rings, every mbuf back. */
+	for (w = 0; w < 2; w++) {
+		n = rte_ring_dequeue_burst(rings[w], (void **)out, BURST, &avail);
+		CHECK_EQ_INT(n, in_ring[w]);
+		if (n > 0) {
+			high[w] = RTE_MAX(high[w], n + avail);
+			mcfan_worker_burst(ws[w], out, (uint16_t)n, n + avail, 999, meta_off);
+		}
+		CHECK_EQ_INT(ws[w]->frames, exp_enq[w]);
+		CHECK_EQ_INT(ws[w]->ring_high_water, high[w]);
+		CHECK(ws[w]->ring_high_water <= SMALL_RING, "high water %" PRIu64 " > ring size",
+		      ws[w]->ring_high_water);
+	}
+	CHECK_EQ_INT(ws[0]->frames + ws[1]->frames, ctx.stats.delivered_frames);
+	check_pool_full("ring full");
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(t);
+	for (w = 0; w < 2; w++) {
+		ring_del(rings[w]);
+		rte_free(ws[w]);
+	}
+}
+
+/* Replicate to two workers whose rings fill at different times. */
+static void
+test_replicate_partial(void)
+{
+	static const uint16_t two[] = { 0, 1 };
+	struct rte_ring *rings[2] = { ring_new("ut_rp0", 4 * SMALL_RING),
+				      ring_new("ut_rp1", SMALL_RING) };
+	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_REPLICATE, two, 2);
+	struct mcfan_worker_stats *ws = ws_new();
+	struct rte_mbuf *pkts[2 * SMALL_RING], *out[4 * SMALL_RING];
+	struct mcfan_rx_ctx ctx;
+	struct frame f;
+	unsigned int i, n, w;
+	uint16_t ret;
+
+	if (rings[0] == NULL || rings[1] == NULL || t == NULL || ws == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 2, meta_off, SOCKET_ID_ANY), 0);
+
+	/* 16 frames: ring 0 takes all, ring 1 only 8. Every frame is delivered. */
+	for (i = 0; i < 2 * SMALL_RING; i++) {
+		build_v4(&f, 0, (uint8_t)(1 + i % N_GROUPS), GROUP_PORT, i, PAYLOAD_LEN);
+		pkts[i] = mbuf_from(&f);
+	}
+	ret = mcfan_fanout_burst(&ctx, t, pkts, 2 * SMALL_RING, 1);
+	CHECK_EQ_INT(ret, 2 * SMALL_RING);
+	CHECK_EQ_INT(ctx.stats.delivered_frames, 2 * SMALL_RING);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_RING_FULL], 0);
+	CHECK_EQ_INT(ctx.stats.copies_offered, 4 * SMALL_RING);
+	CHECK_EQ_INT(ctx.stats.delivered_copies, 3 * SMALL_RING);
+	CHECK_EQ_INT(ctx.ring_stats[0].ring_drops, 0);
+	CHECK_EQ_INT(ctx.ring_stats[1].ring_drops, SMALL_RING);
+	check_conservation("replicate partial", &ctx);
+	/* The copies that did not fit were released: refcnt 2 for frames in both rings, 1 for
+	 * frames only in ring 0. */
+	for (i = 0; i < 2 * SMALL_RING; i++)
+		CHECK(rte_mbuf_refcnt_read(pkts[i]) == (i < SMALL_RING ? 2 : 1),
+		      "frame %u refcnt %u", i, rte_mbuf_refcnt_read(pkts[i]));
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - 2 * SMALL_RING);
+
+	/* Ring 1 still full, ring 0 has 16 free: 16 more frames, 8 then fill ring 0. */
+	for (i = 0; i < 2 * SMALL_RING; i++) {
+		build_v4(&f, 0, (uint8_t)(1 + i % N_GROUPS), GROUP_PORT, 100 + i, PAYLOAD_LEN);
+		pkts[i] = mbuf_from(&f);
+	}
+	ret = mcfan_fanout_burst(&ctx, t, pkts, 2 * SMALL_RING, 2);
+	CHECK_EQ_INT(ret, 2 * SMALL_RING);
+	CHECK_EQ_INT(ctx.ring_stats[1].ring_drops, 3 * SMALL_RING);
+	CHECK_EQ_INT(rte_ring_count(rings[0]), 4 * SMALL_RING);
+	check_conservation("replicate partial 2", &ctx);
+
+	/* Both rings full: the frames find no room at all: ring_full, each counted once. */
+	for (i = 0; i < 4; i++) {
+		build_v4(&f, 0, (uint8_t)(1 + i), GROUP_PORT, 200 + i, PAYLOAD_LEN);
+		pkts[i] = mbuf_from(&f);
+	}
+	ret = mcfan_fanout_burst(&ctx, t, pkts, 4, 3);
+	CHECK_EQ_INT(ret, 0);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_RING_FULL], 4);
+	CHECK_EQ_INT(ctx.stats.rx_frames, 4 * SMALL_RING + 4);
+	CHECK_EQ_INT(ctx.stats.delivered_frames, 4 * SMALL_RING);
+	CHECK_EQ_INT(ctx.ring_stats[0].ring_drops, 4);
+	CHECK_EQ_INT(ctx.ring_stats[1].ring_drops, 3 * SMALL_RING + 4);
+	check_conservation("replicate both full", &ctx);
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - 4 * SMALL_RING);
+
+	for (w = 0; w < 2; w++) {
+		n = drain(rings[w], out, RTE_DIM(out));
+		CHECK_EQ_INT(n, w == 0 ? 4 * SMALL_RING : SMALL_RING);
+		mcfan_worker_burst(ws, out, (uint16_t)n, n, 4, meta_off);
+	}
+	CHECK_EQ_INT(ws->frames, ctx.stats.delivered_copies);
+	check_pool_full("replicate partial");
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(t);
+	ring_del(rings[0]);
+	ring_del(rings[1]);
+	rte_free(ws);
+}
+
+static void
+test_worker_stats(void)
+{
+	struct mcfan_worker_stats *ws = ws_new();
+	struct rte_mbuf *m[4];
+	struct frame f;
+	unsigned int i;
+
+	if (ws == NULL)
+		return;
+	for (i = 0; i < 4; i++) {
+		build_v4(&f, 0, 1, GROUP_PORT, i, PAYLOAD_LEN + i);
+		m[i] = mbuf_from(&f);
+		mcfan_meta(m[i], meta_off)->group_id = (uint16_t)(i < 3 ? 5 : MCFAN_MAX_GROUPS - 1);
+		mcfan_meta(m[i], meta_off)->rx_tsc = 500 + 100 * i;
+	}
+	mcfan_worker_burst(ws, m, 2, 9, 0, meta_off);
+	CHECK_EQ_INT(ws->ring_high_water, 9);
+	mcfan_worker_burst(ws, &m[2], 2, 3, 0, meta_off);
+	CHECK_EQ_INT(ws->ring_high_water, 9);
+	CHECK_EQ_INT(ws->frames, 4);
+	CHECK_EQ_INT(ws->group_frames[5], 3);
+	CHECK_EQ_INT(ws->group_bytes[5], 3 * (ETH_HDR_LEN + IPV4_HDR_LEN + UDP_HDR_LEN +
+					      PAYLOAD_LEN) + 0 + 1 + 2);
+	CHECK_EQ_INT(ws->group_first_tsc[5], 500);
+	CHECK_EQ_INT(ws->group_last_tsc[5], 700);
+	CHECK_EQ_INT(ws->group_frames[MCFAN_MAX_GROUPS - 1], 1);
+	CHECK_EQ_INT(ws->group_first_tsc[MCFAN_MAX_GROUPS - 1], 800);
+	CHECK_EQ_INT(ws->bytes, ws->group_bytes[5] + ws->group_bytes[MCFAN_MAX_GROUPS - 1]);
+	CHECK_EQ_INT(ws->seq, 4);
+	/* An empty burst changes no count. */
+	mcfan_worker_burst(ws, m, 0, 0, 0, meta_off);
+	CHECK_EQ_INT(ws->frames, 4);
+	check_pool_full("worker stats");
+	rte_free(ws);
+}
+
+static void
+expect_mbuf_key(const char *what, struct rte_mbuf *m, enum mcfan_drop exp_r, uint8_t family,
+		const uint8_t *addr, uint16_t port)
+{
+	struct mcfan_flow_key key, exp;
+	enum mcfan_drop r;
+
+	memset(&key, 0xa5, sizeof(key));
+	r = mcfan_classify_mbuf(m, &key);
+	CHECK(r == exp_r, "%s (%u segments): %s, expected %s", what, m->nb_segs,
+	      mcfan_drop_name(r), mcfan_drop_name(exp_r));
+	if (r != MCFAN_DROP_NONE || exp_r != MCFAN_DROP_NONE)
+		return;
+	memset(&exp, 0, sizeof(exp));
+	exp.family = family;
+	exp.udp_port = port;
+	memcpy(exp.addr, addr, family == MCFAN_FAMILY_IPV4 ? 4 : 16);
+	CHECK(memcmp(&key, &exp, sizeof(key)) == 0, "%s: key differs", what);
+}
+
+static void
+test_multiseg(void)
+{
+	static const uint16_t two[] = { 0, 1 };
+	struct rte_ring *rings[2] = { ring_new("ut_ms0", BIG_RING), ring_new("ut_ms1", BIG_RING) };
+	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_REPLICATE, two, 2);
+	struct mcfan_worker_stats *ws = ws_new();
+	struct rte_mbuf *m, *out[8];
+	struct mcfan_rx_ctx ctx;
+	struct frame f;
+	uint8_t addr[4];
+	uint32_t split, splits[3], bad = 0;
+	unsigned int n, w;
+
+	v4_addr(addr, 3);
+	build_v4(&f, 0, 3, GROUP_PORT, 1, 200);
+
+	/* The UDP header spans the segment boundary (3 of its 8 bytes in the first). */
+	split = ETH_HDR_LEN + IPV4_HDR_LEN + 3;
+	m = mbuf_chain_from(&f, &split, 1);
+	if (m != NULL) {
+		CHECK_EQ_INT(m->nb_segs, 2);
+		CHECK_EQ_INT(m->pkt_len, f.len);
+		CHECK_EQ_INT(m->data_len, split);
+		expect_mbuf_key("udp header across segments", m, MCFAN_DROP_NONE,
+				MCFAN_FAMILY_IPV4, addr, GROUP_PORT);
+		rte_pktmbuf_free(m);
+	}
+	/* Every split point gives the same answer; and three segments. */
+	for (split = 1; split < f.len; split++) {
+		struct mcfan_flow_key key;
+
+		m = mbuf_chain_from(&f, &split, 1);
+		if (m == NULL)
+			break;
+		bad += mcfan_classify_mbuf(m, &key) != MCFAN_DROP_NONE ||
+		       key.udp_port != GROUP_PORT;
+		rte_pktmbuf_free(m);
+	}
+	CHECK(bad == 0, "%u split points misclassified", bad);
+	splits[0] = 10;
+	splits[1] = ETH_HDR_LEN + 5;
+	splits[2] = ETH_HDR_LEN + IPV4_HDR_LEN + 6;
+	m = mbuf_chain_from(&f, splits, 3);
+	if (m != NULL) {
+		CHECK_EQ_INT(m->nb_segs, 4);
+		expect_mbuf_key("four segments", m, MCFAN_DROP_NONE, MCFAN_FAMILY_IPV4, addr,
+				GROUP_PORT);
+		rte_pktmbuf_free(m);
+	}
+
+	/* Total length checked against the whole packet, not the first segment. */
+	set_be16(&f, ETH_HDR_LEN + 2, (uint16_t)(f.len - ETH_HDR_LEN + 1));
+	split = 60;
+	m = mbuf_chain_from(&f, &split, 1);
+	if (m != NULL) {
+		expect_mbuf_key("multi-segment, total length one beyond", m, MCFAN_DROP_MALFORMED,
+				0, NULL, 0);
+		rte_pktmbuf_free(m);
+	}
+
+	/* Headers beyond MCFAN_CLASSIFY_HDR_MAX: malformed in several segments only. */
+	build_v6(&f, true, 31, V6_PORT, 1); /* 256-byte hop-by-hop: UDP at 14 + 40 + 256 */
+	m = mbuf_from(&f);
+	if (m != NULL) {
+		expect_mbuf_key("ipv6, 256-byte hop-by-hop, one segment", m, MCFAN_DROP_NONE,
+				MCFAN_FAMILY_IPV6, V6_GROUP, V6_PORT);
+		rte_pktmbuf_free(m);
+	}
+	split = 100;
+	m = mbuf_chain_from(&f, &split, 1);
+	if (m != NULL) {
+		expect_mbuf_key("ipv6, 256-byte hop-by-hop, two segments", m, MCFAN_DROP_MALFORMED,
+				0, NULL, 0);
+		rte_pktmbuf_free(m);
+	}
+	build_v6(&f, true, 20, V6_PORT, 1); /* UDP header ends at 14 + 40 + 168 + 8 = 230 */
+	m = mbuf_chain_from(&f, &split, 1);
+	if (m != NULL) {
+		expect_mbuf_key("ipv6, 168-byte hop-by-hop, two segments", m, MCFAN_DROP_NONE,
+				MCFAN_FAMILY_IPV6, V6_GROUP, V6_PORT);
+		rte_pktmbuf_free(m);
+	}
+
+	/* The VLAN-stripped flag is honoured on both paths. */
+	build_v4(&f, 1, 3, GROUP_PORT, 1, 100);
+	m = mbuf_from(&f);
+	if (m != NULL) {
+		m->ol_flags |= RTE_MBUF_F_RX_VLAN_STRIPPED | RTE_MBUF_F_RX_VLAN;
+		m->vlan_tci = 100;
+		expect_mbuf_key("one tag left, outer stripped", m, MCFAN_DROP_NONE,
+				MCFAN_FAMILY_IPV4, addr, GROUP_PORT);
+		rte_pktmbuf_free(m);
+	}
+	build_v4(&f, 2, 3, GROUP_PORT, 1, 100);
+	split = 16;
+	m = mbuf_chain_from(&f, &split, 1);
+	if (m != NULL) {
+		expect_mbuf_key("qinq, two segments", m, MCFAN_DROP_NONE, MCFAN_FAMILY_IPV4, addr,
+				GROUP_PORT);
+		m->ol_flags |= RTE_MBUF_F_RX_VLAN_STRIPPED | RTE_MBUF_F_RX_VLAN;
+		expect_mbuf_key("two tags left after a stripped one, two segments", m,
+				MCFAN_DROP_MALFORMED, 0, NULL, 0);
+		rte_pktmbuf_free(m);
+	}
+	check_pool_full("multiseg classify");
+
+	/* A multi-segment frame through the fast path, replicated to two workers: each
+	 * segment must be shared, and every segment back in the pool after both free. */
+	if (rings[0] == NULL || rings[1] == NULL || t == NULL || ws == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 2, meta_off, SOCKET_ID_ANY), 0);
+	build_v4(&f, 0, 3, GROUP_PORT, 1, 200);
+	split = ETH_HDR_LEN + IPV4_HDR_LEN + 3;
+	m = mbuf_chain_from(&f, &split, 1);
+	if (m != NULL) {
+		struct rte_mbuf *seg2 = m->next;
+
+		CHECK_EQ_INT(mcfan_fanout_burst(&ctx, t, &m, 1, 77), 1);
+		CHECK_EQ_INT(ctx.stats.delivered_copies, 2);
+		CHECK_EQ_INT(ctx.stats.rx_bytes, f.len);
+		CHECK_EQ_INT(rte_mbuf_refcnt_read(m), 2);
+		CHECK(rte_mbuf_refcnt_read(seg2) == 2,
+		      "second segment refcnt %u, expected 2 (shared by both workers)",
+		      rte_mbuf_refcnt_read(seg2));
+		for (w = 0; w < 2; w++) {
+			n = drain(rings[w], out, RTE_DIM(out));
+			CHECK_EQ_INT(n, 1);
+			if (n == 1)
+				CHECK(out[0] == m, "ring %u: another mbuf", w);
+			mcfan_worker_burst(ws, out, (uint16_t)n, n, 78, meta_off);
+		}
+		CHECK_EQ_INT(ws->bytes, 2 * f.len);
+		check_pool_full("multiseg replicate");
+	}
+	/* And a multi-segment frame whose second copy finds its ring full. */
+	{
+		struct rte_mbuf *fill[BIG_RING];
+		unsigned int k;
+
+		for (k = 0; k < BIG_RING; k++)
+			fill[k] = (struct rte_mbuf *)(uintptr_t)(k + 1); /* never dereferenced */
+		CHECK_EQ_INT(rte_ring_enqueue_bulk(rings[1], (void **)fill, BIG_RING, NULL),
+			     BIG_RING);
+		m = mbuf_chain_from(&f, &split, 1);
+		if (m != NULL) {
+			CHECK_EQ_INT(mcfan_fanout_burst(&ctx, t, &m, 1, 79), 1);
+			CHECK_EQ_INT(ctx.ring_stats[1].ring_drops, 1);
+			n = drain(rings[0], out, RTE_DIM(out));
+			CHECK_EQ_INT(n, 1);
+			mcfan_worker_burst(ws, out, (uint16_t)n, n, 80, meta_off);
+		}
+		CHECK_EQ_INT(rte_ring_dequeue_bulk(rings[1], (void **)fill, BIG_RING, NULL),
+			     BIG_RING);
+		check_pool_full("multiseg replicate, one ring full");
+	}
+	check_conservation("multiseg", &ctx);
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(t);
+	ring_del(rings[0]);
+	ring_del(rings[1]);
+	rte_free(ws);
+}
+
+/*
+ * mcfan_fanout_stage() twice, then one mcfan_fanout_flush(): nothing is published until the
+ * flush, drops found while staging are freed at once, and frames of the second stage are
+ * told apart from the first (copies and ring_full counted per frame).
+ */
+static void
+test_stage_flush(void)
+{
+	static const uint16_t one[] = { 0 }, two[] = { 0, 1 };
+	static struct rte_mbuf *pkts[MCFAN_MAX_BURST + 8], *out[MCFAN_MAX_BURST];
+	struct rte_ring *rings[2] = { ring_new("ut_sf0", SMALL_RING),
+				      ring_new("ut_sf1", SMALL_RING / 2) };
+	struct rte_ring *big = ring_new("ut_sf_big", BIG_RING);
+	struct mcfan_group_table *tp = table_new(MCFAN_FANOUT_PARTITION, one, 1);
+	struct mcfan_group_table *tr = table_new(MCFAN_FANOUT_REPLICATE, two, 2);
+	struct mcfan_worker_stats *ws = ws_new();
+	struct mcfan_rx_ctx ctx;
+	struct frame f;
+	unsigned int i, n, w;
+
+	if (rings[0] == NULL || rings[1] == NULL || big == NULL || tp == NULL || tr == NULL ||
+	    ws == NULL)
+		goto out;
+
+	/* Partition, one ring of 8: 5 deliverable + 1 unicast, then 6 deliverable. */
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 1, meta_off, SOCKET_ID_ANY), 0);
+	for (i = 0; i < 12; i++) {
+		build_kind(&f, i == 3 ? K_UNICAST : K_GROUP, (uint8_t)(1 + i % N_GROUPS), i);
+		pkts[i] = mbuf_from(&f);
+	}
+	mcfan_fanout_stage(&ctx, tp, pkts, 6, 10);
+	CHECK_EQ_INT(ctx.stats.seq, 0);
+	CHECK_EQ_INT(ctx.stats.rx_frames, 0);
+	CHECK_EQ_INT(ctx.pend.frames, 6);
+	CHECK_EQ_INT(ctx.pend.delivered, 5);
+	CHECK_EQ_INT(ctx.pend.drops[MCFAN_DROP_NOT_MULTICAST], 1);
+	CHECK_EQ_INT(rte_ring_count(rings[0]), 0);
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - 11); /* the unicast one freed */
+	mcfan_fanout_stage(&ctx, tp, &pkts[6], 6, 20);
+	CHECK_EQ_INT(ctx.pend.frames, 12);
+	CHECK_EQ_INT(ctx.stats.rx_frames, 0);
+	CHECK_EQ_INT(mcfan_fanout_flush(&ctx), SMALL_RING);
+	CHECK_EQ_INT(ctx.stats.seq, 2);
+	CHECK_EQ_INT(ctx.stats.rx_frames, 12);
+	CHECK_EQ_INT(ctx.stats.delivered_frames, SMALL_RING);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_RING_FULL], 3);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_NOT_MULTICAST], 1);
+	CHECK_EQ_INT(ctx.stats.copies_offered, 11);
+	CHECK_EQ_INT(ctx.stats.delivered_copies, SMALL_RING);
+	check_conservation("stage/flush", &ctx);
+	CHECK(ctx.pend.frames == 0 && ctx.pend.delivered == 0 && ctx.pend.offered == 0 &&
+	      ctx.pend.bytes == 0 && ctx.pend.drops[MCFAN_DROP_NOT_MULTICAST] == 0,
+	      "pending state not reset by the flush");
+	n = drain(rings[0], out, RTE_DIM(out));
+	CHECK_EQ_INT(n, SMALL_RING);
+	for (i = 0; i < n; i++) {
+		/* Frames 0,1,2,4,5 (first stage, tsc 10) then 6,7,8 (second stage, tsc 20). */
+		static const uint32_t exp_seq[SMALL_RING] = { 0, 1, 2, 4, 5, 6, 7, 8 };
+
+		CHECK_EQ_INT(seq_of_v4(out[i]), exp_seq[i]);
+		CHECK_EQ_INT(mcfan_meta(out[i], meta_off)->rx_tsc, i < 5 ? 10 : 20);
+	}
+	mcfan_worker_burst(ws, out, (uint16_t)n, n, 0, meta_off);
+	/* A flush with nothing staged publishes nothing but stays consistent. */
+	CHECK_EQ_INT(mcfan_fanout_flush(&ctx), 0);
+	CHECK_EQ_INT(ctx.stats.seq, 4);
+	CHECK_EQ_INT(ctx.stats.rx_frames, 12);
+	check_pool_full("stage/flush partition");
+	mcfan_rx_ctx_free(&ctx);
+
+	/* Replicate over rings of 8 and 4: per-frame copy accounting across two stages. */
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 2, meta_off, SOCKET_ID_ANY), 0);
+	for (i = 0; i < 6; i++) {
+		build_v4(&f, 0, (uint8_t)(1 + i), GROUP_PORT, i, PAYLOAD_LEN);
+		pkts[i] = mbuf_from(&f);
+	}
+	mcfan_fanout_stage(&ctx, tr, pkts, 3, 1);
+	mcfan_fanout_stage(&ctx, tr, &pkts[3], 3, 2);
+	CHECK_EQ_INT(ctx.pend.offered, 12);
+	CHECK_EQ_INT(mcfan_fanout_flush(&ctx), 6);        /* ring 1 took 4 of 6 copies */
+	CHECK_EQ_INT(ctx.ring_stats[1].ring_drops, 2);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_RING_FULL], 0);
+	for (i = 0; i < 6; i++)
+		CHECK_EQ_INT(rte_mbuf_refcnt_read(pkts[i]), i < 4 ? 2 : 1);
+	/* Ring 0 has 2 slots left, ring 1 none: of 2 + 2 frames, the first 2 make it. */
+	for (i = 0; i < 4; i++) {
+		build_v4(&f, 0, (uint8_t)(1 + i), GROUP_PORT, 10 + i, PAYLOAD_LEN);
+		pkts[i] = mbuf_from(&f);
+	}
+	mcfan_fanout_stage(&ctx, tr, pkts, 2, 3);
+	mcfan_fanout_stage(&ctx, tr, &pkts[2], 2, 4);
+	CHECK_EQ_INT(mcfan_fanout_flush(&ctx), 2);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_RING_FULL], 2);
+	CHECK_EQ_INT(ctx.stats.delivered_frames, 8);
+	CHECK_EQ_INT(ctx.ring_stats[0].ring_drops, 2);
+	CHECK_EQ_INT(ctx.ring_stats[1].ring_drops, 2 + 4);
+	check_conservation("stage/flush replicate", &ctx);
+	/*
+	 * Ring 0 emptied, ring 1 still full: one frame per stage, each refused by ring 1 only.
+	 * Both are delivered; a flush that mixed up the two stages' frames would count the two
+	 * refusals against one frame and report a ring_full drop.
+	 */
+	n = drain(rings[0], out, RTE_DIM(out));
+	CHECK_EQ_INT(n, SMALL_RING);
+	mcfan_worker_burst(ws, out, (uint16_t)n, n, 0, meta_off);
+	for (i = 0; i < 2; i++) {
+		build_v4(&f, 0, (uint8_t)(1 + i), GROUP_PORT, 20 + i, PAYLOAD_LEN);
+		pkts[i] = mbuf_from(&f);
+	}
+	mcfan_fanout_stage(&ctx, tr, pkts, 1, 5);
+	mcfan_fanout_stage(&ctx, tr, &pkts[1], 1, 6);
+	CHECK_EQ_INT(mcfan_fanout_flush(&ctx), 2);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_RING_FULL], 2);
+	CHECK_EQ_INT(ctx.stats.delivered_frames, 10);
+	CHECK_EQ_INT(ctx.ring_stats[1].ring_drops, 2 + 4 + 2);
+	check_conservation("stage/flush replicate, one refusal per frame", &ctx);
+	for (w = 0; w < 2; w++) {
+		n = drain(rings[w], out, RTE_DIM(out));
+		CHECK_EQ_INT(n, w == 0 ? 2 : SMALL_RING / 2);
+		mcfan_worker_burst(ws, out, (uint16_t)n, n, 0, meta_off);
+	}
+	check_pool_full("stage/flush replicate");
+	mcfan_rx_ctx_free(&ctx);
+
+	/* At most MCFAN_MAX_BURST frames are staged in total; the rest stay the caller's. */
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, &big, 1, meta_off, SOCKET_ID_ANY), 0);
+	for (i = 0; i < MCFAN_MAX_BURST + 8; i++) {
+		build_v4(&f, 0, (uint8_t)(1 + i % N_GROUPS), GROUP_PORT, i, PAYLOAD_LEN);
+		pkts[i] = mbuf_from(&f);
+	}
+	mcfan_fanout_stage(&ctx, tp, pkts, MCFAN_MAX_BURST - 12, 5);
+	mcfan_fanout_stage(&ctx, tp, &pkts[MCFAN_MAX_BURST - 12], 20, 6);
+	CHECK_EQ_INT(ctx.pend.frames, MCFAN_MAX_BURST);
+	CHECK_EQ_INT(mcfan_fanout_flush(&ctx), MCFAN_MAX_BURST);
+	CHECK_EQ_INT(ctx.stats.rx_frames, MCFAN_MAX_BURST);
+	CHECK_EQ_INT(rte_ring_count(big), MCFAN_MAX_BURST);
+	for (i = MCFAN_MAX_BURST; i < MCFAN_MAX_BURST + 8; i++)
+		CHECK_EQ_INT(rte_mbuf_refcnt_read(pkts[i]), 1);
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - MCFAN_MAX_BURST - 8);
+	rte_pktmbuf_free_bulk(&pkts[MCFAN_MAX_BURST], 8);
+	n = drain(big, out, RTE_DIM(out));
+	CHECK_EQ_INT(n, MCFAN_MAX_BURST);
+	mcfan_worker_burst(ws, out, (uint16_t)n, n, 0, meta_off);
+	check_pool_full("stage cap");
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(tp);
+	mcfan_group_table_free(tr);
+	ring_del(rings[0]);
+	ring_del(rings[1]);
+	ring_del(big);
+	rte_free(ws);
+}
+
+/* ---- stats readers ---- */
+
+struct reader_arg {
+	const struct mcfan_rx_ctx *ctx;
+	volatile bool stop;
+	uint64_t reads;
+	uint64_t bad;
+	uint64_t last_rx;
+	uint64_t backwards;
+};
+
+static void *
+reader_main(void *p)
+{
+	struct reader_arg *a = p;
+	struct mcfan_rx_stats s;
+	struct mcfan_ring_stats rs[2];
+
+	while (!a->stop) {
+		uint64_t rdrops;
+
+		mcfan_rx_ctx_read(a->ctx, &s, rs);
+		rdrops = rs[0].ring_drops + rs[1].ring_drops;
+		if (s.rx_frames != s.delivered_frames + sum_drops(&s) ||
+		    s.copies_offered != s.delivered_copies + rdrops ||
+		    s.delivered_copies != rs[0].enqueued + rs[1].enqueued || (s.seq & 1) != 0)
+			a->bad++;
+		if (s.rx_frames < a->last_rx)
+			a->backwards++;
+		a->last_rx = s.rx_frames;
+		mcfan_rx_stats_read(&a->ctx->stats, &s);
+		if (s.rx_frames != s.delivered_frames + sum_drops(&s) || (s.seq & 1) != 0)
+			a->bad++;
+		a->reads++;
+	}
+	return NULL;
+}
+
+static void
+test_stats_read(void)
+{
+	static const uint16_t two[] = { 0, 1 };
+	static const enum kind kinds[] = { K_GROUP, K_UNICAST, K_GROUP, K_GROUP6, K_IGMP,
+					   K_UNKNOWN, K_GROUP, K_TOTLEN };
+	struct rte_ring *rings[2] = { ring_new("ut_rd0", SMALL_RING),
+				      ring_new("ut_rd1", SMALL_RING) };
+	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_REPLICATE, two, 2);
+	struct mcfan_worker_stats *ws = ws_new();
+	struct mcfan_rx_stats copy;
+	struct mcfan_ring_stats rs[2];
+	struct rte_mbuf *pkts[BURST], *out[BURST];
+	struct reader_arg arg;
+	struct mcfan_rx_ctx ctx;
+	struct frame f;
+	pthread_t th;
+	unsigned int round, i, w, n;
+	bool started;
+
+	if (rings[0] == NULL || rings[1] == NULL || t == NULL || ws == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 2, meta_off, SOCKET_ID_ANY), 0);
+	memset(&arg, 0, sizeof(arg));
+	arg.ctx = &ctx;
+	started = pthread_create(&th, NULL, reader_main, &arg) == 0;
+	CHECK(started, "reader thread");
+	for (round = 0; round < 3000; round++) {
+		for (i = 0; i < BURST; i++) {
+			build_kind(&f, kinds[(round + i) % RTE_DIM(kinds)],
+				   (uint8_t)(1 + i % N_GROUPS), i);
+			pkts[i] = mbuf_from(&f);
+			if (pkts[i] == NULL)
+				break;
+		}
+		mcfan_fanout_burst(&ctx, t, pkts, (uint16_t)i, round);
+		for (w = 0; w < 2; w++) {
+			n = rte_ring_dequeue_burst(rings[w], (void **)out,
+						   (round + w) % 3 == 0 ? BURST : 3, NULL);
+			mcfan_worker_burst(ws, out, (uint16_t)n, n, round, meta_off);
+		}
+	}
+	arg.stop = true;
+	if (started)
+		pthread_join(th, NULL);
+	printf("fanout: stats reader made %" PRIu64 " reads during 3000 bursts\n", arg.reads);
+	CHECK(arg.reads > 0, "reader never read");
+	CHECK(arg.bad == 0, "%" PRIu64 " of %" PRIu64 " concurrent reads inconsistent", arg.bad,
+	      arg.reads);
+	CHECK(arg.backwards == 0, "rx_frames went backwards %" PRIu64 " times", arg.backwards);
+
+	/* Quiescent: the copies equal the live blocks. */
+	mcfan_rx_stats_read(&ctx.stats, &copy);
+	CHECK(memcmp(&copy, &ctx.stats, sizeof(copy)) == 0, "rx stats copy differs");
+	memset(&copy, 0, sizeof(copy));
+	mcfan_rx_ctx_read(&ctx, &copy, rs);
+	CHECK(memcmp(&copy, &ctx.stats, sizeof(copy)) == 0, "rx ctx stats copy differs");
+	CHECK(memcmp(rs, ctx.ring_stats, sizeof(rs)) == 0, "ring stats copy differs");
+	mcfan_rx_ctx_read(&ctx, &copy, NULL);
+	CHECK(memcmp(&copy, &ctx.stats, sizeof(copy)) == 0, "rx ctx copy without rings differs");
+	CHECK_EQ_INT(copy.rx_frames, 3000 * BURST);
+	CHECK_EQ_INT(copy.seq, 2 * 3000);
+	check_conservation("stats read", &ctx);
+	CHECK(ctx.stats.drops[MCFAN_DROP_RING_FULL] > 0 && sum_ring_drops(&ctx) >
+	      ctx.stats.drops[MCFAN_DROP_RING_FULL], "load did not exercise full rings");
+
+	/* An empty burst counts nothing but is still a (consistent) update. */
+	CHECK_EQ_INT(mcfan_fanout_burst(&ctx, t, pkts, 0, 0), 0);
+	CHECK_EQ_INT(ctx.stats.rx_frames, 3000 * BURST);
+	CHECK_EQ_INT(ctx.stats.seq, 2 * 3000 + 2);
+
+	for (w = 0; w < 2; w++) {
+		n = drain(rings[w], out, BURST);
+		mcfan_worker_burst(ws, out, (uint16_t)n, n, 0, meta_off);
+	}
+	CHECK_EQ_INT(ws->frames, ctx.stats.delivered_copies);
+	check_pool_full("stats read");
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(t);
+	ring_del(rings[0]);
+	ring_del(rings[1]);
+	rte_free(ws);
+}
+
+/* ---- EAL ---- */
+
+static char runtime_dir[PATH_MAX];
+
+/* Remove the empty EAL runtime directory at exit (after telemetry removed its socket). */
+static void
+remove_runtime_dir(void)
+{
+	if (runtime_dir[0] != '\0')
+		rmdir(runtime_dir);
+}
+
+static int
+eal_up(void)
+{
+	char prefix[64];
+	char *argv[] = {
+		"test_fanout", "--no-huge", "-m", "64", "--no-shconf", "--no-pci", "-l", "0",
+		"--file-prefix", prefix, "--log-level", "lib.eal:error",
+	};
+
+	snprintf(prefix, sizeof(prefix), "mcfan-ut-fanout-%d", (int)getpid());
+	atexit(remove_runtime_dir);
+	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0) {
+		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
+	return 0;
+}
+
+int
+main(void)
+{
+	if (eal_up() < 0) {
+		CHECK(0, "EAL did not start");
+		return unit_summary("fanout");
+	}
+	pool = rte_pktmbuf_pool_create("ut_fanout_pool", POOL_SIZE, POOL_CACHE, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
+	CHECK(pool != NULL, "mbuf pool: %s", rte_strerror(rte_errno));
+	meta_off = mcfan_meta_register();
+	CHECK(meta_off >= 0, "mcfan_meta_register: %d", meta_off);
+	if (pool != NULL && meta_off >= 0) {
+		check_pool_full("start");
+		test_meta_and_init();
+		test_partition();
+		test_drop_mix();
+		test_replicate();
+		test_ring_full();
+		test_replicate_partial();
+		test_worker_stats();
+		test_multiseg();
+		test_stage_flush();
+		test_stats_read();
+		check_pool_full("end");
+	}
+	rte_mempool_free(pool);
+	CHECK_EQ_INT(rte_eal_cleanup(), 0);
+	return unit_summary("fanout");
+}
