@@ -400,6 +400,7 @@ load_config(struct mcfan_config *cfg, bool from_cli[])
 	struct rte_cfgfile *file;
 	struct rte_cfgfile_entry *entries = NULL;
 	char (*sections)[CFG_NAME_LEN] = NULL;
+	char **section_ptrs = NULL;
 	int n_sec, n_ent, i, ret = -EINVAL;
 	const struct opt_def *o;
 	FILE *probe;
@@ -417,10 +418,15 @@ load_config(struct mcfan_config *cfg, bool from_cli[])
 		return -EINVAL;
 	}
 	n_sec = rte_cfgfile_num_sections(file, NULL, 0);
+	/* rte_cfgfile_sections() copies each name into caller buffers given as an array of
+	 * pointers */
 	sections = calloc(RTE_MAX(n_sec, 1), sizeof(*sections));
-	if (sections == NULL)
-		goto close;
-	rte_cfgfile_sections(file, (char **)sections, n_sec);
+	section_ptrs = calloc(RTE_MAX(n_sec, 1), sizeof(*section_ptrs));
+	if (sections == NULL || section_ptrs == NULL)
+		goto free_sections;
+	for (i = 0; i < n_sec; i++)
+		section_ptrs[i] = sections[i];
+	rte_cfgfile_sections(file, section_ptrs, n_sec);
 	for (i = 0; i < n_sec; i++) {
 		if (strcmp(sections[i], CFG_SECTION) != 0) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: unknown section '[%s]': "
@@ -460,8 +466,8 @@ load_config(struct mcfan_config *cfg, bool from_cli[])
 free_entries:
 	free(entries);
 free_sections:
+	free(section_ptrs);
 	free(sections);
-close:
 	rte_cfgfile_close(file);
 	return ret;
 }

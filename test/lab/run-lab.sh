@@ -1,0 +1,264 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+#
+# README's first command: mcfan on real multicast, end to end, on a fresh Debian 12 host.
+#
+#   sudo test/lab/run-lab.sh [SECONDS]
+#
+# Installs the Debian packages (test/install-deps.sh), builds (meson + ninja, in ./build or
+# $MCFAN_BUILD), reserves 256 2 MB hugepages (or falls back to --no-huge and says so),
+# creates a two-namespace veth lab (198.18.0.0/15 addresses only), starts mcfan with
+# net_af_packet on the receiver's veth and the seed workload (config/seed-workload.ini:
+# 239.9.9.1-10:3999), sends SECONDS seconds (default 10) of multicast from 10 iperf2 clients,
+# one per group, stops mcfan with SIGINT, prints its report and compares its per-group frame
+# counts with a capture of the veth. Removes the lab (and gives back the hugepages it
+# reserved) on every exit, also on failure or Ctrl-C. Exit status 0 when every group's count
+# equals the wire's.
+#
+# Environment: MCFAN_BUILD (build directory, default build), MCFAN_BIN (run this mcfan
+# binary instead of the one just built), LAB_PPS (datagrams per second
+# per group, default 1000), LAB_LEN (UDP payload bytes, default 1000), MCFAN_NO_HUGE=1 (do
+# not touch hugepages: --no-huge), MCFAN_KEEP_HUGEPAGES=1 (keep the hugepage reservation).
+set -uo pipefail
+
+usage() {
+	echo "usage: sudo $0 [SECONDS]   (SECONDS of sending, 1..3600, default 10)" >&2
+	exit 2
+}
+
+SEND_S=${1:-10}
+[ $# -le 1 ] || usage
+if ! [[ "$SEND_S" =~ ^[0-9]+$ ]] || [ "$SEND_S" -lt 1 ] || [ "$SEND_S" -gt 3600 ]; then
+	usage
+fi
+PPS=${LAB_PPS:-1000}
+LEN=${LAB_LEN:-1000}
+NGROUPS=10
+COUNT=$((SEND_S * PPS))
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "run-lab: needs root (packages, hugepages, network namespaces): sudo $0 $*" >&2
+	exit 1
+fi
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+BUILD=${MCFAN_BUILD:-build}
+CONFIG=$ROOT/config/seed-workload.ini
+
+say() {
+	echo "run-lab: $*"
+}
+
+# ---- packages and build ----
+say "installing the Debian packages mcfan needs (test/install-deps.sh)"
+test/install-deps.sh || { say "installing packages failed"; exit 1; }
+if [ ! -f "$BUILD/build.ninja" ]; then
+	say "meson setup $BUILD"
+	meson setup "$BUILD" >/dev/null || { say "meson setup failed"; exit 1; }
+fi
+say "ninja -C $BUILD"
+ninja -C "$BUILD" >/dev/null || { ninja -C "$BUILD"; say "build failed"; exit 1; }
+MCFAN=${MCFAN_BIN:-$ROOT/$BUILD/app/mcfan/mcfan}
+[ -x "$MCFAN" ] || { say "no mcfan binary at $MCFAN"; exit 1; }
+
+# ---- the lab, and cleanup on every exit ----
+# shellcheck source=test/lab/lab.sh
+. "$ROOT/test/lab/lab.sh"
+RUN_DIR=$(mktemp -d /tmp/mcfan-run-lab.XXXXXX) || exit 1
+MCFAN_PID=
+HP_SYS=/sys/kernel/mm/hugepages/hugepages-2048kB
+HP_SAVED=
+HP_MOUNTED=
+
+stop_mcfan() {
+	local i
+	[ -n "$MCFAN_PID" ] || return 0
+	kill -INT "$MCFAN_PID" 2>/dev/null
+	for i in $(seq 150); do
+		kill -0 "$MCFAN_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$MCFAN_PID" 2>/dev/null; then
+		say "mcfan did not stop 15 s after SIGINT; killing it"
+		kill -KILL "$MCFAN_PID" 2>/dev/null
+	fi
+	wait "$MCFAN_PID" 2>/dev/null
+	MCFAN_RC=$?
+	MCFAN_PID=
+}
+
+# shellcheck disable=SC2317  # called from the EXIT trap
+cleanup() {
+	trap - EXIT INT TERM
+	stop_mcfan
+	lab_down
+	if [ -n "$HP_SAVED" ] && [ "${MCFAN_KEEP_HUGEPAGES:-0}" != 1 ]; then
+		echo "$HP_SAVED" >"$HP_SYS/nr_hugepages" 2>/dev/null
+	fi
+	if [ -n "$HP_MOUNTED" ] && [ "${MCFAN_KEEP_HUGEPAGES:-0}" != 1 ]; then
+		umount "$HP_MOUNTED" 2>/dev/null && rmdir "$HP_MOUNTED" 2>/dev/null
+	fi
+	rm -rf -- "$RUN_DIR"
+}
+trap cleanup EXIT
+trap 'say "interrupted"; exit 130' INT
+trap 'say "terminated"; exit 143' TERM
+
+# ---- hugepages: 256 x 2 MB, or --no-huge ----
+# Reserve what is missing for 256 free 2 MB pages and mount hugetlbfs if nothing is mounted;
+# on any failure fall back to anonymous memory.
+reserve_hugepages() {
+	local want=256 free total
+	[ -w "$HP_SYS/nr_hugepages" ] || return 1
+	free=$(cat "$HP_SYS/free_hugepages") total=$(cat "$HP_SYS/nr_hugepages")
+	if [ "$free" -lt "$want" ]; then
+		HP_SAVED=$total
+		echo $((total + want - free)) >"$HP_SYS/nr_hugepages" 2>/dev/null || return 1
+		free=$(cat "$HP_SYS/free_hugepages")
+		[ "$free" -ge "$want" ] || return 1
+	fi
+	if ! awk '$3 == "hugetlbfs" { found = 1 } END { exit !found }' /proc/mounts; then
+		mkdir -p /dev/hugepages || return 1
+		mount -t hugetlbfs -o pagesize=2M nodev /dev/hugepages || return 1
+		HP_MOUNTED=/dev/hugepages
+	fi
+	return 0
+}
+
+EAL_MEM=(--in-memory)
+MEM_MODE="hugepages (256 x 2 MB reserved, --in-memory)"
+if [ "${MCFAN_NO_HUGE:-0}" = 1 ]; then
+	EAL_MEM=(--no-huge -m 512 --in-memory)
+	MEM_MODE="no hugepages (MCFAN_NO_HUGE=1): --no-huge -m 512"
+elif ! reserve_hugepages; then
+	EAL_MEM=(--no-huge -m 512 --in-memory)
+	MEM_MODE="no hugepages: reserving 2 MB pages failed, falling back to --no-huge -m 512"
+fi
+
+# ---- lcores: 2 CPUs -> main + one run-to-completion lcore (RX and worker) ----
+if [ "$(nproc)" -ge 3 ]; then
+	LCORES=(-l 0-2)
+	LCORE_MODE="-l 0-2: lcore 0 control, lcore 1 RX, lcore 2 worker"
+else
+	LCORES=(-l 0-1)
+	LCORE_MODE="-l 0-1: lcore 0 control, lcore 1 RX and worker (run-to-completion, 2-CPU host)"
+fi
+
+lab_up || { say "cannot create the lab"; exit 1; }
+lab_capture_start "$LAB_CAPTURE" || { say "cannot start the capture"; exit 1; }
+
+# Start mcfan in the receiver namespace; wait until it runs. Returns 1 if it exited first
+# (its status in MCFAN_RC).
+start_mcfan() {
+	local _
+	lab_rcv_bg "$RUN_DIR/mcfan.log" "$MCFAN" "${LCORES[@]}" "${EAL_MEM[@]}" --no-pci \
+		--file-prefix "mcfan-lab-$LAB_ID" \
+		--vdev "net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=4096" \
+		-- --config "$CONFIG" --report-json "$RUN_DIR/report.json"
+	MCFAN_PID=$LAB_BG_PID
+	for _ in $(seq 600); do
+		grep -q 'running:' "$RUN_DIR/mcfan.log" 2>/dev/null && return 0
+		if ! kill -0 "$MCFAN_PID" 2>/dev/null; then
+			wait "$MCFAN_PID" 2>/dev/null
+			MCFAN_RC=$?
+			MCFAN_PID=
+			return 1
+		fi
+		sleep 0.1
+	done
+	say "mcfan did not start within 60 s"
+	return 1
+}
+
+start_failed() {
+	sed 's/^/  | /' "$RUN_DIR/mcfan.log"
+	say "mcfan did not start (exit status ${MCFAN_RC:-none})"
+	exit 1
+}
+
+say "memory: $MEM_MODE"
+say "lcores: $LCORE_MODE"
+say "starting mcfan in $LAB_RCV on $LAB_VRCV (net_af_packet), config $CONFIG"
+MCFAN_RC=
+if ! start_mcfan; then
+	# Only an EAL or memory failure is worth a second try without hugepages.
+	if [ "${EAL_MEM[0]}" != --no-huge ] &&
+	   grep -qE 'EAL initialisation failed|cannot create a pool' "$RUN_DIR/mcfan.log"; then
+		sed 's/^/  | /' "$RUN_DIR/mcfan.log"
+		EAL_MEM=(--no-huge -m 512 --in-memory)
+		MEM_MODE="no hugepages: mcfan could not start on hugepages, falling back to --no-huge -m 512"
+		say "memory: $MEM_MODE"
+		start_mcfan || start_failed
+	else
+		start_failed
+	fi
+fi
+
+say "sending: $NGROUPS iperf2 clients, 239.9.9.1..$NGROUPS port $LAB_PORT, $COUNT datagrams" \
+	"of $LEN bytes each at $PPS/s (about $SEND_S s)"
+lab_send "$NGROUPS" "$COUNT" "$LEN" "$PPS" || say "a sender failed (see above); carrying on"
+sleep 2   # let mcfan drain what is still in the af_packet ring
+say "stopping mcfan (SIGINT)"
+MCFAN_RC=0
+stop_mcfan
+lab_capture_stop 2>&1 | sed 's/^/run-lab: capture: /'
+
+echo
+cat "$RUN_DIR/mcfan.log"
+echo
+[ "$MCFAN_RC" -eq 0 ] || say "mcfan exited with status $MCFAN_RC"
+
+# ---- compare: iperf2's reports, the wire, mcfan ----
+for g in $(lab_groups "$NGROUPS"); do
+	echo "$g $(lab_iperf_report "$g")"
+done >"$RUN_DIR/iperf.txt"
+lab_wire_counts "$LAB_CAPTURE" >"$RUN_DIR/wire.txt"
+python3 - "$RUN_DIR/report.json" "$RUN_DIR/wire.txt" "$RUN_DIR/iperf.txt" "$COUNT" \
+	"$LAB_PORT" <<'PY'
+import json, sys
+rep_path, wire_path, iperf_path, count, port = sys.argv[1:6]
+count = int(count)
+try:
+    rep = json.load(open(rep_path))
+except (OSError, ValueError) as e:
+    print(f"run-lab: no JSON report from mcfan ({e})")
+    sys.exit(1)
+wire, other = {}, 0
+for line in open(wire_path):
+    f = line.split()
+    if f[0] == "other":
+        other = int(f[1])
+    else:
+        wire[(f[0], int(f[1]))] = int(f[2])
+writes = {}
+for line in open(iperf_path):
+    g, w, e, s = line.split()
+    writes[g] = int(w)
+mc = {(g["group"], g["udp_port"]): g["frames"] for g in rep["groups"]}
+cells, equal = [], 0
+for (g, p), n in sorted(mc.items(), key=lambda kv: tuple(map(int, kv[0][0].split(".")))):
+    w = wire.get((g, p), 0)
+    equal += (w == n)
+    cells.append(f"{g.rsplit('.', 1)[1]}:{w}{'=' if w == n else '!='}{n}")
+drops = sum(rep["drops"].values())
+cons = rep["rx_frames"] == rep["delivered_frames"] + drops
+sent_ok = all(v == count for v in writes.values())
+print(f"run-lab: iperf2 wrote {count} datagrams per group{'' if sent_ok else ' (NOT all: ' + str(writes) + ')'}"
+      f" + 1 end-of-test datagram each; wire vs mcfan frames per group (239.9.9.x:{port}): "
+      + " ".join(cells))
+print(f"run-lab: {equal}/{len(mc)} groups equal; other frames on the wire {other}; mcfan drops "
+      f"{drops} {dict((k, v) for k, v in rep['drops'].items() if v)}; conservation "
+      f"{'ok' if cons else 'BROKEN'}; mbufs outside pool {rep['mbufs_outside_pool']}")
+ok = equal == len(mc) == len(wire) and cons and rep["mbufs_outside_pool"] == 0
+sys.exit(0 if ok else 1)
+PY
+status=$?
+say "memory was: $MEM_MODE"
+if [ $status -eq 0 ]; then
+	say "PASS: every frame on the wire is in mcfan's per-group counts"
+else
+	say "FAIL: mcfan's counts differ from the wire (see above)"
+fi
+exit $status
