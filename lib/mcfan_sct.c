@@ -200,7 +200,7 @@ static const bool sct_bind_folds_nodes[MCFAN_SCT_BIND_COUNT] = {
 	[MCFAN_SCT_BIND_DEFAULT_BIND] = true,
 };
 
-/* --- error reporting -------------------------------------------------------------------- */
+/* --- error reporting --- */
 
 static int
 sct_fail(struct sct_err *err, enum mcfan_sct_err_kind kind, const char *fmt, ...)
@@ -249,7 +249,7 @@ sct_quote_cut(size_t len)
 	return len > SCT_QUOTE_MAX ? "..." : "";
 }
 
-/* --- output accumulator ----------------------------------------------------------------- */
+/* --- output accumulator --- */
 
 static void
 sct_out_init(struct sct_out *o, char *buf, size_t len)
@@ -286,7 +286,7 @@ sct_out_result(const struct sct_out *o)
 	return o->pos > INT_MAX ? -EOVERFLOW : (int)o->pos;
 }
 
-/* --- CPU text ----------------------------------------------------------------------------- */
+/* --- CPU text --- */
 
 static char
 sct_letter(char upper, uint32_t descriptive, uint32_t bit)
@@ -337,7 +337,7 @@ sct_cpu_text(const struct mcfan_sct_cpu *cpu, char *buf)
 	return buf;
 }
 
-/* --- sorting ------------------------------------------------------------------------------ */
+/* --- sorting --- */
 
 static int
 sct_sort_cmp(const void *va, const void *vb)
@@ -375,7 +375,7 @@ sct_logical_key(const struct mcfan_sct_cpu *c, struct sct_sort_item *item, uint3
 	item->index = index;
 }
 
-/* --- validation and construction ----------------------------------------------------------- */
+/* --- validation and construction --- */
 
 /* Describe CPU i for a message: its entry, and the map entry it came from if parsed. */
 static void
@@ -551,7 +551,7 @@ fail:
 	return ret;
 }
 
-/* --- parser --------------------------------------------------------------------------------- */
+/* --- parser --- */
 
 static bool
 sct_is_letter(char ch)
@@ -1083,7 +1083,7 @@ mcfan_sct_equal(const struct mcfan_sct_map *a, const struct mcfan_sct_map *b)
 	return 1;
 }
 
-/* --- formatting ----------------------------------------------------------------------------- */
+/* --- formatting --- */
 
 /* Step of an id from one CPU to the next within a compact entry: -1, 0, +1, or invalid. */
 static bool
@@ -1253,7 +1253,7 @@ mcfan_sct_err_kind_str(enum mcfan_sct_err_kind kind)
 	return sct_err_names[kind];
 }
 
-/* --- bind orders ----------------------------------------------------------------------------- */
+/* --- bind orders --- */
 
 int
 mcfan_sct_bind_parse(const char *name, enum mcfan_sct_bind *bind)

@@ -7,7 +7,9 @@
  * Never blocks, allocates, prints or locks. Stop order: the main lcore moves
  * the phase to STOP_RX; RX lcores finish their burst, go offline and count
  * themselves done; workers drain their rings once every RX lcore is done,
- * then return.
+ * then return. While the console's `stop` holds (app->rx_paused), RX lcores
+ * skip rx_burst (frames wait in the PMD, or count as its imissed) and go on
+ * reporting RCU quiescent states, so group table updates still complete.
  */
 
 #include <rte_common.h>
@@ -105,7 +107,7 @@ mcfan_lcore_main(void *arg)
 	bool rx_running = rx;
 	unsigned int burst;
 	uint32_t phase;
-	bool ms_on;
+	bool ms_on, ms_was_on = true;
 
 	if (lc->role == MCFAN_ROLE_NONE)
 		return 0;
@@ -115,11 +117,20 @@ mcfan_lcore_main(void *arg)
 	for (;;) {
 		phase = __atomic_load_n(&app->phase, __ATOMIC_ACQUIRE);
 		burst = __atomic_load_n(&app->burst, __ATOMIC_RELAXED);
-		ms_on = app->cfg.msacc;
+		ms_on = __atomic_load_n(&app->cfg.msacc, __ATOMIC_RELAXED);
+		if (ms_on && !ms_was_on)
+			/* accounting was switched back on: the time it was off counts as other */
+			mcfan_msacc_add(&lc->ms, MCFAN_MS_OTHER, rte_rdtsc());
+		ms_was_on = ms_on;
 
 		if (rx_running) {
 			if (phase == MCFAN_PHASE_RUN) {
-				rx_pass(app, lc, burst, ms_on);
+				if (!__atomic_load_n(&app->rx_paused, __ATOMIC_ACQUIRE)) {
+					rx_pass(app, lc, burst, ms_on);
+				} else {
+					rte_pause();
+					ms_add(&lc->ms, ms_on, MCFAN_MS_SLEEP, rte_rdtsc());
+				}
 				rte_rcu_qsbr_quiescent(app->qsbr, lc->rx_index);
 			} else {
 				rte_rcu_qsbr_thread_offline(app->qsbr, lc->rx_index);

@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +30,14 @@
 #include <rte_mbuf.h>
 
 #include "mcfan.h"
+#include "control.h"
 #include "log.h"
 #include "stats.h"
 
 RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
 
 #define CONTROL_TICK_NS 10000000L /* control loop period: 10 ms */
+#define CONTROL_TICK_MS 10
 #define TELEMETRY_SOCKET_NAME "dpdk_telemetry.v2" /* lib/telemetry/telemetry.c in DPDK 22.11 */
 
 struct mcfan_app mcfan_app;
@@ -158,13 +161,16 @@ msacc_init_all(struct mcfan_app *app)
 			mcfan_msacc_init(&app->lcores[id].ms, app->lcores[id].role, now);
 }
 
-/* The main lcore's loop: periodic summary, duration, stop requests. */
+/* The main lcore's loop: periodic summary, duration, stop requests, control housekeeping and
+ * the console (with one, it waits on its input instead of sleeping). */
 static void
 control_loop(struct mcfan_app *app)
 {
 	struct mcfan_msacc *ms = &app->lcores[app->main_lcore].ms;
 	uint64_t hz = app->tsc_hz, now, end = 0, next_stats = 0, period = 0;
 	struct timespec tick = {0, CONTROL_TICK_NS};
+	struct pollfd pfd;
+	int timeout, n;
 
 	if (app->cfg.duration_s > 0)
 		end = app->start_tsc + (uint64_t)(app->cfg.duration_s * (double)hz);
@@ -185,6 +191,16 @@ control_loop(struct mcfan_app *app)
 			if (next_stats < now)
 				next_stats = now + period;
 			mcfan_msacc_add(ms, MCFAN_MS_TELEMETRY, rte_rdtsc());
+		}
+		mcfan_control_tick(app);
+		mcfan_msacc_add(ms, MCFAN_MS_OTHER, rte_rdtsc());
+		timeout = CONTROL_TICK_MS;
+		if (mcfan_console_pollfd(&pfd, &timeout)) {
+			n = poll(&pfd, 1, timeout);
+			mcfan_msacc_add(ms, MCFAN_MS_SLEEP, rte_rdtsc());
+			if (mcfan_console_handle(app, n > 0 ? pfd.revents : 0) > 0)
+				mcfan_msacc_add(ms, MCFAN_MS_CONSOLE, rte_rdtsc());
+			continue;
 		}
 		nanosleep(&tick, NULL);
 		mcfan_msacc_add(ms, MCFAN_MS_SLEEP, rte_rdtsc());
@@ -287,6 +303,14 @@ main(int argc, char **argv)
 	}
 	if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
 		goto stop;
+	if (mcfan_control_init(app) < 0) {
+		status = EXIT_FAILURE;
+		goto stop;
+	}
+	if (mcfan_console_init(app) < 0) {
+		status = MCFAN_EXIT_USAGE;
+		goto stop;
+	}
 
 	msacc_init_all(app);
 	app->start_tsc = rte_rdtsc();
@@ -306,6 +330,7 @@ main(int argc, char **argv)
 	}
 
 stop:
+	mcfan_console_close(app); /* the terminal back to normal before the report */
 	__atomic_store_n(&app->phase, MCFAN_PHASE_STOP_RX, __ATOMIC_RELEASE);
 	if (launched)
 		rte_eal_mp_wait_lcore();
@@ -320,6 +345,7 @@ stop:
 		status = EXIT_FAILURE;
 cleanup:
 	mcfan_telemetry_stop();
+	mcfan_control_free(app);
 	mcfan_setup_free(app);
 	rte_mempool_free(app->pool);
 	app->pool = NULL;

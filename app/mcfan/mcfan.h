@@ -167,6 +167,10 @@ void mcfan_params_usage(const char *prog);
 /* ports.c */
 int mcfan_ports_init(struct mcfan_app *app);
 void mcfan_ports_stop(struct mcfan_app *app);
+/* Add a group's multicast MAC (RFC 1112 6.4 / RFC 2464 7) to macs[0..n) unless present;
+ * returns the new count. macs must have room for one more. */
+unsigned int mcfan_mac_list_add(struct rte_ether_addr *macs, unsigned int n,
+				const struct mcfan_flow_key *k);
 
 /* lcore.c */
 int mcfan_lcore_main(void *arg);
@@ -181,6 +185,19 @@ void mcfan_setup_free(struct mcfan_app *app);
 /* telemetry.c: register /mcfan/ commands (they answer once this is called) / stop answering */
 int mcfan_telemetry_init(struct mcfan_app *app);
 void mcfan_telemetry_stop(void);
+
+/* console.c: the operator console (docs/console.md), main lcore only */
+struct pollfd;
+/* Open what -i / --cmdline-file ask for (nothing otherwise). 0 or -errno (message printed). */
+int mcfan_console_init(struct mcfan_app *app);
+/* With a console: fill pfd (fd -1 when no input is wanted now) and lower timeout_ms to when the
+ * console next has work; returns false without a console. */
+bool mcfan_console_pollfd(struct pollfd *pfd, int *timeout_ms);
+/* Read what poll() reported and run the commands that are due; returns how much was done
+ * (0: nothing). */
+int mcfan_console_handle(struct mcfan_app *app, short revents);
+/* Restore the terminal and free the console; safe to call more than once. */
+void mcfan_console_close(struct mcfan_app *app);
 
 /* report.c */
 void mcfan_report_print(struct mcfan_app *app, FILE *f, bool final);

@@ -38,6 +38,7 @@ struct opt_def {
 	const char *def;     /* default shown in --help */
 	int (*set)(struct mcfan_config *cfg, const char *val, char *err, size_t err_len);
 	bool file_ok;        /* may be set in the config file */
+	char short_name;     /* one-letter form (-i), 0 = none */
 };
 
 static int
@@ -288,6 +289,39 @@ set_no_msacc(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	return -EINVAL;
 }
 
+static int
+set_interactive(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	/* In a file the value says whether the console is on: yes/no, true/false, 1/0. */
+	if (v == NULL || strcmp(v, "1") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "true") == 0) {
+		cfg->interactive = true;
+		return 0;
+	}
+	if (strcmp(v, "0") == 0 || strcmp(v, "no") == 0 || strcmp(v, "false") == 0) {
+		cfg->interactive = false;
+		return 0;
+	}
+	snprintf(err, len, "interactive: '%s' is not allowed: yes or no", v);
+	return -EINVAL;
+}
+
+static int
+set_cmdline_file(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	FILE *f;
+
+	if (set_path(cfg->cmdline_file, v, "cmdline-file", err, len) < 0)
+		return -EINVAL;
+	/* refuse an unreadable file now, before anything starts */
+	f = fopen(v, "r");
+	if (f == NULL) {
+		snprintf(err, len, "--cmdline-file: cannot open '%s': %s", v, strerror(errno));
+		return -EINVAL;
+	}
+	fclose(f);
+	return 0;
+}
+
 static const struct opt_def opts[] = {
 	{"rx-lcores", OPT_VALUE, "LIST", "lcores that poll RX (corelist, e.g. 1 or 1-2)",
 	 "the first lcore after the main lcore", set_rx_lcores, true},
@@ -314,6 +348,11 @@ static const struct opt_def opts[] = {
 	 "command line wins", "none", set_config, false},
 	{"no-msacc", OPT_FLAG, NULL, "switch microstate accounting off", "on", set_no_msacc,
 	 true},
+	{"interactive", OPT_FLAG, NULL, "console on standard input (docs/console.md): prompt "
+	 "'mcfan> ' on a terminal, else one command a line; quit, Ctrl-D or end of input stops",
+	 "off", set_interactive, true, 'i'},
+	{"cmdline-file", OPT_VALUE, "FILE", "run the console commands in FILE at start, then "
+	 "the console if -i", "none", set_cmdline_file, true},
 	{"help", OPT_FLAG, NULL, "print this help and exit", NULL, NULL, false},
 };
 
@@ -330,8 +369,14 @@ mcfan_params_usage(const char *prog)
 	       "them out to worker lcores through rings and reports where every frame went and\n"
 	       "where every lcore's time went.\n\nmcfan options:\n", prog);
 	for (i = 0; i < N_OPTS; i++) {
-		snprintf(lhs, sizeof(lhs), "--%s%s%s", opts[i].name,
-			 opts[i].arg != NULL ? " " : "", opts[i].arg != NULL ? opts[i].arg : "");
+		if (opts[i].short_name != 0)
+			snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", opts[i].short_name,
+				 opts[i].name, opts[i].arg != NULL ? " " : "",
+				 opts[i].arg != NULL ? opts[i].arg : "");
+		else
+			snprintf(lhs, sizeof(lhs), "--%s%s%s", opts[i].name,
+				 opts[i].arg != NULL ? " " : "",
+				 opts[i].arg != NULL ? opts[i].arg : "");
 		printf("  %-24s %s\n", lhs, opts[i].help);
 		if (opts[i].def != NULL)
 			printf("  %-24s default: %s\n", "", opts[i].def);
@@ -488,8 +533,8 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 	struct option lopts[N_OPTS + 1];
 	const char *values[N_OPTS] = {NULL};
 	bool given[N_OPTS] = {false};
-	char err[ERR_MAX];
-	unsigned int i;
+	char err[ERR_MAX], shorts[2 * N_OPTS + 2] = ":";
+	unsigned int i, k = 1;
 	int c, idx;
 
 	config_defaults(cfg);
@@ -498,12 +543,18 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 		lopts[i].name = opts[i].name;
 		lopts[i].has_arg = opts[i].kind == OPT_VALUE ? required_argument : no_argument;
 		lopts[i].val = (int)i + 1;
+		if (opts[i].short_name != 0) {
+			shorts[k++] = opts[i].short_name;
+			if (opts[i].kind == OPT_VALUE)
+				shorts[k++] = ':';
+		}
 	}
+	shorts[k] = '\0';
 	optind = 1;
 	opterr = 0;
 	for (;;) {
 		idx = -1;
-		c = getopt_long(argc, argv, ":", lopts, &idx);
+		c = getopt_long(argc, argv, shorts, lopts, &idx);
 		if (c == -1)
 			break;
 		if (c == '?') {
@@ -516,7 +567,11 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 				argv[optind - 1]);
 			return -EINVAL;
 		}
-		i = (unsigned int)c - 1;
+		for (i = 0; i < N_OPTS; i++)
+			if (opts[i].short_name != 0 && opts[i].short_name == c)
+				break;
+		if (i == N_OPTS)
+			i = (unsigned int)c - 1;
 		if (given[i]) {
 			fprintf(stderr, "mcfan: option --%s is given twice\n", opts[i].name);
 			return -EINVAL;

@@ -38,6 +38,20 @@ group_to_mac(const struct mcfan_flow_key *k, struct rte_ether_addr *mac)
 	}
 }
 
+unsigned int
+mcfan_mac_list_add(struct rte_ether_addr *macs, unsigned int n, const struct mcfan_flow_key *k)
+{
+	struct rte_ether_addr m;
+	unsigned int j;
+
+	group_to_mac(k, &m);
+	for (j = 0; j < n; j++)
+		if (rte_is_same_ether_addr(&m, &macs[j]))
+			return n;
+	macs[n] = m;
+	return n + 1;
+}
+
 /* Program the multicast MAC filter for the configured groups; fall back to allmulticast, and
  * say which mode is really in effect. */
 static void
@@ -45,18 +59,11 @@ port_filter(struct mcfan_app *app, uint16_t port)
 {
 	struct rte_ether_addr macs[MCFAN_MAX_GROUPS];
 	struct mcfan_port *p = &app->ports[port];
-	unsigned int i, j, n = 0;
+	unsigned int i, n = 0;
 	int ret;
 
-	for (i = 0; i < app->cfg.n_groups; i++) {
-		struct rte_ether_addr m;
-
-		group_to_mac(&app->cfg.groups[i], &m);
-		for (j = 0; j < n && !rte_is_same_ether_addr(&m, &macs[j]); j++)
-			;
-		if (j == n)
-			macs[n++] = m;
-	}
+	for (i = 0; i < app->cfg.n_groups; i++)
+		n = mcfan_mac_list_add(macs, n, &app->cfg.groups[i]);
 	ret = rte_eth_dev_set_mc_addr_list(port, macs, n);
 	if (ret == 0) {
 		snprintf(p->filter_mode, sizeof(p->filter_mode), "mc_addr_list");

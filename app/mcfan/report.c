@@ -60,17 +60,6 @@ mbufs_outside(const struct mcfan_app *app)
 	return (int64_t)app->pool_size - (int64_t)rte_mempool_avail_count(app->pool);
 }
 
-/* Live stats, or the ones read just before the port was closed. */
-static void
-port_stats(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *ps)
-{
-	memset(ps, 0, sizeof(*ps));
-	if (app->ports[port].have_final)
-		*ps = app->ports[port].final_stats;
-	else
-		rte_eth_stats_get(port, ps);
-}
-
 void
 mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 {
@@ -85,7 +74,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	uint16_t port;
 
 	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
-	gv = calloc(RTE_MAX(app->n_group_entries, 1u), sizeof(*gv));
+	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
 	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
 	text = malloc(MSACC_TEXT_MAX);
 	if (wv == NULL || gv == NULL || rows == NULL || text == NULL) {
@@ -111,13 +100,13 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if (!app->ports[port].used)
 			continue;
-		port_stats(app, port, &ps);
+		mcfan_port_stats_read(app, port, &ps);
 		fprintf(f, "  %4u %-22.22s %-16.16s %-12s %12" PRIu64 " %10" PRIu64 " %10" PRIu64
 			" %10" PRIu64 "\n", port, app->ports[port].name, app->ports[port].driver,
 			app->ports[port].filter_mode, ps.ipackets, ps.imissed, ps.ierrors,
 			ps.rx_nombuf);
 	}
-	ng = mcfan_groups_read(app, gv, app->n_group_entries);
+	ng = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
 	fprintf(f, "\ngroups:\n  %-40s %6s %10s %14s %14s  %s\n", "group", "port", "fan-out",
 		"frames", "bytes", "worker lcores");
 	for (i = 0; ng > 0 && i < (unsigned int)ng; i++) {
@@ -183,7 +172,7 @@ report_json_build(struct mcfan_app *app)
 
 	root = json_object();
 	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
-	gv = calloc(RTE_MAX(app->n_group_entries, 1u), sizeof(*gv));
+	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
 	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
 	if (root == NULL || wv == NULL || gv == NULL || rows == NULL) {
 		json_decref(root);
@@ -209,7 +198,7 @@ report_json_build(struct mcfan_app *app)
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if (!app->ports[port].used)
 			continue;
-		port_stats(app, port, &ps);
+		mcfan_port_stats_read(app, port, &ps);
 		o = json_object();
 		json_object_set_new(o, "port_id", json_integer(port));
 		json_object_set_new(o, "name", json_string(app->ports[port].name));
@@ -224,7 +213,7 @@ report_json_build(struct mcfan_app *app)
 	json_object_set_new(root, "ports", arr);
 
 	arr = json_array();
-	n = mcfan_groups_read(app, gv, app->n_group_entries);
+	n = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
 	for (i = 0; n > 0 && i < (unsigned int)n; i++) {
 		o = json_object();
 		group_addr(&gv[i].entry->key, addr, sizeof(addr));

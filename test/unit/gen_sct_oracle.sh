@@ -65,6 +65,10 @@ L0-2C0-2P0N0:L3-4C0-1P1N1:L5C0P2N2
 L0-7C0,1,0,1,0,1,0,1P0,0,1,1,2,2,3,3N0,0,1,1,0,0,1,1
 L0-15C0-15P0N0:L16-31C0-15P1N1:L32-47C0-15P2N2:L48-63C0-15P3N3
 L0-15T0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1C0,0,1,1,2,2,3,3,0,0,1,1,2,2,3,3P0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1N0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+# Several processors in one node (and no nodes at all): here ts and tnnps, nnps and nnts differ.
+L0-7T0,1,0,1,0,1,0,1C0,0,1,1,0,0,1,1P0,0,0,0,1,1,1,1N0
+L0-7T0,1,0,1,0,1,0,1C0,0,1,1,0,0,1,1P0,0,0,0,1,1,1,1
+L0-15T0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1C0,0,1,1,0,0,1,1,0,0,1,1,0,0,1,1P0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,3N0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1
 # Nodes inside processors.
 L0-3C0,1,0,1N0,0,1,1P0
 L0-1N0,1P0:L2-3N2,3P1
@@ -151,8 +155,10 @@ EOF
 }
 
 # erl's answer for one map: "error REASON", or "term TERM" then "order BIND CPU,CPU,...".
+# One scheduler of each kind starts faster; fake_scheduler_bindings orders every CPU of the
+# map whatever the number of schedulers.
 answer() {
-	out=$(erl +sct "$1" -noshell -eval '
+	out=$(erl +sct "$1" +S 1:1 +SDcpu 1:1 -noshell -eval '
 		erts_debug:set_internal_state(available_internal_state, true),
 		io:format("SCT term ~w~n", [erlang:system_info({cpu_topology, defined})]),
 		lists:foreach(fun(B) ->
@@ -160,7 +166,7 @@ answer() {
 			io:format("SCT order ~s ~s~n",
 				[B, lists:join(",", [integer_to_list(X) || X <- tuple_to_list(O)])])
 		end, ['"$(echo $BINDS | sed 's/ /, /g')"']),
-		halt().' 2>&1 || true)
+		halt().' 2>&1 | tr -d '\r' || true)
 	bad=$(printf '%s\n' "$out" | sed -n "s/^bad cpu topology '.*': //p" | head -n 1)
 	if [ -n "$bad" ]; then
 		echo "error $bad"

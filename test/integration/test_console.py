@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""The console without a terminal (docs/console.md):
+ - scripted: console_scripted.txt (--cmdline-file) joins, leaves and switches fan-out while a
+   pcap replays round-robin without end; the counts of each phase follow from that phase's
+   configuration, conservation is exact at every stop and at exit, counter slots are stable
+   and a reused slot starts from zero;
+ - bad input: a table of bad lines on a pipe (-i), each refused with its own one-line error
+   and nothing changed; afterwards show counters answers, `08` is eight, quit exits 0;
+ - end of input on /dev/null and on a closed pipe ends mcfan cleanly; a missing command file
+   is refused with status 2.
+Usage: test_console.py MCFAN_BINARY"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import mcfantest as t
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GROUPS4 = ["239.9.9.1", "239.9.9.2", "239.9.9.3", "239.9.9.4"]
+PORT = 3999
+# main lcore 0 and worker 2 share CPU 0 (the main lcore mostly sleeps); lcore 1 is RX and
+# worker on CPU 1: two workers on a 2-CPU host
+LCORES_2W = ["--lcores", "0@0,1@1,2@0"]
+
+
+def eal(name, lcores=None, pcap=None):
+    args = t.eal_args(name, extra=["--vdev", f"net_pcap0,rx_pcap={pcap},infinite_rx=1"])
+    if lcores is not None:
+        i = args.index("-l")
+        args[i:i + 2] = lcores
+    return args
+
+
+def round_robin_pcap(path, n=400):
+    t.write_pcap(path, [t.udp4_frame(GROUPS4[i % 4], PORT) for i in range(n)])
+
+
+def blocks(stdout):
+    """[(command, [output lines])] from a transcript: commands are echoed as 'mcfan> CMD'."""
+    out = []
+    for ln in stdout.splitlines():
+        if ln.startswith("mcfan> "):
+            out.append((ln[len("mcfan> "):], []))
+        elif out:
+            out[-1][1].append(ln)
+    return out
+
+
+COUNTERS = re.compile(r"^frames: rx (\d+) = delivered (\d+) \+ drops (\d+)$")
+COPIES = re.compile(r"^copies: offered (\d+) = delivered (\d+) \+ ring drops (\d+)$")
+GROUP_ROW = re.compile(r"^\s+(\S+)\s+(partition|replicate)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)$")
+
+
+def parse_counters(lines):
+    c = {}
+    for ln in lines:
+        m = COUNTERS.match(ln)
+        if m:
+            c["rx"], c["delivered"], c["drops"] = map(int, m.groups())
+        m = COPIES.match(ln)
+        if m:
+            c["offered"], c["copies"], c["ring_drops"] = map(int, m.groups())
+        if ln.startswith("drops:"):
+            f = ln.split()[1:]
+            c["reasons"] = {f[i]: int(f[i + 1]) for i in range(0, len(f) - 1, 2)}
+    return c
+
+
+def parse_groups(lines):
+    """{group: (fanout, slot, frames, workers)}"""
+    g = {}
+    for ln in lines:
+        m = GROUP_ROW.match(ln)
+        if m:
+            g[m.group(1)] = (m.group(2), int(m.group(3)), int(m.group(4)), m.group(6))
+    return g
+
+
+RING_ROW = re.compile(r"^\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$")
+
+
+def parse_rings(lines):
+    """{worker lcore: ring_drops}"""
+    r = {}
+    for ln in lines:
+        m = RING_ROW.match(ln)
+        if m:
+            r[m.group(1)] = int(m.group(7))
+    return r
+
+
+def near(got, want, slack, msg):
+    return t.check(abs(got - want) <= slack, f"{msg}: got {got}, expected {want} +- {slack}")
+
+
+def check_group(ph, g, got, targets, quarter, drops):
+    """A joined group got |targets| copies of its ~quarter frames. Exact (+-1 frame per copy,
+    the pcap cycles through the 4 groups) unless a target worker's ring overflowed in this
+    phase (the host's other load can starve a worker): then those drops bound it."""
+    lost = sum(drops.get(w, 0) for w in targets)
+    n = len(targets)
+    if lost == 0:
+        near(got, n * quarter, n, f"phase {ph}: {g} frames")
+    else:
+        t.check(n * (quarter - 1) - lost <= got <= n * (quarter + 1),
+                f"phase {ph}: {g} frames {got} within {n} x {quarter} - {lost} ring drops")
+
+
+def test_scripted(tmp):
+    pcap = os.path.join(tmp, "rr4.pcap")
+    round_robin_pcap(pcap)
+    script = os.path.join(HERE, "console_scripted.txt")
+    e = eal("console-script", LCORES_2W, pcap)
+    rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1-2:3999", "--worker-lcores", "1-2",
+                                        "--ring-size", "8192", "--cmdline-file", script],
+                                    timeout=120)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, "scripted: exit status")
+    if not t.check(rep is not None, "scripted: JSON report written"):
+        print(err)
+        return
+    b = blocks(out)
+    errors = [ln for _, lines in b for ln in lines if ln.startswith("error:")]
+    t.check_eq(errors, [], "scripted: no command failed")
+    stops = [lines for cmd, lines in b if cmd == "stop"]
+    t.check(all(ln == ["RX stopped; workers have counted every queued frame"] for ln in stops),
+            "scripted: every stop waited until the workers counted every queued frame")
+    snaps = [parse_counters(lines) for cmd, lines in b if cmd == "show counters"]
+    rings = [parse_rings(lines) for cmd, lines in b if cmd == "show rings"]
+    tables = [parse_groups(lines) for cmd, lines in b if cmd.startswith("show groups")]
+    if not t.check_eq(len(snaps), 6, "scripted: six show counters answered") or \
+            not t.check_eq(len(rings), 6, "scripted: six show rings answered") or \
+            not t.check_eq(len(tables), 8, "scripted: eight show groups answered"):
+        print(out)
+        return
+    for i, s in enumerate(snaps):
+        t.check(s["rx"] == s["delivered"] + s["drops"], f"scripted: conservation at stop {i}")
+        t.check_eq(s["offered"], s["copies"] + s["ring_drops"],
+                   f"scripted: copies offered = delivered + ring drops at stop {i}")
+        t.check_eq(s["ring_drops"], sum(rings[i].values()),
+                   f"scripted: ring drops are the workers' ring drops at stop {i}")
+        t.check_eq(sum(v for k, v in s["reasons"].items()
+                       if k not in ("unknown_group", "ring_full")), 0,
+                   f"scripted: no drop but unknown_group and ring_full at stop {i}")
+    # tables: 0,1,2,3 after the phases; 4 = group 4 while joined; 5 after phase 4;
+    # 6 = the two reused slots; 7 = group 3 after phase 5
+    g1, g2, g3, g4 = (f"{g}:{PORT}" for g in GROUPS4)
+    zero = {"rx": 0, "delivered": 0, "drops": 0, "offered": 0, "copies": 0, "ring_drops": 0,
+            "reasons": {"unknown_group": 0, "ring_full": 0}}
+    prev_c, prev_r, prev_g = zero, {}, {}
+    phase_tables = [tables[0], tables[1], tables[2], tables[3], tables[5]]
+    for ph, (c, tab, rg) in enumerate(zip(snaps[:5], phase_tables, rings[:5])):
+        r = c["rx"] - prev_c["rx"]
+        unknown = c["reasons"]["unknown_group"] - prev_c["reasons"]["unknown_group"]
+        copies = c["copies"] - prev_c["copies"]
+        drops = {w: v - prev_r.get(w, 0) for w, v in rg.items()}
+        quarter = r / 4
+
+        def df(g):
+            return tab[g][2] - (prev_g[g][2] if g in prev_g else 0)
+
+        def targets(g):
+            return tab[g][3].split(",")
+
+        t.check(r > 400, f"phase {ph}: traffic flowed ({r} frames)")
+        if ph != 4:
+            t.check_eq(sum(df(g) for g in tab), copies,
+                       f"phase {ph}: workers counted every delivered copy")
+        for g in tab:
+            check_group(ph, g, df(g), targets(g), quarter, drops)
+        if ph == 0:
+            t.check_eq(sorted(tab), [g1, g2], "phase 0: groups 1 and 2 joined")
+            t.check_eq((tab[g1][1], tab[g2][1]), (0, 1), "phase 0: slots 0 and 1")
+            near(unknown, 2 * quarter, 2, "phase 0: groups 3 and 4 are unknown_group")
+        elif ph == 1:
+            t.check_eq(sorted(tab), [g1, g2, g3], "phase 1: group 3 joined")
+            t.check_eq(tab[g3][1], 2, "phase 1: group 3 in slot 2")
+            t.check_eq((tab[g1][1], tab[g2][1]), (0, 1), "phase 1: slots of 1 and 2 kept")
+            near(unknown, quarter, 1, "phase 1: only group 4 is unknown_group")
+        elif ph == 2:
+            t.check_eq(tab[g1][0], "replicate", "phase 2: group 1 replicated")
+            t.check_eq(tab[g1][3], "1,2", "phase 2: group 1 goes to both workers")
+            # copies beyond one a frame are group 1's second copies
+            extra = (c["offered"] - prev_c["offered"]) - (c["delivered"] - prev_c["delivered"]) \
+                - (c["reasons"]["ring_full"] - prev_c["reasons"]["ring_full"])
+            near(extra, quarter, 1, "phase 2: one extra copy per group 1 frame")
+            near(unknown, quarter, 1, "phase 2: group 4 is unknown_group")
+        elif ph == 3:
+            t.check_eq(sorted(tab), [g1, g3], "phase 3: group 2 left")
+            near(unknown, 2 * quarter, 2, "phase 3: groups 2 and 4 are unknown_group")
+        elif ph == 4:
+            # group 4 joined and left while traffic flowed: groups 1 and 3 lost nothing
+            # (checked above), group 4's frames went to it or to unknown_group
+            t.check_eq(sorted(tab), [g1, g3], "phase 4: group 4 joined and left")
+            t.check_eq(sorted(tables[4]), [g4], "phase 4: show groups 239.9.9.4 found it")
+            t.check_eq(tables[4][g4][1], 3, "phase 4: group 4 got a fresh slot (3)")
+            t.check(sum(df(g) for g in tab) < copies,
+                    "phase 4: copies beyond groups 1 and 3 went to group 4")
+            t.check(quarter - 1 <= unknown <= 2 * quarter + 2,
+                    f"phase 4: unknown_group {unknown} within group 2 .. groups 2+4")
+        prev_c, prev_r, prev_g = c, rg, tab
+    # phase 5: reused slots start from zero; traffic still counted
+    reused = tables[6]
+    t.check_eq(sorted(v[1] for v in reused.values()), [0, 1],
+               "phase 5: the last groups joined reuse slots 0 and 1")
+    t.check_eq([v[2] for v in reused.values()], [0, 0], "phase 5: reused slots start at 0")
+    r5 = snaps[5]["rx"] - snaps[4]["rx"]
+    d5 = {w: v - rings[4].get(w, 0) for w, v in rings[5].items()}
+    check_group(5, g3, tables[7][g3][2] - tables[5][g3][2], tables[7][g3][3].split(","), r5 / 4,
+                d5)
+    t.check(any("joined 239.10.0.0 .. 239.10.3.253 (1022 groups)" in ln
+                for _, lines in b for ln in lines), "phase 5: 1022 groups joined in one command")
+    # the final report: the same numbers, everything back in the pool
+    t.check(t.conservation(rep), "scripted: final conservation")
+    t.check_eq(rep["rx_frames"], snaps[5]["rx"], "scripted: no frame after the last stop")
+    t.check_eq(rep["mbufs_outside_pool"], 0, "scripted: every mbuf back in its pool")
+    t.check_eq(len(rep["groups"]), 1023, "scripted: 1023 groups at exit")
+
+
+# Each bad line and a piece of the one error line it must get.
+BAD = [
+    (b"foo", "unknown command 'foo'"),
+    (b"show", "show: missing one of: lcores, msacc"),
+    (b"show foo", "show: 'foo' is not one of:"),
+    (b"show msacc abc", "'abc' is not one of: <lcore> (a decimal number), types"),
+    (b"show msacc 99", "lcore 99 is not used by mcfan"),
+    (b"show port stats 7", "port 7 is not used by mcfan"),
+    (b"show port xstats", "show port xstats: missing <port>"),
+    (b"show counters now", "unexpected 'now' after the command"),
+    (b"stop now", "unexpected 'now' after the command"),
+    (b"set burst 0", "set burst: 0 is out of range 1..512"),
+    (b"set burst 513", "set burst: 513 is out of range 1..512"),
+    (b"set burst ten", "'ten' is not <n> (a decimal number)"),
+    (b"set burst -1", "'-1' is not <n> (a decimal number)"),
+    (b"set burst 0x20", "'0x20' is not <n> (a decimal number)"),
+    (b"set burst 99999999999999999999999", "99999999999999999999999 is too large"),
+    (b"set fanout all bogus", "'bogus' is not one of: partition, replicate"),
+    (b"set fanout 239.9.9.1:3999", "missing one of: partition, replicate"),
+    (b"set fanout 239.9.9.9:3999 replicate", "group 239.9.9.9:3999 is not joined"),
+    (b"join 239.9.9.1:3999", "group 239.9.9.1:3999 is already joined"),
+    (b"join 239.9.9.5,239.9.9.1:3999", "group 239.9.9.1:3999 is already joined"),
+    (b"join 10.0.0.1", "not an IPv4 multicast address"),
+    (b"join 239.9.9.300", "not a valid IPv4 address"),
+    (b"join 239.9.9.5 workers 9", "lcore 9 is not a worker lcore"),
+    (b"join 239.9.9.5 workers 1-0", "is decreasing"),
+    (b"join", "join: missing <groups>"),
+    (b"leave 239.9.9.77", "group 239.9.9.77 is not joined"),
+    (b"leave 239.9.9.1", "group 239.9.9.1 is not joined (239.9.9.1:3999 is)"),
+    (b"msacc start 0", "0 is out of range 1..86400000"),
+    (b"msacc maybe", "'maybe' is not one of: start, reset, on, off"),
+    (b"msacc on", "accounting is already on"),
+    (b"start", "RX is already running"),
+    (b"wait 99999999", "99999999 is out of range 0..600000"),
+    (b"help nothing", "no command starts with 'nothing'"),
+    (b"show groups 239.9.9.99", "group 239.9.9.99 is not joined"),
+    (b"join " + b"x" * 130, "word 2 is 130 characters long, at most 126"),
+    (b"show groups 239.9.9.1-" + b"1" * 124, "word 3 is 134 characters long"),
+    (b"show groups " + b"2" * 600, "line too long: 612 characters, at most 512"),
+    # a join list past the buffer: refused whole, not cut and run (22.11 pitfall)
+    (b"join " + b",".join(b"239.8.%d.%d" % (i // 200, i % 200) for i in range(60)),
+     "line too long"),
+    (b"join 239.9.9.3\xe2\x80\x93239.9.9.5", "non-ASCII byte 0xe2 at column 15"),
+    (b"\x00\x01\x02garbage", "control character 0x00 at column 1"),
+    (b"show\x1b[Acounters", "control character 0x1b at column 5"),
+    (bytes(range(0x80, 0x100)), "non-ASCII byte 0x80 at column 1"),
+    (b"join 239.9.9.3:3999 # \xff comment", "non-ASCII byte 0xff"),
+]
+
+
+def test_bad_input(tmp):
+    pcap = os.path.join(tmp, "rr4.pcap")
+    round_robin_pcap(pcap)
+    e = eal("console-bad", pcap=pcap)
+    good = [b"set burst 08", b"show config", b"set burst 32", b"show groups",
+            b"show counters", b"quit"]
+    data = b"\n".join([line for line, _ in BAD] + good) + b"\n"
+    fd, path = tempfile.mkstemp(prefix="mcfan-bad-", dir=tmp)
+    os.write(fd, data)
+    os.close(fd)
+    with open(path, "rb") as f:
+        rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1-2:3999", "-i"], timeout=60,
+                                        stdin=f)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, "bad input: exit status after quit")
+    b = blocks(out)
+    t.check(len(BAD) >= 25, "bad input: at least 25 bad lines")
+    if not t.check_eq(len(b), len(BAD) + len(good), "bad input: one echo per line"):
+        print(out)
+        return
+    for i, (line, want) in enumerate(BAD):
+        lines = b[i][1]
+        errs = [ln for ln in lines if ln.startswith("error: ")]
+        t.check(len(lines) == 1 and len(errs) == 1 and want in errs[0],
+                f"bad input {line[:40]!r}: one error line with {want!r}, got {lines!r}")
+    res = {cmd: lines for cmd, lines in b[len(BAD):]}
+    t.check_eq(res.get("set burst 08"), ["burst 8 (was 32)"], "bad input: 08 is eight")
+    cfg = "\n".join(res.get("show config", []))
+    t.check("burst:         8 " in cfg, "bad input: show config shows burst 8")
+    t.check("rx lcores:     1 (running)" in cfg and "msacc:         on" in cfg,
+            "bad input: RX running, accounting on: nothing changed")
+    groups = parse_groups(res.get("show groups", []))
+    t.check_eq(sorted(groups), ["239.9.9.1:3999", "239.9.9.2:3999"],
+               "bad input: still exactly the two groups")
+    t.check(all(v[0] == "partition" for v in groups.values()), "bad input: still partition")
+    c = parse_counters(res.get("show counters", []))
+    t.check(c.get("rx", 0) > 0 and c["rx"] == c["delivered"] + c["drops"],
+            "bad input: show counters still answers, conservation holds")
+    t.check(rep is not None and t.conservation(rep) and rep["mbufs_outside_pool"] == 0,
+            "bad input: final report clean")
+
+
+def test_end_of_input(tmp):
+    pcap = os.path.join(tmp, "rr4.pcap")
+    round_robin_pcap(pcap)
+    # /dev/null: end of input at once
+    e = eal("console-null", pcap=pcap)
+    t0 = time.monotonic()
+    rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1:3999", "-i"], timeout=60)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, "/dev/null: exit status")
+    t.check("end of input: stopping" in out, "/dev/null: says end of input")
+    t.check(time.monotonic() - t0 < 30, "/dev/null: ends promptly, never spins")
+    t.check(rep is not None and t.conservation(rep), "/dev/null: report written")
+    # a pipe that closes after two commands, the last line without a newline
+    e = eal("console-pipe", pcap=pcap)
+    cmd = [t.mcfan_path(), *e, "--", "--groups", "239.9.9.1:3999", "-i"]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    try:
+        out, err = p.communicate(input=b"show counters\nshow lcores", timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    t.remove_runtime_dir(e)
+    out = out.decode(errors="replace")
+    t.check_eq(p.returncode, 0, "closed pipe: exit status")
+    t.check("mcfan> show lcores" in out and "rx+worker" in out,
+            "closed pipe: last line without newline still runs")
+    t.check("==== mcfan report" in out, "closed pipe: final report printed")
+    # a missing command file is a usage error
+    e = eal("console-nofile", pcap=pcap)
+    rc, out, err, rep = t.run_mcfan(e, ["--cmdline-file", os.path.join(tmp, "nope.txt")],
+                                    timeout=60)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 2, "missing --cmdline-file: exit status 2")
+    t.check("--cmdline-file: cannot open" in err, "missing --cmdline-file: says so")
+    # --help lists the console options
+    p = subprocess.run([t.mcfan_path(), "--", "--help"], capture_output=True, text=True,
+                       timeout=30)
+    t.check("-i, --interactive" in p.stdout and "--cmdline-file FILE" in p.stdout,
+            "--help lists -i and --cmdline-file")
+
+
+def main():
+    t.mcfan_path()
+    with tempfile.TemporaryDirectory(prefix="mcfan-console-") as tmp:
+        test_scripted(tmp)
+        test_bad_input(tmp)
+        test_end_of_input(tmp)
+    t.finish("test_console")
+
+
+if __name__ == "__main__":
+    main()
