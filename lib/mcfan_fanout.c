@@ -8,6 +8,7 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_hash.h>
 #include <rte_malloc.h>
@@ -206,18 +207,71 @@ mcfan_fanout_burst(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 	return mcfan_fanout_flush(ctx);
 }
 
+uint64_t
+mcfan_lat_ns_mult(uint64_t tsc_hz)
+{
+	return tsc_hz == 0 ? 0 : ((uint64_t)NS_PER_S << MCFAN_LAT_MULT_SHIFT) / tsc_hz;
+}
+
+/* Bucket of one RX-to-dequeue time; raises *max_ns. */
+static inline unsigned int
+lat_bucket(uint64_t now_tsc, uint64_t rx_tsc, uint64_t mult, uint64_t *max_ns)
+{
+	uint64_t d = now_tsc > rx_tsc ? now_tsc - rx_tsc : 0; /* TSCs of two CPUs may skew */
+	uint64_t ns = (uint64_t)(((unsigned __int128)d * mult) >> MCFAN_LAT_MULT_SHIFT);
+	unsigned int b;
+
+	if (ns > *max_ns)
+		*max_ns = ns;
+	b = ns == 0 ? 0 : (unsigned int)rte_fls_u64(ns) - 1;
+	return RTE_MIN(b, MCFAN_LAT_BUCKETS - 1u);
+}
+
+uint64_t
+mcfan_lat_quantile_ns(const uint64_t *hist, uint64_t max_ns, unsigned int permille)
+{
+	uint64_t total = 0, cum = 0, lo, hi, v;
+	double target;
+	unsigned int b;
+
+	for (b = 0; b < MCFAN_LAT_BUCKETS; b++)
+		total += hist[b];
+	if (total == 0)
+		return 0;
+	target = (double)total * RTE_MIN(permille, 1000u) / 1000.0;
+	for (b = 0; b < MCFAN_LAT_BUCKETS; b++) {
+		if (hist[b] == 0 || (double)(cum + hist[b]) < target) {
+			cum += hist[b];
+			continue;
+		}
+		lo = b == 0 ? 0 : UINT64_C(1) << b;
+		hi = b == MCFAN_LAT_BUCKETS - 1 ? UINT64_MAX : UINT64_C(1) << (b + 1);
+		hi = RTE_MIN(hi, RTE_MAX(max_ns, lo)); /* the top bucket ends at the max seen */
+		v = lo + (uint64_t)((double)(hi - lo) * (target - (double)cum) / (double)hist[b]);
+		return RTE_MIN(v, max_ns);
+	}
+	return max_ns;
+}
+
 void
 mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16_t n,
 		   unsigned int waiting, uint64_t now_tsc, int meta_offset)
 {
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, prev_rx = 0, lat_max = ws->lat_max_ns, mult = ws->lat_ns_mult;
+	unsigned int lb = 0;
 	uint16_t i, g;
 
-	RTE_SET_USED(now_tsc);
 	mcfan_seq_write_begin(&ws->seq);
 	for (i = 0; i < n; i++) {
 		const struct mcfan_mbuf_meta *meta = mcfan_meta(pkts[i], meta_offset);
 		uint32_t len = pkts[i]->pkt_len;
+
+		/* copies of one RX burst share their rx_tsc: one bucket computation per run */
+		if (i == 0 || meta->rx_tsc != prev_rx) {
+			prev_rx = meta->rx_tsc;
+			lb = lat_bucket(now_tsc, prev_rx, mult, &lat_max);
+		}
+		ws->lat_hist[lb]++;
 
 		g = meta->group_id;
 		if (unlikely(g >= MCFAN_MAX_GROUPS))
@@ -231,6 +285,7 @@ mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16
 	}
 	ws->frames += n;
 	ws->bytes += bytes;
+	ws->lat_max_ns = lat_max;
 	if (waiting > ws->ring_high_water)
 		ws->ring_high_water = waiting;
 	mcfan_seq_write_end(&ws->seq);

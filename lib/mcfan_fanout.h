@@ -87,12 +87,27 @@ struct mcfan_rx_ctx {
 	struct mcfan_rx_pending pend;               /**< Staged, not yet enqueued. */
 };
 
+/**
+ * Buckets of the RX-to-dequeue latency histogram: bucket b counts copies that
+ * waited 2^b .. 2^(b+1) - 1 ns (bucket 0 also 0 ns); the last bucket counts
+ * everything from 2^(MCFAN_LAT_BUCKETS - 1) ns (about 2.1 s) on.
+ */
+#define MCFAN_LAT_BUCKETS 32
+
+/** Fixed-point shift of mcfan_worker_stats.lat_ns_mult: ns = (cycles * mult) >> shift. */
+#define MCFAN_LAT_MULT_SHIFT 32
+
 /** Counters of one worker lcore. Single writer: that worker. */
 struct mcfan_worker_stats {
 	uint64_t seq;                  /**< Seqlock sequence, odd while writing. */
 	uint64_t frames;               /**< Copies dequeued and processed. */
 	uint64_t bytes;                /**< Their pkt_len, bytes. */
 	uint64_t ring_high_water;      /**< Most copies seen waiting in one ring, frames. */
+	/** TSC cycles to ns, from mcfan_lat_ns_mult(); set before the worker starts. 0 counts
+	 * every copy in bucket 0. */
+	uint64_t lat_ns_mult;
+	uint64_t lat_max_ns;           /**< Longest RX-to-dequeue time seen, ns. */
+	uint64_t lat_hist[MCFAN_LAT_BUCKETS]; /**< Copies per log2(ns) bucket (see above). */
 	uint64_t group_frames[MCFAN_MAX_GROUPS];
 	uint64_t group_bytes[MCFAN_MAX_GROUPS];
 	uint64_t group_first_tsc[MCFAN_MAX_GROUPS]; /**< TSC of the first frame, 0 = none. */
@@ -217,7 +232,8 @@ uint16_t mcfan_fanout_flush(struct mcfan_rx_ctx *ctx);
 /**
  * Process and free a burst of mbufs dequeued by a worker.
  *
- * Counts frames and bytes per group in ws, then frees every mbuf (which
+ * Counts frames and bytes per group in ws and each copy's RX-to-dequeue time
+ * (now_tsc - its rx_tsc) in ws->lat_hist, then frees every mbuf (which
  * returns it to its pool once the last reference is dropped).
  *
  * @param ws
@@ -231,12 +247,37 @@ uint16_t mcfan_fanout_flush(struct mcfan_rx_ctx *ctx);
  *   rte_ring_dequeue_burst reported as still available); feeds the
  *   high-water mark.
  * @param now_tsc
- *   TSC of the dequeue, cycles.
+ *   TSC of the dequeue, cycles: the end of each copy's RX-to-dequeue time.
  * @param meta_offset
  *   From mcfan_meta_register().
  */
 void mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16_t n,
 			unsigned int waiting, uint64_t now_tsc, int meta_offset);
+
+/**
+ * Multiplier that turns TSC cycles into nanoseconds for the latency histogram.
+ *
+ * @param tsc_hz
+ *   TSC rate, Hz (rte_get_tsc_hz()); not 0.
+ * @return
+ *   (10^9 << MCFAN_LAT_MULT_SHIFT) / tsc_hz, for mcfan_worker_stats.lat_ns_mult.
+ */
+uint64_t mcfan_lat_ns_mult(uint64_t tsc_hz);
+
+/**
+ * A quantile of a latency histogram, interpolated linearly inside its log2
+ * bucket and never above the maximum seen.
+ *
+ * @param hist
+ *   MCFAN_LAT_BUCKETS counts, as in mcfan_worker_stats.lat_hist.
+ * @param max_ns
+ *   The longest time seen, ns (caps the answer).
+ * @param permille
+ *   The quantile in 1/1000: 500 for the median, 990 for p99; 0..1000.
+ * @return
+ *   The quantile, ns; 0 for an empty histogram.
+ */
+uint64_t mcfan_lat_quantile_ns(const uint64_t *hist, uint64_t max_ns, unsigned int permille);
 
 /**
  * Copy an RX lcore's stats consistently (seqlock read); any thread.

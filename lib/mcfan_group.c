@@ -17,6 +17,7 @@
 #include <rte_malloc.h>
 
 #include "mcfan_group.h"
+#include "mcfan_parse.h"
 
 #define UDP_PORT_MAX 65535
 #define IPV4_MCAST_MASK 0xf0000000u /* RFC 5771: 224.0.0.0/4 */
@@ -67,23 +68,15 @@ mcfan_fanout_parse(const char *text)
 	return -EINVAL;
 }
 
-/* Parse a decimal number of 1..max digits-only text (leading zeros are decimal). */
+/* Parse a decimal number 0..max (digits only; leading zeros are decimal). */
 static int
 parse_decimal(const char *s, unsigned long max, unsigned long *out)
 {
-	unsigned long v = 0;
+	uint64_t v = 0;
+	int ret = mcfan_parse_u64(s, 0, max, &v);
 
-	if (*s == '\0')
-		return -EINVAL;
-	for (; *s != '\0'; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		v = v * 10 + (unsigned long)(*s - '0');
-		if (v > max)
-			return -ERANGE;
-	}
-	*out = v;
-	return 0;
+	*out = (unsigned long)v; /* 0 on error: callers test ret */
+	return ret;
 }
 
 static int

@@ -227,6 +227,40 @@ mcfan_msacc_restart(struct mcfan_msacc *ms, uint64_t now_tsc)
 	mcfan_msacc_write_end_(ms);
 }
 
+void
+mcfan_msacc_pause(struct mcfan_msacc *ms, uint64_t now_tsc)
+{
+	if (ms == NULL || ms->paused)
+		return;
+	mcfan_msacc_write_begin_(ms);
+	mcfan_msacc_charge_(ms, (enum mcfan_ms_state)ms->state, now_tsc);
+	__atomic_store_n(&ms->paused, 1, __ATOMIC_RELAXED);
+	mcfan_msacc_write_end_(ms);
+}
+
+void
+mcfan_msacc_resume(struct mcfan_msacc *ms, uint64_t now_tsc)
+{
+	unsigned int i;
+	uint64_t sum;
+
+	if (ms == NULL || !ms->paused)
+		return;
+	sum = ms->polls;
+	for (i = 0; i < MCFAN_MS_MAX; i++)
+		sum += ms->cycles[i];
+	if (sum == 0) {
+		/* never measured: start counting now */
+		mcfan_msacc_restart(ms, now_tsc);
+		mcfan_msacc_write_begin_(ms);
+	} else {
+		mcfan_msacc_write_begin_(ms);
+		mcfan_msacc_charge_(ms, MCFAN_MS_OTHER, now_tsc);
+	}
+	__atomic_store_n(&ms->paused, 0, __ATOMIC_RELAXED);
+	mcfan_msacc_write_end_(ms);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Snapshots.
  */
@@ -250,6 +284,7 @@ msacc_copy_relaxed(const struct mcfan_msacc *ms, struct mcfan_msacc_snap *s)
 	s->wakeups = __atomic_load_n(&ms->wakeups, __ATOMIC_RELAXED);
 	s->role = __atomic_load_n(&ms->role, __ATOMIC_RELAXED);
 	s->state = __atomic_load_n(&ms->state, __ATOMIC_RELAXED);
+	s->paused = __atomic_load_n(&ms->paused, __ATOMIC_RELAXED);
 }
 
 /* One seqlock read of the live block; 1 if the copy is consistent. */
@@ -294,6 +329,7 @@ msacc_try_pub(const struct mcfan_msacc *ms, struct mcfan_msacc_snap *s)
 	s->wakeups = __atomic_load_n(&p->wakeups, __ATOMIC_RELAXED);
 	s->role = __atomic_load_n(&p->role, __ATOMIC_RELAXED);
 	s->state = __atomic_load_n(&p->state, __ATOMIC_RELAXED);
+	s->paused = __atomic_load_n(&p->paused, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	seq1 = __atomic_load_n(&ms->pub_seq, __ATOMIC_RELAXED);
 	return seq1 == seq0;
@@ -323,6 +359,7 @@ mcfan_msacc_publish_(struct mcfan_msacc *ms)
 	__atomic_store_n(&p->wakeups, ms->wakeups, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->role, ms->role, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->state, ms->state, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->paused, ms->paused, __ATOMIC_RELAXED);
 	__atomic_store_n(&ms->pub_seq, ms->pub_seq + 1, __ATOMIC_RELEASE);
 	/* Readers that see req_done >= their ticket find a copy at least this new. */
 	__atomic_store_n(&ms->req_done, req, __ATOMIC_RELEASE);
@@ -367,7 +404,8 @@ mcfan_msacc_snapshot(const struct mcfan_msacc *ms, uint64_t now_tsc,
 done:
 	if (s.state >= MCFAN_MS_MAX)
 		s.state = MCFAN_MS_OTHER;
-	s.tsc = RTE_MAX(now_tsc, s.last_tsc);
+	/* a paused block is frozen at its last change: no pending time is guessed */
+	s.tsc = s.paused ? s.last_tsc : RTE_MAX(now_tsc, s.last_tsc);
 	s.pending = s.tsc - s.last_tsc;
 	s.cycles[s.state] += s.pending;
 	s.start_tsc = s.init_tsc;

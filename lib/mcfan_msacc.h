@@ -108,6 +108,7 @@ struct mcfan_msacc_snap {
 	uint64_t wakeups;                        /**< Wake-ups by another lcore. */
 	uint32_t role;                           /**< enum mcfan_role bits. */
 	uint32_t state;                          /**< Current state (enum mcfan_ms_state). */
+	uint32_t paused;                         /**< 1: accounting off, counters frozen. */
 };
 
 /**
@@ -127,6 +128,7 @@ struct mcfan_msacc {
 	uint64_t wakeups;               /**< Sleep periods ended by another lcore's wake-up. */
 	uint32_t role;                  /**< enum mcfan_role bits. */
 	uint32_t state;                 /**< State charged by the last mcfan_msacc_add(). */
+	uint32_t paused;                /**< 1 while accounting is off (mcfan_msacc_pause()). */
 	uint64_t init_tsc;              /**< TSC at init or restart: start of the counters. */
 	uint64_t req_done;              /**< Last snapshot request the owner published. */
 	/**
@@ -266,6 +268,35 @@ mcfan_msacc_init(struct mcfan_msacc *ms, uint32_t role, uint64_t now_tsc);
  */
 void
 mcfan_msacc_restart(struct mcfan_msacc *ms, uint64_t now_tsc);
+
+/**
+ * Switch accounting off for this block: charge the cycles up to now_tsc to the
+ * current state, then freeze the counters. Snapshots of a paused block end at
+ * its last state change (no pending time is guessed), so a window stops
+ * growing. The owner must not call mcfan_msacc_add()/poll() while paused.
+ * Owner lcore only (or the main lcore before the owner is launched).
+ *
+ * @param ms
+ *   The block; ignored if NULL.
+ * @param now_tsc
+ *   Current TSC (cycles).
+ */
+void
+mcfan_msacc_pause(struct mcfan_msacc *ms, uint64_t now_tsc);
+
+/**
+ * Switch accounting back on. If nothing was ever measured (paused since init),
+ * the counters start at now_tsc; otherwise the cycles of the paused period are
+ * charged to MCFAN_MS_OTHER, so that the sum of the states still equals the
+ * wall time since init. Owner lcore only.
+ *
+ * @param ms
+ *   The block; ignored if NULL.
+ * @param now_tsc
+ *   Current TSC (cycles).
+ */
+void
+mcfan_msacc_resume(struct mcfan_msacc *ms, uint64_t now_tsc);
 
 /** @internal Open a write section (sequence counter becomes odd). Owner only. */
 static __rte_always_inline void

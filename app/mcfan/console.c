@@ -48,6 +48,7 @@
 #include "mcfan.h"
 #include "control.h"
 #include "log.h"
+#include "placement.h"
 #include "stats.h"
 
 #define PROMPT "mcfan> "
@@ -79,6 +80,7 @@ enum arg_kind {
 	ARG_UINT,   /* decimal digits */
 	ARG_GROUPS, /* group list characters: hex digits . : [ ] - , */
 	ARG_LIST,   /* lcore list: digits - , */
+	ARG_WORD,   /* a name such as an idle policy: lower-case letters, digits _ : */
 };
 
 struct arg_token {
@@ -95,6 +97,8 @@ arg_kind_text(enum arg_kind k)
 		return "a decimal number";
 	case ARG_GROUPS:
 		return "groups, e.g. 239.9.9.1-10:3999";
+	case ARG_WORD:
+		return "a name, e.g. backoff:short";
 	default:
 		return "lcores, e.g. 2,4-5";
 	}
@@ -111,6 +115,8 @@ arg_char_ok(enum arg_kind k, char c)
 		       c == '[' || c == ']' || c == '-' || c == ',';
 	case ARG_LIST:
 		return c == '-' || c == ',';
+	case ARG_WORD:
+		return (c >= 'a' && c <= 'z') || c == '_' || c == ':';
 	default:
 		return false;
 	}
@@ -701,10 +707,104 @@ out:
 }
 
 static int
+cmd_show_topology(struct console *con, const struct cmd_inst *ci, const struct cmd_res *r)
+{
+	RTE_SET_USED(ci);
+	RTE_SET_USED(r);
+	if (mcfan_placement_print(con->app, stdout) < 0) {
+		con_error(con, "show topology: out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Nanoseconds as microseconds with one decimal; "-" for none. */
+static const char *
+us_text(uint64_t ns, char *buf, size_t len)
+{
+	if (ns == 0 || ns == UINT64_MAX)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64, ns / 1000, ns % 1000 / 100);
+	return buf;
+}
+
+static int
+cmd_show_idle(struct console *con, const struct cmd_inst *ci, const struct cmd_res *r)
+{
+	struct mcfan_app *app = con->app;
+	struct mcfan_idle_view *iv;
+	struct mcfan_msacc_row *rows;
+	struct mcfan_msacc_stats st;
+	char bound[24], cap[24];
+	int n, nr, i, k;
+
+	RTE_SET_USED(ci);
+	RTE_SET_USED(r);
+	iv = calloc(RTE_MAX_LCORE, sizeof(*iv));
+	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
+	if (iv == NULL || rows == NULL) {
+		free(iv);
+		free(rows);
+		con_error(con, "show idle: out of memory");
+		return -ENOMEM;
+	}
+	n = mcfan_idle_read(app, iv, RTE_MAX_LCORE);
+	nr = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
+	printf("max sleep %u us (--idle-max-sleep-us); ring bound: time half the smallest input "
+	       "ring takes to fill at the highest recent rate\n", app->cfg.idle_max_sleep_us);
+	printf("  %5s %-10s %-22s %12s %12s %10s %10s %10s %10s %7s\n", "lcore", "role", "policy",
+	       "ring_bound", "sleep_cap", "rx_max_pps", "wk_max_pps", "sleeps", "wakeups",
+	       "sleep%");
+	for (i = 0; i < n; i++) {
+		memset(&st, 0, sizeof(st));
+		for (k = 0; k < nr; k++)
+			if (rows[k].lcore_id == iv[i].lcore_id)
+				mcfan_msacc_stats(&rows[k].snap, &st);
+		printf("  %5u %-10s %-22s %10sus %10sus %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+		       " %10" PRIu64 " %7.2f\n", iv[i].lcore_id, mcfan_role_name(iv[i].role),
+		       iv[i].policy_text, us_text(iv[i].ring_bound_ns, bound, sizeof(bound)),
+		       us_text(iv[i].sleep_cap_ns, cap, sizeof(cap)), iv[i].rx_max_pps,
+		       iv[i].wk_max_pps, st.sleeps, st.wakeups, st.pct[MCFAN_MS_SLEEP]);
+	}
+	free(iv);
+	free(rows);
+	return 0;
+}
+
+static int
+cmd_show_latency(struct console *con, const struct cmd_inst *ci, const struct cmd_res *r)
+{
+	struct mcfan_app *app = con->app;
+	struct mcfan_latency_view *lv;
+	char p50[24], p99[24], mx[24];
+	unsigned int w;
+	int n;
+
+	RTE_SET_USED(ci);
+	RTE_SET_USED(r);
+	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
+	if (lv == NULL) {
+		con_error(con, "show latency: out of memory");
+		return -ENOMEM;
+	}
+	n = mcfan_latency_read(app, lv);
+	printf("RX-to-dequeue time per worker (log2 ns buckets, quantiles interpolated)\n");
+	printf("  %5s %14s %12s %12s %12s\n", "lcore", "copies", "p50", "p99", "max");
+	for (w = 0; n > 0 && w < (unsigned int)n; w++)
+		printf("  %5u %14" PRIu64 " %10sus %10sus %10sus\n", lv[w].lcore_id, lv[w].copies,
+		       us_text(lv[w].p50_ns, p50, sizeof(p50)), us_text(lv[w].p99_ns, p99,
+		       sizeof(p99)), us_text(lv[w].max_ns, mx, sizeof(mx)));
+	free(lv);
+	return 0;
+}
+
+static int
 cmd_show_config(struct console *con, const struct cmd_inst *ci, const struct cmd_res *r)
 {
 	struct mcfan_app *app = con->app;
 	const struct mcfan_config *cfg = &app->cfg;
+	char text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
 	unsigned int i;
 
 	RTE_SET_USED(ci);
@@ -731,6 +831,11 @@ cmd_show_config(struct console *con, const struct cmd_inst *ci, const struct cmd
 	printf("config:        %s\n", cfg->config_file[0] != '\0' ? cfg->config_file : "none");
 	printf("cmdline-file:  %s\n", cfg->cmdline_file[0] != '\0' ? cfg->cmdline_file : "none");
 	printf("interactive:   %s\n", cfg->interactive ? "yes" : "no");
+	printf("idle-rx:       %s\n", mcfan_idle_format(__atomic_load_n(&cfg->idle_rx,
+	       __ATOMIC_RELAXED), text, sizeof(text)));
+	printf("idle-worker:   %s\n", mcfan_idle_format(__atomic_load_n(&cfg->idle_worker,
+	       __ATOMIC_RELAXED), text, sizeof(text)));
+	printf("idle-max-sleep-us: %u\n", cfg->idle_max_sleep_us);
 	return 0;
 }
 
@@ -827,6 +932,17 @@ cmd_set_burst(struct console *con, const struct cmd_inst *ci, const struct cmd_r
 }
 
 static int
+cmd_set_idle(struct console *con, const struct cmd_inst *ci, const struct cmd_res *r)
+{
+	char msg[MCFAN_CTL_MSG_MAX];
+	const char *who = arg(ci, r, "lcore");
+
+	/* "set idle rx|worker|<lcore> <policy>": the target is the third word either way */
+	return con_result(con, mcfan_ctl_set_idle(con->app, who != NULL ? who : r->tok[2],
+						  arg(ci, r, "policy"), msg, sizeof(msg)), msg);
+}
+
+static int
 cmd_wait(struct console *con, const struct cmd_inst *ci, const struct cmd_res *r)
 {
 	uint64_t ms;
@@ -881,6 +997,12 @@ static const struct cmd_def cmd_defs[] = {
 	 "one port", "show port xstats 0"},
 	{"show config", cmd_show_config, "the configuration in effect, live values included",
 	 "show config"},
+	{"show idle", cmd_show_idle, "per data lcore: idle policy, sleep bound and cap, highest "
+	 "recent rates, sleeps, wake-ups, % asleep", "show idle"},
+	{"show latency", cmd_show_latency, "per worker: RX-to-dequeue time p50, p99, max",
+	 "show latency"},
+	{"show topology", cmd_show_topology, "CPU map, bind type, lcore placement (CPU, core, "
+	 "processor, node), nodes of mempool, rings and ports", "show topology"},
 	{"msacc start <ms>", cmd_msacc, "start a timed accounting window of <ms> milliseconds; "
 	 "show msacc then freezes at its end", "msacc start 1000"},
 	{"msacc reset|on|off", cmd_msacc, "reset: the window runs from now; on/off: switch the "
@@ -902,6 +1024,11 @@ static const struct cmd_def cmd_defs[] = {
 	 "set fanout 239.9.9.1:3999 replicate"},
 	{"set burst <n>", cmd_set_burst, "frames per rx_burst and per ring dequeue, 1..512 and "
 	 "at most the ring size", "set burst 64"},
+	{"set idle rx|worker <policy>", cmd_set_idle, "idle policy of every RX lcore or every "
+	 "worker-only lcore: poll, backoff[:THRESHOLD], wake[:T], interrupt[:T]",
+	 "set idle worker wake"},
+	{"set idle <lcore> <policy>", cmd_set_idle, "idle policy of one data lcore",
+	 "set idle 2 backoff:very_short"},
 	{"wait <ms>", cmd_wait, "read the next command only after <ms> milliseconds (for "
 	 "command files and pipes)", "wait 500"},
 	{"quit", cmd_quit, "stop mcfan as SIGINT does: final report, exit (Ctrl-D too)", "quit"},
@@ -1000,6 +1127,8 @@ make_token(const char *word, unsigned int pos)
 			at->kind = ARG_GROUPS;
 		else if (strcmp(at->name, "list") == 0)
 			at->kind = ARG_LIST;
+		else if (strcmp(at->name, "policy") == 0)
+			at->kind = ARG_WORD;
 		else
 			at->kind = ARG_UINT;
 		return &at->hdr;

@@ -4,7 +4,7 @@
 
 /*
  * Control actions (see control.h): join, leave, set fanout, set burst, start,
- * stop, clear stats, msacc. Text parsing of arguments and every check happen
+ * stop, clear stats, msacc, set idle. Text parsing of arguments and every check happen
  * before anything changes.
  *
  * Group counter slots. Each joined group owns a slot (its id, 0..1023) that
@@ -37,6 +37,7 @@
 #include <rte_ring.h>
 
 #include "mcfan.h"
+#include "mcfan_parse.h"
 #include "control.h"
 #include "log.h"
 #include "stats.h"
@@ -87,21 +88,7 @@ say(char *msg, size_t len, int ret, const char *fmt, ...)
 int
 mcfan_ctl_parse_u64(const char *text, uint64_t *out)
 {
-	uint64_t v = 0;
-	const char *p;
-
-	if (text == NULL || *text == '\0')
-		return -EINVAL;
-	for (p = text; *p != '\0'; p++)
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-	for (p = text; *p != '\0'; p++) {
-		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-			return -ERANGE;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	*out = v;
-	return 0;
+	return mcfan_parse_u64(text, 0, UINT64_MAX, out);
 }
 
 static int
@@ -794,6 +781,97 @@ mcfan_ctl_msacc_enable(struct mcfan_app *app, bool on, char *msg, size_t len)
 	}
 	pthread_mutex_unlock(&action_mutex);
 	return ret;
+}
+
+/* Can lcore lc wait for Rx interrupts? 0, or -ENOTSUP with the port and PMD named. */
+static int
+idle_intr_ok(const struct mcfan_app *app, const struct mcfan_lcore *lc, char *msg, size_t len)
+{
+	const struct mcfan_port *p;
+	unsigned int i;
+
+	if (lc->idle.intr_ok)
+		return 0;
+	if (lc->n_ports == 0)
+		return say(msg, len, -ENOTSUP, "set idle: lcore %u polls no port: interrupt has "
+			   "nothing to wait for", lc->lcore_id);
+	for (i = 0; i < lc->n_ports; i++) {
+		p = &app->ports[lc->ports[i]];
+		if (!p->rx_intr)
+			return say(msg, len, -ENOTSUP, "set idle: lcore %u: port %u (%s, PMD %s) was "
+				   "started without Rx queue interrupts (start mcfan with --idle-rx "
+				   "interrupt)", lc->lcore_id, lc->ports[i], p->name, p->driver);
+	}
+	p = &app->ports[lc->ports[0]];
+	return say(msg, len, -ENOTSUP, "set idle: lcore %u: a port (port %u: %s, PMD %s) has no Rx "
+		   "queue interrupts", lc->lcore_id, lc->ports[0], p->name, p->driver);
+}
+
+int
+mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, char *msg,
+		   size_t len)
+{
+	char err[ERR_TEXT_MAX], text[MCFAN_IDLE_POLICY_TEXT_MAX + 1], ids[LIST_TEXT_MAX];
+	bool sel[RTE_MAX_LCORE] = {false};
+	const struct mcfan_lcore *lc;
+	unsigned int id, n = 0;
+	size_t off = 0;
+	uint64_t one = 0;
+	uint32_t p;
+	int ret;
+
+	if (mcfan_idle_parse(policy, &p, err, sizeof(err)) < 0)
+		return say(msg, len, -EINVAL, "set idle: %s", err);
+	if (who == NULL)
+		who = "";
+	if (strcmp(who, "rx") != 0 && strcmp(who, "worker") != 0) {
+		if (mcfan_ctl_parse_u64(who, &one) < 0 || one >= RTE_MAX_LCORE ||
+		    !(app->lcores[one].role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)))
+			return say(msg, len, -EINVAL, "set idle: '%.*s' is not rx, worker or a data "
+				   "lcore (show lcores lists them)", LIST_TEXT_MAX, who);
+	}
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		lc = &app->lcores[id];
+		if (!(lc->role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)))
+			continue;
+		if (strcmp(who, "rx") == 0)
+			sel[id] = (lc->role & MCFAN_ROLE_RX) != 0;
+		else if (strcmp(who, "worker") == 0)
+			sel[id] = lc->role == MCFAN_ROLE_WORKER;
+		else
+			sel[id] = id == one;
+		if (!sel[id])
+			continue;
+		if (mcfan_idle_role_ok(p, lc->role, err, sizeof(err)) < 0)
+			return say(msg, len, -EINVAL, "set idle: lcore %u (%s): %s", id,
+				   mcfan_role_name(lc->role), err);
+		if (MCFAN_IDLE_KIND_OF(p) == MCFAN_IDLE_INTERRUPT) {
+			ret = idle_intr_ok(app, lc, msg, len);
+			if (ret < 0)
+				return ret;
+		}
+		n++;
+	}
+	if (n == 0)
+		return say(msg, len, -ENOENT, "set idle: there is no %s lcore%s", who,
+			   strcmp(who, "worker") == 0 ? " that is only a worker (the workers also "
+			   "poll ports: set idle rx)" : "");
+	pthread_mutex_lock(&action_mutex);
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		if (!sel[id])
+			continue;
+		__atomic_store_n(&app->lcores[id].idle.policy, p, __ATOMIC_RELAXED);
+		if (off < sizeof(ids))
+			off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%u",
+						off == 0 ? "" : ",", id);
+	}
+	if (strcmp(who, "rx") == 0)
+		__atomic_store_n(&app->cfg.idle_rx, p, __ATOMIC_RELAXED);
+	else if (strcmp(who, "worker") == 0)
+		__atomic_store_n(&app->cfg.idle_worker, p, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&action_mutex);
+	return say(msg, len, 0, "idle policy %s for lcore%s %s", mcfan_idle_format(p, text,
+		   sizeof(text)), n == 1 ? "" : "s", ids);
 }
 
 int

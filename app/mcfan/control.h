@@ -148,6 +148,23 @@ int mcfan_ctl_msacc_reset(struct mcfan_app *app, char *msg, size_t len);
  */
 int mcfan_ctl_msacc_enable(struct mcfan_app *app, bool on, char *msg, size_t len);
 
+/**
+ * Set the idle policy (idle.h, docs/idle.md) of data lcores, from their next
+ * loop iteration.
+ *
+ * @param who
+ *   "rx" (every lcore with the RX role, and later the --idle-rx shown by show
+ *   config), "worker" (every worker-only lcore), or a decimal lcore id.
+ * @param policy
+ *   poll, backoff[:THRESHOLD], wake[:THRESHOLD] or interrupt[:THRESHOLD].
+ * @return
+ *   0; -EINVAL (bad policy or lcore, or a policy the role cannot use),
+ *   -ENOENT (no lcore of that role), -ENOTSUP (interrupt on a port without Rx
+ *   queue interrupts set up).
+ */
+int mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, char *msg,
+		       size_t len);
+
 /** Ask the main lcore to stop, exactly as SIGINT does. Always 0. */
 int mcfan_ctl_quit(struct mcfan_app *app, char *msg, size_t len);
 

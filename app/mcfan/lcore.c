@@ -10,6 +10,13 @@
  * then return. While the console's `stop` holds (app->rx_paused), RX lcores
  * skip rx_burst (frames wait in the PMD, or count as its imissed) and go on
  * reporting RCU quiescent states, so group table updates still complete.
+ *
+ * Idle (idle.h): an iteration that found no work hands over to the lcore's
+ * idle policy, loaded with one relaxed load per iteration; it may pause or
+ * sleep, never longer than the lcore's sleep cap, and an RX lcore goes
+ * RCU-offline while it sleeps. After each burst that enqueued, an RX lcore
+ * checks whether some worker sleeps (one relaxed load after a fence; the wake
+ * protocol in idle.c) and wakes the ones it fed.
  */
 
 #include <rte_common.h>
@@ -29,13 +36,31 @@ ms_add(struct mcfan_msacc *ms, bool on, enum mcfan_ms_state s, uint64_t now)
 		mcfan_msacc_add(ms, s, now);
 }
 
-/* One pass over the lcore's ports. */
-static void
+/* Charge state s up to now; reads the TSC only when accounting is on. */
+static inline void
+ms_add_now(struct mcfan_msacc *ms, bool on, enum mcfan_ms_state s)
+{
+	if (on)
+		mcfan_msacc_add(ms, s, rte_rdtsc());
+}
+
+/* Wake protocol, RX side: order the enqueues before the load (see idle.c). */
+static inline void
+kick_workers(struct mcfan_app *app, struct mcfan_lcore *lc)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (unlikely(__atomic_load_n(&app->idle_sleepers, __ATOMIC_RELAXED) != 0))
+		mcfan_idle_kick_slow(app, lc);
+}
+
+/* One pass over the lcore's ports; returns the frames received. */
+static unsigned int
 rx_pass(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool ms_on)
 {
 	struct rte_mbuf *pkts[MCFAN_MAX_BURST];
 	const struct mcfan_group_table *table;
 	unsigned int i;
+	unsigned int total = 0;
 	uint16_t port, n;
 	uint64_t now;
 
@@ -43,6 +68,7 @@ rx_pass(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool 
 		port = lc->ports[i];
 		n = rte_eth_rx_burst(port, 0, pkts, (uint16_t)burst);
 		now = rte_rdtsc();
+		lc->idle.rx[i].frames += n;
 		if (ms_on)
 			mcfan_msacc_poll(&lc->ms, n);
 		if (n == 0) {
@@ -52,10 +78,13 @@ rx_pass(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool 
 		ms_add(&lc->ms, ms_on, MCFAN_MS_RX, now);
 		table = __atomic_load_n(&app->groups, __ATOMIC_ACQUIRE);
 		mcfan_fanout_stage(&lc->rx, table, pkts, n, now);
-		ms_add(&lc->ms, ms_on, MCFAN_MS_CLASSIFY, rte_rdtsc());
-		mcfan_fanout_flush(&lc->rx);
-		ms_add(&lc->ms, ms_on, MCFAN_MS_FANOUT, rte_rdtsc());
+		ms_add_now(&lc->ms, ms_on, MCFAN_MS_CLASSIFY);
+		if (mcfan_fanout_flush(&lc->rx) != 0)
+			kick_workers(app, lc);
+		ms_add_now(&lc->ms, ms_on, MCFAN_MS_FANOUT);
+		total += n;
 	}
+	return total;
 }
 
 /* One pass over the worker's rings; returns the copies processed. */
@@ -70,23 +99,24 @@ worker_pass(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, b
 	for (r = 0; r < app->n_rx; r++) {
 		n = (uint16_t)rte_ring_sc_dequeue_burst(lc->in_rings[r], (void **)pkts, burst,
 							&avail);
-		now = rte_rdtsc();
 		if (ms_on)
 			mcfan_msacc_poll(&lc->ms, n);
 		if (n == 0) {
-			ms_add(&lc->ms, ms_on, MCFAN_MS_POLL_EMPTY, now);
+			ms_add_now(&lc->ms, ms_on, MCFAN_MS_POLL_EMPTY);
 			continue;
 		}
+		now = rte_rdtsc(); /* needed anyway: RX-to-dequeue latency */
 		ms_add(&lc->ms, ms_on, MCFAN_MS_DEQUEUE, now);
 		mcfan_worker_burst(lc->ws, pkts, n, n + avail, now, app->meta_offset);
-		ms_add(&lc->ms, ms_on, MCFAN_MS_PROCESS, rte_rdtsc());
+		ms_add_now(&lc->ms, ms_on, MCFAN_MS_PROCESS);
 		total += n;
 	}
+	lc->idle.wk.frames += total;
 	return total;
 }
 
-static bool
-rings_empty(const struct mcfan_app *app, const struct mcfan_lcore *lc)
+bool
+mcfan_lcore_rings_empty(const struct mcfan_app *app, const struct mcfan_lcore *lc)
 {
 	unsigned int r;
 
@@ -105,31 +135,39 @@ mcfan_lcore_main(void *arg)
 	bool rx = (lc->role & MCFAN_ROLE_RX) != 0;
 	bool worker = (lc->role & MCFAN_ROLE_WORKER) != 0;
 	bool rx_running = rx;
-	unsigned int burst;
-	uint32_t phase;
-	bool ms_on, ms_was_on = true;
+	unsigned int burst, work;
+	uint32_t phase, policy;
+	uint64_t now;
+	bool ms_on, ms_was_on = __atomic_load_n(&lc->ms.paused, __ATOMIC_RELAXED) == 0;
 
 	if (lc->role == MCFAN_ROLE_NONE)
 		return 0;
 	if (rx)
 		rte_rcu_qsbr_thread_online(app->qsbr, lc->rx_index);
+	mcfan_idle_lcore_start(app, lc, rte_rdtsc());
 
 	for (;;) {
 		phase = __atomic_load_n(&app->phase, __ATOMIC_ACQUIRE);
 		burst = __atomic_load_n(&app->burst, __ATOMIC_RELAXED);
+		policy = __atomic_load_n(&lc->idle.policy, __ATOMIC_RELAXED);
+		work = 0;
 		ms_on = __atomic_load_n(&app->cfg.msacc, __ATOMIC_RELAXED);
-		if (ms_on && !ms_was_on)
-			/* accounting was switched back on: the time it was off counts as other */
-			mcfan_msacc_add(&lc->ms, MCFAN_MS_OTHER, rte_rdtsc());
-		ms_was_on = ms_on;
+		if (unlikely(ms_on != ms_was_on)) {
+			/* switched off: freeze the counters; back on: resume (lib/mcfan_msacc.h) */
+			if (ms_on)
+				mcfan_msacc_resume(&lc->ms, rte_rdtsc());
+			else
+				mcfan_msacc_pause(&lc->ms, rte_rdtsc());
+			ms_was_on = ms_on;
+		}
 
 		if (rx_running) {
 			if (phase == MCFAN_PHASE_RUN) {
 				if (!__atomic_load_n(&app->rx_paused, __ATOMIC_ACQUIRE)) {
-					rx_pass(app, lc, burst, ms_on);
+					work += rx_pass(app, lc, burst, ms_on);
 				} else {
 					rte_pause();
-					ms_add(&lc->ms, ms_on, MCFAN_MS_SLEEP, rte_rdtsc());
+					ms_add_now(&lc->ms, ms_on, MCFAN_MS_SLEEP);
 				}
 				rte_rcu_qsbr_quiescent(app->qsbr, lc->rx_index);
 			} else {
@@ -139,15 +177,22 @@ mcfan_lcore_main(void *arg)
 			}
 		}
 		if (worker) {
-			if (worker_pass(app, lc, burst, ms_on) == 0 && phase >= MCFAN_PHASE_STOP_RX &&
-			    !rx_running &&
+			work += worker_pass(app, lc, burst, ms_on);
+			if (work == 0 && phase >= MCFAN_PHASE_STOP_RX && !rx_running &&
 			    __atomic_load_n(&app->rx_done_count, __ATOMIC_ACQUIRE) == app->n_rx &&
-			    rings_empty(app, lc))
+			    mcfan_lcore_rings_empty(app, lc))
 				break;
 		} else if (!rx_running) {
 			break;
 		}
+		now = rte_rdtsc();
+		if (unlikely(now - lc->idle.win_start >= lc->idle.win_cycles))
+			mcfan_idle_window(app, lc, now);
+		if (work != 0)
+			mcfan_idle_busy(&lc->idle);
+		else if (phase == MCFAN_PHASE_RUN)
+			mcfan_idle_wait(app, lc, policy, rx_running, ms_on);
 	}
-	ms_add(&lc->ms, ms_on, MCFAN_MS_OTHER, rte_rdtsc());
+	ms_add_now(&lc->ms, ms_on, MCFAN_MS_OTHER);
 	return 0;
 }

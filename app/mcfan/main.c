@@ -32,6 +32,7 @@
 #include "mcfan.h"
 #include "control.h"
 #include "log.h"
+#include "placement.h"
 #include "stats.h"
 
 RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
@@ -112,8 +113,10 @@ create_pool(struct mcfan_app *app)
 	else if (n < need)
 		MCFAN_LOG(WARNING, "--mbufs %u is below the %u mbufs that all RX queues and rings "
 			  "can hold: expect rx_nombuf under load\n", n, need);
+	/* on the node of the lcores that fill it: the (first) RX lcore's (docs/topology.md) */
 	app->pool = rte_pktmbuf_pool_create("mcfan_pool", n, MCFAN_MBUF_CACHE, 0,
-					    RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+					    RTE_MBUF_DEFAULT_BUF_SIZE,
+					    (int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]));
 	if (app->pool == NULL) {
 		MCFAN_LOG(ERR, "cannot create a pool of %u mbufs: %s (with --no-huge, raise -m)\n",
 			  n, rte_strerror(rte_errno));
@@ -156,9 +159,15 @@ msacc_init_all(struct mcfan_app *app)
 	uint64_t now = rte_rdtsc();
 	unsigned int id;
 
-	for (id = 0; id < RTE_MAX_LCORE; id++)
-		if (app->lcores[id].role != MCFAN_ROLE_NONE)
-			mcfan_msacc_init(&app->lcores[id].ms, app->lcores[id].role, now);
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		if (app->lcores[id].role == MCFAN_ROLE_NONE)
+			continue;
+		mcfan_msacc_init(&app->lcores[id].ms, app->lcores[id].role, now);
+		/* --no-msacc: data lcores measure nothing (the control lcore still does) until
+		 * `msacc on`; the lcores are not launched yet, so this thread may pause them */
+		if (!app->cfg.msacc && id != app->main_lcore)
+			mcfan_msacc_pause(&app->lcores[id].ms, now);
+	}
 }
 
 /* The main lcore's loop: periodic summary, duration, stop requests, control housekeeping and
@@ -257,6 +266,9 @@ main(int argc, char **argv)
 	free(app_argv);
 	if (ret != 0)
 		return ret > 0 ? EXIT_SUCCESS : MCFAN_EXIT_USAGE;
+	/* --print-topology/--print-placement, and EAL's --lcores when mcfan places lcores */
+	if (mcfan_placement_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
+		return ret;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -279,7 +291,7 @@ main(int argc, char **argv)
 	}
 	mcfan_msacc_window_init(app->window);
 
-	if (mcfan_setup_lcores(app) < 0) {
+	if (mcfan_placement_roles(app) < 0 || mcfan_setup_lcores(app) < 0) {
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}
@@ -303,6 +315,12 @@ main(int argc, char **argv)
 	}
 	if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
 		goto stop;
+	mcfan_placement_report(app);
+	ret = mcfan_idle_setup(app);
+	if (ret < 0) {
+		status = ret == -ENOTSUP ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
+		goto stop;
+	}
 	if (mcfan_control_init(app) < 0) {
 		status = EXIT_FAILURE;
 		goto stop;
@@ -334,15 +352,19 @@ stop:
 	__atomic_store_n(&app->phase, MCFAN_PHASE_STOP_RX, __ATOMIC_RELEASE);
 	if (launched)
 		rte_eal_mp_wait_lcore();
+	mcfan_idle_free(app);
 	__atomic_store_n(&app->phase, MCFAN_PHASE_DONE, __ATOMIC_RELEASE);
 	app->stop_tsc = rte_rdtsc();
 	mcfan_ports_stop(app);
 	close_ports(app);
 	app->mbufs_outside = app->pool == NULL ? 0 :
 		(int64_t)app->pool_size - (int64_t)rte_mempool_avail_count(app->pool);
-	mcfan_report_print(app, stdout, true);
-	if (app->cfg.report_json[0] != '\0' && mcfan_report_json(app, app->cfg.report_json) < 0)
-		status = EXIT_FAILURE;
+	if (launched || status != MCFAN_EXIT_USAGE) { /* a refused start reports nothing */
+		mcfan_report_print(app, stdout, true);
+		if (app->cfg.report_json[0] != '\0' &&
+		    mcfan_report_json(app, app->cfg.report_json) < 0)
+			status = EXIT_FAILURE;
+	}
 cleanup:
 	mcfan_telemetry_stop();
 	mcfan_control_free(app);
@@ -358,5 +380,6 @@ cleanup:
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
 	remove_runtime_dir(runtime_dir);
+	mcfan_placement_free(); /* after EAL: its argv may hold the generated --lcores */
 	return status;
 }

@@ -32,7 +32,8 @@
  *    pointer into group_entries past the unlock; n_group_entries read without
  *    the lock is only a hint for sizing (pass it as the max of a read);
  *  - each data lcore is the single writer of its own stats (seqlocks, see
- *    lib/mcfan_fanout.h and lib/mcfan_msacc.h).
+ *    lib/mcfan_fanout.h and lib/mcfan_msacc.h);
+ *  - lcores[].idle and idle_sleepers: the idle policies' protocol (idle.h, idle.c).
  */
 
 #include <limits.h>
@@ -50,6 +51,7 @@
 #include "mcfan_fanout.h"
 #include "mcfan_group.h"
 #include "mcfan_msacc.h"
+#include "idle.h"
 
 /* Exit status for bad usage (options, config file), as sysexits' EX_USAGE-like tools use 2. */
 #define MCFAN_EXIT_USAGE 2
@@ -83,6 +85,18 @@ struct mcfan_config {
 	bool msacc;                        /* microstate accounting on (atomic at run time) */
 	bool interactive;                  /* -i: console on standard input */
 	char cmdline_file[PATH_MAX];       /* "" = none: console commands run at start */
+	uint32_t idle_rx;                  /* idle policy of lcores with the RX role (idle.h) */
+	uint32_t idle_worker;              /* idle policy of worker-only lcores */
+	unsigned int idle_max_sleep_us;    /* longest backoff/wake sleep, microseconds */
+	/* placement (placement.c, docs/topology.md "Placement") */
+	char *cpu_topology;                /* --cpu-topology MAP (malloc'd); NULL = the host */
+	int bind;                          /* --bind: enum mcfan_sct_bind; -1 = not given */
+	unsigned int rx_count;             /* --rx N; 0 = not given */
+	int workers_count;                 /* --workers M; -1 = not given */
+	int control_cpu;                   /* --control-cpu N; -1 = first CPU of the order */
+	bool print_topology;               /* --print-topology */
+	bool print_placement;              /* --print-placement */
+	bool json;                         /* --json (with --print-placement) */
 };
 
 /** Lifecycle phases, in order; only ever advanced. */
@@ -109,6 +123,8 @@ struct mcfan_lcore {
 	struct mcfan_worker_stats *ws;
 	/* accounting */
 	struct mcfan_msacc ms;
+	/* idle policy (idle.h) */
+	struct mcfan_idle idle;
 } __rte_cache_aligned;
 
 /** Per port state. */
@@ -119,6 +135,8 @@ struct mcfan_port {
 	char driver[RTE_DEV_NAME_MAX_LEN];
 	char name[RTE_ETH_NAME_MAX_LEN];
 	int socket_id;
+	uint16_t nb_rxd;                  /* RX descriptors of queue 0, as the PMD took them */
+	bool rx_intr;                     /* configured with Rx queue interrupts (intr_conf.rxq) */
 	bool have_final;
 	struct rte_eth_stats final_stats; /* read just before close, for the final report */
 };
@@ -156,6 +174,7 @@ struct mcfan_app {
 	uint64_t start_tsc;
 	uint64_t stop_tsc;
 	uint64_t tsc_hz;
+	uint32_t idle_sleepers __rte_cache_aligned; /* atomic: lcores asleep in the wake protocol */
 };
 
 extern struct mcfan_app mcfan_app;
@@ -174,6 +193,8 @@ unsigned int mcfan_mac_list_add(struct rte_ether_addr *macs, unsigned int n,
 
 /* lcore.c */
 int mcfan_lcore_main(void *arg);
+/* Are all of a worker lcore's input rings empty? (Any thread; a snapshot.) */
+bool mcfan_lcore_rings_empty(const struct mcfan_app *app, const struct mcfan_lcore *lc);
 
 /* groups (setup.c) */
 int mcfan_setup_lcores(struct mcfan_app *app);

@@ -20,9 +20,13 @@
 #include <rte_lcore.h>
 
 #include "mcfan.h"
+#include "mcfan_parse.h"
+#include "mcfan_sct.h"
 
 #define ERR_MAX 256
 #define CFG_SECTION "mcfan"
+#define CFG_LINE_MAX 1024         /* longest config file line, with newline and NUL */
+#define CFG_KEYS_MAX 64           /* keys remembered per section for the duplicate check */
 #define RING_SIZE_MAX (1u << 24)  /* 16 Mi slots: far above any sane queue */
 #define MBUFS_MIN 1023            /* smallest pool that holds a default RX ring */
 #define MBUFS_MAX (1u << 26)
@@ -44,22 +48,11 @@ struct opt_def {
 static int
 parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
 {
-	unsigned long v = 0;
-	const char *p;
+	uint64_t v = 0;
+	int ret = mcfan_parse_u64(s, min, max, &v);
 
-	if (*s == '\0')
-		return -EINVAL;
-	for (p = s; *p != '\0'; p++) {
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		v = v * 10 + (unsigned long)(*p - '0');
-		if (v > max)
-			return -ERANGE;
-	}
-	if (v < min)
-		return -ERANGE;
-	*out = v;
-	return 0;
+	*out = (unsigned long)v; /* 0 on error: callers test ret */
+	return ret;
 }
 
 /* Decimal seconds: digits, optionally a dot and more digits. */
@@ -322,6 +315,157 @@ set_cmdline_file(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	return 0;
 }
 
+/* --idle-rx / --idle-worker: a policy (idle.h) that suits the role. */
+static int
+set_idle(uint32_t *dst, const char *v, uint32_t role, const char *opt, char *err, size_t len)
+{
+	char msg[ERR_MAX];
+	uint32_t policy;
+
+	if (mcfan_idle_parse(v, &policy, msg, sizeof(msg)) < 0 ||
+	    mcfan_idle_role_ok(policy, role, msg, sizeof(msg)) < 0) {
+		snprintf(err, len, "--%s: %s", opt, msg);
+		return -EINVAL;
+	}
+	*dst = policy;
+	return 0;
+}
+
+static int
+set_idle_rx(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	return set_idle(&cfg->idle_rx, v, MCFAN_ROLE_RX, "idle-rx", err, len);
+}
+
+static int
+set_idle_worker(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	return set_idle(&cfg->idle_worker, v, MCFAN_ROLE_WORKER, "idle-worker", err, len);
+}
+
+static int
+set_idle_max_sleep(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, MCFAN_IDLE_MAX_SLEEP_US_MIN, MCFAN_IDLE_MAX_SLEEP_US_MAX, &n) < 0) {
+		snprintf(err, len, "--idle-max-sleep-us: '%s' is not allowed: microseconds, %d..%d",
+			 v, MCFAN_IDLE_MAX_SLEEP_US_MIN, MCFAN_IDLE_MAX_SLEEP_US_MAX);
+		return -EINVAL;
+	}
+	cfg->idle_max_sleep_us = (unsigned int)n;
+	return 0;
+}
+
+/* ---- placement (placement.c, docs/topology.md "Placement") ---- */
+
+static int
+set_cpu_topology(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	struct mcfan_sct_map *map = NULL;
+	char msg[ERR_MAX];
+
+	if (mcfan_sct_parse(v, &map, NULL, msg, sizeof(msg)) < 0) {
+		snprintf(err, len, "--cpu-topology: %s (Erlang +sct syntax, e.g. "
+			 "L0-3T0C0-3P0N0; see docs/topology.md)", msg);
+		return -EINVAL;
+	}
+	mcfan_sct_free(map);
+	free(cfg->cpu_topology);
+	cfg->cpu_topology = strdup(v);
+	if (cfg->cpu_topology == NULL) {
+		snprintf(err, len, "--cpu-topology: out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int
+set_bind(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	enum mcfan_sct_bind b;
+
+	if (mcfan_sct_bind_parse(v, &b) < 0) {
+		snprintf(err, len, "--bind: '%s' is not a bind type: u ns ts ps s nnts nnps tnnps "
+			 "db, or Erlang's long names (unbound, no_spread, ..., default_bind)", v);
+		return -EINVAL;
+	}
+	cfg->bind = (int)b;
+	return 0;
+}
+
+static int
+set_rx_count(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, 1, RTE_MAX_LCORE - 2, &n) < 0) {
+		snprintf(err, len, "--rx: '%s' is not allowed: a count of RX lcores, 1..%d", v,
+			 RTE_MAX_LCORE - 2);
+		return -EINVAL;
+	}
+	cfg->rx_count = (unsigned int)n;
+	return 0;
+}
+
+static int
+set_workers_count(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, 0, RTE_MAX_LCORE - 2, &n) < 0) {
+		snprintf(err, len, "--workers: '%s' is not allowed: a count of worker lcores, "
+			 "0..%d (0: the RX lcores are the workers)", v, RTE_MAX_LCORE - 2);
+		return -EINVAL;
+	}
+	cfg->workers_count = (int)n;
+	return 0;
+}
+
+static int
+set_control_cpu(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, 0, MCFAN_SCT_MAX_ID, &n) < 0) {
+		snprintf(err, len, "--control-cpu: '%s' is not allowed: a logical CPU id, 0..%d",
+			 v, MCFAN_SCT_MAX_ID);
+		return -EINVAL;
+	}
+	cfg->control_cpu = (int)n;
+	return 0;
+}
+
+static int
+set_print_topology(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	RTE_SET_USED(v);
+	RTE_SET_USED(err);
+	RTE_SET_USED(len);
+	cfg->print_topology = true;
+	return 0;
+}
+
+static int
+set_print_placement(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	RTE_SET_USED(v);
+	RTE_SET_USED(err);
+	RTE_SET_USED(len);
+	cfg->print_placement = true;
+	return 0;
+}
+
+static int
+set_json(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	RTE_SET_USED(v);
+	RTE_SET_USED(err);
+	RTE_SET_USED(len);
+	cfg->json = true;
+	return 0;
+}
+
 static const struct opt_def opts[] = {
 	{"rx-lcores", OPT_VALUE, "LIST", "lcores that poll RX (corelist, e.g. 1 or 1-2)",
 	 "the first lcore after the main lcore", set_rx_lcores, true},
@@ -353,6 +497,29 @@ static const struct opt_def opts[] = {
 	 "off", set_interactive, true, 'i'},
 	{"cmdline-file", OPT_VALUE, "FILE", "run the console commands in FILE at start, then "
 	 "the console if -i", "none", set_cmdline_file, true},
+	{"idle-rx", OPT_VALUE, "POLICY", "what lcores that poll a port do when idle: poll, "
+	 "backoff[:THRESHOLD], interrupt[:THRESHOLD] (docs/idle.md)", "poll", set_idle_rx, true},
+	{"idle-worker", OPT_VALUE, "POLICY", "what worker-only lcores do when idle: poll, "
+	 "backoff[:THRESHOLD], wake[:THRESHOLD]", "poll", set_idle_worker, true},
+	{"idle-max-sleep-us", OPT_VALUE, "N", "longest backoff or wake sleep, microseconds; "
+	 "every sleep is also bounded by the time half an input ring takes to fill",
+	 RTE_STR(MCFAN_IDLE_MAX_SLEEP_US_DEFAULT),
+	 set_idle_max_sleep, true},
+	{"cpu-topology", OPT_VALUE, "MAP", "CPU topology map in Erlang's +sct syntax "
+	 "(docs/topology.md)", "read from the host (--print-topology)", set_cpu_topology, true},
+	{"bind", OPT_VALUE, "TYPE", "bind type (Erlang's +sbt): u ns ts ps s nnts nnps tnnps db",
+	 "db", set_bind, true},
+	{"rx", OPT_VALUE, "N", "RX lcores for mcfan to place on the map (builds EAL --lcores "
+	 "unless -l/-c/--lcores is given)", "1 (with a placement option)", set_rx_count, true},
+	{"workers", OPT_VALUE, "M", "worker lcores for mcfan to place; 0: the RX lcores work",
+	 "one per CPU left (with a placement option)", set_workers_count, true},
+	{"control-cpu", OPT_VALUE, "N", "CPU of the control (main) lcore",
+	 "the first CPU of the bind order", set_control_cpu, true},
+	{"print-topology", OPT_FLAG, NULL, "print the host's map (+sct and a tree) and exit",
+	 NULL, set_print_topology, false},
+	{"print-placement", OPT_FLAG, NULL, "print the placement table and the EAL --lcores "
+	 "argument, then exit (plans only: any map)", NULL, set_print_placement, false},
+	{"json", OPT_FLAG, NULL, "with --print-placement: print JSON", NULL, set_json, false},
 	{"help", OPT_FLAG, NULL, "print this help and exit", NULL, NULL, false},
 };
 
@@ -437,6 +604,80 @@ cfg_find_line(const char *path, const char *section, const char *key)
 	return no;
 }
 
+/*
+ * rte_cfgfile (22.11) silently drops a line without '=' and gives no line number for a key
+ * outside any section, so check the text first: every line must be blank, a comment (';' or
+ * '#'), "[section]" or "key = value", no key before the first section, no key twice in a
+ * section.
+ */
+static int
+cfg_check_syntax(const char *path, FILE *f)
+{
+	char line[CFG_LINE_MAX], keys[CFG_KEYS_MAX][CFG_NAME_LEN];
+	unsigned int no = 0, n_keys = 0, i;
+	bool in_section = false;
+	char *p, *end, *eq;
+	size_t klen;
+
+	while (fgets(line, sizeof(line), f) != NULL) {
+		no++;
+		if (strchr(line, '\n') == NULL && !feof(f)) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: longer than %d characters\n",
+				path, no, CFG_LINE_MAX - 2);
+			return -EINVAL;
+		}
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		for (end = p + strlen(p); end > p && (end[-1] == '\n' || end[-1] == '\r' ||
+			end[-1] == ' ' || end[-1] == '\t'); end--)
+			;
+		*end = '\0';
+		if (*p == '\0' || *p == ';' || *p == '#')
+			continue;
+		if (*p == '[') {
+			if (end[-1] != ']' || end - p < 3) {
+				fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not a "
+					"[section] header\n", path, no, p);
+				return -EINVAL;
+			}
+			in_section = true;
+			n_keys = 0;
+			continue;
+		}
+		eq = strchr(p, '=');
+		if (eq == NULL) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not 'key = value'\n",
+				path, no, p);
+			return -EINVAL;
+		}
+		for (end = eq; end > p && (end[-1] == ' ' || end[-1] == '\t'); end--)
+			;
+		klen = (size_t)(end - p);
+		if (klen == 0 || klen >= CFG_NAME_LEN) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: a key of 1..%d characters "
+				"is needed before '='\n", path, no, CFG_NAME_LEN - 1);
+			return -EINVAL;
+		}
+		if (!in_section) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: key '%.*s' before any "
+				"section: put it under [%s]\n", path, no, (int)klen, p, CFG_SECTION);
+			return -EINVAL;
+		}
+		for (i = 0; i < n_keys; i++) {
+			if (strlen(keys[i]) == klen && strncmp(keys[i], p, klen) == 0) {
+				fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' is given "
+					"twice\n", path, no, keys[i]);
+				return -EINVAL;
+			}
+		}
+		if (n_keys < CFG_KEYS_MAX) {
+			memcpy(keys[n_keys], p, klen);
+			keys[n_keys++][klen] = '\0';
+		}
+	}
+	return 0;
+}
+
 static int
 load_config(struct mcfan_config *cfg, bool from_cli[])
 {
@@ -455,7 +696,11 @@ load_config(struct mcfan_config *cfg, bool from_cli[])
 		fprintf(stderr, "mcfan: --config: cannot open '%s': %s\n", path, strerror(errno));
 		return -ENOENT;
 	}
+	ret = cfg_check_syntax(path, probe);
 	fclose(probe);
+	if (ret < 0)
+		return ret;
+	ret = -EINVAL;
 	file = rte_cfgfile_load(path, 0);
 	if (file == NULL) {
 		fprintf(stderr, "mcfan: config file '%s': syntax error (see the line named above; "
@@ -525,6 +770,12 @@ config_defaults(struct mcfan_config *cfg)
 	cfg->ring_size = MCFAN_DEFAULT_RING_SIZE;
 	cfg->burst = MCFAN_DEFAULT_BURST;
 	cfg->msacc = true;
+	cfg->idle_rx = MCFAN_IDLE_POLICY(MCFAN_IDLE_POLL, MCFAN_IDLE_THR_NONE);
+	cfg->idle_worker = MCFAN_IDLE_POLICY(MCFAN_IDLE_POLL, MCFAN_IDLE_THR_NONE);
+	cfg->idle_max_sleep_us = MCFAN_IDLE_MAX_SLEEP_US_DEFAULT;
+	cfg->bind = -1;
+	cfg->workers_count = -1;
+	cfg->control_cpu = -1;
 }
 
 int
@@ -558,8 +809,19 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 		if (c == -1)
 			break;
 		if (c == '?') {
-			fprintf(stderr, "mcfan: unknown option '%s' (see '-- --help')\n",
-				argv[optind - 1]);
+			const char *arg = argv[optind - 1], *eqp = strchr(arg, '=');
+			char name[64];
+
+			/* getopt_long also answers '?' for a flag given a value (--no-msacc=yes) */
+			if (strncmp(arg, "--", 2) == 0 && eqp != NULL) {
+				snprintf(name, sizeof(name), "%.*s", (int)(eqp - arg - 2), arg + 2);
+				if (find_opt(name) != NULL) {
+					fprintf(stderr, "mcfan: option --%s takes no value (got '%s')\n",
+						name, arg);
+					return -EINVAL;
+				}
+			}
+			fprintf(stderr, "mcfan: unknown option '%s' (see '-- --help')\n", arg);
 			return -EINVAL;
 		}
 		if (c == ':') {
@@ -603,9 +865,10 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 			return -EINVAL;
 	}
 	if (cfg->ring_size < cfg->burst) {
-		fprintf(stderr, "mcfan: --ring-size %u is below --burst %u: a ring must hold at "
-			"least one burst, or every burst overflows it\n", cfg->ring_size,
-			cfg->burst);
+		fprintf(stderr, "mcfan: --ring-size %u is below --burst %u%s%s%s: a ring must hold "
+			"at least one burst, or every burst overflows it\n", cfg->ring_size,
+			cfg->burst, cfg->config_file[0] != '\0' ? " (command line and config file '"
+			: "", cfg->config_file, cfg->config_file[0] != '\0' ? "')" : "");
 		return -EINVAL;
 	}
 	return 0;

@@ -87,11 +87,16 @@ port_init(struct mcfan_app *app, uint16_t port)
 {
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
+	struct rte_eth_rxq_info rxq;
 	struct mcfan_port *p = &app->ports[port];
 	uint16_t nb_rxd = MCFAN_RX_DESC, nb_txd = MCFAN_TX_DESC;
 	int ret;
 
 	memset(&conf, 0, sizeof(conf));
+	/* Rx queue interrupts only when asked for: the idle policy interrupt (idle.c) */
+	if (MCFAN_IDLE_KIND_OF(app->cfg.idle_rx) == MCFAN_IDLE_INTERRUPT)
+		conf.intr_conf.rxq = 1;
+	p->rx_intr = conf.intr_conf.rxq != 0;
 	ret = rte_eth_dev_info_get(port, &info);
 	if (ret != 0) {
 		MCFAN_LOG(ERR, "port %u: cannot get device info: %s\n", port, rte_strerror(-ret));
@@ -118,6 +123,10 @@ port_init(struct mcfan_app *app, uint16_t port)
 		MCFAN_LOG(ERR, "port %u: RX queue setup failed: %s\n", port, rte_strerror(-ret));
 		return ret;
 	}
+	/* the ring the idle sleep bound protects: what the PMD reports, else what it took */
+	p->nb_rxd = nb_rxd;
+	if (rte_eth_rx_queue_info_get(port, 0, &rxq) == 0 && rxq.nb_desc > 0)
+		p->nb_rxd = rxq.nb_desc;
 	ret = rte_eth_tx_queue_setup(port, 0, nb_txd, p->socket_id, NULL);
 	if (ret != 0) {
 		MCFAN_LOG(ERR, "port %u: TX queue setup failed: %s\n", port, rte_strerror(-ret));

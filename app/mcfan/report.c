@@ -21,6 +21,7 @@
 
 #include "mcfan.h"
 #include "log.h"
+#include "placement.h"
 #include "stats.h"
 
 #define MSACC_TEXT_MAX (64 * 1024)
@@ -58,6 +59,37 @@ mbufs_outside(const struct mcfan_app *app)
 	if (app->pool == NULL)
 		return 0;
 	return (int64_t)app->pool_size - (int64_t)rte_mempool_avail_count(app->pool);
+}
+
+/* Per worker latency and per lcore idle policy, text. */
+static void
+print_idle_latency(struct mcfan_app *app, FILE *f)
+{
+	struct mcfan_latency_view *lv;
+	struct mcfan_idle_view *iv;
+	int n, i;
+
+	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
+	iv = calloc(RTE_MAX_LCORE, sizeof(*iv));
+	if (lv == NULL || iv == NULL)
+		goto out;
+	n = mcfan_latency_read(app, lv);
+	fprintf(f, "\nlatency, RX to worker dequeue (us):\n  %5s %14s %10s %10s %10s\n", "lcore",
+		"copies", "p50", "p99", "max");
+	for (i = 0; i < n; i++)
+		fprintf(f, "  %5u %14" PRIu64 " %10.1f %10.1f %10.1f\n", lv[i].lcore_id,
+			lv[i].copies, lv[i].p50_ns / 1e3, lv[i].p99_ns / 1e3, lv[i].max_ns / 1e3);
+	n = mcfan_idle_read(app, iv, RTE_MAX_LCORE);
+	fprintf(f, "\nidle policies (max sleep %u us; bound 0: no recent traffic):\n"
+		"  %5s %-10s %-22s %14s %14s\n", app->cfg.idle_max_sleep_us, "lcore", "role",
+		"policy", "ring_bound_us", "sleep_cap_us");
+	for (i = 0; i < n; i++)
+		fprintf(f, "  %5u %-10s %-22s %14.1f %14.1f\n", iv[i].lcore_id,
+			mcfan_role_name(iv[i].role), iv[i].policy_text, iv[i].ring_bound_ns / 1e3,
+			iv[i].sleep_cap_ns / 1e3);
+out:
+	free(lv);
+	free(iv);
 }
 
 void
@@ -131,6 +163,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		fprintf(f, "  %5u %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %10" PRIu64 " / %u\n",
 			wv[w].lcore_id, wv[w].frames, wv[w].enqueued, wv[w].ring_drops,
 			wv[w].ring_high_water, wv[w].ring_size);
+	print_idle_latency(app, f);
 	nr = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
 	if (nr > 0 && mcfan_msacc_format_table(text, MSACC_TEXT_MAX, rows, (unsigned int)nr,
 					       app->tsc_hz, 0) >= 0)
@@ -164,17 +197,21 @@ report_json_build(struct mcfan_app *app)
 	struct mcfan_msacc_row *rows = NULL;
 	struct mcfan_msacc_stats ms;
 	struct rte_eth_stats ps;
-	json_t *root, *drops, *arr, *o, *wl, *states;
+	struct mcfan_latency_view *lv = NULL;
+	struct mcfan_idle_view *iv = NULL;
+	json_t *root, *drops, *arr, *o, *wl, *states, *lat, *hist, *idle;
 	char addr[MCFAN_GROUP_STR_MAX];
 	unsigned int i, w, s;
-	int n;
+	int n, ni, nl, k;
 	uint16_t port;
 
 	root = json_object();
 	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
 	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
 	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
-	if (root == NULL || wv == NULL || gv == NULL || rows == NULL) {
+	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
+	iv = calloc(RTE_MAX_LCORE, sizeof(*iv));
+	if (root == NULL || wv == NULL || gv == NULL || rows == NULL || lv == NULL || iv == NULL) {
 		json_decref(root);
 		root = NULL;
 		goto out;
@@ -235,6 +272,7 @@ report_json_build(struct mcfan_app *app)
 
 	arr = json_array();
 	n = mcfan_workers_read(app, wv);
+	nl = mcfan_latency_read(app, lv);
 	for (w = 0; n > 0 && w < (unsigned int)n; w++) {
 		o = json_object();
 		json_object_set_new(o, "lcore", json_integer(wv[w].lcore_id));
@@ -245,10 +283,23 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "ring_high_water", json_u64(wv[w].ring_high_water));
 		json_object_set_new(o, "ring_size", json_integer(wv[w].ring_size));
 		json_array_append_new(arr, o);
+		if (w >= (unsigned int)nl)
+			continue;
+		lat = json_object();
+		json_object_set_new(lat, "copies", json_u64(lv[w].copies));
+		json_object_set_new(lat, "p50_ns", json_u64(lv[w].p50_ns));
+		json_object_set_new(lat, "p99_ns", json_u64(lv[w].p99_ns));
+		json_object_set_new(lat, "max_ns", json_u64(lv[w].max_ns));
+		hist = json_array();
+		for (s = 0; s < MCFAN_LAT_BUCKETS; s++)
+			json_array_append_new(hist, json_u64(lv[w].hist[s]));
+		json_object_set_new(lat, "hist_log2_ns", hist);
+		json_object_set_new(o, "latency", lat);
 	}
 	json_object_set_new(root, "workers", arr);
 
 	arr = json_array();
+	ni = mcfan_idle_read(app, iv, RTE_MAX_LCORE);
 	n = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
 	for (i = 0; n > 0 && i < (unsigned int)n; i++) {
 		if (mcfan_msacc_stats(&rows[i].snap, &ms) < 0)
@@ -268,16 +319,34 @@ report_json_build(struct mcfan_app *app)
 		for (s = 0; s < MCFAN_MS_MAX; s++)
 			json_object_set_new(states, mcfan_ms_state_name(s), json_real(ms.pct[s]));
 		json_object_set_new(o, "state_pct", states);
+		json_object_set_new(o, "sleep_cycles", json_u64(ms.cycles[MCFAN_MS_SLEEP]));
+		json_object_set_new(o, "sleeps", json_u64(ms.sleeps));
+		json_object_set_new(o, "wakeups", json_u64(ms.wakeups));
+		for (k = 0; k < ni; k++) {
+			if (iv[k].lcore_id != rows[i].lcore_id)
+				continue;
+			idle = json_object();
+			json_object_set_new(idle, "policy", json_string(iv[k].policy_text));
+			json_object_set_new(idle, "ring_bound_ns", json_u64(iv[k].ring_bound_ns));
+			json_object_set_new(idle, "sleep_cap_ns", json_u64(iv[k].sleep_cap_ns));
+			json_object_set_new(idle, "rx_max_pps", json_u64(iv[k].rx_max_pps));
+			json_object_set_new(idle, "wk_max_pps", json_u64(iv[k].wk_max_pps));
+			json_object_set_new(o, "idle", idle);
+		}
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "lcores", arr);
 	json_object_set_new(root, "tsc_hz", json_u64(app->tsc_hz));
+	json_object_set_new(root, "idle_max_sleep_us", json_integer(app->cfg.idle_max_sleep_us));
+	json_object_set_new(root, "topology", mcfan_placement_json(app));
 	json_object_set_new(root, "mbufs_total", json_integer(app->pool_size));
 	json_object_set_new(root, "mbufs_outside_pool", json_integer(app->mbufs_outside));
 out:
 	free(wv);
 	free(gv);
 	free(rows);
+	free(lv);
+	free(iv);
 	return root;
 }
 

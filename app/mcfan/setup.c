@@ -155,6 +155,7 @@ mcfan_setup_rings(struct mcfan_app *app)
 					    rte_lcore_to_socket_id(lc->lcore_id));
 		if (lc->in_rings == NULL || lc->ws == NULL)
 			return -ENOMEM;
+		lc->ws->lat_ns_mult = mcfan_lat_ns_mult(app->tsc_hz);
 		for (r = 0; r < app->n_rx; r++)
 			lc->in_rings[r] = app->rings[r * app->n_workers + w];
 	}

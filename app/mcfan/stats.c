@@ -32,6 +32,7 @@ struct worker_base {
 	uint64_t bytes;
 	uint64_t enqueued;
 	uint64_t ring_drops;
+	uint64_t lat_hist[MCFAN_LAT_BUCKETS];
 };
 
 /* What every read subtracts; all zero until the first clear. */
@@ -85,8 +86,10 @@ mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
 	const struct mcfan_totals *b;
 	unsigned int k;
 
-	totals_raw(app, t);
+	/* raw read and baseline under one lock: a `clear stats` in between would make the
+	 * difference go below zero */
 	ctl_lock(app);
+	totals_raw(app, t);
 	if (app->stats_base != NULL) {
 		b = &app->stats_base->totals;
 		t->rx_frames -= b->rx_frames;
@@ -111,6 +114,7 @@ mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
 	rs = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*rs));
 	if (rs == NULL)
 		return -ENOMEM;
+	ctl_lock(app); /* raw reads and baselines together (see mcfan_totals_read) */
 	for (w = 0; w < app->n_workers; w++) {
 		const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[w]];
 
@@ -134,7 +138,6 @@ mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
 		}
 	}
 	free(rs);
-	ctl_lock(app);
 	if (app->stats_base != NULL) {
 		for (w = 0; w < app->n_workers; w++) {
 			const struct worker_base *b = &app->stats_base->workers[w];
@@ -146,6 +149,47 @@ mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
 		}
 	}
 	ctl_unlock(app);
+	return (int)app->n_workers;
+}
+
+int
+mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
+{
+	const struct mcfan_worker_stats *ws;
+	unsigned int w, b, top;
+
+	for (w = 0; w < app->n_workers; w++) {
+		ws = app->lcores[app->worker_lcore_ids[w]].ws;
+		memset(&out[w], 0, sizeof(out[w]));
+		out[w].lcore_id = app->worker_lcore_ids[w];
+		/* bucket by bucket, each one atomic load: a histogram of a moment, give or take
+		 * the copies counted during the read */
+		for (b = 0; b < MCFAN_LAT_BUCKETS; b++)
+			out[w].hist[b] = __atomic_load_n(&ws->lat_hist[b], __ATOMIC_RELAXED);
+		out[w].max_ns = __atomic_load_n(&ws->lat_max_ns, __ATOMIC_RELAXED);
+	}
+	ctl_lock(app);
+	if (app->stats_base != NULL && app->stats_base->clear_tsc != 0) {
+		for (w = 0; w < app->n_workers; w++) {
+			for (b = 0, top = 0; b < MCFAN_LAT_BUCKETS; b++) {
+				out[w].hist[b] -= app->stats_base->workers[w].lat_hist[b];
+				if (out[w].hist[b] != 0)
+					top = b + 1;
+			}
+			/* the max since the clear is unknown: at most the top of its bucket */
+			if (top < MCFAN_LAT_BUCKETS)
+				out[w].max_ns = RTE_MIN(out[w].max_ns, (UINT64_C(1) << top) - 1);
+		}
+	}
+	ctl_unlock(app);
+	for (w = 0; w < app->n_workers; w++) {
+		for (b = 0; b < MCFAN_LAT_BUCKETS; b++)
+			out[w].copies += out[w].hist[b];
+		if (out[w].copies == 0)
+			out[w].max_ns = 0;
+		out[w].p50_ns = mcfan_lat_quantile_ns(out[w].hist, out[w].max_ns, 500);
+		out[w].p99_ns = mcfan_lat_quantile_ns(out[w].hist, out[w].max_ns, 990);
+	}
 	return (int)app->n_workers;
 }
 
@@ -213,13 +257,15 @@ mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth
 	memset(out, 0, sizeof(*out));
 	if (port >= RTE_MAX_ETHPORTS || !app->ports[port].used)
 		return -ENODEV;
+	ctl_lock(app); /* raw read and baseline together (see mcfan_totals_read) */
 	if (app->ports[port].have_final)
 		*out = app->ports[port].final_stats;
 	else
 		ret = rte_eth_stats_get(port, out);
-	if (ret != 0)
+	if (ret != 0) {
+		ctl_unlock(app);
 		return ret;
-	ctl_lock(app);
+	}
 	if (app->stats_base != NULL) {
 		b = &app->stats_base->ports[port];
 		out->ipackets -= b->ipackets;
@@ -327,6 +373,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 		b->workers[w].bytes = ws->bytes;
 		b->workers[w].enqueued = 0;
 		b->workers[w].ring_drops = 0;
+		memcpy(b->workers[w].lat_hist, ws->lat_hist, sizeof(ws->lat_hist));
 		memcpy(&b->slot_frames[(size_t)w * MCFAN_MAX_GROUPS], ws->group_frames,
 		       sizeof(ws->group_frames));
 		memcpy(&b->slot_bytes[(size_t)w * MCFAN_MAX_GROUPS], ws->group_bytes,
@@ -378,7 +425,15 @@ mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned i
 	for (id = 0; id < RTE_MAX_LCORE; id++)
 		if (app->lcores[id].role != MCFAN_ROLE_NONE)
 			ms[id] = &app->lcores[id].ms;
-	return mcfan_msacc_window_collect(app->window, ms, RTE_MAX_LCORE, rte_rdtsc(), rows, max);
+
+	int n, i, k = 0;
+
+	n = mcfan_msacc_window_collect(app->window, ms, RTE_MAX_LCORE, rte_rdtsc(), rows, max);
+	/* leave out lcores that never measured anything (--no-msacc since start) */
+	for (i = 0; i < n; i++)
+		if (!(rows[i].snap.paused && mcfan_msacc_snap_wall(&rows[i].snap) == 0))
+			rows[k++] = rows[i];
+	return n < 0 ? n : k;
 }
 
 int

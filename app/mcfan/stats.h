@@ -43,7 +43,19 @@ struct mcfan_group_view {
 	uint64_t worker_bits[(MCFAN_MAX_WORKERS + 63) / 64]; /* worker indexes that got frames */
 };
 
+/* RX-to-dequeue latency of one worker (lib/mcfan_fanout.h's histogram), since the last clear. */
+struct mcfan_latency_view {
+	unsigned int lcore_id;
+	uint64_t copies;                       /* copies measured */
+	uint64_t hist[MCFAN_LAT_BUCKETS];      /* copies per log2(ns) bucket */
+	uint64_t max_ns;                       /* longest (since a clear: at most its bucket's top) */
+	uint64_t p50_ns;                       /* quantiles, interpolated in their bucket */
+	uint64_t p99_ns;
+};
+
 void mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t);
+/* One view per worker, in worker order; returns n_workers. */
+int mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out);
 int mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out);
 int mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
 		      unsigned int max);

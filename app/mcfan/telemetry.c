@@ -30,7 +30,9 @@
 #include <rte_version.h>
 
 #include "mcfan.h"
+#include "mcfan_parse.h"
 #include "log.h"
+#include "placement.h"
 #include "stats.h"
 
 /* Groups per /mcfan/groups page: 128 rows of the longest IPv6 group stay under 16 KiB. */
@@ -64,19 +66,11 @@ no_param(const char *cmd, const char *params)
 static int
 param_uint(const char *s, unsigned long max, unsigned long *out)
 {
-	unsigned long v = 0;
+	uint64_t v = 0;
+	int ret = mcfan_parse_u64(s, 0, max, &v);
 
-	if (s == NULL || *s == '\0')
-		return -EINVAL;
-	for (; *s != '\0'; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		v = v * 10 + (unsigned long)(*s - '0');
-		if (v > max)
-			return -ERANGE;
-	}
-	*out = v;
-	return 0;
+	*out = (unsigned long)v; /* 0 on error: callers test ret */
+	return ret;
 }
 
 static struct rte_tel_data *
@@ -547,6 +541,121 @@ tel_counters(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+static int
+tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct mcfan_app *app = tel_app;
+	struct mcfan_latency_view *lv;
+	struct rte_tel_data *c[5], *hist;
+	static const char *const names[5] = {"lcore", "copies", "p50_ns", "p99_ns", "max_ns"};
+	unsigned long lcore = 0;
+	unsigned int i, w, b;
+	int n, ret = 0;
+	bool one = params != NULL && params[0] != '\0';
+
+	rte_tel_data_start_dict(d);
+	if (one && (strlen(params) > MCFAN_TEL_PARAM_MAX ||
+		    param_uint(params, RTE_MAX_LCORE - 1, &lcore) < 0)) {
+		MCFAN_LOG(WARNING, "telemetry %s: parameter must be a worker lcore id, got "
+			  "'%.64s'\n", cmd, params);
+		return -EINVAL;
+	}
+	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
+	if (lv == NULL)
+		return -ENOMEM;
+	n = mcfan_latency_read(app, lv);
+	if (one) {
+		for (w = 0; w < (unsigned int)n && lv[w].lcore_id != lcore; w++)
+			;
+		if (w == (unsigned int)n) {
+			MCFAN_LOG(WARNING, "telemetry %s: lcore %lu is not a worker\n", cmd, lcore);
+			free(lv);
+			return -ENOENT;
+		}
+		rte_tel_data_add_dict_int(d, "lcore", (int)lv[w].lcore_id);
+		rte_tel_data_add_dict_u64(d, "copies", lv[w].copies);
+		rte_tel_data_add_dict_u64(d, "p50_ns", lv[w].p50_ns);
+		rte_tel_data_add_dict_u64(d, "p99_ns", lv[w].p99_ns);
+		rte_tel_data_add_dict_u64(d, "max_ns", lv[w].max_ns);
+		hist = new_array(RTE_TEL_U64_VAL);
+		if (hist != NULL) {
+			for (b = 0; b < MCFAN_LAT_BUCKETS; b++)
+				rte_tel_data_add_array_u64(hist, lv[w].hist[b]);
+			rte_tel_data_add_dict_container(d, "hist_log2_ns", hist, 0);
+		}
+		free(lv);
+		return 0;
+	}
+	for (i = 0; i < RTE_DIM(c); i++)
+		c[i] = new_array(i == 0 ? RTE_TEL_INT_VAL : RTE_TEL_U64_VAL);
+	for (i = 0; i < RTE_DIM(c); i++)
+		if (c[i] == NULL)
+			ret = -ENOMEM;
+	if (ret < 0) {
+		for (i = 0; i < RTE_DIM(c); i++)
+			rte_tel_data_free(c[i]);
+		free(lv);
+		return ret;
+	}
+	for (w = 0; w < (unsigned int)n; w++) {
+		rte_tel_data_add_array_int(c[0], (int)lv[w].lcore_id);
+		rte_tel_data_add_array_u64(c[1], lv[w].copies);
+		rte_tel_data_add_array_u64(c[2], lv[w].p50_ns);
+		rte_tel_data_add_array_u64(c[3], lv[w].p99_ns);
+		rte_tel_data_add_array_u64(c[4], lv[w].max_ns);
+	}
+	for (i = 0; i < RTE_DIM(c); i++)
+		rte_tel_data_add_dict_container(d, names[i], c[i], 0);
+	free(lv);
+	return 0;
+}
+
+static int
+tel_idle(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct mcfan_app *app = tel_app;
+	struct mcfan_idle_view *iv;
+	struct rte_tel_data *c[7];
+	static const char *const names[7] = {"lcore", "role", "policy", "ring_bound_ns",
+					     "sleep_cap_ns", "rx_max_pps", "wk_max_pps"};
+	unsigned int i;
+	int n, k, ret = 0;
+
+	rte_tel_data_start_dict(d);
+	if (no_param(cmd, params) < 0)
+		return -EINVAL;
+	iv = calloc(RTE_MAX_LCORE, sizeof(*iv));
+	if (iv == NULL)
+		return -ENOMEM;
+	for (i = 0; i < RTE_DIM(c); i++)
+		c[i] = new_array(i == 0 ? RTE_TEL_INT_VAL : i <= 2 ? RTE_TEL_STRING_VAL :
+				 RTE_TEL_U64_VAL);
+	for (i = 0; i < RTE_DIM(c); i++)
+		if (c[i] == NULL)
+			ret = -ENOMEM;
+	if (ret < 0) {
+		for (i = 0; i < RTE_DIM(c); i++)
+			rte_tel_data_free(c[i]);
+		free(iv);
+		return ret;
+	}
+	n = mcfan_idle_read(app, iv, RTE_MAX_LCORE);
+	for (k = 0; k < n; k++) {
+		rte_tel_data_add_array_int(c[0], (int)iv[k].lcore_id);
+		rte_tel_data_add_array_string(c[1], mcfan_role_name(iv[k].role));
+		rte_tel_data_add_array_string(c[2], iv[k].policy_text);
+		rte_tel_data_add_array_u64(c[3], iv[k].ring_bound_ns);
+		rte_tel_data_add_array_u64(c[4], iv[k].sleep_cap_ns);
+		rte_tel_data_add_array_u64(c[5], iv[k].rx_max_pps);
+		rte_tel_data_add_array_u64(c[6], iv[k].wk_max_pps);
+	}
+	rte_tel_data_add_dict_u64(d, "max_sleep_us", app->cfg.idle_max_sleep_us);
+	for (i = 0; i < RTE_DIM(c); i++)
+		rte_tel_data_add_dict_container(d, names[i], c[i], 0);
+	free(iv);
+	return 0;
+}
+
 struct tel_cmd {
 	const char *name;
 	telemetry_cb fn;
@@ -567,7 +676,26 @@ static const struct tel_cmd tel_cmds[] = {
 	 "No parameters"},
 	{"/mcfan/counters", tel_counters, "rx, delivered, copies, every drop reason. No "
 	 "parameters"},
+	{"/mcfan/latency", tel_latency, "Per worker RX-to-dequeue time p50, p99, max in ns. "
+	 "Parameter: worker lcore id (adds the log2 histogram)"},
+	{"/mcfan/idle", tel_idle, "Per data lcore: idle policy, ring bound and sleep cap in ns, "
+	 "highest recent rates. No parameters"},
+	{"/mcfan/topology", mcfan_placement_tel, "CPU map (+sct), bind type, placement per "
+	 "lcore, nodes of mempool, rings and ports. No parameters"},
 };
+
+/* A parameter of at most MCFAN_TEL_PARAM_MAX printable ASCII characters. */
+static bool
+param_printable(const char *p)
+{
+	size_t n = 0;
+
+	for (; *p != '\0'; p++, n++)
+		if (n >= MCFAN_TEL_PARAM_MAX || (unsigned char)*p < 0x20 ||
+		    (unsigned char)*p > 0x7e)
+			return false;
+	return true;
+}
 
 /* Every command goes through here: find it, and run it only while mcfan is set up. */
 static int
@@ -582,6 +710,12 @@ tel_dispatch(const char *cmd, const char *params, struct rte_tel_data *d)
 			break;
 	if (i == RTE_DIM(tel_cmds))
 		return -ENOENT;
+	if (params != NULL && !param_printable(params)) {
+		/* never copy control or non-ASCII bytes into the log: one line, one reason */
+		MCFAN_LOG(WARNING, "telemetry %s: parameter refused: longer than %d characters or "
+			  "not printable ASCII\n", cmd, MCFAN_TEL_PARAM_MAX);
+		return -EINVAL;
+	}
 	rte_spinlock_lock(&tel_lock);
 	if (tel_ready)
 		ret = tel_cmds[i].fn(cmd, params, d);

@@ -241,3 +241,106 @@ class McfanProcess:
 
     def stderr(self):
         return "\n".join(ln for _, ln in self.err)
+
+
+# ---- telemetry: the v2 socket and dpdk-telemetry.py (test_telemetry, test_msacc) ----
+
+TELEMETRY_SOCKET = "dpdk_telemetry.v2"   # socket name in DPDK 22.11 lib/telemetry
+TELEMETRY_MAX_OUTPUT = 16384             # MAX_OUTPUT_LEN of DPDK 22.11: longer replies lose elements
+
+
+def telemetry_socket(eal):
+    """Path of the v2 telemetry socket of a run with these EAL arguments."""
+    return os.path.join(runtime_dir(eal), TELEMETRY_SOCKET)
+
+
+class Telemetry:
+    """Client of the v2 telemetry socket (AF_UNIX, SOCK_SEQPACKET): one message a query,
+    one message a reply. The server greets with {"version", "pid", "max_output_len"}."""
+
+    def __init__(self, path, timeout=60, proc=None):
+        import socket
+        import time
+        end = time.monotonic() + timeout
+        while True:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                s.connect(path)
+                break
+            except OSError:
+                s.close()
+                if proc is not None and proc.p.poll() is not None:
+                    raise RuntimeError(f"process ended before {path} accepted a connection")
+                if time.monotonic() > end:
+                    raise TimeoutError(f"no telemetry socket at {path} after {timeout} s")
+                time.sleep(0.05)
+        s.settimeout(timeout)
+        self.sock = s
+        self.hello = json.loads(s.recv(1 << 16))
+        self.max_output_len = self.hello.get("max_output_len", TELEMETRY_MAX_OUTPUT)
+
+    def raw(self, msg):
+        """Send one query (str or bytes, sent as is); return the raw reply bytes."""
+        self.sock.send(msg if isinstance(msg, bytes) else msg.encode())
+        return self.sock.recv(1 << 20)
+
+    def query(self, cmd):
+        """(value, raw reply): value is the reply's value for the command (None for the
+        null reply of an error); raises ValueError if the reply is not one JSON object
+        keyed by the command."""
+        raw = self.raw(cmd)
+        d = json.loads(raw)
+        key = cmd.split(",", 1)[0]
+        if not isinstance(d, dict) or list(d) != [key]:
+            raise ValueError(f"reply to {cmd!r} is not {{{key!r}: ...}}: {raw[:200]!r}")
+        return d[key], raw
+
+    def wait_ready(self, cmd="/mcfan/info", timeout=60):
+        """Wait until cmd answers non-null (mcfan registers its commands after port start);
+        return its value, or None on timeout."""
+        import time
+        end = time.monotonic() + timeout
+        while True:
+            v, _ = self.query(cmd)
+            if v is not None or time.monotonic() > end:
+                return v
+            time.sleep(0.05)
+
+    def close(self):
+        self.sock.close()
+
+
+def telemetry_cli(prefix, cmd, timeout=120):
+    """Ask with the real client, `echo CMD | dpdk-telemetry.py -f PREFIX`; return (parsed
+    last output line or None if it is not JSON, the whole stdout). The client takes a few
+    seconds to start on a loaded host."""
+    p = subprocess.run(["dpdk-telemetry.py", "-f", prefix], input=cmd + "\n",
+                       capture_output=True, text=True, timeout=timeout)
+    lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
+    try:
+        return (json.loads(lines[-1]) if lines else None), p.stdout
+    except ValueError:
+        return None, p.stdout
+
+
+class McfanProcessRaw(McfanProcess):
+    """McfanProcess for runs whose output may hold bytes that are not UTF-8 (a log line
+    that quotes a binary telemetry parameter): such bytes become backslash escapes instead
+    of stopping the reader thread."""
+
+    def __init__(self, eal, app):
+        import threading
+        import time
+        self.cmd = [mcfan_path(), *eal, "--", *app]
+        self.t0 = time.monotonic()
+        self.p = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True,
+                                  errors="backslashreplace")
+        self.pid = self.p.pid
+        self.out = []
+        self.err = []
+        self._cond = threading.Condition()
+        self._threads = [threading.Thread(target=self._read, args=(s, lst), daemon=True)
+                         for s, lst in ((self.p.stdout, self.out), (self.p.stderr, self.err))]
+        for th in self._threads:
+            th.start()

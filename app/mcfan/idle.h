@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_APP_IDLE_H
+#define MCFAN_APP_IDLE_H
+
+/*
+ * Idle policies (docs/idle.md): what a data lcore does when a loop iteration
+ * finds no work.
+ *
+ *  - poll: spin (every empty poll is busy-wait);
+ *  - backoff[:THRESHOLD]: after THRESHOLD consecutive empty iterations, as
+ *    many again with rte_pause() between polls, then sleep in doubling steps
+ *    from 1/16 of the lcore's sleep cap up to the cap;
+ *  - wake[:THRESHOLD] (worker-only lcores): after THRESHOLD, announce the
+ *    sleep, check the rings once more, and sleep on the lcore's eventfd; an RX
+ *    lcore that enqueues to a sleeping worker writes that eventfd;
+ *  - interrupt[:THRESHOLD] (lcores with the RX role): after THRESHOLD, arm the
+ *    ports' Rx queue interrupts and wait in rte_epoll_wait().
+ *
+ * The sleep cap (mcfan_idle_sleep_cap_ns()) bounds every sleep: never longer
+ * than the time half of the smallest input ring (an RX descriptor ring, or a
+ * worker ring) takes to fill at the highest rate seen recently on it, so that
+ * a burst that starts during a sleep still fits in the other half.
+ *
+ * Writer/reader protocol of struct mcfan_idle (one per lcore, in struct
+ * mcfan_lcore):
+ *  - policy: written by control actions (control.c, atomic store), loaded by
+ *    the data lcore with a relaxed load once per loop iteration;
+ *  - sleeping: the wake protocol's flag, in its own cache line: set by the
+ *    worker when it goes to sleep, cleared by it or by the RX lcore that
+ *    wakes it (atomic exchange);
+ *  - ring_bound_ns, rx_max_pps, wk_max_pps: written by the data lcore (relaxed
+ *    stores, once per rate window), read by the control side;
+ *  - efd, epfd, intr_ok, efd_ev, rate capacities: set by the main lcore before
+ *    launch (mcfan_idle_setup()), read only afterwards;
+ *  - everything else is private to the data lcore.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_config.h>
+#include <rte_epoll.h>
+
+/** What an lcore does when it finds no work. */
+enum mcfan_idle_kind {
+	MCFAN_IDLE_POLL = 0,   /**< Busy polling. */
+	MCFAN_IDLE_BACKOFF,    /**< Spin, pause, then sleep in growing steps. */
+	MCFAN_IDLE_WAKE,       /**< Sleep on an eventfd that RX lcores write (workers). */
+	MCFAN_IDLE_INTERRUPT,  /**< Wait for the ports' Rx queue interrupts (RX lcores). */
+	MCFAN_IDLE_KIND_MAX    /**< Number of kinds; not a kind. */
+};
+
+/**
+ * Empty iterations before an lcore starts to pause and sleep, named after
+ * the Erlang VM's busy-wait thresholds (+sbwt). Numbers: docs/idle.md.
+ */
+enum mcfan_idle_threshold {
+	MCFAN_IDLE_THR_NONE = 0,
+	MCFAN_IDLE_THR_VERY_SHORT,
+	MCFAN_IDLE_THR_SHORT,
+	MCFAN_IDLE_THR_MEDIUM,
+	MCFAN_IDLE_THR_LONG,
+	MCFAN_IDLE_THR_VERY_LONG,
+	MCFAN_IDLE_THR_MAX     /**< Number of thresholds; not a threshold. */
+};
+
+/** A policy word: kind in bits 0-7, threshold in bits 8-15. */
+#define MCFAN_IDLE_POLICY(kind, thr) ((uint32_t)(kind) | ((uint32_t)(thr) << 8))
+#define MCFAN_IDLE_KIND_OF(p) ((enum mcfan_idle_kind)((p) & 0xffu))
+#define MCFAN_IDLE_THR_OF(p) ((enum mcfan_idle_threshold)(((p) >> 8) & 0xffu))
+
+/** --idle-max-sleep-us: default (like OVS's pmd-sleep-max) and range, microseconds. */
+#define MCFAN_IDLE_MAX_SLEEP_US_DEFAULT 100
+#define MCFAN_IDLE_MAX_SLEEP_US_MIN 1
+#define MCFAN_IDLE_MAX_SLEEP_US_MAX 1000000
+/**
+ * First backoff sleep: 1/MCFAN_IDLE_STEP_FIRST_DIV of the lcore's sleep cap, at least
+ * MCFAN_IDLE_STEP_MIN_NS; each further empty iteration doubles it, up to the cap. A sleep
+ * costs a system call and a timer (some 2-30 us of CPU, most on virtual machines), so the
+ * steps start near the cap: 5 sleeps from the first to the cap.
+ */
+#define MCFAN_IDLE_STEP_FIRST_DIV 16
+#define MCFAN_IDLE_STEP_MIN_NS 1000
+/** A sleep cap below this is not worth a system call: the lcore pauses instead, ns. */
+#define MCFAN_IDLE_SLEEP_MIN_NS 1000
+/** interrupt: longest wait in rte_epoll_wait (the device wakes the lcore earlier), ms. */
+#define MCFAN_IDLE_INTR_WAIT_MAX_MS 10
+/** Rate windows: frames are counted per window of this length, ms. */
+#define MCFAN_IDLE_RATE_WINDOW_MS 1
+/** The highest rate seen decays by half each period of this length, ms. */
+#define MCFAN_IDLE_RATE_HALF_LIFE_MS 1000
+/** Longest policy text ("interrupt:very_short"), without the NUL. */
+#define MCFAN_IDLE_POLICY_TEXT_MAX 24
+
+/** Rate of one input (a port of an RX lcore, or the rings of a worker). Lcore private. */
+struct mcfan_idle_rate {
+	uint64_t frames;   /**< Frames in the current window. */
+	uint64_t max_pps;  /**< Highest window rate seen, halved every half-life, frames/s. */
+	uint64_t capacity; /**< Frames the input holds while the lcore sleeps: half its ring. */
+};
+
+/** Idle state of one data lcore. See the protocol at the top. */
+struct mcfan_idle {
+	uint32_t policy;               /**< Atomic: MCFAN_IDLE_POLICY() word. */
+	uint32_t empty;                /**< Consecutive empty iterations (private). */
+	uint64_t step_ns;              /**< Next backoff sleep (private). */
+	uint64_t win_start;            /**< TSC at which the rate window began (private). */
+	uint64_t halve_tsc;            /**< TSC of the last half-life step (private). */
+	uint64_t win_cycles;           /**< Window length, TSC cycles (private). */
+	uint64_t ring_bound_ns_priv;   /**< Current ring bound, 0 = none (private copy). */
+	uint64_t ring_bound_ns;        /**< Published ring bound, ns; 0 = no recent traffic. */
+	uint64_t rx_max_pps;           /**< Published: highest recent rate over its ports. */
+	uint64_t wk_max_pps;           /**< Published: highest recent rate into its rings. */
+	int efd;                       /**< eventfd of a worker lcore, -1 = none. */
+	int epfd;                      /**< epoll instance with the Rx interrupts, -1 = none. */
+	bool intr_ok;                  /**< Every port of the lcore has its Rx interrupt in epfd. */
+	struct rte_epoll_event efd_ev; /**< The eventfd's registration in epfd. */
+	struct mcfan_idle_rate rx[RTE_MAX_ETHPORTS]; /**< Per port, indexed like lcore ports[]. */
+	struct mcfan_idle_rate wk;     /**< The worker's rings together. */
+	/** Wake protocol: 1 while the lcore sleeps and wants an eventfd write. */
+	uint32_t sleeping __rte_cache_aligned;
+} __rte_cache_aligned;
+
+struct mcfan_app;
+struct mcfan_lcore;
+
+/* ---- policies as text (no EAL needed: params.c uses them before rte_eal_init) ---- */
+
+/**
+ * Parse a policy: poll, backoff[:THRESHOLD], wake[:THRESHOLD],
+ * interrupt[:THRESHOLD]; THRESHOLD one of none, very_short, short, medium,
+ * long, very_long.
+ *
+ * @param text
+ *   The policy text.
+ * @param policy
+ *   Receives the policy word.
+ * @param err
+ *   Receives a one-line message on failure.
+ * @return
+ *   0, or -EINVAL.
+ */
+int mcfan_idle_parse(const char *text, uint32_t *policy, char *err, size_t len);
+
+/** Write a policy as text ("backoff:short"); returns buf. */
+const char *mcfan_idle_format(uint32_t policy, char *buf, size_t len);
+
+/** Name of a kind: "poll", "backoff", "wake", "interrupt". */
+const char *mcfan_idle_kind_name(enum mcfan_idle_kind kind);
+
+/** Empty iterations of a threshold before the lcore pauses (as many again before it sleeps). */
+uint32_t mcfan_idle_threshold_polls(enum mcfan_idle_threshold thr);
+
+/**
+ * May an lcore with these role bits (enum mcfan_role) use the policy? wake is
+ * for worker-only lcores (nothing wakes an lcore that polls a port),
+ * interrupt for lcores with the RX role.
+ *
+ * @return
+ *   0, or -EINVAL with a message in err.
+ */
+int mcfan_idle_role_ok(uint32_t policy, uint32_t role, char *err, size_t len);
+
+/**
+ * The longest sleep an lcore may take now: 0 for poll; for backoff and wake
+ * the smaller of max_sleep_ns and the ring bound; for interrupt the smaller of
+ * MCFAN_IDLE_INTR_WAIT_MAX_MS and the ring bound, whole milliseconds (a bound
+ * under 1 ms makes it sleep like backoff instead).
+ *
+ * @param ring_bound_ns
+ *   Time half the smallest input ring takes to fill at the highest recent
+ *   rate; 0 = no recent traffic (no bound).
+ */
+uint64_t mcfan_idle_sleep_cap_ns(uint32_t policy, uint64_t ring_bound_ns, uint64_t max_sleep_ns);
+
+/* ---- set-up (main lcore) ---- */
+
+/**
+ * Give every data lcore its start policy (--idle-rx for lcores with the RX
+ * role, --idle-worker for the others), an eventfd for lcores with the worker
+ * role, the ring capacities for the sleep bound, and for lcores whose policy
+ * is interrupt an epoll instance with their ports' Rx queue interrupts. Call
+ * after the ports are started, before the lcores are launched.
+ *
+ * @return
+ *   0; -ENOTSUP if a port of an lcore that starts with interrupt has no Rx
+ *   queue interrupts (a message naming the port and the PMD is printed);
+ *   another negative errno on a system error.
+ */
+int mcfan_idle_setup(struct mcfan_app *app);
+
+/** Release what mcfan_idle_setup() made; after the data lcores have returned. Idempotent. */
+void mcfan_idle_free(struct mcfan_app *app);
+
+/* ---- data lcore ---- */
+
+/** Start of the lcore's loop: timer slack, rate windows. */
+void mcfan_idle_lcore_start(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now);
+
+/** Close the rate window (when now - win_start >= win_cycles) and update the bound. */
+void mcfan_idle_window(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now);
+
+/**
+ * One loop iteration found no work: count it and, past the policy's
+ * threshold, pause or sleep. Never longer than mcfan_idle_sleep_cap_ns().
+ * Sleeps are charged to MCFAN_MS_SLEEP and counted (sleeps, wake-ups) when
+ * ms_on. An RX lcore (rx_online) goes RCU-offline while it sleeps.
+ */
+void mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy,
+		     bool rx_online, bool ms_on);
+
+/** Slow path of the wake protocol: some worker sleeps; wake those this RX lcore fed. */
+void mcfan_idle_kick_slow(struct mcfan_app *app, struct mcfan_lcore *lc);
+
+/** The iteration found work: the next empty one starts from the beginning. */
+static inline void
+mcfan_idle_busy(struct mcfan_idle *id)
+{
+	id->empty = 0;
+	id->step_ns = 0;
+}
+
+/* ---- read side (control threads) ---- */
+
+/** The idle state of one lcore, for the report, telemetry and the console. */
+struct mcfan_idle_view {
+	unsigned int lcore_id;
+	uint32_t role;            /**< enum mcfan_role bits. */
+	uint32_t policy;          /**< Policy word now. */
+	char policy_text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
+	uint64_t ring_bound_ns;   /**< 0 = no recent traffic: no bound from the rings. */
+	uint64_t sleep_cap_ns;    /**< Longest sleep now (mcfan_idle_sleep_cap_ns()). */
+	uint64_t rx_max_pps;      /**< Highest recent RX rate over its ports (RX role). */
+	uint64_t wk_max_pps;      /**< Highest recent rate into its rings (worker role). */
+};
+
+/**
+ * Read the idle state of every data lcore, in lcore id order.
+ *
+ * @return
+ *   Number of views written (at most max).
+ */
+int mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsigned int max);
+
+#endif /* MCFAN_APP_IDLE_H */

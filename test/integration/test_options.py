@@ -1,0 +1,523 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Every mcfan option with good and bad values, the config file, and the errors that can only
+be found after EAL init.
+
+A bad option or value: exit status 2, a message naming the option and what is allowed, and
+nothing started (no "EAL:" line, no runtime directory). A good value: the run works and the
+value shows in the JSON report where the report carries it.
+Usage: test_options.py MCFAN_BINARY"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+
+import mcfantest as t
+
+TMP = tempfile.mkdtemp(prefix="mcfan-options-")
+PCAP = os.path.join(TMP, "mix.pcap")
+N_SEED = 100      # 239.9.9.1-10:3999, 10 each
+N_V6 = 20         # [ff3e::1]:5000
+N_ANY = 12        # 239.7.7.7, ports 1000/2000/3000
+N_FRAMES = N_SEED + N_V6 + N_ANY
+LCORES3 = ["--lcores", "0@0,1@1,2@1"]          # main + 2 data lcores on 2 CPUs
+LCORES4 = ["--lcores", "0@0,1@1,2@1,3@0"]      # main + 3 data lcores
+_case = 0
+
+
+def make_pcap():
+    frames = [t.udp4_frame(f"239.9.9.{i % 10 + 1}", 3999) for i in range(N_SEED)]
+    frames += [t.udp6_frame("ff3e::1", 5000) for _ in range(N_V6)]
+    frames += [t.udp4_frame("239.7.7.7", (1000, 2000, 3000)[i % 3]) for i in range(N_ANY)]
+    t.write_pcap(PCAP, frames)
+
+
+def eal(extra=(), lcores="0-1", vdev=True):
+    global _case
+    _case += 1
+    args = t.eal_args(f"opt{_case}", lcores=lcores or "0-1")
+    if lcores is None:      # the lcores come with extra (--lcores)
+        args = args[2:]
+    if vdev:
+        args += ["--vdev", f"net_pcap0,rx_pcap={PCAP}"]
+    return args + list(extra)
+
+
+def run(eal_args, app, timeout=60):
+    """Run mcfan without a report; (rc or None on timeout, stdout, stderr)."""
+    cmd = [t.mcfan_path(), *eal_args, "--", *app]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+        return None, out, err
+
+
+def started_lines(err):
+    """Lines that only a run past the option parsing prints: EAL's and DPDK libraries' logs
+    (with EAL's log level at warning EAL itself may print nothing), mcfan's own log lines, and
+    its note about --in-memory that comes just before rte_eal_init."""
+    return [ln for ln in err.splitlines()
+            if re.match(r"(EAL|TELEMETRY|MCFAN|USER1|PMD|ETHDEV|MBUF|RING):", ln) or
+            "passing --no-shconf" in ln]
+
+
+def bad(app, names, hints=(), what=None, extra_eal=(), timeout=30, guard=True):
+    """A value refused before EAL: status 2, the option and what is allowed named, nothing
+    started. names: strings of which at least one must appear (the option); hints: strings
+    that must all appear (what is allowed)."""
+    what = what or " ".join(app) or "(empty)"
+    e = eal(extra_eal)
+    # A bounded run if mcfan wrongly accepts the value (unless the case is about --duration).
+    # (not when the case is about --duration, or a config file's duration: the command line
+    # would win over it)
+    guard = [] if not guard or any(a.startswith("--duration") for a in app) \
+        else ["--duration", "0.2"]
+    rc, out, err = run(e, [*guard, *app], timeout=timeout)
+    t.check_eq(rc, 2, f"[{what}] exit status")
+    low = err.lower()
+    t.check(any(n.lower() in low for n in names),
+            f"[{what}] message names the option ({' or '.join(names)}): {err.strip()!r}")
+    for h in hints:
+        t.check(h.lower() in low, f"[{what}] message says what is allowed ({h!r}): "
+                f"{err.strip()!r}")
+    t.check(not started_lines(err), f"[{what}] nothing started: EAL/DPDK lines in stderr: "
+            f"{started_lines(err)[:2]}")
+    t.check(not os.path.exists(t.runtime_dir(e)),
+            f"[{what}] nothing started: runtime directory {t.runtime_dir(e)} exists")
+    t.check("mcfan report" not in out, f"[{what}] no report printed")
+    t.remove_runtime_dir(e)
+    return err
+
+
+def good(app, what=None, extra_eal=(), lcores="0-1", frames=N_FRAMES, duration="0.8"):
+    """A run with good values: status 0, a report, exact conservation; returns the report."""
+    what = what or " ".join(app)
+    e = eal(extra_eal, lcores=lcores)
+    args = list(app)
+    if not any(a == "--duration" for a in args) and duration is not None:
+        args += ["--duration", duration]
+    try:
+        rc, out, err, rep = t.run_mcfan(e, args, timeout=60)
+    except subprocess.TimeoutExpired:
+        t.check(False, f"[{what}] run did not end within 60 s")
+        t.remove_runtime_dir(e)
+        return None
+    t.remove_runtime_dir(e)
+    if not t.check_eq(rc, 0, f"[{what}] exit status (stderr: {err.strip()[-300:]!r})"):
+        return None
+    if not t.check(rep is not None, f"[{what}] JSON report written"):
+        return None
+    t.check(t.conservation(rep), f"[{what}] conservation")
+    if frames is not None:
+        t.check_eq(rep["rx_frames"], frames, f"[{what}] rx_frames (pcap replayed once)")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"[{what}] mbufs_outside_pool")
+    return rep
+
+
+def roles(rep):
+    return {lc["lcore"]: lc["role"] for lc in rep["lcores"]}
+
+
+def worker_lcores(rep):
+    return sorted(w["lcore"] for w in rep["workers"])
+
+
+# ---------------------------------------------------------------------------------------------
+
+def test_help():
+    e = eal(vdev=False)
+    rc, out, err = run(e, ["--help"])
+    t.check_eq(rc, 0, "--help exit status")
+    t.check(not started_lines(err) and not os.path.exists(t.runtime_dir(e)),
+            "--help starts nothing")
+    t.remove_runtime_dir(e)
+    lines = out.splitlines()
+    opts = ["rx-lcores", "worker-lcores", "groups", "fanout", "ring-size", "burst", "mbufs",
+            "duration", "stats-period", "report-json", "config", "no-msacc", "interactive",
+            "cmdline-file"]
+    for o in opts:
+        idx = [i for i, ln in enumerate(lines) if re.match(rf"\s+(-\w, )?--{o}\b", ln)]
+        if not t.check(len(idx) == 1, f"--help lists --{o} once"):
+            continue
+        nxt = lines[idx[0] + 1] if idx[0] + 1 < len(lines) else ""
+        t.check("default:" in nxt, f"--help gives the default of --{o}: {nxt!r}")
+    t.check(any(re.match(r"\s+--help\b", ln) for ln in lines), "--help lists --help")
+    listed = set(re.findall(r"^\s+(?:-\w, )?--([a-z-]+)", out, re.M))
+    if listed - set(opts) - {"help"}:
+        print(f"NOTE: --help lists options this test does not cover yet: "
+              f"{sorted(listed - set(opts) - {'help'})}")
+    bad(["-h"], ["-h"], [], what="-h (no short options)")
+
+
+def test_corelists():
+    for opt in ("--rx-lcores", "--worker-lcores"):
+        bad([opt, "x"], [opt], ["corelist"])
+        bad([opt, "2-1"], [opt], ["decreasing"])
+        bad([opt, "1,1"], [opt], ["twice"])
+        bad([opt, "1-3,2"], [opt], ["twice"])
+        bad([opt, "200"], [opt], ["0..127"])
+        bad([opt, ""], [opt], ["corelist"])
+        bad([opt, "1,"], [opt], ["empty"])
+        bad([opt, "-1"], [opt], ["corelist"])
+    # good: one lcore, a range; RX and workers apart and together
+    rep = good(["--rx-lcores", "1"])
+    if rep:
+        t.check("rx" in roles(rep).get(1, ""), f"--rx-lcores 1: lcore 1 polls RX: {roles(rep)}")
+    rep = good(["--rx-lcores", "1-2"], extra_eal=LCORES3, lcores=None)
+    if rep:
+        r = roles(rep)
+        t.check("rx" in r.get(1, "") and "rx" in r.get(2, ""),
+                f"--rx-lcores 1-2: lcores 1 and 2 poll RX: {r}")
+        t.check_eq(worker_lcores(rep), [1, 2], "--rx-lcores 1-2: run-to-completion workers")
+    rep = good(["--worker-lcores", "1"])
+    if rep:
+        t.check_eq(worker_lcores(rep), [1], "--worker-lcores 1")
+    rep = good(["--worker-lcores", "1-2"], extra_eal=LCORES3, lcores=None)
+    if rep:
+        t.check_eq(worker_lcores(rep), [1, 2], "--worker-lcores 1-2")
+    rep = good(["--rx-lcores", "1", "--worker-lcores", "2-3"], extra_eal=LCORES4, lcores=None)
+    if rep:
+        t.check_eq(worker_lcores(rep), [2, 3], "--rx-lcores 1 --worker-lcores 2-3: workers")
+        t.check_eq(roles(rep).get(1), "rx", "--rx-lcores 1 --worker-lcores 2-3: lcore 1 role")
+
+
+def test_groups():
+    bad(["--groups", "10.0.0.1"], ["--groups"], ["multicast", "224.0.0.0/4"])
+    bad(["--groups", "255.255.255.255"], ["--groups"], ["multicast"])
+    bad(["--groups", "[fe80::1]"], ["--groups"], ["multicast", "ff00::/8"])
+    bad(["--groups", "239.9.9.1:0"], ["--groups"], ["1..65535"])
+    bad(["--groups", "239.9.9.1:70000"], ["--groups"], ["1..65535"])
+    bad(["--groups", "239.9.9.1:x"], ["--groups"], ["1..65535"])
+    bad(["--groups", "239.9.9.1,239.9.9.1"], ["--groups"], ["twice"])
+    bad(["--groups", "239.9.9.1-3:3999,239.9.9.2:3999"], ["--groups"], ["twice"])
+    bad(["--groups", "[ff3e::1]:5000,[ff3e:0::1]:5000"], ["--groups"], ["twice"])
+    bad(["--groups", "239.9.9.5-1"], ["--groups"], ["239.9.9.5-1", "e.g."])
+    bad(["--groups", "239.9.9"], ["--groups"], ["239.9.9", "e.g."])
+    bad(["--groups", ""], ["--groups"], ["239.9.9.1-10:3999"])
+    bad(["--groups", "239.9.9.1,,239.9.9.2"], ["--groups"], ["239.9.9.1-10:3999"])
+    # too many: one range of 1025, and 1025 in separate items
+    bad(["--groups", "239.8.0.0-239.8.4.0"], ["--groups"], ["1024"])
+    many = ",".join(f"239.8.{i // 256}.{i % 256}" for i in range(1025))
+    bad(["--groups", many], ["--groups"], ["1024"], what="--groups with 1025 items")
+
+    rep = good(["--groups", "239.9.9.1-10:3999,[ff3e::1]:5000,239.7.7.7"])
+    if rep:
+        g = t.group_frames(rep)
+        want = {(f"239.9.9.{i}", 3999): N_SEED // 10 for i in range(1, 11)}
+        want[("ff3e::1", 5000)] = N_V6
+        want[("239.7.7.7", None)] = N_ANY
+        t.check_eq(g, want, "--groups ranges, IPv6 and any-port: per-group frames")
+        t.check_eq(rep["drops"]["unknown_group"], 0, "every frame of the pcap joined")
+    rep = good(["--groups", "239.9.9.1-239.9.9.10"])
+    if rep:
+        t.check_eq(t.group_frames(rep),
+                   {(f"239.9.9.{i}", None): N_SEED // 10 for i in range(1, 11)},
+                   "--groups whole-address range without port")
+        t.check_eq(rep["drops"]["unknown_group"], N_V6 + N_ANY, "unjoined groups counted")
+    rep = good(["--groups", "[ff3e::1]"])
+    if rep:
+        t.check_eq(t.group_frames(rep), {("ff3e::1", None): N_V6}, "--groups [ff3e::1]")
+    # exactly 1024 is allowed
+    rep = good(["--groups", "239.8.0.0-239.8.3.255"])
+    if rep:
+        t.check_eq(len(rep["groups"]), 1024, "--groups with exactly 1024 groups")
+    rep = good([])
+    if rep:
+        t.check_eq(rep["groups"], [], "no --groups: no group")
+        t.check_eq(rep["drops"]["unknown_group"], N_FRAMES, "no --groups: all unknown_group")
+
+
+def test_fanout():
+    bad(["--fanout", "broadcast"], ["--fanout"], ["partition", "replicate"])
+    bad(["--fanout", ""], ["--fanout"], ["partition", "replicate"])
+    bad(["--fanout", "Partition"], ["--fanout"], ["partition", "replicate"])
+    for mode in ("partition", "replicate"):
+        rep = good(["--fanout", mode, "--groups", "239.9.9.1-10:3999"], extra_eal=LCORES4,
+                   lcores=None)
+        if not rep:
+            continue
+        t.check_eq(rep["fanout"], mode, f"--fanout {mode}: report")
+        nw = len(rep["workers"])
+        t.check_eq(nw, 2, f"--fanout {mode}: two workers")
+        want = N_SEED * (nw if mode == "replicate" else 1)
+        t.check_eq(rep["delivered_copies"], want, f"--fanout {mode}: delivered copies")
+        for g in rep["groups"]:
+            t.check_eq(len(g["workers"]), nw if mode == "replicate" else 1,
+                       f"--fanout {mode}: workers of {g['group']}")
+
+
+def test_ring_burst_mbufs():
+    bad(["--ring-size", "1000"], ["--ring-size"], ["power of two"])
+    bad(["--ring-size", "0"], ["--ring-size"], ["power of two"])
+    bad(["--ring-size", "x"], ["--ring-size"], ["power of two"])
+    bad(["--ring-size", "-8"], ["--ring-size"], ["power of two"])
+    bad(["--ring-size", str(1 << 25)], ["--ring-size"], ["power of two"])
+    bad(["--ring-size", "16", "--burst", "32"], ["--ring-size"], ["--burst"])
+    bad(["--ring-size", "16"], ["--ring-size"], ["burst"], what="--ring-size 16 (burst 32)")
+    bad(["--burst", "0"], ["--burst"], ["1..512"])
+    bad(["--burst", "513"], ["--burst"], ["1..512"])
+    bad(["--burst", "-1"], ["--burst"], ["1..512"])
+    bad(["--burst", "3x"], ["--burst"], ["1..512"])
+    bad(["--burst", "99999999999999999999999"], ["--burst"], ["1..512"])
+    bad(["--mbufs", "10"], ["--mbufs"], ["1023.."])
+    bad(["--mbufs", "x"], ["--mbufs"], ["1023.."])
+    bad(["--mbufs", str((1 << 26) + 1)], ["--mbufs"], ["1023.."])
+
+    for rs, b in (("32", "32"), ("64", None), ("2048", None), ("512", "512")):
+        app = ["--ring-size", rs, "--groups", "239.9.9.1-10:3999"]
+        if b:
+            app += ["--burst", b]
+        rep = good(app)
+        if rep:
+            t.check(all(w["ring_size"] == int(rs) for w in rep["workers"]),
+                    f"--ring-size {rs}: workers' ring_size {[w['ring_size'] for w in rep['workers']]}")
+            t.check_eq(rep["delivered_frames"], N_SEED, f"{' '.join(app)}: delivered")
+    rep = good(["--burst", "1", "--groups", "239.9.9.1-10:3999"])
+    if rep:
+        t.check_eq(rep["delivered_frames"], N_SEED, "--burst 1: delivered")
+        t.check(all(w["ring_high_water"] <= 1 for w in rep["workers"]),
+                f"--burst 1: at most one frame waits in a ring at a time "
+                f"{[w['ring_high_water'] for w in rep['workers']]}")
+    for n in ("9000", "16384"):
+        rep = good(["--mbufs", n])
+        if rep:
+            t.check_eq(rep["mbufs_total"], int(n), f"--mbufs {n}: pool size")
+
+
+def test_times():
+    for opt in ("--duration", "--stats-period"):
+        for v in ("-1", "1e3", "abc", "", ".5", "1.", "1,5", "0x10", "inf", "nan", " 1",
+                  "99999999999"):
+            bad([opt, v], [opt], ["seconds"], what=f"{opt} {v!r}")
+    # --duration: the JSON report's duration_s follows it (a generous upper bound only)
+    rep = good(["--duration", "0.5"], duration=None, frames=None)
+    if rep:
+        t.check(0.45 <= rep["duration_s"] < 10, f"--duration 0.5: duration_s "
+                f"{rep['duration_s']}")
+    rep = good(["--duration", "01.5"], duration=None)
+    if rep:
+        t.check(1.45 <= rep["duration_s"] < 12, f"--duration 01.5 (leading zero, decimal): "
+                f"duration_s {rep['duration_s']}")
+    # --duration 0: until a signal
+    e = eal()
+    p = t.McfanProcess(e, ["--duration", "0"])
+    started = p.wait_line("running", 30) is not None
+    t.check(started, "--duration 0: runs")
+    if started:
+        import time
+        time.sleep(0.5)
+        t.check(p.p.poll() is None, "--duration 0: still running after 0.5 s")
+    p.signal(signal.SIGINT)
+    t.check_eq(p.wait(30), 0, "--duration 0: stops on SIGINT, status 0")
+    t.remove_runtime_dir(e)
+    # --stats-period: a decimal, "08" is eight (not octal); 0 is off
+    e = eal()
+    rc, out, err = run(e, ["--stats-period", "0.25", "--duration", "1.6"])
+    t.remove_runtime_dir(e)
+    n = out.count("==== mcfan stats")
+    t.check(rc == 0 and n >= 2, f"--stats-period 0.25 --duration 1.6: status {rc}, "
+            f"{n} periodic summaries (>= 2 expected)")
+    e = eal()
+    rc, out, err = run(e, ["--stats-period", "0", "--duration", "0.6"])
+    t.remove_runtime_dir(e)
+    t.check(rc == 0 and "==== mcfan stats" not in out, "--stats-period 0: no summary")
+    e = eal()
+    rc, out, err = run(e, ["--stats-period", "08", "--duration", "9"], timeout=60)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, "--stats-period 08 --duration 9: exit status")
+    t.check_eq(out.count("==== mcfan stats"), 1,
+               "--stats-period 08 --duration 9: exactly one summary (at 8 s)")
+
+
+def test_paths_flags():
+    bad(["--report-json", ""], ["--report-json"], ["path"])
+    bad(["--report-json", "x" * 5000], ["--report-json"], ["path"])
+    bad(["--config", ""], ["--config"], ["path"])
+    # --report-json: written by rename (no temporary left next to it)
+    d = tempfile.mkdtemp(dir=TMP)
+    path = os.path.join(d, "r.json")
+    e = eal()
+    rc, out, err = run(e, ["--report-json", path, "--duration", "1"])
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, "--report-json: exit status")
+    t.check_eq(sorted(os.listdir(d)), ["r.json"], "--report-json: only the report in its dir")
+    try:
+        with open(path) as f:
+            rep = json.load(f)
+        t.check_eq(rep["rx_frames"], N_FRAMES, "--report-json: content")
+        for k in ("rx_frames", "delivered_frames", "delivered_copies", "drops", "ports",
+                  "groups", "workers", "lcores", "mbufs_outside_pool"):
+            t.check(k in rep, f"--report-json: top-level key {k}")
+    except (OSError, ValueError) as ex:
+        t.check(False, f"--report-json: cannot read the report: {ex}")
+    # --no-msacc: a flag; it takes no value
+    good(["--no-msacc"])
+    err = bad(["--no-msacc=yes"], ["no-msacc"])
+    t.check("unknown option" not in err,
+            f"--no-msacc=yes: the message says the option takes no value, not that it is "
+            f"unknown: {err.strip()!r}")
+    # the console's options (their behaviour is test_console's): flag and path syntax
+    bad(["--interactive=yes"], ["interactive"], what="--interactive=yes")
+    bad(["-i", "--interactive"], ["interactive"], ["twice"], what="-i --interactive")
+    bad(["--cmdline-file", ""], ["--cmdline-file"], ["path"])
+    # --help with values: help wins (exit 0, nothing started)
+    e = eal()
+    rc, out, err = run(e, ["--burst", "32", "--help"])
+    t.check(rc == 0 and "Usage" in out and not started_lines(err), "--burst 32 --help: help")
+    t.remove_runtime_dir(e)
+
+
+def test_argv_errors():
+    bad(["--bogus"], ["--bogus"], ["--help"])
+    bad(["--burst", "32", "--burst", "64"], ["--burst"], ["twice"])
+    bad(["--no-msacc", "--no-msacc"], ["--no-msacc"], ["twice"])
+    bad(["--groups", "239.9.9.1", "--groups", "239.9.9.2"], ["--groups"], ["twice"])
+    bad(["--burst"], ["--burst"], ["value"], what="--burst without a value")
+    bad(["--groups"], ["--groups"], ["value"], what="--groups without a value")
+    bad(["stray"], ["stray"], ["--"], what="a stray argument")
+    bad(["-x"], ["-x"], [], what="a short option")
+
+
+def test_post_eal():
+    """Errors found only once EAL knows the lcores and ports: status 2 and a clear message."""
+    cases = [
+        (["--rx-lcores", "5"], (), "0-1", ["--rx-lcores", "5", "not enabled"]),
+        (["--worker-lcores", "1,3"], (), "0-1", ["--worker-lcores", "3", "not enabled"]),
+        (["--rx-lcores", "0"], (), "0-1", ["--rx-lcores", "main"]),
+        (["--worker-lcores", "0-1"], (), "0-1", ["--worker-lcores", "main"]),
+    ]
+    for app, extra, lc, words in cases:
+        e = eal(extra, lcores=lc)
+        rc, out, err = run(e, [*app, "--duration", "0.2"])
+        t.remove_runtime_dir(e)
+        what = " ".join(app)
+        t.check_eq(rc, 2, f"[{what}] (post-EAL) exit status")
+        for w in words:
+            t.check(w.lower() in err.lower(), f"[{what}] message has {w!r}: "
+                    f"{err.strip()[-300:]!r}")
+    # main lcore not 0: --rx-lcores naming it
+    e = eal(["--main-lcore", "1"], lcores="0-1")
+    rc, out, err = run(e, ["--rx-lcores", "1", "--duration", "0.2"])
+    t.remove_runtime_dir(e)
+    t.check(rc == 2 and "main" in err, f"--main-lcore 1 --rx-lcores 1: status {rc}, "
+            f"{err.strip()[-200:]!r}")
+    # no port
+    e = eal(vdev=False)
+    rc, out, err = run(e, ["--duration", "0.2"])
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 2, "no port: exit status")
+    t.check("no port" in err and "--vdev" in err, f"no port: message {err.strip()[-200:]!r}")
+    # only the main lcore
+    e = eal(lcores="0")
+    rc, out, err = run(e, ["--duration", "0.2"])
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 2, "-l 0: exit status")
+    t.check("lcore" in err and "-l" in err, f"-l 0: message {err.strip()[-200:]!r}")
+
+
+# ---- config file ----------------------------------------------------------------------------
+
+def cfg(text):
+    fd, path = tempfile.mkstemp(dir=TMP, suffix=".ini")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    return path
+
+
+def bad_cfg(text, what, words, cli=()):
+    path = cfg(text)
+    err = bad(["--config", path, *cli], [path], words, what=f"config: {what}",
+              guard="duration" not in text)
+    return err
+
+
+def test_config():
+    good_text = ("; mcfan test configuration\n"
+                 "[mcfan]\n"
+                 "fanout = replicate\n"
+                 "\n"
+                 "groups=239.9.9.1-10:3999,[ff3e::1]:5000\n"
+                 "  ring-size = 256  \n"
+                 "burst = 16\n"
+                 "mbufs = 9000\n"
+                 "duration = 1.0\n"
+                 "stats-period = 0\n"
+                 "no-msacc = no\n")
+    path = cfg(good_text)
+    rep = good(["--config", path], extra_eal=LCORES4, lcores=None, duration=None)
+    if rep:
+        t.check_eq(rep["fanout"], "replicate", "config: fanout from the file")
+        t.check_eq(sorted(t.group_frames(rep)),
+                   sorted([(f"239.9.9.{i}", 3999) for i in range(1, 11)] +
+                          [("ff3e::1", 5000)]), "config: groups from the file")
+        t.check_eq(rep["delivered_frames"], N_SEED + N_V6, "config: delivered")
+        t.check(all(w["ring_size"] == 256 for w in rep["workers"]), "config: ring-size 256")
+        t.check_eq(rep["mbufs_total"], 9000, "config: mbufs from the file")
+        t.check(0.95 <= rep["duration_s"] < 10, f"config: duration 1.0: {rep['duration_s']}")
+    # the command line wins over the file
+    rep = good(["--config", path, "--fanout", "partition", "--ring-size", "512",
+                "--groups", "239.9.9.1-5:3999"], extra_eal=LCORES4, lcores=None,
+               duration=None)
+    if rep:
+        t.check_eq(rep["fanout"], "partition", "config + --fanout: command line wins")
+        t.check_eq(len(rep["groups"]), 5, "config + --groups: command line wins")
+        t.check(all(w["ring_size"] == 512 for w in rep["workers"]),
+                "config + --ring-size: command line wins")
+        t.check_eq(rep["mbufs_total"], 9000, "config + CLI: the file's other values hold")
+    # the command line wins even where the file's value would be refused with it
+    path2 = cfg("[mcfan]\nring-size = 16\n")
+    good(["--config", path2, "--ring-size", "64"], what="config ring-size 16, CLI 64")
+    # a file with an empty [mcfan] section, and --no-msacc as a flag beside it
+    good(["--config", cfg("[mcfan]\n"), "--no-msacc"], what="config: empty section")
+
+    # refused, before EAL, with the file (and line and key) named
+    path = os.path.join(TMP, "does-not-exist.ini")
+    bad(["--config", path], [path], [], what="config: missing file")
+    bad_cfg("[mcfan]\nfanout = replicate\n[other]\nx = 1\n", "unknown section",
+            ["line 3", "other"])
+    bad_cfg("[mcfan]\nfanout = replicate\n; comment\nbogus = 1\n", "unknown key",
+            ["line 4", "bogus"])
+    bad_cfg("[mcfan]\nconfig = other.ini\n", "config key", ["line 2", "config"])
+    bad_cfg("[mcfan]\nhelp = yes\n", "help key", ["line 2", "help"])
+    bad_cfg("[mcfan]\nfanout = replicate\n\nburst = 0\n", "bad burst",
+            ["line 4", "burst", "1..512"])
+    bad_cfg("[mcfan]\ngroups = 10.1.1.1\n", "bad groups", ["line 2", "groups", "multicast"])
+    bad_cfg("[mcfan]\nfanout = both\n", "bad fanout", ["line 2", "fanout", "replicate"])
+    bad_cfg("[mcfan]\nduration = 1e3\n", "bad duration", ["line 2", "duration", "seconds"])
+    bad_cfg("[mcfan]\nno-msacc = maybe\n", "bad no-msacc", ["line 2", "no-msacc", "yes"])
+    bad_cfg("[mcfan]\nrx-lcores = 2-1\n", "bad rx-lcores", ["line 2", "rx-lcores"])
+    bad_cfg("[mcfan]\nring-size = 16\n", "ring below burst", ["ring-size", "burst"])
+    bad_cfg("[mcfan\nfanout = replicate\n", "syntax: no ']'", ["line 1"])
+    bad_cfg("fanout = replicate\n[mcfan]\n", "syntax: key before any section", ["line 1"])
+    bad_cfg("[mcfan]\nburst = 32\nfanout replicate\n", "syntax: line without '='",
+            ["line 3"])
+
+
+def main():
+    make_pcap()
+    test_help()
+    test_argv_errors()
+    test_corelists()
+    test_groups()
+    test_fanout()
+    test_ring_burst_mbufs()
+    test_times()
+    test_paths_flags()
+    test_post_eal()
+    test_config()
+    import shutil
+    shutil.rmtree(TMP, ignore_errors=True)
+    t.finish("options")
+
+
+if __name__ == "__main__":
+    main()

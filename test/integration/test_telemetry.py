@@ -1,0 +1,756 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""The /mcfan/* telemetry commands with the real program, the real socket and the real
+client (dpdk-telemetry.py), as documented in docs/telemetry.md.
+
+1. A loaded run (net_pcap infinite_rx, a mix of frame kinds, 1 RX + 1 worker):
+   - every command answers through dpdk-telemetry.py with valid JSON and exactly the
+     documented keys, and the same through the socket, with consistent values;
+   - /mcfan/counters conserves frames at every moment under load (rx_frames ==
+     delivered_frames + every drop reason), while a second client queries everything else;
+   - every bad parameter (not a number, no such lcore, no such group, too long, a parameter
+     on a command that takes none, a page out of range, binary garbage) gets the null reply
+     and exactly one log line, and the app goes on: later queries work, and SIGINT ends it
+     with status 0 and its report;
+   - the console's `clear stats`, repeated while two clients query, never shows a counter
+     below zero or a reply that breaks conservation.
+2. 1024 groups: every page of /mcfan/groups is valid JSON under the 16 KiB output limit, no
+   element lost, and the pages cover the 1024 groups exactly once (the longest page is made
+   of the longest IPv6 groups with port 65535).
+3. 128 lcores (EAL --lcores '0@0,(1-127)@(0-1)', 1 RX + 126 workers on 2 CPUs): /mcfan/msacc,
+   /mcfan/lcores and the others have every row, valid JSON, under the limit.
+
+Usage: test_telemetry.py MCFAN_BINARY"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import mcfantest as t
+
+TMP = tempfile.mkdtemp(prefix="mcfan-telemetry-")
+LIMIT = t.TELEMETRY_MAX_OUTPUT
+
+STATES = ["other", "poll_empty", "rx", "classify", "fanout", "dequeue", "process", "sleep",
+          "console", "telemetry"]
+DROPS = ["not_multicast", "not_udp", "malformed", "fragment", "unknown_group", "ring_full",
+         "control"]
+ROLES = {"rx", "worker", "rx+worker", "control"}
+
+# The documented reply keys (docs/telemetry.md).
+KEYS = {
+    "/mcfan/info": {"version", "dpdk_version", "uptime_ms", "tsc_hz", "main_lcore",
+                    "rx_lcores", "worker_lcores", "groups", "fanout", "burst", "ring_size"},
+    "/mcfan/lcores": {"lcore", "role", "cpu", "socket", "state"},
+    "/mcfan/msacc": {"tsc_hz", "lcore", "wall_cycles", "busy_bp"} | {s + "_bp" for s in STATES},
+    "/mcfan/msacc/types": {"lcores", "role", "wall_cycles", "busy_bp"} |
+                          {s + "_bp" for s in STATES},
+    "/mcfan/groups": {"total", "page", "pages", "group", "udp_port", "frames", "bytes",
+                      "n_workers"},
+    "/mcfan/rings": {"rx_lcores", "lcore", "size", "count", "high_water", "enqueued", "drops",
+                     "frames"},
+    "/mcfan/counters": {"rx_frames", "rx_bytes", "delivered_frames", "copies_offered",
+                        "delivered_copies", "drops_total"} | set(DROPS),
+}
+MSACC_ONE_KEYS = ({"lcore", "role", "wall_cycles", "tsc_hz", "busy_cycles", "busy_bp",
+                   "polls", "polls_work", "frames", "empty_poll_bp", "cycles_per_frame",
+                   "frames_per_poll_x100", "sleeps", "wakeups", "burst_hist_log2"} |
+                  {s + "_cycles" for s in STATES} | {s + "_bp" for s in STATES})
+GROUP_ONE_KEYS = {"group", "udp_port", "fanout", "frames", "bytes", "first_rx_tsc",
+                  "last_rx_tsc", "workers"}
+# Columns of the table-shaped replies (parallel arrays, one element a row).
+COLUMNS = {
+    "/mcfan/lcores": sorted(KEYS["/mcfan/lcores"]),
+    "/mcfan/msacc": ["lcore", "wall_cycles", "busy_bp"] + [s + "_bp" for s in STATES],
+    "/mcfan/msacc/types": ["lcores", "role", "wall_cycles", "busy_bp"] +
+                          [s + "_bp" for s in STATES],
+    "/mcfan/groups": ["group", "udp_port", "frames", "bytes", "n_workers"],
+    "/mcfan/rings": ["lcore", "size", "count", "high_water", "enqueued", "drops", "frames"],
+}
+
+
+def eal(name, lcores, pcap, mem_mb=512):
+    """EAL arguments: an --lcores map instead of -l, net_pcap replaying pcap forever."""
+    return t.eal_args(name, mem_mb=mem_mb)[2:] + [
+        "--lcores", lcores, "--vdev", f"net_pcap0,rx_pcap={pcap},infinite_rx=1"]
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_keys(cmd, val, keys, what=""):
+    if not t.check(isinstance(val, dict), f"{cmd}{what}: reply is an object: {val!r:.200}"):
+        return False
+    return t.check_eq(set(val), keys, f"{cmd}{what}: reply keys")
+
+
+def check_columns(cmd, val, n, what=""):
+    """Every column of a table reply is an array of n elements."""
+    ok = True
+    for c in COLUMNS[cmd]:
+        col = val.get(c)
+        ok &= t.check(isinstance(col, list) and len(col) == n,
+                      f"{cmd}{what}: column {c} has {n} elements: "
+                      f"{len(col) if isinstance(col, list) else col!r}")
+    return ok
+
+
+def check_bp_rows(cmd, val, n, what=""):
+    """Per row: the state shares in basis points add up to 10000 (each rounded: +-5) and
+    busy = 10000 - poll_empty - sleep (+-2)."""
+    for i in range(n):
+        bp = [val[s + "_bp"][i] for s in STATES]
+        if not t.check(all(is_int(x) and 0 <= x <= 10000 for x in bp),
+                       f"{cmd}{what}: row {i} shares are integers 0..10000: {bp}"):
+            continue
+        t.check(abs(sum(bp) - 10000) <= 5, f"{cmd}{what}: row {i} shares add up to 10000 bp: "
+                f"{sum(bp)} {bp}")
+        busy = 10000 - val["poll_empty_bp"][i] - val["sleep_bp"][i]
+        t.check(abs(val["busy_bp"][i] - busy) <= 2, f"{cmd}{what}: row {i} busy_bp "
+                f"{val['busy_bp'][i]} = 10000 - poll_empty - sleep = {busy}")
+
+
+def check_msacc_one(val, lcore, role, what=""):
+    cmd = "/mcfan/msacc,N"
+    if not check_keys(cmd, val, MSACC_ONE_KEYS, what):
+        return
+    t.check_eq(val["lcore"], lcore, f"{cmd}{what}: lcore")
+    t.check_eq(val["role"], role, f"{cmd}{what}: role")
+    cyc = sum(val[s + "_cycles"] for s in STATES)
+    t.check_eq(cyc, val["wall_cycles"], f"{cmd}{what}: the states' cycles add up to "
+               "wall_cycles exactly")
+    t.check_eq(val["busy_cycles"], val["wall_cycles"] - val["poll_empty_cycles"] -
+               val["sleep_cycles"], f"{cmd}{what}: busy_cycles = wall - poll_empty - sleep")
+    h = val["burst_hist_log2"]
+    if t.check(isinstance(h, list) and len(h) == 10, f"{cmd}{what}: burst_hist_log2 has 10 "
+               f"buckets: {h!r}"):
+        t.check_eq(sum(h), val["polls_work"], f"{cmd}{what}: histogram counts every poll "
+                   "with work")
+    t.check(val["polls_work"] <= val["polls"], f"{cmd}{what}: polls_work <= polls")
+    if val["polls_work"]:
+        fpp = val["frames"] * 100 / val["polls_work"]
+        t.check(abs(val["frames_per_poll_x100"] - fpp) <= 1, f"{cmd}{what}: "
+                f"frames_per_poll_x100 {val['frames_per_poll_x100']} = 100 frames/polls_work "
+                f"{fpp:.1f}")
+    for s in STATES:
+        if val["wall_cycles"]:
+            bp = val[s + "_cycles"] * 10000 / val["wall_cycles"]
+            t.check(abs(val[s + "_bp"] - bp) <= 1, f"{cmd}{what}: {s}_bp {val[s + '_bp']} "
+                    f"matches {s}_cycles ({bp:.1f})")
+
+
+def conserved(c):
+    return c["rx_frames"] == c["delivered_frames"] + sum(c[d] for d in DROPS) and \
+        c["drops_total"] == sum(c[d] for d in DROPS)
+
+
+def new_lines(proc, since):
+    return [ln for _, ln in proc.err[since:]]
+
+
+def wait_err_count(proc, n, timeout):
+    end = time.monotonic() + timeout
+    while len(proc.err) < n and time.monotonic() < end:
+        time.sleep(0.02)
+    return len(proc.err) >= n
+
+
+def stop(proc, what, timeout=300):
+    """SIGINT, then the exit status, the printed report and the JSON report."""
+    proc.signal(signal.SIGINT)
+    rc = proc.wait(timeout)
+    t.check_eq(rc, 0, f"[{what}] exit status after SIGINT (stderr tail: "
+               f"{proc.stderr()[-400:]!r})")
+    t.check("mcfan report" in proc.stdout(), f"[{what}] report printed at exit")
+    return rc
+
+
+def load_report(path, what):
+    if not t.check(os.path.exists(path), f"[{what}] JSON report written"):
+        return None
+    with open(path) as f:
+        rep = json.load(f)
+    t.check(t.conservation(rep), f"[{what}] report: conservation")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"[{what}] report: mbufs_outside_pool")
+    return rep
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. One loaded run: shapes, consistency, conservation, bad parameters.
+
+GROUPS_MIX = "239.9.9.1-10:3999,[ff3e::1]:5000,239.7.7.7"
+
+
+def mix_frames():
+    """Frames of every kind, so that every drop reason but ring_full moves."""
+    f = [t.udp4_frame(f"239.9.9.{i % 10 + 1}", 3999) for i in range(40)]
+    f += [t.udp6_frame("ff3e::1", 5000) for _ in range(4)]
+    f += [t.udp4_frame("239.7.7.7", p) for p in (1000, 2000)]
+    f += [t.udp4_frame("239.5.5.5", 3999)]                                     # unknown_group
+    f += [t.eth(b"\x02\x00\x00\x00\x00\x02", 0x0800,                            # not_multicast
+                t.ipv4("198.18.0.1", "198.18.0.2", 17, t.udp(1, 3999, b"u" * 18)))]
+    f += [t.eth(t.mac_for_group("239.9.9.1"), 0x0800,                           # not_udp
+                t.ipv4("198.18.0.1", "239.9.9.1", 6, b"t" * 26))]
+    f += [t.eth(t.mac_for_group("239.9.9.1"), 0x0800,                           # malformed
+                t.ipv4("198.18.0.1", "239.9.9.1", 17, t.udp(1, 3999, b"m" * 18),
+                       total_len=400))]
+    f += [t.eth(t.mac_for_group("239.9.9.1"), 0x0800,                           # fragment
+                t.ipv4("198.18.0.1", "239.9.9.1", 17, b"f" * 26, frag=0x0004))]
+    f += [t.eth(t.mac_for_group("224.0.0.22"), 0x0800,                          # control (IGMP)
+                t.ipv4("198.18.0.1", "224.0.0.22", 2, b"\x22" + b"\0" * 7))]
+    return f
+
+
+def cli_checks(prefix, lcores):
+    """Every command once through dpdk-telemetry.py (4 clients at a time; the server takes
+    at most 10 connections)."""
+    cmds = list(KEYS) + [f"/mcfan/msacc,{lcores['rx']}", "/mcfan/groups,0",
+                         "/mcfan/groups,239.9.9.1:3999", "/mcfan/msacc,abc"]
+    with ThreadPoolExecutor(max_workers=4) as ex:
+        results = list(ex.map(lambda c: (c, *t.telemetry_cli(prefix, c)), cmds))
+    for cmd, parsed, out in results:
+        key = cmd.split(",", 1)[0]
+        what = f"dpdk-telemetry.py {cmd}"
+        if not t.check(isinstance(parsed, dict) and list(parsed) == [key],
+                       f"{what}: last line is JSON {{{key!r}: ...}}: {out[-300:]!r}"):
+            continue
+        val = parsed[key]
+        if cmd == "/mcfan/msacc,abc":
+            t.check(val is None, f"{what}: null reply for a bad parameter: {val!r:.100}")
+        elif cmd.startswith("/mcfan/msacc,"):
+            check_msacc_one(val, lcores["rx"], "rx", f" (via {what})")
+        elif cmd == "/mcfan/groups,239.9.9.1:3999":
+            check_keys(key, val, GROUP_ONE_KEYS, f" (via {what})")
+        else:
+            check_keys(key, val, KEYS[key], f" (via {what})")
+
+
+def socket_checks(tel, lcores, n_groups, ring_size):
+    # the command list and help
+    val, _ = tel.query("/")
+    for cmd in KEYS:
+        t.check(cmd in (val or []), f"/ lists {cmd}")
+        h, _ = tel.query(f"/help,{cmd}")
+        t.check(isinstance(h, dict) and isinstance(h.get(cmd), str) and h[cmd],
+                f"/help,{cmd} gives a help text: {h!r}")
+
+    info, raw = tel.query("/mcfan/info")
+    if check_keys("/mcfan/info", info, KEYS["/mcfan/info"]):
+        t.check_eq(info["rx_lcores"], [lcores["rx"]], "/mcfan/info rx_lcores")
+        t.check_eq(info["worker_lcores"], [lcores["worker"]], "/mcfan/info worker_lcores")
+        t.check_eq(info["main_lcore"], lcores["control"], "/mcfan/info main_lcore")
+        t.check_eq(info["groups"], n_groups, "/mcfan/info groups")
+        t.check_eq(info["fanout"], "partition", "/mcfan/info fanout")
+        t.check_eq(info["burst"], 32, "/mcfan/info burst")
+        t.check_eq(info["ring_size"], ring_size, "/mcfan/info ring_size")
+        t.check(is_int(info["tsc_hz"]) and info["tsc_hz"] > 10 ** 8, "/mcfan/info tsc_hz")
+        t.check(info["dpdk_version"].startswith("DPDK 22.11"), "/mcfan/info dpdk_version")
+        time.sleep(0.3)
+        info2, _ = tel.query("/mcfan/info")
+        t.check(info2["uptime_ms"] >= info["uptime_ms"] + 250,
+                f"/mcfan/info uptime_ms grows: {info['uptime_ms']} -> {info2['uptime_ms']}")
+
+    lc, raw = tel.query("/mcfan/lcores")
+    if check_keys("/mcfan/lcores", lc, KEYS["/mcfan/lcores"]) and \
+            check_columns("/mcfan/lcores", lc, 3):
+        rows = {lc["lcore"][i]: (lc["role"][i], lc["cpu"][i]) for i in range(3)}
+        t.check_eq(rows, {lcores["control"]: ("control", 0), lcores["rx"]: ("rx", 1),
+                          lcores["worker"]: ("worker", 0)},
+                   "/mcfan/lcores: role and CPU of each lcore (--lcores 0@0,1@1,2@0)")
+        t.check(all(s in STATES for s in lc["state"]), f"/mcfan/lcores states: {lc['state']}")
+        t.check(all(is_int(x) and x >= 0 for x in lc["socket"]), "/mcfan/lcores socket")
+
+    ms, raw = tel.query("/mcfan/msacc")
+    if check_keys("/mcfan/msacc", ms, KEYS["/mcfan/msacc"]) and \
+            check_columns("/mcfan/msacc", ms, 3):
+        t.check_eq(sorted(ms["lcore"]), sorted(lcores.values()), "/mcfan/msacc lcores")
+        check_bp_rows("/mcfan/msacc", ms, 3)
+        rx_i = ms["lcore"].index(lcores["rx"])
+        t.check(ms["poll_empty_bp"][rx_i] <= 500, "/mcfan/msacc: the loaded RX lcore polls "
+                f"empty <= 5 %: {ms['poll_empty_bp'][rx_i]} bp")
+
+    for who in ("rx", "worker", "control"):
+        one, raw = tel.query(f"/mcfan/msacc,{lcores[who]}")
+        check_msacc_one(one, lcores[who], who, f" ({who})")
+        if who == "rx" and one:
+            t.check(one["frames"] > 0 and one["frames_per_poll_x100"] >= 2560,
+                    f"/mcfan/msacc,{lcores[who]}: the loaded RX lcore gets near-full "
+                    f"bursts: {one['frames_per_poll_x100'] / 100} frames per poll")
+
+    ty, raw = tel.query("/mcfan/msacc/types")
+    if check_keys("/mcfan/msacc/types", ty, KEYS["/mcfan/msacc/types"]) and \
+            check_columns("/mcfan/msacc/types", ty, 3):
+        t.check_eq(sorted(ty["role"]), ["control", "rx", "worker"], "/mcfan/msacc/types roles")
+        t.check_eq(ty["lcores"], [1, 1, 1], "/mcfan/msacc/types lcores per role")
+        check_bp_rows("/mcfan/msacc/types", ty, 3)
+
+    g, raw = tel.query("/mcfan/groups")
+    if check_keys("/mcfan/groups", g, KEYS["/mcfan/groups"]) and \
+            check_columns("/mcfan/groups", g, n_groups):
+        t.check_eq((g["total"], g["page"], g["pages"]), (n_groups, 0, 1),
+                   "/mcfan/groups total, page, pages")
+        want = {(f"239.9.9.{i}", 3999) for i in range(1, 11)} | {("[ff3e::1]", 5000),
+                                                                  ("239.7.7.7", 0)}
+        t.check_eq(set(zip(g["group"], g["udp_port"])), want, "/mcfan/groups rows")
+        t.check(all(n in (0, 1) for n in g["n_workers"]), "/mcfan/groups n_workers (partition)")
+        g0, _ = tel.query("/mcfan/groups,0")
+        t.check(g0 is not None and g0["group"] == g["group"], "/mcfan/groups,0 = /mcfan/groups")
+    for q, grp, port in (("239.9.9.1:3999", "239.9.9.1", 3999),
+                         ("[ff3e::1]:5000", "[ff3e::1]", 5000), ("239.7.7.7", "239.7.7.7", 0)):
+        one, raw = tel.query(f"/mcfan/groups,{q}")
+        if check_keys("/mcfan/groups,GROUP", one, GROUP_ONE_KEYS, f" ({q})"):
+            t.check_eq((one["group"], one["udp_port"], one["fanout"]), (grp, port, "partition"),
+                       f"/mcfan/groups,{q}: group, port, fan-out")
+            t.check(set(one["workers"]) <= {lcores["worker"]}, f"/mcfan/groups,{q}: workers")
+    one, _ = tel.query("/mcfan/groups,239.9.9.1:3999")
+    if one:
+        t.check(one["frames"] > 0 and one["first_rx_tsc"] <= one["last_rx_tsc"] and
+                one["workers"] == [lcores["worker"]],
+                f"/mcfan/groups,239.9.9.1:3999: frames counted by its worker: {one}")
+
+    r, raw = tel.query("/mcfan/rings")
+    if check_keys("/mcfan/rings", r, KEYS["/mcfan/rings"]) and \
+            check_columns("/mcfan/rings", r, 1):
+        t.check_eq(r["rx_lcores"], 1, "/mcfan/rings rx_lcores")
+        t.check_eq((r["lcore"], r["size"]), ([lcores["worker"]], [ring_size]),
+                   "/mcfan/rings lcore, size")
+        t.check(0 <= r["count"][0] <= ring_size and 0 < r["high_water"][0] <= ring_size,
+                f"/mcfan/rings count and high_water within the ring: {r}")
+        t.check(r["frames"][0] <= r["enqueued"][0], "/mcfan/rings frames <= enqueued")
+
+    c, raw = tel.query("/mcfan/counters")
+    if check_keys("/mcfan/counters", c, KEYS["/mcfan/counters"]):
+        t.check(conserved(c), f"/mcfan/counters conservation: {c}")
+        for d in DROPS:
+            if d != "ring_full":
+                t.check(c[d] > 0, f"/mcfan/counters: drop reason {d} moves with this traffic")
+        t.check(c["delivered_copies"] <= c["copies_offered"], "/mcfan/counters copies")
+
+
+def hammer(path, stop_evt, out, n_min):
+    """Second client: every command in turn until stopped (at least n_min rounds)."""
+    try:
+        tel = t.Telemetry(path, timeout=60)
+        cmds = list(KEYS) + ["/mcfan/msacc,1", "/mcfan/groups,239.9.9.2:3999"]
+        i = 0
+        while not stop_evt.is_set() or i < n_min:
+            cmd = cmds[i % len(cmds)]
+            val, raw = tel.query(cmd)
+            if val is None or len(raw) >= LIMIT:
+                out.append(f"{cmd}: {raw[:120]!r}")
+            i += 1
+        tel.close()
+        out.append(i)
+    except Exception as e:  # noqa: BLE001 - reported as a check failure
+        out.append(f"exception {e!r}")
+
+
+def conservation_under_load(tel, path):
+    """/mcfan/counters conserves frames at every moment while frames flow and another
+    client queries every command."""
+    stop_evt = threading.Event()
+    out = []
+    th = threading.Thread(target=hammer, args=(path, stop_evt, out, 20), daemon=True)
+    th.start()
+    n = bad = regress = 0
+    last = None
+    first = None
+    end = time.monotonic() + 4
+    while time.monotonic() < end or n < 200:
+        c, _ = tel.query("/mcfan/counters")
+        n += 1
+        if c is None or not conserved(c):
+            bad += 1
+            if bad <= 3:
+                t.check(False, f"/mcfan/counters conservation under load: {c}")
+            continue
+        first = first or c
+        if last is not None and (c["rx_frames"] < last["rx_frames"] or
+                                 any(c[d] < last[d] for d in DROPS)):
+            regress += 1
+        last = c
+        if n >= 5000:
+            break
+    stop_evt.set()
+    th.join(120)
+    t.check_eq(bad, 0, f"/mcfan/counters: queries under load that broke conservation (of {n})")
+    t.check_eq(regress, 0, "/mcfan/counters: counters never go back")
+    t.check(first is not None and last is not None and last["rx_frames"] > first["rx_frames"],
+            "/mcfan/counters: frames flowed during the queries")
+    errs = [x for x in out if not isinstance(x, int)]
+    t.check(not errs and out and isinstance(out[-1], int),
+            f"second client: every reply valid and non-null: {errs[:3]}")
+    print(f"conservation: {n} /mcfan/counters replies under load, second client "
+          f"{out[-1] if out and isinstance(out[-1], int) else '?'} queries", flush=True)
+
+
+def bad_parameters(tel, proc):
+    """Each bad query: the null reply {"CMD": null}, exactly one new log line naming the
+    command, and the app goes on."""
+    garbage = bytes(range(1, 32)) + b"\x7f\x80\xfe\xff\"\\%s%n{}"
+    bad = [
+        ("not a number", "/mcfan/msacc,abc"),
+        ("negative", "/mcfan/msacc,-1"),
+        ("not an integer", "/mcfan/msacc,1.5"),
+        ("space before the number", "/mcfan/msacc, 1"),
+        ("no such lcore 99", "/mcfan/msacc,99"),
+        ("no such lcore 127", "/mcfan/msacc,127"),
+        ("lcore beyond RTE_MAX_LCORE", "/mcfan/msacc,128"),
+        ("lcore overflowing 64 bits", "/mcfan/msacc,18446744073709551617"),
+        ("too long (200 characters)", "/mcfan/msacc," + "1" * 200),
+        ("no such group", "/mcfan/groups,239.9.9.99:3999"),
+        ("joined group, other port", "/mcfan/groups,239.9.9.1:4000"),
+        ("not a multicast address", "/mcfan/groups,10.0.0.1"),
+        ("a range, not one group", "/mcfan/groups,239.9.9.1-2:3999"),
+        ("IPv6 without ]", "/mcfan/groups,[ff3e::1:5000"),
+        ("page out of range", "/mcfan/groups,1"),
+        ("page overflowing 32 bits", "/mcfan/groups,4294967296"),
+        ("too long group (200 characters)", "/mcfan/groups," + "239.9.9.1" + "0" * 191),
+        ("too long (message beyond the server's 1 KiB read)", "/mcfan/groups," + "9" * 2000),
+        ("parameter on /mcfan/info", "/mcfan/info,x"),
+        ("parameter on /mcfan/lcores", "/mcfan/lcores,1"),
+        ("parameter on /mcfan/msacc/types", "/mcfan/msacc/types,1"),
+        ("parameter on /mcfan/rings", "/mcfan/rings,0"),
+        ("parameter on /mcfan/counters", "/mcfan/counters,all"),
+        ("binary garbage on /mcfan/msacc", b"/mcfan/msacc," + garbage),
+        ("binary garbage on /mcfan/groups", b"/mcfan/groups," + garbage),
+        ("binary garbage on /mcfan/info", b"/mcfan/info," + garbage),
+    ]
+    for what, msg in bad:
+        raw_msg = msg if isinstance(msg, bytes) else msg.encode()
+        cmd = raw_msg.split(b",", 1)[0].decode()
+        n0 = len(proc.err)
+        try:
+            raw = tel.raw(raw_msg)
+            val = json.loads(raw)
+        except (ValueError, OSError) as e:
+            t.check(False, f"[{what}] reply is JSON: {e!r}")
+            continue
+        t.check_eq(val, {cmd: None}, f"[{what}] null reply")
+        got = wait_err_count(proc, n0 + 1, 10)
+        time.sleep(0.3)      # a second line, if any, arrives with the first
+        lines = new_lines(proc, n0)
+        t.check(got and len(lines) == 1 and f"telemetry {cmd}" in lines[0],
+                f"[{what}] exactly one log line naming {cmd}: {lines!r:.300}")
+        v, _ = tel.query("/mcfan/info")
+        t.check(v is not None, f"[{what}] the app goes on: /mcfan/info answers after it")
+
+    # garbage as the whole message (not an mcfan command): the server answers for itself;
+    # mcfan must just go on
+    for msg in (b"\xff\xfe\x00garbage", b"\x00", b"/mcfan", b"/mcfan/infox", b"," * 10,
+                b"/" * 1500):
+        try:
+            tel.raw(msg)
+        except OSError as e:
+            t.check(False, f"server answers garbage {msg[:20]!r}: {e!r}")
+    v, _ = tel.query("/mcfan/info")
+    t.check(v is not None, "the app goes on after garbage commands")
+    c, _ = tel.query("/mcfan/counters")
+    t.check(c is not None and conserved(c), "counters conserved after the bad queries")
+
+
+def test_loaded_run():
+    what = "loaded run"
+    pcap = os.path.join(TMP, "mix.pcap")
+    t.write_pcap(pcap, mix_frames())
+    e = eal("tel-mix", "0@0,1@1,2@0", pcap)
+    report = os.path.join(TMP, "mix.json")
+    lcores = {"control": 0, "rx": 1, "worker": 2}
+    proc = t.McfanProcessRaw(e, ["--groups", GROUPS_MIX, "--duration", "600", "--ring-size", "512",
+                              "--report-json", report])
+    try:
+        tel = t.Telemetry(t.telemetry_socket(e), timeout=120, proc=proc)
+        info = tel.wait_ready(timeout=120)
+        if not t.check(info is not None, f"[{what}] /mcfan/* commands answer"):
+            return
+        time.sleep(1.0)          # let frames flow
+        socket_checks(tel, lcores, 12, 512)
+        conservation_under_load(tel, t.telemetry_socket(e))
+        bad_parameters(tel, proc)
+        cli_checks(t.file_prefix(e), lcores)
+        c, _ = tel.query("/mcfan/counters")
+        t.check(c is not None and conserved(c), f"[{what}] a valid query after everything")
+        tel.close()
+    except (OSError, ValueError, RuntimeError, subprocess.TimeoutExpired) as ex:
+        t.check(False, f"[{what}] telemetry session: {ex!r}")
+    finally:
+        stop(proc, what)
+        t.remove_runtime_dir(e)
+    rep = load_report(report, what)
+    if rep:
+        t.check_eq(sorted(rep["drops"]), sorted(DROPS), f"[{what}] the report's drop reasons "
+                   "are the counters' drop keys")
+
+
+def test_clear_under_queries():
+    """The console's `clear stats` while clients query: every reply still conserves frames
+    and no counter goes below zero (a 64-bit counter just under 2^64 is one that did)."""
+    what = "clear stats under queries"
+    pcap = os.path.join(TMP, "mix.pcap")
+    t.write_pcap(pcap, mix_frames())
+    e = eal("tel-clear", "0@0,1@1,2@0", pcap)
+    log = open(os.path.join(TMP, "clear.log"), "w+")
+    p = subprocess.Popen([t.mcfan_path(), *e, "--", "--groups", GROUPS_MIX, "-i"],
+                         stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT)
+    bad, n = [], [0]
+    try:
+        tel = t.Telemetry(t.telemetry_socket(e), timeout=120)
+        if not t.check(tel.wait_ready(timeout=120) is not None, f"[{what}] telemetry answers"):
+            return
+        end = time.monotonic() + 8
+
+        def client():
+            tl = t.Telemetry(t.telemetry_socket(e), timeout=60)
+            while time.monotonic() < end:
+                for cmd in ("/mcfan/counters", "/mcfan/rings"):
+                    v, _ = tl.query(cmd)
+                    n[0] += 1
+                    if v is None:
+                        bad.append((cmd, None))
+                        continue
+                    ints = [x for x in v.values() if is_int(x)]
+                    ints += [y for x in v.values() if isinstance(x, list) for y in x]
+                    if any(x >= 1 << 63 for x in ints) or \
+                            (cmd == "/mcfan/counters" and not conserved(v)):
+                        bad.append((cmd, v))
+            tl.close()
+
+        ths = [threading.Thread(target=client, daemon=True) for _ in range(2)]
+        for th in ths:
+            th.start()
+        clears = 0
+        while time.monotonic() < end:
+            p.stdin.write(b"clear stats\n")
+            p.stdin.flush()
+            clears += 1
+            time.sleep(0.003)
+        for th in ths:
+            th.join(120)
+        t.check(not bad, f"[{what}] {len(bad)} of {n[0]} replies with a counter below zero "
+                f"or broken conservation ({clears} clears), e.g. {bad[:1]!r:.600}")
+        print(f"clear stats: {n[0]} replies, {clears} clears, {len(bad)} bad", flush=True)
+        tel.close()
+    except (OSError, ValueError, RuntimeError, subprocess.TimeoutExpired) as ex:
+        t.check(False, f"[{what}] telemetry session: {ex!r}")
+    finally:
+        try:
+            p.stdin.write(b"quit\n")
+            p.stdin.close()
+        except OSError:
+            pass
+        try:
+            rc = p.wait(120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = p.wait()
+        log.seek(0)
+        t.check_eq(rc, 0, f"[{what}] exit status after quit ({log.read()[-300:]!r})")
+        log.close()
+        t.remove_runtime_dir(e)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. 1024 groups: paging at the size limit.
+
+V6_BASE = "ff3e:1111:2222:3333:4444:5555:6666"
+
+
+def groups_1024():
+    """896 IPv4 groups (one full-address range, port 5000) and 128 of the longest IPv6
+    groups (39 characters, no zero field to compress) with port 65535."""
+    v4 = [(f"239.1.{i // 256}.{i % 256}", 5000) for i in range(896)]
+    v6 = [(f"{V6_BASE}:{0x7000 + i:04x}", 65535) for i in range(128)]
+    arg = "239.1.0.0-239.1.3.127:5000," + ",".join(f"[{a}]:{p}" for a, p in v6)
+    want = {(a, p) for a, p in v4} | {(f"[{a}]", p) for a, p in v6}
+    frames = [t.udp4_frame(a, p) for a, p in v4] + [t.udp6_frame(a, p) for a, p in v6]
+    return arg, want, frames
+
+
+def test_1024_groups():
+    what = "1024 groups"
+    arg, want, frames = groups_1024()
+    pcap = os.path.join(TMP, "g1024.pcap")
+    t.write_pcap(pcap, frames)
+    e = eal("tel-g1024", "0@0,1@1,2@0", pcap, mem_mb=768)
+    report = os.path.join(TMP, "g1024.json")
+    proc = t.McfanProcess(e, ["--groups", arg, "--duration", "600", "--report-json", report])
+    try:
+        tel = t.Telemetry(t.telemetry_socket(e), timeout=120, proc=proc)
+        info = tel.wait_ready(timeout=120)
+        if not t.check(info is not None, f"[{what}] /mcfan/* commands answer"):
+            return
+        t.check_eq(info["groups"], 1024, f"[{what}] /mcfan/info groups")
+        time.sleep(1.0)
+        seen = []
+        longest = 0
+        for page in range(8):
+            val, raw = tel.query(f"/mcfan/groups,{page}")
+            longest = max(longest, len(raw))
+            t.check(len(raw) < LIMIT, f"[{what}] page {page}: {len(raw)} bytes, under the "
+                    f"{LIMIT}-byte output limit")
+            if not check_keys("/mcfan/groups", val, KEYS["/mcfan/groups"], f" page {page}"):
+                continue
+            t.check_eq((val["total"], val["page"], val["pages"]), (1024, page, 8),
+                       f"[{what}] page {page}: total, page, pages")
+            if check_columns("/mcfan/groups", val, 128, f" page {page}"):
+                seen += list(zip(val["group"], val["udp_port"]))
+        t.check_eq(len(seen), 1024, f"[{what}] rows over all pages")
+        t.check_eq(len(set(seen)), 1024, f"[{what}] no group on two pages")
+        t.check_eq(set(seen), want, f"[{what}] the pages cover exactly the joined groups")
+        val, _ = tel.query("/mcfan/groups")
+        t.check(val is not None and val["page"] == 0 and len(val["group"]) == 128,
+                f"[{what}] no parameter: page 0")
+        val, _ = tel.query("/mcfan/groups,8")
+        t.check(val is None, f"[{what}] page 8 of 8 (0..7): null reply")
+        last = f"[{V6_BASE}:707f]:65535"
+        val, _ = tel.query(f"/mcfan/groups,{last}")
+        t.check(val is not None and val.get("group") == f"[{V6_BASE}:707f]" and
+                val.get("udp_port") == 65535, f"[{what}] lookup of the last group {last}: "
+                f"{val!r:.200}")
+        # the longest page through the real client (it reads max_output_len bytes)
+        parsed, out = t.telemetry_cli(t.file_prefix(e), "/mcfan/groups,7")
+        g7 = parsed.get("/mcfan/groups") if isinstance(parsed, dict) else None
+        t.check(isinstance(g7, dict) and len(g7.get("group", [])) == 128 and
+                all(len(g7[c]) == 128 for c in COLUMNS["/mcfan/groups"]),
+                f"[{what}] dpdk-telemetry.py /mcfan/groups,7: 128 complete rows: {out[-200:]!r}")
+        print(f"1024 groups: longest page {longest} bytes of {LIMIT}", flush=True)
+        for cmd in ("/mcfan/info", "/mcfan/rings", "/mcfan/counters"):
+            v, raw = tel.query(cmd)
+            t.check(v is not None and len(raw) < LIMIT, f"[{what}] {cmd} answers")
+        tel.close()
+    except (OSError, ValueError, RuntimeError, subprocess.TimeoutExpired) as ex:
+        t.check(False, f"[{what}] telemetry session: {ex!r}")
+    finally:
+        stop(proc, what)
+        t.remove_runtime_dir(e)
+    rep = load_report(report, what)
+    if rep:
+        t.check_eq(len(rep["groups"]), 1024, f"[{what}] report groups")
+        t.check_eq(sum(g["frames"] for g in rep["groups"]), rep["delivered_frames"],
+                   f"[{what}] report: the groups' frames add up to delivered_frames "
+                   "(partition)")
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. 128 lcores on 2 CPUs.
+
+def test_128_lcores():
+    what = "128 lcores"
+    pcap = os.path.join(TMP, "seed.pcap")
+    t.write_pcap(pcap, [t.udp4_frame(f"239.9.9.{i % 10 + 1}", 3999) for i in range(100)])
+    e = eal("tel-l128", "0@0,(1-127)@(0-1)", pcap, mem_mb=1024)
+    report = os.path.join(TMP, "l128.json")
+    proc = t.McfanProcess(e, ["--groups", "239.9.9.1-10:3999", "--rx-lcores", "1",
+                              "--worker-lcores", "2-127", "--ring-size", "64",
+                              "--duration", "900", "--report-json", report])
+    t0 = time.monotonic()
+    try:
+        tel = t.Telemetry(t.telemetry_socket(e), timeout=240, proc=proc)
+        info = tel.wait_ready(timeout=240)
+        if not t.check(info is not None, f"[{what}] /mcfan/* commands answer"):
+            return
+        # the real client, started now: on 2 CPUs shared with 127 busy-polling threads it
+        # takes a minute to start, so it runs while the lcores are launched and queried
+        cli = []
+        cli_th = threading.Thread(target=lambda: cli.append(t.telemetry_cli(
+            t.file_prefix(e), "/mcfan/msacc", timeout=280)), daemon=True)
+        cli_th.start()
+        # queries while EAL is still launching the lcores, one after the other
+        v, raw = tel.query("/mcfan/msacc")
+        t.check(v is not None and len(v.get("lcore", [])) == 128 and len(raw) < LIMIT,
+                f"[{what}] /mcfan/msacc during the launch: 128 rows")
+        # 127 busy-polling threads on 2 CPUs: EAL 22.11 launches the lcores one by one with a
+        # handshake each, which takes tens of seconds here
+        up = proc.wait_line("MCFAN: running", 300)
+        t.check(up is not None, f"[{what}] all lcores launched")
+        print(f"128 lcores: launched after {time.monotonic() - t0:.1f} s", flush=True)
+        ids = list(range(128))
+        roles = ["control", "rx"] + ["worker"] * 126
+        v, raw = tel.query("/mcfan/lcores")
+        if check_keys("/mcfan/lcores", v, KEYS["/mcfan/lcores"]) and \
+                check_columns("/mcfan/lcores", v, 128):
+            t.check_eq(v["lcore"], ids, f"[{what}] /mcfan/lcores lcore ids")
+            t.check_eq(v["role"], roles, f"[{what}] /mcfan/lcores roles")
+            t.check(set(v["cpu"]) <= {0, 1} and v["cpu"][0] == 0,
+                    f"[{what}] /mcfan/lcores cpus: {sorted(set(v['cpu']))}")
+            t.check(all(s in STATES for s in v["state"]), f"[{what}] /mcfan/lcores states")
+        t.check(len(raw) < LIMIT, f"[{what}] /mcfan/lcores {len(raw)} bytes < {LIMIT}")
+        v, raw = tel.query("/mcfan/msacc")
+        if check_keys("/mcfan/msacc", v, KEYS["/mcfan/msacc"]) and \
+                check_columns("/mcfan/msacc", v, 128):
+            t.check_eq(v["lcore"], ids, f"[{what}] /mcfan/msacc lcore ids")
+            check_bp_rows("/mcfan/msacc", v, 128, f" [{what}]")
+        t.check(len(raw) < LIMIT, f"[{what}] /mcfan/msacc {len(raw)} bytes < {LIMIT}")
+        print(f"128 lcores: /mcfan/msacc {len(raw)} bytes", flush=True)
+        v, raw = tel.query("/mcfan/msacc/types")
+        if check_keys("/mcfan/msacc/types", v, KEYS["/mcfan/msacc/types"]) and \
+                check_columns("/mcfan/msacc/types", v, 3):
+            got = dict(zip(v["role"], v["lcores"]))
+            t.check_eq(got, {"rx": 1, "worker": 126, "control": 1},
+                       f"[{what}] /mcfan/msacc/types lcores per role")
+        v, raw = tel.query("/mcfan/info")
+        if check_keys("/mcfan/info", v, KEYS["/mcfan/info"]):
+            t.check_eq((v["rx_lcores"], v["worker_lcores"]), ([1], list(range(2, 128))),
+                       f"[{what}] /mcfan/info lcores")
+        v, raw = tel.query("/mcfan/rings")
+        if check_keys("/mcfan/rings", v, KEYS["/mcfan/rings"]) and \
+                check_columns("/mcfan/rings", v, 126):
+            t.check_eq(v["lcore"], list(range(2, 128)), f"[{what}] /mcfan/rings lcores")
+        t.check(len(raw) < LIMIT, f"[{what}] /mcfan/rings {len(raw)} bytes < {LIMIT}")
+        v, raw = tel.query("/mcfan/msacc,127")
+        check_msacc_one(v, 127, "worker", f" [{what}] lcore 127")
+        v, _ = tel.query("/mcfan/counters")
+        t.check(v is not None and conserved(v), f"[{what}] /mcfan/counters conservation")
+        print(f"128 lcores: socket queries done after {time.monotonic() - t0:.1f} s", flush=True)
+        cli_th.join(300)
+        print(f"128 lcores: dpdk-telemetry.py done after {time.monotonic() - t0:.1f} s",
+              flush=True)
+        parsed, out = cli[0] if cli else (None, "(no answer)")
+        m = parsed.get("/mcfan/msacc") if isinstance(parsed, dict) else None
+        t.check(isinstance(m, dict) and all(len(m[c]) == 128 for c in COLUMNS["/mcfan/msacc"]),
+                f"[{what}] dpdk-telemetry.py /mcfan/msacc: 128 complete rows: {out[-200:]!r}")
+        tel.close()
+    except (OSError, ValueError, RuntimeError, subprocess.TimeoutExpired) as ex:
+        t.check(False, f"[{what}] telemetry session: {ex!r}")
+    finally:
+        t1 = time.monotonic()
+        stop(proc, what, timeout=300)
+        print(f"128 lcores: stopped in {time.monotonic() - t1:.1f} s", flush=True)
+        t.remove_runtime_dir(e)
+    rep = load_report(report, what)
+    if rep:
+        t.check_eq(len(rep["lcores"]), 128, f"[{what}] report lcores")
+        t.check_eq(len(rep["workers"]), 126, f"[{what}] report workers")
+    print(f"128 lcores: {time.monotonic() - t0:.1f} s in all", flush=True)
+
+
+def main():
+    t.mcfan_path()
+    only = os.environ.get("MCFAN_TEL_ONLY")  # run one part: loaded, 1024, 128
+    if shutil.which("dpdk-telemetry.py") is None:
+        print("SKIP: dpdk-telemetry.py not installed (apt-get install dpdk)")
+        sys.exit(77)
+    try:
+        for fn in (test_loaded_run, test_clear_under_queries, test_1024_groups,
+                   test_128_lcores):
+            if only and only not in fn.__name__:
+                continue
+            t0 = time.monotonic()
+            fn()
+            print(f"{fn.__name__}: {time.monotonic() - t0:.1f} s", flush=True)
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
+    t.finish("test_telemetry")
+
+
+if __name__ == "__main__":
+    main()
