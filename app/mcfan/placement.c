@@ -214,7 +214,7 @@ static int
 plan_unbound(const struct mcfan_plan_req *req, struct mcfan_plan *plan)
 {
 	struct mcfan_cpuset *all = calloc(1, sizeof(*all)), *data = calloc(1, sizeof(*data));
-	unsigned int i, n = plan->n_order;
+	unsigned int i, k, n = plan->n_order;
 	int ret = -ENOMEM;
 
 	if (all == NULL || data == NULL)
@@ -253,10 +253,12 @@ plan_unbound(const struct mcfan_plan_req *req, struct mcfan_plan *plan)
 			if (!mcfan_cpuset_has(all, i))
 				continue;
 			/* the control lcore if it may run here, and every data lcore if they may */
+			k = (req->control_cpu < 0 || (unsigned int)req->control_cpu == i) +
+			    (mcfan_cpuset_has(data, i) ? plan->n_rows - 1 : 0);
+			if (k < 2)
+				continue;
 			plan->shared[plan->n_shared] = i;
-			plan->shared_lcores[plan->n_shared++] =
-				(req->control_cpu < 0 || (unsigned int)req->control_cpu == i) +
-				(mcfan_cpuset_has(data, i) ? plan->n_rows - 1 : 0);
+			plan->shared_lcores[plan->n_shared++] = k;
 		}
 	}
 	ret = 0;
