@@ -166,8 +166,8 @@ parse_ipv4_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	if (dash != NULL)
 		*dash = '\0';
 	if (parse_ipv4_addr(s, &first) < 0) {
-		set_err(err, err_len, "group '%s': not a valid IPv4 address (dotted decimal)",
-			item);
+		set_err(err, err_len, "group '%s': not a valid IPv4 address (dotted decimal, "
+			"octets 0..255 without leading zeros)", item);
 		return -EINVAL;
 	}
 	last = first;
@@ -199,7 +199,8 @@ parse_ipv4_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 		return -EINVAL;
 	}
 	if ((uint64_t)last - first + 1 > max) {
-		set_err(err, err_len, "group '%s': names more groups than allowed", item);
+		set_err(err, err_len, "group '%s': names more groups than allowed (at most "
+			"1024 in all)", item);
 		return -E2BIG;
 	}
 	n = last - first + 1;

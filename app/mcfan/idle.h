@@ -12,7 +12,7 @@
  *  - poll: spin (every empty poll is busy-wait);
  *  - backoff[:THRESHOLD]: after THRESHOLD consecutive empty iterations, as
  *    many again with rte_pause() between polls, then sleep in doubling steps
- *    from 1/16 of the lcore's sleep cap up to the cap;
+ *    from 1/4 of the lcore's sleep cap up to the cap;
  *  - wake[:THRESHOLD] (worker-only lcores): after THRESHOLD, announce the
  *    sleep, check the rings once more, and sleep on the lcore's eventfd; an RX
  *    lcore that enqueues to a sleeping worker writes that eventfd;
@@ -82,9 +82,9 @@ enum mcfan_idle_threshold {
  * First backoff sleep: 1/MCFAN_IDLE_STEP_FIRST_DIV of the lcore's sleep cap, at least
  * MCFAN_IDLE_STEP_MIN_NS; each further empty iteration doubles it, up to the cap. A sleep
  * costs a system call and a timer (some 2-30 us of CPU, most on virtual machines), so the
- * steps start near the cap: 5 sleeps from the first to the cap.
+ * steps start near the cap: 3 sleeps from the first to the cap (1/4, 1/2, 1).
  */
-#define MCFAN_IDLE_STEP_FIRST_DIV 16
+#define MCFAN_IDLE_STEP_FIRST_DIV 4
 #define MCFAN_IDLE_STEP_MIN_NS 1000
 /** A sleep cap below this is not worth a system call: the lcore pauses instead, ns. */
 #define MCFAN_IDLE_SLEEP_MIN_NS 1000

@@ -275,11 +275,14 @@ main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal stops the run the same way, with its report */
+	sigaction(SIGHUP, &sa, NULL);
 
 	rewrite_in_memory(eal_argc, argv);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "mcfan: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+		fprintf(stderr, "mcfan: EAL initialisation failed: %s (see the EAL lines above; "
+			"without hugepages add --no-huge -m 512)\n", rte_strerror(rte_errno));
 		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 	}
 	app->tsc_hz = rte_get_tsc_hz();
@@ -296,8 +299,9 @@ main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (rte_eth_dev_count_avail() == 0) {
-		fprintf(stderr, "mcfan: no port: give a device with --vdev (e.g. "
-			"net_af_packet0,iface=veth0) or -a PCI_ADDRESS\n");
+		fprintf(stderr, "mcfan: no port was probed: give a device with --vdev (e.g. "
+			"net_af_packet0,iface=veth0) or -a PCI_ADDRESS, and check the EAL and "
+			"driver messages above\n");
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}
@@ -341,7 +345,7 @@ main(int argc, char **argv)
 		status = EXIT_FAILURE;
 	} else {
 		launched = true;
-		MCFAN_LOG(INFO, "running: %u RX lcores, %u workers, %u groups, fan-out %s\n",
+		MCFAN_LOG(INFO, "running: RX lcores %u, workers %u, groups %u, fan-out %s\n",
 			  app->n_rx, app->n_workers, app->n_group_entries,
 			  mcfan_fanout_name(app->cfg.fanout));
 		control_loop(app);

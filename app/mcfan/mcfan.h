@@ -11,9 +11,10 @@
  * One instance (mcfan_app in main.c). Writer/reader protocol:
  *  - cfg, lcores[], ports[], rings and pools are written by the main lcore
  *    before the data lcores are launched and only read afterwards, except
- *    cfg.fanout (the fan-out of later joins) and cfg.msacc, which control
- *    actions (control.c) change at run time with atomic stores; data lcores
- *    load cfg.msacc atomically;
+ *    cfg.fanout (the fan-out of later joins), cfg.msacc and cfg.idle_rx/
+ *    idle_worker (shown by show config), which control actions (control.c)
+ *    change at run time with atomic stores; data lcores load cfg.msacc
+ *    atomically;
  *  - groups (the published group table) is replaced by the control thread only,
  *    with an atomic release store, and freed after an RCU (QSBR) grace period;
  *    RX lcores load it with acquire and report quiescent states;

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_cfgfile.h>
 #include <rte_common.h>
@@ -31,6 +33,7 @@
 #define MBUFS_MIN 1023            /* smallest pool that holds a default RX ring */
 #define MBUFS_MAX (1u << 26)
 #define SECONDS_MAX 1e7           /* about 115 days */
+#define STATS_PERIOD_MIN_S 0.1    /* the control loop ticks every 10 ms; a summary is ~40 lines */
 
 enum opt_kind { OPT_VALUE, OPT_FLAG };
 
@@ -155,8 +158,7 @@ set_groups(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	int n = mcfan_group_parse_list(v, cfg->groups, MCFAN_MAX_GROUPS, msg, sizeof(msg));
 
 	if (n < 0) {
-		snprintf(err, len, "--groups: %s (at most %d groups, e.g. 239.9.9.1-10:3999)",
-			 msg, MCFAN_MAX_GROUPS);
+		snprintf(err, len, "--groups: %s (e.g. 239.9.9.1-10:3999 or [ff3e::1]:5000)", msg);
 		return n;
 	}
 	cfg->n_groups = (unsigned int)n;
@@ -232,9 +234,10 @@ set_duration(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 static int
 set_stats_period(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
-	if (parse_seconds(v, &cfg->stats_period_s) < 0) {
-		snprintf(err, len, "--stats-period: '%s' is not allowed: seconds, 0..%.0f, "
-			 "decimal (0 = no periodic summary)", v, SECONDS_MAX);
+	if (parse_seconds(v, &cfg->stats_period_s) < 0 ||
+	    (cfg->stats_period_s > 0 && cfg->stats_period_s < STATS_PERIOD_MIN_S)) {
+		snprintf(err, len, "--stats-period: '%s' is not allowed: seconds, 0 or %.1f..%.0f, "
+			 "decimal (0 = no periodic summary)", v, STATS_PERIOD_MIN_S, SECONDS_MAX);
 		return -EINVAL;
 	}
 	return 0;
@@ -252,16 +255,59 @@ set_path(char *dst, const char *v, const char *opt, char *err, size_t len)
 	return 0;
 }
 
+/* A regular file that this process can read; 0 or -EINVAL with a message. */
+static int
+check_readable_file(const char *path, const char *opt, char *err, size_t len)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || access(path, R_OK) != 0) {
+		snprintf(err, len, "--%s: cannot read '%s': %s", opt, path, strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, len, "--%s: '%s' is not a regular file", opt, path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int
 set_report_json(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
-	return set_path(cfg->report_json, v, "report-json", err, len);
+	char dir[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	if (set_path(cfg->report_json, v, "report-json", err, len) < 0)
+		return -EINVAL;
+	/* find out now, not after the run, that the report cannot be written */
+	if (stat(v, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, len, "--report-json: '%s' is a directory; give a file name", v);
+		return -EINVAL;
+	}
+	snprintf(dir, sizeof(dir), "%s", v);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK | X_OK) != 0) {
+		snprintf(err, len, "--report-json: cannot write in directory '%s': %s", dir,
+			 strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int
 set_config(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
-	return set_path(cfg->config_file, v, "config", err, len);
+	if (set_path(cfg->config_file, v, "config", err, len) < 0)
+		return -EINVAL;
+	return check_readable_file(v, "config", err, len);
 }
 
 static int
@@ -301,18 +347,10 @@ set_interactive(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 static int
 set_cmdline_file(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
-	FILE *f;
-
 	if (set_path(cfg->cmdline_file, v, "cmdline-file", err, len) < 0)
 		return -EINVAL;
-	/* refuse an unreadable file now, before anything starts */
-	f = fopen(v, "r");
-	if (f == NULL) {
-		snprintf(err, len, "--cmdline-file: cannot open '%s': %s", v, strerror(errno));
-		return -EINVAL;
-	}
-	fclose(f);
-	return 0;
+	/* refuse an unreadable file (or a directory) now, before anything starts */
+	return check_readable_file(v, "cmdline-file", err, len);
 }
 
 /* --idle-rx / --idle-worker: a policy (idle.h) that suits the role. */
@@ -614,13 +652,21 @@ static int
 cfg_check_syntax(const char *path, FILE *f)
 {
 	char line[CFG_LINE_MAX], keys[CFG_KEYS_MAX][CFG_NAME_LEN];
-	unsigned int no = 0, n_keys = 0, i;
+	unsigned int no = 0, n_keys = 0, n_sections = 0, i;
 	bool in_section = false;
 	char *p, *end, *eq;
 	size_t klen;
+	long pos = ftell(f), next;
 
 	while (fgets(line, sizeof(line), f) != NULL) {
 		no++;
+		next = ftell(f);
+		if (pos >= 0 && next >= 0 && (long)strlen(line) != next - pos) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: contains a NUL byte (not a "
+				"text file?)\n", path, no);
+			return -EINVAL;
+		}
+		pos = next;
 		if (strchr(line, '\n') == NULL && !feof(f)) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: longer than %d characters\n",
 				path, no, CFG_LINE_MAX - 2);
@@ -640,6 +686,11 @@ cfg_check_syntax(const char *path, FILE *f)
 					"[section] header\n", path, no, p);
 				return -EINVAL;
 			}
+			if (++n_sections > 1) {
+				fprintf(stderr, "mcfan: config file '%s' line %u: a second section '%s': "
+					"put every key under one [%s]\n", path, no, p, CFG_SECTION);
+				return -EINVAL;
+			}
 			in_section = true;
 			n_keys = 0;
 			continue;
@@ -653,6 +704,13 @@ cfg_check_syntax(const char *path, FILE *f)
 		for (end = eq; end > p && (end[-1] == ' ' || end[-1] == '\t'); end--)
 			;
 		klen = (size_t)(end - p);
+		for (end = eq + 1; *end == ' ' || *end == '\t'; end++)
+			;
+		if (*end == '\0' && klen > 0) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: key '%.*s' has no value\n",
+				path, no, (int)klen, p);
+			return -EINVAL;
+		}
 		if (klen == 0 || klen >= CFG_NAME_LEN) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: a key of 1..%d characters "
 				"is needed before '='\n", path, no, CFG_NAME_LEN - 1);
@@ -762,6 +820,43 @@ free_sections:
 	return ret;
 }
 
+/*
+ * getopt_long takes any unique prefix of a long option (--grou for --groups); mcfan does not,
+ * so that a typo never silently means another option, and the config file agrees.
+ */
+static int
+check_no_abbreviation(int argc, char **argv)
+{
+	const struct opt_def *o;
+	char name[64];
+	const char *arg, *eq;
+	unsigned int i;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		arg = argv[a];
+		if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+			continue;
+		eq = strchr(arg, '=');
+		snprintf(name, sizeof(name), "%.*s", (int)(eq != NULL ? eq - arg - 2 :
+			 (long)strlen(arg + 2)), arg + 2);
+		o = find_opt(name);
+		if (o != NULL) {
+			if (o->kind == OPT_VALUE && eq == NULL)
+				a++; /* its value, whatever it looks like */
+			continue;
+		}
+		for (i = 0; i < N_OPTS; i++) {
+			if (strncmp(opts[i].name, name, strlen(name)) == 0) {
+				fprintf(stderr, "mcfan: unknown option '--%s': options are not "
+					"abbreviated (did you mean --%s?)\n", name, opts[i].name);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 static void
 config_defaults(struct mcfan_config *cfg)
 {
@@ -801,6 +896,8 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 		}
 	}
 	shorts[k] = '\0';
+	if (check_no_abbreviation(argc, argv) < 0)
+		return -EINVAL;
 	optind = 1;
 	opterr = 0;
 	for (;;) {

@@ -114,7 +114,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		goto out;
 	}
 	mcfan_totals_read(app, &t);
-	fprintf(f, "\n==== mcfan %s after %.2f s: fan-out %s, %u groups, %u RX lcores, %u workers "
+	fprintf(f, "\n==== mcfan %s after %.2f s: fan-out %s, groups %u, RX lcores %u, workers %u "
 		"====\n", final ? "report" : "stats", elapsed_s(app),
 		mcfan_fanout_name(app->cfg.fanout), app->n_group_entries, app->n_rx,
 		app->n_workers);

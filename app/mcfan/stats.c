@@ -428,7 +428,9 @@ mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned i
 
 	int n, i, k = 0;
 
-	n = mcfan_msacc_window_collect(app->window, ms, RTE_MAX_LCORE, rte_rdtsc(), rows, max);
+	/* after the stop, every view ends at the stop, so the text and JSON reports agree */
+	n = mcfan_msacc_window_collect(app->window, ms, RTE_MAX_LCORE,
+				       app->stop_tsc != 0 ? app->stop_tsc : rte_rdtsc(), rows, max);
 	/* leave out lcores that never measured anything (--no-msacc since start) */
 	for (i = 0; i < n; i++)
 		if (!(rows[i].snap.paused && mcfan_msacc_snap_wall(&rows[i].snap) == 0))

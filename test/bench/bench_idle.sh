@@ -23,10 +23,12 @@
 # uses <= 5 % of the CPU poll uses, with zero drops and p99 <= 100 us; oversubscribed wake
 # loses nothing.
 #
-# Usage: test/bench/bench_idle.sh [-d SECONDS] [-b BUILD_DIR] [-s MAX_SLEEP_US] [-o] [-k]
+# Usage: test/bench/bench_idle.sh [-d SECONDS] [-b BUILD_DIR] [-s MAX_SLEEP_US] [-t THRESHOLD]
+#                                 [-o] [-k]
 #   -d  seconds of the CPU window per run (default 10)
 #   -b  meson build directory holding app/mcfan/mcfan (default: build); or set MCFAN=path
 #   -s  --idle-max-sleep-us for every run (default: mcfan's, 100)
+#   -t  busy-wait threshold of the backoff and wake policies, e.g. none (default: theirs)
 #   -o  only the oversubscribed runs (B)
 #   -k  keep the work directory (reports, logs) and print its path
 # Runs as root (namespaces, EAL); no hugepages needed. A benchmark, never a timed test.
@@ -38,11 +40,13 @@ BUILD=build
 KEEP=0
 ONLY_OVER=0
 MAX_SLEEP=
-while getopts "d:b:s:okh" o; do
+THR=
+while getopts "d:b:s:t:okh" o; do
 	case $o in
 	d) SECS=$OPTARG ;;
 	b) BUILD=$OPTARG ;;
 	s) MAX_SLEEP=$OPTARG ;;
+	t) THR=:$OPTARG ;;
 	o) ONLY_OVER=1 ;;
 	k) KEEP=1 ;;
 	*) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 2 ;;
@@ -140,19 +144,31 @@ print(f"{name} {cpu:.4f} {got} {lost} {p50:.1f} {p99:.1f} {sleeps} {wakeups} {po
 PY
 }
 
+THR_TEXT=${THR#:}
+THR_TEXT=${THR_TEXT:-default}
 echo "bench_idle: $NGROUPS groups x $PPS datagrams/s of $LEN bytes, CPU window ${SECS} s," \
-	"max sleep ${MAX_SLEEP:-100 (default)} us; mcfan $MCFAN"
-echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	"max sleep ${MAX_SLEEP:-100 (default)} us, threshold ${THR_TEXT}; mcfan $MCFAN"
+echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); $(python3 -c '
+import os, time
+n, t0, c0 = 5000, time.monotonic(), os.times()
+for _ in range(n):
+    time.sleep(50e-6)
+c1 = os.times()
+print("one 50 us sleep costs %.1f us of CPU, lasts %.1f us" % ((c1.user + c1.system - c0.user -
+      c0.system) / n * 1e6, (time.monotonic() - t0) / n * 1e6))')"
 lab_up || exit 1
 : >"$WORK/rows"
+BACKOFF=backoff$THR
+WAKE=wake$THR
 if [ "$ONLY_OVER" = 0 ]; then
 	run poll "0@0,1@1,2@1" 1 --rx-lcores 1 --worker-lcores 2 --idle-rx poll --idle-worker poll
-	run backoff "0@0,1@1,2@1" 1 --rx-lcores 1 --worker-lcores 2 --idle-rx backoff \
-		--idle-worker backoff
-	run wake "0@0,1@1,2@1" 1 --rx-lcores 1 --worker-lcores 2 --idle-rx backoff --idle-worker wake
+	run backoff "0@0,1@1,2@1" 1 --rx-lcores 1 --worker-lcores 2 --idle-rx "$BACKOFF" \
+		--idle-worker "$BACKOFF"
+	run wake "0@0,1@1,2@1" 1 --rx-lcores 1 --worker-lcores 2 --idle-rx "$BACKOFF" \
+		--idle-worker "$WAKE"
 fi
 run over-wake "0@0,1@1,(2-11)@1" 10 --rx-lcores 1 --worker-lcores 2-11 --fanout replicate \
-	--idle-rx backoff --idle-worker wake
+	--idle-rx "$BACKOFF" --idle-worker "$WAKE"
 run over-poll "0@0,1@1,(2-11)@1" 10 --rx-lcores 1 --worker-lcores 2-11 --fanout replicate \
 	--idle-rx poll --idle-worker poll
 

@@ -502,6 +502,29 @@ def test_config():
             ["line 3"])
 
 
+def test_review_findings():
+    """Bad input a new user tried: each refused before EAL with a specific message."""
+    import shutil
+    d = tempfile.mkdtemp(prefix="mcfan-opt-dir-")
+    try:
+        bad(["--config", d], ["--config"], ["not a regular file"], what="--config DIR")
+        bad(["--cmdline-file", d], ["--cmdline-file"], ["not a regular file"],
+            what="--cmdline-file DIR")
+        bad(["--report-json", d], ["--report-json"], ["directory"], what="--report-json DIR")
+        bad(["--report-json", os.path.join(d, "missing", "r.json")], ["--report-json"],
+            ["cannot write"], what="--report-json in a missing directory")
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    bad(["--stats-period", "0.05"], ["--stats-period"], ["0.1"], what="--stats-period 0.05")
+    bad(["--no"], ["--no"], ["abbreviated", "--no-msacc"], what="abbreviated --no")
+    bad(["--grou", "239.9.9.1"], ["--grou"], ["abbreviated", "--groups"],
+        what="abbreviated --grou")
+    bad_cfg("[mcfan]\ngroups = 239.9.9.1\n[mcfan]\nburst = 16\n", "section twice",
+            ["line 3", "second section"])
+    bad_cfg("[mcfan]\nburst =\n", "empty value", ["line 2", "burst", "no value"])
+    bad_cfg("[mcfan]\nbu\0rst = 3\n", "NUL byte", ["line 2", "NUL"])
+
+
 def main():
     make_pcap()
     test_help()
@@ -514,6 +537,7 @@ def main():
     test_paths_flags()
     test_post_eal()
     test_config()
+    test_review_findings()
     import shutil
     shutil.rmtree(TMP, ignore_errors=True)
     t.finish("options")
