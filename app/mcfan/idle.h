@@ -90,6 +90,9 @@ enum mcfan_idle_threshold {
 #define MCFAN_IDLE_SLEEP_MIN_NS 1000
 /** interrupt: longest wait in rte_epoll_wait (the device wakes the lcore earlier), ms. */
 #define MCFAN_IDLE_INTR_WAIT_MAX_MS 10
+/** A busy lcore checks its rate window every (mask + 1) loop iterations (an idle one every
+ * iteration), so the fast path reads the TSC for it only that often. */
+#define MCFAN_IDLE_TSC_EVERY_MASK 63u
 /** Rate windows: frames are counted per window of this length, ms. */
 #define MCFAN_IDLE_RATE_WINDOW_MS 1
 /** The highest rate seen decays by half each period of this length, ms. */
@@ -108,6 +111,7 @@ struct mcfan_idle_rate {
 struct mcfan_idle {
 	uint32_t policy;               /**< Atomic: MCFAN_IDLE_POLICY() word. */
 	uint32_t empty;                /**< Consecutive empty iterations (private). */
+	uint32_t iter;                 /**< Loop iterations, for MCFAN_IDLE_TSC_EVERY_MASK (private). */
 	uint64_t step_ns;              /**< Next backoff sleep (private). */
 	uint64_t win_start;            /**< TSC at which the rate window began (private). */
 	uint64_t halve_tsc;            /**< TSC of the last half-life step (private). */

@@ -185,9 +185,12 @@ mcfan_lcore_main(void *arg)
 		} else if (!rx_running) {
 			break;
 		}
-		now = rte_rdtsc();
-		if (unlikely(now - lc->idle.win_start >= lc->idle.win_cycles))
-			mcfan_idle_window(app, lc, now);
+		/* rate windows (idle.h): a TSC read when idle, and every few busy iterations */
+		if (work == 0 || (++lc->idle.iter & MCFAN_IDLE_TSC_EVERY_MASK) == 0) {
+			now = rte_rdtsc();
+			if (unlikely(now - lc->idle.win_start >= lc->idle.win_cycles))
+				mcfan_idle_window(app, lc, now);
+		}
 		if (work != 0)
 			mcfan_idle_busy(&lc->idle);
 		else if (phase == MCFAN_PHASE_RUN)

@@ -350,7 +350,7 @@ def test_end_of_input(tmp):
                                     timeout=60)
     t.remove_runtime_dir(e)
     t.check_eq(rc, 2, "missing --cmdline-file: exit status 2")
-    t.check("--cmdline-file: cannot open" in err, "missing --cmdline-file: says so")
+    t.check("--cmdline-file: cannot read" in err, "missing --cmdline-file: says so")
     # --help lists the console options
     p = subprocess.run([t.mcfan_path(), "--", "--help"], capture_output=True, text=True,
                        timeout=30)
