@@ -24,6 +24,7 @@
 #include <numa.h>
 
 #include "mcfan_hosttopo.h"
+#include "mcfan_parse.h"
 
 /* Longest sysfs file read here: a CPU list of a large host fits easily. */
 #define HT_FILE_MAX 65536
@@ -32,19 +33,6 @@ static const char *
 ht_dir(const char *dir)
 {
 	return dir != NULL ? dir : MCFAN_HOSTTOPO_SYSFS_CPU;
-}
-
-__attribute__((format(printf, 3, 4)))
-static void
-ht_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || len == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
 }
 
 void
@@ -494,18 +482,18 @@ mcfan_hosttopo_build(const char *sysfs_cpu_dir, const struct mcfan_cpuset *cpus,
 	int ret;
 
 	if (cpus == NULL || mapp == NULL) {
-		ht_err(err, err_len, "no CPU set or no result pointer");
+		mcfan_err_set(err, err_len, "no CPU set or no result pointer");
 		return -EINVAL;
 	}
 	n = mcfan_cpuset_count(cpus);
 	if (n == 0) {
-		ht_err(err, err_len, "no CPU to describe");
+		mcfan_err_set(err, err_len, "no CPU to describe");
 		return -EINVAL;
 	}
 	recs = calloc(n, sizeof(*recs));
 	items = calloc(n, sizeof(*items));
 	if (recs == NULL || items == NULL) {
-		ht_err(err, err_len, "out of memory");
+		mcfan_err_set(err, err_len, "out of memory");
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -514,7 +502,7 @@ mcfan_hosttopo_build(const char *sysfs_cpu_dir, const struct mcfan_cpuset *cpus,
 			continue;
 		ret = ht_read_cpu(sysfs_cpu_dir, cpu, node_src, &recs[i], &first);
 		if (ret < 0) {
-			ht_err(err, err_len, "cannot read the topology of CPU %u under %s/cpu%u/: "
+			mcfan_err_set(err, err_len, "cannot read the topology of CPU %u under %s/cpu%u/: "
 			       "%s", cpu, ht_dir(sysfs_cpu_dir), cpu, strerror(-ret));
 			goto out;
 		}
@@ -526,7 +514,7 @@ mcfan_hosttopo_build(const char *sysfs_cpu_dir, const struct mcfan_cpuset *cpus,
 	ht_fix_nodes(recs, items, n);
 	ret = mcfan_sct_from_cpus(recs, n, mapp, NULL, msg, sizeof(msg));
 	if (ret < 0)
-		ht_err(err, err_len, "the host's topology does not make a map: %s", msg);
+		mcfan_err_set(err, err_len, "the host's topology does not make a map: %s", msg);
 out:
 	free(items);
 	free(recs);
@@ -540,12 +528,12 @@ mcfan_hosttopo_read(struct mcfan_sct_map **mapp, char *err, size_t err_len)
 	int ret;
 
 	if (set == NULL) {
-		ht_err(err, err_len, "out of memory");
+		mcfan_err_set(err, err_len, "out of memory");
 		return -ENOMEM;
 	}
 	ret = mcfan_hosttopo_allowed(set);
 	if (ret < 0)
-		ht_err(err, err_len, "cannot read the online and allowed CPUs: %s", strerror(-ret));
+		mcfan_err_set(err, err_len, "cannot read the online and allowed CPUs: %s", strerror(-ret));
 	else
 		ret = mcfan_hosttopo_build(NULL, set, MCFAN_HOSTTOPO_NODE_LIBNUMA, mapp, err,
 					   err_len);

@@ -11,7 +11,10 @@
  * decimal for people, so "08" is eight, never octal, and nothing but digits.
  */
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include <rte_common.h>
 
 /**
  * Parse a decimal number made only of the digits 0-9.
@@ -30,5 +33,20 @@
  *   -ERANGE if the value is below min or above max (including overflow).
  */
 int mcfan_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
+
+/**
+ * Write a formatted error message into a caller's buffer (snprintf), the way
+ * every mcfan parser reports what was wrong.
+ *
+ * @param err
+ *   Destination buffer, or NULL (nothing is written).
+ * @param len
+ *   Size of err in bytes; 0 writes nothing. The text is truncated to fit and
+ *   always NUL-terminated.
+ * @param fmt
+ *   printf-style format.
+ */
+__rte_format_printf(3, 4)
+void mcfan_err_set(char *err, size_t len, const char *fmt, ...);
 
 #endif /* MCFAN_PARSE_H */

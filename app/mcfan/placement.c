@@ -38,6 +38,7 @@
 #include "mcfan.h"
 #include "log.h"
 #include "placement.h"
+#include "mcfan_parse.h"
 
 #define PLC_ERR_MAX 512
 /* Most ports the planner considers (EAL's -a and --vdev arguments). */
@@ -65,19 +66,6 @@ static struct {
 	unsigned int n_shared;
 	struct mcfan_app *app;
 } plc;
-
-__rte_format_printf(3, 4)
-static void
-plc_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || len == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 /* A CPU list as malloc'd text. */
 static char *
@@ -352,23 +340,23 @@ mcfan_plan_build(const struct mcfan_plan_req *req, struct mcfan_plan **out, char
 	int n, ret;
 
 	if (req == NULL || out == NULL || req->map == NULL || req->bind >= MCFAN_SCT_BIND_COUNT) {
-		plc_err(err, len, "no map or no bind type");
+		mcfan_err_set(err, len, "no map or no bind type");
 		return -EINVAL;
 	}
 	if (req->n_rx == 0) {
-		plc_err(err, len, "at least one RX lcore is needed");
+		mcfan_err_set(err, len, "at least one RX lcore is needed");
 		return -EINVAL;
 	}
 	n_lcores = 1 + req->n_rx + req->n_workers;
 	if (req->max_lcores > 0 && n_lcores > req->max_lcores) {
-		plc_err(err, len, "%u lcores (control, %u RX, %u workers) is more than the %u "
+		mcfan_err_set(err, len, "%u lcores (control, %u RX, %u workers) is more than the %u "
 			"lcores EAL supports", n_lcores, req->n_rx, req->n_workers,
 			req->max_lcores);
 		return -EINVAL;
 	}
 	if (req->control_cpu >= 0 && mcfan_sct_lookup(req->map, (unsigned int)req->control_cpu) ==
 	    NULL) {
-		plc_err(err, len, "--control-cpu %d is not a CPU of the map", req->control_cpu);
+		mcfan_err_set(err, len, "--control-cpu %d is not a CPU of the map", req->control_cpu);
 		return -EINVAL;
 	}
 	plan = calloc(1, sizeof(*plan));
@@ -411,7 +399,7 @@ mcfan_plan_build(const struct mcfan_plan_req *req, struct mcfan_plan **out, char
 	return 0;
 fail:
 	if (ret == -ENOMEM)
-		plc_err(err, len, "out of memory");
+		mcfan_err_set(err, len, "out of memory");
 	mcfan_plan_free(plan);
 	return ret;
 }
