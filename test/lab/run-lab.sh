@@ -29,9 +29,11 @@ usage() {
 
 SEND_S=${1:-10}
 [ $# -le 1 ] || usage
-if ! [[ "$SEND_S" =~ ^[0-9]+$ ]] || [ "$SEND_S" -lt 1 ] || [ "$SEND_S" -gt 3600 ]; then
+if ! [[ "$SEND_S" =~ ^[0-9]+$ ]] || [ "$((10#$SEND_S))" -lt 1 ] || [ "$((10#$SEND_S))" -gt 3600 ]; then
+	echo "run-lab: '$SEND_S' is not a number of seconds 1..3600" >&2
 	usage
 fi
+SEND_S=$((10#$SEND_S))
 PPS=${LAB_PPS:-1000}
 LEN=${LAB_LEN:-1000}
 NGROUPS=10
@@ -153,6 +155,9 @@ lab_capture_start "$LAB_CAPTURE" || { say "cannot start the capture"; exit 1; }
 # (its status in MCFAN_RC).
 start_mcfan() {
 	local _
+	say "mcfan command (in namespace $LAB_RCV): $MCFAN ${LCORES[*]} ${EAL_MEM[*]} --no-pci" \
+		"--file-prefix mcfan-lab-$LAB_ID --vdev net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=4096" \
+		"-- --config $CONFIG --report-json $RUN_DIR/report.json"
 	lab_rcv_bg "$RUN_DIR/mcfan.log" "$MCFAN" "${LCORES[@]}" "${EAL_MEM[@]}" --no-pci \
 		--file-prefix "mcfan-lab-$LAB_ID" \
 		--vdev "net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=4096" \
