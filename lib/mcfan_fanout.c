@@ -175,15 +175,18 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 		enq_total += sent;
 		ctx->ring_stats[w].enqueued += sent;
 		if (unlikely(sent < cnt)) {
+			unsigned int j;
+
 			ctx->ring_stats[w].ring_drops += cnt - sent;
-			for (; sent < cnt; sent++) {
-				f = ctx->stage_frame[k + sent];
+			for (j = sent; j < cnt; j++) {
+				f = ctx->stage_frame[k + j];
 				if (--pd->copies_left[f] == 0) {
 					pd->drops[MCFAN_DROP_RING_FULL]++;
 					delivered--;
 				}
-				rte_pktmbuf_free(ctx->stage[k + sent]);
 			}
+			/* one bulk free of the refused copies (drops one reference each) */
+			rte_pktmbuf_free_bulk(&ctx->stage[k + sent], cnt - sent);
 		}
 		ctx->stage_count[w] = 0;
 	}
