@@ -21,7 +21,8 @@
 #include "mcfan_fanout.h"
 
 #define META_FIELD_NAME "mcfan_dynfield_meta"
-#define PREFETCH_AHEAD 4 /* frames whose headers are prefetched ahead of the classifier */
+#define PREFETCH_AHEAD 4
+#define WORKER_READ_TRIES 64 /* seqlock attempts on a worker block before the per-word copy */ /* frames whose headers are prefetched ahead of the classifier */
 
 int
 mcfan_meta_register(void)
@@ -295,10 +296,13 @@ mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16
 	rte_pktmbuf_free_bulk(pkts, n);
 }
 
-static void
-seq_read(const uint64_t *seq, const void *src, void *dst, size_t len)
+/* Seqlock read; max_tries 0 = until consistent. Returns 0 if consistent, -EAGAIN if
+ * max_tries ran out (dst then holds the last, possibly mixed, copy). */
+static int
+seq_read(const uint64_t *seq, const void *src, void *dst, size_t len, unsigned int max_tries)
 {
 	uint64_t s1, s2;
+	unsigned int tries = 0;
 
 	for (;;) {
 		s1 = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
@@ -310,20 +314,39 @@ seq_read(const uint64_t *seq, const void *src, void *dst, size_t len)
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		s2 = __atomic_load_n(seq, __ATOMIC_RELAXED);
 		if (s1 == s2)
-			return;
+			return 0;
+		if (max_tries != 0 && ++tries >= max_tries)
+			return -EAGAIN;
 	}
+}
+
+/* Copy a block of 64-bit counters word by word with atomic loads: every word is a value the
+ * writer stored, though words may come from different bursts. */
+static void
+words_read(const uint64_t *src, uint64_t *dst, size_t n_words)
+{
+	size_t i;
+
+	for (i = 0; i < n_words; i++)
+		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }
 
 void
 mcfan_rx_stats_read(const struct mcfan_rx_stats *src, struct mcfan_rx_stats *dst)
 {
-	seq_read(&src->seq, src, dst, sizeof(*dst));
+	seq_read(&src->seq, src, dst, sizeof(*dst), 0);
 }
 
-void
+int
 mcfan_worker_stats_read(const struct mcfan_worker_stats *src, struct mcfan_worker_stats *dst)
 {
-	seq_read(&src->seq, src, dst, sizeof(*dst));
+	RTE_BUILD_BUG_ON(sizeof(*src) % sizeof(uint64_t) != 0);
+	if (seq_read(&src->seq, src, dst, sizeof(*dst), WORKER_READ_TRIES) == 0)
+		return 0;
+	/* a busy worker rewrites its block faster than 33 KiB can be copied: give a copy
+	 * whose every counter is exact at some instant instead of retrying for ever */
+	words_read((const uint64_t *)src, (uint64_t *)dst, sizeof(*dst) / sizeof(uint64_t));
+	return -EAGAIN;
 }
 
 void

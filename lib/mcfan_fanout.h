@@ -304,15 +304,21 @@ void mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *st
 		       struct mcfan_ring_stats *ring_stats);
 
 /**
- * Copy a worker's stats consistently (seqlock read); any thread.
+ * Copy a worker's stats; any thread. Tries a consistent (seqlock) copy; a
+ * worker that rewrites its block faster than it can be copied (64 tries)
+ * gets a copy made word by word, in which every counter is a value the
+ * worker stored but two counters may come from different bursts. Never
+ * spins for ever.
  *
  * @param src
  *   The live stats.
  * @param dst
  *   The copy (large: about 33 KiB; do not put many on a small stack).
+ * @return
+ *   0 for a consistent copy, -EAGAIN for a per-word copy.
  */
-void mcfan_worker_stats_read(const struct mcfan_worker_stats *src,
-			     struct mcfan_worker_stats *dst);
+int mcfan_worker_stats_read(const struct mcfan_worker_stats *src,
+			    struct mcfan_worker_stats *dst);
 
 /**
  * Begin a single-writer update of a seqlock-protected block.
