@@ -219,7 +219,7 @@ lab_capture_start() {
 	local file=${1:-$LAB_CAPTURE} i
 	mkdir -p "$LAB_DIR"
 	rm -f "$LAB_DIR/tcpdump.err"
-	ip netns exec "$LAB_RCV" timeout -s INT 3600 tcpdump -i "$LAB_VRCV" -n -U -B 16384 -s 0 -w "$file" \
+	ip netns exec "$LAB_RCV" timeout -s INT 3600 tcpdump -i "$LAB_VRCV" -n -U --immediate-mode -s 0 -w "$file" \
 		>/dev/null 2>"$LAB_DIR/tcpdump.err" &
 	echo $! >"$LAB_DIR/tcpdump.pid"
 	for i in $(seq 100); do
