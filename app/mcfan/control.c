@@ -450,6 +450,29 @@ not_joined(const struct mcfan_app *app, const char *what, const struct mcfan_flo
 	return say(msg, len, -ENOENT, "%s: group %s is not joined", what, text);
 }
 
+/* Parse a group list and mark each group's position in group_entries; every group must be
+ * joined. keys must hold MCFAN_MAX_GROUPS; marks one bool per joined group. Returns the
+ * number of groups or a negative errno with the message written. */
+static int
+mark_joined(struct mcfan_app *app, const char *what, const char *text,
+	    struct mcfan_flow_key *keys, bool *marks, char *msg, size_t len)
+{
+	unsigned int i, n;
+	int ret, pos;
+
+	ret = parse_groups(what, text, keys, msg, len);
+	if (ret < 0)
+		return ret;
+	n = (unsigned int)ret;
+	for (i = 0; i < n; i++) {
+		pos = find_entry(app, &keys[i]);
+		if (pos < 0)
+			return not_joined(app, what, &keys[i], msg, len);
+		marks[pos] = true;
+	}
+	return (int)n;
+}
+
 int
 mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len)
 {
@@ -460,7 +483,7 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 	bool *gone = NULL;
 	char text[LIST_TEXT_MAX];
 	unsigned int i, j, k = 0, n, n_old;
-	int ret, pos;
+	int ret;
 
 	pthread_mutex_lock(&action_mutex);
 	n_old = app->n_group_entries;
@@ -475,18 +498,10 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 		ret = say(msg, len, -ENOMEM, "leave: out of memory");
 		goto out;
 	}
-	ret = parse_groups("leave", groups, keys, msg, len);
+	ret = mark_joined(app, "leave", groups, keys, gone, msg, len);
 	if (ret < 0)
 		goto out;
 	n = (unsigned int)ret;
-	for (i = 0; i < n; i++) {
-		pos = find_entry(app, &keys[i]);
-		if (pos < 0) {
-			ret = not_joined(app, "leave", &keys[i], msg, len);
-			goto out;
-		}
-		gone[pos] = true;
-	}
 	entries = copy_entries(app, 0);
 	if (entries == NULL) {
 		ret = say(msg, len, -ENOMEM, "leave: out of memory");
@@ -534,7 +549,7 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 	bool *sel = NULL;
 	char text[LIST_TEXT_MAX];
 	unsigned int i, n = 0, n_el, n_old;
-	int ret, f, pos;
+	int ret, f;
 
 	pthread_mutex_lock(&action_mutex);
 	n_old = app->n_group_entries;
@@ -555,18 +570,10 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 		goto out;
 	}
 	if (groups != NULL) {
-		ret = parse_groups("set fanout", groups, keys, msg, len);
+		ret = mark_joined(app, "set fanout", groups, keys, sel, msg, len);
 		if (ret < 0)
 			goto out;
 		n = (unsigned int)ret;
-		for (i = 0; i < n; i++) {
-			pos = find_entry(app, &keys[i]);
-			if (pos < 0) {
-				ret = not_joined(app, "set fanout", &keys[i], msg, len);
-				goto out;
-			}
-			sel[pos] = true;
-		}
 	} else {
 		for (i = 0; i < n_old; i++)
 			sel[i] = true;

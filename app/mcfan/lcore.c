@@ -29,13 +29,6 @@
 
 #include "mcfan.h"
 
-static inline void
-ms_add(struct mcfan_msacc *ms, bool on, enum mcfan_ms_state s, uint64_t now)
-{
-	if (on)
-		mcfan_msacc_add(ms, s, now);
-}
-
 /* Charge state s up to now; reads the TSC only when accounting is on. */
 static inline void
 ms_add_now(struct mcfan_msacc *ms, bool on, enum mcfan_ms_state s)
@@ -69,13 +62,12 @@ rx_pass(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool 
 		n = rte_eth_rx_burst(port, 0, pkts, (uint16_t)burst);
 		now = rte_rdtsc();
 		lc->idle.rx[i].frames += n;
+		/* one msacc write section per poll: the poll counted and its time charged */
 		if (ms_on)
-			mcfan_msacc_poll(&lc->ms, n);
-		if (n == 0) {
-			ms_add(&lc->ms, ms_on, MCFAN_MS_POLL_EMPTY, now);
+			mcfan_msacc_add_poll(&lc->ms, n == 0 ? MCFAN_MS_POLL_EMPTY : MCFAN_MS_RX,
+					     now, n);
+		if (n == 0)
 			continue;
-		}
-		ms_add(&lc->ms, ms_on, MCFAN_MS_RX, now);
 		table = __atomic_load_n(&app->groups, __ATOMIC_ACQUIRE);
 		mcfan_fanout_stage(&lc->rx, table, pkts, n, now);
 		ms_add_now(&lc->ms, ms_on, MCFAN_MS_CLASSIFY);
@@ -99,14 +91,14 @@ worker_pass(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, b
 	for (r = 0; r < app->n_rx; r++) {
 		n = (uint16_t)rte_ring_sc_dequeue_burst(lc->in_rings[r], (void **)pkts, burst,
 							&avail);
-		if (ms_on)
-			mcfan_msacc_poll(&lc->ms, n);
 		if (n == 0) {
-			ms_add_now(&lc->ms, ms_on, MCFAN_MS_POLL_EMPTY);
+			if (ms_on)
+				mcfan_msacc_add_poll(&lc->ms, MCFAN_MS_POLL_EMPTY, rte_rdtsc(), 0);
 			continue;
 		}
 		now = rte_rdtsc(); /* needed anyway: RX-to-dequeue latency */
-		ms_add(&lc->ms, ms_on, MCFAN_MS_DEQUEUE, now);
+		if (ms_on)
+			mcfan_msacc_add_poll(&lc->ms, MCFAN_MS_DEQUEUE, now, n);
 		mcfan_worker_burst(lc->ws, pkts, n, n + avail, now, app->meta_offset);
 		ms_add_now(&lc->ms, ms_on, MCFAN_MS_PROCESS);
 		total += n;

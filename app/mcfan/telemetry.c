@@ -89,35 +89,65 @@ to_bp(double pct)
 	return pct <= 0 ? 0 : (uint64_t)(pct * BASIS_POINTS + 0.5);
 }
 
+/* One column of a table reply: DPDK 22.11 gives tables as parallel arrays. */
+struct tel_col {
+	const char *name;
+	enum rte_tel_value_type type;
+};
+
+/* Allocate one array per column; all or none (-ENOMEM). */
+static int
+cols_alloc(struct rte_tel_data **c, const struct tel_col *cols, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		c[i] = new_array(cols[i].type);
+		if (c[i] == NULL) {
+			while (i-- > 0)
+				rte_tel_data_free(c[i]);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Hand the columns to the reply under their names (the reply frees them). */
+static void
+cols_attach(struct rte_tel_data *d, struct rte_tel_data **c, const struct tel_col *cols,
+	    unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		rte_tel_data_add_dict_container(d, cols[i].name, c[i], 0);
+}
+
 static int
 tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	static const struct tel_col cols[] = {
+		{"rx_lcores", RTE_TEL_INT_VAL}, {"worker_lcores", RTE_TEL_INT_VAL},
+	};
 	struct mcfan_app *app = tel_app;
-	struct rte_tel_data *rx, *wk;
+	struct rte_tel_data *c[RTE_DIM(cols)];
 	unsigned int i;
 
-	rte_tel_data_start_dict(d);
 	if (no_param(cmd, params) < 0)
 		return -EINVAL;
-	rx = new_array(RTE_TEL_INT_VAL);
-	wk = new_array(RTE_TEL_INT_VAL);
-	if (rx == NULL || wk == NULL) {
-		rte_tel_data_free(rx);
-		rte_tel_data_free(wk);
+	if (cols_alloc(c, cols, RTE_DIM(cols)) < 0)
 		return -ENOMEM;
-	}
 	for (i = 0; i < app->n_rx; i++)
-		rte_tel_data_add_array_int(rx, (int)app->rx_lcore_ids[i]);
+		rte_tel_data_add_array_int(c[0], (int)app->rx_lcore_ids[i]);
 	for (i = 0; i < app->n_workers; i++)
-		rte_tel_data_add_array_int(wk, (int)app->worker_lcore_ids[i]);
+		rte_tel_data_add_array_int(c[1], (int)app->worker_lcore_ids[i]);
 	rte_tel_data_add_dict_string(d, "version", MCFAN_VERSION);
 	rte_tel_data_add_dict_string(d, "dpdk_version", rte_version());
 	rte_tel_data_add_dict_u64(d, "uptime_ms", app->start_tsc == 0 ? 0 :
 				  (rte_rdtsc() - app->start_tsc) * 1000 / app->tsc_hz);
 	rte_tel_data_add_dict_u64(d, "tsc_hz", app->tsc_hz);
 	rte_tel_data_add_dict_int(d, "main_lcore", (int)app->main_lcore);
-	rte_tel_data_add_dict_container(d, "rx_lcores", rx, 0);
-	rte_tel_data_add_dict_container(d, "worker_lcores", wk, 0);
+	cols_attach(d, c, cols, RTE_DIM(cols));
 	rte_tel_data_add_dict_u64(d, "groups", app->n_group_entries);
 	rte_tel_data_add_dict_string(d, "fanout", mcfan_fanout_name(app->cfg.fanout));
 	rte_tel_data_add_dict_u64(d, "burst", __atomic_load_n(&app->burst, __ATOMIC_RELAXED));
@@ -128,43 +158,31 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	static const struct tel_col cols[] = {
+		{"lcore", RTE_TEL_INT_VAL}, {"role", RTE_TEL_STRING_VAL}, {"cpu", RTE_TEL_INT_VAL},
+		{"socket", RTE_TEL_INT_VAL}, {"state", RTE_TEL_STRING_VAL},
+	};
 	struct mcfan_app *app = tel_app;
-	struct rte_tel_data *ids, *role, *cpu, *sock, *state;
+	struct rte_tel_data *c[RTE_DIM(cols)];
 	unsigned int id;
 
-	rte_tel_data_start_dict(d);
 	if (no_param(cmd, params) < 0)
 		return -EINVAL;
-	ids = new_array(RTE_TEL_INT_VAL);
-	role = new_array(RTE_TEL_STRING_VAL);
-	cpu = new_array(RTE_TEL_INT_VAL);
-	sock = new_array(RTE_TEL_INT_VAL);
-	state = new_array(RTE_TEL_STRING_VAL);
-	if (ids == NULL || role == NULL || cpu == NULL || sock == NULL || state == NULL) {
-		rte_tel_data_free(ids);
-		rte_tel_data_free(role);
-		rte_tel_data_free(cpu);
-		rte_tel_data_free(sock);
-		rte_tel_data_free(state);
+	if (cols_alloc(c, cols, RTE_DIM(cols)) < 0)
 		return -ENOMEM;
-	}
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		const struct mcfan_lcore *lc = &app->lcores[id];
 
 		if (lc->role == MCFAN_ROLE_NONE)
 			continue;
-		rte_tel_data_add_array_int(ids, (int)id);
-		rte_tel_data_add_array_string(role, mcfan_role_name(lc->role));
-		rte_tel_data_add_array_int(cpu, mcfan_lcore_cpu(id));
-		rte_tel_data_add_array_int(sock, (int)rte_lcore_to_socket_id(id));
-		rte_tel_data_add_array_string(state, mcfan_ms_state_name(
+		rte_tel_data_add_array_int(c[0], (int)id);
+		rte_tel_data_add_array_string(c[1], mcfan_role_name(lc->role));
+		rte_tel_data_add_array_int(c[2], mcfan_lcore_cpu(id));
+		rte_tel_data_add_array_int(c[3], (int)rte_lcore_to_socket_id(id));
+		rte_tel_data_add_array_string(c[4], mcfan_ms_state_name(
 			__atomic_load_n(&lc->ms.state, __ATOMIC_RELAXED)));
 	}
-	rte_tel_data_add_dict_container(d, "lcore", ids, 0);
-	rte_tel_data_add_dict_container(d, "role", role, 0);
-	rte_tel_data_add_dict_container(d, "cpu", cpu, 0);
-	rte_tel_data_add_dict_container(d, "socket", sock, 0);
-	rte_tel_data_add_dict_container(d, "state", state, 0);
+	cols_attach(d, c, cols, RTE_DIM(cols));
 	return 0;
 }
 
@@ -228,44 +246,34 @@ static int
 msacc_columns(struct rte_tel_data *d, const struct mcfan_msacc_stats *st, const uint32_t *ids,
 	      const char *const *names, unsigned int n)
 {
-	struct rte_tel_data *col[MCFAN_MS_MAX], *idc, *wall, *busy;
-	char key[MCFAN_MS_STATE_NAME_MAX + 8];
+	enum { COL_ID, COL_WALL, COL_BUSY, COL_STATE0, N_COLS = COL_STATE0 + MCFAN_MS_MAX };
+	char keys[MCFAN_MS_MAX][MCFAN_MS_STATE_NAME_MAX + 8];
+	struct tel_col cols[N_COLS] = {
+		[COL_ID] = {names != NULL ? "role" : "lcore",
+			    names != NULL ? RTE_TEL_STRING_VAL : RTE_TEL_INT_VAL},
+		[COL_WALL] = {"wall_cycles", RTE_TEL_U64_VAL},
+		[COL_BUSY] = {"busy_bp", RTE_TEL_U64_VAL},
+	};
+	struct rte_tel_data *c[N_COLS];
 	unsigned int s, i;
-	int ret = 0;
 
-	idc = names != NULL ? new_array(RTE_TEL_STRING_VAL) : new_array(RTE_TEL_INT_VAL);
-	wall = new_array(RTE_TEL_U64_VAL);
-	busy = new_array(RTE_TEL_U64_VAL);
-	for (s = 0; s < MCFAN_MS_MAX; s++)
-		col[s] = new_array(RTE_TEL_U64_VAL);
-	for (s = 0; s < MCFAN_MS_MAX; s++)
-		if (col[s] == NULL)
-			ret = -ENOMEM;
-	if (idc == NULL || wall == NULL || busy == NULL || ret < 0) {
-		rte_tel_data_free(idc);
-		rte_tel_data_free(wall);
-		rte_tel_data_free(busy);
-		for (s = 0; s < MCFAN_MS_MAX; s++)
-			rte_tel_data_free(col[s]);
-		return -ENOMEM;
+	for (s = 0; s < MCFAN_MS_MAX; s++) {
+		snprintf(keys[s], sizeof(keys[s]), "%s_bp", mcfan_ms_state_name(s));
+		cols[COL_STATE0 + s] = (struct tel_col){keys[s], RTE_TEL_U64_VAL};
 	}
+	if (cols_alloc(c, cols, N_COLS) < 0)
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		if (names != NULL)
-			rte_tel_data_add_array_string(idc, names[i]);
+			rte_tel_data_add_array_string(c[COL_ID], names[i]);
 		else
-			rte_tel_data_add_array_int(idc, (int)ids[i]);
-		rte_tel_data_add_array_u64(wall, st[i].wall_cycles);
-		rte_tel_data_add_array_u64(busy, to_bp(st[i].busy_pct));
+			rte_tel_data_add_array_int(c[COL_ID], (int)ids[i]);
+		rte_tel_data_add_array_u64(c[COL_WALL], st[i].wall_cycles);
+		rte_tel_data_add_array_u64(c[COL_BUSY], to_bp(st[i].busy_pct));
 		for (s = 0; s < MCFAN_MS_MAX; s++)
-			rte_tel_data_add_array_u64(col[s], to_bp(st[i].pct[s]));
+			rte_tel_data_add_array_u64(c[COL_STATE0 + s], to_bp(st[i].pct[s]));
 	}
-	rte_tel_data_add_dict_container(d, names != NULL ? "role" : "lcore", idc, 0);
-	rte_tel_data_add_dict_container(d, "wall_cycles", wall, 0);
-	rte_tel_data_add_dict_container(d, "busy_bp", busy, 0);
-	for (s = 0; s < MCFAN_MS_MAX; s++) {
-		snprintf(key, sizeof(key), "%s_bp", mcfan_ms_state_name(s));
-		rte_tel_data_add_dict_container(d, key, col[s], 0);
-	}
+	cols_attach(d, c, cols, N_COLS);
 	return 0;
 }
 
@@ -279,9 +287,7 @@ tel_msacc(const char *cmd, const char *params, struct rte_tel_data *d)
 	int n, i, ret = 0;
 	bool one = params != NULL && params[0] != '\0';
 
-	rte_tel_data_start_dict(d);
-	if (one && (strlen(params) > MCFAN_TEL_PARAM_MAX ||
-		    param_uint(params, RTE_MAX_LCORE - 1, &lcore) < 0)) {
+	if (one && param_uint(params, RTE_MAX_LCORE - 1, &lcore) < 0) {
 		MCFAN_LOG(WARNING, "telemetry %s: parameter must be an lcore id 0..%d, got "
 			  "'%.64s'\n", cmd, RTE_MAX_LCORE - 1, params);
 		return -EINVAL;
@@ -328,7 +334,6 @@ tel_msacc_types(const char *cmd, const char *params, struct rte_tel_data *d)
 	unsigned int t, k = 0;
 	int n, ret;
 
-	rte_tel_data_start_dict(d);
 	if (no_param(cmd, params) < 0)
 		return -EINVAL;
 	n = msacc_rows(&rows);
@@ -365,23 +370,22 @@ group_text(const struct mcfan_flow_key *k, char *buf, size_t len)
 static int
 tel_groups(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	static const struct tel_col page_cols[] = {
+		{"group", RTE_TEL_STRING_VAL}, {"udp_port", RTE_TEL_INT_VAL},
+		{"frames", RTE_TEL_U64_VAL}, {"bytes", RTE_TEL_U64_VAL},
+		{"n_workers", RTE_TEL_INT_VAL},
+	};
 	struct mcfan_app *app = tel_app;
 	struct mcfan_group_view *gv;
 	struct mcfan_flow_key want;
-	struct rte_tel_data *cg, *cp, *cf, *cb, *cw, *wl;
+	struct rte_tel_data *c[RTE_DIM(page_cols)], *wl;
 	char text[MCFAN_GROUP_STR_MAX], err[128];
 	unsigned long page = 0;
 	unsigned int i, w, first, last, pages;
 	int n, ret = 0, found = -1;
 	bool by_group = false;
 
-	rte_tel_data_start_dict(d);
 	if (params != NULL && params[0] != '\0') {
-		if (strlen(params) > MCFAN_TEL_PARAM_MAX) {
-			MCFAN_LOG(WARNING, "telemetry %s: parameter longer than %d characters\n",
-				  cmd, MCFAN_TEL_PARAM_MAX);
-			return -EINVAL;
-		}
 		if (param_uint(params, UINT32_MAX, &page) < 0) {
 			if (mcfan_group_parse(params, &want, 1, err, sizeof(err)) != 1) {
 				MCFAN_LOG(WARNING, "telemetry %s: parameter must be a page number or "
@@ -437,40 +441,25 @@ tel_groups(const char *cmd, const char *params, struct rte_tel_data *d)
 	}
 	first = (unsigned int)page * MCFAN_TEL_GROUPS_PAGE;
 	last = RTE_MIN(first + MCFAN_TEL_GROUPS_PAGE, (unsigned int)n);
-	cg = new_array(RTE_TEL_STRING_VAL);
-	cp = new_array(RTE_TEL_INT_VAL);
-	cf = new_array(RTE_TEL_U64_VAL);
-	cb = new_array(RTE_TEL_U64_VAL);
-	cw = new_array(RTE_TEL_INT_VAL);
-	if (cg == NULL || cp == NULL || cf == NULL || cb == NULL || cw == NULL) {
-		ret = -ENOMEM;
-		rte_tel_data_free(cg);
-		rte_tel_data_free(cp);
-		rte_tel_data_free(cf);
-		rte_tel_data_free(cb);
-		rte_tel_data_free(cw);
+	ret = cols_alloc(c, page_cols, RTE_DIM(page_cols));
+	if (ret < 0)
 		goto out;
-	}
 	for (i = first; i < last; i++) {
 		int nw = 0;
 
 		group_text(&gv[i].entry->key, text, sizeof(text));
-		rte_tel_data_add_array_string(cg, text);
-		rte_tel_data_add_array_int(cp, gv[i].entry->key.udp_port);
-		rte_tel_data_add_array_u64(cf, gv[i].frames);
-		rte_tel_data_add_array_u64(cb, gv[i].bytes);
+		rte_tel_data_add_array_string(c[0], text);
+		rte_tel_data_add_array_int(c[1], gv[i].entry->key.udp_port);
+		rte_tel_data_add_array_u64(c[2], gv[i].frames);
+		rte_tel_data_add_array_u64(c[3], gv[i].bytes);
 		for (w = 0; w < RTE_DIM(gv[i].worker_bits); w++)
 			nw += __builtin_popcountll(gv[i].worker_bits[w]);
-		rte_tel_data_add_array_int(cw, nw);
+		rte_tel_data_add_array_int(c[4], nw);
 	}
 	rte_tel_data_add_dict_u64(d, "total", (uint64_t)n);
 	rte_tel_data_add_dict_u64(d, "page", page);
 	rte_tel_data_add_dict_u64(d, "pages", pages);
-	rte_tel_data_add_dict_container(d, "group", cg, 0);
-	rte_tel_data_add_dict_container(d, "udp_port", cp, 0);
-	rte_tel_data_add_dict_container(d, "frames", cf, 0);
-	rte_tel_data_add_dict_container(d, "bytes", cb, 0);
-	rte_tel_data_add_dict_container(d, "n_workers", cw, 0);
+	cols_attach(d, c, page_cols, RTE_DIM(page_cols));
 out:
 	free(gv);
 	return ret;
@@ -479,30 +468,26 @@ out:
 static int
 tel_rings(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	static const struct tel_col cols[] = {
+		{"lcore", RTE_TEL_INT_VAL}, {"size", RTE_TEL_U64_VAL}, {"count", RTE_TEL_U64_VAL},
+		{"high_water", RTE_TEL_U64_VAL}, {"enqueued", RTE_TEL_U64_VAL},
+		{"drops", RTE_TEL_U64_VAL}, {"frames", RTE_TEL_U64_VAL},
+	};
 	struct mcfan_app *app = tel_app;
 	struct mcfan_worker_view *wv;
-	struct rte_tel_data *c[7];
-	static const char *const names[7] = {"lcore", "size", "count", "high_water",
-					     "enqueued", "drops", "frames"};
-	unsigned int i, w;
+	struct rte_tel_data *c[RTE_DIM(cols)];
+	unsigned int w;
 	int n;
 
-	rte_tel_data_start_dict(d);
 	if (no_param(cmd, params) < 0)
 		return -EINVAL;
 	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
 	if (wv == NULL)
 		return -ENOMEM;
 	n = mcfan_workers_read(app, wv);
-	for (i = 0; i < RTE_DIM(c); i++)
-		c[i] = new_array(i == 0 ? RTE_TEL_INT_VAL : RTE_TEL_U64_VAL);
-	for (i = 0; i < RTE_DIM(c); i++) {
-		if (c[i] == NULL || n < 0) {
-			for (w = 0; w < RTE_DIM(c); w++)
-				rte_tel_data_free(c[w]);
-			free(wv);
-			return n < 0 ? n : -ENOMEM;
-		}
+	if (n < 0 || cols_alloc(c, cols, RTE_DIM(cols)) < 0) {
+		free(wv);
+		return n < 0 ? n : -ENOMEM;
 	}
 	for (w = 0; w < (unsigned int)n; w++) {
 		rte_tel_data_add_array_int(c[0], (int)wv[w].lcore_id);
@@ -514,8 +499,7 @@ tel_rings(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_array_u64(c[6], wv[w].frames);
 	}
 	rte_tel_data_add_dict_u64(d, "rx_lcores", app->n_rx);
-	for (i = 0; i < RTE_DIM(c); i++)
-		rte_tel_data_add_dict_container(d, names[i], c[i], 0);
+	cols_attach(d, c, cols, RTE_DIM(cols));
 	free(wv);
 	return 0;
 }
@@ -526,7 +510,6 @@ tel_counters(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct mcfan_totals t;
 	unsigned int k;
 
-	rte_tel_data_start_dict(d);
 	if (no_param(cmd, params) < 0)
 		return -EINVAL;
 	mcfan_totals_read(tel_app, &t);
@@ -544,18 +527,20 @@ tel_counters(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	static const struct tel_col cols[] = {
+		{"lcore", RTE_TEL_INT_VAL}, {"copies", RTE_TEL_U64_VAL},
+		{"p50_ns", RTE_TEL_U64_VAL}, {"p99_ns", RTE_TEL_U64_VAL},
+		{"max_ns", RTE_TEL_U64_VAL},
+	};
 	struct mcfan_app *app = tel_app;
 	struct mcfan_latency_view *lv;
-	struct rte_tel_data *c[5], *hist;
-	static const char *const names[5] = {"lcore", "copies", "p50_ns", "p99_ns", "max_ns"};
+	struct rte_tel_data *c[RTE_DIM(cols)], *hist;
 	unsigned long lcore = 0;
-	unsigned int i, w, b;
-	int n, ret = 0;
+	unsigned int w, b;
+	int n;
 	bool one = params != NULL && params[0] != '\0';
 
-	rte_tel_data_start_dict(d);
-	if (one && (strlen(params) > MCFAN_TEL_PARAM_MAX ||
-		    param_uint(params, RTE_MAX_LCORE - 1, &lcore) < 0)) {
+	if (one && param_uint(params, RTE_MAX_LCORE - 1, &lcore) < 0) {
 		MCFAN_LOG(WARNING, "telemetry %s: parameter must be a worker lcore id, got "
 			  "'%.64s'\n", cmd, params);
 		return -EINVAL;
@@ -586,16 +571,9 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 		free(lv);
 		return 0;
 	}
-	for (i = 0; i < RTE_DIM(c); i++)
-		c[i] = new_array(i == 0 ? RTE_TEL_INT_VAL : RTE_TEL_U64_VAL);
-	for (i = 0; i < RTE_DIM(c); i++)
-		if (c[i] == NULL)
-			ret = -ENOMEM;
-	if (ret < 0) {
-		for (i = 0; i < RTE_DIM(c); i++)
-			rte_tel_data_free(c[i]);
+	if (cols_alloc(c, cols, RTE_DIM(cols)) < 0) {
 		free(lv);
-		return ret;
+		return -ENOMEM;
 	}
 	for (w = 0; w < (unsigned int)n; w++) {
 		rte_tel_data_add_array_int(c[0], (int)lv[w].lcore_id);
@@ -604,8 +582,7 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_array_u64(c[3], lv[w].p99_ns);
 		rte_tel_data_add_array_u64(c[4], lv[w].max_ns);
 	}
-	for (i = 0; i < RTE_DIM(c); i++)
-		rte_tel_data_add_dict_container(d, names[i], c[i], 0);
+	cols_attach(d, c, cols, RTE_DIM(cols));
 	free(lv);
 	return 0;
 }
@@ -613,31 +590,25 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 tel_idle(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	static const struct tel_col cols[] = {
+		{"lcore", RTE_TEL_INT_VAL}, {"role", RTE_TEL_STRING_VAL},
+		{"policy", RTE_TEL_STRING_VAL}, {"ring_bound_ns", RTE_TEL_U64_VAL},
+		{"sleep_cap_ns", RTE_TEL_U64_VAL}, {"rx_max_pps", RTE_TEL_U64_VAL},
+		{"wk_max_pps", RTE_TEL_U64_VAL},
+	};
 	struct mcfan_app *app = tel_app;
 	struct mcfan_idle_view *iv;
-	struct rte_tel_data *c[7];
-	static const char *const names[7] = {"lcore", "role", "policy", "ring_bound_ns",
-					     "sleep_cap_ns", "rx_max_pps", "wk_max_pps"};
-	unsigned int i;
-	int n, k, ret = 0;
+	struct rte_tel_data *c[RTE_DIM(cols)];
+	int n, k;
 
-	rte_tel_data_start_dict(d);
 	if (no_param(cmd, params) < 0)
 		return -EINVAL;
 	iv = calloc(RTE_MAX_LCORE, sizeof(*iv));
 	if (iv == NULL)
 		return -ENOMEM;
-	for (i = 0; i < RTE_DIM(c); i++)
-		c[i] = new_array(i == 0 ? RTE_TEL_INT_VAL : i <= 2 ? RTE_TEL_STRING_VAL :
-				 RTE_TEL_U64_VAL);
-	for (i = 0; i < RTE_DIM(c); i++)
-		if (c[i] == NULL)
-			ret = -ENOMEM;
-	if (ret < 0) {
-		for (i = 0; i < RTE_DIM(c); i++)
-			rte_tel_data_free(c[i]);
+	if (cols_alloc(c, cols, RTE_DIM(cols)) < 0) {
 		free(iv);
-		return ret;
+		return -ENOMEM;
 	}
 	n = mcfan_idle_read(app, iv, RTE_MAX_LCORE);
 	for (k = 0; k < n; k++) {
@@ -650,8 +621,7 @@ tel_idle(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_array_u64(c[6], iv[k].wk_max_pps);
 	}
 	rte_tel_data_add_dict_u64(d, "max_sleep_us", app->cfg.idle_max_sleep_us);
-	for (i = 0; i < RTE_DIM(c); i++)
-		rte_tel_data_add_dict_container(d, names[i], c[i], 0);
+	cols_attach(d, c, cols, RTE_DIM(cols));
 	free(iv);
 	return 0;
 }
