@@ -1568,33 +1568,10 @@ out:
 
 /* ---- EAL ---- */
 
-static char runtime_dir[PATH_MAX];
-
-/* Remove the empty EAL runtime directory at exit (after telemetry removed its socket). */
-static void
-remove_runtime_dir(void)
-{
-	if (runtime_dir[0] != '\0')
-		rmdir(runtime_dir);
-}
-
 static int
 eal_up(void)
 {
-	char prefix[64];
-	char *argv[] = {
-		"test_fanout", "--no-huge", "-m", "64", "--no-shconf", "--no-pci", "-l", "0",
-		"--file-prefix", prefix, "--log-level", "lib.eal:error",
-	};
-
-	snprintf(prefix, sizeof(prefix), "mcfan-ut-fanout-%d", (int)getpid());
-	atexit(remove_runtime_dir);
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0) {
-		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
-		return -1;
-	}
-	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
-	return 0;
+	return unit_eal_init("fanout");
 }
 
 int

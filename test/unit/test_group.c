@@ -472,39 +472,10 @@ test_assign(void)
 
 /* ---- tables (EAL) ---- */
 
-static char runtime_dir[PATH_MAX];
-
-/*
- * Remove the (then empty) EAL runtime directory so test runs leave nothing behind. Registered
- * with atexit() before rte_eal_init(), so it runs after the telemetry library's own exit
- * handler has removed its socket from that directory.
- */
-static void
-remove_runtime_dir(void)
-{
-	if (runtime_dir[0] != '\0')
-		rmdir(runtime_dir);
-}
-
 static int
 eal_up(void)
 {
-	char prefix[64];
-	char *argv[] = {
-		"test_group", "--no-huge", "-m", "64", "--no-shconf", "--no-pci", "-l", "0",
-		"--file-prefix", prefix, "--log-level", "lib.eal:error",
-	};
-	int ret;
-
-	snprintf(prefix, sizeof(prefix), "mcfan-ut-group-%d", (int)getpid());
-	atexit(remove_runtime_dir);
-	ret = rte_eal_init((int)RTE_DIM(argv), argv);
-	if (ret < 0) {
-		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
-		return -1;
-	}
-	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
-	return 0;
+	return unit_eal_init("group");
 }
 
 static void

@@ -118,15 +118,11 @@ test_worker_burst(struct rte_mempool *mp, int off)
 int
 main(void)
 {
-	char *argv[] = {"test_latency", "--no-huge", "-m", "64", "--no-shconf", "--no-pci", "-l",
-			"0", "--log-level", "lib.eal:error"};
 	struct rte_mempool *mp;
 	int off, ret;
 
-	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0) {
-		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
+	if (unit_eal_init("latency") < 0)
 		return 1;
-	}
 	test_mult();
 	test_quantiles();
 	off = mcfan_meta_register();

@@ -13,8 +13,15 @@
 #define MCFAN_TEST_UNIT_H
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
 
 extern int unit_failures;
 extern int unit_checks;
@@ -48,6 +55,43 @@ unit_summary(const char *suite)
 {
 	printf("%s: %d checks, %d failed\n", suite, unit_checks, unit_failures);
 	return unit_failures == 0 ? 0 : 1;
+}
+
+/* Runtime directory of this test's EAL, removed at exit (see unit_eal_init()). */
+static char unit_runtime_dir[PATH_MAX];
+
+static void
+unit_remove_runtime_dir(void)
+{
+	if (unit_runtime_dir[0] != '\0')
+		rmdir(unit_runtime_dir);
+}
+
+/*
+ * Start EAL for a suite that needs it: no hugepages, no devices, one lcore, and a
+ * --file-prefix of its own (mcfan-ut-SUITE-PID) so concurrent runs never share a runtime
+ * directory. The (then empty) directory is removed by an exit handler registered before
+ * rte_eal_init(), so it runs after the telemetry library has removed its socket.
+ * Returns 0, or -1 with a message.
+ */
+static inline int
+unit_eal_init(const char *suite)
+{
+	char name[64], prefix[64];
+	char *argv[] = {
+		name, "--no-huge", "-m", "64", "--no-shconf", "--no-pci", "-l", "0",
+		"--file-prefix", prefix, "--log-level", "lib.eal:error",
+	};
+
+	snprintf(name, sizeof(name), "test_%s", suite);
+	snprintf(prefix, sizeof(prefix), "mcfan-ut-%s-%d", suite, (int)getpid());
+	atexit(unit_remove_runtime_dir);
+	if (rte_eal_init((int)RTE_DIM(argv), argv) < 0) {
+		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	snprintf(unit_runtime_dir, sizeof(unit_runtime_dir), "%s", rte_eal_get_runtime_dir());
+	return 0;
 }
 
 #endif /* MCFAN_TEST_UNIT_H */
