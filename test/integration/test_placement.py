@@ -235,7 +235,12 @@ def erl_order(bind_long):
          "erts_debug:set_internal_state(available_internal_state,true), "
          f"io:format(\"~w~n\",[erts_debug:get_internal_state({{fake_scheduler_bindings,"
          f"{bind_long}}})]), halt()."], capture_output=True, text=True, timeout=120)
-    return [int(x) for x in re.findall(r"\d+", p.stdout)]
+    # only the term's own line: a loaded host can make erl print a report (with a
+    # timestamp) around it
+    for line in p.stdout.splitlines():
+        if re.fullmatch(r"[{\[][\d,]*[}\]]", line.strip()):
+            return [int(x) for x in re.findall(r"\d+", line)]
+    return []
 
 
 def test_print_placement():
