@@ -30,10 +30,11 @@
 #include <rte_mbuf.h>
 
 #include "mcfan.h"
-#include "control.h"
+#include "control/control.h"
 #include "log.h"
-#include "placement.h"
-#include "stats.h"
+#include "control/idle.h"
+#include "control/placement.h"
+#include "control/stats.h"
 
 RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
 

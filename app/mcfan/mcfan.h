@@ -33,8 +33,8 @@
  *    pointer into group_entries past the unlock; n_group_entries read without
  *    the lock is only a hint for sizing (pass it as the max of a read);
  *  - each data lcore is the single writer of its own stats (seqlocks, see
- *    lib/mcfan_fanout.h and lib/mcfan_msacc.h);
- *  - lcores[].idle and idle_sleepers: the idle policies' protocol (idle.h, idle.c).
+ *    lib/fanout/mcfan_fanout.h and lib/msacc/mcfan_msacc.h);
+ *  - lcores[].idle and idle_sleepers: the idle policies' protocol (lib/idle/mcfan_idle.h, datapath/idle.c).
  */
 
 #include <limits.h>
@@ -52,7 +52,7 @@
 #include "mcfan_fanout.h"
 #include "mcfan_group.h"
 #include "mcfan_msacc.h"
-#include "idle.h"
+#include "mcfan_idle.h"
 
 /* Exit status for bad usage (options, config file), as sysexits' EX_USAGE-like tools use 2. */
 #define MCFAN_EXIT_USAGE 2
@@ -86,7 +86,7 @@ struct mcfan_config {
 	bool msacc;                        /* microstate accounting on (atomic at run time) */
 	bool interactive;                  /* -i: console on standard input */
 	char cmdline_file[PATH_MAX];       /* "" = none: console commands run at start */
-	uint32_t idle_rx;                  /* idle policy of lcores with the RX role (idle.h) */
+	uint32_t idle_rx;                  /* idle policy of lcores with the RX role (lib/idle/mcfan_idle.h) */
 	uint32_t idle_worker;              /* idle policy of worker-only lcores */
 	unsigned int idle_max_sleep_us;    /* longest backoff/wake sleep, microseconds */
 	/* placement (placement.c, docs/topology.md "Placement") */
@@ -124,7 +124,7 @@ struct mcfan_lcore {
 	struct mcfan_worker_stats *ws;
 	/* accounting */
 	struct mcfan_msacc ms;
-	/* idle policy (idle.h) */
+	/* idle policy (lib/idle/mcfan_idle.h) */
 	struct mcfan_idle idle;
 } __rte_cache_aligned;
 
@@ -192,10 +192,8 @@ void mcfan_ports_stop(struct mcfan_app *app);
 unsigned int mcfan_mac_list_add(struct rte_ether_addr *macs, unsigned int n,
 				const struct mcfan_flow_key *k);
 
-/* lcore.c */
+/* datapath/lcore.c */
 int mcfan_lcore_main(void *arg);
-/* Are all of a worker lcore's input rings empty? (Any thread; a snapshot.) */
-bool mcfan_lcore_rings_empty(const struct mcfan_app *app, const struct mcfan_lcore *lc);
 
 /* groups (setup.c) */
 int mcfan_setup_lcores(struct mcfan_app *app);

@@ -353,7 +353,7 @@ set_cmdline_file(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	return check_readable_file(v, "cmdline-file", err, len);
 }
 
-/* --idle-rx / --idle-worker: a policy (idle.h) that suits the role. */
+/* --idle-rx / --idle-worker: a policy (lib/idle/mcfan_idle.h) that suits the role. */
 static int
 set_idle(uint32_t *dst, const char *v, uint32_t role, const char *opt, char *err, size_t len)
 {

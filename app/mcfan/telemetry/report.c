@@ -21,8 +21,9 @@
 
 #include "mcfan.h"
 #include "log.h"
-#include "placement.h"
-#include "stats.h"
+#include "control/idle.h"
+#include "control/placement.h"
+#include "control/stats.h"
 
 #define MSACC_TEXT_MAX (64 * 1024)
 

@@ -37,7 +37,7 @@
 
 #include "mcfan.h"
 #include "log.h"
-#include "placement.h"
+#include "control/placement.h"
 #include "mcfan_parse.h"
 
 #define PLC_ERR_MAX 512

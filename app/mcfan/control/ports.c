@@ -93,7 +93,7 @@ port_init(struct mcfan_app *app, uint16_t port)
 	int ret;
 
 	memset(&conf, 0, sizeof(conf));
-	/* Rx queue interrupts only when asked for: the idle policy interrupt (idle.c) */
+	/* Rx queue interrupts only when asked for: the idle policy interrupt (datapath/idle.c) */
 	if (MCFAN_IDLE_KIND_OF(app->cfg.idle_rx) == MCFAN_IDLE_INTERRUPT)
 		conf.intr_conf.rxq = 1;
 	p->rx_intr = conf.intr_conf.rxq != 0;

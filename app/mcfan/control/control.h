@@ -149,7 +149,7 @@ int mcfan_ctl_msacc_reset(struct mcfan_app *app, char *msg, size_t len);
 int mcfan_ctl_msacc_enable(struct mcfan_app *app, bool on, char *msg, size_t len);
 
 /**
- * Set the idle policy (idle.h, docs/idle.md) of data lcores, from their next
+ * Set the idle policy (lib/idle/mcfan_idle.h, docs/idle.md) of data lcores, from their next
  * loop iteration.
  *
  * @param who

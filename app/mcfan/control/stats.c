@@ -22,7 +22,7 @@
 #include <rte_malloc.h>
 
 #include "mcfan.h"
-#include "stats.h"
+#include "control/stats.h"
 
 #define WORKER_WORDS ((MCFAN_MAX_WORKERS + 63) / 64)
 

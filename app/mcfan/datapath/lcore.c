@@ -11,12 +11,12 @@
  * skip rx_burst (frames wait in the PMD, or count as its imissed) and go on
  * reporting RCU quiescent states, so group table updates still complete.
  *
- * Idle (idle.h): an iteration that found no work hands over to the lcore's
+ * Idle (datapath/idle.h): an iteration that found no work hands over to the lcore's
  * idle policy, loaded with one relaxed load per iteration; it may pause or
  * sleep, never longer than the lcore's sleep cap, and an RX lcore goes
  * RCU-offline while it sleeps. After each burst that enqueued, an RX lcore
  * checks whether some worker sleeps (one relaxed load after a fence; the wake
- * protocol in idle.c) and wakes the ones it fed.
+ * protocol in datapath/idle.c) and wakes the ones it fed.
  */
 
 #include <rte_common.h>
@@ -28,6 +28,7 @@
 #include <rte_ring.h>
 
 #include "mcfan.h"
+#include "datapath/idle.h"
 
 /* Charge state s up to now; reads the TSC only when accounting is on. */
 static inline void
@@ -37,7 +38,7 @@ ms_add_now(struct mcfan_msacc *ms, bool on, enum mcfan_ms_state s)
 		mcfan_msacc_add(ms, s, rte_rdtsc());
 }
 
-/* Wake protocol, RX side: order the enqueues before the load (see idle.c). */
+/* Wake protocol, RX side: order the enqueues before the load (see datapath/idle.c). */
 static inline void
 kick_workers(struct mcfan_app *app, struct mcfan_lcore *lc)
 {
@@ -107,17 +108,6 @@ worker_pass(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, b
 	return total;
 }
 
-bool
-mcfan_lcore_rings_empty(const struct mcfan_app *app, const struct mcfan_lcore *lc)
-{
-	unsigned int r;
-
-	for (r = 0; r < app->n_rx; r++)
-		if (!rte_ring_empty(lc->in_rings[r]))
-			return false;
-	return true;
-}
-
 int
 mcfan_lcore_main(void *arg)
 {
@@ -145,7 +135,7 @@ mcfan_lcore_main(void *arg)
 		work = 0;
 		ms_on = __atomic_load_n(&app->cfg.msacc, __ATOMIC_RELAXED);
 		if (unlikely(ms_on != ms_was_on)) {
-			/* switched off: freeze the counters; back on: resume (lib/mcfan_msacc.h) */
+			/* switched off: freeze the counters; back on: resume (lib/msacc/mcfan_msacc.h) */
 			if (ms_on)
 				mcfan_msacc_resume(&lc->ms, rte_rdtsc());
 			else

@@ -32,8 +32,9 @@
 #include "mcfan.h"
 #include "mcfan_parse.h"
 #include "log.h"
-#include "placement.h"
-#include "stats.h"
+#include "control/idle.h"
+#include "control/placement.h"
+#include "control/stats.h"
 
 /* Groups per /mcfan/groups page: 128 rows of the longest IPv6 group stay under 16 KiB. */
 #define MCFAN_TEL_GROUPS_PAGE 128

@@ -2,8 +2,8 @@
  * Copyright(c) 2026 The mcfan authors
  */
 
-#ifndef MCFAN_APP_IDLE_H
-#define MCFAN_APP_IDLE_H
+#ifndef MCFAN_IDLE_H
+#define MCFAN_IDLE_H
 
 /*
  * Idle policies (docs/idle.md): what a data lcore does when a loop iteration
@@ -26,7 +26,7 @@
  *
  * Writer/reader protocol of struct mcfan_idle (one per lcore, in struct
  * mcfan_lcore):
- *  - policy: written by control actions (control.c, atomic store), loaded by
+ *  - policy: written by control actions (app control/, atomic store), loaded by
  *    the data lcore with a relaxed load once per loop iteration;
  *  - sleeping: the wake protocol's flag, in its own cache line: set by the
  *    worker when it goes to sleep, cleared by it or by the RX lcore that
@@ -130,9 +130,6 @@ struct mcfan_idle {
 	uint32_t sleeping __rte_cache_aligned;
 } __rte_cache_aligned;
 
-struct mcfan_app;
-struct mcfan_lcore;
-
 /* ---- policies as text (no EAL needed: params.c uses them before rte_eal_init) ---- */
 
 /**
@@ -182,73 +179,4 @@ int mcfan_idle_role_ok(uint32_t policy, uint32_t role, char *err, size_t len);
  */
 uint64_t mcfan_idle_sleep_cap_ns(uint32_t policy, uint64_t ring_bound_ns, uint64_t max_sleep_ns);
 
-/* ---- set-up (main lcore) ---- */
-
-/**
- * Give every data lcore its start policy (--idle-rx for lcores with the RX
- * role, --idle-worker for the others), an eventfd for lcores with the worker
- * role, the ring capacities for the sleep bound, and for lcores whose policy
- * is interrupt an epoll instance with their ports' Rx queue interrupts. Call
- * after the ports are started, before the lcores are launched.
- *
- * @return
- *   0; -ENOTSUP if a port of an lcore that starts with interrupt has no Rx
- *   queue interrupts (a message naming the port and the PMD is printed);
- *   another negative errno on a system error.
- */
-int mcfan_idle_setup(struct mcfan_app *app);
-
-/** Release what mcfan_idle_setup() made; after the data lcores have returned. Idempotent. */
-void mcfan_idle_free(struct mcfan_app *app);
-
-/* ---- data lcore ---- */
-
-/** Start of the lcore's loop: timer slack, rate windows. */
-void mcfan_idle_lcore_start(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now);
-
-/** Close the rate window (when now - win_start >= win_cycles) and update the bound. */
-void mcfan_idle_window(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now);
-
-/**
- * One loop iteration found no work: count it and, past the policy's
- * threshold, pause or sleep. Never longer than mcfan_idle_sleep_cap_ns().
- * Sleeps are charged to MCFAN_MS_SLEEP and counted (sleeps, wake-ups) when
- * ms_on. An RX lcore (rx_online) goes RCU-offline while it sleeps.
- */
-void mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy,
-		     bool rx_online, bool ms_on);
-
-/** Slow path of the wake protocol: some worker sleeps; wake those this RX lcore fed. */
-void mcfan_idle_kick_slow(struct mcfan_app *app, struct mcfan_lcore *lc);
-
-/** The iteration found work: the next empty one starts from the beginning. */
-static inline void
-mcfan_idle_busy(struct mcfan_idle *id)
-{
-	id->empty = 0;
-	id->step_ns = 0;
-}
-
-/* ---- read side (control threads) ---- */
-
-/** The idle state of one lcore, for the report, telemetry and the console. */
-struct mcfan_idle_view {
-	unsigned int lcore_id;
-	uint32_t role;            /**< enum mcfan_role bits. */
-	uint32_t policy;          /**< Policy word now. */
-	char policy_text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
-	uint64_t ring_bound_ns;   /**< 0 = no recent traffic: no bound from the rings. */
-	uint64_t sleep_cap_ns;    /**< Longest sleep now (mcfan_idle_sleep_cap_ns()). */
-	uint64_t rx_max_pps;      /**< Highest recent RX rate over its ports (RX role). */
-	uint64_t wk_max_pps;      /**< Highest recent rate into its rings (worker role). */
-};
-
-/**
- * Read the idle state of every data lcore, in lcore id order.
- *
- * @return
- *   Number of views written (at most max).
- */
-int mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsigned int max);
-
-#endif /* MCFAN_APP_IDLE_H */
+#endif /* MCFAN_IDLE_H */

@@ -38,9 +38,9 @@
 
 #include "mcfan.h"
 #include "mcfan_parse.h"
-#include "control.h"
+#include "control/control.h"
 #include "log.h"
-#include "stats.h"
+#include "control/stats.h"
 
 #define WORKER_WORDS ((MCFAN_MAX_WORKERS + 63) / 64)
 #define STOP_DRAIN_WAIT_MS 1000   /* how long `stop` waits for workers to count what is queued */

@@ -46,10 +46,11 @@
 #include <rte_lcore.h>
 
 #include "mcfan.h"
-#include "control.h"
+#include "control/control.h"
 #include "log.h"
-#include "placement.h"
-#include "stats.h"
+#include "control/idle.h"
+#include "control/placement.h"
+#include "control/stats.h"
 
 #define PROMPT "mcfan> "
 /* The cmdline library's line buffer (RDLINE_BUF_SIZE, private in 22.11): longest line. */

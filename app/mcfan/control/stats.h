@@ -43,7 +43,7 @@ struct mcfan_group_view {
 	uint64_t worker_bits[(MCFAN_MAX_WORKERS + 63) / 64]; /* worker indexes that got frames */
 };
 
-/* RX-to-dequeue latency of one worker (lib/mcfan_fanout.h's histogram), since the last clear. */
+/* RX-to-dequeue latency of one worker (lib/fanout/mcfan_fanout.h's histogram), since the last clear. */
 struct mcfan_latency_view {
 	unsigned int lcore_id;
 	uint64_t copies;                       /* copies measured */

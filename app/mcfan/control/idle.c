@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+/*
+ * Idle policies, the control side (control/idle.h): each data lcore's start policy, its
+ * eventfd and Rx interrupt epoll instance, set up by the main lcore before launch and freed
+ * after the lcores return; and the read side for report, console and telemetry.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_epoll.h>
+#include <rte_ethdev.h>
+#include <rte_interrupts.h>
+#include <rte_lcore.h>
+
+#include "mcfan.h"
+#include "log.h"
+#include "control/idle.h"
+
+#define NS_PER_US UINT64_C(1000)
+
+/* mcfan_idle_setup() has given every lcore its descriptors (-1 or open): main lcore only. */
+static bool fds_valid;
+
+/* ------------------------------------------------------------------------------------------
+ * Set-up.
+ */
+
+/* Remove the first n ports of an lcore from its epoll instance and close it. */
+static void
+intr_teardown(struct mcfan_lcore *lc, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		rte_eth_dev_rx_intr_ctl_q(lc->ports[i], 0, lc->idle.epfd, RTE_INTR_EVENT_DEL, NULL);
+	if (lc->idle.epfd >= 0)
+		close(lc->idle.epfd);
+	lc->idle.epfd = -1;
+	lc->idle.intr_ok = false;
+}
+
+/* An epoll instance with the Rx interrupt of every port of the lcore (and its eventfd);
+ * -ENOTSUP, with a message if refuse, when a port has none. */
+static int
+intr_setup(struct mcfan_app *app, struct mcfan_lcore *lc, bool refuse)
+{
+	struct mcfan_idle *id = &lc->idle;
+	unsigned int i;
+	uint16_t port;
+	int ret;
+
+	id->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (id->epfd < 0) {
+		ret = -errno;
+		MCFAN_LOG(ERR, "lcore %u: epoll_create1: %s\n", lc->lcore_id, strerror(errno));
+		return ret;
+	}
+	for (i = 0; i < lc->n_ports; i++) {
+		port = lc->ports[i];
+		ret = -ENOTSUP;
+		if (app->ports[port].rx_intr)
+			ret = rte_eth_dev_rx_intr_ctl_q(port, 0, id->epfd, RTE_INTR_EVENT_ADD, NULL);
+		if (ret != 0) {
+			if (refuse)
+				fprintf(stderr, "mcfan: --idle-rx interrupt: port %u (%s) has no Rx queue "
+					"interrupts: its PMD %s does not support them (%s); use "
+					"--idle-rx poll or backoff\n", port, app->ports[port].name,
+					app->ports[port].driver, rte_strerror(ret < 0 ? -ret : EINVAL));
+			intr_teardown(lc, i);
+			return -ENOTSUP;
+		}
+	}
+	if (lc->role & MCFAN_ROLE_WORKER) {
+		/* a run-to-completion lcore also sleeps for the frames other RX lcores send it */
+		memset(&id->efd_ev, 0, sizeof(id->efd_ev));
+		id->efd_ev.epdata.event = EPOLLIN;
+		ret = rte_epoll_ctl(id->epfd, EPOLL_CTL_ADD, id->efd, &id->efd_ev);
+		if (ret != 0) {
+			MCFAN_LOG(ERR, "lcore %u: cannot add its eventfd to epoll: %d\n",
+				  lc->lcore_id, ret);
+			intr_teardown(lc, lc->n_ports);
+			return -EIO;
+		}
+	}
+	id->intr_ok = true;
+	return 0;
+}
+
+int
+mcfan_idle_setup(struct mcfan_app *app)
+{
+	const struct mcfan_config *cfg = &app->cfg;
+	struct mcfan_lcore *lc;
+	unsigned int id, i;
+	uint64_t cap;
+	int ret;
+
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		lc = &app->lcores[id];
+		lc->idle.efd = -1;
+		lc->idle.epfd = -1;
+	}
+	fds_valid = true;
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		lc = &app->lcores[id];
+		if (!(lc->role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)))
+			continue;
+		lc->idle.policy = (lc->role & MCFAN_ROLE_RX) ? cfg->idle_rx : cfg->idle_worker;
+		for (i = 0; i < lc->n_ports; i++) {
+			cap = app->ports[lc->ports[i]].nb_rxd / 2;
+			lc->idle.rx[i].capacity = RTE_MAX(cap, (uint64_t)1);
+		}
+		lc->idle.wk.capacity = RTE_MAX(cfg->ring_size / 2, 1u);
+		if (lc->role & MCFAN_ROLE_WORKER) {
+			lc->idle.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+			if (lc->idle.efd < 0) {
+				ret = -errno;
+				MCFAN_LOG(ERR, "lcore %u: eventfd: %s\n", id, strerror(errno));
+				return ret;
+			}
+		}
+		/* every lcore with the RX role gets its interrupts if the ports were set up for
+		 * them, so that `set idle` can switch to interrupt later */
+		if ((lc->role & MCFAN_ROLE_RX) && lc->n_ports > 0) {
+			bool want = MCFAN_IDLE_KIND_OF(lc->idle.policy) == MCFAN_IDLE_INTERRUPT;
+
+			ret = intr_setup(app, lc, want);
+			if (ret < 0 && want)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+void
+mcfan_idle_free(struct mcfan_app *app)
+{
+	struct mcfan_lcore *lc;
+	unsigned int id;
+
+	if (!fds_valid)
+		return;
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		lc = &app->lcores[id];
+		if (!(lc->role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)))
+			continue;
+		if (lc->idle.epfd >= 0)
+			intr_teardown(lc, lc->idle.intr_ok ? lc->n_ports : 0);
+		if (lc->idle.efd >= 0)
+			close(lc->idle.efd);
+		lc->idle.efd = -1;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Read side.
+ */
+
+int
+mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsigned int max)
+{
+	uint64_t max_sleep_ns = (uint64_t)app->cfg.idle_max_sleep_us * NS_PER_US;
+	const struct mcfan_lcore *lc;
+	unsigned int id, n = 0;
+
+	for (id = 0; id < RTE_MAX_LCORE && n < max; id++) {
+		lc = &app->lcores[id];
+		if (!(lc->role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)))
+			continue;
+		memset(&out[n], 0, sizeof(out[n]));
+		out[n].lcore_id = id;
+		out[n].role = lc->role;
+		out[n].policy = __atomic_load_n(&lc->idle.policy, __ATOMIC_RELAXED);
+		mcfan_idle_format(out[n].policy, out[n].policy_text, sizeof(out[n].policy_text));
+		out[n].ring_bound_ns = __atomic_load_n(&lc->idle.ring_bound_ns, __ATOMIC_RELAXED);
+		out[n].sleep_cap_ns = mcfan_idle_sleep_cap_ns(out[n].policy, out[n].ring_bound_ns,
+							      max_sleep_ns);
+		out[n].rx_max_pps = __atomic_load_n(&lc->idle.rx_max_pps, __ATOMIC_RELAXED);
+		out[n].wk_max_pps = __atomic_load_n(&lc->idle.wk_max_pps, __ATOMIC_RELAXED);
+		n++;
+	}
+	return (int)n;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_CONTROL_IDLE_H
+#define MCFAN_CONTROL_IDLE_H
+
+/* Idle policies, the control side: eventfds and Rx interrupts set up before launch, and the
+ * read side (control/idle.c; lib/idle/mcfan_idle.h has the policies). */
+
+#include <stdint.h>
+
+#include "mcfan.h"
+
+
+/**
+ * Give every data lcore its start policy (--idle-rx for lcores with the RX
+ * role, --idle-worker for the others), an eventfd for lcores with the worker
+ * role, the ring capacities for the sleep bound, and for lcores whose policy
+ * is interrupt an epoll instance with their ports' Rx queue interrupts. Call
+ * after the ports are started, before the lcores are launched.
+ *
+ * @return
+ *   0; -ENOTSUP if a port of an lcore that starts with interrupt has no Rx
+ *   queue interrupts (a message naming the port and the PMD is printed);
+ *   another negative errno on a system error.
+ */
+int mcfan_idle_setup(struct mcfan_app *app);
+
+/** Release what mcfan_idle_setup() made; after the data lcores have returned. Idempotent. */
+void mcfan_idle_free(struct mcfan_app *app);
+
+
+/** The idle state of one lcore, for the report, telemetry and the console. */
+struct mcfan_idle_view {
+	unsigned int lcore_id;
+	uint32_t role;            /**< enum mcfan_role bits. */
+	uint32_t policy;          /**< Policy word now. */
+	char policy_text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
+	uint64_t ring_bound_ns;   /**< 0 = no recent traffic: no bound from the rings. */
+	uint64_t sleep_cap_ns;    /**< Longest sleep now (mcfan_idle_sleep_cap_ns()). */
+	uint64_t rx_max_pps;      /**< Highest recent RX rate over its ports (RX role). */
+	uint64_t wk_max_pps;      /**< Highest recent rate into its rings (worker role). */
+};
+
+/**
+ * Read the idle state of every data lcore, in lcore id order.
+ *
+ * @return
+ *   Number of views written (at most max).
+ */
+int mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsigned int max);
+
+#endif /* MCFAN_CONTROL_IDLE_H */

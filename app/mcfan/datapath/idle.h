@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_DATAPATH_IDLE_H
+#define MCFAN_DATAPATH_IDLE_H
+
+/* Idle policies, the data lcore's side: waiting, rate windows and the wake protocol
+ * (datapath/idle.c; lib/idle/mcfan_idle.h has the policies, docs/idle.md the numbers). */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mcfan.h"
+
+
+/** Start of the lcore's loop: timer slack, rate windows. */
+void mcfan_idle_lcore_start(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now);
+
+/** Close the rate window (when now - win_start >= win_cycles) and update the bound. */
+void mcfan_idle_window(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now);
+
+/**
+ * One loop iteration found no work: count it and, past the policy's
+ * threshold, pause or sleep. Never longer than mcfan_idle_sleep_cap_ns().
+ * Sleeps are charged to MCFAN_MS_SLEEP and counted (sleeps, wake-ups) when
+ * ms_on. An RX lcore (rx_online) goes RCU-offline while it sleeps.
+ */
+void mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy,
+		     bool rx_online, bool ms_on);
+
+/** Slow path of the wake protocol: some worker sleeps; wake those this RX lcore fed. */
+void mcfan_idle_kick_slow(struct mcfan_app *app, struct mcfan_lcore *lc);
+
+/** The iteration found work: the next empty one starts from the beginning. */
+static inline void
+mcfan_idle_busy(struct mcfan_idle *id)
+{
+	id->empty = 0;
+	id->step_ns = 0;
+}
+
+/** Are all of a worker lcore's input rings empty? (Any thread; a snapshot.) */
+static inline bool
+mcfan_lcore_rings_empty(const struct mcfan_app *app, const struct mcfan_lcore *lc)
+{
+	unsigned int r;
+
+	for (r = 0; r < app->n_rx; r++)
+		if (!rte_ring_empty(lc->in_rings[r]))
+			return false;
+	return true;
+}
+
+#endif /* MCFAN_DATAPATH_IDLE_H */
