@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +23,12 @@
 #include <rte_lcore.h>
 
 #include "mcfan.h"
+#include "bits.h"
 #include "mcfan_parse.h"
 #include "mcfan_sct.h"
 
 #define ERR_MAX 256
+#define CORELIST_TEXT_MAX 256   /* longest corelist option value, with NUL */
 #define CFG_SECTION "mcfan"
 #define CFG_LINE_MAX 1024         /* longest config file line, with newline and NUL */
 #define CFG_KEYS_MAX 64           /* keys remembered per section for the duplicate check */
@@ -86,56 +89,61 @@ parse_seconds(const char *s, double *out)
 	return 0;
 }
 
+/* Lcores of a corelist in list order, each once. */
+struct corelist_out {
+	uint16_t *ids;
+	unsigned int n;
+	uint64_t seen[MCFAN_BITS_WORDS(RTE_MAX_LCORE)];
+	uint64_t twice; /* the lcore listed twice, on -EEXIST */
+};
+
+static int
+corelist_add(uint64_t first, uint64_t last, void *arg)
+{
+	struct corelist_out *o = arg;
+	uint64_t i;
+
+	for (i = first; i <= last; i++) {
+		if (mcfan_bits_test(o->seen, (unsigned int)i)) {
+			o->twice = i;
+			return -EEXIST;
+		}
+		mcfan_bits_set(o->seen, (unsigned int)i);
+		o->ids[o->n++] = (uint16_t)i;
+	}
+	return 0;
+}
+
 /* DPDK corelist syntax: "1,3-5". Lcore ids below RTE_MAX_LCORE, no duplicates. */
 static int
 parse_corelist(const char *s, uint16_t *out, unsigned int *n_out, char *err, size_t err_len,
 	       const char *opt)
 {
-	bool seen[RTE_MAX_LCORE] = {false};
-	char buf[256];
-	char *tok, *save = NULL, *dash;
-	unsigned long a, b, i;
-	unsigned int n = 0;
+	struct corelist_out o = { .ids = out };
+	struct mcfan_corelist_err e;
 
-	if (strlen(s) >= sizeof(buf) || s[0] == '\0') {
-		snprintf(err, err_len, "--%s: '%s' is not a corelist (e.g. 1,3-5)", opt, s);
-		return -EINVAL;
+	if (strlen(s) >= CORELIST_TEXT_MAX || s[0] == '\0')
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "--%s: '%s' is not a corelist (e.g. 1,3-5)", opt, s);
+	if (mcfan_corelist_parse(s, strlen(s), RTE_MAX_LCORE - 1, corelist_add, &o, &e) == 0) {
+		*n_out = o.n;
+		return 0;
 	}
-	strcpy(buf, s);
-	if (buf[strlen(buf) - 1] == ',' || strstr(buf, ",,") != NULL) {
-		snprintf(err, err_len, "--%s: '%s' has an empty item", opt, s);
-		return -EINVAL;
+	switch (e.kind) {
+	case MCFAN_CORELIST_EMPTY_ITEM:
+		return mcfan_err_set(err, err_len, -EINVAL, "--%s: '%s' has an empty item", opt, s);
+	case MCFAN_CORELIST_DECREASING:
+		return mcfan_err_set(err, err_len, -EINVAL, "--%s: range %" PRIu64 "-%" PRIu64
+				     " in '%s' is decreasing", opt, e.first, e.last, s);
+	case MCFAN_CORELIST_VISIT:
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "--%s: lcore %" PRIu64 " is listed twice in '%s'", opt, o.twice,
+				     s);
+	default:
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "--%s: '%s' is not a corelist of lcore ids 0..%d (e.g. 1,3-5)",
+				     opt, s, RTE_MAX_LCORE - 1);
 	}
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		dash = strchr(tok, '-');
-		if (dash != NULL)
-			*dash = '\0';
-		if (parse_uint(tok, 0, RTE_MAX_LCORE - 1, &a) < 0 ||
-		    (dash != NULL && parse_uint(dash + 1, 0, RTE_MAX_LCORE - 1, &b) < 0)) {
-			snprintf(err, err_len,
-				 "--%s: '%s' is not a corelist of lcore ids 0..%d (e.g. 1,3-5)",
-				 opt, s, RTE_MAX_LCORE - 1);
-			return -EINVAL;
-		}
-		if (dash == NULL)
-			b = a;
-		if (b < a) {
-			snprintf(err, err_len, "--%s: range %lu-%lu in '%s' is decreasing", opt,
-				 a, b, s);
-			return -EINVAL;
-		}
-		for (i = a; i <= b; i++) {
-			if (seen[i]) {
-				snprintf(err, err_len, "--%s: lcore %lu is listed twice in '%s'",
-					 opt, i, s);
-				return -EINVAL;
-			}
-			seen[i] = true;
-			out[n++] = (uint16_t)i;
-		}
-	}
-	*n_out = n;
-	return 0;
 }
 
 static int

@@ -39,13 +39,6 @@ struct mcfan_group_table {
  */
 static uint32_t table_generation;
 
-static void
-set_err(char *err, size_t err_len, const char *fmt, const char *arg)
-{
-	if (err != NULL && err_len > 0)
-		snprintf(err, err_len, fmt, arg);
-}
-
 const char *
 mcfan_fanout_name(enum mcfan_fanout fanout)
 {
@@ -85,9 +78,9 @@ parse_port(const char *s, uint16_t *port, const char *item, char *err, size_t er
 	unsigned long v;
 
 	if (parse_decimal(s, UDP_PORT_MAX, &v) < 0 || v == 0) {
-		set_err(err, err_len, "group '%s': UDP port must be a decimal number 1..65535",
-			item);
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "group '%s': UDP port must be a decimal number 1..65535",
+				     item);
 	}
 	*port = (uint16_t)v;
 	return 0;
@@ -101,29 +94,28 @@ parse_ipv6_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	struct in6_addr a;
 
 	if (max < 1) {
-		set_err(err, err_len, "group '%s': too many groups", item);
-		return -E2BIG;
+		return mcfan_err_set(err, err_len, -E2BIG, "group '%s': too many groups", item);
 	}
 	memset(out, 0, sizeof(*out));
 	if (close == NULL) {
-		set_err(err, err_len, "group '%s': IPv6 address needs a closing ']'", item);
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "group '%s': IPv6 address needs a closing ']'", item);
 	}
 	*close = '\0';
 	if (inet_pton(AF_INET6, s + 1, &a) != 1) {
-		set_err(err, err_len, "group '%s': not a valid IPv6 address", item);
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL, "group '%s': not a valid IPv6 address",
+				     item);
 	}
 	if (a.s6_addr[0] != IPV6_MCAST_PREFIX) {
-		set_err(err, err_len, "group '%s': not an IPv6 multicast address (ff00::/8)", item);
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "group '%s': not an IPv6 multicast address (ff00::/8)", item);
 	}
 	if (close[1] == ':') {
 		if (parse_port(close + 2, &out->udp_port, item, err, err_len) < 0)
 			return -EINVAL;
 	} else if (close[1] != '\0') {
-		set_err(err, err_len, "group '%s': expected ':PORT' after ']'", item);
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "group '%s': expected ':PORT' after ']'", item);
 	}
 	out->family = MCFAN_FAMILY_IPV6;
 	memcpy(out->addr, a.s6_addr, sizeof(a.s6_addr));
@@ -153,9 +145,9 @@ parse_ipv4_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	unsigned int i, n;
 
 	if (colon != NULL && strchr(colon + 1, ':') != NULL) {
-		set_err(err, err_len, "group '%s': an IPv6 group goes in brackets, e.g. "
-			"[ff3e::1]:5000", item);
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "group '%s': an IPv6 group goes in brackets, e.g. "
+				     "[ff3e::1]:5000", item);
 	}
 	if (colon != NULL) {
 		*colon = '\0';
@@ -166,42 +158,40 @@ parse_ipv4_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	if (dash != NULL)
 		*dash = '\0';
 	if (parse_ipv4_addr(s, &first) < 0) {
-		set_err(err, err_len, "group '%s': not a valid IPv4 address (dotted decimal, "
-			"octets 0..255 without leading zeros)", item);
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "group '%s': not a valid IPv4 address (dotted decimal, "
+				     "octets 0..255 without leading zeros)", item);
 	}
 	last = first;
 	if (dash != NULL) {
 		if (strchr(dash + 1, '.') != NULL) {
 			if (parse_ipv4_addr(dash + 1, &last) < 0) {
-				set_err(err, err_len,
+				return mcfan_err_set(err, err_len, -EINVAL,
 					"group '%s': range end is not a valid IPv4 address", item);
-				return -EINVAL;
 			}
 		} else {
 			if (parse_decimal(dash + 1, UINT8_MAX, &v) < 0) {
-				set_err(err, err_len,
-					"group '%s': range end must be a last octet 0..255 or an address",
-					item);
-				return -EINVAL;
+				return mcfan_err_set(err, err_len, -EINVAL,
+						     "group '%s': range end must be a last octet 0..255 or an address",
+						     item);
 			}
 			last = (first & 0xffffff00u) | (uint32_t)v;
 		}
 		if (last < first) {
-			set_err(err, err_len, "group '%s': range end is below its start", item);
-			return -EINVAL;
+			return mcfan_err_set(err, err_len, -EINVAL,
+					     "group '%s': range end is below its start", item);
 		}
 	}
 	if ((first & IPV4_MCAST_MASK) != IPV4_MCAST_NET ||
 	    (last & IPV4_MCAST_MASK) != IPV4_MCAST_NET) {
-		set_err(err, err_len, "group '%s': not an IPv4 multicast address (224.0.0.0/4)",
-			item);
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "group '%s': not an IPv4 multicast address (224.0.0.0/4)",
+				     item);
 	}
 	if ((uint64_t)last - first + 1 > max) {
-		set_err(err, err_len, "group '%s': names more groups than allowed (at most "
-			"1024 in all)", item);
-		return -E2BIG;
+		return mcfan_err_set(err, err_len, -E2BIG,
+				     "group '%s': names more groups than allowed (at most "
+				     "1024 in all)", item);
 	}
 	n = last - first + 1;
 	for (i = 0; i < n; i++) {
@@ -221,12 +211,10 @@ mcfan_group_parse(const char *text, struct mcfan_flow_key *out, unsigned int max
 	char buf[ITEM_TEXT_MAX];
 
 	if (text[0] == '\0') {
-		set_err(err, err_len, "%sempty group", "");
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL, "empty group");
 	}
 	if (strlen(text) >= sizeof(buf)) {
-		set_err(err, err_len, "group '%.40s...': too long", text);
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL, "group '%.40s...': too long", text);
 	}
 	strcpy(buf, text);
 	if (buf[0] == '[')
@@ -246,19 +234,18 @@ mcfan_group_parse_list(const char *text, struct mcfan_flow_key *out, unsigned in
 	int ret;
 
 	if (text[0] == '\0') {
-		set_err(err, err_len, "%sempty group list", "");
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL, "empty group list");
 	}
 	for (;;) {
 		comma = strchr(p, ',');
 		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
 		if (len == 0) {
-			set_err(err, err_len, "group list '%s': empty item", text);
-			return -EINVAL;
+			return mcfan_err_set(err, err_len, -EINVAL, "group list '%s': empty item",
+					     text);
 		}
 		if (len >= sizeof(item)) {
-			set_err(err, err_len, "group list: item '%.40s...' too long", p);
-			return -EINVAL;
+			return mcfan_err_set(err, err_len, -EINVAL,
+					     "group list: item '%.40s...' too long", p);
 		}
 		memcpy(item, p, len);
 		item[len] = '\0';
@@ -274,8 +261,8 @@ mcfan_group_parse_list(const char *text, struct mcfan_flow_key *out, unsigned in
 		for (j = i + 1; j < n; j++) {
 			if (mcfan_flow_key_equal(&out[i], &out[j])) {
 				mcfan_group_format(&out[i], dup, sizeof(dup));
-				set_err(err, err_len, "group %s is listed twice", dup);
-				return -EEXIST;
+				return mcfan_err_set(err, err_len, -EEXIST,
+						     "group %s is listed twice", dup);
 			}
 		}
 	}

@@ -26,6 +26,7 @@
 
 #include <rte_common.h>
 
+#include "bits.h"
 #include "mcfan_classify.h"
 
 /** Most groups one table holds (also the number of per-group counter slots). */
@@ -33,6 +34,9 @@
 
 /** Most worker lcores (one bit each in a group's worker set). */
 #define MCFAN_MAX_WORKERS RTE_MAX_LCORE
+
+/** Words of a bitmap of worker indexes (bits.h): bit w is worker index w. */
+#define MCFAN_WORKER_WORDS MCFAN_BITS_WORDS(MCFAN_MAX_WORKERS)
 
 /** Longest text form of one group: "[" IPv6 "]:" port, with NUL. */
 #define MCFAN_GROUP_STR_MAX 56

@@ -37,6 +37,8 @@
 #include <rte_config.h>
 #include <rte_spinlock.h>
 
+#include "bits.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -83,7 +85,7 @@ enum mcfan_role_type {
 #define MCFAN_MSACC_MAX_LCORES RTE_MAX_LCORE
 
 /** Number of 64-bit words in a bitmap of MCFAN_MSACC_MAX_LCORES bits. */
-#define MCFAN_MSACC_LCORE_WORDS ((MCFAN_MSACC_MAX_LCORES + 63) / 64)
+#define MCFAN_MSACC_LCORE_WORDS MCFAN_BITS_WORDS(MCFAN_MSACC_MAX_LCORES)
 
 /** Longest state name returned by mcfan_ms_state_name(), without the NUL. */
 #define MCFAN_MS_STATE_NAME_MAX 10

@@ -45,7 +45,7 @@ void
 mcfan_cpuset_add(struct mcfan_cpuset *set, unsigned int cpu)
 {
 	if (cpu <= MCFAN_SCT_MAX_ID)
-		set->bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+		mcfan_bits_set(set->bits, cpu);
 }
 
 int
@@ -53,69 +53,40 @@ mcfan_cpuset_has(const struct mcfan_cpuset *set, unsigned int cpu)
 {
 	if (cpu > MCFAN_SCT_MAX_ID)
 		return 0;
-	return (set->bits[cpu / 64] >> (cpu % 64)) & 1;
+	return mcfan_bits_test(set->bits, cpu);
 }
 
 unsigned int
 mcfan_cpuset_count(const struct mcfan_cpuset *set)
 {
-	unsigned int i, n = 0;
-
-	for (i = 0; i < MCFAN_SCT_MAX_CPUS / 64; i++)
-		n += (unsigned int)__builtin_popcountll(set->bits[i]);
-	return n;
+	return mcfan_bits_count(set->bits, MCFAN_SCT_MAX_CPUS);
 }
 
-/* A decimal id 0..MCFAN_SCT_MAX_ID at *s; advances *s. */
 static int
-ht_read_id(const char **s, unsigned int *out)
+cpuset_add_range(uint64_t first, uint64_t last, void *arg)
 {
-	unsigned long v = 0;
-	const char *p = *s;
+	uint64_t i;
 
-	if (!isdigit((unsigned char)*p))
-		return -EINVAL;
-	while (isdigit((unsigned char)*p)) {
-		v = v * 10 + (unsigned long)(*p - '0');
-		if (v > MCFAN_SCT_MAX_ID)
-			return -EINVAL;
-		p++;
-	}
-	*s = p;
-	*out = (unsigned int)v;
+	for (i = first; i <= last; i++)
+		mcfan_cpuset_add(arg, (unsigned int)i);
 	return 0;
 }
 
 int
 mcfan_cpuset_parse(const char *text, struct mcfan_cpuset *set)
 {
-	const char *s = text;
-	unsigned int a, b, i;
+	size_t len;
 
 	if (text == NULL || set == NULL)
 		return -EINVAL;
 	mcfan_cpuset_zero(set);
-	if (*s == '\0' || strcmp(s, "\n") == 0)
+	len = strlen(text);
+	if (len > 0 && text[len - 1] == '\n') /* as sysfs writes it */
+		len--;
+	if (len == 0)
 		return 0;
-	for (;;) {
-		if (ht_read_id(&s, &a) < 0)
-			return -EINVAL;
-		b = a;
-		if (*s == '-') {
-			s++;
-			if (ht_read_id(&s, &b) < 0 || b < a)
-				return -EINVAL;
-		}
-		for (i = a; i <= b; i++)
-			mcfan_cpuset_add(set, i);
-		if (*s == ',') {
-			s++;
-			continue;
-		}
-		if (*s == '\n')
-			s++;
-		return *s == '\0' ? 0 : -EINVAL;
-	}
+	return mcfan_corelist_parse(text, len, MCFAN_SCT_MAX_ID, cpuset_add_range, set, NULL) < 0 ?
+		-EINVAL : 0;
 }
 
 int
@@ -248,7 +219,7 @@ mcfan_hosttopo_allowed(struct mcfan_cpuset *set)
 	}
 	for (i = 0; i < MCFAN_SCT_MAX_CPUS; i++)
 		if (mcfan_cpuset_has(set, i) && !CPU_ISSET_S(i, size, aff))
-			set->bits[i / 64] &= ~(UINT64_C(1) << (i % 64));
+			mcfan_bits_clear(set->bits, i);
 	CPU_FREE(aff);
 	return 0;
 }
@@ -260,8 +231,7 @@ ht_sysfs_node(const char *dir, unsigned int cpu)
 	char path[PATH_MAX];
 	struct dirent *de;
 	int32_t node = MCFAN_SCT_ID_UNDEFINED;
-	unsigned int id;
-	const char *s;
+	uint64_t id;
 	DIR *d;
 
 	if (snprintf(path, sizeof(path), "%s/cpu%u", dir, cpu) >= (int)sizeof(path))
@@ -272,8 +242,7 @@ ht_sysfs_node(const char *dir, unsigned int cpu)
 	while ((de = readdir(d)) != NULL) {
 		if (strncmp(de->d_name, "node", 4) != 0)
 			continue;
-		s = de->d_name + 4;
-		if (ht_read_id(&s, &id) == 0 && *s == '\0') {
+		if (mcfan_parse_u64(de->d_name + 4, 0, MCFAN_SCT_MAX_ID, &id) == 0) {
 			node = (int32_t)id;
 			break;
 		}
@@ -482,19 +451,16 @@ mcfan_hosttopo_build(const char *sysfs_cpu_dir, const struct mcfan_cpuset *cpus,
 	int ret;
 
 	if (cpus == NULL || mapp == NULL) {
-		mcfan_err_set(err, err_len, "no CPU set or no result pointer");
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL, "no CPU set or no result pointer");
 	}
 	n = mcfan_cpuset_count(cpus);
 	if (n == 0) {
-		mcfan_err_set(err, err_len, "no CPU to describe");
-		return -EINVAL;
+		return mcfan_err_set(err, err_len, -EINVAL, "no CPU to describe");
 	}
 	recs = calloc(n, sizeof(*recs));
 	items = calloc(n, sizeof(*items));
 	if (recs == NULL || items == NULL) {
-		mcfan_err_set(err, err_len, "out of memory");
-		ret = -ENOMEM;
+		ret = mcfan_err_set(err, err_len, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (cpu = 0; cpu < MCFAN_SCT_MAX_CPUS; cpu++) {
@@ -502,8 +468,9 @@ mcfan_hosttopo_build(const char *sysfs_cpu_dir, const struct mcfan_cpuset *cpus,
 			continue;
 		ret = ht_read_cpu(sysfs_cpu_dir, cpu, node_src, &recs[i], &first);
 		if (ret < 0) {
-			mcfan_err_set(err, err_len, "cannot read the topology of CPU %u under %s/cpu%u/: "
-			       "%s", cpu, ht_dir(sysfs_cpu_dir), cpu, strerror(-ret));
+			mcfan_err_set(err, err_len, ret,
+				      "cannot read the topology of CPU %u under %s/cpu%u/: " "%s",
+				      cpu, ht_dir(sysfs_cpu_dir), cpu, strerror(-ret));
 			goto out;
 		}
 		items[i].first_sibling = first;
@@ -514,7 +481,8 @@ mcfan_hosttopo_build(const char *sysfs_cpu_dir, const struct mcfan_cpuset *cpus,
 	ht_fix_nodes(recs, items, n);
 	ret = mcfan_sct_from_cpus(recs, n, mapp, NULL, msg, sizeof(msg));
 	if (ret < 0)
-		mcfan_err_set(err, err_len, "the host's topology does not make a map: %s", msg);
+		mcfan_err_set(err, err_len, ret, "the host's topology does not make a map: %s",
+			      msg);
 out:
 	free(items);
 	free(recs);
@@ -528,12 +496,12 @@ mcfan_hosttopo_read(struct mcfan_sct_map **mapp, char *err, size_t err_len)
 	int ret;
 
 	if (set == NULL) {
-		mcfan_err_set(err, err_len, "out of memory");
-		return -ENOMEM;
+		return mcfan_err_set(err, err_len, -ENOMEM, "out of memory");
 	}
 	ret = mcfan_hosttopo_allowed(set);
 	if (ret < 0)
-		mcfan_err_set(err, err_len, "cannot read the online and allowed CPUs: %s", strerror(-ret));
+		mcfan_err_set(err, err_len, ret, "cannot read the online and allowed CPUs: %s",
+			      strerror(-ret));
 	else
 		ret = mcfan_hosttopo_build(NULL, set, MCFAN_HOSTTOPO_NODE_LIBNUMA, mapp, err,
 					   err_len);

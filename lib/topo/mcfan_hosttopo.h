@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bits.h"
 #include "mcfan_sct.h"
 
 #ifdef __cplusplus
@@ -37,7 +38,7 @@ extern "C" {
 
 /** A set of logical CPU ids 0..MCFAN_SCT_MAX_ID (8 KiB: keep it off small stacks). */
 struct mcfan_cpuset {
-	uint64_t bits[MCFAN_SCT_MAX_CPUS / 64]; /**< Bit i of word i / 64: CPU i is in. */
+	uint64_t bits[MCFAN_BITS_WORDS(MCFAN_SCT_MAX_CPUS)]; /**< Bit i (bits.h): CPU i is in. */
 };
 
 /** Where the NUMA node of a CPU comes from. */

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcfan_parse.h"
 #include "mcfan_sct.h"
 
 /*
@@ -202,27 +203,27 @@ static const bool sct_bind_folds_nodes[MCFAN_SCT_BIND_COUNT] = {
 
 /* --- error reporting --- */
 
-static int
-sct_fail(struct sct_err *err, enum mcfan_sct_err_kind kind, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Record an error kind and its message; returns the matching negative errno. */
+/*
+ * Record an error kind, and its message through the one error-message helper: the kind's
+ * name, then fmt's text if any. Returns the matching negative errno.
+ */
+__rte_format_printf(3, 4)
 static int
 sct_fail(struct sct_err *err, enum mcfan_sct_err_kind kind, const char *fmt, ...)
 {
+	int ret = kind == MCFAN_SCT_ERR_NO_MEMORY ? -ENOMEM : -EINVAL;
+	size_t n;
 	va_list ap;
-	int n;
 
 	err->kind = kind;
-	if (err->buf != NULL && err->len > 0) {
-		n = snprintf(err->buf, err->len, "%s", sct_err_names[kind]);
-		if (fmt != NULL && n >= 0 && (size_t)n < err->len) {
-			va_start(ap, fmt);
-			vsnprintf(err->buf + n, err->len - (size_t)n, fmt, ap);
-			va_end(ap);
-		}
-	}
-	return kind == MCFAN_SCT_ERR_NO_MEMORY ? -ENOMEM : -EINVAL;
+	mcfan_err_set(err->buf, err->len, ret, "%s", sct_err_names[kind]);
+	if (fmt == NULL || err->buf == NULL || err->len == 0)
+		return ret;
+	n = strlen(err->buf);
+	va_start(ap, fmt);
+	mcfan_err_vset(err->buf + n, err->len - n, ret, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 static void

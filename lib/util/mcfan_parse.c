@@ -6,44 +6,120 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mcfan_parse.h"
 
 #define DECIMAL_BASE 10
+#define CORELIST_ITEM_SEP ','
+#define CORELIST_RANGE_SEP '-'
 
-int
-mcfan_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
+/* Decimal digits in [p, end), at most max; 0, -EINVAL (no digits, not a digit), -ERANGE. */
+static int
+parse_digits(const char *p, const char *end, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0, digit;
-	const char *p;
+	const char *q;
 
-	if (text == NULL || *text == '\0')
+	if (p == end)
 		return -EINVAL;
-	for (p = text; *p != '\0'; p++)
-		if (*p < '0' || *p > '9')
+	for (q = p; q < end; q++)
+		if (*q < '0' || *q > '9')
 			return -EINVAL;
-	for (p = text; *p != '\0'; p++) {
-		digit = (uint64_t)(*p - '0');
+	for (q = p; q < end; q++) {
+		digit = (uint64_t)(*q - '0');
 		if (v > (UINT64_MAX - digit) / DECIMAL_BASE)
 			return -ERANGE;
 		v = v * DECIMAL_BASE + digit;
 		if (v > max)
 			return -ERANGE;
 	}
+	*out = v;
+	return 0;
+}
+
+int
+mcfan_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+	int ret;
+
+	if (text == NULL)
+		return -EINVAL;
+	ret = parse_digits(text, text + strlen(text), max, &v);
+	if (ret < 0)
+		return ret;
 	if (v < min)
 		return -ERANGE;
 	*out = v;
 	return 0;
 }
 
-void
-mcfan_err_set(char *err, size_t len, const char *fmt, ...)
+int
+mcfan_err_vset(char *err, size_t len, int ret, const char *fmt, va_list ap)
+{
+	if (err != NULL && len > 0)
+		vsnprintf(err, len, fmt, ap);
+	return ret;
+}
+
+int
+mcfan_err_set(char *err, size_t len, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err == NULL || len == 0)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
+	mcfan_err_vset(err, len, ret, fmt, ap);
 	va_end(ap);
+	return ret;
+}
+
+static int
+corelist_stop(struct mcfan_corelist_err *err, enum mcfan_corelist_err_kind kind, uint64_t first,
+	      uint64_t last, int ret)
+{
+	if (err != NULL) {
+		err->kind = kind;
+		err->first = first;
+		err->last = last;
+	}
+	return ret;
+}
+
+int
+mcfan_corelist_parse(const char *text, size_t len, uint64_t max_id,
+		     mcfan_corelist_visit_t visit, void *arg, struct mcfan_corelist_err *err)
+{
+	const char *end = text + len, *item, *item_end, *dash;
+	uint64_t a, b;
+	size_t i;
+	int ret;
+
+	corelist_stop(err, MCFAN_CORELIST_OK, 0, 0, 0);
+	if (len == 0)
+		return corelist_stop(err, MCFAN_CORELIST_EMPTY, 0, 0, -EINVAL);
+	/* empty items first, so a list with one is refused whatever else it holds */
+	if (text[0] == CORELIST_ITEM_SEP || text[len - 1] == CORELIST_ITEM_SEP)
+		return corelist_stop(err, MCFAN_CORELIST_EMPTY_ITEM, 0, 0, -EINVAL);
+	for (i = 1; i < len; i++)
+		if (text[i] == CORELIST_ITEM_SEP && text[i - 1] == CORELIST_ITEM_SEP)
+			return corelist_stop(err, MCFAN_CORELIST_EMPTY_ITEM, 0, 0, -EINVAL);
+	for (item = text;; item = item_end + 1) {
+		item_end = memchr(item, CORELIST_ITEM_SEP, (size_t)(end - item));
+		if (item_end == NULL)
+			item_end = end;
+		dash = memchr(item, CORELIST_RANGE_SEP, (size_t)(item_end - item));
+		if (parse_digits(item, dash != NULL ? dash : item_end, max_id, &a) < 0 ||
+		    (dash != NULL && parse_digits(dash + 1, item_end, max_id, &b) < 0))
+			return corelist_stop(err, MCFAN_CORELIST_SYNTAX, 0, 0, -EINVAL);
+		if (dash == NULL)
+			b = a;
+		if (b < a)
+			return corelist_stop(err, MCFAN_CORELIST_DECREASING, a, b, -EINVAL);
+		ret = visit(a, b, arg);
+		if (ret < 0)
+			return corelist_stop(err, MCFAN_CORELIST_VISIT, a, b, ret);
+		if (item_end == end)
+			return 0;
+	}
 }

@@ -7,10 +7,12 @@
 
 /**
  * @file
- * Number parsing shared by options, config files, console and telemetry:
- * decimal for people, so "08" is eight, never octal, and nothing but digits.
+ * Number and corelist parsing shared by options, config files, console,
+ * telemetry and the host topology: decimal for people, so "08" is eight, never
+ * octal, and nothing but digits; and the one error-message helper.
  */
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,18 +37,100 @@
 int mcfan_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 
 /**
- * Write a formatted error message into a caller's buffer (snprintf), the way
- * every mcfan parser reports what was wrong.
+ * Write a formatted error message into a caller's buffer (snprintf) and hand
+ * back an error code: the one way every mcfan parser and control action
+ * reports what was wrong, so a caller can `return mcfan_err_set(...)`.
  *
  * @param err
  *   Destination buffer, or NULL (nothing is written).
  * @param len
  *   Size of err in bytes; 0 writes nothing. The text is truncated to fit and
  *   always NUL-terminated.
+ * @param ret
+ *   The value to return, usually a negative errno (0 for a message of success).
  * @param fmt
  *   printf-style format.
+ * @return
+ *   ret, unchanged.
  */
-__rte_format_printf(3, 4)
-void mcfan_err_set(char *err, size_t len, const char *fmt, ...);
+__rte_format_printf(4, 5)
+int mcfan_err_set(char *err, size_t len, int ret, const char *fmt, ...);
+
+/**
+ * mcfan_err_set() with a va_list, for helpers that take a format of their own.
+ *
+ * @param err
+ *   Destination buffer, or NULL (nothing is written).
+ * @param len
+ *   Size of err in bytes; 0 writes nothing. Truncated to fit, always NUL-terminated.
+ * @param ret
+ *   The value to return.
+ * @param fmt
+ *   printf-style format.
+ * @param ap
+ *   The format's arguments.
+ * @return
+ *   ret, unchanged.
+ */
+__rte_format_printf(4, 0)
+int mcfan_err_vset(char *err, size_t len, int ret, const char *fmt, va_list ap);
+
+/** What mcfan_corelist_parse() found wrong. */
+enum mcfan_corelist_err_kind {
+	MCFAN_CORELIST_OK = 0,     /**< No error. */
+	MCFAN_CORELIST_EMPTY,      /**< No text at all. */
+	MCFAN_CORELIST_EMPTY_ITEM, /**< A comma first, last or next to another comma. */
+	MCFAN_CORELIST_SYNTAX,     /**< An item that is not N or N-M in decimal, or an id
+				     *   above the largest allowed. */
+	MCFAN_CORELIST_DECREASING, /**< A range N-M with M below N (first and last set). */
+	MCFAN_CORELIST_VISIT,      /**< The visit callback refused a range (first, last set). */
+};
+
+/** Where mcfan_corelist_parse() stopped, for the caller's own message. */
+struct mcfan_corelist_err {
+	enum mcfan_corelist_err_kind kind; /**< What was wrong; MCFAN_CORELIST_OK on success. */
+	uint64_t first;                    /**< The range's first id (DECREASING, VISIT). */
+	uint64_t last;                     /**< The range's last id (DECREASING, VISIT). */
+};
+
+/**
+ * Called by mcfan_corelist_parse() once for each item, in list order.
+ *
+ * @param first
+ *   First id of the item (N of "N" or "N-M").
+ * @param last
+ *   Last id of the item, >= first (N for "N").
+ * @param arg
+ *   The caller's argument.
+ * @return
+ *   0 to go on, or a negative errno to stop the parse (it returns that value).
+ */
+typedef int (*mcfan_corelist_visit_t)(uint64_t first, uint64_t last, void *arg);
+
+/**
+ * Parse a corelist, DPDK's "1,3-5" syntax (as -l): comma-separated items, each
+ * a decimal id or a range of two ids joined by '-'. Only the syntax is checked
+ * here; what an id means (an lcore, a worker, a CPU) and whether it may repeat
+ * is for the visit callback.
+ *
+ * @param text
+ *   The list; need not be NUL-terminated. Must not be NULL unless len is 0.
+ * @param len
+ *   Length of the list in bytes (0: MCFAN_CORELIST_EMPTY).
+ * @param max_id
+ *   Largest id allowed; a larger one is MCFAN_CORELIST_SYNTAX.
+ * @param visit
+ *   Called for each item after it parsed, before the next one is looked at.
+ *   Must not be NULL.
+ * @param arg
+ *   Passed to visit.
+ * @param err
+ *   Receives where the parse stopped; may be NULL.
+ * @return
+ *   0; -EINVAL for a syntax error (err->kind says which); or the negative
+ *   value visit returned (err->kind MCFAN_CORELIST_VISIT).
+ */
+int mcfan_corelist_parse(const char *text, size_t len, uint64_t max_id,
+			 mcfan_corelist_visit_t visit, void *arg, struct mcfan_corelist_err *err);
 
 #endif /* MCFAN_PARSE_H */

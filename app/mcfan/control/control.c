@@ -37,12 +37,12 @@
 #include <rte_ring.h>
 
 #include "mcfan.h"
+#include "bits.h"
 #include "mcfan_parse.h"
 #include "control/control.h"
 #include "log.h"
 #include "control/stats.h"
 
-#define WORKER_WORDS ((MCFAN_MAX_WORKERS + 63) / 64)
 #define STOP_DRAIN_WAIT_MS 1000   /* how long `stop` waits for workers to count what is queued */
 #define POLL_PERIOD_NS 1000000L   /* 1 ms between checks while waiting */
 #define ERR_TEXT_MAX 256
@@ -59,7 +59,7 @@ struct mcfan_control {
 	uint8_t state[MCFAN_MAX_GROUPS];
 	bool used[MCFAN_MAX_GROUPS];                   /* has counted frames: rebase on reuse */
 	uint64_t retired_seq[MCFAN_MAX_GROUPS];
-	uint64_t eligible[MCFAN_MAX_GROUPS][WORKER_WORDS]; /* worker indexes a group may use */
+	uint64_t eligible[MCFAN_MAX_GROUPS][MCFAN_WORKER_WORDS]; /* worker indexes it may use */
 	unsigned int cursor;                           /* next slot to consider */
 	uint64_t seq;                                  /* last retirement number handed out */
 	uint64_t done_seq;                             /* retirements up to this are drained */
@@ -70,20 +70,6 @@ struct mcfan_control {
 };
 
 static pthread_mutex_t action_mutex = PTHREAD_MUTEX_INITIALIZER;
-
-__rte_format_printf(4, 5)
-static int
-say(char *msg, size_t len, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg != NULL && len > 0) {
-		va_start(ap, fmt);
-		vsnprintf(msg, len, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 int
 mcfan_ctl_parse_u64(const char *text, uint64_t *out)
@@ -112,70 +98,90 @@ format_workers(const struct mcfan_app *app, const uint64_t *bits, bool say_all, 
 
 	buf[0] = '\0';
 	for (w = 0; w < app->n_workers; w++)
-		if (bits[w / 64] & (UINT64_C(1) << (w % 64)))
+		if (mcfan_bits_test(bits, w))
 			n++;
 	if (say_all && n == app->n_workers) {
 		snprintf(buf, len, "all (%u)", n);
 		return;
 	}
 	for (w = 0; w < app->n_workers && off < len; w++) {
-		if (!(bits[w / 64] & (UINT64_C(1) << (w % 64))))
+		if (!mcfan_bits_test(bits, w))
 			continue;
 		off += (size_t)snprintf(buf + off, len - off, "%s%u", off == 0 ? "" : ",",
 					app->worker_lcore_ids[w]);
 	}
 }
 
+/* Worker lcores of a "workers" list, as worker index bits; the message quotes the list. */
+struct workers_visit {
+	const struct mcfan_app *app;
+	const char *text;
+	const char *all;
+	uint64_t bits[MCFAN_WORKER_WORDS];
+	char *msg;
+	size_t len;
+};
+
+static int
+workers_add(uint64_t a, uint64_t b, void *arg)
+{
+	struct workers_visit *v = arg;
+	uint64_t l;
+	int wi;
+
+	if (b - a >= RTE_MAX_LCORE)
+		return mcfan_err_set(v->msg, v->len, -EINVAL, "workers '%s': range %" PRIu64 "-%"
+				     PRIu64 " is wider than %d lcores", v->text, a, b,
+				     RTE_MAX_LCORE);
+	for (l = a; l <= b; l++) {
+		wi = worker_index(v->app, l);
+		if (wi < 0)
+			return mcfan_err_set(v->msg, v->len, -EINVAL, "workers: lcore %" PRIu64
+					     " is not a worker lcore (workers: %s)", l, v->all);
+		if (mcfan_bits_test(v->bits, wi))
+			return mcfan_err_set(v->msg, v->len, -EINVAL, "workers: lcore %" PRIu64
+					     " is listed twice in '%s'", l, v->text);
+		mcfan_bits_set(v->bits, wi);
+	}
+	return 0;
+}
+
 int
 mcfan_ctl_parse_workers(const struct mcfan_app *app, const char *text, uint16_t *idx,
 			char *msg, size_t len)
 {
-	uint64_t bits[WORKER_WORDS] = {0};
-	char buf[LIST_TEXT_MAX], all[LIST_TEXT_MAX];
-	char *tok, *save = NULL, *dash;
-	uint64_t a, b, l;
+	struct workers_visit v = { .app = app, .text = text, .msg = msg, .len = len };
+	char all[LIST_TEXT_MAX];
+	struct mcfan_corelist_err e;
 	unsigned int w, n = 0;
-	int wi;
+	int ret;
 
-	if (text == NULL || text[0] == '\0' || strlen(text) >= sizeof(buf))
-		return say(msg, len, -EINVAL, "workers: give a list of worker lcores, e.g. 2,4-5");
-	strcpy(buf, text);
+	if (text == NULL || text[0] == '\0' || strlen(text) >= LIST_TEXT_MAX)
+		return mcfan_err_set(msg, len, -EINVAL,
+				     "workers: give a list of worker lcores, e.g. 2,4-5");
 	for (w = 0; w < app->n_workers; w++)
-		bits[w / 64] |= UINT64_C(1) << (w % 64);
-	format_workers(app, bits, false, all, sizeof(all));
-	memset(bits, 0, sizeof(bits));
-	if (buf[strlen(buf) - 1] == ',' || buf[0] == ',' || strstr(buf, ",,") != NULL)
-		return say(msg, len, -EINVAL, "workers '%s': empty item in the list", text);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-		dash = strchr(tok, '-');
-		if (dash != NULL)
-			*dash = '\0';
-		if (mcfan_ctl_parse_u64(tok, &a) < 0 ||
-		    (dash != NULL && mcfan_ctl_parse_u64(dash + 1, &b) < 0))
-			return say(msg, len, -EINVAL, "workers '%s': not a list of decimal lcore "
-				   "ids (e.g. 2,4-5)", text);
-		if (dash == NULL)
-			b = a;
-		if (b < a)
-			return say(msg, len, -EINVAL, "workers '%s': range %" PRIu64 "-%" PRIu64
-				   " is decreasing", text, a, b);
-		if (b - a >= RTE_MAX_LCORE)
-			return say(msg, len, -EINVAL, "workers '%s': range %" PRIu64 "-%" PRIu64
-				   " is wider than %d lcores", text, a, b, RTE_MAX_LCORE);
-		for (l = a; l <= b; l++) {
-			wi = worker_index(app, l);
-			if (wi < 0)
-				return say(msg, len, -EINVAL, "workers: lcore %" PRIu64 " is not a "
-					   "worker lcore (workers: %s)", l, all);
-			if (bits[wi / 64] & (UINT64_C(1) << (wi % 64)))
-				return say(msg, len, -EINVAL, "workers: lcore %" PRIu64 " is listed "
-					   "twice in '%s'", l, text);
-			bits[wi / 64] |= UINT64_C(1) << (wi % 64);
-		}
+		mcfan_bits_set(v.bits, w);
+	format_workers(app, v.bits, false, all, sizeof(all));
+	memset(v.bits, 0, sizeof(v.bits));
+	v.all = all;
+	ret = mcfan_corelist_parse(text, strlen(text), UINT64_MAX, workers_add, &v, &e);
+	switch (e.kind) {
+	case MCFAN_CORELIST_OK:
+		break;
+	case MCFAN_CORELIST_VISIT:
+		return ret; /* workers_add() wrote the message */
+	case MCFAN_CORELIST_EMPTY_ITEM:
+		return mcfan_err_set(msg, len, -EINVAL, "workers '%s': empty item in the list",
+				     text);
+	case MCFAN_CORELIST_DECREASING:
+		return mcfan_err_set(msg, len, -EINVAL, "workers '%s': range %" PRIu64 "-%" PRIu64
+				     " is decreasing", text, e.first, e.last);
+	default:
+		return mcfan_err_set(msg, len, -EINVAL, "workers '%s': not a list of decimal lcore "
+				     "ids (e.g. 2,4-5)", text);
 	}
-	for (w = 0; w < app->n_workers; w++)
-		if (bits[w / 64] & (UINT64_C(1) << (w % 64)))
-			idx[n++] = (uint16_t)w;
+	MCFAN_BITS_FOREACH(w, v.bits, app->n_workers)
+		idx[n++] = (uint16_t)w;
 	return (int)n;
 }
 
@@ -187,7 +193,7 @@ slot_workers(const struct mcfan_control *c, uint16_t slot, const struct mcfan_ap
 
 	*n = 0;
 	for (w = 0; w < app->n_workers; w++)
-		if (c->eligible[slot][w / 64] & (UINT64_C(1) << (w % 64)))
+		if (mcfan_bits_test(c->eligible[slot], w))
 			idx[(*n)++] = (uint16_t)w;
 }
 
@@ -227,13 +233,14 @@ parse_groups(const char *what, const char *text, struct mcfan_flow_key *keys, ch
 	int n;
 
 	if (text == NULL || text[0] == '\0')
-		return say(msg, len, -EINVAL, "%s: give a group, e.g. 239.9.9.1:3999", what);
+		return mcfan_err_set(msg, len, -EINVAL, "%s: give a group, e.g. 239.9.9.1:3999",
+				     what);
 	n = mcfan_group_parse_list(text, keys, MCFAN_MAX_GROUPS, err, sizeof(err));
 	if (n == -E2BIG)
-		return say(msg, len, -ENOSPC, "%s: more than %d groups in '%.*s'", what,
+		return mcfan_err_set(msg, len, -ENOSPC, "%s: more than %d groups in '%.*s'", what,
 			   MCFAN_MAX_GROUPS, LIST_TEXT_MAX, text);
 	if (n < 0)
-		return say(msg, len, n, "%s: %s", what, err);
+		return mcfan_err_set(msg, len, n, "%s: %s", what, err);
 	return n;
 }
 
@@ -312,7 +319,7 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 	struct mcfan_flow_key *keys = NULL;
 	struct mcfan_group_entry *entries = NULL;
 	uint16_t eligible[MCFAN_MAX_WORKERS], *slots = NULL;
-	uint64_t bits[WORKER_WORDS] = {0};
+	uint64_t bits[MCFAN_WORKER_WORDS] = {0};
 	char text[LIST_TEXT_MAX], wtext[LIST_TEXT_MAX];
 	unsigned int i, s, n_old, n_el, n_free = 0, n;
 	enum mcfan_fanout fanout;
@@ -320,13 +327,13 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 
 	pthread_mutex_lock(&action_mutex);
 	if (c == NULL) {
-		ret = say(msg, len, -ENODEV, "join: the control side is not ready");
+		ret = mcfan_err_set(msg, len, -ENODEV, "join: the control side is not ready");
 		goto out;
 	}
 	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
 	slots = calloc(MCFAN_MAX_GROUPS, sizeof(*slots));
 	if (keys == NULL || slots == NULL) {
-		ret = say(msg, len, -ENOMEM, "join: out of memory");
+		ret = mcfan_err_set(msg, len, -ENOMEM, "join: out of memory");
 		goto out;
 	}
 	ret = parse_groups("join", groups, keys, msg, len);
@@ -336,7 +343,7 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 	if (workers != NULL) {
 		ret = mcfan_ctl_parse_workers(app, workers, eligible, wtext, sizeof(wtext));
 		if (ret < 0) {
-			ret = say(msg, len, ret, "join: %s", wtext);
+			ret = mcfan_err_set(msg, len, ret, "join: %s", wtext);
 			goto out;
 		}
 		n_el = (unsigned int)ret;
@@ -348,14 +355,16 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 	for (i = 0; i < n; i++) {
 		if (find_entry(app, &keys[i]) >= 0) {
 			mcfan_group_format(&keys[i], text, sizeof(text));
-			ret = say(msg, len, -EEXIST, "join: group %s is already joined", text);
+			ret = mcfan_err_set(msg, len, -EEXIST, "join: group %s is already joined",
+					    text);
 			goto out;
 		}
 	}
 	n_old = app->n_group_entries;
 	if (n_old + n > MCFAN_MAX_GROUPS) {
-		ret = say(msg, len, -ENOSPC, "join: %u joined + %u new groups is more than the "
-			  "%d a table holds", n_old, n, MCFAN_MAX_GROUPS);
+		ret = mcfan_err_set(msg, len, -ENOSPC,
+				    "join: %u joined + %u new groups is more than the "
+				    "%d a table holds", n_old, n, MCFAN_MAX_GROUPS);
 		goto out;
 	}
 	for (i = 0, s = c->cursor; i < MCFAN_MAX_GROUPS && n_free < n; i++) {
@@ -364,14 +373,15 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 		s = (s + 1) % MCFAN_MAX_GROUPS;
 	}
 	if (n_free < n) {
-		ret = say(msg, len, -ENOSPC, "join: only %u counter slots are free for %u groups; "
-			  "slots of left groups free up once their queued frames are counted",
-			  n_free, n);
+		ret = mcfan_err_set(msg, len, -ENOSPC,
+				    "join: only %u counter slots are free for %u groups; "
+				    "slots of left groups free up once their queued frames are counted",
+				    n_free, n);
 		goto out;
 	}
 	entries = copy_entries(app, n);
 	if (entries == NULL) {
-		ret = say(msg, len, -ENOMEM, "join: out of memory");
+		ret = mcfan_err_set(msg, len, -ENOMEM, "join: out of memory");
 		goto out;
 	}
 	fanout = __atomic_load_n(&app->cfg.fanout, __ATOMIC_RELAXED);
@@ -382,7 +392,8 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 		e->id = slots[i];
 		ret = mcfan_group_assign(e, fanout, eligible, n_el);
 		if (ret < 0) {
-			ret = say(msg, len, ret, "join: cannot assign workers: %s", strerror(-ret));
+			ret = mcfan_err_set(msg, len, ret, "join: cannot assign workers: %s",
+					    strerror(-ret));
 			goto out;
 		}
 	}
@@ -392,20 +403,21 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 			continue;
 		ret = mcfan_stats_slot_rebase(app, slots[i]);
 		if (ret < 0) {
-			ret = say(msg, len, ret, "join: cannot rebase counter slot %u: %s",
-				  slots[i], strerror(-ret));
+			ret = mcfan_err_set(msg, len, ret,
+					    "join: cannot rebase counter slot %u: %s", slots[i],
+					    strerror(-ret));
 			goto out;
 		}
 	}
 	ret = replace_entries(app, entries, n_old + n);
 	if (ret < 0) {
-		ret = say(msg, len, ret, "join: cannot build the group table: %s",
+		ret = mcfan_err_set(msg, len, ret, "join: cannot build the group table: %s",
 			  rte_strerror(-ret));
 		goto out;
 	}
 	entries = NULL;
 	for (i = 0; i < n_el; i++)
-		bits[eligible[i] / 64] |= UINT64_C(1) << (eligible[i] % 64);
+		mcfan_bits_set(bits, eligible[i]);
 	for (i = 0; i < n; i++) {
 		c->state[slots[i]] = SLOT_JOINED;
 		c->used[slots[i]] = true;
@@ -415,9 +427,9 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 	update_port_filters(app);
 	format_keys(keys, n, text, sizeof(text));
 	format_workers(app, bits, true, wtext, sizeof(wtext));
-	ret = say(msg, len, 0, "joined %s: counter slot%s %u%s, fan-out %s, workers %s", text,
-		  n == 1 ? "" : "s", slots[0], n == 1 ? "" : " ..", mcfan_fanout_name(fanout),
-		  wtext);
+	ret = mcfan_err_set(msg, len, 0, "joined %s: counter slot%s %u%s, fan-out %s, workers %s",
+			    text, n == 1 ? "" : "s", slots[0], n == 1 ? "" : " ..",
+			    mcfan_fanout_name(fanout), wtext);
 out:
 	free(entries);
 	free(keys);
@@ -443,11 +455,12 @@ not_joined(const struct mcfan_app *app, const char *what, const struct mcfan_flo
 		b.udp_port = 0;
 		if (mcfan_flow_key_equal(&a, &b)) {
 			mcfan_group_format(&app->group_entries[i].key, other, sizeof(other));
-			return say(msg, len, -ENOENT, "%s: group %s is not joined (%s is)", what,
-				   text, other);
+			return mcfan_err_set(msg, len, -ENOENT,
+					     "%s: group %s is not joined (%s is)", what, text,
+					     other);
 		}
 	}
-	return say(msg, len, -ENOENT, "%s: group %s is not joined", what, text);
+	return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined", what, text);
 }
 
 /* Parse a group list and mark each group's position in group_entries; every group must be
@@ -488,14 +501,14 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 	pthread_mutex_lock(&action_mutex);
 	n_old = app->n_group_entries;
 	if (c == NULL) {
-		ret = say(msg, len, -ENODEV, "leave: the control side is not ready");
+		ret = mcfan_err_set(msg, len, -ENODEV, "leave: the control side is not ready");
 		goto out;
 	}
 	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
 	gone = calloc(RTE_MAX(n_old, 1u), sizeof(*gone));
 	ids = calloc(RTE_MAX(n_old, 1u), sizeof(*ids));
 	if (keys == NULL || gone == NULL || ids == NULL) {
-		ret = say(msg, len, -ENOMEM, "leave: out of memory");
+		ret = mcfan_err_set(msg, len, -ENOMEM, "leave: out of memory");
 		goto out;
 	}
 	ret = mark_joined(app, "leave", groups, keys, gone, msg, len);
@@ -504,7 +517,7 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 	n = (unsigned int)ret;
 	entries = copy_entries(app, 0);
 	if (entries == NULL) {
-		ret = say(msg, len, -ENOMEM, "leave: out of memory");
+		ret = mcfan_err_set(msg, len, -ENOMEM, "leave: out of memory");
 		goto out;
 	}
 	for (i = 0, j = 0; i < n_old; i++) {
@@ -515,7 +528,7 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 	}
 	ret = replace_entries(app, entries, j);
 	if (ret < 0) {
-		ret = say(msg, len, ret, "leave: cannot build the group table: %s",
+		ret = mcfan_err_set(msg, len, ret, "leave: cannot build the group table: %s",
 			  rte_strerror(-ret));
 		goto out;
 	}
@@ -527,8 +540,8 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 	}
 	update_port_filters(app);
 	format_keys(keys, n, text, sizeof(text));
-	ret = say(msg, len, 0, "left %s: %s frames count as unknown_group from now on", text,
-		  n == 1 ? "its" : "their");
+	ret = mcfan_err_set(msg, len, 0, "left %s: %s frames count as unknown_group from now on",
+			    text, n == 1 ? "its" : "their");
 out:
 	free(entries);
 	free(keys);
@@ -554,19 +567,20 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 	pthread_mutex_lock(&action_mutex);
 	n_old = app->n_group_entries;
 	if (c == NULL) {
-		ret = say(msg, len, -ENODEV, "set fanout: the control side is not ready");
+		ret = mcfan_err_set(msg, len, -ENODEV, "set fanout: the control side is not ready");
 		goto out;
 	}
 	f = mode != NULL ? mcfan_fanout_parse(mode) : -EINVAL;
 	if (f < 0) {
-		ret = say(msg, len, -EINVAL, "set fanout: '%.*s' is not a mode: partition or "
-			  "replicate", LIST_TEXT_MAX, mode != NULL ? mode : "");
+		ret = mcfan_err_set(msg, len, -EINVAL,
+				    "set fanout: '%.*s' is not a mode: partition or " "replicate",
+				    LIST_TEXT_MAX, mode != NULL ? mode : "");
 		goto out;
 	}
 	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
 	sel = calloc(RTE_MAX(n_old, 1u), sizeof(*sel));
 	if (keys == NULL || sel == NULL) {
-		ret = say(msg, len, -ENOMEM, "set fanout: out of memory");
+		ret = mcfan_err_set(msg, len, -ENOMEM, "set fanout: out of memory");
 		goto out;
 	}
 	if (groups != NULL) {
@@ -580,7 +594,7 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 	}
 	entries = copy_entries(app, 0);
 	if (entries == NULL) {
-		ret = say(msg, len, -ENOMEM, "set fanout: out of memory");
+		ret = mcfan_err_set(msg, len, -ENOMEM, "set fanout: out of memory");
 		goto out;
 	}
 	for (i = 0; i < n_old; i++) {
@@ -589,7 +603,7 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 		slot_workers(c, entries[i].id, app, eligible, &n_el);
 		ret = mcfan_group_assign(&entries[i], (enum mcfan_fanout)f, eligible, n_el);
 		if (ret < 0) {
-			ret = say(msg, len, ret, "set fanout: cannot assign workers: %s",
+			ret = mcfan_err_set(msg, len, ret, "set fanout: cannot assign workers: %s",
 				  strerror(-ret));
 			goto out;
 		}
@@ -597,20 +611,21 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 	if (n_old > 0) {
 		ret = replace_entries(app, entries, n_old);
 		if (ret < 0) {
-			ret = say(msg, len, ret, "set fanout: cannot build the group table: %s",
-				  rte_strerror(-ret));
+			ret = mcfan_err_set(msg, len, ret,
+					    "set fanout: cannot build the group table: %s",
+					    rte_strerror(-ret));
 			goto out;
 		}
 		entries = NULL;
 	}
 	if (groups == NULL) {
 		__atomic_store_n(&app->cfg.fanout, (enum mcfan_fanout)f, __ATOMIC_RELAXED);
-		ret = say(msg, len, 0, "fan-out %s for every group (%u) and later joins",
+		ret = mcfan_err_set(msg, len, 0, "fan-out %s for every group (%u) and later joins",
 			  mcfan_fanout_name((enum mcfan_fanout)f), n_old);
 	} else {
 		format_keys(keys, n, text, sizeof(text));
-		ret = say(msg, len, 0, "fan-out %s for %s", mcfan_fanout_name((enum mcfan_fanout)f),
-			  text);
+		ret = mcfan_err_set(msg, len, 0, "fan-out %s for %s",
+				    mcfan_fanout_name((enum mcfan_fanout)f), text);
 	}
 out:
 	free(entries);
@@ -627,12 +642,13 @@ mcfan_ctl_set_burst(struct mcfan_app *app, uint64_t n, char *msg, size_t len)
 	unsigned int old;
 
 	if (n < 1 || n > max)
-		return say(msg, len, -ERANGE, "set burst: %" PRIu64 " is out of range 1..%u%s", n,
-			   max, max < MCFAN_MAX_BURST ? " (a burst must fit in a ring)" : "");
+		return mcfan_err_set(msg, len, -ERANGE, "set burst: %" PRIu64
+				     " is out of range 1..%u%s", n, max, max < MCFAN_MAX_BURST ?
+				     " (a burst must fit in a ring)" : "");
 	pthread_mutex_lock(&action_mutex);
 	old = __atomic_exchange_n(&app->burst, (unsigned int)n, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&action_mutex);
-	return say(msg, len, 0, "burst %" PRIu64 " (was %u)", n, old);
+	return mcfan_err_set(msg, len, 0, "burst %" PRIu64 " (was %u)", n, old);
 }
 
 static void
@@ -675,7 +691,8 @@ mcfan_ctl_rx_stop(struct mcfan_app *app, char *msg, size_t len)
 
 	pthread_mutex_lock(&action_mutex);
 	if (__atomic_load_n(&app->rx_paused, __ATOMIC_ACQUIRE)) {
-		ret = say(msg, len, -EALREADY, "stop: RX is already stopped (start resumes it)");
+		ret = mcfan_err_set(msg, len, -EALREADY,
+				    "stop: RX is already stopped (start resumes it)");
 		goto out;
 	}
 	__atomic_store_n(&app->rx_paused, 1, __ATOMIC_RELEASE);
@@ -689,10 +706,11 @@ mcfan_ctl_rx_stop(struct mcfan_app *app, char *msg, size_t len)
 		sleep_poll();
 	}
 	if (left == 0)
-		ret = say(msg, len, 0, "RX stopped; workers have counted every queued frame");
+		ret = mcfan_err_set(msg, len, 0,
+				    "RX stopped; workers have counted every queued frame");
 	else
-		ret = say(msg, len, 0, "RX stopped; workers still have %" PRIu64 " copies to "
-			  "count after %d ms", left, STOP_DRAIN_WAIT_MS);
+		ret = mcfan_err_set(msg, len, 0, "RX stopped; workers still have %" PRIu64
+				    " copies to " "count after %d ms", left, STOP_DRAIN_WAIT_MS);
 out:
 	pthread_mutex_unlock(&action_mutex);
 	return ret;
@@ -705,10 +723,10 @@ mcfan_ctl_rx_start(struct mcfan_app *app, char *msg, size_t len)
 
 	pthread_mutex_lock(&action_mutex);
 	if (!__atomic_load_n(&app->rx_paused, __ATOMIC_ACQUIRE))
-		ret = say(msg, len, -EALREADY, "start: RX is already running");
+		ret = mcfan_err_set(msg, len, -EALREADY, "start: RX is already running");
 	else {
 		__atomic_store_n(&app->rx_paused, 0, __ATOMIC_RELEASE);
-		ret = say(msg, len, 0, "RX started");
+		ret = mcfan_err_set(msg, len, 0, "RX started");
 	}
 	pthread_mutex_unlock(&action_mutex);
 	return ret;
@@ -723,8 +741,9 @@ mcfan_ctl_clear_stats(struct mcfan_app *app, char *msg, size_t len)
 	ret = mcfan_stats_clear(app);
 	pthread_mutex_unlock(&action_mutex);
 	if (ret < 0)
-		return say(msg, len, ret, "clear stats: %s", strerror(-ret));
-	return say(msg, len, 0, "statistics cleared (frames, drops, workers, groups, ports)");
+		return mcfan_err_set(msg, len, ret, "clear stats: %s", strerror(-ret));
+	return mcfan_err_set(msg, len, 0,
+			     "statistics cleared (frames, drops, workers, groups, ports)");
 }
 
 static void
@@ -743,17 +762,17 @@ mcfan_ctl_msacc_start(struct mcfan_app *app, uint64_t ms, char *msg, size_t len)
 	int ret;
 
 	if (ms < 1 || ms > MCFAN_CTL_MSACC_MS_MAX)
-		return say(msg, len, -ERANGE, "msacc start: %" PRIu64 " ms is out of range 1..%u",
-			   ms, MCFAN_CTL_MSACC_MS_MAX);
+		return mcfan_err_set(msg, len, -ERANGE, "msacc start: %" PRIu64
+				     " ms is out of range 1..%u", ms, MCFAN_CTL_MSACC_MS_MAX);
 	pthread_mutex_lock(&action_mutex);
 	msacc_blocks(app, blocks);
 	ret = mcfan_msacc_window_start(app->window, blocks, RTE_MAX_LCORE, rte_rdtsc(), ms,
 				       app->tsc_hz);
 	pthread_mutex_unlock(&action_mutex);
 	if (ret < 0)
-		return say(msg, len, ret, "msacc start: %s", strerror(-ret));
-	return say(msg, len, 0, "msacc window of %" PRIu64 " ms started; show msacc freezes "
-		   "at its end", ms);
+		return mcfan_err_set(msg, len, ret, "msacc start: %s", strerror(-ret));
+	return mcfan_err_set(msg, len, 0, "msacc window of %" PRIu64
+			     " ms started; show msacc freezes " "at its end", ms);
 }
 
 int
@@ -767,8 +786,8 @@ mcfan_ctl_msacc_reset(struct mcfan_app *app, char *msg, size_t len)
 	ret = mcfan_msacc_window_reset(app->window, blocks, RTE_MAX_LCORE, rte_rdtsc());
 	pthread_mutex_unlock(&action_mutex);
 	if (ret < 0)
-		return say(msg, len, ret, "msacc reset: %s", strerror(-ret));
-	return say(msg, len, 0, "msacc window reset: it runs from now");
+		return mcfan_err_set(msg, len, ret, "msacc reset: %s", strerror(-ret));
+	return mcfan_err_set(msg, len, 0, "msacc window reset: it runs from now");
 }
 
 int
@@ -778,13 +797,14 @@ mcfan_ctl_msacc_enable(struct mcfan_app *app, bool on, char *msg, size_t len)
 
 	pthread_mutex_lock(&action_mutex);
 	if (__atomic_load_n(&app->cfg.msacc, __ATOMIC_RELAXED) == on) {
-		ret = say(msg, len, -EALREADY, "msacc %s: accounting is already %s", on ? "on" :
-			  "off", on ? "on" : "off");
+		ret = mcfan_err_set(msg, len, -EALREADY, "msacc %s: accounting is already %s", on ?
+				    "on" : "off", on ? "on" : "off");
 	} else {
 		__atomic_store_n(&app->cfg.msacc, on, __ATOMIC_RELAXED);
-		ret = say(msg, len, 0, on ? "microstate accounting on (the time it was off counts "
-			  "as other; msacc reset starts a clean window)" :
-			  "microstate accounting off for the data lcores");
+		ret = mcfan_err_set(msg, len, 0, on ?
+				    "microstate accounting on (the time it was off counts "
+				    "as other; msacc reset starts a clean window)" :
+				    "microstate accounting off for the data lcores");
 	}
 	pthread_mutex_unlock(&action_mutex);
 	return ret;
@@ -800,18 +820,22 @@ idle_intr_ok(const struct mcfan_app *app, const struct mcfan_lcore *lc, char *ms
 	if (lc->idle.intr_ok)
 		return 0;
 	if (lc->n_ports == 0)
-		return say(msg, len, -ENOTSUP, "set idle: lcore %u polls no port: interrupt has "
-			   "nothing to wait for", lc->lcore_id);
+		return mcfan_err_set(msg, len, -ENOTSUP,
+				     "set idle: lcore %u polls no port: interrupt has "
+				     "nothing to wait for", lc->lcore_id);
 	for (i = 0; i < lc->n_ports; i++) {
 		p = &app->ports[lc->ports[i]];
 		if (!p->rx_intr)
-			return say(msg, len, -ENOTSUP, "set idle: lcore %u: port %u (%s, PMD %s) was "
-				   "started without Rx queue interrupts (start mcfan with --idle-rx "
-				   "interrupt)", lc->lcore_id, lc->ports[i], p->name, p->driver);
+			return mcfan_err_set(msg, len, -ENOTSUP,
+					     "set idle: lcore %u: port %u (%s, PMD %s) was "
+					     "started without Rx queue interrupts (start mcfan with --idle-rx "
+					     "interrupt)", lc->lcore_id, lc->ports[i], p->name,
+					     p->driver);
 	}
 	p = &app->ports[lc->ports[0]];
-	return say(msg, len, -ENOTSUP, "set idle: lcore %u: a port (port %u: %s, PMD %s) has no Rx "
-		   "queue interrupts", lc->lcore_id, lc->ports[0], p->name, p->driver);
+	return mcfan_err_set(msg, len, -ENOTSUP,
+			     "set idle: lcore %u: a port (port %u: %s, PMD %s) has no Rx "
+			     "queue interrupts", lc->lcore_id, lc->ports[0], p->name, p->driver);
 }
 
 int
@@ -828,14 +852,15 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 	int ret;
 
 	if (mcfan_idle_parse(policy, &p, err, sizeof(err)) < 0)
-		return say(msg, len, -EINVAL, "set idle: %s", err);
+		return mcfan_err_set(msg, len, -EINVAL, "set idle: %s", err);
 	if (who == NULL)
 		who = "";
 	if (strcmp(who, "rx") != 0 && strcmp(who, "worker") != 0) {
 		if (mcfan_ctl_parse_u64(who, &one) < 0 || one >= RTE_MAX_LCORE ||
 		    !(app->lcores[one].role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)))
-			return say(msg, len, -EINVAL, "set idle: '%.*s' is not rx, worker or a data "
-				   "lcore (show lcores lists them)", LIST_TEXT_MAX, who);
+			return mcfan_err_set(msg, len, -EINVAL,
+					     "set idle: '%.*s' is not rx, worker or a data "
+					     "lcore (show lcores lists them)", LIST_TEXT_MAX, who);
 	}
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		lc = &app->lcores[id];
@@ -850,7 +875,7 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 		if (!sel[id])
 			continue;
 		if (mcfan_idle_role_ok(p, lc->role, err, sizeof(err)) < 0)
-			return say(msg, len, -EINVAL, "set idle: lcore %u (%s): %s", id,
+			return mcfan_err_set(msg, len, -EINVAL, "set idle: lcore %u (%s): %s", id,
 				   mcfan_role_name(lc->role), err);
 		if (MCFAN_IDLE_KIND_OF(p) == MCFAN_IDLE_INTERRUPT) {
 			ret = idle_intr_ok(app, lc, msg, len);
@@ -860,7 +885,7 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 		n++;
 	}
 	if (n == 0)
-		return say(msg, len, -ENOENT, "set idle: there is no %s lcore%s", who,
+		return mcfan_err_set(msg, len, -ENOENT, "set idle: there is no %s lcore%s", who,
 			   strcmp(who, "worker") == 0 ? " that is only a worker (the workers also "
 			   "poll ports: set idle rx)" : "");
 	pthread_mutex_lock(&action_mutex);
@@ -877,15 +902,15 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 	else if (strcmp(who, "worker") == 0)
 		__atomic_store_n(&app->cfg.idle_worker, p, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&action_mutex);
-	return say(msg, len, 0, "idle policy %s for lcore%s %s", mcfan_idle_format(p, text,
-		   sizeof(text)), n == 1 ? "" : "s", ids);
+	return mcfan_err_set(msg, len, 0, "idle policy %s for lcore%s %s",
+			     mcfan_idle_format(p, text, sizeof(text)), n == 1 ? "" : "s", ids);
 }
 
 int
 mcfan_ctl_quit(struct mcfan_app *app, char *msg, size_t len)
 {
 	__atomic_store_n(&app->quit, 1, __ATOMIC_RELEASE);
-	return say(msg, len, 0, "stopping");
+	return mcfan_err_set(msg, len, 0, "stopping");
 }
 
 static uint32_t
@@ -974,7 +999,7 @@ mcfan_control_init(struct mcfan_app *app)
 		c->state[id] = SLOT_JOINED;
 		c->used[id] = true;
 		for (w = 0; w < app->n_workers; w++)
-			c->eligible[id][w / 64] |= UINT64_C(1) << (w % 64);
+			mcfan_bits_set(c->eligible[id], w);
 		if (id + 1u > c->cursor)
 			c->cursor = (id + 1u) % MCFAN_MAX_GROUPS;
 	}

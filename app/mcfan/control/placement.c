@@ -340,24 +340,22 @@ mcfan_plan_build(const struct mcfan_plan_req *req, struct mcfan_plan **out, char
 	int n, ret;
 
 	if (req == NULL || out == NULL || req->map == NULL || req->bind >= MCFAN_SCT_BIND_COUNT) {
-		mcfan_err_set(err, len, "no map or no bind type");
-		return -EINVAL;
+		return mcfan_err_set(err, len, -EINVAL, "no map or no bind type");
 	}
 	if (req->n_rx == 0) {
-		mcfan_err_set(err, len, "at least one RX lcore is needed");
-		return -EINVAL;
+		return mcfan_err_set(err, len, -EINVAL, "at least one RX lcore is needed");
 	}
 	n_lcores = 1 + req->n_rx + req->n_workers;
 	if (req->max_lcores > 0 && n_lcores > req->max_lcores) {
-		mcfan_err_set(err, len, "%u lcores (control, %u RX, %u workers) is more than the %u "
-			"lcores EAL supports", n_lcores, req->n_rx, req->n_workers,
-			req->max_lcores);
-		return -EINVAL;
+		return mcfan_err_set(err, len, -EINVAL,
+				     "%u lcores (control, %u RX, %u workers) is more than the %u "
+				     "lcores EAL supports", n_lcores, req->n_rx, req->n_workers,
+				     req->max_lcores);
 	}
 	if (req->control_cpu >= 0 && mcfan_sct_lookup(req->map, (unsigned int)req->control_cpu) ==
 	    NULL) {
-		mcfan_err_set(err, len, "--control-cpu %d is not a CPU of the map", req->control_cpu);
-		return -EINVAL;
+		return mcfan_err_set(err, len, -EINVAL, "--control-cpu %d is not a CPU of the map",
+				     req->control_cpu);
 	}
 	plan = calloc(1, sizeof(*plan));
 	if (plan == NULL)
@@ -399,7 +397,7 @@ mcfan_plan_build(const struct mcfan_plan_req *req, struct mcfan_plan **out, char
 	return 0;
 fail:
 	if (ret == -ENOMEM)
-		mcfan_err_set(err, len, "out of memory");
+		mcfan_err_set(err, len, ret, "out of memory");
 	mcfan_plan_free(plan);
 	return ret;
 }

@@ -24,7 +24,6 @@
 #include "mcfan.h"
 #include "control/stats.h"
 
-#define WORKER_WORDS ((MCFAN_MAX_WORKERS + 63) / 64)
 
 /* Per worker baselines. */
 struct worker_base {
@@ -239,7 +238,7 @@ mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, uns
 				out[i].first_tsc = first;
 			if (ws->group_last_tsc[id] > out[i].last_tsc)
 				out[i].last_tsc = ws->group_last_tsc[id];
-			out[i].worker_bits[w / 64] |= UINT64_C(1) << (w % 64);
+			mcfan_bits_set(out[i].worker_bits, w);
 		}
 	}
 	ctl_unlock(app);

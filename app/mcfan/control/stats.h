@@ -40,7 +40,7 @@ struct mcfan_group_view {
 	uint64_t bytes;
 	uint64_t first_tsc;           /* RX TSC of the first frame, 0 = none */
 	uint64_t last_tsc;
-	uint64_t worker_bits[(MCFAN_MAX_WORKERS + 63) / 64]; /* worker indexes that got frames */
+	uint64_t worker_bits[MCFAN_WORKER_WORDS]; /* worker indexes that got frames */
 };
 
 /* RX-to-dequeue latency of one worker (lib/fanout/mcfan_fanout.h's histogram), since the last clear. */

@@ -153,7 +153,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		fprintf(f, "  %-40s %6s %10s %14" PRIu64 " %14" PRIu64 " ", addr, portbuf,
 			mcfan_fanout_name(gv[i].entry->fanout), gv[i].frames, gv[i].bytes);
 		for (w = 0; w < app->n_workers; w++)
-			if (gv[i].worker_bits[w / 64] & (UINT64_C(1) << (w % 64)))
+			if (mcfan_bits_test(gv[i].worker_bits, w))
 				fprintf(f, " %u", app->worker_lcore_ids[w]);
 		fprintf(f, "\n");
 	}
@@ -264,7 +264,7 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "bytes", json_u64(gv[i].bytes));
 		wl = json_array();
 		for (w = 0; w < app->n_workers; w++)
-			if (gv[i].worker_bits[w / 64] & (UINT64_C(1) << (w % 64)))
+			if (mcfan_bits_test(gv[i].worker_bits, w))
 				json_array_append_new(wl, json_integer(app->worker_lcore_ids[w]));
 		json_object_set_new(o, "workers", wl);
 		json_array_append_new(arr, o);

@@ -426,7 +426,7 @@ tel_groups(const char *cmd, const char *params, struct rte_tel_data *d)
 		wl = new_array(RTE_TEL_INT_VAL);
 		if (wl != NULL) {
 			for (w = 0; w < app->n_workers; w++)
-				if (gv[i].worker_bits[w / 64] & (UINT64_C(1) << (w % 64)))
+				if (mcfan_bits_test(gv[i].worker_bits, w))
 					rte_tel_data_add_array_int(wl, (int)app->worker_lcore_ids[w]);
 			rte_tel_data_add_dict_container(d, "workers", wl, 0);
 		}
@@ -446,16 +446,13 @@ tel_groups(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (ret < 0)
 		goto out;
 	for (i = first; i < last; i++) {
-		int nw = 0;
-
 		group_text(&gv[i].entry->key, text, sizeof(text));
 		rte_tel_data_add_array_string(c[0], text);
 		rte_tel_data_add_array_int(c[1], gv[i].entry->key.udp_port);
 		rte_tel_data_add_array_u64(c[2], gv[i].frames);
 		rte_tel_data_add_array_u64(c[3], gv[i].bytes);
-		for (w = 0; w < RTE_DIM(gv[i].worker_bits); w++)
-			nw += __builtin_popcountll(gv[i].worker_bits[w]);
-		rte_tel_data_add_array_int(c[4], nw);
+		rte_tel_data_add_array_int(c[4],
+					   (int)mcfan_bits_count(gv[i].worker_bits, MCFAN_MAX_WORKERS));
 	}
 	rte_tel_data_add_dict_u64(d, "total", (uint64_t)n);
 	rte_tel_data_add_dict_u64(d, "page", page);
