@@ -52,6 +52,8 @@
 #include "mcfan_fanout.h"
 #include "mcfan_group.h"
 #include "mcfan_msacc.h"
+#include "mcfan_msacc_window.h"
+#include "mcfan_msacc_writer.h"
 #include "mcfan_idle.h"
 
 /* Exit status for bad usage (options, config file), as sysexits' EX_USAGE-like tools use 2. */

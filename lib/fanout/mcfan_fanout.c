@@ -21,8 +21,8 @@
 #include "mcfan_fanout.h"
 
 #define META_FIELD_NAME "mcfan_dynfield_meta"
-#define PREFETCH_AHEAD 4
-#define WORKER_READ_TRIES 64 /* seqlock attempts on a worker block before the per-word copy */ /* frames whose headers are prefetched ahead of the classifier */
+#define PREFETCH_AHEAD 4 /* frames whose headers are prefetched ahead of the classifier */
+#define WORKER_READ_TRIES 64 /* seqcount tries on a worker block before the per-word copy */
 
 int
 mcfan_meta_register(void)
@@ -166,7 +166,7 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 	unsigned int w, k, cnt, sent;
 	uint16_t f, delivered = pd->delivered;
 
-	mcfan_seq_write_begin(&st->seq);
+	rte_seqcount_write_begin(&st->seq);
 	for (w = 0; w < ctx->n_workers; w++) {
 		cnt = ctx->stage_count[w];
 		if (cnt == 0)
@@ -198,7 +198,7 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 	st->delivered_copies += enq_total;
 	for (k = 1; k < MCFAN_DROP_MAX; k++)
 		st->drops[k] += pd->drops[k];
-	mcfan_seq_write_end(&st->seq);
+	rte_seqcount_write_end(&st->seq);
 	memset(pd, 0, offsetof(struct mcfan_rx_pending, copies_left));
 	return delivered;
 }
@@ -265,7 +265,7 @@ mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16
 	unsigned int lb = 0;
 	uint16_t i, g;
 
-	mcfan_seq_write_begin(&ws->seq);
+	rte_seqcount_write_begin(&ws->seq);
 	for (i = 0; i < n; i++) {
 		const struct mcfan_mbuf_meta *meta = mcfan_meta(pkts[i], meta_offset);
 		uint32_t len = pkts[i]->pkt_len;
@@ -292,29 +292,29 @@ mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16
 	ws->lat_max_ns = lat_max;
 	if (waiting > ws->ring_high_water)
 		ws->ring_high_water = waiting;
-	mcfan_seq_write_end(&ws->seq);
+	rte_seqcount_write_end(&ws->seq);
 	rte_pktmbuf_free_bulk(pkts, n);
 }
 
-/* Seqlock read; max_tries 0 = until consistent. Returns 0 if consistent, -EAGAIN if
- * max_tries ran out (dst then holds the last, possibly mixed, copy). */
+/* Seqcount read; max_tries 0 = until consistent. Every try counts, also one that finds the
+ * writer inside its section, so a bounded read ends. Returns 0 if consistent, -EAGAIN if
+ * max_tries ran out (dst then holds the last, possibly mixed, copy or nothing new). */
 static int
-seq_read(const uint64_t *seq, const void *src, void *dst, size_t len, unsigned int max_tries)
+seq_read(const rte_seqcount_t *seq, const void *src, void *dst, size_t len,
+	 unsigned int max_tries)
 {
-	uint64_t s1, s2;
 	unsigned int tries = 0;
+	uint32_t sn;
 
 	for (;;) {
-		s1 = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
-		if (s1 & 1) {
+		sn = rte_seqcount_read_begin(seq);
+		if ((sn & 1) == 0) {
+			memcpy(dst, src, len);
+			if (!rte_seqcount_read_retry(seq, sn))
+				return 0;
+		} else {
 			rte_pause();
-			continue;
 		}
-		memcpy(dst, src, len);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		s2 = __atomic_load_n(seq, __ATOMIC_RELAXED);
-		if (s1 == s2)
-			return 0;
 		if (max_tries != 0 && ++tries >= max_tries)
 			return -EAGAIN;
 	}
@@ -353,11 +353,11 @@ void
 mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
 		  struct mcfan_ring_stats *ring_stats)
 {
-	uint64_t s1, s2;
+	uint32_t sn;
 
 	for (;;) {
-		s1 = __atomic_load_n(&ctx->stats.seq, __ATOMIC_ACQUIRE);
-		if (s1 & 1) {
+		sn = rte_seqcount_read_begin(&ctx->stats.seq);
+		if (sn & 1) {
 			rte_pause();
 			continue;
 		}
@@ -365,9 +365,7 @@ mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
 		if (ring_stats != NULL)
 			memcpy(ring_stats, ctx->ring_stats,
 			       ctx->n_workers * sizeof(ring_stats[0]));
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		s2 = __atomic_load_n(&ctx->stats.seq, __ATOMIC_RELAXED);
-		if (s1 == s2)
+		if (!rte_seqcount_read_retry(&ctx->stats.seq, sn))
 			return;
 	}
 }

@@ -22,10 +22,11 @@
  * shared by reference count (rte_pktmbuf_refcnt_update, every segment), never copied.
  *
  * Writer/reader protocol: each stats block has exactly one writer, the lcore
- * that owns it, which bumps a sequence number to odd before and to even after
- * each update (a seqlock, C11 acquire/release); readers on other threads copy
- * the block with mcfan_rx_stats_read() / mcfan_worker_stats_read() and retry
- * while the sequence is odd or changed.
+ * that owns it, which wraps each update in rte_seqcount_write_begin() and
+ * rte_seqcount_write_end() on the block's seq (odd while writing); readers on
+ * other threads copy the block with mcfan_rx_stats_read() / mcfan_rx_ctx_read()
+ * / mcfan_worker_stats_read() and retry while the sequence is odd or changed
+ * (the worker reader a bounded number of times).
  */
 
 #include <stdint.h>
@@ -33,6 +34,7 @@
 #include <rte_common.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
+#include <rte_seqcount.h>
 #include <rte_ring.h>
 
 #include "mcfan_classify.h"
@@ -49,7 +51,8 @@ struct mcfan_mbuf_meta {
 
 /** Counters of one RX lcore. Single writer: that lcore. */
 struct mcfan_rx_stats {
-	uint64_t seq;                   /**< Seqlock sequence, odd while writing. */
+	rte_seqcount_t seq;             /**< Odd while the owner writes the block. */
+	uint32_t seq_pad;               /**< Keeps the counters 64-bit aligned. */
 	uint64_t rx_frames;             /**< Frames returned by rx_burst. */
 	uint64_t rx_bytes;              /**< Their pkt_len, bytes. */
 	uint64_t delivered_frames;      /**< Frames with at least one copy enqueued. */
@@ -99,7 +102,8 @@ struct mcfan_rx_ctx {
 
 /** Counters of one worker lcore. Single writer: that worker. */
 struct mcfan_worker_stats {
-	uint64_t seq;                  /**< Seqlock sequence, odd while writing. */
+	rte_seqcount_t seq;            /**< Odd while the owner writes the block. */
+	uint32_t seq_pad;              /**< Keeps the counters 64-bit aligned (per-word copy). */
 	uint64_t frames;               /**< Copies dequeued and processed. */
 	uint64_t bytes;                /**< Their pkt_len, bytes. */
 	uint64_t ring_high_water;      /**< Most copies seen waiting in one ring, frames. */
@@ -220,7 +224,7 @@ uint16_t mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_t
 /**
  * Second half of mcfan_fanout_burst(): enqueue what mcfan_fanout_stage()
  * staged, free and count copies refused by full rings, and publish the
- * counters (one seqlock write).
+ * counters (one rte_seqcount write section).
  *
  * @param ctx
  *   The calling RX lcore's state.
@@ -280,7 +284,7 @@ uint64_t mcfan_lat_ns_mult(uint64_t tsc_hz);
 uint64_t mcfan_lat_quantile_ns(const uint64_t *hist, uint64_t max_ns, unsigned int permille);
 
 /**
- * Copy an RX lcore's stats consistently (seqlock read); any thread.
+ * Copy an RX lcore's stats consistently (rte_seqcount read); any thread.
  *
  * @param src
  *   The live stats.
@@ -291,7 +295,7 @@ void mcfan_rx_stats_read(const struct mcfan_rx_stats *src, struct mcfan_rx_stats
 
 /**
  * Copy an RX lcore's stats and its per-worker ring counters consistently
- * (both in one seqlock read); any thread.
+ * (both in one rte_seqcount read); any thread.
  *
  * @param ctx
  *   The live RX state.
@@ -304,7 +308,7 @@ void mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *st
 		       struct mcfan_ring_stats *ring_stats);
 
 /**
- * Copy a worker's stats; any thread. Tries a consistent (seqlock) copy; a
+ * Copy a worker's stats; any thread. Tries a consistent (rte_seqcount) copy; a
  * worker that rewrites its block faster than it can be copied (64 tries)
  * gets a copy made word by word, in which every counter is a value the
  * worker stored but two counters may come from different bursts. Never
@@ -319,30 +323,5 @@ void mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *st
  */
 int mcfan_worker_stats_read(const struct mcfan_worker_stats *src,
 			    struct mcfan_worker_stats *dst);
-
-/**
- * Begin a single-writer update of a seqlock-protected block.
- *
- * @param seq
- *   The block's sequence number.
- */
-static inline void
-mcfan_seq_write_begin(uint64_t *seq)
-{
-	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-}
-
-/**
- * End a single-writer update of a seqlock-protected block.
- *
- * @param seq
- *   The block's sequence number.
- */
-static inline void
-mcfan_seq_write_end(uint64_t *seq)
-{
-	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);
-}
 
 #endif /* MCFAN_FANOUT_H */

@@ -4,7 +4,7 @@
 
 /*
  * Microstate accounting: the control side (snapshots, windows, aggregation,
- * text). The owner-side fast path is static inline in mcfan_msacc.h.
+ * text). The owner-side fast path is static inline in mcfan_msacc_writer.h.
  */
 
 #include <errno.h>
@@ -16,11 +16,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_common.h>
 #include <rte_pause.h>
+#include <rte_seqcount.h>
 #include <rte_spinlock.h>
 
 #include "mcfan_msacc.h"
+#include "mcfan_msacc_window.h"
+#include "mcfan_msacc_writer.h"
 
 /** Direct reads of a block before asking its owner to publish a copy. */
 #define MSACC_DIRECT_TRIES 8
@@ -33,9 +37,6 @@
 
 /** Milliseconds per second. */
 #define MSACC_MS_PER_S 1000
-
-/** Bits per bitmap word. */
-#define MSACC_WORD_BITS 64
 
 /* Table column widths (characters). */
 #define COL_LCORE 7   /**< "lcore" and "lcores" column. */
@@ -298,7 +299,7 @@ msacc_try_direct(const struct mcfan_msacc *ms, struct mcfan_msacc_snap *s)
 		return 0;
 	msacc_copy_relaxed(ms, s);
 	/* Orders the data loads before the second load of seq. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
 	seq1 = __atomic_load_n(&ms->seq, __ATOMIC_RELAXED);
 	s->seq = seq0;
 	return seq1 == seq0;
@@ -309,12 +310,12 @@ static int
 msacc_try_pub(const struct mcfan_msacc *ms, struct mcfan_msacc_snap *s)
 {
 	const struct mcfan_msacc_snap *p = &ms->pub;
-	uint64_t seq0, seq1;
+	uint32_t sn;
 	unsigned int i;
 
-	seq0 = __atomic_load_n(&ms->pub_seq, __ATOMIC_ACQUIRE);
-	if (seq0 & 1)
-		return 0;
+	sn = rte_seqcount_read_begin(&ms->pub_seq);
+	if (sn & 1)
+		return 0; /* the owner is writing pub: the caller tries again */
 	s->seq = __atomic_load_n(&p->seq, __ATOMIC_RELAXED);
 	s->last_tsc = __atomic_load_n(&p->last_tsc, __ATOMIC_RELAXED);
 	s->init_tsc = __atomic_load_n(&p->init_tsc, __ATOMIC_RELAXED);
@@ -330,9 +331,7 @@ msacc_try_pub(const struct mcfan_msacc *ms, struct mcfan_msacc_snap *s)
 	s->role = __atomic_load_n(&p->role, __ATOMIC_RELAXED);
 	s->state = __atomic_load_n(&p->state, __ATOMIC_RELAXED);
 	s->paused = __atomic_load_n(&p->paused, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	seq1 = __atomic_load_n(&ms->pub_seq, __ATOMIC_RELAXED);
-	return seq1 == seq0;
+	return !rte_seqcount_read_retry(&ms->pub_seq, sn);
 }
 
 void
@@ -342,9 +341,8 @@ mcfan_msacc_publish_(struct mcfan_msacc *ms)
 	uint64_t req = __atomic_load_n(&ms->req, __ATOMIC_ACQUIRE);
 	unsigned int i;
 
-	/* Only the owner writes pub_seq and the live fields: plain reads are exact. */
-	__atomic_store_n(&ms->pub_seq, ms->pub_seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	/* Only the owner writes pub and the live fields: plain reads of them are exact. */
+	rte_seqcount_write_begin(&ms->pub_seq);
 	__atomic_store_n(&p->seq, ms->seq, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->last_tsc, ms->last_tsc, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->init_tsc, ms->init_tsc, __ATOMIC_RELAXED);
@@ -360,7 +358,7 @@ mcfan_msacc_publish_(struct mcfan_msacc *ms)
 	__atomic_store_n(&p->role, ms->role, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->state, ms->state, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->paused, ms->paused, __ATOMIC_RELAXED);
-	__atomic_store_n(&ms->pub_seq, ms->pub_seq + 1, __ATOMIC_RELEASE);
+	rte_seqcount_write_end(&ms->pub_seq);
 	/* Readers that see req_done >= their ticket find a copy at least this new. */
 	__atomic_store_n(&ms->req_done, req, __ATOMIC_RELEASE);
 }
@@ -482,18 +480,6 @@ mcfan_msacc_diff(const struct mcfan_msacc_snap *now, const struct mcfan_msacc_sn
  * Windows.
  */
 
-static inline void
-bit_set(uint64_t *map, unsigned int i)
-{
-	map[i / MSACC_WORD_BITS] |= UINT64_C(1) << (i % MSACC_WORD_BITS);
-}
-
-static inline int
-bit_test(const uint64_t *map, unsigned int i)
-{
-	return (map[i / MSACC_WORD_BITS] >> (i % MSACC_WORD_BITS)) & 1;
-}
-
 void
 mcfan_msacc_window_init(struct mcfan_msacc_window *w)
 {
@@ -538,7 +524,7 @@ window_baseline(struct mcfan_msacc_window *w, const struct mcfan_msacc *const *m
 		if (ms[i] == NULL)
 			continue;
 		mcfan_msacc_snapshot(ms[i], now_tsc, &w->base[i]);
-		bit_set(w->base_set, i);
+		mcfan_bits_set(w->base_set, i);
 	}
 }
 
@@ -551,7 +537,7 @@ window_lcore(const struct mcfan_msacc_window *w, const struct mcfan_msacc *ms, u
 	const struct mcfan_msacc_snap *base = NULL;
 
 	mcfan_msacc_snapshot(ms, now_tsc, &now);
-	if (w->mode != MCFAN_MSACC_WIN_CONTINUOUS && bit_test(w->base_set, i))
+	if (w->mode != MCFAN_MSACC_WIN_CONTINUOUS && mcfan_bits_test(w->base_set, i))
 		base = &w->base[i];
 	mcfan_msacc_diff(&now, base, out);
 }
@@ -607,7 +593,7 @@ window_tick_locked(struct mcfan_msacc_window *w, const struct mcfan_msacc *const
 		if (ms[i] == NULL)
 			continue;
 		window_lcore(w, ms[i], i, now_tsc, &w->result[i]);
-		bit_set(w->result_set, i);
+		mcfan_bits_set(w->result_set, i);
 	}
 	w->frozen = 1;
 	w->frozen_tsc = now_tsc;
@@ -636,12 +622,12 @@ window_rows_frozen(const struct mcfan_msacc_window *w, struct mcfan_msacc_row *r
 	unsigned int i, n = 0;
 
 	for (i = 0; i < MCFAN_MSACC_MAX_LCORES; i++)
-		n += bit_test(w->result_set, i);
+		n += mcfan_bits_test(w->result_set, i);
 	if (n > max_rows)
 		return -ENOSPC;
 	n = 0;
 	for (i = 0; i < MCFAN_MSACC_MAX_LCORES; i++) {
-		if (!bit_test(w->result_set, i))
+		if (!mcfan_bits_test(w->result_set, i))
 			continue;
 		rows[n].lcore_id = i;
 		rows[n].role = w->result[i].role;

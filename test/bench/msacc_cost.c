@@ -24,6 +24,8 @@
 #include <rte_cycles.h>
 
 #include "mcfan_msacc.h"
+#include "mcfan_msacc_window.h"
+#include "mcfan_msacc_writer.h"
 
 /** Default iterations per run. */
 #define DEFAULT_ITERS (1000u * 1000u)

@@ -515,7 +515,7 @@ check_conservation(const char *what, const struct mcfan_rx_ctx *ctx)
 	      " + ring_drops %" PRIu64, what, s->copies_offered, s->delivered_copies,
 	      sum_ring_drops(ctx));
 	CHECK(s->drops[MCFAN_DROP_NONE] == 0, "%s: drops[none] used", what);
-	CHECK((s->seq & 1) == 0, "%s: seq odd after a burst", what);
+	CHECK((s->seq.sn & 1) == 0, "%s: seq odd after a burst", what);
 }
 
 /* Dequeue everything from a ring into out (at most max), returning the count. */
@@ -587,7 +587,7 @@ test_meta_and_init(void)
 		     -EINVAL);
 	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, r, 1, -1, SOCKET_ID_ANY), -EINVAL);
 	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, r, 1, meta_off, SOCKET_ID_ANY), 0);
-	CHECK(ctx.n_workers == 1 && ctx.stats.rx_frames == 0 && ctx.stats.seq == 0,
+	CHECK(ctx.n_workers == 1 && ctx.stats.rx_frames == 0 && ctx.stats.seq.sn == 0,
 	      "fresh ctx not zeroed");
 	mcfan_rx_ctx_free(&ctx);
 	mcfan_rx_ctx_free(&ctx); /* second free is harmless: pointers were cleared */
@@ -644,7 +644,7 @@ test_partition(void)
 	CHECK_EQ_INT(ctx.stats.copies_offered, 3 * BURST);
 	CHECK_EQ_INT(ctx.stats.delivered_copies, 3 * BURST);
 	CHECK_EQ_INT(sum_drops(&ctx.stats), 0);
-	CHECK_EQ_INT(ctx.stats.seq, 6);
+	CHECK_EQ_INT(ctx.stats.seq.sn, 6);
 	CHECK(expect_enq[0] > 0 && expect_enq[1] > 0, "all groups on one worker");
 	for (w = 0; w < 2; w++) {
 		CHECK_EQ_INT(ctx.ring_stats[w].enqueued, expect_enq[w]);
@@ -694,7 +694,7 @@ test_partition(void)
 	for (w = 0; w < 2; w++) {
 		CHECK_EQ_INT(ws[w]->frames, expect_enq[w]);
 		CHECK_EQ_INT(ws[w]->ring_high_water, expect_enq[w]);
-		CHECK_EQ_INT(ws[w]->seq, 2);
+		CHECK_EQ_INT(ws[w]->seq.sn, 2);
 	}
 	CHECK_EQ_INT(ws[0]->bytes + ws[1]->bytes, total_bytes);
 	for (g = 0; g < N_GROUPS; g++) {
@@ -1096,7 +1096,7 @@ test_worker_stats(void)
 	CHECK_EQ_INT(ws->group_frames[MCFAN_MAX_GROUPS - 1], 1);
 	CHECK_EQ_INT(ws->group_first_tsc[MCFAN_MAX_GROUPS - 1], 800);
 	CHECK_EQ_INT(ws->bytes, ws->group_bytes[5] + ws->group_bytes[MCFAN_MAX_GROUPS - 1]);
-	CHECK_EQ_INT(ws->seq, 4);
+	CHECK_EQ_INT(ws->seq.sn, 4);
 	/* An empty burst changes no count. */
 	mcfan_worker_burst(ws, m, 0, 0, 0, meta_off);
 	CHECK_EQ_INT(ws->frames, 4);
@@ -1320,7 +1320,7 @@ test_stage_flush(void)
 		pkts[i] = mbuf_from(&f);
 	}
 	mcfan_fanout_stage(&ctx, tp, pkts, 6, 10);
-	CHECK_EQ_INT(ctx.stats.seq, 0);
+	CHECK_EQ_INT(ctx.stats.seq.sn, 0);
 	CHECK_EQ_INT(ctx.stats.rx_frames, 0);
 	CHECK_EQ_INT(ctx.pend.frames, 6);
 	CHECK_EQ_INT(ctx.pend.delivered, 5);
@@ -1331,7 +1331,7 @@ test_stage_flush(void)
 	CHECK_EQ_INT(ctx.pend.frames, 12);
 	CHECK_EQ_INT(ctx.stats.rx_frames, 0);
 	CHECK_EQ_INT(mcfan_fanout_flush(&ctx), SMALL_RING);
-	CHECK_EQ_INT(ctx.stats.seq, 2);
+	CHECK_EQ_INT(ctx.stats.seq.sn, 2);
 	CHECK_EQ_INT(ctx.stats.rx_frames, 12);
 	CHECK_EQ_INT(ctx.stats.delivered_frames, SMALL_RING);
 	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_RING_FULL], 3);
@@ -1354,7 +1354,7 @@ test_stage_flush(void)
 	mcfan_worker_burst(ws, out, (uint16_t)n, n, 0, meta_off);
 	/* A flush with nothing staged publishes nothing but stays consistent. */
 	CHECK_EQ_INT(mcfan_fanout_flush(&ctx), 0);
-	CHECK_EQ_INT(ctx.stats.seq, 4);
+	CHECK_EQ_INT(ctx.stats.seq.sn, 4);
 	CHECK_EQ_INT(ctx.stats.rx_frames, 12);
 	check_pool_full("stage/flush partition");
 	mcfan_rx_ctx_free(&ctx);
@@ -1468,13 +1468,13 @@ reader_main(void *p)
 		rdrops = rs[0].ring_drops + rs[1].ring_drops;
 		if (s.rx_frames != s.delivered_frames + sum_drops(&s) ||
 		    s.copies_offered != s.delivered_copies + rdrops ||
-		    s.delivered_copies != rs[0].enqueued + rs[1].enqueued || (s.seq & 1) != 0)
+		    s.delivered_copies != rs[0].enqueued + rs[1].enqueued || (s.seq.sn & 1) != 0)
 			a->bad++;
 		if (s.rx_frames < a->last_rx)
 			a->backwards++;
 		a->last_rx = s.rx_frames;
 		mcfan_rx_stats_read(&a->ctx->stats, &s);
-		if (s.rx_frames != s.delivered_frames + sum_drops(&s) || (s.seq & 1) != 0)
+		if (s.rx_frames != s.delivered_frames + sum_drops(&s) || (s.seq.sn & 1) != 0)
 			a->bad++;
 		a->reads++;
 	}
@@ -1542,7 +1542,7 @@ test_stats_read(void)
 	mcfan_rx_ctx_read(&ctx, &copy, NULL);
 	CHECK(memcmp(&copy, &ctx.stats, sizeof(copy)) == 0, "rx ctx copy without rings differs");
 	CHECK_EQ_INT(copy.rx_frames, 3000 * BURST);
-	CHECK_EQ_INT(copy.seq, 2 * 3000);
+	CHECK_EQ_INT(copy.seq.sn, 2 * 3000);
 	check_conservation("stats read", &ctx);
 	CHECK(ctx.stats.drops[MCFAN_DROP_RING_FULL] > 0 && sum_ring_drops(&ctx) >
 	      ctx.stats.drops[MCFAN_DROP_RING_FULL], "load did not exercise full rings");
@@ -1550,7 +1550,7 @@ test_stats_read(void)
 	/* An empty burst counts nothing but is still a (consistent) update. */
 	CHECK_EQ_INT(mcfan_fanout_burst(&ctx, t, pkts, 0, 0), 0);
 	CHECK_EQ_INT(ctx.stats.rx_frames, 3000 * BURST);
-	CHECK_EQ_INT(ctx.stats.seq, 2 * 3000 + 2);
+	CHECK_EQ_INT(ctx.stats.seq.sn, 2 * 3000 + 2);
 
 	for (w = 0; w < 2; w++) {
 		n = drain(rings[w], out, BURST);

@@ -20,6 +20,8 @@
 #include <rte_pause.h>
 
 #include "mcfan_msacc.h"
+#include "mcfan_msacc_window.h"
+#include "mcfan_msacc_writer.h"
 #include "unit.h"
 
 UNIT_DEFINE_COUNTERS;
@@ -348,15 +350,15 @@ test_publish(void)
 
 	mcfan_msacc_init(&ms, MCFAN_ROLE_WORKER, T0);
 	mcfan_msacc_add_poll(&ms, MCFAN_MS_DEQUEUE, T0 + 100, 16);
-	CHECK_EQ_INT(ms.pub_seq, 0);
+	CHECK_EQ_INT(ms.pub_seq.sn, 0);
 	CHECK_EQ_INT(ms.req_done, 0);
 
 	/* What a reader does after failing to find a quiet moment. */
 	__atomic_add_fetch(&ms.req, 1, __ATOMIC_ACQ_REL);
 	mcfan_msacc_poll(&ms, 3);   /* poll() does not check: no copy yet */
-	CHECK_EQ_INT(ms.pub_seq, 0);
+	CHECK_EQ_INT(ms.pub_seq.sn, 0);
 	mcfan_msacc_add(&ms, MCFAN_MS_PROCESS, T0 + 250);
-	CHECK_EQ_INT(ms.pub_seq, 2);
+	CHECK_EQ_INT(ms.pub_seq.sn, 2);
 	CHECK_EQ_INT(ms.req_done, 1);
 	CHECK_EQ_INT(ms.pub.seq, ms.seq);
 	CHECK_EQ_INT(ms.pub.last_tsc, T0 + 250);
@@ -372,7 +374,7 @@ test_publish(void)
 
 	/* Served: the next change does not publish again. */
 	mcfan_msacc_add(&ms, MCFAN_MS_POLL_EMPTY, T0 + 300);
-	CHECK_EQ_INT(ms.pub_seq, 2);
+	CHECK_EQ_INT(ms.pub_seq.sn, 2);
 
 	/* An idle owner: the snapshot reads the live block directly. */
 	mcfan_msacc_snapshot(&ms, T0 + 400, &snap);

@@ -117,7 +117,7 @@ announce(struct mcfan_app *app, struct mcfan_lcore *lc)
 {
 	__atomic_store_n(&lc->idle.sleeping, 1, __ATOMIC_SEQ_CST);
 	__atomic_fetch_add(&app->idle_sleepers, 1, __ATOMIC_SEQ_CST);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (mcfan_lcore_rings_empty(app, lc))
 		return true;
 	__atomic_store_n(&lc->idle.sleeping, 0, __ATOMIC_RELAXED);
@@ -251,7 +251,7 @@ mcfan_idle_kick_slow(struct mcfan_app *app, struct mcfan_lcore *lc)
 	unsigned int w;
 
 	/* pairs with the release of the sleepers' increment: their flags are visible */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
 	for (w = 0; w < rx->n_workers; w++) {
 		wl = &app->lcores[app->worker_lcore_ids[w]];
 		if (!__atomic_load_n(&wl->idle.sleeping, __ATOMIC_RELAXED) ||

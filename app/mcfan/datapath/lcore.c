@@ -42,7 +42,7 @@ ms_add_now(struct mcfan_msacc *ms, bool on, enum mcfan_ms_state s)
 static inline void
 kick_workers(struct mcfan_app *app, struct mcfan_lcore *lc)
 {
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (unlikely(__atomic_load_n(&app->idle_sleepers, __ATOMIC_RELAXED) != 0))
 		mcfan_idle_kick_slow(app, lc);
 }
