@@ -12,9 +12,9 @@
 
 #include "mcfan_idle.h"
 #include "mcfan_msacc.h"
+#include "mcfan_parse.h"
 
 #define NS_PER_MS UINT64_C(1000000)
-
 
 static const char *const kind_names[MCFAN_IDLE_KIND_MAX] = {
 	[MCFAN_IDLE_POLL] = "poll",
@@ -86,24 +86,23 @@ mcfan_idle_parse(const char *text, uint32_t *policy, char *err, size_t len)
 		return 0;
 	}
 	if (k == MCFAN_IDLE_POLL) {
-		snprintf(err, len, "idle policy '%s': poll takes no threshold", text);
-		return -EINVAL;
+		return mcfan_err_set(err, len, -EINVAL, "idle policy '%s': poll takes no threshold",
+				     text);
 	}
 	for (t = 0; t < MCFAN_IDLE_THR_MAX; t++)
 		if (strcmp(colon + 1, thr_names[t]) == 0)
 			break;
 	if (t == MCFAN_IDLE_THR_MAX) {
-		snprintf(err, len, "idle policy '%s': threshold '%s' is not one of none, very_short, "
-			 "short, medium, long, very_long", text, colon + 1);
-		return -EINVAL;
+		return mcfan_err_set(err, len, -EINVAL, "idle policy '%s': threshold '%s' is not one "
+				     "of none, very_short, short, medium, long, very_long", text,
+				     colon + 1);
 	}
 	*policy = MCFAN_IDLE_POLICY(k, t);
 	return 0;
 bad:
-	snprintf(err, len, "idle policy '%.*s' is not one of poll, backoff[:THRESHOLD], "
-		 "wake[:THRESHOLD], interrupt[:THRESHOLD]", MCFAN_IDLE_POLICY_TEXT_MAX * 2,
-		 text != NULL ? text : "");
-	return -EINVAL;
+	return mcfan_err_set(err, len, -EINVAL, "idle policy '%.*s' is not one of poll, "
+			     "backoff[:THRESHOLD], wake[:THRESHOLD], interrupt[:THRESHOLD]",
+			     MCFAN_IDLE_POLICY_TEXT_MAX * 2, text != NULL ? text : "");
 }
 
 const char *
@@ -124,16 +123,13 @@ mcfan_idle_role_ok(uint32_t policy, uint32_t role, char *err, size_t len)
 {
 	enum mcfan_idle_kind k = MCFAN_IDLE_KIND_OF(policy);
 
-	if (k == MCFAN_IDLE_WAKE && (role & MCFAN_ROLE_RX)) {
-		snprintf(err, len, "wake is for worker-only lcores: an lcore that polls a port is "
-			 "woken by no one (use backoff or interrupt)");
-		return -EINVAL;
-	}
-	if (k == MCFAN_IDLE_INTERRUPT && !(role & MCFAN_ROLE_RX)) {
-		snprintf(err, len, "interrupt is for lcores that poll a port (use wake or backoff "
-			 "for workers)");
-		return -EINVAL;
-	}
+	if (k == MCFAN_IDLE_WAKE && (role & MCFAN_ROLE_RX))
+		return mcfan_err_set(err, len, -EINVAL, "wake is for worker-only lcores: an lcore "
+				     "that polls a port is woken by no one (use backoff or "
+				     "interrupt)");
+	if (k == MCFAN_IDLE_INTERRUPT && !(role & MCFAN_ROLE_RX))
+		return mcfan_err_set(err, len, -EINVAL, "interrupt is for lcores that poll a port "
+				     "(use wake or backoff for workers)");
 	return 0;
 }
 

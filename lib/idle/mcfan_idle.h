@@ -135,33 +135,77 @@ struct mcfan_idle {
 /**
  * Parse a policy: poll, backoff[:THRESHOLD], wake[:THRESHOLD],
  * interrupt[:THRESHOLD]; THRESHOLD one of none, very_short, short, medium,
- * long, very_long.
+ * long, very_long. Without a threshold: none for poll, short for backoff,
+ * very_short for wake and interrupt.
  *
  * @param text
- *   The policy text.
+ *   The policy text, at most MCFAN_IDLE_POLICY_TEXT_MAX characters; may be
+ *   NULL (-EINVAL).
  * @param policy
- *   Receives the policy word.
+ *   Receives the policy word (MCFAN_IDLE_POLICY()); untouched on error. Must
+ *   not be NULL.
  * @param err
- *   Receives a one-line message on failure.
+ *   Receives a one-line message on failure (mcfan_err_set()); may be NULL.
+ * @param len
+ *   Size of err in bytes.
  * @return
- *   0, or -EINVAL.
+ *   0, or -EINVAL for an unknown kind, a threshold after poll or an unknown
+ *   threshold.
  */
 int mcfan_idle_parse(const char *text, uint32_t *policy, char *err, size_t len);
 
-/** Write a policy as text ("backoff:short"); returns buf. */
+/**
+ * Write a policy as text: "poll", or KIND:THRESHOLD ("backoff:short"); the
+ * kind alone if the threshold is out of range, "unknown" for a kind out of
+ * range.
+ *
+ * @param policy
+ *   A policy word.
+ * @param buf
+ *   Destination; MCFAN_IDLE_POLICY_TEXT_MAX + 1 bytes always suffice, less
+ *   truncates. Must not be NULL if len > 0.
+ * @param len
+ *   Size of buf in bytes.
+ * @return
+ *   buf.
+ */
 const char *mcfan_idle_format(uint32_t policy, char *buf, size_t len);
 
-/** Name of a kind: "poll", "backoff", "wake", "interrupt". */
+/**
+ * Name of a kind.
+ *
+ * @param kind
+ *   An enum mcfan_idle_kind value.
+ * @return
+ *   "poll", "backoff", "wake", "interrupt", or "unknown" out of range.
+ */
 const char *mcfan_idle_kind_name(enum mcfan_idle_kind kind);
 
-/** Empty iterations of a threshold before the lcore pauses (as many again before it sleeps). */
+/**
+ * Empty iterations of a threshold before the lcore pauses (as many again
+ * before it sleeps).
+ *
+ * @param thr
+ *   An enum mcfan_idle_threshold value.
+ * @return
+ *   0, 16, 128, 1024, 8192 or 65536 iterations (none .. very_long); 0 out of
+ *   range.
+ */
 uint32_t mcfan_idle_threshold_polls(enum mcfan_idle_threshold thr);
 
 /**
  * May an lcore with these role bits (enum mcfan_role) use the policy? wake is
  * for worker-only lcores (nothing wakes an lcore that polls a port),
- * interrupt for lcores with the RX role.
+ * interrupt for lcores with the RX role; poll and backoff suit every role.
  *
+ * @param policy
+ *   A policy word.
+ * @param role
+ *   enum mcfan_role bits of the lcore.
+ * @param err
+ *   Receives a one-line message on failure; may be NULL.
+ * @param len
+ *   Size of err in bytes.
  * @return
  *   0, or -EINVAL with a message in err.
  */
@@ -170,12 +214,18 @@ int mcfan_idle_role_ok(uint32_t policy, uint32_t role, char *err, size_t len);
 /**
  * The longest sleep an lcore may take now: 0 for poll; for backoff and wake
  * the smaller of max_sleep_ns and the ring bound; for interrupt the smaller of
- * MCFAN_IDLE_INTR_WAIT_MAX_MS and the ring bound, whole milliseconds (a bound
- * under 1 ms makes it sleep like backoff instead).
+ * MCFAN_IDLE_INTR_WAIT_MAX_MS and the ring bound, rounded down to whole
+ * milliseconds (a bound under 1 ms makes it sleep like backoff instead).
  *
+ * @param policy
+ *   A policy word; a kind out of range counts as poll.
  * @param ring_bound_ns
  *   Time half the smallest input ring takes to fill at the highest recent
- *   rate; 0 = no recent traffic (no bound).
+ *   rate, ns; 0 = no recent traffic (no bound).
+ * @param max_sleep_ns
+ *   The configured cap (--idle-max-sleep-us), ns.
+ * @return
+ *   The cap in ns; 0 for poll.
  */
 uint64_t mcfan_idle_sleep_cap_ns(uint32_t policy, uint64_t ring_bound_ns, uint64_t max_sleep_ns);
 

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * lib/util: decimal numbers, the corelist parser, worker bitmaps (bits.h) and the one
+ * error-message helper. Pure functions: no EAL.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bits.h"
+#include "mcfan_group.h"
+#include "mcfan_parse.h"
+#include "unit.h"
+
+UNIT_DEFINE_COUNTERS;
+
+#define MAX_RANGES 16
+#define ERR_LEN 64
+#define TEST_MAX_ID 127
+
+/* What the corelist parser handed to its callback. */
+struct ranges {
+	unsigned int n;
+	uint64_t first[MAX_RANGES];
+	uint64_t last[MAX_RANGES];
+	unsigned int refuse_at; /* refuse the range with this index (MAX_RANGES: none) */
+};
+
+static int
+record(uint64_t first, uint64_t last, void *arg)
+{
+	struct ranges *r = arg;
+
+	if (r->n == r->refuse_at)
+		return -EEXIST;
+	if (r->n < MAX_RANGES) {
+		r->first[r->n] = first;
+		r->last[r->n] = last;
+	}
+	r->n++;
+	return 0;
+}
+
+static int
+parse(const char *text, uint64_t max_id, struct ranges *r, struct mcfan_corelist_err *e)
+{
+	memset(r, 0, sizeof(*r));
+	r->refuse_at = MAX_RANGES;
+	memset(e, 0xff, sizeof(*e));
+	return mcfan_corelist_parse(text, strlen(text), max_id, record, r, e);
+}
+
+static void
+check_syntax_err(const char *text, enum mcfan_corelist_err_kind kind, unsigned int visited)
+{
+	struct mcfan_corelist_err e;
+	struct ranges r;
+
+	CHECK(parse(text, TEST_MAX_ID, &r, &e) == -EINVAL, "'%s' is refused", text);
+	CHECK(e.kind == kind, "'%s': kind %d, expected %d", text, (int)e.kind, (int)kind);
+	CHECK(r.n == visited, "'%s': %u ranges visited before the error, expected %u", text,
+	      r.n, visited);
+}
+
+static void
+test_corelist_good(void)
+{
+	struct mcfan_corelist_err e;
+	struct ranges r;
+
+	CHECK_EQ_INT(parse("1", TEST_MAX_ID, &r, &e), 0);
+	CHECK_EQ_INT(e.kind, MCFAN_CORELIST_OK);
+	CHECK_EQ_INT(r.n, 1);
+	CHECK_EQ_INT(r.first[0], 1);
+	CHECK_EQ_INT(r.last[0], 1);
+
+	/* list order is kept, ranges are handed over whole, leading zeros are decimal */
+	CHECK_EQ_INT(parse("7,1-3,08,5-5", TEST_MAX_ID, &r, &e), 0);
+	CHECK_EQ_INT(r.n, 4);
+	CHECK_EQ_INT(r.first[0], 7);
+	CHECK_EQ_INT(r.last[0], 7);
+	CHECK_EQ_INT(r.first[1], 1);
+	CHECK_EQ_INT(r.last[1], 3);
+	CHECK_EQ_INT(r.first[2], 8);
+	CHECK_EQ_INT(r.last[2], 8);
+	CHECK_EQ_INT(r.first[3], 5);
+	CHECK_EQ_INT(r.last[3], 5);
+
+	/* repeats are for the callback to judge */
+	CHECK_EQ_INT(parse("2,2,1-3", TEST_MAX_ID, &r, &e), 0);
+	CHECK_EQ_INT(r.n, 3);
+
+	/* the largest id, and a range up to it */
+	CHECK_EQ_INT(parse("127", TEST_MAX_ID, &r, &e), 0);
+	CHECK_EQ_INT(parse("0-127", TEST_MAX_ID, &r, &e), 0);
+	CHECK_EQ_INT(r.first[0], 0);
+	CHECK_EQ_INT(r.last[0], 127);
+	CHECK_EQ_INT(parse("18446744073709551615", UINT64_MAX, &r, &e), 0);
+	CHECK(r.first[0] == UINT64_MAX, "UINT64_MAX parsed");
+
+	/* the length bounds the text: what follows is not looked at */
+	memset(&r, 0, sizeof(r));
+	r.refuse_at = MAX_RANGES;
+	CHECK_EQ_INT(mcfan_corelist_parse("3-4\n", 3, TEST_MAX_ID, record, &r, NULL), 0);
+	CHECK_EQ_INT(r.n, 1);
+	CHECK_EQ_INT(r.last[0], 4);
+}
+
+static void
+test_corelist_errors(void)
+{
+	struct mcfan_corelist_err e;
+	struct ranges r;
+
+	check_syntax_err("", MCFAN_CORELIST_EMPTY, 0);
+	check_syntax_err(",1", MCFAN_CORELIST_EMPTY_ITEM, 0);
+	check_syntax_err("1,", MCFAN_CORELIST_EMPTY_ITEM, 0);
+	check_syntax_err("1,,2", MCFAN_CORELIST_EMPTY_ITEM, 0);
+	check_syntax_err(",", MCFAN_CORELIST_EMPTY_ITEM, 0);
+	/* empty items are found before anything else: no range is visited */
+	check_syntax_err("x,2,", MCFAN_CORELIST_EMPTY_ITEM, 0);
+	check_syntax_err("x", MCFAN_CORELIST_SYNTAX, 0);
+	check_syntax_err("-1", MCFAN_CORELIST_SYNTAX, 0);
+	check_syntax_err("1-", MCFAN_CORELIST_SYNTAX, 0);
+	check_syntax_err("1-2-3", MCFAN_CORELIST_SYNTAX, 0);
+	check_syntax_err(" 1", MCFAN_CORELIST_SYNTAX, 0);
+	check_syntax_err("+1", MCFAN_CORELIST_SYNTAX, 0);
+	check_syntax_err("0x1", MCFAN_CORELIST_SYNTAX, 0);
+	check_syntax_err("128", MCFAN_CORELIST_SYNTAX, 0);
+	check_syntax_err("1-128", MCFAN_CORELIST_SYNTAX, 0);
+	check_syntax_err("99999999999999999999", MCFAN_CORELIST_SYNTAX, 0);
+	/* items are checked in order: earlier good ones were already visited */
+	check_syntax_err("1,2,x", MCFAN_CORELIST_SYNTAX, 2);
+	check_syntax_err("1,5-3", MCFAN_CORELIST_DECREASING, 1);
+
+	CHECK_EQ_INT(parse("4,9-2", TEST_MAX_ID, &r, &e), -EINVAL);
+	CHECK_EQ_INT(e.kind, MCFAN_CORELIST_DECREASING);
+	CHECK_EQ_INT(e.first, 9);
+	CHECK_EQ_INT(e.last, 2);
+
+	/* the callback's refusal stops the parse and is returned as it is */
+	memset(&r, 0, sizeof(r));
+	r.refuse_at = 1;
+	CHECK_EQ_INT(mcfan_corelist_parse("1,4-6,x", 7, TEST_MAX_ID, record, &r, &e), -EEXIST);
+	CHECK_EQ_INT(e.kind, MCFAN_CORELIST_VISIT);
+	CHECK_EQ_INT(e.first, 4);
+	CHECK_EQ_INT(e.last, 6);
+	CHECK_EQ_INT(mcfan_corelist_parse("1,", 2, TEST_MAX_ID, record, &r, NULL), -EINVAL);
+	CHECK_EQ_INT(mcfan_corelist_parse(NULL, 0, TEST_MAX_ID, record, &r, &e), -EINVAL);
+	CHECK_EQ_INT(e.kind, MCFAN_CORELIST_EMPTY);
+}
+
+static void
+test_parse_u64(void)
+{
+	uint64_t v = 42;
+
+	CHECK_EQ_INT(mcfan_parse_u64("0", 0, 10, &v), 0);
+	CHECK_EQ_INT(v, 0);
+	CHECK_EQ_INT(mcfan_parse_u64("010", 0, 10, &v), 0);
+	CHECK_EQ_INT(v, 10);
+	CHECK_EQ_INT(mcfan_parse_u64("18446744073709551615", 0, UINT64_MAX, &v), 0);
+	CHECK(v == UINT64_MAX, "UINT64_MAX");
+	v = 42;
+	CHECK_EQ_INT(mcfan_parse_u64("18446744073709551616", 0, UINT64_MAX, &v), -ERANGE);
+	CHECK_EQ_INT(mcfan_parse_u64("11", 0, 10, &v), -ERANGE);
+	CHECK_EQ_INT(mcfan_parse_u64("4", 5, 10, &v), -ERANGE);
+	CHECK_EQ_INT(mcfan_parse_u64("", 0, 10, &v), -EINVAL);
+	CHECK_EQ_INT(mcfan_parse_u64(NULL, 0, 10, &v), -EINVAL);
+	CHECK_EQ_INT(mcfan_parse_u64("-1", 0, 10, &v), -EINVAL);
+	CHECK_EQ_INT(mcfan_parse_u64("1 ", 0, 10, &v), -EINVAL);
+	/* a non-digit anywhere is -EINVAL even where the digits before it overflow */
+	CHECK_EQ_INT(mcfan_parse_u64("99999999999999999999x", 0, UINT64_MAX, &v), -EINVAL);
+	CHECK_EQ_INT(v, 42);
+}
+
+static void
+test_err_set(void)
+{
+	char err[ERR_LEN], small[6];
+
+	memset(err, 'x', sizeof(err));
+	CHECK_EQ_INT(mcfan_err_set(err, sizeof(err), -ENOSPC, "%s: %d", "slots", 3), -ENOSPC);
+	CHECK_EQ_STR(err, "slots: 3");
+	CHECK_EQ_INT(mcfan_err_set(err, sizeof(err), 0, "ok"), 0);
+	CHECK_EQ_STR(err, "ok");
+	CHECK_EQ_INT(mcfan_err_set(small, sizeof(small), -EINVAL, "truncated"), -EINVAL);
+	CHECK_EQ_STR(small, "trunc");
+	CHECK_EQ_INT(mcfan_err_set(NULL, 16, -EINVAL, "nowhere"), -EINVAL);
+	memset(small, 'y', sizeof(small));
+	CHECK_EQ_INT(mcfan_err_set(small, 0, -E2BIG, "nothing"), -E2BIG);
+	CHECK_EQ_INT(small[0], 'y');
+}
+
+static void
+test_bits(void)
+{
+	uint64_t bits[MCFAN_WORKER_WORDS];
+	unsigned int i, n, seen[8];
+
+	CHECK_EQ_INT(MCFAN_BITS_WORDS(0), 0);
+	CHECK_EQ_INT(MCFAN_BITS_WORDS(1), 1);
+	CHECK_EQ_INT(MCFAN_BITS_WORDS(64), 1);
+	CHECK_EQ_INT(MCFAN_BITS_WORDS(65), 2);
+	CHECK_EQ_INT(MCFAN_WORKER_WORDS, (MCFAN_MAX_WORKERS + 63) / 64);
+	CHECK_EQ_INT(sizeof(bits) * 8 >= MCFAN_MAX_WORKERS, 1);
+
+	memset(bits, 0, sizeof(bits));
+	CHECK_EQ_INT(mcfan_bits_count(bits, MCFAN_MAX_WORKERS), 0);
+	CHECK_EQ_INT(mcfan_bits_next(bits, MCFAN_MAX_WORKERS, 0), MCFAN_MAX_WORKERS);
+	mcfan_bits_set(bits, 0);
+	mcfan_bits_set(bits, 63);
+	mcfan_bits_set(bits, 64);
+	mcfan_bits_set(bits, MCFAN_MAX_WORKERS - 1);
+	mcfan_bits_set(bits, 64); /* setting twice is setting once */
+	CHECK_EQ_INT(bits[0], (UINT64_C(1) << 63) | 1);
+	CHECK_EQ_INT(bits[1] & 1, 1);
+	CHECK(mcfan_bits_test(bits, 0) && mcfan_bits_test(bits, 63) && mcfan_bits_test(bits, 64),
+	      "bits 0, 63, 64 set");
+	CHECK(!mcfan_bits_test(bits, 1) && !mcfan_bits_test(bits, 62) &&
+	      !mcfan_bits_test(bits, 65), "bits 1, 62, 65 clear");
+	CHECK_EQ_INT(mcfan_bits_count(bits, MCFAN_MAX_WORKERS), 4);
+	/* counting stops at n_bits, also inside a word */
+	CHECK_EQ_INT(mcfan_bits_count(bits, 0), 0);
+	CHECK_EQ_INT(mcfan_bits_count(bits, 1), 1);
+	CHECK_EQ_INT(mcfan_bits_count(bits, 63), 1);
+	CHECK_EQ_INT(mcfan_bits_count(bits, 64), 2);
+	CHECK_EQ_INT(mcfan_bits_count(bits, 65), 3);
+
+	CHECK_EQ_INT(mcfan_bits_next(bits, MCFAN_MAX_WORKERS, 0), 0);
+	CHECK_EQ_INT(mcfan_bits_next(bits, MCFAN_MAX_WORKERS, 1), 63);
+	CHECK_EQ_INT(mcfan_bits_next(bits, MCFAN_MAX_WORKERS, 64), 64);
+	CHECK_EQ_INT(mcfan_bits_next(bits, MCFAN_MAX_WORKERS, 65), MCFAN_MAX_WORKERS - 1);
+	CHECK_EQ_INT(mcfan_bits_next(bits, 64, 1), 63);
+	CHECK_EQ_INT(mcfan_bits_next(bits, 63, 1), 63); /* bit 63 is past n_bits: none */
+	CHECK_EQ_INT(mcfan_bits_next(bits, 10, 200), 10);
+
+	n = 0;
+	MCFAN_BITS_FOREACH(i, bits, MCFAN_MAX_WORKERS)
+		if (n < RTE_DIM(seen))
+			seen[n++] = i;
+	CHECK_EQ_INT(n, 4);
+	CHECK_EQ_INT(seen[0], 0);
+	CHECK_EQ_INT(seen[1], 63);
+	CHECK_EQ_INT(seen[2], 64);
+	CHECK_EQ_INT(seen[3], MCFAN_MAX_WORKERS - 1);
+	n = 0;
+	MCFAN_BITS_FOREACH(i, bits, 64)
+		n++;
+	CHECK_EQ_INT(n, 2);
+
+	mcfan_bits_clear(bits, 63);
+	mcfan_bits_clear(bits, 5); /* clearing a clear bit changes nothing */
+	CHECK(!mcfan_bits_test(bits, 63), "bit 63 cleared");
+	CHECK_EQ_INT(mcfan_bits_count(bits, MCFAN_MAX_WORKERS), 3);
+	CHECK_EQ_INT(bits[0], 1);
+}
+
+int
+main(void)
+{
+	test_corelist_good();
+	test_corelist_errors();
+	test_parse_u64();
+	test_err_set();
+	test_bits();
+	return unit_summary("util");
+}
