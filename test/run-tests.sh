@@ -10,8 +10,14 @@ cd "$(dirname "$0")/.."
 BUILD=${MCFAN_TEST_BUILD:-build-test}
 
 test/install-deps.sh || exit 1
+# Warnings are errors (-Dwerror=true); a build directory set up without it is set up afresh.
 if [ ! -f "$BUILD/build.ninja" ]; then
-	meson setup "$BUILD" >/dev/null || exit 1
+	meson setup "$BUILD" -Dwerror=true >/dev/null || exit 1
+elif ! meson introspect --buildoptions "$BUILD" | python3 -c '
+import json, sys
+sys.exit(0 if any(o["name"] == "werror" and o["value"] for o in json.load(sys.stdin)) else 1)'
+then
+	meson setup --wipe "$BUILD" -Dwerror=true >/dev/null || exit 1
 fi
 ninja -C "$BUILD" >/dev/null || { ninja -C "$BUILD"; exit 1; }
 

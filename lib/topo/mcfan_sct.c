@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -262,9 +263,7 @@ sct_out_init(struct sct_out *o, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-static void
-sct_out_printf(struct sct_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
+__rte_format_printf(2, 3)
 static void
 sct_out_printf(struct sct_out *o, const char *fmt, ...)
 {
@@ -878,12 +877,12 @@ sct_parse_entry(struct sct_parser *ps, const char **s, size_t entry_no)
 		ids = &ps->ids[l];
 		if (ids->count != 1 && ids->count != lids->count)
 			return sct_fail(ps->err, MCFAN_SCT_ERR_INVALID_ID_RANGE,
-				": '%.*s%s' names %llu ids but '%.*s%s' names %llu, in entry %zu "
+				": '%.*s%s' names %" PRIu64 " ids but '%.*s%s' names %" PRIu64 ", in entry %zu "
 				"'%.*s%s' (a list must be as long as L's, or a single id)",
 				sct_quote_len(ids->field_len), ids->field,
-				sct_quote_cut(ids->field_len), (unsigned long long)ids->count,
+				sct_quote_cut(ids->field_len), (uint64_t)ids->count,
 				sct_quote_len(lids->field_len), lids->field,
-				sct_quote_cut(lids->field_len), (unsigned long long)lids->count,
+				sct_quote_cut(lids->field_len), (uint64_t)lids->count,
 				entry_no, sct_quote_len(entry_len), entry, sct_quote_cut(entry_len));
 	}
 

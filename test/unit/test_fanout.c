@@ -31,6 +31,7 @@
 #include "mcfan_classify.h"
 #include "mcfan_fanout.h"
 #include "mcfan_group.h"
+#include "frame.h"
 #include "unit.h"
 
 UNIT_DEFINE_COUNTERS;
@@ -41,156 +42,16 @@ UNIT_DEFINE_COUNTERS;
 #define SMALL_RING 8
 #define BURST 32
 #define MAX_W 3                /* most workers any case uses */
-#define FRAME_MAX 1024
 #define PAYLOAD_LEN 32
 #define N_GROUPS 10
-#define GROUP_PORT 3999
 #define V6_PORT 5000
 #define RING_FLAGS (RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ)
 
-#define ET_IPV4 0x0800
-#define ET_IPV6 0x86dd
-#define TPID_8021Q 0x8100
-#define TPID_8021AD 0x88a8
-#define ETH_HDR_LEN 14
-#define IPV4_HDR_LEN 20
-#define IPV6_HDR_LEN 40
-#define UDP_HDR_LEN 8
-#define PROTO_HOPOPTS 0
-#define PROTO_IGMP 2
-#define PROTO_TCP 6
-#define PROTO_UDP 17
-#define PROTO_ICMPV6 58
-#define IPV4_MF 0x2000
-#define ICMPV6_MLDV2_REPORT 143
 
 static struct rte_mempool *pool;
 static int meta_off = -1;
 
-/* ---- frames ---- */
-
-struct frame {
-	uint8_t b[FRAME_MAX];
-	uint32_t len;
-};
-
-static void
-put_u8(struct frame *f, uint8_t v)
-{
-	if (f->len < FRAME_MAX)
-		f->b[f->len++] = v;
-}
-
-static void
-put_be16(struct frame *f, uint16_t v)
-{
-	put_u8(f, (uint8_t)(v >> 8));
-	put_u8(f, (uint8_t)v);
-}
-
-static void
-put_be32(struct frame *f, uint32_t v)
-{
-	put_be16(f, (uint16_t)(v >> 16));
-	put_be16(f, (uint16_t)v);
-}
-
-static void
-put_bytes(struct frame *f, const uint8_t *p, uint32_t n)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++)
-		put_u8(f, p[i]);
-}
-
-static void
-set_be16(struct frame *f, uint32_t off, uint16_t v)
-{
-	f->b[off] = (uint8_t)(v >> 8);
-	f->b[off + 1] = (uint8_t)v;
-}
-
-/* Ethernet II with n_tags VLAN tags (802.1ad outer, 802.1Q inner). */
-static void
-eth(struct frame *f, unsigned int n_tags, uint16_t l3_type)
-{
-	static const uint8_t macs[12] = { 0x01, 0x00, 0x5e, 0x09, 0x09, 0x01,
-					  0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
-	unsigned int i;
-
-	f->len = 0;
-	put_bytes(f, macs, sizeof(macs));
-	for (i = 0; i < n_tags; i++) {
-		put_be16(f, i == 0 && n_tags > 1 ? TPID_8021AD : TPID_8021Q);
-		put_be16(f, (uint16_t)(100 * (i + 1)));
-	}
-	put_be16(f, l3_type);
-}
-
-static uint32_t
-ip4(struct frame *f, uint8_t proto, uint16_t frag, const uint8_t dst[4])
-{
-	static const uint8_t src[4] = { 198, 18, 0, 1 };
-	uint32_t off = f->len;
-
-	put_u8(f, 0x45);
-	put_u8(f, 0);
-	put_be16(f, 0);
-	put_be16(f, 1);
-	put_be16(f, frag);
-	put_u8(f, 1);
-	put_u8(f, proto);
-	put_be16(f, 0);
-	put_bytes(f, src, 4);
-	put_bytes(f, dst, 4);
-	return off;
-}
-
-static void
-ip4_end(struct frame *f, uint32_t off)
-{
-	set_be16(f, off + 2, (uint16_t)(f->len - off));
-}
-
-static uint32_t
-ip6(struct frame *f, uint8_t next, const uint8_t dst[16])
-{
-	static const uint8_t src[16] = { 0xfe, 0x80, [15] = 1 };
-	uint32_t off = f->len;
-
-	put_be32(f, 0x60000000);
-	put_be16(f, 0);
-	put_u8(f, next);
-	put_u8(f, 1);
-	put_bytes(f, src, 16);
-	put_bytes(f, dst, 16);
-	return off;
-}
-
-static void
-ip6_end(struct frame *f, uint32_t off)
-{
-	set_be16(f, off + 4, (uint16_t)(f->len - off - IPV6_HDR_LEN));
-}
-
-static uint32_t
-udp(struct frame *f, uint16_t dport)
-{
-	uint32_t off = f->len;
-
-	put_be16(f, 40000);
-	put_be16(f, dport);
-	put_be16(f, 0);
-	put_be16(f, 0);
-	return off;
-}
-
-static void
-udp_end(struct frame *f, uint32_t off)
-{
-	set_be16(f, off + 4, (uint16_t)(f->len - off));
-}
+/* ---- frames (built with frame.h) ---- */
 
 /* UDP payload: a sequence number, then filler, payload_len bytes in all (at least 4). */
 static void
@@ -221,36 +82,28 @@ build_v4(struct frame *f, unsigned int n_tags, uint8_t last, uint16_t port, uint
 	uint32_t ip, u;
 
 	v4_addr(dst, last);
-	eth(f, n_tags, ET_IPV4);
-	ip = ip4(f, PROTO_UDP, 0, dst);
-	u = udp(f, port);
+	l2_hdr(f, l2_tags(n_tags), ET_IPV4);
+	ip = ipv4_begin(f, IPV4_IHL_MIN, PROTO_UDP, 0, dst);
+	u = udp_begin(f, port);
 	payload(f, seq, payload_len);
 	udp_end(f, u);
-	ip4_end(f, ip);
+	ipv4_end(f, ip);
 }
-
-static const uint8_t V6_GROUP[16] = { 0xff, 0x3e, [15] = 1 };
 
 /* IPv6 UDP to [ff3e::1]:port, optionally behind a hop-by-hop header of hbh_units. */
 static void
 build_v6(struct frame *f, bool hbh, uint8_t hbh_units, uint16_t port, uint32_t seq)
 {
-	uint32_t ip, u, i;
+	uint32_t ip, u;
 
-	eth(f, 0, ET_IPV6);
-	ip = ip6(f, hbh ? PROTO_HOPOPTS : PROTO_UDP, V6_GROUP);
-	if (hbh) {
-		put_u8(f, PROTO_UDP);
-		put_u8(f, hbh_units);
-		put_u8(f, 1); /* PadN */
-		put_u8(f, (uint8_t)((hbh_units + 1) * 8 - 4));
-		for (i = 4; i < (uint32_t)(hbh_units + 1) * 8; i++)
-			put_u8(f, 0);
-	}
-	u = udp(f, port);
+	l2_hdr(f, l2_tags(0), ET_IPV6);
+	ip = ipv6_begin(f, hbh ? PROTO_HOPOPTS : PROTO_UDP, V6_GROUP);
+	if (hbh)
+		ipv6_opts(f, PROTO_UDP, hbh_units);
+	u = udp_begin(f, port);
 	payload(f, seq, PAYLOAD_LEN);
 	udp_end(f, u);
-	ip6_end(f, ip);
+	ipv6_end(f, ip);
 }
 
 /* Frame kinds of a mixed burst, and the drop reason each gets before the lookup. */
@@ -290,8 +143,6 @@ static const enum mcfan_drop kind_reason[K_MAX] = {
 static void
 build_kind(struct frame *f, enum kind k, uint8_t group, uint32_t seq)
 {
-	static const uint8_t unicast[4] = { 198, 18, 0, 2 };
-	static const uint8_t mld_dst[16] = { 0xff, 0x02, [15] = 0x16 };
 	uint8_t dst[4];
 	uint32_t ip, i;
 
@@ -304,19 +155,19 @@ build_kind(struct frame *f, enum kind k, uint8_t group, uint32_t seq)
 		build_v6(f, false, 0, V6_PORT, seq);
 		break;
 	case K_UNICAST:
-		eth(f, 0, ET_IPV4);
-		ip = ip4(f, PROTO_UDP, 0, unicast);
-		i = udp(f, GROUP_PORT);
+		l2_hdr(f, l2_tags(0), ET_IPV4);
+		ip = ipv4_begin(f, IPV4_IHL_MIN, PROTO_UDP, 0, V4_UNICAST);
+		i = udp_begin(f, GROUP_PORT);
 		payload(f, seq, PAYLOAD_LEN);
 		udp_end(f, i);
-		ip4_end(f, ip);
+		ipv4_end(f, ip);
 		break;
 	case K_TCP:
-		eth(f, 0, ET_IPV4);
-		ip = ip4(f, PROTO_TCP, 0, dst);
+		l2_hdr(f, l2_tags(0), ET_IPV4);
+		ip = ipv4_begin(f, IPV4_IHL_MIN, PROTO_TCP, 0, dst);
 		for (i = 0; i < 20; i++)
 			put_u8(f, i == 12 ? 0x50 : 0);
-		ip4_end(f, ip);
+		ipv4_end(f, ip);
 		break;
 	case K_TOTLEN:
 		build_v4(f, 0, group, GROUP_PORT, seq, PAYLOAD_LEN);
@@ -332,10 +183,10 @@ build_kind(struct frame *f, enum kind k, uint8_t group, uint32_t seq)
 		break;
 	case K_FRAG_FIRST:
 	case K_FRAG_LATER:
-		eth(f, 0, ET_IPV4);
-		ip = ip4(f, PROTO_UDP, k == K_FRAG_FIRST ? IPV4_MF : 100, dst);
+		l2_hdr(f, l2_tags(0), ET_IPV4);
+		ip = ipv4_begin(f, IPV4_IHL_MIN, PROTO_UDP, k == K_FRAG_FIRST ? IPV4_MF : 100, dst);
 		payload(f, seq, PAYLOAD_LEN);
-		ip4_end(f, ip);
+		ipv4_end(f, ip);
 		break;
 	case K_UNKNOWN:
 		build_v4(f, 0, 99, GROUP_PORT, seq, PAYLOAD_LEN);
@@ -344,25 +195,22 @@ build_kind(struct frame *f, enum kind k, uint8_t group, uint32_t seq)
 		build_v4(f, 0, 1, GROUP_PORT + 1, seq, PAYLOAD_LEN);
 		break;
 	case K_IGMP:
-		eth(f, 0, ET_IPV4);
-		ip = ip4(f, PROTO_IGMP, 0, dst);
+		l2_hdr(f, l2_tags(0), ET_IPV4);
+		ip = ipv4_begin(f, IPV4_IHL_MIN, PROTO_IGMP, 0, dst);
 		put_be16(f, 0x1600);
 		put_be16(f, 0);
 		put_bytes(f, dst, 4);
-		ip4_end(f, ip);
+		ipv4_end(f, ip);
 		break;
 	case K_MLD:
-		eth(f, 0, ET_IPV6);
-		ip = ip6(f, PROTO_HOPOPTS, mld_dst);
-		put_u8(f, PROTO_ICMPV6);
-		put_u8(f, 0);
-		put_be32(f, 0x05020000); /* router alert, MLD */
-		put_be16(f, 0x0100);     /* PadN */
+		l2_hdr(f, l2_tags(0), ET_IPV6);
+		ip = ipv6_begin(f, PROTO_HOPOPTS, V6_MLDV2_ROUTERS);
+		ipv6_hbh_router_alert(f, PROTO_ICMPV6);
 		put_u8(f, ICMPV6_MLDV2_REPORT);
 		put_u8(f, 0);
 		put_be16(f, 0);
 		put_be32(f, 0);          /* reserved, no records */
-		ip6_end(f, ip);
+		ipv6_end(f, ip);
 		break;
 	default:
 		f->len = 0;

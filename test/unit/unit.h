@@ -39,8 +39,9 @@ extern int unit_checks;
 } while (0)
 
 #define CHECK_EQ_INT(a, b) do { \
-	long long unit_a_ = (long long)(a), unit_b_ = (long long)(b); \
-	CHECK(unit_a_ == unit_b_, "%s = %lld, expected %s = %lld", #a, unit_a_, #b, unit_b_); \
+	int64_t unit_a_ = (int64_t)(a), unit_b_ = (int64_t)(b); \
+	CHECK(unit_a_ == unit_b_, "%s = %" PRId64 ", expected %s = %" PRId64, #a, unit_a_, #b, \
+	      unit_b_); \
 } while (0)
 
 #define CHECK_EQ_STR(a, b) do { \

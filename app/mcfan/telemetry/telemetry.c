@@ -300,8 +300,8 @@ tel_msacc(const char *cmd, const char *params, struct rte_tel_data *d)
 		for (i = 0; i < n && rows[i].lcore_id != lcore; i++)
 			;
 		if (i == n) {
-			MCFAN_LOG(WARNING, "telemetry %s: lcore %lu has no accounting (not an "
-				  "mcfan lcore)\n", cmd, lcore);
+			MCFAN_LOG(WARNING, "telemetry %s: lcore %" PRIu64 " has no accounting (not "
+				  "an mcfan lcore)\n", cmd, (uint64_t)lcore);
 			ret = -ENOENT;
 		} else {
 			msacc_one(d, &rows[i]);
@@ -435,7 +435,8 @@ tel_groups(const char *cmd, const char *params, struct rte_tel_data *d)
 	}
 	pages = ((unsigned int)n + MCFAN_TEL_GROUPS_PAGE - 1) / MCFAN_TEL_GROUPS_PAGE;
 	if (page >= RTE_MAX(pages, 1u)) {
-		MCFAN_LOG(WARNING, "telemetry %s: page %lu does not exist (%u pages)\n", cmd, page,
+		MCFAN_LOG(WARNING, "telemetry %s: page %" PRIu64 " does not exist (%u pages)\n", cmd,
+			  (uint64_t)page,
 			  RTE_MAX(pages, 1u));
 		free(gv);
 		return -ENOENT;
@@ -551,7 +552,8 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 		for (w = 0; w < (unsigned int)n && lv[w].lcore_id != lcore; w++)
 			;
 		if (w == (unsigned int)n) {
-			MCFAN_LOG(WARNING, "telemetry %s: lcore %lu is not a worker\n", cmd, lcore);
+			MCFAN_LOG(WARNING, "telemetry %s: lcore %" PRIu64 " is not a worker\n", cmd,
+				  (uint64_t)lcore);
 			free(lv);
 			return -ENOENT;
 		}
