@@ -344,14 +344,13 @@ struct ht_item {
 	size_t index;
 };
 
+/* Order of items: processor, then (by_core) core, then first sibling, then position. */
 static int
-ht_cmp(const void *va, const void *vb)
+ht_cmp_items(const struct ht_item *a, const struct ht_item *b, bool by_core)
 {
-	const struct ht_item *a = va, *b = vb;
-
 	if (a->processor != b->processor)
 		return a->processor < b->processor ? -1 : 1;
-	if (a->core != b->core)
+	if (by_core && a->core != b->core)
 		return a->core < b->core ? -1 : 1;
 	if (a->first_sibling != b->first_sibling)
 		return a->first_sibling < b->first_sibling ? -1 : 1;
@@ -359,15 +358,15 @@ ht_cmp(const void *va, const void *vb)
 }
 
 static int
+ht_cmp(const void *va, const void *vb)
+{
+	return ht_cmp_items(va, vb, true);
+}
+
+static int
 ht_cmp_sibling(const void *va, const void *vb)
 {
-	const struct ht_item *a = va, *b = vb;
-
-	if (a->processor != b->processor)
-		return a->processor < b->processor ? -1 : 1;
-	if (a->first_sibling != b->first_sibling)
-		return a->first_sibling < b->first_sibling ? -1 : 1;
-	return a->index < b->index ? -1 : a->index > b->index;
+	return ht_cmp_items(va, vb, false);
 }
 
 /* Renumber the cores of processors whose core_ids collide (see mcfan_hosttopo_build()). */
