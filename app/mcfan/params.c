@@ -137,8 +137,8 @@ parse_corelist(const char *s, uint16_t *out, unsigned int *n_out, char *err, siz
 				     " in '%s' is decreasing", opt, e.first, e.last, s);
 	case MCFAN_CORELIST_VISIT:
 		return mcfan_err_set(err, err_len, -EINVAL,
-				     "--%s: lcore %" PRIu64 " is listed twice in '%s'", opt, o.twice,
-				     s);
+				     "--%s: lcore %" PRIu64 " is listed twice in '%s'", opt,
+				     o.twice, s);
 	default:
 		return mcfan_err_set(err, err_len, -EINVAL,
 				     "--%s: '%s' is not a corelist of lcore ids 0..%d (e.g. 1,3-5)",

@@ -877,8 +877,9 @@ sct_parse_entry(struct sct_parser *ps, const char **s, size_t entry_no)
 		ids = &ps->ids[l];
 		if (ids->count != 1 && ids->count != lids->count)
 			return sct_fail(ps->err, MCFAN_SCT_ERR_INVALID_ID_RANGE,
-				": '%.*s%s' names %" PRIu64 " ids but '%.*s%s' names %" PRIu64 ", in entry %zu "
-				"'%.*s%s' (a list must be as long as L's, or a single id)",
+				": '%.*s%s' names %" PRIu64 " ids but '%.*s%s' names %" PRIu64
+				", in entry %zu '%.*s%s' (a list must be as long as L's, or a "
+				"single id)",
 				sct_quote_len(ids->field_len), ids->field,
 				sct_quote_cut(ids->field_len), (uint64_t)ids->count,
 				sct_quote_len(lids->field_len), lids->field,

@@ -435,9 +435,8 @@ tel_groups(const char *cmd, const char *params, struct rte_tel_data *d)
 	}
 	pages = ((unsigned int)n + MCFAN_TEL_GROUPS_PAGE - 1) / MCFAN_TEL_GROUPS_PAGE;
 	if (page >= RTE_MAX(pages, 1u)) {
-		MCFAN_LOG(WARNING, "telemetry %s: page %" PRIu64 " does not exist (%u pages)\n", cmd,
-			  (uint64_t)page,
-			  RTE_MAX(pages, 1u));
+		MCFAN_LOG(WARNING, "telemetry %s: page %" PRIu64 " does not exist (%u pages)\n",
+			  cmd, (uint64_t)page, RTE_MAX(pages, 1u));
 		free(gv);
 		return -ENOENT;
 	}
@@ -452,8 +451,8 @@ tel_groups(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_array_int(c[1], gv[i].entry->key.udp_port);
 		rte_tel_data_add_array_u64(c[2], gv[i].frames);
 		rte_tel_data_add_array_u64(c[3], gv[i].bytes);
-		rte_tel_data_add_array_int(c[4],
-					   (int)mcfan_bits_count(gv[i].worker_bits, MCFAN_MAX_WORKERS));
+		rte_tel_data_add_array_int(c[4], (int)mcfan_bits_count(gv[i].worker_bits,
+									MCFAN_MAX_WORKERS));
 	}
 	rte_tel_data_add_dict_u64(d, "total", (uint64_t)n);
 	rte_tel_data_add_dict_u64(d, "page", page);
