@@ -1414,6 +1414,36 @@ out:
 	rte_free(ws);
 }
 
+/*
+ * A worker that stays inside its write section (seq odd) must not hold a reader for ever:
+ * mcfan_worker_stats_read() gives up after a bounded number of tries and returns the
+ * per-word copy (-EAGAIN); once the section ends, the copy is consistent again.
+ */
+static void
+test_worker_read_bounded(void)
+{
+	struct mcfan_worker_stats *ws = rte_zmalloc("ut_ws", sizeof(*ws), 0);
+	struct mcfan_worker_stats *copy = rte_zmalloc("ut_ws_copy", sizeof(*copy), 0);
+
+	CHECK(ws != NULL && copy != NULL, "worker stats alloc");
+	if (ws == NULL || copy == NULL)
+		goto out;
+	ws->frames = 7;
+	ws->group_frames[3] = 5;
+	rte_seqcount_write_begin(&ws->seq);
+	CHECK_EQ_INT(mcfan_worker_stats_read(ws, copy), -EAGAIN);
+	CHECK_EQ_INT(copy->frames, 7);
+	CHECK_EQ_INT(copy->group_frames[3], 5);
+	CHECK_EQ_INT(copy->seq.sn, 1);
+	rte_seqcount_write_end(&ws->seq);
+	memset(copy, 0, sizeof(*copy));
+	CHECK_EQ_INT(mcfan_worker_stats_read(ws, copy), 0);
+	CHECK(memcmp(copy, ws, sizeof(*copy)) == 0, "quiet worker stats copy differs");
+out:
+	rte_free(copy);
+	rte_free(ws);
+}
+
 /* ---- EAL ---- */
 
 static int
@@ -1446,6 +1476,7 @@ main(void)
 		test_multiseg();
 		test_stage_flush();
 		test_stats_read();
+		test_worker_read_bounded();
 		check_pool_full("end");
 	}
 	rte_mempool_free(pool);
