@@ -10,6 +10,8 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,12 +37,12 @@
 #include "control/idle.h"
 #include "control/placement.h"
 #include "control/stats.h"
+#include "telemetry/socket.h"
 
 RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
 
 #define CONTROL_TICK_NS 10000000L /* control loop period: 10 ms */
 #define CONTROL_TICK_MS 10
-#define TELEMETRY_SOCKET_NAME "dpdk_telemetry.v2" /* lib/telemetry/telemetry.c in DPDK 22.11 */
 
 struct mcfan_app mcfan_app;
 
@@ -103,6 +105,32 @@ pool_size_needed(const struct mcfan_app *app)
 	return (unsigned int)RTE_MIN(need, (uint64_t)UINT32_MAX);
 }
 
+/* The pool could not be made: how much it needs, how much the heap has, and the remedy that
+ * fits this run (hugepages or not). */
+static void
+pool_failure(const struct mcfan_app *app, unsigned int n)
+{
+	int socket = (int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]);
+	struct rte_malloc_socket_stats st;
+	struct rte_mempool_objsz sz;
+	uint64_t need, free_b = 0, largest = 0;
+	int err = rte_errno;
+
+	rte_mempool_calc_obj_size(sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE, 0, &sz);
+	need = (uint64_t)n * sz.total_size;
+	if (rte_malloc_get_socket_stats(socket, &st) == 0) {
+		free_b = st.heap_freesz_bytes;
+		largest = st.greatest_free_size;
+	}
+	MCFAN_LOG(ERR, "cannot create a pool of %u mbufs on socket %d: %s; it needs about "
+		  "%" PRIu64 " MiB, the heap has %" PRIu64 " MiB free (largest block %" PRIu64
+		  " MiB): %s, or lower --mbufs\n", n, socket, rte_strerror(err),
+		  need >> 20, free_b >> 20, largest >> 20,
+		  rte_eal_has_hugepages() ? "reserve more hugepages (dpdk-hugepages.py, "
+		  "/sys/kernel/mm/hugepages) or raise --socket-mem" : "raise -m (--no-huge)");
+	rte_errno = err;
+}
+
 static int
 create_pool(struct mcfan_app *app)
 {
@@ -119,8 +147,7 @@ create_pool(struct mcfan_app *app)
 					    RTE_MBUF_DEFAULT_BUF_SIZE,
 					    (int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]));
 	if (app->pool == NULL) {
-		MCFAN_LOG(ERR, "cannot create a pool of %u mbufs: %s (with --no-huge, raise -m)\n",
-			  n, rte_strerror(rte_errno));
+		pool_failure(app, n);
 		return -rte_errno;
 	}
 	app->pool_size = n;
@@ -171,6 +198,19 @@ msacc_init_all(struct mcfan_app *app)
 	}
 }
 
+/* Standard output failed (a closed pipe: EPIPE, or a full disk): say so once on stderr and
+ * stop the run as a signal would; true if so. Main lcore only. */
+static bool
+stdout_lost(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return false;
+	fprintf(stderr, "mcfan: cannot write to standard output (%s): stopping; the JSON "
+		"report, if asked for, is still written\n", strerror(errno));
+	__atomic_store_n(&mcfan_app.quit, 1, __ATOMIC_RELEASE);
+	return true;
+}
+
 /* The main lcore's loop: periodic summary, duration, stop requests, control housekeeping and
  * the console (with one, it waits on its input instead of sleeping). */
 static void
@@ -197,6 +237,8 @@ control_loop(struct mcfan_app *app)
 			break;
 		if (period != 0 && now >= next_stats) {
 			mcfan_report_print(app, stdout, false);
+			if (stdout_lost())
+				break;
 			next_stats += period;
 			if (next_stats < now)
 				next_stats = now + period;
@@ -231,16 +273,86 @@ close_ports(struct mcfan_app *app)
 	}
 }
 
+/* Remove this process's telemetry socket (found at start: telemetry/socket.h) and EAL's
+ * runtime directory if nothing else is left in it. */
 static void
-remove_runtime_dir(const char *dir)
+remove_runtime_dir(const char *dir, const char *socket_path)
 {
-	char path[PATH_MAX];
+	if (socket_path[0] != '\0')
+		unlink(socket_path);
+	if (dir[0] != '\0')
+		rmdir(dir);
+}
 
-	if (dir[0] == '\0')
+/* Value of an EAL option ("--file-prefix X" or "--file-prefix=X") in argv[1..argc), or NULL. */
+static const char *
+eal_opt_value(int argc, char **argv, const char *opt)
+{
+	size_t n = strlen(opt);
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], opt) == 0 && i + 1 < argc)
+			return argv[i + 1];
+		if (strncmp(argv[i], opt, n) == 0 && argv[i][n] == '=')
+			return argv[i] + n + 1;
+	}
+	return NULL;
+}
+
+static bool
+eal_has_flag(int argc, char **argv, const char *flag)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], flag) == 0)
+			return true;
+	return false;
+}
+
+/* PID of another process that holds the write lock on EAL's config file of this file
+ * prefix (a second primary: EAL's lock, lib/eal/linux/eal.c), or 0. */
+static pid_t
+eal_lock_holder(const char *prefix)
+{
+	struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+	char path[PATH_MAX];
+	const char *base = getuid() == 0 ? "/var/run" : getenv("XDG_RUNTIME_DIR");
+	int fd;
+
+	if (base == NULL)
+		base = "/tmp";
+	snprintf(path, sizeof(path), "%s/dpdk/%s/config", base, prefix);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fcntl(fd, F_GETLK, &lk) != 0 || lk.l_type == F_UNLCK)
+		lk.l_pid = 0;
+	close(fd);
+	return lk.l_pid;
+}
+
+/* rte_eal_init failed: one line with the cause where mcfan can tell it, and the remedy. */
+static void
+eal_failure(int argc, char **argv)
+{
+	const char *prefix = eal_opt_value(argc, argv, "--file-prefix");
+	bool no_huge = eal_has_flag(argc, argv, "--no-huge");
+	pid_t holder;
+
+	if (prefix == NULL)
+		prefix = "rte";
+	holder = eal_lock_holder(prefix);
+	if (holder > 0) {
+		fprintf(stderr, "mcfan: EAL initialisation failed: another primary process (PID "
+			"%d) runs with --file-prefix %s and holds its lock; give this run its own "
+			"--file-prefix\n", (int)holder, prefix);
 		return;
-	if (snprintf(path, sizeof(path), "%s/%s", dir, TELEMETRY_SOCKET_NAME) < (int)sizeof(path))
-		unlink(path);
-	rmdir(dir);
+	}
+	fprintf(stderr, "mcfan: EAL initialisation failed%s%s (see the EAL lines above%s)\n",
+		rte_errno != 0 ? ": " : "", rte_errno != 0 ? rte_strerror(rte_errno) : "",
+		no_huge ? "" : "; without hugepages add --no-huge -m 512");
 }
 
 int
@@ -250,7 +362,7 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	int eal_argc, app_first, ret, status = EXIT_SUCCESS;
 	char **app_argv;
-	char runtime_dir[PATH_MAX];
+	char runtime_dir[PATH_MAX], socket_path[PATH_MAX] = "";
 	bool launched = false;
 
 	memset(app, 0, sizeof(*app));
@@ -278,14 +390,20 @@ main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	/* a closed terminal stops the run the same way, with its report */
 	sigaction(SIGHUP, &sa, NULL);
+	/* a closed standard output (mcfan ... | head) is seen as EPIPE where mcfan prints, and
+	 * stops the run cleanly (stdout_lost()), instead of killing it without a report */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 
 	rewrite_in_memory(eal_argc, argv);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
-		fprintf(stderr, "mcfan: EAL initialisation failed: %s (see the EAL lines above; "
-			"without hugepages add --no-huge -m 512)\n", rte_strerror(rte_errno));
+		eal_failure(eal_argc, argv);
 		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 	}
+	if (mcfan_telemetry_socket_path(rte_eal_get_runtime_dir(), socket_path,
+					sizeof(socket_path)) == 0)
+		MCFAN_LOG(INFO, "telemetry socket %s\n", socket_path);
 	app->tsc_hz = rte_get_tsc_hz();
 	app->burst = app->cfg.burst;
 	app->window = rte_zmalloc("mcfan_msacc_window", sizeof(*app->window), 0);
@@ -384,7 +502,7 @@ cleanup:
 	 */
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
 	rte_eal_cleanup();
-	remove_runtime_dir(runtime_dir);
+	remove_runtime_dir(runtime_dir, socket_path);
 	mcfan_placement_free(); /* after EAL: its argv may hold the generated --lcores */
 	return status;
 }

@@ -55,6 +55,7 @@
 #include "mcfan_msacc_window.h"
 #include "mcfan_msacc_writer.h"
 #include "mcfan_idle.h"
+#include "outfile.h"
 
 /* Exit status for bad usage (options, config file), as sysexits' EX_USAGE-like tools use 2. */
 #define MCFAN_EXIT_USAGE 2
@@ -84,6 +85,7 @@ struct mcfan_config {
 	double duration_s;                 /* 0 = until a signal */
 	double stats_period_s;             /* 0 = no periodic summary */
 	char report_json[PATH_MAX];        /* "" = none */
+	enum mcfan_outfile_mode report_json_mode; /* how it is written (outfile.h) */
 	char config_file[PATH_MAX];        /* "" = none */
 	bool msacc;                        /* microstate accounting on (atomic at run time) */
 	bool interactive;                  /* -i: console on standard input */

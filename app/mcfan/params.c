@@ -26,6 +26,7 @@
 #include "bits.h"
 #include "mcfan_parse.h"
 #include "mcfan_sct.h"
+#include "outfile.h"
 
 #define ERR_MAX 256
 #define CORELIST_TEXT_MAX 256   /* longest corelist option value, with NUL */
@@ -283,28 +284,11 @@ check_readable_file(const char *path, const char *opt, char *err, size_t len)
 static int
 set_report_json(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
-	char dir[PATH_MAX];
-	struct stat st;
-	char *slash;
-
 	if (set_path(cfg->report_json, v, "report-json", err, len) < 0)
 		return -EINVAL;
-	/* find out now, not after the run, that the report cannot be written */
-	if (stat(v, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, len, "--report-json: '%s' is a directory; give a file name", v);
-		return -EINVAL;
-	}
-	snprintf(dir, sizeof(dir), "%s", v);
-	slash = strrchr(dir, '/');
-	if (slash == NULL)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (access(dir, W_OK | X_OK) != 0) {
-		snprintf(err, len, "--report-json: cannot write in directory '%s': %s", dir,
-			 strerror(errno));
+	/* find out now, not after the run, that the report cannot be written (outfile.h) */
+	if (mcfan_outfile_check(v, "report-json", &cfg->report_json_mode, err, len) < 0) {
+		cfg->report_json[0] = '\0';
 		return -EINVAL;
 	}
 	return 0;
@@ -609,61 +593,36 @@ find_opt(const char *name)
 	return NULL;
 }
 
-/* Line number (1-based) of `key` in `[section]` of a file, or of the section header if key
- * is NULL; 0 if not found. rte_cfgfile keeps no line numbers, so look them up in the text. */
-static unsigned int
-cfg_find_line(const char *path, const char *section, const char *key)
+/* Strip blanks (and a line end) from both ends of [p, end); returns the new start. */
+static char *
+cfg_trim(char *p, char *end)
 {
-	char line[1024], want[128];
-	unsigned int no = 0;
-	bool in_section = false;
-	FILE *f = fopen(path, "r");
-	char *p, *q;
-
-	if (f == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		no++;
-		for (p = line; *p == ' ' || *p == '\t'; p++)
-			;
-		if (*p == '[') {
-			q = strchr(p, ']');
-			if (q == NULL)
-				continue;
-			snprintf(want, sizeof(want), "%.*s", (int)(q - p - 1), p + 1);
-			in_section = strcmp(want, section) == 0;
-			if (in_section && key == NULL)
-				break;
-			continue;
-		}
-		if (in_section && key != NULL && strncmp(p, key, strlen(key)) == 0) {
-			q = p + strlen(key);
-			while (*q == ' ' || *q == '\t')
-				q++;
-			if (*q == '=')
-				break;
-		}
-	}
-	if (feof(f))
-		no = 0;
-	fclose(f);
-	return no;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	while (end > p && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' ||
+			   end[-1] == '\t'))
+		end--;
+	*end = '\0';
+	return p;
 }
 
 /*
- * rte_cfgfile (22.11) silently drops a line without '=' and gives no line number for a key
- * outside any section, so check the text first: every line must be blank, a comment (';' or
- * '#'), "[section]" or "key = value", no key before the first section, no key twice in a
- * section.
+ * Read a config file into an rte_cfgfile made empty by the caller, one line at a time, so
+ * that every error names its line and no limit of rte_cfgfile_load() (22.11: lines of at
+ * most CFG_NAME_LEN + CFG_VALUE_LEN + 3 characters, ';' comments only, values cut at
+ * CFG_VALUE_LEN - 1 characters without a word) can change what a line means. Every line
+ * must be blank, a comment (starting with ';' or '#'; a ';' or '#' later in a line starts a
+ * comment too), "[mcfan]" or "key = value"; no key before the section, no key twice.
+ * lines[i] receives the line of the i-th key.
  */
 static int
-cfg_check_syntax(const char *path, FILE *f)
+cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *lines,
+	 unsigned int max_keys)
 {
-	char line[CFG_LINE_MAX], keys[CFG_KEYS_MAX][CFG_NAME_LEN];
-	unsigned int no = 0, n_keys = 0, n_sections = 0, i;
+	char line[CFG_LINE_MAX], names[CFG_KEYS_MAX][CFG_NAME_LEN];
+	unsigned int no = 0, n_keys = 0, i;
 	bool in_section = false;
-	char *p, *end, *eq;
-	size_t klen;
+	char *p, *end, *eq, *key, *value;
 	long pos = ftell(f), next;
 
 	while (fgets(line, sizeof(line), f) != NULL) {
@@ -680,152 +639,161 @@ cfg_check_syntax(const char *path, FILE *f)
 				path, no, CFG_LINE_MAX - 2);
 			return -EINVAL;
 		}
-		for (p = line; *p == ' ' || *p == '\t'; p++)
-			;
-		for (end = p + strlen(p); end > p && (end[-1] == '\n' || end[-1] == '\r' ||
-			end[-1] == ' ' || end[-1] == '\t'); end--)
-			;
-		*end = '\0';
+		p = cfg_trim(line, line + strlen(line));
 		if (*p == '\0' || *p == ';' || *p == '#')
 			continue;
 		if (*p == '[') {
+			end = p + strlen(p);
 			if (end[-1] != ']' || end - p < 3) {
 				fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not a "
 					"[section] header\n", path, no, p);
 				return -EINVAL;
 			}
-			if (++n_sections > 1) {
+			if (in_section) {
 				fprintf(stderr, "mcfan: config file '%s' line %u: a second section '%s': "
 					"put every key under one [%s]\n", path, no, p, CFG_SECTION);
 				return -EINVAL;
 			}
+			if (strlen(p) - 2 != strlen(CFG_SECTION) ||
+			    strncmp(p + 1, CFG_SECTION, strlen(CFG_SECTION)) != 0) {
+				fprintf(stderr, "mcfan: config file '%s' line %u: unknown section '%s': "
+					"the only section is [%s]\n", path, no, p, CFG_SECTION);
+				return -EINVAL;
+			}
+			if (rte_cfgfile_add_section(file, CFG_SECTION) < 0)
+				return -ENOMEM;
 			in_section = true;
-			n_keys = 0;
 			continue;
 		}
+		p[strcspn(p, ";#")] = '\0';
 		eq = strchr(p, '=');
 		if (eq == NULL) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not 'key = value'\n",
-				path, no, p);
+				path, no, cfg_trim(p, p + strlen(p)));
 			return -EINVAL;
 		}
-		for (end = eq; end > p && (end[-1] == ' ' || end[-1] == '\t'); end--)
-			;
-		klen = (size_t)(end - p);
-		for (end = eq + 1; *end == ' ' || *end == '\t'; end++)
-			;
-		if (*end == '\0' && klen > 0) {
-			fprintf(stderr, "mcfan: config file '%s' line %u: key '%.*s' has no value\n",
-				path, no, (int)klen, p);
-			return -EINVAL;
-		}
-		if (klen == 0 || klen >= CFG_NAME_LEN) {
+		key = cfg_trim(p, eq);
+		value = cfg_trim(eq + 1, eq + 1 + strlen(eq + 1));
+		if (key[0] == '\0' || strlen(key) >= CFG_NAME_LEN) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: a key of 1..%d characters "
 				"is needed before '='\n", path, no, CFG_NAME_LEN - 1);
 			return -EINVAL;
 		}
+		if (value[0] == '\0') {
+			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' has no value\n",
+				path, no, key);
+			return -EINVAL;
+		}
+		if (strlen(value) >= CFG_VALUE_LEN) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: the value of key '%s' has "
+				"%zu characters; at most %d are allowed (give long lists on the command "
+				"line)\n", path, no, key, strlen(value), CFG_VALUE_LEN - 1);
+			return -EINVAL;
+		}
 		if (!in_section) {
-			fprintf(stderr, "mcfan: config file '%s' line %u: key '%.*s' before any "
-				"section: put it under [%s]\n", path, no, (int)klen, p, CFG_SECTION);
+			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' before any "
+				"section: put it under [%s]\n", path, no, key, CFG_SECTION);
 			return -EINVAL;
 		}
 		for (i = 0; i < n_keys; i++) {
-			if (strlen(keys[i]) == klen && strncmp(keys[i], p, klen) == 0) {
+			if (strcmp(names[i], key) == 0) {
 				fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' is given "
-					"twice\n", path, no, keys[i]);
+					"twice (first on line %u)\n", path, no, key, lines[i]);
 				return -EINVAL;
 			}
 		}
-		if (n_keys < CFG_KEYS_MAX) {
-			memcpy(keys[n_keys], p, klen);
-			keys[n_keys++][klen] = '\0';
+		if (n_keys == max_keys || n_keys == CFG_KEYS_MAX) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: more than %u keys\n", path,
+				no, max_keys);
+			return -EINVAL;
 		}
+		if (rte_cfgfile_add_entry(file, CFG_SECTION, key, value) < 0)
+			return -ENOMEM;
+		snprintf(names[n_keys], sizeof(names[n_keys]), "%s", key);
+		lines[n_keys++] = no;
 	}
 	return 0;
+}
+
+/* Check a file value of an option that the command line also gives (the command line wins,
+ * but a bad value in the file is still an error): set it on a scratch copy. */
+static int
+cfg_validate_only(const struct mcfan_config *cfg, const struct opt_def *o, const char *value,
+		  char *err, size_t len)
+{
+	struct mcfan_config *scratch = malloc(sizeof(*scratch));
+	int ret;
+
+	if (scratch == NULL) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(scratch, cfg, sizeof(*scratch));
+	ret = o->set(scratch, value, err, len);
+	if (scratch->cpu_topology != cfg->cpu_topology)
+		free(scratch->cpu_topology);
+	free(scratch);
+	return ret;
 }
 
 static int
 load_config(struct mcfan_config *cfg, bool from_cli[])
 {
 	const char *path = cfg->config_file;
-	char err[ERR_MAX];
-	struct rte_cfgfile *file;
-	struct rte_cfgfile_entry *entries = NULL;
-	char (*sections)[CFG_NAME_LEN] = NULL;
-	char **section_ptrs = NULL;
-	int n_sec, n_ent, i, ret = -EINVAL;
+	unsigned int lines[CFG_KEYS_MAX];
+	static struct rte_cfgfile_entry ents[CFG_KEYS_MAX]; /* 20 KiB: main thread, once */
 	const struct opt_def *o;
-	FILE *probe;
+	struct rte_cfgfile *file;
+	char err[ERR_MAX];
+	int n_ent, i, ret;
+	FILE *f;
 
-	probe = fopen(path, "r");
-	if (probe == NULL) {
+	f = fopen(path, "r");
+	if (f == NULL) {
 		fprintf(stderr, "mcfan: --config: cannot open '%s': %s\n", path, strerror(errno));
 		return -ENOENT;
 	}
-	ret = cfg_check_syntax(path, probe);
-	fclose(probe);
-	if (ret < 0)
-		return ret;
-	ret = -EINVAL;
-	file = rte_cfgfile_load(path, 0);
+	file = rte_cfgfile_create(0);
 	if (file == NULL) {
-		fprintf(stderr, "mcfan: config file '%s': syntax error (see the line named above; "
-			"expected '[section]' and 'key = value' lines, ';' comments)\n", path);
-		return -EINVAL;
+		fclose(f);
+		fprintf(stderr, "mcfan: config file '%s': out of memory\n", path);
+		return -ENOMEM;
 	}
-	n_sec = rte_cfgfile_num_sections(file, NULL, 0);
-	/* rte_cfgfile_sections() copies each name into caller buffers given as an array of
-	 * pointers */
-	sections = calloc(RTE_MAX(n_sec, 1), sizeof(*sections));
-	section_ptrs = calloc(RTE_MAX(n_sec, 1), sizeof(*section_ptrs));
-	if (sections == NULL || section_ptrs == NULL)
-		goto free_sections;
-	for (i = 0; i < n_sec; i++)
-		section_ptrs[i] = sections[i];
-	rte_cfgfile_sections(file, section_ptrs, n_sec);
-	for (i = 0; i < n_sec; i++) {
-		if (strcmp(sections[i], CFG_SECTION) != 0) {
-			fprintf(stderr, "mcfan: config file '%s' line %u: unknown section '[%s]': "
-				"the only section is [%s]\n", path,
-				cfg_find_line(path, sections[i], NULL), sections[i], CFG_SECTION);
-			goto free_sections;
-		}
+	ret = cfg_read(path, f, file, lines, CFG_KEYS_MAX);
+	fclose(f);
+	if (ret == -ENOMEM)
+		fprintf(stderr, "mcfan: config file '%s': out of memory\n", path);
+	if (ret < 0)
+		goto close;
+	n_ent = rte_cfgfile_has_section(file, CFG_SECTION) ?
+		rte_cfgfile_section_num_entries(file, CFG_SECTION) : 0;
+	if (n_ent > 0 && rte_cfgfile_section_entries(file, CFG_SECTION, ents, n_ent) != n_ent) {
+		ret = -EINVAL;
+		goto close;
 	}
-	n_ent = rte_cfgfile_section_num_entries(file, CFG_SECTION);
-	if (n_ent <= 0) {
-		ret = 0;
-		goto free_sections;
-	}
-	entries = calloc((size_t)n_ent, sizeof(*entries));
-	if (entries == NULL)
-		goto free_sections;
-	rte_cfgfile_section_entries(file, CFG_SECTION, entries, n_ent);
 	for (i = 0; i < n_ent; i++) {
-		unsigned int line = cfg_find_line(path, CFG_SECTION, entries[i].name);
-
-		o = find_opt(entries[i].name);
+		o = find_opt(ents[i].name);
 		if (o == NULL || !o->file_ok) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: unknown key '%s' in [%s] "
-				"(keys are the long option names, see --help)\n", path, line,
-				entries[i].name, CFG_SECTION);
-			goto free_entries;
+				"(keys are the long option names, see --help)\n", path, lines[i],
+				ents[i].name, CFG_SECTION);
+			ret = -EINVAL;
+			goto close;
 		}
 		if (from_cli[o - opts])
-			continue;
-		if (o->set(cfg, entries[i].value, err, sizeof(err)) < 0) {
+			ret = cfg_validate_only(cfg, o, ents[i].value, err, sizeof(err));
+		else
+			ret = o->set(cfg, ents[i].value, err, sizeof(err));
+		if (ret < 0) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s': %s\n", path,
-				line, entries[i].name, err);
-			goto free_entries;
+				lines[i], ents[i].name, err);
+			goto close;
 		}
 	}
 	ret = 0;
-free_entries:
-	free(entries);
-free_sections:
-	free(section_ptrs);
-	free(sections);
+close:
 	rte_cfgfile_close(file);
-	return ret;
+	return ret < 0 ? -EINVAL : 0;
 }
 
 /*
@@ -853,6 +821,10 @@ check_no_abbreviation(int argc, char **argv)
 			if (o->kind == OPT_VALUE && eq == NULL)
 				a++; /* its value, whatever it looks like */
 			continue;
+		}
+		if (name[0] == '\0') {
+			fprintf(stderr, "mcfan: unknown option '%s': no option name before '='\n", arg);
+			return -EINVAL;
 		}
 		for (i = 0; i < N_OPTS; i++) {
 			if (strncmp(opts[i].name, name, strlen(name)) == 0) {
@@ -889,7 +861,7 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 	bool given[N_OPTS] = {false};
 	char err[ERR_MAX], shorts[2 * N_OPTS + 2] = ":";
 	unsigned int i, k = 1;
-	int c, idx;
+	int c, idx, cur;
 
 	config_defaults(cfg);
 	memset(lopts, 0, sizeof(lopts));
@@ -910,11 +882,15 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 	opterr = 0;
 	for (;;) {
 		idx = -1;
+		cur = optind < argc ? optind : argc - 1;
 		c = getopt_long(argc, argv, shorts, lopts, &idx);
+		if (c == '?' && optind > cur && optind - 1 < argc && argv[optind - 1][0] == '-')
+			cur = optind - 1;
 		if (c == -1)
 			break;
 		if (c == '?') {
-			const char *arg = argv[optind - 1], *eqp = strchr(arg, '=');
+			/* getopt has moved past the word unless it stopped inside "-xyz" */
+			const char *arg = argv[cur], *eqp = strchr(arg, '=');
 			char name[64];
 
 			/* getopt_long also answers '?' for a flag given a value (--no-msacc=yes) */
@@ -926,7 +902,17 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 					return -EINVAL;
 				}
 			}
-			fprintf(stderr, "mcfan: unknown option '%s' (see '-- --help')\n", arg);
+			if (arg[0] == '-' && arg[1] != '-' && arg[1] != '\0' && arg[2] != '\0' &&
+			    find_opt(arg + 1) != NULL) {
+				fprintf(stderr, "mcfan: unknown option '%s': long options start with "
+					"two dashes (did you mean -%s?)\n", arg, arg);
+				return -EINVAL;
+			}
+			if (arg[0] == '-' && arg[1] != '-' && optopt != 0 && strlen(arg) > 2)
+				fprintf(stderr, "mcfan: unknown option '-%c' in '%s' (see '-- --help')\n",
+					optopt, arg);
+			else
+				fprintf(stderr, "mcfan: unknown option '%s' (see '-- --help')\n", arg);
 			return -EINVAL;
 		}
 		if (c == ':') {
@@ -947,8 +933,13 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 		values[i] = optarg;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "mcfan: unexpected argument '%s' (mcfan options start with --)\n",
-			argv[optind]);
+		if (optind > 1 && strcmp(argv[optind - 1], "--") == 0)
+			fprintf(stderr, "mcfan: a second '--' before '%s': EAL options go before the "
+				"first '--', mcfan options after it, with no other '--'\n",
+				argv[optind]);
+		else
+			fprintf(stderr, "mcfan: unexpected argument '%s' (mcfan options start with "
+				"--)\n", argv[optind]);
 		return -EINVAL;
 	}
 	if (given[N_OPTS - 1]) {

@@ -351,10 +351,16 @@ out:
 	return root;
 }
 
+static int
+report_dump(FILE *f, void *arg)
+{
+	return json_dumpf(arg, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0 ? 0 : -EIO;
+}
+
 int
 mcfan_report_json(struct mcfan_app *app, const char *path)
 {
-	char tmp[PATH_MAX + 16];
+	char err[PATH_MAX + 128];
 	json_t *root;
 	int ret;
 
@@ -363,21 +369,12 @@ mcfan_report_json(struct mcfan_app *app, const char *path)
 		MCFAN_LOG(ERR, "report: out of memory building the JSON report\n");
 		return -ENOMEM;
 	}
-	/* write a temporary file next to the target, then rename: readers never see half */
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	ret = json_dump_file(root, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	/* a regular file: a temporary file next to it, then rename: readers never see half;
+	 * a FIFO or a device: in place (outfile.h) */
+	ret = mcfan_outfile_write(path, app->cfg.report_json_mode, report_dump, root, err,
+				  sizeof(err));
 	json_decref(root);
-	if (ret != 0) {
-		MCFAN_LOG(ERR, "report: cannot write '%s': %s\n", tmp, strerror(errno));
-		unlink(tmp);
-		return -EIO;
-	}
-	if (rename(tmp, path) != 0) {
-		ret = -errno;
-		MCFAN_LOG(ERR, "report: cannot rename '%s' to '%s': %s\n", tmp, path,
-			  strerror(errno));
-		unlink(tmp);
-		return ret;
-	}
-	return 0;
+	if (ret < 0)
+		MCFAN_LOG(ERR, "report: %s\n", err);
+	return ret;
 }

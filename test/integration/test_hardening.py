@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Defects found by trying mcfan as a new user and as an adversary would (issue 16), each
+checked against the real program: output files that are not regular files, names too long
+for the file system, a closed standard output, two instances on one file prefix, pool and
+EAL failures that must name their cause, config-file limits and comments, misleading
+messages. Usage: test_hardening.py MCFAN_BINARY"""
+
+import json
+import os
+import re
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import mcfantest as t
+
+TMP = tempfile.mkdtemp(prefix="mcfan-hardening-")
+PCAP = os.path.join(TMP, "seed.pcap")
+N_FRAMES = 50
+_case = 0
+
+
+def eal(name=None, extra=()):
+    global _case
+    _case += 1
+    return t.eal_args(name or f"hard{_case}") + ["--vdev", f"net_pcap0,rx_pcap={PCAP}",
+                                                  *extra]
+
+
+def run(eal_args, app, timeout=60):
+    cmd = [t.mcfan_path(), *eal_args, "--", *app]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return None, "", "timeout"
+    finally:
+        t.remove_runtime_dir(eal_args)
+
+
+APP = ["--groups", "239.9.9.1-5:3999", "--duration", "0.5"]
+
+
+def test_output_targets():
+    """--report-json on things that are not regular files (issue 16: as root,
+    --report-json /dev/null used to replace the device with a regular file)."""
+    # a character device like /dev/null, made here so that no system file is at risk
+    dev = os.path.join(TMP, "null")
+    os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    rc, out, err = run(eal(), [*APP, "--report-json", dev])
+    t.check_eq(rc, 0, f"--report-json CHARDEV: exit status ({err.strip()[-200:]!r})")
+    st = os.lstat(dev)
+    t.check(stat.S_ISCHR(st.st_mode) and st.st_rdev == os.makedev(1, 3),
+            f"--report-json CHARDEV: still the character device 1,3 (mode {st.st_mode:o})")
+    t.check_eq(sorted(os.listdir(TMP)), sorted(["null", "seed.pcap"]),
+               "--report-json CHARDEV: no temporary file left")
+    os.unlink(dev)
+
+    # a FIFO: the report goes into it, the FIFO stays
+    fifo = os.path.join(TMP, "fifo")
+    os.mkfifo(fifo)
+    got = []
+    th = threading.Thread(target=lambda: got.append(open(fifo).read()), daemon=True)
+    th.start()
+    rc, out, err = run(eal(), [*APP, "--report-json", fifo])
+    th.join(10)
+    t.check_eq(rc, 0, f"--report-json FIFO: exit status ({err.strip()[-200:]!r})")
+    t.check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "--report-json FIFO: still a FIFO")
+    try:
+        rep = json.loads(got[0]) if got else None
+    except ValueError:
+        rep = None
+    t.check(rep is not None and rep.get("rx_frames") == N_FRAMES,
+            f"--report-json FIFO: the reader got the report ({(got or [''])[0][:80]!r})")
+    os.unlink(fifo)
+
+    # a symbolic link to a regular file: the link stays, the file gets the report
+    target = os.path.join(TMP, "target.json")
+    link = os.path.join(TMP, "link.json")
+    open(target, "w").close()
+    os.symlink(target, link)
+    rc, out, err = run(eal(), [*APP, "--report-json", link])
+    t.check_eq(rc, 0, "--report-json SYMLINK: exit status")
+    t.check(os.path.islink(link), "--report-json SYMLINK: still a symbolic link")
+    try:
+        rep = json.load(open(target))
+    except (OSError, ValueError):
+        rep = None
+    t.check(rep is not None and rep.get("rx_frames") == N_FRAMES,
+            "--report-json SYMLINK: the linked file holds the report")
+    os.unlink(link)
+    os.unlink(target)
+
+    # refused before anything starts: a socket, a block device, a dangling link
+    sock_path = os.path.join(TMP, "sock")
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(sock_path)
+    blk = os.path.join(TMP, "blk")
+    os.mknod(blk, 0o600 | stat.S_IFBLK, os.makedev(7, 0))
+    dangling = os.path.join(TMP, "dangling.json")
+    os.symlink(os.path.join(TMP, "nowhere", "x.json"), dangling)
+    for path, words, what in ((sock_path, ["not a regular file"], "socket"),
+                              (blk, ["not a regular file"], "block device"),
+                              (dangling, ["symbolic link"], "dangling link")):
+        before = os.lstat(path)
+        rc, out, err = run(eal(), [*APP, "--report-json", path])
+        t.check_eq(rc, 2, f"--report-json {what}: exit status 2")
+        for w in words:
+            t.check(w in err, f"--report-json {what}: message has {w!r}: {err.strip()!r}")
+        t.check(not t.eal_lines(err) and "mcfan report" not in out,
+                f"--report-json {what}: nothing started")
+        after = os.lstat(path)
+        t.check(after.st_mode == before.st_mode and after.st_ino == before.st_ino,
+                f"--report-json {what}: left as it was")
+    s.close()
+    for p in (sock_path, blk, dangling):
+        os.unlink(p)
+
+
+def test_long_names():
+    """A report name the file system cannot hold: refused at start, not lost at exit."""
+    for n in (300, 252):   # longer than NAME_MAX; and one that fits only without the
+        path = os.path.join(TMP, "r" * n)    # temporary file's suffix
+        rc, out, err = run(eal(), [*APP, "--report-json", path])
+        t.check_eq(rc, 2, f"--report-json name of {n} characters: exit status 2")
+        t.check("--report-json" in err and "File name too long" in err,
+                f"--report-json name of {n}: message names the option and the reason: "
+                f"{err.strip()[-200:]!r}")
+        t.check(not t.eal_lines(err), f"--report-json name of {n}: nothing started")
+
+
+def test_sigpipe():
+    """mcfan ... --stats-period 0.5 | head -2: stops cleanly, report written, socket gone."""
+    rep_path = os.path.join(TMP, "pipe.json")
+    e = eal()
+    cmd = [t.mcfan_path(), *e, "--", "--groups", "239.9.9.1-5:3999", "--duration", "20",
+           "--stats-period", "0.5", "--report-json", rep_path]
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    p.stdout.readline()
+    p.stdout.readline()
+    p.stdout.close()      # as head -2 does after its two lines
+    try:
+        rc = p.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = p.wait()
+    err = p.stderr.read()
+    t.check_eq(rc, 0, f"closed stdout: exit status 0, not killed by SIGPIPE "
+               f"({err.strip()[-200:]!r})")
+    t.check("standard output" in err, f"closed stdout: says so: {err.strip()[-200:]!r}")
+    try:
+        rep = json.load(open(rep_path))
+    except (OSError, ValueError):
+        rep = None
+    t.check(rep is not None and rep["rx_frames"] == N_FRAMES,
+            "closed stdout: the JSON report is written")
+    t.check(not os.path.exists(t.runtime_dir(e)),
+            f"closed stdout: runtime directory and telemetry socket removed "
+            f"({t.runtime_dir(e)})")
+    t.remove_runtime_dir(e)
+
+
+def test_shared_prefix():
+    """Two in-memory instances on one --file-prefix: each prints its own telemetry socket,
+    and the second's exit leaves the first's socket in place."""
+    e = eal("shared")
+    first = t.McfanProcess(e, ["--groups", "239.9.9.1:3999", "--duration", "30"])
+    t.check(first.wait_line("telemetry socket", 30) is not None,
+            "first instance: prints its telemetry socket")
+    m = re.search(r"telemetry socket (\S+)", first.stderr())
+    sock1 = m.group(1) if m else ""
+    t.check_eq(os.path.basename(sock1), t.TELEMETRY_SOCKET, "first instance: socket name")
+    p = subprocess.run([t.mcfan_path(), *e, "--", "--groups", "239.9.9.1:3999",
+                        "--duration", "0.5"], capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    m2 = re.search(r"telemetry socket (\S+)", p.stderr)
+    t.check_eq(p.returncode, 0, "second instance: exit status")
+    t.check(m2 is not None and m2.group(1) != sock1 and m2.group(1).startswith(sock1),
+            f"second instance: prints a socket of its own: {m2.group(1) if m2 else None!r}")
+    t.check(os.path.exists(sock1), "after the second exits: the first's socket is still there")
+    if m2:
+        t.check(not os.path.exists(m2.group(1)), "after the second exits: its socket is gone")
+    tel = t.Telemetry(sock1, timeout=10) if os.path.exists(sock1) else None
+    if tel:
+        t.check(tel.query("/mcfan/info") is not None, "the first still answers telemetry")
+        tel.close()
+    first.signal(2)
+    t.check_eq(first.wait(30), 0, "first instance: exit status")
+    t.remove_runtime_dir(e)
+
+
+def test_second_primary():
+    """A second primary on a prefix with shared files: the lock conflict is named."""
+    name = f"mcfan-prim-{os.getpid()}"
+    e = ["-l", "0-1", "--no-huge", "-m", "256", "--file-prefix", name, "--no-pci",
+         "--vdev", f"net_pcap0,rx_pcap={PCAP}"]
+    first = t.McfanProcess(e, ["--groups", "239.9.9.1:3999", "--duration", "30"])
+    t.check(first.wait_line("running:", 30) is not None, "first primary runs")
+    p = subprocess.run([t.mcfan_path(), *e, "--", "--duration", "0.5"], capture_output=True,
+                       text=True, timeout=60, stdin=subprocess.DEVNULL)
+    last = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
+    t.check(p.returncode != 0, "second primary: refused")
+    t.check(f"PID {first.pid}" in last and name in last and "--file-prefix" in last,
+            f"second primary: names the lock, the holder and the prefix: {last!r}")
+    t.check("Success" not in last and "--no-huge -m" not in last,
+            f"second primary: no 'Success', no --no-huge advice with --no-huge: {last!r}")
+    first.signal(2)
+    first.wait(30)
+    shutil.rmtree(f"/var/run/dpdk/{name}", ignore_errors=True)
+
+
+def test_pool_failure():
+    """A pool that does not fit: bytes needed and free, and the remedy for this run."""
+    e = t.eal_args("pool", mem_mb=64) + ["--vdev", f"net_pcap0,rx_pcap={PCAP}"]
+    rc, out, err = run(e, ["--mbufs", "100000", "--duration", "0.5"])
+    t.check(rc not in (0, None), f"pool too big: refused (status {rc})")
+    line = next((ln for ln in err.splitlines() if "cannot create a pool" in ln), "")
+    t.check(re.search(r"needs about \d+ MiB, the heap has \d+ MiB free", line) is not None,
+            f"pool too big: bytes needed and free: {line!r}")
+    t.check("raise -m" in line and "hugepages" not in line,
+            f"pool too big without hugepages: says raise -m: {line!r}")
+    t.check("mcfan report" not in out, "pool too big: no report")
+
+
+def cfg(text):
+    fd, path = tempfile.mkstemp(dir=TMP, suffix=".ini")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    return path
+
+
+def test_config_file():
+    """rte_cfgfile's limits and comments no longer change what a file means."""
+    # '#' comments before and in the section, inline comments
+    path = cfg("# a = b\n; c = d\n[mcfan]\n# ring-size = 16\nring-size = 64 ; 64 slots\n"
+               "groups = 239.9.9.1-5:3999 # five groups\n")
+    rep_path = os.path.join(TMP, "cfg.json")
+    rc, out, err = run(eal(), ["--config", path, "--duration", "0.5",
+                               "--report-json", rep_path])
+    t.check_eq(rc, 0, f"config with # and ; comments: exit status ({err.strip()[-200:]!r})")
+    try:
+        rep = json.load(open(rep_path))
+    except (OSError, ValueError):
+        rep = None
+    rings = sorted({w["ring_size"] for w in rep["workers"]}) if rep else None
+    t.check(rep is not None and rings == [64] and len(rep["groups"]) == 5,
+            f"config comments: ring-size 64 and 5 groups ({rings}, "
+            f"{rep and len(rep['groups'])})")
+    # a value over rte_cfgfile's 255 characters: refused with the file and the line
+    groups = ",".join(f"239.1.{i // 200}.{i % 200 + 1}" for i in range(30)) + ":12345"
+    path = cfg(f"[mcfan]\nburst = 8\ngroups = {groups}\n")
+    rc, out, err = run(eal(), ["--config", path])
+    t.check_eq(rc, 2, "config value of 300+ characters: exit status 2")
+    t.check(f"'{path}' line 3" in err and "at most 255" in err,
+            f"config long value: file, line and the limit: {err.strip()!r}")
+    # a line of 330 characters whose value fits is accepted (rte_cfgfile_load refused it)
+    path = cfg("[mcfan]\nburst" + " " * 300 + "= 8\n")
+    rc, out, err = run(eal(), ["--config", path, "--duration", "0.3"])
+    t.check_eq(rc, 0, f"config line of 330 characters: accepted ({err.strip()[-200:]!r})")
+    # a bad value in the file is an error even where the command line sets the key
+    path = cfg("[mcfan]\nburst = 9999\n")
+    rc, out, err = run(eal(), ["--config", path, "--burst", "8"])
+    t.check_eq(rc, 2, "config bad value under a CLI value: exit status 2")
+    t.check(f"'{path}' line 2" in err and "burst" in err,
+            f"config bad value under a CLI value: named: {err.strip()!r}")
+    # a key twice names both lines
+    path = cfg("[mcfan]\nburst = 8\nburst = 9\n")
+    rc, out, err = run(eal(), ["--config", path])
+    t.check(rc == 2 and "line 3" in err and "line 2" in err,
+            f"config key twice: both lines named: {err.strip()!r}")
+
+
+def test_messages():
+    """Messages that named the wrong token."""
+    cases = [
+        (["-burst", "8"], ["'-burst'", "--burst"], "-burst"),
+        (["--=5"], ["'--=5'", "no option name"], "--=5"),
+        (["--groups", "239.9.9.1", "--", "--duration", "1"], ["second '--'", "--duration"],
+         "a second --"),
+    ]
+    for app, words, what in cases:
+        rc, out, err = run(eal(), app)
+        t.check_eq(rc, 2, f"[{what}] exit status 2")
+        for w in words:
+            t.check(w in err, f"[{what}] message has {w!r}: {err.strip()!r}")
+        t.check(t.mcfan_path() not in err and "did you mean --rx-lcores" not in err,
+                f"[{what}] names the real token: {err.strip()!r}")
+
+
+def main():
+    t.write_pcap(PCAP, [t.udp4_frame(f"239.9.9.{i % 5 + 1}", 3999) for i in range(N_FRAMES)])
+    test_output_targets()
+    test_long_names()
+    test_sigpipe()
+    test_shared_prefix()
+    test_second_primary()
+    test_pool_failure()
+    test_config_file()
+    test_messages()
+    shutil.rmtree(TMP, ignore_errors=True)
+    t.finish("hardening")
+
+
+if __name__ == "__main__":
+    main()
