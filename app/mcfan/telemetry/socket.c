@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@
 
 /* Does this process hold a descriptor of the socket with this inode? */
 static bool
-own_inode(unsigned long inode)
+own_inode(uint64_t inode)
 {
 	char link[PATH_MAX], target[64], want[64];
 	struct dirent *de;
@@ -29,7 +30,7 @@ own_inode(unsigned long inode)
 	DIR *d;
 	ssize_t n;
 
-	snprintf(want, sizeof(want), "socket:[%lu]", inode);
+	snprintf(want, sizeof(want), "socket:[%" PRIu64 "]", inode);
 	d = opendir(PROC_SELF_FD);
 	if (d == NULL)
 		return false;
@@ -51,7 +52,7 @@ int
 mcfan_telemetry_socket_path(const char *runtime_dir, char *buf, size_t len)
 {
 	char line[PATH_MAX + 128], prefix[PATH_MAX + 2], *path;
-	unsigned long inode;
+	uint64_t inode;
 	size_t plen;
 	int ret = -ENOENT;
 	FILE *f;
@@ -70,7 +71,7 @@ mcfan_telemetry_socket_path(const char *runtime_dir, char *buf, size_t len)
 		if (path == NULL || strncmp(path, prefix, plen) != 0 ||
 		    (path[plen] != '\0' && path[plen] != ':'))
 			continue;
-		if (sscanf(line, "%*s %*s %*s %*s %*s %*s %lu", &inode) != 1 || !own_inode(inode))
+		if (sscanf(line, "%*s %*s %*s %*s %*s %*s %" SCNu64, &inode) != 1 || !own_inode(inode))
 			continue;
 		ret = snprintf(buf, len, "%s", path) < (int)len ? 0 : -ENAMETOOLONG;
 		break;
