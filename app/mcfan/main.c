@@ -48,7 +48,7 @@ static void
 on_signal(int sig)
 {
 	RTE_SET_USED(sig);
-	__atomic_store_n(&mcfan_app.quit, 1, __ATOMIC_RELEASE);
+	mcfan_live_flag_store(&mcfan_app.live.quit, true, memory_order_release);
 }
 
 /* Split argv at the first "--": EAL before, mcfan after. */
@@ -191,7 +191,7 @@ control_loop(struct mcfan_app *app)
 	for (;;) {
 		now = rte_rdtsc();
 		mcfan_msacc_add(ms, MCFAN_MS_OTHER, now);
-		if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
+		if (mcfan_live_flag_load(&app->live.quit, memory_order_acquire))
 			break;
 		if (end != 0 && now >= end)
 			break;
@@ -215,6 +215,21 @@ control_loop(struct mcfan_app *app)
 		nanosleep(&tick, NULL);
 		mcfan_msacc_add(ms, MCFAN_MS_SLEEP, rte_rdtsc());
 	}
+}
+
+/* Wait for every data lcore to return; 0, or the first lcore's error (an engine's start). */
+static int
+wait_data_lcores(void)
+{
+	unsigned int id;
+	int ret, first = 0;
+
+	RTE_LCORE_FOREACH_WORKER(id) {
+		ret = rte_eal_wait_lcore(id);
+		if (ret != 0 && first == 0)
+			first = ret;
+	}
+	return first;
 }
 
 static void
@@ -287,7 +302,7 @@ main(int argc, char **argv)
 		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 	}
 	app->tsc_hz = rte_get_tsc_hz();
-	app->burst = app->cfg.burst;
+	mcfan_live_init(&app->live, &app->cfg);
 	app->window = rte_zmalloc("mcfan_msacc_window", sizeof(*app->window), 0);
 	if (app->window == NULL) {
 		status = EXIT_FAILURE;
@@ -318,7 +333,7 @@ main(int argc, char **argv)
 		status = EXIT_FAILURE;
 		goto stop;
 	}
-	if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
+	if (mcfan_live_flag_load(&app->live.quit, memory_order_acquire))
 		goto stop;
 	mcfan_placement_report(app);
 	ret = mcfan_idle_setup(app);
@@ -339,7 +354,7 @@ main(int argc, char **argv)
 	app->start_tsc = rte_rdtsc();
 	if (mcfan_telemetry_init(app) < 0)
 		MCFAN_LOG(WARNING, "telemetry commands unavailable\n");
-	__atomic_store_n(&app->phase, MCFAN_PHASE_RUN, __ATOMIC_RELEASE);
+	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_RUN, memory_order_release);
 	ret = rte_eal_mp_remote_launch(mcfan_lcore_main, app, SKIP_MAIN);
 	if (ret != 0) {
 		MCFAN_LOG(ERR, "cannot launch the data lcores: %s\n", rte_strerror(-ret));
@@ -354,11 +369,11 @@ main(int argc, char **argv)
 
 stop:
 	mcfan_console_close(app); /* the terminal back to normal before the report */
-	__atomic_store_n(&app->phase, MCFAN_PHASE_STOP_RX, __ATOMIC_RELEASE);
-	if (launched)
-		rte_eal_mp_wait_lcore();
+	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
+	if (launched && wait_data_lcores() != 0 && status == EXIT_SUCCESS)
+		status = EXIT_FAILURE; /* an engine refused to start (logged by its lcore) */
 	mcfan_idle_free(app);
-	__atomic_store_n(&app->phase, MCFAN_PHASE_DONE, __ATOMIC_RELEASE);
+	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_DONE, memory_order_release);
 	app->stop_tsc = rte_rdtsc();
 	mcfan_ports_stop(app);
 	close_ports(app);

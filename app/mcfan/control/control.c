@@ -374,7 +374,7 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 		ret = say(msg, len, -ENOMEM, "join: out of memory");
 		goto out;
 	}
-	fanout = __atomic_load_n(&app->cfg.fanout, __ATOMIC_RELAXED);
+	fanout = mcfan_live_fanout(&app->live);
 	for (i = 0; i < n; i++) {
 		struct mcfan_group_entry *e = &entries[n_old + i];
 
@@ -604,7 +604,7 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 		entries = NULL;
 	}
 	if (groups == NULL) {
-		__atomic_store_n(&app->cfg.fanout, (enum mcfan_fanout)f, __ATOMIC_RELAXED);
+		mcfan_live_u32_store(&app->live.fanout, (uint32_t)f, memory_order_relaxed);
 		ret = say(msg, len, 0, "fan-out %s for every group (%u) and later joins",
 			  mcfan_fanout_name((enum mcfan_fanout)f), n_old);
 	} else {
@@ -630,7 +630,7 @@ mcfan_ctl_set_burst(struct mcfan_app *app, uint64_t n, char *msg, size_t len)
 		return say(msg, len, -ERANGE, "set burst: %" PRIu64 " is out of range 1..%u%s", n,
 			   max, max < MCFAN_MAX_BURST ? " (a burst must fit in a ring)" : "");
 	pthread_mutex_lock(&action_mutex);
-	old = __atomic_exchange_n(&app->burst, (unsigned int)n, __ATOMIC_RELAXED);
+	old = mcfan_live_u32_exchange(&app->live.burst, (uint32_t)n, memory_order_relaxed);
 	pthread_mutex_unlock(&action_mutex);
 	return say(msg, len, 0, "burst %" PRIu64 " (was %u)", n, old);
 }
@@ -674,11 +674,11 @@ mcfan_ctl_rx_stop(struct mcfan_app *app, char *msg, size_t len)
 	int ret;
 
 	pthread_mutex_lock(&action_mutex);
-	if (__atomic_load_n(&app->rx_paused, __ATOMIC_ACQUIRE)) {
+	if (mcfan_live_flag_load(&app->live.rx_paused, memory_order_acquire)) {
 		ret = say(msg, len, -EALREADY, "stop: RX is already stopped (start resumes it)");
 		goto out;
 	}
-	__atomic_store_n(&app->rx_paused, 1, __ATOMIC_RELEASE);
+	mcfan_live_flag_store(&app->live.rx_paused, true, memory_order_release);
 	/* every RX lcore passes a quiescent state after its burst in flight: then none polls */
 	rte_rcu_qsbr_synchronize(app->qsbr, RTE_QSBR_THRID_INVALID);
 	start = rte_rdtsc();
@@ -704,10 +704,10 @@ mcfan_ctl_rx_start(struct mcfan_app *app, char *msg, size_t len)
 	int ret;
 
 	pthread_mutex_lock(&action_mutex);
-	if (!__atomic_load_n(&app->rx_paused, __ATOMIC_ACQUIRE))
+	if (!mcfan_live_flag_load(&app->live.rx_paused, memory_order_acquire))
 		ret = say(msg, len, -EALREADY, "start: RX is already running");
 	else {
-		__atomic_store_n(&app->rx_paused, 0, __ATOMIC_RELEASE);
+		mcfan_live_flag_store(&app->live.rx_paused, false, memory_order_release);
 		ret = say(msg, len, 0, "RX started");
 	}
 	pthread_mutex_unlock(&action_mutex);
@@ -777,11 +777,11 @@ mcfan_ctl_msacc_enable(struct mcfan_app *app, bool on, char *msg, size_t len)
 	int ret;
 
 	pthread_mutex_lock(&action_mutex);
-	if (__atomic_load_n(&app->cfg.msacc, __ATOMIC_RELAXED) == on) {
+	if (mcfan_live_flag_load(&app->live.msacc, memory_order_relaxed) == on) {
 		ret = say(msg, len, -EALREADY, "msacc %s: accounting is already %s", on ? "on" :
 			  "off", on ? "on" : "off");
 	} else {
-		__atomic_store_n(&app->cfg.msacc, on, __ATOMIC_RELAXED);
+		mcfan_live_flag_store(&app->live.msacc, on, memory_order_relaxed);
 		ret = say(msg, len, 0, on ? "microstate accounting on (the time it was off counts "
 			  "as other; msacc reset starts a clean window)" :
 			  "microstate accounting off for the data lcores");
@@ -873,9 +873,9 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 						off == 0 ? "" : ",", id);
 	}
 	if (strcmp(who, "rx") == 0)
-		__atomic_store_n(&app->cfg.idle_rx, p, __ATOMIC_RELAXED);
+		mcfan_live_u32_store(&app->live.idle_rx, p, memory_order_relaxed);
 	else if (strcmp(who, "worker") == 0)
-		__atomic_store_n(&app->cfg.idle_worker, p, __ATOMIC_RELAXED);
+		mcfan_live_u32_store(&app->live.idle_worker, p, memory_order_relaxed);
 	pthread_mutex_unlock(&action_mutex);
 	return say(msg, len, 0, "idle policy %s for lcore%s %s", mcfan_idle_format(p, text,
 		   sizeof(text)), n == 1 ? "" : "s", ids);
@@ -884,7 +884,7 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 int
 mcfan_ctl_quit(struct mcfan_app *app, char *msg, size_t len)
 {
-	__atomic_store_n(&app->quit, 1, __ATOMIC_RELEASE);
+	mcfan_live_flag_store(&app->live.quit, true, memory_order_release);
 	return say(msg, len, 0, "stopping");
 }
 

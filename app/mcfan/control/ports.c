@@ -157,7 +157,7 @@ mcfan_ports_init(struct mcfan_app *app)
 	int ret;
 
 	RTE_ETH_FOREACH_DEV(port) {
-		if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
+		if (mcfan_live_flag_load(&app->live.quit, memory_order_acquire))
 			return -EINTR;
 		app->ports[port].used = true;
 		ret = port_init(app, port);
