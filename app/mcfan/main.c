@@ -31,6 +31,7 @@
 
 #include "mcfan.h"
 #include "control/control.h"
+#include "control/groups.h"
 #include "log.h"
 #include "control/idle.h"
 #include "control/placement.h"
@@ -127,32 +128,6 @@ create_pool(struct mcfan_app *app)
 	return 0;
 }
 
-static int
-publish_initial_groups(struct mcfan_app *app)
-{
-	uint16_t eligible[MCFAN_MAX_WORKERS];
-	unsigned int i, n = app->cfg.n_groups;
-	int ret;
-
-	app->group_entries = calloc(RTE_MAX(n, 1u), sizeof(app->group_entries[0]));
-	if (app->group_entries == NULL)
-		return -ENOMEM;
-	for (i = 0; i < app->n_workers; i++)
-		eligible[i] = (uint16_t)i;
-	for (i = 0; i < n; i++) {
-		app->group_entries[i].key = app->cfg.groups[i];
-		app->group_entries[i].id = (uint16_t)i;
-		ret = mcfan_group_assign(&app->group_entries[i], app->cfg.fanout, eligible,
-					 app->n_workers);
-		if (ret < 0)
-			return ret;
-	}
-	app->n_group_entries = n;
-	if (n == 0)
-		MCFAN_LOG(WARNING, "no groups joined (--groups): every multicast UDP frame counts "
-			  "as unknown_group\n");
-	return mcfan_groups_publish(app, app->group_entries, n);
-}
 
 static void
 msacc_init_all(struct mcfan_app *app)
@@ -191,7 +166,7 @@ control_loop(struct mcfan_app *app)
 	for (;;) {
 		now = rte_rdtsc();
 		mcfan_msacc_add(ms, MCFAN_MS_OTHER, now);
-		if (mcfan_live_flag_load(&app->live.quit, memory_order_acquire))
+		if (mcfan_live_quitting(&app->live))
 			break;
 		if (end != 0 && now >= end)
 			break;
@@ -322,7 +297,7 @@ main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (mcfan_setup_rings(app) < 0 || create_pool(app) < 0 ||
-	    publish_initial_groups(app) < 0) {
+	    mcfan_groups_start(app) < 0) {
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
@@ -333,7 +308,7 @@ main(int argc, char **argv)
 		status = EXIT_FAILURE;
 		goto stop;
 	}
-	if (mcfan_live_flag_load(&app->live.quit, memory_order_acquire))
+	if (mcfan_live_quitting(&app->live))
 		goto stop;
 	mcfan_placement_report(app);
 	ret = mcfan_idle_setup(app);

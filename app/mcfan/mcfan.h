@@ -83,16 +83,16 @@ struct mcfan_config {
 	unsigned int n_groups;
 	enum mcfan_fanout fanout;          /* fan-out at start (live.fanout later) */
 	unsigned int ring_size;            /* slots of each worker ring, frames */
-	unsigned int burst;                /* frames per rx_burst / dequeue at start, 1..MCFAN_MAX_BURST */
+	unsigned int burst;                /* frames per burst at start, 1..MCFAN_MAX_BURST */
 	unsigned int mbufs;                /* mbufs in the pool; 0 = computed */
 	double duration_s;                 /* 0 = until a signal */
 	double stats_period_s;             /* 0 = no periodic summary */
 	char report_json[PATH_MAX];        /* "" = none */
 	char config_file[PATH_MAX];        /* "" = none */
-	bool msacc;                        /* microstate accounting on at start (live.msacc later) */
+	bool msacc;                        /* microstate accounting on at start (then live) */
 	bool interactive;                  /* -i: console on standard input */
 	char cmdline_file[PATH_MAX];       /* "" = none: console commands run at start */
-	uint32_t idle_rx;                  /* start idle policy of lcores with the RX role (lib/idle) */
+	uint32_t idle_rx;                  /* start idle policy of lcores with the RX role */
 	uint32_t idle_worker;              /* start idle policy of worker-only lcores */
 	unsigned int idle_max_sleep_us;    /* longest backoff/wake sleep, microseconds */
 	/* placement (placement.c, docs/topology.md "Placement") */
@@ -224,6 +224,36 @@ struct mcfan_live {
 	struct mcfan_live_table groups;
 };
 
+/* Readers of the fields most read, each with the order the protocol above gives it. */
+
+/** Has a stop been requested (live.quit)? Acquire. */
+static inline bool
+mcfan_live_quitting(const struct mcfan_live *live)
+{
+	return mcfan_live_flag_load(&live->quit, memory_order_acquire);
+}
+
+/** Is RX polling stopped (live.rx_paused)? Acquire. */
+static inline bool
+mcfan_live_rx_paused(const struct mcfan_live *live)
+{
+	return mcfan_live_flag_load(&live->rx_paused, memory_order_acquire);
+}
+
+/** Live burst size (live.burst), relaxed. */
+static inline unsigned int
+mcfan_live_burst(const struct mcfan_live *live)
+{
+	return mcfan_live_u32_load(&live->burst, memory_order_relaxed);
+}
+
+/** Is microstate accounting of the data lcores on (live.msacc)? Relaxed. */
+static inline bool
+mcfan_live_msacc(const struct mcfan_live *live)
+{
+	return mcfan_live_flag_load(&live->msacc, memory_order_relaxed);
+}
+
 /** The fan-out of later joins (live.fanout), relaxed. */
 static inline enum mcfan_fanout
 mcfan_live_fanout(const struct mcfan_live *live)
@@ -306,7 +336,7 @@ struct mcfan_app {
 	unsigned int n_group_entries;
 	rte_spinlock_t ctl_lock;          /* control side only: see the protocol above */
 	struct mcfan_stats_base *stats_base; /* baselines of clear stats (stats.c), ctl_lock */
-	struct mcfan_control *control;    /* control/groups.c's state (counter slots), its actions */
+	struct mcfan_control *control;    /* control/groups.c's state (counter slots) */
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */
@@ -322,22 +352,16 @@ extern struct mcfan_app mcfan_app;
 int mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg);
 void mcfan_params_usage(const char *prog);
 
-/* ports.c */
+/* control/ports.c */
 int mcfan_ports_init(struct mcfan_app *app);
 void mcfan_ports_stop(struct mcfan_app *app);
-/* Add a group's multicast MAC (RFC 1112 6.4 / RFC 2464 7) to macs[0..n) unless present;
- * returns the new count. macs must have room for one more. */
-unsigned int mcfan_mac_list_add(struct rte_ether_addr *macs, unsigned int n,
-				const struct mcfan_flow_key *k);
 
 /* datapath/lcore.c */
 int mcfan_lcore_main(void *arg);
 
-/* groups (setup.c) */
+/* control/setup.c: lcore roles and engines, rings, RCU; free (the group table too) */
 int mcfan_setup_lcores(struct mcfan_app *app);
 int mcfan_setup_rings(struct mcfan_app *app);
-int mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entries,
-			 unsigned int n);
 void mcfan_setup_free(struct mcfan_app *app);
 
 /* telemetry.c: register /mcfan/ commands (they answer once this is called) / stop answering */

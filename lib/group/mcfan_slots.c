@@ -14,8 +14,8 @@
 #include "mcfan_slots.h"
 
 struct mcfan_slots {
-	uint8_t state[MCFAN_MAX_GROUPS];          /* enum mcfan_slot_state, RETIRED kept after
-						   * the drain (free once retired_seq <= done_seq) */
+	/* enum mcfan_slot_state; RETIRED stays after the drain (free: retired_seq <= done_seq) */
+	uint8_t state[MCFAN_MAX_GROUPS];
 	bool used[MCFAN_MAX_GROUPS];              /* has been in use: rebase on reuse */
 	uint64_t retired_seq[MCFAN_MAX_GROUPS];
 	unsigned int cursor;                      /* next slot to consider */

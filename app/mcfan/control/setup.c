@@ -202,23 +202,6 @@ mcfan_setup_rings(struct mcfan_app *app)
 	return 0;
 }
 
-int
-mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entries,
-		     unsigned int n)
-{
-	struct mcfan_group_table *t, *old;
-
-	t = mcfan_group_table_create(entries, n, rte_socket_id());
-	if (t == NULL)
-		return -rte_errno;
-	old = mcfan_live_table_exchange(&app->live.groups, t, memory_order_acq_rel);
-	if (old != NULL) {
-		/* wait until every RX lcore has passed a quiescent state since the store */
-		rte_rcu_qsbr_synchronize(app->qsbr, RTE_QSBR_THRID_INVALID);
-		mcfan_group_table_free(old);
-	}
-	return 0;
-}
 
 void
 mcfan_setup_free(struct mcfan_app *app)

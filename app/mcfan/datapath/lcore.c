@@ -80,10 +80,10 @@ mcfan_lcore_main(void *arg)
 
 	for (;;) {
 		phase = mcfan_live_u32_load(&app->live.phase, memory_order_acquire);
-		burst = mcfan_live_u32_load(&app->live.burst, memory_order_relaxed);
+		burst = mcfan_live_burst(&app->live);
 		policy = __atomic_load_n(&lc->idle.policy, __ATOMIC_RELAXED);
 		work = 0;
-		ms_on = mcfan_live_flag_load(&app->live.msacc, memory_order_relaxed);
+		ms_on = mcfan_live_msacc(&app->live);
 		if (unlikely(ms_on != ms_was_on)) {
 			/* switched off: freeze the counters; back on: resume (lib/msacc/mcfan_msacc.h) */
 			if (ms_on)
@@ -95,7 +95,7 @@ mcfan_lcore_main(void *arg)
 
 		if (rx_running) {
 			if (phase == MCFAN_PHASE_RUN) {
-				if (!mcfan_live_flag_load(&app->live.rx_paused, memory_order_acquire)) {
+				if (!mcfan_live_rx_paused(&app->live)) {
 					work += rxe->burst(app, lc, burst, ms_on);
 				} else {
 					rte_pause();

@@ -242,7 +242,8 @@ report_json_build(struct mcfan_app *app)
 	json_object_set_new(root, "mcfan_version", json_string(MCFAN_VERSION));
 	json_object_set_new(root, "dpdk_version", json_string(rte_version()));
 	json_object_set_new(root, "duration_s", json_real(elapsed_s(app)));
-	json_object_set_new(root, "fanout", json_string(mcfan_fanout_name(mcfan_live_fanout(&app->live))));
+	json_object_set_new(root, "fanout",
+			    json_string(mcfan_fanout_name(mcfan_live_fanout(&app->live))));
 	json_object_set_new(root, "rx_frames", json_u64(t.rx_frames));
 	json_object_set_new(root, "rx_bytes", json_u64(t.rx_bytes));
 	json_object_set_new(root, "delivered_frames", json_u64(t.delivered_frames));
@@ -345,9 +346,10 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "sleeps", json_u64(ms.sleeps));
 		json_object_set_new(o, "wakeups", json_u64(ms.wakeups));
 		mcfan_lcore_engines_read(app, rows[i].lcore_id, &eng);
-		json_object_set_new(o, "rx_engine", eng.rx != NULL ? json_string(eng.rx) : json_null());
-		json_object_set_new(o, "worker_engine", eng.worker != NULL ? json_string(eng.worker) :
-				    json_null());
+		json_object_set_new(o, "rx_engine",
+				    eng.rx != NULL ? json_string(eng.rx) : json_null());
+		json_object_set_new(o, "worker_engine",
+				    eng.worker != NULL ? json_string(eng.worker) : json_null());
 		for (k = 0; k < ni; k++) {
 			if (iv[k].lcore_id != rows[i].lcore_id)
 				continue;

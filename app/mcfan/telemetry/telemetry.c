@@ -151,7 +151,7 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	cols_attach(d, c, cols, RTE_DIM(cols));
 	rte_tel_data_add_dict_u64(d, "groups", app->n_group_entries);
 	rte_tel_data_add_dict_string(d, "fanout", mcfan_fanout_name(mcfan_live_fanout(&app->live)));
-	rte_tel_data_add_dict_u64(d, "burst", mcfan_live_u32_load(&app->live.burst, memory_order_relaxed));
+	rte_tel_data_add_dict_u64(d, "burst", mcfan_live_burst(&app->live));
 	rte_tel_data_add_dict_u64(d, "ring_size", app->cfg.ring_size);
 	return 0;
 }
