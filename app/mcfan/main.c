@@ -261,6 +261,8 @@ main(int argc, char **argv)
 	if (mcfan_placement_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
 		return ret;
 
+	mcfan_live_init(&app->live, &app->cfg);
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -277,7 +279,6 @@ main(int argc, char **argv)
 		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 	}
 	app->tsc_hz = rte_get_tsc_hz();
-	mcfan_live_init(&app->live, &app->cfg);
 	app->window = rte_zmalloc("mcfan_msacc_window", sizeof(*app->window), 0);
 	if (app->window == NULL) {
 		status = EXIT_FAILURE;

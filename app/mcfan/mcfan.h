@@ -261,12 +261,15 @@ mcfan_live_fanout(const struct mcfan_live *live)
 	return (enum mcfan_fanout)mcfan_live_u32_load(&live->fanout, memory_order_relaxed);
 }
 
-/** Give the live values their start values from the configuration; before launch. */
+/**
+ * Give the live settings their start values from the configuration: burst, msacc, fan-out,
+ * idle policies; RX running; no group table. Before launch. quit and phase are left alone
+ * (zero, MCFAN_PHASE_INIT, from the application's zeroed memory): a signal may already
+ * have asked for a stop.
+ */
 static inline void
 mcfan_live_init(struct mcfan_live *live, const struct mcfan_config *cfg)
 {
-	mcfan_live_flag_store(&live->quit, false, memory_order_relaxed);
-	mcfan_live_u32_store(&live->phase, MCFAN_PHASE_INIT, memory_order_relaxed);
 	mcfan_live_u32_store(&live->burst, cfg->burst, memory_order_relaxed);
 	mcfan_live_flag_store(&live->rx_paused, false, memory_order_relaxed);
 	mcfan_live_flag_store(&live->msacc, cfg->msacc, memory_order_relaxed);
