@@ -89,7 +89,7 @@ void mcfan_stats_free(struct mcfan_app *app);
 /* `clear stats`: every read above starts from zero now; no counter is written. 0 or -errno. */
 int mcfan_stats_clear(struct mcfan_app *app);
 /* A counter slot reused by a new group starts from zero (its old group's frames are all
- * counted: see control.c). 0 or -errno. */
+ * counted: see control/groups.c). 0 or -errno. */
 int mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot);
 
 #endif /* MCFAN_APP_STATS_H */
