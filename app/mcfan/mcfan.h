@@ -300,6 +300,8 @@ struct mcfan_lcore {
 	/* engines (datapath/engine.h), NULL for a role the lcore lacks */
 	const struct mcfan_engine *rx_engine;
 	const struct mcfan_engine *worker_engine;
+	void *rx_engine_priv;             /* the RX engine's own state: its start/stop, lcore only */
+	void *worker_engine_priv;         /* the worker engine's own state, likewise */
 } __rte_cache_aligned;
 
 /** Per port state. */

@@ -13,8 +13,10 @@
  * lcore loop (datapath/lcore.c) calls them and knows nothing of what they do.
  *
  * Adding an engine is one new file in datapath/ that defines a struct mcfan_engine and
- * registers it at its bottom with MCFAN_ENGINE_REGISTER(); it is then chosen with
- * --rx-engine NAME or --worker-engine NAME (params.c looks names up here).
+ * registers it at its bottom with MCFAN_ENGINE_REGISTER(), plus the file's line in
+ * app/mcfan/meson.build; it is then chosen with --rx-engine NAME or --worker-engine NAME
+ * (params.c looks names up here, --help lists them). Per-lcore state of an engine goes in
+ * the lcore's rx_engine_priv/worker_engine_priv: its start sets it, its stop frees it.
  *
  * Writer/reader protocol: the registry is written only by the constructors (before main())
  * and read afterwards; an engine struct is constant; the engine an lcore runs
