@@ -33,6 +33,7 @@
 
 #include "mcfan.h"
 #include "control/control.h"
+#include "control/groups.h"
 #include "log.h"
 #include "control/idle.h"
 #include "control/placement.h"
@@ -50,7 +51,7 @@ static void
 on_signal(int sig)
 {
 	RTE_SET_USED(sig);
-	__atomic_store_n(&mcfan_app.quit, 1, __ATOMIC_RELEASE);
+	mcfan_live_flag_store(&mcfan_app.live.quit, true, memory_order_release);
 }
 
 /* Split argv at the first "--": EAL before, mcfan after. */
@@ -154,32 +155,6 @@ create_pool(struct mcfan_app *app)
 	return 0;
 }
 
-static int
-publish_initial_groups(struct mcfan_app *app)
-{
-	uint16_t eligible[MCFAN_MAX_WORKERS];
-	unsigned int i, n = app->cfg.n_groups;
-	int ret;
-
-	app->group_entries = calloc(RTE_MAX(n, 1u), sizeof(app->group_entries[0]));
-	if (app->group_entries == NULL)
-		return -ENOMEM;
-	for (i = 0; i < app->n_workers; i++)
-		eligible[i] = (uint16_t)i;
-	for (i = 0; i < n; i++) {
-		app->group_entries[i].key = app->cfg.groups[i];
-		app->group_entries[i].id = (uint16_t)i;
-		ret = mcfan_group_assign(&app->group_entries[i], app->cfg.fanout, eligible,
-					 app->n_workers);
-		if (ret < 0)
-			return ret;
-	}
-	app->n_group_entries = n;
-	if (n == 0)
-		MCFAN_LOG(WARNING, "no groups joined (--groups): every multicast UDP frame counts "
-			  "as unknown_group\n");
-	return mcfan_groups_publish(app, app->group_entries, n);
-}
 
 static void
 msacc_init_all(struct mcfan_app *app)
@@ -207,7 +182,7 @@ stdout_lost(void)
 		return false;
 	fprintf(stderr, "mcfan: cannot write to standard output (%s): stopping; the JSON "
 		"report, if asked for, is still written\n", strerror(errno));
-	__atomic_store_n(&mcfan_app.quit, 1, __ATOMIC_RELEASE);
+	mcfan_live_flag_store(&mcfan_app.live.quit, true, memory_order_release);
 	return true;
 }
 
@@ -231,7 +206,7 @@ control_loop(struct mcfan_app *app)
 	for (;;) {
 		now = rte_rdtsc();
 		mcfan_msacc_add(ms, MCFAN_MS_OTHER, now);
-		if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
+		if (mcfan_live_quitting(&app->live))
 			break;
 		if (end != 0 && now >= end)
 			break;
@@ -257,6 +232,21 @@ control_loop(struct mcfan_app *app)
 		nanosleep(&tick, NULL);
 		mcfan_msacc_add(ms, MCFAN_MS_SLEEP, rte_rdtsc());
 	}
+}
+
+/* Wait for every data lcore to return; 0, or the first lcore's error (an engine's start). */
+static int
+wait_data_lcores(void)
+{
+	unsigned int id;
+	int ret, first = 0;
+
+	RTE_LCORE_FOREACH_WORKER(id) {
+		ret = rte_eal_wait_lcore(id);
+		if (ret != 0 && first == 0)
+			first = ret;
+	}
+	return first;
 }
 
 static void
@@ -383,6 +373,8 @@ main(int argc, char **argv)
 	if (mcfan_placement_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
 		return ret;
 
+	mcfan_live_init(&app->live, &app->cfg);
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -405,7 +397,6 @@ main(int argc, char **argv)
 					sizeof(socket_path)) == 0)
 		MCFAN_LOG(INFO, "telemetry socket %s\n", socket_path);
 	app->tsc_hz = rte_get_tsc_hz();
-	app->burst = app->cfg.burst;
 	app->window = rte_zmalloc("mcfan_msacc_window", sizeof(*app->window), 0);
 	if (app->window == NULL) {
 		status = EXIT_FAILURE;
@@ -425,7 +416,7 @@ main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (mcfan_setup_rings(app) < 0 || create_pool(app) < 0 ||
-	    publish_initial_groups(app) < 0) {
+	    mcfan_groups_start(app) < 0) {
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
@@ -436,7 +427,7 @@ main(int argc, char **argv)
 		status = EXIT_FAILURE;
 		goto stop;
 	}
-	if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
+	if (mcfan_live_quitting(&app->live))
 		goto stop;
 	mcfan_placement_report(app);
 	ret = mcfan_idle_setup(app);
@@ -457,7 +448,7 @@ main(int argc, char **argv)
 	app->start_tsc = rte_rdtsc();
 	if (mcfan_telemetry_init(app) < 0)
 		MCFAN_LOG(WARNING, "telemetry commands unavailable\n");
-	__atomic_store_n(&app->phase, MCFAN_PHASE_RUN, __ATOMIC_RELEASE);
+	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_RUN, memory_order_release);
 	ret = rte_eal_mp_remote_launch(mcfan_lcore_main, app, SKIP_MAIN);
 	if (ret != 0) {
 		MCFAN_LOG(ERR, "cannot launch the data lcores: %s\n", rte_strerror(-ret));
@@ -472,11 +463,11 @@ main(int argc, char **argv)
 
 stop:
 	mcfan_console_close(app); /* the terminal back to normal before the report */
-	__atomic_store_n(&app->phase, MCFAN_PHASE_STOP_RX, __ATOMIC_RELEASE);
-	if (launched)
-		rte_eal_mp_wait_lcore();
+	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
+	if (launched && wait_data_lcores() != 0 && status == EXIT_SUCCESS)
+		status = EXIT_FAILURE; /* an engine refused to start (logged by its lcore) */
 	mcfan_idle_free(app);
-	__atomic_store_n(&app->phase, MCFAN_PHASE_DONE, __ATOMIC_RELEASE);
+	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_DONE, memory_order_release);
 	app->stop_tsc = rte_rdtsc();
 	mcfan_ports_stop(app);
 	close_ports(app);

@@ -9,24 +9,23 @@
  * The application's shared state.
  *
  * One instance (mcfan_app in main.c). Writer/reader protocol:
- *  - cfg, lcores[], ports[], rings and pools are written by the main lcore
- *    before the data lcores are launched and only read afterwards, except
- *    cfg.fanout (the fan-out of later joins), cfg.msacc and cfg.idle_rx/
- *    idle_worker (shown by show config), which control actions (control.c)
- *    change at run time with atomic stores; data lcores load cfg.msacc
- *    atomically;
- *  - groups (the published group table) is replaced by the control thread only,
- *    with an atomic release store, and freed after an RCU (QSBR) grace period;
- *    RX lcores load it with acquire and report quiescent states;
- *  - phase and quit are atomics: quit is set by signal handlers and the
- *    console, phase only by the main lcore's stop path, never cleared;
- *  - burst and rx_paused are atomics written by control actions and loaded
- *    by the data lcores every loop (rx_paused: RX lcores skip rx_burst but
- *    keep reporting RCU quiescent states);
+ *  - cfg (the parsed configuration) is written by params.c and placement
+ *    before the data lcores are launched and never changes afterwards;
+ *    lcores[], ports[], rings and pools are written by the main lcore before
+ *    the data lcores are launched and only read afterwards;
+ *  - live (struct mcfan_live below) holds everything that changes at run time:
+ *    quit, phase, burst, RX paused, msacc on/off, the fan-out of later joins,
+ *    the idle policies shown by show config and the published group table;
+ *    each field says who writes and who reads it, and each is a C11 atomic that
+ *    only the mcfan_live_*() helpers below touch, with an explicit memory order;
+ *  - the published group table (live.groups) is replaced by the control
+ *    thread only (control/groups.c), with an atomic exchange, and freed after an
+ *    RCU (QSBR) grace period; RX lcores load it with acquire and report
+ *    quiescent states;
  *  - group_entries, n_group_entries and stats_base belong to the control
  *    side and are guarded by ctl_lock, a spinlock that only control threads
  *    (main lcore, telemetry thread) take, never a data lcore. The one writer
- *    at a time (control.c's actions, serialised among themselves) builds a new
+ *    at a time (control/groups.c's actions, serialised among themselves) builds a new
  *    entries array, publishes the matching table (RCU above), then swaps
  *    group_entries/n_group_entries under ctl_lock and frees the old array.
  *    Readers (stats.c) copy what they need under ctl_lock and never keep a
@@ -34,10 +33,14 @@
  *    the lock is only a hint for sizing (pass it as the max of a read);
  *  - each data lcore is the single writer of its own stats (seqlocks, see
  *    lib/fanout/mcfan_fanout.h and lib/msacc/mcfan_msacc.h);
- *  - lcores[].idle and idle_sleepers: the idle policies' protocol (lib/idle/mcfan_idle.h, datapath/idle.c).
+ *  - lcores[].idle (its policy too: `set idle` writes it) and idle_sleepers: the idle
+ *    policies' protocol (lib/idle/mcfan_idle.h, datapath/idle.c);
+ *  - lcores[].rx_engine/worker_engine: set by the main lcore before launch
+ *    (control/setup.c), read-only afterwards (datapath/engine.h).
  */
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -67,6 +70,9 @@
 #define MCFAN_RX_DESC 1024       /* RX descriptors asked for per queue (the PMD may adjust) */
 #define MCFAN_TX_DESC 512
 
+/** Longest engine name (datapath/engine.h), bytes without the NUL. */
+#define MCFAN_ENGINE_NAME_MAX 31
+
 /** Data lcore roles beyond the lib's enum mcfan_role: none. */
 #define MCFAN_ROLE_NONE 0
 
@@ -78,20 +84,20 @@ struct mcfan_config {
 	unsigned int n_worker_lcores;      /* 0 = default */
 	struct mcfan_flow_key groups[MCFAN_MAX_GROUPS];
 	unsigned int n_groups;
-	enum mcfan_fanout fanout;
+	enum mcfan_fanout fanout;          /* fan-out at start (live.fanout later) */
 	unsigned int ring_size;            /* slots of each worker ring, frames */
-	unsigned int burst;                /* frames per rx_burst / dequeue, 1..MCFAN_MAX_BURST */
+	unsigned int burst;                /* frames per burst at start, 1..MCFAN_MAX_BURST */
 	unsigned int mbufs;                /* mbufs in the pool; 0 = computed */
 	double duration_s;                 /* 0 = until a signal */
 	double stats_period_s;             /* 0 = no periodic summary */
 	char report_json[PATH_MAX];        /* "" = none */
 	enum mcfan_outfile_mode report_json_mode; /* how it is written (outfile.h) */
 	char config_file[PATH_MAX];        /* "" = none */
-	bool msacc;                        /* microstate accounting on (atomic at run time) */
+	bool msacc;                        /* microstate accounting on at start (then live) */
 	bool interactive;                  /* -i: console on standard input */
 	char cmdline_file[PATH_MAX];       /* "" = none: console commands run at start */
-	uint32_t idle_rx;                  /* idle policy of lcores with the RX role (lib/idle/mcfan_idle.h) */
-	uint32_t idle_worker;              /* idle policy of worker-only lcores */
+	uint32_t idle_rx;                  /* start idle policy of lcores with the RX role */
+	uint32_t idle_worker;              /* start idle policy of worker-only lcores */
 	unsigned int idle_max_sleep_us;    /* longest backoff/wake sleep, microseconds */
 	/* placement (placement.c, docs/topology.md "Placement") */
 	char *cpu_topology;                /* --cpu-topology MAP (malloc'd); NULL = the host */
@@ -102,6 +108,8 @@ struct mcfan_config {
 	bool print_topology;               /* --print-topology */
 	bool print_placement;              /* --print-placement */
 	bool json;                         /* --json (with --print-placement) */
+	char rx_engine[MCFAN_ENGINE_NAME_MAX + 1];     /* --rx-engine (datapath/engine.h) */
+	char worker_engine[MCFAN_ENGINE_NAME_MAX + 1]; /* --worker-engine */
 };
 
 /** Lifecycle phases, in order; only ever advanced. */
@@ -111,6 +119,169 @@ enum mcfan_phase {
 	MCFAN_PHASE_STOP_RX,  /* RX lcores finish their burst and go offline */
 	MCFAN_PHASE_DONE,
 };
+
+/*
+ * Live values: each a C11 atomic wrapped in a struct of its own, so that a plain read or
+ * write (app->live.burst = 8, x = app->live.burst) does not compile; read and write them
+ * only with the helpers below, each with an explicit memory order. Never touch .val.
+ */
+
+/** A live 32-bit number. */
+struct mcfan_live_u32 {
+	_Atomic uint32_t val;
+};
+
+/** A live yes/no. */
+struct mcfan_live_flag {
+	_Atomic bool val;
+};
+
+/** A live pointer to the published group table. */
+struct mcfan_live_table {
+	_Atomic(struct mcfan_group_table *) val;
+};
+
+/** Load a live number with memory order mo. */
+static inline uint32_t
+mcfan_live_u32_load(const struct mcfan_live_u32 *f, memory_order mo)
+{
+	return atomic_load_explicit(&f->val, mo);
+}
+
+/** Store v into a live number with memory order mo. */
+static inline void
+mcfan_live_u32_store(struct mcfan_live_u32 *f, uint32_t v, memory_order mo)
+{
+	atomic_store_explicit(&f->val, v, mo);
+}
+
+/** Store v into a live number with memory order mo; returns the value it replaced. */
+static inline uint32_t
+mcfan_live_u32_exchange(struct mcfan_live_u32 *f, uint32_t v, memory_order mo)
+{
+	return atomic_exchange_explicit(&f->val, v, mo);
+}
+
+/** Load a live flag with memory order mo. */
+static inline bool
+mcfan_live_flag_load(const struct mcfan_live_flag *f, memory_order mo)
+{
+	return atomic_load_explicit(&f->val, mo);
+}
+
+/** Store v into a live flag with memory order mo (async-signal-safe: lock-free). */
+static inline void
+mcfan_live_flag_store(struct mcfan_live_flag *f, bool v, memory_order mo)
+{
+	atomic_store_explicit(&f->val, v, mo);
+}
+
+/** Load the published group table with memory order mo (NULL before the first publish). */
+static inline const struct mcfan_group_table *
+mcfan_live_table_load(const struct mcfan_live_table *f, memory_order mo)
+{
+	return atomic_load_explicit(&f->val, mo);
+}
+
+/** Publish table t with memory order mo; returns the table it replaced (the caller frees it
+ * after an RCU grace period). */
+static inline struct mcfan_group_table *
+mcfan_live_table_exchange(struct mcfan_live_table *f, struct mcfan_group_table *t,
+			  memory_order mo)
+{
+	return atomic_exchange_explicit(&f->val, t, mo);
+}
+
+/**
+ * What changes at run time, apart from the configuration (which does not). Per field:
+ * W = who writes it (and how), R = who reads it.
+ */
+struct mcfan_live {
+	/** A stop was requested. W: the signal handlers (main.c), the quit action
+	 * (control/live.c), a data lcore whose engine refused to start; release.
+	 * R: the main lcore's loop, the console, port set-up; acquire. */
+	struct mcfan_live_flag quit;
+	/** enum mcfan_phase, only ever advanced. W: the main lcore's lifecycle (main.c);
+	 * release. R: the data lcores, every loop iteration; acquire. */
+	struct mcfan_live_u32 phase;
+	/** Frames per rx_burst and per dequeue, 1..min(MCFAN_MAX_BURST, ring size).
+	 * W: set burst (control/live.c); relaxed. R: the data lcores every loop iteration,
+	 * console, telemetry; relaxed. */
+	struct mcfan_live_u32 burst;
+	/** RX polling stopped by `stop`. W: stop/start (control/live.c); release.
+	 * R: RX lcores every loop iteration, the console; acquire. */
+	struct mcfan_live_flag rx_paused;
+	/** Microstate accounting of the data lcores on. W: msacc on/off (control/live.c);
+	 * relaxed. R: the data lcores every loop iteration, the console; relaxed. */
+	struct mcfan_live_flag msacc;
+	/** enum mcfan_fanout of later joins. W: set fanout for every group
+	 * (control/groups.c); relaxed. R: join (control/groups.c), console, telemetry,
+	 * report; relaxed. */
+	struct mcfan_live_u32 fanout;
+	/** Idle policy words (lib/idle/mcfan_idle.h) shown by show config as idle-rx and
+	 * idle-worker (each lcore's own policy is lcores[].idle.policy). W: set idle rx/worker
+	 * (control/live.c); relaxed. R: the console; relaxed. */
+	struct mcfan_live_u32 idle_rx;
+	struct mcfan_live_u32 idle_worker;
+	/** The published group table. W: control/groups.c (exchange, acq_rel; the old table
+	 * is freed after an RCU grace period). R: RX engines once a burst; acquire. */
+	struct mcfan_live_table groups;
+};
+
+/* Readers of the fields most read, each with the order the protocol above gives it. */
+
+/** Has a stop been requested (live.quit)? Acquire. */
+static inline bool
+mcfan_live_quitting(const struct mcfan_live *live)
+{
+	return mcfan_live_flag_load(&live->quit, memory_order_acquire);
+}
+
+/** Is RX polling stopped (live.rx_paused)? Acquire. */
+static inline bool
+mcfan_live_rx_paused(const struct mcfan_live *live)
+{
+	return mcfan_live_flag_load(&live->rx_paused, memory_order_acquire);
+}
+
+/** Live burst size (live.burst), relaxed. */
+static inline unsigned int
+mcfan_live_burst(const struct mcfan_live *live)
+{
+	return mcfan_live_u32_load(&live->burst, memory_order_relaxed);
+}
+
+/** Is microstate accounting of the data lcores on (live.msacc)? Relaxed. */
+static inline bool
+mcfan_live_msacc(const struct mcfan_live *live)
+{
+	return mcfan_live_flag_load(&live->msacc, memory_order_relaxed);
+}
+
+/** The fan-out of later joins (live.fanout), relaxed. */
+static inline enum mcfan_fanout
+mcfan_live_fanout(const struct mcfan_live *live)
+{
+	return (enum mcfan_fanout)mcfan_live_u32_load(&live->fanout, memory_order_relaxed);
+}
+
+/**
+ * Give the live settings their start values from the configuration: burst, msacc, fan-out,
+ * idle policies; RX running; no group table. Before launch. quit and phase are left alone
+ * (zero, MCFAN_PHASE_INIT, from the application's zeroed memory): a signal may already
+ * have asked for a stop.
+ */
+static inline void
+mcfan_live_init(struct mcfan_live *live, const struct mcfan_config *cfg)
+{
+	mcfan_live_u32_store(&live->burst, cfg->burst, memory_order_relaxed);
+	mcfan_live_flag_store(&live->rx_paused, false, memory_order_relaxed);
+	mcfan_live_flag_store(&live->msacc, cfg->msacc, memory_order_relaxed);
+	mcfan_live_u32_store(&live->fanout, (uint32_t)cfg->fanout, memory_order_relaxed);
+	mcfan_live_u32_store(&live->idle_rx, cfg->idle_rx, memory_order_relaxed);
+	mcfan_live_u32_store(&live->idle_worker, cfg->idle_worker, memory_order_relaxed);
+	atomic_init(&live->groups.val, NULL);
+}
 
 /** Per lcore state. Indexed by lcore id. */
 struct mcfan_lcore {
@@ -130,6 +301,11 @@ struct mcfan_lcore {
 	struct mcfan_msacc ms;
 	/* idle policy (lib/idle/mcfan_idle.h) */
 	struct mcfan_idle idle;
+	/* engines (datapath/engine.h), NULL for a role the lcore lacks */
+	const struct mcfan_engine *rx_engine;
+	const struct mcfan_engine *worker_engine;
+	void *rx_engine_priv;             /* the RX engine's own state: its start/stop, lcore only */
+	void *worker_engine_priv;         /* the worker engine's own state, likewise */
 } __rte_cache_aligned;
 
 /** Per port state. */
@@ -146,15 +322,14 @@ struct mcfan_port {
 	struct rte_eth_stats final_stats; /* read just before close, for the final report */
 };
 
-struct mcfan_stats_base; /* stats.c */
-struct mcfan_control;    /* control.c */
+struct mcfan_stats_base; /* control/stats.c */
+struct mcfan_control;    /* control/groups.c */
+struct mcfan_engine;     /* datapath/engine.h */
 
 struct mcfan_app {
-	struct mcfan_config cfg;
-	uint32_t quit;                    /* atomic: a stop was requested */
-	uint32_t phase;                   /* atomic: enum mcfan_phase */
-	uint32_t rx_done_count;           /* atomic: RX lcores that finished */
-	unsigned int burst;               /* atomic: live burst size */
+	struct mcfan_config cfg;          /* parsed configuration: constant once launched */
+	struct mcfan_live live;           /* what changes at run time (struct mcfan_live) */
+	uint32_t rx_done_count;           /* atomic: RX lcores that finished (data lcores) */
 	unsigned int main_lcore;
 	unsigned int rx_lcore_ids[RTE_MAX_LCORE];
 	unsigned int n_rx;
@@ -166,13 +341,11 @@ struct mcfan_app {
 	unsigned int pool_size;
 	struct rte_ring **rings;          /* n_rx x n_workers, [rx * n_workers + w] */
 	struct rte_rcu_qsbr *qsbr;
-	struct mcfan_group_table *groups; /* published table (see protocol above) */
 	struct mcfan_group_entry *group_entries; /* control's copy of the table's entries */
 	unsigned int n_group_entries;
-	uint32_t rx_paused;               /* atomic: 1 after the console's stop, 0 after start */
 	rte_spinlock_t ctl_lock;          /* control side only: see the protocol above */
 	struct mcfan_stats_base *stats_base; /* baselines of clear stats (stats.c), ctl_lock */
-	struct mcfan_control *control;    /* control.c's state (counter slots), its actions only */
+	struct mcfan_control *control;    /* control/groups.c's state (counter slots) */
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */
@@ -188,22 +361,16 @@ extern struct mcfan_app mcfan_app;
 int mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg);
 void mcfan_params_usage(const char *prog);
 
-/* ports.c */
+/* control/ports.c */
 int mcfan_ports_init(struct mcfan_app *app);
 void mcfan_ports_stop(struct mcfan_app *app);
-/* Add a group's multicast MAC (RFC 1112 6.4 / RFC 2464 7) to macs[0..n) unless present;
- * returns the new count. macs must have room for one more. */
-unsigned int mcfan_mac_list_add(struct rte_ether_addr *macs, unsigned int n,
-				const struct mcfan_flow_key *k);
 
 /* datapath/lcore.c */
 int mcfan_lcore_main(void *arg);
 
-/* groups (setup.c) */
+/* control/setup.c: lcore roles and engines, rings, RCU; free (the group table too) */
 int mcfan_setup_lcores(struct mcfan_app *app);
 int mcfan_setup_rings(struct mcfan_app *app);
-int mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entries,
-			 unsigned int n);
 void mcfan_setup_free(struct mcfan_app *app);
 
 /* telemetry.c: register /mcfan/ commands (they answer once this is called) / stop answering */

@@ -27,6 +27,7 @@
 #include "mcfan_parse.h"
 #include "mcfan_sct.h"
 #include "outfile.h"
+#include "datapath/engine.h"
 
 #define ERR_MAX 256
 #define CORELIST_TEXT_MAX 256   /* longest corelist option value, with NUL */
@@ -387,6 +388,37 @@ set_idle_max_sleep(struct mcfan_config *cfg, const char *v, char *err, size_t le
 	return 0;
 }
 
+/* --rx-engine / --worker-engine: a registered engine of that side (datapath/engine.h). */
+static int
+set_engine(char *dst, size_t dst_len, enum mcfan_engine_side side, const char *v,
+	   const char *opt, char *err, size_t len)
+{
+	char names[ERR_MAX];
+
+	if (mcfan_engine_find(side, v) == NULL || strlen(v) >= dst_len) {
+		snprintf(err, len, "--%s: '%s' is not %s engine: %s", opt, v,
+			 side == MCFAN_ENGINE_RX ? "an RX" : "a worker",
+			 mcfan_engine_names(side, names, sizeof(names)));
+		return -EINVAL;
+	}
+	snprintf(dst, dst_len, "%s", v);
+	return 0;
+}
+
+static int
+set_rx_engine(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	return set_engine(cfg->rx_engine, sizeof(cfg->rx_engine), MCFAN_ENGINE_RX, v,
+			  "rx-engine", err, len);
+}
+
+static int
+set_worker_engine(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	return set_engine(cfg->worker_engine, sizeof(cfg->worker_engine), MCFAN_ENGINE_WORKER, v,
+			  "worker-engine", err, len);
+}
+
 /* ---- placement (placement.c, docs/topology.md "Placement") ---- */
 
 static int
@@ -535,6 +567,11 @@ static const struct opt_def opts[] = {
 	 "every sleep is also bounded by the time half an input ring takes to fill",
 	 RTE_STR(MCFAN_IDLE_MAX_SLEEP_US_DEFAULT),
 	 set_idle_max_sleep, true},
+	{"rx-engine", OPT_VALUE, "NAME", "what lcores with the RX role do with their frames "
+	 "(the RX engines are listed below)", MCFAN_RX_ENGINE_DEFAULT, set_rx_engine, true},
+	{"worker-engine", OPT_VALUE, "NAME", "what worker lcores do with their copies (the "
+	 "worker engines are listed below)", MCFAN_WORKER_ENGINE_DEFAULT, set_worker_engine,
+	 true},
 	{"cpu-topology", OPT_VALUE, "MAP", "CPU topology map in Erlang's +sct syntax "
 	 "(docs/topology.md)", "read from the host (--print-topology)", set_cpu_topology, true},
 	{"bind", OPT_VALUE, "TYPE", "bind type (Erlang's +sbt): u ns ts ps s nnts nnps tnnps db",
@@ -558,6 +595,8 @@ static const struct opt_def opts[] = {
 void
 mcfan_params_usage(const char *prog)
 {
+	const struct mcfan_engine *e;
+	enum mcfan_engine_side side;
 	unsigned int i;
 	char lhs[64];
 
@@ -577,6 +616,12 @@ mcfan_params_usage(const char *prog)
 		printf("  %-24s %s\n", lhs, opts[i].help);
 		if (opts[i].def != NULL)
 			printf("  %-24s default: %s\n", "", opts[i].def);
+	}
+	for (side = MCFAN_ENGINE_RX; side < MCFAN_ENGINE_SIDES; side++) {
+		printf("\n%s engines (--%s-engine):\n", side == MCFAN_ENGINE_RX ? "RX" : "Worker",
+		       mcfan_engine_side_name(side));
+		for (i = 0; (e = mcfan_engine_at(side, i)) != NULL; i++)
+			printf("  %-24s %s\n", e->name, e->help != NULL ? e->help : "");
 	}
 	printf("\nExample:\n  %s -l 0-2 --vdev net_af_packet0,iface=veth0 -- "
 	       "--groups 239.9.9.1-10:3999 --duration 10\n", prog);
@@ -851,6 +896,9 @@ config_defaults(struct mcfan_config *cfg)
 	cfg->bind = -1;
 	cfg->workers_count = -1;
 	cfg->control_cpu = -1;
+	snprintf(cfg->rx_engine, sizeof(cfg->rx_engine), "%s", MCFAN_RX_ENGINE_DEFAULT);
+	snprintf(cfg->worker_engine, sizeof(cfg->worker_engine), "%s",
+		 MCFAN_WORKER_ENGINE_DEFAULT);
 }
 
 int

@@ -49,7 +49,7 @@ ROLES = {"rx", "worker", "rx+worker", "control"}
 KEYS = {
     "/mcfan/info": {"version", "dpdk_version", "uptime_ms", "tsc_hz", "main_lcore",
                     "rx_lcores", "worker_lcores", "groups", "fanout", "burst", "ring_size"},
-    "/mcfan/lcores": {"lcore", "role", "cpu", "socket", "state"},
+    "/mcfan/lcores": {"lcore", "role", "cpu", "socket", "state", "rx_engine", "worker_engine"},
     "/mcfan/msacc": {"tsc_hz", "lcore", "wall_cycles", "busy_bp"} | {s + "_bp" for s in STATES},
     "/mcfan/msacc/types": {"lcores", "role", "wall_cycles", "busy_bp"} |
                           {s + "_bp" for s in STATES},

@@ -309,7 +309,7 @@ arg_u64(struct console *con, const char *cmd, const char *what, const char *text
 static const char *
 rx_state(const struct mcfan_app *app)
 {
-	return __atomic_load_n(&app->rx_paused, __ATOMIC_ACQUIRE) ? "stopped" : "running";
+	return mcfan_live_rx_paused(&app->live) ? "stopped" : "running";
 }
 
 static int
@@ -363,7 +363,7 @@ print_window(struct mcfan_app *app)
 	else if (wi.mode == MCFAN_MSACC_WIN_TIMED)
 		printf(", %" PRIu64 " ms left", wi.remaining * 1000 / hz);
 	printf("; accounting of the data lcores %s\n",
-	       __atomic_load_n(&app->cfg.msacc, __ATOMIC_RELAXED) ? "on" : "off");
+	       mcfan_live_msacc(&app->live) ? "on" : "off");
 }
 
 static int
@@ -534,7 +534,7 @@ cmd_show_groups(struct console *con, const struct cmd_inst *ci, const struct cmd
 		shown++;
 	}
 	printf("%u of %d groups; fan-out of later joins: %s\n", shown, n,
-	       mcfan_fanout_name(__atomic_load_n(&app->cfg.fanout, __ATOMIC_RELAXED)));
+	       mcfan_fanout_name(mcfan_live_fanout(&app->live)));
 out:
 	free(gv);
 	free(keys);
@@ -819,11 +819,11 @@ cmd_show_config(struct console *con, const struct cmd_inst *ci, const struct cmd
 	printf("\ngroups:        %u joined (at most %d)\n",
 	       __atomic_load_n(&app->n_group_entries, __ATOMIC_ACQUIRE), MCFAN_MAX_GROUPS);
 	printf("fanout:        %s (for later joins)\n",
-	       mcfan_fanout_name(__atomic_load_n(&cfg->fanout, __ATOMIC_RELAXED)));
+	       mcfan_fanout_name(mcfan_live_fanout(&app->live)));
 	printf("burst:         %u (at start %u, at most %d)\n",
-	       __atomic_load_n(&app->burst, __ATOMIC_RELAXED), cfg->burst, MCFAN_MAX_BURST);
+	       mcfan_live_burst(&app->live), cfg->burst, MCFAN_MAX_BURST);
 	printf("ring-size:     %u\nmbufs:         %u\n", cfg->ring_size, app->pool_size);
-	printf("msacc:         %s\n", __atomic_load_n(&cfg->msacc, __ATOMIC_RELAXED) ? "on" :
+	printf("msacc:         %s\n", mcfan_live_msacc(&app->live) ? "on" :
 	       "off");
 	printf("duration:      %.3f s%s\n", cfg->duration_s, cfg->duration_s > 0 ? "" :
 	       " (until quit or a signal)");
@@ -832,10 +832,10 @@ cmd_show_config(struct console *con, const struct cmd_inst *ci, const struct cmd
 	printf("config:        %s\n", cfg->config_file[0] != '\0' ? cfg->config_file : "none");
 	printf("cmdline-file:  %s\n", cfg->cmdline_file[0] != '\0' ? cfg->cmdline_file : "none");
 	printf("interactive:   %s\n", cfg->interactive ? "yes" : "no");
-	printf("idle-rx:       %s\n", mcfan_idle_format(__atomic_load_n(&cfg->idle_rx,
-	       __ATOMIC_RELAXED), text, sizeof(text)));
-	printf("idle-worker:   %s\n", mcfan_idle_format(__atomic_load_n(&cfg->idle_worker,
-	       __ATOMIC_RELAXED), text, sizeof(text)));
+	printf("idle-rx:       %s\n", mcfan_idle_format(mcfan_live_u32_load(&app->live.idle_rx,
+	       memory_order_relaxed), text, sizeof(text)));
+	printf("idle-worker:   %s\n", mcfan_idle_format(mcfan_live_u32_load(&app->live.idle_worker,
+	       memory_order_relaxed), text, sizeof(text)));
 	printf("idle-max-sleep-us: %u\n", cfg->idle_max_sleep_us);
 	return 0;
 }
@@ -1607,7 +1607,7 @@ tty_feed(struct console *con)
 	int ret;
 
 	while (con->tty_off < con->tty_len) {
-		if (con->wait_until != 0 || __atomic_load_n(&con->app->quit, __ATOMIC_ACQUIRE))
+		if (con->wait_until != 0 || mcfan_live_quitting(&con->app->live))
 			return taken;
 		taken++;
 		c = (unsigned char)con->tty_buf[con->tty_off++];
@@ -1636,8 +1636,7 @@ tty_feed(struct console *con)
 		ret = rdline_char_in(con->rdl, (char)c);
 		if (ret == RDLINE_RES_VALIDATED) {
 			tty_history(con);
-			if (con->wait_until == 0 && !__atomic_load_n(&con->app->quit,
-								   __ATOMIC_ACQUIRE))
+			if (con->wait_until == 0 && !mcfan_live_quitting(&con->app->live))
 				tty_newline(con);
 			else
 				con->prompt_due = true;
@@ -1798,7 +1797,7 @@ mcfan_console_handle(struct mcfan_app *app, short revents)
 	}
 	/* the command file first */
 	while (con->file.fd >= 0 && done < LINES_PER_POLL && con->wait_until == 0 &&
-	       !__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE)) {
+	       !mcfan_live_quitting(&app->live)) {
 		ret = src_next(&con->file, true, &line, &len);
 		if (ret < 0) {
 			src_close(&con->file);
@@ -1812,7 +1811,7 @@ mcfan_console_handle(struct mcfan_app *app, short revents)
 		done++;
 	}
 	if (con->file.fd >= 0 || con->wait_until != 0 ||
-	    __atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
+	    mcfan_live_quitting(&app->live))
 		goto out;
 	if (con->mode == CON_TTY) {
 		if (con->prompt_due)
@@ -1825,7 +1824,7 @@ mcfan_console_handle(struct mcfan_app *app, short revents)
 		bool may_read = (revents & (POLLIN | POLLHUP | POLLERR)) != 0;
 
 		while (done < LINES_PER_POLL && con->wait_until == 0 &&
-		       !__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE)) {
+		       !mcfan_live_quitting(&app->live)) {
 			ret = src_next(&con->in, may_read, &line, &len);
 			may_read = false;
 			if (ret == 0)

@@ -15,42 +15,8 @@
 
 #include "mcfan.h"
 #include "log.h"
+#include "control/groups.h"
 
-/* RFC 1112 section 6.4: 01:00:5e + the low 23 bits of the IPv4 group. */
-#define IPV4_MC_MAC_LOW_MASK 0x7f
-/* RFC 2464 section 7: 33:33 + the low 32 bits of the IPv6 group. */
-#define IPV6_MC_MAC_PREFIX 0x33
-
-static void
-group_to_mac(const struct mcfan_flow_key *k, struct rte_ether_addr *mac)
-{
-	if (k->family == MCFAN_FAMILY_IPV4) {
-		mac->addr_bytes[0] = 0x01;
-		mac->addr_bytes[1] = 0x00;
-		mac->addr_bytes[2] = 0x5e;
-		mac->addr_bytes[3] = k->addr[1] & IPV4_MC_MAC_LOW_MASK;
-		mac->addr_bytes[4] = k->addr[2];
-		mac->addr_bytes[5] = k->addr[3];
-	} else {
-		mac->addr_bytes[0] = IPV6_MC_MAC_PREFIX;
-		mac->addr_bytes[1] = IPV6_MC_MAC_PREFIX;
-		memcpy(&mac->addr_bytes[2], &k->addr[12], 4);
-	}
-}
-
-unsigned int
-mcfan_mac_list_add(struct rte_ether_addr *macs, unsigned int n, const struct mcfan_flow_key *k)
-{
-	struct rte_ether_addr m;
-	unsigned int j;
-
-	group_to_mac(k, &m);
-	for (j = 0; j < n; j++)
-		if (rte_is_same_ether_addr(&m, &macs[j]))
-			return n;
-	macs[n] = m;
-	return n + 1;
-}
 
 /* Program the multicast MAC filter for the configured groups; fall back to allmulticast, and
  * say which mode is really in effect. */
@@ -157,7 +123,7 @@ mcfan_ports_init(struct mcfan_app *app)
 	int ret;
 
 	RTE_ETH_FOREACH_DEV(port) {
-		if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
+		if (mcfan_live_quitting(&app->live))
 			return -EINTR;
 		app->ports[port].used = true;
 		ret = port_init(app, port);

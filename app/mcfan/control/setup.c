@@ -2,7 +2,7 @@
  * Copyright(c) 2026 The mcfan authors
  */
 
-/* Lcore roles, worker rings, the RCU state and the published group table. */
+/* Lcore roles and engines, worker rings, the RCU state and the published group table. */
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +18,7 @@
 
 #include "mcfan.h"
 #include "log.h"
+#include "datapath/engine.h"
 
 static int
 check_lcore(const struct mcfan_app *app, unsigned int id, const char *opt)
@@ -31,6 +32,33 @@ check_lcore(const struct mcfan_app *app, unsigned int id, const char *opt)
 		fprintf(stderr, "mcfan: --%s: lcore %u is the main (control) lcore; data lcores "
 			"must be other lcores\n", opt, id);
 		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Give every data lcore the engines of its roles (params.c has checked the names). */
+static int
+setup_engines(struct mcfan_app *app)
+{
+	const struct mcfan_engine *rxe, *wke;
+	char names[128];
+	unsigned int id;
+
+	rxe = mcfan_engine_find(MCFAN_ENGINE_RX, app->cfg.rx_engine);
+	wke = mcfan_engine_find(MCFAN_ENGINE_WORKER, app->cfg.worker_engine);
+	if (rxe == NULL || wke == NULL) {
+		fprintf(stderr, "mcfan: --%s-engine: '%s' is not an engine: %s\n",
+			rxe == NULL ? "rx" : "worker",
+			rxe == NULL ? app->cfg.rx_engine : app->cfg.worker_engine,
+			mcfan_engine_names(rxe == NULL ? MCFAN_ENGINE_RX : MCFAN_ENGINE_WORKER,
+					   names, sizeof(names)));
+		return -EINVAL;
+	}
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		struct mcfan_lcore *lc = &app->lcores[id];
+
+		lc->rx_engine = (lc->role & MCFAN_ROLE_RX) ? rxe : NULL;
+		lc->worker_engine = (lc->role & MCFAN_ROLE_WORKER) ? wke : NULL;
 	}
 	return 0;
 }
@@ -100,7 +128,7 @@ mcfan_setup_lcores(struct mcfan_app *app)
 	}
 	app->lcores[app->main_lcore].lcore_id = app->main_lcore;
 	app->lcores[app->main_lcore].role = MCFAN_ROLE_CONTROL;
-	return 0;
+	return setup_engines(app);
 }
 
 int
@@ -174,31 +202,14 @@ mcfan_setup_rings(struct mcfan_app *app)
 	return 0;
 }
 
-int
-mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entries,
-		     unsigned int n)
-{
-	struct mcfan_group_table *t, *old;
-
-	t = mcfan_group_table_create(entries, n, rte_socket_id());
-	if (t == NULL)
-		return -rte_errno;
-	old = __atomic_exchange_n(&app->groups, t, __ATOMIC_ACQ_REL);
-	if (old != NULL) {
-		/* wait until every RX lcore has passed a quiescent state since the store */
-		rte_rcu_qsbr_synchronize(app->qsbr, RTE_QSBR_THRID_INVALID);
-		mcfan_group_table_free(old);
-	}
-	return 0;
-}
 
 void
 mcfan_setup_free(struct mcfan_app *app)
 {
 	unsigned int i;
 
-	mcfan_group_table_free(app->groups);
-	app->groups = NULL;
+	mcfan_group_table_free(mcfan_live_table_exchange(&app->live.groups, NULL,
+							 memory_order_acq_rel));
 	for (i = 0; i < RTE_MAX_LCORE; i++) {
 		struct mcfan_lcore *lc = &app->lcores[i];
 

@@ -23,6 +23,7 @@
 
 #include "mcfan.h"
 #include "control/stats.h"
+#include "datapath/engine.h"
 
 
 /* Per worker baselines. */
@@ -447,4 +448,22 @@ mcfan_lcore_cpu(unsigned int lcore_id)
 		if (CPU_ISSET(cpu, &set))
 			return cpu;
 	return -1;
+}
+
+int
+mcfan_lcore_engines_read(const struct mcfan_app *app, unsigned int lcore_id,
+			 struct mcfan_lcore_engines *out)
+{
+	const struct mcfan_lcore *lc;
+
+	out->rx = NULL;
+	out->worker = NULL;
+	if (lcore_id >= RTE_MAX_LCORE)
+		return -EINVAL;
+	lc = &app->lcores[lcore_id];
+	if (lc->rx_engine != NULL)
+		out->rx = lc->rx_engine->name;
+	if (lc->worker_engine != NULL)
+		out->worker = lc->worker_engine->name;
+	return 0;
 }

@@ -63,6 +63,22 @@ int mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
 int mcfan_lcore_cpu(unsigned int lcore_id);
 int mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned int max);
 
+/** The engines a data lcore runs (datapath/engine.h), by name; NULL for a role it lacks. */
+struct mcfan_lcore_engines {
+	const char *rx;      /**< RX-side engine (RX role), e.g. "fanout". */
+	const char *worker;  /**< Worker-side engine (worker role), e.g. "count". */
+};
+
+/**
+ * Read the engine names of lcore lcore_id. Any control thread; the names are set before
+ * launch and stay valid for the life of the process.
+ *
+ * @return
+ *   0, or -EINVAL if lcore_id >= RTE_MAX_LCORE (out is then all NULL).
+ */
+int mcfan_lcore_engines_read(const struct mcfan_app *app, unsigned int lcore_id,
+			     struct mcfan_lcore_engines *out);
+
 /* Port counters since the last clear (live, or read just before the port was closed);
  * 0, -ENODEV for a port mcfan does not use, or rte_eth_stats_get()'s error. */
 int mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out);
@@ -73,7 +89,7 @@ void mcfan_stats_free(struct mcfan_app *app);
 /* `clear stats`: every read above starts from zero now; no counter is written. 0 or -errno. */
 int mcfan_stats_clear(struct mcfan_app *app);
 /* A counter slot reused by a new group starts from zero (its old group's frames are all
- * counted: see control.c). 0 or -errno. */
+ * counted: see control/groups.c). 0 or -errno. */
 int mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot);
 
 #endif /* MCFAN_APP_STATS_H */

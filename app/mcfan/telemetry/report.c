@@ -93,6 +93,25 @@ out:
 	free(iv);
 }
 
+/* One line: the engines of every data lcore. */
+static void
+print_engines(const struct mcfan_app *app, FILE *f)
+{
+	struct mcfan_lcore_engines e;
+	unsigned int id;
+	const char *sep = "";
+
+	fprintf(f, "\nengines:");
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		if (mcfan_lcore_engines_read(app, id, &e) < 0 || (e.rx == NULL && e.worker == NULL))
+			continue;
+		fprintf(f, "%s lcore %u%s%s%s%s", sep, id, e.rx != NULL ? " rx " : "",
+			e.rx != NULL ? e.rx : "", e.worker != NULL ? " worker " : "",
+			e.worker != NULL ? e.worker : "");
+		sep = ";";
+	}
+}
+
 void
 mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 {
@@ -117,7 +136,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	mcfan_totals_read(app, &t);
 	fprintf(f, "\n==== mcfan %s after %.2f s: fan-out %s, groups %u, RX lcores %u, workers %u "
 		"====\n", final ? "report" : "stats", elapsed_s(app),
-		mcfan_fanout_name(app->cfg.fanout), app->n_group_entries, app->n_rx,
+		mcfan_fanout_name(mcfan_live_fanout(&app->live)), app->n_group_entries, app->n_rx,
 		app->n_workers);
 	fprintf(f, "frames: rx %" PRIu64 " = delivered %" PRIu64 " + drops %" PRIu64 "%s\n",
 		t.rx_frames, t.delivered_frames, t.drops_total,
@@ -128,6 +147,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	fprintf(f, "drops:");
 	for (i = 1; i < MCFAN_DROP_MAX; i++)
 		fprintf(f, " %s %" PRIu64, mcfan_drop_name(i), t.drops[i]);
+	print_engines(app, f);
 	fprintf(f, "\n\nports:\n  %4s %-22s %-16s %-12s %12s %10s %10s %10s\n", "port", "name",
 		"driver", "filter", "ipackets", "imissed", "ierrors", "rx_nombuf");
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
@@ -200,6 +220,7 @@ report_json_build(struct mcfan_app *app)
 	struct rte_eth_stats ps;
 	struct mcfan_latency_view *lv = NULL;
 	struct mcfan_idle_view *iv = NULL;
+	struct mcfan_lcore_engines eng;
 	json_t *root, *drops, *arr, *o, *wl, *states, *lat, *hist, *idle;
 	char addr[MCFAN_GROUP_STR_MAX];
 	unsigned int i, w, s;
@@ -221,7 +242,8 @@ report_json_build(struct mcfan_app *app)
 	json_object_set_new(root, "mcfan_version", json_string(MCFAN_VERSION));
 	json_object_set_new(root, "dpdk_version", json_string(rte_version()));
 	json_object_set_new(root, "duration_s", json_real(elapsed_s(app)));
-	json_object_set_new(root, "fanout", json_string(mcfan_fanout_name(app->cfg.fanout)));
+	json_object_set_new(root, "fanout",
+			    json_string(mcfan_fanout_name(mcfan_live_fanout(&app->live))));
 	json_object_set_new(root, "rx_frames", json_u64(t.rx_frames));
 	json_object_set_new(root, "rx_bytes", json_u64(t.rx_bytes));
 	json_object_set_new(root, "delivered_frames", json_u64(t.delivered_frames));
@@ -323,6 +345,11 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "sleep_cycles", json_u64(ms.cycles[MCFAN_MS_SLEEP]));
 		json_object_set_new(o, "sleeps", json_u64(ms.sleeps));
 		json_object_set_new(o, "wakeups", json_u64(ms.wakeups));
+		mcfan_lcore_engines_read(app, rows[i].lcore_id, &eng);
+		json_object_set_new(o, "rx_engine",
+				    eng.rx != NULL ? json_string(eng.rx) : json_null());
+		json_object_set_new(o, "worker_engine",
+				    eng.worker != NULL ? json_string(eng.worker) : json_null());
 		for (k = 0; k < ni; k++) {
 			if (iv[k].lcore_id != rows[i].lcore_id)
 				continue;

@@ -150,8 +150,8 @@ tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_int(d, "main_lcore", (int)app->main_lcore);
 	cols_attach(d, c, cols, RTE_DIM(cols));
 	rte_tel_data_add_dict_u64(d, "groups", app->n_group_entries);
-	rte_tel_data_add_dict_string(d, "fanout", mcfan_fanout_name(app->cfg.fanout));
-	rte_tel_data_add_dict_u64(d, "burst", __atomic_load_n(&app->burst, __ATOMIC_RELAXED));
+	rte_tel_data_add_dict_string(d, "fanout", mcfan_fanout_name(mcfan_live_fanout(&app->live)));
+	rte_tel_data_add_dict_u64(d, "burst", mcfan_live_burst(&app->live));
 	rte_tel_data_add_dict_u64(d, "ring_size", app->cfg.ring_size);
 	return 0;
 }
@@ -162,8 +162,10 @@ tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 	static const struct tel_col cols[] = {
 		{"lcore", RTE_TEL_INT_VAL}, {"role", RTE_TEL_STRING_VAL}, {"cpu", RTE_TEL_INT_VAL},
 		{"socket", RTE_TEL_INT_VAL}, {"state", RTE_TEL_STRING_VAL},
+		{"rx_engine", RTE_TEL_STRING_VAL}, {"worker_engine", RTE_TEL_STRING_VAL},
 	};
 	struct mcfan_app *app = tel_app;
+	struct mcfan_lcore_engines eng;
 	struct rte_tel_data *c[RTE_DIM(cols)];
 	unsigned int id;
 
@@ -182,6 +184,9 @@ tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_array_int(c[3], (int)rte_lcore_to_socket_id(id));
 		rte_tel_data_add_array_string(c[4], mcfan_ms_state_name(
 			__atomic_load_n(&lc->ms.state, __ATOMIC_RELAXED)));
+		mcfan_lcore_engines_read(app, id, &eng);
+		rte_tel_data_add_array_string(c[5], eng.rx != NULL ? eng.rx : "none");
+		rte_tel_data_add_array_string(c[6], eng.worker != NULL ? eng.worker : "none");
 	}
 	cols_attach(d, c, cols, RTE_DIM(cols));
 	return 0;

@@ -1,0 +1,752 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Groups (control/groups.h): join, leave, set fanout, the counter slots of the groups, the
+ * publication of the group table with RCU and the ports' multicast MAC filters. Text
+ * parsing of arguments and every check happen before anything changes.
+ *
+ * Group counter slots. Each joined group owns a slot (its id, 0..1023) that tags its
+ * frames and indexes the workers' per-group counters. A slot stays with its group while
+ * joined. After a leave the slot retires; it is handed to a new group only once no frame
+ * tagged with it can still be counted: the leave's table is published (after the RCU grace
+ * period no RX lcore tags with the slot), then mcfan_groups_tick() drains it (the pure part:
+ * lib/group/mcfan_slots.h) from the rings' tails and the workers' copy counters. The reused
+ * slot is rebased in stats.c so its new group starts from zero. Fresh slots are used first,
+ * round-robin, so reuse happens late.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+#include "mcfan.h"
+#include "mcfan_parse.h"
+#include "bits.h"
+#include "mcfan_slots.h"
+#include "log.h"
+#include "control/action.h"
+#include "control/groups.h"
+#include "control/stats.h"
+
+
+/* Owned by the group actions and mcfan_groups_tick(), under the action lock. */
+struct mcfan_control {
+	struct mcfan_slots *slots;                         /* lifecycle of the counter slots */
+	uint64_t eligible[MCFAN_MAX_GROUPS][MCFAN_WORKER_WORDS]; /* worker indexes it may use */
+	uint32_t *prod;                                    /* [n_rx * n_workers] drain snapshot */
+	uint32_t *cons;                                    /* [n_rx * n_workers] */
+	uint32_t *copies;                                  /* [n_workers] */
+};
+
+static int
+worker_index(const struct mcfan_app *app, uint64_t lcore)
+{
+	unsigned int w;
+
+	for (w = 0; w < app->n_workers; w++)
+		if (app->worker_lcore_ids[w] == lcore)
+			return (int)w;
+	return -1;
+}
+
+/* "2,3,5" from worker index bits, or "all (N)" when every worker is set and say_all. */
+static void
+format_workers(const struct mcfan_app *app, const uint64_t *bits, bool say_all, char *buf,
+	       size_t len)
+{
+	unsigned int w, n = 0;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (w = 0; w < app->n_workers; w++)
+		if (mcfan_bits_test(bits, w))
+			n++;
+	if (say_all && n == app->n_workers) {
+		snprintf(buf, len, "all (%u)", n);
+		return;
+	}
+	for (w = 0; w < app->n_workers && off < len; w++) {
+		if (!(mcfan_bits_test(bits, w)))
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%u", off == 0 ? "" : ",",
+					app->worker_lcore_ids[w]);
+	}
+}
+
+/* Worker lcores of a "workers" list, as worker index bits; the message quotes the list. */
+struct workers_visit {
+	const struct mcfan_app *app;
+	const char *text;
+	const char *all;
+	uint64_t bits[MCFAN_WORKER_WORDS];
+	char *msg;
+	size_t len;
+};
+
+static int
+workers_add(uint64_t a, uint64_t b, void *arg)
+{
+	struct workers_visit *v = arg;
+	uint64_t l;
+	int wi;
+
+	if (b - a >= RTE_MAX_LCORE)
+		return mcfan_err_set(v->msg, v->len, -EINVAL, "workers '%s': range %" PRIu64 "-%"
+				     PRIu64 " is wider than %d lcores", v->text, a, b,
+				     RTE_MAX_LCORE);
+	for (l = a; l <= b; l++) {
+		wi = worker_index(v->app, l);
+		if (wi < 0)
+			return mcfan_err_set(v->msg, v->len, -EINVAL, "workers: lcore %" PRIu64
+					     " is not a worker lcore (workers: %s)", l, v->all);
+		if (mcfan_bits_test(v->bits, wi))
+			return mcfan_err_set(v->msg, v->len, -EINVAL, "workers: lcore %" PRIu64
+					     " is listed twice in '%s'", l, v->text);
+		mcfan_bits_set(v->bits, wi);
+	}
+	return 0;
+}
+
+int
+mcfan_ctl_parse_workers(const struct mcfan_app *app, const char *text, uint16_t *idx,
+			char *msg, size_t len)
+{
+	struct workers_visit v = { .app = app, .text = text, .msg = msg, .len = len };
+	char all[CTL_LIST_MAX];
+	struct mcfan_corelist_err e;
+	unsigned int w, n = 0;
+	int ret;
+
+	if (text == NULL || text[0] == '\0' || strlen(text) >= CTL_LIST_MAX)
+		return mcfan_err_set(msg, len, -EINVAL,
+				     "workers: give a list of worker lcores, e.g. 2,4-5");
+	for (w = 0; w < app->n_workers; w++)
+		mcfan_bits_set(v.bits, w);
+	format_workers(app, v.bits, false, all, sizeof(all));
+	memset(v.bits, 0, sizeof(v.bits));
+	v.all = all;
+	ret = mcfan_corelist_parse(text, strlen(text), UINT64_MAX, workers_add, &v, &e);
+	switch (e.kind) {
+	case MCFAN_CORELIST_OK:
+		break;
+	case MCFAN_CORELIST_VISIT:
+		return ret; /* workers_add() wrote the message */
+	case MCFAN_CORELIST_EMPTY_ITEM:
+		return mcfan_err_set(msg, len, -EINVAL, "workers '%s': empty item in the list",
+				     text);
+	case MCFAN_CORELIST_DECREASING:
+		return mcfan_err_set(msg, len, -EINVAL, "workers '%s': range %" PRIu64 "-%" PRIu64
+				     " is decreasing", text, e.first, e.last);
+	default:
+		return mcfan_err_set(msg, len, -EINVAL, "workers '%s': not a list of decimal lcore "
+				     "ids (e.g. 2,4-5)", text);
+	}
+	MCFAN_BITS_FOREACH(w, v.bits, app->n_workers)
+		idx[n++] = (uint16_t)w;
+	return (int)n;
+}
+
+static void
+slot_workers(const struct mcfan_control *c, uint16_t slot, const struct mcfan_app *app,
+	     uint16_t *idx, unsigned int *n)
+{
+	unsigned int w;
+
+	*n = 0;
+	for (w = 0; w < app->n_workers; w++)
+		if (mcfan_bits_test(c->eligible[slot], w))
+			idx[(*n)++] = (uint16_t)w;
+}
+
+static int
+find_entry(const struct mcfan_app *app, const struct mcfan_flow_key *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < app->n_group_entries; i++)
+		if (mcfan_flow_key_equal(&app->group_entries[i].key, k))
+			return (int)i;
+	return -1;
+}
+
+/* Text of a parsed list for messages: "239.9.9.1:3999" or "239.9.9.1:3999 .. 239.9.9.10:3999
+ * (10 groups)". */
+static void
+format_keys(const struct mcfan_flow_key *k, unsigned int n, char *buf, size_t len)
+{
+	char a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX];
+
+	mcfan_group_format(&k[0], a, sizeof(a));
+	if (n == 1) {
+		snprintf(buf, len, "%s", a);
+		return;
+	}
+	mcfan_group_format(&k[n - 1], b, sizeof(b));
+	snprintf(buf, len, "%s .. %s (%u groups)", a, b, n);
+}
+
+/* Parse a group list for an action; keys must hold MCFAN_MAX_GROUPS. */
+static int
+parse_groups(const char *what, const char *text, struct mcfan_flow_key *keys, char *msg,
+	     size_t len)
+{
+	char err[CTL_ERR_MAX];
+	int n;
+
+	if (text == NULL || text[0] == '\0')
+		return mcfan_err_set(msg, len, -EINVAL, "%s: give a group, e.g. 239.9.9.1:3999", what);
+	n = mcfan_group_parse_list(text, keys, MCFAN_MAX_GROUPS, err, sizeof(err));
+	if (n == -E2BIG)
+		return mcfan_err_set(msg, len, -ENOSPC, "%s: more than %d groups in '%.*s'", what,
+			       MCFAN_MAX_GROUPS, CTL_LIST_MAX, text);
+	if (n < 0)
+		return mcfan_err_set(msg, len, n, "%s: %s", what, err);
+	return n;
+}
+
+/* RFC 1112 section 6.4: 01:00:5e + the low 23 bits of the IPv4 group. */
+#define IPV4_MC_MAC_LOW_MASK 0x7f
+/* RFC 2464 section 7: 33:33 + the low 32 bits of the IPv6 group. */
+#define IPV6_MC_MAC_PREFIX 0x33
+
+static void
+group_to_mac(const struct mcfan_flow_key *k, struct rte_ether_addr *mac)
+{
+	if (k->family == MCFAN_FAMILY_IPV4) {
+		mac->addr_bytes[0] = 0x01;
+		mac->addr_bytes[1] = 0x00;
+		mac->addr_bytes[2] = 0x5e;
+		mac->addr_bytes[3] = k->addr[1] & IPV4_MC_MAC_LOW_MASK;
+		mac->addr_bytes[4] = k->addr[2];
+		mac->addr_bytes[5] = k->addr[3];
+	} else {
+		mac->addr_bytes[0] = IPV6_MC_MAC_PREFIX;
+		mac->addr_bytes[1] = IPV6_MC_MAC_PREFIX;
+		memcpy(&mac->addr_bytes[2], &k->addr[12], 4);
+	}
+}
+
+unsigned int
+mcfan_mac_list_add(struct rte_ether_addr *macs, unsigned int n, const struct mcfan_flow_key *k)
+{
+	struct rte_ether_addr m;
+	unsigned int j;
+
+	group_to_mac(k, &m);
+	for (j = 0; j < n; j++)
+		if (rte_is_same_ether_addr(&m, &macs[j]))
+			return n;
+	macs[n] = m;
+	return n + 1;
+}
+
+/* Reprogram the multicast MAC list of ports that use one (the others are in allmulticast or
+ * take everything already). */
+static void
+update_port_filters(struct mcfan_app *app)
+{
+	struct rte_ether_addr *macs;
+	unsigned int i, n = 0;
+	uint16_t port;
+	int ret;
+
+	macs = calloc(MCFAN_MAX_GROUPS, sizeof(*macs));
+	if (macs == NULL) {
+		MCFAN_LOG(WARNING, "cannot update multicast filters: out of memory\n");
+		return;
+	}
+	for (i = 0; i < app->n_group_entries; i++)
+		n = mcfan_mac_list_add(macs, n, &app->group_entries[i].key);
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!app->ports[port].used || strcmp(app->ports[port].filter_mode,
+						     "mc_addr_list") != 0)
+			continue;
+		ret = rte_eth_dev_set_mc_addr_list(port, macs, n);
+		if (ret != 0)
+			MCFAN_LOG(WARNING, "port %u: cannot update the multicast address list (%u "
+				  "addresses): %s\n", port, n, rte_strerror(-ret));
+	}
+	free(macs);
+}
+
+int
+mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entries,
+		     unsigned int n)
+{
+	struct mcfan_group_table *t, *old;
+
+	t = mcfan_group_table_create(entries, n, rte_socket_id());
+	if (t == NULL)
+		return -rte_errno;
+	old = mcfan_live_table_exchange(&app->live.groups, t, memory_order_acq_rel);
+	if (old != NULL) {
+		/* wait until every RX lcore has passed a quiescent state since the store */
+		rte_rcu_qsbr_synchronize(app->qsbr, RTE_QSBR_THRID_INVALID);
+		mcfan_group_table_free(old);
+	}
+	return 0;
+}
+
+/* Publish a new entries array (RCU inside), then swap it in for the control side. Takes
+ * ownership of entries on success. */
+static int
+replace_entries(struct mcfan_app *app, struct mcfan_group_entry *entries, unsigned int n)
+{
+	struct mcfan_group_entry *old;
+	int ret;
+
+	ret = mcfan_groups_publish(app, entries, n);
+	if (ret < 0)
+		return ret;
+	rte_spinlock_lock(&app->ctl_lock);
+	old = app->group_entries;
+	app->group_entries = entries;
+	__atomic_store_n(&app->n_group_entries, n, __ATOMIC_RELEASE);
+	rte_spinlock_unlock(&app->ctl_lock);
+	free(old);
+	return 0;
+}
+
+static struct mcfan_group_entry *
+copy_entries(const struct mcfan_app *app, unsigned int extra)
+{
+	struct mcfan_group_entry *e;
+
+	e = calloc(RTE_MAX(app->n_group_entries + extra, 1u), sizeof(*e));
+	if (e != NULL && app->n_group_entries > 0)
+		memcpy(e, app->group_entries, app->n_group_entries * sizeof(*e));
+	return e;
+}
+
+int
+mcfan_groups_start(struct mcfan_app *app)
+{
+	uint16_t eligible[MCFAN_MAX_WORKERS];
+	unsigned int i, n = app->cfg.n_groups;
+	int ret;
+
+	app->group_entries = calloc(RTE_MAX(n, 1u), sizeof(app->group_entries[0]));
+	if (app->group_entries == NULL)
+		return -ENOMEM;
+	for (i = 0; i < app->n_workers; i++)
+		eligible[i] = (uint16_t)i;
+	for (i = 0; i < n; i++) {
+		app->group_entries[i].key = app->cfg.groups[i];
+		app->group_entries[i].id = (uint16_t)i;
+		ret = mcfan_group_assign(&app->group_entries[i], mcfan_live_fanout(&app->live),
+					 eligible, app->n_workers);
+		if (ret < 0)
+			return ret;
+	}
+	app->n_group_entries = n;
+	if (n == 0)
+		MCFAN_LOG(WARNING, "no groups joined (--groups): every multicast UDP frame counts "
+			  "as unknown_group\n");
+	return mcfan_groups_publish(app, app->group_entries, n);
+}
+
+int
+mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, char *msg,
+	       size_t len)
+{
+	struct mcfan_control *c = app->control;
+	struct mcfan_flow_key *keys = NULL;
+	struct mcfan_group_entry *entries = NULL;
+	uint16_t eligible[MCFAN_MAX_WORKERS], *slots = NULL;
+	uint64_t bits[MCFAN_WORKER_WORDS] = {0};
+	char text[CTL_LIST_MAX], wtext[CTL_LIST_MAX];
+	unsigned int i, n_old, n_el, n_free, n;
+	enum mcfan_fanout fanout;
+	int ret;
+
+	mcfan_ctl_lock();
+	if (c == NULL) {
+		ret = mcfan_err_set(msg, len, -ENODEV, "join: the control side is not ready");
+		goto out;
+	}
+	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
+	slots = calloc(MCFAN_MAX_GROUPS, sizeof(*slots));
+	if (keys == NULL || slots == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "join: out of memory");
+		goto out;
+	}
+	ret = parse_groups("join", groups, keys, msg, len);
+	if (ret < 0)
+		goto out;
+	n = (unsigned int)ret;
+	if (workers != NULL) {
+		ret = mcfan_ctl_parse_workers(app, workers, eligible, wtext, sizeof(wtext));
+		if (ret < 0) {
+			ret = mcfan_err_set(msg, len, ret, "join: %s", wtext);
+			goto out;
+		}
+		n_el = (unsigned int)ret;
+	} else {
+		for (i = 0; i < app->n_workers; i++)
+			eligible[i] = (uint16_t)i;
+		n_el = app->n_workers;
+	}
+	for (i = 0; i < n; i++) {
+		if (find_entry(app, &keys[i]) >= 0) {
+			mcfan_group_format(&keys[i], text, sizeof(text));
+			ret = mcfan_err_set(msg, len, -EEXIST, "join: group %s is already joined", text);
+			goto out;
+		}
+	}
+	n_old = app->n_group_entries;
+	if (n_old + n > MCFAN_MAX_GROUPS) {
+		ret = mcfan_err_set(msg, len, -ENOSPC, "join: %u joined + %u new groups is more than the "
+			      "%d a table holds", n_old, n, MCFAN_MAX_GROUPS);
+		goto out;
+	}
+	n_free = mcfan_slots_find(c->slots, n, slots);
+	if (n_free < n) {
+		ret = mcfan_err_set(msg, len, -ENOSPC, "join: only %u counter slots are free for %u "
+			      "groups; slots of left groups free up once their queued frames are "
+			      "counted", n_free, n);
+		goto out;
+	}
+	entries = copy_entries(app, n);
+	if (entries == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "join: out of memory");
+		goto out;
+	}
+	fanout = mcfan_live_fanout(&app->live);
+	for (i = 0; i < n; i++) {
+		struct mcfan_group_entry *e = &entries[n_old + i];
+
+		e->key = keys[i];
+		e->id = slots[i];
+		ret = mcfan_group_assign(e, fanout, eligible, n_el);
+		if (ret < 0) {
+			ret = mcfan_err_set(msg, len, ret, "join: cannot assign workers: %s",
+				      strerror(-ret));
+			goto out;
+		}
+	}
+	/* a reused slot's old group is fully counted (see above): start it from zero */
+	for (i = 0; i < n; i++) {
+		if (!mcfan_slots_was_used(c->slots, slots[i]))
+			continue;
+		ret = mcfan_stats_slot_rebase(app, slots[i]);
+		if (ret < 0) {
+			ret = mcfan_err_set(msg, len, ret, "join: cannot rebase counter slot %u: %s",
+				      slots[i], strerror(-ret));
+			goto out;
+		}
+	}
+	ret = replace_entries(app, entries, n_old + n);
+	if (ret < 0) {
+		ret = mcfan_err_set(msg, len, ret, "join: cannot build the group table: %s",
+			      rte_strerror(-ret));
+		goto out;
+	}
+	entries = NULL;
+	for (i = 0; i < n_el; i++)
+		mcfan_bits_set(bits, eligible[i]);
+	/* found free just now, under the action lock: cannot be refused */
+	if (mcfan_slots_take(c->slots, slots, n) < 0)
+		MCFAN_LOG(ERR, "join: counter slots %u.. were refused after the join\n", slots[0]);
+	for (i = 0; i < n; i++)
+		memcpy(c->eligible[slots[i]], bits, sizeof(bits));
+	update_port_filters(app);
+	format_keys(keys, n, text, sizeof(text));
+	format_workers(app, bits, true, wtext, sizeof(wtext));
+	ret = mcfan_err_set(msg, len, 0, "joined %s: counter slot%s %u%s, fan-out %s, workers %s", text,
+		      n == 1 ? "" : "s", slots[0], n == 1 ? "" : " ..", mcfan_fanout_name(fanout),
+		      wtext);
+out:
+	free(entries);
+	free(keys);
+	free(slots);
+	mcfan_ctl_unlock();
+	return ret;
+}
+
+/* Message for a group that is not joined, naming joined groups of the same address. */
+static int
+not_joined(const struct mcfan_app *app, const char *what, const struct mcfan_flow_key *k,
+	   char *msg, size_t len)
+{
+	struct mcfan_flow_key a, b;
+	char text[MCFAN_GROUP_STR_MAX], other[MCFAN_GROUP_STR_MAX];
+	unsigned int i;
+
+	mcfan_group_format(k, text, sizeof(text));
+	a = *k;
+	a.udp_port = 0;
+	for (i = 0; i < app->n_group_entries; i++) {
+		b = app->group_entries[i].key;
+		b.udp_port = 0;
+		if (mcfan_flow_key_equal(&a, &b)) {
+			mcfan_group_format(&app->group_entries[i].key, other, sizeof(other));
+			return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined (%s is)",
+				       what, text, other);
+		}
+	}
+	return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined", what, text);
+}
+
+/* Parse a group list and mark each group's position in group_entries; every group must be
+ * joined. keys must hold MCFAN_MAX_GROUPS; marks one bool per joined group. Returns the
+ * number of groups or a negative errno with the message written. */
+static int
+mark_joined(struct mcfan_app *app, const char *what, const char *text,
+	    struct mcfan_flow_key *keys, bool *marks, char *msg, size_t len)
+{
+	unsigned int i, n;
+	int ret, pos;
+
+	ret = parse_groups(what, text, keys, msg, len);
+	if (ret < 0)
+		return ret;
+	n = (unsigned int)ret;
+	for (i = 0; i < n; i++) {
+		pos = find_entry(app, &keys[i]);
+		if (pos < 0)
+			return not_joined(app, what, &keys[i], msg, len);
+		marks[pos] = true;
+	}
+	return (int)n;
+}
+
+int
+mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len)
+{
+	struct mcfan_control *c = app->control;
+	struct mcfan_flow_key *keys = NULL;
+	struct mcfan_group_entry *entries = NULL;
+	uint16_t *ids = NULL;
+	bool *gone = NULL;
+	char text[CTL_LIST_MAX];
+	unsigned int i, j, k = 0, n, n_old;
+	int ret;
+
+	mcfan_ctl_lock();
+	n_old = app->n_group_entries;
+	if (c == NULL) {
+		ret = mcfan_err_set(msg, len, -ENODEV, "leave: the control side is not ready");
+		goto out;
+	}
+	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
+	gone = calloc(RTE_MAX(n_old, 1u), sizeof(*gone));
+	ids = calloc(RTE_MAX(n_old, 1u), sizeof(*ids));
+	if (keys == NULL || gone == NULL || ids == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "leave: out of memory");
+		goto out;
+	}
+	ret = mark_joined(app, "leave", groups, keys, gone, msg, len);
+	if (ret < 0)
+		goto out;
+	n = (unsigned int)ret;
+	entries = copy_entries(app, 0);
+	if (entries == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "leave: out of memory");
+		goto out;
+	}
+	for (i = 0, j = 0; i < n_old; i++) {
+		if (gone[i])
+			ids[k++] = app->group_entries[i].id;
+		else
+			entries[j++] = app->group_entries[i];
+	}
+	ret = replace_entries(app, entries, j);
+	if (ret < 0) {
+		ret = mcfan_err_set(msg, len, ret, "leave: cannot build the group table: %s",
+			      rte_strerror(-ret));
+		goto out;
+	}
+	entries = NULL;
+	/* published and past the grace period: no RX lcore tags frames with these slots */
+	for (i = 0; i < k; i++)
+		mcfan_slots_retire(c->slots, ids[i]);
+	update_port_filters(app);
+	format_keys(keys, n, text, sizeof(text));
+	ret = mcfan_err_set(msg, len, 0, "left %s: %s frames count as unknown_group from now on", text,
+		      n == 1 ? "its" : "their");
+out:
+	free(entries);
+	free(keys);
+	free(gone);
+	free(ids);
+	mcfan_ctl_unlock();
+	return ret;
+}
+
+int
+mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode, char *msg,
+		     size_t len)
+{
+	struct mcfan_control *c = app->control;
+	struct mcfan_flow_key *keys = NULL;
+	struct mcfan_group_entry *entries = NULL;
+	uint16_t eligible[MCFAN_MAX_WORKERS];
+	bool *sel = NULL;
+	char text[CTL_LIST_MAX];
+	unsigned int i, n = 0, n_el, n_old;
+	int ret, f;
+
+	mcfan_ctl_lock();
+	n_old = app->n_group_entries;
+	if (c == NULL) {
+		ret = mcfan_err_set(msg, len, -ENODEV, "set fanout: the control side is not ready");
+		goto out;
+	}
+	f = mode != NULL ? mcfan_fanout_parse(mode) : -EINVAL;
+	if (f < 0) {
+		ret = mcfan_err_set(msg, len, -EINVAL, "set fanout: '%.*s' is not a mode: partition or "
+			      "replicate", CTL_LIST_MAX, mode != NULL ? mode : "");
+		goto out;
+	}
+	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
+	sel = calloc(RTE_MAX(n_old, 1u), sizeof(*sel));
+	if (keys == NULL || sel == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "set fanout: out of memory");
+		goto out;
+	}
+	if (groups != NULL) {
+		ret = mark_joined(app, "set fanout", groups, keys, sel, msg, len);
+		if (ret < 0)
+			goto out;
+		n = (unsigned int)ret;
+	} else {
+		for (i = 0; i < n_old; i++)
+			sel[i] = true;
+	}
+	entries = copy_entries(app, 0);
+	if (entries == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "set fanout: out of memory");
+		goto out;
+	}
+	for (i = 0; i < n_old; i++) {
+		if (!sel[i])
+			continue;
+		slot_workers(c, entries[i].id, app, eligible, &n_el);
+		ret = mcfan_group_assign(&entries[i], (enum mcfan_fanout)f, eligible, n_el);
+		if (ret < 0) {
+			ret = mcfan_err_set(msg, len, ret, "set fanout: cannot assign workers: %s",
+				      strerror(-ret));
+			goto out;
+		}
+	}
+	if (n_old > 0) {
+		ret = replace_entries(app, entries, n_old);
+		if (ret < 0) {
+			ret = mcfan_err_set(msg, len, ret, "set fanout: cannot build the group table: %s",
+				      rte_strerror(-ret));
+			goto out;
+		}
+		entries = NULL;
+	}
+	if (groups == NULL) {
+		mcfan_live_u32_store(&app->live.fanout, (uint32_t)f, memory_order_relaxed);
+		ret = mcfan_err_set(msg, len, 0, "fan-out %s for every group (%u) and later joins",
+			      mcfan_fanout_name((enum mcfan_fanout)f), n_old);
+	} else {
+		format_keys(keys, n, text, sizeof(text));
+		ret = mcfan_err_set(msg, len, 0, "fan-out %s for %s",
+			      mcfan_fanout_name((enum mcfan_fanout)f), text);
+	}
+out:
+	free(entries);
+	free(keys);
+	free(sel);
+	mcfan_ctl_unlock();
+	return ret;
+}
+
+static uint32_t
+ring_tail(const struct rte_ring *r, bool prod)
+{
+	/* the running head/tail indexes of rte_ring_core.h: they start at 0 and only grow */
+	return __atomic_load_n(prod ? &r->prod.tail : &r->cons.tail, __ATOMIC_ACQUIRE);
+}
+
+void
+mcfan_groups_tick(struct mcfan_app *app)
+{
+	struct mcfan_control *c = app->control;
+	unsigned int k, w, nw = app->n_workers;
+
+	if (c == NULL || !mcfan_slots_drain_pending(c->slots))
+		return;
+	/* the tails first, then the counters (mcfan_slots_drain_step()) */
+	for (k = 0; k < app->n_rx * nw; k++) {
+		c->prod[k] = ring_tail(app->rings[k], true);
+		c->cons[k] = ring_tail(app->rings[k], false);
+	}
+	for (w = 0; w < nw; w++)
+		c->copies[w] = (uint32_t)__atomic_load_n(
+			&app->lcores[app->worker_lcore_ids[w]].ws->frames, __ATOMIC_RELAXED);
+	mcfan_slots_drain_step(c->slots, c->prod, c->cons, c->copies);
+}
+
+static void
+control_free(struct mcfan_control *c)
+{
+	if (c == NULL)
+		return;
+	mcfan_slots_free(c->slots);
+	free(c->prod);
+	free(c->cons);
+	free(c->copies);
+	free(c);
+}
+
+int
+mcfan_groups_control_init(struct mcfan_app *app)
+{
+	struct mcfan_control *c;
+	size_t n_rings = (size_t)RTE_MAX(app->n_rx * app->n_workers, 1u);
+	unsigned int i, w;
+	uint16_t id;
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	c->slots = mcfan_slots_create(app->n_rx, app->n_workers);
+	c->prod = calloc(n_rings, sizeof(c->prod[0]));
+	c->cons = calloc(n_rings, sizeof(c->cons[0]));
+	c->copies = calloc(RTE_MAX(app->n_workers, 1u), sizeof(c->copies[0]));
+	if (c->slots == NULL || c->prod == NULL || c->cons == NULL || c->copies == NULL) {
+		control_free(c);
+		return -ENOMEM;
+	}
+	for (i = 0; i < app->n_group_entries; i++) {
+		id = app->group_entries[i].id;
+		if (mcfan_slots_claim(c->slots, id) < 0) {
+			control_free(c);
+			return -EINVAL;
+		}
+		for (w = 0; w < app->n_workers; w++)
+			mcfan_bits_set(c->eligible[id], w);
+	}
+	mcfan_ctl_lock();
+	app->control = c;
+	mcfan_ctl_unlock();
+	return 0;
+}
+
+void
+mcfan_groups_control_free(struct mcfan_app *app)
+{
+	struct mcfan_control *c;
+
+	mcfan_ctl_lock();
+	c = app->control;
+	app->control = NULL;
+	mcfan_ctl_unlock();
+	control_free(c);
+}

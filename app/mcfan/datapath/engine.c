@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * The engine registry (datapath/engine.h): one list per side, filled by the engines'
+ * constructors before main() and only read afterwards.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "datapath/engine.h"
+
+static const struct mcfan_engine *registry[MCFAN_ENGINE_SIDES][MCFAN_ENGINES_MAX];
+static unsigned int n_registered[MCFAN_ENGINE_SIDES];
+
+static bool
+name_ok(const char *name)
+{
+	size_t i, n;
+
+	if (name == NULL)
+		return false;
+	n = strlen(name);
+	if (n == 0 || n > MCFAN_ENGINE_NAME_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') ||
+		      name[i] == '_' || name[i] == '-'))
+			return false;
+	return true;
+}
+
+int
+mcfan_engine_register(const struct mcfan_engine *e)
+{
+	unsigned int s;
+
+	if (e == NULL || e->burst == NULL || (unsigned int)e->side >= MCFAN_ENGINE_SIDES ||
+	    !name_ok(e->name))
+		return -EINVAL;
+	s = (unsigned int)e->side;
+	if (mcfan_engine_find(e->side, e->name) != NULL)
+		return -EEXIST;
+	if (n_registered[s] == MCFAN_ENGINES_MAX)
+		return -ENOSPC;
+	registry[s][n_registered[s]++] = e;
+	return 0;
+}
+
+const struct mcfan_engine *
+mcfan_engine_find(enum mcfan_engine_side side, const char *name)
+{
+	unsigned int i, s = (unsigned int)side;
+
+	if (s >= MCFAN_ENGINE_SIDES || name == NULL)
+		return NULL;
+	for (i = 0; i < n_registered[s]; i++)
+		if (strcmp(registry[s][i]->name, name) == 0)
+			return registry[s][i];
+	return NULL;
+}
+
+const char *
+mcfan_engine_names(enum mcfan_engine_side side, char *buf, size_t len)
+{
+	unsigned int i, s = (unsigned int)side;
+	size_t off = 0;
+	int k;
+
+	buf[0] = '\0';
+	if (s >= MCFAN_ENGINE_SIDES)
+		return buf;
+	for (i = 0; i < n_registered[s] && off < len; i++) {
+		k = snprintf(buf + off, len - off, "%s%s", i == 0 ? "" : ", ",
+			     registry[s][i]->name);
+		if (k < 0)
+			break;
+		off += (size_t)k;
+	}
+	return buf;
+}
+
+const struct mcfan_engine *
+mcfan_engine_at(enum mcfan_engine_side side, unsigned int i)
+{
+	unsigned int s = (unsigned int)side;
+
+	if (s >= MCFAN_ENGINE_SIDES || i >= n_registered[s])
+		return NULL;
+	return registry[s][i];
+}
+
+const char *
+mcfan_engine_side_name(enum mcfan_engine_side side)
+{
+	return side == MCFAN_ENGINE_RX ? "rx" : side == MCFAN_ENGINE_WORKER ? "worker" : "?";
+}

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_DATAPATH_ENGINE_H
+#define MCFAN_DATAPATH_ENGINE_H
+
+/*
+ * Engines: what a data lcore does with its frames, the way testpmd's forwarding modes
+ * (struct fwd_engine, iofwd.c) do it. A data lcore runs an RX-side engine if it has the RX
+ * role (it polls its ports and hands the frames on), a worker-side engine if it has the
+ * worker role (it takes the copies from its rings), both on a run-to-completion lcore. The
+ * lcore loop (datapath/lcore.c) calls them and knows nothing of what they do.
+ *
+ * Adding an engine is one new file in datapath/ that defines a struct mcfan_engine and
+ * registers it at its bottom with MCFAN_ENGINE_REGISTER(), plus the file's line in
+ * app/mcfan/meson.build; it is then chosen with --rx-engine NAME or --worker-engine NAME
+ * (params.c looks names up here, --help lists them). Per-lcore state of an engine goes in
+ * the lcore's rx_engine_priv/worker_engine_priv: its start sets it, its stop frees it.
+ *
+ * Writer/reader protocol: the registry is written only by the constructors (before main())
+ * and read afterwards; an engine struct is constant; the engine an lcore runs
+ * (mcfan_lcore rx_engine/worker_engine) is set by the main lcore before launch and only read
+ * afterwards.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "mcfan.h"
+
+/* MCFAN_ENGINE_NAME_MAX (longest name) is in mcfan.h: the configuration holds names. */
+/** Engines a side can register. */
+#define MCFAN_ENGINES_MAX 16
+
+/** The default engines: today's behaviour. */
+#define MCFAN_RX_ENGINE_DEFAULT "fanout"
+#define MCFAN_WORKER_ENGINE_DEFAULT "count"
+
+/** Which half of a data lcore's work an engine does. */
+enum mcfan_engine_side {
+	MCFAN_ENGINE_RX = 0,   /**< Lcores with the RX role: poll ports, hand frames on. */
+	MCFAN_ENGINE_WORKER,   /**< Lcores with the worker role: take copies from the rings. */
+	MCFAN_ENGINE_SIDES     /**< Number of sides; not a side. */
+};
+
+/**
+ * One engine. Every hook runs on the data lcore itself; none may be NULL but start and stop.
+ */
+struct mcfan_engine {
+	/** Name for --rx-engine/--worker-engine, the report and telemetry; [a-z0-9_-]. */
+	const char *name;
+	/** The side it serves. */
+	enum mcfan_engine_side side;
+	/** One line for --help. */
+	const char *help;
+	/**
+	 * Before the lcore's loop (may be NULL). May log; must not block for long.
+	 *
+	 * @return
+	 *   0, or a negative errno: the lcore then runs without this engine and asks the
+	 *   application to stop.
+	 */
+	int (*start)(struct mcfan_app *app, struct mcfan_lcore *lc);
+	/**
+	 * One pass over the lcore's inputs of this side: at most one burst of at most
+	 * burst frames from each input (port, or ring). The fast path: never blocks,
+	 * allocates, prints or locks. Charges its own msacc states when ms_on (the input
+	 * helpers below do the polling part).
+	 *
+	 * @param burst
+	 *   Frames per input, 1..MCFAN_MAX_BURST.
+	 * @param ms_on
+	 *   Microstate accounting is on for this loop iteration.
+	 * @return
+	 *   Frames (RX) or copies (worker) taken in; 0 = the pass found no work.
+	 */
+	unsigned int (*burst)(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst,
+			      bool ms_on);
+	/** After the lcore's loop (may be NULL): every input of this side is done. */
+	void (*stop)(struct mcfan_app *app, struct mcfan_lcore *lc);
+};
+
+/**
+ * Add an engine to the registry; from a constructor (MCFAN_ENGINE_REGISTER()).
+ *
+ * @param e
+ *   The engine; must stay valid for the life of the process (a static const).
+ * @return
+ *   0; -EINVAL (NULL, no burst, bad side or name), -EEXIST (the side has an engine of
+ *   that name), -ENOSPC (MCFAN_ENGINES_MAX engines on that side already).
+ */
+int mcfan_engine_register(const struct mcfan_engine *e);
+
+/**
+ * Find an engine by name. Any thread, any time (also before rte_eal_init()).
+ *
+ * @return
+ *   The engine, or NULL if the side has none of that name (or side/name is bad).
+ */
+const struct mcfan_engine *mcfan_engine_find(enum mcfan_engine_side side, const char *name);
+
+/**
+ * The names of a side's engines, ", "-separated, in registration order, for messages.
+ *
+ * @return
+ *   buf (cut to len - 1 characters if too small; len must be >= 1).
+ */
+const char *mcfan_engine_names(enum mcfan_engine_side side, char *buf, size_t len);
+
+/**
+ * The i-th engine of a side, in registration order (for --help).
+ *
+ * @return
+ *   The engine, or NULL when i is past the last one.
+ */
+const struct mcfan_engine *mcfan_engine_at(enum mcfan_engine_side side, unsigned int i);
+
+/** "rx" or "worker". */
+const char *mcfan_engine_side_name(enum mcfan_engine_side side);
+
+/** Register engine e (a struct mcfan_engine variable) before main(): one line at the bottom
+ * of the engine's file. */
+#define MCFAN_ENGINE_REGISTER(e) \
+	RTE_INIT(mcfan_engine_register_ ## e) \
+	{ \
+		(void)mcfan_engine_register(&(e)); \
+	}
+
+/* ---- helpers every engine shares, so that the inputs are accounted the same way ---- */
+
+/** Charge msacc state s up to now; reads the TSC only when accounting is on. */
+static inline void
+mcfan_engine_charge(struct mcfan_msacc *ms, bool ms_on, enum mcfan_ms_state s)
+{
+	if (ms_on)
+		mcfan_msacc_add(ms, s, rte_rdtsc());
+}
+
+/**
+ * Poll port index i of the lcore (queue 0) for at most burst frames: counts them for the
+ * idle rate window and charges the poll (rx or poll_empty) when ms_on.
+ *
+ * @param now
+ *   Receives the TSC right after the poll.
+ * @return
+ *   Frames received into pkts.
+ */
+static inline uint16_t
+mcfan_engine_rx_poll(struct mcfan_lcore *lc, unsigned int i, struct rte_mbuf **pkts,
+		     unsigned int burst, bool ms_on, uint64_t *now)
+{
+	uint16_t n = rte_eth_rx_burst(lc->ports[i], 0, pkts, (uint16_t)burst);
+
+	*now = rte_rdtsc();
+	lc->idle.rx[i].frames += n;
+	/* one msacc write section per poll: the poll counted and its time charged */
+	if (ms_on)
+		mcfan_msacc_add_poll(&lc->ms, n == 0 ? MCFAN_MS_POLL_EMPTY : MCFAN_MS_RX, *now, n);
+	return n;
+}
+
+/**
+ * Dequeue at most burst copies from input ring r (from RX lcore r) of a worker lcore:
+ * counts them for the idle rate window and charges the poll (dequeue or poll_empty) when
+ * ms_on.
+ *
+ * @param avail
+ *   Receives the copies left in the ring.
+ * @param now
+ *   Receives the TSC after a dequeue that found copies (unset otherwise).
+ * @return
+ *   Copies dequeued into pkts.
+ */
+static inline uint16_t
+mcfan_engine_ring_poll(struct mcfan_lcore *lc, unsigned int r, struct rte_mbuf **pkts,
+		       unsigned int burst, bool ms_on, unsigned int *avail, uint64_t *now)
+{
+	uint16_t n = (uint16_t)rte_ring_sc_dequeue_burst(lc->in_rings[r], (void **)pkts, burst,
+							 avail);
+
+	if (n == 0) {
+		if (ms_on)
+			mcfan_msacc_add_poll(&lc->ms, MCFAN_MS_POLL_EMPTY, rte_rdtsc(), 0);
+		return 0;
+	}
+	*now = rte_rdtsc(); /* needed anyway: RX-to-dequeue latency */
+	if (ms_on)
+		mcfan_msacc_add_poll(&lc->ms, MCFAN_MS_DEQUEUE, *now, n);
+	lc->idle.wk.frames += n;
+	return n;
+}
+
+#endif /* MCFAN_DATAPATH_ENGINE_H */
