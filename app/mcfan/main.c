@@ -34,6 +34,7 @@
 #include "log.h"
 #include "control/idle.h"
 #include "control/placement.h"
+#include "placement_cli.h"
 #include "control/stats.h"
 
 RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
@@ -268,7 +269,7 @@ main(int argc, char **argv)
 	if (ret != 0)
 		return ret > 0 ? EXIT_SUCCESS : MCFAN_EXIT_USAGE;
 	/* --print-topology/--print-placement, and EAL's --lcores when mcfan places lcores */
-	if (mcfan_placement_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
+	if (mcfan_placement_cli_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
 		return ret;
 
 	memset(&sa, 0, sizeof(sa));
@@ -295,7 +296,7 @@ main(int argc, char **argv)
 	}
 	mcfan_msacc_window_init(app->window);
 
-	if (mcfan_placement_roles(app) < 0 || mcfan_setup_lcores(app) < 0) {
+	if (mcfan_placement_cli_roles(app) < 0 || mcfan_setup_lcores(app) < 0) {
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}
@@ -320,7 +321,7 @@ main(int argc, char **argv)
 	}
 	if (__atomic_load_n(&app->quit, __ATOMIC_ACQUIRE))
 		goto stop;
-	mcfan_placement_report(app);
+	mcfan_placement_cli_report(app);
 	ret = mcfan_idle_setup(app);
 	if (ret < 0) {
 		status = ret == -ENOTSUP ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
