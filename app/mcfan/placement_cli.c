@@ -204,6 +204,7 @@ void
 mcfan_placement_cli_report(struct mcfan_app *app)
 {
 	struct mcfan_placement_view v;
+	const char *source;
 	char *text;
 
 	if (mcfan_placement_report(app) < 0 || mcfan_placement_view_get(app, &v) < 0)
@@ -213,13 +214,14 @@ mcfan_placement_cli_report(struct mcfan_app *app)
 		return;
 	}
 	text = mcfan_plan_map_text(v.map, MCFAN_SCT_FORMAT_COMPACT);
+	source = v.map_from_option ? "--cpu-topology" : "this host";
 	if (v.generated)
 		printf("placement: map %s (%s), bind %s (%s), EAL --lcores built by mcfan:\n",
-		       text != NULL ? text : "?", v.map_from_option ? "--cpu-topology" : "this host",
-		       mcfan_sct_bind_name(v.bind), mcfan_sct_bind_erlang_name(v.bind));
+		       text != NULL ? text : "?", source, mcfan_sct_bind_name(v.bind),
+		       mcfan_sct_bind_erlang_name(v.bind));
 	else
 		printf("placement: map %s (%s), EAL lcores as given (bind type not applied)\n",
-		       text != NULL ? text : "?", v.map_from_option ? "--cpu-topology" : "this host");
+		       text != NULL ? text : "?", source);
 	if (v.generated)
 		printf("placement: --lcores %s\n", v.lcores_arg);
 	free(text);

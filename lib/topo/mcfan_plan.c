@@ -181,7 +181,8 @@ plan_unbound(const struct mcfan_plan_req *req, struct mcfan_plan *plan)
 		goto out;
 	for (i = 0; i < n; i++) {
 		mcfan_cpuset_add(all, plan->order[i]);
-		if (req->control_cpu < 0 || n == 1 || plan->order[i] != (unsigned int)req->control_cpu)
+		if (req->control_cpu < 0 || n == 1 ||
+		    plan->order[i] != (unsigned int)req->control_cpu)
 			mcfan_cpuset_add(data, plan->order[i]);
 	}
 	for (i = 0; i < plan->n_rows; i++) {
@@ -321,14 +322,15 @@ mcfan_plan_build(const struct mcfan_plan_req *req, struct mcfan_plan **out, char
 	}
 	n_lcores = 1 + req->n_rx + req->n_workers;
 	if (req->max_lcores > 0 && n_lcores > req->max_lcores) {
-		mcfan_err_set(err, len, "%u lcores (control, %u RX, %u workers) is more than the %u "
-			"lcores EAL supports", n_lcores, req->n_rx, req->n_workers,
-			req->max_lcores);
+		mcfan_err_set(err, len, "%u lcores (control, %u RX, %u workers) is more than "
+			      "the %u lcores EAL supports", n_lcores, req->n_rx, req->n_workers,
+			      req->max_lcores);
 		return -EINVAL;
 	}
 	if (req->control_cpu >= 0 && mcfan_sct_lookup(req->map, (unsigned int)req->control_cpu) ==
 	    NULL) {
-		mcfan_err_set(err, len, "--control-cpu %d is not a CPU of the map", req->control_cpu);
+		mcfan_err_set(err, len, "--control-cpu %d is not a CPU of the map",
+			      req->control_cpu);
 		return -EINVAL;
 	}
 	plan = calloc(1, sizeof(*plan));

@@ -252,7 +252,8 @@ mcfan_placement_load(const struct mcfan_config *cfg, int *status, char *err, siz
 	}
 	if (plc.counts_given && (cfg->n_rx_lcores > 0 || cfg->n_worker_lcores > 0)) {
 		mcfan_err_set(err, len, "--rx/--workers count lcores for mcfan to place, "
-			      "--rx-lcores/--worker-lcores name EAL lcores: give one kind, not both");
+			      "--rx-lcores/--worker-lcores name EAL lcores: give one kind, not "
+			      "both");
 		return -EINVAL;
 	}
 	if (cfg->cpu_topology != NULL) {
@@ -310,9 +311,9 @@ mcfan_placement_apply(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
 	}
 	for (i = 1; i < (unsigned int)*eal_argc; i++) {
 		if (strncmp((*eal_argv)[i], "--main-lcore", 12) == 0) {
-			mcfan_err_set(err, len, "--main-lcore: mcfan builds --lcores with lcore 0 as "
-				      "the control lcore (see --control-cpu); give -l/--lcores too "
-				      "to choose lcores yourself");
+			mcfan_err_set(err, len, "--main-lcore: mcfan builds --lcores with lcore 0 "
+				      "as the control lcore (see --control-cpu); give -l/--lcores "
+				      "too to choose lcores yourself");
 			return -EINVAL;
 		}
 	}

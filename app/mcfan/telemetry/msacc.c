@@ -6,6 +6,7 @@
  * (docs/msacc.md), state shares in basis points. */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -116,7 +117,7 @@ tel_msacc(struct mcfan_app *app, const char *cmd, const char *params,
 	struct mcfan_msacc_row *rows;
 	struct mcfan_msacc_stats *st;
 	uint32_t ids[RTE_MAX_LCORE];
-	unsigned long lcore = 0;
+	uint64_t lcore = 0;
 	int n, i, ret = 0;
 	bool one = params != NULL && params[0] != '\0';
 
@@ -132,7 +133,7 @@ tel_msacc(struct mcfan_app *app, const char *cmd, const char *params,
 		for (i = 0; i < n && rows[i].lcore_id != lcore; i++)
 			;
 		if (i == n) {
-			MCFAN_LOG(WARNING, "telemetry %s: lcore %lu has no accounting (not an "
+			MCFAN_LOG(WARNING, "telemetry %s: lcore %" PRIu64 " has no accounting (not an "
 				  "mcfan lcore)\n", cmd, lcore);
 			ret = -ENOENT;
 		} else {

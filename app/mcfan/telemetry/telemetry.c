@@ -57,13 +57,10 @@ mcfan_tel_param_none(const char *cmd, const char *params)
 }
 
 int
-mcfan_tel_param_uint(const char *s, unsigned long max, unsigned long *out)
+mcfan_tel_param_uint(const char *s, uint64_t max, uint64_t *out)
 {
-	uint64_t v = 0;
-	int ret = mcfan_parse_u64(s, 0, max, &v);
-
-	*out = (unsigned long)v; /* 0 on error: callers test ret */
-	return ret;
+	*out = 0;
+	return mcfan_parse_u64(s, 0, max, out);
 }
 
 uint64_t

@@ -98,9 +98,9 @@ int mcfan_tel_param_none(const char *cmd, const char *params);
  * @param out
  *   The number; 0 on error.
  * @return
- *   0, or -EINVAL (not a number, or above max).
+ *   0; -EINVAL (not a decimal number) or -ERANGE (above max).
  */
-int mcfan_tel_param_uint(const char *s, unsigned long max, unsigned long *out);
+int mcfan_tel_param_uint(const char *s, uint64_t max, uint64_t *out);
 
 /**
  * A percentage as basis points (1/100 of a percent), rounded; 0 for pct <= 0.

@@ -6,6 +6,7 @@
  * counters of the stats read side (control/stats.h). */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -43,7 +44,7 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	struct mcfan_flow_key want;
 	struct rte_tel_data *c[RTE_DIM(page_cols)], *wl;
 	char text[MCFAN_GROUP_STR_MAX], err[128];
-	unsigned long page = 0;
+	uint64_t page = 0;
 	unsigned int i, w, first, last, pages;
 	int n, ret = 0, found = -1;
 	bool by_group = false;
@@ -97,7 +98,7 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	}
 	pages = ((unsigned int)n + MCFAN_TEL_GROUPS_PAGE - 1) / MCFAN_TEL_GROUPS_PAGE;
 	if (page >= RTE_MAX(pages, 1u)) {
-		MCFAN_LOG(WARNING, "telemetry %s: page %lu does not exist (%u pages)\n", cmd, page,
+		MCFAN_LOG(WARNING, "telemetry %s: page %" PRIu64 " does not exist (%u pages)\n", cmd, page,
 			  RTE_MAX(pages, 1u));
 		free(gv);
 		return -ENOENT;
@@ -208,7 +209,7 @@ tel_latency(struct mcfan_app *app, const char *cmd, const char *params,
 	};
 	struct mcfan_latency_view *lv;
 	struct rte_tel_data *c[RTE_DIM(cols)], *hist;
-	unsigned long lcore = 0;
+	uint64_t lcore = 0;
 	unsigned int w, b;
 	int n;
 	bool one = params != NULL && params[0] != '\0';
@@ -226,7 +227,7 @@ tel_latency(struct mcfan_app *app, const char *cmd, const char *params,
 		for (w = 0; w < (unsigned int)n && lv[w].lcore_id != lcore; w++)
 			;
 		if (w == (unsigned int)n) {
-			MCFAN_LOG(WARNING, "telemetry %s: lcore %lu is not a worker\n", cmd, lcore);
+			MCFAN_LOG(WARNING, "telemetry %s: lcore %" PRIu64 " is not a worker\n", cmd, lcore);
 			free(lv);
 			return -ENOENT;
 		}
