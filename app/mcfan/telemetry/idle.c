@@ -54,5 +54,5 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_idle, "/mcfan/idle",
-		  "Per data lcore: idle policy, ring bound and sleep cap in ns, "
-		  "highest recent rates. No parameters")
+		  "Per data lcore: idle policy, ring bound and sleep cap in ns, highest recent "
+		  "rates. No parameters")

@@ -4,6 +4,8 @@
 
 /* Telemetry: /mcfan/info and /mcfan/lcores, what runs (docs/telemetry.md). */
 
+#include <errno.h>
+
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_lcore.h>
@@ -46,8 +48,7 @@ tel_info(struct mcfan_app *app, const char *cmd, const char *params,
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_info, "/mcfan/info",
-		  "Version, uptime, DPDK version, lcores, groups, fan-out. "
-		  "No parameters")
+		  "Version, uptime, DPDK version, lcores, groups, fan-out. No parameters")
 
 static int
 tel_lcores(struct mcfan_app *app, const char *cmd, const char *params,

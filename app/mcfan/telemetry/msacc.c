@@ -158,8 +158,8 @@ tel_msacc(struct mcfan_app *app, const char *cmd, const char *params,
 	return ret;
 }
 MCFAN_TEL_COMMAND(tel_msacc, "/mcfan/msacc",
-		  "Microstate accounting, per lcore state shares in basis "
-		  "points. Parameter: lcore id")
+		  "Microstate accounting, per lcore state shares in basis points. "
+		  "Parameter: lcore id")
 
 static int
 tel_msacc_types(struct mcfan_app *app, const char *cmd, const char *params,

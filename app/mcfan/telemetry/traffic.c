@@ -129,8 +129,8 @@ out:
 	return ret;
 }
 MCFAN_TEL_COMMAND(tel_groups, "/mcfan/groups",
-		  "Per group counters, 128 a page. Parameter: page number "
-		  "or a group (239.9.9.1:3999)")
+		  "Per group counters, 128 a page. Parameter: page number or a group "
+		  "(239.9.9.1:3999)")
 
 static int
 tel_rings(struct mcfan_app *app, const char *cmd, const char *params,
@@ -171,8 +171,7 @@ tel_rings(struct mcfan_app *app, const char *cmd, const char *params,
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_rings, "/mcfan/rings",
-		  "Per worker ring: size, count, high-water, enqueued, drops. "
-		  "No parameters")
+		  "Per worker ring: size, count, high-water, enqueued, drops. No parameters")
 
 static int
 tel_counters(struct mcfan_app *app, const char *cmd, const char *params,
@@ -195,8 +194,7 @@ tel_counters(struct mcfan_app *app, const char *cmd, const char *params,
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_counters, "/mcfan/counters",
-		  "rx, delivered, copies, every drop reason. No "
-		  "parameters")
+		  "rx, delivered, copies, every drop reason. No parameters")
 
 static int
 tel_latency(struct mcfan_app *app, const char *cmd, const char *params,
@@ -261,5 +259,5 @@ tel_latency(struct mcfan_app *app, const char *cmd, const char *params,
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_latency, "/mcfan/latency",
-		  "Per worker RX-to-dequeue time p50, p99, max in ns. "
-		  "Parameter: worker lcore id (adds the log2 histogram)")
+		  "Per worker RX-to-dequeue time p50, p99, max in ns. Parameter: worker lcore id "
+		  "(adds the log2 histogram)")
