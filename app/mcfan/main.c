@@ -37,6 +37,7 @@
 #include "log.h"
 #include "control/idle.h"
 #include "control/placement.h"
+#include "placement_cli.h"
 #include "control/stats.h"
 #include "telemetry/socket.h"
 
@@ -370,7 +371,7 @@ main(int argc, char **argv)
 	if (ret != 0)
 		return ret > 0 ? EXIT_SUCCESS : MCFAN_EXIT_USAGE;
 	/* --print-topology/--print-placement, and EAL's --lcores when mcfan places lcores */
-	if (mcfan_placement_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
+	if (mcfan_placement_cli_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
 		return ret;
 
 	mcfan_live_init(&app->live, &app->cfg);
@@ -404,7 +405,7 @@ main(int argc, char **argv)
 	}
 	mcfan_msacc_window_init(app->window);
 
-	if (mcfan_placement_roles(app) < 0 || mcfan_setup_lcores(app) < 0) {
+	if (mcfan_placement_cli_roles(app) < 0 || mcfan_setup_lcores(app) < 0) {
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}
@@ -429,7 +430,7 @@ main(int argc, char **argv)
 	}
 	if (mcfan_live_quitting(&app->live))
 		goto stop;
-	mcfan_placement_report(app);
+	mcfan_placement_cli_report(app);
 	ret = mcfan_idle_setup(app);
 	if (ret < 0) {
 		status = ret == -ENOTSUP ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
