@@ -315,23 +315,13 @@ cmd_help(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-static const struct mcfan_console_cmd help = {
-	.order = 10,
-	.spec = "help",
-	.fn = cmd_help,
-	.help = "list the commands",
-	.example = "help",
-};
-MCFAN_CONSOLE_REGISTER(help);
+MCFAN_CONSOLE_COMMAND(help, 10, "help", cmd_help,
+		      "list the commands",
+		      "help");
 
-static const struct mcfan_console_cmd help_command = {
-	.order = 20,
-	.spec = "help <command>...",
-	.fn = cmd_help,
-	.help = "usage, meaning and an example of the commands that start with these words",
-	.example = "help set fanout",
-};
-MCFAN_CONSOLE_REGISTER(help_command);
+MCFAN_CONSOLE_COMMAND(help_command, 20, "help <command>...", cmd_help,
+		      "usage, meaning and an example of the commands that start with these words",
+		      "help set fanout");
 
 static int
 cmd_wait(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -344,15 +334,10 @@ cmd_wait(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-static const struct mcfan_console_cmd wait = {
-	.order = 600,
-	.spec = "wait <ms>",
-	.fn = cmd_wait,
-	.help = "read the next command only after <ms> milliseconds (for command files and "
-		"pipes)",
-	.example = "wait 500",
-};
-MCFAN_CONSOLE_REGISTER(wait);
+MCFAN_CONSOLE_COMMAND(wait, 600, "wait <ms>", cmd_wait,
+		      "read the next command only after <ms> milliseconds (for command files and "
+		      "pipes)",
+		      "wait 500");
 
 /* ------------------------------------------------------------------------------------------
  * Building the library's instances from the registry.
@@ -375,7 +360,8 @@ cmd_dispatch(void *res, struct cmdline *cl, void *data)
 			continue;
 		word = ci->field[i] == offsetof(struct mcfan_console_args, command) ? r->rest :
 		       r->tok[i];
-		memcpy((char *)&a + ci->field[i], &word, sizeof(word));
+		/* every field of struct mcfan_console_args is a const char * */
+		*(const char **)((char *)&a + ci->field[i]) = word;
 	}
 	ci->def->fn(&con_state, &a);
 }
@@ -829,6 +815,12 @@ mcfan_console_init(struct mcfan_app *app)
 	con->app = app;
 	con->file.fd = -1;
 	con->in.fd = -1;
+	if (registry_error < 0) {
+		/* a programming mistake in a family file, named on stderr before main() */
+		fprintf(stderr, "mcfan: console: a command could not be registered: %s\n",
+			strerror(-registry_error));
+		return registry_error;
+	}
 	if (!app->cfg.interactive && app->cfg.cmdline_file[0] == '\0')
 		return 0;
 	ret = build_commands(con);

@@ -9,8 +9,9 @@
  * Console commands (docs/console.md): what a command family file needs to add commands to
  * the console. The line framework (console.c) reads the input, parses it with DPDK's cmdline
  * library, prints the errors and `help`; a family file (show_stats.c, show_lcores.c,
- * groups.c, live.c) holds handlers, each followed by its command and the
- * MCFAN_CONSOLE_REGISTER() line that adds it before main() runs.
+ * groups.c, live.c) holds handlers, each followed by the MCFAN_CONSOLE_COMMAND() that defines
+ * its command and adds it before main() runs. A new command is one handler and one
+ * MCFAN_CONSOLE_COMMAND() in the family file it belongs to; nothing else changes.
  *
  * A handler only parses its words and calls a control action (control/control.h) or a read
  * function (control/stats.h, control/idle.h); it prints the result on standard output and
@@ -85,7 +86,7 @@ struct mcfan_console_cmd {
 };
 
 /**
- * Add a command to the console. Called by MCFAN_CONSOLE_REGISTER() before main(); a command
+ * Add a command to the console. Called by MCFAN_CONSOLE_COMMAND() before main(); a command
  * that cannot be added makes mcfan_console_init() fail with the same error (and a message on
  * stderr naming the command), so a mistake shows at the first start.
  *
@@ -99,13 +100,32 @@ struct mcfan_console_cmd {
 int mcfan_console_register(const struct mcfan_console_cmd *cmd);
 
 /**
- * Register the command defined by `static const struct mcfan_console_cmd cmd` from a
- * constructor, as testpmd's TESTPMD_ADD_DRIVER_COMMANDS.
+ * Define a console command and add it before main() (a constructor calling
+ * mcfan_console_register(), as testpmd's TESTPMD_ADD_DRIVER_COMMANDS). Write it right under
+ * its handler, at file scope:
+ *
+ *     MCFAN_CONSOLE_COMMAND(show_rings, 160, "show rings", cmd_show_rings,
+ *                           "per worker: ring size, ...",
+ *                           "show rings");
+ *
+ * @param name
+ *   An identifier unique in the file: the name of the static struct mcfan_console_cmd.
+ * @param order_key
+ *   Its .order (the place in help).
+ * @param spec_text, handler, help_text, example_text
+ *   Its .spec, .fn, .help and .example.
  */
-#define MCFAN_CONSOLE_REGISTER(cmd) \
-	RTE_INIT(mcfan_console_register_ ## cmd) \
+#define MCFAN_CONSOLE_COMMAND(name, order_key, spec_text, handler, help_text, example_text) \
+	static const struct mcfan_console_cmd name = { \
+		.order = (order_key), \
+		.spec = (spec_text), \
+		.fn = (handler), \
+		.help = (help_text), \
+		.example = (example_text), \
+	}; \
+	RTE_INIT(mcfan_console_register_ ## name) \
 	{ \
-		mcfan_console_register(&(cmd)); \
+		mcfan_console_register(&name); \
 	}
 
 /**

@@ -24,24 +24,14 @@ cmd_join(struct mcfan_console *con, const struct mcfan_console_args *a)
 							a->list, msg, sizeof(msg)), msg);
 }
 
-static const struct mcfan_console_cmd join = {
-	.order = 400,
-	.spec = "join <groups>",
-	.fn = cmd_join,
-	.help = "join groups (as --groups: ranges, ports, comma-separated) with the current "
-		"fan-out, every worker",
-	.example = "join 239.9.9.11-20:3999",
-};
-MCFAN_CONSOLE_REGISTER(join);
+MCFAN_CONSOLE_COMMAND(join, 400, "join <groups>", cmd_join,
+		      "join groups (as --groups: ranges, ports, comma-separated) with the "
+		      "current fan-out, every worker",
+		      "join 239.9.9.11-20:3999");
 
-static const struct mcfan_console_cmd join_workers = {
-	.order = 410,
-	.spec = "join <groups> workers <list>",
-	.fn = cmd_join,
-	.help = "join groups, giving their frames only to these worker lcores",
-	.example = "join [ff3e::1]:5000 workers 2",
-};
-MCFAN_CONSOLE_REGISTER(join_workers);
+MCFAN_CONSOLE_COMMAND(join_workers, 410, "join <groups> workers <list>", cmd_join,
+		      "join groups, giving their frames only to these worker lcores",
+		      "join [ff3e::1]:5000 workers 2");
 
 static int
 cmd_leave(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -52,14 +42,9 @@ cmd_leave(struct mcfan_console *con, const struct mcfan_console_args *a)
 							 sizeof(msg)), msg);
 }
 
-static const struct mcfan_console_cmd leave = {
-	.order = 420,
-	.spec = "leave <groups>",
-	.fn = cmd_leave,
-	.help = "leave groups: their frames count as unknown_group from the next burst on",
-	.example = "leave 239.9.9.11-20:3999",
-};
-MCFAN_CONSOLE_REGISTER(leave);
+MCFAN_CONSOLE_COMMAND(leave, 420, "leave <groups>", cmd_leave,
+		      "leave groups: their frames count as unknown_group from the next burst on",
+		      "leave 239.9.9.11-20:3999");
 
 /* set fanout all|<groups> partition|replicate: no groups means all */
 static int
@@ -71,20 +56,10 @@ cmd_set_fanout(struct mcfan_console *con, const struct mcfan_console_args *a)
 							      a->choice, msg, sizeof(msg)), msg);
 }
 
-static const struct mcfan_console_cmd set_fanout_all = {
-	.order = 430,
-	.spec = "set fanout all partition|replicate",
-	.fn = cmd_set_fanout,
-	.help = "fan-out of every group and of later joins",
-	.example = "set fanout all replicate",
-};
-MCFAN_CONSOLE_REGISTER(set_fanout_all);
+MCFAN_CONSOLE_COMMAND(set_fanout_all, 430, "set fanout all partition|replicate", cmd_set_fanout,
+		      "fan-out of every group and of later joins",
+		      "set fanout all replicate");
 
-static const struct mcfan_console_cmd set_fanout_groups = {
-	.order = 440,
-	.spec = "set fanout <groups> partition|replicate",
-	.fn = cmd_set_fanout,
-	.help = "fan-out of some groups",
-	.example = "set fanout 239.9.9.1:3999 replicate",
-};
-MCFAN_CONSOLE_REGISTER(set_fanout_groups);
+MCFAN_CONSOLE_COMMAND(set_fanout_groups, 440, "set fanout <groups> partition|replicate", cmd_set_fanout,
+		      "fan-out of some groups",
+		      "set fanout 239.9.9.1:3999 replicate");

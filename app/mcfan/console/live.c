@@ -43,15 +43,10 @@ cmd_msacc_start(struct mcfan_console *con, const struct mcfan_console_args *a)
 							       sizeof(msg)), msg);
 }
 
-static const struct mcfan_console_cmd msacc_start = {
-	.order = 300,
-	.spec = "msacc start <ms>",
-	.fn = cmd_msacc_start,
-	.help = "start a timed accounting window of <ms> milliseconds; show msacc then freezes "
-		"at its end",
-	.example = "msacc start 1000",
-};
-MCFAN_CONSOLE_REGISTER(msacc_start);
+MCFAN_CONSOLE_COMMAND(msacc_start, 300, "msacc start <ms>", cmd_msacc_start,
+		      "start a timed accounting window of <ms> milliseconds; show msacc then "
+		      "freezes at its end",
+		      "msacc start 1000");
 
 /* msacc reset|on|off */
 static int
@@ -68,14 +63,10 @@ cmd_msacc_switch(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return mcfan_console_result(con, ret, msg);
 }
 
-static const struct mcfan_console_cmd msacc_switch = {
-	.order = 310,
-	.spec = "msacc reset|on|off",
-	.fn = cmd_msacc_switch,
-	.help = "reset: the window runs from now; on/off: switch the data lcores' accounting",
-	.example = "msacc reset",
-};
-MCFAN_CONSOLE_REGISTER(msacc_switch);
+MCFAN_CONSOLE_COMMAND(msacc_switch, 310, "msacc reset|on|off", cmd_msacc_switch,
+		      "reset: the window runs from now; on/off: switch the data lcores' "
+		      "accounting",
+		      "msacc reset");
 
 static int
 cmd_clear_stats(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -84,15 +75,10 @@ cmd_clear_stats(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return run_action(con, mcfan_ctl_clear_stats);
 }
 
-static const struct mcfan_console_cmd clear_stats = {
-	.order = 320,
-	.spec = "clear stats",
-	.fn = cmd_clear_stats,
-	.help = "count frames, drops, workers, groups and port stats from zero (msacc has msacc "
-		"reset)",
-	.example = "clear stats",
-};
-MCFAN_CONSOLE_REGISTER(clear_stats);
+MCFAN_CONSOLE_COMMAND(clear_stats, 320, "clear stats", cmd_clear_stats,
+		      "count frames, drops, workers, groups and port stats from zero (msacc has "
+		      "msacc reset)",
+		      "clear stats");
 
 static int
 cmd_start(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -101,14 +87,9 @@ cmd_start(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return run_action(con, mcfan_ctl_rx_start);
 }
 
-static const struct mcfan_console_cmd start = {
-	.order = 330,
-	.spec = "start",
-	.fn = cmd_start,
-	.help = "start RX polling again after stop",
-	.example = "start",
-};
-MCFAN_CONSOLE_REGISTER(start);
+MCFAN_CONSOLE_COMMAND(start, 330, "start", cmd_start,
+		      "start RX polling again after stop",
+		      "start");
 
 static int
 cmd_stop(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -117,15 +98,10 @@ cmd_stop(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return run_action(con, mcfan_ctl_rx_stop);
 }
 
-static const struct mcfan_console_cmd stop = {
-	.order = 340,
-	.spec = "stop",
-	.fn = cmd_stop,
-	.help = "stop RX polling without exiting; frames wait in the port or count as its "
-		"imissed",
-	.example = "stop",
-};
-MCFAN_CONSOLE_REGISTER(stop);
+MCFAN_CONSOLE_COMMAND(stop, 340, "stop", cmd_stop,
+		      "stop RX polling without exiting; frames wait in the port or count as its "
+		      "imissed",
+		      "stop");
 
 static int
 cmd_set_burst(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -140,14 +116,10 @@ cmd_set_burst(struct mcfan_console *con, const struct mcfan_console_args *a)
 							     sizeof(msg)), msg);
 }
 
-static const struct mcfan_console_cmd set_burst = {
-	.order = 500,
-	.spec = "set burst <n>",
-	.fn = cmd_set_burst,
-	.help = "frames per rx_burst and per ring dequeue, 1..512 and at most the ring size",
-	.example = "set burst 64",
-};
-MCFAN_CONSOLE_REGISTER(set_burst);
+MCFAN_CONSOLE_COMMAND(set_burst, 500, "set burst <n>", cmd_set_burst,
+		      "frames per rx_burst and per ring dequeue, 1..512 and at most the ring "
+		      "size",
+		      "set burst 64");
 
 /* set idle rx|worker|<lcore> <policy> */
 static int
@@ -160,24 +132,14 @@ cmd_set_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
 							    a->policy, msg, sizeof(msg)), msg);
 }
 
-static const struct mcfan_console_cmd set_idle_role = {
-	.order = 510,
-	.spec = "set idle rx|worker <policy>",
-	.fn = cmd_set_idle,
-	.help = "idle policy of every RX lcore or every worker-only lcore: poll, "
-		"backoff[:THRESHOLD], wake[:T], interrupt[:T]",
-	.example = "set idle worker wake",
-};
-MCFAN_CONSOLE_REGISTER(set_idle_role);
+MCFAN_CONSOLE_COMMAND(set_idle_role, 510, "set idle rx|worker <policy>", cmd_set_idle,
+		      "idle policy of every RX lcore or every worker-only lcore: poll, "
+		      "backoff[:THRESHOLD], wake[:T], interrupt[:T]",
+		      "set idle worker wake");
 
-static const struct mcfan_console_cmd set_idle_lcore = {
-	.order = 520,
-	.spec = "set idle <lcore> <policy>",
-	.fn = cmd_set_idle,
-	.help = "idle policy of one data lcore",
-	.example = "set idle 2 backoff:very_short",
-};
-MCFAN_CONSOLE_REGISTER(set_idle_lcore);
+MCFAN_CONSOLE_COMMAND(set_idle_lcore, 520, "set idle <lcore> <policy>", cmd_set_idle,
+		      "idle policy of one data lcore",
+		      "set idle 2 backoff:very_short");
 
 static int
 cmd_quit(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -186,11 +148,6 @@ cmd_quit(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return run_action(con, mcfan_ctl_quit);
 }
 
-static const struct mcfan_console_cmd quit = {
-	.order = 700,
-	.spec = "quit",
-	.fn = cmd_quit,
-	.help = "stop mcfan as SIGINT does: final report, exit (Ctrl-D too)",
-	.example = "quit",
-};
-MCFAN_CONSOLE_REGISTER(quit);
+MCFAN_CONSOLE_COMMAND(quit, 700, "quit", cmd_quit,
+		      "stop mcfan as SIGINT does: final report, exit (Ctrl-D too)",
+		      "quit");

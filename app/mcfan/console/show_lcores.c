@@ -67,15 +67,10 @@ cmd_show_lcores(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-static const struct mcfan_console_cmd show_lcores = {
-	.order = 100,
-	.spec = "show lcores",
-	.fn = cmd_show_lcores,
-	.help = "every lcore: CPU, socket, role, microstate now, RX running or stopped, ports "
-		"polled",
-	.example = "show lcores",
-};
-MCFAN_CONSOLE_REGISTER(show_lcores);
+MCFAN_CONSOLE_COMMAND(show_lcores, 100, "show lcores", cmd_show_lcores,
+		      "every lcore: CPU, socket, role, microstate now, RX running or stopped, "
+		      "ports polled",
+		      "show lcores");
 
 static void
 print_window(struct mcfan_app *app)
@@ -156,24 +151,14 @@ cmd_show_msacc(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return show_msacc(con, a->lcore, 0);
 }
 
-static const struct mcfan_console_cmd show_msacc_all = {
-	.order = 110,
-	.spec = "show msacc",
-	.fn = cmd_show_msacc,
-	.help = "microstate accounting of every lcore over the current window: % of wall time "
-		"per state, counters",
-	.example = "show msacc",
-};
-MCFAN_CONSOLE_REGISTER(show_msacc_all);
+MCFAN_CONSOLE_COMMAND(show_msacc_all, 110, "show msacc", cmd_show_msacc,
+		      "microstate accounting of every lcore over the current window: % of wall "
+		      "time per state, counters",
+		      "show msacc");
 
-static const struct mcfan_console_cmd show_msacc_lcore = {
-	.order = 120,
-	.spec = "show msacc <lcore>",
-	.fn = cmd_show_msacc,
-	.help = "microstate accounting of one lcore",
-	.example = "show msacc 1",
-};
-MCFAN_CONSOLE_REGISTER(show_msacc_lcore);
+MCFAN_CONSOLE_COMMAND(show_msacc_lcore, 120, "show msacc <lcore>", cmd_show_msacc,
+		      "microstate accounting of one lcore",
+		      "show msacc 1");
 
 static int
 cmd_show_msacc_types(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -193,14 +178,10 @@ cmd_show_msacc_types(struct mcfan_console *con, const struct mcfan_console_args 
 	return ret;
 }
 
-static const struct mcfan_console_cmd show_msacc_types = {
-	.order = 130,
-	.spec = "show msacc types",
-	.fn = cmd_show_msacc_types,
-	.help = "microstate accounting per role (stats per type), and what each state means",
-	.example = "show msacc types",
-};
-MCFAN_CONSOLE_REGISTER(show_msacc_types);
+MCFAN_CONSOLE_COMMAND(show_msacc_types, 130, "show msacc types", cmd_show_msacc_types,
+		      "microstate accounting per role (stats per type), and what each state "
+		      "means",
+		      "show msacc types");
 
 static int
 cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -241,14 +222,9 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-static const struct mcfan_console_cmd show_config = {
-	.order = 220,
-	.spec = "show config",
-	.fn = cmd_show_config,
-	.help = "the configuration in effect, live values included",
-	.example = "show config",
-};
-MCFAN_CONSOLE_REGISTER(show_config);
+MCFAN_CONSOLE_COMMAND(show_config, 220, "show config", cmd_show_config,
+		      "the configuration in effect, live values included",
+		      "show config");
 
 static int
 cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -294,15 +270,10 @@ cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-static const struct mcfan_console_cmd show_idle = {
-	.order = 230,
-	.spec = "show idle",
-	.fn = cmd_show_idle,
-	.help = "per data lcore: idle policy, sleep bound and cap, highest recent rates, sleeps, "
-		"wake-ups, % asleep",
-	.example = "show idle",
-};
-MCFAN_CONSOLE_REGISTER(show_idle);
+MCFAN_CONSOLE_COMMAND(show_idle, 230, "show idle", cmd_show_idle,
+		      "per data lcore: idle policy, sleep bound and cap, highest recent rates, "
+		      "sleeps, wake-ups, % asleep",
+		      "show idle");
 
 static int
 cmd_show_topology(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -315,12 +286,7 @@ cmd_show_topology(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-static const struct mcfan_console_cmd show_topology = {
-	.order = 250,
-	.spec = "show topology",
-	.fn = cmd_show_topology,
-	.help = "CPU map, bind type, lcore placement (CPU, core, processor, node), nodes of "
-		"mempool, rings and ports",
-	.example = "show topology",
-};
-MCFAN_CONSOLE_REGISTER(show_topology);
+MCFAN_CONSOLE_COMMAND(show_topology, 250, "show topology", cmd_show_topology,
+		      "CPU map, bind type, lcore placement (CPU, core, processor, node), nodes "
+		      "of mempool, rings and ports",
+		      "show topology");

@@ -120,24 +120,14 @@ out:
 	return ret;
 }
 
-static const struct mcfan_console_cmd show_groups_all = {
-	.order = 140,
-	.spec = "show groups",
-	.fn = cmd_show_groups,
-	.help = "every joined group: fan-out, counter slot, frames and bytes counted by workers, "
-		"target workers",
-	.example = "show groups",
-};
-MCFAN_CONSOLE_REGISTER(show_groups_all);
+MCFAN_CONSOLE_COMMAND(show_groups_all, 140, "show groups", cmd_show_groups,
+		      "every joined group: fan-out, counter slot, frames and bytes counted by "
+		      "workers, target workers",
+		      "show groups");
 
-static const struct mcfan_console_cmd show_groups_some = {
-	.order = 150,
-	.spec = "show groups <groups>",
-	.fn = cmd_show_groups,
-	.help = "the same for some groups (no port: every port of the address)",
-	.example = "show groups 239.9.9.1-3",
-};
-MCFAN_CONSOLE_REGISTER(show_groups_some);
+MCFAN_CONSOLE_COMMAND(show_groups_some, 150, "show groups <groups>", cmd_show_groups,
+		      "the same for some groups (no port: every port of the address)",
+		      "show groups 239.9.9.1-3");
 
 static int
 cmd_show_rings(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -166,15 +156,10 @@ cmd_show_rings(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-static const struct mcfan_console_cmd show_rings = {
-	.order = 160,
-	.spec = "show rings",
-	.fn = cmd_show_rings,
-	.help = "per worker: ring size, frames waiting, high-water mark, enqueued, ring drops, "
-		"processed",
-	.example = "show rings",
-};
-MCFAN_CONSOLE_REGISTER(show_rings);
+MCFAN_CONSOLE_COMMAND(show_rings, 160, "show rings", cmd_show_rings,
+		      "per worker: ring size, frames waiting, high-water mark, enqueued, ring "
+		      "drops, processed",
+		      "show rings");
 
 static int
 cmd_show_counters(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -197,14 +182,9 @@ cmd_show_counters(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-static const struct mcfan_console_cmd show_counters = {
-	.order = 170,
-	.spec = "show counters",
-	.fn = cmd_show_counters,
-	.help = "the conservation line: rx = delivered + drops, copies, every drop reason",
-	.example = "show counters",
-};
-MCFAN_CONSOLE_REGISTER(show_counters);
+MCFAN_CONSOLE_COMMAND(show_counters, 170, "show counters", cmd_show_counters,
+		      "the conservation line: rx = delivered + drops, copies, every drop reason",
+		      "show counters");
 
 static int
 print_port_stats(struct mcfan_console *con, uint16_t port, bool header)
@@ -282,32 +262,17 @@ cmd_show_port_stats(struct mcfan_console *con, const struct mcfan_console_args *
 	return 0;
 }
 
-static const struct mcfan_console_cmd show_port_stats = {
-	.order = 180,
-	.spec = "show port stats",
-	.fn = cmd_show_port_stats,
-	.help = "ipackets, imissed, ierrors, rx_nombuf of every port",
-	.example = "show port stats",
-};
-MCFAN_CONSOLE_REGISTER(show_port_stats);
+MCFAN_CONSOLE_COMMAND(show_port_stats, 180, "show port stats", cmd_show_port_stats,
+		      "ipackets, imissed, ierrors, rx_nombuf of every port",
+		      "show port stats");
 
-static const struct mcfan_console_cmd show_port_stats_all = {
-	.order = 190,
-	.spec = "show port stats all",
-	.fn = cmd_show_port_stats,
-	.help = "the same as show port stats",
-	.example = "show port stats all",
-};
-MCFAN_CONSOLE_REGISTER(show_port_stats_all);
+MCFAN_CONSOLE_COMMAND(show_port_stats_all, 190, "show port stats all", cmd_show_port_stats,
+		      "the same as show port stats",
+		      "show port stats all");
 
-static const struct mcfan_console_cmd show_port_stats_one = {
-	.order = 200,
-	.spec = "show port stats <port>",
-	.fn = cmd_show_port_stats,
-	.help = "the port statistics of one port",
-	.example = "show port stats 0",
-};
-MCFAN_CONSOLE_REGISTER(show_port_stats_one);
+MCFAN_CONSOLE_COMMAND(show_port_stats_one, 200, "show port stats <port>", cmd_show_port_stats,
+		      "the port statistics of one port",
+		      "show port stats 0");
 
 static int
 cmd_show_port_xstats(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -350,14 +315,9 @@ out:
 	return ret;
 }
 
-static const struct mcfan_console_cmd show_port_xstats = {
-	.order = 210,
-	.spec = "show port xstats <port>",
-	.fn = cmd_show_port_xstats,
-	.help = "the driver's extended statistics of one port",
-	.example = "show port xstats 0",
-};
-MCFAN_CONSOLE_REGISTER(show_port_xstats);
+MCFAN_CONSOLE_COMMAND(show_port_xstats, 210, "show port xstats <port>", cmd_show_port_xstats,
+		      "the driver's extended statistics of one port",
+		      "show port xstats 0");
 
 static int
 cmd_show_latency(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -386,11 +346,6 @@ cmd_show_latency(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-static const struct mcfan_console_cmd show_latency = {
-	.order = 240,
-	.spec = "show latency",
-	.fn = cmd_show_latency,
-	.help = "per worker: RX-to-dequeue time p50, p99, max",
-	.example = "show latency",
-};
-MCFAN_CONSOLE_REGISTER(show_latency);
+MCFAN_CONSOLE_COMMAND(show_latency, 240, "show latency", cmd_show_latency,
+		      "per worker: RX-to-dequeue time p50, p99, max",
+		      "show latency");
