@@ -529,8 +529,8 @@ diagnose(struct mcfan_console *con, const char *line)
 		best = RTE_MAX(best, score[i]);
 	}
 	if (best == 0) {
-		mcfan_console_error(con, "unknown command '%.*s' (help lists the commands)", (int)w[0].len,
-			  w[0].p);
+		mcfan_console_error(con, "unknown command '%.*s' (help lists the commands)",
+				    (int)w[0].len, w[0].p);
 		return;
 	}
 	plen = (size_t)(w[best - 1].p + w[best - 1].len - w[0].p);
@@ -542,8 +542,8 @@ diagnose(struct mcfan_console *con, const char *line)
 		return;
 	}
 	if (next[0] == '\0') {
-		mcfan_console_error(con, "%s: unexpected '%.*s' after the command (help %s)", prefix,
-			  (int)w[best].len, w[best].p, prefix);
+		mcfan_console_error(con, "%s: unexpected '%.*s' after the command (help %s)",
+				    prefix, (int)w[best].len, w[best].p, prefix);
 		return;
 	}
 	if (n_args == 1 && n_next == 1 && kind == CONSOLE_ARG_GROUPS) {
@@ -591,22 +591,23 @@ run_line(struct mcfan_console *con, const char *line, size_t len, bool echo)
 			printf("%s%s%s\n", PROMPT, shown, len > ECHO_MAX ? "..." : "");
 	}
 	if (len > LINE_MAX_CHARS) {
-		mcfan_console_error(con, "line too long: %zu characters, at most %d; nothing was run (give "
-			  "long group lists as ranges, e.g. 239.1.1.1-200, or in several commands)",
-			  len, LINE_MAX_CHARS);
+		mcfan_console_error(con, "line too long: %zu characters, at most %d; nothing was "
+				    "run (give long group lists as ranges, e.g. 239.1.1.1-200, or "
+				    "in several commands)", len, LINE_MAX_CHARS);
 		return;
 	}
 	for (k = 0; k < len; k++) {
 		unsigned char c = (unsigned char)line[k];
 
 		if (c >= 0x80) {
-			mcfan_console_error(con, "non-ASCII byte 0x%02x at column %zu; commands are plain "
-				  "ASCII (a pasted dash or quote?); nothing was run", c, k + 1);
+			mcfan_console_error(con, "non-ASCII byte 0x%02x at column %zu; commands "
+					    "are plain ASCII (a pasted dash or quote?); nothing "
+					    "was run", c, k + 1);
 			return;
 		}
 		if ((c < ' ' && c != '\t') || c == ASCII_DEL) {
-			mcfan_console_error(con, "control character 0x%02x at column %zu; nothing was run",
-				  c, k + 1);
+			mcfan_console_error(con, "control character 0x%02x at column %zu; nothing "
+					    "was run", c, k + 1);
 			return;
 		}
 	}
@@ -618,8 +619,9 @@ run_line(struct mcfan_console *con, const char *line, size_t len, bool echo)
 		return;
 	for (i = 0; i < n; i++) {
 		if (w[i].len > TOKEN_MAX_CHARS) {
-			mcfan_console_error(con, "word %u is %zu characters long, at most %d: '%.20s...'; "
-				  "nothing was run", i + 1, w[i].len, TOKEN_MAX_CHARS, w[i].p);
+			mcfan_console_error(con, "word %u is %zu characters long, at most %d: "
+					    "'%.20s...'; nothing was run", i + 1, w[i].len,
+					    TOKEN_MAX_CHARS, w[i].p);
 			return;
 		}
 	}
@@ -655,12 +657,13 @@ tty_validate(struct rdline *rdl, const char *buf, unsigned int size)
 		len--;
 	con->tty_refused = con->tty_long || con->tty_bad != 0;
 	if (con->tty_long)
-		mcfan_console_error(con, "line too long: more than %d characters; nothing was run (give "
-			  "long group lists as ranges, e.g. 239.1.1.1-200, or in several commands)",
-			  LINE_MAX_CHARS);
+		mcfan_console_error(con, "line too long: more than %d characters; nothing was run "
+				    "(give long group lists as ranges, e.g. 239.1.1.1-200, or in "
+				    "several commands)", LINE_MAX_CHARS);
 	else if (con->tty_bad != 0)
-		mcfan_console_error(con, "non-ASCII byte 0x%02x at column %u; commands are plain ASCII (a "
-			  "pasted dash or quote?); nothing was run", con->tty_bad, con->tty_bad_col);
+		mcfan_console_error(con, "non-ASCII byte 0x%02x at column %u; commands are plain "
+				    "ASCII (a pasted dash or quote?); nothing was run",
+				    con->tty_bad, con->tty_bad_col);
 	else
 		run_line(con, buf, len, false);
 	con->tty_long = false;
@@ -899,8 +902,8 @@ mcfan_console_handle(struct mcfan_app *app, short revents)
 	if (!con->started) {
 		con->started = true;
 		if (con->mode == CON_TTY) {
-			printf("mcfan console: help lists the commands, Tab completes, Ctrl-D or quit "
-			       "exits\n");
+			printf("mcfan console: help lists the commands, Tab completes, Ctrl-D or "
+			       "quit exits\n");
 			if (con->file.fd < 0)
 				con->prompt_due = true;
 		}

@@ -60,6 +60,7 @@ MCFAN_CONSOLE_COMMAND(set_fanout_all, 430, "set fanout all partition|replicate",
 		      "fan-out of every group and of later joins",
 		      "set fanout all replicate");
 
-MCFAN_CONSOLE_COMMAND(set_fanout_groups, 440, "set fanout <groups> partition|replicate", cmd_set_fanout,
+MCFAN_CONSOLE_COMMAND(set_fanout_groups, 440, "set fanout <groups> partition|replicate",
+		      cmd_set_fanout,
 		      "fan-out of some groups",
 		      "set fanout 239.9.9.1:3999 replicate");
