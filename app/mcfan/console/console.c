@@ -315,9 +315,7 @@ cmd_help(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-MCFAN_CONSOLE_COMMAND(help, 10, "help", cmd_help,
-		      "list the commands",
-		      "help");
+MCFAN_CONSOLE_COMMAND(help, 10, "help", cmd_help, "list the commands", "help");
 
 MCFAN_CONSOLE_COMMAND(help_command, 20, "help <command>...", cmd_help,
 		      "usage, meaning and an example of the commands that start with these words",

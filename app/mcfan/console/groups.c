@@ -57,8 +57,7 @@ cmd_set_fanout(struct mcfan_console *con, const struct mcfan_console_args *a)
 }
 
 MCFAN_CONSOLE_COMMAND(set_fanout_all, 430, "set fanout all partition|replicate", cmd_set_fanout,
-		      "fan-out of every group and of later joins",
-		      "set fanout all replicate");
+		      "fan-out of every group and of later joins", "set fanout all replicate");
 
 MCFAN_CONSOLE_COMMAND(set_fanout_groups, 440, "set fanout <groups> partition|replicate",
 		      cmd_set_fanout,

@@ -87,9 +87,7 @@ cmd_start(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return run_action(con, mcfan_ctl_rx_start);
 }
 
-MCFAN_CONSOLE_COMMAND(start, 330, "start", cmd_start,
-		      "start RX polling again after stop",
-		      "start");
+MCFAN_CONSOLE_COMMAND(start, 330, "start", cmd_start, "start RX polling again after stop", "start");
 
 static int
 cmd_stop(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -138,8 +136,7 @@ MCFAN_CONSOLE_COMMAND(set_idle_role, 510, "set idle rx|worker <policy>", cmd_set
 		      "set idle worker wake");
 
 MCFAN_CONSOLE_COMMAND(set_idle_lcore, 520, "set idle <lcore> <policy>", cmd_set_idle,
-		      "idle policy of one data lcore",
-		      "set idle 2 backoff:very_short");
+		      "idle policy of one data lcore", "set idle 2 backoff:very_short");
 
 static int
 cmd_quit(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -149,5 +146,4 @@ cmd_quit(struct mcfan_console *con, const struct mcfan_console_args *a)
 }
 
 MCFAN_CONSOLE_COMMAND(quit, 700, "quit", cmd_quit,
-		      "stop mcfan as SIGINT does: final report, exit (Ctrl-D too)",
-		      "quit");
+		      "stop mcfan as SIGINT does: final report, exit (Ctrl-D too)", "quit");

@@ -157,8 +157,7 @@ MCFAN_CONSOLE_COMMAND(show_msacc_all, 110, "show msacc", cmd_show_msacc,
 		      "show msacc");
 
 MCFAN_CONSOLE_COMMAND(show_msacc_lcore, 120, "show msacc <lcore>", cmd_show_msacc,
-		      "microstate accounting of one lcore",
-		      "show msacc 1");
+		      "microstate accounting of one lcore", "show msacc 1");
 
 static int
 cmd_show_msacc_types(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -223,8 +222,7 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 }
 
 MCFAN_CONSOLE_COMMAND(show_config, 220, "show config", cmd_show_config,
-		      "the configuration in effect, live values included",
-		      "show config");
+		      "the configuration in effect, live values included", "show config");
 
 static int
 cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)

@@ -263,16 +263,13 @@ cmd_show_port_stats(struct mcfan_console *con, const struct mcfan_console_args *
 }
 
 MCFAN_CONSOLE_COMMAND(show_port_stats, 180, "show port stats", cmd_show_port_stats,
-		      "ipackets, imissed, ierrors, rx_nombuf of every port",
-		      "show port stats");
+		      "ipackets, imissed, ierrors, rx_nombuf of every port", "show port stats");
 
 MCFAN_CONSOLE_COMMAND(show_port_stats_all, 190, "show port stats all", cmd_show_port_stats,
-		      "the same as show port stats",
-		      "show port stats all");
+		      "the same as show port stats", "show port stats all");
 
 MCFAN_CONSOLE_COMMAND(show_port_stats_one, 200, "show port stats <port>", cmd_show_port_stats,
-		      "the port statistics of one port",
-		      "show port stats 0");
+		      "the port statistics of one port", "show port stats 0");
 
 static int
 cmd_show_port_xstats(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -316,8 +313,7 @@ out:
 }
 
 MCFAN_CONSOLE_COMMAND(show_port_xstats, 210, "show port xstats <port>", cmd_show_port_xstats,
-		      "the driver's extended statistics of one port",
-		      "show port xstats 0");
+		      "the driver's extended statistics of one port", "show port xstats 0");
 
 static int
 cmd_show_latency(struct mcfan_console *con, const struct mcfan_console_args *a)
@@ -347,5 +343,4 @@ cmd_show_latency(struct mcfan_console *con, const struct mcfan_console_args *a)
 }
 
 MCFAN_CONSOLE_COMMAND(show_latency, 240, "show latency", cmd_show_latency,
-		      "per worker: RX-to-dequeue time p50, p99, max",
-		      "show latency");
+		      "per worker: RX-to-dequeue time p50, p99, max", "show latency");
