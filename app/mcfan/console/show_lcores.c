@@ -276,8 +276,10 @@ MCFAN_CONSOLE_COMMAND(show_idle, 230, "show idle", cmd_show_idle,
 static int
 cmd_show_topology(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
+	struct mcfan_app *app = mcfan_console_app(con);
+
 	RTE_SET_USED(a);
-	if (mcfan_placement_print(mcfan_console_app(con), stdout) < 0) {
+	if (mcfan_placement_print(app, stdout) < 0) {
 		mcfan_console_error(con, "show topology: out of memory");
 		return -ENOMEM;
 	}
