@@ -2,17 +2,26 @@
  * Copyright(c) 2026 The mcfan authors
  */
 
-/* `show topology`: the text formatter of the placement's read view (control/placement.h). */
+/*
+ * `show topology`: the map and where it came from, the bind type, EAL's lcores, the table
+ * of what runs, the CPUs with more than one lcore, and where the mempool, each ring (with its
+ * worker's node) and each port's queues live; formatted from the placement's read view
+ * (control/placement.h).
+ */
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
 
 #include "control/placement.h"
-#include "console/topology.h"
+#include "console/console.h"
 
-int
-mcfan_console_topology_print(const struct mcfan_placement_view *v, FILE *f)
+/* Print the view to f; 0, -ENOMEM (nothing printed) or -EIO when f reports an error. */
+static int
+topology_print(const struct mcfan_placement_view *v, FILE *f)
 {
 	char *text = NULL;
 	unsigned int i;
@@ -52,16 +61,26 @@ mcfan_console_topology_print(const struct mcfan_placement_view *v, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-/* Compatibility until the console calls mcfan_console_topology_print() (placement.h). */
-int
-mcfan_placement_print(struct mcfan_app *app, FILE *f)
+static int
+cmd_show_topology(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
 	struct mcfan_placement_view v;
-	int ret = mcfan_placement_view_get(app, &v);
+	int ret;
 
-	if (ret < 0)
-		return ret;
-	ret = mcfan_console_topology_print(&v, f);
-	mcfan_placement_view_put(&v);
+	RTE_SET_USED(a);
+	ret = mcfan_placement_view_get(mcfan_console_app(con), &v);
+	if (ret == 0) {
+		ret = topology_print(&v, stdout);
+		mcfan_placement_view_put(&v);
+	}
+	if (ret == -ENOMEM)
+		mcfan_console_error(con, "show topology: out of memory");
+	else if (ret < 0)
+		mcfan_console_error(con, "show topology: %s", strerror(-ret));
 	return ret;
 }
+
+MCFAN_CONSOLE_COMMAND(show_topology, 250, "show topology", cmd_show_topology,
+		      "CPU map, bind type, lcore placement (CPU, core, processor, node), nodes "
+		      "of mempool, rings and ports",
+		      "show topology");

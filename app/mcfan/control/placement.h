@@ -170,16 +170,6 @@ int mcfan_placement_view_get(struct mcfan_app *app, struct mcfan_placement_view 
  */
 void mcfan_placement_view_put(struct mcfan_placement_view *v);
 
-/**
- * `show topology` as the console prints it today. Compatibility shim, defined in
- * console/topology.c with the formatter it calls (mcfan_console_topology_print()) until
- * the console routes the command there itself.
- *
- * @return
- *   0, or a negative errno (-ENOMEM, -EAGAIN before mcfan_placement_report()).
- */
-int mcfan_placement_print(struct mcfan_app *app, FILE *f);
-
 /** Free the placement state (after rte_eal_cleanup: EAL's argv may be the one built here). */
 void mcfan_placement_free(void);
 
