@@ -214,9 +214,9 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 	printf("config:        %s\n", cfg->config_file[0] != '\0' ? cfg->config_file : "none");
 	printf("cmdline-file:  %s\n", cfg->cmdline_file[0] != '\0' ? cfg->cmdline_file : "none");
 	printf("interactive:   %s\n", cfg->interactive ? "yes" : "no");
-	printf("idle-rx:       %s\n", mcfan_idle_format(mcfan_live_u32_load(&app->live.idle_rx,
+	printf("idle-rx:       %s\n", mcfan_idle_format(mcfan_atomic_u32_load(&app->live.idle_rx,
 	       memory_order_relaxed), text, sizeof(text)));
-	printf("idle-worker:   %s\n", mcfan_idle_format(mcfan_live_u32_load(&app->live.idle_worker,
+	printf("idle-worker:   %s\n", mcfan_idle_format(mcfan_atomic_u32_load(&app->live.idle_worker,
 	       memory_order_relaxed), text, sizeof(text)));
 	printf("idle-max-sleep-us: %u\n", cfg->idle_max_sleep_us);
 	return 0;

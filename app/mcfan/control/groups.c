@@ -651,7 +651,7 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 		entries = NULL;
 	}
 	if (groups == NULL) {
-		mcfan_live_u32_store(&app->live.fanout, (uint32_t)f, memory_order_relaxed);
+		mcfan_atomic_u32_store(&app->live.fanout, (uint32_t)f, memory_order_relaxed);
 		ret = mcfan_err_set(msg, len, 0, "fan-out %s for every group (%u) and later joins",
 			      mcfan_fanout_name((enum mcfan_fanout)f), n_old);
 	} else {
