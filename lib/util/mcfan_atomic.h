@@ -119,12 +119,8 @@ mcfan_atomic_u32_sub(struct mcfan_atomic_u32 *w, uint32_t v, memory_order mo)
 }
 
 /**
- * Load a shared flag.
+ * Load a shared flag: as mcfan_atomic_u32_load(), for struct mcfan_atomic_flag.
  *
- * @param w
- *   The flag; not NULL.
- * @param mo
- *   C11 memory order of the load (relaxed, acquire or seq_cst).
  * @return
  *   Its value.
  */
@@ -135,37 +131,13 @@ mcfan_atomic_flag_load(const struct mcfan_atomic_flag *w, memory_order mo)
 }
 
 /**
- * Store into a shared flag. Lock-free, so async-signal-safe (a signal handler may call it).
- *
- * @param w
- *   The flag; not NULL.
- * @param v
- *   The new value.
- * @param mo
- *   C11 memory order of the store (relaxed, release or seq_cst).
+ * Store v into a shared flag: as mcfan_atomic_u32_store(), for struct mcfan_atomic_flag.
+ * Lock-free, so async-signal-safe (a signal handler may call it).
  */
 static inline void
 mcfan_atomic_flag_store(struct mcfan_atomic_flag *w, bool v, memory_order mo)
 {
 	atomic_store_explicit(&w->val, v, mo);
-}
-
-/**
- * Store into a shared flag and return what it held, in one atomic step.
- *
- * @param w
- *   The flag; not NULL.
- * @param v
- *   The new value.
- * @param mo
- *   C11 memory order of the exchange.
- * @return
- *   The value it replaced.
- */
-static inline bool
-mcfan_atomic_flag_exchange(struct mcfan_atomic_flag *w, bool v, memory_order mo)
-{
-	return atomic_exchange_explicit(&w->val, v, mo);
 }
 
 #endif /* MCFAN_ATOMIC_H */
