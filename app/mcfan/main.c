@@ -52,7 +52,7 @@ static void
 on_signal(int sig)
 {
 	RTE_SET_USED(sig);
-	mcfan_live_flag_store(&mcfan_app.live.quit, true, memory_order_release);
+	mcfan_atomic_flag_store(&mcfan_app.live.quit, true, memory_order_release);
 }
 
 /* Split argv at the first "--": EAL before, mcfan after. */
@@ -183,7 +183,7 @@ stdout_lost(void)
 		return false;
 	fprintf(stderr, "mcfan: cannot write to standard output (%s): stopping; the JSON "
 		"report, if asked for, is still written\n", strerror(errno));
-	mcfan_live_flag_store(&mcfan_app.live.quit, true, memory_order_release);
+	mcfan_atomic_flag_store(&mcfan_app.live.quit, true, memory_order_release);
 	return true;
 }
 
@@ -449,7 +449,7 @@ main(int argc, char **argv)
 	app->start_tsc = rte_rdtsc();
 	if (mcfan_telemetry_init(app) < 0)
 		MCFAN_LOG(WARNING, "telemetry commands unavailable\n");
-	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_RUN, memory_order_release);
+	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_RUN, memory_order_release);
 	ret = rte_eal_mp_remote_launch(mcfan_lcore_main, app, SKIP_MAIN);
 	if (ret != 0) {
 		MCFAN_LOG(ERR, "cannot launch the data lcores: %s\n", rte_strerror(-ret));
@@ -464,11 +464,11 @@ main(int argc, char **argv)
 
 stop:
 	mcfan_console_close(app); /* the terminal back to normal before the report */
-	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
+	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
 	if (launched && wait_data_lcores() != 0 && status == EXIT_SUCCESS)
 		status = EXIT_FAILURE; /* an engine refused to start (logged by its lcore) */
 	mcfan_idle_free(app);
-	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_DONE, memory_order_release);
+	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_DONE, memory_order_release);
 	app->stop_tsc = rte_rdtsc();
 	mcfan_ports_stop(app);
 	close_ports(app);

@@ -213,6 +213,16 @@ mcfan_console_error(struct mcfan_console *con, const char *fmt, ...)
 	fputc('\n', stdout);
 }
 
+void *
+mcfan_console_calloc(struct mcfan_console *con, const char *cmd, size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (p == NULL)
+		mcfan_console_error(con, "%s: out of memory", cmd);
+	return p;
+}
+
 int
 mcfan_console_result(struct mcfan_console *con, int ret, const char *msg)
 {

@@ -147,6 +147,19 @@ void mcfan_console_error(struct mcfan_console *con, const char *fmt, ...)
 	__rte_format_printf(2, 3);
 
 /**
+ * Allocate a zeroed array for a handler (calloc()); when that fails, print the error line
+ * "CMD: out of memory" (mcfan_console_error()).
+ *
+ * @param cmd
+ *   The command, for the error: "show rings".
+ * @param n, size
+ *   Elements and bytes an element, as calloc()'s.
+ * @return
+ *   The array (the caller frees it with free()), or NULL, the error printed.
+ */
+void *mcfan_console_calloc(struct mcfan_console *con, const char *cmd, size_t n, size_t size);
+
+/**
  * Print a control action's message (control/control.h): as an error line if the action
  * failed, else as a plain line.
  *

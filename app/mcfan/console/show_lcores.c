@@ -44,11 +44,9 @@ cmd_show_lcores(struct mcfan_console *con, const struct mcfan_console_args *a)
 	int n;
 
 	RTE_SET_USED(a);
-	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
-	if (rows == NULL) {
-		mcfan_console_error(con, "show lcores: out of memory");
+	rows = mcfan_console_calloc(con, "show lcores", RTE_MAX_LCORE, sizeof(*rows));
+	if (rows == NULL)
 		return -ENOMEM;
-	}
 	n = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
 	printf("  %5s %4s %6s  %-10s %-11s %-8s %s\n", "lcore", "cpu", "socket", "role", "state",
 	       "rx", "ports");
@@ -105,11 +103,9 @@ show_msacc(struct mcfan_console *con, const char *which, uint32_t flags)
 	if (which != NULL && mcfan_console_u64(con, "show msacc", "lcore", which, 0,
 					       RTE_MAX_LCORE - 1, &lcore) < 0)
 		return -EINVAL;
-	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
-	if (rows == NULL) {
-		mcfan_console_error(con, "show msacc: out of memory");
+	rows = mcfan_console_calloc(con, "show msacc", RTE_MAX_LCORE, sizeof(*rows));
+	if (rows == NULL)
 		return -ENOMEM;
-	}
 	n = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
 	if (n < 0) {
 		mcfan_console_error(con, "show msacc: %s", strerror(-n));
@@ -129,9 +125,8 @@ show_msacc(struct mcfan_console *con, const char *which, uint32_t flags)
 		n = (int)k;
 	}
 	size = MSACC_TEXT_SIZE((unsigned int)n);
-	text = malloc(size);
+	text = mcfan_console_calloc(con, "show msacc", size, 1);
 	if (text == NULL) {
-		mcfan_console_error(con, "show msacc: out of memory");
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -214,9 +209,9 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 	printf("config:        %s\n", cfg->config_file[0] != '\0' ? cfg->config_file : "none");
 	printf("cmdline-file:  %s\n", cfg->cmdline_file[0] != '\0' ? cfg->cmdline_file : "none");
 	printf("interactive:   %s\n", cfg->interactive ? "yes" : "no");
-	printf("idle-rx:       %s\n", mcfan_idle_format(mcfan_live_u32_load(&app->live.idle_rx,
+	printf("idle-rx:       %s\n", mcfan_idle_format(mcfan_atomic_u32_load(&app->live.idle_rx,
 	       memory_order_relaxed), text, sizeof(text)));
-	printf("idle-worker:   %s\n", mcfan_idle_format(mcfan_live_u32_load(&app->live.idle_worker,
+	printf("idle-worker:   %s\n", mcfan_idle_format(mcfan_atomic_u32_load(&app->live.idle_worker,
 	       memory_order_relaxed), text, sizeof(text)));
 	printf("idle-max-sleep-us: %u\n", cfg->idle_max_sleep_us);
 	return 0;

@@ -138,11 +138,9 @@ cmd_show_rings(struct mcfan_console *con, const struct mcfan_console_args *a)
 	int n;
 
 	RTE_SET_USED(a);
-	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
-	if (wv == NULL) {
-		mcfan_console_error(con, "show rings: out of memory");
+	wv = mcfan_console_calloc(con, "show rings", RTE_MAX(app->n_workers, 1u), sizeof(*wv));
+	if (wv == NULL)
 		return -ENOMEM;
-	}
 	n = mcfan_workers_read(app, wv);
 	printf("  %5s %5s %9s %9s %10s %14s %12s %14s\n", "lcore", "rings", "size", "count",
 	       "high_water", "enqueued", "ring_drops", "processed");
@@ -325,11 +323,9 @@ cmd_show_latency(struct mcfan_console *con, const struct mcfan_console_args *a)
 	int n;
 
 	RTE_SET_USED(a);
-	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
-	if (lv == NULL) {
-		mcfan_console_error(con, "show latency: out of memory");
+	lv = mcfan_console_calloc(con, "show latency", RTE_MAX(app->n_workers, 1u), sizeof(*lv));
+	if (lv == NULL)
 		return -ENOMEM;
-	}
 	n = mcfan_latency_read(app, lv);
 	printf("RX-to-dequeue time per worker (log2 ns buckets, quantiles interpolated)\n");
 	printf("  %5s %14s %12s %12s %12s\n", "lcore", "copies", "p50", "p99", "max");

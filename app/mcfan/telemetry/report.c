@@ -210,6 +210,20 @@ json_u64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
+/* A number that is negative when unknown (cpu, node, ...): null then. */
+static json_t *
+json_int_or_null(int v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+/* A string that is NULL when there is none (an engine of a role the lcore lacks): null then. */
+static json_t *
+json_str_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
 /* ---- placement: the "topology" key, and the pieces --print-placement --json shares ---- */
 
 static json_t *
@@ -221,13 +235,12 @@ row_json(const struct mcfan_plan_row *r)
 		return NULL;
 	json_object_set_new(o, "lcore", json_integer(r->lcore));
 	json_object_set_new(o, "role", json_string(mcfan_role_name(r->role)));
-	json_object_set_new(o, "cpu", r->cpu < 0 ? json_null() : json_integer(r->cpu));
+	json_object_set_new(o, "cpu", json_int_or_null(r->cpu));
 	json_object_set_new(o, "cpus", json_string(r->cpus));
-	json_object_set_new(o, "thread", r->thread < 0 ? json_null() : json_integer(r->thread));
-	json_object_set_new(o, "core", r->core < 0 ? json_null() : json_integer(r->core));
-	json_object_set_new(o, "processor", r->processor < 0 ? json_null() :
-			    json_integer(r->processor));
-	json_object_set_new(o, "node", r->node < 0 ? json_null() : json_integer(r->node));
+	json_object_set_new(o, "thread", json_int_or_null(r->thread));
+	json_object_set_new(o, "core", json_int_or_null(r->core));
+	json_object_set_new(o, "processor", json_int_or_null(r->processor));
+	json_object_set_new(o, "node", json_int_or_null(r->node));
 	return o;
 }
 
@@ -249,7 +262,7 @@ mcfan_report_map_json(const struct mcfan_sct_map *map)
 		json_object_set_new(o, "thread", json_integer(c->thread));
 		json_object_set_new(o, "core", json_integer(c->core));
 		json_object_set_new(o, "processor", json_integer(c->processor));
-		json_object_set_new(o, "node", node < 0 ? json_null() : json_integer(node));
+		json_object_set_new(o, "node", json_int_or_null(node));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -293,7 +306,7 @@ mcfan_report_topology_json(const struct mcfan_placement_view *v)
 	if (root == NULL || rings == NULL || ports == NULL || pools == NULL)
 		goto fail;
 	text = mcfan_plan_map_text(v->map, MCFAN_SCT_FORMAT_COMPACT);
-	json_object_set_new(root, "map", text != NULL ? json_string(text) : json_null());
+	json_object_set_new(root, "map", json_str_or_null(text));
 	free(text);
 	json_object_set_new(root, "map_source", json_string(v->map_from_option ?
 			    "cpu-topology" : "host"));
@@ -495,10 +508,8 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "sleeps", json_u64(ms.sleeps));
 		json_object_set_new(o, "wakeups", json_u64(ms.wakeups));
 		mcfan_lcore_engines_read(app, rows[i].lcore_id, &eng);
-		json_object_set_new(o, "rx_engine",
-				    eng.rx != NULL ? json_string(eng.rx) : json_null());
-		json_object_set_new(o, "worker_engine",
-				    eng.worker != NULL ? json_string(eng.worker) : json_null());
+		json_object_set_new(o, "rx_engine", json_str_or_null(eng.rx));
+		json_object_set_new(o, "worker_engine", json_str_or_null(eng.worker));
 		for (k = 0; k < ni; k++) {
 			if (iv[k].lcore_id != rows[i].lcore_id)
 				continue;
