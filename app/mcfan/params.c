@@ -32,6 +32,7 @@
 #define ERR_MAX 256
 #define CORELIST_TEXT_MAX 256   /* longest corelist option value, with NUL */
 #define CFG_SECTION "mcfan"
+#define UTF8_BOM "\xef\xbb\xbf" /* a byte order mark some editors write first */
 #define CFG_LINE_MAX 1024         /* longest config file line, with newline and NUL */
 #define CFG_KEYS_MAX 64           /* keys remembered per section for the duplicate check */
 #define RING_SIZE_MAX (1u << 24)  /* 16 Mi slots: far above any sane queue */
@@ -685,6 +686,8 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 			return -EINVAL;
 		}
 		p = cfg_trim(line, line + strlen(line));
+		if (no == 1 && strncmp(p, UTF8_BOM, strlen(UTF8_BOM)) == 0)
+			p = cfg_trim(p + strlen(UTF8_BOM), p + strlen(p)); /* editors' BOM */
 		if (*p == '\0' || *p == ';' || *p == '#')
 			continue;
 		if (*p == '[') {
@@ -713,8 +716,15 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 		p[strcspn(p, ";#")] = '\0';
 		eq = strchr(p, '=');
 		if (eq == NULL) {
-			fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not 'key = value'\n",
-				path, no, cfg_trim(p, p + strlen(p)));
+			const struct opt_def *flag = find_opt(cfg_trim(p, p + strlen(p)));
+
+			if (flag != NULL && flag->kind != OPT_VALUE && flag->file_ok)
+				fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not 'key = "
+					"value' (a flag in a file takes a value: %s = yes)\n", path, no,
+					p, p);
+			else
+				fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not 'key = "
+					"value'\n", path, no, p);
 			return -EINVAL;
 		}
 		key = cfg_trim(p, eq);
@@ -818,7 +828,14 @@ load_config(struct mcfan_config *cfg, bool from_cli[])
 	}
 	for (i = 0; i < n_ent; i++) {
 		o = find_opt(ents[i].name);
-		if (o == NULL || !o->file_ok) {
+		if (o != NULL && !o->file_ok) {
+			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' cannot be set in "
+				"a config file (--%s is for the command line only)\n", path,
+				lines[i], ents[i].name, ents[i].name);
+			ret = -EINVAL;
+			goto close;
+		}
+		if (o == NULL) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: unknown key '%s' in [%s] "
 				"(keys are the long option names, see --help)\n", path, lines[i],
 				ents[i].name, CFG_SECTION);

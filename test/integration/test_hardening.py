@@ -272,6 +272,20 @@ def test_config_file():
     t.check_eq(rc, 2, "config bad value under a CLI value: exit status 2")
     t.check(f"'{path}' line 2" in err and "burst" in err,
             f"config bad value under a CLI value: named: {err.strip()!r}")
+    # a UTF-8 byte order mark before the section (some editors write one) is accepted
+    path = cfg("\ufeff[mcfan]\nring-size = 64\n")
+    rc, out, err = run(eal(), ["--config", path, "--duration", "0.3"])
+    t.check_eq(rc, 0, f"config with a UTF-8 BOM: accepted ({err.strip()[-200:]!r})")
+    # a flag written bare: the message says how to write it in a file
+    path = cfg("[mcfan]\nno-msacc\n")
+    rc, out, err = run(eal(), ["--config", path])
+    t.check(rc == 2 and "no-msacc = yes" in err,
+            f"config bare flag: status 2 and 'no-msacc = yes': {rc}, {err.strip()!r}")
+    # a command-line-only option as a key: not called unknown
+    path = cfg("[mcfan]\nconfig = other.ini\n")
+    rc, out, err = run(eal(), ["--config", path])
+    t.check(rc == 2 and "command line only" in err and "unknown key" not in err,
+            f"config key 'config': command line only, not unknown: {err.strip()!r}")
     # a key twice names both lines
     path = cfg("[mcfan]\nburst = 8\nburst = 9\n")
     rc, out, err = run(eal(), ["--config", path])

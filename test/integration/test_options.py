@@ -143,7 +143,7 @@ def test_help():
     lines = out.splitlines()
     opts = ["rx-lcores", "worker-lcores", "groups", "fanout", "ring-size", "burst", "mbufs",
             "duration", "stats-period", "report-json", "config", "no-msacc", "interactive",
-            "cmdline-file"]
+            "cmdline-file", "rx-engine", "worker-engine"]
     for o in opts:
         idx = [i for i, ln in enumerate(lines) if re.match(rf"\s+(-\w, )?--{o}\b", ln)]
         if not t.check(len(idx) == 1, f"--help lists --{o} once"):
@@ -525,6 +525,40 @@ def test_review_findings():
     bad_cfg("[mcfan]\nbu\0rst = 3\n", "NUL byte", ["line 2", "NUL"])
 
 
+def test_engines():
+    """--rx-engine / --worker-engine (issue 9): the defaults run today's work and show in the
+    report; bad names are refused before EAL with the engines that exist; config keys too."""
+    rep = good(["--rx-engine", "fanout", "--worker-engine", "count"], extra_eal=LCORES3,
+               lcores=None)
+    if rep:
+        eng = {lc["lcore"]: (lc.get("rx_engine"), lc.get("worker_engine"))
+               for lc in rep["lcores"]}
+        t.check_eq(eng.get(1), ("fanout", None), "engines: RX lcore 1 runs fanout only")
+        t.check_eq(eng.get(2), (None, "count"), "engines: worker lcore 2 runs count only")
+        t.check_eq(eng.get(0), (None, None), "engines: the control lcore runs none")
+    # run-to-completion: one lcore, both engines
+    rep = good([], what="engines: run-to-completion")
+    if rep:
+        eng = {lc["lcore"]: (lc.get("rx_engine"), lc.get("worker_engine"))
+               for lc in rep["lcores"]}
+        t.check_eq(eng.get(1), ("fanout", "count"), "engines: rx+worker lcore runs both")
+    bad(["--rx-engine", "nope"], ["--rx-engine"], ["'nope'", "fanout"])
+    bad(["--worker-engine", "fanout"], ["--worker-engine"], ["not a worker engine", "count"])
+    bad(["--rx-engine", ""], ["--rx-engine"], ["fanout"], what="--rx-engine ''")
+    bad(["--rx-engine", "count"], ["--rx-engine"], ["not an rx engine"],
+        what="--rx-engine with a worker engine's name")
+    bad_cfg("[mcfan]\nworker-engine = bogus\n", "bad worker-engine",
+            ["line 2", "worker-engine", "count"])
+    path = cfg("[mcfan]\nrx-engine = fanout\nworker-engine = count\n")
+    good(["--config", path], what="config: engine keys")
+    e = eal()
+    rc, out, err = run(e, ["--help"])
+    t.remove_runtime_dir(e)
+    t.check(rc == 0 and "RX engines (--rx-engine):" in out and "Worker engines "
+            "(--worker-engine):" in out and "fanout" in out and "count" in out,
+            "--help lists the engines of each side")
+
+
 def main():
     make_pcap()
     test_help()
@@ -538,6 +572,7 @@ def main():
     test_post_eal()
     test_config()
     test_review_findings()
+    test_engines()
     import shutil
     shutil.rmtree(TMP, ignore_errors=True)
     t.finish("options")
