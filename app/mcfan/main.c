@@ -174,15 +174,30 @@ msacc_init_all(struct mcfan_app *app)
 	}
 }
 
+/* The first error that writing to standard output met (errno), 0 = none, and whether it was
+ * said on stderr: main lcore only. */
+static int stdout_err;
+static bool stdout_said;
+
+/* Flush standard output; returns 0 or the first error it ever met (remembered). */
+static int
+stdout_check(void)
+{
+	if ((fflush(stdout) != 0 || ferror(stdout)) && stdout_err == 0)
+		stdout_err = errno != 0 ? errno : EIO;
+	return stdout_err;
+}
+
 /* Standard output failed (a closed pipe: EPIPE, or a full disk): say so once on stderr and
  * stop the run as a signal would; true if so. Main lcore only. */
 static bool
 stdout_lost(void)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	if (stdout_check() == 0)
 		return false;
 	fprintf(stderr, "mcfan: cannot write to standard output (%s): stopping; the JSON "
-		"report, if asked for, is still written\n", strerror(errno));
+		"report, if asked for, is still written\n", strerror(stdout_err));
+	stdout_said = true;
 	mcfan_atomic_flag_store(&mcfan_app.live.quit, true, memory_order_release);
 	return true;
 }
@@ -346,6 +361,43 @@ eal_failure(int argc, char **argv)
 		no_huge ? "" : "; without hugepages add --no-huge -m 512");
 }
 
+/*
+ * Standard input, output and error must be open before anything else opens a file: EAL's
+ * first open would otherwise take the free descriptor 0, 1 or 2, and the report (or EAL's own
+ * log, or the console's reading) would go into EAL's shared runtime files. A closed one is
+ * pointed at /dev/null. 0, or -errno if /dev/null cannot be opened.
+ */
+static int
+stdio_open(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		/* open() returns the lowest free descriptor: this one */
+		if (open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * At exit: what mcfan printed to standard output must have arrived. A reader that went away
+ * (EPIPE: mcfan ... | head) is not an error; any other failure (a full disk: ENOSPC) is named
+ * on stderr and turns a successful status into EXIT_FAILURE.
+ */
+static int
+stdout_status(int status)
+{
+	if (stdout_check() == 0 || stdout_err == EPIPE)
+		return status;
+	if (!stdout_said)
+		fprintf(stderr, "mcfan: cannot write to standard output: %s\n",
+			strerror(stdout_err));
+	return status == EXIT_SUCCESS ? EXIT_FAILURE : status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -357,6 +409,8 @@ main(int argc, char **argv)
 	bool launched = false;
 
 	memset(app, 0, sizeof(*app));
+	if (stdio_open() < 0)
+		return EXIT_FAILURE;
 	split_args(argc, argv, &eal_argc);
 	app_first = eal_argc < argc ? eal_argc : argc - 1;
 	/* mcfan's own argv: argv[0] followed by everything after "--" */
@@ -369,10 +423,10 @@ main(int argc, char **argv)
 	ret = mcfan_params_parse(argc - app_first, app_argv, &app->cfg);
 	free(app_argv);
 	if (ret != 0)
-		return ret > 0 ? EXIT_SUCCESS : MCFAN_EXIT_USAGE;
+		return stdout_status(ret > 0 ? EXIT_SUCCESS : MCFAN_EXIT_USAGE);
 	/* --print-topology/--print-placement, and EAL's --lcores when mcfan places lcores */
 	if (mcfan_placement_cli_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
-		return ret;
+		return stdout_status(ret);
 
 	mcfan_live_init(&app->live, &app->cfg);
 
@@ -476,6 +530,7 @@ stop:
 		(int64_t)app->pool_size - (int64_t)rte_mempool_avail_count(app->pool);
 	if (launched || status != MCFAN_EXIT_USAGE) { /* a refused start reports nothing */
 		mcfan_report_print(app, stdout, true);
+		stdout_check(); /* now, while errno still says why */
 		if (app->cfg.report_json[0] != '\0' &&
 		    mcfan_report_json(app, app->cfg.report_json) < 0)
 			status = EXIT_FAILURE;
@@ -496,5 +551,5 @@ cleanup:
 	rte_eal_cleanup();
 	remove_runtime_dir(runtime_dir, socket_path);
 	mcfan_placement_free(); /* after EAL: its argv may hold the generated --lcores */
-	return status;
+	return stdout_status(status);
 }

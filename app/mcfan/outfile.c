@@ -87,16 +87,20 @@ mcfan_outfile_check(const char *path, const char *opt, enum mcfan_outfile_mode *
 	return 0;
 }
 
-/* fclose, with the first error of the stream's life as the result. */
+/* fflush and fclose, with the first error of the stream's life as the result (-errno; -EIO
+ * when the stream only says that it failed). */
 static int
 close_checked(FILE *f)
 {
-	int bad = ferror(f);
-	int ret = fclose(f);
+	int ret = 0;
 
-	if (bad)
-		return -EIO;
-	return ret == 0 ? 0 : -errno;
+	if (fflush(f) != 0)
+		ret = -errno;
+	else if (ferror(f))
+		ret = -EIO;
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	return ret;
 }
 
 int

@@ -310,11 +310,66 @@ def test_messages():
                 f"[{what}] names the real token: {err.strip()!r}")
 
 
+def test_closed_stdio():
+    """Standard input, output or error closed at start: EAL's files must not take their
+    descriptors (the report went into EAL's shared config file and mcfan hung)."""
+    for fd, name in ((1, "stdout"), (2, "stderr"), (0, "stdin")):
+        rep_path = os.path.join(TMP, f"closed{fd}.json")
+        e = eal()
+        app = ["--groups", "239.9.9.1-5:3999", "--report-json", rep_path]
+        app += ["-i"] if fd == 0 else ["--duration", "0.5"]
+        p = None
+        try:
+            p = subprocess.run([t.mcfan_path(), *e, "--", *app], timeout=30,
+                               preexec_fn=lambda fd=fd: os.close(fd),
+                               stdin=None if fd == 0 else subprocess.DEVNULL,
+                               stdout=None if fd == 1 else subprocess.PIPE,
+                               stderr=None if fd == 2 else subprocess.PIPE)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            rc = None
+            subprocess.run(["pkill", "-9", "-f", t.file_prefix(e)])
+        t.check_eq(rc, 0, f"{name} closed: exits 0 within 30 s")
+        try:
+            rep = json.load(open(rep_path))
+        except (OSError, ValueError):
+            rep = None
+        t.check(rep is not None and rep["rx_frames"] == N_FRAMES,
+                f"{name} closed: the JSON report is complete")
+        if fd == 0 and p is not None and rc is not None:
+            t.check(b"non-ASCII" not in (p.stdout or b"") + (p.stderr or b""),
+                    "stdin closed: the console read nothing but the end of input")
+        t.check(not os.path.exists(t.runtime_dir(e)),
+                f"{name} closed: runtime directory removed")
+        t.remove_runtime_dir(e)
+
+
+def test_full_disk():
+    """A full disk (/dev/full) is an error with its real reason, not silence or EIO."""
+    e = eal()
+    p = subprocess.run([t.mcfan_path(), *e, "--", "--duration", "0.3"],
+                       stdout=open("/dev/full", "w"), stderr=subprocess.PIPE, text=True,
+                       timeout=30, stdin=subprocess.DEVNULL)
+    t.remove_runtime_dir(e)
+    t.check(p.returncode == 1 and "No space left on device" in p.stderr,
+            f"stdout on /dev/full: status 1 and the reason: {p.returncode}, "
+            f"{p.stderr.strip()[-120:]!r}")
+    p = subprocess.run([t.mcfan_path(), "--", "--help"], stdout=open("/dev/full", "w"),
+                       stderr=subprocess.PIPE, text=True, timeout=30)
+    t.check(p.returncode == 1 and "No space left on device" in p.stderr,
+            f"--help on /dev/full: status 1 and the reason: {p.returncode}")
+    rc, out, err = run(eal(), ["--duration", "0.3", "--report-json", "/dev/full"])
+    t.check(rc == 1 and "No space left on device" in err,
+            f"--report-json /dev/full: status 1 and the reason: {rc}, {err.strip()[-160:]!r}")
+
+
 def main():
     t.write_pcap(PCAP, [t.udp4_frame(f"239.9.9.{i % 5 + 1}", 3999) for i in range(N_FRAMES)])
     test_output_targets()
     test_long_names()
     test_sigpipe()
+    test_closed_stdio()
+    test_full_disk()
     test_shared_prefix()
     test_second_primary()
     test_pool_failure()

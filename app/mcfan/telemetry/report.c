@@ -541,7 +541,10 @@ out:
 static int
 report_dump(FILE *f, void *arg)
 {
-	return json_dumpf(arg, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0 ? 0 : -EIO;
+	errno = 0;
+	if (json_dumpf(arg, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0)
+		return 0;
+	return errno != 0 ? -errno : -EIO; /* the write's own reason when stdio kept one */
 }
 
 int
