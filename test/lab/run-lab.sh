@@ -208,7 +208,9 @@ sleep 2   # let mcfan drain what is still in the af_packet ring
 say "stopping mcfan (SIGINT)"
 MCFAN_RC=0
 stop_mcfan
-lab_capture_stop 2>&1 | sed 's/^/run-lab: capture: /'
+CAPTURE_OK=1
+lab_capture_stop 2>"$RUN_DIR/capture.err" || CAPTURE_OK=0
+sed 's/^/run-lab: capture: /' "$RUN_DIR/capture.err"
 
 echo
 cat "$RUN_DIR/mcfan.log"
@@ -221,10 +223,11 @@ for g in $(lab_groups "$NGROUPS"); do
 done >"$RUN_DIR/iperf.txt"
 lab_wire_counts "$LAB_CAPTURE" >"$RUN_DIR/wire.txt"
 python3 - "$RUN_DIR/report.json" "$RUN_DIR/wire.txt" "$RUN_DIR/iperf.txt" "$COUNT" \
-	"$LAB_PORT" <<'PY'
+	"$LAB_PORT" "$CAPTURE_OK" <<'PY'
 import json, sys
-rep_path, wire_path, iperf_path, count, port = sys.argv[1:6]
+rep_path, wire_path, iperf_path, count, port, capture_ok = sys.argv[1:7]
 count = int(count)
+capture_ok = capture_ok == "1"
 try:
     rep = json.load(open(rep_path))
 except (OSError, ValueError) as e:
@@ -242,6 +245,14 @@ for line in open(iperf_path):
     g, w, e, s = line.split()
     writes[g] = int(w)
 mc = {(g["group"], g["udp_port"]): g["frames"] for g in rep["groups"]}
+ref_name = "wire"
+if not capture_ok:
+    # the capture lost frames in the kernel, so it is no reference: iperf2's own count of
+    # the datagrams it wrote (plus its one end-of-test datagram) is
+    ref_name = "iperf2"
+    wire = {(g, int(port)): w + 1 for g, w in writes.items()}
+    print("run-lab: the capture lost frames (tcpdump, on a loaded host): comparing mcfan with "
+          "iperf2's own counts instead")
 cells, equal = [], 0
 for (g, p), n in sorted(mc.items(), key=lambda kv: tuple(map(int, kv[0][0].split(".")))):
     w = wire.get((g, p), 0)
@@ -251,7 +262,8 @@ drops = sum(rep["drops"].values())
 cons = rep["rx_frames"] == rep["delivered_frames"] + drops
 sent_ok = all(v == count for v in writes.values())
 print(f"run-lab: iperf2 wrote {count} datagrams per group{'' if sent_ok else ' (NOT all: ' + str(writes) + ')'}"
-      f" + 1 end-of-test datagram each; wire vs mcfan frames per group (239.9.9.x:{port}): "
+      f" + 1 end-of-test datagram each; {ref_name} vs mcfan frames per group "
+      f"(239.9.9.x:{port}): "
       + " ".join(cells))
 print(f"run-lab: {equal}/{len(mc)} groups equal; other frames on the wire {other}; mcfan drops "
       f"{drops} {dict((k, v) for k, v in rep['drops'].items() if v)}; conservation "
@@ -264,6 +276,6 @@ say "memory was: $MEM_MODE"
 if [ $status -eq 0 ]; then
 	say "PASS: every frame on the wire is in mcfan's per-group counts"
 else
-	say "FAIL: mcfan's counts differ from the wire (see above)"
+	say "FAIL: mcfan's counts differ from the reference (see above)"
 fi
 exit $status
