@@ -153,7 +153,7 @@ def build_mix():
     # malformed, all to joined groups
     whole = v4("239.9.9.3", 3999)
     add(whole[:14 + 12], "drop", "malformed")                       # cut in the IPv4 header
-    add(whole[:14 + 20 + 4], "drop", "malformed")                   # cut in the UDP header
+    add(whole[:14 + 20 + 4], "drop", "truncated")                   # cut in the UDP header
     add(v4("239.9.9.3", 3999, ihl=4), "drop", "malformed")          # IHL < 5
     add(v4("239.9.9.3", 3999, total_len=200), "drop", "truncated")  # total length > frame
     add(v4("239.9.9.3", 3999, payload=struct.pack("!HHHH", 40000, 3999, 100, 0) + b"u" * 18),
