@@ -72,7 +72,7 @@ af_packet_mtu_check(uint16_t port, const struct rte_eth_dev_info *info)
 	struct rte_kvargs *kv;
 	const char *iface, *fs;
 	char path[128];
-	unsigned long framesz = AF_PACKET_FRAMESZ_DEFAULT, mtu, room;
+	unsigned int framesz = AF_PACKET_FRAMESZ_DEFAULT, mtu, room;
 	FILE *f;
 	int n;
 
@@ -87,14 +87,14 @@ af_packet_mtu_check(uint16_t port, const struct rte_eth_dev_info *info)
 	iface = rte_kvargs_get(kv, "iface");
 	fs = rte_kvargs_get(kv, "framesz");
 	if (fs != NULL)
-		framesz = strtoul(fs, NULL, 0);
+		framesz = (unsigned int)strtoul(fs, NULL, 0);
 	n = iface != NULL ? snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", iface) : -1;
 	f = n > 0 && (size_t)n < sizeof(path) ? fopen(path, "r") : NULL;
-	if (f != NULL && fscanf(f, "%lu", &mtu) == 1 && framesz > AF_PACKET_FRAME_OVERHEAD) {
+	if (f != NULL && fscanf(f, "%u", &mtu) == 1 && framesz > AF_PACKET_FRAME_OVERHEAD) {
 		room = framesz - AF_PACKET_FRAME_OVERHEAD - RTE_ETHER_HDR_LEN;
 		if (mtu > room)
-			MCFAN_LOG(WARNING, "port %u (net_af_packet): interface %s has MTU %lu but a "
-				  "%lu-byte ring frame (framesz) holds IP packets of at most %lu "
+			MCFAN_LOG(WARNING, "port %u (net_af_packet): interface %s has MTU %u but a "
+				  "%u-byte ring frame (framesz) holds IP packets of at most %u "
 				  "bytes (%u bytes of packet header, %u of Ethernet, 4 fewer a VLAN "
 				  "tag): longer frames arrive cut and count as 'truncated'; raise "
 				  "framesz or lower the MTU\n", port, iface, mtu, framesz, room,
