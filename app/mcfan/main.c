@@ -37,6 +37,7 @@
 #include "log.h"
 #include "control/idle.h"
 #include "control/placement.h"
+#include "placement_cli.h"
 #include "control/stats.h"
 #include "telemetry/socket.h"
 
@@ -51,7 +52,7 @@ static void
 on_signal(int sig)
 {
 	RTE_SET_USED(sig);
-	mcfan_live_flag_store(&mcfan_app.live.quit, true, memory_order_release);
+	mcfan_atomic_flag_store(&mcfan_app.live.quit, true, memory_order_release);
 }
 
 /* Split argv at the first "--": EAL before, mcfan after. */
@@ -182,7 +183,7 @@ stdout_lost(void)
 		return false;
 	fprintf(stderr, "mcfan: cannot write to standard output (%s): stopping; the JSON "
 		"report, if asked for, is still written\n", strerror(errno));
-	mcfan_live_flag_store(&mcfan_app.live.quit, true, memory_order_release);
+	mcfan_atomic_flag_store(&mcfan_app.live.quit, true, memory_order_release);
 	return true;
 }
 
@@ -370,7 +371,7 @@ main(int argc, char **argv)
 	if (ret != 0)
 		return ret > 0 ? EXIT_SUCCESS : MCFAN_EXIT_USAGE;
 	/* --print-topology/--print-placement, and EAL's --lcores when mcfan places lcores */
-	if (mcfan_placement_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
+	if (mcfan_placement_cli_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
 		return ret;
 
 	mcfan_live_init(&app->live, &app->cfg);
@@ -404,7 +405,7 @@ main(int argc, char **argv)
 	}
 	mcfan_msacc_window_init(app->window);
 
-	if (mcfan_placement_roles(app) < 0 || mcfan_setup_lcores(app) < 0) {
+	if (mcfan_placement_cli_roles(app) < 0 || mcfan_setup_lcores(app) < 0) {
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}
@@ -429,7 +430,7 @@ main(int argc, char **argv)
 	}
 	if (mcfan_live_quitting(&app->live))
 		goto stop;
-	mcfan_placement_report(app);
+	mcfan_placement_cli_report(app);
 	ret = mcfan_idle_setup(app);
 	if (ret < 0) {
 		status = ret == -ENOTSUP ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
@@ -448,7 +449,7 @@ main(int argc, char **argv)
 	app->start_tsc = rte_rdtsc();
 	if (mcfan_telemetry_init(app) < 0)
 		MCFAN_LOG(WARNING, "telemetry commands unavailable\n");
-	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_RUN, memory_order_release);
+	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_RUN, memory_order_release);
 	ret = rte_eal_mp_remote_launch(mcfan_lcore_main, app, SKIP_MAIN);
 	if (ret != 0) {
 		MCFAN_LOG(ERR, "cannot launch the data lcores: %s\n", rte_strerror(-ret));
@@ -463,11 +464,11 @@ main(int argc, char **argv)
 
 stop:
 	mcfan_console_close(app); /* the terminal back to normal before the report */
-	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
+	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
 	if (launched && wait_data_lcores() != 0 && status == EXIT_SUCCESS)
 		status = EXIT_FAILURE; /* an engine refused to start (logged by its lcore) */
 	mcfan_idle_free(app);
-	mcfan_live_u32_store(&app->live.phase, MCFAN_PHASE_DONE, memory_order_release);
+	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_DONE, memory_order_release);
 	app->stop_tsc = rte_rdtsc();
 	mcfan_ports_stop(app);
 	close_ports(app);

@@ -34,7 +34,9 @@
  *  - each data lcore is the single writer of its own stats (seqlocks, see
  *    lib/fanout/mcfan_fanout.h and lib/msacc/mcfan_msacc.h);
  *  - lcores[].idle (its policy too: `set idle` writes it) and idle_sleepers: the idle
- *    policies' protocol (lib/idle/mcfan_idle.h, datapath/idle.c);
+ *    policies' protocol (lib/idle/mcfan_idle.h, datapath/idle.c); rx_done_count: the stop
+ *    order of the data lcores. Every one of these words that another thread changes at
+ *    run time is a wrapped C11 atomic (lib/util/mcfan_atomic.h), its protocol at its field;
  *  - lcores[].rx_engine/worker_engine: set by the main lcore before launch
  *    (control/setup.c), read-only afterwards (datapath/engine.h).
  */
@@ -51,6 +53,7 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
+#include "mcfan_atomic.h"
 #include "mcfan_classify.h"
 #include "mcfan_fanout.h"
 #include "mcfan_group.h"
@@ -121,60 +124,16 @@ enum mcfan_phase {
 };
 
 /*
- * Live values: each a C11 atomic wrapped in a struct of its own, so that a plain read or
- * write (app->live.burst = 8, x = app->live.burst) does not compile; read and write them
- * only with the helpers below, each with an explicit memory order. Never touch .val.
+ * Live values: each a C11 atomic wrapped in a struct of its own (lib/util/mcfan_atomic.h for
+ * numbers and flags, struct mcfan_live_table below for the group table), so that a plain read
+ * or write (app->live.burst = 8, x = app->live.burst) does not compile; read and write them
+ * only with their helpers, each with an explicit memory order. Never touch .val.
  */
-
-/** A live 32-bit number. */
-struct mcfan_live_u32 {
-	_Atomic uint32_t val;
-};
-
-/** A live yes/no. */
-struct mcfan_live_flag {
-	_Atomic bool val;
-};
 
 /** A live pointer to the published group table. */
 struct mcfan_live_table {
 	_Atomic(struct mcfan_group_table *) val;
 };
-
-/** Load a live number with memory order mo. */
-static inline uint32_t
-mcfan_live_u32_load(const struct mcfan_live_u32 *f, memory_order mo)
-{
-	return atomic_load_explicit(&f->val, mo);
-}
-
-/** Store v into a live number with memory order mo. */
-static inline void
-mcfan_live_u32_store(struct mcfan_live_u32 *f, uint32_t v, memory_order mo)
-{
-	atomic_store_explicit(&f->val, v, mo);
-}
-
-/** Store v into a live number with memory order mo; returns the value it replaced. */
-static inline uint32_t
-mcfan_live_u32_exchange(struct mcfan_live_u32 *f, uint32_t v, memory_order mo)
-{
-	return atomic_exchange_explicit(&f->val, v, mo);
-}
-
-/** Load a live flag with memory order mo. */
-static inline bool
-mcfan_live_flag_load(const struct mcfan_live_flag *f, memory_order mo)
-{
-	return atomic_load_explicit(&f->val, mo);
-}
-
-/** Store v into a live flag with memory order mo (async-signal-safe: lock-free). */
-static inline void
-mcfan_live_flag_store(struct mcfan_live_flag *f, bool v, memory_order mo)
-{
-	atomic_store_explicit(&f->val, v, mo);
-}
 
 /** Load the published group table with memory order mo (NULL before the first publish). */
 static inline const struct mcfan_group_table *
@@ -200,29 +159,29 @@ struct mcfan_live {
 	/** A stop was requested. W: the signal handlers (main.c), the quit action
 	 * (control/live.c), a data lcore whose engine refused to start; release.
 	 * R: the main lcore's loop, the console, port set-up; acquire. */
-	struct mcfan_live_flag quit;
+	struct mcfan_atomic_flag quit;
 	/** enum mcfan_phase, only ever advanced. W: the main lcore's lifecycle (main.c);
 	 * release. R: the data lcores, every loop iteration; acquire. */
-	struct mcfan_live_u32 phase;
+	struct mcfan_atomic_u32 phase;
 	/** Frames per rx_burst and per dequeue, 1..min(MCFAN_MAX_BURST, ring size).
 	 * W: set burst (control/live.c); relaxed. R: the data lcores every loop iteration,
 	 * console, telemetry; relaxed. */
-	struct mcfan_live_u32 burst;
+	struct mcfan_atomic_u32 burst;
 	/** RX polling stopped by `stop`. W: stop/start (control/live.c); release.
 	 * R: RX lcores every loop iteration, the console; acquire. */
-	struct mcfan_live_flag rx_paused;
+	struct mcfan_atomic_flag rx_paused;
 	/** Microstate accounting of the data lcores on. W: msacc on/off (control/live.c);
 	 * relaxed. R: the data lcores every loop iteration, the console; relaxed. */
-	struct mcfan_live_flag msacc;
+	struct mcfan_atomic_flag msacc;
 	/** enum mcfan_fanout of later joins. W: set fanout for every group
 	 * (control/groups.c); relaxed. R: join (control/groups.c), console, telemetry,
 	 * report; relaxed. */
-	struct mcfan_live_u32 fanout;
+	struct mcfan_atomic_u32 fanout;
 	/** Idle policy words (lib/idle/mcfan_idle.h) shown by show config as idle-rx and
 	 * idle-worker (each lcore's own policy is lcores[].idle.policy). W: set idle rx/worker
 	 * (control/live.c); relaxed. R: the console; relaxed. */
-	struct mcfan_live_u32 idle_rx;
-	struct mcfan_live_u32 idle_worker;
+	struct mcfan_atomic_u32 idle_rx;
+	struct mcfan_atomic_u32 idle_worker;
 	/** The published group table. W: control/groups.c (exchange, acq_rel; the old table
 	 * is freed after an RCU grace period). R: RX engines once a burst; acquire. */
 	struct mcfan_live_table groups;
@@ -234,35 +193,35 @@ struct mcfan_live {
 static inline bool
 mcfan_live_quitting(const struct mcfan_live *live)
 {
-	return mcfan_live_flag_load(&live->quit, memory_order_acquire);
+	return mcfan_atomic_flag_load(&live->quit, memory_order_acquire);
 }
 
 /** Is RX polling stopped (live.rx_paused)? Acquire. */
 static inline bool
 mcfan_live_rx_paused(const struct mcfan_live *live)
 {
-	return mcfan_live_flag_load(&live->rx_paused, memory_order_acquire);
+	return mcfan_atomic_flag_load(&live->rx_paused, memory_order_acquire);
 }
 
 /** Live burst size (live.burst), relaxed. */
 static inline unsigned int
 mcfan_live_burst(const struct mcfan_live *live)
 {
-	return mcfan_live_u32_load(&live->burst, memory_order_relaxed);
+	return mcfan_atomic_u32_load(&live->burst, memory_order_relaxed);
 }
 
 /** Is microstate accounting of the data lcores on (live.msacc)? Relaxed. */
 static inline bool
 mcfan_live_msacc(const struct mcfan_live *live)
 {
-	return mcfan_live_flag_load(&live->msacc, memory_order_relaxed);
+	return mcfan_atomic_flag_load(&live->msacc, memory_order_relaxed);
 }
 
 /** The fan-out of later joins (live.fanout), relaxed. */
 static inline enum mcfan_fanout
 mcfan_live_fanout(const struct mcfan_live *live)
 {
-	return (enum mcfan_fanout)mcfan_live_u32_load(&live->fanout, memory_order_relaxed);
+	return (enum mcfan_fanout)mcfan_atomic_u32_load(&live->fanout, memory_order_relaxed);
 }
 
 /**
@@ -274,12 +233,12 @@ mcfan_live_fanout(const struct mcfan_live *live)
 static inline void
 mcfan_live_init(struct mcfan_live *live, const struct mcfan_config *cfg)
 {
-	mcfan_live_u32_store(&live->burst, cfg->burst, memory_order_relaxed);
-	mcfan_live_flag_store(&live->rx_paused, false, memory_order_relaxed);
-	mcfan_live_flag_store(&live->msacc, cfg->msacc, memory_order_relaxed);
-	mcfan_live_u32_store(&live->fanout, (uint32_t)cfg->fanout, memory_order_relaxed);
-	mcfan_live_u32_store(&live->idle_rx, cfg->idle_rx, memory_order_relaxed);
-	mcfan_live_u32_store(&live->idle_worker, cfg->idle_worker, memory_order_relaxed);
+	mcfan_atomic_u32_store(&live->burst, cfg->burst, memory_order_relaxed);
+	mcfan_atomic_flag_store(&live->rx_paused, false, memory_order_relaxed);
+	mcfan_atomic_flag_store(&live->msacc, cfg->msacc, memory_order_relaxed);
+	mcfan_atomic_u32_store(&live->fanout, (uint32_t)cfg->fanout, memory_order_relaxed);
+	mcfan_atomic_u32_store(&live->idle_rx, cfg->idle_rx, memory_order_relaxed);
+	mcfan_atomic_u32_store(&live->idle_worker, cfg->idle_worker, memory_order_relaxed);
 	atomic_init(&live->groups.val, NULL);
 }
 
@@ -293,7 +252,6 @@ struct mcfan_lcore {
 	struct mcfan_rx_ctx rx;
 	uint16_t ports[RTE_MAX_ETHPORTS];
 	unsigned int n_ports;
-	uint32_t rx_done;                 /* atomic: RX finished (phase >= STOP_RX) */
 	/* worker side */
 	struct rte_ring **in_rings;       /* one per RX lcore */
 	struct mcfan_worker_stats *ws;
@@ -329,7 +287,10 @@ struct mcfan_engine;     /* datapath/engine.h */
 struct mcfan_app {
 	struct mcfan_config cfg;          /* parsed configuration: constant once launched */
 	struct mcfan_live live;           /* what changes at run time (struct mcfan_live) */
-	uint32_t rx_done_count;           /* atomic: RX lcores that finished (data lcores) */
+	/* RX lcores that have finished polling (phase >= STOP_RX, or an RX engine that did not
+	 * start). W: each RX lcore once, release add (datapath/lcore.c). R: the workers, acquire
+	 * load: at n_rx no RX lcore enqueues any more, so empty rings stay empty. */
+	struct mcfan_atomic_u32 rx_done_count;
 	unsigned int main_lcore;
 	unsigned int rx_lcore_ids[RTE_MAX_LCORE];
 	unsigned int n_rx;
@@ -352,7 +313,11 @@ struct mcfan_app {
 	uint64_t start_tsc;
 	uint64_t stop_tsc;
 	uint64_t tsc_hz;
-	uint32_t idle_sleepers __rte_cache_aligned; /* atomic: lcores asleep in the wake protocol */
+	/* Workers announced asleep in the wake protocol (datapath/idle.c). W: a worker, seq_cst
+	 * add before it sleeps, release sub when it wakes. R: every RX lcore after each burst,
+	 * one relaxed load after a seq_cst fence (datapath/engine_fanout.c); not 0: look at the
+	 * workers' sleeping flags (lib/idle/mcfan_idle.h). */
+	struct mcfan_atomic_u32 idle_sleepers __rte_cache_aligned;
 };
 
 extern struct mcfan_app mcfan_app;

@@ -26,11 +26,14 @@
  *
  * Writer/reader protocol of struct mcfan_idle (one per lcore, in struct
  * mcfan_lcore):
- *  - policy: written by control actions (app control/, atomic store), loaded by
- *    the data lcore with a relaxed load once per loop iteration;
- *  - sleeping: the wake protocol's flag, in its own cache line: set by the
- *    worker when it goes to sleep, cleared by it or by the RX lcore that
- *    wakes it (atomic exchange);
+ *  - policy (struct mcfan_atomic_u32, lib/util/mcfan_atomic.h): written by the
+ *    main lcore before launch and by control actions (app control/, relaxed
+ *    store: a policy is one word, nothing else is published with it), loaded
+ *    by the data lcore with one relaxed load per loop iteration;
+ *  - sleeping (struct mcfan_atomic_u32, 0 or 1): the wake protocol's flag, in
+ *    its own cache line: set by the worker when it goes to sleep (seq_cst
+ *    store), cleared by it (relaxed) or by the RX lcore that wakes it
+ *    (acq_rel exchange; the RX lcore first checks it with a relaxed load);
  *  - ring_bound_ns, rx_max_pps, wk_max_pps: written by the data lcore (relaxed
  *    stores, once per rate window), read by the control side;
  *  - efd, epfd, intr_ok, efd_ev, rate capacities: set by the main lcore before
@@ -45,6 +48,8 @@
 #include <rte_common.h>
 #include <rte_config.h>
 #include <rte_epoll.h>
+
+#include "mcfan_atomic.h"
 
 /** What an lcore does when it finds no work. */
 enum mcfan_idle_kind {
@@ -109,7 +114,7 @@ struct mcfan_idle_rate {
 
 /** Idle state of one data lcore. See the protocol at the top. */
 struct mcfan_idle {
-	uint32_t policy;               /**< Atomic: MCFAN_IDLE_POLICY() word. */
+	struct mcfan_atomic_u32 policy; /**< MCFAN_IDLE_POLICY() word (see the protocol). */
 	uint32_t empty;                /**< Consecutive empty iterations (private). */
 	uint32_t iter;                 /**< Loop iterations, for MCFAN_IDLE_TSC_EVERY_MASK (private). */
 	uint64_t step_ns;              /**< Next backoff sleep (private). */
@@ -127,7 +132,7 @@ struct mcfan_idle {
 	struct mcfan_idle_rate rx[RTE_MAX_ETHPORTS]; /**< Per port, indexed like lcore ports[]. */
 	struct mcfan_idle_rate wk;     /**< The worker's rings together. */
 	/** Wake protocol: 1 while the lcore sleeps and wants an eventfd write. */
-	uint32_t sleeping __rte_cache_aligned;
+	struct mcfan_atomic_u32 sleeping __rte_cache_aligned;
 } __rte_cache_aligned;
 
 /* ---- policies as text (no EAL needed: params.c uses them before rte_eal_init) ---- */

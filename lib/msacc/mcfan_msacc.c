@@ -338,7 +338,7 @@ void
 mcfan_msacc_publish_(struct mcfan_msacc *ms)
 {
 	struct mcfan_msacc_snap *p = &ms->pub;
-	uint64_t req = __atomic_load_n(&ms->req, __ATOMIC_ACQUIRE);
+	uint64_t req = mcfan_atomic_u64_load(&ms->req, memory_order_acquire);
 	unsigned int i;
 
 	/* Only the owner writes pub and the live fields: plain reads of them are exact. */
@@ -360,7 +360,7 @@ mcfan_msacc_publish_(struct mcfan_msacc *ms)
 	__atomic_store_n(&p->paused, ms->paused, __ATOMIC_RELAXED);
 	rte_seqcount_write_end(&ms->pub_seq);
 	/* Readers that see req_done >= their ticket find a copy at least this new. */
-	__atomic_store_n(&ms->req_done, req, __ATOMIC_RELEASE);
+	mcfan_atomic_u64_store(&ms->req_done, req, memory_order_release);
 }
 
 void
@@ -383,9 +383,10 @@ mcfan_msacc_snapshot(const struct mcfan_msacc *ms, uint64_t now_tsc,
 	 * The owner writes faster than we can copy: ask it for a copy. req is
 	 * the one field readers write; the block itself is not const memory.
 	 */
-	ticket = __atomic_add_fetch((uint64_t *)(uintptr_t)&ms->req, 1, __ATOMIC_ACQ_REL);
+	ticket = mcfan_atomic_u64_add((struct mcfan_atomic_u64 *)(uintptr_t)&ms->req, 1,
+				      memory_order_acq_rel) + 1;
 	for (;;) {
-		if (__atomic_load_n(&ms->req_done, __ATOMIC_ACQUIRE) >= ticket &&
+		if (mcfan_atomic_u64_load(&ms->req_done, memory_order_acquire) >= ticket &&
 				msacc_try_pub(ms, &s))
 			break;
 		/* An owner that has stopped writing (asleep, finished) never publishes. */

@@ -28,6 +28,7 @@
 #include <rte_common.h>
 #include <rte_seqcount.h>
 
+#include "mcfan_atomic.h"
 #include "mcfan_msacc.h"
 
 #ifdef __cplusplus
@@ -53,12 +54,18 @@ struct mcfan_msacc {
 	uint32_t state;                 /**< State charged by the last mcfan_msacc_add(). */
 	uint32_t paused;                /**< 1 while accounting is off (mcfan_msacc_pause()). */
 	uint64_t init_tsc;              /**< TSC at init or restart: start of the counters. */
-	uint64_t req_done;              /**< Last snapshot request the owner published. */
+	/**
+	 * Last snapshot request the owner published. W: the owner, release store after it
+	 * published. R: the owner (relaxed), readers waiting for their ticket (acquire).
+	 */
+	struct mcfan_atomic_u64 req_done;
 	/**
 	 * Snapshot requests: the only field readers write (never the owner), in
-	 * its own cache line so the owner's check of it stays an L1 hit.
+	 * its own cache line so the owner's check of it stays an L1 hit. W: readers,
+	 * acq_rel add (their ticket). R: the owner, one relaxed load each
+	 * mcfan_msacc_add(), acquire before it publishes.
 	 */
-	uint64_t req __rte_cache_aligned;
+	struct mcfan_atomic_u64 req __rte_cache_aligned;
 	/** Sequence counter of pub (single writer: the owner); odd while it writes pub. */
 	rte_seqcount_t pub_seq __rte_cache_aligned;
 	/**
@@ -155,7 +162,8 @@ mcfan_msacc_publish_(struct mcfan_msacc *ms);
 static __rte_always_inline void
 mcfan_msacc_serve_(struct mcfan_msacc *ms)
 {
-	if (unlikely(__atomic_load_n(&ms->req, __ATOMIC_RELAXED) != ms->req_done))
+	if (unlikely(mcfan_atomic_u64_load(&ms->req, memory_order_relaxed) !=
+		     mcfan_atomic_u64_load(&ms->req_done, memory_order_relaxed)))
 		mcfan_msacc_publish_(ms);
 }
 

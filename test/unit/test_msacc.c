@@ -351,15 +351,15 @@ test_publish(void)
 	mcfan_msacc_init(&ms, MCFAN_ROLE_WORKER, T0);
 	mcfan_msacc_add_poll(&ms, MCFAN_MS_DEQUEUE, T0 + 100, 16);
 	CHECK_EQ_INT(ms.pub_seq.sn, 0);
-	CHECK_EQ_INT(ms.req_done, 0);
+	CHECK_EQ_INT(mcfan_atomic_u64_load(&ms.req_done, memory_order_relaxed), 0);
 
 	/* What a reader does after failing to find a quiet moment. */
-	__atomic_add_fetch(&ms.req, 1, __ATOMIC_ACQ_REL);
+	mcfan_atomic_u64_add(&ms.req, 1, memory_order_acq_rel);
 	mcfan_msacc_poll(&ms, 3);   /* poll() does not check: no copy yet */
 	CHECK_EQ_INT(ms.pub_seq.sn, 0);
 	mcfan_msacc_add(&ms, MCFAN_MS_PROCESS, T0 + 250);
 	CHECK_EQ_INT(ms.pub_seq.sn, 2);
-	CHECK_EQ_INT(ms.req_done, 1);
+	CHECK_EQ_INT(mcfan_atomic_u64_load(&ms.req_done, memory_order_relaxed), 1);
 	CHECK_EQ_INT(ms.pub.seq, ms.seq);
 	CHECK_EQ_INT(ms.pub.last_tsc, T0 + 250);
 	CHECK_EQ_INT(ms.pub.init_tsc, T0);
@@ -1056,7 +1056,8 @@ test_concurrent(uint64_t gap, uint64_t min_distinct)
 	CHECK(distinct >= min_distinct, "only %" PRIu64 " distinct snapshots", distinct);
 	printf("msacc: writer gap %" PRIu64 " cycles: %" PRIu64 " snapshots (%" PRIu64
 		" distinct) against %" PRIu64 " writer ops, %" PRIu64
-		" copies requested from the writer\n", gap, snaps, distinct, r.ops, r.ms.req);
+		" copies requested from the writer\n", gap, snaps, distinct, r.ops,
+		mcfan_atomic_u64_load(&r.ms.req, memory_order_relaxed));
 }
 
 int

@@ -300,16 +300,18 @@ mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entr
 }
 
 /* Publish a new entries array (RCU inside), then swap it in for the control side. Takes
- * ownership of entries on success. */
+ * ownership of entries on success; on failure writes the message, naming the action what. */
 static int
-replace_entries(struct mcfan_app *app, struct mcfan_group_entry *entries, unsigned int n)
+replace_entries(struct mcfan_app *app, const char *what, struct mcfan_group_entry *entries,
+		unsigned int n, char *msg, size_t len)
 {
 	struct mcfan_group_entry *old;
 	int ret;
 
 	ret = mcfan_groups_publish(app, entries, n);
 	if (ret < 0)
-		return ret;
+		return mcfan_err_set(msg, len, ret, "%s: cannot build the group table: %s", what,
+				     rte_strerror(-ret));
 	rte_spinlock_lock(&app->ctl_lock);
 	old = app->group_entries;
 	app->group_entries = entries;
@@ -328,6 +330,29 @@ copy_entries(const struct mcfan_app *app, unsigned int extra)
 	if (e != NULL && app->n_group_entries > 0)
 		memcpy(e, app->group_entries, app->n_group_entries * sizeof(*e));
 	return e;
+}
+
+/* mcfan_group_assign() for an action: on failure writes the message, naming the action what. */
+static int
+assign_workers(struct mcfan_group_entry *e, enum mcfan_fanout fanout, const uint16_t *eligible,
+	       unsigned int n_el, const char *what, char *msg, size_t len)
+{
+	int ret;
+
+	ret = mcfan_group_assign(e, fanout, eligible, n_el);
+	if (ret < 0)
+		return mcfan_err_set(msg, len, ret, "%s: cannot assign workers: %s", what,
+				     strerror(-ret));
+	return 0;
+}
+
+/* The actions' first check: 0, or -ENODEV with the message before control_init ran. */
+static int
+control_ready(const struct mcfan_app *app, const char *what, char *msg, size_t len)
+{
+	if (app->control == NULL)
+		return mcfan_err_set(msg, len, -ENODEV, "%s: the control side is not ready", what);
+	return 0;
 }
 
 int
@@ -372,10 +397,9 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 	int ret;
 
 	mcfan_ctl_lock();
-	if (c == NULL) {
-		ret = mcfan_err_set(msg, len, -ENODEV, "join: the control side is not ready");
+	ret = control_ready(app, "join", msg, len);
+	if (ret < 0)
 		goto out;
-	}
 	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
 	slots = calloc(MCFAN_MAX_GROUPS, sizeof(*slots));
 	if (keys == NULL || slots == NULL) {
@@ -429,12 +453,9 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 
 		e->key = keys[i];
 		e->id = slots[i];
-		ret = mcfan_group_assign(e, fanout, eligible, n_el);
-		if (ret < 0) {
-			ret = mcfan_err_set(msg, len, ret, "join: cannot assign workers: %s",
-				      strerror(-ret));
+		ret = assign_workers(e, fanout, eligible, n_el, "join", msg, len);
+		if (ret < 0)
 			goto out;
-		}
 	}
 	/* a reused slot's old group is fully counted (see above): start it from zero */
 	for (i = 0; i < n; i++) {
@@ -447,12 +468,9 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 			goto out;
 		}
 	}
-	ret = replace_entries(app, entries, n_old + n);
-	if (ret < 0) {
-		ret = mcfan_err_set(msg, len, ret, "join: cannot build the group table: %s",
-			      rte_strerror(-ret));
+	ret = replace_entries(app, "join", entries, n_old + n, msg, len);
+	if (ret < 0)
 		goto out;
-	}
 	entries = NULL;
 	for (i = 0; i < n_el; i++)
 		mcfan_bits_set(bits, eligible[i]);
@@ -536,10 +554,9 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 
 	mcfan_ctl_lock();
 	n_old = app->n_group_entries;
-	if (c == NULL) {
-		ret = mcfan_err_set(msg, len, -ENODEV, "leave: the control side is not ready");
+	ret = control_ready(app, "leave", msg, len);
+	if (ret < 0)
 		goto out;
-	}
 	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
 	gone = calloc(RTE_MAX(n_old, 1u), sizeof(*gone));
 	ids = calloc(RTE_MAX(n_old, 1u), sizeof(*ids));
@@ -562,12 +579,9 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 		else
 			entries[j++] = app->group_entries[i];
 	}
-	ret = replace_entries(app, entries, j);
-	if (ret < 0) {
-		ret = mcfan_err_set(msg, len, ret, "leave: cannot build the group table: %s",
-			      rte_strerror(-ret));
+	ret = replace_entries(app, "leave", entries, j, msg, len);
+	if (ret < 0)
 		goto out;
-	}
 	entries = NULL;
 	/* published and past the grace period: no RX lcore tags frames with these slots */
 	for (i = 0; i < k; i++)
@@ -600,10 +614,9 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 
 	mcfan_ctl_lock();
 	n_old = app->n_group_entries;
-	if (c == NULL) {
-		ret = mcfan_err_set(msg, len, -ENODEV, "set fanout: the control side is not ready");
+	ret = control_ready(app, "set fanout", msg, len);
+	if (ret < 0)
 		goto out;
-	}
 	f = mode != NULL ? mcfan_fanout_parse(mode) : -EINVAL;
 	if (f < 0) {
 		ret = mcfan_err_set(msg, len, -EINVAL, "set fanout: '%.*s' is not a mode: partition or "
@@ -634,24 +647,19 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 		if (!sel[i])
 			continue;
 		slot_workers(c, entries[i].id, app, eligible, &n_el);
-		ret = mcfan_group_assign(&entries[i], (enum mcfan_fanout)f, eligible, n_el);
-		if (ret < 0) {
-			ret = mcfan_err_set(msg, len, ret, "set fanout: cannot assign workers: %s",
-				      strerror(-ret));
+		ret = assign_workers(&entries[i], (enum mcfan_fanout)f, eligible, n_el,
+				     "set fanout", msg, len);
+		if (ret < 0)
 			goto out;
-		}
 	}
 	if (n_old > 0) {
-		ret = replace_entries(app, entries, n_old);
-		if (ret < 0) {
-			ret = mcfan_err_set(msg, len, ret, "set fanout: cannot build the group table: %s",
-				      rte_strerror(-ret));
+		ret = replace_entries(app, "set fanout", entries, n_old, msg, len);
+		if (ret < 0)
 			goto out;
-		}
 		entries = NULL;
 	}
 	if (groups == NULL) {
-		mcfan_live_u32_store(&app->live.fanout, (uint32_t)f, memory_order_relaxed);
+		mcfan_atomic_u32_store(&app->live.fanout, (uint32_t)f, memory_order_relaxed);
 		ret = mcfan_err_set(msg, len, 0, "fan-out %s for every group (%u) and later joins",
 			      mcfan_fanout_name((enum mcfan_fanout)f), n_old);
 	} else {

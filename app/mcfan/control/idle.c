@@ -100,6 +100,7 @@ mcfan_idle_setup(struct mcfan_app *app)
 	const struct mcfan_config *cfg = &app->cfg;
 	struct mcfan_lcore *lc;
 	unsigned int id, i;
+	uint32_t policy;
 	uint64_t cap;
 	int ret;
 
@@ -113,7 +114,8 @@ mcfan_idle_setup(struct mcfan_app *app)
 		lc = &app->lcores[id];
 		if (!(lc->role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)))
 			continue;
-		lc->idle.policy = (lc->role & MCFAN_ROLE_RX) ? cfg->idle_rx : cfg->idle_worker;
+		policy = (lc->role & MCFAN_ROLE_RX) ? cfg->idle_rx : cfg->idle_worker;
+		mcfan_atomic_u32_store(&lc->idle.policy, policy, memory_order_relaxed);
 		for (i = 0; i < lc->n_ports; i++) {
 			cap = app->ports[lc->ports[i]].nb_rxd / 2;
 			lc->idle.rx[i].capacity = RTE_MAX(cap, (uint64_t)1);
@@ -130,7 +132,7 @@ mcfan_idle_setup(struct mcfan_app *app)
 		/* every lcore with the RX role gets its interrupts if the ports were set up for
 		 * them, so that `set idle` can switch to interrupt later */
 		if ((lc->role & MCFAN_ROLE_RX) && lc->n_ports > 0) {
-			bool want = MCFAN_IDLE_KIND_OF(lc->idle.policy) == MCFAN_IDLE_INTERRUPT;
+			bool want = MCFAN_IDLE_KIND_OF(policy) == MCFAN_IDLE_INTERRUPT;
 
 			ret = intr_setup(app, lc, want);
 			if (ret < 0 && want)
@@ -178,7 +180,7 @@ mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsign
 		memset(&out[n], 0, sizeof(out[n]));
 		out[n].lcore_id = id;
 		out[n].role = lc->role;
-		out[n].policy = __atomic_load_n(&lc->idle.policy, __ATOMIC_RELAXED);
+		out[n].policy = mcfan_atomic_u32_load(&lc->idle.policy, memory_order_relaxed);
 		mcfan_idle_format(out[n].policy, out[n].policy_text, sizeof(out[n].policy_text));
 		out[n].ring_bound_ns = __atomic_load_n(&lc->idle.ring_bound_ns, __ATOMIC_RELAXED);
 		out[n].sleep_cap_ns = mcfan_idle_sleep_cap_ns(out[n].policy, out[n].ring_bound_ns,

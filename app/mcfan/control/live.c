@@ -40,7 +40,7 @@ mcfan_ctl_set_burst(struct mcfan_app *app, uint64_t n, char *msg, size_t len)
 			       n, max,
 			       max < MCFAN_MAX_BURST ? " (a burst must fit in a ring)" : "");
 	mcfan_ctl_lock();
-	old = mcfan_live_u32_exchange(&app->live.burst, (uint32_t)n, memory_order_relaxed);
+	old = mcfan_atomic_u32_exchange(&app->live.burst, (uint32_t)n, memory_order_relaxed);
 	mcfan_ctl_unlock();
 	return mcfan_err_set(msg, len, 0, "burst %" PRIu64 " (was %u)", n, old);
 }
@@ -89,7 +89,7 @@ mcfan_ctl_rx_stop(struct mcfan_app *app, char *msg, size_t len)
 			      "stop: RX is already stopped (start resumes it)");
 		goto out;
 	}
-	mcfan_live_flag_store(&app->live.rx_paused, true, memory_order_release);
+	mcfan_atomic_flag_store(&app->live.rx_paused, true, memory_order_release);
 	/* every RX lcore passes a quiescent state after its burst in flight: then none polls */
 	rte_rcu_qsbr_synchronize(app->qsbr, RTE_QSBR_THRID_INVALID);
 	start = rte_rdtsc();
@@ -118,7 +118,7 @@ mcfan_ctl_rx_start(struct mcfan_app *app, char *msg, size_t len)
 	if (!mcfan_live_rx_paused(&app->live))
 		ret = mcfan_err_set(msg, len, -EALREADY, "start: RX is already running");
 	else {
-		mcfan_live_flag_store(&app->live.rx_paused, false, memory_order_release);
+		mcfan_atomic_flag_store(&app->live.rx_paused, false, memory_order_release);
 		ret = mcfan_err_set(msg, len, 0, "RX started");
 	}
 	mcfan_ctl_unlock();
@@ -192,7 +192,7 @@ mcfan_ctl_msacc_enable(struct mcfan_app *app, bool on, char *msg, size_t len)
 		ret = mcfan_err_set(msg, len, -EALREADY, "msacc %s: accounting is already %s", on ? "on" :
 			      "off", on ? "on" : "off");
 	} else {
-		mcfan_live_flag_store(&app->live.msacc, on, memory_order_relaxed);
+		mcfan_atomic_flag_store(&app->live.msacc, on, memory_order_relaxed);
 		ret = mcfan_err_set(msg, len, 0, on ? "microstate accounting on (the time it was off "
 			      "counts as other; msacc reset starts a clean window)" :
 			      "microstate accounting off for the data lcores");
@@ -279,15 +279,15 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		if (!sel[id])
 			continue;
-		__atomic_store_n(&app->lcores[id].idle.policy, p, __ATOMIC_RELAXED);
+		mcfan_atomic_u32_store(&app->lcores[id].idle.policy, p, memory_order_relaxed);
 		if (off < sizeof(ids))
 			off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%u",
 						off == 0 ? "" : ",", id);
 	}
 	if (strcmp(who, "rx") == 0)
-		mcfan_live_u32_store(&app->live.idle_rx, p, memory_order_relaxed);
+		mcfan_atomic_u32_store(&app->live.idle_rx, p, memory_order_relaxed);
 	else if (strcmp(who, "worker") == 0)
-		mcfan_live_u32_store(&app->live.idle_worker, p, memory_order_relaxed);
+		mcfan_atomic_u32_store(&app->live.idle_worker, p, memory_order_relaxed);
 	mcfan_ctl_unlock();
 	return mcfan_err_set(msg, len, 0, "idle policy %s for lcore%s %s", mcfan_idle_format(p, text,
 		       sizeof(text)), n == 1 ? "" : "s", ids);
@@ -296,7 +296,7 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 int
 mcfan_ctl_quit(struct mcfan_app *app, char *msg, size_t len)
 {
-	mcfan_live_flag_store(&app->live.quit, true, memory_order_release);
+	mcfan_atomic_flag_store(&app->live.quit, true, memory_order_release);
 	return mcfan_err_set(msg, len, 0, "stopping");
 }
 

@@ -3,25 +3,14 @@
  */
 
 /*
- * Placement of lcores from a +sct map and a bind type (docs/topology.md, "Placement").
- *
- * Planning: the control lcore takes the first CPU of the bind order (or --control-cpu);
- * then every data lcore, RX lcores first, takes the CPU that carries the fewest lcores so
- * far, the earliest in the bind order among equals, so data lcores skip the control CPU
- * while other CPUs remain and wrap around the bind order when there are more lcores than
- * CPUs. An RX lcore looks only at the CPUs on the node of the port it polls, when the map
- * has any there. Bind type `u` pins nothing: every lcore floats over the map's CPUs.
- *
- * Lifecycle: mcfan_placement_pre_eal() before rte_eal_init (print options, refusals, the
- * generated --lcores), mcfan_placement_roles() before the lcores are set up, and
- * mcfan_placement_report() once lcores, rings, pool and ports exist; after that the state
- * here is only read (console, telemetry thread, report) until mcfan_placement_free().
+ * Placement of lcores from a +sct map and a bind type (docs/topology.md, "Placement"),
+ * tied to the application; the planning is lib/topo/mcfan_plan.c. Lifecycle in
+ * placement.h. No printing here: refusals go back as text, warnings go to the log.
  */
 
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +22,6 @@
 #include <rte_memory.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
-#include <rte_telemetry.h>
 
 #include "mcfan.h"
 #include "log.h"
@@ -43,11 +31,9 @@
 #define PLC_ERR_MAX 512
 /* Most ports the planner considers (EAL's -a and --vdev arguments). */
 #define PLC_MAX_PORTS RTE_MAX_ETHPORTS
-/* Most rows of a column in a telemetry reply: 5 columns of 256 small numbers stay well
- * under the 16 KiB reply limit of DPDK 22.11. */
-#define PLC_TEL_MAX_ROWS 256
 
-/* The placement state; see the lifecycle above. */
+
+/* The placement state; see the lifecycle in placement.h. */
 static struct {
 	struct mcfan_sct_map *map;    /* --cpu-topology, or the host's; NULL if unreadable */
 	bool map_from_option;
@@ -59,564 +45,13 @@ static struct {
 	int workers;                  /* -1: not given */
 	struct mcfan_plan *plan;      /* when generated */
 	char **argv;                  /* EAL argv with --lcores inserted (when generated) */
-	struct mcfan_plc_row *rows;   /* what runs (mcfan_placement_report) */
+	struct mcfan_plan_row *rows;  /* what runs (mcfan_placement_report) */
 	unsigned int n_rows;
 	unsigned int *shared;         /* CPUs with more than one lcore, in rows */
 	unsigned int *shared_lcores;  /* how many each */
 	unsigned int n_shared;
 	struct mcfan_app *app;
 } plc;
-
-/* A CPU list as malloc'd text. */
-static char *
-set_text(const struct mcfan_cpuset *set)
-{
-	int n = mcfan_cpuset_format(set, NULL, 0);
-	char *s;
-
-	if (n < 0)
-		return NULL;
-	s = malloc((size_t)n + 1);
-	if (s != NULL)
-		mcfan_cpuset_format(set, s, (size_t)n + 1);
-	return s;
-}
-
-static char *
-cpu_text(unsigned int cpu)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%u", cpu);
-	return strdup(buf);
-}
-
-/* Fill a row's ids from the map: those of its CPU, or for a set only a common node. */
-static void
-row_ids(struct mcfan_plc_row *r, const struct mcfan_sct_map *map, const struct mcfan_cpuset *set)
-{
-	const struct mcfan_sct_cpu *c;
-	int32_t node = MCFAN_SCT_ID_UNDEFINED;
-	unsigned int i;
-	bool first = true;
-
-	r->thread = r->core = r->processor = r->node = -1;
-	if (map == NULL)
-		return;
-	if (r->cpu >= 0) {
-		c = mcfan_sct_lookup(map, (unsigned int)r->cpu);
-		if (c != NULL) {
-			r->thread = c->thread;
-			r->core = c->core;
-			r->processor = c->processor;
-			r->node = mcfan_sct_cpu_numa_node(c);
-		}
-		return;
-	}
-	if (set == NULL)
-		return;
-	for (i = 0; i < MCFAN_SCT_MAX_CPUS; i++) {
-		if (!mcfan_cpuset_has(set, i))
-			continue;
-		c = mcfan_sct_lookup(map, i);
-		if (c == NULL)
-			return;
-		if (first)
-			node = mcfan_sct_cpu_numa_node(c);
-		else if (node != mcfan_sct_cpu_numa_node(c))
-			return;
-		first = false;
-	}
-	r->node = node;
-}
-
-/* ---- planning ---- */
-
-void
-mcfan_plan_free(struct mcfan_plan *plan)
-{
-	unsigned int i;
-
-	if (plan == NULL)
-		return;
-	for (i = 0; i < plan->n_rows; i++)
-		free(plan->rows[i].cpus);
-	free(plan->rows);
-	free(plan->order);
-	free(plan->lcores_arg);
-	free(plan->shared);
-	free(plan->shared_lcores);
-	free(plan);
-}
-
-/* Position of the least loaded CPU, earliest in the bind order among equals; only CPUs on
- * `node` if node >= 0 and the map has any there. */
-static unsigned int
-plan_pick(const struct mcfan_sct_map *map, const unsigned int *order, const unsigned int *load,
-	  unsigned int n, int32_t node)
-{
-	unsigned int i, best = UINT_MAX;
-	bool on_node = false;
-
-	if (node >= 0)
-		for (i = 0; i < n && !on_node; i++)
-			on_node = mcfan_sct_cpu_numa_node(mcfan_sct_lookup(map, order[i])) == node;
-	for (i = 0; i < n; i++) {
-		if (on_node && mcfan_sct_cpu_numa_node(mcfan_sct_lookup(map, order[i])) != node)
-			continue;
-		if (best == UINT_MAX || load[i] < load[best])
-			best = i;
-	}
-	return best;
-}
-
-/* The EAL --lcores value: `L@C` for a pinned lcore, `L@(list)` for a set (one cpuset; the
- * unparenthesised `L@0-3,8` would be two mappings). */
-static int
-plan_lcores_arg(struct mcfan_plan *plan)
-{
-	size_t len = 1, used = 0;
-	unsigned int i;
-	int n;
-
-	for (i = 0; i < plan->n_rows; i++)
-		len += strlen(plan->rows[i].cpus) + 16;
-	plan->lcores_arg = malloc(len);
-	if (plan->lcores_arg == NULL)
-		return -ENOMEM;
-	plan->lcores_arg[0] = '\0';
-	for (i = 0; i < plan->n_rows; i++) {
-		const struct mcfan_plc_row *r = &plan->rows[i];
-		bool set = strpbrk(r->cpus, ",-") != NULL;
-
-		n = snprintf(plan->lcores_arg + used, len - used, "%s%u@%s%s%s", i ? "," : "",
-			     r->lcore, set ? "(" : "", r->cpus, set ? ")" : "");
-		used += (size_t)n;
-	}
-	return 0;
-}
-
-/* Bind type u: nothing pinned; control floats over the map (or sits on --control-cpu),
- * data lcores over the map without the control CPU. */
-static int
-plan_unbound(const struct mcfan_plan_req *req, struct mcfan_plan *plan)
-{
-	struct mcfan_cpuset *all = calloc(1, sizeof(*all)), *data = calloc(1, sizeof(*data));
-	unsigned int i, k, n = plan->n_order;
-	int ret = -ENOMEM;
-
-	if (all == NULL || data == NULL)
-		goto out;
-	for (i = 0; i < n; i++) {
-		mcfan_cpuset_add(all, plan->order[i]);
-		if (req->control_cpu < 0 || n == 1 || plan->order[i] != (unsigned int)req->control_cpu)
-			mcfan_cpuset_add(data, plan->order[i]);
-	}
-	for (i = 0; i < plan->n_rows; i++) {
-		struct mcfan_plc_row *r = &plan->rows[i];
-
-		if (i == 0 && req->control_cpu >= 0) {
-			r->cpu = req->control_cpu;
-			r->cpus = cpu_text((unsigned int)r->cpu);
-		} else {
-			r->cpu = -1;
-			r->cpus = set_text(i == 0 ? all : data);
-		}
-		if (r->cpus == NULL)
-			goto out;
-		row_ids(r, req->map, i == 0 ? all : data);
-		if (r->cpu < 0 && mcfan_cpuset_count(i == 0 ? all : data) == 1)
-			r->cpu = atoi(r->cpus);
-		if (r->cpu >= 0)
-			row_ids(r, req->map, NULL);
-	}
-	plan->oversubscribed = plan->n_rows > n;
-	if (plan->oversubscribed) {
-		/* every CPU the data lcores float over may have to carry several */
-		plan->shared = calloc(n, sizeof(*plan->shared));
-		plan->shared_lcores = calloc(n, sizeof(*plan->shared_lcores));
-		if (plan->shared == NULL || plan->shared_lcores == NULL)
-			goto out;
-		for (i = 0; i < MCFAN_SCT_MAX_CPUS && plan->n_shared < n; i++) {
-			if (!mcfan_cpuset_has(all, i))
-				continue;
-			/* the control lcore if it may run here, and every data lcore if they may */
-			k = (req->control_cpu < 0 || (unsigned int)req->control_cpu == i) +
-			    (mcfan_cpuset_has(data, i) ? plan->n_rows - 1 : 0);
-			if (k < 2)
-				continue;
-			plan->shared[plan->n_shared] = i;
-			plan->shared_lcores[plan->n_shared++] = k;
-		}
-	}
-	ret = 0;
-out:
-	free(all);
-	free(data);
-	return ret;
-}
-
-static int
-plan_pinned(const struct mcfan_plan_req *req, struct mcfan_plan *plan, char *err, size_t len)
-{
-	unsigned int n = plan->n_order, i, pos, *load, *by_cpu = NULL, k;
-	int32_t control_node, want;
-
-	load = calloc(n, sizeof(*load));
-	if (load == NULL)
-		return -ENOMEM;
-	pos = 0;
-	if (req->control_cpu >= 0)
-		for (pos = 0; pos < n && plan->order[pos] != (unsigned int)req->control_cpu; pos++)
-			;
-	control_node = mcfan_sct_cpu_numa_node(mcfan_sct_lookup(req->map, plan->order[pos]));
-	for (i = 0; i < plan->n_rows; i++) {
-		struct mcfan_plc_row *r = &plan->rows[i];
-
-		if (i > 0) {
-			want = -1;
-			if ((r->role & MCFAN_ROLE_RX) && i - 1 < req->n_ports &&
-			    req->port_nodes != NULL) {
-				want = req->port_nodes[i - 1];
-				if (want == MCFAN_PLC_NODE_CONTROL)
-					want = control_node;
-			}
-			r->want_node = want < 0 ? -1 : want;
-			pos = plan_pick(req->map, plan->order, load, n, r->want_node);
-		}
-		load[pos]++;
-		r->cpu = (int32_t)plan->order[pos];
-		r->cpus = cpu_text(plan->order[pos]);
-		if (r->cpus == NULL) {
-			free(load);
-			return -ENOMEM;
-		}
-		row_ids(r, req->map, NULL);
-	}
-	for (i = 0; i < n; i++)
-		if (load[i] > 1)
-			plan->n_shared++;
-	plan->oversubscribed = plan->n_shared > 0;
-	if (plan->n_shared > 0) {
-		plan->shared = calloc(plan->n_shared, sizeof(*plan->shared));
-		plan->shared_lcores = calloc(plan->n_shared, sizeof(*plan->shared_lcores));
-		by_cpu = calloc(n, sizeof(*by_cpu));
-		if (plan->shared == NULL || plan->shared_lcores == NULL || by_cpu == NULL) {
-			free(by_cpu);
-			free(load);
-			return -ENOMEM;
-		}
-		/* ascending CPU ids: sort the positions with load > 1 by CPU id (few) */
-		for (i = 0, k = 0; i < n; i++)
-			if (load[i] > 1)
-				by_cpu[k++] = i;
-		for (i = 1; i < k; i++) {
-			unsigned int v = by_cpu[i], j = i;
-
-			while (j > 0 && plan->order[by_cpu[j - 1]] > plan->order[v]) {
-				by_cpu[j] = by_cpu[j - 1];
-				j--;
-			}
-			by_cpu[j] = v;
-		}
-		for (i = 0; i < k; i++) {
-			plan->shared[i] = plan->order[by_cpu[i]];
-			plan->shared_lcores[i] = load[by_cpu[i]];
-		}
-	}
-	RTE_SET_USED(err);
-	RTE_SET_USED(len);
-	free(by_cpu);
-	free(load);
-	return 0;
-}
-
-int
-mcfan_plan_build(const struct mcfan_plan_req *req, struct mcfan_plan **out, char *err,
-		 size_t len)
-{
-	struct mcfan_plan *plan;
-	unsigned int i, n_lcores;
-	int n, ret;
-
-	if (req == NULL || out == NULL || req->map == NULL || req->bind >= MCFAN_SCT_BIND_COUNT) {
-		return mcfan_err_set(err, len, -EINVAL, "no map or no bind type");
-	}
-	if (req->n_rx == 0) {
-		return mcfan_err_set(err, len, -EINVAL, "at least one RX lcore is needed");
-	}
-	n_lcores = 1 + req->n_rx + req->n_workers;
-	if (req->max_lcores > 0 && n_lcores > req->max_lcores) {
-		return mcfan_err_set(err, len, -EINVAL,
-				     "%u lcores (control, %u RX, %u workers) is more than the %u "
-				     "lcores EAL supports", n_lcores, req->n_rx, req->n_workers,
-				     req->max_lcores);
-	}
-	if (req->control_cpu >= 0 && mcfan_sct_lookup(req->map, (unsigned int)req->control_cpu) ==
-	    NULL) {
-		return mcfan_err_set(err, len, -EINVAL, "--control-cpu %d is not a CPU of the map",
-				     req->control_cpu);
-	}
-	plan = calloc(1, sizeof(*plan));
-	if (plan == NULL)
-		return -ENOMEM;
-	plan->bind = req->bind;
-	n = mcfan_sct_bind_order(req->map, req->bind, NULL, 0);
-	ret = -ENOMEM;
-	if (n <= 0)
-		goto fail;
-	plan->order = calloc((size_t)n, sizeof(*plan->order));
-	plan->rows = calloc(n_lcores, sizeof(*plan->rows));
-	if (plan->order == NULL || plan->rows == NULL)
-		goto fail;
-	ret = mcfan_sct_bind_order(req->map, req->bind, plan->order, (size_t)n);
-	if (ret < 0)
-		goto fail;
-	plan->n_order = (unsigned int)n;
-	plan->n_rows = n_lcores;
-	for (i = 0; i < n_lcores; i++) {
-		plan->rows[i].lcore = i;
-		plan->rows[i].want_node = -1;
-		if (i == 0)
-			plan->rows[i].role = MCFAN_ROLE_CONTROL;
-		else if (i <= req->n_rx)
-			plan->rows[i].role = MCFAN_ROLE_RX |
-				(req->n_workers == 0 ? MCFAN_ROLE_WORKER : 0);
-		else
-			plan->rows[i].role = MCFAN_ROLE_WORKER;
-	}
-	if (req->bind == MCFAN_SCT_BIND_UNBOUND)
-		ret = plan_unbound(req, plan);
-	else
-		ret = plan_pinned(req, plan, err, len);
-	if (ret == 0)
-		ret = plan_lcores_arg(plan);
-	if (ret < 0)
-		goto fail;
-	*out = plan;
-	return 0;
-fail:
-	if (ret == -ENOMEM)
-		mcfan_err_set(err, len, ret, "out of memory");
-	mcfan_plan_free(plan);
-	return ret;
-}
-
-/* ---- printing ---- */
-
-static void
-print_id(FILE *f, int width, int32_t v)
-{
-	if (v < 0)
-		fprintf(f, "%-*s", width, "-");
-	else
-		fprintf(f, "%-*d", width, v);
-}
-
-static void
-print_rows(FILE *f, const struct mcfan_plc_row *rows, unsigned int n)
-{
-	unsigned int i;
-	int w = 4;
-
-	for (i = 0; i < n; i++)
-		if ((int)strlen(rows[i].cpus) + 1 > w)
-			w = (int)strlen(rows[i].cpus) + 1;
-	fprintf(f, "%-6s %-10s %-*s %-7s %-5s %-10s %s\n", "lcore", "role", w, "cpu", "thread",
-		"core", "processor", "node");
-	for (i = 0; i < n; i++) {
-		fprintf(f, "%-6u %-10s %-*s ", rows[i].lcore, mcfan_role_name(rows[i].role), w,
-			rows[i].cpus);
-		print_id(f, 8, rows[i].thread);
-		print_id(f, 6, rows[i].core);
-		print_id(f, 11, rows[i].processor);
-		if (rows[i].node < 0)
-			fprintf(f, "-\n");
-		else
-			fprintf(f, "%d\n", rows[i].node);
-	}
-}
-
-/* The map as compact +sct text, malloc'd. */
-static char *
-map_text(const struct mcfan_sct_map *map, unsigned int flags)
-{
-	int n = mcfan_sct_format(map, flags, NULL, 0);
-	char *s;
-
-	if (n < 0)
-		return NULL;
-	s = malloc((size_t)n + 1);
-	if (s != NULL)
-		mcfan_sct_format(map, flags, s, (size_t)n + 1);
-	return s;
-}
-
-static void
-warn_shared(const unsigned int *cpus, const unsigned int *lcores, unsigned int n,
-	    unsigned int n_lcores, unsigned int n_cpus)
-{
-	unsigned int i;
-
-	fprintf(stderr, "mcfan: warning: oversubscribed: %u lcores on %u CPUs; CPUs with more "
-		"than one lcore:", n_lcores, n_cpus);
-	for (i = 0; i < n; i++)
-		fprintf(stderr, "%s %u (%u lcores)", i ? "," : "", cpus[i], lcores[i]);
-	fprintf(stderr, "\n");
-}
-
-static json_t *
-row_json(const struct mcfan_plc_row *r)
-{
-	json_t *o = json_object();
-
-	if (o == NULL)
-		return NULL;
-	json_object_set_new(o, "lcore", json_integer(r->lcore));
-	json_object_set_new(o, "role", json_string(mcfan_role_name(r->role)));
-	json_object_set_new(o, "cpu", r->cpu < 0 ? json_null() : json_integer(r->cpu));
-	json_object_set_new(o, "cpus", json_string(r->cpus));
-	json_object_set_new(o, "thread", r->thread < 0 ? json_null() : json_integer(r->thread));
-	json_object_set_new(o, "core", r->core < 0 ? json_null() : json_integer(r->core));
-	json_object_set_new(o, "processor", r->processor < 0 ? json_null() :
-			    json_integer(r->processor));
-	json_object_set_new(o, "node", r->node < 0 ? json_null() : json_integer(r->node));
-	return o;
-}
-
-static json_t *
-map_json(const struct mcfan_sct_map *map)
-{
-	json_t *arr = json_array(), *o;
-	const struct mcfan_sct_cpu *c;
-	size_t i;
-	int32_t node;
-
-	if (arr == NULL || map == NULL)
-		return arr;
-	for (i = 0; i < mcfan_sct_count(map); i++) {
-		c = mcfan_sct_cpu_at(map, i);
-		node = mcfan_sct_cpu_numa_node(c);
-		o = json_object();
-		json_object_set_new(o, "cpu", json_integer(c->logical));
-		json_object_set_new(o, "thread", json_integer(c->thread));
-		json_object_set_new(o, "core", json_integer(c->core));
-		json_object_set_new(o, "processor", json_integer(c->processor));
-		json_object_set_new(o, "node", node < 0 ? json_null() : json_integer(node));
-		json_array_append_new(arr, o);
-	}
-	return arr;
-}
-
-static json_t *
-u_array(const unsigned int *v, unsigned int n)
-{
-	json_t *arr = json_array();
-	unsigned int i;
-
-	for (i = 0; arr != NULL && i < n; i++)
-		json_array_append_new(arr, json_integer(v[i]));
-	return arr;
-}
-
-static json_t *
-shared_json(const unsigned int *cpus, const unsigned int *lcores, unsigned int n)
-{
-	json_t *arr = json_array(), *o;
-	unsigned int i;
-
-	for (i = 0; arr != NULL && i < n; i++) {
-		o = json_object();
-		json_object_set_new(o, "cpu", json_integer(cpus[i]));
-		json_object_set_new(o, "lcores", json_integer(lcores[i]));
-		json_array_append_new(arr, o);
-	}
-	return arr;
-}
-
-/* --print-placement */
-static int
-print_plan(const struct mcfan_plan *plan, const struct mcfan_sct_map *map, bool json)
-{
-	char *text = map_text(map, MCFAN_SCT_FORMAT_COMPACT);
-	json_t *root, *rows;
-	unsigned int i;
-	char *dump;
-
-	if (text == NULL)
-		return -ENOMEM;
-	if (!json) {
-		printf("map: %s\n", text);
-		printf("bind: %s (%s)\n", mcfan_sct_bind_name(plan->bind),
-		       mcfan_sct_bind_erlang_name(plan->bind));
-		printf("order:");
-		for (i = 0; i < plan->n_order; i++)
-			printf(" %u", plan->order[i]);
-		printf("%s\n", plan->bind == MCFAN_SCT_BIND_UNBOUND ? " (unbound: no order)" : "");
-		print_rows(stdout, plan->rows, plan->n_rows);
-		printf("eal: --lcores %s\n", plan->lcores_arg);
-		free(text);
-		return 0;
-	}
-	root = json_object();
-	rows = json_array();
-	if (root == NULL || rows == NULL) {
-		json_decref(root);
-		json_decref(rows);
-		free(text);
-		return -ENOMEM;
-	}
-	json_object_set_new(root, "map", json_string(text));
-	json_object_set_new(root, "map_cpus", map_json(map));
-	json_object_set_new(root, "bind", json_string(mcfan_sct_bind_name(plan->bind)));
-	json_object_set_new(root, "bind_erlang",
-			    json_string(mcfan_sct_bind_erlang_name(plan->bind)));
-	json_object_set_new(root, "order", u_array(plan->order, plan->n_order));
-	for (i = 0; i < plan->n_rows; i++)
-		json_array_append_new(rows, row_json(&plan->rows[i]));
-	json_object_set_new(root, "placement", rows);
-	json_object_set_new(root, "eal_lcores", json_string(plan->lcores_arg));
-	json_object_set_new(root, "oversubscribed", shared_json(plan->shared,
-			    plan->shared_lcores, plan->n_shared));
-	dump = json_dumps(root, JSON_INDENT(2));
-	if (dump != NULL)
-		printf("%s\n", dump);
-	free(dump);
-	json_decref(root);
-	free(text);
-	return dump == NULL ? -ENOMEM : 0;
-}
-
-/* --print-topology */
-static int
-print_topology(const struct mcfan_sct_map *map, bool from_option)
-{
-	char *compact = map_text(map, MCFAN_SCT_FORMAT_COMPACT);
-	char *full = map_text(map, 0);
-	char *tree = NULL;
-	int n = mcfan_sct_format_tree(map, NULL, 0);
-
-	if (n >= 0) {
-		tree = malloc((size_t)n + 1);
-		if (tree != NULL)
-			mcfan_sct_format_tree(map, tree, (size_t)n + 1);
-	}
-	if (compact == NULL || full == NULL || tree == NULL) {
-		free(compact);
-		free(full);
-		free(tree);
-		return -ENOMEM;
-	}
-	printf("# %s: %zu CPUs\n", from_option ? "map of --cpu-topology" :
-	       "this host: CPUs online and allowed", mcfan_sct_count(map));
-	printf("+sct %s\n", compact);
-	printf("+sct %s\n", full);
-	printf("%s", tree);
-	free(compact);
-	free(full);
-	free(tree);
-	return 0;
-}
 
 /* ---- before EAL ---- */
 
@@ -720,13 +155,13 @@ eal_ports(int argc, char **argv, int32_t *nodes, unsigned int max)
 		n++;
 	}
 	for (i = 0; i < n_vdev && n < max; i++)
-		nodes[n++] = MCFAN_PLC_NODE_CONTROL;
+		nodes[n++] = MCFAN_PLAN_NODE_CONTROL;
 	return n;
 }
 
-/* CPUs of the map that are not online or not allowed; prints the refusal. */
+/* CPUs of the map that are not online or not allowed: -EINVAL with the refusal in err. */
 static int
-check_allowed(const struct mcfan_sct_map *map)
+check_allowed(const struct mcfan_sct_map *map, char *err, size_t len)
 {
 	struct mcfan_cpuset *allowed = calloc(1, sizeof(*allowed));
 	struct mcfan_cpuset *missing = calloc(1, sizeof(*missing));
@@ -735,12 +170,14 @@ check_allowed(const struct mcfan_sct_map *map)
 	size_t i;
 	int ret = -ENOMEM;
 
-	if (allowed == NULL || missing == NULL)
+	if (allowed == NULL || missing == NULL) {
+		mcfan_err_set(err, len, -ENOMEM, "out of memory");
 		goto out;
+	}
 	ret = mcfan_hosttopo_allowed(allowed);
 	if (ret < 0) {
-		fprintf(stderr, "mcfan: cannot read the CPUs allowed to this process: %s\n",
-			strerror(-ret));
+		mcfan_err_set(err, len, ret, "cannot read the CPUs allowed to this process: %s",
+			      strerror(-ret));
 		goto out;
 	}
 	for (i = 0; i < mcfan_sct_count(map); i++) {
@@ -752,11 +189,12 @@ check_allowed(const struct mcfan_sct_map *map)
 		ret = 0;
 		goto out;
 	}
-	a = set_text(allowed);
-	m = set_text(missing);
-	fprintf(stderr, "mcfan: --cpu-topology: the map names CPUs that are not online or not "
-		"allowed to this process: %s (online and allowed: %s)\n", m ? m : "?",
-		a ? a : "?");
+	a = mcfan_plan_cpuset_text(allowed);
+	m = mcfan_plan_cpuset_text(missing);
+	mcfan_err_set(err, len, -EINVAL, "--cpu-topology: the map names CPUs that are not "
+		      "online or not allowed to this process: %s (online and allowed: %s)",
+		      m ? m : "?",
+		      a ? a : "?");
 	ret = -EINVAL;
 out:
 	free(a);
@@ -766,13 +204,13 @@ out:
 	return ret;
 }
 
-static int
-make_plan(const struct mcfan_config *cfg, int eal_argc, char **eal_argv,
-	  struct mcfan_plan **plan)
+int
+mcfan_placement_plan(const struct mcfan_config *cfg, int eal_argc, char **eal_argv,
+		     struct mcfan_plan **plan, char *err, size_t len)
 {
 	int32_t nodes[PLC_MAX_PORTS];
 	struct mcfan_plan_req req;
-	char err[PLC_ERR_MAX];
+	char why[PLC_ERR_MAX];
 	unsigned int n_cpus = (unsigned int)mcfan_sct_count(plc.map);
 	int ret;
 
@@ -790,23 +228,16 @@ make_plan(const struct mcfan_config *cfg, int eal_argc, char **eal_argv,
 	req.port_nodes = nodes;
 	req.n_ports = eal_ports(eal_argc, eal_argv, nodes, PLC_MAX_PORTS);
 	req.max_lcores = RTE_MAX_LCORE;
-	ret = mcfan_plan_build(&req, plan, err, sizeof(err));
+	ret = mcfan_plan_build(&req, plan, why, sizeof(why));
 	if (ret < 0)
-		fprintf(stderr, "mcfan: placement: %s\n", err);
-	else if ((*plan)->oversubscribed)
-		warn_shared((*plan)->shared, (*plan)->shared_lcores, (*plan)->n_shared,
-			    (*plan)->n_rows, n_cpus);
+		return mcfan_err_set(err, len, ret, "placement: %s", why);
 	return ret;
 }
 
 int
-mcfan_placement_pre_eal(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
-			int *status)
+mcfan_placement_load(const struct mcfan_config *cfg, int *status, char *err, size_t len)
 {
-	char err[PLC_ERR_MAX];
-	struct mcfan_plan *plan = NULL;
-	char **argv;
-	unsigned int i;
+	char why[PLC_ERR_MAX];
 	int ret;
 
 	*status = MCFAN_EXIT_USAGE;
@@ -817,61 +248,59 @@ mcfan_placement_pre_eal(struct mcfan_config *cfg, int *eal_argc, char ***eal_arg
 	plc.n_rx = cfg->rx_count > 0 ? cfg->rx_count : 1;
 	plc.workers = cfg->workers_count;
 	if (cfg->json && !cfg->print_placement) {
-		fprintf(stderr, "mcfan: --json goes with --print-placement\n");
-		return 1;
+		return mcfan_err_set(err, len, -EINVAL, "--json goes with --print-placement");
 	}
 	if (plc.counts_given && (cfg->n_rx_lcores > 0 || cfg->n_worker_lcores > 0)) {
-		fprintf(stderr, "mcfan: --rx/--workers count lcores for mcfan to place, "
-			"--rx-lcores/--worker-lcores name EAL lcores: give one kind, not both\n");
-		return 1;
+		return mcfan_err_set(err, len, -EINVAL, "--rx/--workers count lcores for mcfan to "
+			      "place, --rx-lcores/--worker-lcores name EAL lcores: give one kind, "
+			      "not both");
 	}
 	if (cfg->cpu_topology != NULL) {
-		ret = mcfan_sct_parse(cfg->cpu_topology, &plc.map, NULL, err, sizeof(err));
+		ret = mcfan_sct_parse(cfg->cpu_topology, &plc.map, NULL, why, sizeof(why));
 		if (ret < 0) {
-			fprintf(stderr, "mcfan: --cpu-topology: %s\n", err);
-			return 1;
+			return mcfan_err_set(err, len, ret, "--cpu-topology: %s", why);
 		}
 		plc.map_from_option = true;
-	} else {
-		ret = mcfan_hosttopo_read(&plc.map, err, sizeof(err));
-		if (ret < 0) {
-			if (plc.requested || cfg->print_topology || cfg->print_placement) {
-				fprintf(stderr, "mcfan: reading the host's CPU topology: %s (give "
-					"the map with --cpu-topology)\n", err);
-				*status = EXIT_FAILURE;
-				return 1;
-			}
-			plc.map = NULL; /* report without a map */
-		}
+		return 0;
 	}
-	if (cfg->print_topology || cfg->print_placement) {
-		if (cfg->print_topology && print_topology(plc.map, plc.map_from_option) < 0) {
+	ret = mcfan_hosttopo_read(&plc.map, why, sizeof(why));
+	if (ret < 0) {
+		if (plc.requested || cfg->print_topology || cfg->print_placement) {
+			mcfan_err_set(err, len, ret, "reading the host's CPU topology: %s (give "
+				      "the map with --cpu-topology)", why);
 			*status = EXIT_FAILURE;
-			return 1;
+			return ret;
 		}
-		if (cfg->print_placement) {
-			if (make_plan(cfg, *eal_argc, *eal_argv, &plan) < 0)
-				return 1;
-			ret = print_plan(plan, plc.map, cfg->json);
-			mcfan_plan_free(plan);
-			if (ret < 0) {
-				*status = EXIT_FAILURE;
-				return 1;
-			}
-		}
-		fflush(stdout);
-		*status = EXIT_SUCCESS;
-		return 1;
+		plc.map = NULL; /* report without a map */
 	}
+	return 0;
+}
+
+const struct mcfan_sct_map *
+mcfan_placement_map(bool *from_option)
+{
+	if (from_option != NULL)
+		*from_option = plc.map_from_option;
+	return plc.map;
+}
+
+int
+mcfan_placement_apply(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
+		      const struct mcfan_plan **planned, char *err, size_t len)
+{
+	char **argv;
+	unsigned int i;
+	int ret;
+
+	*planned = NULL;
 	if (!plc.requested)
 		return 0;
-	if (check_allowed(plc.map) < 0)
-		return 1;
+	if (check_allowed(plc.map, err, len) < 0)
+		return -EINVAL;
 	if (cfg->control_cpu >= 0 && mcfan_sct_lookup(plc.map, (unsigned int)cfg->control_cpu) ==
 	    NULL) {
-		fprintf(stderr, "mcfan: --control-cpu %d is not a CPU of the map\n",
-			cfg->control_cpu);
-		return 1;
+		return mcfan_err_set(err, len, -EINVAL, "--control-cpu %d is not a CPU of the map",
+			      cfg->control_cpu);
 	}
 	if (eal_has_lcores(*eal_argc, *eal_argv)) {
 		/* the user's lcores as given: roles after EAL init, the table reported */
@@ -879,18 +308,20 @@ mcfan_placement_pre_eal(struct mcfan_config *cfg, int *eal_argc, char ***eal_arg
 	}
 	for (i = 1; i < (unsigned int)*eal_argc; i++) {
 		if (strncmp((*eal_argv)[i], "--main-lcore", 12) == 0) {
-			fprintf(stderr, "mcfan: --main-lcore: mcfan builds --lcores with lcore 0 as "
-				"the control lcore (see --control-cpu); give -l/--lcores too to "
-				"choose lcores yourself\n");
-			return 1;
+			mcfan_err_set(err, len, -EINVAL, "--main-lcore: mcfan builds --lcores with "
+				      "lcore 0 as the control lcore (see --control-cpu); give "
+				      "-l/--lcores "
+				      "too to choose lcores yourself");
+			return -EINVAL;
 		}
 	}
-	if (make_plan(cfg, *eal_argc, *eal_argv, &plc.plan) < 0)
-		return 1;
+	ret = mcfan_placement_plan(cfg, *eal_argc, *eal_argv, &plc.plan, err, len);
+	if (ret < 0)
+		return -EINVAL;
+	*planned = plc.plan;
 	argv = calloc((size_t)*eal_argc + 3, sizeof(*argv));
 	if (argv == NULL) {
-		*status = EXIT_FAILURE;
-		return 1;
+		return mcfan_err_set(err, len, -ENOMEM, "out of memory");
 	}
 	argv[0] = (*eal_argv)[0];
 	argv[1] = (char *)(uintptr_t)"--lcores";
@@ -917,7 +348,7 @@ mcfan_placement_pre_eal(struct mcfan_config *cfg, int *eal_argc, char ***eal_arg
 /* ---- after EAL ---- */
 
 int
-mcfan_placement_roles(struct mcfan_app *app)
+mcfan_placement_roles(struct mcfan_app *app, char *err, size_t len)
 {
 	struct mcfan_config *cfg = &app->cfg;
 	unsigned int data[RTE_MAX_LCORE], n_data = 0, id, i, n_workers;
@@ -929,10 +360,10 @@ mcfan_placement_roles(struct mcfan_app *app)
 	n_workers = plc.workers >= 0 ? (unsigned int)plc.workers :
 		    (n_data > plc.n_rx ? n_data - plc.n_rx : 0);
 	if (n_data < plc.n_rx + n_workers) {
-		fprintf(stderr, "mcfan: --rx %u --workers %u need %u data lcores, EAL gave %u (leave "
-			"out -l/-c/--lcores and mcfan places them on the map)\n", plc.n_rx,
-			n_workers, plc.n_rx + n_workers, n_data);
-		return -EINVAL;
+		return mcfan_err_set(err, len, -EINVAL, "--rx %u --workers %u need %u data lcores, "
+			      "EAL gave %u (leave out -l/-c/--lcores and mcfan places them on the "
+			      "map)",
+			      plc.n_rx, n_workers, plc.n_rx + n_workers, n_data);
 	}
 	cfg->n_rx_lcores = plc.n_rx;
 	cfg->n_worker_lcores = 0;
@@ -980,7 +411,7 @@ rows_build(struct mcfan_app *app)
 		return -ENOMEM;
 	}
 	RTE_LCORE_FOREACH(id) {
-		struct mcfan_plc_row *r = &plc.rows[n];
+		struct mcfan_plan_row *r = &plc.rows[n];
 
 		mcfan_cpuset_zero(set);
 		cs = rte_lcore_cpuset(id);
@@ -990,11 +421,11 @@ rows_build(struct mcfan_app *app)
 		r->lcore = id;
 		r->role = id == app->main_lcore ? MCFAN_ROLE_CONTROL : app->lcores[id].role;
 		r->want_node = -1;
-		r->cpus = set_text(set);
+		r->cpus = mcfan_plan_cpuset_text(set);
 		if (r->cpus == NULL)
 			break;
 		r->cpu = mcfan_cpuset_count(set) == 1 ? atoi(r->cpus) : -1;
-		row_ids(r, plc.map, r->cpu >= 0 ? NULL : set);
+		mcfan_plan_row_ids(r, plc.map, r->cpu >= 0 ? NULL : set);
 		if (r->cpu >= 0)
 			count[r->cpu]++;
 		n++;
@@ -1017,18 +448,17 @@ rows_build(struct mcfan_app *app)
 	return n == rte_lcore_count() ? 0 : -ENOMEM;
 }
 
-void
+int
 mcfan_placement_report(struct mcfan_app *app)
 {
 	unsigned int i, k;
-	char *text;
 	int node;
 
 	plc.app = app;
 	rows_free();
 	if (rows_build(app) < 0) {
 		MCFAN_LOG(WARNING, "placement: out of memory building the table\n");
-		return;
+		return -ENOMEM;
 	}
 	/* generated: EAL must have done what the plan says */
 	if (plc.generated) {
@@ -1053,27 +483,7 @@ mcfan_placement_report(struct mcfan_app *app)
 					  l->ports[k], node);
 		}
 	}
-	if (!plc.requested)
-		return;
-	text = plc.map != NULL ? map_text(plc.map, MCFAN_SCT_FORMAT_COMPACT) : NULL;
-	if (plc.generated)
-		printf("placement: map %s (%s), bind %s (%s), EAL --lcores built by mcfan:\n",
-		       text != NULL ? text : "?",
-		       plc.map_from_option ? "--cpu-topology" : "this host",
-		       mcfan_sct_bind_name(plc.bind), mcfan_sct_bind_erlang_name(plc.bind));
-	else
-		printf("placement: map %s (%s), EAL lcores as given (bind type not applied)\n",
-		       text != NULL ? text : "?",
-		       plc.map_from_option ? "--cpu-topology" : "this host");
-	if (plc.generated)
-		printf("placement: --lcores %s\n", plc.plan->lcores_arg);
-	free(text);
-	print_rows(stdout, plc.rows, plc.n_rows);
-	fflush(stdout);
-	/* the user's lcores: warn here (a generated plan warned before EAL) */
-	if (!plc.generated && plc.n_shared > 0)
-		warn_shared(plc.shared, plc.shared_lcores, plc.n_shared, plc.n_rows,
-			    plc.map != NULL ? (unsigned int)mcfan_sct_count(plc.map) : 0);
+	return 0;
 }
 
 /* ---- where memory lives ---- */
@@ -1130,305 +540,78 @@ lcore_node(unsigned int lcore)
 }
 
 int
-mcfan_placement_print(struct mcfan_app *app, FILE *f)
+mcfan_placement_view_get(struct mcfan_app *app, struct mcfan_placement_view *v)
 {
-	unsigned int i, r, w;
-	char *text = NULL;
+	unsigned int r, w, n;
 	uint16_t port;
 
-	if (plc.map != NULL) {
-		text = map_text(plc.map, MCFAN_SCT_FORMAT_COMPACT);
-		if (text == NULL)
-			return -ENOMEM;
-	}
-	fprintf(f, "map (%s): %s\n", plc.map_from_option ? "--cpu-topology" : "this host",
-		text != NULL ? text : "unknown");
-	free(text);
-	if (plc.generated)
-		fprintf(f, "bind: %s (%s)\n", mcfan_sct_bind_name(plc.bind),
-			mcfan_sct_bind_erlang_name(plc.bind));
-	else
-		fprintf(f, "bind: not applied (EAL lcores as given)\n");
-	fprintf(f, "EAL lcores: %s%s\n", plc.generated ? "--lcores " : "as given",
-		plc.generated ? plc.plan->lcores_arg : "");
-	print_rows(f, plc.rows, plc.n_rows);
-	if (plc.n_shared > 0) {
-		fprintf(f, "oversubscribed: CPUs with more than one lcore:");
-		for (i = 0; i < plc.n_shared; i++)
-			fprintf(f, "%s %u (%u lcores)", i ? "," : "", plc.shared[i],
-				plc.shared_lcores[i]);
-		fprintf(f, "\n");
-	}
-	if (app->pool != NULL)
-		fprintf(f, "mempool %s: node %d (asked %d; RX lcore %u on node %d)\n",
-			app->pool->name, pool_node(app->pool), app->pool->socket_id,
-			app->n_rx > 0 ? app->rx_lcore_ids[0] : 0,
-			app->n_rx > 0 ? lcore_node(app->rx_lcore_ids[0]) : -1);
-	for (r = 0; app->rings != NULL && r < app->n_rx; r++)
-		for (w = 0; w < app->n_workers; w++) {
-			const struct rte_ring *ring = app->rings[r * app->n_workers + w];
-
-			fprintf(f, "ring %s: node %d (RX lcore %u -> worker lcore %u on node %d)\n",
-				ring != NULL ? ring->name : "?", ring_node(ring),
-				app->rx_lcore_ids[r], app->worker_lcore_ids[w],
-				lcore_node(app->worker_lcore_ids[w]));
-		}
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
-		if (app->ports[port].used)
-			fprintf(f, "port %u (%s): queues on node %d\n", port, app->ports[port].name,
-				app->ports[port].socket_id);
-	return 0;
-}
-
-json_t *
-mcfan_placement_json(struct mcfan_app *app)
-{
-	json_t *root = json_object(), *rows = json_array(), *rings = json_array();
-	json_t *ports = json_array(), *pools = json_array(), *o;
-	unsigned int i, r, w;
-	char *text = NULL;
-	uint16_t port;
-
-	if (root == NULL || rows == NULL || rings == NULL || ports == NULL || pools == NULL)
-		goto fail;
-	if (plc.map != NULL)
-		text = map_text(plc.map, MCFAN_SCT_FORMAT_COMPACT);
-	json_object_set_new(root, "map", text != NULL ? json_string(text) : json_null());
-	free(text);
-	json_object_set_new(root, "map_source", json_string(plc.map_from_option ?
-			    "cpu-topology" : "host"));
-	json_object_set_new(root, "map_cpus", map_json(plc.map));
-	json_object_set_new(root, "bind", plc.generated ?
-			    json_string(mcfan_sct_bind_name(plc.bind)) : json_null());
-	json_object_set_new(root, "bind_erlang", plc.generated ?
-			    json_string(mcfan_sct_bind_erlang_name(plc.bind)) : json_null());
-	json_object_set_new(root, "eal_lcores", plc.generated ?
-			    json_string(plc.plan->lcores_arg) : json_null());
-	for (i = 0; i < plc.n_rows; i++)
-		json_array_append_new(rows, row_json(&plc.rows[i]));
-	json_object_set_new(root, "placement", rows);
-	json_object_set_new(root, "oversubscribed", shared_json(plc.shared, plc.shared_lcores,
-			    plc.n_shared));
-	if (app->pool != NULL) {
-		o = json_object();
-		json_object_set_new(o, "name", json_string(app->pool->name));
-		json_object_set_new(o, "node", json_integer(pool_node(app->pool)));
-		json_object_set_new(o, "socket_asked", json_integer(app->pool->socket_id));
-		json_array_append_new(pools, o);
-	}
-	json_object_set_new(root, "mempools", pools);
-	for (r = 0; app->rings != NULL && r < app->n_rx; r++)
-		for (w = 0; w < app->n_workers; w++) {
-			const struct rte_ring *ring = app->rings[r * app->n_workers + w];
-
-			o = json_object();
-			json_object_set_new(o, "name", json_string(ring != NULL ? ring->name : ""));
-			json_object_set_new(o, "node", json_integer(ring_node(ring)));
-			json_object_set_new(o, "rx_lcore", json_integer(app->rx_lcore_ids[r]));
-			json_object_set_new(o, "worker_lcore",
-					    json_integer(app->worker_lcore_ids[w]));
-			json_object_set_new(o, "worker_node",
-					    json_integer(lcore_node(app->worker_lcore_ids[w])));
-			json_array_append_new(rings, o);
-		}
-	json_object_set_new(root, "rings", rings);
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
-		if (!app->ports[port].used)
-			continue;
-		o = json_object();
-		json_object_set_new(o, "port", json_integer(port));
-		json_object_set_new(o, "name", json_string(app->ports[port].name));
-		json_object_set_new(o, "node", json_integer(app->ports[port].socket_id));
-		json_array_append_new(ports, o);
-	}
-	json_object_set_new(root, "ports", ports);
-	return root;
-fail:
-	json_decref(root);
-	json_decref(rows);
-	json_decref(rings);
-	json_decref(ports);
-	json_decref(pools);
-	return NULL;
-}
-
-/* ---- telemetry ---- */
-
-static struct rte_tel_data *
-tel_array(enum rte_tel_value_type type)
-{
-	struct rte_tel_data *a = rte_tel_data_alloc();
-
-	if (a != NULL)
-		rte_tel_data_start_array(a, type);
-	return a;
-}
-
-/* Add a column; frees it on failure. */
-static int
-tel_col(struct rte_tel_data *d, const char *name, struct rte_tel_data *col)
-{
-	if (col == NULL)
-		return -ENOMEM;
-	if (rte_tel_data_add_dict_container(d, name, col, 0) != 0) {
-		rte_tel_data_free(col);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* Telemetry strings hold RTE_TEL_MAX_STRING_LEN - 1 characters: the map also goes as its
- * entries, one string each. */
-static int
-tel_map(struct rte_tel_data *d)
-{
-	struct rte_tel_data *entries, *cols[5];
-	static const char *const names[5] = {
-		"map_cpu", "map_thread", "map_core", "map_processor", "map_node"
-	};
-	const struct mcfan_sct_cpu *c;
-	char *text, *tok, *save = NULL;
-	unsigned int i, k, n;
-	int ret = 0;
-
-	if (plc.map == NULL) {
-		rte_tel_data_add_dict_string(d, "sct", "");
-		return 0;
-	}
-	text = map_text(plc.map, MCFAN_SCT_FORMAT_COMPACT);
-	if (text == NULL)
-		return -ENOMEM;
-	if (strlen(text) < RTE_TEL_MAX_STRING_LEN)
-		rte_tel_data_add_dict_string(d, "sct", text);
-	entries = tel_array(RTE_TEL_STRING_VAL);
-	for (tok = strtok_r(text, ":", &save), i = 0; entries != NULL && tok != NULL &&
-	     i < PLC_TEL_MAX_ROWS; tok = strtok_r(NULL, ":", &save), i++)
-		rte_tel_data_add_array_string(entries, tok);
-	free(text);
-	ret = tel_col(d, "sct_entries", entries);
-	n = (unsigned int)RTE_MIN(mcfan_sct_count(plc.map), (size_t)PLC_TEL_MAX_ROWS);
-	for (k = 0; k < 5; k++)
-		cols[k] = tel_array(RTE_TEL_INT_VAL);
-	for (i = 0; i < n; i++) {
-		c = mcfan_sct_cpu_at(plc.map, i);
-		if (cols[0] != NULL)
-			rte_tel_data_add_array_int(cols[0], c->logical);
-		if (cols[1] != NULL)
-			rte_tel_data_add_array_int(cols[1], c->thread);
-		if (cols[2] != NULL)
-			rte_tel_data_add_array_int(cols[2], c->core);
-		if (cols[3] != NULL)
-			rte_tel_data_add_array_int(cols[3], c->processor);
-		if (cols[4] != NULL)
-			rte_tel_data_add_array_int(cols[4], mcfan_sct_cpu_numa_node(c));
-	}
-	for (k = 0; k < 5; k++)
-		if (tel_col(d, names[k], cols[k]) < 0)
-			ret = -ENOMEM;
-	rte_tel_data_add_dict_int(d, "map_cpus", (int)mcfan_sct_count(plc.map));
-	return ret;
-}
-
-int
-mcfan_placement_tel(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	struct mcfan_app *app = plc.app;
-	struct rte_tel_data *c[8], *rn, *rw, *rnode, *pid, *pnode, *shared;
-	static const char *const names[8] = {
-		"lcore", "role", "cpu", "cpus", "thread", "core", "processor", "node"
-	};
-	unsigned int i, k, r, w, n;
-	uint16_t port;
-	int ret = 0;
-
-	rte_tel_data_start_dict(d);
-	if (params != NULL && params[0] != '\0') {
-		MCFAN_LOG(WARNING, "telemetry %s: takes no parameter, got '%.64s'\n", cmd, params);
-		return -EINVAL;
-	}
+	memset(v, 0, sizeof(*v));
+	if (app == NULL)
+		app = plc.app;
 	if (app == NULL)
 		return -EAGAIN;
-	rte_tel_data_add_dict_string(d, "map_source", plc.map_from_option ? "cpu-topology" :
-				     "host");
-	if (tel_map(d) < 0)
-		ret = -ENOMEM;
-	rte_tel_data_add_dict_string(d, "bind", plc.generated ? mcfan_sct_bind_name(plc.bind) :
-				     "none");
-	rte_tel_data_add_dict_string(d, "bind_erlang", plc.generated ?
-				     mcfan_sct_bind_erlang_name(plc.bind) : "none");
-	rte_tel_data_add_dict_int(d, "lcores_built", plc.generated ? 1 : 0);
-	for (k = 0; k < 8; k++)
-		c[k] = tel_array(k == 1 || k == 3 ? RTE_TEL_STRING_VAL : RTE_TEL_INT_VAL);
-	n = RTE_MIN(plc.n_rows, (unsigned int)PLC_TEL_MAX_ROWS);
-	for (i = 0; i < n; i++) {
-		const struct mcfan_plc_row *row = &plc.rows[i];
-		char cpus[RTE_TEL_MAX_STRING_LEN];
-
-		snprintf(cpus, sizeof(cpus), "%s", row->cpus);
-		if (c[0] != NULL)
-			rte_tel_data_add_array_int(c[0], (int)row->lcore);
-		if (c[1] != NULL)
-			rte_tel_data_add_array_string(c[1], mcfan_role_name(row->role));
-		if (c[2] != NULL)
-			rte_tel_data_add_array_int(c[2], row->cpu);
-		if (c[3] != NULL)
-			rte_tel_data_add_array_string(c[3], cpus);
-		if (c[4] != NULL)
-			rte_tel_data_add_array_int(c[4], row->thread);
-		if (c[5] != NULL)
-			rte_tel_data_add_array_int(c[5], row->core);
-		if (c[6] != NULL)
-			rte_tel_data_add_array_int(c[6], row->processor);
-		if (c[7] != NULL)
-			rte_tel_data_add_array_int(c[7], row->node);
-	}
-	for (k = 0; k < 8; k++)
-		if (tel_col(d, names[k], c[k]) < 0)
-			ret = -ENOMEM;
-	shared = tel_array(RTE_TEL_INT_VAL);
-	for (i = 0; shared != NULL && i < plc.n_shared && i < PLC_TEL_MAX_ROWS; i++)
-		rte_tel_data_add_array_int(shared, (int)plc.shared[i]);
-	if (tel_col(d, "oversubscribed", shared) < 0)
-		ret = -ENOMEM;
+	v->map = plc.map;
+	v->map_from_option = plc.map_from_option;
+	v->requested = plc.requested;
+	v->generated = plc.generated;
+	v->bind = plc.bind;
+	v->lcores_arg = plc.generated ? plc.plan->lcores_arg : NULL;
+	v->rows = plc.rows;
+	v->n_rows = plc.n_rows;
+	v->shared = plc.shared;
+	v->shared_lcores = plc.shared_lcores;
+	v->n_shared = plc.n_shared;
+	v->n_map_cpus = plc.map != NULL ? (unsigned int)mcfan_sct_count(plc.map) : 0;
 	if (app->pool != NULL) {
-		rte_tel_data_add_dict_string(d, "mempool", app->pool->name);
-		rte_tel_data_add_dict_int(d, "mempool_node", pool_node(app->pool));
+		v->has_mempool = true;
+		v->mempool = app->pool->name;
+		v->mempool_node = pool_node(app->pool);
+		v->mempool_socket_asked = app->pool->socket_id;
+		v->mempool_rx_lcore = app->n_rx > 0 ? app->rx_lcore_ids[0] : 0;
+		v->mempool_rx_node = app->n_rx > 0 ? lcore_node(app->rx_lcore_ids[0]) : -1;
 	}
-	rn = tel_array(RTE_TEL_STRING_VAL);
-	rnode = tel_array(RTE_TEL_INT_VAL);
-	rw = tel_array(RTE_TEL_INT_VAL);
-	for (r = 0, n = 0; app->rings != NULL && r < app->n_rx; r++)
-		for (w = 0; w < app->n_workers && n < PLC_TEL_MAX_ROWS; w++, n++) {
+	n = app->rings != NULL ? app->n_rx * app->n_workers : 0;
+	v->rings = calloc(RTE_MAX(n, 1u), sizeof(*v->rings));
+	v->ports = calloc(RTE_MAX_ETHPORTS, sizeof(*v->ports));
+	if (v->rings == NULL || v->ports == NULL) {
+		mcfan_placement_view_put(v);
+		return -ENOMEM;
+	}
+	for (r = 0; app->rings != NULL && r < app->n_rx; r++)
+		for (w = 0; w < app->n_workers; w++) {
 			const struct rte_ring *ring = app->rings[r * app->n_workers + w];
+			struct mcfan_placement_ring *vr = &v->rings[v->n_rings++];
 
-			if (rn != NULL)
-				rte_tel_data_add_array_string(rn, ring != NULL ? ring->name : "");
-			if (rnode != NULL)
-				rte_tel_data_add_array_int(rnode, ring_node(ring));
-			if (rw != NULL)
-				rte_tel_data_add_array_int(rw, (int)app->worker_lcore_ids[w]);
+			vr->name = ring != NULL ? ring->name : "";
+			vr->node = ring_node(ring);
+			vr->rx_lcore = app->rx_lcore_ids[r];
+			vr->worker_lcore = app->worker_lcore_ids[w];
+			vr->worker_node = lcore_node(app->worker_lcore_ids[w]);
 		}
-	if (tel_col(d, "ring", rn) < 0)
-		ret = -ENOMEM;
-	if (tel_col(d, "ring_node", rnode) < 0)
-		ret = -ENOMEM;
-	if (tel_col(d, "ring_worker_lcore", rw) < 0)
-		ret = -ENOMEM;
-	pid = tel_array(RTE_TEL_INT_VAL);
-	pnode = tel_array(RTE_TEL_INT_VAL);
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		struct mcfan_placement_port *vp;
+
 		if (!app->ports[port].used)
 			continue;
-		if (pid != NULL)
-			rte_tel_data_add_array_int(pid, port);
-		if (pnode != NULL)
-			rte_tel_data_add_array_int(pnode, app->ports[port].socket_id);
+		vp = &v->ports[v->n_ports++];
+		vp->port = port;
+		vp->name = app->ports[port].name;
+		vp->node = app->ports[port].socket_id;
 	}
-	if (tel_col(d, "port", pid) < 0)
-		ret = -ENOMEM;
-	if (tel_col(d, "port_node", pnode) < 0)
-		ret = -ENOMEM;
-	return ret;
+	return 0;
+}
+
+void
+mcfan_placement_view_put(struct mcfan_placement_view *v)
+{
+	if (v == NULL)
+		return;
+	free(v->rings);
+	free(v->ports);
+	v->rings = NULL;
+	v->ports = NULL;
+	v->n_rings = 0;
+	v->n_ports = 0;
 }
 
 void

@@ -7,87 +7,170 @@
 
 /*
  * Placement of mcfan's lcores on the CPUs of a +sct topology map in the order of a bind type
- * (docs/topology.md, "Placement"). Planning (mcfan_plan_*) is pure: map, bind type, counts
- * and port nodes in, a table and the EAL --lcores argument out. The rest ties it to the
- * application: options before EAL, roles, the startup table, `show topology`, the
- * /mcfan/topology telemetry command and the report's "topology" key.
+ * (docs/topology.md, "Placement"), tied to the application: the map and the plan before
+ * EAL, roles after it, and once everything is set up a read view of what runs where. The
+ * planning itself is pure (lib/topo/mcfan_plan.h).
+ *
+ * This file prints nothing, builds no JSON and serves no telemetry: refusals come back as
+ * one line of text in err, and the view is formatted by its users: the start-up table and
+ * the print options (placement_cli.c), `show topology` (console/topology.c), /mcfan/topology
+ * (telemetry/topology.c) and the report's "topology" key (telemetry/report.c).
+ *
+ * Lifecycle (main lcore): mcfan_placement_load(), then mcfan_placement_plan() for
+ * --print-placement or mcfan_placement_apply() before rte_eal_init;
+ * mcfan_placement_roles() before the lcores are set up; mcfan_placement_report() once
+ * lcores, rings, pool and ports exist. After that the state here is only read (console,
+ * telemetry thread, report) until mcfan_placement_free().
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "mcfan_hosttopo.h"
+#include "mcfan_plan.h"
 #include "mcfan_sct.h"
 
 struct mcfan_app;
 struct mcfan_config;
-struct rte_tel_data;
 
-/* A port whose node is the control lcore's (a vdev), in mcfan_plan_req.port_nodes. */
-#define MCFAN_PLC_NODE_CONTROL (-2)
-
-/* What to place. */
-struct mcfan_plan_req {
-	const struct mcfan_sct_map *map;
-	enum mcfan_sct_bind bind;
-	unsigned int n_rx;            /* RX lcores, >= 1 */
-	unsigned int n_workers;       /* worker lcores; 0 = the RX lcores are workers too */
-	int32_t control_cpu;          /* -1: the first CPU of the bind order (u: float) */
-	const int32_t *port_nodes;    /* node of port i, -1 unknown, MCFAN_PLC_NODE_CONTROL */
-	unsigned int n_ports;         /* ports go round-robin to the RX lcores */
-	unsigned int max_lcores;      /* lcore ids must stay below this (RTE_MAX_LCORE) */
+/** A ring between an RX lcore and a worker, and where it lives. */
+struct mcfan_placement_ring {
+	const char *name;             /**< The ring's name; "" if it is missing. */
+	int node;                     /**< Node of its memzone; -1 unknown. */
+	unsigned int rx_lcore;        /**< The RX lcore that fills it. */
+	unsigned int worker_lcore;    /**< The worker that drains it. */
+	int worker_node;              /**< The worker's node; -1 unknown. */
 };
 
-/* One lcore of a placement. */
-struct mcfan_plc_row {
-	unsigned int lcore;
-	uint32_t role;                /* MCFAN_ROLE_* bits */
-	int32_t cpu;                  /* the CPU it is pinned to; -1 when it floats over cpus */
-	char *cpus;                   /* its CPU list ("3", "0-23") */
-	int32_t thread, core, processor, node; /* its CPU's ids in the map; -1 unknown/mixed */
-	int32_t want_node;            /* RX: node of the port it polls first; -1 = any */
+/** A port in use, and where its queues live. */
+struct mcfan_placement_port {
+	uint16_t port;                /**< Port id. */
+	const char *name;             /**< Its device name. */
+	int node;                     /**< Node of its queues (the socket it was set up on). */
 };
 
-/* A placement: the table and what it implies. */
-struct mcfan_plan {
-	enum mcfan_sct_bind bind;
-	unsigned int *order;          /* the bind order (u: every CPU, ascending) */
-	unsigned int n_order;
-	struct mcfan_plc_row *rows;   /* control lcore, RX lcores, workers */
+/**
+ * What runs where: the read view behind `show topology`, /mcfan/topology, the report's
+ * "topology" key and the start-up table. Filled by mcfan_placement_view_get(); strings and
+ * rows point into the placement state and stay valid until mcfan_placement_free(); rings
+ * and ports are owned by the view (mcfan_placement_view_put()).
+ */
+struct mcfan_placement_view {
+	const struct mcfan_sct_map *map; /**< --cpu-topology or the host's; NULL unknown. */
+	bool map_from_option;         /**< The map came from --cpu-topology. */
+	bool requested;               /**< A placement option was given. */
+	bool generated;               /**< mcfan built EAL's --lcores (bind applied). */
+	enum mcfan_sct_bind bind;     /**< The bind type; meaningful only when generated. */
+	const char *lcores_arg;       /**< The --lcores mcfan built; NULL unless generated. */
+	const struct mcfan_plan_row *rows; /**< Every enabled lcore with its EAL cpuset. */
 	unsigned int n_rows;
-	char *lcores_arg;             /* EAL --lcores value */
-	unsigned int *shared;         /* CPUs that carry more than one lcore, ascending */
-	unsigned int *shared_lcores;  /* how many each */
+	const unsigned int *shared;   /**< Pinned CPUs that carry more than one lcore. */
+	const unsigned int *shared_lcores; /**< How many each. */
 	unsigned int n_shared;
-	bool oversubscribed;          /* more lcores than CPUs */
+	unsigned int n_map_cpus;      /**< CPUs of the map; 0 without one. */
+	bool has_mempool;             /**< The mempool fields below are set. */
+	const char *mempool;          /**< The mbuf pool's name. */
+	int mempool_node;             /**< Node of its first memory chunk; -1 unknown. */
+	int mempool_socket_asked;     /**< The socket it was created for. */
+	unsigned int mempool_rx_lcore; /**< The first RX lcore (0 without RX lcores). */
+	int mempool_rx_node;          /**< That lcore's node; -1 unknown. */
+	struct mcfan_placement_ring *rings; /**< RX lcore-major, worker-minor. */
+	unsigned int n_rings;
+	struct mcfan_placement_port *ports; /**< Ports in use, ascending. */
+	unsigned int n_ports;
 };
 
-/* Plan. 0, or -EINVAL (message in err: bad counts, control CPU not in the map, too many
- * lcores) or -ENOMEM. */
-int mcfan_plan_build(const struct mcfan_plan_req *req, struct mcfan_plan **out, char *err,
-		     size_t err_len);
-void mcfan_plan_free(struct mcfan_plan *plan);
+/**
+ * Before rte_eal_init: take the placement options of cfg and read the map (--cpu-topology,
+ * or the host's; without a placement or print option an unreadable host only leaves the
+ * map unknown).
+ *
+ * @return
+ *   0; or a refusal with err set and *status the exit status: MCFAN_EXIT_USAGE (--json
+ *   without --print-placement, both --rx/--workers and --rx-lcores/--worker-lcores, a bad
+ *   map), EXIT_FAILURE (the host's map is unreadable and one is needed).
+ */
+int mcfan_placement_load(const struct mcfan_config *cfg, int *status, char *err, size_t len);
 
-/* Before rte_eal_init: --print-topology / --print-placement (print, then *status = 0 and
- * return 1), refusals (*status = 2, return 1), and, when mcfan places the lcores, the EAL
- * --lcores argument inserted into *eal_argv and the roles into cfg. 0: go on. */
-int mcfan_placement_pre_eal(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
-			    int *status);
-/* After rte_eal_init, before mcfan_setup_lcores: with the user's EAL lcores, --rx/--workers
- * pick the roles among them. 0 or -EINVAL (message printed). */
-int mcfan_placement_roles(struct mcfan_app *app);
-/* Once lcores, rings and pool exist: build the table of what runs; print it if placement
- * was asked for. */
-void mcfan_placement_report(struct mcfan_app *app);
-/* `show topology`: map, bind type, table, where the mempool, rings and ports live. */
-int mcfan_placement_print(struct mcfan_app *app, FILE *f);
-/* The report's "topology" value (a new reference), NULL without memory. */
-json_t *mcfan_placement_json(struct mcfan_app *app);
-/* /mcfan/topology (telemetry.c's table). */
-int mcfan_placement_tel(const char *cmd, const char *params, struct rte_tel_data *d);
+/**
+ * The map that mcfan_placement_load() read.
+ *
+ * @param from_option
+ *   Set to whether it came from --cpu-topology; may be NULL.
+ * @return
+ *   The map, owned by the placement state; NULL if unknown.
+ */
+const struct mcfan_sct_map *mcfan_placement_map(bool *from_option);
+
+/**
+ * Plan the lcores for the loaded map, cfg's counts and the ports the EAL arguments name
+ * (PCI devices in address order, then the vdevs), without applying it (--print-placement).
+ *
+ * @param plan
+ *   The new plan, owned by the caller (mcfan_plan_free()).
+ * @return
+ *   0, or the negative errno of mcfan_plan_build() with err set ("placement: ...").
+ */
+int mcfan_placement_plan(const struct mcfan_config *cfg, int eal_argc, char **eal_argv,
+			 struct mcfan_plan **plan, char *err, size_t len);
+
+/**
+ * Before rte_eal_init, when placement was asked for: refuse a map with CPUs not online or
+ * not allowed, a --control-cpu outside the map, --main-lcore without -l/--lcores; without
+ * -l/-c/--lcores, plan, insert EAL's --lcores into *eal_argv (the new argv is owned here
+ * until mcfan_placement_free()) and set the roles in cfg.
+ *
+ * @param planned
+ *   Set to the plan applied (read only, owned here), or NULL when nothing was generated.
+ * @return
+ *   0; or -EINVAL (refused, err set, exit status MCFAN_EXIT_USAGE) or -ENOMEM (err set,
+ *   EXIT_FAILURE).
+ */
+int mcfan_placement_apply(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
+			  const struct mcfan_plan **planned, char *err, size_t len);
+
+/**
+ * After rte_eal_init, before mcfan_setup_lcores(): with the user's EAL lcores, --rx and
+ * --workers pick the roles among EAL's data lcores in order.
+ *
+ * @return
+ *   0, or -EINVAL (too few data lcores; err set).
+ */
+int mcfan_placement_roles(struct mcfan_app *app, char *err, size_t len);
+
+/**
+ * Once lcores, rings, pool and ports exist: build the table of what runs, and log a
+ * warning for an lcore EAL did not put where the plan said and for an RX lcore away from
+ * the node of a port it polls. Telemetry's /mcfan/topology answers from then on.
+ *
+ * @return
+ *   0, or -ENOMEM (logged; the view then has no rows).
+ */
+int mcfan_placement_report(struct mcfan_app *app);
+
+/**
+ * Fill a read view of the placement (see struct mcfan_placement_view).
+ *
+ * @param app
+ *   The application; NULL: the one of mcfan_placement_report().
+ * @param v
+ *   The view to fill; release it with mcfan_placement_view_put().
+ * @return
+ *   0; -EAGAIN before mcfan_placement_report(); -ENOMEM (nothing to release).
+ */
+int mcfan_placement_view_get(struct mcfan_app *app, struct mcfan_placement_view *v);
+
+/**
+ * Release what a view owns (rings and ports).
+ *
+ * @param v
+ *   Filled by mcfan_placement_view_get(); NULL does nothing.
+ */
+void mcfan_placement_view_put(struct mcfan_placement_view *v);
+
+/** Free the placement state (after rte_eal_cleanup: EAL's argv may be the one built here). */
 void mcfan_placement_free(void);
 
 #endif /* MCFAN_APP_PLACEMENT_H */

@@ -22,7 +22,7 @@ static inline void
 kick_workers(struct mcfan_app *app, struct mcfan_lcore *lc)
 {
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (unlikely(__atomic_load_n(&app->idle_sleepers, __ATOMIC_RELAXED) != 0))
+	if (unlikely(mcfan_atomic_u32_load(&app->idle_sleepers, memory_order_relaxed) != 0))
 		mcfan_idle_kick_slow(app, lc);
 }
 

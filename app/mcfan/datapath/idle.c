@@ -115,21 +115,21 @@ sleep_ns(uint64_t ns)
 static bool
 announce(struct mcfan_app *app, struct mcfan_lcore *lc)
 {
-	__atomic_store_n(&lc->idle.sleeping, 1, __ATOMIC_SEQ_CST);
-	__atomic_fetch_add(&app->idle_sleepers, 1, __ATOMIC_SEQ_CST);
+	mcfan_atomic_u32_store(&lc->idle.sleeping, 1, memory_order_seq_cst);
+	mcfan_atomic_u32_add(&app->idle_sleepers, 1, memory_order_seq_cst);
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (mcfan_lcore_rings_empty(app, lc))
 		return true;
-	__atomic_store_n(&lc->idle.sleeping, 0, __ATOMIC_RELAXED);
-	__atomic_fetch_sub(&app->idle_sleepers, 1, __ATOMIC_RELEASE);
+	mcfan_atomic_u32_store(&lc->idle.sleeping, 0, memory_order_relaxed);
+	mcfan_atomic_u32_sub(&app->idle_sleepers, 1, memory_order_release);
 	return false;
 }
 
 static void
 unannounce(struct mcfan_app *app, struct mcfan_lcore *lc)
 {
-	__atomic_store_n(&lc->idle.sleeping, 0, __ATOMIC_RELAXED);
-	__atomic_fetch_sub(&app->idle_sleepers, 1, __ATOMIC_RELEASE);
+	mcfan_atomic_u32_store(&lc->idle.sleeping, 0, memory_order_relaxed);
+	mcfan_atomic_u32_sub(&app->idle_sleepers, 1, memory_order_release);
 }
 
 /* Empty the eventfd after a wake-up (non-blocking). */
@@ -254,10 +254,10 @@ mcfan_idle_kick_slow(struct mcfan_app *app, struct mcfan_lcore *lc)
 	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
 	for (w = 0; w < rx->n_workers; w++) {
 		wl = &app->lcores[app->worker_lcore_ids[w]];
-		if (!__atomic_load_n(&wl->idle.sleeping, __ATOMIC_RELAXED) ||
+		if (mcfan_atomic_u32_load(&wl->idle.sleeping, memory_order_relaxed) == 0 ||
 		    rte_ring_empty(rx->rings[w]))
 			continue;
-		if (__atomic_exchange_n(&wl->idle.sleeping, 0, __ATOMIC_ACQ_REL)) {
+		if (mcfan_atomic_u32_exchange(&wl->idle.sleeping, 0, memory_order_acq_rel) != 0) {
 			/* EAGAIN (the counter is full) means a wake-up is pending anyway */
 			ssize_t r = write(wl->idle.efd, &one, sizeof(one));
 

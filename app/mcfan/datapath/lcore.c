@@ -44,7 +44,7 @@ engine_start(struct mcfan_app *app, struct mcfan_lcore *lc, const struct mcfan_e
 		return true;
 	MCFAN_LOG(ERR, "lcore %u: %s engine %s cannot start: %s; stopping\n", lc->lcore_id,
 		  mcfan_engine_side_name(e->side), e->name, rte_strerror(-ret));
-	mcfan_live_flag_store(&app->live.quit, true, memory_order_release);
+	mcfan_atomic_flag_store(&app->live.quit, true, memory_order_release);
 	*err = ret;
 	return false;
 }
@@ -73,15 +73,15 @@ mcfan_lcore_main(void *arg)
 	if (worker && !engine_start(app, lc, wke, &err))
 		worker = false;
 	if ((lc->role & MCFAN_ROLE_RX) && !rx) /* never polls: done at once for the stop order */
-		__atomic_fetch_add(&app->rx_done_count, 1, __ATOMIC_RELEASE);
+		mcfan_atomic_u32_add(&app->rx_done_count, 1, memory_order_release);
 	if (rx)
 		rte_rcu_qsbr_thread_online(app->qsbr, lc->rx_index);
 	rx_running = rx;
 
 	for (;;) {
-		phase = mcfan_live_u32_load(&app->live.phase, memory_order_acquire);
+		phase = mcfan_atomic_u32_load(&app->live.phase, memory_order_acquire);
 		burst = mcfan_live_burst(&app->live);
-		policy = __atomic_load_n(&lc->idle.policy, __ATOMIC_RELAXED);
+		policy = mcfan_atomic_u32_load(&lc->idle.policy, memory_order_relaxed);
 		work = 0;
 		ms_on = mcfan_live_msacc(&app->live);
 		if (unlikely(ms_on != ms_was_on)) {
@@ -105,13 +105,13 @@ mcfan_lcore_main(void *arg)
 			} else {
 				rte_rcu_qsbr_thread_offline(app->qsbr, lc->rx_index);
 				rx_running = false;
-				__atomic_fetch_add(&app->rx_done_count, 1, __ATOMIC_RELEASE);
+				mcfan_atomic_u32_add(&app->rx_done_count, 1, memory_order_release);
 			}
 		}
 		if (worker) {
 			work += wke->burst(app, lc, burst, ms_on);
 			if (work == 0 && phase >= MCFAN_PHASE_STOP_RX && !rx_running &&
-			    __atomic_load_n(&app->rx_done_count, __ATOMIC_ACQUIRE) == app->n_rx &&
+			    mcfan_atomic_u32_load(&app->rx_done_count, memory_order_acquire) == app->n_rx &&
 			    mcfan_lcore_rings_empty(app, lc))
 				break;
 		} else if (!rx_running) {

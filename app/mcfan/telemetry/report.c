@@ -24,6 +24,7 @@
 #include "control/idle.h"
 #include "control/placement.h"
 #include "control/stats.h"
+#include "telemetry/report.h"
 
 #define MSACC_TEXT_MAX (64 * 1024)
 
@@ -209,6 +210,167 @@ json_u64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
+/* A number that is negative when unknown (cpu, node, ...): null then. */
+static json_t *
+json_int_or_null(int v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+/* A string that is NULL when there is none (an engine of a role the lcore lacks): null then. */
+static json_t *
+json_str_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+/* ---- placement: the "topology" key, and the pieces --print-placement --json shares ---- */
+
+static json_t *
+row_json(const struct mcfan_plan_row *r)
+{
+	json_t *o = json_object();
+
+	if (o == NULL)
+		return NULL;
+	json_object_set_new(o, "lcore", json_integer(r->lcore));
+	json_object_set_new(o, "role", json_string(mcfan_role_name(r->role)));
+	json_object_set_new(o, "cpu", json_int_or_null(r->cpu));
+	json_object_set_new(o, "cpus", json_string(r->cpus));
+	json_object_set_new(o, "thread", json_int_or_null(r->thread));
+	json_object_set_new(o, "core", json_int_or_null(r->core));
+	json_object_set_new(o, "processor", json_int_or_null(r->processor));
+	json_object_set_new(o, "node", json_int_or_null(r->node));
+	return o;
+}
+
+json_t *
+mcfan_report_map_json(const struct mcfan_sct_map *map)
+{
+	json_t *arr = json_array(), *o;
+	const struct mcfan_sct_cpu *c;
+	size_t i;
+	int32_t node;
+
+	if (arr == NULL || map == NULL)
+		return arr;
+	for (i = 0; i < mcfan_sct_count(map); i++) {
+		c = mcfan_sct_cpu_at(map, i);
+		node = mcfan_sct_cpu_numa_node(c);
+		o = json_object();
+		json_object_set_new(o, "cpu", json_integer(c->logical));
+		json_object_set_new(o, "thread", json_integer(c->thread));
+		json_object_set_new(o, "core", json_integer(c->core));
+		json_object_set_new(o, "processor", json_integer(c->processor));
+		json_object_set_new(o, "node", json_int_or_null(node));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+json_t *
+mcfan_report_shared_json(const unsigned int *cpus, const unsigned int *lcores,
+			 unsigned int n)
+{
+	json_t *arr = json_array(), *o;
+	unsigned int i;
+
+	for (i = 0; arr != NULL && i < n; i++) {
+		o = json_object();
+		json_object_set_new(o, "cpu", json_integer(cpus[i]));
+		json_object_set_new(o, "lcores", json_integer(lcores[i]));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+json_t *
+mcfan_report_rows_json(const struct mcfan_plan_row *rows, unsigned int n)
+{
+	json_t *arr = json_array();
+	unsigned int i;
+
+	for (i = 0; arr != NULL && i < n; i++)
+		json_array_append_new(arr, row_json(&rows[i]));
+	return arr;
+}
+
+json_t *
+mcfan_report_topology_json(const struct mcfan_placement_view *v)
+{
+	json_t *root = json_object(), *rings = json_array(), *ports = json_array();
+	json_t *pools = json_array(), *o;
+	unsigned int i;
+	char *text;
+
+	if (root == NULL || rings == NULL || ports == NULL || pools == NULL)
+		goto fail;
+	text = mcfan_plan_map_text(v->map, MCFAN_SCT_FORMAT_COMPACT);
+	json_object_set_new(root, "map", json_str_or_null(text));
+	free(text);
+	json_object_set_new(root, "map_source", json_string(v->map_from_option ?
+			    "cpu-topology" : "host"));
+	json_object_set_new(root, "map_cpus", mcfan_report_map_json(v->map));
+	json_object_set_new(root, "bind", v->generated ?
+			    json_string(mcfan_sct_bind_name(v->bind)) : json_null());
+	json_object_set_new(root, "bind_erlang", v->generated ?
+			    json_string(mcfan_sct_bind_erlang_name(v->bind)) : json_null());
+	json_object_set_new(root, "eal_lcores", v->generated ?
+			    json_string(v->lcores_arg) : json_null());
+	json_object_set_new(root, "placement", mcfan_report_rows_json(v->rows, v->n_rows));
+	json_object_set_new(root, "oversubscribed", mcfan_report_shared_json(v->shared,
+			    v->shared_lcores, v->n_shared));
+	if (v->has_mempool) {
+		o = json_object();
+		json_object_set_new(o, "name", json_string(v->mempool));
+		json_object_set_new(o, "node", json_integer(v->mempool_node));
+		json_object_set_new(o, "socket_asked", json_integer(v->mempool_socket_asked));
+		json_array_append_new(pools, o);
+	}
+	json_object_set_new(root, "mempools", pools);
+	for (i = 0; i < v->n_rings; i++) {
+		const struct mcfan_placement_ring *r = &v->rings[i];
+
+		o = json_object();
+		json_object_set_new(o, "name", json_string(r->name));
+		json_object_set_new(o, "node", json_integer(r->node));
+		json_object_set_new(o, "rx_lcore", json_integer(r->rx_lcore));
+		json_object_set_new(o, "worker_lcore", json_integer(r->worker_lcore));
+		json_object_set_new(o, "worker_node", json_integer(r->worker_node));
+		json_array_append_new(rings, o);
+	}
+	json_object_set_new(root, "rings", rings);
+	for (i = 0; i < v->n_ports; i++) {
+		o = json_object();
+		json_object_set_new(o, "port", json_integer(v->ports[i].port));
+		json_object_set_new(o, "name", json_string(v->ports[i].name));
+		json_object_set_new(o, "node", json_integer(v->ports[i].node));
+		json_array_append_new(ports, o);
+	}
+	json_object_set_new(root, "ports", ports);
+	return root;
+fail:
+	json_decref(root);
+	json_decref(rings);
+	json_decref(ports);
+	json_decref(pools);
+	return NULL;
+}
+
+/* The report's "topology" value; NULL (JSON null) before placement has a table. */
+static json_t *
+report_topology(struct mcfan_app *app)
+{
+	struct mcfan_placement_view v;
+	json_t *o;
+
+	if (mcfan_placement_view_get(app, &v) < 0)
+		return NULL;
+	o = mcfan_report_topology_json(&v);
+	mcfan_placement_view_put(&v);
+	return o;
+}
+
 static json_t *
 report_json_build(struct mcfan_app *app)
 {
@@ -347,10 +509,8 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "sleeps", json_u64(ms.sleeps));
 		json_object_set_new(o, "wakeups", json_u64(ms.wakeups));
 		mcfan_lcore_engines_read(app, rows[i].lcore_id, &eng);
-		json_object_set_new(o, "rx_engine",
-				    eng.rx != NULL ? json_string(eng.rx) : json_null());
-		json_object_set_new(o, "worker_engine",
-				    eng.worker != NULL ? json_string(eng.worker) : json_null());
+		json_object_set_new(o, "rx_engine", json_str_or_null(eng.rx));
+		json_object_set_new(o, "worker_engine", json_str_or_null(eng.worker));
 		for (k = 0; k < ni; k++) {
 			if (iv[k].lcore_id != rows[i].lcore_id)
 				continue;
@@ -367,7 +527,7 @@ report_json_build(struct mcfan_app *app)
 	json_object_set_new(root, "lcores", arr);
 	json_object_set_new(root, "tsc_hz", json_u64(app->tsc_hz));
 	json_object_set_new(root, "idle_max_sleep_us", json_integer(app->cfg.idle_max_sleep_us));
-	json_object_set_new(root, "topology", mcfan_placement_json(app));
+	json_object_set_new(root, "topology", report_topology(app));
 	json_object_set_new(root, "mbufs_total", json_integer(app->pool_size));
 	json_object_set_new(root, "mbufs_outside_pool", json_integer(app->mbufs_outside));
 out:

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Placement's words on the command line (placement_cli.h): like params.c for --help, this
+ * is the program's own output before and at start-up, formatted from the plan and the
+ * placement's read view. The table's text is lib/topo's (mcfan_plan_rows_print()), the
+ * JSON pieces the report's (telemetry/report.h), so every output shows the same rows.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "mcfan.h"
+#include "control/placement.h"
+#include "placement_cli.h"
+#include "telemetry/report.h"
+
+/* Longest refusal: a map's CPU lists can be long. */
+#define PLC_CLI_ERR_MAX 4096
+
+/* Once, on standard error: the lcores and the CPUs that carry more than one. */
+static void
+warn_shared(const unsigned int *cpus, const unsigned int *lcores, unsigned int n,
+	    unsigned int n_lcores, unsigned int n_cpus)
+{
+	fprintf(stderr, "mcfan: warning: oversubscribed: %u lcores on %u CPUs; CPUs with more "
+		"than one lcore:", n_lcores, n_cpus);
+	mcfan_plan_shared_print(stderr, cpus, lcores, n);
+	fprintf(stderr, "\n");
+}
+
+static void
+warn_plan(const struct mcfan_plan *plan, const struct mcfan_sct_map *map)
+{
+	if (plan->oversubscribed)
+		warn_shared(plan->shared, plan->shared_lcores, plan->n_shared, plan->n_rows,
+			    (unsigned int)mcfan_sct_count(map));
+}
+
+static json_t *
+u_array(const unsigned int *v, unsigned int n)
+{
+	json_t *arr = json_array();
+	unsigned int i;
+
+	for (i = 0; arr != NULL && i < n; i++)
+		json_array_append_new(arr, json_integer(v[i]));
+	return arr;
+}
+
+/* --print-placement [--json] */
+static int
+print_plan(const struct mcfan_plan *plan, const struct mcfan_sct_map *map, bool json)
+{
+	char *text = mcfan_plan_map_text(map, MCFAN_SCT_FORMAT_COMPACT);
+	unsigned int i;
+	json_t *root;
+	char *dump;
+
+	if (text == NULL)
+		return -ENOMEM;
+	if (!json) {
+		printf("map: %s\n", text);
+		printf("bind: %s (%s)\n", mcfan_sct_bind_name(plan->bind),
+		       mcfan_sct_bind_erlang_name(plan->bind));
+		printf("order:");
+		for (i = 0; i < plan->n_order; i++)
+			printf(" %u", plan->order[i]);
+		printf("%s\n", plan->bind == MCFAN_SCT_BIND_UNBOUND ? " (unbound: no order)" : "");
+		mcfan_plan_rows_print(stdout, plan->rows, plan->n_rows);
+		printf("eal: --lcores %s\n", plan->lcores_arg);
+		free(text);
+		return 0;
+	}
+	root = json_object();
+	if (root == NULL) {
+		free(text);
+		return -ENOMEM;
+	}
+	json_object_set_new(root, "map", json_string(text));
+	json_object_set_new(root, "map_cpus", mcfan_report_map_json(map));
+	json_object_set_new(root, "bind", json_string(mcfan_sct_bind_name(plan->bind)));
+	json_object_set_new(root, "bind_erlang",
+			    json_string(mcfan_sct_bind_erlang_name(plan->bind)));
+	json_object_set_new(root, "order", u_array(plan->order, plan->n_order));
+	json_object_set_new(root, "placement", mcfan_report_rows_json(plan->rows,
+			    plan->n_rows));
+	json_object_set_new(root, "eal_lcores", json_string(plan->lcores_arg));
+	json_object_set_new(root, "oversubscribed", mcfan_report_shared_json(plan->shared,
+			    plan->shared_lcores, plan->n_shared));
+	dump = json_dumps(root, JSON_INDENT(2));
+	if (dump != NULL)
+		printf("%s\n", dump);
+	free(dump);
+	json_decref(root);
+	free(text);
+	return dump == NULL ? -ENOMEM : 0;
+}
+
+/* --print-topology */
+static int
+print_topology(const struct mcfan_sct_map *map, bool from_option)
+{
+	char *compact = mcfan_plan_map_text(map, MCFAN_SCT_FORMAT_COMPACT);
+	char *full = mcfan_plan_map_text(map, 0);
+	char *tree = NULL;
+	int n = mcfan_sct_format_tree(map, NULL, 0);
+
+	if (n >= 0) {
+		tree = malloc((size_t)n + 1);
+		if (tree != NULL)
+			mcfan_sct_format_tree(map, tree, (size_t)n + 1);
+	}
+	if (compact == NULL || full == NULL || tree == NULL) {
+		free(compact);
+		free(full);
+		free(tree);
+		return -ENOMEM;
+	}
+	printf("# %s: %zu CPUs\n", from_option ? "map of --cpu-topology" :
+	       "this host: CPUs online and allowed", mcfan_sct_count(map));
+	printf("+sct %s\n", compact);
+	printf("+sct %s\n", full);
+	printf("%s", tree);
+	free(compact);
+	free(full);
+	free(tree);
+	return 0;
+}
+
+/* The print options: 1 with *status set. */
+static int
+print_options(const struct mcfan_config *cfg, int eal_argc, char **eal_argv, int *status)
+{
+	char err[PLC_CLI_ERR_MAX];
+	const struct mcfan_sct_map *map;
+	struct mcfan_plan *plan = NULL;
+	bool from_option;
+	int ret;
+
+	map = mcfan_placement_map(&from_option);
+	*status = EXIT_FAILURE;
+	if (cfg->print_topology && print_topology(map, from_option) < 0)
+		return 1;
+	if (cfg->print_placement) {
+		if (mcfan_placement_plan(cfg, eal_argc, eal_argv, &plan, err, sizeof(err)) < 0) {
+			fprintf(stderr, "mcfan: %s\n", err);
+			*status = MCFAN_EXIT_USAGE;
+			return 1;
+		}
+		warn_plan(plan, map);
+		ret = print_plan(plan, map, cfg->json);
+		mcfan_plan_free(plan);
+		if (ret < 0)
+			return 1;
+	}
+	fflush(stdout);
+	*status = EXIT_SUCCESS;
+	return 1;
+}
+
+int
+mcfan_placement_cli_pre_eal(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
+			    int *status)
+{
+	char err[PLC_CLI_ERR_MAX];
+	const struct mcfan_plan *planned;
+	int ret;
+
+	if (mcfan_placement_load(cfg, status, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mcfan: %s\n", err);
+		return 1;
+	}
+	if (cfg->print_topology || cfg->print_placement)
+		return print_options(cfg, *eal_argc, *eal_argv, status);
+	ret = mcfan_placement_apply(cfg, eal_argc, eal_argv, &planned, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "mcfan: %s\n", err);
+		*status = ret == -ENOMEM ? EXIT_FAILURE : MCFAN_EXIT_USAGE;
+		return 1;
+	}
+	if (planned != NULL)
+		warn_plan(planned, mcfan_placement_map(NULL));
+	return 0;
+}
+
+int
+mcfan_placement_cli_roles(struct mcfan_app *app)
+{
+	char err[PLC_CLI_ERR_MAX];
+	int ret = mcfan_placement_roles(app, err, sizeof(err));
+
+	if (ret < 0)
+		fprintf(stderr, "mcfan: %s\n", err);
+	return ret;
+}
+
+void
+mcfan_placement_cli_report(struct mcfan_app *app)
+{
+	struct mcfan_placement_view v;
+	const char *source;
+	char *text;
+
+	if (mcfan_placement_report(app) < 0 || mcfan_placement_view_get(app, &v) < 0)
+		return;
+	if (!v.requested) {
+		mcfan_placement_view_put(&v);
+		return;
+	}
+	text = mcfan_plan_map_text(v.map, MCFAN_SCT_FORMAT_COMPACT);
+	source = v.map_from_option ? "--cpu-topology" : "this host";
+	if (v.generated)
+		printf("placement: map %s (%s), bind %s (%s), EAL --lcores built by mcfan:\n",
+		       text != NULL ? text : "?", source, mcfan_sct_bind_name(v.bind),
+		       mcfan_sct_bind_erlang_name(v.bind));
+	else
+		printf("placement: map %s (%s), EAL lcores as given (bind type not applied)\n",
+		       text != NULL ? text : "?", source);
+	if (v.generated)
+		printf("placement: --lcores %s\n", v.lcores_arg);
+	free(text);
+	mcfan_plan_rows_print(stdout, v.rows, v.n_rows);
+	fflush(stdout);
+	/* the user's lcores: warn here (a generated plan warned before EAL) */
+	if (!v.generated && v.n_shared > 0)
+		warn_shared(v.shared, v.shared_lcores, v.n_shared, v.n_rows, v.n_map_cpus);
+	mcfan_placement_view_put(&v);
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/* Telemetry: /mcfan/groups, /mcfan/rings, /mcfan/counters and /mcfan/latency, the
+ * counters of the stats read side (control/stats.h). */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_telemetry.h>
+
+#include "mcfan.h"
+#include "bits.h"
+#include "log.h"
+#include "control/stats.h"
+#include "telemetry/telemetry.h"
+
+/* Groups per /mcfan/groups page: 128 rows of the longest IPv6 group stay under 16 KiB. */
+#define MCFAN_TEL_GROUPS_PAGE 128
+
+static void
+group_text(const struct mcfan_flow_key *k, char *buf, size_t len)
+{
+	struct mcfan_flow_key any = *k;
+
+	any.udp_port = 0;
+	mcfan_group_format(&any, buf, len);
+}
+
+static int
+tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
+	   struct rte_tel_data *d)
+{
+	static const struct mcfan_tel_col page_cols[] = {
+		{"group", RTE_TEL_STRING_VAL}, {"udp_port", RTE_TEL_INT_VAL},
+		{"frames", RTE_TEL_U64_VAL}, {"bytes", RTE_TEL_U64_VAL},
+		{"n_workers", RTE_TEL_INT_VAL},
+	};
+	struct mcfan_group_view *gv;
+	struct mcfan_flow_key want;
+	struct rte_tel_data *c[RTE_DIM(page_cols)], *wl;
+	char text[MCFAN_GROUP_STR_MAX], err[128];
+	uint64_t page = 0;
+	unsigned int i, w, first, last, pages;
+	int n, ret = 0, found = -1;
+	bool by_group = false;
+
+	if (params != NULL && params[0] != '\0') {
+		if (mcfan_tel_param_uint(params, UINT32_MAX, &page) < 0) {
+			if (mcfan_group_parse(params, &want, 1, err, sizeof(err)) != 1) {
+				MCFAN_LOG(WARNING, "telemetry %s: parameter must be a page number or "
+					  "one group (e.g. 239.9.9.1:3999): %s\n", cmd, err);
+				return -EINVAL;
+			}
+			by_group = true;
+		}
+	}
+	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
+	if (gv == NULL)
+		return -ENOMEM;
+	n = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
+	if (n < 0) {
+		free(gv);
+		return n;
+	}
+	if (by_group) {
+		for (i = 0; i < (unsigned int)n; i++)
+			if (mcfan_flow_key_equal(&gv[i].entry->key, &want))
+				found = (int)i;
+		if (found < 0) {
+			mcfan_group_format(&want, text, sizeof(text));
+			MCFAN_LOG(WARNING, "telemetry %s: group %s is not joined\n", cmd, text);
+			free(gv);
+			return -ENOENT;
+		}
+		i = (unsigned int)found;
+		group_text(&gv[i].entry->key, text, sizeof(text));
+		rte_tel_data_add_dict_string(d, "group", text);
+		rte_tel_data_add_dict_int(d, "udp_port", gv[i].entry->key.udp_port);
+		rte_tel_data_add_dict_string(d, "fanout", mcfan_fanout_name(gv[i].entry->fanout));
+		rte_tel_data_add_dict_u64(d, "frames", gv[i].frames);
+		rte_tel_data_add_dict_u64(d, "bytes", gv[i].bytes);
+		rte_tel_data_add_dict_u64(d, "first_rx_tsc", gv[i].first_tsc);
+		rte_tel_data_add_dict_u64(d, "last_rx_tsc", gv[i].last_tsc);
+		wl = mcfan_tel_array(RTE_TEL_INT_VAL);
+		if (wl != NULL) {
+			for (w = 0; w < app->n_workers; w++)
+				if (mcfan_bits_test(gv[i].worker_bits, w))
+					rte_tel_data_add_array_int(wl, (int)app->worker_lcore_ids[w]);
+			rte_tel_data_add_dict_container(d, "workers", wl, 0);
+		}
+		free(gv);
+		return 0;
+	}
+	pages = ((unsigned int)n + MCFAN_TEL_GROUPS_PAGE - 1) / MCFAN_TEL_GROUPS_PAGE;
+	if (page >= RTE_MAX(pages, 1u)) {
+		MCFAN_LOG(WARNING, "telemetry %s: page %" PRIu64 " does not exist (%u pages)\n", cmd, page,
+			  RTE_MAX(pages, 1u));
+		free(gv);
+		return -ENOENT;
+	}
+	first = (unsigned int)page * MCFAN_TEL_GROUPS_PAGE;
+	last = RTE_MIN(first + MCFAN_TEL_GROUPS_PAGE, (unsigned int)n);
+	ret = mcfan_tel_cols_alloc(c, page_cols, RTE_DIM(page_cols));
+	if (ret < 0)
+		goto out;
+	for (i = first; i < last; i++) {
+		group_text(&gv[i].entry->key, text, sizeof(text));
+		rte_tel_data_add_array_string(c[0], text);
+		rte_tel_data_add_array_int(c[1], gv[i].entry->key.udp_port);
+		rte_tel_data_add_array_u64(c[2], gv[i].frames);
+		rte_tel_data_add_array_u64(c[3], gv[i].bytes);
+		rte_tel_data_add_array_int(c[4], (int)mcfan_bits_count(gv[i].worker_bits,
+								       MCFAN_MAX_WORKERS));
+	}
+	rte_tel_data_add_dict_u64(d, "total", (uint64_t)n);
+	rte_tel_data_add_dict_u64(d, "page", page);
+	rte_tel_data_add_dict_u64(d, "pages", pages);
+	mcfan_tel_cols_attach(d, c, page_cols, RTE_DIM(page_cols));
+out:
+	free(gv);
+	return ret;
+}
+MCFAN_TEL_COMMAND(tel_groups, "/mcfan/groups",
+		  "Per group counters, 128 a page. Parameter: page number or a group "
+		  "(239.9.9.1:3999)")
+
+static int
+tel_rings(struct mcfan_app *app, const char *cmd, const char *params,
+	  struct rte_tel_data *d)
+{
+	static const struct mcfan_tel_col cols[] = {
+		{"lcore", RTE_TEL_INT_VAL}, {"size", RTE_TEL_U64_VAL}, {"count", RTE_TEL_U64_VAL},
+		{"high_water", RTE_TEL_U64_VAL}, {"enqueued", RTE_TEL_U64_VAL},
+		{"drops", RTE_TEL_U64_VAL}, {"frames", RTE_TEL_U64_VAL},
+	};
+	struct mcfan_worker_view *wv;
+	struct rte_tel_data *c[RTE_DIM(cols)];
+	unsigned int w;
+	int n;
+
+	if (mcfan_tel_param_none(cmd, params) < 0)
+		return -EINVAL;
+	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
+	if (wv == NULL)
+		return -ENOMEM;
+	n = mcfan_workers_read(app, wv);
+	if (n < 0 || mcfan_tel_cols_alloc(c, cols, RTE_DIM(cols)) < 0) {
+		free(wv);
+		return n < 0 ? n : -ENOMEM;
+	}
+	for (w = 0; w < (unsigned int)n; w++) {
+		rte_tel_data_add_array_int(c[0], (int)wv[w].lcore_id);
+		rte_tel_data_add_array_u64(c[1], wv[w].ring_size);
+		rte_tel_data_add_array_u64(c[2], wv[w].ring_count);
+		rte_tel_data_add_array_u64(c[3], wv[w].ring_high_water);
+		rte_tel_data_add_array_u64(c[4], wv[w].enqueued);
+		rte_tel_data_add_array_u64(c[5], wv[w].ring_drops);
+		rte_tel_data_add_array_u64(c[6], wv[w].frames);
+	}
+	rte_tel_data_add_dict_u64(d, "rx_lcores", app->n_rx);
+	mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
+	free(wv);
+	return 0;
+}
+MCFAN_TEL_COMMAND(tel_rings, "/mcfan/rings",
+		  "Per worker ring: size, count, high-water, enqueued, drops. No parameters")
+
+static int
+tel_counters(struct mcfan_app *app, const char *cmd, const char *params,
+	     struct rte_tel_data *d)
+{
+	struct mcfan_totals t;
+	unsigned int k;
+
+	if (mcfan_tel_param_none(cmd, params) < 0)
+		return -EINVAL;
+	mcfan_totals_read(app, &t);
+	rte_tel_data_add_dict_u64(d, "rx_frames", t.rx_frames);
+	rte_tel_data_add_dict_u64(d, "rx_bytes", t.rx_bytes);
+	rte_tel_data_add_dict_u64(d, "delivered_frames", t.delivered_frames);
+	rte_tel_data_add_dict_u64(d, "copies_offered", t.copies_offered);
+	rte_tel_data_add_dict_u64(d, "delivered_copies", t.delivered_copies);
+	rte_tel_data_add_dict_u64(d, "drops_total", t.drops_total);
+	for (k = 1; k < MCFAN_DROP_MAX; k++)
+		rte_tel_data_add_dict_u64(d, mcfan_drop_name(k), t.drops[k]);
+	return 0;
+}
+MCFAN_TEL_COMMAND(tel_counters, "/mcfan/counters",
+		  "rx, delivered, copies, every drop reason. No parameters")
+
+static int
+tel_latency(struct mcfan_app *app, const char *cmd, const char *params,
+	    struct rte_tel_data *d)
+{
+	static const struct mcfan_tel_col cols[] = {
+		{"lcore", RTE_TEL_INT_VAL}, {"copies", RTE_TEL_U64_VAL},
+		{"p50_ns", RTE_TEL_U64_VAL}, {"p99_ns", RTE_TEL_U64_VAL},
+		{"max_ns", RTE_TEL_U64_VAL},
+	};
+	struct mcfan_latency_view *lv;
+	struct rte_tel_data *c[RTE_DIM(cols)], *hist;
+	uint64_t lcore = 0;
+	unsigned int w, b;
+	int n;
+	bool one = params != NULL && params[0] != '\0';
+
+	if (one && mcfan_tel_param_uint(params, RTE_MAX_LCORE - 1, &lcore) < 0) {
+		MCFAN_LOG(WARNING, "telemetry %s: parameter must be a worker lcore id, got "
+			  "'%.64s'\n", cmd, params);
+		return -EINVAL;
+	}
+	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
+	if (lv == NULL)
+		return -ENOMEM;
+	n = mcfan_latency_read(app, lv);
+	if (one) {
+		for (w = 0; w < (unsigned int)n && lv[w].lcore_id != lcore; w++)
+			;
+		if (w == (unsigned int)n) {
+			MCFAN_LOG(WARNING, "telemetry %s: lcore %" PRIu64 " is not a worker\n", cmd, lcore);
+			free(lv);
+			return -ENOENT;
+		}
+		rte_tel_data_add_dict_int(d, "lcore", (int)lv[w].lcore_id);
+		rte_tel_data_add_dict_u64(d, "copies", lv[w].copies);
+		rte_tel_data_add_dict_u64(d, "p50_ns", lv[w].p50_ns);
+		rte_tel_data_add_dict_u64(d, "p99_ns", lv[w].p99_ns);
+		rte_tel_data_add_dict_u64(d, "max_ns", lv[w].max_ns);
+		hist = mcfan_tel_array(RTE_TEL_U64_VAL);
+		if (hist != NULL) {
+			for (b = 0; b < MCFAN_LAT_BUCKETS; b++)
+				rte_tel_data_add_array_u64(hist, lv[w].hist[b]);
+			rte_tel_data_add_dict_container(d, "hist_log2_ns", hist, 0);
+		}
+		free(lv);
+		return 0;
+	}
+	if (mcfan_tel_cols_alloc(c, cols, RTE_DIM(cols)) < 0) {
+		free(lv);
+		return -ENOMEM;
+	}
+	for (w = 0; w < (unsigned int)n; w++) {
+		rte_tel_data_add_array_int(c[0], (int)lv[w].lcore_id);
+		rte_tel_data_add_array_u64(c[1], lv[w].copies);
+		rte_tel_data_add_array_u64(c[2], lv[w].p50_ns);
+		rte_tel_data_add_array_u64(c[3], lv[w].p99_ns);
+		rte_tel_data_add_array_u64(c[4], lv[w].max_ns);
+	}
+	mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
+	free(lv);
+	return 0;
+}
+MCFAN_TEL_COMMAND(tel_latency, "/mcfan/latency",
+		  "Per worker RX-to-dequeue time p50, p99, max in ns. Parameter: worker lcore id "
+		  "(adds the log2 histogram)")
