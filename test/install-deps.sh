@@ -16,10 +16,33 @@ PKGS=(
 	python3 iproute2 iperf tcpdump tshark erlang-base tmux procps
 )
 
+# Optional: clang and its libFuzzer runtime for the fuzz pass of run-tests.sh, which says
+# SKIP without them. A failure to install them is a warning, not an error.
+FUZZ_PKGS=(clang libclang-rt-14-dev)
+
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+fuzz_missing=()
+for p in "${FUZZ_PKGS[@]}"; do
+	installed "$p" || fuzz_missing+=("$p")
+done
+if [ ${#fuzz_missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" -eq 0 ] && { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "${fuzz_missing[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends "${fuzz_missing[@]}" >/dev/null 2>&1; }; }; then
+		echo "install-deps: installed ${fuzz_missing[*]} (fuzz pass)"
+	else
+		echo "install-deps: warning: could not install ${fuzz_missing[*]}; the fuzz pass" \
+			"will be skipped" >&2
+	fi
+fi
+
 missing=()
 for p in "${PKGS[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		missing+=("$p")
+	installed "$p" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0

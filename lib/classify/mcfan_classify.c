@@ -18,6 +18,7 @@
 #define ETHER_TYPE_QINQ_OLD 0x9100 /* pre-standard service tag, still sent by switches */
 
 #define ETHER_HDR_LEN 14  /* destination, source, EtherType */
+#define ETHER_ADDR_LEN 6  /* one MAC address */
 #define VLAN_TAG_LEN 4    /* TCI + inner EtherType */
 
 #define IPV4_MIN_HDR_LEN 20     /* RFC 791: IHL of 5 words */
@@ -62,6 +63,7 @@ static const char *const drop_names[MCFAN_DROP_MAX] = {
 	[MCFAN_DROP_UNKNOWN_GROUP] = "unknown_group",
 	[MCFAN_DROP_RING_FULL] = "ring_full",
 	[MCFAN_DROP_CONTROL] = "control",
+	[MCFAN_DROP_TRUNCATED] = "truncated",
 };
 
 const char *
@@ -78,42 +80,83 @@ read_be16(const uint8_t *p)
 	return (uint16_t)((p[0] << 8) | p[1]);
 }
 
-/* Check a UDP header at data[off], inside an L3 payload that ends at l3_end (frame offset). */
+/* Largest header read in one piece: the IPv6 fixed header. */
+#define VIEW_READ_MAX IPV6_HDR_LEN
+
+/*
+ * The bytes of one frame. A contiguous frame is data[0 .. frame_len) with m NULL; a
+ * multi-segment mbuf has its first segment at data[0 .. data_len) and the rest is read
+ * through rte_pktmbuf_read(), so a header anywhere in the frame is found the same way.
+ */
+struct frame_view {
+	const uint8_t *data;       /* first byte of the frame */
+	uint32_t data_len;         /* bytes readable at data */
+	uint32_t frame_len;        /* bytes in the whole frame */
+	const struct rte_mbuf *m;  /* the chain for bytes past data_len, or NULL */
+};
+
+/* len bytes at frame offset off (len <= VIEW_READ_MAX), or NULL if the frame ends first. */
+static inline const uint8_t *
+view_read(const struct frame_view *v, uint32_t off, uint32_t len, uint8_t *buf)
+{
+	if (off <= v->data_len && len <= v->data_len - off)
+		return v->data + off;
+	if (v->m == NULL || off > v->frame_len || len > v->frame_len - off)
+		return NULL;
+	return rte_pktmbuf_read(v->m, off, len, buf);
+}
+
+/* True if the frame holds the bytes [off, off + len). */
+static inline bool
+view_has(const struct frame_view *v, uint32_t off, uint32_t len)
+{
+	return off <= v->frame_len && len <= v->frame_len - off;
+}
+
+/* Check a UDP header at frame offset off, inside an L3 payload that ends at l3_end. */
 static enum mcfan_drop
-classify_udp(const uint8_t *data, uint32_t hdr_len, uint32_t off, uint32_t l3_end,
+classify_udp(const struct frame_view *v, uint32_t off, uint32_t l3_end,
 	     struct mcfan_flow_key *key)
 {
+	uint8_t buf[UDP_HDR_LEN];
+	const uint8_t *udp;
 	uint16_t udp_len;
 
-	if (off + UDP_HDR_LEN > hdr_len || off + UDP_HDR_LEN > l3_end)
+	if (off > l3_end || UDP_HDR_LEN > l3_end - off)
 		return MCFAN_DROP_MALFORMED;
-	udp_len = read_be16(data + off + 4);
+	udp = view_read(v, off, UDP_HDR_LEN, buf);
+	if (udp == NULL)
+		return MCFAN_DROP_MALFORMED;
+	udp_len = read_be16(udp + 4);
 	if (udp_len < UDP_HDR_LEN || udp_len > l3_end - off)
 		return MCFAN_DROP_MALFORMED;
-	key->udp_port = read_be16(data + off + 2);
+	key->udp_port = read_be16(udp + 2);
 	return MCFAN_DROP_NONE;
 }
 
 static enum mcfan_drop
-classify_ipv4(const uint8_t *data, uint32_t hdr_len, uint32_t frame_len, uint32_t off,
-	      struct mcfan_flow_key *key)
+classify_ipv4(const struct frame_view *v, uint32_t off, struct mcfan_flow_key *key)
 {
-	const uint8_t *ip = data + off;
+	uint8_t buf[IPV4_MIN_HDR_LEN];
+	const uint8_t *ip;
 	uint32_t ihl_bytes, tot_len;
 	uint16_t frag;
 
-	if (off + IPV4_MIN_HDR_LEN > hdr_len)
+	ip = view_read(v, off, IPV4_MIN_HDR_LEN, buf);
+	if (ip == NULL)
 		return MCFAN_DROP_MALFORMED;
 	if ((ip[0] >> 4) != IPV4_VERSION || (ip[0] & 0x0f) < IPV4_MIN_IHL)
 		return MCFAN_DROP_MALFORMED;
 	ihl_bytes = (uint32_t)(ip[0] & 0x0f) * 4;
-	if (off + ihl_bytes > hdr_len)
+	if (!view_has(v, off, ihl_bytes))
 		return MCFAN_DROP_MALFORMED;
 	tot_len = read_be16(ip + 2);
-	/* A total length beyond the frame: truncated (e.g. reassembled by the kernel, cut at the
-	 * frame size). Never read past the data. */
-	if (tot_len < ihl_bytes || tot_len > frame_len - off)
+	if (tot_len < ihl_bytes)
 		return MCFAN_DROP_MALFORMED;
+	/* A total length beyond the frame: the frame was cut (af_packet cuts what does not fit
+	 * its frame size). Never read past the data. */
+	if (tot_len > v->frame_len - off)
+		return MCFAN_DROP_TRUNCATED;
 	if ((ip[16] & IPV4_MCAST_MASK) != IPV4_MCAST_PREFIX)
 		return MCFAN_DROP_NOT_MULTICAST;
 	if (ip[9] == IPPROTO_NUM_IGMP)
@@ -127,26 +170,27 @@ classify_ipv4(const uint8_t *data, uint32_t hdr_len, uint32_t frame_len, uint32_
 	memset(key, 0, sizeof(*key));
 	key->family = MCFAN_FAMILY_IPV4;
 	memcpy(key->addr, ip + 16, 4);
-	return classify_udp(data, hdr_len, off + ihl_bytes, off + tot_len, key);
+	return classify_udp(v, off + ihl_bytes, off + tot_len, key);
 }
 
 static enum mcfan_drop
-classify_ipv6(const uint8_t *data, uint32_t hdr_len, uint32_t frame_len, uint32_t off,
-	      struct mcfan_flow_key *key)
+classify_ipv6(const struct frame_view *v, uint32_t off, struct mcfan_flow_key *key)
 {
-	const uint8_t *ip = data + off;
+	uint8_t buf[IPV6_HDR_LEN];
+	const uint8_t *ip, *h;
 	uint32_t l3_end, p, ext_len;
 	uint16_t frag;
 	uint8_t nh;
 	unsigned int n_ext;
 
-	if (off + IPV6_HDR_LEN > hdr_len)
+	ip = view_read(v, off, IPV6_HDR_LEN, buf);
+	if (ip == NULL)
 		return MCFAN_DROP_MALFORMED;
 	if ((ip[0] >> 4) != IPV6_VERSION)
 		return MCFAN_DROP_MALFORMED;
 	l3_end = off + IPV6_HDR_LEN + read_be16(ip + 4);
-	if (l3_end > frame_len)
-		return MCFAN_DROP_MALFORMED;
+	if (l3_end > v->frame_len)
+		return MCFAN_DROP_TRUNCATED;
 	if (ip[24] != IPV6_MCAST_PREFIX)
 		return MCFAN_DROP_NOT_MULTICAST;
 
@@ -159,11 +203,11 @@ classify_ipv6(const uint8_t *data, uint32_t hdr_len, uint32_t frame_len, uint32_
 	for (n_ext = 0; n_ext <= MCFAN_MAX_IPV6_EXT_HDRS; n_ext++) {
 		switch (nh) {
 		case IPPROTO_NUM_UDP:
-			return classify_udp(data, hdr_len, p, l3_end, key);
+			return classify_udp(v, p, l3_end, key);
 		case IPPROTO_NUM_ICMPV6:
-			if (p + 1 > hdr_len || p + 1 > l3_end)
+			if (p + 1 > l3_end || (h = view_read(v, p, 1, buf)) == NULL)
 				return MCFAN_DROP_MALFORMED;
-			switch (data[p]) {
+			switch (h[0]) {
 			case ICMPV6_MLD_QUERY:
 			case ICMPV6_MLD_REPORT:
 			case ICMPV6_MLD_DONE:
@@ -176,27 +220,28 @@ classify_ipv6(const uint8_t *data, uint32_t hdr_len, uint32_t frame_len, uint32_
 		case IPPROTO_NUM_ROUTING:
 		case IPPROTO_NUM_DSTOPTS:
 		case IPPROTO_NUM_AH:
-			if (p + 2 > hdr_len || p + 2 > l3_end)
+			if (p + 2 > l3_end || (h = view_read(v, p, 2, buf)) == NULL)
 				return MCFAN_DROP_MALFORMED;
 			/* RFC 8200 4.3: length in 8-octet units not counting the first 8;
 			 * RFC 4302 2.2: AH length in 4-octet units minus 2. */
 			if (nh == IPPROTO_NUM_AH)
-				ext_len = ((uint32_t)data[p + 1] + 2) * 4;
+				ext_len = ((uint32_t)h[1] + 2) * 4;
 			else
-				ext_len = ((uint32_t)data[p + 1] + 1) * 8;
-			if (p + ext_len > hdr_len || p + ext_len > l3_end)
+				ext_len = ((uint32_t)h[1] + 1) * 8;
+			if (p + ext_len > l3_end)
 				return MCFAN_DROP_MALFORMED;
-			nh = data[p];
+			nh = h[0];
 			p += ext_len;
 			break;
 		case IPPROTO_NUM_FRAGMENT:
-			if (p + IPV6_FRAG_HDR_LEN > hdr_len || p + IPV6_FRAG_HDR_LEN > l3_end)
+			if (p + IPV6_FRAG_HDR_LEN > l3_end ||
+			    (h = view_read(v, p, IPV6_FRAG_HDR_LEN, buf)) == NULL)
 				return MCFAN_DROP_MALFORMED;
-			frag = read_be16(data + p + 2);
+			frag = read_be16(h + 2);
 			/* RFC 6946: offset 0 and M clear is an atomic fragment, a whole datagram. */
 			if ((frag >> IPV6_FRAG_OFFSET_SHIFT) != 0 || (frag & IPV6_FRAG_M) != 0)
 				return MCFAN_DROP_FRAGMENT;
-			nh = data[p];
+			nh = h[0];
 			p += IPV6_FRAG_HDR_LEN;
 			break;
 		default:
@@ -207,28 +252,35 @@ classify_ipv6(const uint8_t *data, uint32_t hdr_len, uint32_t frame_len, uint32_
 }
 
 static enum mcfan_drop
-classify_hdr(const uint8_t *data, uint32_t hdr_len, uint32_t frame_len, bool vlan_stripped,
-	     struct mcfan_flow_key *key)
+classify_view(const struct frame_view *v, bool vlan_stripped, struct mcfan_flow_key *key)
 {
 	uint32_t off = ETHER_HDR_LEN;
 	unsigned int tags = vlan_stripped ? 1 : 0;
+	uint8_t buf[VLAN_TAG_LEN];
+	const uint8_t *h;
 	uint16_t type;
 
-	if (hdr_len < ETHER_HDR_LEN)
+	/* The Ethernet header is in the first segment of any chain the PMDs build; read it
+	 * through the view all the same. */
+	h = view_read(v, 12, 2, buf);
+	if (h == NULL)
 		return MCFAN_DROP_MALFORMED;
-	type = read_be16(data + 12);
+	type = read_be16(h);
 	while (type == ETHER_TYPE_VLAN || type == ETHER_TYPE_QINQ || type == ETHER_TYPE_QINQ_OLD) {
-		if (tags == MCFAN_MAX_VLAN_TAGS || off + VLAN_TAG_LEN > hdr_len)
+		if (tags == MCFAN_MAX_VLAN_TAGS)
 			return MCFAN_DROP_MALFORMED;
-		type = read_be16(data + off + 2);
+		h = view_read(v, off, VLAN_TAG_LEN, buf);
+		if (h == NULL)
+			return MCFAN_DROP_MALFORMED;
+		type = read_be16(h + 2);
 		off += VLAN_TAG_LEN;
 		tags++;
 	}
 	switch (type) {
 	case ETHER_TYPE_IPV4:
-		return classify_ipv4(data, hdr_len, frame_len, off, key);
+		return classify_ipv4(v, off, key);
 	case ETHER_TYPE_IPV6:
-		return classify_ipv6(data, hdr_len, frame_len, off, key);
+		return classify_ipv6(v, off, key);
 	default:
 		return MCFAN_DROP_NOT_MULTICAST;
 	}
@@ -237,18 +289,44 @@ classify_hdr(const uint8_t *data, uint32_t hdr_len, uint32_t frame_len, bool vla
 enum mcfan_drop
 mcfan_classify(const uint8_t *data, uint32_t len, bool vlan_stripped, struct mcfan_flow_key *key)
 {
-	return classify_hdr(data, len, len, vlan_stripped, key);
+	const struct frame_view v = { .data = data, .data_len = len, .frame_len = len };
+
+	return classify_view(&v, vlan_stripped, key);
 }
 
 enum mcfan_drop
 mcfan_classify_multiseg(const struct rte_mbuf *m, bool vlan_stripped, struct mcfan_flow_key *key)
 {
-	uint8_t buf[MCFAN_CLASSIFY_HDR_MAX];
-	uint32_t hdr_len = RTE_MIN(m->pkt_len, (uint32_t)MCFAN_CLASSIFY_HDR_MAX);
-	const uint8_t *hdr;
+	const struct frame_view v = {
+		.data = rte_pktmbuf_mtod(m, const uint8_t *),
+		.data_len = RTE_MIN((uint32_t)m->data_len, m->pkt_len),
+		.frame_len = m->pkt_len,
+		.m = m,
+	};
 
-	hdr = rte_pktmbuf_read(m, 0, hdr_len, buf);
-	if (hdr == NULL)
-		return MCFAN_DROP_MALFORMED;
-	return classify_hdr(hdr, hdr_len, m->pkt_len, vlan_stripped, key);
+	return classify_view(&v, vlan_stripped, key);
+}
+
+bool
+mcfan_classify_mac_mismatch(const uint8_t *data, uint32_t len, const struct mcfan_flow_key *key)
+{
+	uint8_t want[ETHER_ADDR_LEN];
+
+	if (len < ETHER_ADDR_LEN)
+		return true;
+	if (key->family == MCFAN_FAMILY_IPV4) {
+		/* RFC 1112 6.4: 01:00:5e, then the low 23 bits of the group. */
+		want[0] = 0x01;
+		want[1] = 0x00;
+		want[2] = 0x5e;
+		want[3] = key->addr[1] & 0x7f;
+		want[4] = key->addr[2];
+		want[5] = key->addr[3];
+	} else {
+		/* RFC 2464 7: 33:33, then the low 32 bits of the group. */
+		want[0] = 0x33;
+		want[1] = 0x33;
+		memcpy(want + 2, key->addr + 12, 4);
+	}
+	return memcmp(data, want, ETHER_ADDR_LEN) != 0;
 }

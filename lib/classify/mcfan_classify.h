@@ -30,11 +30,12 @@ enum mcfan_drop {
 	MCFAN_DROP_NONE = 0,        /**< UDP to a multicast group: deliverable. */
 	MCFAN_DROP_NOT_MULTICAST,   /**< Not IP, or IP to a non-multicast address. */
 	MCFAN_DROP_NOT_UDP,         /**< IP multicast carrying neither UDP nor IGMP/MLD. */
-	MCFAN_DROP_MALFORMED,       /**< Truncated or inconsistent header, bad version, IHL < 5. */
+	MCFAN_DROP_MALFORMED,       /**< Header cut or inconsistent, bad version, IHL < 5. */
 	MCFAN_DROP_FRAGMENT,        /**< IPv4 or IPv6 fragment (mcfan does not reassemble). */
 	MCFAN_DROP_UNKNOWN_GROUP,   /**< Multicast UDP to a group that is not joined. */
 	MCFAN_DROP_RING_FULL,       /**< No worker ring had room for any copy. */
 	MCFAN_DROP_CONTROL,         /**< IGMP or MLD control frame. */
+	MCFAN_DROP_TRUNCATED,       /**< IP length beyond the frame: the frame was cut short. */
 	MCFAN_DROP_MAX
 };
 
@@ -86,24 +87,29 @@ const char *mcfan_drop_name(enum mcfan_drop reason);
  *   value is MCFAN_DROP_NONE; left unspecified otherwise. Must not be NULL.
  * @return
  *   MCFAN_DROP_NONE for a UDP datagram to a multicast group, otherwise the
- *   drop reason: MCFAN_DROP_MALFORMED (truncated at any header, IPv4 version
- *   or IHL < 5 or total length beyond the frame, IPv6 payload length beyond
- *   the frame, more than MCFAN_MAX_VLAN_TAGS tags, UDP length inconsistent),
- *   MCFAN_DROP_NOT_MULTICAST (not IPv4/IPv6, or a unicast/broadcast
- *   destination), MCFAN_DROP_CONTROL (IGMP, MLD), MCFAN_DROP_FRAGMENT (an
- *   IPv4 fragment, first or not, or an IPv6 fragment header other than an
- *   atomic fragment), MCFAN_DROP_NOT_UDP (any other upper-layer protocol).
- *   Never MCFAN_DROP_UNKNOWN_GROUP or MCFAN_DROP_RING_FULL: those are decided
+ *   drop reason: MCFAN_DROP_MALFORMED (cut inside the Ethernet, VLAN or IP
+ *   header, IPv4 version or IHL < 5 or total length below the header, more
+ *   than MCFAN_MAX_VLAN_TAGS tags, UDP length inconsistent with the IP length,
+ *   an extension or UDP header beyond the IP payload), MCFAN_DROP_TRUNCATED
+ *   (the IP header is whole but the IPv4 total length or the IPv6 payload
+ *   length runs past the end of the frame: what af_packet does to a frame
+ *   larger than its frame size), MCFAN_DROP_NOT_MULTICAST (not IPv4/IPv6, or a
+ *   unicast/broadcast destination), MCFAN_DROP_CONTROL (IGMP, MLD),
+ *   MCFAN_DROP_FRAGMENT (an IPv4 fragment, first or not, or an IPv6 fragment
+ *   header other than an atomic fragment), MCFAN_DROP_NOT_UDP (any other
+ *   upper-layer protocol). Never MCFAN_DROP_UNKNOWN_GROUP or
+ *   MCFAN_DROP_RING_FULL: those are decided
  *   after the lookup and the enqueue.
  */
 enum mcfan_drop mcfan_classify(const uint8_t *data, uint32_t len, bool vlan_stripped,
 			       struct mcfan_flow_key *key);
 
-/** Header bytes copied out of a multi-segment mbuf before classifying. */
-#define MCFAN_CLASSIFY_HDR_MAX 256
-
 /**
  * Classify a multi-segment mbuf (slow path of mcfan_classify_mbuf()).
+ *
+ * Headers are read wherever they lie in the chain (rte_pktmbuf_read() copies one
+ * header at a time when it spans segments), so a frame gets the same answer
+ * however it is segmented.
  *
  * @param m
  *   The received mbuf, nb_segs > 1. Only read.
@@ -112,19 +118,40 @@ enum mcfan_drop mcfan_classify(const uint8_t *data, uint32_t len, bool vlan_stri
  * @param key
  *   As for mcfan_classify().
  * @return
- *   As for mcfan_classify(). A frame whose headers extend past the first
- *   MCFAN_CLASSIFY_HDR_MAX bytes counts as MCFAN_DROP_MALFORMED.
+ *   As for mcfan_classify() on the same bytes in one segment.
  */
 enum mcfan_drop mcfan_classify_multiseg(const struct rte_mbuf *m, bool vlan_stripped,
 					struct mcfan_flow_key *key);
 
 /**
+ * Tell whether a frame's destination MAC is not the multicast MAC of its group.
+ *
+ * The group's MAC is 01:00:5e plus the low 23 bits of an IPv4 group (RFC 1112
+ * section 6.4) or 33:33 plus the low 32 bits of an IPv6 group (RFC 2464
+ * section 7). A frame that fails this is still delivered (the IP header is what
+ * mcfan routes on); the caller counts it (mcfan_rx_stats.mac_mismatch).
+ *
+ * @param data
+ *   First byte of the Ethernet header (the destination MAC). Must not be NULL
+ *   when len > 0.
+ * @param len
+ *   Bytes readable at data; fewer than 6 counts as a mismatch.
+ * @param key
+ *   The key mcfan_classify() filled for this frame (family IPv4 or IPv6).
+ *   Must not be NULL.
+ * @return
+ *   True if the destination MAC differs from the group's multicast MAC
+ *   (a unicast MAC, another group's MAC, broadcast), false if it matches.
+ */
+bool mcfan_classify_mac_mismatch(const uint8_t *data, uint32_t len,
+				 const struct mcfan_flow_key *key);
+
+/**
  * Classify one received mbuf, single- or multi-segment.
  *
  * The mbuf is only read; its ownership does not change. For a
- * multi-segment mbuf the first MCFAN_CLASSIFY_HDR_MAX bytes are copied to the
- * stack and the IP and UDP lengths are checked against the whole packet
- * length.
+ * multi-segment mbuf the headers are read across segments and the IP and UDP
+ * lengths are checked against the whole packet length.
  *
  * @param m
  *   The received mbuf. Must not be NULL.

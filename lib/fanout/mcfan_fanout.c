@@ -136,6 +136,9 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 				rte_pktmbuf_free(m);
 				continue;
 			}
+			if (unlikely(mcfan_classify_mac_mismatch(rte_pktmbuf_mtod(m, const uint8_t *),
+								 m->data_len, &keys[i])))
+				pd->mac_mismatch++;
 			meta = mcfan_meta(m, ctx->meta_offset);
 			meta->rx_tsc = rx_tsc;
 			meta->group_id = e->id;
@@ -198,6 +201,7 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 	st->delivered_copies += enq_total;
 	for (k = 1; k < MCFAN_DROP_MAX; k++)
 		st->drops[k] += pd->drops[k];
+	st->mac_mismatch += pd->mac_mismatch;
 	rte_seqcount_write_end(&st->seq);
 	memset(pd, 0, offsetof(struct mcfan_rx_pending, copies_left));
 	return delivered;

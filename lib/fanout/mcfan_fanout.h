@@ -59,6 +59,9 @@ struct mcfan_rx_stats {
 	uint64_t copies_offered;        /**< Copies classified for enqueue (1 per target). */
 	uint64_t delivered_copies;      /**< Copies enqueued to worker rings. */
 	uint64_t drops[MCFAN_DROP_MAX]; /**< Frames per drop reason (index 0 unused). */
+	/** Frames delivered to a group whose destination MAC is not the group's multicast MAC
+	 * (mcfan_classify_mac_mismatch()); counted, not dropped. */
+	uint64_t mac_mismatch;
 } __rte_cache_aligned;
 
 /** Per-(RX lcore, worker) ring counters. Single writer: the RX lcore. */
@@ -70,6 +73,7 @@ struct mcfan_ring_stats {
 /** Work staged by mcfan_fanout_stage() and not yet flushed. */
 struct mcfan_rx_pending {
 	uint64_t drops[MCFAN_DROP_MAX]; /**< Frames dropped so far, per reason. */
+	uint64_t mac_mismatch;          /**< Frames found in a group with a foreign MAC. */
 	uint64_t bytes;                 /**< Bytes of the staged frames. */
 	uint64_t offered;               /**< Copies staged. */
 	uint16_t frames;                /**< Frames taken since the last flush. */

@@ -295,10 +295,32 @@ mcfan_group_format(const struct mcfan_flow_key *key, char *buf, size_t len)
 	return ret;
 }
 
+/*
+ * A key as rte_hash_crc() may read it: rte_hash_crc() loads 8 bytes at a time, and a
+ * struct mcfan_flow_key has 2-byte alignment (inside struct mcfan_group_entry, at 20-byte
+ * steps in a burst's key array), so hashing it in place would be an unaligned 64-bit load.
+ */
+union aligned_key {
+	struct mcfan_flow_key key;
+	uint64_t words[(sizeof(struct mcfan_flow_key) + sizeof(uint64_t) - 1) / sizeof(uint64_t)];
+};
+
+/* rte_hash's hash function for the tables: CRC32-C of the key bytes copied to an aligned
+ * buffer, so the value is that of rte_hash_crc() on the same bytes. */
+static uint32_t
+flow_key_crc(const void *key, uint32_t key_len, uint32_t init_val)
+{
+	union aligned_key k;
+
+	RTE_ASSERT(key_len == sizeof(k.key));
+	memcpy(&k.key, key, sizeof(k.key));
+	return rte_hash_crc(&k, RTE_MIN(key_len, (uint32_t)sizeof(k.key)), init_val);
+}
+
 uint32_t
 mcfan_group_hash(const struct mcfan_flow_key *key)
 {
-	return rte_hash_crc(key, sizeof(*key), HASH_SEED);
+	return flow_key_crc(key, sizeof(*key), HASH_SEED);
 }
 
 static bool
@@ -361,7 +383,7 @@ mcfan_group_table_create(const struct mcfan_group_entry *entries, unsigned int n
 		/* rte_hash needs at least 8 entries; it rounds up to a power of two */
 		.entries = RTE_MAX(n, 8u) * 2,
 		.key_len = sizeof(struct mcfan_flow_key),
-		.hash_func = rte_hash_crc,
+		.hash_func = flow_key_crc,
 		.hash_func_init_val = HASH_SEED,
 		.socket_id = socket_id,
 	};

@@ -264,8 +264,10 @@ def wire_classify(frame, groups):
             return ("drop", "malformed")
         ihl = (ip[0] & 15) * 4
         tot = struct.unpack("!H", ip[2:4])[0]
-        if tot < ihl or tot > len(ip):
+        if tot < ihl:
             return ("drop", "malformed")
+        if tot > len(ip):
+            return ("drop", "truncated")
         if ip[16] & 0xF0 != 0xE0:
             return ("drop", "not_multicast")
         if ip[9] == 2:
@@ -287,6 +289,8 @@ def wire_classify(frame, groups):
         ip = frame[off:]
         if len(ip) < 40:
             return ("drop", "malformed")
+        if 40 + struct.unpack("!H", ip[4:6])[0] > len(ip):
+            return ("drop", "truncated")
         if ip[24] != 0xFF:
             return ("drop", "not_multicast")
         nh, p = ip[6], 40

@@ -153,16 +153,16 @@ def build_mix():
     # malformed, all to joined groups
     whole = v4("239.9.9.3", 3999)
     add(whole[:14 + 12], "drop", "malformed")                       # cut in the IPv4 header
-    add(whole[:14 + 20 + 4], "drop", "malformed")                   # cut in the UDP header
+    add(whole[:14 + 20 + 4], "drop", "truncated")                   # cut in the UDP header
     add(v4("239.9.9.3", 3999, ihl=4), "drop", "malformed")          # IHL < 5
-    add(v4("239.9.9.3", 3999, total_len=200), "drop", "malformed")  # total length > frame
+    add(v4("239.9.9.3", 3999, total_len=200), "drop", "truncated")  # total length > frame
     add(v4("239.9.9.3", 3999, payload=struct.pack("!HHHH", 40000, 3999, 100, 0) + b"u" * 18),
         "drop", "malformed")                                        # UDP length > IP payload
     add(v4("239.9.9.3", 3999, payload=struct.pack("!HHHH", 40000, 3999, 4, 0) + b"u" * 18),
         "drop", "malformed")                                        # UDP length < 8
     add(whole[:14] + bytes([0x65]) + whole[15:], "drop", "malformed")   # version 6 in IPv4
     add(v6("ff3e::1", 17, udp_csum(SRC6, "ff3e::1", 40000, 5000, b"z" * 8), payload_len=300),
-        "drop", "malformed")                                        # IPv6 payload > frame
+        "drop", "truncated")                                        # IPv6 payload > frame
     add(v6udp("ff3e::1", 5000)[:14 + 30], "drop", "malformed")      # cut in the IPv6 header
     add(v4("239.9.9.3", 3999, vlans=[(0x88A8, 1), (0x8100, 2), (0x8100, 3)]), "drop",
         "malformed")                                                # three VLAN tags
@@ -301,7 +301,7 @@ def main():
 
     want_groups = {}
     want_drops = {r: 0 for r in ("not_multicast", "not_udp", "malformed", "fragment",
-                                 "unknown_group", "ring_full", "control")}
+                                 "unknown_group", "ring_full", "control", "truncated")}
     for _, (kind, what) in mix:
         if kind == "group":
             want_groups[what] = want_groups.get(what, 0) + 1

@@ -42,7 +42,7 @@ LIMIT = t.TELEMETRY_MAX_OUTPUT
 STATES = ["other", "poll_empty", "rx", "classify", "fanout", "dequeue", "process", "sleep",
           "console", "telemetry"]
 DROPS = ["not_multicast", "not_udp", "malformed", "fragment", "unknown_group", "ring_full",
-         "control"]
+         "control", "truncated"]
 ROLES = {"rx", "worker", "rx+worker", "control"}
 
 # The documented reply keys (docs/telemetry.md).
@@ -201,6 +201,8 @@ def mix_frames():
     f += [t.eth(t.mac_for_group("239.9.9.1"), 0x0800,                           # not_udp
                 t.ipv4("198.18.0.1", "239.9.9.1", 6, b"t" * 26))]
     f += [t.eth(t.mac_for_group("239.9.9.1"), 0x0800,                           # malformed
+                t.ipv4("198.18.0.1", "239.9.9.1", 17, t.udp(1, 3999, b"m" * 18), ihl=4))]
+    f += [t.eth(t.mac_for_group("239.9.9.1"), 0x0800,                           # truncated
                 t.ipv4("198.18.0.1", "239.9.9.1", 17, t.udp(1, 3999, b"m" * 18),
                        total_len=400))]
     f += [t.eth(t.mac_for_group("239.9.9.1"), 0x0800,                           # fragment

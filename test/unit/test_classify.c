@@ -114,28 +114,52 @@ expect_v6(const char *what, const struct frame *f, const uint8_t addr[16], uint1
 }
 
 /*
+ * Where the IP header of f ends (the IPv4 IHL or the IPv6 fixed header after the Ethernet
+ * header and any VLAN tags), or UINT32_MAX for a frame that is not IP.
+ */
+static uint32_t
+ip_hdr_end(const struct frame *f)
+{
+	uint32_t off = ETH_HDR_LEN;
+	uint16_t type = get_be16(f, 12);
+
+	while ((type == TPID_8021Q || type == TPID_8021AD || type == TPID_QINQ_OLD) &&
+	       off + VLAN_TAG_LEN <= f->len) {
+		type = get_be16(f, off + 2);
+		off += VLAN_TAG_LEN;
+	}
+	if (type == ET_IPV4 && off < f->len)
+		return off + (uint32_t)(f->b[off] & 0x0f) * 4;
+	if (type == ET_IPV6)
+		return off + IPV6_HDR_LEN;
+	return UINT32_MAX;
+}
+
+/*
  * Classify every prefix of f, lengths 0 .. f->len - 1. A prefix shorter than min_ok must be
- * malformed; a prefix of at least min_ok bytes must get the same answer (and key) as the
- * whole frame. For an IP frame min_ok is the end of the IP datagram: the classifier requires
- * the IPv4 total length / IPv6 payload length to lie inside the bytes it is given, so a cut
- * anywhere before that end (inside the MACs, the EtherType, a VLAN tag, the IP header, an
- * extension header, the UDP header or the payload) is malformed, and only bytes after the
- * datagram (Ethernet padding, a kept FCS) can go without changing the answer.
+ * malformed if it cuts the Ethernet, VLAN or IP header, and truncated if the IP header is
+ * whole (its length then says more than the frame holds); a prefix of at least min_ok bytes
+ * must get the same answer (and key) as the whole frame. For an IP frame min_ok is the end
+ * of the IP datagram: the classifier requires the IPv4 total length / IPv6 payload length
+ * to lie inside the bytes it is given, so a cut anywhere before that end (inside the MACs,
+ * the EtherType, a VLAN tag, the IP header, an extension header, the UDP header or the
+ * payload) is dropped, and only bytes after the datagram (Ethernet padding, a kept FCS) can
+ * go without changing the answer.
  */
 static void
 truncation_sweep(const char *what, const struct frame *f, uint32_t min_ok, bool stripped)
 {
 	struct mcfan_flow_key full_key, key;
-	enum mcfan_drop full, r;
-	uint32_t len;
+	enum mcfan_drop full, r, cut;
+	uint32_t len, hdr_end = ip_hdr_end(f);
 
 	full = classify_n(f, f->len, stripped, &full_key);
 	for (len = 0; len < f->len; len++) {
 		r = classify_n(f, len, stripped, &key);
 		if (len < min_ok) {
-			CHECK(r == MCFAN_DROP_MALFORMED,
-			      "%s cut to %u of %u bytes: got %s, expected malformed", what, len,
-			      f->len, mcfan_drop_name(r));
+			cut = len >= hdr_end ? MCFAN_DROP_TRUNCATED : MCFAN_DROP_MALFORMED;
+			CHECK(r == cut, "%s cut to %u of %u bytes: got %s, expected %s", what, len,
+			      f->len, mcfan_drop_name(r), mcfan_drop_name(cut));
 		} else {
 			CHECK(r == full, "%s cut to %u of %u bytes: got %s, expected %s", what, len,
 			      f->len, mcfan_drop_name(r), mcfan_drop_name(full));
@@ -159,10 +183,11 @@ test_drop_names(void)
 	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_UNKNOWN_GROUP), "unknown_group");
 	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_RING_FULL), "ring_full");
 	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_CONTROL), "control");
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_TRUNCATED), "truncated");
 	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_MAX), "invalid");
 	CHECK_EQ_STR(mcfan_drop_name((enum mcfan_drop)(MCFAN_DROP_MAX + 1)), "invalid");
 	CHECK_EQ_STR(mcfan_drop_name((enum mcfan_drop)-1), "invalid");
-	CHECK_EQ_INT(MCFAN_DROP_MAX, 8);
+	CHECK_EQ_INT(MCFAN_DROP_MAX, 9);
 }
 
 static void
@@ -282,9 +307,9 @@ test_igmp(void)
 	/* A unicast IGMP query is not multicast: the destination is checked first. */
 	build_igmp(&f, &L2_UNTAGGED, IPV4_IHL_MIN + 1, V4_UNICAST);
 	expect_drop("igmp to a unicast address", &f, MCFAN_DROP_NOT_MULTICAST);
-	/* Truncated IGMP (IP total length beyond the frame) is malformed, not control. */
+	/* Truncated IGMP (IP total length beyond the frame) is truncated, not control. */
 	build_igmp(&f, &L2_UNTAGGED, IPV4_IHL_MIN + 1, V4_GROUP);
-	expect_drop_n("igmp cut by one byte", &f, f.len - 1, false, MCFAN_DROP_MALFORMED);
+	expect_drop_n("igmp cut by one byte", &f, f.len - 1, false, MCFAN_DROP_TRUNCATED);
 }
 
 static void
@@ -353,9 +378,9 @@ test_ipv4_total_length(void)
 	/* Total length beyond the frame by one byte, and by a lot (af_packet's reassembled
 	 * datagram cut at the frame size: 65535 claimed). */
 	set_be16(&f, ip + 2, (uint16_t)(tot + 1));
-	expect_drop("ipv4 total length one beyond the frame", &f, MCFAN_DROP_MALFORMED);
+	expect_drop("ipv4 total length one beyond the frame", &f, MCFAN_DROP_TRUNCATED);
 	set_be16(&f, ip + 2, 65535);
-	expect_drop("ipv4 total length 65535 in a short frame", &f, MCFAN_DROP_MALFORMED);
+	expect_drop("ipv4 total length 65535 in a short frame", &f, MCFAN_DROP_TRUNCATED);
 	/* Total length below the header length. */
 	set_be16(&f, ip + 2, 19);
 	expect_drop("ipv4 total length 19", &f, MCFAN_DROP_MALFORMED);
@@ -656,9 +681,9 @@ test_ipv6_malformed(void)
 	build_ipv6_udp(&f, &L2_UNTAGGED, V6_GROUP, 5000, 40);
 	plen = get_be16(&f, ip + 4);
 	set_be16(&f, ip + 4, (uint16_t)(plen + 1));
-	expect_drop("ipv6 payload length one beyond the frame", &f, MCFAN_DROP_MALFORMED);
+	expect_drop("ipv6 payload length one beyond the frame", &f, MCFAN_DROP_TRUNCATED);
 	set_be16(&f, ip + 4, 65535);
-	expect_drop("ipv6 payload length 65535", &f, MCFAN_DROP_MALFORMED);
+	expect_drop("ipv6 payload length 65535", &f, MCFAN_DROP_TRUNCATED);
 	set_be16(&f, ip + 4, UDP_HDR_LEN - 1);
 	expect_drop("ipv6 payload length 7 (udp header cut)", &f, MCFAN_DROP_MALFORMED);
 	set_be16(&f, ip + 4, 0);
@@ -929,6 +954,72 @@ test_truncation(void)
 	truncation_sweep("802.1Q igmp", &f, f.len, false);
 }
 
+/*
+ * Frames cut by the receiver (af_packet copies at most framesz - 66 bytes of a frame into
+ * its ring: 1,982 with the default 2048) have whole headers and an IP length that says more
+ * than the frame holds: truncated, not malformed, whatever the protocol after the header.
+ * An IP header that is itself cut stays malformed.
+ */
+static void
+test_truncated(void)
+{
+	struct frame f;
+
+	/* A 1,990-byte UDP datagram (2,032-byte frame), cut at 1,982 bytes. */
+	build_ipv4_udp(&f, &L2_UNTAGGED, V4_GROUP, GROUP_PORT, 1990 - IPV4_HDR_LEN - UDP_HDR_LEN);
+	CHECK_EQ_INT(f.len, ETH_HDR_LEN + 1990);
+	expect_v4("1,990-byte datagram, whole", &f, V4_GROUP, GROUP_PORT);
+	expect_drop_n("1,990-byte datagram cut to 1,982", &f, 1982, false, MCFAN_DROP_TRUNCATED);
+	expect_drop_n("cut right after the ipv4 header", &f, ETH_HDR_LEN + IPV4_HDR_LEN, false,
+		      MCFAN_DROP_TRUNCATED);
+	expect_drop_n("cut inside the ipv4 header", &f, ETH_HDR_LEN + IPV4_HDR_LEN - 1, false,
+		      MCFAN_DROP_MALFORMED);
+	/* Before the multicast check: a cut unicast frame is truncated too. */
+	build_ipv4_udp(&f, &L2_QINQ, V4_UNICAST, GROUP_PORT, 1500);
+	expect_drop_n("qinq unicast cut", &f, 1000, false, MCFAN_DROP_TRUNCATED);
+	build_ipv6_udp(&f, &L2_DOT1Q, V6_GROUP, 5000, 1990);
+	expect_drop_n("802.1Q ipv6 cut to 1,982", &f, 1982, false, MCFAN_DROP_TRUNCATED);
+	expect_drop_n("802.1Q ipv6 cut right after the ipv6 header", &f,
+		      ETH_HDR_LEN + VLAN_TAG_LEN + IPV6_HDR_LEN, false, MCFAN_DROP_TRUNCATED);
+	expect_drop_n("802.1Q ipv6 cut inside the ipv6 header", &f,
+		      ETH_HDR_LEN + VLAN_TAG_LEN + IPV6_HDR_LEN - 1, false, MCFAN_DROP_MALFORMED);
+}
+
+/* The group MAC check: 01:00:5e + low 23 bits (IPv4), 33:33 + low 32 bits (IPv6). */
+static void
+test_mac_mismatch(void)
+{
+	static const uint8_t v4_hi[4] = { 239, 137, 9, 1 };  /* bit 23 set: same MAC as .9.9.1 */
+	static const uint8_t mac_v4[6] = { 0x01, 0x00, 0x5e, 0x09, 0x09, 0x01 };
+	static const uint8_t mac_v6[6] = { 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 };
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t ucast[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+	struct mcfan_flow_key k;
+	uint8_t mac[6];
+
+	make_key(&k, MCFAN_FAMILY_IPV4, V4_GROUP, GROUP_PORT);
+	CHECK(!mcfan_classify_mac_mismatch(mac_v4, 6, &k), "239.9.9.1 with its MAC");
+	CHECK(mcfan_classify_mac_mismatch(mac_v4, 5, &k), "a 5-byte frame matches");
+	CHECK(mcfan_classify_mac_mismatch(ucast, 6, &k), "unicast MAC matches 239.9.9.1");
+	CHECK(mcfan_classify_mac_mismatch(bcast, 6, &k), "broadcast MAC matches 239.9.9.1");
+	CHECK(mcfan_classify_mac_mismatch(mac_v6, 6, &k), "IPv6 MAC matches 239.9.9.1");
+	memcpy(mac, mac_v4, 6);
+	mac[5] = 2;
+	CHECK(mcfan_classify_mac_mismatch(mac, 6, &k), "239.9.9.2's MAC matches 239.9.9.1");
+	mac[5] = 1;
+	mac[3] = 0x89; /* the 24th bit is not part of the mapping: 01:00:5e:89 is not a group MAC */
+	CHECK(mcfan_classify_mac_mismatch(mac, 6, &k), "01:00:5e:89:09:01 matches 239.9.9.1");
+	make_key(&k, MCFAN_FAMILY_IPV4, v4_hi, GROUP_PORT);
+	CHECK(!mcfan_classify_mac_mismatch(mac_v4, 6, &k), "239.137.9.1 maps to 01:00:5e:09:09:01");
+	make_key(&k, MCFAN_FAMILY_IPV6, V6_GROUP, 5000);
+	CHECK(!mcfan_classify_mac_mismatch(mac_v6, 6, &k), "ff3e::1 with 33:33:00:00:00:01");
+	CHECK(mcfan_classify_mac_mismatch(mac_v4, 6, &k), "IPv4 MAC matches ff3e::1");
+	make_key(&k, MCFAN_FAMILY_IPV6, V6_MDNS, 5353);
+	memcpy(mac, mac_v6, 6);
+	mac[5] = 0xfb;
+	CHECK(!mcfan_classify_mac_mismatch(mac, 6, &k), "ff02::fb with 33:33:00:00:00:fb");
+}
+
 int
 main(void)
 {
@@ -952,5 +1043,7 @@ main(void)
 	test_ipv6_ext();
 	test_mld();
 	test_truncation();
+	test_truncated();
+	test_mac_mismatch();
 	return unit_summary("classify");
 }

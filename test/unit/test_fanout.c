@@ -112,7 +112,7 @@ enum kind {
 	K_GROUP6,       /* [ff3e::1]:5000, deliverable */
 	K_UNICAST,
 	K_TCP,
-	K_TOTLEN,       /* IPv4 total length beyond the frame */
+	K_TOTLEN,       /* IPv4 total length beyond the frame: truncated */
 	K_IHL4,
 	K_SHORT,        /* 20 bytes */
 	K_FRAG_FIRST,
@@ -129,7 +129,7 @@ static const enum mcfan_drop kind_reason[K_MAX] = {
 	[K_GROUP6] = MCFAN_DROP_NONE,
 	[K_UNICAST] = MCFAN_DROP_NOT_MULTICAST,
 	[K_TCP] = MCFAN_DROP_NOT_UDP,
-	[K_TOTLEN] = MCFAN_DROP_MALFORMED,
+	[K_TOTLEN] = MCFAN_DROP_TRUNCATED,
 	[K_IHL4] = MCFAN_DROP_MALFORMED,
 	[K_SHORT] = MCFAN_DROP_MALFORMED,
 	[K_FRAG_FIRST] = MCFAN_DROP_FRAGMENT,
@@ -632,7 +632,8 @@ test_drop_mix(void)
 		      mcfan_drop_name(r), ctx.stats.drops[r], exp[r]);
 	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_NOT_MULTICAST], 1);
 	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_NOT_UDP], 1);
-	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_MALFORMED], 3);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_MALFORMED], 2);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_TRUNCATED], 1);
 	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_FRAGMENT], 2);
 	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_UNKNOWN_GROUP], 2);
 	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_CONTROL], 2);
@@ -1028,12 +1029,12 @@ test_multiseg(void)
 	split = 60;
 	m = mbuf_chain_from(&f, &split, 1);
 	if (m != NULL) {
-		expect_mbuf_key("multi-segment, total length one beyond", m, MCFAN_DROP_MALFORMED,
+		expect_mbuf_key("multi-segment, total length one beyond", m, MCFAN_DROP_TRUNCATED,
 				0, NULL, 0);
 		rte_pktmbuf_free(m);
 	}
 
-	/* Headers beyond MCFAN_CLASSIFY_HDR_MAX: malformed in several segments only. */
+	/* Headers past the first segment: the same answer as in one segment. */
 	build_v6(&f, true, 31, V6_PORT, 1); /* 256-byte hop-by-hop: UDP at 14 + 40 + 256 */
 	m = mbuf_from(&f);
 	if (m != NULL) {
@@ -1044,8 +1045,8 @@ test_multiseg(void)
 	split = 100;
 	m = mbuf_chain_from(&f, &split, 1);
 	if (m != NULL) {
-		expect_mbuf_key("ipv6, 256-byte hop-by-hop, two segments", m, MCFAN_DROP_MALFORMED,
-				0, NULL, 0);
+		expect_mbuf_key("ipv6, 256-byte hop-by-hop, two segments", m, MCFAN_DROP_NONE,
+				MCFAN_FAMILY_IPV6, V6_GROUP, V6_PORT);
 		rte_pktmbuf_free(m);
 	}
 	build_v6(&f, true, 20, V6_PORT, 1); /* UDP header ends at 14 + 40 + 168 + 8 = 230 */
@@ -1444,6 +1445,123 @@ out:
 	rte_free(ws);
 }
 
+/*
+ * The issue's frame: a 256-byte IPv6 hop-by-hop header in a 2,218-byte frame, so the UDP
+ * header (at 14 + 40 + 256) lies past the first segment for most split points. Every
+ * segmentation must give the answer and key of the same bytes in one piece (before the fix
+ * every split before byte 318 counted as malformed). Cut short, the frame is truncated
+ * whatever the segmentation.
+ */
+static void
+test_multiseg_long_headers(void)
+{
+	struct mcfan_flow_key flat_key, key;
+	enum mcfan_drop flat, r;
+	struct rte_mbuf *m;
+	struct frame f;
+	uint32_t ip, u, s, splits[2], n_bad = 0, n_tried = 0, data_room;
+	unsigned int n_splits;
+
+	l2_hdr(&f, l2_tags(0), ET_IPV6);
+	ip = ipv6_begin(&f, PROTO_HOPOPTS, V6_GROUP);
+	ipv6_opts(&f, PROTO_UDP, 31);
+	u = udp_begin(&f, V6_PORT);
+	payload(&f, 7, 2218 - (ETH_HDR_LEN + IPV6_HDR_LEN + 256 + UDP_HDR_LEN));
+	udp_end(&f, u);
+	ipv6_end(&f, ip);
+	CHECK_EQ_INT(f.len, 2218);
+	flat = mcfan_classify(f.b, f.len, false, &flat_key);
+	CHECK(flat == MCFAN_DROP_NONE, "2,218-byte frame in one piece: %s", mcfan_drop_name(flat));
+	data_room = rte_pktmbuf_data_room_size(pool) - RTE_PKTMBUF_HEADROOM;
+	for (s = 1; s < f.len; s++) {
+		n_splits = 1;
+		splits[0] = s;
+		if (s > data_room) {
+			splits[0] = data_room / 2;
+			splits[1] = s;
+			n_splits = 2;
+		} else if (f.len - s > data_room) {
+			splits[1] = s + data_room / 2;
+			n_splits = 2;
+		}
+		m = mbuf_chain_from(&f, splits, n_splits);
+		if (m == NULL)
+			break;
+		n_tried++;
+		memset(&key, 0xa5, sizeof(key));
+		r = mcfan_classify_mbuf(m, &key);
+		if (r != flat || memcmp(&key, &flat_key, sizeof(key)) != 0) {
+			if (n_bad++ < 3)
+				CHECK(0, "2,218-byte frame split at %u: %s, expected %s", s,
+				      mcfan_drop_name(r), mcfan_drop_name(flat));
+		}
+		rte_pktmbuf_free(m);
+	}
+	CHECK_EQ_INT(n_tried, f.len - 1);
+	CHECK(n_bad == 0, "%u of %u segmentations differ from the frame in one piece", n_bad,
+	      n_tried);
+	/* Cut by af_packet at 1,982 bytes (framesz 2048): truncated in one piece and in two. */
+	flat = mcfan_classify(f.b, 1982, false, &key);
+	CHECK(flat == MCFAN_DROP_TRUNCATED, "cut to 1982: %s", mcfan_drop_name(flat));
+	f.len = 1982;
+	splits[0] = 100;
+	m = mbuf_chain_from(&f, splits, 1);
+	if (m != NULL) {
+		expect_mbuf_key("cut to 1982, two segments", m, MCFAN_DROP_TRUNCATED, 0, NULL, 0);
+		rte_pktmbuf_free(m);
+	}
+	check_pool_full("multiseg long headers");
+}
+
+/*
+ * A frame found in a group whose destination MAC is not the group's multicast MAC is
+ * delivered and counted in mac_mismatch (l2_hdr() writes 01:00:5e:09:09:01, the MAC of
+ * 239.9.9.1 only). Before the counter, such frames were delivered with no sign.
+ */
+static void
+test_mac_mismatch(void)
+{
+	static const uint16_t one[] = { 0 };
+	static const uint8_t unicast[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x09 };
+	static const uint8_t mac_v6[6] = { 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 };
+	struct rte_ring *rings[1] = { ring_new("ut_mac", BIG_RING) };
+	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_PARTITION, one, 1);
+	struct rte_mbuf *pkts[6], *out[8];
+	struct mcfan_rx_ctx ctx;
+	struct frame f[6];
+	unsigned int i, n;
+
+	if (rings[0] == NULL || t == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 1, meta_off, SOCKET_ID_ANY), 0);
+	build_v4(&f[0], 0, 1, GROUP_PORT, 1, PAYLOAD_LEN);  /* 239.9.9.1, its own MAC */
+	build_v4(&f[1], 0, 3, GROUP_PORT, 2, PAYLOAD_LEN);  /* 239.9.9.3 with .1's MAC */
+	build_v4(&f[2], 0, 1, GROUP_PORT, 3, PAYLOAD_LEN);
+	memcpy(f[2].b, unicast, sizeof(unicast));           /* unicast MAC */
+	build_v4(&f[3], 1, 1, GROUP_PORT, 4, PAYLOAD_LEN);  /* tagged, its own MAC */
+	build_v6(&f[4], false, 0, V6_PORT, 5);
+	memcpy(f[4].b, mac_v6, sizeof(mac_v6));             /* ff3e::1, 33:33:00:00:00:01 */
+	build_v6(&f[5], false, 0, V6_PORT, 6);              /* ff3e::1 with an IPv4 MAC */
+	for (i = 0; i < RTE_DIM(pkts); i++) {
+		pkts[i] = mbuf_from(&f[i]);
+		if (pkts[i] == NULL)
+			goto free_ctx;
+	}
+	CHECK_EQ_INT(mcfan_fanout_burst(&ctx, t, pkts, RTE_DIM(pkts), 5), RTE_DIM(pkts));
+	CHECK_EQ_INT(ctx.stats.delivered_frames, RTE_DIM(pkts));
+	CHECK_EQ_INT(ctx.stats.mac_mismatch, 3);
+	check_conservation("mac mismatch", &ctx);
+	n = drain(rings[0], out, RTE_DIM(out));
+	CHECK_EQ_INT(n, RTE_DIM(pkts));
+	rte_pktmbuf_free_bulk(out, n);
+	check_pool_full("mac mismatch");
+free_ctx:
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(t);
+	ring_del(rings[0]);
+}
+
 /* ---- EAL ---- */
 
 static int
@@ -1474,6 +1592,8 @@ main(void)
 		test_replicate_partial();
 		test_worker_stats();
 		test_multiseg();
+		test_multiseg_long_headers();
+		test_mac_mismatch();
 		test_stage_flush();
 		test_stats_read();
 		test_worker_read_bounded();

@@ -6,10 +6,15 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <linux/if_packet.h>
 
 #include <rte_common.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_ethdev.h>
+#include <rte_kvargs.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
@@ -48,6 +53,58 @@ port_filter(struct mcfan_app *app, uint16_t port)
 	snprintf(p->filter_mode, sizeof(p->filter_mode), "none");
 }
 
+/* net_af_packet's default frame size (devarg framesz), bytes (DPDK 22.11 rte_eth_af_packet.c). */
+#define AF_PACKET_FRAMESZ_DEFAULT 2048
+/*
+ * Bytes of a TPACKET_V2 ring frame before the Ethernet header: the kernel puts the network
+ * header at TPACKET_ALIGN(TPACKET2_HDRLEN + 16) and the MAC header right before it
+ * (net/packet/af_packet.c tpacket_rcv()), so a frame holds framesz minus this much and
+ * anything longer arrives cut (66 bytes on x86-64).
+ */
+#define AF_PACKET_FRAME_OVERHEAD (TPACKET_ALIGN(TPACKET2_HDRLEN + 16) - RTE_ETHER_HDR_LEN)
+
+/* Warn when an af_packet port's interface MTU is above what its ring frames hold: those
+ * frames arrive cut and count as truncated. Best effort: silent when anything is unknown. */
+static void
+af_packet_mtu_check(uint16_t port, const struct rte_eth_dev_info *info)
+{
+	const struct rte_devargs *da;
+	struct rte_kvargs *kv;
+	const char *iface, *fs;
+	char path[128];
+	unsigned int framesz = AF_PACKET_FRAMESZ_DEFAULT, mtu, room;
+	FILE *f;
+	int n;
+
+	if (info->device == NULL || strcmp(info->driver_name, "net_af_packet") != 0)
+		return;
+	da = rte_dev_devargs(info->device);
+	if (da == NULL || da->args == NULL)
+		return;
+	kv = rte_kvargs_parse(da->args, NULL);
+	if (kv == NULL)
+		return;
+	iface = rte_kvargs_get(kv, "iface");
+	fs = rte_kvargs_get(kv, "framesz");
+	if (fs != NULL)
+		framesz = (unsigned int)strtoul(fs, NULL, 0);
+	n = iface != NULL ? snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", iface) : -1;
+	f = n > 0 && (size_t)n < sizeof(path) ? fopen(path, "r") : NULL;
+	if (f != NULL && fscanf(f, "%u", &mtu) == 1 && framesz > AF_PACKET_FRAME_OVERHEAD) {
+		room = framesz - AF_PACKET_FRAME_OVERHEAD - RTE_ETHER_HDR_LEN;
+		if (mtu > room)
+			MCFAN_LOG(WARNING, "port %u (net_af_packet): interface %s has MTU %u but a "
+				  "%u-byte ring frame (framesz) holds IP packets of at most %u "
+				  "bytes (%u bytes of packet header, %u of Ethernet, 4 fewer a VLAN "
+				  "tag): longer frames arrive cut and count as 'truncated'; raise "
+				  "framesz or lower the MTU\n", port, iface, mtu, framesz, room,
+				  (unsigned int)AF_PACKET_FRAME_OVERHEAD, RTE_ETHER_HDR_LEN);
+	}
+	if (f != NULL)
+		fclose(f);
+	rte_kvargs_free(kv);
+}
+
 static int
 port_init(struct mcfan_app *app, uint16_t port)
 {
@@ -69,6 +126,7 @@ port_init(struct mcfan_app *app, uint16_t port)
 		return ret;
 	}
 	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
+	af_packet_mtu_check(port, &info);
 	rte_eth_dev_get_name_by_port(port, p->name);
 	p->socket_id = rte_eth_dev_socket_id(port);
 	if (p->socket_id < 0)

@@ -75,6 +75,7 @@ totals_raw(const struct mcfan_app *app, struct mcfan_totals *t)
 		t->delivered_copies += s.delivered_copies;
 		for (k = 1; k < MCFAN_DROP_MAX; k++)
 			t->drops[k] += s.drops[k];
+		t->mac_mismatch += s.mac_mismatch;
 	}
 	for (k = 1; k < MCFAN_DROP_MAX; k++)
 		t->drops_total += t->drops[k];
@@ -100,6 +101,7 @@ mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
 		for (k = 1; k < MCFAN_DROP_MAX; k++)
 			t->drops[k] -= b->drops[k];
 		t->drops_total -= b->drops_total;
+		t->mac_mismatch -= b->mac_mismatch;
 	}
 	ctl_unlock(app);
 }

@@ -20,6 +20,7 @@ struct mcfan_totals {
 	uint64_t delivered_copies;
 	uint64_t drops[MCFAN_DROP_MAX];
 	uint64_t drops_total;
+	uint64_t mac_mismatch;        /* delivered with a destination MAC not the group's */
 };
 
 struct mcfan_worker_view {

@@ -415,6 +415,7 @@ report_json_build(struct mcfan_app *app)
 	for (i = 1; i < MCFAN_DROP_MAX; i++)
 		json_object_set_new(drops, mcfan_drop_name(i), json_u64(t.drops[i]));
 	json_object_set_new(root, "drops", drops);
+	json_object_set_new(root, "mac_mismatch", json_u64(t.mac_mismatch));
 
 	arr = json_array();
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+#
+# A bounded libFuzzer run of one target: run-fuzz.sh TARGET SEED_CORPUS [DICT]
+# Fuzzes for MCFAN_FUZZ_SECONDS (default 20) seconds, or MCFAN_FUZZ_RUNS executions if set,
+# starting from the seed corpus (read only: new inputs go to a scratch directory). Exit 0
+# with no finding; on a finding libFuzzer's exit status, and the crashing input is kept in
+# the scratch directory it names (reproduce: TARGET FILE).
+set -uo pipefail
+target=$1 corpus=$2 dict=${3:-}
+secs=${MCFAN_FUZZ_SECONDS:-20}
+work=$(mktemp -d /tmp/mcfan-fuzz-XXXXXX)
+args=(-max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+	-artifact_prefix="$work/")
+[ -n "${MCFAN_FUZZ_RUNS:-}" ] && args+=(-runs="$MCFAN_FUZZ_RUNS" -max_total_time=0)
+[ -n "$dict" ] && [ -f "$dict" ] && args+=(-dict="$dict")
+mkdir "$work/new"
+"$target" "${args[@]}" "$work/new" "$corpus"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	rm -rf "$work"
+else
+	echo "run-fuzz: $(basename "$target") found a problem (status $rc); inputs kept in $work" >&2
+fi
+exit "$rc"

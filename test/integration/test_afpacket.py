@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""net_af_packet with an interface MTU above what its ring frames hold (issue 16): mcfan warns
+at start, and frames the kernel cut to fit the ring count as `truncated`, not `malformed`,
+while frames that fit are delivered. A veth pair with MTU 4000; real frames sent into the
+peer with an AF_PACKET socket. Needs root (else 77). Usage: test_afpacket.py MCFAN_BINARY"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import mcfantest as t
+
+TMP = tempfile.mkdtemp(prefix="mcfan-afpacket-")
+IF_A, IF_B = f"mcfmtu{os.getpid() % 10000}a", f"mcfmtu{os.getpid() % 10000}b"
+MTU = 4000
+N_EACH = 20
+
+
+def ip(*args):
+    return subprocess.run(["ip", *args], capture_output=True, text=True)
+
+
+def run(devargs, send):
+    """Run mcfan on devargs for 4 s; if send, send N_EACH long and N_EACH short frames into
+    the peer once it is up. Returns (exit status, stderr, report or None)."""
+    report = os.path.join(TMP, "report.json")
+    if os.path.exists(report):
+        os.unlink(report)
+    eal = t.eal_args(f"afp{os.getpid()}") + ["--vdev", devargs]
+    cmd = [t.mcfan_path(), *eal, "--", "--groups", "239.9.9.1:3999", "--duration", "4",
+           "--report-json", report]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         stdin=subprocess.DEVNULL)
+    if send:
+        time.sleep(2.0)
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+        s.bind((IF_B, 0))
+        long_frame = t.udp4_frame("239.9.9.1", 3999, data=b"L" * 2900)    # 2,942 bytes
+        short_frame = t.udp4_frame("239.9.9.1", 3999, data=b"s" * 900)    # 942 bytes
+        for _ in range(N_EACH):
+            s.send(long_frame)
+            s.send(short_frame)
+            time.sleep(0.005)
+        s.close()
+    try:
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+    t.remove_runtime_dir(eal)
+    rep = None
+    if os.path.exists(report):
+        with open(report) as f:
+            rep = json.load(f)
+    return p.returncode, err, rep
+
+
+def main():
+    if os.geteuid() != 0:
+        print("test_afpacket: needs root for a veth pair, skipping")
+        sys.exit(77)
+    if ip("link", "add", IF_A, "type", "veth", "peer", "name", IF_B).returncode != 0:
+        print("test_afpacket: cannot create a veth pair, skipping")
+        sys.exit(77)
+    try:
+        for i in (IF_A, IF_B):
+            ip("link", "set", i, "mtu", str(MTU), "up")
+        # IPv6 off on the pair: no router solicitations or MLD reports among the counts
+        for i in (IF_A, IF_B):
+            subprocess.run(["sysctl", "-qw", f"net.ipv6.conf.{i}.disable_ipv6=1"],
+                           capture_output=True)
+        rc, err, rep = run(f"net_af_packet0,iface={IF_A}", True)
+        t.check_eq(rc, 0, f"MTU {MTU}, default framesz: exit status ({err.strip()[-300:]!r})")
+        t.check(f"interface {IF_A} has MTU {MTU} but a 2048-byte ring frame (framesz) holds "
+                "IP packets of at most 1968 bytes" in err,
+                f"MTU {MTU}, default framesz: the start warning ({err.strip()[-400:]!r})")
+        if rep is not None:
+            d = rep["drops"]
+            t.check_eq(d["truncated"], N_EACH, f"frames cut by af_packet are truncated: {d}")
+            t.check_eq(d["malformed"], 0, f"and not malformed: {d}")
+            t.check_eq(rep["delivered_frames"], N_EACH, "frames that fit are delivered")
+            t.check_eq(rep["mac_mismatch"], 0, "frames with their group's MAC: no mismatch")
+            t.check(t.conservation(rep), f"conservation: {rep['rx_frames']}")
+        else:
+            t.check(False, "no report")
+        # an MTU that exactly fits the default framesz (2048 - 66 - 14): no warning
+        ip("link", "set", IF_A, "mtu", "1968")
+        rc, err, rep = run(f"net_af_packet0,iface={IF_A}", False)
+        t.check_eq(rc, 0, f"MTU 1968: exit status ({err.strip()[-300:]!r})")
+        t.check("ring frame (framesz)" not in err, f"MTU 1968: no warning ({err[-300:]!r})")
+        # one byte more, with framesz given: the warning names the framesz given
+        ip("link", "set", IF_A, "mtu", "1937")
+        rc, err, rep = run(f"net_af_packet0,iface={IF_A},framesz=2016,blocksz=4096", False)
+        t.check("has MTU 1937 but a 2016-byte ring frame (framesz) holds IP packets of at "
+                "most 1936 bytes" in err, f"MTU 1937, framesz 2016: warning ({err[-300:]!r})")
+    finally:
+        ip("link", "del", IF_A)
+    t.finish("afpacket")
+
+
+if __name__ == "__main__":
+    main()
