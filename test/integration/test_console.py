@@ -54,7 +54,9 @@ def blocks(stdout):
 
 COUNTERS = re.compile(r"^frames: rx (\d+) = delivered (\d+) \+ drops (\d+)$")
 COPIES = re.compile(r"^copies: offered (\d+) = delivered (\d+) \+ ring drops (\d+)$")
-GROUP_ROW = re.compile(r"^\s+(\S+)\s+(partition|replicate)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)$")
+# group, fan-out, slot, frames, copies, copy_drops, bytes, workers
+GROUP_ROW = re.compile(r"^\s+(\S+)\s+(partition|replicate)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
+                       r"\s+(\S+)$")
 
 
 def parse_counters(lines):
@@ -78,7 +80,7 @@ def parse_groups(lines):
     for ln in lines:
         m = GROUP_ROW.match(ln)
         if m:
-            g[m.group(1)] = (m.group(2), int(m.group(3)), int(m.group(4)), m.group(6))
+            g[m.group(1)] = (m.group(2), int(m.group(3)), int(m.group(4)), m.group(8))
     return g
 
 

@@ -54,7 +54,7 @@ KEYS = {
     "/mcfan/msacc/types": {"lcores", "role", "wall_cycles", "busy_bp"} |
                           {s + "_bp" for s in STATES},
     "/mcfan/groups": {"total", "page", "pages", "group", "udp_port", "frames", "bytes",
-                      "n_workers"},
+                      "n_workers", "copies", "copy_drops"},
     "/mcfan/rings": {"rx_lcores", "lcore", "size", "count", "high_water", "enqueued", "drops",
                      "frames"},
     "/mcfan/counters": {"rx_frames", "rx_bytes", "delivered_frames", "copies_offered",
@@ -64,15 +64,16 @@ MSACC_ONE_KEYS = ({"lcore", "role", "wall_cycles", "tsc_hz", "busy_cycles", "bus
                    "polls", "polls_work", "frames", "empty_poll_bp", "cycles_per_frame",
                    "frames_per_poll_x100", "sleeps", "wakeups", "burst_hist_log2"} |
                   {s + "_cycles" for s in STATES} | {s + "_bp" for s in STATES})
-GROUP_ONE_KEYS = {"group", "udp_port", "fanout", "frames", "bytes", "first_rx_tsc",
-                  "last_rx_tsc", "workers"}
+GROUP_ONE_KEYS = {"group", "udp_port", "fanout", "frames", "copies", "copy_drops", "bytes",
+                  "first_rx_tsc", "last_rx_tsc", "workers"}
 # Columns of the table-shaped replies (parallel arrays, one element a row).
 COLUMNS = {
     "/mcfan/lcores": sorted(KEYS["/mcfan/lcores"]),
     "/mcfan/msacc": ["lcore", "wall_cycles", "busy_bp"] + [s + "_bp" for s in STATES],
     "/mcfan/msacc/types": ["lcores", "role", "wall_cycles", "busy_bp"] +
                           [s + "_bp" for s in STATES],
-    "/mcfan/groups": ["group", "udp_port", "frames", "bytes", "n_workers"],
+    "/mcfan/groups": ["group", "udp_port", "frames", "bytes", "n_workers", "copies",
+                      "copy_drops"],
     "/mcfan/rings": ["lcore", "size", "count", "high_water", "enqueued", "drops", "frames"],
 }
 

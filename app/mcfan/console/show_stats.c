@@ -99,15 +99,16 @@ cmd_show_groups(struct mcfan_console *con, const struct mcfan_console_args *a)
 			goto out;
 		}
 	}
-	printf("  %-46s %-9s %4s %14s %16s  %s\n", "group", "fan-out", "slot", "frames", "bytes",
-	       "workers");
+	printf("  %-46s %-9s %4s %14s %14s %10s %16s  %s\n", "group", "fan-out", "slot", "frames",
+	       "copies", "copy_drops", "bytes", "workers");
 	for (i = 0; i < (unsigned int)n; i++) {
 		if (!show[i])
 			continue;
 		mcfan_group_format(&gv[i].entry->key, text, sizeof(text));
-		printf("  %-46s %-9s %4u %14" PRIu64 " %16" PRIu64 "  ", text,
-		       mcfan_fanout_name((enum mcfan_fanout)gv[i].entry->fanout), gv[i].entry->id,
-		       gv[i].frames, gv[i].bytes);
+		printf("  %-46s %-9s %4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %16" PRIu64 "  ",
+		       text, mcfan_fanout_name((enum mcfan_fanout)gv[i].entry->fanout),
+		       gv[i].entry->id, gv[i].frames, gv[i].copies, gv[i].copy_drops,
+		       gv[i].bytes);
 		print_targets(app, gv[i].entry);
 		shown++;
 	}

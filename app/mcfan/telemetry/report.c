@@ -161,8 +161,8 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 			ps.rx_nombuf);
 	}
 	ng = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
-	fprintf(f, "\ngroups:\n  %-40s %6s %10s %14s %14s  %s\n", "group", "port", "fan-out",
-		"frames", "bytes", "worker lcores");
+	fprintf(f, "\ngroups:\n  %-40s %6s %10s %14s %14s %10s %14s  %s\n", "group", "port",
+		"fan-out", "frames", "copies", "copy_drops", "bytes", "worker lcores");
 	for (i = 0; ng > 0 && i < (unsigned int)ng; i++) {
 		char portbuf[8];
 
@@ -171,8 +171,9 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 			snprintf(portbuf, sizeof(portbuf), "any");
 		else
 			snprintf(portbuf, sizeof(portbuf), "%u", gv[i].entry->key.udp_port);
-		fprintf(f, "  %-40s %6s %10s %14" PRIu64 " %14" PRIu64 " ", addr, portbuf,
-			mcfan_fanout_name(gv[i].entry->fanout), gv[i].frames, gv[i].bytes);
+		fprintf(f, "  %-40s %6s %10s %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14"
+			PRIu64 " ", addr, portbuf, mcfan_fanout_name(gv[i].entry->fanout),
+			gv[i].frames, gv[i].copies, gv[i].copy_drops, gv[i].bytes);
 		for (w = 0; w < app->n_workers; w++)
 			if (mcfan_bits_test(gv[i].worker_bits, w))
 				fprintf(f, " %u", app->worker_lcore_ids[w]);
@@ -432,6 +433,8 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "fanout", json_string(mcfan_fanout_name(
 			gv[i].entry->fanout)));
 		json_object_set_new(o, "frames", json_u64(gv[i].frames));
+		json_object_set_new(o, "copies", json_u64(gv[i].copies));
+		json_object_set_new(o, "copy_drops", json_u64(gv[i].copy_drops));
 		json_object_set_new(o, "bytes", json_u64(gv[i].bytes));
 		wl = json_array();
 		for (w = 0; w < app->n_workers; w++)
