@@ -59,6 +59,9 @@ KEYS = {
                      "frames"},
     "/mcfan/counters": {"rx_frames", "rx_bytes", "delivered_frames", "copies_offered",
                         "delivered_copies", "drops_total"} | set(DROPS),
+    "/mcfan/ports": {"port", "name", "driver", "rx_queues", "ipackets", "imissed", "ierrors",
+                     "rx_nombuf", "kernel_source", "interface", "kernel_packets",
+                     "kernel_drops", "rx_packets", "rx_dropped"},
 }
 MSACC_ONE_KEYS = ({"lcore", "role", "wall_cycles", "tsc_hz", "busy_cycles", "busy_bp",
                    "polls", "polls_work", "frames", "empty_poll_bp", "cycles_per_frame",

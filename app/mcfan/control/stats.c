@@ -22,6 +22,7 @@
 #include <rte_malloc.h>
 
 #include "mcfan.h"
+#include "control/kernel.h"
 #include "control/stats.h"
 #include "datapath/engine.h"
 
@@ -382,6 +383,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 
 	if (b == NULL)
 		return -ENODEV;
+	mcfan_kernel_clear(app); /* takes ctl_lock itself */
 	ws = malloc(sizeof(*ws));
 	rs = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*rs));
 	if (ws == NULL || rs == NULL) {
