@@ -371,6 +371,9 @@ int mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg);
 void mcfan_params_usage(const char *prog);
 
 /* control/ports.c */
+/* mbufs the ports take at rest: RX descriptors of every RX queue, plus (in *held) the
+ * frames net_pcap with infinite_rx=1 keeps in mbufs for the whole run (its captures). */
+uint64_t mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held);
 int mcfan_ports_init(struct mcfan_app *app);
 void mcfan_ports_stop(struct mcfan_app *app);
 

@@ -9,10 +9,13 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
@@ -22,6 +25,98 @@
 #include "control/groups.h"
 #include "control/kernel.h"
 
+#define PCAP_FILE_HDR 24   /* classic pcap: file header, bytes */
+#define PCAP_REC_HDR 16    /* record header: ts_sec, ts_usec, incl_len, orig_len */
+#define PCAP_MAGIC 0xa1b2c3d4u
+#define PCAP_MAGIC_NS 0xa1b23c4du
+
+/* mbufs a classic pcap file's records fill (one per RTE_MBUF_DEFAULT_DATAROOM bytes of
+ * each), or -1 if it is not a classic pcap file mcfan can read. */
+static int64_t
+pcap_file_mbufs(const char *path)
+{
+	unsigned char h[PCAP_FILE_HDR], r[PCAP_REC_HDR];
+	uint32_t magic, incl;
+	int64_t n = 0;
+	bool swap;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return -1;
+	if (fread(h, 1, sizeof(h), f) != sizeof(h)) {
+		fclose(f);
+		return -1;
+	}
+	memcpy(&magic, h, sizeof(magic));
+	swap = magic == rte_bswap32(PCAP_MAGIC) || magic == rte_bswap32(PCAP_MAGIC_NS);
+	if (!swap && magic != PCAP_MAGIC && magic != PCAP_MAGIC_NS) {
+		fclose(f);
+		return -1;
+	}
+	while (fread(r, 1, sizeof(r), f) == sizeof(r)) {
+		memcpy(&incl, r + 8, sizeof(incl));
+		if (swap)
+			incl = rte_bswap32(incl);
+		n += RTE_MAX((int64_t)1, ((int64_t)incl + RTE_MBUF_DEFAULT_DATAROOM - 1) /
+			     RTE_MBUF_DEFAULT_DATAROOM);
+		if (fseek(f, (long)incl, SEEK_CUR) != 0)
+			break;
+	}
+	fclose(f);
+	return n;
+}
+
+/* For net_pcap with infinite_rx=1: the mbufs its captures hold for the whole run (the PMD
+ * copies every frame of each rx_pcap file into mbufs of the pool at queue setup); 0 else. */
+static uint64_t
+pcap_infinite_mbufs(uint16_t port)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+	const char *p, *e;
+	char path[PATH_MAX];
+	uint64_t total = 0;
+	int64_t n;
+
+	if (rte_eth_dev_info_get(port, &info) != 0 || strcmp(info.driver_name, "net_pcap") != 0 ||
+	    info.device == NULL)
+		return 0;
+	da = rte_dev_devargs(info.device);
+	if (da == NULL || da->args == NULL || strstr(da->args, "infinite_rx=1") == NULL)
+		return 0;
+	for (p = strstr(da->args, "rx_pcap="); p != NULL; p = strstr(e, "rx_pcap=")) {
+		p += strlen("rx_pcap=");
+		e = p + strcspn(p, ",");
+		snprintf(path, sizeof(path), "%.*s", (int)(e - p), p);
+		n = pcap_file_mbufs(path);
+		if (n > 0)
+			total += (uint64_t)n;
+	}
+	return total;
+}
+
+uint64_t
+mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held)
+{
+	struct rte_eth_dev_info info;
+	uint64_t need = 0;
+	uint16_t port, q;
+
+	RTE_SET_USED(app);
+	*held = 0;
+	RTE_ETH_FOREACH_DEV(port) {
+		q = 1;
+		if (rte_eth_dev_info_get(port, &info) == 0) {
+			q = RTE_MAX(info.nb_rx_queues, (uint16_t)1);
+			if (info.max_rx_queues > 0)
+				q = RTE_MIN(q, info.max_rx_queues);
+		}
+		need += (uint64_t)q * MCFAN_RX_DESC;
+		*held += pcap_infinite_mbufs(port);
+	}
+	return need + *held;
+}
 
 /* Program the multicast MAC filter for the configured groups; fall back to allmulticast, and
  * say which mode is really in effect. */
