@@ -312,6 +312,9 @@ struct mcfan_lcore {
 	const struct mcfan_engine *worker_engine;
 	void *rx_engine_priv;             /* the RX engine's own state: its start/stop, lcore only */
 	void *worker_engine_priv;         /* the worker engine's own state, likewise */
+	/* the lcore's thread id: stored by the lcore before its loop, read by the control
+	 * side (control/sched.c); relaxed atomics; 0 until then */
+	int tid;
 } __rte_cache_aligned;
 
 /** Per port state. */
@@ -332,6 +335,7 @@ struct mcfan_port {
 struct mcfan_stats_base; /* control/stats.c */
 struct mcfan_control;    /* control/groups.c */
 struct mcfan_kernel;     /* control/kernel.c */
+struct mcfan_sched;      /* control/sched.c */
 struct mcfan_engine;     /* datapath/engine.h */
 
 struct mcfan_app {
@@ -355,6 +359,7 @@ struct mcfan_app {
 	struct mcfan_stats_base *stats_base; /* baselines of clear stats (stats.c), ctl_lock */
 	struct mcfan_control *control;    /* control/groups.c's state (counter slots) */
 	struct mcfan_kernel *kernel;      /* control/kernel.c: kernel-side port counters, ctl_lock */
+	struct mcfan_sched *sched;        /* control/sched.c: schedstat of the lcores, ctl_lock */
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */

@@ -40,7 +40,7 @@ TMP = tempfile.mkdtemp(prefix="mcfan-telemetry-")
 LIMIT = t.TELEMETRY_MAX_OUTPUT
 
 STATES = ["other", "poll_empty", "rx", "classify", "fanout", "dequeue", "process", "sleep",
-          "console", "telemetry"]
+          "console", "telemetry", "wait_cpu"]
 DROPS = ["not_multicast", "not_udp", "malformed", "fragment", "unknown_group", "ring_full",
          "control"]
 ROLES = {"rx", "worker", "rx+worker", "control"}
@@ -65,7 +65,8 @@ KEYS = {
 }
 MSACC_ONE_KEYS = ({"lcore", "role", "wall_cycles", "tsc_hz", "busy_cycles", "busy_bp",
                    "polls", "polls_work", "frames", "empty_poll_bp", "cycles_per_frame",
-                   "frames_per_poll_x100", "sleeps", "wakeups", "burst_hist_log2"} |
+                   "frames_per_poll_x100", "sleeps", "wakeups", "burst_hist_log2",
+                   "ctx_switches_voluntary", "ctx_switches_involuntary"} |
                   {s + "_cycles" for s in STATES} | {s + "_bp" for s in STATES})
 GROUP_ONE_KEYS = {"group", "udp_port", "fanout", "frames", "copies", "copy_drops", "bytes",
                   "first_rx_tsc", "last_rx_tsc", "workers"}
@@ -639,8 +640,8 @@ def test_1024_groups():
     rep = load_report(report, what)
     if rep:
         t.check_eq(len(rep["groups"]), 1024, f"[{what}] report groups")
-        t.check_eq(sum(g["frames"] for g in rep["groups"]), rep["delivered_frames"],
-                   f"[{what}] report: the groups' frames add up to delivered_frames "
+        t.check_eq(sum(g["copies"] for g in rep["groups"]), rep["delivered_frames"],
+                   f"[{what}] report: the groups' copies add up to delivered_frames "
                    "(partition)")
 
 

@@ -23,6 +23,7 @@
 
 #include "mcfan.h"
 #include "control/kernel.h"
+#include "control/sched.h"
 #include "control/stats.h"
 #include "datapath/engine.h"
 
@@ -478,6 +479,8 @@ mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned i
 
 	int n, i, k = 0;
 
+	if (app->stop_tsc == 0)
+		mcfan_sched_update(app); /* wait_cpu up to now (control/sched.h) */
 	/* after the stop, every view ends at the stop, so the text and JSON reports agree */
 	n = mcfan_msacc_window_collect(app->window, ms, RTE_MAX_LCORE,
 				       app->stop_tsc != 0 ? app->stop_tsc : rte_rdtsc(), rows, max);

@@ -64,5 +64,5 @@ tel_ports(struct mcfan_app *app, const char *cmd, const char *params, struct rte
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_ports, "/mcfan/ports",
-		  "Per port: ethdev counters and the kernel's (kernel_packets = ipackets + "
-		  "kernel_drops; rx_packets of the interface). No parameters")
+		  "Per port: ethdev and kernel counters (kernel_packets = ipackets + kernel_drops). "
+		  "No parameters")

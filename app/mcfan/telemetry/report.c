@@ -23,6 +23,7 @@
 #include "log.h"
 #include "control/idle.h"
 #include "control/kernel.h"
+#include "control/sched.h"
 #include "control/placement.h"
 #include "control/stats.h"
 #include "telemetry/report.h"
@@ -420,6 +421,7 @@ report_json_build(struct mcfan_app *app)
 	struct mcfan_latency_view *lv = NULL;
 	struct mcfan_idle_view *iv = NULL;
 	struct mcfan_lcore_engines eng;
+	struct mcfan_sched_view sv;
 	json_t *root, *drops, *arr, *o, *wl, *states, *lat, *hist, *idle;
 	char addr[MCFAN_GROUP_STR_MAX];
 	unsigned int i, w, s;
@@ -545,6 +547,12 @@ report_json_build(struct mcfan_app *app)
 			json_object_set_new(states, mcfan_ms_state_name(s), json_real(ms.pct[s]));
 		json_object_set_new(o, "state_pct", states);
 		json_object_set_new(o, "sleep_cycles", json_u64(ms.cycles[MCFAN_MS_SLEEP]));
+		json_object_set_new(o, "wait_cpu_cycles", json_u64(ms.cycles[MCFAN_MS_WAIT_CPU]));
+		if (mcfan_sched_read(app, rows[i].lcore_id, &sv) == 0) {
+			json_object_set_new(o, "ctx_switches_voluntary", json_u64(sv.ctx_voluntary));
+			json_object_set_new(o, "ctx_switches_involuntary",
+					    json_u64(sv.ctx_involuntary));
+		}
 		json_object_set_new(o, "sleeps", json_u64(ms.sleeps));
 		json_object_set_new(o, "wakeups", json_u64(ms.wakeups));
 		mcfan_lcore_engines_read(app, rows[i].lcore_id, &eng);
