@@ -125,13 +125,10 @@ mcfan_sched_update(struct mcfan_app *app)
 	unsigned int id;
 	int tid;
 
-	if (app->sched == NULL) {
+	lock(app); /* the main lcore and the telemetry thread may both get here first */
+	if (app->sched == NULL)
 		app->sched = calloc(1, sizeof(*app->sched));
-		if (app->sched == NULL)
-			return;
-	}
-	lock(app);
-	for (id = 0; id < RTE_MAX_LCORE; id++) {
+	for (id = 0; app->sched != NULL && id < RTE_MAX_LCORE; id++) {
 		lc = &app->lcores[id];
 		if (id == app->main_lcore || lc->role == MCFAN_ROLE_NONE)
 			continue;
@@ -178,11 +175,10 @@ mcfan_sched_read(struct mcfan_app *app, unsigned int lcore_id, struct mcfan_sche
 	out->tid = lcore_tid(&app->lcores[lcore_id]);
 	if (out->tid <= 0)
 		return -ENOENT;
-	if (app->sched != NULL) {
-		lock(app);
+	lock(app);
+	if (app->sched != NULL)
 		out->wait_ns = app->sched->lcores[lcore_id].wait_ns;
-		unlock(app);
-	}
+	unlock(app);
 	snprintf(path, sizeof(path), "/proc/self/task/%d/status", out->tid);
 	f = fopen(path, "r");
 	if (f == NULL)
