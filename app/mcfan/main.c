@@ -94,14 +94,14 @@ rewrite_in_memory(int argc, char **argv)
 }
 
 static unsigned int
-pool_size_needed(const struct mcfan_app *app)
+pool_size_needed(const struct mcfan_app *app, uint64_t *held)
 {
 	unsigned int lcores = rte_lcore_count();
-	unsigned int n_ports = rte_eth_dev_count_avail();
 	uint64_t need;
 
-	/* RX descriptors + every ring full + a burst and a cache per lcore + in flight */
-	need = (uint64_t)n_ports * MCFAN_RX_DESC + (uint64_t)app->n_rx * app->n_workers *
+	/* RX descriptors of every queue (and net_pcap infinite_rx's captures) + every ring
+	 * full + a burst and a cache per lcore + in flight */
+	need = mcfan_ports_mbufs(app, held) + (uint64_t)app->n_rx * app->n_workers *
 	       app->cfg.ring_size + (uint64_t)lcores * (app->cfg.burst + MCFAN_MBUF_CACHE) +
 	       MCFAN_MAX_BURST;
 	return (unsigned int)RTE_MIN(need, (uint64_t)UINT32_MAX);
@@ -136,9 +136,18 @@ pool_failure(const struct mcfan_app *app, unsigned int n)
 static int
 create_pool(struct mcfan_app *app)
 {
-	unsigned int need = pool_size_needed(app);
+	uint64_t held;
+	unsigned int need = pool_size_needed(app, &held);
 	unsigned int n = app->cfg.mbufs;
 
+	if (n != 0 && held > 0 && n < need) {
+		/* the PMD would fail its queue setup half-way (and warn about its own ring) */
+		fprintf(stderr, "mcfan: --mbufs %u: net_pcap with infinite_rx=1 keeps its whole "
+			"capture in mbufs (%" PRIu64 " of them): the pool needs at least %u mbufs; "
+			"give --mbufs %u or more, or leave --mbufs out (mcfan sizes the pool)\n",
+			n, held, need, need);
+		return -EINVAL;
+	}
 	if (n == 0)
 		n = RTE_MAX(need, (unsigned int)MCFAN_MIN_MBUFS);
 	else if (n < need)
@@ -470,9 +479,13 @@ main(int argc, char **argv)
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}
-	if (mcfan_setup_rings(app) < 0 || create_pool(app) < 0 ||
-	    mcfan_groups_start(app) < 0) {
+	if (mcfan_setup_rings(app) < 0) {
 		status = EXIT_FAILURE;
+		goto cleanup;
+	}
+	ret = create_pool(app);
+	if (ret < 0 || mcfan_groups_start(app) < 0) {
+		status = ret == -EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 		goto cleanup;
 	}
 	ret = mcfan_ports_init(app);
@@ -528,7 +541,9 @@ stop:
 	close_ports(app);
 	app->mbufs_outside = app->pool == NULL ? 0 :
 		(int64_t)app->pool_size - (int64_t)rte_mempool_avail_count(app->pool);
-	if (launched || status != MCFAN_EXIT_USAGE) { /* a refused start reports nothing */
+	/* a refused or failed start reports nothing (its one line said why); a stop asked for
+	 * before the start still reports */
+	if (launched || status == EXIT_SUCCESS) {
 		mcfan_report_print(app, stdout, true);
 		stdout_check(); /* now, while errno still says why */
 		if (app->cfg.report_json[0] != '\0' &&

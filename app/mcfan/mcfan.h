@@ -73,6 +73,9 @@
 #define MCFAN_RX_DESC 1024       /* RX descriptors asked for per queue (the PMD may adjust) */
 #define MCFAN_TX_DESC 512
 
+/** Most (port, RX queue) pairs one RX lcore polls (lcores[].ports[], the idle rate windows). */
+#define MCFAN_MAX_RX_PAIRS RTE_MAX_ETHPORTS
+
 /** Longest engine name (datapath/engine.h), bytes without the NUL. */
 #define MCFAN_ENGINE_NAME_MAX 31
 
@@ -250,7 +253,10 @@ struct mcfan_lcore {
 	unsigned int worker_index;        /* index among workers */
 	/* RX side */
 	struct mcfan_rx_ctx rx;
-	uint16_t ports[RTE_MAX_ETHPORTS];
+	/* the (port, queue) pairs the lcore polls: ports[i], queues[i], i < n_ports (a port
+	 * with several RX queues appears once per queue; control/ports.c) */
+	uint16_t ports[MCFAN_MAX_RX_PAIRS];
+	uint16_t queues[MCFAN_MAX_RX_PAIRS];
 	unsigned int n_ports;
 	/* worker side */
 	struct rte_ring **in_rings;       /* one per RX lcore */
@@ -264,6 +270,9 @@ struct mcfan_lcore {
 	const struct mcfan_engine *worker_engine;
 	void *rx_engine_priv;             /* the RX engine's own state: its start/stop, lcore only */
 	void *worker_engine_priv;         /* the worker engine's own state, likewise */
+	/* the lcore's thread id: stored by the lcore before its loop, read by the control
+	 * side (control/sched.c); relaxed atomics; 0 until then */
+	int tid;
 } __rte_cache_aligned;
 
 /** Per port state. */
@@ -275,6 +284,7 @@ struct mcfan_port {
 	char name[RTE_ETH_NAME_MAX_LEN];
 	int socket_id;
 	uint16_t nb_rxd;                  /* RX descriptors of queue 0, as the PMD took them */
+	uint16_t nb_rxq;                  /* RX queues configured (every one is polled) */
 	bool rx_intr;                     /* configured with Rx queue interrupts (intr_conf.rxq) */
 	bool have_final;
 	struct rte_eth_stats final_stats; /* read just before close, for the final report */
@@ -282,6 +292,8 @@ struct mcfan_port {
 
 struct mcfan_stats_base; /* control/stats.c */
 struct mcfan_control;    /* control/groups.c */
+struct mcfan_kernel;     /* control/kernel.c */
+struct mcfan_sched;      /* control/sched.c */
 struct mcfan_engine;     /* datapath/engine.h */
 
 struct mcfan_app {
@@ -307,6 +319,8 @@ struct mcfan_app {
 	rte_spinlock_t ctl_lock;          /* control side only: see the protocol above */
 	struct mcfan_stats_base *stats_base; /* baselines of clear stats (stats.c), ctl_lock */
 	struct mcfan_control *control;    /* control/groups.c's state (counter slots) */
+	struct mcfan_kernel *kernel;      /* control/kernel.c: kernel-side port counters, ctl_lock */
+	struct mcfan_sched *sched;        /* control/sched.c: schedstat of the lcores, ctl_lock */
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */
@@ -327,6 +341,9 @@ int mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg);
 void mcfan_params_usage(const char *prog);
 
 /* control/ports.c */
+/* mbufs the ports take at rest: RX descriptors of every RX queue, plus (in *held) the
+ * frames net_pcap with infinite_rx=1 keeps in mbufs for the whole run (its captures). */
+uint64_t mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held);
 int mcfan_ports_init(struct mcfan_app *app);
 void mcfan_ports_stop(struct mcfan_app *app);
 

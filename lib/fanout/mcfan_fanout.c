@@ -51,6 +51,8 @@ mcfan_rx_ctx_init(struct mcfan_rx_ctx *ctx, struct rte_ring **rings, unsigned in
 	ctx->ring_stats = rte_zmalloc_socket("mcfan_rx_ring_stats",
 					     n_workers * sizeof(ctx->ring_stats[0]),
 					     RTE_CACHE_LINE_SIZE, socket_id);
+	ctx->group_stats = rte_zmalloc_socket("mcfan_rx_group_stats", sizeof(*ctx->group_stats),
+					      RTE_CACHE_LINE_SIZE, socket_id);
 	ctx->stage = rte_zmalloc_socket("mcfan_rx_stage",
 					(size_t)n_workers * MCFAN_MAX_BURST * sizeof(ctx->stage[0]),
 					RTE_CACHE_LINE_SIZE, socket_id);
@@ -61,7 +63,8 @@ mcfan_rx_ctx_init(struct mcfan_rx_ctx *ctx, struct rte_ring **rings, unsigned in
 	ctx->stage_count = rte_zmalloc_socket("mcfan_rx_stage_count",
 					      n_workers * sizeof(ctx->stage_count[0]), 0,
 					      socket_id);
-	if (ctx->rings == NULL || ctx->ring_stats == NULL || ctx->stage == NULL ||
+	if (ctx->rings == NULL || ctx->ring_stats == NULL || ctx->group_stats == NULL ||
+	    ctx->stage == NULL ||
 	    ctx->stage_frame == NULL || ctx->stage_count == NULL) {
 		mcfan_rx_ctx_free(ctx);
 		return -ENOMEM;
@@ -77,11 +80,13 @@ mcfan_rx_ctx_free(struct mcfan_rx_ctx *ctx)
 		return;
 	rte_free(ctx->rings);
 	rte_free(ctx->ring_stats);
+	rte_free(ctx->group_stats);
 	rte_free(ctx->stage);
 	rte_free(ctx->stage_frame);
 	rte_free(ctx->stage_count);
 	ctx->rings = NULL;
 	ctx->ring_stats = NULL;
+	ctx->group_stats = NULL;
 	ctx->stage = NULL;
 	ctx->stage_frame = NULL;
 	ctx->stage_count = NULL;
@@ -152,6 +157,8 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 				ctx->stage_frame[k] = f;
 			}
 			pd->copies_left[f] = e->n_targets;
+			pd->group[f] = e->id;
+			pd->grouped[pd->n_grouped++] = f;
 			pd->offered += e->n_targets;
 			pd->delivered++;
 		}
@@ -165,6 +172,7 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 {
 	struct mcfan_rx_pending *pd = &ctx->pend;
 	struct mcfan_rx_stats *st = &ctx->stats;
+	struct mcfan_rx_group_stats *gs = ctx->group_stats;
 	uint64_t enq_total = 0;
 	unsigned int w, k, cnt, sent;
 	uint16_t f, delivered = pd->delivered;
@@ -184,6 +192,7 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 			ctx->ring_stats[w].ring_drops += cnt - sent;
 			for (j = sent; j < cnt; j++) {
 				f = ctx->stage_frame[k + j];
+				gs->copy_drops[pd->group[f]]++;
 				if (--pd->copies_left[f] == 0) {
 					pd->drops[MCFAN_DROP_RING_FULL]++;
 					delivered--;
@@ -194,6 +203,8 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 		}
 		ctx->stage_count[w] = 0;
 	}
+	for (k = 0; k < pd->n_grouped; k++)
+		gs->frames[pd->group[pd->grouped[k]]]++;
 	st->rx_frames += pd->frames;
 	st->rx_bytes += pd->bytes;
 	st->delivered_frames += delivered;
@@ -369,6 +380,23 @@ mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
 		if (ring_stats != NULL)
 			memcpy(ring_stats, ctx->ring_stats,
 			       ctx->n_workers * sizeof(ring_stats[0]));
+		if (!rte_seqcount_read_retry(&ctx->stats.seq, sn))
+			return;
+	}
+}
+
+void
+mcfan_rx_group_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_group_stats *out)
+{
+	uint32_t sn;
+
+	for (;;) {
+		sn = rte_seqcount_read_begin(&ctx->stats.seq);
+		if (sn & 1) {
+			rte_pause();
+			continue;
+		}
+		memcpy(out, ctx->group_stats, sizeof(*out));
 		if (!rte_seqcount_read_retry(&ctx->stats.seq, sn))
 			return;
 	}

@@ -78,7 +78,20 @@ struct mcfan_rx_pending {
 	uint64_t offered;               /**< Copies staged. */
 	uint16_t frames;                /**< Frames taken since the last flush. */
 	uint16_t delivered;             /**< Frames with at least one copy staged. */
+	uint16_t n_grouped;             /**< Entries of grouped[]. */
 	uint16_t copies_left[MCFAN_MAX_BURST]; /**< Per frame: copies not yet refused. */
+	uint16_t group[MCFAN_MAX_BURST];       /**< Per grouped frame: its counter slot. */
+	uint16_t grouped[MCFAN_MAX_BURST];     /**< Frames that matched a group, in order. */
+};
+
+/**
+ * Per-group counters of one RX lcore, indexed by counter slot (0..MCFAN_MAX_GROUPS-1).
+ * Single writer: that lcore, inside the write section of its mcfan_rx_stats.seq; read with
+ * mcfan_rx_group_read().
+ */
+struct mcfan_rx_group_stats {
+	uint64_t frames[MCFAN_MAX_GROUPS];     /**< Frames of the group received. */
+	uint64_t copy_drops[MCFAN_MAX_GROUPS]; /**< Copies refused by full worker rings. */
 };
 
 /** State of one RX lcore's fan-out. Owned by that lcore. */
@@ -87,6 +100,7 @@ struct mcfan_rx_ctx {
 	unsigned int n_workers;                     /**< Rings, one per worker. */
 	struct rte_ring **rings;                    /**< rings[w]: this lcore -> worker w. */
 	struct mcfan_ring_stats *ring_stats;        /**< ring_stats[w], n_workers entries. */
+	struct mcfan_rx_group_stats *group_stats;   /**< Per group, under stats.seq. */
 	struct rte_mbuf **stage;                    /**< n_workers x MCFAN_MAX_BURST staging. */
 	uint16_t *stage_frame;                      /**< Frame index of each staged mbuf. */
 	uint16_t *stage_count;                      /**< Staged mbufs per worker. */
@@ -310,6 +324,17 @@ void mcfan_rx_stats_read(const struct mcfan_rx_stats *src, struct mcfan_rx_stats
  */
 void mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
 		       struct mcfan_ring_stats *ring_stats);
+
+/**
+ * Copy an RX lcore's per-group counters consistently (in one rte_seqcount read of its
+ * stats block); any thread.
+ *
+ * @param ctx
+ *   The live RX state (set up by mcfan_rx_ctx_init()).
+ * @param out
+ *   The copy (16 KiB: do not put many on a small stack).
+ */
+void mcfan_rx_group_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_group_stats *out);
 
 /**
  * Copy a worker's stats; any thread. Tries a consistent (rte_seqcount) copy; a

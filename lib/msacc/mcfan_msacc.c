@@ -54,7 +54,7 @@
 static const enum mcfan_ms_state col_order[MCFAN_MS_MAX] = {
 	MCFAN_MS_POLL_EMPTY, MCFAN_MS_RX, MCFAN_MS_CLASSIFY, MCFAN_MS_FANOUT,
 	MCFAN_MS_DEQUEUE, MCFAN_MS_PROCESS, MCFAN_MS_SLEEP, MCFAN_MS_CONSOLE,
-	MCFAN_MS_TELEMETRY, MCFAN_MS_OTHER,
+	MCFAN_MS_TELEMETRY, MCFAN_MS_WAIT_CPU, MCFAN_MS_OTHER,
 };
 
 static const char *const state_names[MCFAN_MS_MAX] = {
@@ -68,6 +68,7 @@ static const char *const state_names[MCFAN_MS_MAX] = {
 	[MCFAN_MS_SLEEP] = "sleep",
 	[MCFAN_MS_CONSOLE] = "console",
 	[MCFAN_MS_TELEMETRY] = "telemetry",
+	[MCFAN_MS_WAIT_CPU] = "wait_cpu",
 };
 
 static const char *const state_descs[MCFAN_MS_MAX] = {
@@ -81,6 +82,7 @@ static const char *const state_descs[MCFAN_MS_MAX] = {
 	[MCFAN_MS_SLEEP] = "sleeping or waiting under the idle policy",
 	[MCFAN_MS_CONSOLE] = "control lcore: interactive console command handling",
 	[MCFAN_MS_TELEMETRY] = "control lcore: statistics, report and telemetry work",
+	[MCFAN_MS_WAIT_CPU] = "runnable but waiting for a CPU (the kernel's schedstat)",
 };
 
 static const char *const hist_labels[MCFAN_MSACC_HIST_BUCKETS] = {
@@ -369,7 +371,7 @@ mcfan_msacc_snapshot(const struct mcfan_msacc *ms, uint64_t now_tsc,
 {
 	struct mcfan_msacc_snap s;
 	uint64_t ticket;
-	unsigned int tries, spins = 0;
+	unsigned int tries, spins = 0, i;
 
 	if (ms == NULL || out == NULL)
 		return;
@@ -408,7 +410,39 @@ done:
 	s.pending = s.tsc - s.last_tsc;
 	s.cycles[s.state] += s.pending;
 	s.start_tsc = s.init_tsc;
+	for (i = 0; i < MCFAN_MS_MAX; i++)
+		s.wait_adj[i] = __atomic_load_n(&ms->wait_adj[i], __ATOMIC_RELAXED);
 	*out = s;
+}
+
+void
+mcfan_msacc_set_wait(struct mcfan_msacc *ms, const uint64_t *adj)
+{
+	unsigned int i;
+
+	if (ms == NULL || adj == NULL)
+		return;
+	for (i = 0; i < MCFAN_MS_MAX; i++)
+		__atomic_store_n(&ms->wait_adj[i], i == MCFAN_MS_WAIT_CPU ? 0 : adj[i],
+				 __ATOMIC_RELAXED);
+}
+
+void
+mcfan_msacc_snap_apply_wait(struct mcfan_msacc_snap *snap)
+{
+	uint64_t a;
+	unsigned int i;
+
+	if (snap == NULL)
+		return;
+	for (i = 0; i < MCFAN_MS_MAX; i++) {
+		if (i == MCFAN_MS_WAIT_CPU)
+			continue;
+		a = RTE_MIN(snap->wait_adj[i], snap->cycles[i]);
+		snap->cycles[i] -= a;
+		snap->cycles[MCFAN_MS_WAIT_CPU] += a;
+		snap->wait_adj[i] = 0;
+	}
 }
 
 uint64_t
@@ -473,6 +507,9 @@ mcfan_msacc_diff(const struct mcfan_msacc_snap *now, const struct mcfan_msacc_sn
 	r.frames = now->frames - base->frames;
 	r.sleeps = now->sleeps - base->sleeps;
 	r.wakeups = now->wakeups - base->wakeups;
+	for (i = 0; i < MCFAN_MS_MAX; i++)
+		r.wait_adj[i] = now->wait_adj[i] >= base->wait_adj[i] ?
+				now->wait_adj[i] - base->wait_adj[i] : 0;
 	r.start_tsc = base->last_tsc;
 	*out = r;
 }
@@ -633,6 +670,7 @@ window_rows_frozen(const struct mcfan_msacc_window *w, struct mcfan_msacc_row *r
 		rows[n].lcore_id = i;
 		rows[n].role = w->result[i].role;
 		rows[n].snap = w->result[i];
+		mcfan_msacc_snap_apply_wait(&rows[n].snap);
 		n++;
 	}
 	return (int)n;
@@ -655,6 +693,7 @@ window_rows_live(const struct mcfan_msacc_window *w, const struct mcfan_msacc *c
 		if (ms[i] == NULL)
 			continue;
 		window_lcore(w, ms[i], i, now_tsc, &rows[n].snap);
+		mcfan_msacc_snap_apply_wait(&rows[n].snap);
 		rows[n].lcore_id = i;
 		rows[n].role = rows[n].snap.role;
 		n++;

@@ -58,6 +58,10 @@ enum mcfan_ms_state {
 	MCFAN_MS_SLEEP,      /**< Sleeping or waiting under the idle policy. */
 	MCFAN_MS_CONSOLE,    /**< Control lcore: interactive console command handling. */
 	MCFAN_MS_TELEMETRY,  /**< Control lcore: statistics, report and telemetry work. */
+	/** The lcore's thread was runnable but not running (waiting for a CPU). Never charged
+	 * by the owner: the control side measures it and says which states' cycles it was
+	 * (mcfan_msacc_set_wait()); windows move it there (mcfan_msacc_snap_apply_wait()). */
+	MCFAN_MS_WAIT_CPU,
 	MCFAN_MS_MAX         /**< Number of states; not a state. */
 };
 
@@ -114,6 +118,10 @@ struct mcfan_msacc_snap {
 	uint32_t role;                           /**< enum mcfan_role bits. */
 	uint32_t state;                          /**< Current state (enum mcfan_ms_state). */
 	uint32_t paused;                         /**< 1: accounting off, counters frozen. */
+	/** Per state: cycles of it that were really waiting for a CPU (mcfan_msacc_set_wait()):
+	 * since init in a snapshot, the difference in a window; still inside cycles[] until
+	 * mcfan_msacc_snap_apply_wait() moves them to cycles[MCFAN_MS_WAIT_CPU]. */
+	uint64_t wait_adj[MCFAN_MS_MAX];
 };
 
 /** Per-lcore accounting block; its layout and the owner's inlines are in mcfan_msacc_writer.h. */
@@ -232,6 +240,33 @@ mcfan_msacc_diff(const struct mcfan_msacc_snap *now, const struct mcfan_msacc_sn
 		struct mcfan_msacc_snap *out);
 
 /**
+ * Say how many of the cycles charged to each state since the block's init were in truth
+ * spent waiting for a CPU (the control side measures the kernel's schedstat run_delay and
+ * shares each increase over the states in proportion to what they were charged meanwhile).
+ * The one part of the block the control side writes: a single control thread calls it
+ * (relaxed stores, each value never decreasing); snapshots read it. Never the owner.
+ *
+ * @param ms
+ *   The block; ignored if NULL.
+ * @param adj
+ *   MCFAN_MS_MAX values, TSC cycles since init; adj[MCFAN_MS_WAIT_CPU] is ignored.
+ */
+void
+mcfan_msacc_set_wait(struct mcfan_msacc *ms, const uint64_t *adj);
+
+/**
+ * Move a window's wait_adj[] out of the states into cycles[MCFAN_MS_WAIT_CPU] (each cut
+ * to what its state holds), so the sum of cycles[] is unchanged; wait_adj[] is then zero,
+ * so applying twice changes nothing. The rows of mcfan_msacc_window_collect() come with
+ * it applied.
+ *
+ * @param snap
+ *   Window or snapshot; ignored if NULL.
+ */
+void
+mcfan_msacc_snap_apply_wait(struct mcfan_msacc_snap *snap);
+
+/**
  * Wall time a snapshot or window covers.
  *
  * @param snap
@@ -245,7 +280,7 @@ mcfan_msacc_snap_wall(const struct mcfan_msacc_snap *snap);
 /**
  * Snake_case name of a state, as used in JSON, telemetry and the table:
  * "other", "poll_empty", "rx", "classify", "fanout", "dequeue", "process",
- * "sleep", "console", "telemetry".
+ * "sleep", "console", "telemetry", "wait_cpu".
  *
  * @param s
  *   The state.

@@ -74,6 +74,10 @@ struct mcfan_msacc {
 	 * writes every few tens of nanoseconds).
 	 */
 	struct mcfan_msacc_snap pub;
+	/** Per state, its cycles since init that were waiting for a CPU: written by the
+	 * control side only (mcfan_msacc_set_wait()), in its own cache lines; never by the
+	 * owner. */
+	uint64_t wait_adj[MCFAN_MS_MAX] __rte_cache_aligned;
 } __rte_cache_aligned;
 
 /** @internal Open a write section (sequence counter becomes odd). Owner only. */

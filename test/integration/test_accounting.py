@@ -51,8 +51,13 @@ def check_exact(rep, what, n_workers, mode):
             f"{rep['delivered_frames']} + drops {sum(drops.values())} {drops}")
     t.check_eq(rep["copies_offered"], rep["delivered_copies"] + ring_drops,
                f"[{what}] copies_offered == delivered_copies + sum(ring_drops)")
-    t.check_eq(sum(g["frames"] for g in rep["groups"]), rep["delivered_copies"],
-               f"[{what}] sum(groups.frames) == delivered_copies")
+    t.check_eq(sum(g["copies"] for g in rep["groups"]), rep["delivered_copies"],
+               f"[{what}] sum(groups.copies) == delivered_copies")
+    t.check_eq(sum(g["frames"] for g in rep["groups"]),
+               rep["delivered_frames"] + rep["drops"]["ring_full"],
+               f"[{what}] sum(groups.frames) == delivered_frames + ring_full (frames, not copies)")
+    t.check_eq(sum(g["copy_drops"] for g in rep["groups"]), ring_drops,
+               f"[{what}] sum(groups.copy_drops) == sum(workers.ring_drops)")
     t.check_eq(sum(w["frames"] for w in workers), rep["delivered_copies"],
                f"[{what}] sum(workers.frames) == delivered_copies")
     for w in workers:

@@ -54,7 +54,9 @@ def blocks(stdout):
 
 COUNTERS = re.compile(r"^frames: rx (\d+) = delivered (\d+) \+ drops (\d+)$")
 COPIES = re.compile(r"^copies: offered (\d+) = delivered (\d+) \+ ring drops (\d+)$")
-GROUP_ROW = re.compile(r"^\s+(\S+)\s+(partition|replicate)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)$")
+# group, fan-out, slot, frames, copies, copy_drops, bytes, workers
+GROUP_ROW = re.compile(r"^\s+(\S+)\s+(partition|replicate)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
+                       r"\s+(\S+)$")
 
 
 def parse_counters(lines):
@@ -73,12 +75,13 @@ def parse_counters(lines):
 
 
 def parse_groups(lines):
-    """{group: (fanout, slot, frames, workers)}"""
+    """{group: (fanout, slot, copies, workers)}: copies the workers counted (the column the
+    workers' counts add up to; frames, the frames received, is m.group(4))"""
     g = {}
     for ln in lines:
         m = GROUP_ROW.match(ln)
         if m:
-            g[m.group(1)] = (m.group(2), int(m.group(3)), int(m.group(4)), m.group(6))
+            g[m.group(1)] = (m.group(2), int(m.group(3)), int(m.group(5)), m.group(8))
     return g
 
 

@@ -182,7 +182,7 @@ def lcore(rep, lc):
 
 def lost(rep, want_per_group, copies=1):
     """Group copies that the workers did not count, and every drop mcfan or the port saw."""
-    got = sum(g["frames"] for g in rep["groups"])
+    got = sum(g["copies"] for g in rep["groups"])
     port = rep["ports"][0] if rep["ports"] else {}
     return {"missing": NGROUPS * want_per_group * copies - got,
             "ring_full": rep["drops"]["ring_full"],
@@ -441,7 +441,7 @@ def test_bursts(lab):
             run.kill()
         if not t.check(rep is not None and rc == 0, f"{tag} report (exit {rc})"):
             continue
-        got = sum(g["frames"] for g in rep["groups"])
+        got = sum(g["copies"] for g in rep["groups"])
         port = rep["ports"][0]
         loss[pol] = (bursts * groups * (count + 1) - got + rep["drops"]["ring_full"] +
                      port["imissed"] + port["rx_nombuf"])

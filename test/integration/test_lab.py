@@ -401,12 +401,14 @@ def run_mode(lab, mode, n_workers=2):
     wire_group_total = sum(v["frames"] for v in per.values())
     copies = n_workers if mode == "replicate" else 1
     gf = group_frames(rep)
+    gc = {(g["group"], g["udp_port"]): g["copies"] for g in rep["groups"]}
     gb = {(g["group"], g["udp_port"]): g["bytes"] for g in rep["groups"]}
     gw = {(g["group"], g["udp_port"]): g["workers"] for g in rep["groups"]}
     for g in GROUPS:
         w = per.get((g, PORT), {"frames": 0, "bytes": 0})
-        check_eq(gf.get((g, PORT)), copies * w["frames"],
-                 f"{tag} {g}: mcfan's frames = {copies} x the wire's")
+        check_eq(gc.get((g, PORT)), copies * w["frames"],
+                 f"{tag} {g}: mcfan's copies = {copies} x the wire's")
+        check_eq(gf.get((g, PORT)), w["frames"], f"{tag} {g}: mcfan's frames = the wire's")
         check_eq(gb.get((g, PORT)), copies * w["bytes"],
                  f"{tag} {g}: mcfan's bytes = {copies} x the wire's")
         if mode == "partition":

@@ -35,7 +35,7 @@ LCORES = "0@0,1@1,2@0"
 CONTROL, RX, WORKER = 0, 1, 2
 BURST = 32
 STATES = ["other", "poll_empty", "rx", "classify", "fanout", "dequeue", "process", "sleep",
-          "console", "telemetry"]
+          "console", "telemetry", "wait_cpu"]
 WINDOW_S = 2.0
 
 

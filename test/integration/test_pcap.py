@@ -257,9 +257,10 @@ def run_mode(pcap, mode, tshark_counts, tshark_bytes, want_drops, n_frames, run_
     t.check_eq(workers, [2, 3], f"[{what}] worker lcores")
     nw = len(workers)
     per_copy = nw if mode == "replicate" else 1
-    g = t.group_frames(rep)
+    g = {(x["group"], x["udp_port"]): x["copies"] for x in rep["groups"]}
     t.check_eq(g, {k: v * per_copy for k, v in tshark_counts.items()},
-               f"[{what}] per-group frames (tshark count x {per_copy})")
+               f"[{what}] per-group copies (tshark count x {per_copy})")
+    t.check_eq(t.group_frames(rep), tshark_counts, f"[{what}] per-group frames (tshark count)")
     t.check_eq({(g["group"], g["udp_port"]): g["bytes"] for g in rep["groups"]},
                {k: v * per_copy for k, v in tshark_bytes.items()},
                f"[{what}] per-group bytes (tshark's frame.len sum x {per_copy})")

@@ -40,7 +40,7 @@ TMP = tempfile.mkdtemp(prefix="mcfan-telemetry-")
 LIMIT = t.TELEMETRY_MAX_OUTPUT
 
 STATES = ["other", "poll_empty", "rx", "classify", "fanout", "dequeue", "process", "sleep",
-          "console", "telemetry"]
+          "console", "telemetry", "wait_cpu"]
 DROPS = ["not_multicast", "not_udp", "malformed", "fragment", "unknown_group", "ring_full",
          "control", "truncated"]
 ROLES = {"rx", "worker", "rx+worker", "control"}
@@ -54,25 +54,30 @@ KEYS = {
     "/mcfan/msacc/types": {"lcores", "role", "wall_cycles", "busy_bp"} |
                           {s + "_bp" for s in STATES},
     "/mcfan/groups": {"total", "page", "pages", "group", "udp_port", "frames", "bytes",
-                      "n_workers"},
+                      "n_workers", "copies", "copy_drops"},
     "/mcfan/rings": {"rx_lcores", "lcore", "size", "count", "high_water", "enqueued", "drops",
                      "frames"},
     "/mcfan/counters": {"rx_frames", "rx_bytes", "delivered_frames", "copies_offered",
                         "delivered_copies", "drops_total"} | set(DROPS),
+    "/mcfan/ports": {"port", "name", "driver", "rx_queues", "ipackets", "imissed", "ierrors",
+                     "rx_nombuf", "kernel_source", "interface", "kernel_packets",
+                     "kernel_drops", "rx_packets", "rx_dropped"},
 }
 MSACC_ONE_KEYS = ({"lcore", "role", "wall_cycles", "tsc_hz", "busy_cycles", "busy_bp",
                    "polls", "polls_work", "frames", "empty_poll_bp", "cycles_per_frame",
-                   "frames_per_poll_x100", "sleeps", "wakeups", "burst_hist_log2"} |
+                   "frames_per_poll_x100", "sleeps", "wakeups", "burst_hist_log2",
+                   "ctx_switches_voluntary", "ctx_switches_involuntary"} |
                   {s + "_cycles" for s in STATES} | {s + "_bp" for s in STATES})
-GROUP_ONE_KEYS = {"group", "udp_port", "fanout", "frames", "bytes", "first_rx_tsc",
-                  "last_rx_tsc", "workers"}
+GROUP_ONE_KEYS = {"group", "udp_port", "fanout", "frames", "copies", "copy_drops", "bytes",
+                  "first_rx_tsc", "last_rx_tsc", "workers"}
 # Columns of the table-shaped replies (parallel arrays, one element a row).
 COLUMNS = {
     "/mcfan/lcores": sorted(KEYS["/mcfan/lcores"]),
     "/mcfan/msacc": ["lcore", "wall_cycles", "busy_bp"] + [s + "_bp" for s in STATES],
     "/mcfan/msacc/types": ["lcores", "role", "wall_cycles", "busy_bp"] +
                           [s + "_bp" for s in STATES],
-    "/mcfan/groups": ["group", "udp_port", "frames", "bytes", "n_workers"],
+    "/mcfan/groups": ["group", "udp_port", "frames", "bytes", "n_workers", "copies",
+                      "copy_drops"],
     "/mcfan/rings": ["lcore", "size", "count", "high_water", "enqueued", "drops", "frames"],
 }
 
@@ -637,8 +642,8 @@ def test_1024_groups():
     rep = load_report(report, what)
     if rep:
         t.check_eq(len(rep["groups"]), 1024, f"[{what}] report groups")
-        t.check_eq(sum(g["frames"] for g in rep["groups"]), rep["delivered_frames"],
-                   f"[{what}] report: the groups' frames add up to delivered_frames "
+        t.check_eq(sum(g["copies"] for g in rep["groups"]), rep["delivered_frames"],
+                   f"[{what}] report: the groups' copies add up to delivered_frames "
                    "(partition)")
 
 

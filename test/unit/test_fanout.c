@@ -845,6 +845,7 @@ test_replicate_partial(void)
 	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_REPLICATE, two, 2);
 	struct mcfan_worker_stats *ws = ws_new();
 	struct rte_mbuf *pkts[2 * SMALL_RING], *out[4 * SMALL_RING];
+	struct mcfan_rx_group_stats *gs;
 	struct mcfan_rx_ctx ctx;
 	struct frame f;
 	unsigned int i, n, w;
@@ -900,6 +901,21 @@ test_replicate_partial(void)
 	CHECK_EQ_INT(ctx.ring_stats[1].ring_drops, 3 * SMALL_RING + 4);
 	check_conservation("replicate both full", &ctx);
 	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - 4 * SMALL_RING);
+	/* per group: frames (not copies) and the copies the full rings refused */
+	gs = malloc(sizeof(*gs));
+	if (gs != NULL) {
+		uint64_t frames = 0, copy_drops = 0;
+
+		mcfan_rx_group_read(&ctx, gs);
+		for (i = 0; i < MCFAN_MAX_GROUPS; i++) {
+			frames += gs->frames[i];
+			copy_drops += gs->copy_drops[i];
+		}
+		CHECK_EQ_INT(frames, 4 * SMALL_RING + 4);
+		CHECK_EQ_INT(copy_drops, ctx.ring_stats[0].ring_drops +
+			     ctx.ring_stats[1].ring_drops);
+		free(gs);
+	}
 
 	for (w = 0; w < 2; w++) {
 		n = drain(rings[w], out, RTE_DIM(out));

@@ -1060,6 +1060,49 @@ test_concurrent(uint64_t gap, uint64_t min_distinct)
 		mcfan_atomic_u64_load(&r.ms.req, memory_order_relaxed));
 }
 
+/* wait_cpu: the control side's per-state amounts move into wait_cpu in a window, a row
+ * still sums to its wall time, an amount is cut to its state, applying twice is a no-op. */
+static void
+test_wait_cpu(void)
+{
+	uint64_t adj[MCFAN_MS_MAX] = {0};
+	struct mcfan_msacc_snap base, now, win;
+	struct mcfan_msacc ms;
+
+	CHECK_EQ_STR(mcfan_ms_state_name(MCFAN_MS_WAIT_CPU), "wait_cpu");
+	CHECK_EQ_INT(mcfan_ms_state_from_name("wait_cpu"), MCFAN_MS_WAIT_CPU);
+	mcfan_msacc_init(&ms, MCFAN_ROLE_RX, T0);
+	mcfan_msacc_add_poll(&ms, MCFAN_MS_POLL_EMPTY, T0 + 1000, 0);
+	adj[MCFAN_MS_POLL_EMPTY] = 100;
+	mcfan_msacc_set_wait(&ms, adj);
+	mcfan_msacc_snapshot(&ms, T0 + 1000, &base);
+	CHECK_EQ_INT(base.wait_adj[MCFAN_MS_POLL_EMPTY], 100);
+	mcfan_msacc_add_poll(&ms, MCFAN_MS_RX, T0 + 3000, 32);
+	mcfan_msacc_add(&ms, MCFAN_MS_CLASSIFY, T0 + 4000);
+	adj[MCFAN_MS_POLL_EMPTY] = 100;
+	adj[MCFAN_MS_RX] = 500;
+	adj[MCFAN_MS_CLASSIFY] = 5000; /* more than the state holds: cut */
+	adj[MCFAN_MS_WAIT_CPU] = 77;   /* ignored */
+	mcfan_msacc_set_wait(&ms, adj);
+	mcfan_msacc_snapshot(&ms, T0 + 4000, &now);
+	mcfan_msacc_diff(&now, &base, &win);
+	CHECK_EQ_INT(win.wait_adj[MCFAN_MS_RX], 500);
+	CHECK_EQ_INT(win.wait_adj[MCFAN_MS_POLL_EMPTY], 0);
+	CHECK_EQ_INT(win.wait_adj[MCFAN_MS_WAIT_CPU], 0);
+	mcfan_msacc_snap_apply_wait(&win);
+	CHECK_EQ_INT(win.cycles[MCFAN_MS_RX], 2000 - 500);
+	CHECK_EQ_INT(win.cycles[MCFAN_MS_CLASSIFY], 0);
+	CHECK_EQ_INT(win.cycles[MCFAN_MS_WAIT_CPU], 500 + 1000);
+	CHECK_EQ_INT(sum_cycles(win.cycles), mcfan_msacc_snap_wall(&win));
+	mcfan_msacc_snap_apply_wait(&win);
+	CHECK_EQ_INT(win.cycles[MCFAN_MS_WAIT_CPU], 1500);
+	/* since init: the whole amounts */
+	mcfan_msacc_snap_apply_wait(&now);
+	CHECK_EQ_INT(now.cycles[MCFAN_MS_POLL_EMPTY], 900);
+	CHECK_EQ_INT(now.cycles[MCFAN_MS_WAIT_CPU], 100 + 500 + 1000);
+	CHECK_EQ_INT(sum_cycles(now.cycles), now.tsc - T0);
+}
+
 int
 main(void)
 {
@@ -1067,6 +1110,7 @@ main(void)
 	test_hist_buckets();
 	test_transitions();
 	test_diff();
+	test_wait_cpu();
 	test_publish();
 	test_window_reset();
 	test_window_timed();

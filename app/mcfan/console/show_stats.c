@@ -20,6 +20,7 @@
 #include <rte_ethdev.h>
 
 #include "mcfan.h"
+#include "control/kernel.h"
 #include "control/stats.h"
 #include "console/console.h"
 #include "console/show.h"
@@ -99,15 +100,16 @@ cmd_show_groups(struct mcfan_console *con, const struct mcfan_console_args *a)
 			goto out;
 		}
 	}
-	printf("  %-46s %-9s %4s %14s %16s  %s\n", "group", "fan-out", "slot", "frames", "bytes",
-	       "workers");
+	printf("  %-46s %-9s %4s %14s %14s %10s %16s  %s\n", "group", "fan-out", "slot", "frames",
+	       "copies", "copy_drops", "bytes", "workers");
 	for (i = 0; i < (unsigned int)n; i++) {
 		if (!show[i])
 			continue;
 		mcfan_group_format(&gv[i].entry->key, text, sizeof(text));
-		printf("  %-46s %-9s %4u %14" PRIu64 " %16" PRIu64 "  ", text,
-		       mcfan_fanout_name((enum mcfan_fanout)gv[i].entry->fanout), gv[i].entry->id,
-		       gv[i].frames, gv[i].bytes);
+		printf("  %-46s %-9s %4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %16" PRIu64 "  ",
+		       text, mcfan_fanout_name((enum mcfan_fanout)gv[i].entry->fanout),
+		       gv[i].entry->id, gv[i].frames, gv[i].copies, gv[i].copy_drops,
+		       gv[i].bytes);
 		print_targets(app, gv[i].entry);
 		shown++;
 	}
@@ -188,6 +190,7 @@ static int
 print_port_stats(struct mcfan_console *con, uint16_t port, bool header)
 {
 	struct mcfan_app *app = mcfan_console_app(con);
+	struct mcfan_kernel_view kv;
 	struct rte_eth_stats ps;
 	int ret;
 
@@ -196,12 +199,19 @@ print_port_stats(struct mcfan_console *con, uint16_t port, bool header)
 		mcfan_console_error(con, "show port stats: port %u: %s", port, rte_strerror(-ret));
 		return ret;
 	}
+	mcfan_kernel_read(app, port, &ps, &kv);
 	if (header)
-		printf("  %4s %-22s %-12s %14s %12s %10s %10s %16s\n", "port", "name", "filter",
-		       "ipackets", "imissed", "ierrors", "rx_nombuf", "ibytes");
+		printf("  %4s %-22s %-12s %14s %12s %10s %10s %16s %12s %14s\n", "port", "name",
+		       "filter", "ipackets", "imissed", "ierrors", "rx_nombuf", "ibytes",
+		       "kernel_drops", "if_rx_packets");
 	printf("  %4u %-22.22s %-12s %14" PRIu64 " %12" PRIu64 " %10" PRIu64 " %10" PRIu64
-	       " %16" PRIu64 "\n", port, app->ports[port].name, app->ports[port].filter_mode,
-	       ps.ipackets, ps.imissed, ps.ierrors, ps.rx_nombuf, ps.ibytes);
+	       " %16" PRIu64 " %12" PRIu64 " %14" PRIu64 "\n", port, app->ports[port].name,
+	       app->ports[port].filter_mode, ps.ipackets, ps.imissed, ps.ierrors, ps.rx_nombuf,
+	       ps.ibytes, kv.kernel_drops, kv.if_rx_packets);
+	if (strcmp(kv.source, "none") != 0)
+		printf("       kernel (%s, %s): reached the socket %" PRIu64 " = ipackets %" PRIu64
+		       " + kernel_drops %" PRIu64 "\n", kv.source, kv.ifname, kv.kernel_packets,
+		       ps.ipackets, kv.kernel_drops);
 	return 0;
 }
 

@@ -11,6 +11,8 @@
 
 #include "mcfan.h"
 #include "control/control.h"
+#include "control/kernel.h"
+#include "control/sched.h"
 #include "control/stats.h"
 
 int
@@ -34,11 +36,15 @@ mcfan_control_free(struct mcfan_app *app)
 {
 	mcfan_groups_control_free(app);
 	mcfan_stats_free(app);
+	mcfan_kernel_free(app);
+	mcfan_sched_free(app);
 }
 
 void
 mcfan_control_tick(struct mcfan_app *app)
 {
+	mcfan_kernel_tick(app); /* PACKET_STATISTICS resets on read: add it up every tick */
+	mcfan_sched_update(app); /* wait_cpu before a timed msacc window may freeze */
 	if (app->control == NULL || !mcfan_ctl_trylock())
 		return;
 	mcfan_live_tick(app);

@@ -40,7 +40,8 @@ intr_teardown(struct mcfan_lcore *lc, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		rte_eth_dev_rx_intr_ctl_q(lc->ports[i], 0, lc->idle.epfd, RTE_INTR_EVENT_DEL, NULL);
+		rte_eth_dev_rx_intr_ctl_q(lc->ports[i], lc->queues[i], lc->idle.epfd,
+					  RTE_INTR_EVENT_DEL, NULL);
 	if (lc->idle.epfd >= 0)
 		close(lc->idle.epfd);
 	lc->idle.epfd = -1;
@@ -67,7 +68,8 @@ intr_setup(struct mcfan_app *app, struct mcfan_lcore *lc, bool refuse)
 		port = lc->ports[i];
 		ret = -ENOTSUP;
 		if (app->ports[port].rx_intr)
-			ret = rte_eth_dev_rx_intr_ctl_q(port, 0, id->epfd, RTE_INTR_EVENT_ADD, NULL);
+			ret = rte_eth_dev_rx_intr_ctl_q(port, lc->queues[i], id->epfd,
+							RTE_INTR_EVENT_ADD, NULL);
 		if (ret != 0) {
 			if (refuse)
 				fprintf(stderr, "mcfan: --idle-rx interrupt: port %u (%s) has no Rx queue "

@@ -2,9 +2,14 @@
  * Copyright(c) 2026 The mcfan authors
  */
 
-/* Port setup: one RX queue (0) per port, multicast MAC filters, start and stop. */
+/*
+ * Port setup: every RX queue the device comes with (net_af_packet's qpairs, net_pcap's
+ * rx_pcap/rx_iface streams, net_ring's rings; one queue for a device that has none yet, such
+ * as a PCI NIC), each polled by one RX lcore; multicast MAC filters, start and stop.
+ */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +26,100 @@
 #include "mcfan.h"
 #include "log.h"
 #include "control/groups.h"
+#include "control/kernel.h"
 
+#define PCAP_FILE_HDR 24   /* classic pcap: file header, bytes */
+#define PCAP_REC_HDR 16    /* record header: ts_sec, ts_usec, incl_len, orig_len */
+#define PCAP_MAGIC 0xa1b2c3d4u
+#define PCAP_MAGIC_NS 0xa1b23c4du
+
+/* mbufs a classic pcap file's records fill (one per RTE_MBUF_DEFAULT_DATAROOM bytes of
+ * each), or -1 if it is not a classic pcap file mcfan can read. */
+static int64_t
+pcap_file_mbufs(const char *path)
+{
+	unsigned char h[PCAP_FILE_HDR], r[PCAP_REC_HDR];
+	uint32_t magic, incl;
+	int64_t n = 0;
+	bool swap;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return -1;
+	if (fread(h, 1, sizeof(h), f) != sizeof(h)) {
+		fclose(f);
+		return -1;
+	}
+	memcpy(&magic, h, sizeof(magic));
+	swap = magic == rte_bswap32(PCAP_MAGIC) || magic == rte_bswap32(PCAP_MAGIC_NS);
+	if (!swap && magic != PCAP_MAGIC && magic != PCAP_MAGIC_NS) {
+		fclose(f);
+		return -1;
+	}
+	while (fread(r, 1, sizeof(r), f) == sizeof(r)) {
+		memcpy(&incl, r + 8, sizeof(incl));
+		if (swap)
+			incl = rte_bswap32(incl);
+		n += RTE_MAX((int64_t)1, ((int64_t)incl + RTE_MBUF_DEFAULT_DATAROOM - 1) /
+			     RTE_MBUF_DEFAULT_DATAROOM);
+		if (fseek(f, (long)incl, SEEK_CUR) != 0)
+			break;
+	}
+	fclose(f);
+	return n;
+}
+
+/* For net_pcap with infinite_rx=1: the mbufs its captures hold for the whole run (the PMD
+ * copies every frame of each rx_pcap file into mbufs of the pool at queue setup); 0 else. */
+static uint64_t
+pcap_infinite_mbufs(uint16_t port)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+	const char *p, *e;
+	char path[PATH_MAX];
+	uint64_t total = 0;
+	int64_t n;
+
+	if (rte_eth_dev_info_get(port, &info) != 0 || strcmp(info.driver_name, "net_pcap") != 0 ||
+	    info.device == NULL)
+		return 0;
+	da = rte_dev_devargs(info.device);
+	if (da == NULL || da->args == NULL || strstr(da->args, "infinite_rx=1") == NULL)
+		return 0;
+	for (p = strstr(da->args, "rx_pcap="); p != NULL; p = strstr(e, "rx_pcap=")) {
+		p += strlen("rx_pcap=");
+		e = p + strcspn(p, ",");
+		snprintf(path, sizeof(path), "%.*s", (int)(e - p), p);
+		n = pcap_file_mbufs(path);
+		if (n > 0)
+			total += (uint64_t)n;
+	}
+	return total;
+}
+
+uint64_t
+mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held)
+{
+	struct rte_eth_dev_info info;
+	uint64_t need = 0;
+	uint16_t port, q;
+
+	RTE_SET_USED(app);
+	*held = 0;
+	RTE_ETH_FOREACH_DEV(port) {
+		q = 1;
+		if (rte_eth_dev_info_get(port, &info) == 0) {
+			q = RTE_MAX(info.nb_rx_queues, (uint16_t)1);
+			if (info.max_rx_queues > 0)
+				q = RTE_MIN(q, info.max_rx_queues);
+		}
+		need += (uint64_t)q * MCFAN_RX_DESC;
+		*held += pcap_infinite_mbufs(port);
+	}
+	return need + *held;
+}
 
 /* Program the multicast MAC filter for the configured groups; fall back to allmulticast, and
  * say which mode is really in effect. */
@@ -112,7 +210,7 @@ port_init(struct mcfan_app *app, uint16_t port)
 	struct rte_eth_dev_info info;
 	struct rte_eth_rxq_info rxq;
 	struct mcfan_port *p = &app->ports[port];
-	uint16_t nb_rxd = MCFAN_RX_DESC, nb_txd = MCFAN_TX_DESC;
+	uint16_t nb_rxd = MCFAN_RX_DESC, nb_txd = MCFAN_TX_DESC, q;
 	int ret;
 
 	memset(&conf, 0, sizeof(conf));
@@ -131,7 +229,12 @@ port_init(struct mcfan_app *app, uint16_t port)
 	p->socket_id = rte_eth_dev_socket_id(port);
 	if (p->socket_id < 0)
 		p->socket_id = (int)rte_socket_id();
-	ret = rte_eth_dev_configure(port, 1, 1, &conf);
+	/* the queues the device was created with (a kernel that spreads frames over the
+	 * sockets of net_af_packet's qpairs needs every one polled), at least one */
+	p->nb_rxq = RTE_MAX(info.nb_rx_queues, (uint16_t)1);
+	if (info.max_rx_queues > 0)
+		p->nb_rxq = RTE_MIN(p->nb_rxq, info.max_rx_queues);
+	ret = rte_eth_dev_configure(port, p->nb_rxq, 1, &conf);
 	if (ret != 0) {
 		MCFAN_LOG(ERR, "port %u (%s): configure failed: %s\n", port, p->driver,
 			  rte_strerror(-ret));
@@ -142,10 +245,13 @@ port_init(struct mcfan_app *app, uint16_t port)
 		MCFAN_LOG(ERR, "port %u: cannot adjust descriptors: %s\n", port, rte_strerror(-ret));
 		return ret;
 	}
-	ret = rte_eth_rx_queue_setup(port, 0, nb_rxd, p->socket_id, NULL, app->pool);
-	if (ret != 0) {
-		MCFAN_LOG(ERR, "port %u: RX queue setup failed: %s\n", port, rte_strerror(-ret));
-		return ret;
+	for (q = 0; q < p->nb_rxq; q++) {
+		ret = rte_eth_rx_queue_setup(port, q, nb_rxd, p->socket_id, NULL, app->pool);
+		if (ret != 0) {
+			MCFAN_LOG(ERR, "port %u: RX queue %u setup failed: %s\n", port, q,
+				  rte_strerror(-ret));
+			return ret;
+		}
 	}
 	/* the ring the idle sleep bound protects: what the PMD reports, else what it took */
 	p->nb_rxd = nb_rxd;
@@ -164,11 +270,43 @@ port_init(struct mcfan_app *app, uint16_t port)
 	}
 	p->started = true;
 	port_filter(app, port);
+	/* the kernel's counters start with the port's: zeroed right before its stats */
+	ret = mcfan_kernel_port_init(app, port);
+	if (ret != 0)
+		return ret;
 	ret = rte_eth_stats_reset(port);
 	if (ret != 0 && ret != -ENOTSUP)
 		MCFAN_LOG(WARNING, "port %u: cannot reset stats: %s\n", port, rte_strerror(-ret));
-	MCFAN_LOG(INFO, "port %u (%s, %s): started, %u RX descriptors, filter %s\n", port,
-		  p->name, p->driver, nb_rxd, p->filter_mode);
+	MCFAN_LOG(INFO, "port %u (%s, %s): started, %u RX queue(s) of %u descriptors, filter %s\n",
+		  port, p->name, p->driver, p->nb_rxq, nb_rxd, p->filter_mode);
+	return 0;
+}
+
+/*
+ * Give every RX queue of a port to an RX lcore: the (port, queue) pairs go round-robin to the
+ * RX lcores, continuing from pair *k. A queue that no lcore can take (each polls at most
+ * MCFAN_MAX_RX_PAIRS pairs) refuses the start with the queues named: -E2BIG.
+ */
+static int
+ports_assign(struct mcfan_app *app, uint16_t port, unsigned int *k)
+{
+	const struct mcfan_port *p = &app->ports[port];
+	struct mcfan_lcore *lc;
+	uint16_t q;
+
+	for (q = 0; q < p->nb_rxq; q++, (*k)++) {
+		lc = &app->lcores[app->rx_lcore_ids[*k % app->n_rx]];
+		if (lc->n_ports >= MCFAN_MAX_RX_PAIRS) {
+			fprintf(stderr, "mcfan: port %u (%s): RX queues %u-%u would not be polled: "
+				"each of the %u RX lcores polls at most %u (port, queue) pairs; give "
+				"more RX lcores (--rx-lcores) or fewer queues\n", port, p->name, q,
+				p->nb_rxq - 1u, app->n_rx, MCFAN_MAX_RX_PAIRS);
+			return -E2BIG;
+		}
+		lc->ports[lc->n_ports] = port;
+		lc->queues[lc->n_ports] = q;
+		lc->n_ports++;
+	}
 	return 0;
 }
 
@@ -176,7 +314,7 @@ int
 mcfan_ports_init(struct mcfan_app *app)
 {
 	uint16_t port;
-	unsigned int n = 0, i = 0;
+	unsigned int n = 0, i = 0, k = 0;
 	struct mcfan_lcore *lc;
 	int ret;
 
@@ -187,10 +325,9 @@ mcfan_ports_init(struct mcfan_app *app)
 		ret = port_init(app, port);
 		if (ret != 0)
 			return ret;
-		/* ports go round-robin to the RX lcores */
-		lc = &app->lcores[app->rx_lcore_ids[i % app->n_rx]];
-		lc->ports[lc->n_ports++] = port;
-		i++;
+		ret = ports_assign(app, port, &k);
+		if (ret != 0)
+			return ret;
 		n++;
 	}
 	for (i = 0; i < app->n_rx; i++) {
@@ -208,6 +345,8 @@ mcfan_ports_stop(struct mcfan_app *app)
 	uint16_t port;
 	int ret;
 
+	/* the kernel's last counts, before the PMD closes its sockets */
+	mcfan_kernel_final(app);
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!app->ports[port].started)
 			continue;

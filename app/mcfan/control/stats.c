@@ -22,6 +22,8 @@
 #include <rte_malloc.h>
 
 #include "mcfan.h"
+#include "control/kernel.h"
+#include "control/sched.h"
 #include "control/stats.h"
 #include "datapath/engine.h"
 
@@ -43,6 +45,7 @@ struct mcfan_stats_base {
 	uint64_t *slot_frames;                        /* [n_workers * MCFAN_MAX_GROUPS] */
 	uint64_t *slot_bytes;                         /* [n_workers * MCFAN_MAX_GROUPS] */
 	uint64_t slot_tsc[MCFAN_MAX_GROUPS];          /* TSC of a slot's last rebase */
+	struct mcfan_rx_group_stats rx_groups;        /* RX lcores' per-group sums */
 	struct rte_eth_stats ports[RTE_MAX_ETHPORTS];
 };
 
@@ -195,21 +198,47 @@ mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
 	return (int)app->n_workers;
 }
 
+/* Sum of every RX lcore's per-group counters into out (zeroed first); tmp scratch. */
+static void
+rx_groups_sum(const struct mcfan_app *app, struct mcfan_rx_group_stats *out)
+{
+	struct mcfan_rx_group_stats *one = malloc(sizeof(*one));
+	unsigned int r, g;
+
+	memset(out, 0, sizeof(*out));
+	if (one == NULL)
+		return;
+	for (r = 0; r < app->n_rx; r++) {
+		mcfan_rx_group_read(&app->lcores[app->rx_lcore_ids[r]].rx, one);
+		for (g = 0; g < MCFAN_MAX_GROUPS; g++) {
+			out->frames[g] += one->frames[g];
+			out->copy_drops[g] += one->copy_drops[g];
+		}
+	}
+	free(one);
+}
+
 int
 mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max)
 {
 	const struct mcfan_stats_base *base;
+	struct mcfan_rx_group_stats *gs;
 	struct mcfan_worker_stats *ws;
 	unsigned int i, w, n;
 	uint64_t frames, bytes, first, since;
 	size_t k;
 
 	ws = malloc(sizeof(*ws));
-	if (ws == NULL)
+	gs = calloc(1, sizeof(*gs));
+	if (ws == NULL || gs == NULL) {
+		free(ws);
+		free(gs);
 		return -ENOMEM;
+	}
 	ctl_lock(app);
 	base = app->stats_base;
 	n = RTE_MIN(app->n_group_entries, max);
+	rx_groups_sum(app, gs);
 	for (i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		/* a copy: group_entries may be replaced once the lock is released */
@@ -235,7 +264,7 @@ mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, uns
 			}
 			if (frames == 0)
 				continue;
-			out[i].frames += frames;
+			out[i].copies += frames;
 			out[i].bytes += bytes;
 			if (out[i].first_tsc == 0 || first < out[i].first_tsc)
 				out[i].first_tsc = first;
@@ -244,8 +273,19 @@ mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, uns
 			mcfan_bits_set(out[i].worker_bits, w);
 		}
 	}
+	for (i = 0; i < n; i++) {
+		uint16_t id = out[i].entry_copy.id;
+
+		out[i].frames = gs->frames[id];
+		out[i].copy_drops = gs->copy_drops[id];
+		if (base != NULL) {
+			out[i].frames -= base->rx_groups.frames[id];
+			out[i].copy_drops -= base->rx_groups.copy_drops[id];
+		}
+	}
 	ctl_unlock(app);
 	free(ws);
+	free(gs);
 	return (int)n;
 }
 
@@ -346,6 +386,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 
 	if (b == NULL)
 		return -ENODEV;
+	mcfan_kernel_clear(app); /* takes ctl_lock itself */
 	ws = malloc(sizeof(*ws));
 	rs = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*rs));
 	if (ws == NULL || rs == NULL) {
@@ -388,6 +429,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 			b->workers[w].ring_drops += rs[w].ring_drops;
 		}
 	}
+	rx_groups_sum(app, &b->rx_groups);
 	ctl_unlock(app);
 	free(ws);
 	free(rs);
@@ -398,14 +440,19 @@ int
 mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot)
 {
 	struct mcfan_stats_base *b = app->stats_base;
+	struct mcfan_rx_group_stats *gs;
 	struct mcfan_worker_stats *ws;
 	unsigned int w;
 
 	if (b == NULL || slot >= MCFAN_MAX_GROUPS)
 		return -EINVAL;
 	ws = malloc(sizeof(*ws));
-	if (ws == NULL)
+	gs = malloc(sizeof(*gs));
+	if (ws == NULL || gs == NULL) {
+		free(ws);
+		free(gs);
 		return -ENOMEM;
+	}
 	ctl_lock(app);
 	for (w = 0; w < app->n_workers; w++) {
 		mcfan_worker_stats_read(app->lcores[app->worker_lcore_ids[w]].ws, ws);
@@ -413,7 +460,11 @@ mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot)
 		b->slot_bytes[(size_t)w * MCFAN_MAX_GROUPS + slot] = ws->group_bytes[slot];
 	}
 	b->slot_tsc[slot] = rte_rdtsc();
+	rx_groups_sum(app, gs);
+	b->rx_groups.frames[slot] = gs->frames[slot];
+	b->rx_groups.copy_drops[slot] = gs->copy_drops[slot];
 	ctl_unlock(app);
+	free(gs);
 	free(ws);
 	return 0;
 }
@@ -430,6 +481,8 @@ mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned i
 
 	int n, i, k = 0;
 
+	if (app->stop_tsc == 0)
+		mcfan_sched_update(app); /* wait_cpu up to now (control/sched.h) */
 	/* after the stop, every view ends at the stop, so the text and JSON reports agree */
 	n = mcfan_msacc_window_collect(app->window, ms, RTE_MAX_LCORE,
 				       app->stop_tsc != 0 ? app->stop_tsc : rte_rdtsc(), rows, max);

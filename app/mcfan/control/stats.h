@@ -37,8 +37,10 @@ struct mcfan_worker_view {
 struct mcfan_group_view {
 	const struct mcfan_group_entry *entry; /* points to entry_copy */
 	struct mcfan_group_entry entry_copy;   /* the group as it was at the read */
-	uint64_t frames;              /* copies processed by workers */
-	uint64_t bytes;
+	uint64_t frames;              /* frames of the group received (RX lcores) */
+	uint64_t copies;              /* copies of them processed by workers */
+	uint64_t copy_drops;          /* copies refused by full worker rings */
+	uint64_t bytes;               /* bytes of the copies processed */
 	uint64_t first_tsc;           /* RX TSC of the first frame, 0 = none */
 	uint64_t last_tsc;
 	uint64_t worker_bits[MCFAN_WORKER_WORDS]; /* worker indexes that got frames */

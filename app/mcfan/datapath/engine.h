@@ -157,7 +157,7 @@ static inline uint16_t
 mcfan_engine_rx_poll(struct mcfan_lcore *lc, unsigned int i, struct rte_mbuf **pkts,
 		     unsigned int burst, bool ms_on, uint64_t *now)
 {
-	uint16_t n = rte_eth_rx_burst(lc->ports[i], 0, pkts, (uint16_t)burst);
+	uint16_t n = rte_eth_rx_burst(lc->ports[i], lc->queues[i], pkts, (uint16_t)burst);
 
 	*now = rte_rdtsc();
 	lc->idle.rx[i].frames += n;

@@ -168,10 +168,11 @@ intr_sleep(struct mcfan_lcore *lc, uint64_t ns)
 	int n, k;
 
 	for (i = 0; i < lc->n_ports; i++)
-		rte_eth_dev_rx_intr_enable(lc->ports[i], 0); /* -ENOTSUP: the fd needs no arming */
+		/* -ENOTSUP: the fd needs no arming */
+		rte_eth_dev_rx_intr_enable(lc->ports[i], lc->queues[i]);
 	n = rte_epoll_wait(lc->idle.epfd, ev, INTR_EVENTS_MAX, (int)(ns / NS_PER_MS));
 	for (i = 0; i < lc->n_ports; i++)
-		rte_eth_dev_rx_intr_disable(lc->ports[i], 0);
+		rte_eth_dev_rx_intr_disable(lc->ports[i], lc->queues[i]);
 	for (k = 0; k < n; k++)
 		if (lc->idle.efd >= 0 && ev[k].fd == lc->idle.efd)
 			efd_drain(lc->idle.efd);

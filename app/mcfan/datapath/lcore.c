@@ -66,6 +66,8 @@ mcfan_lcore_main(void *arg)
 
 	if (lc->role == MCFAN_ROLE_NONE)
 		return 0;
+	/* for the control side's schedstat reads (wait_cpu, control/sched.c) */
+	__atomic_store_n(&lc->tid, rte_sys_gettid(), __ATOMIC_RELAXED);
 	ms_was_on = __atomic_load_n(&lc->ms.paused, __ATOMIC_RELAXED) == 0;
 	mcfan_idle_lcore_start(app, lc, rte_rdtsc());
 	if (rx && !engine_start(app, lc, rxe, &err))

@@ -16,6 +16,7 @@
 
 #include "mcfan.h"
 #include "log.h"
+#include "control/sched.h"
 #include "control/stats.h"
 #include "telemetry/telemetry.h"
 
@@ -40,6 +41,7 @@ static void
 msacc_one(struct mcfan_app *app, struct rte_tel_data *d, const struct mcfan_msacc_row *row)
 {
 	struct mcfan_msacc_stats st;
+	struct mcfan_sched_view sv;
 	struct rte_tel_data *hist;
 	char key[MCFAN_MS_STATE_NAME_MAX + 8];
 	unsigned int s, b;
@@ -66,6 +68,9 @@ msacc_one(struct mcfan_app *app, struct rte_tel_data *d, const struct mcfan_msac
 				  (uint64_t)(st.frames_per_poll * 100 + 0.5));
 	rte_tel_data_add_dict_u64(d, "sleeps", st.sleeps);
 	rte_tel_data_add_dict_u64(d, "wakeups", st.wakeups);
+	mcfan_sched_read(app, row->lcore_id, &sv); /* zeros for the control lcore */
+	rte_tel_data_add_dict_u64(d, "ctx_switches_voluntary", sv.ctx_voluntary);
+	rte_tel_data_add_dict_u64(d, "ctx_switches_involuntary", sv.ctx_involuntary);
 	hist = mcfan_tel_array(RTE_TEL_U64_VAL);
 	if (hist != NULL) {
 		for (b = 0; b < MCFAN_MSACC_HIST_BUCKETS; b++)

@@ -22,6 +22,8 @@
 #include "mcfan.h"
 #include "log.h"
 #include "control/idle.h"
+#include "control/kernel.h"
+#include "control/sched.h"
 #include "control/placement.h"
 #include "control/stats.h"
 #include "telemetry/report.h"
@@ -120,6 +122,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	struct mcfan_worker_view *wv;
 	struct mcfan_group_view *gv;
 	struct mcfan_msacc_row *rows;
+	struct mcfan_kernel_view kv;
 	struct rte_eth_stats ps;
 	char *text, addr[MCFAN_GROUP_STR_MAX];
 	unsigned int i, w;
@@ -149,20 +152,35 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	for (i = 1; i < MCFAN_DROP_MAX; i++)
 		fprintf(f, " %s %" PRIu64, mcfan_drop_name(i), t.drops[i]);
 	print_engines(app, f);
-	fprintf(f, "\n\nports:\n  %4s %-22s %-16s %-12s %12s %10s %10s %10s\n", "port", "name",
-		"driver", "filter", "ipackets", "imissed", "ierrors", "rx_nombuf");
+	fprintf(f, "\n\nports:\n  %4s %-22s %-16s %-12s %12s %10s %10s %10s %12s %12s\n",
+		"port", "name", "driver", "filter", "ipackets", "imissed", "ierrors", "rx_nombuf",
+		"kernel_drops", "if_rx_pkts");
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if (!app->ports[port].used)
 			continue;
 		mcfan_port_stats_read(app, port, &ps);
+		mcfan_kernel_read(app, port, &ps, &kv);
 		fprintf(f, "  %4u %-22.22s %-16.16s %-12s %12" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %10" PRIu64 "\n", port, app->ports[port].name, app->ports[port].driver,
-			app->ports[port].filter_mode, ps.ipackets, ps.imissed, ps.ierrors,
-			ps.rx_nombuf);
+			" %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", port, app->ports[port].name,
+			app->ports[port].driver, app->ports[port].filter_mode, ps.ipackets,
+			ps.imissed, ps.ierrors, ps.rx_nombuf, kv.kernel_drops, kv.if_rx_packets);
+	}
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!app->ports[port].used)
+			continue;
+		mcfan_port_stats_read(app, port, &ps);
+		mcfan_kernel_read(app, port, &ps, &kv);
+		if (strcmp(kv.source, "none") == 0)
+			continue;
+		fprintf(f, "port %u kernel (%s, %s): reached the socket %" PRIu64 " = ipackets %"
+			PRIu64 " + kernel_drops %" PRIu64 "%s\n", port, kv.source, kv.ifname,
+			kv.kernel_packets, ps.ipackets, kv.kernel_drops,
+			kv.kernel_packets == ps.ipackets + kv.kernel_drops ? "" :
+			"  (frames still queued, or arrived before the start)");
 	}
 	ng = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
-	fprintf(f, "\ngroups:\n  %-40s %6s %10s %14s %14s  %s\n", "group", "port", "fan-out",
-		"frames", "bytes", "worker lcores");
+	fprintf(f, "\ngroups:\n  %-40s %6s %10s %14s %14s %10s %14s  %s\n", "group", "port",
+		"fan-out", "frames", "copies", "copy_drops", "bytes", "worker lcores");
 	for (i = 0; ng > 0 && i < (unsigned int)ng; i++) {
 		char portbuf[8];
 
@@ -171,8 +189,9 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 			snprintf(portbuf, sizeof(portbuf), "any");
 		else
 			snprintf(portbuf, sizeof(portbuf), "%u", gv[i].entry->key.udp_port);
-		fprintf(f, "  %-40s %6s %10s %14" PRIu64 " %14" PRIu64 " ", addr, portbuf,
-			mcfan_fanout_name(gv[i].entry->fanout), gv[i].frames, gv[i].bytes);
+		fprintf(f, "  %-40s %6s %10s %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14"
+			PRIu64 " ", addr, portbuf, mcfan_fanout_name(gv[i].entry->fanout),
+			gv[i].frames, gv[i].copies, gv[i].copy_drops, gv[i].bytes);
 		for (w = 0; w < app->n_workers; w++)
 			if (mcfan_bits_test(gv[i].worker_bits, w))
 				fprintf(f, " %u", app->worker_lcore_ids[w]);
@@ -357,6 +376,38 @@ fail:
 	return NULL;
 }
 
+/* A port's kernel-side counters into its JSON object o (control/kernel.h): the second
+ * conservation line, kernel_packets = ipackets + kernel_drops, per queue too. */
+static void
+port_kernel_json(json_t *o, const struct mcfan_app *app, uint16_t port,
+		 const struct rte_eth_stats *ps)
+{
+	struct mcfan_kernel_view kv;
+	json_t *qs, *q;
+	unsigned int i;
+
+	mcfan_kernel_read(app, port, ps, &kv);
+	json_object_set_new(o, "rx_queues", json_integer(app->ports[port].nb_rxq));
+	json_object_set_new(o, "kernel_source", json_string(kv.source));
+	json_object_set_new(o, "interface", kv.ifname[0] == '\0' ? json_null() :
+			    json_string(kv.ifname));
+	json_object_set_new(o, "kernel_packets", json_u64(kv.kernel_packets));
+	json_object_set_new(o, "kernel_drops", json_u64(kv.kernel_drops));
+	json_object_set_new(o, "rx_packets", kv.have_if ? json_u64(kv.if_rx_packets) :
+			    json_null());
+	json_object_set_new(o, "rx_dropped", kv.have_if ? json_u64(kv.if_rx_dropped) :
+			    json_null());
+	qs = json_array();
+	for (i = 0; qs != NULL && i < kv.n_queues; i++) {
+		q = json_object();
+		json_object_set_new(q, "queue", json_integer(i));
+		json_object_set_new(q, "kernel_packets", json_u64(kv.queue_packets[i]));
+		json_object_set_new(q, "kernel_drops", json_u64(kv.queue_drops[i]));
+		json_array_append_new(qs, q);
+	}
+	json_object_set_new(o, "kernel_queues", qs);
+}
+
 /* The report's "topology" value; NULL (JSON null) before placement has a table. */
 static json_t *
 report_topology(struct mcfan_app *app)
@@ -383,6 +434,7 @@ report_json_build(struct mcfan_app *app)
 	struct mcfan_latency_view *lv = NULL;
 	struct mcfan_idle_view *iv = NULL;
 	struct mcfan_lcore_engines eng;
+	struct mcfan_sched_view sv;
 	json_t *root, *drops, *arr, *o, *wl, *states, *lat, *hist, *idle;
 	char addr[MCFAN_GROUP_STR_MAX];
 	unsigned int i, w, s;
@@ -431,6 +483,7 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "imissed", json_u64(ps.imissed));
 		json_object_set_new(o, "ierrors", json_u64(ps.ierrors));
 		json_object_set_new(o, "rx_nombuf", json_u64(ps.rx_nombuf));
+		port_kernel_json(o, app, port, &ps);
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "ports", arr);
@@ -446,6 +499,8 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "fanout", json_string(mcfan_fanout_name(
 			gv[i].entry->fanout)));
 		json_object_set_new(o, "frames", json_u64(gv[i].frames));
+		json_object_set_new(o, "copies", json_u64(gv[i].copies));
+		json_object_set_new(o, "copy_drops", json_u64(gv[i].copy_drops));
 		json_object_set_new(o, "bytes", json_u64(gv[i].bytes));
 		wl = json_array();
 		for (w = 0; w < app->n_workers; w++)
@@ -506,6 +561,12 @@ report_json_build(struct mcfan_app *app)
 			json_object_set_new(states, mcfan_ms_state_name(s), json_real(ms.pct[s]));
 		json_object_set_new(o, "state_pct", states);
 		json_object_set_new(o, "sleep_cycles", json_u64(ms.cycles[MCFAN_MS_SLEEP]));
+		json_object_set_new(o, "wait_cpu_cycles", json_u64(ms.cycles[MCFAN_MS_WAIT_CPU]));
+		if (mcfan_sched_read(app, rows[i].lcore_id, &sv) == 0) {
+			json_object_set_new(o, "ctx_switches_voluntary", json_u64(sv.ctx_voluntary));
+			json_object_set_new(o, "ctx_switches_involuntary",
+					    json_u64(sv.ctx_involuntary));
+		}
 		json_object_set_new(o, "sleeps", json_u64(ms.sleeps));
 		json_object_set_new(o, "wakeups", json_u64(ms.wakeups));
 		mcfan_lcore_engines_read(app, rows[i].lcore_id, &eng);

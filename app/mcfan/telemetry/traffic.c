@@ -39,7 +39,8 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	static const struct mcfan_tel_col page_cols[] = {
 		{"group", RTE_TEL_STRING_VAL}, {"udp_port", RTE_TEL_INT_VAL},
 		{"frames", RTE_TEL_U64_VAL}, {"bytes", RTE_TEL_U64_VAL},
-		{"n_workers", RTE_TEL_INT_VAL},
+		{"n_workers", RTE_TEL_INT_VAL}, {"copies", RTE_TEL_U64_VAL},
+		{"copy_drops", RTE_TEL_U64_VAL},
 	};
 	struct mcfan_group_view *gv;
 	struct mcfan_flow_key want;
@@ -84,6 +85,8 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 		rte_tel_data_add_dict_int(d, "udp_port", gv[i].entry->key.udp_port);
 		rte_tel_data_add_dict_string(d, "fanout", mcfan_fanout_name(gv[i].entry->fanout));
 		rte_tel_data_add_dict_u64(d, "frames", gv[i].frames);
+		rte_tel_data_add_dict_u64(d, "copies", gv[i].copies);
+		rte_tel_data_add_dict_u64(d, "copy_drops", gv[i].copy_drops);
 		rte_tel_data_add_dict_u64(d, "bytes", gv[i].bytes);
 		rte_tel_data_add_dict_u64(d, "first_rx_tsc", gv[i].first_tsc);
 		rte_tel_data_add_dict_u64(d, "last_rx_tsc", gv[i].last_tsc);
@@ -117,6 +120,8 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 		rte_tel_data_add_array_u64(c[3], gv[i].bytes);
 		rte_tel_data_add_array_int(c[4], (int)mcfan_bits_count(gv[i].worker_bits,
 								       MCFAN_MAX_WORKERS));
+		rte_tel_data_add_array_u64(c[5], gv[i].copies);
+		rte_tel_data_add_array_u64(c[6], gv[i].copy_drops);
 	}
 	rte_tel_data_add_dict_u64(d, "total", (uint64_t)n);
 	rte_tel_data_add_dict_u64(d, "page", page);

@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Kernel-side loss (control/kernel.h). DPDK 22.11's net_af_packet never reads its sockets'
+ * PACKET_STATISTICS (upstream added that in 25.03), so frames the kernel drops because a
+ * queue's ring is full count nowhere. mcfan finds the PMD's sockets itself:
+ *
+ *  1. the port's kernel interface: rte_eth_dev_info.if_index (the PMD sets it), else the
+ *     device argument iface=NAME;
+ *  2. /proc/net/packet lists every packet socket of the network namespace with its
+ *     interface index and inode; /proc/self/fd/N of a socket reads "socket:[INODE]";
+ *     the process's fds whose inode is a packet socket bound to that interface are the
+ *     PMD's, one per queue. The PMD opens them in queue order at probe, so in ascending fd
+ *     order they are queues 0, 1, ...;
+ *  3. each is duplicated (F_DUPFD_CLOEXEC), so the fd stays this socket's whatever the
+ *     process opens or closes later, and read with getsockopt(SOL_PACKET,
+ *     PACKET_STATISTICS) on the control lcore's tick: tp_drops and tp_packets (which the
+ *     kernel returns with the drops included) reset on every read, so they are added up
+ *     here, under ctl_lock; the last read comes right before the port stops (the PMD then
+ *     closes its sockets), and the duplicates are closed.
+ *
+ * net_tap: frames the kernel could not queue to the tap fd count as the tap interface's
+ * tx_dropped, and those queued as its tx_packets (the kernel "transmits" to the PMD).
+ * net_pcap on iface=: libpcap owns the socket and its pcap_stats() reads (and so resets)
+ * PACKET_STATISTICS; the PMD reports that as imissed, so mcfan uses imissed and leaves the
+ * socket alone (a read here would take the drops away from libpcap).
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
+#include <rte_ethdev.h>
+#include <rte_spinlock.h>
+
+#include "mcfan.h"
+#include "log.h"
+#include "control/kernel.h"
+
+#define PROC_NET_PACKET "/proc/net/packet"
+#define MAX_PACKET_SOCKETS 256 /* packet sockets of the namespace looked at */
+
+enum kernel_kind {
+	KIND_NONE = 0,
+	KIND_AF_PACKET,
+	KIND_TAP,
+	KIND_PCAP,
+};
+
+/* Interface counters, raw (since the interface was created). */
+struct if_counters {
+	uint64_t rx_packets;
+	uint64_t rx_dropped;
+	uint64_t tx_packets;
+	uint64_t tx_dropped;
+};
+
+/* One port's state. */
+struct kernel_port {
+	enum kernel_kind kind;
+	char ifname[IF_NAMESIZE];
+	unsigned int n_fds;
+	int fds[MCFAN_KERNEL_MAX_QUEUES];            /* duplicates, -1 once closed */
+	uint64_t packets[MCFAN_KERNEL_MAX_QUEUES];   /* accumulated since the start */
+	uint64_t drops[MCFAN_KERNEL_MAX_QUEUES];
+	uint64_t base_packets[MCFAN_KERNEL_MAX_QUEUES]; /* at the last clear */
+	uint64_t base_drops[MCFAN_KERNEL_MAX_QUEUES];
+	bool have_if;
+	struct if_counters if_base;                  /* at the start, then at each clear */
+	struct if_counters if_final;                 /* read at the final read */
+	bool final;
+};
+
+/* app->kernel: one entry per ethdev port. */
+struct mcfan_kernel {
+	struct kernel_port ports[RTE_MAX_ETHPORTS];
+};
+
+static void
+lock(const struct mcfan_app *app)
+{
+	rte_spinlock_lock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
+}
+
+static void
+unlock(const struct mcfan_app *app)
+{
+	rte_spinlock_unlock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
+}
+
+/* One number from /sys/class/net/IF/statistics/NAME; false if unreadable. */
+static bool
+if_stat(const char *ifname, const char *name, uint64_t *v)
+{
+	char path[128];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/%s", ifname, name);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	ok = fscanf(f, "%" SCNu64, v) == 1;
+	fclose(f);
+	return ok;
+}
+
+static bool
+if_read(const char *ifname, struct if_counters *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (ifname[0] == '\0')
+		return false;
+	return if_stat(ifname, "rx_packets", &c->rx_packets) &&
+	       if_stat(ifname, "rx_dropped", &c->rx_dropped) &&
+	       if_stat(ifname, "tx_packets", &c->tx_packets) &&
+	       if_stat(ifname, "tx_dropped", &c->tx_dropped);
+}
+
+/* The value of key=... in a device argument string ("iface=veth0,qpairs=2"), or "". */
+static void
+devarg_value(const char *args, const char *key, char *out, size_t len)
+{
+	size_t n = strlen(key);
+	const char *p = args;
+
+	out[0] = '\0';
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, key, n) == 0 && p[n] == '=') {
+			p += n + 1;
+			n = strcspn(p, ",");
+			snprintf(out, len, "%.*s", (int)RTE_MIN(n, len - 1), p);
+			return;
+		}
+		p = strchr(p, ',');
+		if (p != NULL)
+			p++;
+	}
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Inodes of the namespace's packet sockets bound to ifindex; returns how many. */
+static unsigned int
+packet_inodes(unsigned int ifindex, uint64_t *inodes, unsigned int max)
+{
+	char line[256];
+	unsigned int n = 0, iface;
+	uint64_t inode;
+	FILE *f;
+
+	f = fopen(PROC_NET_PACKET, "r");
+	if (f == NULL)
+		return 0;
+	/* sk RefCnt Type Proto Iface R Rmem User Inode */
+	while (n < max && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%*s %*s %*s %*s %u %*s %*s %*s %" SCNu64, &iface, &inode) == 2 &&
+		    iface == ifindex)
+			inodes[n++] = inode;
+	fclose(f);
+	return n;
+}
+
+/* The process's fds that are one of the given socket inodes, ascending; returns how many. */
+static unsigned int
+socket_fds(const uint64_t *inodes, unsigned int n_inodes, int *fds, unsigned int max)
+{
+	char path[PATH_MAX], link[64];
+	struct dirent *de;
+	unsigned int n = 0, i;
+	uint64_t inode;
+	ssize_t len;
+	DIR *d;
+
+	d = opendir("/proc/self/fd");
+	if (d == NULL)
+		return 0;
+	while (n < max && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len <= 0)
+			continue;
+		link[len] = '\0';
+		if (sscanf(link, "socket:[%" SCNu64 "]", &inode) != 1)
+			continue;
+		for (i = 0; i < n_inodes; i++) {
+			if (inodes[i] == inode) {
+				fds[n++] = atoi(de->d_name);
+				break;
+			}
+		}
+	}
+	closedir(d);
+	qsort(fds, n, sizeof(fds[0]), cmp_int);
+	return n;
+}
+
+/* Read one socket's statistics (reset by the read); false if it cannot be read. */
+static bool
+sock_stats(int fd, uint64_t *packets, uint64_t *drops)
+{
+	struct tpacket_stats st;
+	socklen_t len = sizeof(st);
+
+	if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) != 0)
+		return false;
+	*packets += st.tp_packets;
+	*drops += st.tp_drops;
+	return true;
+}
+
+/* Read every socket of a port; ctl_lock held (or before launch). */
+static void
+port_poll(struct kernel_port *kp)
+{
+	unsigned int q;
+
+	if (kp->kind != KIND_AF_PACKET || kp->final)
+		return;
+	for (q = 0; q < kp->n_fds; q++)
+		if (kp->fds[q] >= 0)
+			sock_stats(kp->fds[q], &kp->packets[q], &kp->drops[q]);
+}
+
+/* net_af_packet: find and duplicate the port's sockets (see the top of this file). */
+static void
+af_packet_find(struct kernel_port *kp, uint16_t port, unsigned int ifindex)
+{
+	uint64_t inodes[MAX_PACKET_SOCKETS], discard = 0;
+	int fds[MCFAN_KERNEL_MAX_QUEUES];
+	unsigned int n_inodes, n, q;
+
+	n_inodes = packet_inodes(ifindex, inodes, RTE_DIM(inodes));
+	n = socket_fds(inodes, n_inodes, fds, RTE_DIM(fds));
+	for (q = 0; q < n; q++) {
+		kp->fds[kp->n_fds] = fcntl(fds[q], F_DUPFD_CLOEXEC, 0);
+		if (kp->fds[kp->n_fds] < 0)
+			continue;
+		/* read once: what came before the start is not counted */
+		sock_stats(kp->fds[kp->n_fds], &discard, &discard);
+		kp->n_fds++;
+	}
+	if (kp->n_fds == 0) {
+		MCFAN_LOG(WARNING, "port %u: no packet socket of interface %s found in %s and "
+			  "/proc/self/fd: its kernel drops are not counted\n", port, kp->ifname,
+			  PROC_NET_PACKET);
+		kp->kind = KIND_NONE;
+	}
+}
+
+int
+mcfan_kernel_port_init(struct mcfan_app *app, uint16_t port)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+	struct kernel_port *kp;
+	char val[IF_NAMESIZE];
+	const char *args = "";
+	unsigned int ifindex;
+
+	if (port >= RTE_MAX_ETHPORTS)
+		return -EINVAL;
+	if (app->kernel == NULL) {
+		app->kernel = calloc(1, sizeof(*app->kernel));
+		if (app->kernel == NULL)
+			return -ENOMEM;
+	}
+	kp = &app->kernel->ports[port];
+	memset(kp, 0, sizeof(*kp));
+	if (rte_eth_dev_info_get(port, &info) != 0)
+		return 0;
+	da = info.device != NULL ? rte_dev_devargs(info.device) : NULL;
+	if (da != NULL && da->args != NULL)
+		args = da->args;
+	ifindex = info.if_index;
+	if (strcmp(info.driver_name, "net_af_packet") == 0) {
+		kp->kind = KIND_AF_PACKET;
+		devarg_value(args, "iface", val, sizeof(val));
+	} else if (strcmp(info.driver_name, "net_tap") == 0) {
+		kp->kind = KIND_TAP;
+		devarg_value(args, "iface", val, sizeof(val));
+	} else if (strcmp(info.driver_name, "net_pcap") == 0) {
+		devarg_value(args, "iface", val, sizeof(val));
+		if (val[0] == '\0')
+			devarg_value(args, "rx_iface", val, sizeof(val));
+		if (val[0] == '\0')
+			devarg_value(args, "rx_iface_in", val, sizeof(val));
+		if (val[0] != '\0')
+			kp->kind = KIND_PCAP;
+	} else {
+		return 0;
+	}
+	if (kp->kind == KIND_NONE)
+		return 0;
+	if (ifindex == 0 && val[0] != '\0')
+		ifindex = if_nametoindex(val);
+	if (ifindex == 0 || if_indextoname(ifindex, kp->ifname) == NULL)
+		snprintf(kp->ifname, sizeof(kp->ifname), "%s", val);
+	if (kp->kind == KIND_AF_PACKET) {
+		if (ifindex == 0) {
+			MCFAN_LOG(WARNING, "port %u: net_af_packet without a kernel interface index: "
+				  "its kernel drops are not counted\n", port);
+			kp->kind = KIND_NONE;
+		} else {
+			af_packet_find(kp, port, ifindex);
+		}
+	}
+	kp->have_if = if_read(kp->ifname, &kp->if_base);
+	if (kp->kind != KIND_NONE)
+		MCFAN_LOG(INFO, "port %u: kernel-side counters of %s from %s%s\n", port,
+			  kp->ifname, kp->kind == KIND_AF_PACKET ? "PACKET_STATISTICS" :
+			  kp->kind == KIND_TAP ? "the tap interface" : "pcap_stats (imissed)",
+			  kp->kind == KIND_AF_PACKET ? (kp->n_fds > 1 ? " of its sockets" :
+							" of its socket") : "");
+	return 0;
+}
+
+void
+mcfan_kernel_tick(struct mcfan_app *app)
+{
+	uint16_t port;
+
+	if (app->kernel == NULL)
+		return;
+	lock(app);
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
+		port_poll(&app->kernel->ports[port]);
+	unlock(app);
+}
+
+void
+mcfan_kernel_final(struct mcfan_app *app)
+{
+	struct kernel_port *kp;
+	unsigned int q;
+	uint16_t port;
+
+	if (app->kernel == NULL)
+		return;
+	lock(app);
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		kp = &app->kernel->ports[port];
+		if (kp->final)
+			continue;
+		port_poll(kp);
+		if (kp->have_if && !if_read(kp->ifname, &kp->if_final))
+			kp->have_if = false;
+		for (q = 0; q < kp->n_fds; q++) {
+			if (kp->fds[q] >= 0)
+				close(kp->fds[q]);
+			kp->fds[q] = -1;
+		}
+		kp->final = true;
+	}
+	unlock(app);
+}
+
+int
+mcfan_kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_stats *ps,
+		  struct mcfan_kernel_view *out)
+{
+	struct if_counters now;
+	struct kernel_port *kp;
+	unsigned int q;
+
+	memset(out, 0, sizeof(*out));
+	out->source = "none";
+	if (port >= RTE_MAX_ETHPORTS || !app->ports[port].used)
+		return -ENODEV;
+	if (app->kernel == NULL)
+		return 0;
+	lock(app);
+	kp = &app->kernel->ports[port];
+	port_poll(kp);
+	snprintf(out->ifname, sizeof(out->ifname), "%s", kp->ifname);
+	if (kp->have_if) {
+		if (kp->final)
+			now = kp->if_final;
+		else if (!if_read(kp->ifname, &now))
+			now = kp->if_base;
+		out->have_if = true;
+		out->if_rx_packets = now.rx_packets - kp->if_base.rx_packets;
+		out->if_rx_dropped = now.rx_dropped - kp->if_base.rx_dropped;
+	}
+	switch (kp->kind) {
+	case KIND_AF_PACKET:
+		out->source = "packet_statistics";
+		out->n_queues = kp->n_fds;
+		for (q = 0; q < kp->n_fds; q++) {
+			out->queue_packets[q] = kp->packets[q] - kp->base_packets[q];
+			out->queue_drops[q] = kp->drops[q] - kp->base_drops[q];
+			out->kernel_packets += out->queue_packets[q];
+			out->kernel_drops += out->queue_drops[q];
+		}
+		break;
+	case KIND_TAP:
+		if (out->have_if) {
+			out->source = "tap";
+			out->kernel_drops = now.tx_dropped - kp->if_base.tx_dropped;
+			out->kernel_packets = now.tx_packets - kp->if_base.tx_packets +
+					      out->kernel_drops;
+		}
+		break;
+	case KIND_PCAP:
+		out->source = "pcap_stats";
+		out->kernel_drops = ps->imissed;
+		out->kernel_packets = ps->ipackets + ps->imissed;
+		break;
+	default:
+		break;
+	}
+	unlock(app);
+	return 0;
+}
+
+void
+mcfan_kernel_clear(struct mcfan_app *app)
+{
+	struct if_counters now;
+	struct kernel_port *kp;
+	uint16_t port;
+
+	if (app->kernel == NULL)
+		return;
+	lock(app);
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		kp = &app->kernel->ports[port];
+		port_poll(kp);
+		memcpy(kp->base_packets, kp->packets, sizeof(kp->packets));
+		memcpy(kp->base_drops, kp->drops, sizeof(kp->drops));
+		if (kp->have_if) {
+			if (kp->final)
+				kp->if_base = kp->if_final;
+			else if (if_read(kp->ifname, &now))
+				kp->if_base = now;
+		}
+	}
+	unlock(app);
+}
+
+void
+mcfan_kernel_free(struct mcfan_app *app)
+{
+	struct kernel_port *kp;
+	unsigned int q;
+	uint16_t port;
+
+	if (app->kernel == NULL)
+		return;
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		kp = &app->kernel->ports[port];
+		for (q = 0; q < kp->n_fds; q++)
+			if (kp->fds[q] >= 0 && !kp->final)
+				close(kp->fds[q]);
+	}
+	free(app->kernel);
+	app->kernel = NULL;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_APP_KERNEL_H
+#define MCFAN_APP_KERNEL_H
+
+/*
+ * Kernel-side loss of the ports whose frames pass through a kernel socket or queue before
+ * the PMD sees them (docs/guide.md "Frames mcfan never sees"): net_af_packet (each queue's
+ * PACKET_STATISTICS, accumulated), net_tap (the tap interface's own counters) and net_pcap on
+ * a live interface (libpcap's pcap_stats, which the PMD already reports as imissed); and the
+ * kernel interface's receive counters. Control side only: the state is app->kernel, guarded
+ * by app->ctl_lock; no data lcore touches it.
+ */
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+
+#include "mcfan.h"
+
+/** Most kernel sockets (queues) followed per port: net_af_packet's qpairs limit. */
+#define MCFAN_KERNEL_MAX_QUEUES 16
+
+/** The kernel-side counters of one port, since the start (or the last clear stats). */
+struct mcfan_kernel_view {
+	/** Where kernel_drops comes from: "packet_statistics" (net_af_packet), "tap"
+	 * (the tap interface's tx counters), "pcap_stats" (net_pcap on an interface: the
+	 * PMD's imissed), or "none" (no kernel socket in the path, or not found). */
+	const char *source;
+	char ifname[IF_NAMESIZE];                       /**< Kernel interface, "" = none. */
+	unsigned int n_queues;                          /**< Sockets followed (af_packet). */
+	uint64_t queue_packets[MCFAN_KERNEL_MAX_QUEUES]; /**< Per queue: tp_packets, frames. */
+	uint64_t queue_drops[MCFAN_KERNEL_MAX_QUEUES];   /**< Per queue: tp_drops, frames. */
+	/** Frames that reached the port's sockets or queue, dropped ones included: equals
+	 * ipackets + kernel_drops once the PMD has read everything queued. */
+	uint64_t kernel_packets;
+	uint64_t kernel_drops;       /**< Frames the kernel dropped there, before the PMD. */
+	bool have_if;                /**< The interface counters below were read. */
+	uint64_t if_rx_packets;      /**< The interface's statistics/rx_packets. */
+	uint64_t if_rx_dropped;      /**< The interface's statistics/rx_dropped. */
+};
+
+/**
+ * Find the kernel-side counters of a started port and zero them (its sockets' statistics
+ * are read once and discarded, the interface counters become the baseline). Main lcore,
+ * before the data lcores are launched, right before the port's ethdev stats are reset.
+ * A port with no kernel socket, or whose sockets are not found, reports "none".
+ *
+ * @return
+ *   0, or -ENOMEM.
+ */
+int mcfan_kernel_port_init(struct mcfan_app *app, uint16_t port);
+
+/**
+ * Read every followed socket's PACKET_STATISTICS and add them up (the kernel resets them
+ * on each read). Control lcore's tick; any control thread. Takes ctl_lock.
+ */
+void mcfan_kernel_tick(struct mcfan_app *app);
+
+/**
+ * Last read of the sockets before the PMD closes them (port stop), then stop following
+ * them. Main lcore. Takes ctl_lock.
+ */
+void mcfan_kernel_final(struct mcfan_app *app);
+
+/**
+ * The kernel-side counters of a port since the start or the last clear. Any control thread;
+ * reads the sockets first (takes ctl_lock).
+ *
+ * @param ps
+ *   The port's ethdev stats as mcfan_port_stats_read() gave them (for "pcap_stats").
+ * @return
+ *   0, or -ENODEV for a port mcfan does not use (out is then "none", all zero).
+ */
+int mcfan_kernel_read(const struct mcfan_app *app, uint16_t port,
+		      const struct rte_eth_stats *ps, struct mcfan_kernel_view *out);
+
+/**
+ * `clear stats`: the kernel-side counters start from zero now. Control thread, with the
+ * other baselines (control/stats.c). Takes ctl_lock.
+ */
+void mcfan_kernel_clear(struct mcfan_app *app);
+
+/** Close the duplicated socket fds and free the state; safe to call more than once. */
+void mcfan_kernel_free(struct mcfan_app *app);
+
+#endif /* MCFAN_APP_KERNEL_H */

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Kernel-side loss and multi-queue af_packet, in the lab (test/lab/lab.sh), with iperf2.
+
+1. Overload: 10 iperf2 clients send more than mcfan can take (its RX lcore shares a CPU
+   with a busy worker, and net_af_packet's ring holds 64 frames), so the kernel drops
+   frames in the packet ring before the PMD sees them. tcpdump captures the sending side
+   (outgoing frames of the sender's veth). Exact, per port:
+     frames sent on the wire (the capture) = ipackets + kernel_drops = kernel_packets,
+   the interface's rx_packets = the wire, iperf2's own counts = the capture's per group,
+   and kernel_drops > 0 (the overload happened). The text report prints the same line.
+2. qpairs=2: the kernel spreads the groups over both sockets (PACKET_FANOUT); mcfan polls
+   both queues, receives every frame (ipackets = the wire), and reports both queues.
+
+Usage: test_kernel.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
+"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+from mcfantest import check, check_eq, conservation, finish, mcfan_path
+from test_lab import Lab, LEN, NGROUPS, PORT, iperf_reports, read_pcap, skip
+
+OVER_COUNT, OVER_PPS = 3000, 6000   # per group: 10 x 6000 pps for 0.5 s
+MQ_COUNT, MQ_PPS = 200, 1000
+
+
+def sender_capture(lab, path):
+    """tcpdump on the sender's veth, outgoing frames only; returns the process once it
+    listens."""
+    p = subprocess.Popen(["ip", "netns", "exec", lab.snd, "timeout", "-s", "INT", "300",
+                          "tcpdump", "-i", lab.vsnd, "-Q", "out", "-n", "-U", "-B", "32768",
+                          "-s", "128", "-w", path], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    line = p.stderr.readline()
+    return p if "listening on" in line else None
+
+
+def capture_stop(p):
+    p.send_signal(signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+    m = re.search(r"(\d+) packets dropped by kernel", err or "")
+    return m is None or int(m.group(1)) == 0
+
+
+def run_mcfan(lab, name, vdev, lcores, app):
+    report = os.path.join(lab.dir, f"report-{name}.json")
+    eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--in-memory",
+           "--file-prefix", f"mcfan-kern-{name}-{lab.id}", "--no-pci",
+           "--log-level", "lib.eal:warning", "--vdev", vdev]
+    cmd = ["ip", "netns", "exec", lab.rcv, mcfan_path(), *eal, "--",
+           "--groups", f"239.9.9.1-{NGROUPS}:{PORT}", "--report-json", report, *app]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL, text=True)
+    return p, report
+
+
+def wait_running(p, timeout=30):
+    lines = []
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        line = p.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "running:" in line:
+            return True, lines
+    return False, lines
+
+
+def stop_mcfan(p, report):
+    p.send_signal(signal.SIGINT)
+    try:
+        out, _ = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+    rep = None
+    if os.path.exists(report):
+        with open(report) as f:
+            rep = json.load(f)
+    return p.returncode, out, rep
+
+
+def one_run(lab, name, vdev, lcores, app, count, pps):
+    tag = f"[{name}]"
+    cap_path = os.path.join(lab.dir, f"snd-{name}.pcap")
+    cap = sender_capture(lab, cap_path)
+    if not check(cap is not None, f"{tag} tcpdump listens on the sending side"):
+        return None
+    p, report = run_mcfan(lab, name, vdev, lcores, app)
+    ok, lines = wait_running(p)
+    if not check(ok, f"{tag} mcfan starts:\n{''.join(lines)}"):
+        p.kill()
+        capture_stop(cap)
+        return None
+    send = lab.sh(f"lab_send {NGROUPS} {count} {LEN} {pps}", timeout=120)
+    check_eq(send.returncode, 0, f"{tag} every iperf2 client ends well")
+    time.sleep(1.0)   # the PMD reads what is left in its ring
+    rc, out, rep = stop_mcfan(p, report)
+    check(capture_stop(cap), f"{tag} the sending side's capture lost nothing")
+    wire = read_pcap(cap_path)
+    check_eq(rc, 0, f"{tag} mcfan exit status:\n{out[-2000:]}")
+    if not check(rep is not None and rep["ports"], f"{tag} JSON report"):
+        return None
+    port = rep["ports"][0]
+    iperf = iperf_reports(lab)
+    sent = sum(w + 1 for w, _, _ in iperf.values())   # + the end-of-test datagram
+    group_wire = sum(1 for f, _ in wire if len(f) >= 34 and f[30:33] == bytes([239, 9, 9]))
+    check_eq(group_wire, sent, f"{tag} iperf2's counts (writes + 1 per group) = the capture's")
+    check_eq(port["kernel_source"], "packet_statistics", f"{tag} kernel counters found")
+    check_eq(port["ipackets"] + port["kernel_drops"], len(wire),
+             f"{tag} sent on the wire {len(wire)} = ipackets {port['ipackets']} + "
+             f"kernel_drops {port['kernel_drops']}")
+    check_eq(port["kernel_packets"], port["ipackets"] + port["kernel_drops"],
+             f"{tag} kernel_packets = ipackets + kernel_drops")
+    check_eq(port["rx_packets"], len(wire), f"{tag} the interface's rx_packets = the wire")
+    check_eq(sum(q["kernel_drops"] for q in port["kernel_queues"]), port["kernel_drops"],
+             f"{tag} the queues' drops add up")
+    check(conservation(rep), f"{tag} conservation")
+    check_eq(port["ipackets"], rep["rx_frames"], f"{tag} ipackets = rx_frames")
+    m = re.search(r"port 0 kernel \(packet_statistics, \S+\): reached the socket (\d+) = "
+                  r"ipackets (\d+) \+ kernel_drops (\d+)\n", out)
+    check(m is not None and int(m.group(1)) == len(wire),
+          f"{tag} the text report's kernel line: {m.group(0) if m else out[-1500:]}")
+    print(f"kernel: {tag} wire {len(wire)}, ipackets {port['ipackets']}, kernel_drops "
+          f"{port['kernel_drops']}, queues {port['kernel_queues']}", flush=True)
+    return rep
+
+
+def main():
+    if os.geteuid() != 0:
+        skip("needs root")
+    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
+        skip("'ip netns' is not available")
+    mcfan_path()
+    lab = Lab()
+    t0 = time.monotonic()
+    try:
+        if not check(lab.up(), "lab_up"):
+            finish("kernel")
+        # RX lcore 1 and a worker both busy on CPU 1: the RX lcore gets half of it
+        rep = one_run(lab, "overload", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=64",
+                      "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2"],
+                      OVER_COUNT, OVER_PPS)
+        if rep is not None:
+            check(rep["ports"][0]["kernel_drops"] > 0,
+                  "[overload] the kernel dropped frames (more than the lcores could take)")
+        rep = one_run(lab, "qpairs2", f"net_af_packet0,iface={lab.vrcv},qpairs=2,framecnt=4096",
+                      "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2"],
+                      MQ_COUNT, MQ_PPS)
+        if rep is not None:
+            port = rep["ports"][0]
+            check_eq(port["rx_queues"], 2, "[qpairs2] both RX queues configured")
+            check_eq(len(port["kernel_queues"]), 2, "[qpairs2] both sockets followed")
+            check(all(q["kernel_packets"] > 0 for q in port["kernel_queues"]),
+                  f"[qpairs2] the kernel used both queues: {port['kernel_queues']}")
+            check_eq(port["kernel_drops"], 0, "[qpairs2] no kernel drop at this rate")
+            check_eq(sum(g["frames"] for g in rep["groups"]), NGROUPS * (MQ_COUNT + 1),
+                     "[qpairs2] every group frame received, from both queues")
+    except KeyboardInterrupt as e:
+        check(False, f"interrupted ({e})")
+    finally:
+        lab.down()
+    print(f"kernel: {time.monotonic() - t0:.1f} s", flush=True)
+    finish("kernel")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
