@@ -188,6 +188,10 @@ parse_ipv4_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 				     "group '%s': not an IPv4 multicast address (224.0.0.0/4)",
 				     item);
 	}
+	if ((uint64_t)last - first + 1 > max && max == 1) {
+		return mcfan_err_set(err, err_len, -E2BIG, "group '%s' names %" PRIu64 " groups: "
+				     "give one group here", item, (uint64_t)last - first + 1);
+	}
 	if ((uint64_t)last - first + 1 > max) {
 		return mcfan_err_set(err, err_len, -E2BIG,
 				     "group '%s': names more groups than allowed (at most "

@@ -334,6 +334,9 @@ test_parse_bad(void)
 		      "small error buffer not terminated");
 		CHECK_EQ_INT(mcfan_group_parse("10.0.0.1", keys, 1, small, 0), -EINVAL);
 	}
+	/* one group asked for (telemetry's /mcfan/groups,GROUP), a range given: says so */
+	expect_bad(false, "239.1.0.1-3", 1, -E2BIG, "names 3 groups: give one group");
+
 }
 
 /* ---- formatting ---- */
