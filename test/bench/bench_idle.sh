@@ -130,7 +130,9 @@ c0, c1, t0, t1, hz = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), flo
 want, copies = int(sys.argv[8]), int(sys.argv[9])
 rep = json.load(open(path))
 cpu = (c1 - c0) / hz / (t1 - t0)
-got = sum(g["frames"] for g in rep["groups"])
+# copies the workers counted: groups[].copies (groups[].frames counted copies before it
+# meant frames received, issue 11)
+got = sum(g.get("copies", g["frames"]) for g in rep["groups"])
 port = rep["ports"][0]
 lost = (want * copies - got) + rep["drops"]["ring_full"] + port["imissed"] + port["rx_nombuf"]
 lat = [w["latency"] for w in rep["workers"] if w["latency"]["copies"]]
