@@ -336,6 +336,23 @@ struct mcfan_app {
 
 extern struct mcfan_app mcfan_app;
 
+/**
+ * Take ctl_lock (control threads only, never a data lcore: see the protocol at the top).
+ * Readers hold a const app: the lock is the one part of the shared state a reader changes.
+ */
+static inline void
+mcfan_ctl_state_lock(const struct mcfan_app *app)
+{
+	rte_spinlock_lock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
+}
+
+/** Release ctl_lock. */
+static inline void
+mcfan_ctl_state_unlock(const struct mcfan_app *app)
+{
+	rte_spinlock_unlock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
+}
+
 /* params.c */
 int mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg);
 void mcfan_params_usage(const char *prog);

@@ -364,9 +364,11 @@ mcfan_worker_stats_read(const struct mcfan_worker_stats *src, struct mcfan_worke
 	return -EAGAIN;
 }
 
-void
-mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
-		  struct mcfan_ring_stats *ring_stats)
+/* Copy len bytes of one RX lcore's stats (src, written in its stats seqcount section) to
+ * dst, and the ring stats too if ring_stats is not NULL, as one consistent read. */
+static void
+rx_seq_copy(const struct mcfan_rx_ctx *ctx, void *dst, const void *src, size_t len,
+	    struct mcfan_ring_stats *ring_stats)
 {
 	uint32_t sn;
 
@@ -376,7 +378,7 @@ mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
 			rte_pause();
 			continue;
 		}
-		memcpy(stats, &ctx->stats, sizeof(*stats));
+		memcpy(dst, src, len);
 		if (ring_stats != NULL)
 			memcpy(ring_stats, ctx->ring_stats,
 			       ctx->n_workers * sizeof(ring_stats[0]));
@@ -386,18 +388,14 @@ mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
 }
 
 void
+mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
+		  struct mcfan_ring_stats *ring_stats)
+{
+	rx_seq_copy(ctx, stats, &ctx->stats, sizeof(*stats), ring_stats);
+}
+
+void
 mcfan_rx_group_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_group_stats *out)
 {
-	uint32_t sn;
-
-	for (;;) {
-		sn = rte_seqcount_read_begin(&ctx->stats.seq);
-		if (sn & 1) {
-			rte_pause();
-			continue;
-		}
-		memcpy(out, ctx->group_stats, sizeof(*out));
-		if (!rte_seqcount_read_retry(&ctx->stats.seq, sn))
-			return;
-	}
+	rx_seq_copy(ctx, out, ctx->group_stats, sizeof(*out), NULL);
 }

@@ -312,11 +312,11 @@ replace_entries(struct mcfan_app *app, const char *what, struct mcfan_group_entr
 	if (ret < 0)
 		return mcfan_err_set(msg, len, ret, "%s: cannot build the group table: %s", what,
 				     rte_strerror(-ret));
-	rte_spinlock_lock(&app->ctl_lock);
+	mcfan_ctl_state_lock(app);
 	old = app->group_entries;
 	app->group_entries = entries;
 	__atomic_store_n(&app->n_group_entries, n, __ATOMIC_RELEASE);
-	rte_spinlock_unlock(&app->ctl_lock);
+	mcfan_ctl_state_unlock(app);
 	free(old);
 	return 0;
 }

@@ -90,18 +90,6 @@ struct mcfan_kernel {
 	struct kernel_port ports[RTE_MAX_ETHPORTS];
 };
 
-static void
-lock(const struct mcfan_app *app)
-{
-	rte_spinlock_lock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
-}
-
-static void
-unlock(const struct mcfan_app *app)
-{
-	rte_spinlock_unlock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
-}
-
 /* One number from /sys/class/net/IF/statistics/NAME; false if unreadable. */
 static bool
 if_stat(const char *ifname, const char *name, uint64_t *v)
@@ -344,10 +332,10 @@ mcfan_kernel_tick(struct mcfan_app *app)
 
 	if (app->kernel == NULL)
 		return;
-	lock(app);
+	mcfan_ctl_state_lock(app);
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
 		port_poll(&app->kernel->ports[port]);
-	unlock(app);
+	mcfan_ctl_state_unlock(app);
 }
 
 void
@@ -359,7 +347,7 @@ mcfan_kernel_final(struct mcfan_app *app)
 
 	if (app->kernel == NULL)
 		return;
-	lock(app);
+	mcfan_ctl_state_lock(app);
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		kp = &app->kernel->ports[port];
 		if (kp->final)
@@ -374,7 +362,7 @@ mcfan_kernel_final(struct mcfan_app *app)
 		}
 		kp->final = true;
 	}
-	unlock(app);
+	mcfan_ctl_state_unlock(app);
 }
 
 int
@@ -391,7 +379,7 @@ mcfan_kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_e
 		return -ENODEV;
 	if (app->kernel == NULL)
 		return 0;
-	lock(app);
+	mcfan_ctl_state_lock(app);
 	kp = &app->kernel->ports[port];
 	port_poll(kp);
 	snprintf(out->ifname, sizeof(out->ifname), "%s", kp->ifname);
@@ -431,7 +419,7 @@ mcfan_kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_e
 	default:
 		break;
 	}
-	unlock(app);
+	mcfan_ctl_state_unlock(app);
 	return 0;
 }
 
@@ -444,7 +432,7 @@ mcfan_kernel_clear(struct mcfan_app *app)
 
 	if (app->kernel == NULL)
 		return;
-	lock(app);
+	mcfan_ctl_state_lock(app);
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		kp = &app->kernel->ports[port];
 		port_poll(kp);
@@ -457,7 +445,7 @@ mcfan_kernel_clear(struct mcfan_app *app)
 				kp->if_base = now;
 		}
 	}
-	unlock(app);
+	mcfan_ctl_state_unlock(app);
 }
 
 void

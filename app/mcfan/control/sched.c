@@ -43,18 +43,6 @@ struct mcfan_sched {
 	struct sched_lcore lcores[RTE_MAX_LCORE];
 };
 
-static void
-lock(const struct mcfan_app *app)
-{
-	rte_spinlock_lock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
-}
-
-static void
-unlock(const struct mcfan_app *app)
-{
-	rte_spinlock_unlock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
-}
-
 /* The second field of /proc/self/task/TID/schedstat (ns); false if unreadable. */
 static bool
 run_delay(int tid, uint64_t *ns)
@@ -125,7 +113,7 @@ mcfan_sched_update(struct mcfan_app *app)
 	unsigned int id;
 	int tid;
 
-	lock(app); /* the main lcore and the telemetry thread may both get here first */
+	mcfan_ctl_state_lock(app); /* the main lcore and the telemetry thread may both get here first */
 	if (app->sched == NULL)
 		app->sched = calloc(1, sizeof(*app->sched));
 	for (id = 0; app->sched != NULL && id < RTE_MAX_LCORE; id++) {
@@ -150,7 +138,7 @@ mcfan_sched_update(struct mcfan_app *app)
 		share_wait(s, &snap, dw);
 		mcfan_msacc_set_wait(&lc->ms, s->adj);
 	}
-	unlock(app);
+	mcfan_ctl_state_unlock(app);
 }
 
 /* "NAME:\tVALUE" of /proc/self/task/TID/status. */
@@ -175,10 +163,10 @@ mcfan_sched_read(struct mcfan_app *app, unsigned int lcore_id, struct mcfan_sche
 	out->tid = lcore_tid(&app->lcores[lcore_id]);
 	if (out->tid <= 0)
 		return -ENOENT;
-	lock(app);
+	mcfan_ctl_state_lock(app);
 	if (app->sched != NULL)
 		out->wait_ns = app->sched->lcores[lcore_id].wait_ns;
-	unlock(app);
+	mcfan_ctl_state_unlock(app);
 	snprintf(path, sizeof(path), "/proc/self/task/%d/status", out->tid);
 	f = fopen(path, "r");
 	if (f == NULL)

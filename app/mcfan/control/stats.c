@@ -49,19 +49,6 @@ struct mcfan_stats_base {
 	struct rte_eth_stats ports[RTE_MAX_ETHPORTS];
 };
 
-/* The lock is the one part of the shared state that a reader changes. */
-static void
-ctl_lock(const struct mcfan_app *app)
-{
-	rte_spinlock_lock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
-}
-
-static void
-ctl_unlock(const struct mcfan_app *app)
-{
-	rte_spinlock_unlock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
-}
-
 static void
 totals_raw(const struct mcfan_app *app, struct mcfan_totals *t)
 {
@@ -92,7 +79,7 @@ mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
 
 	/* raw read and baseline under one lock: a `clear stats` in between would make the
 	 * difference go below zero */
-	ctl_lock(app);
+	mcfan_ctl_state_lock(app);
 	totals_raw(app, t);
 	if (app->stats_base != NULL) {
 		b = &app->stats_base->totals;
@@ -106,7 +93,7 @@ mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
 		t->drops_total -= b->drops_total;
 		t->mac_mismatch -= b->mac_mismatch;
 	}
-	ctl_unlock(app);
+	mcfan_ctl_state_unlock(app);
 }
 
 int
@@ -119,7 +106,7 @@ mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
 	rs = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*rs));
 	if (rs == NULL)
 		return -ENOMEM;
-	ctl_lock(app); /* raw reads and baselines together (see mcfan_totals_read) */
+	mcfan_ctl_state_lock(app); /* raw reads and baselines together (see mcfan_totals_read) */
 	for (w = 0; w < app->n_workers; w++) {
 		const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[w]];
 
@@ -153,7 +140,7 @@ mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
 			out[w].ring_drops -= b->ring_drops;
 		}
 	}
-	ctl_unlock(app);
+	mcfan_ctl_state_unlock(app);
 	return (int)app->n_workers;
 }
 
@@ -173,7 +160,7 @@ mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
 			out[w].hist[b] = __atomic_load_n(&ws->lat_hist[b], __ATOMIC_RELAXED);
 		out[w].max_ns = __atomic_load_n(&ws->lat_max_ns, __ATOMIC_RELAXED);
 	}
-	ctl_lock(app);
+	mcfan_ctl_state_lock(app);
 	if (app->stats_base != NULL && app->stats_base->clear_tsc != 0) {
 		for (w = 0; w < app->n_workers; w++) {
 			for (b = 0, top = 0; b < MCFAN_LAT_BUCKETS; b++) {
@@ -186,7 +173,7 @@ mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
 				out[w].max_ns = RTE_MIN(out[w].max_ns, (UINT64_C(1) << top) - 1);
 		}
 	}
-	ctl_unlock(app);
+	mcfan_ctl_state_unlock(app);
 	for (w = 0; w < app->n_workers; w++) {
 		for (b = 0; b < MCFAN_LAT_BUCKETS; b++)
 			out[w].copies += out[w].hist[b];
@@ -235,7 +222,7 @@ mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, uns
 		free(gs);
 		return -ENOMEM;
 	}
-	ctl_lock(app);
+	mcfan_ctl_state_lock(app);
 	base = app->stats_base;
 	n = RTE_MIN(app->n_group_entries, max);
 	rx_groups_sum(app, gs);
@@ -283,7 +270,7 @@ mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, uns
 			out[i].copy_drops -= base->rx_groups.copy_drops[id];
 		}
 	}
-	ctl_unlock(app);
+	mcfan_ctl_state_unlock(app);
 	free(ws);
 	free(gs);
 	return (int)n;
@@ -299,13 +286,13 @@ mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth
 	memset(out, 0, sizeof(*out));
 	if (port >= RTE_MAX_ETHPORTS || !app->ports[port].used)
 		return -ENODEV;
-	ctl_lock(app); /* raw read and baseline together (see mcfan_totals_read) */
+	mcfan_ctl_state_lock(app); /* raw read and baseline together (see mcfan_totals_read) */
 	if (app->ports[port].have_final)
 		*out = app->ports[port].final_stats;
 	else
 		ret = rte_eth_stats_get(port, out);
 	if (ret != 0) {
-		ctl_unlock(app);
+		mcfan_ctl_state_unlock(app);
 		return ret;
 	}
 	if (app->stats_base != NULL) {
@@ -326,7 +313,7 @@ mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth
 			out->q_errors[q] -= b->q_errors[q];
 		}
 	}
-	ctl_unlock(app);
+	mcfan_ctl_state_unlock(app);
 	return 0;
 }
 
@@ -349,9 +336,9 @@ mcfan_stats_init(struct mcfan_app *app)
 		free(b);
 		return -ENOMEM;
 	}
-	ctl_lock(app);
+	mcfan_ctl_state_lock(app);
 	app->stats_base = b;
-	ctl_unlock(app);
+	mcfan_ctl_state_unlock(app);
 	return 0;
 }
 
@@ -360,10 +347,10 @@ mcfan_stats_free(struct mcfan_app *app)
 {
 	struct mcfan_stats_base *b;
 
-	ctl_lock(app);
+	mcfan_ctl_state_lock(app);
 	b = app->stats_base;
 	app->stats_base = NULL;
-	ctl_unlock(app);
+	mcfan_ctl_state_unlock(app);
 	if (b == NULL)
 		return;
 	free(b->workers);
@@ -404,7 +391,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 			memset(&ps[port], 0, sizeof(ps[port]));
 	}
 	totals_raw(app, &t);
-	ctl_lock(app);
+	mcfan_ctl_state_lock(app);
 	b->clear_tsc = rte_rdtsc();
 	b->totals = t;
 	memcpy(b->ports, ps, sizeof(ps));
@@ -430,7 +417,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 		}
 	}
 	rx_groups_sum(app, &b->rx_groups);
-	ctl_unlock(app);
+	mcfan_ctl_state_unlock(app);
 	free(ws);
 	free(rs);
 	return 0;
@@ -453,7 +440,7 @@ mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot)
 		free(gs);
 		return -ENOMEM;
 	}
-	ctl_lock(app);
+	mcfan_ctl_state_lock(app);
 	for (w = 0; w < app->n_workers; w++) {
 		mcfan_worker_stats_read(app->lcores[app->worker_lcore_ids[w]].ws, ws);
 		b->slot_frames[(size_t)w * MCFAN_MAX_GROUPS + slot] = ws->group_frames[slot];
@@ -463,7 +450,7 @@ mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot)
 	rx_groups_sum(app, gs);
 	b->rx_groups.frames[slot] = gs->frames[slot];
 	b->rx_groups.copy_drops[slot] = gs->copy_drops[slot];
-	ctl_unlock(app);
+	mcfan_ctl_state_unlock(app);
 	free(gs);
 	free(ws);
 	return 0;
