@@ -186,6 +186,15 @@ def rates_consistent(attempt, where):
     t.check(attempt(), f"{where}: group rates within 20 % of telemetry's counters")
 
 
+def run_not_a_terminal(prefix):
+    """The live view with standard output not a terminal: an error, exit 1."""
+    p = subprocess.run([sys.executable, TOP, "-f", prefix], capture_output=True, text=True,
+                       timeout=30, stdin=subprocess.DEVNULL)
+    t.check(p.returncode == 1 and "standard output is not a terminal; use --once" in p.stderr
+            and p.stdout == "", f"live view on a pipe: exit 1 and the advice: {p.returncode} "
+            f"{p.stderr!r}")
+
+
 def run_once(prefix, tel):
     def attempt():
         t0, c0 = group_counters(tel)
@@ -367,10 +376,14 @@ def run_wrong_prefix(tmp):
                    "wrong prefix live: exit status")
     finally:
         tmux("kill-session", "-t", sess, check=False)
-    p = subprocess.run([sys.executable, TOP, "--interval", "0"], capture_output=True,
-                       text=True, timeout=30)
-    t.check(p.returncode == 2 and "'0' is outside 0.1 .. 3600 seconds" in p.stderr,
-            f"--interval 0: exit 2 naming the value: {p.returncode} {p.stderr!r}")
+    for args, words in ((["--interval", "0"], "'0' is outside 0.1 .. 3600 seconds"),
+                        (["--interval", "abc"], "'abc' is not a number of seconds"),
+                        (["--instance", "-1"], "'-1' is negative"),
+                        (["--sort", "size"], "invalid choice: 'size'")):
+        p = subprocess.run([sys.executable, TOP, "-f", prefix, *args], capture_output=True,
+                           text=True, timeout=30)
+        t.check(p.returncode == 2 and words in p.stderr,
+                f"{' '.join(args)}: exit 2 naming the value: {p.returncode} {p.stderr!r}")
 
 
 def run(tmp):
@@ -396,6 +409,7 @@ def run(tmp):
             print(mc.stderr())
             return
         run_wrong_prefix(tmp)
+        run_not_a_terminal(prefix)
         run_once(prefix, tel)
         run_small(prefix, tmp)
         run_live(prefix, tel, mc, tmp)
