@@ -199,7 +199,8 @@ def run_once(prefix, tel):
     def attempt():
         t0, c0 = group_counters(tel)
         p = subprocess.run([sys.executable, TOP, "-f", prefix, "--once", "--interval", "2"],
-                           capture_output=True, text=True, timeout=60)
+                           capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "COLUMNS": "160"})
         t1, c1 = group_counters(tel)
         t.check_eq(p.returncode, 0, f"--once exit status (stderr {p.stderr!r})")
         s = parse(p.stdout)
