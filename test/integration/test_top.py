@@ -10,7 +10,8 @@ adding up to 100 %, every group row, group rates > 0 (0 for the silent group) an
 20 % of the telemetry counters' growth over a bracketing span, shown totals inside that
 span, p freezes the screen, s cycles the order rate -> name -> drops, + and - change the
 interval shown, q exits 0, a wrong prefix exits 1 naming the socket path, mcfan exiting
-while shown gives the message, a too small terminal a notice; --once prints the same frame.
+while shown gives the message (and a new mcfan on the prefix is shown again), a too small
+terminal a notice; --once prints the same frame.
 Skips (77) without tmux.
 Usage: test_top.py MCFAN_BINARY"""
 
@@ -224,7 +225,7 @@ def body(text):
     return "\n".join(text.splitlines()[:-1]) if text else ""
 
 
-def run_live(prefix, tel, mc, tmp):
+def run_live(prefix, tel, mc, tmp, eal, procs):
     status = os.path.join(tmp, "status")
     shell = f"{shlex.join([sys.executable, TOP, '-f', prefix, '--interval', '1'])}; " \
             f"echo $? > {shlex.quote(status)}; sleep 60"
@@ -319,6 +320,16 @@ def run_live(prefix, tel, mc, tmp):
     time.sleep(1.5)
     t.check(not os.path.exists(status) or open(status).read().strip() == "",
             "live: mcfan-top still runs after mcfan exited")
+
+    # a new mcfan on the same prefix: mcfan-top connects again and shows it
+    mc2 = t.McfanProcess(eal, ["--groups", ",".join(GROUPS), "--duration", "60"])
+    procs.append(mc2)
+    text = wait_for(lambda x: f"pid {mc2.pid}" in header_of(x) and "(rates after" not in x
+                    and "has exited" not in x, 30)
+    s = parse(text)
+    t.check(f"pid {mc2.pid}" in header_of(text) and sorted(s["lcores"]) == sorted(ROLES) and
+            len(s["groups"]) == len(GROUPS) and "has exited" not in text,
+            f"live: a new mcfan on the prefix is shown (pid {mc2.pid}): {header_of(text)!r}")
     keys("q")
     for _ in range(100):
         if os.path.exists(status) and open(status).read().strip():
@@ -403,6 +414,7 @@ def run(tmp):
     eal[eal.index("-l"):eal.index("-l") + 2] = ["--lcores", "0@0,1@1,2@0"]
     prefix = t.file_prefix(eal)
     mc = t.McfanProcess(eal, ["--groups", ",".join(GROUPS), "--duration", "120"])
+    procs = [mc]
     tel = None
     try:
         tel = t.Telemetry(t.telemetry_socket(eal), proc=mc)
@@ -413,12 +425,13 @@ def run(tmp):
         run_not_a_terminal(prefix)
         run_once(prefix, tel)
         run_small(prefix, tmp)
-        run_live(prefix, tel, mc, tmp)
+        run_live(prefix, tel, mc, tmp, eal, procs)
     finally:
         if tel is not None:
             tel.close()
-        mc.signal(signal.SIGINT)
-        mc.wait(30)
+        for p in procs:
+            p.signal(signal.SIGINT)
+            p.wait(30)
         tmux("kill-session", "-t", SESSION, check=False)
         t.remove_runtime_dir(eal)
 
