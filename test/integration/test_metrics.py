@@ -369,6 +369,38 @@ def check_prometheus(pport, tel, rx_lcore):
                     f"{lag:.0f} (at most {per_group_rate * 2.5:.0f})")
 
 
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
+
+
+def check_docs(pport, tmp):
+    """docs/metrics.md's recording rules pass `promtool check rules`; every expression of
+    docs/grafana-mcfan.json is valid PromQL on the real Prometheus, and the panels' metric
+    names are on the page (each panel has data)."""
+    md = open(os.path.join(DOCS, "metrics.md")).read()
+    m = re.search(r"Recording rules.*?```yaml\n(.*?)```", md, re.S)
+    if t.check(m is not None, "docs/metrics.md has recording rules"):
+        rules = os.path.join(tmp, "rules.yml")
+        with open(rules, "w") as f:
+            f.write(m.group(1))
+        p = subprocess.run(["promtool", "check", "rules", rules], capture_output=True,
+                           text=True, timeout=60)
+        t.check(p.returncode == 0 and "SUCCESS: 9 rules found" in p.stdout,
+                f"promtool check rules: {(p.stdout + p.stderr).strip()[-300:]!r}")
+    dash = json.load(open(os.path.join(DOCS, "grafana-mcfan.json")))
+    n = 0
+    for panel in dash["panels"]:
+        for tg in panel["targets"]:
+            q = tg["expr"].replace("$instance", ".*")
+            try:
+                res = prom_query(pport, q)
+                ok = True
+            except (OSError, RuntimeError) as e:
+                res, ok = [], e
+            t.check(ok is True, f"dashboard {panel['title']!r}: {q[:60]}...: {ok}")
+            n += len(res) > 0
+    t.check(n >= 20, f"dashboard expressions with data: {n} of 25")
+
+
 def main_run(pcap, tmp):
     mport = free_port()
     prom, pport, log = start_prometheus(tmp, mport)
@@ -388,6 +420,7 @@ def main_run(pcap, tmp):
         check_pages(mport)
         check_bad_requests(mport)
         check_prometheus(pport, tel, 1)
+        check_docs(pport, tmp)
         # last scrape vs the final report: the report is later, by at most a scrape or so
         tel.close()
         tel = None
