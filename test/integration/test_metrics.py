@@ -18,7 +18,8 @@
      telemetry counters give over the same 5 s, the lcore state shares of the RX lcore
      against /mcfan/msacc,LCORE, the per-group frame counts against /mcfan/groups, and the
      final report against the last scrape.
-3. --metrics-max-groups 2 with 10 groups and a pcap read once: exactly 2 groups of their own
+3. --metrics-max-groups 2 with 10 groups and a pcap read once, listening on [::1]:PORT (IPv6
+   loopback; 127.0.0.1 without IPv6): exactly 2 groups of their own
    plus group="_other" holding the exact sum of the other 8.
 Prometheus, promtool and the OpenMetrics parser missing: 77 (skip).
 """
@@ -62,9 +63,10 @@ def free_port():
     return port
 
 
-def http_get(port, path="/metrics", accept=None, method="GET", data=None, timeout=5):
+def http_get(port, path="/metrics", accept=None, method="GET", data=None, timeout=5,
+             host="127.0.0.1"):
     """(status, headers dict, body bytes, seconds)."""
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method, data=data)
+    req = urllib.request.Request(f"http://{host}:{port}{path}", method=method, data=data)
     if accept:
         req.add_header("Accept", accept)
     t0 = time.monotonic()
@@ -139,11 +141,11 @@ def port_in_use(pcap):
     t.check(rep is None and "==== mcfan report" not in out, "port in use: no report")
 
 
-def wait_metrics(port, proc, timeout=60):
+def wait_metrics(port, proc, timeout=60, host="127.0.0.1"):
     end = time.monotonic() + timeout
     while time.monotonic() < end and proc.p.poll() is None:
         try:
-            st, _, body, _ = http_get(port, timeout=2)
+            st, _, body, _ = http_get(port, timeout=2, host=host)
             if st == 200 and b"mcfan_rx_frames_total" in body:
                 return True
         except OSError:
@@ -458,16 +460,27 @@ def max_groups_run(tmp):
         frames += [t.udp4_frame(f"239.9.9.{i + 1}", 3999)] * n
     pcap = os.path.join(tmp, "once.pcap")
     t.write_pcap(pcap, frames)
-    mport = free_port()
+    # on IPv6 loopback where the host has it: [::1]:PORT
+    host, listen = "127.0.0.1", None
+    try:
+        s6 = socket.socket(socket.AF_INET6)
+        s6.bind(("::1", 0))
+        mport = s6.getsockname()[1]
+        s6.close()
+        host, listen = "[::1]", f"[::1]:{mport}"
+    except OSError:
+        mport = free_port()
+        listen = f"127.0.0.1:{mport}"
     eal = t.eal_args("metrics-cap", "0-1", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
-    proc = t.McfanProcess(eal, ["--groups", GROUPS, "--metrics-listen", f"127.0.0.1:{mport}",
+    proc = t.McfanProcess(eal, ["--groups", GROUPS, "--metrics-listen", listen,
                                 "--metrics-max-groups", "2", "--duration", "30"])
     try:
-        if not t.check(wait_metrics(mport, proc), "max-groups run serves /metrics"):
+        if not t.check(wait_metrics(mport, proc, host=host), f"{listen} serves /metrics"):
             return
+        t.check(f"metrics on http://{listen}/metrics" in proc.stderr(), "start line")
         end = time.monotonic() + 20
         while time.monotonic() < end:
-            smp = samples(http_get(mport)[2].decode())
+            smp = samples(http_get(mport, host=host)[2].decode())
             got = sum(by_label(smp, "mcfan_group_frames_total", "group").values())
             if got == sum(per_group):
                 break
@@ -484,9 +497,12 @@ def max_groups_run(tmp):
         t.check_eq(smp.get(("mcfan_groups_shown", frozenset())), 2.0, "mcfan_groups_shown")
         t.check_eq(smp.get(("mcfan_rx_frames_total", frozenset())), float(len(frames)),
                    "rx frames of the capture")
-    finally:
         proc.signal(signal.SIGINT)
-        proc.wait(30)
+        t.check_eq(proc.wait(30), 0, "max-groups run: exit status after SIGINT")
+    finally:
+        if proc.p.poll() is None:
+            proc.signal(signal.SIGINT)
+            proc.wait(30)
         t.remove_runtime_dir(eal)
 
 
