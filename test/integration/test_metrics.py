@@ -452,6 +452,29 @@ def main_run(pcap, tmp):
         t.remove_runtime_dir(eal)
 
 
+class McfanWithConsole(t.McfanProcess):
+    """McfanProcess with a pipe on standard input, for `-i` console commands."""
+
+    def __init__(self, eal, app):
+        import threading
+        self.cmd = [t.mcfan_path(), *eal, "--", *app]
+        self.t0 = time.monotonic()
+        self.p = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        self.pid = self.p.pid
+        self.out = []
+        self.err = []
+        self._cond = threading.Condition()
+        self._threads = [threading.Thread(target=self._read, args=(st, lst), daemon=True)
+                         for st, lst in ((self.p.stdout, self.out), (self.p.stderr, self.err))]
+        for th in self._threads:
+            th.start()
+
+    def command(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+
 def max_groups_run(tmp):
     # a capture read once: counters stop at known values
     per_group = [20 + 3 * i for i in range(N_GROUPS)]
@@ -472,8 +495,8 @@ def max_groups_run(tmp):
         mport = free_port()
         listen = f"127.0.0.1:{mport}"
     eal = t.eal_args("metrics-cap", "0-1", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
-    proc = t.McfanProcess(eal, ["--groups", GROUPS, "--metrics-listen", listen,
-                                "--metrics-max-groups", "2", "--duration", "30"])
+    proc = McfanWithConsole(eal, ["--groups", GROUPS, "--metrics-listen", listen,
+                                  "--metrics-max-groups", "2", "--duration", "30", "-i"])
     try:
         if not t.check(wait_metrics(mport, proc, host=host), f"{listen} serves /metrics"):
             return
@@ -497,6 +520,18 @@ def max_groups_run(tmp):
         t.check_eq(smp.get(("mcfan_groups_shown", frozenset())), 2.0, "mcfan_groups_shown")
         t.check_eq(smp.get(("mcfan_rx_frames_total", frozenset())), float(len(frames)),
                    "rx frames of the capture")
+        rings = by_label(smp, "mcfan_ring_enqueued_copies_total", "worker_lcore")
+        t.check_eq(rings, {"1": float(len(frames))}, "ring 1->1 enqueued every copy")
+        # clear stats (console): every counter starts from zero, the per-ring ones too
+        proc.command("clear stats")
+        t.check(proc.wait_line("statistics cleared", 10, stream="out") is not None,
+                "console: statistics cleared")
+        smp = samples(http_get(mport, host=host)[2].decode())
+        for name in ("mcfan_rx_frames_total", "mcfan_group_frames_total",
+                     "mcfan_worker_enqueued_copies_total", "mcfan_ring_enqueued_copies_total",
+                     "mcfan_port_rx_frames_total"):
+            vals = [v for (n, _), v in smp.items() if n == name]
+            t.check(vals and all(v == 0 for v in vals), f"after clear stats: {name} {vals}")
         proc.signal(signal.SIGINT)
         t.check_eq(proc.wait(30), 0, "max-groups run: exit status after SIGINT")
     finally:
