@@ -537,6 +537,9 @@ main(int argc, char **argv)
 
 stop:
 	mcfan_console_close(app); /* the terminal back to normal before the report */
+	/* no scrape while the ports are stopped and closed (rte_eth_stats_get on a closing
+	 * port); Prometheus keeps the last scrape, the report has the final values */
+	mcfan_metrics_stop();
 	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
 	if (launched && wait_data_lcores() != 0 && status == EXIT_SUCCESS)
 		status = EXIT_FAILURE; /* an engine refused to start (logged by its lcore) */
@@ -557,7 +560,7 @@ stop:
 			status = EXIT_FAILURE;
 	}
 cleanup:
-	mcfan_metrics_stop(); /* its thread joined before anything it reads is freed */
+	mcfan_metrics_stop(); /* (again: idempotent) before anything it reads is freed */
 	mcfan_telemetry_stop();
 	mcfan_control_free(app);
 	mcfan_setup_free(app);

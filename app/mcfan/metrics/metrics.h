@@ -60,8 +60,9 @@ int mcfan_metrics_start(struct mcfan_app *app);
 
 /**
  * Stop serving: close the listening socket and every connection, and wait for the server's
- * thread (a page being built is finished first). Main lcore, before anything the read side
- * uses is freed. Safe to call when not started, and more than once.
+ * thread (a page being built is finished first). Main lcore, when the run stops: before the
+ * data lcores are stopped and the ports closed (no scrape reads a closing port). Safe to
+ * call when not started, and more than once.
  */
 void mcfan_metrics_stop(void);
 
