@@ -320,8 +320,9 @@ put_groups(struct expo *e, struct mcfan_app *app)
 	}
 	shown = RTE_MIN((unsigned int)n, cap);
 	gauge1(e, "mcfan_groups", NULL, "Groups joined now", n);
+	/* no double quote in a HELP text: OpenMetrics allows it only escaped, 0.0.4 not at all */
 	gauge1(e, "mcfan_groups_shown", NULL, "Groups with series of their own (at most "
-	       "--metrics-max-groups; the others are summed under group=\"_other\")", shown);
+	       "--metrics-max-groups; the others are summed under group _other)", shown);
 	family(e, "mcfan_group", FAM_INFO, NULL, "A group with series of its own and its fan-out "
 	       "(value 1)");
 	for (i = 0; i < shown; i++) {

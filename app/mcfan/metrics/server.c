@@ -168,8 +168,8 @@ listen_socket(const struct mcfan_listen *l)
 			fprintf(stderr, "mcfan: --metrics-listen %s: port %u is in use (another "
 				"process listens on it): give another port\n", l->text, l->port);
 		else if (err == EADDRNOTAVAIL)
-			fprintf(stderr, "mcfan: --metrics-listen %s: the address is not one of this "
-				"host's\n", l->text);
+			fprintf(stderr, "mcfan: --metrics-listen %s: the address is not one "
+				"of this host's\n", l->text);
 		else
 			fprintf(stderr, "mcfan: --metrics-listen %s: cannot bind: %s\n", l->text,
 				strerror(err));
