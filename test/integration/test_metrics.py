@@ -254,8 +254,10 @@ def check_bad_requests(port):
     t.check(cut < CONN_TIMEOUT_S + 4, f"... within {CONN_TIMEOUT_S} s + slack ({cut:.1f} s)")
     slow.close()
     drip.close()
-    st, _, _, _ = http_get(port)
+    st, _, body, _ = http_get(port)
     t.check_eq(st, 200, "still serving after the bad clients")
+    refused = samples(body.decode()).get(("mcfan_metrics_refused_requests_total", frozenset()))
+    t.check(refused is not None and refused >= 3, f"404/405 answers counted: {refused}")
 
 
 def prom_query(pport, q, at=None):
@@ -328,6 +330,13 @@ def check_prometheus(pport, tel, rx_lcore):
         t.check(tel_rate > 0 and abs(prate - tel_rate) <= 0.25 * tel_rate,
                 f"rate(mcfan_rx_frames_total[5s]) {prate:.0f}/s vs telemetry "
                 f"{tel_rate:.0f}/s (within 25 %)")
+    # Prometheus negotiated OpenMetrics: in those 5 s (no other client) mcfan served only
+    # OpenMetrics pages, one a scrape
+    inc = {r["metric"]["format"]: float(r["value"][1]) for r in
+           prom_query(pport, "increase(mcfan_metrics_pages_total[4s])", at=tb)}
+    print(f"pages served in 4 s by format: {inc}")
+    t.check(inc.get("openmetrics", 0) >= 2 and inc.get("text", -1) == 0,
+            f"Prometheus's scrapes got OpenMetrics pages, no text page: {inc}")
     # the last scraped value lags mcfan's own count by at most one scrape
     tn, rn = tel_counters(tel)
     res = prom_query(pport, "mcfan_rx_frames_total")

@@ -590,8 +590,28 @@ put_mbufs(struct expo *e, struct mcfan_app *app)
 	       "rings, bursts and caches)", in_use);
 }
 
+static void
+put_server(struct expo *e, const struct mcfan_metrics_stats *st)
+{
+	char l[LABELS_MAX];
+
+	if (st == NULL)
+		return;
+	family(e, "mcfan_metrics_pages", FAM_COUNTER, NULL, "Metrics pages served before this one, "
+	       "by format (text: 0.0.4, openmetrics: 1.0.0)");
+	l[0] = '\0';
+	label(l, sizeof(l), "format", "text");
+	sample_u64(e, "mcfan_metrics_pages", "_total", l, st->pages_text);
+	l[0] = '\0';
+	label(l, sizeof(l), "format", "openmetrics");
+	sample_u64(e, "mcfan_metrics_pages", "_total", l, st->pages_openmetrics);
+	counter1(e, "mcfan_metrics_refused_requests", NULL, "Requests answered 404 (another "
+		 "path) or 405 (another method)", st->refused);
+}
+
 int
-mcfan_metrics_format(struct mcfan_app *app, bool openmetrics, char **out, size_t *len)
+mcfan_metrics_format(struct mcfan_app *app, bool openmetrics,
+		     const struct mcfan_metrics_stats *st, char **out, size_t *len)
 {
 	struct expo e = {.om = openmetrics};
 	int ret;
@@ -616,6 +636,8 @@ mcfan_metrics_format(struct mcfan_app *app, bool openmetrics, char **out, size_t
 		ret = put_idle(&e, app);
 	if (ret == 0)
 		put_mbufs(&e, app);
+	if (ret == 0)
+		put_server(&e, st);
 	if (e.om)
 		fprintf(e.f, "# EOF\n");
 	if (ferror(e.f))

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mcfan.h"
 
@@ -22,6 +23,13 @@
 /** Content type of OpenMetrics 1.0.0 text (when the request's Accept names it). */
 #define MCFAN_METRICS_TYPE_OPENMETRICS \
 	"application/openmetrics-text; version=1.0.0; charset=utf-8"
+
+/** The server's own counters, shown on the page (mcfan_metrics_*_total). */
+struct mcfan_metrics_stats {
+	uint64_t pages_text;        /**< Pages answered in the text format 0.0.4. */
+	uint64_t pages_openmetrics; /**< Pages answered in OpenMetrics. */
+	uint64_t refused;           /**< Requests answered 404 or 405 by mcfan. */
+};
 
 /**
  * Build the metrics page: every family with its HELP and TYPE (and UNIT in OpenMetrics),
@@ -35,6 +43,8 @@
  *   true: OpenMetrics 1.0.0 text (counter families named without _total, UNIT lines,
  *   info type, "# EOF" last; the OpenMetrics specification, prometheus/OpenMetrics
  *   specification/OpenMetrics.md); false: the Prometheus text exposition format 0.0.4.
+ * @param st
+ *   The server's counters up to this request (this page not yet counted); NULL: none shown.
  * @param out
  *   Receives the page, malloc'd, not NUL-terminated; the caller frees it.
  * @param len
@@ -42,7 +52,8 @@
  * @return
  *   0, or -ENOMEM (*out is then NULL).
  */
-int mcfan_metrics_format(struct mcfan_app *app, bool openmetrics, char **out, size_t *len);
+int mcfan_metrics_format(struct mcfan_app *app, bool openmetrics,
+			 const struct mcfan_metrics_stats *st, char **out, size_t *len);
 
 /**
  * Start serving /metrics if --metrics-listen was given (nothing to do otherwise): bind and

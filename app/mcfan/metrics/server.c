@@ -47,6 +47,8 @@
 #define OPENMETRICS_TYPE "application/openmetrics-text"
 
 static struct MHD_Daemon *server;
+/* Written by libmicrohttpd's one polling thread only (the request handler), read by it. */
+static struct mcfan_metrics_stats server_stats;
 
 /* libmicrohttpd's messages (a client that hung up, a request it refused): debug only, so a
  * hostile client cannot fill the log. */
@@ -118,19 +120,28 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 	RTE_SET_USED(version);
 	RTE_SET_USED(upload_data);
 	RTE_SET_USED(con_cls);
-	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
+	    strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
+		server_stats.refused++;
 		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 				  "405 only GET and HEAD of /metrics\n", ALLOW);
-	if (strcmp(url, METRICS_PATH) != 0)
+	}
+	if (strcmp(url, METRICS_PATH) != 0) {
+		server_stats.refused++;
 		return reply_text(c, MHD_HTTP_NOT_FOUND, "404 not found: try /metrics\n", NULL);
+	}
 	if (*upload_data_size != 0) {
 		*upload_data_size = 0; /* a body with a GET: ignored */
 		return MHD_YES;
 	}
 	om = wants_openmetrics(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 							   MHD_HTTP_HEADER_ACCEPT));
-	if (mcfan_metrics_format(app, om, &page, &len) < 0)
+	if (mcfan_metrics_format(app, om, &server_stats, &page, &len) < 0)
 		return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "500 out of memory\n", NULL);
+	if (om)
+		server_stats.pages_openmetrics++;
+	else
+		server_stats.pages_text++;
 	r = MHD_create_response_from_buffer(len, page, MHD_RESPMEM_MUST_FREE);
 	if (r == NULL) {
 		free(page);
