@@ -8,12 +8,14 @@ set -euo pipefail
 
 PKGS=(
 	build-essential pkg-config meson ninja-build
-	dpdk dpdk-dev libdpdk-dev libnuma-dev libjansson-dev libpcap-dev
+	dpdk dpdk-dev libdpdk-dev libnuma-dev libjansson-dev libpcap-dev libmicrohttpd-dev
 	# drivers EAL loads at run time; Debian only recommends them, and this script installs
 	# without recommends: the ring mempool handler and the virtual PMDs mcfan uses
 	librte-mempool-ring23 librte-bus-vdev23 librte-net-pcap23 librte-net-af-packet23
 	librte-net-tap23 librte-net-null23 librte-net-ring23 librte-net-memif23
 	python3 iproute2 iperf tcpdump tshark erlang-base tmux procps
+	# the metrics test: promtool and a real Prometheus, and an OpenMetrics parser
+	prometheus python3-prometheus-client
 )
 
 # Optional: clang and its libFuzzer runtime for the fuzz pass of run-tests.sh, which says

@@ -39,6 +39,7 @@
 #include "control/placement.h"
 #include "placement_cli.h"
 #include "control/stats.h"
+#include "metrics/metrics.h"
 #include "telemetry/socket.h"
 
 RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
@@ -516,6 +517,11 @@ main(int argc, char **argv)
 	app->start_tsc = rte_rdtsc();
 	if (mcfan_telemetry_init(app) < 0)
 		MCFAN_LOG(WARNING, "telemetry commands unavailable\n");
+	/* --metrics-listen: a port in use (or any bind error) refuses the start, exit 2 */
+	if (mcfan_metrics_start(app) < 0) {
+		status = MCFAN_EXIT_USAGE;
+		goto stop;
+	}
 	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_RUN, memory_order_release);
 	ret = rte_eal_mp_remote_launch(mcfan_lcore_main, app, SKIP_MAIN);
 	if (ret != 0) {
@@ -531,6 +537,9 @@ main(int argc, char **argv)
 
 stop:
 	mcfan_console_close(app); /* the terminal back to normal before the report */
+	/* no scrape while the ports are stopped and closed (rte_eth_stats_get on a closing
+	 * port); Prometheus keeps the last scrape, the report has the final values */
+	mcfan_metrics_stop();
 	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
 	if (launched && wait_data_lcores() != 0 && status == EXIT_SUCCESS)
 		status = EXIT_FAILURE; /* an engine refused to start (logged by its lcore) */
@@ -551,6 +560,7 @@ stop:
 			status = EXIT_FAILURE;
 	}
 cleanup:
+	mcfan_metrics_stop(); /* (again: idempotent) before anything it reads is freed */
 	mcfan_telemetry_stop();
 	mcfan_control_free(app);
 	mcfan_setup_free(app);

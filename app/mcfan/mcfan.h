@@ -61,6 +61,7 @@
 #include "mcfan_msacc_window.h"
 #include "mcfan_msacc_writer.h"
 #include "mcfan_idle.h"
+#include "mcfan_listen.h"
 #include "outfile.h"
 
 /* Exit status for bad usage (options, config file), as sysexits' EX_USAGE-like tools use 2. */
@@ -78,6 +79,9 @@
 
 /** Longest engine name (datapath/engine.h), bytes without the NUL. */
 #define MCFAN_ENGINE_NAME_MAX 31
+
+/** Per-group series of the metrics endpoint by default (--metrics-max-groups, docs/metrics.md). */
+#define MCFAN_METRICS_MAX_GROUPS_DEFAULT 64
 
 /** Data lcore roles beyond the lib's enum mcfan_role: none. */
 #define MCFAN_ROLE_NONE 0
@@ -116,6 +120,10 @@ struct mcfan_config {
 	bool json;                         /* --json (with --print-placement) */
 	char rx_engine[MCFAN_ENGINE_NAME_MAX + 1];     /* --rx-engine (datapath/engine.h) */
 	char worker_engine[MCFAN_ENGINE_NAME_MAX + 1]; /* --worker-engine */
+	/* the metrics endpoint (metrics/, docs/metrics.md) */
+	bool metrics_on;                   /* --metrics-listen given: serve /metrics */
+	struct mcfan_listen metrics_listen; /* --metrics-listen ADDR:PORT */
+	unsigned int metrics_max_groups;   /* --metrics-max-groups: own series, the rest _other */
 };
 
 /** Lifecycle phases, in order; only ever advanced. */

@@ -420,6 +420,36 @@ set_worker_engine(struct mcfan_config *cfg, const char *v, char *err, size_t len
 			  "worker-engine", err, len);
 }
 
+/* ---- the metrics endpoint (metrics/, docs/metrics.md) ---- */
+
+static int
+set_metrics_listen(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	char msg[ERR_MAX];
+
+	if (mcfan_listen_parse(v, &cfg->metrics_listen, msg, sizeof(msg)) < 0) {
+		snprintf(err, len, "--metrics-listen: %s", msg);
+		return -EINVAL;
+	}
+	cfg->metrics_on = true;
+	return 0;
+}
+
+static int
+set_metrics_max_groups(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, 0, MCFAN_MAX_GROUPS, &n) < 0) {
+		snprintf(err, len, "--metrics-max-groups: '%s' is not allowed: a count of groups "
+			 "0..%d (the others are summed under group=\"_other\")", v,
+			 MCFAN_MAX_GROUPS);
+		return -EINVAL;
+	}
+	cfg->metrics_max_groups = (unsigned int)n;
+	return 0;
+}
+
 /* ---- placement (placement.c, docs/topology.md "Placement") ---- */
 
 static int
@@ -573,6 +603,12 @@ static const struct opt_def opts[] = {
 	{"worker-engine", OPT_VALUE, "NAME", "what worker lcores do with their copies (the "
 	 "worker engines are listed below)", MCFAN_WORKER_ENGINE_DEFAULT, set_worker_engine,
 	 true},
+	{"metrics-listen", OPT_VALUE, "ADDR:PORT", "serve Prometheus/OpenMetrics GET /metrics "
+	 "on ADDR:PORT (PORT or :PORT: 127.0.0.1; [::1]:PORT for IPv6; docs/metrics.md)", "off",
+	 set_metrics_listen, true},
+	{"metrics-max-groups", OPT_VALUE, "N", "groups with series of their own in /metrics; "
+	 "the others are summed under group=\"_other\"", RTE_STR(MCFAN_METRICS_MAX_GROUPS_DEFAULT),
+	 set_metrics_max_groups, true},
 	{"cpu-topology", OPT_VALUE, "MAP", "CPU topology map in Erlang's +sct syntax "
 	 "(docs/topology.md)", "read from the host (--print-topology)", set_cpu_topology, true},
 	{"bind", OPT_VALUE, "TYPE", "bind type (Erlang's +sbt): u ns ts ps s nnts nnps tnnps db",
@@ -913,6 +949,7 @@ config_defaults(struct mcfan_config *cfg)
 	cfg->bind = -1;
 	cfg->workers_count = -1;
 	cfg->control_cpu = -1;
+	cfg->metrics_max_groups = MCFAN_METRICS_MAX_GROUPS_DEFAULT;
 	snprintf(cfg->rx_engine, sizeof(cfg->rx_engine), "%s", MCFAN_RX_ENGINE_DEFAULT);
 	snprintf(cfg->worker_engine, sizeof(cfg->worker_engine), "%s",
 		 MCFAN_WORKER_ENGINE_DEFAULT);

@@ -47,6 +47,7 @@ struct mcfan_stats_base {
 	uint64_t slot_tsc[MCFAN_MAX_GROUPS];          /* TSC of a slot's last rebase */
 	struct mcfan_rx_group_stats rx_groups;        /* RX lcores' per-group sums */
 	struct rte_eth_stats ports[RTE_MAX_ETHPORTS];
+	struct mcfan_ring_stats *rings;               /* [n_rx * n_workers], as app->rings */
 };
 
 static void
@@ -142,6 +143,39 @@ mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
 	}
 	mcfan_ctl_state_unlock(app);
 	return (int)app->n_workers;
+}
+
+int
+mcfan_rings_read(const struct mcfan_app *app, struct mcfan_ring_view *out, unsigned int max)
+{
+	struct mcfan_ring_stats *rs;
+	struct mcfan_rx_stats st;
+	unsigned int r, w, k = 0;
+	size_t i;
+
+	rs = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*rs));
+	if (rs == NULL)
+		return -ENOMEM;
+	mcfan_ctl_state_lock(app); /* raw reads and baselines together (see mcfan_totals_read) */
+	for (r = 0; r < app->n_rx; r++) {
+		mcfan_rx_ctx_read(&app->lcores[app->rx_lcore_ids[r]].rx, &st, rs);
+		for (w = 0; w < app->n_workers && k < max; w++, k++) {
+			i = (size_t)r * app->n_workers + w;
+			out[k].rx_lcore_id = app->rx_lcore_ids[r];
+			out[k].worker_lcore_id = app->worker_lcore_ids[w];
+			out[k].size = app->cfg.ring_size;
+			out[k].enqueued = rs[w].enqueued;
+			out[k].ring_drops = rs[w].ring_drops;
+			out[k].count = app->rings != NULL ? rte_ring_count(app->rings[i]) : 0;
+			if (app->stats_base != NULL) {
+				out[k].enqueued -= app->stats_base->rings[i].enqueued;
+				out[k].ring_drops -= app->stats_base->rings[i].ring_drops;
+			}
+		}
+	}
+	mcfan_ctl_state_unlock(app);
+	free(rs);
+	return (int)k;
 }
 
 int
@@ -329,7 +363,10 @@ mcfan_stats_init(struct mcfan_app *app)
 	b->workers = calloc(n, sizeof(b->workers[0]));
 	b->slot_frames = calloc(n * MCFAN_MAX_GROUPS, sizeof(b->slot_frames[0]));
 	b->slot_bytes = calloc(n * MCFAN_MAX_GROUPS, sizeof(b->slot_bytes[0]));
-	if (b->workers == NULL || b->slot_frames == NULL || b->slot_bytes == NULL) {
+	b->rings = calloc(n * RTE_MAX(app->n_rx, 1u), sizeof(b->rings[0]));
+	if (b->workers == NULL || b->slot_frames == NULL || b->slot_bytes == NULL ||
+	    b->rings == NULL) {
+		free(b->rings);
 		free(b->workers);
 		free(b->slot_frames);
 		free(b->slot_bytes);
@@ -356,6 +393,7 @@ mcfan_stats_free(struct mcfan_app *app)
 	free(b->workers);
 	free(b->slot_frames);
 	free(b->slot_bytes);
+	free(b->rings);
 	free(b);
 }
 
@@ -414,6 +452,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 		for (w = 0; w < app->n_workers; w++) {
 			b->workers[w].enqueued += rs[w].enqueued;
 			b->workers[w].ring_drops += rs[w].ring_drops;
+			b->rings[(size_t)r * app->n_workers + w] = rs[w];
 		}
 	}
 	rx_groups_sum(app, &b->rx_groups);

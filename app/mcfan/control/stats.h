@@ -46,6 +46,30 @@ struct mcfan_group_view {
 	uint64_t worker_bits[MCFAN_WORKER_WORDS]; /* worker indexes that got frames */
 };
 
+/** One RX-to-worker ring (app->rings[rx * n_workers + w]), since the last clear. */
+struct mcfan_ring_view {
+	unsigned int rx_lcore_id;     /**< The RX lcore that fills it. */
+	unsigned int worker_lcore_id; /**< The worker that empties it. */
+	unsigned int size;            /**< Slots, frames. */
+	uint64_t enqueued;            /**< Copies enqueued into it, frames. */
+	uint64_t ring_drops;          /**< Copies that found it full, frames. */
+	uint64_t count;               /**< Copies waiting in it now, frames. */
+};
+
+/**
+ * Read every RX-to-worker ring, RX lcore by RX lcore, then worker by worker (the order of
+ * app->rings). Any control thread; takes ctl_lock for the copy of the RX lcores' counters
+ * (seqcount reads) and the clear stats baselines; never touches a data lcore.
+ *
+ * @param out
+ *   Receives up to max views.
+ * @param max
+ *   Room in out (n_rx * n_workers is enough).
+ * @return
+ *   Views written, or -ENOMEM.
+ */
+int mcfan_rings_read(const struct mcfan_app *app, struct mcfan_ring_view *out, unsigned int max);
+
 /* RX-to-dequeue latency of one worker (lib/fanout/mcfan_fanout.h's histogram), since the last clear. */
 struct mcfan_latency_view {
 	unsigned int lcore_id;

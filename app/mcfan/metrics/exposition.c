@@ -1,0 +1,653 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * The /metrics page (metrics.h): the Prometheus text exposition format 0.0.4, or OpenMetrics
+ * 1.0.0 text. Every value comes from the read side the report and the /mcfan telemetry use
+ * (control/stats.h, kernel.h, idle.h, sched.h); docs/metrics.md lists every family.
+ *
+ * The two formats differ only in their metadata lines: OpenMetrics names a counter family
+ * without its _total suffix and an info family without _info, has UNIT lines and ends with
+ * "# EOF"; the text format names each family as its samples are named, and has no info type
+ * (a gauge of value 1). Samples are the same bytes in both.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+#include <rte_version.h>
+
+#include "mcfan.h"
+#include "control/idle.h"
+#include "control/kernel.h"
+#include "control/sched.h"
+#include "control/stats.h"
+#include "metrics/metrics.h"
+
+#define LABELS_MAX 512          /* one sample's label set, with NUL */
+#define NS_PER_SEC 1e9 /* ns in a second, as a double */
+#define OTHER_GROUP "_other"    /* the label value of the groups past --metrics-max-groups */
+
+enum fam_type { FAM_COUNTER, FAM_GAUGE, FAM_HISTOGRAM, FAM_INFO };
+
+/* The page being written. */
+struct expo {
+	FILE *f;
+	bool om;    /* OpenMetrics */
+};
+
+/*
+ * A family's metadata. name is the OpenMetrics family name: a counter's without _total, an
+ * info's without _info; unit, if not NULL, is the name's last word (seconds, bytes).
+ */
+static void
+family(struct expo *e, const char *name, enum fam_type t, const char *unit, const char *help)
+{
+	static const char *const om_type[] = {"counter", "gauge", "histogram", "info"};
+	static const char *const text_type[] = {"counter", "gauge", "histogram", "gauge"};
+	const char *suffix = "";
+
+	if (!e->om && t == FAM_COUNTER)
+		suffix = "_total";
+	else if (!e->om && t == FAM_INFO)
+		suffix = "_info";
+	fprintf(e->f, "# HELP %s%s %s\n", name, suffix, help);
+	fprintf(e->f, "# TYPE %s%s %s\n", name, suffix, e->om ? om_type[t] : text_type[t]);
+	if (e->om && unit != NULL)
+		fprintf(e->f, "# UNIT %s %s\n", name, unit);
+}
+
+/* Append name="value" to a label set, the value escaped as both formats want (\\, \", \n). */
+static void
+label(char *buf, size_t len, const char *name, const char *value)
+{
+	size_t n = strlen(buf);
+	const char *p;
+
+	if (n + 1 >= len)
+		return;
+	n += (size_t)snprintf(buf + n, len - n, "%s%s=\"", n == 0 ? "" : ",", name);
+	for (p = value; *p != '\0' && n + 3 < len; p++) {
+		if (*p == '\\' || *p == '"') {
+			buf[n++] = '\\';
+			buf[n++] = *p;
+		} else if (*p == '\n') {
+			buf[n++] = '\\';
+			buf[n++] = 'n';
+		} else {
+			buf[n++] = *p;
+		}
+	}
+	if (n + 1 < len)
+		buf[n++] = '"';
+	buf[RTE_MIN(n, len - 1)] = '\0';
+}
+
+/* Append name="N" for a number. */
+static void
+label_u(char *buf, size_t len, const char *name, unsigned int v)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "%u", v);
+	label(buf, len, name, num);
+}
+
+static void
+sample_u64(struct expo *e, const char *name, const char *suffix, const char *labels,
+	   uint64_t v)
+{
+	fprintf(e->f, "%s%s%s%s%s %" PRIu64 "\n", name, suffix, labels[0] != '\0' ? "{" : "",
+		labels, labels[0] != '\0' ? "}" : "", v);
+}
+
+static void
+sample_dbl(struct expo *e, const char *name, const char *suffix, const char *labels, double v)
+{
+	fprintf(e->f, "%s%s%s%s%s %.15g\n", name, suffix, labels[0] != '\0' ? "{" : "",
+		labels, labels[0] != '\0' ? "}" : "", v);
+}
+
+/* A counter family with one unlabelled sample. */
+static void
+counter1(struct expo *e, const char *name, const char *unit, const char *help, uint64_t v)
+{
+	family(e, name, FAM_COUNTER, unit, help);
+	sample_u64(e, name, "_total", "", v);
+}
+
+static void
+gauge1(struct expo *e, const char *name, const char *unit, const char *help, double v)
+{
+	family(e, name, FAM_GAUGE, unit, help);
+	sample_dbl(e, name, "", "", v);
+}
+
+static void
+put_info(struct expo *e, struct mcfan_app *app)
+{
+	char l[LABELS_MAX] = "";
+
+	family(e, "mcfan", FAM_INFO, NULL, "mcfan and DPDK versions (value 1)");
+	label(l, sizeof(l), "version", MCFAN_VERSION);
+	label(l, sizeof(l), "dpdk_version", rte_version());
+	sample_u64(e, "mcfan", "_info", l, 1);
+	gauge1(e, "mcfan_uptime_seconds", "seconds", "Time since the data lcores were launched "
+	       "(up to the stop once stopped)",
+	       app->start_tsc == 0 ? 0 : (double)((app->stop_tsc != 0 ? app->stop_tsc :
+	       rte_rdtsc()) - app->start_tsc) / (double)app->tsc_hz);
+	gauge1(e, "mcfan_msacc_enabled", NULL, "1 while microstate accounting of the data lcores "
+	       "is on", mcfan_live_msacc(&app->live) ? 1 : 0);
+}
+
+/* The conservation lines: rx = delivered + drops, copies offered = delivered + ring full. */
+static void
+put_totals(struct expo *e, struct mcfan_app *app)
+{
+	struct mcfan_totals t;
+	char l[LABELS_MAX];
+	unsigned int k;
+
+	mcfan_totals_read(app, &t);
+	counter1(e, "mcfan_rx_frames", NULL, "Frames returned by rx_burst on every port (all RX "
+		 "lcores): delivered + dropped", t.rx_frames);
+	counter1(e, "mcfan_rx_bytes", "bytes", "Bytes of those frames (pkt_len)", t.rx_bytes);
+	counter1(e, "mcfan_delivered_frames", NULL, "Frames with at least one copy enqueued to "
+		 "a worker ring", t.delivered_frames);
+	counter1(e, "mcfan_copies_offered", NULL, "Copies classified for enqueue (one per "
+		 "target worker)", t.copies_offered);
+	counter1(e, "mcfan_delivered_copies", NULL, "Copies enqueued to worker rings",
+		 t.delivered_copies);
+	counter1(e, "mcfan_mac_mismatch_frames", NULL, "Frames delivered whose destination MAC "
+		 "is not their group's multicast MAC (counted, not dropped)", t.mac_mismatch);
+	family(e, "mcfan_dropped_frames", FAM_COUNTER, NULL, "Frames dropped, by drop reason "
+	       "(docs/guide.md)");
+	for (k = 1; k < MCFAN_DROP_MAX; k++) {
+		l[0] = '\0';
+		label(l, sizeof(l), "reason", mcfan_drop_name(k));
+		sample_u64(e, "mcfan_dropped_frames", "_total", l, t.drops[k]);
+	}
+}
+
+/* One port's counters, read once for every family. */
+struct port_read {
+	uint16_t port;
+	struct rte_eth_stats ps;
+	struct mcfan_kernel_view kv;
+};
+
+static void
+port_counter(struct expo *e, const struct port_read *pr, unsigned int n, const char *name,
+	     const char *unit, const char *help, size_t off, bool kernel_only)
+{
+	char l[LABELS_MAX];
+	unsigned int i;
+	uint64_t v;
+
+	family(e, name, FAM_COUNTER, unit, help);
+	for (i = 0; i < n; i++) {
+		if (kernel_only && strcmp(pr[i].kv.source, "none") == 0)
+			continue;
+		memcpy(&v, (const char *)&pr[i] + off, sizeof(v));
+		l[0] = '\0';
+		label_u(l, sizeof(l), "port", pr[i].port);
+		sample_u64(e, name, "_total", l, v);
+	}
+}
+
+static int
+put_ports(struct expo *e, struct mcfan_app *app)
+{
+	struct port_read *pr;
+	char l[LABELS_MAX];
+	unsigned int i, n = 0;
+	uint16_t port;
+
+	pr = calloc(RTE_MAX_ETHPORTS, sizeof(*pr));
+	if (pr == NULL)
+		return -ENOMEM;
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!app->ports[port].used)
+			continue;
+		pr[n].port = port;
+		mcfan_port_stats_read(app, port, &pr[n].ps);
+		mcfan_kernel_read(app, port, &pr[n].ps, &pr[n].kv);
+		n++;
+	}
+	family(e, "mcfan_port", FAM_INFO, NULL, "A port mcfan receives on: name, driver, "
+	       "multicast filter mode and where its kernel-side drops come from (value 1)");
+	for (i = 0; i < n; i++) {
+		const struct mcfan_port *p = &app->ports[pr[i].port];
+
+		l[0] = '\0';
+		label_u(l, sizeof(l), "port", pr[i].port);
+		label(l, sizeof(l), "name", p->name);
+		label(l, sizeof(l), "driver", p->driver);
+		label(l, sizeof(l), "filter_mode", p->filter_mode);
+		label(l, sizeof(l), "kernel_source", pr[i].kv.source);
+		sample_u64(e, "mcfan_port", "_info", l, 1);
+	}
+	port_counter(e, pr, n, "mcfan_port_rx_frames", NULL, "Frames the port received "
+		     "(ethdev ipackets)", offsetof(struct port_read, ps.ipackets), false);
+	port_counter(e, pr, n, "mcfan_port_rx_bytes", "bytes", "Bytes the port received "
+		     "(ethdev ibytes)", offsetof(struct port_read, ps.ibytes), false);
+	port_counter(e, pr, n, "mcfan_port_rx_missed_frames", NULL, "Frames the port dropped "
+		     "for want of RX descriptors (ethdev imissed)",
+		     offsetof(struct port_read, ps.imissed), false);
+	port_counter(e, pr, n, "mcfan_port_rx_error_frames", NULL, "Erroneous frames "
+		     "(ethdev ierrors)", offsetof(struct port_read, ps.ierrors), false);
+	port_counter(e, pr, n, "mcfan_port_rx_nombuf", NULL, "RX mbuf allocation failures "
+		     "(ethdev rx_nombuf)", offsetof(struct port_read, ps.rx_nombuf), false);
+	port_counter(e, pr, n, "mcfan_port_kernel_frames", NULL, "Frames that reached the "
+		     "port's kernel sockets or queue, dropped ones included (ports with a kernel "
+		     "source only)", offsetof(struct port_read, kv.kernel_packets), true);
+	port_counter(e, pr, n, "mcfan_port_kernel_dropped_frames", NULL, "Frames the kernel "
+		     "dropped before the PMD saw them (ports with a kernel source only)",
+		     offsetof(struct port_read, kv.kernel_drops), true);
+	free(pr);
+	return 0;
+}
+
+/* One group's series (or the sum of the groups past the cap). */
+struct group_sum {
+	uint64_t frames, copies, copy_drops, bytes;
+};
+
+static void
+group_label(const struct mcfan_group_view *g, char *l, size_t len)
+{
+	char text[MCFAN_GROUP_STR_MAX];
+
+	if (mcfan_group_format(&g->entry->key, text, sizeof(text)) < 0)
+		snprintf(text, sizeof(text), "invalid");
+	l[0] = '\0';
+	label(l, len, "group", text);
+}
+
+static int
+put_groups(struct expo *e, struct mcfan_app *app)
+{
+	static const struct {
+		const char *name;
+		const char *unit;
+		const char *help;
+		size_t off;
+	} fams[] = {
+		{"mcfan_group_frames", NULL, "Frames of the group received (RX lcores)",
+		 offsetof(struct group_sum, frames)},
+		{"mcfan_group_copies", NULL, "Copies of the group's frames processed by workers",
+		 offsetof(struct group_sum, copies)},
+		{"mcfan_group_copy_drops", NULL, "Copies of the group's frames refused by full "
+		 "worker rings", offsetof(struct group_sum, copy_drops)},
+		{"mcfan_group_bytes", "bytes", "Bytes of the copies processed",
+		 offsetof(struct group_sum, bytes)},
+	};
+	struct mcfan_group_view *gv;
+	struct group_sum *gs, other = {0};
+	char l[LABELS_MAX];
+	unsigned int i, f, shown, cap = app->cfg.metrics_max_groups;
+	uint64_t v;
+	int n;
+
+	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
+	gs = calloc(MCFAN_MAX_GROUPS, sizeof(*gs));
+	if (gv == NULL || gs == NULL) {
+		free(gv);
+		free(gs);
+		return -ENOMEM;
+	}
+	n = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
+	if (n < 0)
+		n = 0;
+	for (i = 0; i < (unsigned int)n; i++) {
+		gs[i] = (struct group_sum){gv[i].frames, gv[i].copies, gv[i].copy_drops,
+					   gv[i].bytes};
+		if (i >= cap) {
+			other.frames += gv[i].frames;
+			other.copies += gv[i].copies;
+			other.copy_drops += gv[i].copy_drops;
+			other.bytes += gv[i].bytes;
+		}
+	}
+	shown = RTE_MIN((unsigned int)n, cap);
+	gauge1(e, "mcfan_groups", NULL, "Groups joined now", n);
+	/* no double quote in a HELP text: OpenMetrics allows it only escaped, 0.0.4 not at all */
+	gauge1(e, "mcfan_groups_shown", NULL, "Groups with series of their own (at most "
+	       "--metrics-max-groups; the others are summed under group _other)", shown);
+	family(e, "mcfan_group", FAM_INFO, NULL, "A group with series of its own and its fan-out "
+	       "(value 1)");
+	for (i = 0; i < shown; i++) {
+		group_label(&gv[i], l, sizeof(l));
+		label(l, sizeof(l), "fanout", mcfan_fanout_name(gv[i].entry->fanout));
+		sample_u64(e, "mcfan_group", "_info", l, 1);
+	}
+	for (f = 0; f < RTE_DIM(fams); f++) {
+		family(e, fams[f].name, FAM_COUNTER, fams[f].unit, fams[f].help);
+		for (i = 0; i < shown; i++) {
+			group_label(&gv[i], l, sizeof(l));
+			memcpy(&v, (const char *)&gs[i] + fams[f].off, sizeof(v));
+			sample_u64(e, fams[f].name, "_total", l, v);
+		}
+		if ((unsigned int)n > shown) {
+			l[0] = '\0';
+			label(l, sizeof(l), "group", OTHER_GROUP);
+			memcpy(&v, (const char *)&other + fams[f].off, sizeof(v));
+			sample_u64(e, fams[f].name, "_total", l, v);
+		}
+	}
+	free(gv);
+	free(gs);
+	return 0;
+}
+
+static int
+put_workers(struct expo *e, struct mcfan_app *app)
+{
+	struct mcfan_worker_view *wv;
+	struct mcfan_latency_view *lv;
+	char l[LABELS_MAX], le[32];
+	unsigned int w, b;
+	uint64_t cum;
+	int n, nl;
+
+	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
+	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
+	if (wv == NULL || lv == NULL) {
+		free(wv);
+		free(lv);
+		return -ENOMEM;
+	}
+	n = mcfan_workers_read(app, wv);
+	nl = mcfan_latency_read(app, lv);
+	if (n < 0)
+		n = 0;
+	if (nl < 0)
+		nl = 0;
+#define WORKER_FAM(fname, type, unit, help, expr) do { \
+	family(e, fname, type, unit, help); \
+	for (w = 0; w < (unsigned int)n; w++) { \
+		l[0] = '\0'; \
+		label_u(l, sizeof(l), "lcore", wv[w].lcore_id); \
+		sample_u64(e, fname, type == FAM_COUNTER ? "_total" : "", l, (expr)); \
+	} \
+} while (0)
+	WORKER_FAM("mcfan_worker_copies", FAM_COUNTER, NULL, "Copies the worker dequeued and "
+		   "processed", wv[w].frames);
+	WORKER_FAM("mcfan_worker_bytes", FAM_COUNTER, "bytes", "Bytes of those copies",
+		   wv[w].bytes);
+	WORKER_FAM("mcfan_worker_enqueued_copies", FAM_COUNTER, NULL, "Copies the RX lcores "
+		   "enqueued to the worker's rings", wv[w].enqueued);
+	WORKER_FAM("mcfan_worker_ring_full_copies", FAM_COUNTER, NULL, "Copies refused by the "
+		   "worker's full rings", wv[w].ring_drops);
+	WORKER_FAM("mcfan_worker_ring_high_water_copies", FAM_GAUGE, NULL, "Most copies seen "
+		   "waiting in one of the worker's rings since the start", wv[w].ring_high_water);
+	WORKER_FAM("mcfan_worker_ring_waiting_copies", FAM_GAUGE, NULL, "Copies waiting in the "
+		   "worker's rings now", wv[w].ring_count);
+#undef WORKER_FAM
+
+	family(e, "mcfan_rx_to_worker_latency_seconds", FAM_HISTOGRAM, "seconds", "Time from the "
+	       "RX burst to the worker's dequeue, per copy (log2 buckets of ns; buckets only: "
+	       "mcfan keeps no sum, and OpenMetrics allows a _count only with a _sum; the "
+	       "count is the +Inf bucket)");
+	for (w = 0; w < (unsigned int)nl; w++) {
+		cum = 0;
+		for (b = 0; b < MCFAN_LAT_BUCKETS; b++) {
+			cum += lv[w].hist[b];
+			l[0] = '\0';
+			label_u(l, sizeof(l), "lcore", lv[w].lcore_id);
+			/* bucket b holds 2^b .. 2^(b+1) - 1 ns; the last one everything above */
+			if (b + 1 < MCFAN_LAT_BUCKETS)
+				snprintf(le, sizeof(le), "%.10g",
+					 (double)((UINT64_C(1) << (b + 1)) - 1) / NS_PER_SEC);
+			else
+				snprintf(le, sizeof(le), "+Inf");
+			label(l, sizeof(l), "le", le);
+			sample_u64(e, "mcfan_rx_to_worker_latency_seconds", "_bucket", l, cum);
+		}
+	}
+	family(e, "mcfan_rx_to_worker_latency_max_seconds", FAM_GAUGE, "seconds", "Longest RX to "
+	       "dequeue time seen (since a clear stats: at most its bucket's top)");
+	for (w = 0; w < (unsigned int)nl; w++) {
+		l[0] = '\0';
+		label_u(l, sizeof(l), "lcore", lv[w].lcore_id);
+		sample_dbl(e, "mcfan_rx_to_worker_latency_max_seconds", "", l,
+			   (double)lv[w].max_ns / NS_PER_SEC);
+	}
+	free(wv);
+	free(lv);
+	return 0;
+}
+
+static int
+put_rings(struct expo *e, struct mcfan_app *app)
+{
+	unsigned int max = RTE_MAX(app->n_rx * app->n_workers, 1u), i;
+	struct mcfan_ring_view *rv;
+	char l[LABELS_MAX];
+	int n;
+
+	rv = calloc(max, sizeof(*rv));
+	if (rv == NULL)
+		return -ENOMEM;
+	n = mcfan_rings_read(app, rv, max);
+	if (n < 0)
+		n = 0;
+#define RING_FAM(fname, type, help, expr) do { \
+	family(e, fname, type, NULL, help); \
+	for (i = 0; i < (unsigned int)n; i++) { \
+		l[0] = '\0'; \
+		label_u(l, sizeof(l), "rx_lcore", rv[i].rx_lcore_id); \
+		label_u(l, sizeof(l), "worker_lcore", rv[i].worker_lcore_id); \
+		sample_u64(e, fname, type == FAM_COUNTER ? "_total" : "", l, (expr)); \
+	} \
+} while (0)
+	RING_FAM("mcfan_ring_enqueued_copies", FAM_COUNTER, "Copies enqueued into the ring from "
+		 "RX lcore rx_lcore to worker worker_lcore", rv[i].enqueued);
+	RING_FAM("mcfan_ring_full_copies", FAM_COUNTER, "Copies that found the ring full",
+		 rv[i].ring_drops);
+	RING_FAM("mcfan_ring_occupancy_copies", FAM_GAUGE, "Copies waiting in the ring now",
+		 rv[i].count);
+	RING_FAM("mcfan_ring_size_copies", FAM_GAUGE, "Slots of the ring", rv[i].size);
+#undef RING_FAM
+	free(rv);
+	return 0;
+}
+
+static void
+lcore_labels(char *l, size_t len, const struct mcfan_msacc_row *r)
+{
+	l[0] = '\0';
+	label_u(l, len, "lcore", r->lcore_id);
+	label(l, len, "role", mcfan_role_name(r->role));
+}
+
+static int
+put_lcores(struct expo *e, struct mcfan_app *app)
+{
+	struct mcfan_msacc_row *rows;
+	struct mcfan_msacc_stats *st;
+	struct mcfan_sched_view sv;
+	char l[LABELS_MAX];
+	double hz = (double)app->tsc_hz;
+	unsigned int s;
+	int n, i;
+
+	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
+	st = calloc(RTE_MAX_LCORE, sizeof(*st));
+	if (rows == NULL || st == NULL) {
+		free(rows);
+		free(st);
+		return -ENOMEM;
+	}
+	n = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
+	if (n < 0)
+		n = 0;
+	for (i = 0; i < n; i++)
+		mcfan_msacc_stats(&rows[i].snap, &st[i]);
+	family(e, "mcfan_lcore_state_seconds", FAM_COUNTER, "seconds", "Time of each lcore in "
+	       "each microstate (docs/msacc.md), wait_cpu included; the states of an lcore add "
+	       "up to its wall time in the msacc window");
+	for (i = 0; i < n; i++) {
+		for (s = 0; s < MCFAN_MS_MAX; s++) {
+			lcore_labels(l, sizeof(l), &rows[i]);
+			label(l, sizeof(l), "state", mcfan_ms_state_name(s));
+			sample_dbl(e, "mcfan_lcore_state_seconds", "_total", l,
+				   (double)st[i].cycles[s] / hz);
+		}
+	}
+#define LCORE_FAM(fname, help, expr) do { \
+	family(e, fname, FAM_COUNTER, NULL, help); \
+	for (i = 0; i < n; i++) { \
+		lcore_labels(l, sizeof(l), &rows[i]); \
+		sample_u64(e, fname, "_total", l, (expr)); \
+	} \
+} while (0)
+	LCORE_FAM("mcfan_lcore_polls", "Polls (rx_burst or ring dequeue calls)", st[i].polls);
+	LCORE_FAM("mcfan_lcore_empty_polls", "Polls that found nothing (busy-wait)",
+		  st[i].polls - st[i].polls_work);
+	LCORE_FAM("mcfan_lcore_sleeps", "Sleep periods under the idle policy", st[i].sleeps);
+	LCORE_FAM("mcfan_lcore_wakeups", "Wake-ups by another lcore", st[i].wakeups);
+#undef LCORE_FAM
+	family(e, "mcfan_lcore_context_switches", FAM_COUNTER, NULL, "Context switches of the "
+	       "lcore's thread (kind voluntary: it slept; involuntary: it was preempted)");
+	for (i = 0; i < n; i++) {
+		if (mcfan_sched_read(app, rows[i].lcore_id, &sv) != 0)
+			continue;
+		lcore_labels(l, sizeof(l), &rows[i]);
+		label(l, sizeof(l), "kind", "voluntary");
+		sample_u64(e, "mcfan_lcore_context_switches", "_total", l, sv.ctx_voluntary);
+		lcore_labels(l, sizeof(l), &rows[i]);
+		label(l, sizeof(l), "kind", "involuntary");
+		sample_u64(e, "mcfan_lcore_context_switches", "_total", l, sv.ctx_involuntary);
+	}
+	free(rows);
+	free(st);
+	return 0;
+}
+
+static int
+put_idle(struct expo *e, struct mcfan_app *app)
+{
+	struct mcfan_idle_view *iv;
+	char l[LABELS_MAX];
+	int n, i;
+
+	iv = calloc(RTE_MAX_LCORE, sizeof(*iv));
+	if (iv == NULL)
+		return -ENOMEM;
+	n = mcfan_idle_read(app, iv, RTE_MAX_LCORE);
+	gauge1(e, "mcfan_idle_max_sleep_seconds", "seconds", "Longest backoff or wake sleep "
+	       "(--idle-max-sleep-us)", app->cfg.idle_max_sleep_us / 1e6);
+#define IDLE_LABELS() do { \
+	l[0] = '\0'; \
+	label_u(l, sizeof(l), "lcore", iv[i].lcore_id); \
+	label(l, sizeof(l), "role", mcfan_role_name(iv[i].role)); \
+} while (0)
+	family(e, "mcfan_lcore_idle_policy", FAM_INFO, NULL, "The lcore's idle policy now "
+	       "(docs/idle.md; value 1)");
+	for (i = 0; i < n; i++) {
+		IDLE_LABELS();
+		label(l, sizeof(l), "policy", iv[i].policy_text);
+		sample_u64(e, "mcfan_lcore_idle_policy", "_info", l, 1);
+	}
+	family(e, "mcfan_lcore_sleep_cap_seconds", FAM_GAUGE, "seconds", "Longest sleep the "
+	       "lcore may take now (the idle cap and the ring bound)");
+	for (i = 0; i < n; i++) {
+		IDLE_LABELS();
+		sample_dbl(e, "mcfan_lcore_sleep_cap_seconds", "", l,
+			   iv[i].sleep_cap_ns / NS_PER_SEC);
+	}
+	family(e, "mcfan_lcore_ring_bound_seconds", FAM_GAUGE, "seconds", "Time half an input "
+	       "ring takes to fill at the recent rate (0: no recent traffic, no bound)");
+	for (i = 0; i < n; i++) {
+		IDLE_LABELS();
+		sample_dbl(e, "mcfan_lcore_ring_bound_seconds", "", l,
+			   iv[i].ring_bound_ns / NS_PER_SEC);
+	}
+#undef IDLE_LABELS
+	free(iv);
+	return 0;
+}
+
+static void
+put_mbufs(struct expo *e, struct mcfan_app *app)
+{
+	double in_use = 0;
+
+	if (app->pool != NULL)
+		in_use = (double)app->pool_size - (double)rte_mempool_avail_count(app->pool);
+	gauge1(e, "mcfan_mbufs", NULL, "Mbufs in the pool", app->pool_size);
+	gauge1(e, "mcfan_mbufs_in_use", NULL, "Mbufs outside the pool now (RX descriptors, "
+	       "rings, bursts and caches)", in_use);
+}
+
+static void
+put_server(struct expo *e, const struct mcfan_metrics_stats *st)
+{
+	char l[LABELS_MAX];
+
+	if (st == NULL)
+		return;
+	family(e, "mcfan_metrics_pages", FAM_COUNTER, NULL, "Metrics pages served before this one, "
+	       "by format (text: 0.0.4, openmetrics: 1.0.0)");
+	l[0] = '\0';
+	label(l, sizeof(l), "format", "text");
+	sample_u64(e, "mcfan_metrics_pages", "_total", l, st->pages_text);
+	l[0] = '\0';
+	label(l, sizeof(l), "format", "openmetrics");
+	sample_u64(e, "mcfan_metrics_pages", "_total", l, st->pages_openmetrics);
+	counter1(e, "mcfan_metrics_refused_requests", NULL, "Requests answered 404 (another "
+		 "path) or 405 (another method)", st->refused);
+}
+
+int
+mcfan_metrics_format(struct mcfan_app *app, bool openmetrics,
+		     const struct mcfan_metrics_stats *st, char **out, size_t *len)
+{
+	struct expo e = {.om = openmetrics};
+	int ret;
+
+	*out = NULL;
+	*len = 0;
+	e.f = open_memstream(out, len);
+	if (e.f == NULL)
+		return -ENOMEM;
+	put_info(&e, app);
+	put_totals(&e, app);
+	ret = put_ports(&e, app);
+	if (ret == 0)
+		ret = put_groups(&e, app);
+	if (ret == 0)
+		ret = put_workers(&e, app);
+	if (ret == 0)
+		ret = put_rings(&e, app);
+	if (ret == 0)
+		ret = put_lcores(&e, app);
+	if (ret == 0)
+		ret = put_idle(&e, app);
+	if (ret == 0)
+		put_mbufs(&e, app);
+	if (ret == 0)
+		put_server(&e, st);
+	if (e.om)
+		fprintf(e.f, "# EOF\n");
+	if (ferror(e.f))
+		ret = -ENOMEM;
+	if (fclose(e.f) != 0)
+		ret = -ENOMEM;
+	if (ret < 0) {
+		free(*out);
+		*out = NULL;
+		*len = 0;
+	}
+	return ret;
+}

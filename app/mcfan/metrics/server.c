@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * The metrics endpoint's HTTP side (metrics.h): libmicrohttpd with its own polling thread
+ * (MHD_USE_INTERNAL_POLLING_THREAD: one thread, event driven, so a slow client holds only
+ * its own connection), a timeout that cuts idle or slow connections, a total and a per-IP
+ * connection limit, and a memory limit per connection. libmicrohttpd parses HTTP/1.x
+ * (RFC 9112) and answers malformed requests itself (400, 413, 414, 431); this file
+ * answers GET and HEAD of /metrics (RFC 9110: 404 for another path, 405 with Allow for
+ * another method) and picks the format by the Accept header.
+ *
+ * State: server (the daemon) is written by the main lcore only, in mcfan_metrics_start()
+ * before the data lcores are launched and in mcfan_metrics_stop() at the end; the request
+ * handler runs in libmicrohttpd's thread between the two and reads only app and what the
+ * read side hands it.
+ */
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include <rte_common.h>
+
+#include "mcfan.h"
+#include "log.h"
+#include "metrics/metrics.h"
+
+/* Cut a connection idle (or sending its request slower) than this, seconds. Prometheus's
+ * default scrape timeout is 10 s; a page is built in milliseconds. */
+#define CONN_TIMEOUT_S 5u
+/* Connections at once, in all, and from one IP address. */
+#define CONN_LIMIT 32u
+#define CONN_PER_IP_LIMIT 16u
+/* Memory for one connection's request (headers included), bytes: a scrape needs < 1 KiB. */
+#define CONN_MEMORY 16384u
+#define LISTEN_BACKLOG 16
+#define METRICS_PATH "/metrics"
+#define ALLOW "GET, HEAD"
+#define OPENMETRICS_TYPE "application/openmetrics-text"
+
+static struct MHD_Daemon *server;
+/* Written by libmicrohttpd's one polling thread only (the request handler), read by it. */
+static struct mcfan_metrics_stats server_stats;
+
+/* libmicrohttpd's messages (a client that hung up, a request it refused): debug only, so a
+ * hostile client cannot fill the log. */
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char line[256];
+
+	RTE_SET_USED(cls);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	line[strcspn(line, "\n")] = '\0';
+	MCFAN_LOG(DEBUG, "metrics: %s\n", line);
+}
+
+static enum MHD_Result
+reply_text(struct MHD_Connection *c, unsigned int status, const char *text, const char *allow)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(strlen(text), (void *)(uintptr_t)text,
+					    MHD_RESPMEM_PERSISTENT);
+	if (r == NULL)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	if (allow != NULL)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* Does the Accept header ask for OpenMetrics (and not with q=0)? */
+static bool
+wants_openmetrics(const char *accept)
+{
+	const char *p, *end, *q;
+
+	if (accept == NULL)
+		return false;
+	p = strcasestr(accept, OPENMETRICS_TYPE);
+	if (p == NULL)
+		return false;
+	end = strchr(p, ',');
+	q = strstr(p, "q=");
+	if (q != NULL && (end == NULL || q < end)) {
+		q += 2;
+		while (*q == '0' || *q == '.')
+			q++;
+		/* "q=0", "q=0.0", "q=0.000": refused by the client */
+		if (*q == '\0' || *q == ',' || *q == ';' || *q == ' ')
+			return false;
+	}
+	return true;
+}
+
+static enum MHD_Result
+on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+	   const char *version, const char *upload_data, size_t *upload_data_size,
+	   void **con_cls)
+{
+	struct mcfan_app *app = cls;
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	char *page;
+	size_t len;
+	bool om;
+
+	RTE_SET_USED(version);
+	RTE_SET_USED(upload_data);
+	RTE_SET_USED(con_cls);
+	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
+	    strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
+		server_stats.refused++;
+		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+				  "405 only GET and HEAD of /metrics\n", ALLOW);
+	}
+	if (strcmp(url, METRICS_PATH) != 0) {
+		server_stats.refused++;
+		return reply_text(c, MHD_HTTP_NOT_FOUND, "404 not found: try /metrics\n", NULL);
+	}
+	if (*upload_data_size != 0) {
+		*upload_data_size = 0; /* a body with a GET: ignored */
+		return MHD_YES;
+	}
+	om = wants_openmetrics(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							   MHD_HTTP_HEADER_ACCEPT));
+	if (mcfan_metrics_format(app, om, &server_stats, &page, &len) < 0)
+		return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "500 out of memory\n", NULL);
+	if (om)
+		server_stats.pages_openmetrics++;
+	else
+		server_stats.pages_text++;
+	r = MHD_create_response_from_buffer(len, page, MHD_RESPMEM_MUST_FREE);
+	if (r == NULL) {
+		free(page);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				om ? MCFAN_METRICS_TYPE_OPENMETRICS : MCFAN_METRICS_TYPE_TEXT);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* Bind and listen on the address; the socket, or -errno with one line on stderr. */
+static int
+listen_socket(const struct mcfan_listen *l)
+{
+	int fd, one = 1, err;
+
+	fd = socket(l->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		err = errno;
+		fprintf(stderr, "mcfan: --metrics-listen %s: cannot open a socket: %s\n", l->text,
+			strerror(err));
+		return -err;
+	}
+	/* a restart may bind while old connections linger in TIME_WAIT; two listeners on one
+	 * port are still refused (Linux needs SO_REUSEPORT for that) */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (l->addr.ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, (const struct sockaddr *)&l->addr, l->addr_len) != 0) {
+		err = errno;
+		if (err == EADDRINUSE)
+			fprintf(stderr, "mcfan: --metrics-listen %s: port %u is in use (another "
+				"process listens on it): give another port\n", l->text, l->port);
+		else if (err == EADDRNOTAVAIL)
+			fprintf(stderr, "mcfan: --metrics-listen %s: the address is not one "
+				"of this host's\n", l->text);
+		else
+			fprintf(stderr, "mcfan: --metrics-listen %s: cannot bind: %s\n", l->text,
+				strerror(err));
+		close(fd);
+		return -err;
+	}
+	if (listen(fd, LISTEN_BACKLOG) != 0) {
+		err = errno;
+		fprintf(stderr, "mcfan: --metrics-listen %s: cannot listen: %s\n", l->text,
+			strerror(err));
+		close(fd);
+		return -err;
+	}
+	return fd;
+}
+
+int
+mcfan_metrics_start(struct mcfan_app *app)
+{
+	const struct mcfan_listen *l = &app->cfg.metrics_listen;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG |
+			     MHD_USE_ITC;
+	int fd;
+
+	if (!app->cfg.metrics_on || server != NULL)
+		return 0;
+	fd = listen_socket(l);
+	if (fd < 0)
+		return fd;
+	if (l->addr.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	/* the listening socket is libmicrohttpd's from here: MHD_stop_daemon() closes it */
+	server = MHD_start_daemon(flags, 0, NULL, NULL, on_request, app,
+				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+				  MHD_OPTION_LISTEN_SOCKET, fd,
+				  MHD_OPTION_CONNECTION_TIMEOUT, CONN_TIMEOUT_S,
+				  MHD_OPTION_CONNECTION_LIMIT, CONN_LIMIT,
+				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, CONN_PER_IP_LIMIT,
+				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
+				  MHD_OPTION_END);
+	if (server == NULL) {
+		fprintf(stderr, "mcfan: --metrics-listen %s: libmicrohttpd did not start\n",
+			l->text);
+		close(fd);
+		return -EIO;
+	}
+	MCFAN_LOG(INFO, "metrics on http://%s%s (timeout %u s, at most %u connections, %u per "
+		  "IP)\n", l->text, METRICS_PATH, CONN_TIMEOUT_S, CONN_LIMIT, CONN_PER_IP_LIMIT);
+	return 0;
+}
+
+void
+mcfan_metrics_stop(void)
+{
+	if (server == NULL)
+		return;
+	MHD_stop_daemon(server);
+	server = NULL;
+}

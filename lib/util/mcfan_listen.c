@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/* Listen addresses (mcfan_listen.h). */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mcfan_listen.h"
+#include "mcfan_parse.h"
+
+#define PORT_MAX 65535
+#define ADDR_TEXT_MAX INET6_ADDRSTRLEN /* longest numeric address, with NUL */
+
+static int
+port_parse(const char *whole, const char *p, uint16_t *port, char *err, size_t len)
+{
+	uint64_t v = 0;
+	int ret = mcfan_parse_u64(p, 1, PORT_MAX, &v);
+
+	if (ret == -ERANGE)
+		return mcfan_err_set(err, len, -ERANGE, "'%s': port '%s' is out of range: "
+				     "1..%d", whole, p, PORT_MAX);
+	if (ret < 0)
+		return mcfan_err_set(err, len, -EINVAL, "'%s': port '%s' is not a decimal "
+				     "number 1..%d", whole, p, PORT_MAX);
+	*port = (uint16_t)v;
+	return 0;
+}
+
+int
+mcfan_listen_parse(const char *text, struct mcfan_listen *out, char *err, size_t len)
+{
+	struct sockaddr_in *v4 = (struct sockaddr_in *)&out->addr;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&out->addr;
+	char host[ADDR_TEXT_MAX];
+	const char *colon, *port_text;
+	size_t n;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	n = strlen(text);
+	if (n == 0 || n > MCFAN_LISTEN_TEXT_MAX)
+		return mcfan_err_set(err, len, -EINVAL, "'%.*s%s' is not a listen address "
+				     "(PORT, ADDR:PORT or [ADDR6]:PORT)", MCFAN_LISTEN_TEXT_MAX,
+				     text, n > MCFAN_LISTEN_TEXT_MAX ? "..." : "");
+	if (text[0] == '[') {
+		const char *close = strchr(text, ']');
+
+		if (close == NULL || close[1] != ':')
+			return mcfan_err_set(err, len, -EINVAL, "'%s': an IPv6 address is "
+					     "written [ADDR6]:PORT", text);
+		n = (size_t)(close - text - 1);
+		if (n == 0 || n >= sizeof(host))
+			return mcfan_err_set(err, len, -EINVAL, "'%s': '%.*s' is not an IPv6 "
+					     "address", text, (int)n, text + 1);
+		memcpy(host, text + 1, n);
+		host[n] = '\0';
+		if (inet_pton(AF_INET6, host, &v6->sin6_addr) != 1) {
+			memset(out, 0, sizeof(*out));
+			return mcfan_err_set(err, len, -EINVAL, "'%s': '%s' is not a numeric IPv6 "
+					     "address", text, host);
+		}
+		ret = port_parse(text, close + 2, &out->port, err, len);
+		if (ret < 0) {
+			memset(out, 0, sizeof(*out));
+			return ret;
+		}
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons(out->port);
+		out->addr_len = sizeof(*v6);
+		snprintf(out->text, sizeof(out->text), "[%s]:%u", host, out->port);
+		return 0;
+	}
+	colon = strrchr(text, ':');
+	if (colon == NULL) {
+		port_text = text;
+		snprintf(host, sizeof(host), "127.0.0.1");
+	} else {
+		port_text = colon + 1;
+		n = (size_t)(colon - text);
+		if (n >= sizeof(host) || memchr(text, ':', n) != NULL)
+			return mcfan_err_set(err, len, -EINVAL, "'%s': write an IPv6 address in "
+					     "brackets, [ADDR6]:PORT", text);
+		if (n == 0) {
+			snprintf(host, sizeof(host), "127.0.0.1");
+		} else {
+			memcpy(host, text, n);
+			host[n] = '\0';
+		}
+	}
+	if (inet_pton(AF_INET, host, &v4->sin_addr) != 1) {
+		memset(out, 0, sizeof(*out));
+		return mcfan_err_set(err, len, -EINVAL, "'%s': '%s' is not a numeric IPv4 address "
+				     "(no host names)", text, host);
+	}
+	ret = port_parse(text, port_text, &out->port, err, len);
+	if (ret < 0) {
+		memset(out, 0, sizeof(*out));
+		return ret;
+	}
+	v4->sin_family = AF_INET;
+	v4->sin_port = htons(out->port);
+	out->addr_len = sizeof(*v4);
+	snprintf(out->text, sizeof(out->text), "%s:%u", host, out->port);
+	return 0;
+}

@@ -1,0 +1,578 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""The metrics endpoint (docs/metrics.md) against real tools, on loopback only:
+
+1. Bad --metrics-listen / --metrics-max-groups values (command line and config file) are
+   refused before EAL, exit 2, the message naming the token; a port in use refuses the
+   start (exit 2, no report), the message naming the port.
+2. mcfan on a pcap replayed forever (net_pcap infinite_rx) with --metrics-listen on a random
+   loopback port, and a real Prometheus (its own temp dir, random port, 1 s scrape interval):
+   - the 0.0.4 page passes `promtool check metrics` with no complaint; the OpenMetrics page
+     (asked for by Accept) passes the strict OpenMetrics parser of python3-prometheus-client
+     and ends with "# EOF"; content types; HEAD has no body;
+   - POST gets 405 with Allow, another path 404, garbage bytes 4xx or a closed connection, a
+     client that sends half a request and waits is cut by the timeout, and meanwhile other
+     scrapes are answered at once;
+   - Prometheus scrapes it (target up, no error), and its HTTP API agrees with mcfan's own
+     telemetry within one scrape: rate(mcfan_rx_frames_total[5s]) against the rate the
+     telemetry counters give over the same 5 s, the lcore state shares of the RX lcore
+     against /mcfan/msacc,LCORE, the per-group frame counts against /mcfan/groups, and the
+     final report against the last scrape.
+3. --metrics-max-groups 2 with 10 groups and a pcap read once, listening on [::1]:PORT (IPv6
+   loopback; 127.0.0.1 without IPv6): exactly 2 groups of their own
+   plus group="_other" holding the exact sum of the other 8.
+Prometheus, promtool and the OpenMetrics parser missing: 77 (skip).
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import mcfantest as t
+
+N_GROUPS = 10
+GROUPS = "239.9.9.1-10:3999"
+SYS_PY = "/usr/bin/python3"   # Debian's python, where python3-prometheus-client lives
+OM_ACCEPT = "application/openmetrics-text; version=1.0.0,text/plain;version=0.0.4;q=0.5"
+OM_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8"
+TEXT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+CONN_TIMEOUT_S = 5            # server.c's CONN_TIMEOUT_S
+OM_CHECK = r"""
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse
+fams = list(parse(sys.stdin.read()))
+print(len(fams))
+"""
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def http_get(port, path="/metrics", accept=None, method="GET", data=None, timeout=5,
+             host="127.0.0.1"):
+    """(status, headers dict, body bytes, seconds)."""
+    req = urllib.request.Request(f"http://{host}:{port}{path}", method=method, data=data)
+    if accept:
+        req.add_header("Accept", accept)
+    t0 = time.monotonic()
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, dict(r.headers), r.read(), time.monotonic() - t0
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read(), time.monotonic() - t0
+
+
+def samples(text):
+    """{(name, frozenset(labels)): value} of a text page."""
+    out = {}
+    for ln in text.splitlines():
+        if not ln or ln.startswith("#"):
+            continue
+        m = re.match(r'^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$', ln)
+        if m is None:
+            continue
+        labels = frozenset(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or ""))
+        out[(m.group(1), labels)] = float(m.group(3))
+    return out
+
+
+def by_label(smp, name, key):
+    return {dict(lb)[key]: v for (n, lb), v in smp.items() if n == name}
+
+
+def bad_options(mcfan):
+    cases = [
+        (["--metrics-listen", "localhost:9100"], "'localhost'"),
+        (["--metrics-listen", "127.0.0.1:0"], "port '0'"),
+        (["--metrics-listen", "70000"], "port '70000'"),
+        (["--metrics-listen", "[::1]9100"], "[ADDR6]:PORT"),
+        (["--metrics-listen", "::1:9100"], "brackets"),
+        (["--metrics-max-groups", "1025"], "'1025'"),
+        (["--metrics-max-groups", "-1"], "'-1'"),
+    ]
+    for args, token in cases:
+        p = subprocess.run([mcfan, "--no-pci", "--", *args], capture_output=True, text=True,
+                           timeout=30)
+        t.check_eq(p.returncode, 2, f"{args}: exit status")
+        t.check(token in p.stderr and args[0] in p.stderr,
+                f"{args}: the message names {args[0]} and {token}: {p.stderr.strip()!r}")
+        t.check(not t.eal_lines(p.stderr), f"{args}: refused before EAL")
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
+        f.write("[mcfan]\nmetrics-listen = 10.1.2:80\n")
+    p = subprocess.run([mcfan, "--", "--config", f.name], capture_output=True, text=True,
+                       timeout=30)
+    os.unlink(f.name)
+    t.check_eq(p.returncode, 2, "config file metrics-listen = 10.1.2:80: exit status")
+    t.check("line 2" in p.stderr and "'10.1.2'" in p.stderr,
+            f"config file: line and token named: {p.stderr.strip()!r}")
+
+
+def port_in_use(pcap):
+    hold = socket.socket()
+    hold.bind(("127.0.0.1", 0))
+    hold.listen(1)
+    port = hold.getsockname()[1]
+    eal = t.eal_args("metrics-busy", "0-1", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
+    try:
+        rc, out, err, rep = t.run_mcfan(eal, ["--groups", GROUPS, "--duration", "5",
+                                              "--metrics-listen", f"127.0.0.1:{port}"],
+                                        timeout=90)
+    finally:
+        hold.close()
+        t.remove_runtime_dir(eal)
+    t.check_eq(rc, 2, "port in use: exit status")
+    t.check(f"--metrics-listen 127.0.0.1:{port}: port {port} is in use" in err,
+            f"port in use: the message names the port: {err.strip()[-300:]!r}")
+    t.check(rep is None and "==== mcfan report" not in out, "port in use: no report")
+
+
+def wait_metrics(port, proc, timeout=60, host="127.0.0.1"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and proc.p.poll() is None:
+        try:
+            st, _, body, _ = http_get(port, timeout=2, host=host)
+            if st == 200 and b"mcfan_rx_frames_total" in body:
+                return True
+        except OSError:
+            pass
+        time.sleep(0.1)
+    return False
+
+
+def check_pages(port):
+    st, hd, body, _ = http_get(port)
+    t.check_eq(st, 200, "GET /metrics")
+    t.check_eq(hd.get("Content-Type"), TEXT_TYPE, "text format content type")
+    p = subprocess.run(["promtool", "check", "metrics"], input=body, capture_output=True,
+                       timeout=60)
+    t.check(p.returncode == 0 and not p.stdout.strip() and not p.stderr.strip(),
+            f"promtool check metrics: no complaint (rc {p.returncode}: "
+            f"{(p.stdout + p.stderr)[:400]!r})")
+    text = body.decode()
+    t.check("# TYPE mcfan_rx_frames_total counter" in text, "0.0.4: counter TYPE with _total")
+    st, hd, om, _ = http_get(port, accept=OM_ACCEPT)
+    t.check_eq(st, 200, "GET /metrics (OpenMetrics)")
+    t.check_eq(hd.get("Content-Type"), OM_TYPE, "OpenMetrics content type")
+    omt = om.decode()
+    t.check(omt.endswith("\n# EOF\n"), "OpenMetrics page ends with # EOF")
+    t.check("# TYPE mcfan_rx_frames counter" in omt and "\nmcfan_rx_frames_total " in omt,
+            "OpenMetrics: counter family without _total, its sample with _total")
+    t.check("# UNIT mcfan_lcore_state_seconds seconds" in omt and
+            "# UNIT mcfan_rx_bytes bytes" in omt, "OpenMetrics: UNIT lines")
+    t.check('le="+Inf"' in omt, "OpenMetrics: the latency histogram has a +Inf bucket")
+    p = subprocess.run([SYS_PY, "-c", OM_CHECK], input=om, capture_output=True, timeout=60)
+    t.check(p.returncode == 0, f"strict OpenMetrics parser accepts the page: "
+            f"{p.stderr.decode()[-400:]!r}")
+    p = subprocess.run(["promtool", "check", "metrics"], input=om, capture_output=True,
+                       timeout=60)
+    print(f"note: promtool 2.42 (0.0.4 parser only) on the OpenMetrics page: rc "
+          f"{p.returncode}, {len((p.stdout + p.stderr).splitlines())} lines")
+    smp = samples(text)
+    for name in ("mcfan_info", "mcfan_lcore_state_seconds_total",
+                 "mcfan_rx_to_worker_latency_seconds_bucket", "mcfan_ring_occupancy_copies",
+                 "mcfan_worker_ring_high_water_copies", "mcfan_lcore_sleep_cap_seconds",
+                 "mcfan_dropped_frames_total", "mcfan_port_rx_frames_total"):
+        t.check(any(n == name for n, _ in smp), f"page has {name}")
+    states = {dict(lb)["state"] for (n, lb) in smp if n == "mcfan_lcore_state_seconds_total"}
+    t.check("wait_cpu" in states and "poll_empty" in states, f"states include wait_cpu: {states}")
+    info = [dict(lb) for (n, lb) in smp if n == "mcfan_info"]
+    t.check(len(info) == 1 and info[0].get("dpdk_version", "").startswith("DPDK 22.11"),
+            f"mcfan_info labels: {info}")
+    st, hd, body, _ = http_get(port, method="HEAD")
+    t.check(st == 200 and body == b"", f"HEAD: 200 and no body ({st}, {len(body)} bytes)")
+
+
+def raw_exchange(port, data, timeout=5):
+    """Send bytes, return what came back until the server closed (or timeout)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    got = b""
+    try:
+        s.sendall(data)
+        while True:
+            b = s.recv(4096)
+            if not b:
+                break
+            got += b
+    except (socket.timeout, ConnectionResetError):
+        pass
+    finally:
+        s.close()
+    return got
+
+
+def check_bad_requests(port):
+    st, hd, _, _ = http_get(port, method="POST", data=b"x=1")
+    t.check_eq(st, 405, "POST /metrics")
+    t.check_eq(hd.get("Allow"), "GET, HEAD", "405 names the allowed methods")
+    st, _, _, _ = http_get(port, path="/")
+    t.check_eq(st, 404, "GET /")
+    st, _, _, _ = http_get(port, path="/metrics/../etc")
+    t.check(400 <= st < 500, f"GET /metrics/../etc: 4xx ({st})")
+    for junk in (b"\x00\x01\x02garbage\r\n\r\n", b"GET /metrics HTTP/9.9\r\n\r\n",
+                 b"GET /metrics HTTP/1.1\r\nHost: x\r\n" + b"X-A: " + b"a" * 40000 +
+                 b"\r\n\r\n"):
+        got = raw_exchange(port, junk)
+        m = re.match(rb"HTTP/1\.[01] (\d{3})", got)
+        t.check(m is None or 400 <= int(m.group(1)) < 600 and int(m.group(1)) != 200,
+                f"{junk[:24]!r}...: 4xx or cut ({got[:40]!r})")
+    # slowloris: half a request, then nothing; meanwhile scrapes are answered at once
+    slow = socket.create_connection(("127.0.0.1", port), timeout=CONN_TIMEOUT_S + 5)
+    slow.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    drip = socket.create_connection(("127.0.0.1", port), timeout=CONN_TIMEOUT_S + 5)
+    drip.sendall(b"GET /metrics HTTP/1.1\r\n")
+    t0 = time.monotonic()
+    worst = 0.0
+    for i in range(4):
+        st, _, body, dt = http_get(port, timeout=5)
+        worst = max(worst, dt)
+        t.check(st == 200 and body.startswith(b"# HELP"), f"scrape {i} while clients stall")
+        drip.sendall(b"X: y\r\n")   # a header every second: never idle
+        time.sleep(1)
+    t.check(worst < 2.0, f"scrapes beside stalled clients took at most {worst:.2f} s (< 2 s)")
+    try:
+        got = slow.recv(4096)
+    except (socket.timeout, ConnectionResetError):
+        got = None
+    cut = time.monotonic() - t0
+    t.check(got is not None and not got.startswith(b"HTTP/1.1 200"),
+            f"the silent half request was cut ({got!r:.60})")
+    t.check(cut < CONN_TIMEOUT_S + 4, f"... within {CONN_TIMEOUT_S} s + slack ({cut:.1f} s)")
+    slow.close()
+    drip.close()
+    st, _, body, _ = http_get(port)
+    t.check_eq(st, 200, "still serving after the bad clients")
+    refused = samples(body.decode()).get(("mcfan_metrics_refused_requests_total", frozenset()))
+    t.check(refused is not None and refused >= 3, f"404/405 answers counted: {refused}")
+
+
+def prom_query(pport, q, at=None):
+    args = {"query": q}
+    if at is not None:
+        args["time"] = f"{at:.3f}"
+    url = f"http://127.0.0.1:{pport}/api/v1/query?" + urllib.parse.urlencode(args)
+    with urllib.request.urlopen(url, timeout=10) as r:
+        d = json.load(r)
+    if d.get("status") != "success":
+        raise RuntimeError(f"query {q}: {d}")
+    return d["data"]["result"]
+
+
+def start_prometheus(tmp, mport):
+    pport = free_port()
+    cfg = os.path.join(tmp, "prometheus.yml")
+    with open(cfg, "w") as f:
+        f.write("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n"
+                "  evaluation_interval: 1s\n"
+                "scrape_configs:\n  - job_name: mcfan\n"
+                f"    static_configs:\n      - targets: ['127.0.0.1:{mport}']\n")
+    log = open(os.path.join(tmp, "prometheus.log"), "w")
+    p = subprocess.Popen(["prometheus", f"--config.file={cfg}",
+                          f"--storage.tsdb.path={os.path.join(tmp, 'data')}",
+                          f"--web.listen-address=127.0.0.1:{pport}", "--log.level=warn"],
+                         stdout=log, stderr=log, cwd=tmp)
+    return p, pport, log
+
+
+def wait_scrapes(pport, n, timeout=60):
+    """Wait until Prometheus has n scrapes of mcfan with the target up; the target."""
+    end = time.monotonic() + timeout
+    tgt = None
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{pport}/api/v1/targets",
+                                        timeout=5) as r:
+                act = json.load(r)["data"]["activeTargets"]
+            tgt = act[0] if act else None
+            res = prom_query(pport, "count_over_time(mcfan_rx_frames_total[1m])")
+            if res and int(float(res[0]["value"][1])) >= n and tgt["health"] == "up":
+                return tgt
+        except (OSError, ValueError, KeyError, IndexError, RuntimeError):
+            pass
+        time.sleep(0.5)
+    return tgt
+
+
+def tel_counters(tel):
+    v, _ = tel.query("/mcfan/counters")
+    return time.time(), v["rx_frames"]
+
+
+def check_prometheus(pport, tel, rx_lcore):
+    tgt = wait_scrapes(pport, 7)
+    if not t.check(tgt is not None and tgt.get("health") == "up",
+                   f"Prometheus scrapes mcfan: {tgt}"):
+        return
+    t.check_eq(tgt.get("lastError"), "", "Prometheus's last scrape had no error")
+    # rate over 5 s: Prometheus against the telemetry counters over the same 5 s
+    ta, ra = tel_counters(tel)
+    time.sleep(5.0)
+    tb, rb = tel_counters(tel)
+    tel_rate = (rb - ra) / (tb - ta)
+    res = prom_query(pport, "rate(mcfan_rx_frames_total[5s])", at=tb)
+    if t.check(len(res) == 1, f"rate(mcfan_rx_frames_total[5s]): one series ({res})"):
+        prate = float(res[0]["value"][1])
+        print(f"rate(mcfan_rx_frames_total[5s]) {prate:.0f}/s, telemetry {tel_rate:.0f}/s")
+        t.check(tel_rate > 0 and abs(prate - tel_rate) <= 0.25 * tel_rate,
+                f"rate(mcfan_rx_frames_total[5s]) {prate:.0f}/s vs telemetry "
+                f"{tel_rate:.0f}/s (within 25 %)")
+    # Prometheus negotiated OpenMetrics: in those 5 s (no other client) mcfan served only
+    # OpenMetrics pages, one a scrape
+    inc = {r["metric"]["format"]: float(r["value"][1]) for r in
+           prom_query(pport, "increase(mcfan_metrics_pages_total[4s])", at=tb)}
+    print(f"pages served in 4 s by format: {inc}")
+    t.check(inc.get("openmetrics", 0) >= 2 and inc.get("text", -1) == 0,
+            f"Prometheus's scrapes got OpenMetrics pages, no text page: {inc}")
+    # the last scraped value lags mcfan's own count by at most one scrape
+    tn, rn = tel_counters(tel)
+    res = prom_query(pport, "mcfan_rx_frames_total")
+    if t.check(len(res) == 1, "mcfan_rx_frames_total: one series"):
+        ts, pv = float(res[0]["value"][0]), float(res[0]["value"][1])
+        lag = rn - pv
+        print(f"mcfan_rx_frames_total {pv:.0f}, telemetry {rn}, lag {lag:.0f} frames")
+        t.check(0 <= lag <= tel_rate * 2.5 + 1000,
+                f"mcfan_rx_frames_total {pv:.0f} vs telemetry {rn}: lag {lag:.0f} frames, "
+                f"at most 2.5 s of traffic ({tel_rate * 2.5:.0f})")
+    # lcore state shares of the RX lcore: Prometheus vs /mcfan/msacc,LCORE (bp)
+    q = (f'mcfan_lcore_state_seconds_total{{lcore="{rx_lcore}"}} / ignoring(state) '
+         f'group_left sum without(state) (mcfan_lcore_state_seconds_total{{lcore="{rx_lcore}"}})')
+    res = prom_query(pport, q)
+    one, _ = tel.query(f"/mcfan/msacc,{rx_lcore}")
+    shares = {r["metric"]["state"]: float(r["value"][1]) for r in res}
+    t.check(len(shares) >= 10 and "wait_cpu" in shares, f"state shares: {sorted(shares)}")
+    t.check(abs(sum(shares.values()) - 1.0) < 1e-6, f"shares add up to 1 ({sum(shares.values())})")
+    for st_name, share in shares.items():
+        bp = one.get(f"{st_name}_bp")
+        if t.check(bp is not None, f"telemetry has {st_name}_bp"):
+            t.check(abs(share * 100 - bp / 100) <= 3.0,
+                    f"lcore {rx_lcore} {st_name}: Prometheus {share * 100:.2f} % vs "
+                    f"telemetry {bp / 100:.2f} % (within 3 points)")
+    print("lcore state shares (Prometheus % / telemetry %): " + ", ".join(
+        f"{k} {v * 100:.1f}/{one.get(k + '_bp', 0) / 100:.1f}" for k, v in sorted(shares.items())))
+    busy = sum(v for k, v in shares.items() if k not in ("poll_empty", "sleep"))
+    t.check(busy > 0.5, f"the RX lcore of an endless pcap is busy ({busy * 100:.1f} %)")
+    # per-group frames: Prometheus vs /mcfan/groups, within one scrape of traffic
+    g, _ = tel.query("/mcfan/groups")
+    tg = {f"{a}:{p}": fr for a, p, fr in zip(g["group"], g["udp_port"], g["frames"])}
+    res = prom_query(pport, "mcfan_group_frames_total")
+    pg = {r["metric"]["group"]: float(r["value"][1]) for r in res}
+    t.check_eq(sorted(pg), sorted(tg), "Prometheus has every group's frames")
+    per_group_rate = tel_rate / (N_GROUPS + 1)
+    for name, fr in tg.items():
+        if name in pg:
+            lag = fr - pg[name]
+            t.check(0 <= lag <= per_group_rate * 2.5 + 1000,
+                    f"group {name}: Prometheus {pg[name]:.0f} vs telemetry {fr}: lag "
+                    f"{lag:.0f} (at most {per_group_rate * 2.5:.0f})")
+
+
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
+
+
+def check_docs(pport, tmp):
+    """docs/metrics.md's recording rules pass `promtool check rules`; every expression of
+    docs/grafana-mcfan.json is valid PromQL on the real Prometheus, and the panels' metric
+    names are on the page (each panel has data)."""
+    md = open(os.path.join(DOCS, "metrics.md")).read()
+    m = re.search(r"Recording rules.*?```yaml\n(.*?)```", md, re.S)
+    if t.check(m is not None, "docs/metrics.md has recording rules"):
+        rules = os.path.join(tmp, "rules.yml")
+        with open(rules, "w") as f:
+            f.write(m.group(1))
+        p = subprocess.run(["promtool", "check", "rules", rules], capture_output=True,
+                           text=True, timeout=60)
+        t.check(p.returncode == 0 and "SUCCESS: 9 rules found" in p.stdout,
+                f"promtool check rules: {(p.stdout + p.stderr).strip()[-300:]!r}")
+    dash = json.load(open(os.path.join(DOCS, "grafana-mcfan.json")))
+    n = 0
+    for panel in dash["panels"]:
+        for tg in panel["targets"]:
+            q = tg["expr"].replace("$instance", ".*")
+            try:
+                res = prom_query(pport, q)
+                ok = True
+            except (OSError, RuntimeError) as e:
+                res, ok = [], e
+            t.check(ok is True, f"dashboard {panel['title']!r}: {q[:60]}...: {ok}")
+            n += len(res) > 0
+    t.check(n >= 20, f"dashboard expressions with data: {n} of 25")
+
+
+def main_run(pcap, tmp):
+    mport = free_port()
+    prom, pport, log = start_prometheus(tmp, mport)
+    eal = t.eal_args("metrics", "0-1",
+                     extra=["--vdev", f"net_pcap0,rx_pcap={pcap},infinite_rx=1"])
+    rep_path = os.path.join(tmp, "report.json")
+    proc = t.McfanProcess(eal, ["--groups", GROUPS, "--metrics-listen", str(mport),
+                                "--report-json", rep_path, "--duration", "60"])
+    tel = None
+    try:
+        if not t.check(wait_metrics(mport, proc), "mcfan serves /metrics on loopback"):
+            return
+        t.check(f"metrics on http://127.0.0.1:{mport}/metrics" in proc.stderr(),
+                "start line names the address")
+        tel = t.Telemetry(t.telemetry_socket(eal), proc=proc)
+        tel.wait_ready()
+        check_pages(mport)
+        check_bad_requests(mport)
+        check_prometheus(pport, tel, 1)
+        check_docs(pport, tmp)
+        # last scrape vs the final report: the report is later, by at most a scrape or so
+        tel.close()
+        tel = None
+        proc.signal(signal.SIGINT)
+        rc = proc.wait(60)
+        t.check_eq(rc, 0, "mcfan exit status after SIGINT")
+        rep = json.load(open(rep_path))
+        res = prom_query(pport, "max_over_time(mcfan_rx_frames_total[1m])")
+        if t.check(len(res) == 1, "last scraped rx frames"):
+            pv = float(res[0]["value"][1])
+            t.check(0 <= rep["rx_frames"] - pv <= rep["rx_frames"] / max(rep["duration_s"], 1)
+                    * 3 + 1000, f"final report rx_frames {rep['rx_frames']} vs last scrape "
+                    f"{pv:.0f}")
+    finally:
+        if tel is not None:
+            tel.close()
+        if proc.p.poll() is None:
+            proc.signal(signal.SIGINT)
+            proc.wait(30)
+        prom.terminate()
+        try:
+            prom.wait(15)
+        except subprocess.TimeoutExpired:
+            prom.kill()
+            prom.wait()
+        log.close()
+        t.remove_runtime_dir(eal)
+
+
+class McfanWithConsole(t.McfanProcess):
+    """McfanProcess with a pipe on standard input, for `-i` console commands."""
+
+    def __init__(self, eal, app):
+        import threading
+        self.cmd = [t.mcfan_path(), *eal, "--", *app]
+        self.t0 = time.monotonic()
+        self.p = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        self.pid = self.p.pid
+        self.out = []
+        self.err = []
+        self._cond = threading.Condition()
+        self._threads = [threading.Thread(target=self._read, args=(st, lst), daemon=True)
+                         for st, lst in ((self.p.stdout, self.out), (self.p.stderr, self.err))]
+        for th in self._threads:
+            th.start()
+
+    def command(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+
+def max_groups_run(tmp):
+    # a capture read once: counters stop at known values
+    per_group = [20 + 3 * i for i in range(N_GROUPS)]
+    frames = []
+    for i, n in enumerate(per_group):
+        frames += [t.udp4_frame(f"239.9.9.{i + 1}", 3999)] * n
+    pcap = os.path.join(tmp, "once.pcap")
+    t.write_pcap(pcap, frames)
+    # on IPv6 loopback where the host has it: [::1]:PORT
+    host, listen = "127.0.0.1", None
+    try:
+        s6 = socket.socket(socket.AF_INET6)
+        s6.bind(("::1", 0))
+        mport = s6.getsockname()[1]
+        s6.close()
+        host, listen = "[::1]", f"[::1]:{mport}"
+    except OSError:
+        mport = free_port()
+        listen = f"127.0.0.1:{mport}"
+    eal = t.eal_args("metrics-cap", "0-1", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
+    proc = McfanWithConsole(eal, ["--groups", GROUPS, "--metrics-listen", listen,
+                                  "--metrics-max-groups", "2", "--duration", "30", "-i"])
+    try:
+        if not t.check(wait_metrics(mport, proc, host=host), f"{listen} serves /metrics"):
+            return
+        t.check(f"metrics on http://{listen}/metrics" in proc.stderr(), "start line")
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            smp = samples(http_get(mport, host=host)[2].decode())
+            got = sum(by_label(smp, "mcfan_group_frames_total", "group").values())
+            if got == sum(per_group):
+                break
+            time.sleep(0.2)
+        g = by_label(smp, "mcfan_group_frames_total", "group")
+        t.check_eq(sorted(g), sorted(["239.9.9.1:3999", "239.9.9.2:3999", "_other"]),
+                   "--metrics-max-groups 2: two groups and _other")
+        t.check_eq(g.get("239.9.9.1:3999"), float(per_group[0]), "group 1 frames")
+        t.check_eq(g.get("239.9.9.2:3999"), float(per_group[1]), "group 2 frames")
+        t.check_eq(g.get("_other"), float(sum(per_group[2:])), "_other = sum of groups 3..10")
+        c = by_label(smp, "mcfan_group_copies_total", "group")
+        t.check_eq(c.get("_other"), float(sum(per_group[2:])), "_other copies")
+        t.check_eq(smp.get(("mcfan_groups", frozenset())), float(N_GROUPS), "mcfan_groups")
+        t.check_eq(smp.get(("mcfan_groups_shown", frozenset())), 2.0, "mcfan_groups_shown")
+        t.check_eq(smp.get(("mcfan_rx_frames_total", frozenset())), float(len(frames)),
+                   "rx frames of the capture")
+        rings = by_label(smp, "mcfan_ring_enqueued_copies_total", "worker_lcore")
+        t.check_eq(rings, {"1": float(len(frames))}, "ring 1->1 enqueued every copy")
+        # clear stats (console): every counter starts from zero, the per-ring ones too
+        proc.command("clear stats")
+        t.check(proc.wait_line("statistics cleared", 10, stream="out") is not None,
+                "console: statistics cleared")
+        smp = samples(http_get(mport, host=host)[2].decode())
+        for name in ("mcfan_rx_frames_total", "mcfan_group_frames_total",
+                     "mcfan_worker_enqueued_copies_total", "mcfan_ring_enqueued_copies_total",
+                     "mcfan_port_rx_frames_total"):
+            vals = [v for (n, _), v in smp.items() if n == name]
+            t.check(vals and all(v == 0 for v in vals), f"after clear stats: {name} {vals}")
+        proc.signal(signal.SIGINT)
+        t.check_eq(proc.wait(30), 0, "max-groups run: exit status after SIGINT")
+    finally:
+        if proc.p.poll() is None:
+            proc.signal(signal.SIGINT)
+            proc.wait(30)
+        t.remove_runtime_dir(eal)
+
+
+def main():
+    mcfan = t.mcfan_path()
+    for tool in ("prometheus", "promtool"):
+        if shutil.which(tool) is None:
+            print(f"SKIP: {tool} not installed (Debian package prometheus)")
+            sys.exit(77)
+    if subprocess.run([SYS_PY, "-c", "import prometheus_client.openmetrics.parser"],
+                      capture_output=True).returncode != 0:
+        print("SKIP: python3-prometheus-client not installed")
+        sys.exit(77)
+    t0 = time.monotonic()
+    bad_options(mcfan)
+    with tempfile.TemporaryDirectory(prefix="mcfan-metrics-") as tmp:
+        frames = [t.udp4_frame(f"239.9.9.{1 + i % N_GROUPS}", 3999) for i in range(200)]
+        frames.append(t.udp4_frame("239.9.8.1", 3999))   # unknown_group
+        pcap = os.path.join(tmp, "loop.pcap")
+        t.write_pcap(pcap, frames)
+        port_in_use(pcap)
+        main_run(pcap, tmp)
+        max_groups_run(tmp)
+    print(f"metrics: {time.monotonic() - t0:.1f} s")
+    t.finish("metrics")
+
+
+if __name__ == "__main__":
+    main()
