@@ -16,7 +16,7 @@
  *
  * Checks: the result is 0 or -EINVAL; a refusal is exactly one line on stderr, starting
  * "mcfan: ", naming the file (or --ring-size/--burst with the file), and a line number it
- * names is a line of the file; an accepted file prints nothing and leaves a configuration
+ * names is a line of the file that holds the key or text the message quotes; an accepted file prints nothing and leaves a configuration
  * within the documented ranges (burst 1..512, ring size a power of two and at least the
  * burst, at most MCFAN_MAX_GROUPS groups), and with the command-line keys the command
  * line's values; nothing leaks (the --cpu-topology copy is freed).
@@ -42,26 +42,66 @@ static int mfd = -1;
 static char path[64];
 static struct mcfan_config cfg;
 
+/* Lines as fgets() reads them: a last line without '\n' counts, an empty tail does not. */
 static unsigned int
 count_lines(const uint8_t *data, size_t size)
 {
-	unsigned int n = 1;
+	unsigned int n = 0;
 	size_t i;
 
 	for (i = 0; i < size; i++)
 		if (data[i] == '\n')
 			n++;
-	return n;
+	return n + (size > 0 && data[size - 1] != '\n' ? 1 : 0);
+}
+
+/* Does line no (1-based) of the file hold the text [t, t + len)? */
+static bool
+line_holds(const uint8_t *data, size_t size, unsigned int no, const char *t, size_t len)
+{
+	const uint8_t *p = data, *end = data + size, *nl;
+
+	for (; no > 1 && p < end; no--) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl != NULL ? nl + 1 : end;
+	}
+	nl = memchr(p, '\n', (size_t)(end - p));
+	return memmem(p, (size_t)((nl != NULL ? nl : end) - p), t, len) != NULL;
+}
+
+/*
+ * A refusal that names a line: "mcfan: config file 'PATH' line N: ..."; N must be a line of
+ * the file, and the first quoted text after it (the key, header or text the message is
+ * about) must stand on that line.
+ */
+static void
+check_line_named(const char *err, const uint8_t *data, size_t size)
+{
+	const char *p, *q, *r;
+	unsigned int line;
+	char *end;
+
+	p = strstr(err, path);
+	if (p == NULL || strncmp(p + strlen(path), "' line ", 7) != 0)
+		return;
+	line = (unsigned int)strtoul(p + strlen(path) + 7, &end, 10);
+	FUZZ_CHECK(line >= 1 && line <= count_lines(data, size),
+		   "names line %u of a file of %u: %s", line, count_lines(data, size), err);
+	FUZZ_CHECK(strncmp(end, ": ", 2) == 0, "no ': ' after the line number: %s", err);
+	q = strchr(end, '\'');
+	r = q != NULL ? strchr(q + 1, '\'') : NULL;
+	if (r != NULL && r > q + 1)
+		FUZZ_CHECK(line_holds(data, size, line, q + 1, (size_t)(r - q - 1)),
+			   "'%.*s' is not on line %u: %s", (int)(r - q - 1), q + 1, line, err);
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *argv[8], *err = NULL, *p, *nl;
+	char *argv[8], *err = NULL;
 	size_t err_len = 0;
 	FILE *saved = stderr, *mem;
 	bool cli = (size & 1) != 0;
-	unsigned int line;
 	int argc = 0, ret;
 
 	if (size > FILE_MAX || memmem(data, size, "report-json", strlen("report-json")) != NULL)
@@ -111,13 +151,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   "refused with %zu bytes, not one line: %s", err_len, err);
 		FUZZ_CHECK(strncmp(err, "mcfan: ", 7) == 0 && strstr(err, path) != NULL,
 			   "refusal does not name the file: %s", err);
-		p = strstr(err, "' line ");
-		if (p != NULL && p < strstr(err, path) + strlen(path) + 8) {
-			line = (unsigned int)strtoul(p + 7, &nl, 10);
-			FUZZ_CHECK(line >= 1 && line <= count_lines(data, size),
-				   "names line %u of a file of %u: %s", line,
-				   count_lines(data, size), err);
-		}
+		check_line_named(err, data, size);
 	}
 	free(cfg.cpu_topology);
 	cfg.cpu_topology = NULL;

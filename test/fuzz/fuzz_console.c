@@ -10,7 +10,7 @@
  * call a control action, which needs a set-up data plane; the target checks the words the
  * handler would get instead.
  *
- * Checks: at most one error line, and then nothing else is matched; every byte printed is
+ * Checks: at most one error line, and then nothing else is printed or matched; every byte printed is
  * printable ASCII or a newline, and every printed error line starts with "error: " (one per
  * error the console counts); a blank or comment line prints nothing; a line that runs without
  * an error and matches no family command is help or wait; a matched command's words are
@@ -246,6 +246,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	errs = run((const char *)data, size, &m, &out, &out_len);
 	check_output(out, out_len, errs, "line");
 	FUZZ_CHECK(errs <= 1, "%u errors for one line", errs);
+	if (errs == 1)
+		FUZZ_CHECK(memchr(out, '\n', out_len) == out + out_len - 1,
+			   "a refused line printed more than its error line: %.*s", (int)out_len,
+			   out);
 	FUZZ_CHECK(m.count <= 1, "%u commands matched", m.count);
 	if (m.count == 1)
 		FUZZ_CHECK(errs == 0 && out_len == 0, "a matched command printed %zu bytes",

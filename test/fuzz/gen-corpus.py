@@ -144,6 +144,7 @@ def telemetry_requests():
             out.append(row[0] + extra)   # ", `,-1`": the same command, another parameter
     out += ["/mcfan/msacc,1", "/mcfan/latency,2", "/mcfan/groups,0", "/mcfan/groups,4294967296",
             "/mcfan/groups,[ff3e::1]:5000", "/mcfan/groups,239.9.9.1", "/mcfan/info,",
+            "/mcfan/msacc," + "1" * 64,
             "/mcfan/msacc," + "1" * 65, "/mcfan/groups,239.9.9.1\t", "/mcfan/msacc,1\u00e9"]
     return [r.encode("utf-8") for r in out]
 
