@@ -7,7 +7,12 @@ classify  every frame of test_pcap.py's mix (one of each kind mcfan meets), a 2,
           behind three control bytes (flags, two segment cuts; see fuzz_classify.c)
 sct       every map of test/unit/sct_oracle.h (erl's accepted and refused +sct texts)
 groups    the group texts of test/unit/test_group.c and config/*.ini
-Run from the repository root; rewrites the three directories."""
+console   every command and refused line of docs/console.md, every command example of the
+          console family files, and lines at the console's limits
+config    every file of config/ and every config file text of the integration tests
+telemetry every /mcfan/... request of docs/telemetry.md, with and without its parameter forms
+Run from the repository root; rewrites the directories named (all without arguments)."""
+import ast
 import glob
 import hashlib
 import os
@@ -72,6 +77,79 @@ def group_texts():
     return out
 
 
-write("classify", frames())
-write("sct", sct_maps())
-write("groups", group_texts())
+CONSOLE_WORDS = ("help", "show", "join", "leave", "set", "stop", "start", "clear", "msacc",
+                 "wait", "quit", "foo")
+
+
+def console_lines():
+    out = []
+    doc = open(os.path.join(ROOT, "docs", "console.md"), encoding="utf-8").read()
+    for row in re.findall(r"^\|(.*)\|\s*$", doc, re.M):
+        for span in re.findall(r"`([^`]+)`", row.replace("\\|", "|")):
+            if span.split(" ")[0] in CONSOLE_WORDS:
+                out.append(span)
+    for line in re.findall(r"^    mcfan> (.*)$", doc, re.M):
+        out.append(line)
+    for src in glob.glob(os.path.join(ROOT, "app", "mcfan", "console", "*.c")):
+        text = open(src).read()
+        for cmd in re.finditer(r"MCFAN_CONSOLE_COMMAND\((.*?)\);", text, re.S):
+            strings = re.findall(r'"((?:[^"\\]|\\.)*)"', cmd.group(1))
+            out += [strings[0], strings[-1]]  # the spec and the example
+    out += ["", "   ", "# a comment", "show counters # and a comment", "\tshow\tlcores",
+            "help set fanout", "help show", "help nothing", "join " + "239.1.1.1," * 50,
+            "x" * 513, "show " + "9" * 127, "set burst " + "9" * 126, "set burst 08",
+            "set burst 18446744073709551616", "wait 600001", "show msacc 00001",
+            "join 239.9.9.3\u20135", "show\x01counters", "show counters\x7f"]
+    return [line.encode("utf-8") for line in out]
+
+
+def _literal(node):
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        pass
+    if isinstance(node, ast.BinOp):  # "a" + " " * 300 + "b"
+        left, right = _literal(node.left), _literal(node.right)
+        if left is not None and right is not None:
+            return left + right if isinstance(node.op, ast.Add) else left * right
+    return None
+
+
+def config_files():
+    out = [open(f, "rb").read() for f in glob.glob(os.path.join(ROOT, "config", "*"))]
+    for test in ("test_options.py", "test_hardening.py"):
+        tree = ast.parse(open(os.path.join(ROOT, "test", "integration", test)).read())
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and
+                    node.func.id in ("cfg", "bad_cfg") and node.args):
+                text = _literal(node.args[0])
+                if isinstance(text, str) and "report-json" not in text:
+                    out.append(text.encode("utf-8"))
+    # the 30-group value over rte_cfgfile's 255 characters of test_hardening.py
+    groups = ",".join(f"239.1.{i // 200}.{i % 200 + 1}" for i in range(30)) + ":12345"
+    out.append(f"[mcfan]\nburst = 8\ngroups = {groups}\n".encode())
+    out.append(b"[mcfan]\n" + b"; " + b"c" * 1020 + b"\n")
+    return out
+
+
+def telemetry_requests():
+    out = []
+    doc = open(os.path.join(ROOT, "docs", "telemetry.md"), encoding="utf-8").read()
+    for span in re.findall(r"`(/mcfan/[^`]*)`", doc):
+        out.append(span)
+        if "," in span:
+            out.append(span.split(",")[0])
+    for row in re.findall(r"^\| `(/mcfan/[a-z/]+),[^`]*`((?:, `,[^`]*`)+)", doc, re.M):
+        for extra in re.findall(r"`(,[^`]*)`", row[1]):
+            out.append(row[0] + extra)   # ", `,-1`": the same command, another parameter
+    out += ["/mcfan/msacc,1", "/mcfan/latency,2", "/mcfan/groups,0", "/mcfan/groups,4294967296",
+            "/mcfan/groups,[ff3e::1]:5000", "/mcfan/groups,239.9.9.1", "/mcfan/info,",
+            "/mcfan/msacc," + "1" * 64,
+            "/mcfan/msacc," + "1" * 65, "/mcfan/groups,239.9.9.1\t", "/mcfan/msacc,1\u00e9"]
+    return [r.encode("utf-8") for r in out]
+
+
+KINDS = {"classify": frames, "sct": sct_maps, "groups": group_texts, "console": console_lines,
+         "config": config_files, "telemetry": telemetry_requests}
+for kind in sys.argv[1:] or KINDS:
+    write(kind, KINDS[kind]())

@@ -44,6 +44,7 @@
 
 #include "mcfan.h"
 #include "control/control.h"
+#include "console/check.h"
 #include "console/console.h"
 #include "console/source.h"
 #include "console/token.h"
@@ -188,6 +189,9 @@ struct mcfan_console {
 	bool tty_refused;                /* the line just entered was refused: keep it out of
 					  * the history (the editor holds a different text) */
 	bool started;
+	/* check mode (console/check.h): family commands go to check_fn, not their handler */
+	mcfan_console_check_fn check_fn;
+	void *check_arg;
 };
 
 static struct mcfan_console con_state;
@@ -370,6 +374,10 @@ cmd_dispatch(void *res, struct cmdline *cl, void *data)
 		       r->tok[i];
 		/* every field of struct mcfan_console_args is a const char * */
 		*(const char **)((char *)&a + ci->field[i]) = word;
+	}
+	if (con_state.check_fn != NULL && ci->def->fn != cmd_help && ci->def->fn != cmd_wait) {
+		con_state.check_fn(ci->def, &a, con_state.check_arg);
+		return;
 	}
 	ci->def->fn(&con_state, &a);
 }
@@ -864,6 +872,41 @@ mcfan_console_init(struct mcfan_app *app)
 fail:
 	mcfan_console_close(app);
 	return ret < 0 ? ret : -EINVAL;
+}
+
+int
+mcfan_console_check_open(struct mcfan_app *app, mcfan_console_check_fn fn, void *arg)
+{
+	struct mcfan_console *con = &con_state;
+	int ret;
+
+	memset(con, 0, sizeof(*con));
+	con->app = app;
+	con->file.fd = -1;
+	con->in.fd = -1;
+	con->check_fn = fn;
+	con->check_arg = arg;
+	if (registry_error < 0)
+		return registry_error;
+	ret = build_commands(con);
+	if (ret < 0)
+		goto fail;
+	con->cl = cmdline_new(con->ctx, "", -1, -1);
+	if (con->cl == NULL) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	return 0;
+fail:
+	mcfan_console_close(app);
+	return ret;
+}
+
+unsigned int
+mcfan_console_check_line(const char *line, size_t len)
+{
+	run_line(&con_state, line, len, false);
+	return con_state.errors;
 }
 
 bool

@@ -63,6 +63,37 @@ mcfan_tel_param_uint(const char *s, uint64_t max, uint64_t *out)
 	return mcfan_parse_u64(s, 0, max, out);
 }
 
+int
+mcfan_tel_param_check(const char *params)
+{
+	size_t n = 0;
+	const char *p;
+
+	if (params == NULL)
+		return 0;
+	for (p = params; *p != '\0'; p++, n++)
+		if (n >= MCFAN_TEL_PARAM_MAX || (unsigned char)*p < 0x20 ||
+		    (unsigned char)*p > 0x7e)
+			return -EINVAL;
+	return 0;
+}
+
+int
+mcfan_tel_param_page_or_group(const char *params, uint64_t *page,
+			      struct mcfan_flow_key *group, char *err, size_t len)
+{
+	*page = 0;
+	if (len > 0)
+		err[0] = '\0';
+	if (params == NULL || params[0] == '\0')
+		return 0;
+	if (mcfan_tel_param_uint(params, UINT32_MAX, page) == 0)
+		return 0;
+	if (mcfan_group_parse(params, group, 1, err, len) != 1)
+		return -EINVAL;
+	return 1;
+}
+
 uint64_t
 mcfan_tel_bp(double pct)
 {
@@ -111,19 +142,6 @@ mcfan_tel_cols_attach(struct rte_tel_data *d, struct rte_tel_data **c,
 	return ret;
 }
 
-/* A parameter of at most MCFAN_TEL_PARAM_MAX printable ASCII characters. */
-static bool
-param_printable(const char *p)
-{
-	size_t n = 0;
-
-	for (; *p != '\0'; p++, n++)
-		if (n >= MCFAN_TEL_PARAM_MAX || (unsigned char)*p < 0x20 ||
-		    (unsigned char)*p > 0x7e)
-			return false;
-	return true;
-}
-
 /* Every command goes through here: find it, and run it only while mcfan is set up. */
 static int
 tel_dispatch(const char *cmd, const char *params, struct rte_tel_data *d)
@@ -137,7 +155,7 @@ tel_dispatch(const char *cmd, const char *params, struct rte_tel_data *d)
 			break;
 	if (c == NULL)
 		return -ENOENT;
-	if (params != NULL && !param_printable(params)) {
+	if (mcfan_tel_param_check(params) < 0) {
 		/* never copy control or non-ASCII bytes into the log: one line, one reason */
 		MCFAN_LOG(WARNING, "telemetry %s: parameter refused: longer than %d characters or "
 			  "not printable ASCII\n", cmd, MCFAN_TEL_PARAM_MAX);

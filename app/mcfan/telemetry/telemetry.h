@@ -34,6 +34,7 @@
 #include <rte_telemetry.h>
 
 struct mcfan_app;
+struct mcfan_flow_key;
 
 /**
  * A command's handler. Runs in EAL's telemetry thread, only while mcfan is set up, one
@@ -101,6 +102,37 @@ int mcfan_tel_param_none(const char *cmd, const char *params);
  *   0; -EINVAL (not a decimal number) or -ERANGE (above max).
  */
 int mcfan_tel_param_uint(const char *s, uint64_t max, uint64_t *out);
+
+/**
+ * The check every /mcfan/... parameter passes before its handler runs: at most
+ * MCFAN_TEL_PARAM_MAX characters, each printable ASCII (0x20..0x7e).
+ *
+ * @param params
+ *   The parameter; NULL is fine (none).
+ * @return
+ *   0, or -EINVAL (too long, or a control or non-ASCII byte).
+ */
+int mcfan_tel_param_check(const char *params);
+
+/**
+ * The parameter of /mcfan/groups: none (page 0), a page number 0..UINT32_MAX, or one
+ * group with an optional port (mcfan_group_parse(), as --groups: "239.9.9.1:3999").
+ *
+ * @param params
+ *   The parameter; NULL or "" for none.
+ * @param page
+ *   The page; 0 unless a page number is given.
+ * @param group
+ *   The group, when 1 is returned.
+ * @param err
+ *   Receives the group parser's reason when -EINVAL is returned ("" otherwise).
+ * @param len
+ *   Size of err, bytes.
+ * @return
+ *   0 (a page), 1 (a group), or -EINVAL (neither).
+ */
+int mcfan_tel_param_page_or_group(const char *params, uint64_t *page,
+				  struct mcfan_flow_key *group, char *err, size_t len);
 
 /**
  * A percentage as basis points (1/100 of a percent), rounded; 0 for pct <= 0.

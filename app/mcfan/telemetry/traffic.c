@@ -51,16 +51,14 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	int n, ret = 0, found = -1;
 	bool by_group = false;
 
-	if (params != NULL && params[0] != '\0') {
-		if (mcfan_tel_param_uint(params, UINT32_MAX, &page) < 0) {
-			if (mcfan_group_parse(params, &want, 1, err, sizeof(err)) != 1) {
-				MCFAN_LOG(WARNING, "telemetry %s: parameter must be a page number or "
-					  "one group (e.g. 239.9.9.1:3999): %s\n", cmd, err);
-				return -EINVAL;
-			}
-			by_group = true;
-		}
+	ret = mcfan_tel_param_page_or_group(params, &page, &want, err, sizeof(err));
+	if (ret < 0) {
+		MCFAN_LOG(WARNING, "telemetry %s: parameter must be a page number or one group "
+			  "(e.g. 239.9.9.1:3999): %s\n", cmd, err);
+		return -EINVAL;
 	}
+	by_group = ret == 1;
+	ret = 0;
 	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
 	if (gv == NULL)
 		return -ENOMEM;

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_APP_CONFIG_FILE_H
+#define MCFAN_APP_CONFIG_FILE_H
+
+/*
+ * The INI configuration reader of --config (docs/guide.md): one section [mcfan], lines of
+ * "key = value", ';' and '#' comments. It knows the file's syntax and limits; what the keys
+ * are and what their values may be is the option table's (params.c), asked through struct
+ * mcfan_cfg_keys. Every refusal is one line on stderr naming the file and the line.
+ * Kept apart from params.c so that a fuzz target (test/fuzz/fuzz_config.c) links the
+ * reader without main().
+ */
+
+#include <stddef.h>
+#include <stdio.h>
+
+/** What a key of the file names (struct mcfan_cfg_keys.kind). */
+enum mcfan_cfg_key_kind {
+	MCFAN_CFG_KEY_UNKNOWN = 0, /**< no option of that name */
+	MCFAN_CFG_KEY_VALUE,       /**< an option with a value, allowed in the file */
+	MCFAN_CFG_KEY_FLAG,        /**< a flag allowed in the file (takes yes/no there) */
+	MCFAN_CFG_KEY_CLI_ONLY,    /**< an option for the command line only */
+};
+
+/** The keys a file may hold, from the caller's option table. */
+struct mcfan_cfg_keys {
+	/**
+	 * What key names.
+	 *
+	 * @param key
+	 *   A key as written (trimmed), 1..CFG_NAME_LEN-1 characters.
+	 * @return
+	 *   Its kind.
+	 */
+	enum mcfan_cfg_key_kind (*kind)(const char *key);
+	/**
+	 * Take (or only check) a value of a key of kind VALUE or FLAG.
+	 *
+	 * @param arg
+	 *   The struct's arg.
+	 * @param key, value
+	 *   As written in the file (trimmed, without comment); value has 1..CFG_VALUE_LEN-1
+	 *   characters.
+	 * @param err, len
+	 *   Receives the one-line reason on failure (without the file and line).
+	 * @return
+	 *   0, or a negative errno with err set.
+	 */
+	int (*apply)(void *arg, const char *key, const char *value, char *err, size_t len);
+	void *arg; /**< Passed to apply. */
+};
+
+/**
+ * Read a whole configuration file from f and hand every key to keys->apply, in the file's
+ * order, but only once every line has been read and found well formed: a syntax error
+ * anywhere changes nothing. Refused (each with one line on stderr naming path and the line
+ * number): a NUL byte; a line over 1,022 characters; a header that is not [mcfan], or a
+ * second one; a line that is not "key = value" (with a hint for a flag); an empty key or one
+ * of CFG_NAME_LEN characters or more; an empty value or one of CFG_VALUE_LEN characters or
+ * more; a key before [mcfan]; a key given twice; more than 64 keys; an unknown key; a
+ * command-line-only key; a value keys->apply refuses. A UTF-8 byte order mark first is
+ * skipped.
+ *
+ * @param path
+ *   The file's name, for messages.
+ * @param f
+ *   The file, open for reading at its start; not closed.
+ * @param keys
+ *   The keys and what to do with their values.
+ * @return
+ *   0; -EINVAL (the file refused, the reason printed), -ENOMEM (out of memory, printed).
+ */
+int mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *keys);
+
+#endif /* MCFAN_APP_CONFIG_FILE_H */
