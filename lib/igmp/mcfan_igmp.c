@@ -334,6 +334,7 @@ mcfan_igmp_parse(const uint8_t *frame, uint32_t len, struct mcfan_igmp_msg *msg)
 	uint16_t type;
 
 	memset(msg, 0, sizeof(*msg));
+	msg->proto = MCFAN_IGMP_PROTO_IGMP;
 	if (len < ETH_HDR_LEN)
 		return MCFAN_IGMP_MALFORMED;
 	type = rd16(frame + 12);
@@ -345,6 +346,8 @@ mcfan_igmp_parse(const uint8_t *frame, uint32_t len, struct mcfan_igmp_msg *msg)
 	}
 	ip = frame + off;
 	len -= off;
+	/* the protocol is known from here on, so that an invalid frame counts under it */
+	msg->proto = type == ETH_TYPE_IPV6 ? MCFAN_IGMP_PROTO_MLD : MCFAN_IGMP_PROTO_IGMP;
 	if (type == ETH_TYPE_IPV4) {
 		if (len < IPV4_HDR_LEN || (ip[0] >> 4) != 4 || (ip[0] & 0x0f) < 5)
 			return MCFAN_IGMP_MALFORMED;

@@ -198,7 +198,8 @@ uint32_t mcfan_mld_v2_code(uint16_t code);
  *   Bytes readable at frame; nothing past frame + len is read.
  * @param msg
  *   Filled when the return value is MCFAN_IGMP_VALID (and for MCFAN_IGMP_NOT_FOR_US);
- *   unspecified otherwise. Must not be NULL.
+ *   otherwise only msg->proto is set (from the EtherType: IPv6 is MLD, anything else
+ *   IGMP), so that the frame can be counted under its protocol. Must not be NULL.
  * @return
  *   MCFAN_IGMP_VALID for a query (msg->type MCFAN_IGMP_MSG_QUERY), MCFAN_IGMP_NOT_FOR_US
  *   for a report or leave of another host and the cases above, else the reason the frame

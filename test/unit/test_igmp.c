@@ -16,6 +16,7 @@
 
 #include "mcfan_igmp.h"
 #include "mcfan_igmp_host.h"
+#include "mcfan_igmp_ssm.h"
 #include "unit.h"
 
 UNIT_DEFINE_COUNTERS;
@@ -617,6 +618,37 @@ test_host_mld(void)
 	mcfan_igmp_host_free(&h);
 }
 
+static void
+test_ssm(void)
+{
+	struct mcfan_igmp_ssm ssm[8];
+	char out[128], err[160];
+	unsigned int n;
+
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("239.9.9.1-2:3999,[ff3e::1]", out, sizeof(out), ssm, 8, &n,
+					  err, sizeof(err)), 0);
+	CHECK_EQ_STR(out, "239.9.9.1-2:3999,[ff3e::1]");
+	CHECK_EQ_INT(n, 0);
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1-2:5000@198.18.0.1+198.18.0.3,239.1.1.1", out,
+					  sizeof(out), ssm, 8, &n, err, sizeof(err)), 0);
+	CHECK_EQ_STR(out, "232.1.1.1-2:5000,239.1.1.1");
+	CHECK_EQ_INT(n, 4);
+	CHECK(ssm[0].key.addr[3] == 1 && ssm[0].key.udp_port == 5000 && ssm[0].source[3] == 1 &&
+	      ssm[1].key.addr[3] == 2 && ssm[2].source[3] == 3, "every group with every source");
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("[ff3e::1]:5000@[fe80::1]", out, sizeof(out), ssm, 8, &n,
+					  err, sizeof(err)), 0);
+	CHECK(n == 1 && ssm[0].source[0] == 0xfe && ssm[0].source[15] == 1, "IPv6 source");
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1@239.1.1.1", out, sizeof(out), ssm, 8, &n,
+					  err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "'239.1.1.1'") != NULL, "names the bad source: %s", err);
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1@", out, sizeof(out), ssm, 8, &n,
+					  err, sizeof(err)), -EINVAL);
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("[ff3e::1]@198.18.0.1", out, sizeof(out), ssm, 8, &n,
+					  err, sizeof(err)), -EINVAL);
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1-9@198.18.0.1", out, sizeof(out), ssm, 8, &n,
+					  err, sizeof(err)), -E2BIG);
+}
+
 int
 main(void)
 {
@@ -629,5 +661,6 @@ main(void)
 	test_host_v3();
 	test_host_compat();
 	test_host_mld();
+	test_ssm();
 	return unit_summary("igmp");
 }
