@@ -70,7 +70,7 @@ mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 		end = p + strcspn(p, ",");
 		at = memchr(p, '@', (size_t)(end - p));
 		glen = at != NULL ? (size_t)(at - p) : (size_t)(end - p);
-		if (used + glen + 2 > out_len) {
+		if (used + glen + 1 > out_len) {
 			ret = fail(err, err_len, -ENOSPC, "%s: list too long", "groups");
 			goto out;
 		}
