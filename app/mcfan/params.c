@@ -599,7 +599,7 @@ port_ip_item(struct mcfan_config *cfg, const char *s, size_t n, char *err, size_
 	}
 	for (i = 0; i < cfg->n_port_ip; i++) {
 		if (cfg->port_ip[i].port == port) {
-			snprintf(err, len, "--port-ip: port %lu is given twice", port);
+			snprintf(err, len, "--port-ip: port %u is given twice", (unsigned int)port);
 			return -EINVAL;
 		}
 	}
