@@ -429,6 +429,57 @@ def test_capture():
     t.remove_runtime_dir(eal)
 
 
+def test_bad_input():
+    """Bad --igmp, --mld, --port-ip and GROUP@SOURCE values: one line naming the value,
+    exit 2, nothing started (before EAL); a --port-ip port that does not exist: exit 2 after
+    EAL; a bad source on the console: an error line, nothing joined."""
+    what = "bad input"
+    eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix",
+           f"mcfan-igmp-bad-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", "net_null0"]
+    cases = [
+        (["--igmp", "v4"], "--igmp: 'v4' is not a mode: auto, v2, v3 or off"),
+        (["--mld", "v3"], "--mld: 'v3' is not a mode: auto, v1, v2 or off"),
+        (["--port-ip", "0=224.0.0.1"], "--port-ip: '224.0.0.1' is not a unicast IPv4 address"),
+        (["--port-ip", "0=198.18.0.2,2001:db8::1"],
+         "--port-ip: '2001:db8::1' is not an IPv6 link-local address"),
+        (["--port-ip", "x=198.18.0.2"], "--port-ip: 'x' is not a port number"),
+        (["--port-ip", "0"], "--port-ip: '0' is not PORT=ADDR[,ADDR6]"),
+        (["--port-ip", "0=198.18.0.2/0=198.18.0.3"], "--port-ip: port 0 is given twice"),
+        (["--groups", "232.1.1.1@239.1.1.1"], "'239.1.1.1' is not a unicast source address"),
+        (["--groups", "232.1.1.1@"], "'' is not a unicast source address"),
+        (["--groups", "[ff3e::1]@198.18.0.1"], "'198.18.0.1' is not a unicast source address"),
+    ]
+    for app, msg in cases:
+        rc, out, err, rep = t.run_mcfan(eal, app, timeout=60)
+        t.check_eq(rc, 2, f"[{what}] {app}: exit status")
+        t.check(msg in err, f"[{what}] {app}: says {msg!r} ({err.strip()[-200:]!r})")
+        t.check(not t.eal_lines(err) and rep is None, f"[{what}] {app}: nothing started")
+    rc, out, err, rep = t.run_mcfan(eal, ["--port-ip", "5=198.18.0.2"], timeout=60)
+    t.check_eq(rc, 2, f"[{what}] --port-ip 5: exit status")
+    t.check("--port-ip: port 5 does not exist (1 ports were probed)" in err,
+            f"[{what}] --port-ip 5: says so ({err.strip()[-200:]!r})")
+    t.check(rep is None, f"[{what}] --port-ip 5: no report")
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-bad-")
+    cmds = os.path.join(tmp, "cmds")
+    with open(cmds, "w") as f:
+        f.write("join 232.1.1.1@[fe80::1]\njoin 232.1.1.1:5000@198.18.0.1+198.18.0.3\n"
+                "show igmp\n")
+    rc, out, err, rep = t.run_mcfan(eal, ["--cmdline-file", cmds, "--duration", "1"],
+                                    timeout=60)
+    t.check("join: '[fe80::1]' is not a unicast source address of the group's family" in out
+            + err, f"[{what}] console join with an IPv6 source for an IPv4 group refused")
+    t.check(re.search(r"group 232\.1\.1\.1\s+\S+\s+sources 2", out) is not None,
+            f"[{what}] the good source-specific join holds 2 sources ({out[-400:]!r})")
+    if t.check(rep is not None, f"[{what}] console run: report"):
+        gs = rep["igmp"]["ports"][0]["igmp"]["groups"]
+        t.check_eq([(g["group"], g["sources"]) for g in gs],
+                   [("232.1.1.1", ["198.18.0.1", "198.18.0.3"])],
+                   f"[{what}] only the good join is a member, INCLUDE its sources")
+    shutil.rmtree(tmp, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+
+
 def read_pcap(path):
     frames = []
     if not os.path.exists(path):
@@ -454,6 +505,8 @@ def main():
     t0 = time.monotonic()
     only = os.environ.get("TEST_IGMP_ONLY", "")
     try:
+        if only in ("", "bad"):
+            test_bad_input()
         if only in ("", "capture"):
             test_capture()
         if only in ("", "v2"):
