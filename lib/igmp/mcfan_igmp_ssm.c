@@ -102,8 +102,10 @@ mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 				}
 				for (k = 0; k < n; k++) {
 					if (*n_ssm == max) {
-						ret = fail(err, err_len, -E2BIG, "more than %s "
-							   "(group, source) pairs", "256");
+						if (err != NULL && err_len > 0)
+							snprintf(err, err_len, "more than %u (group, "
+								 "source) pairs", max);
+						ret = -E2BIG;
 						goto out;
 					}
 					ssm[*n_ssm].key = keys[k];

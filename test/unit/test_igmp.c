@@ -647,6 +647,7 @@ test_ssm(void)
 					  err, sizeof(err)), -EINVAL);
 	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1-9@198.18.0.1", out, sizeof(out), ssm, 8, &n,
 					  err, sizeof(err)), -E2BIG);
+	CHECK_EQ_STR(err, "more than 8 (group, source) pairs");
 }
 
 int
