@@ -34,6 +34,7 @@
 #include "mcfan.h"
 #include "control/control.h"
 #include "control/groups.h"
+#include "control/igmp.h"
 #include "log.h"
 #include "control/idle.h"
 #include "control/placement.h"
@@ -469,7 +470,8 @@ main(int argc, char **argv)
 	}
 	mcfan_msacc_window_init(app->window);
 
-	if (mcfan_placement_cli_roles(app) < 0 || mcfan_setup_lcores(app) < 0) {
+	if (mcfan_placement_cli_roles(app) < 0 || mcfan_setup_lcores(app) < 0 ||
+	    mcfan_igmp_check(app) < 0) {
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}

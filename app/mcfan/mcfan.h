@@ -62,6 +62,7 @@
 #include "mcfan_msacc_writer.h"
 #include "mcfan_idle.h"
 #include "mcfan_listen.h"
+#include "mcfan_igmp_ssm.h"
 #include "outfile.h"
 
 /* Exit status for bad usage (options, config file), as sysexits' EX_USAGE-like tools use 2. */
@@ -85,6 +86,18 @@
 
 /** Data lcore roles beyond the lib's enum mcfan_role: none. */
 #define MCFAN_ROLE_NONE 0
+
+/** Most ports --port-ip names. */
+#define MCFAN_MAX_PORT_IP 32
+
+/** One port of --port-ip: the source addresses of its IGMP and MLD reports. */
+struct mcfan_port_ip {
+	uint16_t port;
+	bool has4;                         /* ip4 given (else 0.0.0.0) */
+	bool has6;                         /* ip6 given (else link-local from the MAC) */
+	uint8_t ip4[16];                   /* IPv4 in bytes 0..3 */
+	uint8_t ip6[16];                   /* IPv6 link-local (RFC 3810 5.2.13) */
+};
 
 /** What the operator asked for (options and config file). */
 struct mcfan_config {
@@ -124,6 +137,13 @@ struct mcfan_config {
 	bool metrics_on;                   /* --metrics-listen given: serve /metrics */
 	struct mcfan_listen metrics_listen; /* --metrics-listen ADDR:PORT */
 	unsigned int metrics_max_groups;   /* --metrics-max-groups: own series, the rest _other */
+	/* IGMP / MLD host side (control/igmp.c, docs/igmp.md) */
+	int igmp_mode;                     /* --igmp: enum mcfan_igmp_mode (lib/igmp) */
+	int mld_mode;                      /* --mld */
+	struct mcfan_port_ip port_ip[MCFAN_MAX_PORT_IP]; /* --port-ip */
+	unsigned int n_port_ip;
+	struct mcfan_igmp_ssm ssm[MCFAN_IGMP_SSM_MAX]; /* sources of --groups' GROUP@SOURCE */
+	unsigned int n_ssm;
 };
 
 /** Lifecycle phases, in order; only ever advanced. */
@@ -303,6 +323,7 @@ struct mcfan_control;    /* control/groups.c */
 struct mcfan_kernel;     /* control/kernel.c */
 struct mcfan_sched;      /* control/sched.c */
 struct mcfan_engine;     /* datapath/engine.h */
+struct mcfan_igmp;       /* control/igmp.c */
 
 struct mcfan_app {
 	struct mcfan_config cfg;          /* parsed configuration: constant once launched */
@@ -329,6 +350,7 @@ struct mcfan_app {
 	struct mcfan_control *control;    /* control/groups.c's state (counter slots) */
 	struct mcfan_kernel *kernel;      /* control/kernel.c: kernel-side port counters, ctl_lock */
 	struct mcfan_sched *sched;        /* control/sched.c: schedstat of the lcores, ctl_lock */
+	struct mcfan_igmp *igmp;          /* control/igmp.c: IGMP/MLD host side, its own lock */
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */

@@ -17,12 +17,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 
 #include <rte_common.h>
 #include <rte_lcore.h>
 
 #include "mcfan.h"
 #include "bits.h"
+#include "mcfan_igmp_host.h"
+#include "mcfan_igmp_ssm.h"
 #include "mcfan_parse.h"
 #include "mcfan_sct.h"
 #include "config_file.h"
@@ -161,9 +164,20 @@ set_worker_lcores(struct mcfan_config *cfg, const char *v, char *err, size_t len
 static int
 set_groups(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
-	char msg[ERR_MAX];
-	int n = mcfan_group_parse_list(v, cfg->groups, MCFAN_MAX_GROUPS, msg, sizeof(msg));
+	char msg[ERR_MAX], *text;
+	int n;
 
+	/* GROUP@SOURCE items (lib/igmp/mcfan_igmp_ssm.h): the sources apart, the groups as ever */
+	text = malloc(strlen(v) + 1);
+	if (text == NULL) {
+		snprintf(err, len, "--groups: out of memory");
+		return -ENOMEM;
+	}
+	n = mcfan_igmp_ssm_split(v, text, strlen(v) + 1, cfg->ssm, MCFAN_IGMP_SSM_MAX,
+				 &cfg->n_ssm, msg, sizeof(msg));
+	if (n == 0)
+		n = mcfan_group_parse_list(text, cfg->groups, MCFAN_MAX_GROUPS, msg, sizeof(msg));
+	free(text);
 	if (n < 0) {
 		snprintf(err, len, "--groups: %s (e.g. 239.9.9.1-10:3999 or [ff3e::1]:5000)", msg);
 		return n;
@@ -555,6 +569,122 @@ set_json(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	return 0;
 }
 
+static int
+set_igmp_mode(int *mode, uint8_t proto, const char *opt, const char *v, char *err, size_t len)
+{
+	int m = mcfan_igmp_mode_parse(proto, v);
+
+	if (m < 0) {
+		snprintf(err, len, "--%s: '%s' is not a mode: %s", opt, v,
+			 proto == MCFAN_IGMP_PROTO_MLD ? "auto, v1, v2 or off" : "auto, v2, v3 or off");
+		return -EINVAL;
+	}
+	*mode = m;
+	return 0;
+}
+
+static int
+set_igmp(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	return set_igmp_mode(&cfg->igmp_mode, MCFAN_IGMP_PROTO_IGMP, "igmp", v, err, len);
+}
+
+static int
+set_mld(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	return set_igmp_mode(&cfg->mld_mode, MCFAN_IGMP_PROTO_MLD, "mld", v, err, len);
+}
+
+/* One PORT=ADDR[,ADDR6] of --port-ip (n bytes at s). */
+static int
+port_ip_item(struct mcfan_config *cfg, const char *s, size_t n, char *err, size_t len)
+{
+	struct mcfan_port_ip *pi;
+	char item[128], *eq, *comma, *a4, *a6;
+	unsigned long port;
+	unsigned int i;
+
+	if (n == 0 || n >= sizeof(item)) {
+		snprintf(err, len, "--port-ip: '%.*s' is not PORT=ADDR[,ADDR6] (e.g. "
+			 "0=198.18.0.2,fe80::2)", (int)RTE_MIN(n, (size_t)64), s);
+		return -EINVAL;
+	}
+	memcpy(item, s, n);
+	item[n] = '\0';
+	eq = strchr(item, '=');
+	if (eq == NULL) {
+		snprintf(err, len, "--port-ip: '%s' is not PORT=ADDR[,ADDR6] (e.g. "
+			 "0=198.18.0.2,fe80::2)", item);
+		return -EINVAL;
+	}
+	*eq = '\0';
+	if (parse_uint(item, 0, RTE_MAX_ETHPORTS - 1, &port) < 0) {
+		snprintf(err, len, "--port-ip: '%s' is not a port number 0..%d", item,
+			 RTE_MAX_ETHPORTS - 1);
+		return -EINVAL;
+	}
+	for (i = 0; i < cfg->n_port_ip; i++) {
+		if (cfg->port_ip[i].port == port) {
+			snprintf(err, len, "--port-ip: port %u is given twice", (unsigned int)port);
+			return -EINVAL;
+		}
+	}
+	if (cfg->n_port_ip == MCFAN_MAX_PORT_IP) {
+		snprintf(err, len, "--port-ip: more than %d ports", MCFAN_MAX_PORT_IP);
+		return -E2BIG;
+	}
+	pi = &cfg->port_ip[cfg->n_port_ip];
+	memset(pi, 0, sizeof(*pi));
+	pi->port = (uint16_t)port;
+	a4 = eq + 1;
+	comma = strchr(a4, ',');
+	a6 = NULL;
+	if (comma != NULL) {
+		*comma = '\0';
+		a6 = comma + 1;
+	}
+	/* one address without a comma may be either family */
+	if (a6 == NULL && strchr(a4, ':') != NULL) {
+		a6 = a4;
+		a4 = NULL;
+	}
+	if (a4 != NULL) {
+		if (inet_pton(AF_INET, a4, pi->ip4) != 1 || pi->ip4[0] >= 224) {
+			snprintf(err, len, "--port-ip: '%s' is not a unicast IPv4 address", a4);
+			return -EINVAL;
+		}
+		pi->has4 = true;
+	}
+	if (a6 != NULL) {
+		/* RFC 3810 section 5.2.13: MLDv2 reports come from a link-local address */
+		if (inet_pton(AF_INET6, a6, pi->ip6) != 1 || pi->ip6[0] != 0xfe ||
+		    (pi->ip6[1] & 0xc0) != 0x80) {
+			snprintf(err, len, "--port-ip: '%s' is not an IPv6 link-local address "
+				 "(fe80::/10, as MLD wants: RFC 3810 section 5.2.13)", a6);
+			return -EINVAL;
+		}
+		pi->has6 = true;
+	}
+	cfg->n_port_ip++;
+	return 0;
+}
+
+static int
+set_port_ip(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	const char *p = v, *e;
+
+	cfg->n_port_ip = 0;
+	for (;;) {
+		e = p + strcspn(p, "/");
+		if (port_ip_item(cfg, p, (size_t)(e - p), err, len) < 0)
+			return -EINVAL;
+		if (*e == '\0')
+			return 0;
+		p = e + 1;
+	}
+}
+
 static const struct opt_def opts[] = {
 	{"rx-lcores", OPT_VALUE, "LIST", "lcores that poll RX (corelist, e.g. 1 or 1-2)",
 	 "the first lcore after the main lcore", set_rx_lcores, true},
@@ -562,7 +692,9 @@ static const struct opt_def opts[] = {
 	 "(run-to-completion)", "the other data lcores, or the RX lcores if none is left",
 	 set_worker_lcores, true},
 	{"groups", OPT_VALUE, "LIST", "groups to receive: 239.9.9.1, 239.9.9.1-10:3999, "
-	 "[ff3e::1]:5000, comma-separated; no port = every UDP port", "none", set_groups, true},
+	 "[ff3e::1]:5000, comma-separated; no port = every UDP port; GROUP@SOURCE[+SOURCE] "
+	 "joins from these sources only (IGMPv3/MLDv2 INCLUDE, docs/igmp.md)", "none",
+	 set_groups, true},
 	{"fanout", OPT_VALUE, "MODE", "partition (one worker per group) or replicate (every "
 	 "worker gets every frame, by reference)", "partition", set_fanout, true},
 	{"ring-size", OPT_VALUE, "N", "slots of each RX-to-worker ring, a power of two >= burst",
@@ -605,6 +737,13 @@ static const struct opt_def opts[] = {
 	{"metrics-max-groups", OPT_VALUE, "N", "groups with series of their own in /metrics; "
 	 "the others are summed under group=\"_other\"", RTE_STR(MCFAN_METRICS_MAX_GROUPS_DEFAULT),
 	 set_metrics_max_groups, true},
+	{"igmp", OPT_VALUE, "MODE", "IGMP host side on every port (docs/igmp.md): auto (the "
+	 "querier's version, v3 without one), v2, v3 (pinned) or off", "auto", set_igmp, true},
+	{"mld", OPT_VALUE, "MODE", "MLD host side on every port: auto (the querier's version, "
+	 "v2 without one), v1, v2 or off", "auto", set_mld, true},
+	{"port-ip", OPT_VALUE, "PORT=ADDR[,ADDR6]", "source addresses of a port's IGMP "
+	 "reports (IPv4) and MLD reports (IPv6 link-local); several ports separated by /",
+	 "0.0.0.0 and the link-local address of the port's MAC", set_port_ip, true},
 	{"cpu-topology", OPT_VALUE, "MAP", "CPU topology map in Erlang's +sct syntax "
 	 "(docs/topology.md)", "read from the host (--print-topology)", set_cpu_topology, true},
 	{"bind", OPT_VALUE, "TYPE", "bind type (Erlang's +sbt): u ns ts ps s nnts nnps tnnps db",
@@ -798,6 +937,8 @@ config_defaults(struct mcfan_config *cfg)
 	cfg->workers_count = -1;
 	cfg->control_cpu = -1;
 	cfg->metrics_max_groups = MCFAN_METRICS_MAX_GROUPS_DEFAULT;
+	cfg->igmp_mode = MCFAN_IGMP_MODE_AUTO;
+	cfg->mld_mode = MCFAN_IGMP_MODE_AUTO;
 	snprintf(cfg->rx_engine, sizeof(cfg->rx_engine), "%s", MCFAN_RX_ENGINE_DEFAULT);
 	snprintf(cfg->worker_engine, sizeof(cfg->worker_engine), "%s",
 		 MCFAN_WORKER_ENGINE_DEFAULT);

@@ -92,6 +92,18 @@ mcfan_rx_ctx_free(struct mcfan_rx_ctx *ctx)
 	ctx->stage_count = NULL;
 }
 
+/* Hand control frames to the control ring; what it refuses is freed and counted. */
+static void
+stage_control(struct mcfan_rx_ctx *ctx, struct rte_mbuf **ctl, unsigned int n)
+{
+	unsigned int sent = rte_ring_enqueue_burst(ctx->ctl_ring, (void **)ctl, n, NULL);
+
+	if (unlikely(sent < n)) {
+		ctx->pend.ctl_ring_full += n - sent;
+		rte_pktmbuf_free_bulk(&ctl[sent], n - sent);
+	}
+}
+
 uint16_t
 mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *table,
 		   struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc)
@@ -100,8 +112,9 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 	const struct mcfan_flow_key *key_ptrs[RTE_HASH_LOOKUP_BULK_MAX];
 	const struct mcfan_group_entry *found[RTE_HASH_LOOKUP_BULK_MAX];
 	uint16_t cls[MCFAN_MAX_BURST];
+	struct rte_mbuf *ctl[MCFAN_MAX_BURST];
 	struct mcfan_rx_pending *pd = &ctx->pend;
-	uint16_t n_cls = 0, i, j, chunk, base, t;
+	uint16_t n_cls = 0, n_ctl = 0, i, j, chunk, base, t;
 	unsigned int w, k;
 	enum mcfan_drop r;
 
@@ -117,11 +130,16 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 		r = mcfan_classify_mbuf(pkts[i], &keys[i]);
 		if (likely(r == MCFAN_DROP_NONE)) {
 			cls[n_cls++] = i;
+		} else if (r == MCFAN_DROP_CONTROL && ctx->ctl_ring != NULL) {
+			pd->drops[r]++;
+			ctl[n_ctl++] = pkts[i];
 		} else {
 			pd->drops[r]++;
 			rte_pktmbuf_free(pkts[i]);
 		}
 	}
+	if (unlikely(n_ctl != 0))
+		stage_control(ctx, ctl, n_ctl);
 
 	for (base = 0; base < n_cls; base += chunk) {
 		chunk = RTE_MIN(n_cls - base, RTE_HASH_LOOKUP_BULK_MAX);
@@ -213,6 +231,7 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 	for (k = 1; k < MCFAN_DROP_MAX; k++)
 		st->drops[k] += pd->drops[k];
 	st->mac_mismatch += pd->mac_mismatch;
+	st->ctl_ring_full += pd->ctl_ring_full;
 	rte_seqcount_write_end(&st->seq);
 	memset(pd, 0, offsetof(struct mcfan_rx_pending, copies_left));
 	return delivered;

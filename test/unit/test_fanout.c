@@ -1586,6 +1586,59 @@ eal_up(void)
 	return unit_eal_init("fanout");
 }
 
+/* Control frames (IGMP, MLD) go to the control ring when the context has one; a full ring
+ * frees and counts them (ctl_ring_full); either way they count under drops[control]. */
+static void
+test_control_ring(void)
+{
+	static const uint16_t one[] = { 0 };
+	static const enum kind mix[] = {
+		K_GROUP, K_IGMP, K_MLD, K_GROUP, K_IGMP, K_IGMP, K_MLD, K_GROUP6,
+	};
+	enum { CTL_RING = 4 };
+	struct rte_ring *rings[1] = { ring_new("ut_ctl_w", SMALL_RING) };
+	struct rte_ring *ctl = ring_new("ut_ctl", CTL_RING);
+	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_PARTITION, one, 1);
+	struct rte_mbuf *pkts[RTE_DIM(mix)], *out[RTE_DIM(mix)];
+	struct mcfan_rx_ctx ctx;
+	struct mcfan_flow_key key;
+	struct frame f;
+	unsigned int i, n;
+
+	if (rings[0] == NULL || ctl == NULL || t == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 1, meta_off, SOCKET_ID_ANY), 0);
+	CHECK(ctx.ctl_ring == NULL, "no control ring after init");
+	ctx.ctl_ring = ctl;
+	for (i = 0; i < RTE_DIM(mix); i++) {
+		build_kind(&f, mix[i], (uint8_t)(1 + i % N_GROUPS), i);
+		pkts[i] = mbuf_from(&f);
+	}
+	mcfan_fanout_burst(&ctx, t, pkts, RTE_DIM(mix), 42);
+	CHECK_EQ_INT(ctx.stats.rx_frames, RTE_DIM(mix));
+	CHECK_EQ_INT(ctx.stats.delivered_frames, 3);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_CONTROL], 5);
+	CHECK_EQ_INT(ctx.stats.ctl_ring_full, 5 - CTL_RING);
+	check_conservation("control ring", &ctx);
+	/* in the pool's books: 3 frames in the worker ring, 4 in the control ring */
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - 3 - CTL_RING);
+	n = drain(ctl, out, RTE_DIM(out));
+	CHECK_EQ_INT(n, CTL_RING);
+	for (i = 0; i < n; i++)
+		CHECK(mcfan_classify_mbuf(out[i], &key) == MCFAN_DROP_CONTROL,
+		      "control ring entry %u is IGMP or MLD", i);
+	rte_pktmbuf_free_bulk(out, n);
+	n = drain(rings[0], out, RTE_DIM(out));
+	CHECK_EQ_INT(n, 3);
+	rte_pktmbuf_free_bulk(out, n);
+	check_pool_full("control ring");
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(t);
+	ring_del(rings[0]);
+	ring_del(ctl);
+}
+
 int
 main(void)
 {
@@ -1613,6 +1666,7 @@ main(void)
 		test_stage_flush();
 		test_stats_read();
 		test_worker_read_bounded();
+		test_control_ring();
 		check_pool_full("end");
 	}
 	rte_mempool_free(pool);

@@ -38,7 +38,7 @@ struct mcfan_console;
  */
 struct mcfan_console_args {
 	const char *command; /**< `<command>...`: the rest of the line, as typed */
-	const char *groups;  /**< `<groups>`: a group list (hex digits . : [ ] - ,) */
+	const char *groups;  /**< `<groups>`: a group list (hex digits . : [ ] - , @ +) */
 	const char *list;    /**< `<list>`: an lcore list (digits - ,) */
 	const char *policy;  /**< `<policy>`: a name (lower-case letters, digits _ :) */
 	const char *lcore;   /**< `<lcore>`: decimal digits */

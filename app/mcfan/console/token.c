@@ -116,7 +116,7 @@ arg_char_ok(enum console_arg_kind k, char c)
 	switch (k) {
 	case CONSOLE_ARG_GROUPS:
 		return (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '.' || c == ':' ||
-		       c == '[' || c == ']' || c == '-' || c == ',';
+		       c == '[' || c == ']' || c == '-' || c == ',' || c == '@' || c == '+';
 	case CONSOLE_ARG_LIST:
 		return c == '-' || c == ',';
 	case CONSOLE_ARG_WORD:

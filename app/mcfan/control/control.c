@@ -11,6 +11,7 @@
 
 #include "mcfan.h"
 #include "control/control.h"
+#include "control/igmp.h"
 #include "control/kernel.h"
 #include "control/sched.h"
 #include "control/stats.h"
@@ -28,12 +29,20 @@ mcfan_control_init(struct mcfan_app *app)
 		mcfan_stats_free(app);
 		return ret;
 	}
+	ret = mcfan_igmp_init(app);
+	if (ret < 0) {
+		mcfan_igmp_free(app);
+		mcfan_groups_control_free(app);
+		mcfan_stats_free(app);
+		return ret;
+	}
 	return 0;
 }
 
 void
 mcfan_control_free(struct mcfan_app *app)
 {
+	mcfan_igmp_free(app);
 	mcfan_groups_control_free(app);
 	mcfan_stats_free(app);
 	mcfan_kernel_free(app);
@@ -45,6 +54,7 @@ mcfan_control_tick(struct mcfan_app *app)
 {
 	mcfan_kernel_tick(app); /* PACKET_STATISTICS resets on read: add it up every tick */
 	mcfan_sched_update(app); /* wait_cpu before a timed msacc window may freeze */
+	mcfan_igmp_tick(app); /* IGMP/MLD: take the control frames, send what is due */
 	if (app->control == NULL || !mcfan_ctl_trylock())
 		return;
 	mcfan_live_tick(app);

@@ -38,6 +38,7 @@
 #include "log.h"
 #include "control/action.h"
 #include "control/groups.h"
+#include "control/igmp.h"
 #include "control/stats.h"
 
 
@@ -216,6 +217,32 @@ parse_groups(const char *what, const char *text, struct mcfan_flow_key *keys, ch
 	return n;
 }
 
+/* Split GROUP@SOURCE items (lib/igmp/mcfan_igmp_ssm.h) out of an action's group list: the
+ * list without them in *text (malloc'd, the caller frees it), the pairs in ssm
+ * (MCFAN_IGMP_SSM_MAX). */
+static int
+split_sources(const char *what, const char *groups, char **text, struct mcfan_igmp_ssm *ssm,
+	      unsigned int *n_ssm, char *msg, size_t len)
+{
+	char err[CTL_ERR_MAX];
+	size_t n;
+	int ret;
+
+	*n_ssm = 0;
+	*text = NULL;
+	if (groups == NULL)
+		return 0;
+	n = strlen(groups) + 1;
+	*text = malloc(n);
+	if (*text == NULL)
+		return mcfan_err_set(msg, len, -ENOMEM, "%s: out of memory", what);
+	ret = mcfan_igmp_ssm_split(groups, *text, n, ssm, MCFAN_IGMP_SSM_MAX, n_ssm, err,
+				   sizeof(err));
+	if (ret < 0)
+		return mcfan_err_set(msg, len, ret, "%s: %s", what, err);
+	return 0;
+}
+
 /* RFC 1112 section 6.4: 01:00:5e + the low 23 bits of the IPv4 group. */
 #define IPV4_MC_MAC_LOW_MASK 0x7f
 /* RFC 2464 section 7: 33:33 + the low 32 bits of the IPv6 group. */
@@ -274,9 +301,21 @@ update_port_filters(struct mcfan_app *app)
 						     "mc_addr_list") != 0)
 			continue;
 		ret = rte_eth_dev_set_mc_addr_list(port, macs, n);
-		if (ret != 0)
+		if (ret == 0)
+			continue;
+		/* a full filter table (real hardware): without a fallback the new groups would
+		 * silently not arrive */
+		if (rte_eth_allmulticast_enable(port) == 0) {
 			MCFAN_LOG(WARNING, "port %u: cannot update the multicast address list (%u "
-				  "addresses): %s\n", port, n, rte_strerror(-ret));
+				  "addresses): %s; allmulticast enabled instead (filter mode "
+				  "allmulticast)\n", port, n, rte_strerror(-ret));
+			snprintf(app->ports[port].filter_mode, sizeof(app->ports[port].filter_mode),
+				 "allmulticast");
+		} else {
+			MCFAN_LOG(WARNING, "port %u: cannot update the multicast address list (%u "
+				  "addresses): %s, nor enable allmulticast: groups beyond the old "
+				  "list may not arrive\n", port, n, rte_strerror(-ret));
+		}
 	}
 	free(macs);
 }
@@ -391,8 +430,9 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 	struct mcfan_group_entry *entries = NULL;
 	uint16_t eligible[MCFAN_MAX_WORKERS], *slots = NULL;
 	uint64_t bits[MCFAN_WORKER_WORDS] = {0};
-	char text[CTL_LIST_MAX], wtext[CTL_LIST_MAX];
-	unsigned int i, n_old, n_el, n_free, n;
+	char text[CTL_LIST_MAX], wtext[CTL_LIST_MAX], *gtext = NULL;
+	struct mcfan_igmp_ssm *ssm = NULL;
+	unsigned int i, n_old, n_el, n_free, n, n_ssm = 0;
 	enum mcfan_fanout fanout;
 	int ret;
 
@@ -406,7 +446,15 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 		ret = mcfan_err_set(msg, len, -ENOMEM, "join: out of memory");
 		goto out;
 	}
-	ret = parse_groups("join", groups, keys, msg, len);
+	ssm = calloc(MCFAN_IGMP_SSM_MAX, sizeof(*ssm));
+	if (ssm == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "join: out of memory");
+		goto out;
+	}
+	ret = split_sources("join", groups, &gtext, ssm, &n_ssm, msg, len);
+	if (ret < 0)
+		goto out;
+	ret = parse_groups("join", gtext, keys, msg, len);
 	if (ret < 0)
 		goto out;
 	n = (unsigned int)ret;
@@ -480,6 +528,7 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 	for (i = 0; i < n; i++)
 		memcpy(c->eligible[slots[i]], bits, sizeof(bits));
 	update_port_filters(app);
+	mcfan_igmp_sync(app, ssm, n_ssm); /* the reports go out now (control/igmp.h) */
 	format_keys(keys, n, text, sizeof(text));
 	format_workers(app, bits, true, wtext, sizeof(wtext));
 	ret = mcfan_err_set(msg, len, 0, "joined %s: counter slot%s %u%s, fan-out %s, workers %s", text,
@@ -489,6 +538,8 @@ out:
 	free(entries);
 	free(keys);
 	free(slots);
+	free(ssm);
+	free(gtext);
 	mcfan_ctl_unlock();
 	return ret;
 }
@@ -587,6 +638,7 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 	for (i = 0; i < k; i++)
 		mcfan_slots_retire(c->slots, ids[i]);
 	update_port_filters(app);
+	mcfan_igmp_sync(app, NULL, 0); /* leaves go out now (control/igmp.h) */
 	format_keys(keys, n, text, sizeof(text));
 	ret = mcfan_err_set(msg, len, 0, "left %s: %s frames count as unknown_group from now on", text,
 		      n == 1 ? "its" : "their");

@@ -26,6 +26,7 @@
 #include "mcfan.h"
 #include "log.h"
 #include "control/groups.h"
+#include "control/igmp.h"
 #include "control/kernel.h"
 
 #define PCAP_FILE_HDR 24   /* classic pcap: file header, bytes */
@@ -347,6 +348,8 @@ mcfan_ports_stop(struct mcfan_app *app)
 
 	/* the kernel's last counts, before the PMD closes its sockets */
 	mcfan_kernel_final(app);
+	/* the RX lcores have stopped: the control frames they left are counted and freed */
+	mcfan_igmp_drain(app);
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!app->ports[port].started)
 			continue;

@@ -26,6 +26,7 @@
 #include "control/sched.h"
 #include "control/placement.h"
 #include "control/stats.h"
+#include "telemetry/igmp.h"
 #include "telemetry/report.h"
 
 #define MSACC_TEXT_MAX (64 * 1024)
@@ -209,6 +210,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	if (nr > 0 && mcfan_msacc_format_table(text, MSACC_TEXT_MAX, rows, (unsigned int)nr,
 					       app->tsc_hz, 0) >= 0)
 		fprintf(f, "\nmicrostate accounting (%% of wall time per lcore):\n%s", text);
+	mcfan_igmp_report_print(app, f);
 	if (final)
 		fprintf(f, "\nmbufs outside their pool: %" PRId64 "%s\n", app->mbufs_outside,
 			app->mbufs_outside == 0 ? "" : "  (LEAK)");
@@ -510,6 +512,7 @@ report_json_build(struct mcfan_app *app)
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "groups", arr);
+	json_object_set_new(root, "igmp", mcfan_igmp_report_json(app));
 
 	arr = json_array();
 	n = mcfan_workers_read(app, wv);

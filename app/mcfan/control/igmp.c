@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * The IGMP and MLD host side on the control lcore (control/igmp.h, docs/igmp.md): the
+ * control rings from the RX lcores, one lib/igmp host per port and protocol, the reports
+ * through TX queue 0.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+#include "mcfan.h"
+#include "log.h"
+#include "control/igmp.h"
+
+#define TX_POOL_MBUFS 511     /* control frames in flight at most (a power of two - 1) */
+#define DEQ_BURST 64          /* frames taken from a ring at a time */
+#define DEQ_PER_TICK 1024     /* most frames taken from one ring in one tick */
+#define SENDS_PER_POLL 256    /* most messages one host sends in one tick */
+#define FRAME_COPY_MAX 2048   /* bytes of a multi-segment frame parsed (the rest is cut) */
+#define N_PROTO 2             /* [0] IGMP, [1] MLD */
+
+struct igmp_port {
+	bool used;
+	bool warned_tx;             /* a TX failure was logged */
+	bool said[N_PROTO];         /* the first message was logged */
+	uint8_t mac[6];
+	uint8_t src[N_PROTO][16];   /* report sources: IPv4, IPv6 link-local */
+	struct mcfan_igmp_host host[N_PROTO];
+	uint64_t taken[N_PROTO];
+	uint64_t tx_frames;
+	uint64_t tx_failed;
+};
+
+struct mcfan_igmp {
+	rte_spinlock_t lock;        /* everything below (control/igmp.h "Locking") */
+	bool synced;                /* the first sync has run */
+	struct rte_mempool *pool;   /* TX mbufs of control frames */
+	struct rte_ring *rings[RTE_MAX_LCORE]; /* [rx index] */
+	unsigned int n_rings;
+	uint64_t start_tsc;
+	uint64_t dequeued;
+	uint64_t unknown_port;
+	struct mcfan_igmp_ssm ssm[MCFAN_IGMP_SSM_MAX]; /* sources of joined groups */
+	unsigned int n_ssm;
+	struct mcfan_flow_key keys[MCFAN_MAX_GROUPS];  /* sync's copy of the joined groups */
+	struct igmp_port ports[RTE_MAX_ETHPORTS];
+};
+
+static unsigned int
+proto_idx(uint8_t proto)
+{
+	return proto == MCFAN_IGMP_PROTO_MLD ? 1 : 0;
+}
+
+static const char *
+proto_name(unsigned int idx)
+{
+	return idx == 1 ? "MLD" : "IGMP";
+}
+
+static uint64_t
+now_ms(const struct mcfan_app *app, const struct mcfan_igmp *g)
+{
+	return (rte_rdtsc() - g->start_tsc) / (app->tsc_hz / 1000);
+}
+
+int
+mcfan_igmp_check(const struct mcfan_app *app)
+{
+	unsigned int i;
+
+	for (i = 0; i < app->cfg.n_port_ip; i++) {
+		if (!rte_eth_dev_is_valid_port(app->cfg.port_ip[i].port)) {
+			fprintf(stderr, "mcfan: --port-ip: port %u does not exist (%u ports were "
+				"probed)\n", app->cfg.port_ip[i].port, rte_eth_dev_count_avail());
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The sources of a port's reports, and one log line per protocol saying which and why. */
+static void
+port_sources(struct mcfan_app *app, uint16_t port, struct igmp_port *p)
+{
+	const struct mcfan_port_ip *pi = NULL;
+	char a[MCFAN_IGMP_ADDR_STR];
+	unsigned int i;
+
+	for (i = 0; i < app->cfg.n_port_ip; i++)
+		if (app->cfg.port_ip[i].port == port)
+			pi = &app->cfg.port_ip[i];
+	if (pi != NULL && pi->has4) {
+		memcpy(p->src[0], pi->ip4, 16);
+		MCFAN_LOG(INFO, "port %u: IGMP %s, reports from %s (--port-ip)\n", port,
+			  mcfan_igmp_mode_name(app->cfg.igmp_mode),
+			  mcfan_igmp_addr_format(MCFAN_IGMP_PROTO_IGMP, p->src[0], a));
+	} else {
+		MCFAN_LOG(INFO, "port %u: IGMP %s, reports from 0.0.0.0: no --port-ip for the port "
+			  "(RFC 3376 section 4.2.13 allows it; a querier or switch that drops such "
+			  "reports needs --port-ip %u=ADDR)\n", port,
+			  mcfan_igmp_mode_name(app->cfg.igmp_mode), port);
+	}
+	if (pi != NULL && pi->has6) {
+		memcpy(p->src[1], pi->ip6, 16);
+		MCFAN_LOG(INFO, "port %u: MLD %s, reports from %s (--port-ip)\n", port,
+			  mcfan_igmp_mode_name(app->cfg.mld_mode),
+			  mcfan_igmp_addr_format(MCFAN_IGMP_PROTO_MLD, p->src[1], a));
+	} else {
+		mcfan_igmp_link_local(p->mac, p->src[1]);
+		MCFAN_LOG(INFO, "port %u: MLD %s, reports from %s: the link-local address of the "
+			  "port's MAC %02x:%02x:%02x:%02x:%02x:%02x (RFC 3810 section 5.2.13 wants "
+			  "a link-local source; no --port-ip ADDR6 for the port)\n", port,
+			  mcfan_igmp_mode_name(app->cfg.mld_mode),
+			  mcfan_igmp_addr_format(MCFAN_IGMP_PROTO_MLD, p->src[1], a), p->mac[0],
+			  p->mac[1], p->mac[2], p->mac[3], p->mac[4], p->mac[5]);
+	}
+}
+
+int
+mcfan_igmp_init(struct mcfan_app *app)
+{
+	struct mcfan_igmp *g;
+	struct rte_ether_addr ea;
+	char name[RTE_RING_NAMESIZE];
+	struct mcfan_lcore *lc;
+	unsigned int r, k;
+	uint16_t port;
+	int ret;
+
+	g = rte_zmalloc("mcfan_igmp", sizeof(*g), 0);
+	if (g == NULL)
+		return -ENOMEM;
+	rte_spinlock_init(&g->lock);
+	g->start_tsc = rte_rdtsc();
+	app->igmp = g;
+	g->pool = rte_pktmbuf_pool_create("mcfan_ctl_tx", TX_POOL_MBUFS, 0, 0,
+					  RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	if (g->pool == NULL) {
+		MCFAN_LOG(ERR, "cannot create the pool of control frames: %s\n",
+			  rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	for (r = 0; r < app->n_rx; r++) {
+		lc = &app->lcores[app->rx_lcore_ids[r]];
+		snprintf(name, sizeof(name), "mcfan_ctl_r%u", r);
+		g->rings[r] = rte_ring_create(name, MCFAN_IGMP_RING_SIZE,
+					      rte_lcore_to_socket_id(lc->lcore_id),
+					      RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+		if (g->rings[r] == NULL) {
+			MCFAN_LOG(ERR, "cannot create ring %s: %s\n", name, rte_strerror(rte_errno));
+			return -rte_errno;
+		}
+		g->n_rings = r + 1;
+		lc->rx.ctl_ring = g->rings[r];
+	}
+	memcpy(g->ssm, app->cfg.ssm, app->cfg.n_ssm * sizeof(g->ssm[0]));
+	g->n_ssm = app->cfg.n_ssm;
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		struct igmp_port *p = &g->ports[port];
+
+		if (!app->ports[port].used)
+			continue;
+		ret = rte_eth_macaddr_get(port, &ea);
+		if (ret != 0)
+			memset(&ea, 0, sizeof(ea));
+		memcpy(p->mac, ea.addr_bytes, 6);
+		for (k = 0; k < N_PROTO; k++) {
+			ret = mcfan_igmp_host_init(&p->host[k], k == 0 ? MCFAN_IGMP_PROTO_IGMP :
+						   MCFAN_IGMP_PROTO_MLD, (uint8_t)(k == 0 ?
+						   app->cfg.igmp_mode : app->cfg.mld_mode),
+						   MCFAN_MAX_GROUPS, rte_rdtsc() ^ ((uint64_t)port << 32 | k));
+			if (ret < 0)
+				return ret;
+		}
+		p->used = true;
+		port_sources(app, port, p);
+	}
+	return 0;
+}
+
+/* Count an invalid frame, or feed a valid query to its host. */
+static void
+take_frame(struct mcfan_app *app, struct mcfan_igmp *g, struct rte_mbuf *m, uint64_t t)
+{
+	uint8_t copy[FRAME_COPY_MAX];
+	struct mcfan_igmp_msg msg;
+	enum mcfan_igmp_invalid r;
+	const uint8_t *data;
+	struct igmp_port *p;
+	uint32_t len;
+	unsigned int k;
+
+	RTE_SET_USED(app);
+	g->dequeued++;
+	if (m->port >= RTE_MAX_ETHPORTS || !g->ports[m->port].used) {
+		g->unknown_port++;
+		return;
+	}
+	p = &g->ports[m->port];
+	len = RTE_MIN(m->pkt_len, (uint32_t)FRAME_COPY_MAX);
+	data = rte_pktmbuf_read(m, 0, len, copy);
+	if (data == NULL) {
+		p->host[0].c.invalid[MCFAN_IGMP_MALFORMED]++;
+		return;
+	}
+	r = mcfan_igmp_parse(data, len, &msg);
+	k = proto_idx(msg.proto);
+	if (r != MCFAN_IGMP_VALID) {
+		p->host[k].c.invalid[r]++;
+		return;
+	}
+	p->taken[k]++;
+	mcfan_igmp_host_query(&p->host[k], &msg, t);
+}
+
+/* Build and send one message on a port's TX queue 0. */
+static void
+send_one(struct mcfan_igmp *g, uint16_t port, unsigned int k, const struct mcfan_igmp_send *s)
+{
+	struct igmp_port *p = &g->ports[port];
+	char a[MCFAN_IGMP_ADDR_STR];
+	struct rte_mbuf *m;
+	uint8_t proto = k == 0 ? MCFAN_IGMP_PROTO_IGMP : MCFAN_IGMP_PROTO_MLD;
+	char *data;
+	int len;
+
+	m = rte_pktmbuf_alloc(g->pool);
+	if (m == NULL) {
+		p->tx_failed++;
+		return;
+	}
+	data = rte_pktmbuf_mtod(m, char *);
+	len = mcfan_igmp_build(s, p->mac, p->src[k], (uint8_t *)data, rte_pktmbuf_tailroom(m),
+			       NULL);
+	if (len < 0) {
+		rte_pktmbuf_free(m);
+		p->tx_failed++;
+		return;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = (uint32_t)len;
+	if (rte_eth_tx_burst(port, 0, &m, 1) != 1) {
+		rte_pktmbuf_free(m);
+		p->tx_failed++;
+		if (!p->warned_tx)
+			MCFAN_LOG(WARNING, "port %u: TX queue 0 refused a control frame (%s); "
+				  "counted in tx_failed\n", port, mcfan_igmp_send_name(s->kind));
+		p->warned_tx = true;
+		return;
+	}
+	p->tx_frames++;
+	mcfan_igmp_addr_format(proto, s->n_recs > 0 ? s->recs[0].group : s->group, a);
+	if (!p->said[k])
+		MCFAN_LOG(INFO, "port %u: first %s message sent: %s (%s) for %s%s\n", port,
+			  proto_name(k), mcfan_igmp_send_name(s->kind), mcfan_igmp_why_name(s->why),
+			  a, s->n_recs > 1 ? " and more" : "");
+	else
+		MCFAN_LOG(DEBUG, "port %u: %s (%s) for %s%s\n", port, mcfan_igmp_send_name(s->kind),
+			  mcfan_igmp_why_name(s->why), a, s->n_recs > 1 ? " and more" : "");
+	p->said[k] = true;
+}
+
+static void
+send_due(struct mcfan_igmp *g, uint64_t t)
+{
+	struct mcfan_igmp_send s;
+	unsigned int k, n;
+	uint16_t port;
+
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!g->ports[port].used)
+			continue;
+		for (k = 0; k < N_PROTO; k++)
+			for (n = 0; n < SENDS_PER_POLL &&
+			     mcfan_igmp_host_poll(&g->ports[port].host[k], t, &s) == 1; n++)
+				send_one(g, port, k, &s);
+	}
+}
+
+static bool
+key_eq(const struct mcfan_flow_key *a, const struct mcfan_flow_key *b)
+{
+	return memcmp(a, b, sizeof(*a)) == 0;
+}
+
+/* Join and leave on every host so that its groups are the joined addresses. g->lock held. */
+static void
+sync_locked(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
+{
+	uint8_t src[MCFAN_IGMP_MAX_SOURCES][16];
+	unsigned int n_keys = 0, i, j, s, n_src, k, al;
+	struct mcfan_igmp_host *h;
+	bool any, seen;
+	uint16_t port;
+
+	mcfan_ctl_state_lock(app);
+	for (i = 0; i < app->n_group_entries && i < MCFAN_MAX_GROUPS; i++)
+		g->keys[n_keys++] = app->group_entries[i].key;
+	mcfan_ctl_state_unlock(app);
+	/* forget the sources of groups no longer joined */
+	for (s = 0, j = 0; s < g->n_ssm; s++) {
+		for (i = 0; i < n_keys && !key_eq(&g->ssm[s].key, &g->keys[i]); i++)
+			;
+		if (i < n_keys)
+			g->ssm[j++] = g->ssm[s];
+	}
+	g->n_ssm = j;
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!g->ports[port].used)
+			continue;
+		for (k = 0; k < N_PROTO; k++) {
+			h = &g->ports[port].host[k];
+			al = k == 0 ? 4 : 16;
+			/* join what is joined: each address once, its sources the union */
+			for (i = 0; i < n_keys; i++) {
+				if (g->keys[i].family != (k == 0 ? MCFAN_FAMILY_IPV4 : MCFAN_FAMILY_IPV6))
+					continue;
+				for (j = 0, seen = false; j < i && !seen; j++)
+					seen = memcmp(g->keys[j].addr, g->keys[i].addr, 16) == 0;
+				if (seen)
+					continue;
+				n_src = 0;
+				any = false;
+				for (j = i; j < n_keys; j++) {
+					bool has = false;
+
+					if (memcmp(g->keys[j].addr, g->keys[i].addr, 16) != 0)
+						continue;
+					for (s = 0; s < g->n_ssm; s++) {
+						unsigned int x;
+
+						if (!key_eq(&g->ssm[s].key, &g->keys[j]))
+							continue;
+						has = true;
+						for (x = 0; x < n_src; x++)
+							if (memcmp(src[x], g->ssm[s].source, al) == 0)
+								break;
+						if (x == n_src && n_src < MCFAN_IGMP_MAX_SOURCES)
+							memcpy(src[n_src++], g->ssm[s].source, 16);
+					}
+					if (!has)
+						any = true;
+				}
+				mcfan_igmp_host_join(h, g->keys[i].addr, (const uint8_t (*)[16])src,
+						     any ? 0 : n_src, t);
+			}
+			/* leave what is not */
+			for (j = h->n_groups; j-- > 0;) {
+				const struct mcfan_igmp_group *gr = &h->groups[j];
+
+				if (gr->leaving)
+					continue;
+				for (i = 0; i < n_keys; i++)
+					if (memcmp(g->keys[i].addr, gr->addr, 16) == 0)
+						break;
+				if (i == n_keys)
+					mcfan_igmp_host_leave(h, gr->addr, t);
+			}
+		}
+	}
+	g->synced = true;
+}
+
+void
+mcfan_igmp_sync(struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm, unsigned int n_ssm)
+{
+	struct mcfan_igmp *g = app->igmp;
+	unsigned int i;
+	uint64_t t;
+
+	if (g == NULL)
+		return;
+	rte_spinlock_lock(&g->lock);
+	for (i = 0; i < n_ssm && g->n_ssm < MCFAN_IGMP_SSM_MAX; i++)
+		g->ssm[g->n_ssm++] = ssm[i];
+	t = now_ms(app, g);
+	sync_locked(app, g, t);
+	send_due(g, t);
+	rte_spinlock_unlock(&g->lock);
+}
+
+/* Take up to `limit` frames of each ring. g->lock held. */
+static void
+drain_rings(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t, unsigned int limit)
+{
+	struct rte_mbuf *pkts[DEQ_BURST];
+	unsigned int r, n, i, taken;
+
+	for (r = 0; r < g->n_rings; r++) {
+		for (taken = 0; taken < limit; taken += n) {
+			n = rte_ring_dequeue_burst(g->rings[r], (void **)pkts, DEQ_BURST, NULL);
+			if (n == 0)
+				break;
+			for (i = 0; i < n; i++)
+				take_frame(app, g, pkts[i], t);
+			rte_pktmbuf_free_bulk(pkts, n);
+		}
+	}
+}
+
+void
+mcfan_igmp_tick(struct mcfan_app *app)
+{
+	struct mcfan_igmp *g = app->igmp;
+	uint64_t t;
+
+	if (g == NULL)
+		return;
+	rte_spinlock_lock(&g->lock);
+	t = now_ms(app, g);
+	drain_rings(app, g, t, DEQ_PER_TICK);
+	if (!g->synced)
+		sync_locked(app, g, t);
+	send_due(g, t);
+	rte_spinlock_unlock(&g->lock);
+}
+
+void
+mcfan_igmp_drain(struct mcfan_app *app)
+{
+	struct mcfan_igmp *g = app->igmp;
+
+	if (g == NULL)
+		return;
+	rte_spinlock_lock(&g->lock);
+	drain_rings(app, g, now_ms(app, g), UINT32_MAX);
+	rte_spinlock_unlock(&g->lock);
+}
+
+void
+mcfan_igmp_free(struct mcfan_app *app)
+{
+	struct mcfan_igmp *g = app->igmp;
+	unsigned int r, k;
+	uint16_t port;
+
+	if (g == NULL)
+		return;
+	mcfan_igmp_drain(app);
+	for (r = 0; r < g->n_rings; r++) {
+		app->lcores[app->rx_lcore_ids[r]].rx.ctl_ring = NULL;
+		rte_ring_free(g->rings[r]);
+	}
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
+		for (k = 0; k < N_PROTO; k++)
+			mcfan_igmp_host_free(&g->ports[port].host[k]);
+	rte_mempool_free(g->pool);
+	rte_free(g);
+	app->igmp = NULL;
+}
+
+unsigned int
+mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
+		unsigned int max, struct mcfan_igmp_totals *tot)
+{
+	struct mcfan_igmp *g = app->igmp;
+	struct mcfan_rx_stats st;
+	unsigned int n = 0, k, r;
+	uint16_t port;
+	uint64_t t;
+
+	if (tot != NULL) {
+		memset(tot, 0, sizeof(*tot));
+		for (r = 0; r < app->n_rx; r++) {
+			mcfan_rx_stats_read(&app->lcores[app->rx_lcore_ids[r]].rx.stats, &st);
+			tot->ctl_ring_full += st.ctl_ring_full;
+		}
+	}
+	if (g == NULL)
+		return 0;
+	rte_spinlock_lock(&g->lock);
+	t = now_ms(app, g);
+	if (tot != NULL) {
+		tot->dequeued = g->dequeued;
+		tot->unknown_port = g->unknown_port;
+	}
+	for (port = 0; port < RTE_MAX_ETHPORTS && n < max; port++) {
+		const struct igmp_port *p = &g->ports[port];
+		struct mcfan_igmp_port_view *v = &views[n];
+
+		if (!p->used)
+			continue;
+		memset(v, 0, sizeof(*v));
+		v->port = port;
+		v->tx_frames = p->tx_frames;
+		v->tx_failed = p->tx_failed;
+		for (k = 0; k < N_PROTO; k++) {
+			const struct mcfan_igmp_host *h = &p->host[k];
+			struct mcfan_igmp_proto_view *pv = &v->proto[k];
+
+			pv->mode = h->mode;
+			pv->version = (uint8_t)mcfan_igmp_host_version(h, t);
+			pv->have_querier = h->have_querier;
+			pv->querier_version = h->querier_version;
+			memcpy(pv->querier, h->querier, 16);
+			pv->querier_age_ms = h->have_querier ? t - h->querier_seen_ms : 0;
+			memcpy(pv->src, p->src[k], 16);
+			pv->n_groups = h->n_groups;
+			pv->taken = p->taken[k];
+			pv->c = h->c;
+		}
+		n++;
+	}
+	rte_spinlock_unlock(&g->lock);
+	return n;
+}
+
+int
+mcfan_igmp_read_groups(const struct mcfan_app *app, uint16_t port, unsigned int proto_idx_,
+		       struct mcfan_igmp_group_view *out, unsigned int max)
+{
+	struct mcfan_igmp *g = app->igmp;
+	const struct mcfan_igmp_host *h;
+	unsigned int i, n = 0;
+	uint64_t t;
+
+	if (g == NULL || port >= RTE_MAX_ETHPORTS || proto_idx_ >= N_PROTO ||
+	    !g->ports[port].used)
+		return -ENOENT;
+	rte_spinlock_lock(&g->lock);
+	t = now_ms(app, g);
+	h = &g->ports[port].host[proto_idx_];
+	for (i = 0; i < h->n_groups && n < max; i++) {
+		const struct mcfan_igmp_group *gr = &h->groups[i];
+		struct mcfan_igmp_group_view *v = &out[n++];
+
+		memcpy(v->addr, gr->addr, 16);
+		v->n_src = gr->n_src;
+		memcpy(v->sources, gr->sources, sizeof(v->sources));
+		v->state = mcfan_igmp_group_state(gr);
+		v->reported = gr->reported;
+		v->last_report_age_ms = gr->reported ? t - gr->last_report_ms : 0;
+	}
+	rte_spinlock_unlock(&g->lock);
+	return (int)n;
+}

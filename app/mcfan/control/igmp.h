@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_CONTROL_IGMP_H
+#define MCFAN_CONTROL_IGMP_H
+
+/**
+ * @file
+ * The IGMP and MLD host side of every port, on the control lcore (docs/igmp.md).
+ *
+ * The path: an RX lcore's classifier finds an IGMP or MLD frame (counted under the drop
+ * reason `control`: not for the workers) and hands it to its control ring (one single
+ * producer / single consumer rte_ring per RX lcore; a full ring frees it and counts
+ * `ctl_ring_full`). The control lcore's tick (mcfan_igmp_tick()) dequeues, parses
+ * (lib/igmp: an invalid frame counts under its reason: malformed, bad_checksum, wrong_ttl,
+ * not_for_us; it is never answered), feeds the queries to the port's host state machine,
+ * and sends what is due through TX queue 0 of the port, which only this file uses. So for
+ * every port: drops.control = frames dequeued + frames still in the ring + ctl_ring_full,
+ * and frames dequeued = taken + sum of the invalid reasons (mcfan_igmp_read()).
+ *
+ * Membership follows the joined groups: at the first tick, and at once after each join
+ * and leave action (mcfan_igmp_sync()), each distinct group address is joined (any source,
+ * or INCLUDE the sources given with `@`) or left on every port.
+ *
+ * Locking: the state below is guarded by its own spinlock, taken by the tick, the sync
+ * (from an action) and the readers (console, telemetry, report); ctl_lock is taken inside
+ * it (to copy the joined groups), never the other way round. TX queue 0 is only used
+ * under that lock.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mcfan_igmp.h"
+#include "mcfan_igmp_host.h"
+#include "mcfan_igmp_ssm.h"
+
+struct mcfan_app;
+
+/** Slots of each RX lcore's control ring, frames. */
+#define MCFAN_IGMP_RING_SIZE 1024
+
+/** What the read side shows of one protocol on one port. */
+struct mcfan_igmp_proto_view {
+	uint8_t mode;               /**< enum mcfan_igmp_mode. */
+	uint8_t version;            /**< Version spoken now (0: off). */
+	bool have_querier;          /**< A query was seen. */
+	uint8_t querier_version;    /**< Version of the last query. */
+	uint8_t querier[16];        /**< Its source address. */
+	uint64_t querier_age_ms;    /**< Since the last query, ms. */
+	uint8_t src[16];            /**< Source address of the reports sent. */
+	unsigned int n_groups;      /**< Groups (joined or leaving). */
+	uint64_t taken;             /**< Valid queries taken. */
+	struct mcfan_igmp_counters c; /**< Queries, reports, leaves, invalid frames. */
+};
+
+/** One port. */
+struct mcfan_igmp_port_view {
+	uint16_t port;
+	uint64_t tx_frames;         /**< Control frames sent on TX queue 0. */
+	uint64_t tx_failed;         /**< Frames the TX queue or the pool refused (freed). */
+	struct mcfan_igmp_proto_view proto[2]; /**< [0] IGMP, [1] MLD. */
+};
+
+/** Totals of the path. */
+struct mcfan_igmp_totals {
+	uint64_t dequeued;          /**< Control frames taken from the rings. */
+	uint64_t ctl_ring_full;     /**< Control frames the rings refused (RX lcores). */
+	uint64_t unknown_port;      /**< Dequeued frames of a port mcfan does not use. */
+};
+
+/** One group of one port and protocol. */
+struct mcfan_igmp_group_view {
+	uint8_t addr[16];
+	uint8_t n_src;              /**< 0: any source (EXCLUDE {}). */
+	uint8_t sources[MCFAN_IGMP_MAX_SOURCES][16];
+	const char *state;          /**< mcfan_igmp_group_state(). */
+	bool reported;              /**< A report was sent. */
+	uint64_t last_report_age_ms; /**< Since the last report, ms. */
+};
+
+/**
+ * Check the IGMP/MLD configuration against the probed ports (--port-ip names a port that
+ * exists). After EAL, before anything starts; prints one line on failure.
+ *
+ * @return
+ *   0, or -EINVAL (exit status 2).
+ */
+int mcfan_igmp_check(const struct mcfan_app *app);
+
+/**
+ * Set up the path: the control rings (given to the RX lcores), the TX pool, one host per
+ * port and protocol. After the ports are started, before the lcores are launched.
+ *
+ * @return
+ *   0, or -ENOMEM / -rte_errno (logged).
+ */
+int mcfan_igmp_init(struct mcfan_app *app);
+
+/**
+ * Dequeue and take the control frames, send what is due. The control lcore, every tick.
+ */
+void mcfan_igmp_tick(struct mcfan_app *app);
+
+/**
+ * Bring the hosts' membership to the joined groups and send what is due at once. Called
+ * by the join and leave actions (without ctl_lock held) after they changed the groups.
+ *
+ * @param ssm
+ *   Sources of the groups just joined (mcfan_igmp_ssm_split()), or NULL.
+ * @param n_ssm
+ *   Entries of ssm.
+ */
+void mcfan_igmp_sync(struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm, unsigned int n_ssm);
+
+/**
+ * Take what is left in the control rings (counted) once the RX lcores have stopped, so
+ * every mbuf is back in its pool before the ports close.
+ */
+void mcfan_igmp_drain(struct mcfan_app *app);
+
+/** Free the rings, the pool and the hosts. */
+void mcfan_igmp_free(struct mcfan_app *app);
+
+/**
+ * Copy the per-port state; any control thread.
+ *
+ * @param views
+ *   Receives up to max ports, in port order.
+ * @param max
+ *   Room in views.
+ * @param tot
+ *   Receives the totals; may be NULL.
+ * @return
+ *   Ports written (0 before mcfan_igmp_init()).
+ */
+unsigned int mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
+			     unsigned int max, struct mcfan_igmp_totals *tot);
+
+/**
+ * Copy the groups of one port and protocol; any control thread.
+ *
+ * @param port
+ *   The port.
+ * @param proto_idx
+ *   0 IGMP, 1 MLD.
+ * @param out
+ *   Receives up to max groups.
+ * @param max
+ *   Room in out.
+ * @return
+ *   Groups written, or -ENOENT for a port without a host.
+ */
+int mcfan_igmp_read_groups(const struct mcfan_app *app, uint16_t port, unsigned int proto_idx,
+			   struct mcfan_igmp_group_view *out, unsigned int max);
+
+#endif /* MCFAN_CONTROL_IGMP_H */

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "mcfan_group.h"
+#include "mcfan_igmp_ssm.h"
+
+#define ITEM_MAX 256 /* longest item quoted or parsed, bytes */
+
+static int
+fail(char *err, size_t err_len, int ret, const char *fmt, const char *what)
+{
+	if (err != NULL && err_len > 0)
+		snprintf(err, err_len, fmt, what);
+	return ret;
+}
+
+/* Parse one source of the given family into out[16]; 0 or -EINVAL. */
+static int
+parse_source(const char *s, size_t n, uint8_t family, uint8_t *out)
+{
+	char buf[ITEM_MAX];
+
+	memset(out, 0, 16);
+	if (n == 0 || n >= sizeof(buf))
+		return -EINVAL;
+	if (family == MCFAN_FAMILY_IPV6) {
+		if (n < 3 || s[0] != '[' || s[n - 1] != ']')
+			return -EINVAL;
+		memcpy(buf, s + 1, n - 2);
+		buf[n - 2] = '\0';
+		if (inet_pton(AF_INET6, buf, out) != 1 || out[0] == 0xff)
+			return -EINVAL;
+		for (n = 0; n < 16; n++)
+			if (out[n] != 0)
+				return 0;
+		return -EINVAL;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (inet_pton(AF_INET, buf, out) != 1 || (out[0] & 0xf0) == 0xe0 || out[0] >= 240 ||
+	    (out[0] | out[1] | out[2] | out[3]) == 0)
+		return -EINVAL;
+	return 0;
+}
+
+int
+mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
+		     struct mcfan_igmp_ssm *ssm, unsigned int max, unsigned int *n_ssm,
+		     char *err, size_t err_len)
+{
+	struct mcfan_flow_key *keys;
+	const char *p = text, *end, *at, *s, *e;
+	char item[ITEM_MAX];
+	size_t used = 0, glen;
+	uint8_t src[16];
+	int n, k, ret = 0;
+
+	*n_ssm = 0;
+	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
+	if (keys == NULL)
+		return -ENOMEM;
+	for (;;) {
+		end = p + strcspn(p, ",");
+		at = memchr(p, '@', (size_t)(end - p));
+		glen = at != NULL ? (size_t)(at - p) : (size_t)(end - p);
+		if (used + glen + 1 > out_len) {
+			ret = fail(err, err_len, -ENOSPC, "%s: list too long", "groups");
+			goto out;
+		}
+		memcpy(groups_out + used, p, glen);
+		used += glen;
+		if (at != NULL) {
+			if (glen >= sizeof(item) || (size_t)(end - p) >= sizeof(item)) {
+				ret = fail(err, err_len, -EINVAL, "item too long: '%.40s'", p);
+				goto out;
+			}
+			memcpy(item, p, glen);
+			item[glen] = '\0';
+			n = mcfan_group_parse(item, keys, MCFAN_MAX_GROUPS, err, err_len);
+			if (n < 0) {
+				ret = n;
+				goto out;
+			}
+			for (s = at + 1; ; s = e + 1) {
+				e = s + strcspn(s, "+,");
+				if (e > end)
+					e = end;
+				memcpy(item, s, (size_t)(e - s));
+				item[e - s] = '\0';
+				if (parse_source(s, (size_t)(e - s), keys[0].family, src) != 0) {
+					ret = fail(err, err_len, -EINVAL, "'%s' is not a unicast source "
+						   "address of the group's family (e.g. "
+						   "232.1.1.1@198.18.0.1 or [ff3e::1]@[fe80::1])", item);
+					goto out;
+				}
+				for (k = 0; k < n; k++) {
+					if (*n_ssm == max) {
+						if (err != NULL && err_len > 0)
+							snprintf(err, err_len, "more than %u (group, "
+								 "source) pairs", max);
+						ret = -E2BIG;
+						goto out;
+					}
+					ssm[*n_ssm].key = keys[k];
+					memcpy(ssm[*n_ssm].source, src, 16);
+					(*n_ssm)++;
+				}
+				if (e == end)
+					break;
+			}
+		}
+		if (*end == '\0')
+			break;
+		groups_out[used++] = ',';
+		p = end + 1;
+	}
+	groups_out[used] = '\0';
+out:
+	free(keys);
+	return ret;
+}

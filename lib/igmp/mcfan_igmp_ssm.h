@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_IGMP_SSM_H
+#define MCFAN_IGMP_SSM_H
+
+/**
+ * @file
+ * Source-specific joins in a group list (docs/igmp.md): an item `GROUP[:PORT]@SOURCE`,
+ * several sources joined by `+` (`232.1.1.1:5000@198.18.0.1+198.18.0.3`), an IPv6 source
+ * in brackets (`[ff3e::1]:5000@[fe80::1]`). The group part is any item of the group syntax
+ * (mcfan_group.h, ranges too); the host joins such a group in INCLUDE mode with these
+ * sources (IGMPv3 RFC 3376, MLDv2 RFC 3810); a group without `@` is joined from any source.
+ * The data path does not filter by source: the switch does.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mcfan_classify.h"
+
+/** Most (group, source) pairs one list holds. */
+#define MCFAN_IGMP_SSM_MAX 256
+
+/** One source of one group. */
+struct mcfan_igmp_ssm {
+	struct mcfan_flow_key key; /**< The group (address and port) as joined. */
+	uint8_t source[16];        /**< A source address of the group's family (IPv4 in 0..3). */
+};
+
+/**
+ * Split the sources out of a group list.
+ *
+ * @param text
+ *   The list, NUL-terminated. Must not be NULL.
+ * @param groups_out
+ *   Receives the list without the `@...` parts, for mcfan_group_parse_list().
+ * @param out_len
+ *   Size of groups_out, bytes (strlen(text) + 1 always suffices).
+ * @param ssm
+ *   Receives the (group, source) pairs, every group of a range with every source.
+ * @param max
+ *   Room in ssm.
+ * @param n_ssm
+ *   Receives the number of pairs (0 for a list without `@`).
+ * @param err
+ *   Buffer for a message that quotes the bad part; may be NULL.
+ * @param err_len
+ *   Size of err, bytes.
+ * @return
+ *   0; -EINVAL for an empty source, a source that is not a unicast address of the group's
+ *   family, a bad group part; -E2BIG for more than max pairs; -ENOSPC if groups_out is too
+ *   small.
+ */
+int mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
+			 struct mcfan_igmp_ssm *ssm, unsigned int max, unsigned int *n_ssm,
+			 char *err, size_t err_len);
+
+#endif /* MCFAN_IGMP_SSM_H */

@@ -1,0 +1,523 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""IGMP and MLD host side against the real thing (docs/igmp.md): a Linux bridge with
+IGMP/MLD snooping and its own querier, in a namespace of its own, between a sender namespace
+and mcfan's veth (net_af_packet), with `mcast_flood off` on mcfan's port, so a group reaches
+mcfan only while the bridge holds a membership for it there.
+
+1. IGMPv2 + MLDv1 bridge (mcast_igmp_version 2, mcast_mld_version 1): before `join` the
+   groups' frames do not reach mcfan (the bridge's sender port counts them); after `join`
+   they do and `bridge mdb show` lists both groups on mcfan's port; they keep flowing (no
+   1 s window without frames) for five membership intervals, answered queries only; after
+   `leave` the entries go and the frames stop within the last-member query time; the
+   counters say v2 / v1, queries seen, reports and leaves sent.
+2. IGMPv3 + MLDv2 bridge: the same with v3 / MLDv2 reports, and a source-specific join
+   (232.1.1.1:4000@198.18.0.1, INCLUDE) forwards only that source's frames (tcpdump on
+   mcfan's veth sees none of 198.18.0.3's, which the bridge does receive), and the bridge
+   lists the (S,G) entry.
+3. A capture (net_pcap) of malformed IGMP/MLD frames: each counted under its reason
+   (malformed, bad_checksum, wrong_ttl, not_for_us), none answered: the TX capture holds
+   only the joins' unsolicited reports.
+In every run: drops.control == frames dequeued by the control lcore + ctl_ring_full, and
+dequeued == taken + every invalid reason, exactly.
+
+Timers are short (query interval 1.5 s, response 1 s, membership 4 s) to stay under ~90 s.
+Usage: test_igmp.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
+"""
+
+import ipaddress
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+import mcfantest as t
+
+ID = f"ig{os.getpid() % 100000}"
+NS_S, NS_B, NS_R = f"mcfan-igs-{ID}", f"mcfan-igb-{ID}", f"mcfan-igr-{ID}"
+V_S, V_BS, V_R, V_BR = f"s{ID}", f"bs{ID}", f"r{ID}", f"br{ID}"
+QUERY_CS, RESP_CS, MEMBER_CS = 150, 100, 400     # bridge timers, centiseconds
+LAST_MEMBER_S = 2 * 1.0                           # mcast_last_member_count 2 x interval 1 s
+G4, G6, GSSM, PORT = "239.9.9.1", "ff3e::9", "232.1.1.1", 3999
+SSM_PORT = 4000
+
+
+def sh(cmd, check=True, timeout=30):
+    p = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=timeout)
+    if check and p.returncode != 0:
+        raise RuntimeError(f"{cmd}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def lab_down():
+    for ns in (NS_S, NS_B, NS_R):
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def lab_up(igmp_v, mld_v):
+    lab_down()
+    for ns in (NS_S, NS_B, NS_R):
+        sh(f"ip netns add {ns}")
+    sh(f"ip link add {V_S} type veth peer name {V_BS}")
+    sh(f"ip link add {V_R} type veth peer name {V_BR}")
+    sh(f"ip link set {V_S} netns {NS_S}; ip link set {V_BS} netns {NS_B}")
+    sh(f"ip link set {V_R} netns {NS_R}; ip link set {V_BR} netns {NS_B}")
+    for ns in (NS_S, NS_B):
+        sh(f"ip netns exec {ns} sysctl -qw net.ipv6.conf.all.accept_dad=0 "
+           "net.ipv6.conf.default.accept_dad=0")
+    b = f"ip netns exec {NS_B}"
+    sh(f"{b} ip link add br0 type bridge mcast_snooping 1 mcast_querier 0 "
+       f"mcast_query_interval {QUERY_CS} mcast_query_response_interval {RESP_CS} "
+       f"mcast_membership_interval {MEMBER_CS} mcast_igmp_version {igmp_v} "
+       f"mcast_mld_version {mld_v} mcast_startup_query_count 1")
+    # the querier once the timers are set: switching it on holds forwarding back for one
+    # query response interval, which at creation would still be the default 10 s
+    sh(f"{b} ip link set br0 type bridge mcast_querier 1")
+    sh(f"{b} ip link set {V_BS} master br0; {b} ip link set {V_BR} master br0")
+    sh(f"{b} bridge link set dev {V_BR} mcast_flood off")
+    sh(f"{b} ip link set {V_BS} up; {b} ip link set {V_BR} up; {b} ip link set br0 up")
+    s = f"ip netns exec {NS_S}"
+    sh(f"{s} ip addr add 198.18.0.1/24 dev {V_S}; {s} ip addr add 198.18.0.3/24 dev {V_S}")
+    sh(f"{s} ip link set {V_S} up")
+    # mcfan's side: no kernel IPv6 (its own MLD reports would blur what mcfan sends)
+    sh(f"ip netns exec {NS_R} sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
+       "net.ipv6.conf.default.disable_ipv6=1")
+    sh(f"ip netns exec {NS_R} ip link set {V_R} up")
+    d = sh(f"{b} ip -d link show br0")
+    for opt in ("mcast_snooping 1", "mcast_querier 1", f"mcast_igmp_version {igmp_v}",
+                f"mcast_mld_version {mld_v}"):
+        if opt not in d:
+            raise RuntimeError(f"this kernel's bridge does not take {opt}: {d}")
+
+
+# The sender: bounded in count and time; prints {"name": frames sent} at the end.
+SENDER = r"""
+import json, socket, struct, sys, time
+dur, pps, ifname = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+flows = json.loads(sys.argv[4])   # [[name, family, src, group, port]]
+idx = socket.if_nametoindex(ifname)
+socks = []
+for name, fam, src, grp, port in flows:
+    if fam == 4:
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(src))
+        s.bind((src, 0))
+    else:
+        s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_HOPS, 1)
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF, idx)
+    socks.append((name, s, (grp, port) if fam == 4 else (grp, port, 0, idx)))
+sent = {f[0]: 0 for f in flows}
+end = time.monotonic() + dur
+n = 0
+while time.monotonic() < end and n < int(dur * pps) + 10:
+    for name, s, dst in socks:
+        try:
+            s.sendto(b"mcfan-igmp-test", dst)
+            sent[name] += 1
+        except OSError:
+            pass
+    n += 1
+    time.sleep(1.0 / pps)
+print(json.dumps(sent))
+"""
+
+
+def start_sender(dur, pps, flows):
+    return subprocess.Popen(["ip", "netns", "exec", NS_S, "timeout", str(int(dur) + 20),
+                             "python3", "-c", SENDER, str(dur), str(pps), V_S,
+                             json.dumps(flows)], stdout=subprocess.DEVNULL)
+
+
+def mdb():
+    return sh(f"ip netns exec {NS_B} bridge mdb show dev br0", check=False)
+
+
+def mdb_has(group, src=None):
+    for ln in mdb().splitlines():
+        if f"port {V_BR} " in ln and f"grp {group} " in ln + " ":
+            if src is None or f"src {src} " in ln + " ":
+                return True
+    return False
+
+
+def bridge_rx(dev):
+    """Frames the bridge received on dev (its RX counter)."""
+    out = sh(f"ip netns exec {NS_B} ip -s -j link show {dev}")
+    return json.loads(out)[0]["stats64"]["rx"]["packets"]
+
+
+def wait_for(cond, timeout, step=0.1):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(step)
+    return cond()
+
+
+class Run:
+    """mcfan in mcfan's namespace with the console on a pipe and the telemetry socket."""
+
+    def __init__(self, name, app):
+        self.prefix = f"mcfan-igmp-{name}-{os.getpid()}"
+        self.eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix", self.prefix,
+                    "--no-pci", "--log-level", "lib.eal:warning",
+                    "--vdev", f"net_af_packet0,iface={V_R}"]
+        fd, self.report = tempfile.mkstemp(prefix="mcfan-igmp-", suffix=".json")
+        os.close(fd)
+        os.unlink(self.report)
+        self.p = subprocess.Popen(["ip", "netns", "exec", NS_R, t.mcfan_path(), *self.eal, "--",
+                                   "-i", "--report-json", self.report, *app],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        self.tel = t.Telemetry(t.telemetry_socket(self.eal), timeout=60)
+        self.tel.wait_ready()
+
+    def cmd(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def q(self, cmd):
+        return self.tel.query(cmd)[0]
+
+    def frames(self, group):
+        v = self.q(f"/mcfan/groups,{group}")
+        return v["frames"] if v else 0
+
+    def unknown(self):
+        return self.q("/mcfan/counters")["unknown_group"]
+
+    def finish(self):
+        self.tel.close()
+        self.cmd("quit")
+        try:
+            out, err = self.p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            out, err = self.p.communicate()
+        rep = None
+        if os.path.exists(self.report):
+            with open(self.report) as f:
+                rep = json.load(f)
+            os.unlink(self.report)
+        shutil.rmtree(t.runtime_dir(self.eal), ignore_errors=True)
+        return self.p.returncode, out, err, rep
+
+
+def check_path(rep, what):
+    """The control frames' conservation, exactly."""
+    ig = rep["igmp"]
+    t.check(t.conservation(rep), f"[{what}] rx = delivered + drops")
+    t.check_eq(rep["drops"]["control"], ig["dequeued"] + ig["ctl_ring_full"],
+               f"[{what}] drops.control == dequeued + ctl_ring_full")
+    taken = sum(p[k]["taken"] + sum(p[k]["invalid"].values())
+                for p in ig["ports"] for k in ("igmp", "mld"))
+    t.check_eq(ig["dequeued"], taken + ig["unknown_port"],
+               f"[{what}] dequeued == taken + invalid (every reason)")
+    t.check_eq(rep["mbufs_outside_pool"], 0,
+               f"[{what}] every mbuf back in its pool")
+
+
+def flow_phase(run, groups, mdb_names, seconds, what):
+    """For `seconds`: the mdb entries never go (sampled every 0.5 s) and each group's frames
+    grow in every 2 s window."""
+    last = {g: run.frames(g) for g in groups}
+    gaps = {g: [] for g in groups}
+    missing = []
+    t0 = time.monotonic()
+    end = t0 + seconds
+    tw = t0
+    while time.monotonic() < end:
+        time.sleep(0.5)
+        now = time.monotonic()
+        for m in mdb_names:
+            if not mdb_has(m):
+                missing.append((round(now - t0, 1), m))
+        if now - tw >= 2.0:
+            for g in groups:
+                f = run.frames(g)
+                if f <= last[g]:
+                    gaps[g].append(round(now - t0, 1))
+                last[g] = f
+            tw = now
+    t.check_eq(missing, [], f"[{what}] mdb entries missing during {seconds} s (at s)")
+    for g in groups:
+        t.check_eq(gaps[g], [], f"[{what}] {g}: 2 s windows without frames over {seconds} s "
+                   "(ends at s)")
+
+
+def test_bridge(igmp_v, mld_v, flow_s, ssm):
+    what = f"igmp v{igmp_v} mld v{mld_v}"
+    lab_up(igmp_v, mld_v)
+    flows = [["g4", 4, "198.18.0.1", G4, PORT], ["g6", 6, "", G6, PORT]]
+    if ssm:
+        flows += [["ssm1", 4, "198.18.0.1", GSSM, SSM_PORT],
+                  ["ssm3", 4, "198.18.0.3", GSSM, SSM_PORT]]
+    run = Run(f"v{igmp_v}", ["--port-ip", "0=198.18.0.2", "--idle-rx", "backoff"])
+    dur = 3 + 2 + flow_s + LAST_MEMBER_S + 6
+    snd = start_sender(dur, 50, flows)
+    try:
+        # the bridge's querier reaches mcfan, which answers nothing yet
+        t.check(wait_for(lambda: run.q("/mcfan/igmp")["igmp"]["querier"] != "none", 8),
+                f"[{what}] mcfan saw the bridge's IGMP querier")
+        v = run.q("/mcfan/igmp")
+        t.check_eq(v["igmp"]["version"], igmp_v, f"[{what}] IGMP version follows the querier")
+        t.check(wait_for(lambda: run.q("/mcfan/igmp")["mld"]["querier"] != "none", 5),
+                f"[{what}] mcfan saw the bridge's MLD querier")
+        t.check_eq(run.q("/mcfan/igmp")["mld"]["version"], mld_v,
+                   f"[{what}] MLD version follows the querier")
+        # before join: the bridge gets the frames, mcfan does not
+        u0, b0 = run.unknown(), bridge_rx(V_BS)
+        time.sleep(2)
+        t.check(bridge_rx(V_BS) - b0 >= 100, f"[{what}] the sender's frames reach the bridge")
+        t.check_eq(run.unknown() - u0, 0, f"[{what}] before join no group frame reaches mcfan")
+        t.check(not mdb_has(G4) and not mdb_has(G6), f"[{what}] no mdb entry before join")
+        joins = f"{G4}:{PORT},[{G6}]:{PORT}"
+        if ssm:
+            joins += f",{GSSM}:{SSM_PORT}@198.18.0.1"
+        run.cmd(f"join {joins}")
+        t.check(wait_for(lambda: mdb_has(G4) and mdb_has(G6), 3),
+                f"[{what}] after join bridge mdb lists both groups on mcfan's port: {mdb()}")
+        t.check(wait_for(lambda: run.frames(f"{G4}:{PORT}") > 0, 3),
+                f"[{what}] after join the IPv4 group's frames reach mcfan")
+        t.check(wait_for(lambda: run.frames(f"[{G6}]:{PORT}") > 0, 3),
+                f"[{what}] after join the IPv6 group's frames reach mcfan")
+        if ssm:
+            t.check(wait_for(lambda: mdb_has(GSSM, "198.18.0.1"), 3),
+                    f"[{what}] the bridge lists (198.18.0.1, {GSSM}) on mcfan's port: {mdb()}")
+            t.check(not mdb_has(GSSM, "198.18.0.3"), f"[{what}] and not 198.18.0.3")
+            cap = subprocess.Popen(["ip", "netns", "exec", NS_R, "timeout", "5", "tcpdump",
+                                    "-nn", "-l", "-i", V_R, "-Q", "in", f"dst {GSSM}"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   text=True)
+            b3 = bridge_rx(V_BS)
+            cout, _ = cap.communicate(timeout=20)
+            src1 = len(re.findall(r"198\.18\.0\.1\.\d+ > 232\.1\.1\.1", cout))
+            src3 = len(re.findall(r"198\.18\.0\.3\.\d+ > 232\.1\.1\.1", cout))
+            t.check(src1 >= 10, f"[{what}] source-specific join: 198.18.0.1's frames arrive "
+                    f"({src1} in 5 s)")
+            t.check_eq(src3, 0, f"[{what}] source-specific join: none of 198.18.0.3's")
+            t.check(bridge_rx(V_BS) - b3 >= 4 * src1, f"[{what}] while the bridge gets both "
+                    "sources")
+        flow_phase(run, [f"{G4}:{PORT}", f"[{G6}]:{PORT}"], [G4, G6], flow_s, what)
+        t.check(mdb_has(G4) and mdb_has(G6), f"[{what}] still in the mdb after {flow_s} s")
+        # leave: the entries go and the frames stop within the last-member query time
+        run.cmd(f"leave {G4}:{PORT},[{G6}]:{PORT}")
+        tl = time.monotonic()
+        t.check(wait_for(lambda: not mdb_has(G4) and not mdb_has(G6), LAST_MEMBER_S + 1.5),
+                f"[{what}] after leave the mdb entries go within the last-member time: {mdb()}")
+        gone = time.monotonic() - tl
+        time.sleep(0.5)
+        u1 = run.unknown()
+        time.sleep(1.5)
+        t.check_eq(run.unknown() - u1, 0, f"[{what}] after leave (entries gone after "
+                   f"{gone:.1f} s) no frame of the groups reaches mcfan")
+        v = run.q("/mcfan/igmp")
+        vi, vm = f"v{igmp_v}", f"v{mld_v}"
+        t.check(v["igmp"][f"queries_general_{vi}"] >= 3, f"[{what}] IGMP general queries seen")
+        t.check(v["igmp"][f"queries_group_{vi}"] >= 1, f"[{what}] IGMP group query after leave")
+        t.check(v["igmp"][f"reports_sent_{vi}"] >= 4, f"[{what}] IGMP reports sent")
+        t.check(v["igmp"][f"leaves_sent_{vi}"] >= 1, f"[{what}] IGMP leave sent")
+        t.check(v["mld"][f"queries_general_{vm}"] >= 3, f"[{what}] MLD general queries seen")
+        t.check(v["mld"][f"reports_sent_{vm}"] >= 4, f"[{what}] MLD reports sent")
+        t.check(v["mld"][f"leaves_sent_{vm}"] >= 1, f"[{what}] MLD done / leave sent")
+        t.check(v["tx_failed"] == 0, f"[{what}] no TX failure")
+    finally:
+        rc, out, err, rep = run.finish()
+        snd.kill()
+        snd.wait()
+        lab_down()
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    if t.check(rep is not None, f"[{what}] report written"):
+        check_path(rep, what)
+        p = rep["igmp"]["ports"][0]
+        t.check_eq(p["igmp"]["source"], "198.18.0.2", f"[{what}] --port-ip source")
+        t.check(p["mld"]["source"].startswith("fe80::"), f"[{what}] MLD from link-local")
+
+
+def icmp6(src, dst, msg):
+    pseudo = (ipaddress.IPv6Address(src).packed + ipaddress.IPv6Address(dst).packed +
+              struct.pack("!IxxxB", len(msg), 58))
+    c = t._csum(pseudo + msg)
+    return msg[:2] + struct.pack("!H", c) + msg[4:]
+
+
+HBH_RA = bytes([58, 0, 5, 2, 0, 0, 1, 0])
+
+
+def igmp_frame(dst, msg, ttl=1, fix=True):
+    if fix:
+        msg = msg[:2] + struct.pack("!H", t._csum(msg[:2] + b"\0\0" + msg[4:])) + msg[4:]
+    return t.eth(t.mac_for_group(dst), 0x0800,
+                 t.ipv4("198.18.0.254", dst, 2, msg, ihl=6, options=b"\x94\x04\0\0", ttl=ttl))
+
+
+def mld_frame(src, dst, msg, hlim=1, fix=True):
+    if fix:
+        msg = icmp6(src, dst, msg[:2] + b"\0\0" + msg[4:])
+    ip = bytearray(t.ipv6(src, dst, 0, HBH_RA + msg))
+    ip[7] = hlim
+    return t.eth(t.mac_for_group(dst), 0x86DD, bytes(ip))
+
+
+def test_capture():
+    """Malformed frames from a capture: counted per reason, never answered."""
+    what = "capture"
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-pcap-")
+    inp, outp = os.path.join(tmp, "in.pcap"), os.path.join(tmp, "out.pcap")
+    q2 = bytes([0x11, 100, 0, 0, 0, 0, 0, 0])
+    q3 = bytes([0x11, 100, 0, 0, 0, 0, 0, 0, 2, 125, 0, 0])
+    m2 = bytes([130, 0, 0, 0, 0x03, 0xe8, 0, 0]) + bytes(16) + bytes([2, 125, 0, 0])
+    ll = "fe80::1"
+    bad = igmp_frame("224.0.0.1", q3)
+    bad = bad[:-1] + bytes([bad[-1] ^ 0xff])
+    mbad = mld_frame(ll, "ff02::1", m2)
+    mbad = mbad[:-1] + bytes([mbad[-1] ^ 0xff])
+    frames = [
+        (igmp_frame("224.0.0.1", q3, ttl=2), "igmp", "wrong_ttl"),
+        (bad, "igmp", "bad_checksum"),
+        (igmp_frame("224.0.0.1", q3[:10]), "igmp", "malformed"),      # 10 bytes: no version
+        (igmp_frame("239.9.9.1", q2), "igmp", "not_for_us"),          # general query to a group
+        (igmp_frame("224.0.0.1", bytes([0x16, 0, 0, 0, 239, 9, 9, 1])), "igmp", "not_for_us"),
+        (mld_frame(ll, "ff02::1", m2, hlim=255), "mld", "wrong_ttl"),
+        (mbad, "mld", "bad_checksum"),
+        (mld_frame(ll, "ff02::1", m2[:26]), "mld", "malformed"),
+        (mld_frame("2001:db8::1", "ff02::1", m2), "mld", "not_for_us"),  # not link-local
+    ]
+    t.write_pcap(inp, [f for f, _, _ in frames])
+    eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix",
+           f"mcfan-igmp-pcap-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", f"net_pcap0,rx_pcap={inp},tx_pcap={outp}"]
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1,[{G6}]", "--igmp", "v3",
+                                          "--mld", "v2", "--duration", "3"], timeout=60)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    if t.check(rep is not None, f"[{what}] report written"):
+        check_path(rep, what)
+        t.check_eq(rep["drops"]["control"], len(frames), f"[{what}] every frame is control")
+        p = rep["igmp"]["ports"][0]
+        for k in ("igmp", "mld"):
+            want = {"malformed": 0, "bad_checksum": 0, "wrong_ttl": 0, "not_for_us": 0}
+            for _, kk, r in frames:
+                if kk == k:
+                    want[r] += 1
+            t.check_eq(p[k]["invalid"], want, f"[{what}] {k}: invalid frames per reason")
+            t.check_eq(p[k]["taken"], 0, f"[{what}] {k}: nothing taken")
+            t.check_eq(sum(p[k]["queries_general"].values()), 0, f"[{what}] {k}: no query")
+        t.check_eq(p["igmp"]["reports_sent"]["v3"], 2, f"[{what}] IGMPv3: the join's 2 reports")
+        t.check_eq(p["mld"]["reports_sent"]["v2"], 2, f"[{what}] MLDv2: the join's 2 reports")
+    # what went out: only CHANGE_TO_EXCLUDE records (the joins), no answer (IS_EX)
+    sent = read_pcap(outp)
+    kinds = []
+    for f in sent:
+        if f[12:14] == b"\x08\x00":
+            g = f[14 + 24:]
+            kinds.append(("igmp", g[0], g[8]))
+        elif f[12:14] == b"\x86\xdd":
+            m = f[14 + 48:]
+            kinds.append(("mld", m[0], m[8]))
+    t.check_eq(sorted(kinds), sorted([("igmp", 0x22, 4)] * 2 + [("mld", 143, 4)] * 2),
+               f"[{what}] sent: 2 IGMPv3 and 2 MLDv2 TO_EX joins, no answer")
+    shutil.rmtree(tmp, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+
+
+def test_bad_input():
+    """Bad --igmp, --mld, --port-ip and GROUP@SOURCE values: one line naming the value,
+    exit 2, nothing started (before EAL); a --port-ip port that does not exist: exit 2 after
+    EAL; a bad source on the console: an error line, nothing joined."""
+    what = "bad input"
+    eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix",
+           f"mcfan-igmp-bad-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", "net_null0"]
+    cases = [
+        (["--igmp", "v4"], "--igmp: 'v4' is not a mode: auto, v2, v3 or off"),
+        (["--mld", "v3"], "--mld: 'v3' is not a mode: auto, v1, v2 or off"),
+        (["--port-ip", "0=224.0.0.1"], "--port-ip: '224.0.0.1' is not a unicast IPv4 address"),
+        (["--port-ip", "0=198.18.0.2,2001:db8::1"],
+         "--port-ip: '2001:db8::1' is not an IPv6 link-local address"),
+        (["--port-ip", "x=198.18.0.2"], "--port-ip: 'x' is not a port number"),
+        (["--port-ip", "0"], "--port-ip: '0' is not PORT=ADDR[,ADDR6]"),
+        (["--port-ip", "0=198.18.0.2/0=198.18.0.3"], "--port-ip: port 0 is given twice"),
+        (["--groups", "232.1.1.1@239.1.1.1"], "'239.1.1.1' is not a unicast source address"),
+        (["--groups", "232.1.1.1@"], "'' is not a unicast source address"),
+        (["--groups", "[ff3e::1]@198.18.0.1"], "'198.18.0.1' is not a unicast source address"),
+    ]
+    for app, msg in cases:
+        rc, out, err, rep = t.run_mcfan(eal, app, timeout=60)
+        t.check_eq(rc, 2, f"[{what}] {app}: exit status")
+        t.check(msg in err, f"[{what}] {app}: says {msg!r} ({err.strip()[-200:]!r})")
+        t.check(not t.eal_lines(err) and rep is None, f"[{what}] {app}: nothing started")
+    rc, out, err, rep = t.run_mcfan(eal, ["--port-ip", "5=198.18.0.2"], timeout=60)
+    t.check_eq(rc, 2, f"[{what}] --port-ip 5: exit status")
+    t.check("--port-ip: port 5 does not exist (1 ports were probed)" in err,
+            f"[{what}] --port-ip 5: says so ({err.strip()[-200:]!r})")
+    t.check(rep is None, f"[{what}] --port-ip 5: no report")
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-bad-")
+    cmds = os.path.join(tmp, "cmds")
+    with open(cmds, "w") as f:
+        f.write("join 232.1.1.1@[fe80::1]\njoin 232.1.1.1:5000@198.18.0.1+198.18.0.3\n"
+                "show igmp\n")
+    rc, out, err, rep = t.run_mcfan(eal, ["--cmdline-file", cmds, "--duration", "1"],
+                                    timeout=60)
+    t.check("join: '[fe80::1]' is not a unicast source address of the group's family" in out
+            + err, f"[{what}] console join with an IPv6 source for an IPv4 group refused")
+    t.check(re.search(r"group 232\.1\.1\.1\s+\S+\s+sources 2", out) is not None,
+            f"[{what}] the good source-specific join holds 2 sources ({out[-400:]!r})")
+    if t.check(rep is not None, f"[{what}] console run: report"):
+        gs = rep["igmp"]["ports"][0]["igmp"]["groups"]
+        t.check_eq([(g["group"], g["sources"]) for g in gs],
+                   [("232.1.1.1", ["198.18.0.1", "198.18.0.3"])],
+                   f"[{what}] only the good join is a member, INCLUDE its sources")
+    shutil.rmtree(tmp, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+
+
+def read_pcap(path):
+    frames = []
+    if not os.path.exists(path):
+        return frames
+    with open(path, "rb") as f:
+        data = f.read()
+    off = 24
+    while off + 16 <= len(data):
+        incl = struct.unpack("<I", data[off + 8:off + 12])[0]
+        frames.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return frames
+
+
+def main():
+    if os.geteuid() != 0:
+        print("test_igmp: needs root (network namespaces), skipping")
+        sys.exit(77)
+    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0 or \
+            shutil.which("tcpdump") is None:
+        print("test_igmp: needs ip netns and tcpdump, skipping")
+        sys.exit(77)
+    t0 = time.monotonic()
+    only = os.environ.get("TEST_IGMP_ONLY", "")
+    try:
+        if only in ("", "bad"):
+            test_bad_input()
+        if only in ("", "capture"):
+            test_capture()
+        if only in ("", "v2"):
+            test_bridge(2, 1, MEMBER_CS * 5 / 100, ssm=False)
+        if only in ("", "v3"):
+            test_bridge(3, 2, MEMBER_CS * 2 / 100, ssm=True)
+    finally:
+        lab_down()
+    print(f"test_igmp: {time.monotonic() - t0:.0f} s")
+    t.finish("igmp")
+
+
+if __name__ == "__main__":
+    main()
