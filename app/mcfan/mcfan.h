@@ -79,6 +79,11 @@
 /** Longest engine name (datapath/engine.h), bytes without the NUL. */
 #define MCFAN_ENGINE_NAME_MAX 31
 
+/** Most --seq rules and --seq-pair pairs (each). */
+#define MCFAN_SEQ_RULES_MAX 16
+/** Longest --seq rule or --seq-pair value, bytes with the NUL. */
+#define MCFAN_SEQ_RULE_LEN 192
+
 /** Data lcore roles beyond the lib's enum mcfan_role: none. */
 #define MCFAN_ROLE_NONE 0
 
@@ -116,6 +121,14 @@ struct mcfan_config {
 	bool json;                         /* --json (with --print-placement) */
 	char rx_engine[MCFAN_ENGINE_NAME_MAX + 1];     /* --rx-engine (datapath/engine.h) */
 	char worker_engine[MCFAN_ENGINE_NAME_MAX + 1]; /* --worker-engine */
+	/* feed quality (control/feed.c, docs/feed.md): --seq GROUPS=KIND rules, in order, and
+	 * --seq-pair A,B pairs, as text checked by params.c; the reorder window */
+	char seq_rules[MCFAN_SEQ_RULES_MAX][MCFAN_SEQ_RULE_LEN];
+	unsigned int n_seq_rules;
+	char seq_pairs[MCFAN_SEQ_RULES_MAX][MCFAN_SEQ_RULE_LEN];
+	unsigned int n_seq_pairs;
+	unsigned int seq_window_pkts;      /* --seq-window, sequence numbers */
+	uint64_t seq_window_ns;            /* --seq-window-ms, ns */
 };
 
 /** Lifecycle phases, in order; only ever advanced. */
@@ -295,6 +308,7 @@ struct mcfan_control;    /* control/groups.c */
 struct mcfan_kernel;     /* control/kernel.c */
 struct mcfan_sched;      /* control/sched.c */
 struct mcfan_engine;     /* datapath/engine.h */
+struct mcfan_feed_table; /* lib/feed/mcfan_feed.h */
 
 struct mcfan_app {
 	struct mcfan_config cfg;          /* parsed configuration: constant once launched */
@@ -321,6 +335,9 @@ struct mcfan_app {
 	struct mcfan_control *control;    /* control/groups.c's state (counter slots) */
 	struct mcfan_kernel *kernel;      /* control/kernel.c: kernel-side port counters, ctl_lock */
 	struct mcfan_sched *sched;        /* control/sched.c: schedstat of the lcores, ctl_lock */
+	/* feed bindings per counter slot (lib/feed/mcfan_feed.h gives the protocol): set by
+	 * control/feed.c before launch, freed after the data lcores stopped; NULL = none */
+	struct mcfan_feed_table *feed;
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */

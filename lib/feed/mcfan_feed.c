@@ -948,6 +948,78 @@ mcfan_feed_group_read(const struct mcfan_feed_group *g, struct mcfan_feed_counte
 	return ret < 0 ? ret : (int)n;
 }
 
+/* ---- frames ---- */
+
+#define ETH_HDR_LEN 14
+#define ETH_TYPE_IPV4 0x0800
+#define ETH_TYPE_IPV6 0x86dd
+#define ETH_TYPE_VLAN 0x8100       /* IEEE 802.1Q */
+#define ETH_TYPE_QINQ 0x88a8       /* IEEE 802.1ad */
+#define ETH_TYPE_QINQ_OLD 0x9100
+#define VLAN_TAG_LEN 4
+#define IPV4_MIN_HDR_LEN 20
+#define IPV6_HDR_LEN 40
+#define IP_PROTO_UDP 17
+#define IP6_HOPOPTS 0
+#define IP6_ROUTING 43
+#define IP6_FRAGMENT 44
+#define IP6_DSTOPTS 60
+#define IP6_FRAG_LEN 8
+#define IP6_EXT_MAX 8              /* extension headers followed at most */
+#define UDP_HDR_LEN 8
+
+int
+mcfan_feed_udp_payload(const uint8_t *f, uint32_t len, uint32_t *off, uint32_t *plen)
+{
+	uint32_t o = ETH_HDR_LEN, ulen;
+	uint16_t type;
+	unsigned int tags = 0, ext = 0;
+	uint8_t proto;
+
+	if (len < ETH_HDR_LEN)
+		return -EINVAL;
+	type = (uint16_t)load_be(f + 12, 2);
+	while ((type == ETH_TYPE_VLAN || type == ETH_TYPE_QINQ || type == ETH_TYPE_QINQ_OLD) &&
+	       tags < MCFAN_MAX_VLAN_TAGS) {
+		if (len < o + VLAN_TAG_LEN)
+			return -EINVAL;
+		type = (uint16_t)load_be(f + o + 2, 2);
+		o += VLAN_TAG_LEN;
+		tags++;
+	}
+	if (type == ETH_TYPE_IPV4) {
+		if (len < o + IPV4_MIN_HDR_LEN || (f[o] & 0x0f) < 5)
+			return -EINVAL;
+		proto = f[o + 9];
+		o += (uint32_t)(f[o] & 0x0f) * 4;
+	} else if (type == ETH_TYPE_IPV6) {
+		if (len < o + IPV6_HDR_LEN)
+			return -EINVAL;
+		proto = f[o + 6];
+		o += IPV6_HDR_LEN;
+		while ((proto == IP6_HOPOPTS || proto == IP6_ROUTING || proto == IP6_DSTOPTS ||
+			proto == IP6_FRAGMENT) && ext++ < IP6_EXT_MAX) {
+			if (len < o + 8)
+				return -EINVAL;
+			uint32_t hl = proto == IP6_FRAGMENT ? IP6_FRAG_LEN :
+				((uint32_t)f[o + 1] + 1) * 8;
+
+			proto = f[o];
+			o += hl;
+		}
+	} else {
+		return -EINVAL;
+	}
+	if (proto != IP_PROTO_UDP || len < o + UDP_HDR_LEN)
+		return -EINVAL;
+	ulen = (uint32_t)load_be(f + o + 4, 2);
+	if (ulen < UDP_HDR_LEN)
+		return -EINVAL;
+	*off = o + UDP_HDR_LEN;
+	*plen = RTE_MIN(ulen - UDP_HDR_LEN, len - *off);
+	return 0;
+}
+
 /* ---- A/B arbitration ---- */
 
 struct mcfan_feed_arb *

@@ -37,12 +37,15 @@
  * which retries while the sequence is odd or changed (a bounded number of times).
  */
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <rte_common.h>
 #include <rte_seqcount.h>
+
+#include "mcfan_group.h"
 
 /** What a group's datagrams are parsed as. */
 enum mcfan_feed_kind {
@@ -303,6 +306,66 @@ int mcfan_feed_arb_read(const struct mcfan_feed_arb *a, struct mcfan_feed_arb_co
  */
 uint64_t mcfan_feed_skew_quantile_ns(const uint64_t *hist, uint64_t max_ns,
 				     unsigned int permille);
+
+/**
+ * Find the UDP payload of a frame that lib/classify accepted (Ethernet, up to
+ * MCFAN_MAX_VLAN_TAGS IEEE 802.1Q/802.1ad tags, IPv4 (RFC 791) or IPv6 (RFC 8200, hop-by-hop,
+ * routing, destination options and atomic fragment headers), UDP (RFC 768)).
+ *
+ * @param f
+ *   First byte of the Ethernet header; only read.
+ * @param len
+ *   Bytes at f.
+ * @param off
+ *   Receives the payload's offset in f.
+ * @param plen
+ *   Receives the payload's length from the UDP length, bytes (cut to what f holds).
+ * @return
+ *   0, or -EINVAL if the frame is not such a datagram or is cut short.
+ */
+int mcfan_feed_udp_payload(const uint8_t *f, uint32_t len, uint32_t *off, uint32_t *plen);
+
+/**
+ * What a worker does with the frames of one counter slot: an immutable binding that the
+ * control side creates and publishes (struct mcfan_feed_table), and retires by replacing it.
+ */
+struct mcfan_feed_bind {
+	struct mcfan_feed_group *group; /**< The group's tracker, or NULL. */
+	struct mcfan_feed_arb *arb;     /**< Its A/B pair's arbitration, or NULL. */
+	uint8_t line;                   /**< In arb: 0 = line A, 1 = line B. */
+	uint16_t owner;                 /**< The worker index that tracks (the only writer). */
+};
+
+/**
+ * The published bindings, one per counter slot. Writer/reader protocol: the control side
+ * (under the action lock) stores a slot's binding with release and never frees a binding or
+ * the state it points to while the data lcores run (retired ones are freed at exit); a
+ * worker loads the binding of each frame's slot with acquire and tracks the frame only if
+ * it is the binding's owner. bound counts the slots with a binding (relaxed both ways: a
+ * hint that lets workers skip the lookups). worker[w] belongs to worker w alone.
+ */
+struct mcfan_feed_table {
+	_Atomic(const struct mcfan_feed_bind *) slot[MCFAN_MAX_GROUPS];
+	_Atomic uint32_t bound;
+	/** Per worker index: TSC of its next idle tick (mcfan_feed_group_tick()). */
+	struct {
+		uint64_t next_tick_tsc;
+	} __rte_cache_aligned worker[MCFAN_MAX_WORKERS];
+};
+
+/** Load slot id's binding (acquire); NULL when the slot has none. */
+static inline const struct mcfan_feed_bind *
+mcfan_feed_table_load(const struct mcfan_feed_table *t, uint16_t id)
+{
+	return atomic_load_explicit(&t->slot[id], memory_order_acquire);
+}
+
+/** Are any slots bound (relaxed)? */
+static inline bool
+mcfan_feed_table_any(const struct mcfan_feed_table *t)
+{
+	return atomic_load_explicit(&t->bound, memory_order_relaxed) != 0;
+}
 
 /**
  * The name of a kind ("iperf2", "rtp", "mpegts", "moldudp64", "generic", "off").

@@ -11,6 +11,7 @@
 
 #include "mcfan.h"
 #include "control/control.h"
+#include "control/feed.h"
 #include "control/kernel.h"
 #include "control/sched.h"
 #include "control/stats.h"
@@ -28,12 +29,19 @@ mcfan_control_init(struct mcfan_app *app)
 		mcfan_stats_free(app);
 		return ret;
 	}
+	ret = mcfan_feed_control_init(app); /* feed quality: --seq, --seq-pair (control/feed.c) */
+	if (ret < 0) {
+		mcfan_groups_control_free(app);
+		mcfan_stats_free(app);
+		return ret;
+	}
 	return 0;
 }
 
 void
 mcfan_control_free(struct mcfan_app *app)
 {
+	mcfan_feed_control_free(app);
 	mcfan_groups_control_free(app);
 	mcfan_stats_free(app);
 	mcfan_kernel_free(app);
@@ -49,5 +57,6 @@ mcfan_control_tick(struct mcfan_app *app)
 		return;
 	mcfan_live_tick(app);
 	mcfan_groups_tick(app);
+	mcfan_feed_tick(app);
 	mcfan_ctl_unlock();
 }
