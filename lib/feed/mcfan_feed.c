@@ -73,6 +73,7 @@ struct tracker {
 	uint64_t base, next, settled;
 	struct open_gap open[MCFAN_FEED_OPEN_GAPS];
 	unsigned int open_head, open_n;
+	uint64_t last_ns;          /* latest arrival */
 	/* jitter */
 	unsigned int jit_n;        /* arrivals seen in the session, up to 2 */
 	uint64_t prev_ns, prev_gap_ns;
@@ -441,6 +442,7 @@ track(struct mcfan_feed_group *g, uint64_t seq, uint32_t count, uint64_t now_ns,
 	uint64_t end = seq + count, s;
 	enum fate f = FATE_NEW;
 
+	t->last_ns = now_ns;
 	expire(g, now_ns);
 	/* a jump far ahead, or back beyond the whole history: the source restarted */
 	if (t->started && ((seq > t->next && seq - t->next > MCFAN_FEED_RESET_JUMP) ||
@@ -894,13 +896,32 @@ mcfan_feed_group_datagram(struct mcfan_feed_group *g, const uint8_t *payload, ui
 	return ret < 0 ? -EINVAL : 0;
 }
 
+/* Is there something for a tick to settle: a gap whose time ran out, or a stream silent for
+ * the time window with numbers not yet settled (for an A/B pair, a line's misses)? */
+static bool
+tick_due(const struct tracker *t, uint64_t now_ns)
+{
+	if (t->open_n > 0 && now_ns - t->open[t->open_head].t_ns >= t->p.window_ns)
+		return true;
+	return t->started && t->settled < t->next && now_ns - t->last_ns >= t->p.window_ns;
+}
+
+/* The tick's work: timed-out gaps, then, after a silence of the window, everything. */
+static void
+tick(struct mcfan_feed_group *g, uint64_t now_ns)
+{
+	expire(g, now_ns);
+	if (g->t.started && now_ns - g->t.last_ns >= g->t.p.window_ns)
+		settle(g, g->t.next);
+}
+
 void
 mcfan_feed_group_tick(struct mcfan_feed_group *g, uint64_t now_ns)
 {
-	if (g->t.open_n == 0 || now_ns - g->t.open[g->t.open_head].t_ns < g->t.p.window_ns)
+	if (!tick_due(&g->t, now_ns))
 		return;
 	rte_seqcount_write_begin(&g->seq);
-	expire(g, now_ns);
+	tick(g, now_ns);
 	rte_seqcount_write_end(&g->seq);
 }
 
@@ -1118,12 +1139,10 @@ mcfan_feed_arb_datagram(struct mcfan_feed_arb *a, unsigned int line, const uint8
 void
 mcfan_feed_arb_tick(struct mcfan_feed_arb *a, uint64_t now_ns)
 {
-	struct tracker *t = &a->g.t;
-
-	if (t->open_n == 0 || now_ns - t->open[t->open_head].t_ns < t->p.window_ns)
+	if (!tick_due(&a->g.t, now_ns))
 		return;
 	rte_seqcount_write_begin(&a->g.seq);
-	expire(&a->g, now_ns);
+	tick(&a->g, now_ns);
 	arb_publish(a);
 	rte_seqcount_write_end(&a->g.seq);
 }

@@ -231,8 +231,10 @@ int mcfan_feed_group_datagram(struct mcfan_feed_group *g, const uint8_t *payload
 			      uint32_t len, uint64_t now_ns);
 
 /**
- * Settle the gaps whose time window ran out, without a datagram (an idle writer calls
- * this now and then): the writer only.
+ * Settle the gaps whose time window ran out without a datagram, and, once the stream has
+ * been silent for the time window, every number still missing (so the tail of a stream that
+ * stopped, and an A/B line's misses, are counted). An idle writer calls this now and then;
+ * the writer only.
  *
  * @param now_ns
  *   The caller's clock, ns.
