@@ -94,11 +94,14 @@ def feed_of(rep, group):
     return None
 
 
-def run_pcap(name, frames, app):
+def run_pcap(name, frames, app, lcores="0-1"):
     d = tempfile.mkdtemp(prefix="mcfan-feed-")
     pcap = os.path.join(d, f"{name}.pcap")
     t.write_pcap(pcap, frames)
-    eal = t.eal_args(f"feed-{name}", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
+    eal = t.eal_args(f"feed-{name}", lcores=lcores,
+                     extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
+    if "@" in lcores:
+        eal[0] = "--lcores"   # more lcores than CPUs: mapped
     rc, out, err, rep = t.run_mcfan(eal, [*app, "--duration", "1"])
     os.unlink(pcap)
     os.rmdir(d)
@@ -134,16 +137,50 @@ def rtp_frames():
     return fr
 
 
+CONSOLE_SCRIPT = """wait 400
+show feed
+show feed gaps 239.9.9.1:3999
+set seq 239.9.9.1:3999 rtpx
+set pair 239.9.9.1:3999
+set seq 239.9.9.9:3999 rtp
+set seq 239.9.9.1:3999 off
+show feed
+"""
+
+
 def test_rtp():
     fr = rtp_frames()
-    rep, _ = run_pcap("rtp", fr, ["--groups", f"239.9.9.1:{PORT}",
-                                  "--seq", f"239.9.9.1:{PORT}=rtp"])
+    d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    script = os.path.join(d, "console.txt")
+    with open(script, "w") as f:
+        f.write(CONSOLE_SCRIPT)
+    rep, out = run_pcap("rtp", fr, ["--groups", f"239.9.9.1:{PORT}",
+                                    "--seq", f"239.9.9.1:{PORT}=rtp", "--cmdline-file", script])
+    os.unlink(script)
+    os.rmdir(d)
     if rep is None:
         return
-    expect("rtp", feed_of(rep, "239.9.9.1"), {
-        "kind": "rtp", "datagrams": len(fr), "expected": 136 + 50 + 20,
-        "received": 132 + 50 + 20, "lost": 4, "duplicates": 1, "reordered": 1, "late": 0,
-        "resets": 1, "sessions": 1, "malformed": 0})
+    # the report is taken after `set seq ... off`: the counters are the console's to check
+    t.check(feed_of(rep, "239.9.9.1") is None, "console: set seq off removed the feed object")
+    rows = re.findall(r"^\s+239\.9\.9\.1:3999\s+rtp\s+\d+\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
+                      r"\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", out, re.M)
+    if t.check(len(rows) == 1, f"console: show feed has the group's row once:\n{out[-3000:]}"):
+        exp, rcv, lost, pend, reord, dups, resets, gaps = map(int, rows[0])
+        t.check_eq((exp, rcv, lost, pend, reord, dups, resets),
+                   (136 + 50 + 20, 132 + 50 + 20, 4, 0, 1, 1, 1),
+                   "rtp: expected, received, lost, pending, reordered, duplicates, resets")
+        t.check_eq(gaps, 3, "rtp: gap events (65530, 5-7, the swap at 40)")
+    gl = re.findall(r"^\s+0\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+$", out, re.M)
+    t.check_eq([tuple(map(int, g)) for g in gl],
+               [(65530, 65530, 1), (65536 + 5, 65536 + 7, 3), (65536 + 40, 65536 + 40, 0)],
+               "console: show feed gaps: first, last (extended), lost, oldest first")
+    t.check("set seq: 'rtpx' is not a sequence kind" in out, "console: a bad kind is named")
+    t.check("set pair: '239.9.9.1:3999' is not two groups" in out,
+            "console: set pair of one group is refused")
+    t.check("set seq: group 239.9.9.9:3999 is not joined" in out,
+            "console: set seq of a group not joined is refused")
+    t.check("seq off for 239.9.9.1:3999" in out, "console: set seq off says so")
+    t.check("0 groups with a sequence extractor" in out, "console: show feed after off")
 
 
 # ---- MPEG-TS ----
@@ -189,6 +226,19 @@ def test_mpegts():
                                      "--seq", f"239.9.9.2:{PORT}=mpegts"])
     if rep is not None:
         expect("mpegts", feed_of(rep, "239.9.9.2"), {**want, "kind": "mpegts", "malformed": 0})
+    # replicate to two workers: one designated worker tracks, nothing is counted twice
+    cpu = 1 if (os.cpu_count() or 1) > 1 else 0
+    rep, _ = run_pcap("mpegts-rep", fr, ["--groups", f"239.9.9.2:{PORT}", "--fanout",
+                                         "replicate", "--rx-lcores", "1", "--worker-lcores",
+                                         "1-2", "--seq", f"239.9.9.2:{PORT}=mpegts"],
+                      lcores=f"0@0,1@{cpu},2@{cpu}")
+    if rep is not None:
+        g = [x for x in rep["groups"] if x["group"] == "239.9.9.2"]
+        t.check(len(g) == 1 and len(g[0]["workers"]) == 2, "mpegts replicate: two workers")
+        f = feed_of(rep, "239.9.9.2")
+        expect("mpegts replicate", f, {**want, "kind": "mpegts", "malformed": 0})
+        t.check(f is not None and f["lcore"] == g[0]["workers"][0],
+                "mpegts replicate: tracked by the first worker")
 
 
 # ---- MoldUDP64 ----
@@ -367,7 +417,15 @@ def test_live():
             t.check_eq(send.returncode, 0, "the iperf2 clients end well")
             t.check_eq(imp.wait(40), 0, "the impaired sender ends well")
             time.sleep(0.5)    # the time window (100 ms) settles what is still open
-            tel = None
+            tel_all = tel_one = None
+            try:
+                tel = t.Telemetry(os.path.join("/var/run/dpdk", f"mcfan-lab-feed-{lab.id}",
+                                               "dpdk_telemetry.v2"), timeout=10)
+                tel_all, _ = tel.query("/mcfan/feed")
+                tel_one, _ = tel.query("/mcfan/feed,239.9.9.3:3999")
+                tel.close()
+            except (OSError, ValueError, TimeoutError) as e:
+                t.check(False, f"telemetry /mcfan/feed: {e}")
             rc, rep = run.stop()
         finally:
             run.kill()
@@ -414,7 +472,18 @@ def test_live():
             print(f"feed: {tag}: iperf server lost {lost}/{total}, out-of-order {ooo}",
                   flush=True)
         t.check("feed quality (docs/feed.md)" in run.output(), "the text report has feed lines")
-        del tel
+        f3 = feed_of(rep, "239.9.9.3")
+        if t.check(tel_all is not None and tel_one is not None and f3 is not None,
+                   f"telemetry answered: {tel_all} {tel_one}"):
+            t.check_eq(tel_all.get("total"), 3, "/mcfan/feed: three groups")
+            t.check_eq(sorted(tel_all.get("group", [])), [f"{g}:{PORT}" for g in groups],
+                       "/mcfan/feed: the groups")
+            for k in ("lost", "duplicates", "reordered", "expected"):
+                t.check_eq(tel_one.get(k), f3[k], f"/mcfan/feed,239.9.9.3:3999 {k} = the report's")
+            gaps = list(zip(tel_one.get("gap_first", []), tel_one.get("gap_last", []),
+                            tel_one.get("gap_lost", [])))
+            t.check_eq(gaps, [(20, 22, 3), (70, 70, 0), (120, 120, 0), (150, 150, 1)],
+                       "/mcfan/feed,GROUP gap log: the drops (lost) and the swaps (filled)")
     finally:
         for _, p, fh, _ in servers:
             if p.poll() is None:
