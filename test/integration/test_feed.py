@@ -145,6 +145,9 @@ set pair 239.9.9.1:3999
 set seq 239.9.9.9:3999 rtp
 set seq 239.9.9.1:3999 off
 show feed
+join 239.9.9.5:3999
+wait 200
+show feed
 """
 
 
@@ -155,7 +158,8 @@ def test_rtp():
     with open(script, "w") as f:
         f.write(CONSOLE_SCRIPT)
     rep, out = run_pcap("rtp", fr, ["--groups", f"239.9.9.1:{PORT}",
-                                    "--seq", f"239.9.9.1:{PORT}=rtp", "--cmdline-file", script])
+                                    "--seq", f"239.9.9.1:{PORT},239.9.9.5:{PORT}=rtp",
+                                    "--cmdline-file", script])
     os.unlink(script)
     os.rmdir(d)
     if rep is None:
@@ -181,6 +185,10 @@ def test_rtp():
             "console: set seq of a group not joined is refused")
     t.check("seq off for 239.9.9.1:3999" in out, "console: set seq off says so")
     t.check("0 groups with a sequence extractor" in out, "console: show feed after off")
+    t.check(re.search(r"^\s+239\.9\.9\.5:3999\s+rtp\s", out, re.M) is not None and
+            "1 group with a sequence extractor" in out,
+            "console: a later join of a group a --seq rule names gets its extractor")
+    t.check(feed_of(rep, "239.9.9.5") is not None, "the joined group has a feed object")
 
 
 # ---- MPEG-TS ----
