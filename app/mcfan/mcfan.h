@@ -83,6 +83,10 @@
 
 /** Per-group series of the metrics endpoint by default (--metrics-max-groups, docs/metrics.md). */
 #define MCFAN_METRICS_MAX_GROUPS_DEFAULT 64
+/** Most --seq rules and --seq-pair pairs (each). */
+#define MCFAN_SEQ_RULES_MAX 16
+/** Longest --seq rule or --seq-pair value, bytes with the NUL. */
+#define MCFAN_SEQ_RULE_LEN 192
 
 /** Data lcore roles beyond the lib's enum mcfan_role: none. */
 #define MCFAN_ROLE_NONE 0
@@ -144,6 +148,14 @@ struct mcfan_config {
 	unsigned int n_port_ip;
 	struct mcfan_igmp_ssm ssm[MCFAN_IGMP_SSM_MAX]; /* sources of --groups' GROUP@SOURCE */
 	unsigned int n_ssm;
+	/* feed quality (control/feed.c, docs/feed.md): --seq GROUPS=KIND rules, in order, and
+	 * --seq-pair A,B pairs, as text checked by params.c; the reorder window */
+	char seq_rules[MCFAN_SEQ_RULES_MAX][MCFAN_SEQ_RULE_LEN];
+	unsigned int n_seq_rules;
+	char seq_pairs[MCFAN_SEQ_RULES_MAX][MCFAN_SEQ_RULE_LEN];
+	unsigned int n_seq_pairs;
+	unsigned int seq_window_pkts;      /* --seq-window, sequence numbers */
+	uint64_t seq_window_ns;            /* --seq-window-ms, ns */
 };
 
 /** Lifecycle phases, in order; only ever advanced. */
@@ -324,6 +336,7 @@ struct mcfan_kernel;     /* control/kernel.c */
 struct mcfan_sched;      /* control/sched.c */
 struct mcfan_engine;     /* datapath/engine.h */
 struct mcfan_igmp;       /* control/igmp.c */
+struct mcfan_feed_table; /* lib/feed/mcfan_feed.h */
 
 struct mcfan_app {
 	struct mcfan_config cfg;          /* parsed configuration: constant once launched */
@@ -351,6 +364,9 @@ struct mcfan_app {
 	struct mcfan_kernel *kernel;      /* control/kernel.c: kernel-side port counters, ctl_lock */
 	struct mcfan_sched *sched;        /* control/sched.c: schedstat of the lcores, ctl_lock */
 	struct mcfan_igmp *igmp;          /* control/igmp.c: IGMP/MLD host side, its own lock */
+	/* feed bindings per counter slot (lib/feed/mcfan_feed.h gives the protocol): set by
+	 * control/feed.c before launch, freed after the data lcores stopped; NULL = none */
+	struct mcfan_feed_table *feed;
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */

@@ -26,6 +26,7 @@
 #include "bits.h"
 #include "mcfan_igmp_host.h"
 #include "mcfan_igmp_ssm.h"
+#include "mcfan_feed.h"
 #include "mcfan_parse.h"
 #include "mcfan_sct.h"
 #include "config_file.h"
@@ -183,6 +184,116 @@ set_groups(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 		return n;
 	}
 	cfg->n_groups = (unsigned int)n;
+	return 0;
+}
+
+/* --seq GROUPS=KIND (repeatable; in the file, several separated by blanks): checked here,
+ * applied by control/feed.c once the groups are joined. */
+static int
+set_seq(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	char buf[MCFAN_SEQ_RULE_LEN * 4], msg[ERR_MAX], *item, *save = NULL, *eq;
+	struct mcfan_flow_key *keys;
+	struct mcfan_feed_spec spec;
+	int n;
+
+	if (strlen(v) >= sizeof(buf)) {
+		snprintf(err, len, "--seq: the value is longer than %zu characters", sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
+	if (keys == NULL) {
+		snprintf(err, len, "--seq: out of memory");
+		return -ENOMEM;
+	}
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (item = strtok_r(buf, " \t", &save); item != NULL; item = strtok_r(NULL, " \t", &save)) {
+		eq = strrchr(item, '=');
+		if (eq == NULL || eq == item || strlen(item) >= MCFAN_SEQ_RULE_LEN) {
+			snprintf(err, len, "--seq: '%.64s' is not GROUPS=KIND of at most %d characters "
+				 "(e.g. 239.9.9.1-10:3999=iperf2)", item, MCFAN_SEQ_RULE_LEN - 1);
+			goto bad;
+		}
+		*eq = '\0';
+		n = mcfan_group_parse_list(item, keys, MCFAN_MAX_GROUPS, msg, sizeof(msg));
+		if (n < 0) {
+			snprintf(err, len, "--seq: %s", msg);
+			goto bad;
+		}
+		if (mcfan_feed_spec_parse(eq + 1, &spec, msg, sizeof(msg)) < 0) {
+			snprintf(err, len, "--seq: %s", msg);
+			goto bad;
+		}
+		if (cfg->n_seq_rules == MCFAN_SEQ_RULES_MAX) {
+			snprintf(err, len, "--seq: more than %d rules", MCFAN_SEQ_RULES_MAX);
+			goto bad;
+		}
+		*eq = '=';
+		snprintf(cfg->seq_rules[cfg->n_seq_rules++], MCFAN_SEQ_RULE_LEN, "%s", item);
+	}
+	free(keys);
+	return 0;
+bad:
+	free(keys);
+	return -EINVAL;
+}
+
+/* --seq-pair A,B (repeatable; in the file, several separated by blanks). */
+static int
+set_seq_pair(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	char buf[MCFAN_SEQ_RULE_LEN * 4], msg[ERR_MAX], *item, *save = NULL;
+	struct mcfan_flow_key keys[3];
+	int n;
+
+	if (strlen(v) >= sizeof(buf)) {
+		snprintf(err, len, "--seq-pair: the value is longer than %zu characters",
+			 sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (item = strtok_r(buf, " \t", &save); item != NULL; item = strtok_r(NULL, " \t", &save)) {
+		n = strlen(item) < MCFAN_SEQ_RULE_LEN ?
+			mcfan_group_parse_list(item, keys, RTE_DIM(keys), msg, sizeof(msg)) : -E2BIG;
+		if (n != 2 || mcfan_flow_key_equal(&keys[0], &keys[1])) {
+			snprintf(err, len, "--seq-pair: '%.64s' is not two groups A,B (e.g. "
+				 "239.9.9.1:3999,239.9.9.2:3999)", item);
+			return -EINVAL;
+		}
+		if (cfg->n_seq_pairs == MCFAN_SEQ_RULES_MAX) {
+			snprintf(err, len, "--seq-pair: more than %d pairs", MCFAN_SEQ_RULES_MAX);
+			return -EINVAL;
+		}
+		snprintf(cfg->seq_pairs[cfg->n_seq_pairs++], MCFAN_SEQ_RULE_LEN, "%s", item);
+	}
+	return 0;
+}
+
+static int
+set_seq_window(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, 1, MCFAN_FEED_WINDOW_PKTS_MAX, &n) < 0) {
+		snprintf(err, len, "--seq-window: '%s' is not a number of 1..%d sequence numbers", v,
+			 MCFAN_FEED_WINDOW_PKTS_MAX);
+		return -EINVAL;
+	}
+	cfg->seq_window_pkts = (unsigned int)n;
+	return 0;
+}
+
+static int
+set_seq_window_ms(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, 1, MCFAN_FEED_WINDOW_NS_MAX / 1000000, &n) < 0) {
+		snprintf(err, len, "--seq-window-ms: '%s' is not 1..%" PRIu64 " milliseconds", v,
+			 (uint64_t)(MCFAN_FEED_WINDOW_NS_MAX / 1000000));
+		return -EINVAL;
+	}
+	cfg->seq_window_ns = (uint64_t)n * 1000000;
 	return 0;
 }
 
@@ -695,6 +806,15 @@ static const struct opt_def opts[] = {
 	 "[ff3e::1]:5000, comma-separated; no port = every UDP port; GROUP@SOURCE[+SOURCE] "
 	 "joins from these sources only (IGMPv3/MLDv2 INCLUDE, docs/igmp.md)", "none",
 	 set_groups, true},
+	{"seq", OPT_VALUE, "GROUPS=KIND", "track feed quality of groups: KIND iperf2, rtp[:HZ], "
+	 "mpegts, moldudp64, OFFSET:WIDTH:be|le (docs/feed.md); repeatable", "none", set_seq,
+	 true},
+	{"seq-pair", OPT_VALUE, "A,B", "arbitrate two groups with one --seq kind as feed lines "
+	 "A and B; repeatable", "none", set_seq_pair, true},
+	{"seq-window", OPT_VALUE, "N", "reorder window: a missing number is lost once N later "
+	 "ones came", RTE_STR(MCFAN_FEED_WINDOW_PKTS_DEFAULT), set_seq_window, true},
+	{"seq-window-ms", OPT_VALUE, "MS", "reorder window in time: ... or MS milliseconds after "
+	 "its gap was seen", "100", set_seq_window_ms, true},
 	{"fanout", OPT_VALUE, "MODE", "partition (one worker per group) or replicate (every "
 	 "worker gets every frame, by reference)", "partition", set_fanout, true},
 	{"ring-size", OPT_VALUE, "N", "slots of each RX-to-worker ring, a power of two >= burst",

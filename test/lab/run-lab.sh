@@ -11,7 +11,8 @@
 # creates a two-namespace veth lab (198.18.0.0/15 addresses only), starts mcfan with
 # net_af_packet on the receiver's veth and the seed workload (config/seed-workload.ini:
 # 239.9.9.1-10:3999), sends SECONDS seconds (default 10) of multicast from 10 iperf2 clients,
-# one per group, stops mcfan with SIGINT, prints its report and compares its per-group frame
+# one per group, stops mcfan with SIGINT, prints its report (with each group's feed quality
+# from iperf2's sequence numbers: the config's seq key) and compares its per-group frame
 # counts with a capture of the veth. Removes the lab (and gives back the hugepages it
 # reserved) on every exit, also on failure or Ctrl-C. Exit status 0 when every group's count
 # equals the wire's.
@@ -268,6 +269,16 @@ print(f"run-lab: iperf2 wrote {count} datagrams per group{'' if sent_ok else ' (
 print(f"run-lab: {equal}/{len(mc)} groups equal; other frames on the wire {other}; mcfan drops "
       f"{drops} {dict((k, v) for k, v in rep['drops'].items() if v)}; conservation "
       f"{'ok' if cons else 'BROKEN'}; mbufs outside pool {rep['mbufs_outside_pool']}")
+feed = []
+for g in sorted(rep["groups"], key=lambda g: tuple(map(int, g["group"].split(".")))):
+    f = g.get("feed")
+    if f is not None:
+        feed.append(f"{g['group'].rsplit('.', 1)[1]}:{f['received']}/{f['expected']}"
+                    f" lost {f['lost']} reord {f['reordered']} dup {f['duplicates']}"
+                    f" jitter {f['jitter_ns'] / 1000:.0f}us")
+if feed:
+    print("run-lab: feed quality (iperf2 sequence numbers, docs/feed.md), received/expected "
+          "per group: " + "; ".join(feed))
 ok = equal == len(mc) == len(wire) and cons and rep["mbufs_outside_pool"] == 0
 sys.exit(0 if ok else 1)
 PY

@@ -88,7 +88,7 @@ cmd_show_igmp(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return show_proto(con, 0);
 }
 
-MCFAN_CONSOLE_COMMAND(show_igmp, 260, "show igmp", cmd_show_igmp,
+MCFAN_CONSOLE_COMMAND(show_igmp, 280, "show igmp", cmd_show_igmp,
 		      "IGMP per port: mode, version spoken, querier, queries seen, reports and "
 		      "leaves sent, invalid frames, groups and their last report",
 		      "show igmp");
@@ -100,7 +100,7 @@ cmd_show_mld(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return show_proto(con, 1);
 }
 
-MCFAN_CONSOLE_COMMAND(show_mld, 270, "show mld", cmd_show_mld,
+MCFAN_CONSOLE_COMMAND(show_mld, 290, "show mld", cmd_show_mld,
 		      "MLD per port: mode, version spoken, querier, queries seen, reports and "
 		      "dones sent, invalid frames, groups and their last report",
 		      "show mld");

@@ -12,6 +12,7 @@
 #include "mcfan.h"
 #include "control/control.h"
 #include "control/igmp.h"
+#include "control/feed.h"
 #include "control/kernel.h"
 #include "control/sched.h"
 #include "control/stats.h"
@@ -36,6 +37,13 @@ mcfan_control_init(struct mcfan_app *app)
 		mcfan_stats_free(app);
 		return ret;
 	}
+	ret = mcfan_feed_control_init(app); /* feed quality: --seq, --seq-pair (control/feed.c) */
+	if (ret < 0) {
+		mcfan_igmp_free(app);
+		mcfan_groups_control_free(app);
+		mcfan_stats_free(app);
+		return ret;
+	}
 	return 0;
 }
 
@@ -43,6 +51,7 @@ void
 mcfan_control_free(struct mcfan_app *app)
 {
 	mcfan_igmp_free(app);
+	mcfan_feed_control_free(app);
 	mcfan_groups_control_free(app);
 	mcfan_stats_free(app);
 	mcfan_kernel_free(app);
@@ -59,5 +68,6 @@ mcfan_control_tick(struct mcfan_app *app)
 		return;
 	mcfan_live_tick(app);
 	mcfan_groups_tick(app);
+	mcfan_feed_tick(app);
 	mcfan_ctl_unlock();
 }

@@ -4,7 +4,8 @@
 
 /*
  * Worker engine "count" (the default): dequeue from each input ring, count every copy per
- * group (frames, bytes, RX-to-dequeue latency: lib/fanout/mcfan_fanout.h) and free it.
+ * group (frames, bytes, RX-to-dequeue latency: lib/fanout/mcfan_fanout.h) and free it; the
+ * copies of groups with a sequence extractor are tracked first (datapath/feed.h).
  */
 
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 
 #include "mcfan.h"
 #include "datapath/engine.h"
+#include "datapath/feed.h"
 
 static unsigned int
 count_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool ms_on)
@@ -27,10 +29,13 @@ count_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, b
 		n = mcfan_engine_ring_poll(lc, r, pkts, burst, ms_on, &avail, &now);
 		if (n == 0)
 			continue;
+		mcfan_feed_worker_burst(app, lc, pkts, n); /* feed quality: reads, before the free */
 		mcfan_worker_burst(lc->ws, pkts, n, n + avail, now, app->meta_offset);
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_PROCESS);
 		total += n;
 	}
+	if (total == 0)
+		mcfan_feed_worker_idle(app, lc);
 	return total;
 }
 

@@ -27,6 +27,7 @@
 #include "control/placement.h"
 #include "control/stats.h"
 #include "telemetry/igmp.h"
+#include "telemetry/feed.h"
 #include "telemetry/report.h"
 
 #define MSACC_TEXT_MAX (64 * 1024)
@@ -198,6 +199,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 				fprintf(f, " %u", app->worker_lcore_ids[w]);
 		fprintf(f, "\n");
 	}
+	mcfan_feed_report_print(app, f); /* feed quality: groups with --seq (telemetry/feed.c) */
 	n = mcfan_workers_read(app, wv);
 	fprintf(f, "\nworkers:\n  %5s %14s %14s %12s %16s\n", "lcore", "frames", "enqueued",
 		"ring_drops", "ring_high_water");
@@ -509,10 +511,14 @@ report_json_build(struct mcfan_app *app)
 			if (mcfan_bits_test(gv[i].worker_bits, w))
 				json_array_append_new(wl, json_integer(app->worker_lcore_ids[w]));
 		json_object_set_new(o, "workers", wl);
+		mcfan_feed_report_group_json(app, &gv[i].entry->key, o); /* "feed", with --seq */
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "groups", arr);
 	json_object_set_new(root, "igmp", mcfan_igmp_report_json(app));
+	arr = mcfan_feed_report_pairs_json(app); /* A/B pairs, only when there are some */
+	if (arr != NULL)
+		json_object_set_new(root, "feed_pairs", arr);
 
 	arr = json_array();
 	n = mcfan_workers_read(app, wv);

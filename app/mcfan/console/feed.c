@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Console commands of feed quality (docs/feed.md, docs/console.md): set seq, set pair, show
+ * feed, show feed gaps. Each only parses, calls control/feed.h and prints.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_common.h>
+
+#include "mcfan.h"
+#include "mcfan_feed.h"
+#include "control/control.h"
+#include "control/feed.h"
+#include "console/console.h"
+
+#define NS_PER_US 1000
+
+/* set seq <groups> <kind> */
+static int
+cmd_set_seq(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	char msg[MCFAN_CTL_MSG_MAX];
+
+	return mcfan_console_result(con, mcfan_ctl_set_seq(mcfan_console_app(con), a->groups,
+							   a->policy, msg, sizeof(msg)), msg);
+}
+
+MCFAN_CONSOLE_COMMAND(set_seq, 450, "set seq <groups> <policy>", cmd_set_seq,
+		      "give joined groups a sequence extractor (iperf2, rtp[:HZ], mpegts, "
+		      "moldudp64, OFFSET:WIDTH:be|le) or none (off); counters from zero",
+		      "set seq 239.9.9.1-10:3999 iperf2");
+
+/* set pair <A,B> */
+static int
+cmd_set_pair(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	char msg[MCFAN_CTL_MSG_MAX];
+
+	return mcfan_console_result(con, mcfan_ctl_set_pair(mcfan_console_app(con), a->groups,
+							    msg, sizeof(msg)), msg);
+}
+
+MCFAN_CONSOLE_COMMAND(set_pair, 460, "set pair <groups>", cmd_set_pair,
+		      "arbitrate two groups with one sequence kind as feed lines A,B",
+		      "set pair 239.9.9.1:3999,239.9.9.2:3999");
+
+static int
+cmd_show_feed(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	struct mcfan_app *app = mcfan_console_app(con);
+	struct mcfan_feed_view *v;
+	struct mcfan_feed_pair_view *pv;
+	char text[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX];
+	unsigned int n, i, np, l;
+
+	RTE_SET_USED(a);
+	v = mcfan_console_calloc(con, "show feed", MCFAN_MAX_GROUPS, sizeof(*v));
+	if (v == NULL)
+		return -ENOMEM;
+	pv = mcfan_console_calloc(con, "show feed", MCFAN_FEED_PAIRS_MAX, sizeof(*pv));
+	if (pv == NULL) {
+		free(v);
+		return -ENOMEM;
+	}
+	n = mcfan_feed_read(app, v, MCFAN_MAX_GROUPS);
+	printf("  %-24s %-10s %5s %12s %12s %9s %8s %9s %9s %6s %6s %11s\n", "group", "kind",
+	       "lcore", "expected", "received", "lost", "pending", "reordered", "dups", "resets",
+	       "gaps", "jitter_us");
+	for (i = 0; i < n; i++) {
+		mcfan_group_format(&v[i].key, text, sizeof(text));
+		printf("  %-24s %-10s %5u %12" PRIu64 " %12" PRIu64 " %9" PRIu64 " %8" PRIu64
+		       " %9" PRIu64 " %9" PRIu64 " %6" PRIu64 " %6" PRIu64 " %11.1f\n", text,
+		       v[i].kind, v[i].lcore, v[i].c.expected, v[i].c.received, v[i].c.lost,
+		       v[i].c.pending, v[i].c.reordered, v[i].c.duplicates, v[i].c.resets,
+		       v[i].c.gaps, (double)v[i].c.jitter_ns / NS_PER_US);
+	}
+	np = mcfan_feed_pairs_read(app, pv, MCFAN_FEED_PAIRS_MAX);
+	for (i = 0; i < np; i++) {
+		mcfan_group_format(&pv[i].key[0], text, sizeof(text));
+		mcfan_group_format(&pv[i].key[1], b, sizeof(b));
+		printf("pair %s / %s: merged expected %" PRIu64 " received %" PRIu64 " lost %" PRIu64
+		       " arbitration duplicates %" PRIu64 "\n", text, b, pv[i].c.merged.expected,
+		       pv[i].c.merged.received, pv[i].c.merged.lost,
+		       pv[i].c.line[0].arb_duplicates + pv[i].c.line[1].arb_duplicates);
+		for (l = 0; l < 2; l++)
+			printf("  line %c: first arrivals %" PRIu64 ", missed %" PRIu64 "\n",
+			       l == 0 ? 'A' : 'B', pv[i].c.line[l].first_arrivals,
+			       pv[i].c.line[l].missed);
+		printf("  skew B-A: p50 %+.1f us, p99 %+.1f us (B later %" PRIu64 ", B earlier %"
+		       PRIu64 ")\n",
+		       (double)mcfan_feed_skew_quantile_ns(pv[i].c.skew_hist[0],
+							   pv[i].c.skew_max_ns[0], 500) / NS_PER_US,
+		       (double)mcfan_feed_skew_quantile_ns(pv[i].c.skew_hist[0],
+							   pv[i].c.skew_max_ns[0], 990) / NS_PER_US,
+		       pv[i].c.line[1].arb_duplicates, pv[i].c.line[0].arb_duplicates);
+	}
+	printf("%u group%s with a sequence extractor, %u pair%s (docs/feed.md)\n", n,
+	       n == 1 ? "" : "s", np, np == 1 ? "" : "s");
+	free(pv);
+	free(v);
+	return 0;
+}
+
+MCFAN_CONSOLE_COMMAND(show_feed, 260, "show feed", cmd_show_feed,
+		      "feed quality per group with a sequence extractor, and A/B pairs",
+		      "show feed");
+
+static int
+cmd_show_feed_gaps(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	struct mcfan_app *app = mcfan_console_app(con);
+	struct mcfan_feed_gap log[MCFAN_FEED_GAP_LOG];
+	struct mcfan_feed_view v;
+	char msg[MCFAN_CTL_MSG_MAX], text[MCFAN_GROUP_STR_MAX];
+	int n, i;
+
+	n = mcfan_feed_gaps_read(app, a->groups, &v, log, RTE_DIM(log), msg, sizeof(msg));
+	if (n < 0)
+		return mcfan_console_result(con, n, msg);
+	mcfan_group_format(&v.key, text, sizeof(text));
+	printf("  %6s %20s %20s %8s %16s\n", "stream", "first", "last", "lost", "time_ns");
+	for (i = 0; i < n; i++)
+		printf("  %6u %20" PRIu64 " %20" PRIu64 " %8" PRIu64 " %16" PRIu64 "\n",
+		       log[i].stream, log[i].first, log[i].last, log[i].lost, log[i].t_ns);
+	printf("%s (%s): %" PRIu64 " gap events, the last %d shown\n", text, v.kind,
+	       v.c.gap_log_total, n);
+	return 0;
+}
+
+MCFAN_CONSOLE_COMMAND(show_feed_gaps, 270, "show feed gaps <groups>", cmd_show_feed_gaps,
+		      "the gap log of one group: first and last missing number, lost, time",
+		      "show feed gaps 239.9.9.1:3999");

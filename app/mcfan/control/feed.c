@@ -1,0 +1,687 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Feed quality, the control side (control/feed.h).
+ *
+ * Each counter slot with an extractor has a state (lib/feed) that exactly one worker writes:
+ * the group's first target (partition: its worker; replicate: the first of its workers). A
+ * binding (struct mcfan_feed_bind) names the state, the A/B arbitration if the group is a
+ * line of a pair, and the worker; it is published with a release store into the slot's
+ * entry of app->feed, and never changed: a change publishes a new binding. A replaced
+ * binding and the state it alone named cannot be freed while a worker may still hold it
+ * (workers take no part in RCU), so they are retired into a list freed at exit; the list
+ * is bounded (MCFAN_FEED_RETIRED_MAX) and an action that would overflow it is refused.
+ *
+ * The slot table below belongs to the actions and mcfan_feed_tick() (the action lock); the
+ * read side copies it under ctl_lock, which every change also takes.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "mcfan.h"
+#include "mcfan_feed.h"
+#include "mcfan_parse.h"
+#include "log.h"
+#include "control/action.h"
+#include "control/feed.h"
+
+struct feed_slot {
+	bool used;                      /* has an extractor */
+	struct mcfan_flow_key key;
+	struct mcfan_feed_spec spec;
+	uint16_t owner;                 /* worker index */
+	struct mcfan_feed_group *group;
+	struct mcfan_feed_bind *bind;   /* published */
+	int pair;                       /* index in pair[], or -1 */
+	bool seen;                      /* the group in this slot was looked at by the tick */
+	struct mcfan_flow_key seen_key;
+};
+
+struct feed_rule {
+	struct mcfan_flow_key *keys;
+	unsigned int n;
+	struct mcfan_feed_spec spec;
+};
+
+struct feed_pair {
+	bool used;
+	uint16_t slot[2];
+	struct mcfan_feed_arb *arb;
+};
+
+enum retired_type { RETIRED_BIND, RETIRED_GROUP, RETIRED_ARB };
+
+struct retired {
+	void *p;
+	enum retired_type type;
+};
+
+struct feed_ctl {
+	struct mcfan_feed_table tab;    /* first: app->feed points here */
+	struct mcfan_feed_params params;
+	struct feed_slot slot[MCFAN_MAX_GROUPS];
+	struct feed_rule rules[MCFAN_SEQ_RULES_MAX];
+	unsigned int n_rules;
+	struct feed_pair pair[MCFAN_FEED_PAIRS_MAX];
+	struct retired retired[MCFAN_FEED_RETIRED_MAX];
+	unsigned int n_retired;
+	bool retired_full_logged;
+};
+
+static struct feed_ctl *
+ctl_of(const struct mcfan_app *app)
+{
+	return app->feed == NULL ? NULL : container_of(app->feed, struct feed_ctl, tab);
+}
+
+static bool
+retire(struct feed_ctl *c, void *p, enum retired_type type)
+{
+	if (p == NULL)
+		return true;
+	if (c->n_retired == MCFAN_FEED_RETIRED_MAX) {
+		if (!c->retired_full_logged)
+			MCFAN_LOG(WARNING, "feed: %d replaced states kept; further ones are not "
+				  "freed before exit\n", MCFAN_FEED_RETIRED_MAX);
+		c->retired_full_logged = true;
+		return false;
+	}
+	c->retired[c->n_retired].p = p;
+	c->retired[c->n_retired].type = type;
+	c->n_retired++;
+	return true;
+}
+
+static void
+free_one(void *p, enum retired_type type)
+{
+	if (type == RETIRED_GROUP)
+		mcfan_feed_group_free(p);
+	else if (type == RETIRED_ARB)
+		mcfan_feed_arb_free(p);
+	else
+		free(p);
+}
+
+/* Publish slot id's binding (NULL: none); retire the old one. Under the action lock. */
+static int
+publish(struct mcfan_app *app, struct feed_ctl *c, uint16_t id, struct mcfan_feed_group *g,
+	struct mcfan_feed_arb *arb, uint8_t line, uint16_t owner)
+{
+	struct feed_slot *s = &c->slot[id];
+	struct mcfan_feed_bind *b = NULL, *old = s->bind;
+
+	if (g != NULL || arb != NULL) {
+		b = calloc(1, sizeof(*b));
+		if (b == NULL)
+			return -ENOMEM;
+		b->group = g;
+		b->arb = arb;
+		b->line = line;
+		b->owner = owner;
+	}
+	mcfan_ctl_state_lock(app);
+	atomic_store_explicit(&c->tab.slot[id], b, memory_order_release);
+	if (old == NULL && b != NULL)
+		atomic_fetch_add_explicit(&c->tab.bound, 1, memory_order_relaxed);
+	else if (old != NULL && b == NULL)
+		atomic_fetch_sub_explicit(&c->tab.bound, 1, memory_order_relaxed);
+	s->bind = b;
+	mcfan_ctl_state_unlock(app);
+	retire(c, old, RETIRED_BIND);
+	return 0;
+}
+
+/* Room to retire n more objects? */
+static bool
+room(const struct feed_ctl *c, unsigned int n)
+{
+	return c->n_retired + n <= MCFAN_FEED_RETIRED_MAX;
+}
+
+/* Dissolve pair p: both lines go on alone. */
+static void
+unpair(struct mcfan_app *app, struct feed_ctl *c, int p)
+{
+	struct feed_pair *fp = &c->pair[p];
+	unsigned int l;
+
+	if (p < 0 || !fp->used)
+		return;
+	for (l = 0; l < 2; l++) {
+		struct feed_slot *s = &c->slot[fp->slot[l]];
+
+		s->pair = -1;
+		if (publish(app, c, fp->slot[l], s->used ? s->group : NULL, NULL, 0, s->owner) < 0)
+			MCFAN_LOG(WARNING, "feed: out of memory while dissolving a pair\n");
+	}
+	mcfan_ctl_state_lock(app);
+	fp->used = false;
+	mcfan_ctl_state_unlock(app);
+	retire(c, fp->arb, RETIRED_ARB);
+	fp->arb = NULL;
+}
+
+/* Give slot id a fresh state of spec on worker owner (kind off: none). */
+static int
+bind_slot(struct mcfan_app *app, struct feed_ctl *c, uint16_t id, const struct mcfan_flow_key *k,
+	  const struct mcfan_feed_spec *spec, uint16_t owner)
+{
+	struct feed_slot *s = &c->slot[id];
+	struct mcfan_feed_group *g = NULL, *old = s->group;
+	int ret;
+
+	unpair(app, c, s->pair);
+	if (spec->kind != MCFAN_FEED_OFF) {
+		g = mcfan_feed_group_create(spec, &c->params, owner);
+		if (g == NULL)
+			return -rte_errno;
+	}
+	ret = publish(app, c, id, g, NULL, 0, owner);
+	if (ret < 0) {
+		mcfan_feed_group_free(g);
+		return ret;
+	}
+	mcfan_ctl_state_lock(app);
+	s->used = g != NULL;
+	s->key = *k;
+	s->spec = *spec;
+	s->owner = owner;
+	s->group = g;
+	mcfan_ctl_state_unlock(app);
+	retire(c, old, RETIRED_GROUP);
+	return 0;
+}
+
+static const struct feed_rule *
+match_rule(const struct feed_ctl *c, const struct mcfan_flow_key *k)
+{
+	unsigned int r, i;
+
+	/* the last rule that names the group wins, as a later option does */
+	for (r = c->n_rules; r > 0; r--)
+		for (i = 0; i < c->rules[r - 1].n; i++)
+			if (mcfan_flow_key_equal(&c->rules[r - 1].keys[i], k))
+				return &c->rules[r - 1];
+	return NULL;
+}
+
+static void
+follow_groups(struct mcfan_app *app, struct feed_ctl *c)
+{
+	bool present[MCFAN_MAX_GROUPS] = {false};
+	const struct feed_rule *r;
+	unsigned int i, id;
+	char text[MCFAN_GROUP_STR_MAX];
+
+	for (i = 0; i < app->n_group_entries; i++) {
+		const struct mcfan_group_entry *e = &app->group_entries[i];
+		struct feed_slot *s = &c->slot[e->id];
+		uint16_t owner = e->targets[0];
+
+		present[e->id] = true;
+		if (!s->seen || !mcfan_flow_key_equal(&s->seen_key, &e->key)) {
+			/* a group new in this slot: its rule, if any */
+			if (s->used && !room(c, 3))
+				continue;
+			if (s->used)
+				bind_slot(app, c, e->id, &e->key, &(struct mcfan_feed_spec){0}, owner);
+			s->seen = true;
+			s->seen_key = e->key;
+			r = match_rule(c, &e->key);
+			if (r != NULL && room(c, 3) &&
+			    bind_slot(app, c, e->id, &e->key, &r->spec, owner) < 0) {
+				mcfan_group_format(&e->key, text, sizeof(text));
+				MCFAN_LOG(WARNING, "feed: group %s: cannot create its state: %s\n",
+					  text, rte_strerror(rte_errno));
+			}
+		} else if (s->used && s->owner != owner && room(c, 4)) {
+			/* set fanout moved it: a fresh state on its new worker */
+			struct mcfan_feed_spec spec = s->spec;
+
+			bind_slot(app, c, e->id, &e->key, &spec, owner);
+		}
+	}
+	for (id = 0; id < MCFAN_MAX_GROUPS; id++) {
+		struct feed_slot *s = &c->slot[id];
+
+		if (!s->seen || present[id])
+			continue;
+		s->seen = false; /* left */
+		if (s->used && room(c, 3))
+			bind_slot(app, c, (uint16_t)id, &s->key, &(struct mcfan_feed_spec){0},
+				  s->owner);
+	}
+}
+
+void
+mcfan_feed_tick(struct mcfan_app *app)
+{
+	struct feed_ctl *c = ctl_of(app);
+
+	if (c != NULL)
+		follow_groups(app, c);
+}
+
+/* Parse a group list; every group must be joined; ids[] receive their slots and owners[]
+ * their designated workers. keys must hold MCFAN_MAX_GROUPS. */
+static int
+joined_slots(const struct mcfan_app *app, const char *what, const char *text,
+	     struct mcfan_flow_key *keys, uint16_t *ids, uint16_t *owners, char *msg, size_t len)
+{
+	char err[CTL_ERR_MAX], g[MCFAN_GROUP_STR_MAX];
+	unsigned int i, j;
+	int n;
+
+	if (text == NULL || text[0] == '\0')
+		return mcfan_err_set(msg, len, -EINVAL, "%s: give a group, e.g. 239.9.9.1:3999",
+				     what);
+	n = mcfan_group_parse_list(text, keys, MCFAN_MAX_GROUPS, err, sizeof(err));
+	if (n < 0)
+		return mcfan_err_set(msg, len, -EINVAL, "%s: %s", what, err);
+	for (i = 0; i < (unsigned int)n; i++) {
+		for (j = 0; j < app->n_group_entries; j++)
+			if (mcfan_flow_key_equal(&app->group_entries[j].key, &keys[i]))
+				break;
+		if (j == app->n_group_entries) {
+			mcfan_group_format(&keys[i], g, sizeof(g));
+			return mcfan_err_set(msg, len, -EINVAL, "%s: group %s is not joined", what, g);
+		}
+		ids[i] = app->group_entries[j].id;
+		owners[i] = app->group_entries[j].targets[0];
+	}
+	return n;
+}
+
+static void
+format_list(const struct mcfan_flow_key *k, unsigned int n, char *buf, size_t len)
+{
+	char a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX];
+
+	mcfan_group_format(&k[0], a, sizeof(a));
+	if (n == 1) {
+		snprintf(buf, len, "%s", a);
+		return;
+	}
+	mcfan_group_format(&k[n - 1], b, sizeof(b));
+	snprintf(buf, len, "%s .. %s (%u groups)", a, b, n);
+}
+
+int
+mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, char *msg,
+		  size_t len)
+{
+	struct feed_ctl *c = ctl_of(app);
+	struct mcfan_flow_key *keys = NULL;
+	uint16_t *ids = NULL, *owners = NULL;
+	struct mcfan_feed_spec spec;
+	char err[CTL_ERR_MAX], text[CTL_LIST_MAX], kt[MCFAN_FEED_SPEC_STR_MAX + 1];
+	unsigned int i, n;
+	int ret;
+
+	mcfan_ctl_lock();
+	if (c == NULL) {
+		ret = mcfan_err_set(msg, len, -ENODEV, "set seq: the control side is not ready");
+		goto out;
+	}
+	ret = mcfan_feed_spec_parse(kind, &spec, err, sizeof(err));
+	if (ret < 0) {
+		ret = mcfan_err_set(msg, len, ret, "set seq: %s", err);
+		goto out;
+	}
+	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
+	ids = calloc(MCFAN_MAX_GROUPS, sizeof(*ids));
+	owners = calloc(MCFAN_MAX_GROUPS, sizeof(*owners));
+	if (keys == NULL || ids == NULL || owners == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "set seq: out of memory");
+		goto out;
+	}
+	ret = joined_slots(app, "set seq", groups, keys, ids, owners, msg, len);
+	if (ret < 0)
+		goto out;
+	n = (unsigned int)ret;
+	if (!room(c, 4 * n)) {
+		ret = mcfan_err_set(msg, len, -ENOSPC, "set seq: %d replaced states are kept until "
+				    "exit already; no more changes", MCFAN_FEED_RETIRED_MAX);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		ret = bind_slot(app, c, ids[i], &keys[i], &spec, owners[i]);
+		if (ret < 0) {
+			ret = mcfan_err_set(msg, len, ret, "set seq: cannot create the state of "
+					    "group %u of the list: %s", i + 1, strerror(-ret));
+			goto out;
+		}
+		c->slot[ids[i]].seen = true;
+		c->slot[ids[i]].seen_key = keys[i];
+	}
+	format_list(keys, n, text, sizeof(text));
+	mcfan_feed_spec_format(&spec, kt, sizeof(kt));
+	if (spec.kind == MCFAN_FEED_OFF)
+		ret = mcfan_err_set(msg, len, 0, "seq off for %s: no feed quality", text);
+	else
+		ret = mcfan_err_set(msg, len, 0, "seq %s for %s: counters from zero, tracked by "
+				    "worker lcore %u%s", kt, text,
+				    app->worker_lcore_ids[owners[0]], n > 1 ? " (the first)" : "");
+out:
+	free(keys);
+	free(ids);
+	free(owners);
+	mcfan_ctl_unlock();
+	return ret;
+}
+
+static int
+set_pair_locked(struct mcfan_app *app, struct feed_ctl *c, const char *groups, char *msg,
+		size_t len)
+{
+	struct mcfan_flow_key keys[MCFAN_MAX_GROUPS];
+	uint16_t ids[MCFAN_MAX_GROUPS], owners[MCFAN_MAX_GROUPS];
+	char a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX], kt[MCFAN_FEED_SPEC_STR_MAX + 1];
+	struct feed_slot *sa, *sb;
+	struct mcfan_feed_arb *arb;
+	unsigned int p, l;
+	int ret;
+
+	ret = joined_slots(app, "set pair", groups, keys, ids, owners, msg, len);
+	if (ret < 0)
+		return ret;
+	if (ret != 2 || ids[0] == ids[1])
+		return mcfan_err_set(msg, len, -EINVAL, "set pair: '%.*s' is not two groups (line "
+				     "A,line B)", CTL_LIST_MAX, groups);
+	mcfan_group_format(&keys[0], a, sizeof(a));
+	mcfan_group_format(&keys[1], b, sizeof(b));
+	sa = &c->slot[ids[0]];
+	sb = &c->slot[ids[1]];
+	if (!sa->used || !sb->used)
+		return mcfan_err_set(msg, len, -EINVAL, "set pair: group %s has no sequence "
+				     "extractor (set seq first)", !sa->used ? a : b);
+	if (memcmp(&sa->spec, &sb->spec, sizeof(sa->spec)) != 0)
+		return mcfan_err_set(msg, len, -EINVAL, "set pair: %s and %s have different "
+				     "sequence kinds", a, b);
+	if (sa->spec.kind == MCFAN_FEED_MPEGTS)
+		return mcfan_err_set(msg, len, -EINVAL, "set pair: mpegts has no sequence space "
+				     "across PIDs to arbitrate");
+	if (sa->owner != sb->owner)
+		return mcfan_err_set(msg, len, -EINVAL, "set pair: %s is tracked by worker lcore "
+				     "%u and %s by %u: join both lines to one worker (join ... "
+				     "workers N)", a, app->worker_lcore_ids[sa->owner], b,
+				     app->worker_lcore_ids[sb->owner]);
+	if (sa->pair >= 0 || sb->pair >= 0)
+		return mcfan_err_set(msg, len, -EINVAL, "set pair: %s is in a pair already",
+				     sa->pair >= 0 ? a : b);
+	for (p = 0; p < MCFAN_FEED_PAIRS_MAX && c->pair[p].used; p++)
+		;
+	if (p == MCFAN_FEED_PAIRS_MAX)
+		return mcfan_err_set(msg, len, -ENOSPC, "set pair: %d pairs already",
+				     MCFAN_FEED_PAIRS_MAX);
+	if (!room(c, 4))
+		return mcfan_err_set(msg, len, -ENOSPC, "set pair: %d replaced states are kept "
+				     "until exit already", MCFAN_FEED_RETIRED_MAX);
+	arb = mcfan_feed_arb_create(&sa->spec, &c->params, sa->owner);
+	if (arb == NULL)
+		return mcfan_err_set(msg, len, -rte_errno, "set pair: %s", rte_strerror(rte_errno));
+	for (l = 0; l < 2; l++) {
+		struct feed_slot *s = &c->slot[ids[l]];
+
+		ret = publish(app, c, ids[l], s->group, arb, (uint8_t)l, s->owner);
+		if (ret < 0)
+			return mcfan_err_set(msg, len, ret, "set pair: out of memory");
+		s->pair = (int)p;
+	}
+	mcfan_ctl_state_lock(app);
+	c->pair[p].used = true;
+	c->pair[p].slot[0] = ids[0];
+	c->pair[p].slot[1] = ids[1];
+	c->pair[p].arb = arb;
+	mcfan_ctl_state_unlock(app);
+	return mcfan_err_set(msg, len, 0, "pair: line A %s, line B %s (%s), arbitrated by worker "
+			     "lcore %u", a, b, mcfan_feed_spec_format(&sa->spec, kt, sizeof(kt)),
+			     app->worker_lcore_ids[sa->owner]);
+}
+
+int
+mcfan_ctl_set_pair(struct mcfan_app *app, const char *groups, char *msg, size_t len)
+{
+	struct feed_ctl *c = ctl_of(app);
+	int ret;
+
+	mcfan_ctl_lock();
+	if (c == NULL)
+		ret = mcfan_err_set(msg, len, -ENODEV, "set pair: the control side is not ready");
+	else
+		ret = set_pair_locked(app, c, groups, msg, len);
+	mcfan_ctl_unlock();
+	return ret;
+}
+
+static void
+free_rules(struct feed_ctl *c)
+{
+	unsigned int r;
+
+	for (r = 0; r < c->n_rules; r++)
+		free(c->rules[r].keys);
+	c->n_rules = 0;
+}
+
+/* --seq rules from the configuration (checked by params.c already). */
+static int
+load_rules(const struct mcfan_app *app, struct feed_ctl *c)
+{
+	char buf[MCFAN_SEQ_RULE_LEN], err[CTL_ERR_MAX], *eq;
+	struct feed_rule *r;
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < app->cfg.n_seq_rules; i++) {
+		snprintf(buf, sizeof(buf), "%s", app->cfg.seq_rules[i]);
+		eq = strrchr(buf, '=');
+		if (eq == NULL)
+			return -EINVAL;
+		*eq = '\0';
+		r = &c->rules[c->n_rules];
+		r->keys = calloc(MCFAN_MAX_GROUPS, sizeof(*r->keys));
+		if (r->keys == NULL)
+			return -ENOMEM;
+		c->n_rules++;
+		n = mcfan_group_parse_list(buf, r->keys, MCFAN_MAX_GROUPS, err, sizeof(err));
+		if (n < 0 || mcfan_feed_spec_parse(eq + 1, &r->spec, err, sizeof(err)) < 0) {
+			MCFAN_LOG(ERR, "--seq %s: %s\n", app->cfg.seq_rules[i], err);
+			return -EINVAL;
+		}
+		r->n = (unsigned int)n;
+	}
+	return 0;
+}
+
+int
+mcfan_feed_control_init(struct mcfan_app *app)
+{
+	struct feed_ctl *c;
+	char msg[MCFAN_CTL_MSG_MAX];
+	unsigned int i;
+	int ret;
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	for (i = 0; i < MCFAN_MAX_GROUPS; i++) {
+		atomic_init(&c->tab.slot[i], NULL);
+		c->slot[i].pair = -1;
+	}
+	atomic_init(&c->tab.bound, 0);
+	c->params.window_pkts = app->cfg.seq_window_pkts != 0 ? app->cfg.seq_window_pkts :
+		MCFAN_FEED_WINDOW_PKTS_DEFAULT;
+	c->params.window_ns = app->cfg.seq_window_ns != 0 ? app->cfg.seq_window_ns :
+		MCFAN_FEED_WINDOW_NS_DEFAULT;
+	ret = load_rules(app, c);
+	if (ret < 0) {
+		free_rules(c);
+		free(c);
+		return ret;
+	}
+	app->feed = &c->tab;
+	mcfan_ctl_lock();
+	follow_groups(app, c);
+	for (i = 0; i < app->cfg.n_seq_pairs; i++) {
+		ret = set_pair_locked(app, c, app->cfg.seq_pairs[i], msg, sizeof(msg));
+		if (ret < 0) {
+			MCFAN_LOG(ERR, "--seq-pair %s: %s\n", app->cfg.seq_pairs[i], msg);
+			break;
+		}
+	}
+	mcfan_ctl_unlock();
+	return ret < 0 ? -EINVAL : 0;
+}
+
+void
+mcfan_feed_control_free(struct mcfan_app *app)
+{
+	struct feed_ctl *c = ctl_of(app);
+	unsigned int i;
+
+	if (c == NULL)
+		return;
+	mcfan_ctl_state_lock(app);
+	app->feed = NULL;
+	mcfan_ctl_state_unlock(app);
+	for (i = 0; i < MCFAN_MAX_GROUPS; i++) {
+		free(c->slot[i].bind);
+		mcfan_feed_group_free(c->slot[i].group);
+	}
+	for (i = 0; i < MCFAN_FEED_PAIRS_MAX; i++)
+		mcfan_feed_arb_free(c->pair[i].arb);
+	for (i = 0; i < c->n_retired; i++)
+		free_one(c->retired[i].p, c->retired[i].type);
+	free_rules(c);
+	free(c);
+}
+
+static void
+fill_view(const struct mcfan_app *app, const struct feed_slot *s, uint16_t id,
+	  struct mcfan_feed_view *v)
+{
+	v->key = s->key;
+	v->slot = id;
+	v->lcore = app->worker_lcore_ids[s->owner];
+	mcfan_feed_spec_format(&s->spec, v->kind, sizeof(v->kind));
+	v->pair = s->pair;
+}
+
+unsigned int
+mcfan_feed_read(const struct mcfan_app *app, struct mcfan_feed_view *out, unsigned int max)
+{
+	const struct feed_ctl *c = ctl_of(app);
+	const struct mcfan_feed_group *g[MCFAN_MAX_GROUPS];
+	unsigned int id, n = 0, i;
+
+	if (c == NULL)
+		return 0;
+	mcfan_ctl_state_lock(app);
+	for (id = 0; id < MCFAN_MAX_GROUPS && n < max; id++) {
+		if (!c->slot[id].used)
+			continue;
+		fill_view(app, &c->slot[id], (uint16_t)id, &out[n]);
+		g[n++] = c->slot[id].group;
+	}
+	mcfan_ctl_state_unlock(app);
+	/* states are freed only at exit: safe to read after the unlock */
+	for (i = 0; i < n; i++)
+		(void)mcfan_feed_group_read(g[i], &out[i].c, NULL, 0);
+	return n;
+}
+
+/* The group state of key (NULL: none), its view filled but for the counters. */
+static const struct mcfan_feed_group *
+find_group(const struct mcfan_app *app, const struct mcfan_flow_key *key,
+	   struct mcfan_feed_view *view)
+{
+	const struct feed_ctl *c = ctl_of(app);
+	const struct mcfan_feed_group *g = NULL;
+	unsigned int id;
+
+	if (c == NULL)
+		return NULL;
+	mcfan_ctl_state_lock(app);
+	for (id = 0; id < MCFAN_MAX_GROUPS; id++) {
+		if (c->slot[id].used && mcfan_flow_key_equal(&c->slot[id].key, key)) {
+			fill_view(app, &c->slot[id], (uint16_t)id, view);
+			g = c->slot[id].group;
+			break;
+		}
+	}
+	mcfan_ctl_state_unlock(app);
+	return g;
+}
+
+int
+mcfan_feed_view_read(const struct mcfan_app *app, const struct mcfan_flow_key *key,
+		     struct mcfan_feed_view *view)
+{
+	const struct mcfan_feed_group *g = find_group(app, key, view);
+
+	if (g == NULL)
+		return -ENOENT;
+	(void)mcfan_feed_group_read(g, &view->c, NULL, 0);
+	return 0;
+}
+
+int
+mcfan_feed_gaps_read(const struct mcfan_app *app, const char *group,
+		     struct mcfan_feed_view *view, struct mcfan_feed_gap *log, unsigned int max,
+		     char *msg, size_t len)
+{
+	const struct mcfan_feed_group *g;
+	struct mcfan_flow_key k[2];
+	char err[CTL_ERR_MAX];
+	int n;
+
+	n = group == NULL ? -EINVAL : mcfan_group_parse_list(group, k, RTE_DIM(k), err,
+							    sizeof(err));
+	if (n != 1)
+		return mcfan_err_set(msg, len, -EINVAL, "feed gaps: '%.*s' is not one group (e.g. "
+				     "239.9.9.1:3999)", CTL_LIST_MAX, group != NULL ? group : "");
+	g = find_group(app, &k[0], view);
+	if (g == NULL)
+		return mcfan_err_set(msg, len, -ENOENT, "feed gaps: group %s has no sequence "
+				     "extractor", group);
+	n = mcfan_feed_group_read(g, &view->c, log, max);
+	return n < 0 ? 0 : n;
+}
+
+unsigned int
+mcfan_feed_pairs_read(const struct mcfan_app *app, struct mcfan_feed_pair_view *out,
+		      unsigned int max)
+{
+	const struct feed_ctl *c = ctl_of(app);
+	const struct mcfan_feed_arb *arb[MCFAN_FEED_PAIRS_MAX];
+	unsigned int p, n = 0, i;
+
+	if (c == NULL)
+		return 0;
+	mcfan_ctl_state_lock(app);
+	for (p = 0; p < MCFAN_FEED_PAIRS_MAX && n < max; p++) {
+		const struct feed_pair *fp = &c->pair[p];
+
+		if (!fp->used)
+			continue;
+		out[n].key[0] = c->slot[fp->slot[0]].key;
+		out[n].key[1] = c->slot[fp->slot[1]].key;
+		out[n].lcore = app->worker_lcore_ids[c->slot[fp->slot[0]].owner];
+		arb[n++] = fp->arb;
+	}
+	mcfan_ctl_state_unlock(app);
+	for (i = 0; i < n; i++)
+		(void)mcfan_feed_arb_read(arb[i], &out[i].c);
+	return n;
+}

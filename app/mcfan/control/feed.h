@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_CONTROL_FEED_H
+#define MCFAN_CONTROL_FEED_H
+
+/*
+ * Feed quality, the control side (control/feed.c, docs/feed.md): which groups have a
+ * sequence extractor (--seq, `set seq`), A/B pairs (--seq-pair, `set pair`), the state per
+ * group allocated here and published to the workers (struct mcfan_feed_table), and the read
+ * side that the report, the console and telemetry share. Actions follow the conventions of
+ * control/control.h: the action lock, every check before any change, one line of message.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mcfan.h"
+#include "mcfan_feed.h"
+
+/** Most A/B pairs at once. */
+#define MCFAN_FEED_PAIRS_MAX 64
+/** Most bindings and states replaced while running (each kept until exit). */
+#define MCFAN_FEED_RETIRED_MAX 4096
+
+/** One group with an extractor, as the read side copies it. */
+struct mcfan_feed_view {
+	struct mcfan_flow_key key;
+	uint16_t slot;                  /**< Counter slot. */
+	unsigned int lcore;             /**< The worker lcore that tracks it. */
+	char kind[MCFAN_FEED_SPEC_STR_MAX + 1];
+	int pair;                       /**< Its pair's index in mcfan_feed_pairs_read(), or -1. */
+	struct mcfan_feed_counters c;
+};
+
+/** One A/B pair. */
+struct mcfan_feed_pair_view {
+	struct mcfan_flow_key key[2];   /**< Lines A and B. */
+	unsigned int lcore;             /**< The worker lcore that arbitrates. */
+	struct mcfan_feed_arb_counters c;
+};
+
+/**
+ * Create the bindings table and apply --seq and --seq-pair to the groups joined at start.
+ * Before launch, once.
+ *
+ * @return
+ *   0, -ENOMEM, or -EINVAL (a pair that cannot be made: the message is logged).
+ */
+int mcfan_feed_control_init(struct mcfan_app *app);
+
+/** Free the table and every state (also the retired ones). After the data lcores stopped. */
+void mcfan_feed_control_free(struct mcfan_app *app);
+
+/**
+ * Follow joins and leaves (control tick, under the action lock): a group joined later that
+ * a --seq rule names gets its state; a left group's binding is withdrawn; a group whose
+ * designated worker changed (set fanout) gets a new state on the new worker.
+ */
+void mcfan_feed_tick(struct mcfan_app *app);
+
+/**
+ * Give joined groups a sequence extractor, or none ("off"): set seq GROUPS KIND. Their
+ * counters start from zero.
+ *
+ * @return
+ *   0, or -EINVAL (a bad list or kind, a group not joined), -ENOSPC, -ENOMEM, -ENODEV;
+ *   msg says what was done or what was wrong.
+ */
+int mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, char *msg,
+		      size_t len);
+
+/**
+ * Declare two joined groups with the same extractor and worker as feed lines A and B of one
+ * sequence space: set pair A,B.
+ *
+ * @return
+ *   0, or -EINVAL (not two groups, not joined, no or different extractors, mpegts, different
+ *   workers, already in a pair), -ENOSPC, -ENOMEM; msg as above.
+ */
+int mcfan_ctl_set_pair(struct mcfan_app *app, const char *groups, char *msg, size_t len);
+
+/**
+ * Copy every group with an extractor (in counter-slot order); any control thread.
+ *
+ * @param out
+ *   Room for max views.
+ * @return
+ *   The number of views written.
+ */
+unsigned int mcfan_feed_read(const struct mcfan_app *app, struct mcfan_feed_view *out,
+			     unsigned int max);
+
+/**
+ * Copy one group's counters, if it has an extractor.
+ *
+ * @return
+ *   0, or -ENOENT (no extractor, not joined).
+ */
+int mcfan_feed_view_read(const struct mcfan_app *app, const struct mcfan_flow_key *key,
+			 struct mcfan_feed_view *view);
+
+/**
+ * Copy one group's counters and gap log (oldest first).
+ *
+ * @param group
+ *   One group, as in --groups.
+ * @return
+ *   Gap events written (0..max), or -EINVAL (not one group), -ENOENT (no extractor);
+ *   msg says why.
+ */
+int mcfan_feed_gaps_read(const struct mcfan_app *app, const char *group,
+			 struct mcfan_feed_view *view, struct mcfan_feed_gap *log,
+			 unsigned int max, char *msg, size_t len);
+
+/**
+ * Copy every A/B pair.
+ *
+ * @return
+ *   The number of pairs written (0..max).
+ */
+unsigned int mcfan_feed_pairs_read(const struct mcfan_app *app, struct mcfan_feed_pair_view *out,
+				   unsigned int max);
+
+#endif /* MCFAN_CONTROL_FEED_H */

@@ -1,0 +1,517 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Feed quality (docs/feed.md) against outside truth.
+
+1. Generated captures through net_pcap, each with known impairments, counted exactly:
+   RTP (a 16-bit wrap, losses, a duplicate, a swap, an SSRC change, an RFC 3550 A.1 resync),
+   MPEG-TS (two PIDs, a lost datagram, a duplicate packet, a discontinuity_indicator),
+   MoldUDP64 (multi-message datagrams, a lost one, a duplicate, a swap, a heartbeat that
+   reveals a tail loss, end of session, a new session), and an A/B pair of iperf2-format
+   lines with independent holes: delivered = union, gaps = intersection.
+2. Live on the lab veth (test/lab/lab.sh): two real iperf2 clients unimpaired, and one
+   iperf2-format stream from a user-space sender in the source namespace (this file, run
+   with --impair-send) that drops, duplicates and swaps datagrams at chosen sequence numbers
+   (the host's kernel has no sch_netem). The expected numbers come from tcpdump on mcfan's
+   veth, parsed here from iperf2's sequence numbers: mcfan's lost, duplicates and reordered
+   per group equal them exactly; iperf2's own server (iperf -s -u -B GROUP) in the receiving
+   namespace agrees on lost and out-of-order.
+3. Bad input: an unknown --seq kind is refused naming it, exit 2.
+
+Usage: test_feed.py MCFAN_BINARY. The live part is skipped (77 overall only if nothing
+else ran) without root or `ip netns`.
+"""
+
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+PORT = 3999
+
+# ---------------------------------------------------------------- impaired sender
+
+IMPAIR_COUNT = 300
+IMPAIR_PPS = 300
+IMPAIR_DROP = {20, 21, 22, 150}
+IMPAIR_DUP = {50, 200}
+IMPAIR_SWAP = {70, 120}       # n and n + 1 go out as n + 1, n
+
+
+def iperf2_payload(seq, length=100):
+    """iperf 2.1's UDP header: id, tv_sec, tv_usec, id2 (upper 32 bits); big-endian."""
+    now = time.time()
+    v = seq & 0xFFFFFFFFFFFFFFFF
+    return struct.pack("!IIII", v & 0xFFFFFFFF, int(now), int((now % 1) * 1e6),
+                       v >> 32) + b"\0" * (length - 16)
+
+
+def impair_order(count):
+    out, s = [], 1
+    while s <= count:
+        if s in IMPAIR_SWAP and s + 1 <= count:
+            out += [s + 1, s]
+            s += 2
+            continue
+        if s not in IMPAIR_DROP:
+            out.append(s)
+            if s in IMPAIR_DUP:
+                out.append(s)
+        s += 1
+    return out
+
+
+def impair_send_main(group, count, pps):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("198.18.0.1"))
+    gap, t = 1.0 / pps, time.monotonic()
+    for seq in impair_order(count):
+        s.sendto(iperf2_payload(seq), (group, PORT))
+        t += gap
+        d = t - time.monotonic()
+        if d > 0:
+            time.sleep(d)
+    s.sendto(iperf2_payload(-(count + 1)), (group, PORT))   # iperf2's end of test
+    s.close()
+    return 0
+
+
+if len(sys.argv) == 5 and sys.argv[1] == "--impair-send":
+    sys.exit(impair_send_main(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+
+import mcfantest as t  # noqa: E402
+
+
+def feed_of(rep, group):
+    for g in rep["groups"]:
+        if g["group"] == group:
+            return g.get("feed")
+    return None
+
+
+def run_pcap(name, frames, app, lcores="0-1"):
+    d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    pcap = os.path.join(d, f"{name}.pcap")
+    t.write_pcap(pcap, frames)
+    eal = t.eal_args(f"feed-{name}", lcores=lcores,
+                     extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
+    if "@" in lcores:
+        eal[0] = "--lcores"   # more lcores than CPUs: mapped
+    rc, out, err, rep = t.run_mcfan(eal, [*app, "--duration", "1"])
+    os.unlink(pcap)
+    os.rmdir(d)
+    t.check_eq(rc, 0, f"{name}: mcfan exit status ({err[-1500:]})")
+    return rep, out
+
+
+def expect(name, f, want):
+    if not t.check(f is not None, f"{name}: the group has a feed object"):
+        return
+    for k, v in want.items():
+        t.check_eq(f.get(k), v, f"{name}: feed.{k}")
+
+
+# ---- RTP ----
+
+def rtp_frames():
+    fr, ts = [], 0
+
+    def pkt(seq, ssrc):
+        nonlocal ts
+        ts += 3000
+        return t.udp4_frame("239.9.9.1", PORT, struct.pack("!BBHII", 0x80, 96, seq & 0xFFFF,
+                                                           ts & 0xFFFFFFFF, ssrc) + b"r" * 20)
+    s1 = list(range(65500, 65536)) + list(range(0, 100))
+    sent = [s for s in s1 if s not in (65530, 5, 6, 7)]
+    i = sent.index(40)
+    sent[i], sent[i + 1] = sent[i + 1], sent[i]
+    sent.insert(sent.index(20) + 1, 20)
+    fr += [pkt(s, 0x1111) for s in sent]
+    fr += [pkt(s, 0x2222) for s in range(1000, 1050)]
+    fr += [pkt(s, 0x2222) for s in range(40000, 40021)]   # 40000 held back, then a resync
+    return fr
+
+
+CONSOLE_SCRIPT = """wait 400
+show feed
+show feed gaps 239.9.9.1:3999
+set seq 239.9.9.1:3999 rtpx
+set pair 239.9.9.1:3999
+set seq 239.9.9.9:3999 rtp
+set seq 239.9.9.1:3999 off
+show feed
+join 239.9.9.5:3999
+wait 200
+show feed
+"""
+
+
+def test_rtp():
+    fr = rtp_frames()
+    d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    script = os.path.join(d, "console.txt")
+    with open(script, "w") as f:
+        f.write(CONSOLE_SCRIPT)
+    rep, out = run_pcap("rtp", fr, ["--groups", f"239.9.9.1:{PORT}",
+                                    "--seq", f"239.9.9.1:{PORT},239.9.9.5:{PORT}=rtp",
+                                    "--cmdline-file", script])
+    os.unlink(script)
+    os.rmdir(d)
+    if rep is None:
+        return
+    # the report is taken after `set seq ... off`: the counters are the console's to check
+    t.check(feed_of(rep, "239.9.9.1") is None, "console: set seq off removed the feed object")
+    rows = re.findall(r"^\s+239\.9\.9\.1:3999\s+rtp\s+\d+\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
+                      r"\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", out, re.M)
+    if t.check(len(rows) == 1, f"console: show feed has the group's row once:\n{out[-3000:]}"):
+        exp, rcv, lost, pend, reord, dups, resets, gaps = map(int, rows[0])
+        t.check_eq((exp, rcv, lost, pend, reord, dups, resets),
+                   (136 + 50 + 20, 132 + 50 + 20, 4, 0, 1, 1, 1),
+                   "rtp: expected, received, lost, pending, reordered, duplicates, resets")
+        t.check_eq(gaps, 3, "rtp: gap events (65530, 5-7, the swap at 40)")
+    gl = re.findall(r"^\s+0\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+$", out, re.M)
+    t.check_eq([tuple(map(int, g)) for g in gl],
+               [(65530, 65530, 1), (65536 + 5, 65536 + 7, 3), (65536 + 40, 65536 + 40, 0)],
+               "console: show feed gaps: first, last (extended), lost, oldest first")
+    t.check("set seq: 'rtpx' is not a sequence kind" in out, "console: a bad kind is named")
+    t.check("set pair: '239.9.9.1:3999' is not two groups" in out,
+            "console: set pair of one group is refused")
+    t.check("set seq: group 239.9.9.9:3999 is not joined" in out,
+            "console: set seq of a group not joined is refused")
+    t.check("seq off for 239.9.9.1:3999" in out, "console: set seq off says so")
+    t.check("0 groups with a sequence extractor" in out, "console: show feed after off")
+    t.check(re.search(r"^\s+239\.9\.9\.5:3999\s+rtp\s", out, re.M) is not None and
+            "1 group with a sequence extractor" in out,
+            "console: a later join of a group a --seq rule names gets its extractor")
+    t.check(feed_of(rep, "239.9.9.5") is not None, "the joined group has a feed object")
+
+
+# ---- MPEG-TS ----
+
+def ts_pkt(pid, cc, disc=False):
+    if disc:
+        return bytes([0x47, (pid >> 8) & 0x1F, pid & 0xFF, 0x30 | (cc & 15), 1, 0x80]) + \
+            b"\xff" * 182
+    return bytes([0x47, (pid >> 8) & 0x1F, pid & 0xFF, 0x10 | (cc & 15)]) + b"\xff" * 184
+
+
+def mpegts_frames():
+    cc = {0x100: 0, 0x200: 0}
+    fr, lost, dups, resets, recv = [], 0, 0, 0, 0
+    for d in range(60):
+        pk = []
+        for k in range(7):
+            pid = 0x200 if k == 6 else 0x100
+            disc = d == 40 and k == 0
+            if disc:
+                cc[pid] = (cc[pid] + 5) & 15   # a jump the indicator announces
+            pk.append(ts_pkt(pid, cc[pid], disc))
+            cc[pid] = (cc[pid] + 1) & 15
+        if d == 30:
+            pk[1] = pk[0]          # the second packet repeats the first: a duplicate
+            dups += 1              # and the one it replaced is missing
+            lost += 1
+            recv -= 1
+        if d == 10:
+            lost += 7              # the whole datagram never goes out
+            continue
+        if d == 40:
+            resets += 1
+        recv += 7
+        fr.append(t.udp4_frame("239.9.9.2", PORT, b"".join(pk)))
+    return fr, {"lost": lost, "duplicates": dups, "resets": resets, "received": recv,
+                "expected": recv + lost, "datagrams": len(fr)}
+
+
+def test_mpegts():
+    fr, want = mpegts_frames()
+    rep, _ = run_pcap("mpegts", fr, ["--groups", f"239.9.9.2:{PORT}",
+                                     "--seq", f"239.9.9.2:{PORT}=mpegts"])
+    if rep is not None:
+        expect("mpegts", feed_of(rep, "239.9.9.2"), {**want, "kind": "mpegts", "malformed": 0})
+    # replicate to two workers: one designated worker tracks, nothing is counted twice
+    cpu = 1 if (os.cpu_count() or 1) > 1 else 0
+    rep, _ = run_pcap("mpegts-rep", fr, ["--groups", f"239.9.9.2:{PORT}", "--fanout",
+                                         "replicate", "--rx-lcores", "1", "--worker-lcores",
+                                         "1-2", "--seq", f"239.9.9.2:{PORT}=mpegts"],
+                      lcores=f"0@0,1@{cpu},2@{cpu}")
+    if rep is not None:
+        g = [x for x in rep["groups"] if x["group"] == "239.9.9.2"]
+        t.check(len(g) == 1 and len(g[0]["workers"]) == 2, "mpegts replicate: two workers")
+        f = feed_of(rep, "239.9.9.2")
+        expect("mpegts replicate", f, {**want, "kind": "mpegts", "malformed": 0})
+        t.check(f is not None and f["lcore"] == g[0]["workers"][0],
+                "mpegts replicate: tracked by the first worker")
+
+
+# ---- MoldUDP64 ----
+
+def mold(session, seq, count):
+    return t.udp4_frame("239.9.9.3", PORT, session + struct.pack("!QH", seq, count) +
+                        b"m" * (4 * (count if count != 0xFFFF else 0)))
+
+
+def moldudp64_frames():
+    dg, seq = [], 1
+    for i in range(40):
+        n = 1 + i % 3
+        dg.append((seq, n))
+        seq += n
+    lost = dg[5][1] + dg[39][1]          # datagram 5 and the last one never go out
+    send = [d for i, d in enumerate(dg) if i not in (5, 39)]
+    send.insert(send.index(dg[10]) + 1, dg[10])      # duplicate
+    i = send.index(dg[20])
+    send[i], send[i + 1] = send[i + 1], send[i]      # swap 20 and 21
+    fr = [mold(b"FEEDTEST01", s, n) for s, n in send]
+    fr.append(mold(b"FEEDTEST01", seq, 0))            # heartbeat: the last one is missing
+    fr.append(mold(b"FEEDTEST01", seq, 0xFFFF))       # end of session
+    fr += [mold(b"FEEDTEST02", s, 1) for s in (1, 2, 3)]
+    want = {"expected": seq - 1 + 3, "received": seq - 1 - lost + 3, "lost": lost,
+            "duplicates": dg[10][1], "reordered": dg[20][1], "heartbeats": 1, "ends": 1,
+            "sessions": 1, "datagrams": len(fr)}
+    return fr, want
+
+
+def test_moldudp64():
+    fr, want = moldudp64_frames()
+    rep, _ = run_pcap("moldudp64", fr, ["--groups", f"239.9.9.3:{PORT}",
+                                        "--seq", f"239.9.9.3:{PORT}=moldudp64"])
+    if rep is not None:
+        expect("moldudp64", feed_of(rep, "239.9.9.3"), {**want, "kind": "moldudp64"})
+
+
+# ---- A/B ----
+
+AB_N = 200
+AB_HOLES = ({*range(20, 30), 100}, {*range(25, 41), 100, 150})
+
+
+def test_ab():
+    fr = []
+    for s in range(1, AB_N + 1):
+        for line, g in enumerate(("239.9.9.11", "239.9.9.12")):
+            if s not in AB_HOLES[line]:
+                fr.append(t.udp4_frame(g, PORT, iperf2_payload(s)))
+    rep, out = run_pcap("ab", fr, ["--groups", f"239.9.9.11-12:{PORT}",
+                                   "--seq", f"239.9.9.11-12:{PORT}=iperf2",
+                                   "--seq-pair", f"239.9.9.11:{PORT},239.9.9.12:{PORT}"])
+    if rep is None:
+        return
+    union = AB_N - len(AB_HOLES[0] & AB_HOLES[1])
+    pairs = rep.get("feed_pairs")
+    if not t.check(pairs is not None and len(pairs) == 1, f"ab: one pair in the report"):
+        return
+    m, lines = pairs[0]["merged"], pairs[0]["lines"]
+    t.check_eq(m["expected"], AB_N, "ab: merged expected")
+    t.check_eq(m["received"], union, "ab: delivered = the union of the lines")
+    t.check_eq(m["lost"], len(AB_HOLES[0] & AB_HOLES[1]), "ab: gaps = the intersection")
+    t.check_eq(m["duplicates"], AB_N - len(AB_HOLES[0] | AB_HOLES[1]),
+               "ab: arbitration duplicates = numbers both lines carried")
+    t.check_eq(lines[0]["first_arrivals"], AB_N - len(AB_HOLES[0]),
+               "ab: line A (sent first) is first whenever it has the number")
+    t.check_eq(lines[1]["first_arrivals"], len(AB_HOLES[0] - AB_HOLES[1]),
+               "ab: line B is first only where A has a hole")
+    t.check_eq(lines[0]["lost"], len(AB_HOLES[0]), "ab: line A lost")
+    t.check_eq(lines[1]["lost"], len(AB_HOLES[1]), "ab: line B lost")
+    for line, g in enumerate(("239.9.9.11", "239.9.9.12")):
+        f = feed_of(rep, g)
+        t.check(f is not None and f["lost"] == len(AB_HOLES[line]),
+                f"ab: {g}'s own feed lost = its holes ({f})")
+    t.check("pair 239.9.9.11:3999 / 239.9.9.12:3999" not in out,
+            "ab: the text report has no console pair lines")
+
+
+# ---- bad input ----
+
+def test_bad_input():
+    eal = t.eal_args("feed-bad", extra=["--vdev", "net_null0"])
+    rc, _, err, _ = t.run_mcfan(eal, ["--groups", f"239.9.9.1:{PORT}", "--seq",
+                                      f"239.9.9.1:{PORT}=rtpx"], report=False)
+    t.check_eq(rc, 2, "bad --seq kind: exit 2")
+    t.check("'rtpx' is not a sequence kind" in err, f"bad --seq kind: named ({err[-300:]})")
+    rc, _, err, _ = t.run_mcfan(eal, ["--groups", f"239.9.9.1:{PORT}", "--seq",
+                                      f"239.9.9.1:{PORT}=0:3:be"], report=False)
+    t.check_eq(rc, 2, "bad generic width: exit 2")
+    t.check("width '3'" in err, f"bad generic width: named ({err[-300:]})")
+    rc, _, err, _ = t.run_mcfan(eal, ["--groups", f"239.9.9.1:{PORT}", "--seq-pair",
+                                      f"239.9.9.1:{PORT}"], report=False)
+    t.check_eq(rc, 2, "--seq-pair of one group: exit 2")
+    t.check("is not two groups" in err, f"--seq-pair of one group: named ({err[-300:]})")
+
+
+# ---------------------------------------------------------------- live on the lab
+
+def wire_truth(frames, group):
+    """From iperf2's sequence numbers on the wire, in arrival order: lost (never seen),
+    duplicates (seen again), reordered (below the highest so far, first time)."""
+    seen, top, dups, reord, first, fin = set(), 0, 0, 0, None, None
+    for fr, _ in frames:
+        if len(fr) < 14 + 20 + 8 + 16 or fr[12:14] != b"\x08\x00":
+            continue
+        ip = fr[14:]
+        if ip[9] != 17 or socket.inet_ntoa(ip[16:20]) != group:
+            continue
+        udp = ip[(ip[0] & 15) * 4:]
+        lo, hi = struct.unpack("!II", udp[8:12] + udp[20:24])
+        seq = struct.unpack("!q", struct.pack("!II", hi, lo))[0]
+        if seq < 0:
+            fin = -seq if fin is None else fin
+            continue
+        first = seq if first is None else first
+        if seq in seen:
+            dups += 1
+        elif seq < top:
+            reord += 1
+        seen.add(seq)
+        top = max(top, seq)
+        last = fin - 1 if fin is not None else top
+    last = (fin - 1) if fin is not None else top
+    lost = len(set(range(first, last + 1)) - seen) if first is not None else 0
+    return {"lost": lost, "duplicates": dups, "reordered": reord,
+            "expected": 0 if first is None else last - first + 1}
+
+
+def iperf_server_report(path):
+    """(lost, total, out_of_order) from iperf -s -u -e's output (the final report lines)."""
+    lost = total = ooo = None
+    with open(path) as f:
+        text = f.read()
+    for m in re.finditer(r"(\d+)/(\d+) \(\s*[\d.]+%\)", text):
+        lost, total = int(m.group(1)), int(m.group(2))
+    for m in re.finditer(r"(\d+) datagrams received out-of-order", text):
+        ooo = int(m.group(1))
+    return lost, total, (0 if ooo is None else ooo), text
+
+
+def test_live():
+    import test_lab as L
+    if os.geteuid() != 0 or subprocess.run(["ip", "netns", "list"], capture_output=True
+                                           ).returncode != 0:
+        print("feed: live part skipped (needs root and ip netns)", flush=True)
+        return
+    lab = L.Lab()
+    servers = []
+    try:
+        if not t.check(lab.up(), "lab_up"):
+            return
+        # the receiving namespace's kernel joins the groups for iperf's own servers
+        subprocess.run(["ip", "-n", lab.rcv, "route", "add", "224.0.0.0/4", "dev", lab.vrcv],
+                       check=False)
+        groups = ["239.9.9.1", "239.9.9.2", "239.9.9.3"]
+        for g in groups:
+            out = os.path.join(lab.dir, f"server-{g}.txt")
+            fh = open(out, "w")
+            p = subprocess.Popen(["ip", "netns", "exec", lab.rcv, "timeout", "-s", "INT", "60",
+                                  "iperf", "-s", "-u", "-B", g, "-p", str(PORT), "-e"],
+                                 stdout=fh, stderr=subprocess.STDOUT)
+            servers.append((g, p, fh, out))
+        pcap = os.path.join(lab.dir, "capture-feed.pcap")
+        if not t.check(lab.sh(f'lab_capture_start "{pcap}"').returncode == 0, "tcpdump"):
+            return
+        run = L.McfanRun(lab, "feed", ["--groups", f"239.9.9.1-3:{PORT}",
+                                       "--seq", f"239.9.9.1-3:{PORT}=iperf2"])
+        try:
+            if not t.check(run.wait_running(), f"mcfan starts:\n{run.output()}"):
+                return
+            imp = subprocess.Popen(["ip", "netns", "exec", lab.snd, "timeout", "30",
+                                    sys.executable, os.path.abspath(__file__), "--impair-send",
+                                    "239.9.9.3", str(IMPAIR_COUNT), str(IMPAIR_PPS)])
+            send = lab.sh(f"lab_send 2 {IMPAIR_COUNT} 100 {IMPAIR_PPS}", timeout=60)
+            t.check_eq(send.returncode, 0, "the iperf2 clients end well")
+            t.check_eq(imp.wait(40), 0, "the impaired sender ends well")
+            time.sleep(0.5)    # the time window (100 ms) settles what is still open
+            tel_all = tel_one = None
+            try:
+                tel = t.Telemetry(os.path.join("/var/run/dpdk", f"mcfan-lab-feed-{lab.id}",
+                                               "dpdk_telemetry.v2"), timeout=10)
+                tel_all, _ = tel.query("/mcfan/feed")
+                tel_one, _ = tel.query("/mcfan/feed,239.9.9.3:3999")
+                tel.close()
+            except (OSError, ValueError, TimeoutError) as e:
+                t.check(False, f"telemetry /mcfan/feed: {e}")
+            rc, rep = run.stop()
+        finally:
+            run.kill()
+        lab.sh("lab_capture_stop")
+        for g, p, fh, _ in servers:
+            p.send_signal(2)
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+            fh.close()
+        if not t.check(rep is not None, f"mcfan's report (exit {rc}):\n{run.output()[-2000:]}"):
+            return
+        frames = L.read_pcap(pcap)
+        for g, _, _, out in servers:
+            truth = wire_truth(frames, g)
+            f = feed_of(rep, g)
+            tag = f"live {g}"
+            if not t.check(f is not None, f"{tag}: a feed object"):
+                continue
+            print(f"feed: {tag}: wire {truth}; mcfan lost {f['lost']} dups "
+                  f"{f['duplicates']} reordered {f['reordered']} expected {f['expected']} "
+                  f"jitter {f['jitter_ns']} ns", flush=True)
+            for k in ("lost", "duplicates", "reordered", "expected"):
+                t.check_eq(f[k], truth[k], f"{tag}: mcfan's {k} = the capture's")
+            t.check_eq(f["pending"], 0, f"{tag}: nothing pending at the end")
+            if g == "239.9.9.3":
+                t.check_eq(truth["lost"], len(IMPAIR_DROP), f"{tag}: the capture shows the drops")
+                t.check_eq(truth["duplicates"], len(IMPAIR_DUP), f"{tag}: ... the duplicates")
+                t.check_eq(truth["reordered"], len(IMPAIR_SWAP), f"{tag}: ... the swaps")
+            else:
+                t.check_eq(truth["lost"] + truth["duplicates"] + truth["reordered"], 0,
+                           f"{tag}: the unimpaired stream is clean on the wire")
+            lost, total, ooo, text = iperf_server_report(out)
+            if not t.check(lost is not None, f"{tag}: iperf's server reported:\n{text[-800:]}"):
+                continue
+            # iperf2's server counts a late or repeated datagram as out-of-order and takes it
+            # off its loss count (a duplicate is an out-of-order datagram to it)
+            t.check_eq(lost + truth["duplicates"], f["lost"],
+                       f"{tag}: iperf's server lost (+ duplicates it nets out) = mcfan's")
+            t.check_eq(ooo, f["reordered"] + f["duplicates"],
+                       f"{tag}: iperf's server out-of-order = mcfan's reordered + duplicates")
+            print(f"feed: {tag}: iperf server lost {lost}/{total}, out-of-order {ooo}",
+                  flush=True)
+        t.check("feed quality (docs/feed.md)" in run.output(), "the text report has feed lines")
+        f3 = feed_of(rep, "239.9.9.3")
+        if t.check(tel_all is not None and tel_one is not None and f3 is not None,
+                   f"telemetry answered: {tel_all} {tel_one}"):
+            t.check_eq(tel_all.get("total"), 3, "/mcfan/feed: three groups")
+            t.check_eq(sorted(tel_all.get("group", [])), [f"{g}:{PORT}" for g in groups],
+                       "/mcfan/feed: the groups")
+            for k in ("lost", "duplicates", "reordered", "expected"):
+                t.check_eq(tel_one.get(k), f3[k], f"/mcfan/feed,239.9.9.3:3999 {k} = the report's")
+            gaps = list(zip(tel_one.get("gap_first", []), tel_one.get("gap_last", []),
+                            tel_one.get("gap_lost", [])))
+            t.check_eq(gaps, [(20, 22, 3), (70, 70, 0), (120, 120, 0), (150, 150, 1)],
+                       "/mcfan/feed,GROUP gap log: the drops (lost) and the swaps (filled)")
+    finally:
+        for _, p, fh, _ in servers:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+            fh.close()
+        lab.down()
+
+
+def main():
+    t0 = time.monotonic()
+    test_bad_input()
+    test_rtp()
+    test_mpegts()
+    test_moldudp64()
+    test_ab()
+    test_live()
+    print(f"feed: {time.monotonic() - t0:.1f} s", flush=True)
+    t.finish("feed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Unit tests of feed quality (lib/feed/mcfan_feed.h): kind parsing, each extractor on
+ * datagrams built here byte by byte from its format, and the tracker's counters: gaps
+ * filled inside the window (reordered), gaps settled by packets and by time (lost), late
+ * arrivals, duplicates, resets, sessions, end-of-test datagrams, jitter, the gap log, and
+ * A/B arbitration (delivered = union, gaps = intersection).
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "mcfan_feed.h"
+#include "unit.h"
+
+UNIT_DEFINE_COUNTERS;
+
+#define MS 1000000ULL
+
+static const struct mcfan_feed_params params_default = {
+	.window_pkts = 64, .window_ns = 100 * MS,
+};
+
+static void
+put_be(uint8_t *p, uint64_t v, unsigned int w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w; i++)
+		p[i] = (uint8_t)(v >> (8 * (w - 1 - i)));
+}
+
+/* iperf2: id at 0, tv_sec 4, tv_usec 8, id2 at 12 (the upper half). */
+static void
+iperf2_send(struct mcfan_feed_group *g, int64_t id, uint64_t t_ns)
+{
+	uint8_t p[64] = {0};
+
+	put_be(p, (uint64_t)id & 0xffffffffu, 4);
+	put_be(p + 12, (uint64_t)id >> 32, 4);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, p, sizeof(p), t_ns), 0);
+}
+
+static struct mcfan_feed_counters
+read_counters(const struct mcfan_feed_group *g)
+{
+	struct mcfan_feed_counters c;
+
+	CHECK(mcfan_feed_group_read(g, &c, NULL, 0) >= 0, "read");
+	return c;
+}
+
+static struct mcfan_feed_group *
+make(const char *kind, const struct mcfan_feed_params *p)
+{
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_group *g;
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse(kind, &s, NULL, 0), 0);
+	g = mcfan_feed_group_create(&s, p, 0);
+	CHECK(g != NULL, "create %s", kind);
+	return g;
+}
+
+static void
+test_parse(void)
+{
+	struct mcfan_feed_spec s;
+	char err[128], buf[32];
+	struct mcfan_feed_params bad = { .window_pkts = 0, .window_ns = 1 };
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, err, sizeof(err)), 0);
+	CHECK_EQ_INT(s.kind, MCFAN_FEED_IPERF2);
+	CHECK_EQ_INT(mcfan_feed_spec_parse("rtp:8000", &s, err, sizeof(err)), 0);
+	CHECK_EQ_INT(s.clock_hz, 8000);
+	CHECK_EQ_STR(mcfan_feed_spec_format(&s, buf, sizeof(buf)), "rtp:8000");
+	CHECK_EQ_INT(mcfan_feed_spec_parse("8:4:le", &s, err, sizeof(err)), 0);
+	CHECK_EQ_INT(s.kind, MCFAN_FEED_GENERIC);
+	CHECK_EQ_INT(s.offset, 8);
+	CHECK_EQ_INT(s.width, 4);
+	CHECK_EQ_INT(s.little_endian, 1);
+	CHECK_EQ_STR(mcfan_feed_spec_format(&s, buf, sizeof(buf)), "8:4:le");
+	CHECK_EQ_INT(mcfan_feed_spec_parse("0:3:be", &s, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "width '3'") != NULL, "%s", err);
+	CHECK_EQ_INT(mcfan_feed_spec_parse("0:4:xe", &s, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "'xe'") != NULL, "%s", err);
+	CHECK_EQ_INT(mcfan_feed_spec_parse("rtpx", &s, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "'rtpx' is not a sequence kind") != NULL, "%s", err);
+	CHECK_EQ_INT(mcfan_feed_spec_parse("rtp:0", &s, err, sizeof(err)), -EINVAL);
+	CHECK_EQ_INT(mcfan_feed_spec_parse("9999:4:be", &s, err, sizeof(err)), -EINVAL);
+	CHECK_EQ_INT(mcfan_feed_spec_parse(NULL, &s, err, sizeof(err)), -EINVAL);
+	CHECK_EQ_INT(mcfan_feed_spec_parse("off", &s, err, sizeof(err)), 0);
+	CHECK_EQ_INT(s.kind, MCFAN_FEED_OFF);
+	CHECK(mcfan_feed_group_create(&s, &params_default, 0) == NULL, "off has no state");
+	CHECK_EQ_INT(rte_errno, EINVAL);
+	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, err, sizeof(err)), 0);
+	CHECK(mcfan_feed_group_create(&s, &bad, 0) == NULL, "window 0");
+}
+
+/* In order, then a hole filled late, a hole never filled, a duplicate. */
+static void
+test_iperf2_basic(void)
+{
+	struct mcfan_feed_group *g = make("iperf2", &params_default);
+	struct mcfan_feed_counters c;
+	struct mcfan_feed_gap log[8];
+	int64_t s;
+	uint64_t t = 1000 * MS;
+
+	for (s = 1; s <= 10; s++)
+		iperf2_send(g, s, t += MS);
+	/* 11 and 12 swapped */
+	iperf2_send(g, 12, t += MS);
+	iperf2_send(g, 11, t += MS);
+	/* 13 lost */
+	iperf2_send(g, 14, t += MS);
+	/* 14 again */
+	iperf2_send(g, 14, t += MS);
+	for (s = 15; s <= 20; s++)
+		iperf2_send(g, s, t += MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.datagrams, 20);
+	CHECK_EQ_INT(c.expected, 20);
+	CHECK_EQ_INT(c.received, 19);
+	CHECK_EQ_INT(c.reordered, 1);
+	CHECK_EQ_INT(c.duplicates, 1);
+	CHECK_EQ_INT(c.lost, 0);      /* 13 is within both windows still */
+	CHECK_EQ_INT(c.pending, 1);
+	CHECK_EQ_INT(c.gaps, 2);
+	CHECK_EQ_INT(c.gap_hist[0], 2);
+	/* the time window runs out */
+	mcfan_feed_group_tick(g, t + 200 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.lost, 1);
+	CHECK_EQ_INT(c.pending, 0);
+	CHECK_EQ_INT(mcfan_feed_group_read(g, &c, log, RTE_DIM(log)), 2);
+	CHECK_EQ_INT(log[0].first, 11);
+	CHECK_EQ_INT(log[0].last, 11);
+	CHECK_EQ_INT(log[0].lost, 0);
+	CHECK_EQ_INT(log[1].first, 13);
+	CHECK_EQ_INT(log[1].last, 13);
+	CHECK_EQ_INT(log[1].lost, 1);
+	/* 13 after it was counted lost: late */
+	iperf2_send(g, 13, t + 300 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.late, 1);
+	CHECK_EQ_INT(c.lost, 1);
+	CHECK_EQ_INT(c.received, 20);
+	/* the end of the test: -(next) = -21, the first of the FIN datagrams; then more FINs */
+	iperf2_send(g, -21, t + 301 * MS);
+	iperf2_send(g, -22, t + 302 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.ends, 2);
+	CHECK_EQ_INT(c.expected, 20);
+	CHECK_EQ_INT(c.lost, 1);
+	/* a new test on the same group starts over: a session, not a loss */
+	iperf2_send(g, 0, t + 400 * MS);
+	iperf2_send(g, 1, t + 401 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.sessions, 1);
+	CHECK_EQ_INT(c.expected, 22);
+	CHECK_EQ_INT(c.lost, 1);
+	mcfan_feed_group_free(g);
+}
+
+/* A tail loss is revealed by the FIN's number; the packet window settles gaps too. */
+static void
+test_iperf2_tail_and_window(void)
+{
+	struct mcfan_feed_params p = { .window_pkts = 4, .window_ns = 60000 * MS };
+	struct mcfan_feed_group *g = make("iperf2", &p);
+	struct mcfan_feed_counters c;
+	int64_t s;
+
+	for (s = 0; s < 10; s++)
+		if (s != 3)
+			iperf2_send(g, s, (uint64_t)s * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.lost, 1); /* 3: four later numbers came */
+	CHECK_EQ_INT(c.pending, 0);
+	/* 10, 11 never sent (lost at the tail); FIN -12 */
+	iperf2_send(g, -12, 20 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.expected, 12);
+	CHECK_EQ_INT(c.received, 9);
+	CHECK_EQ_INT(c.lost, 3);
+	CHECK_EQ_INT(c.pending, 0);
+	mcfan_feed_group_free(g);
+}
+
+/* 64-bit iperf2 ids and a forward jump beyond MCFAN_FEED_RESET_JUMP. */
+static void
+test_iperf2_reset(void)
+{
+	struct mcfan_feed_group *g = make("iperf2", &params_default);
+	struct mcfan_feed_counters c;
+
+	iperf2_send(g, (int64_t)0x100000000LL, MS);
+	iperf2_send(g, (int64_t)0x100000001LL, 2 * MS);
+	iperf2_send(g, (int64_t)0x100000001LL + (int64_t)MCFAN_FEED_RESET_JUMP + 5, 3 * MS);
+	iperf2_send(g, (int64_t)0x100000001LL + (int64_t)MCFAN_FEED_RESET_JUMP + 6, 4 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.resets, 1);
+	CHECK_EQ_INT(c.expected, 4);
+	CHECK_EQ_INT(c.lost, 0);
+	/* a big gap that is not a reset: settled by packets at once */
+	iperf2_send(g, (int64_t)0x100000001LL + (int64_t)MCFAN_FEED_RESET_JUMP + 6 + 1001,
+		    5 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.lost, 1000 - 63);
+	CHECK_EQ_INT(c.pending, 63);
+	CHECK_EQ_INT(c.gap_hist[9], 1); /* 1000: 512..1023 */
+	mcfan_feed_group_free(g);
+	/* back beyond the bitmap: a restart */
+	g = make("iperf2", &params_default);
+	iperf2_send(g, 5000, MS);
+	iperf2_send(g, 5001, MS);
+	iperf2_send(g, 1, 2 * MS);
+	iperf2_send(g, 2, 3 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.resets, 1);
+	CHECK_EQ_INT(c.expected, 4);
+	CHECK_EQ_INT(c.late, 0);
+	mcfan_feed_group_free(g);
+}
+
+static void
+rtp_send(struct mcfan_feed_group *g, uint16_t seq, uint32_t ts, uint32_t ssrc, uint64_t t_ns)
+{
+	uint8_t p[32] = {0};
+
+	p[0] = 0x80;
+	p[1] = 96;
+	put_be(p + 2, seq, 2);
+	put_be(p + 4, ts, 4);
+	put_be(p + 8, ssrc, 4);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, p, sizeof(p), t_ns), 0);
+}
+
+/* RFC 3550 A.1: wrap of the 16-bit number, misorder across the wrap, a new SSRC, a jump. */
+static void
+test_rtp(void)
+{
+	struct mcfan_feed_group *g = make("rtp", &params_default);
+	struct mcfan_feed_counters c;
+	uint32_t i, ts = 1000;
+	uint64_t t = 5 * MS;
+	uint8_t bad[12] = {0x40};
+
+	for (i = 0; i < 10; i++)
+		rtp_send(g, (uint16_t)(65530 + i), ts += 3000, 7, t += 33 * MS + (i == 5 ? MS : 0));
+	c = read_counters(g);
+	CHECK_EQ_INT(c.expected, 10);
+	CHECK_EQ_INT(c.received, 10);
+	/* 90 kHz: 3000 ticks = 33.333 ms; arrivals every 33 ms, one 34: jitter of about 1/3 ms */
+	CHECK(c.jitter_ns > 100000 && c.jitter_ns < 1000000, "jitter %" PRIu64, c.jitter_ns);
+	/* 65530+10 = 4 (after the wrap) expected; send 5, 6, then 4 late (reordered) */
+	rtp_send(g, 5, ts += 3000, 7, t += 33 * MS);
+	rtp_send(g, 6, ts += 3000, 7, t += 33 * MS);
+	rtp_send(g, 4, ts, 7, t += MS);
+	/* 65535 again: a duplicate from before the wrap */
+	rtp_send(g, 65535, ts, 7, t += MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.expected, 13);
+	CHECK_EQ_INT(c.reordered, 1);
+	CHECK_EQ_INT(c.duplicates, 1);
+	CHECK_EQ_INT(c.lost, 0);
+	/* a jump of 30000: held back once, taken as a restart when the next follows it */
+	rtp_send(g, 30000, ts, 7, t += MS);
+	rtp_send(g, 30001, ts, 7, t += MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.resets, 1);
+	CHECK_EQ_INT(c.expected, 14); /* 30000 was held back: the new sequence starts at 30001 */
+	/* a new SSRC: a new session */
+	rtp_send(g, 100, ts, 8, t += MS);
+	rtp_send(g, 101, ts, 8, t += MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.sessions, 1);
+	CHECK_EQ_INT(c.expected, 16);
+	CHECK_EQ_INT(c.lost, 0);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, bad, sizeof(bad), t), -EINVAL);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.malformed, 1);
+	mcfan_feed_group_free(g);
+}
+
+/* One TS packet: PID, continuity counter, payload; afc 1 or 3 (3 with the discontinuity
+ * flag when disc). */
+static void
+ts_packet(uint8_t *p, uint16_t pid, uint8_t cc, bool payload, bool disc)
+{
+	memset(p, 0xff, 188);
+	p[0] = 0x47;
+	p[1] = (uint8_t)((pid >> 8) & 0x1f);
+	p[2] = (uint8_t)pid;
+	p[3] = (uint8_t)(((disc ? 3 : (payload ? 1 : 2)) << 4) | (cc & 0xf));
+	if (disc) {
+		p[4] = 1;
+		p[5] = 0x80;
+	}
+}
+
+static void
+test_mpegts(void)
+{
+	struct mcfan_feed_group *g = make("mpegts", &params_default);
+	struct mcfan_feed_counters c;
+	struct mcfan_feed_gap log[4];
+	uint8_t d[7 * 188];
+	unsigned int i;
+
+	/* datagram 1: PID 0x100 cc 0..6 */
+	for (i = 0; i < 7; i++)
+		ts_packet(d + i * 188, 0x100, (uint8_t)i, true, false);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, d, sizeof(d), MS), 0);
+	/* datagram 2: cc 7, 7 (a duplicate), 10 (8, 9 lost), an adaptation-only packet, PID
+	 * 0x200 cc 15 then 0 (the counter wraps), a null packet */
+	ts_packet(d, 0x100, 7, true, false);
+	ts_packet(d + 188, 0x100, 7, true, false);
+	ts_packet(d + 2 * 188, 0x100, 10, true, false);
+	ts_packet(d + 3 * 188, 0x100, 3, false, false);
+	ts_packet(d + 4 * 188, 0x200, 15, true, false);
+	ts_packet(d + 5 * 188, 0x200, 0, true, false);
+	ts_packet(d + 6 * 188, 0x1fff, 9, true, false);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, d, sizeof(d), 2 * MS), 0);
+	/* datagram 3: a discontinuity on 0x100 (cc 2: no loss), then 3 */
+	ts_packet(d, 0x100, 2, true, true);
+	ts_packet(d + 188, 0x100, 3, true, false);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, d, 2 * 188, 3 * MS), 0);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, d, 100, 4 * MS), -EINVAL);
+	CHECK_EQ_INT(mcfan_feed_group_read(g, &c, log, RTE_DIM(log)), 1);
+	CHECK_EQ_INT(c.received, 7 + 2 + 2 + 2);
+	CHECK_EQ_INT(c.duplicates, 1);
+	CHECK_EQ_INT(c.lost, 2);
+	CHECK_EQ_INT(c.expected, 7 + 2 + 2 + 2 + 2);
+	CHECK_EQ_INT(c.resets, 1);
+	CHECK_EQ_INT(c.malformed, 1);
+	CHECK_EQ_INT(log[0].first, 8);
+	CHECK_EQ_INT(log[0].last, 9);
+	CHECK_EQ_INT(log[0].stream, 0x100);
+	mcfan_feed_group_free(g);
+}
+
+static void
+mold_send(struct mcfan_feed_group *g, const char *session, uint64_t seq, uint16_t count,
+	  uint64_t t_ns)
+{
+	uint8_t p[64] = {0};
+
+	memcpy(p, session, 10);
+	put_be(p + 10, seq, 8);
+	put_be(p + 18, count, 2);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, p, sizeof(p), t_ns), 0);
+}
+
+static void
+test_moldudp64(void)
+{
+	struct mcfan_feed_group *g = make("moldudp64", &params_default);
+	struct mcfan_feed_counters c;
+
+	mold_send(g, "SESSION001", 1, 3, MS);   /* 1..3 */
+	mold_send(g, "SESSION001", 4, 2, 2 * MS); /* 4..5 */
+	mold_send(g, "SESSION001", 8, 1, 3 * MS); /* 6, 7 missing */
+	mold_send(g, "SESSION001", 6, 2, 4 * MS); /* filled */
+	mold_send(g, "SESSION001", 4, 2, 5 * MS); /* duplicates */
+	mold_send(g, "SESSION001", 12, 0, 6 * MS); /* heartbeat: 9..11 missing */
+	c = read_counters(g);
+	CHECK_EQ_INT(c.expected, 11);
+	CHECK_EQ_INT(c.received, 8);
+	CHECK_EQ_INT(c.reordered, 2);
+	CHECK_EQ_INT(c.duplicates, 2);
+	CHECK_EQ_INT(c.heartbeats, 1);
+	CHECK_EQ_INT(c.pending, 3);
+	/* end of session at 12: pending becomes lost; a new session */
+	mold_send(g, "SESSION001", 12, 0xffff, 7 * MS);
+	mold_send(g, "SESSION002", 1, 1, 8 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.ends, 1);
+	CHECK_EQ_INT(c.lost, 3);
+	CHECK_EQ_INT(c.sessions, 1);
+	CHECK_EQ_INT(c.expected, 12);
+	mcfan_feed_group_free(g);
+}
+
+/* generic 2-byte little-endian counter at offset 4, wrapping */
+static void
+test_generic(void)
+{
+	struct mcfan_feed_group *g = make("4:2:le", &params_default);
+	struct mcfan_feed_counters c;
+	uint8_t p[8] = {0};
+	uint32_t i, v;
+
+	for (i = 0; i < 20; i++) {
+		v = (65530 + i) & 0xffff;
+		if (i == 7)
+			continue;
+		p[4] = (uint8_t)v;
+		p[5] = (uint8_t)(v >> 8);
+		CHECK_EQ_INT(mcfan_feed_group_datagram(g, p, sizeof(p), (i + 1) * MS), 0);
+	}
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, p, 5, 30 * MS), -EINVAL);
+	mcfan_feed_group_tick(g, 500 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.expected, 20);
+	CHECK_EQ_INT(c.received, 19);
+	CHECK_EQ_INT(c.lost, 1);
+	CHECK_EQ_INT(c.malformed, 1);
+	/* 1 ms spacing but one 2 ms (the missing 7): some jitter, well below 1 ms */
+	CHECK(c.jitter_ns > 0 && c.jitter_ns < MS, "jitter %" PRIu64, c.jitter_ns);
+	mcfan_feed_group_free(g);
+}
+
+static void
+arb_send(struct mcfan_feed_arb *a, unsigned int line, int64_t id, uint64_t t_ns)
+{
+	uint8_t p[32] = {0};
+
+	put_be(p, (uint64_t)id & 0xffffffffu, 4);
+	put_be(p + 12, (uint64_t)id >> 32, 4);
+	CHECK_EQ_INT(mcfan_feed_arb_datagram(a, line, p, sizeof(p), t_ns), 0);
+}
+
+/* Lines A and B with independent holes: delivered = union, gaps = intersection. */
+static void
+test_arb(void)
+{
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_arb *a;
+	struct mcfan_feed_arb_counters c;
+	int64_t i;
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
+	a = mcfan_feed_arb_create(&s, &params_default, 0);
+	CHECK(a != NULL, "arb create");
+	/* A misses 10..14 and 30; B misses 12..20 and 30; B always 2 ms after A */
+	for (i = 0; i < 50; i++) {
+		if (!((i >= 10 && i <= 14) || i == 30))
+			arb_send(a, 0, i, (uint64_t)i * 10 * MS);
+		if (!((i >= 12 && i <= 20) || i == 30))
+			arb_send(a, 1, i, (uint64_t)i * 10 * MS + 2 * MS);
+	}
+	mcfan_feed_arb_tick(a, 10000 * MS);
+	CHECK_EQ_INT(mcfan_feed_arb_read(a, &c), 0);
+	CHECK_EQ_INT(c.merged.expected, 50);
+	CHECK_EQ_INT(c.merged.received, 50 - 3 - 1);  /* union */
+	CHECK_EQ_INT(c.merged.lost, 3 + 1);           /* 12, 13, 14 and 30 */
+	CHECK_EQ_INT(c.line[0].first_arrivals, 50 - 6);
+	CHECK_EQ_INT(c.line[1].first_arrivals, 2);    /* 10, 11 */
+	/* both lines have 50 - |{10..20, 30}| = 38 numbers: B's copy comes second */
+	CHECK_EQ_INT(c.line[1].arb_duplicates, 38);
+	CHECK_EQ_INT(c.line[0].arb_duplicates, 0);
+	CHECK_EQ_INT(c.merged.duplicates, 38);
+	CHECK_EQ_INT(c.line[0].missed, 6);
+	CHECK_EQ_INT(c.line[1].missed, 10);
+	/* skew B - A = +2 ms: bucket 20 (1048576..2097151 ns) */
+	CHECK_EQ_INT(c.skew_hist[0][20], 38);
+	CHECK_EQ_INT(c.skew_max_ns[0], 2 * MS);
+	CHECK(mcfan_feed_skew_quantile_ns(c.skew_hist[0], c.skew_max_ns[0], 500) <= 2 * MS,
+	      "p50");
+	mcfan_feed_arb_free(a);
+	CHECK_EQ_INT(mcfan_feed_spec_parse("mpegts", &s, NULL, 0), 0);
+	CHECK(mcfan_feed_arb_create(&s, &params_default, 0) == NULL, "no arb for mpegts");
+}
+
+int
+main(void)
+{
+	test_parse();
+	test_iperf2_basic();
+	test_iperf2_tail_and_window();
+	test_iperf2_reset();
+	test_rtp();
+	test_mpegts();
+	test_moldudp64();
+	test_generic();
+	test_arb();
+	return unit_summary("feed");
+}
