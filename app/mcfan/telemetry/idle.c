@@ -58,5 +58,4 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 }
 MCFAN_TEL_COMMAND(tel_idle, "/mcfan/idle",
 		  "Per data lcore: idle policy, ring bound and sleep cap in ns, highest recent "
-		  "rates, why it runs its policy (option, default by placement, set), its max sleep. "
-		  "No parameters")
+		  "rates, why (placement), max sleep. No parameters")
