@@ -120,6 +120,12 @@ enum mcfan_idle_threshold {
  */
 #define MCFAN_IDLE_SHARED_MAX_SLEEP_US 5000
 /**
+ * First backoff sleep of such an lcore: the whole cap (1/1), not 1/MCFAN_IDLE_STEP_FIRST_DIV:
+ * the cap is lossless by the ring bound, and a shorter first sleep only adds wake-ups
+ * (each of which also wakes the workers it fed).
+ */
+#define MCFAN_IDLE_SHARED_STEP_FIRST_DIV 1
+/**
  * Wake amortisation (datapath/idle.c): an RX lcore wakes the sleeping workers it fed once
  * this many frames are pending since its last wake-up round, ring slots / DIV ...
  */
@@ -167,6 +173,7 @@ struct mcfan_idle {
 	struct mcfan_idle_rate rx[RTE_MAX_ETHPORTS]; /**< Per port, indexed like lcore ports[]. */
 	struct mcfan_idle_rate wk;     /**< The worker's rings together. */
 	uint64_t max_sleep_ns;         /**< Longest backoff/wake sleep of this lcore, ns (set-up). */
+	uint32_t step_first_div;       /**< First backoff sleep: cap / this (set-up; >= 1). */
 	struct mcfan_atomic_u32 origin; /**< enum mcfan_idle_origin (set-up, then set idle). */
 	int share_cpu;                 /**< First CPU shared with another data lcore, -1 = none. */
 	unsigned int share_n;          /**< Other data lcores on its CPUs (set-up). */

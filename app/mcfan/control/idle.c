@@ -137,7 +137,7 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 	const struct mcfan_config *cfg = &app->cfg;
 	bool rx = (lc->role & MCFAN_ROLE_RX) != 0, explicit = rx ? cfg->idle_rx_set :
 		cfg->idle_worker_set, worker_near;
-	unsigned int max_us = cfg->idle_max_sleep_us;
+	unsigned int max_us = cfg->idle_max_sleep_us, first_div = MCFAN_IDLE_STEP_FIRST_DIV;
 	enum mcfan_idle_origin origin;
 	uint32_t policy;
 	int cpu;
@@ -150,9 +150,13 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 	} else {
 		policy = mcfan_idle_default_policy(lc->role, lc->idle.share_n > 0);
 		origin = lc->idle.share_n > 0 ? MCFAN_IDLE_FROM_SHARED : MCFAN_IDLE_FROM_ALONE;
-		if (lc->idle.share_n > 0 && !cfg->idle_max_sleep_set)
-			max_us = MCFAN_IDLE_SHARED_MAX_SLEEP_US;
+		if (lc->idle.share_n > 0) {
+			first_div = MCFAN_IDLE_SHARED_STEP_FIRST_DIV;
+			if (!cfg->idle_max_sleep_set)
+				max_us = MCFAN_IDLE_SHARED_MAX_SLEEP_US;
+		}
 	}
+	lc->idle.step_first_div = first_div;
 	mcfan_atomic_u32_store(&lc->idle.policy, policy, memory_order_relaxed);
 	mcfan_atomic_u32_store(&lc->idle.origin, origin, memory_order_relaxed);
 	lc->idle.max_sleep_ns = (uint64_t)max_us * NS_PER_US;

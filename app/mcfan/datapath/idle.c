@@ -219,7 +219,7 @@ mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, 
 	if (kind == MCFAN_IDLE_WAKE && id->efd < 0)
 		kind = MCFAN_IDLE_BACKOFF;
 	if (kind == MCFAN_IDLE_BACKOFF) {
-		ns = RTE_MAX(id->step_ns, RTE_MAX(cap / MCFAN_IDLE_STEP_FIRST_DIV,
+		ns = RTE_MAX(id->step_ns, RTE_MAX(cap / RTE_MAX(id->step_first_div, 1u),
 						  (uint64_t)MCFAN_IDLE_STEP_MIN_NS));
 		ns = RTE_MIN(ns, cap);
 		id->step_ns = RTE_MIN(ns * 2, cap);
