@@ -67,7 +67,8 @@ case $SECS in ''|*[!0-9]*|0) echo "bench: -d wants whole seconds >= 1" >&2; exit
 case $ROUNDS in ''|*[!0-9]*|0) echo "bench: -r wants a count >= 1" >&2; exit 2 ;; esac
 [[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
 MCFAN=${MCFAN:-$BUILD/app/mcfan/mcfan}
-[ -x "$MCFAN" ] || { echo "bench: no mcfan binary at $MCFAN (meson setup/ninja, or -b)" >&2; exit 2; }
+[ -x "$MCFAN" ] ||
+	{ echo "bench: no mcfan binary at $MCFAN (meson setup/ninja, or -b)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (network namespaces)" >&2; exit 2; }
 command -v cc >/dev/null || { echo "bench: needs cc for the kernel reader" >&2; exit 2; }
 
@@ -255,6 +256,7 @@ echo
 python3 - "$WORK/rows" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+NGROUPS, PER_GROUP = 10, 10
 base = {(r[0], r[1]): (float(r[11]), float(r[3])) for r in rows if r[2] == "base"}
 res = {}
 print("rx CPU-s: the lab's CPU time over the traffic minus the base run's (see the top of "
@@ -265,9 +267,11 @@ print(f"{'round':>5} {'rate/grp':>8} {'run':<7} {'rx CPU-s':>9} {'us/copy':>8} {
       f"{'wk cyc/cp':>9} {'veth rx':>9}  extra")
 for r in rows:
     if r[2] == "base":
+        secs = max(float(r[7]) - 1, 0.1)
         print(f"{r[0]:>5} {r[1]:>8} {'base':<7} {'lab ' + r[11]:>9} {'':>8} {'':>10} {'':>9} "
               f"{'':>7} {'':>10} {float(r[3]):>8.2f} {'':>9} {'':>9} {r[12]:>9}  "
-              f"{float(r[7]):.1f} s of traffic")
+              f"{secs:.1f} s of traffic: {int(r[6]) / PER_GROUP / NGROUPS / secs:.0f} "
+              f"datagrams/s per group achieved")
         continue
     b = base.get((r[0], r[1]))
     rx = float(r[11]) - b[0] if b is not None else float("nan")
