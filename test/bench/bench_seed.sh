@@ -19,10 +19,11 @@
 # alone can keep both CPUs busy, so machine-wide busy time saturates and is printed for
 # reference only ("machine"); the figure used ("rx CPU-s") is the same difference taken
 # over the lab's own CPU time: the receiver process (utime + stime, every thread), the
-# senders (the cutime + cstime they leave to the shell that waits for them: softirq work
-# done in their context, such as the veth's delivery to the sockets or to af_packet, is
-# theirs), the ksoftirqd threads, and the machine's irq + softirq time (/proc/stat; non-zero
-# only when the kernel accounts interrupt time apart).
+# senders' system time (the cstime they leave to the shell that waits for them: the veth's
+# delivery to the sockets or to af_packet runs as softirq in their context; their user time
+# is left out: iperf2 paces by spinning, so it grows with how long a run takes, not with
+# the receiver's work), the ksoftirqd threads, and the machine's irq + softirq time
+# (/proc/stat; non-zero only when the kernel accounts interrupt time apart).
 # Delivered copies: what the 100 sockets counted, or what the 10 workers counted
 # (groups[].copies); lost = 100 x datagrams on the wire - delivered. Printed per run: CPU-s
 # of the receiver, us of CPU per delivered copy, copies, lost (%), the receiver process's
@@ -38,6 +39,7 @@
 #   -R  datagrams/s per group, space separated (default "3300 16500")
 #   -b  meson build directory holding app/mcfan/mcfan (default: build); or set MCFAN=path
 #   -F  framecnt of net_af_packet (default 4096, as bench_idle.sh)
+#   -P  CPUS: pin the senders to these CPUs (taskset list, e.g. 0; default: not pinned)
 #   -k  keep the work directory (reports, logs) and print its path
 #   MCFAN_OPTIONS after -- are added to the mcfan run (e.g. --idle-worker poll to compare)
 # Runs as root; no hugepages needed. A benchmark, never a timed test.
@@ -50,13 +52,15 @@ RATES="3300 16500"
 BUILD=build
 FRAMECNT=4096
 KEEP=0
-while getopts "d:r:R:b:F:kh" o; do
+PIN=
+while getopts "d:r:R:b:F:P:kh" o; do
 	case $o in
 	d) SECS=$OPTARG ;;
 	r) ROUNDS=$OPTARG ;;
 	R) RATES=$OPTARG ;;
 	b) BUILD=$OPTARG ;;
 	F) FRAMECNT=$OPTARG ;;
+	P) PIN=$OPTARG ;;
 	k) KEEP=1 ;;
 	*) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
@@ -120,13 +124,14 @@ irq_ticks() {
 	awk '/^cpu / { print $7 + $8; exit }' /proc/stat
 }
 
-# send COUNT RATE OUTFILE: the senders (lab_send), then their children's CPU ticks
-# (cutime + cstime of this subshell) to OUTFILE
+# send COUNT RATE OUTFILE: the senders (lab_send), then their system time (cstime of this
+# subshell: the children it waited for) in clock ticks to OUTFILE
 send() {
 	(
+		[ -z "$PIN" ] || taskset -pc "$PIN" "$BASHPID" >/dev/null
 		lab_send "$NGROUPS" "$1" "$LEN" "$2" ||
 			echo "bench: a sender failed (see $LAB_DIR/iperf-*.txt)" >&2
-		awk '{ sub(/^.*\) /, ""); print $14 + $15 }' "/proc/$BASHPID/stat" >"$3"
+		awk '{ sub(/^.*\) /, ""); print $15 }' "/proc/$BASHPID/stat" >"$3"
 	)
 }
 
@@ -240,7 +245,8 @@ PY
 
 echo "bench_seed: $NGROUPS groups x rates ($RATES) datagrams/s of $LEN bytes, ${SECS} s a run," \
 	"$ROUNDS round(s), kernel: $(( NGROUPS * PER_GROUP )) sockets, mcfan: 10 workers on one" \
-	"CPU, default idle options${EXTRA[*]:+ plus ${EXTRA[*]}}; mcfan $MCFAN"
+	"CPU, default idle options${EXTRA[*]:+ plus ${EXTRA[*]}}, senders on CPUs ${PIN:-any};" \
+	"mcfan $MCFAN"
 echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 lab_up || exit 1
 : >"$WORK/rows"
