@@ -116,9 +116,12 @@ wk_cpc = sum(own(l) for l in wk) / wf if wf else 0.0
 print(mode, g, w, copies / cpu_s if cpu_s else 0.0, copies / work_s if work_s else 0.0,
       f"{rx_cpf:.1f}", f"{wk_cpc:.1f}", r["drops"]["ring_full"], copies)
 PY
-	tail -n 1 "$WORK/rows" | awk '{ printf "%-9s %5s groups %3s workers: %12.0f copies/CPU-s ' \
-		'(process), %12.0f copies/work CPU-s, RX %7s cyc/frame, worker %7s cyc/copy, ' \
-		'ring_full %s\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+	tail -n 1 "$WORK/rows" | while read -r m gg ww pc wc rc kc rf _; do
+		printf '%-9s %5s groups %3s workers: %12.0f copies/CPU-s (process), %12.0f ' \
+			"$m" "$gg" "$ww" "$pc" "$wc"
+		printf 'copies/work CPU-s, RX %7s cyc/frame, worker %7s cyc/copy, ring_full %s\n' \
+			"$rc" "$kc" "$rf"
+	done
 }
 
 echo "bench_scale: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load" \
