@@ -126,6 +126,9 @@ struct mcfan_config {
 	uint32_t idle_rx;                  /* start idle policy of lcores with the RX role */
 	uint32_t idle_worker;              /* start idle policy of worker-only lcores */
 	unsigned int idle_max_sleep_us;    /* longest backoff/wake sleep, microseconds */
+	bool idle_rx_set;                  /* --idle-rx given (else the placement default) */
+	bool idle_worker_set;              /* --idle-worker given (else the placement default) */
+	bool idle_max_sleep_set;           /* --idle-max-sleep-us given */
 	/* placement (placement.c, docs/topology.md "Placement") */
 	char *cpu_topology;                /* --cpu-topology MAP (malloc'd); NULL = the host */
 	int bind;                          /* --bind: enum mcfan_sct_bind; -1 = not given */

@@ -487,13 +487,19 @@ set_idle(uint32_t *dst, const char *v, uint32_t role, const char *opt, char *err
 static int
 set_idle_rx(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
-	return set_idle(&cfg->idle_rx, v, MCFAN_ROLE_RX, "idle-rx", err, len);
+	if (set_idle(&cfg->idle_rx, v, MCFAN_ROLE_RX, "idle-rx", err, len) < 0)
+		return -EINVAL;
+	cfg->idle_rx_set = true;
+	return 0;
 }
 
 static int
 set_idle_worker(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
-	return set_idle(&cfg->idle_worker, v, MCFAN_ROLE_WORKER, "idle-worker", err, len);
+	if (set_idle(&cfg->idle_worker, v, MCFAN_ROLE_WORKER, "idle-worker", err, len) < 0)
+		return -EINVAL;
+	cfg->idle_worker_set = true;
+	return 0;
 }
 
 static int
@@ -507,6 +513,7 @@ set_idle_max_sleep(struct mcfan_config *cfg, const char *v, char *err, size_t le
 		return -EINVAL;
 	}
 	cfg->idle_max_sleep_us = (unsigned int)n;
+	cfg->idle_max_sleep_set = true;
 	return 0;
 }
 
@@ -839,12 +846,16 @@ static const struct opt_def opts[] = {
 	{"cmdline-file", OPT_VALUE, "FILE", "run the console commands in FILE at start, then "
 	 "the console if -i", "none", set_cmdline_file, true},
 	{"idle-rx", OPT_VALUE, "POLICY", "what lcores that poll a port do when idle: poll, "
-	 "backoff[:THRESHOLD], interrupt[:THRESHOLD] (docs/idle.md)", "poll", set_idle_rx, true},
+	 "backoff[:THRESHOLD], interrupt[:THRESHOLD] (docs/idle.md); default by placement: "
+	 "poll for an lcore alone on its CPU, backoff:none for one that shares a CPU with "
+	 "another data lcore", "placement", set_idle_rx, true},
 	{"idle-worker", OPT_VALUE, "POLICY", "what worker-only lcores do when idle: poll, "
-	 "backoff[:THRESHOLD], wake[:THRESHOLD]", "poll", set_idle_worker, true},
+	 "backoff[:THRESHOLD], wake[:THRESHOLD]; default by placement: poll alone on its CPU, "
+	 "wake:none sharing one", "placement", set_idle_worker, true},
 	{"idle-max-sleep-us", OPT_VALUE, "N", "longest backoff or wake sleep, microseconds; "
-	 "every sleep is also bounded by the time half an input ring takes to fill",
-	 RTE_STR(MCFAN_IDLE_MAX_SLEEP_US_DEFAULT),
+	 "every sleep is also bounded by the time half an input ring takes to fill; default "
+	 RTE_STR(MCFAN_IDLE_SHARED_MAX_SLEEP_US) " for lcores whose policy is the shared-CPU "
+	 "default", RTE_STR(MCFAN_IDLE_MAX_SLEEP_US_DEFAULT),
 	 set_idle_max_sleep, true},
 	{"rx-engine", OPT_VALUE, "NAME", "what lcores with the RX role do with their frames "
 	 "(the RX engines are listed below)", MCFAN_RX_ENGINE_DEFAULT, set_rx_engine, true},

@@ -152,3 +152,24 @@ mcfan_idle_sleep_cap_ns(uint32_t policy, uint64_t ring_bound_ns, uint64_t max_sl
 		return 0;
 	}
 }
+
+uint32_t
+mcfan_idle_default_policy(uint32_t role, bool shared)
+{
+	if (!shared)
+		return MCFAN_IDLE_POLICY(MCFAN_IDLE_POLL, MCFAN_IDLE_THR_NONE);
+	return (role & MCFAN_ROLE_RX) ? MCFAN_IDLE_SHARED_RX : MCFAN_IDLE_SHARED_WORKER;
+}
+
+const char *
+mcfan_idle_origin_name(enum mcfan_idle_origin origin)
+{
+	static const char *const names[MCFAN_IDLE_FROM_MAX] = {
+		[MCFAN_IDLE_FROM_OPTION] = "option",
+		[MCFAN_IDLE_FROM_ALONE] = "default-alone",
+		[MCFAN_IDLE_FROM_SHARED] = "default-shared",
+		[MCFAN_IDLE_FROM_SET] = "set",
+	};
+
+	return (unsigned int)origin < MCFAN_IDLE_FROM_MAX ? names[origin] : "unknown";
+}

@@ -102,6 +102,47 @@ enum mcfan_idle_threshold {
 #define MCFAN_IDLE_RATE_WINDOW_MS 1
 /** The highest rate seen decays by half each period of this length, ms. */
 #define MCFAN_IDLE_RATE_HALF_LIFE_MS 1000
+/**
+ * Placement defaults (docs/idle.md "Defaults"): a data lcore that shares a CPU with another
+ * data lcore must not spin against it, so without --idle-rx / --idle-worker it starts with
+ * MCFAN_IDLE_SHARED_RX (lcores with the RX role) or MCFAN_IDLE_SHARED_WORKER (worker-only
+ * lcores); an lcore alone on its CPU(s) polls. Thresholds none: spinning on a shared CPU
+ * only delays the lcore that has work.
+ */
+#define MCFAN_IDLE_SHARED_RX MCFAN_IDLE_POLICY(MCFAN_IDLE_BACKOFF, MCFAN_IDLE_THR_NONE)
+#define MCFAN_IDLE_SHARED_WORKER MCFAN_IDLE_POLICY(MCFAN_IDLE_WAKE, MCFAN_IDLE_THR_NONE)
+/**
+ * Longest sleep of an lcore that got its policy from placement, when --idle-max-sleep-us is
+ * not given, us. A sleep costs 18-40 us of CPU on a virtual machine, so sleeps must be long
+ * to be cheap: an RX lcore that sleeps 1.25-5 ms (its backoff steps) drains a batch per
+ * wake-up and wakes each worker once per batch; the ring bound keeps it lossless
+ * (docs/performance.md "Idle policies", tuned runs).
+ */
+#define MCFAN_IDLE_SHARED_MAX_SLEEP_US 5000
+/**
+ * First backoff sleep of such an lcore: the whole cap (1/1), not 1/MCFAN_IDLE_STEP_FIRST_DIV:
+ * the cap is lossless by the ring bound, and a shorter first sleep only adds wake-ups
+ * (each of which also wakes the workers it fed).
+ */
+#define MCFAN_IDLE_SHARED_STEP_FIRST_DIV 1
+/**
+ * Wake amortisation (datapath/idle.c): an RX lcore wakes the sleeping workers it fed once
+ * this many frames are pending since its last wake-up round, ring slots / DIV ...
+ */
+#define MCFAN_IDLE_WAKE_FILL_DIV 4
+/** ... or, on a CPU of its own, once the oldest of them waited this long, us (half the
+ * 200 us p99 budget of RX-to-worker latency, docs/idle.md); else when it finds no work. */
+#define MCFAN_IDLE_WAKE_BUDGET_US 100
+
+/** Where an lcore's idle policy came from (shown by show idle, /mcfan/idle, report). */
+enum mcfan_idle_origin {
+	MCFAN_IDLE_FROM_OPTION = 0, /**< --idle-rx / --idle-worker (or the config file). */
+	MCFAN_IDLE_FROM_ALONE,      /**< Default: no other data lcore shares its CPUs. */
+	MCFAN_IDLE_FROM_SHARED,     /**< Default: another data lcore shares a CPU with it. */
+	MCFAN_IDLE_FROM_SET,        /**< Console or telemetry `set idle` since. */
+	MCFAN_IDLE_FROM_MAX         /**< Number of origins; not an origin. */
+};
+
 /** Longest policy text ("interrupt:very_short"), without the NUL. */
 #define MCFAN_IDLE_POLICY_TEXT_MAX 24
 
@@ -131,6 +172,17 @@ struct mcfan_idle {
 	struct rte_epoll_event efd_ev; /**< The eventfd's registration in epfd. */
 	struct mcfan_idle_rate rx[RTE_MAX_ETHPORTS]; /**< Per port, indexed like lcore ports[]. */
 	struct mcfan_idle_rate wk;     /**< The worker's rings together. */
+	uint64_t max_sleep_ns;         /**< Longest backoff/wake sleep of this lcore, ns (set-up). */
+	uint32_t step_first_div;       /**< First backoff sleep: cap / this (set-up; >= 1). */
+	struct mcfan_atomic_u32 origin; /**< enum mcfan_idle_origin (set-up, then set idle). */
+	int share_cpu;                 /**< First CPU shared with another data lcore, -1 = none. */
+	unsigned int share_n;          /**< Other data lcores on its CPUs (set-up). */
+	/* wake amortisation, RX side (set-up, then private to the RX lcore) */
+	bool kick_defer;               /**< Shares a CPU with a worker: wake only when idle. */
+	uint32_t kick_fill;            /**< Pending frames that trigger a wake-up round. */
+	uint64_t kick_budget;          /**< Age of the oldest pending frame that does, cycles. */
+	uint32_t kick_frames;          /**< Frames enqueued since the last round (private). */
+	uint64_t kick_first_tsc;       /**< TSC of the first of them (private). */
 	/** Wake protocol: 1 while the lcore sleeps and wants an eventfd write. */
 	struct mcfan_atomic_u32 sleeping __rte_cache_aligned;
 } __rte_cache_aligned;
@@ -233,5 +285,28 @@ int mcfan_idle_role_ok(uint32_t policy, uint32_t role, char *err, size_t len);
  *   The cap in ns; 0 for poll.
  */
 uint64_t mcfan_idle_sleep_cap_ns(uint32_t policy, uint64_t ring_bound_ns, uint64_t max_sleep_ns);
+
+/**
+ * The policy an lcore starts with when no option names one (docs/idle.md "Defaults").
+ *
+ * @param role
+ *   enum mcfan_role bits of the lcore.
+ * @param shared
+ *   true if another data lcore may run on one of its CPUs.
+ * @return
+ *   poll when not shared; else MCFAN_IDLE_SHARED_RX for lcores with the RX role and
+ *   MCFAN_IDLE_SHARED_WORKER for worker-only lcores.
+ */
+uint32_t mcfan_idle_default_policy(uint32_t role, bool shared);
+
+/**
+ * Name of an origin.
+ *
+ * @param origin
+ *   An enum mcfan_idle_origin value.
+ * @return
+ *   "option", "default-alone", "default-shared", "set", or "unknown" out of range.
+ */
+const char *mcfan_idle_origin_name(enum mcfan_idle_origin origin);
 
 #endif /* MCFAN_IDLE_H */

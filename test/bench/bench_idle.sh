@@ -14,6 +14,9 @@
 #   B. oversubscribed: RX lcore 1 and 10 worker lcores 2-11 all on CPU 1 (EAL --lcores
 #      '0@0,1@1,(2-11)@1'), --fanout replicate (every worker gets every frame: 100k copies/s),
 #      with wake (RX backoff), and with poll for comparison.
+#   default, over-default: the same shapes without any idle option (issue 10: the placement
+#      default, backoff:none / wake:none with a 5 ms max sleep on a shared CPU; -s and -t
+#      do not apply to them unless -s is given).
 #
 # Measured per run: CPU time of the mcfan process (utime + stime from /proc/PID/stat, all
 # its threads) per second of wall time over a SECONDS window that starts 1 s into the
@@ -168,11 +171,14 @@ if [ "$ONLY_OVER" = 0 ]; then
 		--idle-worker "$BACKOFF"
 	run wake "0@0,1@1,2@1" 1 --rx-lcores 1 --worker-lcores 2 --idle-rx "$BACKOFF" \
 		--idle-worker "$WAKE"
+	# no idle option: the placement default (lcores 1 and 2 share CPU 1, issue 10)
+	run default "0@0,1@1,2@1" 1 --rx-lcores 1 --worker-lcores 2
 fi
 run over-wake "0@0,1@1,(2-11)@1" 10 --rx-lcores 1 --worker-lcores 2-11 --fanout replicate \
 	--idle-rx "$BACKOFF" --idle-worker "$WAKE"
 run over-poll "0@0,1@1,(2-11)@1" 10 --rx-lcores 1 --worker-lcores 2-11 --fanout replicate \
 	--idle-rx poll --idle-worker poll
+run over-default "0@0,1@1,(2-11)@1" 10 --rx-lcores 1 --worker-lcores 2-11 --fanout replicate
 
 echo
 python3 - "$WORK/rows" <<'PY'

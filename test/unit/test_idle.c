@@ -239,6 +239,35 @@ test_role_ok(void)
 					NULL, 0), -EINVAL);
 }
 
+/* Placement defaults: poll alone on a CPU; on a shared CPU a sleeping policy that suits the
+ * role (backoff:none with the RX role, wake:none for worker-only lcores), never poll. */
+static void
+test_default_policy(void)
+{
+	static const uint32_t roles[] = {
+		MCFAN_ROLE_RX, MCFAN_ROLE_WORKER, MCFAN_ROLE_RX | MCFAN_ROLE_WORKER,
+	};
+	char text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
+	unsigned int r;
+	uint32_t p;
+
+	for (r = 0; r < RTE_DIM(roles); r++) {
+		p = mcfan_idle_default_policy(roles[r], false);
+		CHECK_EQ_STR(mcfan_idle_format(p, text, sizeof(text)), "poll");
+		p = mcfan_idle_default_policy(roles[r], true);
+		CHECK(MCFAN_IDLE_KIND_OF(p) != MCFAN_IDLE_POLL, "role %u shared: %s", roles[r],
+		      mcfan_idle_format(p, text, sizeof(text)));
+		CHECK_EQ_INT(mcfan_idle_role_ok(p, roles[r], NULL, 0), 0);
+		CHECK_EQ_STR(mcfan_idle_format(p, text, sizeof(text)),
+			     (roles[r] & MCFAN_ROLE_RX) ? "backoff:none" : "wake:none");
+	}
+	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_OPTION), "option");
+	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_ALONE), "default-alone");
+	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_SHARED), "default-shared");
+	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_SET), "set");
+	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_MAX), "unknown");
+}
+
 /* The sleep cap: none for poll, the ring bound or --idle-max-sleep-us for backoff and wake,
  * whole milliseconds up to MCFAN_IDLE_INTR_WAIT_MAX_MS for interrupt. */
 static void
@@ -302,5 +331,6 @@ main(void)
 	test_names();
 	test_role_ok();
 	test_sleep_cap();
+	test_default_policy();
 	return unit_summary("idle");
 }

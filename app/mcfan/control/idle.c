@@ -96,6 +96,78 @@ intr_setup(struct mcfan_app *app, struct mcfan_lcore *lc, bool refuse)
 	return 0;
 }
 
+static bool
+is_data_lcore(const struct mcfan_lcore *lc)
+{
+	return (lc->role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)) != 0;
+}
+
+/* Placement (docs/idle.md "Defaults"): which other data lcores may run on a CPU of lcore id
+ * (their EAL cpusets intersect); the first such CPU in *cpu, -1 if none; whether one of them
+ * is a worker in *worker. */
+static unsigned int
+placement_share(const struct mcfan_app *app, unsigned int id, int *cpu, bool *worker)
+{
+	rte_cpuset_t mine = rte_lcore_cpuset(id), both;
+	unsigned int other, n = 0, c;
+
+	*cpu = -1;
+	*worker = false;
+	for (other = 0; other < RTE_MAX_LCORE; other++) {
+		if (other == id || !is_data_lcore(&app->lcores[other]))
+			continue;
+		both = rte_lcore_cpuset(other);
+		CPU_AND(&both, &both, &mine);
+		if (CPU_COUNT(&both) == 0)
+			continue;
+		n++;
+		if (app->lcores[other].role & MCFAN_ROLE_WORKER)
+			*worker = true;
+		for (c = 0; c < CPU_SETSIZE && *cpu < 0; c++)
+			if (CPU_ISSET(c, &both))
+				*cpu = (int)c;
+	}
+	return n;
+}
+
+/* The start policy, its origin and the sleep cap of one data lcore (docs/idle.md). */
+static void
+start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
+{
+	const struct mcfan_config *cfg = &app->cfg;
+	bool rx = (lc->role & MCFAN_ROLE_RX) != 0, explicit = rx ? cfg->idle_rx_set :
+		cfg->idle_worker_set, worker_near;
+	unsigned int max_us = cfg->idle_max_sleep_us, first_div = MCFAN_IDLE_STEP_FIRST_DIV;
+	enum mcfan_idle_origin origin;
+	uint32_t policy;
+	int cpu;
+
+	lc->idle.share_n = placement_share(app, id, &cpu, &worker_near);
+	lc->idle.share_cpu = cpu;
+	if (explicit) {
+		policy = rx ? cfg->idle_rx : cfg->idle_worker;
+		origin = MCFAN_IDLE_FROM_OPTION;
+	} else {
+		policy = mcfan_idle_default_policy(lc->role, lc->idle.share_n > 0);
+		origin = lc->idle.share_n > 0 ? MCFAN_IDLE_FROM_SHARED : MCFAN_IDLE_FROM_ALONE;
+		if (lc->idle.share_n > 0) {
+			first_div = MCFAN_IDLE_SHARED_STEP_FIRST_DIV;
+			if (!cfg->idle_max_sleep_set)
+				max_us = MCFAN_IDLE_SHARED_MAX_SLEEP_US;
+		}
+	}
+	lc->idle.step_first_div = first_div;
+	mcfan_atomic_u32_store(&lc->idle.policy, policy, memory_order_relaxed);
+	mcfan_atomic_u32_store(&lc->idle.origin, origin, memory_order_relaxed);
+	lc->idle.max_sleep_ns = (uint64_t)max_us * NS_PER_US;
+	/* wake amortisation: a wake-up of a worker on the RX lcore's own CPU would preempt it,
+	 * so such an RX lcore wakes its workers when it runs out of work (datapath/idle.c) */
+	lc->idle.kick_defer = rx && worker_near;
+	lc->idle.kick_fill = RTE_MAX(cfg->ring_size / MCFAN_IDLE_WAKE_FILL_DIV, 1u);
+	lc->idle.kick_budget = rte_get_tsc_hz() / US_PER_S * MCFAN_IDLE_WAKE_BUDGET_US;
+	lc->idle.kick_frames = 0;
+}
+
 int
 mcfan_idle_setup(struct mcfan_app *app)
 {
@@ -116,8 +188,8 @@ mcfan_idle_setup(struct mcfan_app *app)
 		lc = &app->lcores[id];
 		if (!(lc->role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)))
 			continue;
-		policy = (lc->role & MCFAN_ROLE_RX) ? cfg->idle_rx : cfg->idle_worker;
-		mcfan_atomic_u32_store(&lc->idle.policy, policy, memory_order_relaxed);
+		start_policy(app, id, lc);
+		policy = mcfan_atomic_u32_load(&lc->idle.policy, memory_order_relaxed);
 		for (i = 0; i < lc->n_ports; i++) {
 			cap = app->ports[lc->ports[i]].nb_rxd / 2;
 			lc->idle.rx[i].capacity = RTE_MAX(cap, (uint64_t)1);
@@ -171,8 +243,8 @@ mcfan_idle_free(struct mcfan_app *app)
 int
 mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsigned int max)
 {
-	uint64_t max_sleep_ns = (uint64_t)app->cfg.idle_max_sleep_us * NS_PER_US;
 	const struct mcfan_lcore *lc;
+	enum mcfan_idle_origin origin;
 	unsigned int id, n = 0;
 
 	for (id = 0; id < RTE_MAX_LCORE && n < max; id++) {
@@ -185,8 +257,18 @@ mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsign
 		out[n].policy = mcfan_atomic_u32_load(&lc->idle.policy, memory_order_relaxed);
 		mcfan_idle_format(out[n].policy, out[n].policy_text, sizeof(out[n].policy_text));
 		out[n].ring_bound_ns = __atomic_load_n(&lc->idle.ring_bound_ns, __ATOMIC_RELAXED);
+		out[n].max_sleep_ns = lc->idle.max_sleep_ns;
 		out[n].sleep_cap_ns = mcfan_idle_sleep_cap_ns(out[n].policy, out[n].ring_bound_ns,
-							      max_sleep_ns);
+							      lc->idle.max_sleep_ns);
+		origin = mcfan_atomic_u32_load(&lc->idle.origin, memory_order_relaxed);
+		out[n].origin = origin;
+		if (lc->idle.share_cpu >= 0)
+			snprintf(out[n].why, sizeof(out[n].why), "%s (shares CPU %d with %u data "
+				 "lcore%s)", mcfan_idle_origin_name(origin), lc->idle.share_cpu,
+				 lc->idle.share_n, lc->idle.share_n == 1 ? "" : "s");
+		else
+			snprintf(out[n].why, sizeof(out[n].why), "%s (alone on its CPU)",
+				 mcfan_idle_origin_name(origin));
 		out[n].rx_max_pps = __atomic_load_n(&lc->idle.rx_max_pps, __ATOMIC_RELAXED);
 		out[n].wk_max_pps = __atomic_load_n(&lc->idle.wk_max_pps, __ATOMIC_RELAXED);
 		n++;

@@ -15,7 +15,10 @@
 
 /**
  * Give every data lcore its start policy (--idle-rx for lcores with the RX
- * role, --idle-worker for the others), an eventfd for lcores with the worker
+ * role, --idle-worker for the others; without the option, the placement default:
+ * mcfan_idle_default_policy() of whether another data lcore's EAL cpuset meets its own,
+ * and then MCFAN_IDLE_SHARED_MAX_SLEEP_US unless --idle-max-sleep-us is given), its wake
+ * amortisation (an RX lcore that shares a CPU with a worker defers its wake-ups), an eventfd for lcores with the worker
  * role, the ring capacities for the sleep bound, and for lcores whose policy
  * is interrupt an epoll instance with their ports' Rx queue interrupts. Call
  * after the ports are started, before the lcores are launched.
@@ -31,6 +34,9 @@ int mcfan_idle_setup(struct mcfan_app *app);
 void mcfan_idle_free(struct mcfan_app *app);
 
 
+/** Size of mcfan_idle_view.why, bytes. */
+#define MCFAN_IDLE_WHY_MAX 64
+
 /** The idle state of one lcore, for the report, telemetry and the console. */
 struct mcfan_idle_view {
 	unsigned int lcore_id;
@@ -41,6 +47,11 @@ struct mcfan_idle_view {
 	uint64_t sleep_cap_ns;    /**< Longest sleep now (mcfan_idle_sleep_cap_ns()). */
 	uint64_t rx_max_pps;      /**< Highest recent RX rate over its ports (RX role). */
 	uint64_t wk_max_pps;      /**< Highest recent rate into its rings (worker role). */
+	uint64_t max_sleep_ns;    /**< This lcore's longest backoff/wake sleep, ns. */
+	uint32_t origin;          /**< enum mcfan_idle_origin: why it runs this policy. */
+	/** The origin in words with the placement: "default-shared (shares CPU 1 with 10 data
+	 * lcores)", "option (alone on its CPU)" ... */
+	char why[MCFAN_IDLE_WHY_MAX];
 };
 
 /**

@@ -280,6 +280,8 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 		if (!sel[id])
 			continue;
 		mcfan_atomic_u32_store(&app->lcores[id].idle.policy, p, memory_order_relaxed);
+		mcfan_atomic_u32_store(&app->lcores[id].idle.origin, MCFAN_IDLE_FROM_SET,
+				       memory_order_relaxed);
 		if (off < sizeof(ids))
 			off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%u",
 						off == 0 ? "" : ",", id);

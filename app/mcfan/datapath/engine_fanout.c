@@ -17,15 +17,6 @@
 #include "datapath/engine.h"
 #include "datapath/idle.h"
 
-/* Wake protocol, RX side: order the enqueues before the load (see datapath/idle.c). */
-static inline void
-kick_workers(struct mcfan_app *app, struct mcfan_lcore *lc)
-{
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (unlikely(mcfan_atomic_u32_load(&app->idle_sleepers, memory_order_relaxed) != 0))
-		mcfan_idle_kick_slow(app, lc);
-}
-
 static unsigned int
 fanout_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool ms_on)
 {
@@ -33,7 +24,7 @@ fanout_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, 
 	const struct mcfan_group_table *table;
 	unsigned int i, total = 0;
 	uint64_t now;
-	uint16_t n;
+	uint16_t n, sent;
 
 	for (i = 0; i < lc->n_ports; i++) {
 		n = mcfan_engine_rx_poll(lc, i, pkts, burst, ms_on, &now);
@@ -42,8 +33,9 @@ fanout_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, 
 		table = mcfan_live_table_load(&app->live.groups, memory_order_acquire);
 		mcfan_fanout_stage(&lc->rx, table, pkts, n, now);
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_CLASSIFY);
-		if (mcfan_fanout_flush(&lc->rx) != 0)
-			kick_workers(app, lc);
+		sent = mcfan_fanout_flush(&lc->rx);
+		if (sent != 0) /* wakes sleeping workers now or when idle (datapath/idle.h) */
+			mcfan_idle_kick_note(app, lc, sent, now);
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_FANOUT);
 		total += n;
 	}

@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_atomic.h>
+#include <rte_branch_prediction.h>
+
 #include "mcfan.h"
 
 
@@ -31,6 +34,41 @@ void mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t pol
 
 /** Slow path of the wake protocol: some worker sleeps; wake those this RX lcore fed. */
 void mcfan_idle_kick_slow(struct mcfan_app *app, struct mcfan_lcore *lc);
+
+/**
+ * Wake protocol, RX side: a wake-up round now. Orders this lcore's enqueues before its load
+ * of the sleepers' count (datapath/idle.c), and wakes the sleeping workers it fed only if
+ * some worker sleeps. Clears the pending count of wake amortisation.
+ */
+static inline void
+mcfan_idle_kick(struct mcfan_app *app, struct mcfan_lcore *lc)
+{
+	lc->idle.kick_frames = 0;
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (unlikely(mcfan_atomic_u32_load(&app->idle_sleepers, memory_order_relaxed) != 0))
+		mcfan_idle_kick_slow(app, lc);
+}
+
+/**
+ * Wake amortisation, RX side (docs/idle.md "Wake-ups, amortised"): a flush delivered n
+ * frames at TSC now. Starts a wake-up round at once only when the frames pending since the
+ * last round reach kick_fill (a quarter of a worker ring), or, for an RX lcore alone on its
+ * CPU, when the oldest of them waited kick_budget; otherwise mcfan_idle_wait() does it at
+ * the next iteration that finds no work. O(1) per burst; the round is O(workers).
+ */
+static inline void
+mcfan_idle_kick_note(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int n,
+		     uint64_t now)
+{
+	struct mcfan_idle *id = &lc->idle;
+
+	if (id->kick_frames == 0)
+		id->kick_first_tsc = now;
+	id->kick_frames += n;
+	if (id->kick_frames >= id->kick_fill ||
+	    (!id->kick_defer && now - id->kick_first_tsc >= id->kick_budget))
+		mcfan_idle_kick(app, lc);
+}
 
 /** The iteration found work: the next empty one starts from the beginning. */
 static inline void

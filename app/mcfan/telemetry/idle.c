@@ -23,7 +23,8 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 		{"lcore", RTE_TEL_INT_VAL}, {"role", RTE_TEL_STRING_VAL},
 		{"policy", RTE_TEL_STRING_VAL}, {"ring_bound_ns", RTE_TEL_U64_VAL},
 		{"sleep_cap_ns", RTE_TEL_U64_VAL}, {"rx_max_pps", RTE_TEL_U64_VAL},
-		{"wk_max_pps", RTE_TEL_U64_VAL},
+		{"wk_max_pps", RTE_TEL_U64_VAL}, {"why", RTE_TEL_STRING_VAL},
+		{"max_sleep_ns", RTE_TEL_U64_VAL},
 	};
 	struct mcfan_idle_view *iv;
 	struct rte_tel_data *c[RTE_DIM(cols)];
@@ -47,6 +48,8 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 		rte_tel_data_add_array_u64(c[4], iv[k].sleep_cap_ns);
 		rte_tel_data_add_array_u64(c[5], iv[k].rx_max_pps);
 		rte_tel_data_add_array_u64(c[6], iv[k].wk_max_pps);
+		rte_tel_data_add_array_string(c[7], iv[k].why);
+		rte_tel_data_add_array_u64(c[8], iv[k].max_sleep_ns);
 	}
 	rte_tel_data_add_dict_u64(d, "max_sleep_us", app->cfg.idle_max_sleep_us);
 	mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
@@ -55,4 +58,4 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 }
 MCFAN_TEL_COMMAND(tel_idle, "/mcfan/idle",
 		  "Per data lcore: idle policy, ring bound and sleep cap in ns, highest recent "
-		  "rates. No parameters")
+		  "rates, why (placement), max sleep. No parameters")

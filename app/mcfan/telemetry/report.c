@@ -86,13 +86,14 @@ print_idle_latency(struct mcfan_app *app, FILE *f)
 		fprintf(f, "  %5u %14" PRIu64 " %10.1f %10.1f %10.1f\n", lv[i].lcore_id,
 			lv[i].copies, lv[i].p50_ns / 1e3, lv[i].p99_ns / 1e3, lv[i].max_ns / 1e3);
 	n = mcfan_idle_read(app, iv, RTE_MAX_LCORE);
-	fprintf(f, "\nidle policies (max sleep %u us; bound 0: no recent traffic):\n"
-		"  %5s %-10s %-22s %14s %14s\n", app->cfg.idle_max_sleep_us, "lcore", "role",
-		"policy", "ring_bound_us", "sleep_cap_us");
+	fprintf(f, "\nidle policies (--idle-max-sleep-us %u; each lcore's own max sleep below; bound 0: "
+		"no recent traffic):\n"
+		"  %5s %-10s %-22s %14s %14s %14s  %s\n", app->cfg.idle_max_sleep_us, "lcore",
+		"role", "policy", "ring_bound_us", "sleep_cap_us", "max_sleep_us", "why");
 	for (i = 0; i < n; i++)
-		fprintf(f, "  %5u %-10s %-22s %14.1f %14.1f\n", iv[i].lcore_id,
+		fprintf(f, "  %5u %-10s %-22s %14.1f %14.1f %14.1f  %s\n", iv[i].lcore_id,
 			mcfan_role_name(iv[i].role), iv[i].policy_text, iv[i].ring_bound_ns / 1e3,
-			iv[i].sleep_cap_ns / 1e3);
+			iv[i].sleep_cap_ns / 1e3, iv[i].max_sleep_ns / 1e3, iv[i].why);
 out:
 	free(lv);
 	free(iv);
@@ -590,6 +591,10 @@ report_json_build(struct mcfan_app *app)
 			json_object_set_new(idle, "sleep_cap_ns", json_u64(iv[k].sleep_cap_ns));
 			json_object_set_new(idle, "rx_max_pps", json_u64(iv[k].rx_max_pps));
 			json_object_set_new(idle, "wk_max_pps", json_u64(iv[k].wk_max_pps));
+			json_object_set_new(idle, "why", json_string(iv[k].why));
+			json_object_set_new(idle, "origin", json_string(
+				mcfan_idle_origin_name((enum mcfan_idle_origin)iv[k].origin)));
+			json_object_set_new(idle, "max_sleep_ns", json_u64(iv[k].max_sleep_ns));
 			json_object_set_new(o, "idle", idle);
 		}
 		json_array_append_new(arr, o);

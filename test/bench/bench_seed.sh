@@ -1,0 +1,302 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+#
+# The seed workload against kernel sockets (issue 10, goal P5; docs/performance.md "Seed
+# workload"). On the lab (test/lab/lab.sh): 10 iperf2 senders, one per group
+# 239.9.9.1-10:3999, 64-byte UDP payload, RATE datagrams/s each, SECONDS of traffic, over
+# the lab's veth. Three runs per rate, back to back on the same namespaces:
+#
+#   base    the senders alone (nothing listens): the cost of sending and of the wire;
+#   kernel  test/bench/seed_reader (built here with cc): 100 UDP sockets, 10 per group,
+#           joined on the receiver's veth, drained with recvmmsg() from one epoll loop;
+#   mcfan   mcfan with its DEFAULT idle options on net_af_packet: --lcores
+#           '0@0,1@1,(2-11)@1' -- --rx-lcores 1 --worker-lcores 2-11 --fanout replicate
+#           (10 workers sharing CPU 1 with the RX lcore; 10 copies a datagram).
+#
+# Receive-side CPU = the busy time the run adds to the base run's over the traffic (the
+# senders' start to their end + 1 s). The machine is shared and the paced iperf2 senders
+# alone can keep both CPUs busy, so machine-wide busy time saturates and is printed for
+# reference only ("machine"); the figure used ("rx CPU-s") is the same difference taken
+# over the lab's own CPU time: the receiver process (utime + stime, every thread), the
+# senders' system time (the cstime they leave to the shell that waits for them: the veth's
+# delivery to the sockets or to af_packet runs as softirq in their context; their user time
+# is left out: iperf2 paces by spinning, so it grows with how long a run takes, not with
+# the receiver's work), the ksoftirqd threads, and the machine's irq + softirq time
+# (/proc/stat; non-zero only when the kernel accounts interrupt time apart).
+# Delivered copies: what the 100 sockets counted, or what the 10 workers counted
+# (groups[].copies); lost = 100 x datagrams on the wire - delivered. Printed per run: CPU-s
+# of the receiver, us of CPU per delivered copy, copies, lost (%), the receiver process's
+# own CPU-s, and for mcfan the cycles a frame of its RX lcore and a copy of its workers
+# (its own accounting, the report's lcores[].cycles_per_frame). Last, per rate: the ratio
+# kernel / mcfan of CPU per delivered copy (goal: >= 10 at 3,300/s per group; zero loss for
+# mcfan at 16,500/s per group).
+#
+# Usage: test/bench/bench_seed.sh [-d SECONDS] [-r ROUNDS] [-R "RATE ..."] [-b BUILD_DIR]
+#                                 [-F FRAMECNT] [-k] [-- MCFAN_OPTIONS...]
+#   -d  seconds of traffic per run (default 10)
+#   -r  rounds: each round runs base, kernel, mcfan at every rate (default 1)
+#   -R  datagrams/s per group, space separated (default "3300 16500")
+#   -b  meson build directory holding app/mcfan/mcfan (default: build); or set MCFAN=path
+#   -F  framecnt of net_af_packet (default 4096, as bench_idle.sh)
+#   -P  CPUS: pin the senders to these CPUs (taskset list, e.g. 0; default: not pinned)
+#   -k  keep the work directory (reports, logs) and print its path
+#   MCFAN_OPTIONS after -- are added to the mcfan run (e.g. --idle-worker poll to compare)
+# Runs as root; no hugepages needed. A benchmark, never a timed test.
+
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SECS=10
+ROUNDS=1
+RATES="3300 16500"
+BUILD=build
+FRAMECNT=4096
+KEEP=0
+PIN=
+while getopts "d:r:R:b:F:P:kh" o; do
+	case $o in
+	d) SECS=$OPTARG ;;
+	r) ROUNDS=$OPTARG ;;
+	R) RATES=$OPTARG ;;
+	b) BUILD=$OPTARG ;;
+	F) FRAMECNT=$OPTARG ;;
+	P) PIN=$OPTARG ;;
+	k) KEEP=1 ;;
+	*) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+EXTRA=("$@")
+case $SECS in ''|*[!0-9]*|0) echo "bench: -d wants whole seconds >= 1" >&2; exit 2 ;; esac
+case $ROUNDS in ''|*[!0-9]*|0) echo "bench: -r wants a count >= 1" >&2; exit 2 ;; esac
+[[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
+MCFAN=${MCFAN:-$BUILD/app/mcfan/mcfan}
+[ -x "$MCFAN" ] ||
+	{ echo "bench: no mcfan binary at $MCFAN (meson setup/ninja, or -b)" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "bench: needs root (network namespaces)" >&2; exit 2; }
+command -v cc >/dev/null || { echo "bench: needs cc for the kernel reader" >&2; exit 2; }
+
+NGROUPS=10
+PER_GROUP=10                      # kernel sockets per group = mcfan workers
+LEN=64
+HZ=$(getconf CLK_TCK)
+
+WORK=$(mktemp -d /tmp/mcfan-bench-seed.XXXXXX)
+export LAB_ID=bs$$ LAB_DIR=$WORK/lab
+# shellcheck source=../lab/lab.sh
+. "$ROOT/test/lab/lab.sh"
+RPID=
+cleanup() {
+	[ -n "$RPID" ] && kill -KILL "$RPID" 2>/dev/null
+	lab_down
+	rm -rf "/var/run/dpdk/mcfan-bseed-$$-"*
+	if [ "$KEEP" = 1 ]; then echo "work directory kept: $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+READER=$WORK/seed_reader
+cc -O2 -Wall -Wextra -o "$READER" "$ROOT/test/bench/seed_reader.c" ||
+	{ echo "bench: cannot build the kernel reader" >&2; exit 1; }
+
+# busy ticks of the whole machine (all CPUs): user nice system irq softirq
+busy_ticks() {
+	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat
+}
+
+# utime + stime of a process, clock ticks
+cpu_ticks() {
+	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+# utime + stime of every ksoftirqd thread, clock ticks
+ksoftirqd_ticks() {
+	local p t=0 c
+	for p in $(pgrep -x 'ksoftirqd/[0-9]*'); do
+		c=$(cpu_ticks "$p")
+		t=$(( t + c ))
+	done
+	echo "$t"
+}
+
+# irq + softirq ticks of the whole machine
+irq_ticks() {
+	awk '/^cpu / { print $7 + $8; exit }' /proc/stat
+}
+
+# send COUNT RATE OUTFILE: the senders (lab_send), then their system time (cstime of this
+# subshell: the children it waited for) in clock ticks to OUTFILE
+send() {
+	(
+		[ -z "$PIN" ] || taskset -pc "$PIN" "$BASHPID" >/dev/null
+		lab_send "$NGROUPS" "$1" "$LEN" "$2" ||
+			echo "bench: a sender failed (see $LAB_DIR/iperf-*.txt)" >&2
+		awk '{ sub(/^.*\) /, ""); print $15 }' "/proc/$BASHPID/stat" >"$3"
+	)
+}
+
+# wait_for FILE PATTERN PID: until FILE holds PATTERN (60 s), or PID is gone
+wait_for() {
+	local i
+	for i in $(seq 600); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# stop_rcv: SIGINT the receiver, wait at most 30 s, then kill
+stop_rcv() {
+	local i
+	[ -n "$RPID" ] || return 0
+	kill -INT "$RPID" 2>/dev/null
+	for i in $(seq 300); do
+		kill -0 "$RPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$RPID" 2>/dev/null
+	wait "$RPID" 2>/dev/null
+	RPID=
+}
+
+# run ROUND RATE NAME: one run; appends "round rate name busy_s rcv_s copies want dur
+# rx_cpf wk_cpf extra" to $WORK/rows
+run() {
+	local round=$1 rate=$2 name=$3 tag="$1-$2-$3" count want out rep b0 b1 t0 t1 c0 c1
+	count=$(( rate * SECS ))
+	want=$(( NGROUPS * PER_GROUP * (count + 1) ))
+	out=$WORK/$tag.out
+	rep=$WORK/$tag.json
+	case $name in
+	kernel)
+		lab_rcv_bg "$out" "$READER" -g 239.9.9.1 -n "$NGROUPS" -s "$PER_GROUP" -p 3999 \
+			-i "$LAB_RCV_IP" -t $(( SECS * 10 + 120 ))
+		RPID=$LAB_BG_PID
+		wait_for "$out" "^ready" "$RPID" ||
+			{ echo "bench: $tag: the reader did not start:" >&2; tail -5 "$out" >&2; return 1; }
+		;;
+	mcfan)
+		lab_rcv_bg "$out" "$MCFAN" --lcores '0@0,1@1,(2-11)@1' --no-huge -m 512 --in-memory \
+			--file-prefix "mcfan-bseed-$$-$tag" --no-pci --log-level lib.eal:warning \
+			--vdev "net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=$FRAMECNT" -- \
+			--rx-lcores 1 --worker-lcores 2-11 --fanout replicate \
+			--groups "239.9.9.1-$NGROUPS:3999" --report-json "$rep" "${EXTRA[@]}"
+		RPID=$LAB_BG_PID
+		wait_for "$out" "running:" "$RPID" ||
+			{ echo "bench: $tag: mcfan did not start:" >&2; tail -20 "$out" >&2; return 1; }
+		;;
+	esac
+	sleep 1    # settle: the receiver reaches its idle state
+	c0=0
+	[ -n "$RPID" ] && c0=$(cpu_ticks "$RPID")
+	k0=$(( $(ksoftirqd_ticks) + $(irq_ticks) ))
+	v0=$(lab_rcv cat "/sys/class/net/$LAB_VRCV/statistics/rx_packets")
+	b0=$(busy_ticks); t0=$(date +%s.%N)
+	send "$count" "$rate" "$WORK/$tag.snd"
+	sleep 1    # the last datagrams reach the receiver
+	b1=$(busy_ticks); t1=$(date +%s.%N)
+	k1=$(( $(ksoftirqd_ticks) + $(irq_ticks) ))
+	v1=$(lab_rcv cat "/sys/class/net/$LAB_VRCV/statistics/rx_packets")
+	c1=0
+	[ -n "$RPID" ] && c1=$(cpu_ticks "$RPID")
+	stop_rcv
+	python3 - "$round" "$rate" "$name" "$b0" "$b1" "$c0" "$c1" "$t0" "$t1" "$HZ" "$want" \
+		"$out" "$rep" "$(cat "$WORK/$tag.snd" 2>/dev/null || echo 0)" "$(( k1 - k0 ))" \
+		"$(( v1 - v0 ))" >>"$WORK/rows" <<'PY'
+import json, os, sys
+round_, rate, name = sys.argv[1], sys.argv[2], sys.argv[3]
+b0, b1, c0, c1 = (int(x) for x in sys.argv[4:8])
+t0, t1, hz, want = float(sys.argv[8]), float(sys.argv[9]), int(sys.argv[10]), int(sys.argv[11])
+out, rep = sys.argv[12], sys.argv[13]
+snd, kirq, veth = int(sys.argv[14]), int(sys.argv[15]), int(sys.argv[16])
+copies, rx_cpf, wk_cpf, extra = 0, 0.0, 0.0, "-"
+if name == "kernel":
+    for line in open(out):
+        if line.startswith("total "):
+            copies = int(line.split()[1])
+elif name == "mcfan":
+    if os.path.exists(rep):
+        r = json.load(open(rep))
+        copies = sum(g.get("copies", 0) for g in r["groups"])
+        lc = {l["lcore"]: l for l in r["lcores"]}
+        def own(l):
+            # cycles of the lcore's own work: wall minus poll_empty, sleep and wait_cpu (the
+            # time it was runnable but another thread had its CPU)
+            sp = l.get("state_pct", {})
+            pct = 100.0 - sp.get("poll_empty", 0) - sp.get("sleep", 0) - sp.get("wait_cpu", 0)
+            return max(pct, 0.0) / 100.0 * l.get("wall_cycles", 0)
+        rx = lc.get(1, {})
+        rx_cpf = own(rx) / rx["frames"] if rx.get("frames") else 0.0
+        wk = [lc[w["lcore"]] for w in r["workers"] if w["lcore"] in lc]
+        fr = sum(l.get("frames", 0) for l in wk)
+        wk_cpf = sum(own(l) for l in wk) / fr if fr else 0.0
+        pol = sorted({l["idle"]["policy"] for l in r["lcores"] if l["role"] != "control"})
+        port = r["ports"][0]
+        extra = (f"ring_full={r['drops']['ring_full']},imissed={port['imissed']},"
+                 f"policies={'/'.join(pol)}")
+    else:
+        extra = "no-report"
+lab = (c1 - c0 + snd + kirq) / hz
+print(round_, rate, name, (b1 - b0) / hz, (c1 - c0) / hz, copies, want, t1 - t0,
+      rx_cpf, wk_cpf, extra, lab, veth)
+PY
+}
+
+echo "bench_seed: $NGROUPS groups x rates ($RATES) datagrams/s of $LEN bytes, ${SECS} s a run," \
+	"$ROUNDS round(s), kernel: $(( NGROUPS * PER_GROUP )) sockets, mcfan: 10 workers on one" \
+	"CPU, default idle options${EXTRA[*]:+ plus ${EXTRA[*]}}, senders on CPUs ${PIN:-any};" \
+	"mcfan $MCFAN"
+echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+lab_up || exit 1
+: >"$WORK/rows"
+for round in $(seq "$ROUNDS"); do
+	for rate in $RATES; do
+		for name in base kernel mcfan; do
+			run "$round" "$rate" "$name"
+			tail -n 1 "$WORK/rows" | awk -v n="$name" '$3 == n { printf "  raw: %s\n", $0 }'
+		done
+	done
+done
+echo
+python3 - "$WORK/rows" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+NGROUPS, PER_GROUP = 10, 10
+base = {(r[0], r[1]): (float(r[11]), float(r[3])) for r in rows if r[2] == "base"}
+res = {}
+print("rx CPU-s: the lab's CPU time over the traffic minus the base run's (see the top of "
+      "the script); machine: the same from machine-wide busy time (saturated when the "
+      "machine is)")
+print(f"{'round':>5} {'rate/grp':>8} {'run':<7} {'rx CPU-s':>9} {'us/copy':>8} {'copies':>10} "
+      f"{'lost':>9} {'lost %':>7} {'proc CPU-s':>10} {'machine':>8} {'rx cyc/fr':>9} "
+      f"{'wk cyc/cp':>9} {'veth rx':>9}  extra")
+for r in rows:
+    if r[2] == "base":
+        secs = max(float(r[7]) - 1, 0.1)
+        print(f"{r[0]:>5} {r[1]:>8} {'base':<7} {'lab ' + r[11]:>9} {'':>8} {'':>10} {'':>9} "
+              f"{'':>7} {'':>10} {float(r[3]):>8.2f} {'':>9} {'':>9} {r[12]:>9}  "
+              f"{secs:.1f} s of traffic: {int(r[6]) / PER_GROUP / NGROUPS / secs:.0f} "
+              f"datagrams/s per group achieved")
+        continue
+    b = base.get((r[0], r[1]))
+    rx = float(r[11]) - b[0] if b is not None else float("nan")
+    mach = float(r[3]) - b[1] if b is not None else float("nan")
+    copies, want = int(r[5]), int(r[6])
+    lost = want - copies
+    us = rx / copies * 1e6 if copies else float("inf")
+    res.setdefault((r[1], r[2]), []).append(us)
+    print(f"{r[0]:>5} {r[1]:>8} {r[2]:<7} {rx:>9.3f} {us:>8.3f} {copies:>10} {lost:>9} "
+          f"{100 * lost / want:>7.2f} {float(r[4]):>10.3f} {mach:>8.2f} {float(r[8]):>9.0f} "
+          f"{float(r[9]):>9.0f} {r[12]:>9}  {r[10]}")
+print()
+for rate in sorted({r[1] for r in rows}, key=int):
+    k, m = res.get((rate, "kernel"), []), res.get((rate, "mcfan"), [])
+    if not k or not m:
+        continue
+    pairs = [a / b if b > 0 else float("inf") for a, b in zip(k, m)]
+    print(f"ratio kernel/mcfan CPU per delivered copy at {rate}/s per group: "
+          f"{statistics.median(pairs):.2f} (median of {len(pairs)} round(s): "
+          f"{', '.join(f'{p:.2f}' for p in pairs)}); kernel {statistics.median(k):.3f} us, "
+          f"mcfan {statistics.median(m):.3f} us")
+PY
