@@ -119,7 +119,9 @@ def wait_cpu(tmp):
     make_pcap(pcap, PER_GROUP)
     eal = t.eal_args("acct-wait")[2:] + ["--lcores", "0@0,1@1,(2-5)@1", "--vdev",
                                           f"net_pcap0,rx_pcap={pcap},infinite_rx=1"]
-    p = subprocess.Popen([t.mcfan_path(), *eal, "--", "--groups", GROUPS, "--duration", "30"],
+    # every lcore polls (lcores sharing a CPU sleep by default): four spinning workers on CPU 1
+    p = subprocess.Popen([t.mcfan_path(), *eal, "--", "--groups", GROUPS, "--duration", "30",
+                          "--idle-rx", "poll", "--idle-worker", "poll"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     lcores = [1, 2, 3, 4, 5]
     try:

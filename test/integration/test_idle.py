@@ -369,7 +369,9 @@ def msacc_sleep(run, lc):
 def test_live_switch(lab):
     tag = "[live]"
     count, pps = 800, 100   # 8 s of traffic
-    run = lab_run(lab, "live", "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2"],
+    # starts under poll explicitly: lcores 1 and 2 share CPU 1, whose default is to sleep
+    run = lab_run(lab, "live", "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2",
+                                               "--idle-rx", "poll", "--idle-worker", "poll"],
                   console=True)
     result = {}
     try:
