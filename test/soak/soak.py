@@ -165,6 +165,8 @@ class Soak:
         self.metrics_scrapes = 0
         self.metrics_fail = 0
         self.rss = []                  # (tick, kB)
+        self.threads = []              # (tick, threads of the process)
+        self.fds = []                  # (tick, open fds of the process)
         self.mbufs = []                # (tick, outside)
         self.gap_mbufs = []            # (round, outside after the drain)
         self.rounds = []               # per round: dict
@@ -235,7 +237,7 @@ class Soak:
         self.mc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                    stderr=self.err, text=True, bufsize=1)
         self.con = Console(self.mc, os.path.join(self.dir, "console.txt"))
-        sock = os.path.join("/var/run/dpdk", self.prefix, "dpdk_telemetry.v2")
+        sock = self.sock = os.path.join("/var/run/dpdk", self.prefix, "dpdk_telemetry.v2")
 
         class P:     # what Telemetry() looks at to notice an early exit
             p = self.mc
@@ -389,13 +391,28 @@ class Soak:
             got = dict(zip(v["lcore"], v["policy"]))
             want = {k: norm_policy(x) for k, x in self.policy.items()}
             self.check(got == want, f"tick {tick}: /mcfan/idle policies {got}, model {want}")
-        # RSS and mbufs
+        # RSS, threads, fds and mbufs
         try:
             with open(f"/proc/{self.pid}/status") as f:
-                m = re.search(r"^VmRSS:\s+(\d+) kB", f.read(), re.M)
+                st = f.read()
+            m = re.search(r"^VmRSS:\s+(\d+) kB", st, re.M)
             self.rss.append((tick, int(m.group(1))))
+            m = re.search(r"^Threads:\s+(\d+)", st, re.M)
+            self.threads.append((tick, int(m.group(1))))
+            self.fds.append((tick, len(os.listdir(f"/proc/{self.pid}/fd"))))
         except OSError:
             self.check(False, f"tick {tick}: cannot read /proc/{self.pid}/status")
+        # then a second client, connected for one query only: EAL's telemetry thread per
+        # connection must come and go without leaving a thread, an fd or memory behind
+        try:
+            t2 = Telemetry(self.sock, timeout=10)
+            v2, _ = t2.query("/mcfan/counters")
+            t2.close()
+            self.tel_queries += 1
+            self.check(v2 is not None and v2["rx_frames"] == v2["delivered_frames"] +
+                       v2["drops_total"], f"tick {tick}: a new client's /mcfan/counters: {v2}")
+        except (OSError, ValueError) as e:
+            self.check(False, f"tick {tick}: a new telemetry client failed: {e}")
         mo = self.mbufs_outside()
         if mo is not None:
             self.mbufs.append((tick, mo))
@@ -744,6 +761,15 @@ class Soak:
             self.check(growth < a.rss_bound_kib,
                        f"RSS grew {growth} kB after the first minute (bound {a.rss_bound_kib})")
         mb = [m for _, m in self.mbufs]
+        # threads and fds: the same at the end as after the first minute (the query
+        # client's thread is there at every sample; the one-query client is gone)
+        th = {t: n for t, n in self.threads}
+        fd = {t: n for t, n in self.fds}
+        late = [t for t in th if t >= 60] or list(th)
+        if late:
+            self.check(th[late[-1]] == th[late[0]] and fd[late[-1]] == fd[late[0]],
+                       f"threads {th[late[0]]} -> {th[late[-1]]}, fds {fd[late[0]]} -> "
+                       f"{fd[late[-1]]} from tick {late[0]} to the end")
         s = {
             "seed": a.seed, "duration_s": n_ticks, "rounds": len(self.rounds),
             "changes": dict(sorted(self.changes.items())),
@@ -757,6 +783,12 @@ class Soak:
             "rss_kib": {"first": rss[0] if rss else None, "at_60s": base60,
                         "last": rss[-1] if rss else None, "max": max(rss) if rss else None,
                         "growth_after_60s": growth, "bound": a.rss_bound_kib},
+            "threads": {"first": self.threads[0][1] if self.threads else None,
+                        "max": max(n for _, n in self.threads) if self.threads else None,
+                        "last": self.threads[-1][1] if self.threads else None},
+            "fds": {"first": self.fds[0][1] if self.fds else None,
+                    "max": max(n for _, n in self.fds) if self.fds else None,
+                    "last": self.fds[-1][1] if self.fds else None},
             "mbufs_outside_pool": {"idle_baseline": self.mbuf_baseline,
                                    "max_under_traffic": max(mb) if mb else None,
                                    "at_rest_per_round": [m for _, m in self.gap_mbufs],
