@@ -733,7 +733,8 @@ class Soak:
                 self.start_round(r)
             if phase == a.round:
                 c, p = self.gap(r, tick)
-                if self.rng.random() < a.clear_prob:
+                # never in the last gap: the final report must count the last round
+                if self.rng.random() < a.clear_prob and r < n_rounds - 1:
                     self.clear(tick, c, p)
                     self.sample(tick)
                     continue
