@@ -495,6 +495,22 @@ mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot)
 	return 0;
 }
 
+/* An accounting block paused since its init with nothing counted (main.c pauses a --no-msacc
+ * block at the instant it initialises it): the same test mcfan_msacc_resume() makes. */
+static bool
+msacc_never_measured(const struct mcfan_msacc *ms)
+{
+	struct mcfan_msacc_snap snap;
+	uint64_t sum;
+	unsigned int i;
+
+	mcfan_msacc_snapshot(ms, rte_rdtsc(), &snap);
+	sum = snap.polls;
+	for (i = 0; i < MCFAN_MS_MAX; i++)
+		sum += snap.cycles[i];
+	return snap.paused && sum == 0;
+}
+
 int
 mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned int max)
 {
@@ -512,9 +528,12 @@ mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned i
 	/* after the stop, every view ends at the stop, so the text and JSON reports agree */
 	n = mcfan_msacc_window_collect(app->window, ms, RTE_MAX_LCORE,
 				       app->stop_tsc != 0 ? app->stop_tsc : rte_rdtsc(), rows, max);
-	/* leave out lcores that never measured anything (--no-msacc since start) */
+	/* leave out lcores that never measured anything (--no-msacc since start); an lcore whose
+	 * accounting was switched off keeps its row even when the window holds none of its time
+	 * (msacc off, then msacc reset or start): it is an mcfan lcore, frozen, not absent */
 	for (i = 0; i < n; i++)
-		if (!(rows[i].snap.paused && mcfan_msacc_snap_wall(&rows[i].snap) == 0))
+		if (!(rows[i].snap.paused && mcfan_msacc_snap_wall(&rows[i].snap) == 0 &&
+		      msacc_never_measured(&app->lcores[rows[i].lcore_id].ms)))
 			rows[k++] = rows[i];
 	return n < 0 ? n : k;
 }

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""/mcfan/mempool: the mbufs outside their pool while mcfan runs (docs/telemetry.md), as the
+soak (test/soak/) samples it every second.
+
+net_pcap with infinite_rx=1 copies its capture into mbufs at start and keeps them for the
+whole run (it replays copies of them), so the count is known exactly: with RX stopped from
+the console (rings drained, every copy counted and freed) the mbufs outside the pool are
+exactly the capture's frames; while frames flow into a replicate fan-out at least those and
+at most the pool; after quit the report's mbufs_outside_pool is 0. Also: the documented keys,
+size = the report's mbufs_total, available + outside_pool = size, a parameter refused (null).
+
+Usage: test_mempool.py MCFAN_BINARY"""
+
+import os
+import subprocess
+import tempfile
+import time
+
+import mcfantest as t
+
+TMP = tempfile.mkdtemp(prefix="mcfan-mempool-")
+N_FRAMES = 57          # frames in the capture = mbufs net_pcap keeps
+KEYS = {"name", "size", "cache_size", "available", "outside_pool"}
+
+
+def console(p, cmd):
+    p.stdin.write(cmd + "\n")
+    p.stdin.flush()
+
+
+def main():
+    pcap = os.path.join(TMP, "mix.pcap")
+    t.write_pcap(pcap, [t.udp4_frame(f"239.9.9.{i % 3 + 1}", 3999) for i in range(N_FRAMES)])
+    report = os.path.join(TMP, "report.json")
+    # lcores 1 (RX and worker) and 2 (worker) share CPU 1 (2-CPU hosts)
+    eal = t.eal_args("mempool", extra=["--vdev", f"net_pcap0,rx_pcap={pcap},infinite_rx=1"])
+    eal[0:2] = ["--lcores", "0@0,1@1,2@1"]
+    cmd = [t.mcfan_path(), *eal, "--", "--groups", "239.9.9.1-3:3999", "--fanout",
+           "replicate", "--rx-lcores", "1", "--worker-lcores", "1-2", "-i", "--report-json", report]
+    err = open(os.path.join(TMP, "stderr"), "w")
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                         text=True)
+    class Proc:        # what Telemetry() looks at to notice an early exit
+        pass
+    Proc.p = p
+    tel = t.Telemetry(t.telemetry_socket(eal), timeout=60, proc=Proc)
+    t.check(tel.wait_ready() is not None, "/mcfan/info answers")
+    seen = []
+    end = time.monotonic() + 2
+    while time.monotonic() < end:
+        v, _ = tel.query("/mcfan/mempool")
+        if not t.check(isinstance(v, dict) and set(v) == KEYS, f"/mcfan/mempool keys: {v}"):
+            break
+        t.check(v["available"] + v["outside_pool"] == v["size"],
+                f"available + outside_pool = size: {v}")
+        seen.append(v["outside_pool"])
+        time.sleep(0.02)
+    t.check(seen and min(seen) >= N_FRAMES and max(seen) <= v["size"],
+            f"under traffic: {N_FRAMES} <= outside_pool <= size, got {min(seen or [-1])}.."
+            f"{max(seen or [-1])}")
+    t.check_eq(v["name"], "mcfan_pool", "/mcfan/mempool name")
+    t.check_eq(v["cache_size"], 256, "/mcfan/mempool cache_size")
+    size = v["size"]
+    v, _ = tel.query("/mcfan/mempool,1")
+    t.check(v is None, f"/mcfan/mempool,1 is refused (null): {v!r}")
+    console(p, "stop")
+    time.sleep(0.5)
+    v, _ = tel.query("/mcfan/mempool")
+    t.check_eq(v and v["outside_pool"], N_FRAMES,
+               "RX stopped, rings drained: outside_pool = the frames net_pcap keeps")
+    console(p, "start")
+    time.sleep(0.3)
+    console(p, "quit")
+    try:
+        out, _ = p.communicate(timeout=60)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+        rc = None
+    tel.close()
+    t.check_eq(rc, 0, "exit status after quit")
+    t.check("RX stopped" in out, f"console stopped RX: {out[-300:]!r}")
+    rep = None
+    if t.check(os.path.exists(report), "report written"):
+        import json
+        with open(report) as f:
+            rep = json.load(f)
+    if rep is not None:
+        t.check_eq(rep["mbufs_total"], size, "report mbufs_total = /mcfan/mempool size")
+        t.check_eq(rep["mbufs_outside_pool"], 0, "report mbufs_outside_pool after quit")
+        t.check(t.conservation(rep), "report conservation")
+    t.remove_runtime_dir(eal)
+    subprocess.run(["rm", "-rf", "--", TMP])
+    t.finish("mempool")
+
+
+main()
