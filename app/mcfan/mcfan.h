@@ -61,6 +61,7 @@
 #include "mcfan_msacc_window.h"
 #include "mcfan_msacc_writer.h"
 #include "mcfan_idle.h"
+#include "mcfan_overrun.h"
 #include "outfile.h"
 
 /* Exit status for bad usage (options, config file), as sysexits' EX_USAGE-like tools use 2. */
@@ -265,6 +266,8 @@ struct mcfan_lcore {
 	struct mcfan_msacc ms;
 	/* idle policy (lib/idle/mcfan_idle.h) */
 	struct mcfan_idle idle;
+	/* drops caused by sleeping (lib/overrun/mcfan_overrun.h has the protocol) */
+	struct mcfan_overrun ovr;
 	/* engines (datapath/engine.h), NULL for a role the lcore lacks */
 	const struct mcfan_engine *rx_engine;
 	const struct mcfan_engine *worker_engine;
@@ -294,6 +297,7 @@ struct mcfan_stats_base; /* control/stats.c */
 struct mcfan_control;    /* control/groups.c */
 struct mcfan_kernel;     /* control/kernel.c */
 struct mcfan_sched;      /* control/sched.c */
+struct mcfan_overrun_ctl; /* control/overrun.c */
 struct mcfan_engine;     /* datapath/engine.h */
 
 struct mcfan_app {
@@ -321,6 +325,7 @@ struct mcfan_app {
 	struct mcfan_control *control;    /* control/groups.c's state (counter slots) */
 	struct mcfan_kernel *kernel;      /* control/kernel.c: kernel-side port counters, ctl_lock */
 	struct mcfan_sched *sched;        /* control/sched.c: schedstat of the lcores, ctl_lock */
+	struct mcfan_overrun_ctl *overrun; /* control/overrun.c: sleep overrun, ctl_lock */
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */

@@ -12,6 +12,7 @@
 #include "mcfan.h"
 #include "control/control.h"
 #include "control/kernel.h"
+#include "control/overrun.h"
 #include "control/sched.h"
 #include "control/stats.h"
 
@@ -28,6 +29,12 @@ mcfan_control_init(struct mcfan_app *app)
 		mcfan_stats_free(app);
 		return ret;
 	}
+	ret = mcfan_overrun_setup(app);
+	if (ret < 0) {
+		mcfan_groups_control_free(app);
+		mcfan_stats_free(app);
+		return ret;
+	}
 	return 0;
 }
 
@@ -38,12 +45,14 @@ mcfan_control_free(struct mcfan_app *app)
 	mcfan_stats_free(app);
 	mcfan_kernel_free(app);
 	mcfan_sched_free(app);
+	mcfan_overrun_free(app);
 }
 
 void
 mcfan_control_tick(struct mcfan_app *app)
 {
 	mcfan_kernel_tick(app); /* PACKET_STATISTICS resets on read: add it up every tick */
+	mcfan_overrun_tick(app); /* sleep overrun, port side: after the kernel read */
 	mcfan_sched_update(app); /* wait_cpu before a timed msacc window may freeze */
 	if (app->control == NULL || !mcfan_ctl_trylock())
 		return;

@@ -27,6 +27,7 @@
 #include "log.h"
 #include "control/groups.h"
 #include "control/kernel.h"
+#include "control/overrun.h"
 
 #define PCAP_FILE_HDR 24   /* classic pcap: file header, bytes */
 #define PCAP_REC_HDR 16    /* record header: ts_sec, ts_usec, incl_len, orig_len */
@@ -347,6 +348,7 @@ mcfan_ports_stop(struct mcfan_app *app)
 
 	/* the kernel's last counts, before the PMD closes its sockets */
 	mcfan_kernel_final(app);
+	mcfan_overrun_tick(app); /* the last port-side sleep overrun, on those counts */
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!app->ports[port].started)
 			continue;

@@ -16,6 +16,7 @@
 #include "mcfan.h"
 #include "datapath/engine.h"
 #include "datapath/idle.h"
+#include "datapath/overrun.h"
 
 /* Wake protocol, RX side: order the enqueues before the load (see datapath/idle.c). */
 static inline void
@@ -44,6 +45,7 @@ fanout_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, 
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_CLASSIFY);
 		if (mcfan_fanout_flush(&lc->rx) != 0)
 			kick_workers(app, lc);
+		mcfan_overrun_ring_check(app, lc);
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_FANOUT);
 		total += n;
 	}

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Sleep overrun (docs/idle.md "Drops caused by sleeping"), in the lab, with iperf2.
+
+net_af_packet with a 64-frame kernel ring and worker rings of 64, both idle policies
+backoff with a 500 ms max sleep: when the traffic starts (10 groups x 1000 pps) the lcores
+are asleep with no recent rate to bound the sleep, so the kernel ring and the worker ring
+overflow before they wake. Asserted:
+  - sleep_overrun > 0, per lcore and in sum; port part <= kernel_drops + imissed, ring
+    part <= the workers' ring_drops; the sum of the lcores = the top level; the text
+    report's sleep overrun line says the same;
+  - accounting still exact: sent on the wire (sending-side capture) = ipackets +
+    kernel_drops, rx_frames = delivered + drops (test_kernel.one_run);
+  - the same run with the poll policy: sleep_overrun = 0 on every lcore.
+
+Usage: test_overrun.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+from mcfantest import check, check_eq, finish, mcfan_path
+from test_lab import Lab, skip
+import test_kernel
+
+COUNT, PPS = 1000, 1000   # per group: 10 x 1000 pps for 1 s
+
+
+def lcore_rows(rep):
+    return [lc for lc in rep["lcores"] if lc["role"] != "control" and "sleep_overrun" in lc]
+
+
+def check_rep(rep, out, tag):
+    rows = lcore_rows(rep)
+    port = rep["ports"][0]
+    ring_drops = sum(w["ring_drops"] for w in rep["workers"])
+    check(len(rows) == 2, f"{tag} two data lcores report sleep_overrun: {rows}")
+    check_eq(sum(r["sleep_overrun"] for r in rows), rep["sleep_overrun"],
+             f"{tag} the lcores' sleep_overrun add up to the top level")
+    check_eq(rep["sleep_overrun_ring"] + rep["sleep_overrun_port"], rep["sleep_overrun"],
+             f"{tag} sleep_overrun = ring + port")
+    check(all(r["sleep_overrun"] == r["sleep_overrun_ring"] + r["sleep_overrun_port"]
+              for r in rows), f"{tag} per lcore: sleep_overrun = ring + port")
+    check(rep["sleep_overrun_port"] <= port["kernel_drops"] + port["imissed"],
+          f"{tag} port part {rep['sleep_overrun_port']} <= kernel_drops "
+          f"{port['kernel_drops']} + imissed {port['imissed']}")
+    check(rep["sleep_overrun_ring"] <= ring_drops,
+          f"{tag} ring part {rep['sleep_overrun_ring']} <= ring_drops {ring_drops}")
+    m = re.search(r"sleep overrun \(drops caused by sleeping\): (\d+) \(ring (\d+) copies, "
+                  r"port (\d+) frames\)", out)
+    check(m is not None and int(m.group(1)) == rep["sleep_overrun"]
+          and int(m.group(2)) == rep["sleep_overrun_ring"],
+          f"{tag} the text report's sleep overrun line: {m.group(0) if m else out[-1500:]}")
+    print(f"overrun: {tag} sleep_overrun {rep['sleep_overrun']} (ring "
+          f"{rep['sleep_overrun_ring']} of ring_drops {ring_drops}, port "
+          f"{rep['sleep_overrun_port']} of kernel_drops {port['kernel_drops']}); rows "
+          f"{[(r['lcore'], r['sleep_overrun_ring'], r['sleep_overrun_port']) for r in rows]}",
+          flush=True)
+
+
+class Keep:
+    """one_run's output, kept: it returns the report, the text comes from stop_mcfan."""
+    out = ""
+
+
+def main():
+    if os.geteuid() != 0:
+        skip("needs root")
+    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
+        skip("'ip netns' is not available")
+    mcfan_path()
+    stop = test_kernel.stop_mcfan
+
+    def keep_stop(p, report):
+        rc, out, rep = stop(p, report)
+        Keep.out = out
+        return rc, out, rep
+    test_kernel.stop_mcfan = keep_stop
+    lab = Lab()
+    t0 = time.monotonic()
+    try:
+        if not check(lab.up(), "lab_up"):
+            finish("overrun")
+        vdev = f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=64"
+        common = ["--rx-lcores", "1", "--worker-lcores", "2", "--ring-size", "64",
+                  "--burst", "32", "--idle-max-sleep-us", "500000"]
+        rep = test_kernel.one_run(lab, "sleep", vdev, "0@0,1@1,2@0",
+                                  common + ["--idle-rx", "backoff", "--idle-worker",
+                                            "backoff"], COUNT, PPS)
+        if rep is not None:
+            check_rep(rep, Keep.out, "[sleep]")
+            check(rep["sleep_overrun"] > 0, "[sleep] the sleeps caused drops: sleep_overrun > 0")
+        rep = test_kernel.one_run(lab, "poll", vdev, "0@0,1@1,2@0",
+                                  common + ["--idle-rx", "poll", "--idle-worker", "poll"],
+                                  COUNT, PPS)
+        if rep is not None:
+            check_rep(rep, Keep.out, "[poll]")
+            check_eq(rep["sleep_overrun"], 0, "[poll] no sleep, no sleep overrun")
+    except KeyboardInterrupt as e:
+        check(False, f"interrupted ({e})")
+    finally:
+        lab.down()
+    print(f"overrun: {time.monotonic() - t0:.1f} s", flush=True)
+    finish("overrun")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
