@@ -88,12 +88,20 @@ def main():
         vdev = f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=64"
         common = ["--rx-lcores", "1", "--worker-lcores", "2", "--ring-size", "64",
                   "--burst", "32", "--idle-max-sleep-us", "500000"]
+        cmds = os.path.join(lab.dir, "overrun-cmds.txt")
+        with open(cmds, "w") as f:
+            f.write("wait 1500\nshow idle\n")   # after the traffic started
         rep = test_kernel.one_run(lab, "sleep", vdev, "0@0,1@1,2@0",
                                   common + ["--idle-rx", "backoff", "--idle-worker",
-                                            "backoff"], COUNT, PPS)
+                                            "backoff", "--cmdline-file", cmds], COUNT, PPS)
         if rep is not None:
             check_rep(rep, Keep.out, "[sleep]")
             check(rep["sleep_overrun"] > 0, "[sleep] the sleeps caused drops: sleep_overrun > 0")
+            m = re.search(r"sleep overrun \(drops caused by sleeping\): (\d+) \(ring (\d+) "
+                          r"copies, port (\d+) frames\)\n  lcore +sleep_overrun +ring +port\n"
+                          r"  +1 +(\d+) .*\n  +2 +(\d+) ", Keep.out)
+            check(m is not None and 0 < int(m.group(1)) <= rep["sleep_overrun"],
+                  f"[sleep] show idle's sleep overrun table: {m.group(0) if m else Keep.out}")
         rep = test_kernel.one_run(lab, "poll", vdev, "0@0,1@1,2@0",
                                   common + ["--idle-rx", "poll", "--idle-worker", "poll"],
                                   COUNT, PPS)
