@@ -242,7 +242,8 @@ mcfan_overrun_read(const struct mcfan_app *app, unsigned int lcore_id,
 
 	memset(out, 0, sizeof(*out));
 	out->lcore_id = lcore_id;
-	if (lcore_id >= RTE_MAX_LCORE || app->lcores[lcore_id].role == MCFAN_ROLE_NONE)
+	if (lcore_id >= RTE_MAX_LCORE ||
+	    (app->lcores[lcore_id].role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)) == 0)
 		return -EINVAL;
 	ring = ring_raw(app, &app->lcores[lcore_id]);
 	if (s != NULL) {

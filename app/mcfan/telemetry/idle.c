@@ -64,5 +64,4 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 }
 MCFAN_TEL_COMMAND(tel_idle, "/mcfan/idle",
 		  "Per data lcore: idle policy, ring bound and sleep cap in ns, highest recent "
-		  "rates, sleep overrun (drops caused by sleeping: ring copies, port frames). "
-		  "No parameters")
+		  "rates, sleep overrun. No parameters")
