@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -48,7 +49,7 @@ check_one(const char *arg)
 	const char *comma = strchr(arg, ',');
 	struct rte_kvargs *kv;
 	const char *v;
-	unsigned long fs;
+	uint64_t fs;
 	unsigned int k;
 	int ret = 0;
 
@@ -71,9 +72,9 @@ check_one(const char *arg)
 	}
 	v = afp && ret == 0 ? rte_kvargs_get(kv, "framesz") : NULL;
 	if (v != NULL) {
-		fs = strtoul(v, NULL, 0);
+		fs = strtoull(v, NULL, 0);
 		if (fs > AF_PACKET_HDR && fs - AF_PACKET_HDR > MBUF_DATA_BYTES) {
-			fprintf(stderr, "mcfan: --vdev %s: framesz=%s gives ring frames of %lu data "
+			fprintf(stderr, "mcfan: --vdev %s: framesz=%s gives ring frames of %" PRIu64 " data "
 				"bytes, more than an mbuf of mcfan's pool holds (%u): give framesz=%u "
 				"or less\n", arg, v, fs - AF_PACKET_HDR, (unsigned int)MBUF_DATA_BYTES,
 				(unsigned int)(MBUF_DATA_BYTES + AF_PACKET_HDR));
