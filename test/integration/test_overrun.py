@@ -12,7 +12,10 @@ overflow before they wake. Asserted:
     report's sleep overrun line says the same;
   - accounting still exact: sent on the wire (sending-side capture) = ipackets +
     kernel_drops, rx_frames = delivered + drops (test_kernel.one_run);
-  - the same run with the poll policy: sleep_overrun = 0 on every lcore.
+  - the same run with the poll policy: sleep_overrun = 0 on every lcore;
+  - the live views (issue 11: kernel drops in show port stats and /mcfan/ports too):
+    /mcfan/ports and /mcfan/idle read after the traffic equal the report; show port
+    stats during the run prints the kernel line with drops > 0.
 
 Usage: test_overrun.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
 """
@@ -23,6 +26,7 @@ import subprocess
 import sys
 import time
 
+import mcfantest as t
 from mcfantest import check, check_eq, finish, mcfan_path
 from test_lab import Lab, skip
 import test_kernel
@@ -63,8 +67,47 @@ def check_rep(rep, out, tag):
 
 
 class Keep:
-    """one_run's output, kept: it returns the report, the text comes from stop_mcfan."""
+    """one_run's output, kept: it returns the report, the text comes from stop_mcfan; and
+    /mcfan/ports and /mcfan/idle, read right before the stop (the traffic is over)."""
     out = ""
+    tel = {}
+    lab_id = None
+    name = None
+
+
+def telemetry_now(lab_id, name):
+    """/mcfan/ports and /mcfan/idle of the run test_kernel.run_mcfan started as name."""
+    prefix = f"mcfan-kern-{name}-{lab_id}"
+    tel = t.Telemetry(t.telemetry_socket(["--file-prefix", prefix]), timeout=10)
+    try:
+        return {c: tel.query(c)[0] for c in ("/mcfan/ports", "/mcfan/idle")}
+    finally:
+        tel.close()
+
+
+def check_live(rep, out, tag):
+    """The live views agree with the report: /mcfan/ports (kernel_drops, ipackets) and
+    /mcfan/idle (sleep overrun) after the traffic, show port stats and show idle during it."""
+    ports, idle = Keep.tel.get("/mcfan/ports"), Keep.tel.get("/mcfan/idle")
+    port = rep["ports"][0]
+    if check(ports is not None and idle is not None, f"{tag} /mcfan/ports, /mcfan/idle"):
+        check_eq((ports["ipackets"][0], ports["kernel_drops"][0], ports["kernel_packets"][0]),
+                 (port["ipackets"], port["kernel_drops"], port["kernel_packets"]),
+                 f"{tag} /mcfan/ports after the traffic = the report")
+        check_eq(idle["sleep_overrun_total"], rep["sleep_overrun"],
+                 f"{tag} /mcfan/idle sleep_overrun_total = the report")
+        rows = {r["lcore"]: r for r in lcore_rows(rep)}
+        check_eq([(lc, idle["sleep_overrun_ring"][i], idle["sleep_overrun_port"][i])
+                  for i, lc in enumerate(idle["lcore"])],
+                 [(lc, rows[lc]["sleep_overrun_ring"], rows[lc]["sleep_overrun_port"])
+                  for lc in idle["lcore"] if lc in rows],
+                 f"{tag} /mcfan/idle per lcore = the report")
+    m = re.search(r"kernel \(packet_statistics, \S+\): reached the socket (\d+) = ipackets "
+                  r"(\d+) \+ kernel_drops (\d+)\n", out.split("show port stats", 1)[-1])
+    check(m is not None and int(m.group(1)) == int(m.group(2)) + int(m.group(3)) and
+          0 < int(m.group(3)) <= port["kernel_drops"],
+          f"{tag} show port stats during the run: the kernel line, drops > 0: "
+          f"{m.group(0) if m else out[-1500:]}")
 
 
 def main():
@@ -76,6 +119,11 @@ def main():
     stop = test_kernel.stop_mcfan
 
     def keep_stop(p, report):
+        try:
+            Keep.tel = telemetry_now(lab.id, Keep.name)
+        except (OSError, TimeoutError, ValueError) as e:
+            Keep.tel = {}
+            print(f"overrun: telemetry: {e}", flush=True)
         rc, out, rep = stop(p, report)
         Keep.out = out
         return rc, out, rep
@@ -90,18 +138,21 @@ def main():
                   "--burst", "32", "--idle-max-sleep-us", "500000"]
         cmds = os.path.join(lab.dir, "overrun-cmds.txt")
         with open(cmds, "w") as f:
-            f.write("wait 1500\nshow idle\n")   # after the traffic started
+            f.write("wait 1500\nshow idle\nshow port stats\n")   # after the traffic started
+        Keep.name = "sleep"
         rep = test_kernel.one_run(lab, "sleep", vdev, "0@0,1@1,2@0",
                                   common + ["--idle-rx", "backoff", "--idle-worker",
                                             "backoff", "--cmdline-file", cmds], COUNT, PPS)
         if rep is not None:
             check_rep(rep, Keep.out, "[sleep]")
             check(rep["sleep_overrun"] > 0, "[sleep] the sleeps caused drops: sleep_overrun > 0")
+            check_live(rep, Keep.out, "[sleep]")
             m = re.search(r"sleep overrun \(drops caused by sleeping\): (\d+) \(ring (\d+) "
                           r"copies, port (\d+) frames\)\n  lcore +sleep_overrun +ring +port\n"
                           r"  +1 +(\d+) .*\n  +2 +(\d+) ", Keep.out)
             check(m is not None and 0 < int(m.group(1)) <= rep["sleep_overrun"],
                   f"[sleep] show idle's sleep overrun table: {m.group(0) if m else Keep.out}")
+        Keep.name = "poll"
         rep = test_kernel.one_run(lab, "poll", vdev, "0@0,1@1,2@0",
                                   common + ["--idle-rx", "poll", "--idle-worker", "poll"],
                                   COUNT, PPS)
