@@ -21,7 +21,10 @@
  *    ring), the RX lcore's;
  *  - port side (imissed, kernel_drops), counted by the control side from the counters'
  *    deltas over each control tick (app control/overrun.c): a tick's drops of a (port,
- *    queue) whose RX lcore's window was open at some time in that tick are that lcore's.
+ *    queue) whose RX lcore's window was open at some time in that tick are held for that
+ *    lcore, and become its sleep overrun when the window closes having taken at least its
+ *    smallest RX ring's worth of frames (full_closes: the ring may have been full at the
+ *    wake); a window that took less found no full ring, so the held drops were load.
  *
  * Writer/reader protocol of struct mcfan_overrun (one per lcore, in struct mcfan_lcore):
  *  - gen (struct mcfan_atomic_u32): odd while the window is open. W: the lcore (release
@@ -30,8 +33,11 @@
  *  - ring_own, ring_worker[] (struct mcfan_atomic_u64): W: the lcore, as an RX lcore
  *    (relaxed store, after the drops they explain were published in its stats block).
  *    R: the control side (relaxed; read before the drops, so never above them);
- *  - backlog: set by the main lcore before launch, read only afterwards;
- *  - open, left, refused_seen, ring_seen[]: private to the lcore.
+ *  - full_closes: W: the lcore (relaxed add, published by the release of gen's close).
+ *    R: the control side (after its acquire load of gen);
+ *  - backlog, rx_count, rx_capacity: set by the main lcore before launch, read only
+ *    afterwards (*rx_count is the lcore's own stats counter);
+ *  - open, left, rx_at_open, refused_seen, ring_seen[]: private to the lcore.
  * The fast path costs one predictable branch per loop iteration (open) and, after each
  * fan-out flush, one compare of two counters already in cache (refused_seen).
  */
@@ -47,7 +53,18 @@
 /** Sleep overrun state of one data lcore. See the protocol above. */
 struct mcfan_overrun {
 	struct mcfan_atomic_u32 gen;   /**< Odd while the sleep window is open. */
+	/** Windows closed in which the lcore took at least rx_capacity frames from its ports:
+	 * its smallest RX ring may have been full when it woke (else no port drop happened
+	 * during the sleep: a ring that is not full drops nothing). */
+	struct mcfan_atomic_u32 full_closes;
 	bool open;                     /**< Private copy of (gen & 1). */
+	const uint64_t *rx_count;      /**< Its frames received (set before launch; NULL: none). */
+	uint64_t rx_capacity;          /**< Its smallest RX ring, frames (set before launch). */
+	unsigned int rx_pairs;         /**< Its (port, queue) pairs (set before launch). */
+	uint64_t rx_at_open;           /**< *rx_count when the window opened (private). */
+	uint64_t rx_last;              /**< *rx_count at the last iteration (private). */
+	bool counting;                 /**< Still taking the backlog found at the wake (private). */
+	bool full;                     /**< That backlog filled its smallest ring (private). */
 	uint64_t left;                 /**< Frames the lcore may still take in the window. */
 	uint64_t backlog;              /**< Frames its inputs hold (set before launch). */
 	uint64_t refused_seen;         /**< RX: copies refused by full rings, last checked. */
@@ -72,6 +89,10 @@ mcfan_overrun_sleep(struct mcfan_overrun *o)
 	if (o->open)
 		return;
 	o->open = true;
+	o->rx_at_open = o->rx_count != NULL ? *o->rx_count : 0;
+	o->rx_last = o->rx_at_open;
+	o->counting = o->rx_count != NULL;
+	o->full = false;
 	mcfan_atomic_u32_add(&o->gen, 1, memory_order_release);
 }
 
@@ -87,21 +108,38 @@ mcfan_overrun_close(struct mcfan_overrun *o)
 	if (!o->open)
 		return;
 	o->open = false;
-	mcfan_atomic_u32_add(&o->gen, 1, memory_order_release);
+	if (o->full)
+		mcfan_atomic_u32_add(&o->full_closes, 1, memory_order_relaxed);
+	mcfan_atomic_u32_add(&o->gen, 1, memory_order_release); /* publishes full_closes */
 }
 
 /**
  * One loop iteration of an lcore whose window is open (call only when o->open): it took
- * work frames (0: it found none, and has caught up).
+ * work frames (0: it found none, and has caught up). The backlog found at the wake is
+ * what its RX polls took until the first iteration whose polls did not all return full
+ * bursts (the rings were then drained); if that reached its smallest RX ring
+ * (rx_capacity), the ring may have been full at the wake, and the close counts in
+ * full_closes.
  *
  * @param o
  *   The lcore's state; not NULL.
  * @param work
  *   Frames and copies the iteration took, 0..(any).
+ * @param burst
+ *   Frames asked of each RX poll, 1..MCFAN_MAX_BURST.
  */
 static inline void
-mcfan_overrun_progress(struct mcfan_overrun *o, unsigned int work)
+mcfan_overrun_progress(struct mcfan_overrun *o, unsigned int work, unsigned int burst)
 {
+	if (o->counting) {
+		uint64_t now = *o->rx_count;
+
+		if (now - o->rx_last < (uint64_t)burst * o->rx_pairs) {
+			o->counting = false; /* a poll came back short: the backlog is taken */
+			o->full = now - o->rx_at_open >= o->rx_capacity;
+		}
+		o->rx_last = now;
+	}
 	if (work == 0 || work >= o->left) {
 		mcfan_overrun_close(o);
 		return;

@@ -11,12 +11,17 @@
  * counter read and this one if prev(L) is odd or gen_b != prev(L), where prev(L) is the
  * previous tick's gen_a (taken before that tick's counter read, so the two intervals
  * overlap and no open window is missed). The drops of a (port, queue) since the previous
- * tick are then charged to its RX lcore: per queue for net_af_packet (PACKET_STATISTICS is
+ * tick are then held for its RX lcore: per queue for net_af_packet (PACKET_STATISTICS is
  * per socket, one socket a queue), and for imissed (and net_tap's kernel drops, which are
- * per port) to the first RX lcore of the port whose window was open. The attribution is as
- * fine as the control tick (10 ms): load-caused drops in the same tick as an open window
- * count as sleep overrun too; drops in ticks with no window open never do, so with the
- * poll policy it is 0, and it never exceeds the drops it explains.
+ * per port) for the first RX lcore of the port whose window was open. Once the lcore's
+ * held drops become its sleep overrun as soon as a window closes whose wake found its
+ * smallest RX ring's worth of frames waiting (full_closes moved: that ring may have been
+ * full, lib/overrun/mcfan_overrun.h), and are dropped once its windows are closed (gen
+ * even, read after the counters) with none such (no ring was full: the sleep lost
+ * nothing; the drops were load). The attribution is as fine as the control tick (10 ms): load-caused drops in the
+ * same tick as a window that overflowed count as sleep overrun too; drops in ticks with no
+ * window open never do, so with the poll policy it is 0, and it never exceeds the drops it
+ * explains.
  */
 
 #include <errno.h>
@@ -26,7 +31,10 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_ethdev.h>
+#include <rte_kvargs.h>
 #include <rte_lcore.h>
 
 #include "mcfan.h"
@@ -49,6 +57,8 @@ struct mcfan_overrun_ctl {
 	bool resync;                                 /* next tick only takes new baselines */
 	uint32_t prev_gen[RTE_MAX_LCORE];            /* gen_a of the previous tick */
 	uint64_t port[RTE_MAX_LCORE];                /* port-side overrun since the clear */
+	uint64_t pending[RTE_MAX_LCORE];             /* drops held until the window closes */
+	uint32_t full_seen[RTE_MAX_LCORE];           /* full_closes at the last decision */
 	uint64_t ring_base[RTE_MAX_LCORE];           /* ring side at the last clear */
 	uint64_t last_imissed[RTE_MAX_ETHPORTS];
 	uint64_t last_kdrops[RTE_MAX_ETHPORTS];
@@ -56,6 +66,35 @@ struct mcfan_overrun_ctl {
 	struct port_read rd[RTE_MAX_ETHPORTS];       /* scratch of one tick */
 	uint32_t gen_a[RTE_MAX_LCORE];               /* scratch of one tick */
 };
+
+/* net_af_packet's default ring frames a queue (devarg framecnt; DPDK 22.11
+ * rte_eth_af_packet.c DFLT_FRAME_COUNT). */
+#define AF_PACKET_FRAMECNT_DEFAULT 512
+
+/* Frames one RX queue of port holds: net_af_packet's kernel ring (framecnt), else the
+ * descriptors the PMD took. */
+static uint64_t
+rx_ring_frames(const struct mcfan_app *app, uint16_t port)
+{
+	const struct mcfan_port *p = &app->ports[port];
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+	struct rte_kvargs *kv;
+	const char *v;
+	uint64_t n = p->nb_rxd;
+
+	if (strcmp(p->driver, "net_af_packet") != 0 || rte_eth_dev_info_get(port, &info) != 0 ||
+	    info.device == NULL)
+		return RTE_MAX(n, (uint64_t)1);
+	n = AF_PACKET_FRAMECNT_DEFAULT;
+	da = rte_dev_devargs(info.device);
+	kv = da != NULL && da->args != NULL ? rte_kvargs_parse(da->args, NULL) : NULL;
+	v = kv != NULL ? rte_kvargs_get(kv, "framecnt") : NULL;
+	if (v != NULL && strtoull(v, NULL, 0) > 0)
+		n = strtoull(v, NULL, 0);
+	rte_kvargs_free(kv);
+	return n;
+}
 
 int
 mcfan_overrun_setup(struct mcfan_app *app)
@@ -80,6 +119,15 @@ mcfan_overrun_setup(struct mcfan_app *app)
 		if (lc->role & MCFAN_ROLE_WORKER)
 			b += (uint64_t)app->cfg.ring_size * app->n_rx;
 		lc->ovr.backlog = RTE_MAX(b, (uint64_t)1);
+		lc->ovr.rx_count = NULL;
+		if ((lc->role & MCFAN_ROLE_RX) && lc->n_ports > 0) {
+			lc->ovr.rx_count = &lc->rx.stats.rx_frames;
+			lc->ovr.rx_pairs = lc->n_ports;
+			lc->ovr.rx_capacity = UINT64_MAX;
+			for (i = 0; i < lc->n_ports; i++)
+				lc->ovr.rx_capacity = RTE_MIN(lc->ovr.rx_capacity,
+							      rx_ring_frames(app, lc->ports[i]));
+		}
 	}
 	return 0;
 }
@@ -121,7 +169,7 @@ charge_port(struct mcfan_overrun_ctl *s, const struct mcfan_app *app, uint16_t p
 		for (i = 0; i < lc->n_ports; i++) {
 			if (lc->ports[i] != port || !window_seen(s, app, id))
 				continue;
-			s->port[id] += d;
+			s->pending[id] += d;
 			return;
 		}
 	}
@@ -142,7 +190,7 @@ charge_queue(struct mcfan_overrun_ctl *s, const struct mcfan_app *app, uint16_t 
 			if (lc->ports[i] != port || lc->queues[i] != queue)
 				continue;
 			if (window_seen(s, app, id))
-				s->port[id] += d;
+				s->pending[id] += d;
 			return;
 		}
 	}
@@ -210,6 +258,20 @@ mcfan_overrun_tick(struct mcfan_app *app)
 				charge_queue(s, app, port, (uint16_t)q, d);
 		}
 	}
+	/* held drops: a closed window decides (see the top) */
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		uint32_t g = mcfan_atomic_u32_load(&app->lcores[id].ovr.gen, memory_order_acquire);
+		uint32_t f = mcfan_atomic_u32_load(&app->lcores[id].ovr.full_closes,
+						   memory_order_relaxed);
+
+		if (f != s->full_seen[id]) {
+			s->port[id] += s->pending[id]; /* a window that found a full ring closed */
+			s->pending[id] = 0;
+			s->full_seen[id] = f;
+		} else if ((g & 1) == 0) {
+			s->pending[id] = 0; /* closed, no full ring: the held drops were load */
+		} /* else still open: keep holding */
+	}
 	s->resync = false;
 	memcpy(s->prev_gen, s->gen_a, sizeof(s->prev_gen));
 	mcfan_ctl_state_unlock(app);
@@ -226,6 +288,7 @@ mcfan_overrun_clear(struct mcfan_app *app)
 	mcfan_ctl_state_lock(app);
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		s->port[id] = 0;
+		s->pending[id] = 0;
 		s->ring_base[id] = app->lcores[id].role == MCFAN_ROLE_NONE ? 0 :
 			ring_raw(app, &app->lcores[id]);
 	}

@@ -126,7 +126,7 @@ mcfan_lcore_main(void *arg)
 				mcfan_idle_window(app, lc, now);
 		}
 		if (unlikely(lc->ovr.open)) /* sleep overrun window (lib/overrun) */
-			mcfan_overrun_progress(&lc->ovr, work);
+			mcfan_overrun_progress(&lc->ovr, work, burst);
 		if (work != 0)
 			mcfan_idle_busy(&lc->idle);
 		else if (phase == MCFAN_PHASE_RUN)
