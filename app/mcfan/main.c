@@ -39,6 +39,7 @@
 #include "control/idle.h"
 #include "control/placement.h"
 #include "placement_cli.h"
+#include "vdev_check.h"
 #include "control/stats.h"
 #include "metrics/metrics.h"
 #include "telemetry/socket.h"
@@ -453,6 +454,9 @@ main(int argc, char **argv)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 
+	/* --vdev arguments a PMD would fail on in several lines: one line, exit 2 */
+	if (mcfan_vdev_check(eal_argc, argv) != 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
 	rewrite_in_memory(eal_argc, argv);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
@@ -495,7 +499,8 @@ main(int argc, char **argv)
 	if (ret == -EINTR)
 		goto stop;
 	if (ret < 0) {
-		status = EXIT_FAILURE;
+		/* -E2BIG: RX queues no RX lcore can take (named): bad input */
+		status = ret == -E2BIG ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 		goto stop;
 	}
 	if (mcfan_live_quitting(&app->live))

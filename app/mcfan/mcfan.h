@@ -63,6 +63,7 @@
 #include "mcfan_idle.h"
 #include "mcfan_listen.h"
 #include "mcfan_igmp_ssm.h"
+#include "mcfan_overrun.h"
 #include "outfile.h"
 
 /* Exit status for bad usage (options, config file), as sysexits' EX_USAGE-like tools use 2. */
@@ -308,6 +309,8 @@ struct mcfan_lcore {
 	struct mcfan_msacc ms;
 	/* idle policy (lib/idle/mcfan_idle.h) */
 	struct mcfan_idle idle;
+	/* drops caused by sleeping (lib/overrun/mcfan_overrun.h has the protocol) */
+	struct mcfan_overrun ovr;
 	/* engines (datapath/engine.h), NULL for a role the lcore lacks */
 	const struct mcfan_engine *rx_engine;
 	const struct mcfan_engine *worker_engine;
@@ -337,6 +340,7 @@ struct mcfan_stats_base; /* control/stats.c */
 struct mcfan_control;    /* control/groups.c */
 struct mcfan_kernel;     /* control/kernel.c */
 struct mcfan_sched;      /* control/sched.c */
+struct mcfan_overrun_ctl; /* control/overrun.c */
 struct mcfan_engine;     /* datapath/engine.h */
 struct mcfan_igmp;       /* control/igmp.c */
 struct mcfan_feed_table; /* lib/feed/mcfan_feed.h */
@@ -370,6 +374,7 @@ struct mcfan_app {
 	/* feed bindings per counter slot (lib/feed/mcfan_feed.h gives the protocol): set by
 	 * control/feed.c before launch, freed after the data lcores stopped; NULL = none */
 	struct mcfan_feed_table *feed;
+	struct mcfan_overrun_ctl *overrun; /* control/overrun.c: sleep overrun, ctl_lock */
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */

@@ -21,6 +21,7 @@
 
 #include "mcfan.h"
 #include "control/idle.h"
+#include "control/overrun.h"
 #include "control/placement.h"
 #include "control/stats.h"
 #include "console/console.h"
@@ -220,6 +221,25 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 MCFAN_CONSOLE_COMMAND(show_config, 220, "show config", cmd_show_config,
 		      "the configuration in effect, live values included", "show config");
 
+/* show idle, second table: drops caused by sleeping (docs/idle.md), per data lcore. */
+static void
+print_overrun(const struct mcfan_app *app, const struct mcfan_idle_view *iv, int n)
+{
+	struct mcfan_overrun_view ov;
+	int i;
+
+	mcfan_overrun_total(app, &ov);
+	printf("sleep overrun (drops caused by sleeping): %" PRIu64 " (ring %" PRIu64
+	       " copies, port %" PRIu64 " frames)\n  %5s %14s %14s %14s\n", ov.total, ov.ring,
+	       ov.port, "lcore", "sleep_overrun", "ring", "port");
+	for (i = 0; i < n; i++) {
+		if (mcfan_overrun_read(app, iv[i].lcore_id, &ov) != 0)
+			continue;
+		printf("  %5u %14" PRIu64 " %14" PRIu64 " %14" PRIu64 "\n", ov.lcore_id, ov.total,
+		       ov.ring, ov.port);
+	}
+}
+
 static int
 cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
@@ -261,6 +281,7 @@ cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
 		       iv[i].rx_max_pps, iv[i].wk_max_pps, st.sleeps, st.wakeups,
 		       st.pct[MCFAN_MS_SLEEP], iv[i].why);
 	}
+	print_overrun(app, iv, n);
 	free(iv);
 	free(rows);
 	return 0;
@@ -268,5 +289,5 @@ cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
 
 MCFAN_CONSOLE_COMMAND(show_idle, 230, "show idle", cmd_show_idle,
 		      "per data lcore: idle policy, sleep bound and cap, highest recent rates, "
-		      "sleeps, wake-ups, % asleep",
+		      "sleeps, wake-ups, % asleep; drops caused by sleeping (sleep overrun)",
 		      "show idle");

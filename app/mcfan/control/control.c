@@ -14,6 +14,7 @@
 #include "control/igmp.h"
 #include "control/feed.h"
 #include "control/kernel.h"
+#include "control/overrun.h"
 #include "control/sched.h"
 #include "control/stats.h"
 
@@ -44,6 +45,14 @@ mcfan_control_init(struct mcfan_app *app)
 		mcfan_stats_free(app);
 		return ret;
 	}
+	ret = mcfan_overrun_setup(app);
+	if (ret < 0) {
+		mcfan_feed_control_free(app);
+		mcfan_igmp_free(app);
+		mcfan_groups_control_free(app);
+		mcfan_stats_free(app);
+		return ret;
+	}
 	return 0;
 }
 
@@ -56,12 +65,14 @@ mcfan_control_free(struct mcfan_app *app)
 	mcfan_stats_free(app);
 	mcfan_kernel_free(app);
 	mcfan_sched_free(app);
+	mcfan_overrun_free(app);
 }
 
 void
 mcfan_control_tick(struct mcfan_app *app)
 {
 	mcfan_kernel_tick(app); /* PACKET_STATISTICS resets on read: add it up every tick */
+	mcfan_overrun_tick(app); /* sleep overrun, port side: after the kernel read */
 	mcfan_sched_update(app); /* wait_cpu before a timed msacc window may freeze */
 	mcfan_igmp_tick(app); /* IGMP/MLD: take the control frames, send what is due */
 	if (app->control == NULL || !mcfan_ctl_trylock())

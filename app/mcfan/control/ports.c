@@ -28,6 +28,7 @@
 #include "control/groups.h"
 #include "control/igmp.h"
 #include "control/kernel.h"
+#include "control/overrun.h"
 
 #define PCAP_FILE_HDR 24   /* classic pcap: file header, bytes */
 #define PCAP_REC_HDR 16    /* record header: ts_sec, ts_usec, incl_len, orig_len */
@@ -350,6 +351,7 @@ mcfan_ports_stop(struct mcfan_app *app)
 	mcfan_kernel_final(app);
 	/* the RX lcores have stopped: the control frames they left are counted and freed */
 	mcfan_igmp_drain(app);
+	mcfan_overrun_tick(app); /* the last port-side sleep overrun, on those counts */
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!app->ports[port].started)
 			continue;

@@ -23,6 +23,7 @@
 
 #include "mcfan.h"
 #include "control/kernel.h"
+#include "control/overrun.h"
 #include "control/sched.h"
 #include "control/stats.h"
 #include "datapath/engine.h"
@@ -412,6 +413,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 	if (b == NULL)
 		return -ENODEV;
 	mcfan_kernel_clear(app); /* takes ctl_lock itself */
+	mcfan_overrun_clear(app); /* likewise */
 	ws = malloc(sizeof(*ws));
 	rs = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*rs));
 	if (ws == NULL || rs == NULL) {

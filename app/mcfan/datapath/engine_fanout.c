@@ -16,6 +16,7 @@
 #include "mcfan.h"
 #include "datapath/engine.h"
 #include "datapath/idle.h"
+#include "datapath/overrun.h"
 
 static unsigned int
 fanout_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool ms_on)
@@ -36,6 +37,7 @@ fanout_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, 
 		sent = mcfan_fanout_flush(&lc->rx);
 		if (sent != 0) /* wakes sleeping workers now or when idle (datapath/idle.h) */
 			mcfan_idle_kick_note(app, lc, sent, now);
+		mcfan_overrun_ring_check(app, lc);
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_FANOUT);
 		total += n;
 	}

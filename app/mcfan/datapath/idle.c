@@ -228,6 +228,7 @@ mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, 
 	}
 	if (kind != MCFAN_IDLE_BACKOFF && (lc->role & MCFAN_ROLE_WORKER) && !announce(app, lc))
 		return; /* frames arrived: no sleep */
+	mcfan_overrun_sleep(&lc->ovr); /* sleep overrun window (lib/overrun) */
 	if (rx_online)
 		rte_rcu_qsbr_thread_offline(app->qsbr, lc->rx_index);
 	switch (kind) {

@@ -125,11 +125,14 @@ mcfan_lcore_main(void *arg)
 			if (unlikely(now - lc->idle.win_start >= lc->idle.win_cycles))
 				mcfan_idle_window(app, lc, now);
 		}
+		if (unlikely(lc->ovr.open)) /* sleep overrun window (lib/overrun) */
+			mcfan_overrun_progress(&lc->ovr, work, burst);
 		if (work != 0)
 			mcfan_idle_busy(&lc->idle);
 		else if (phase == MCFAN_PHASE_RUN)
 			mcfan_idle_wait(app, lc, policy, rx_running, ms_on);
 	}
+	mcfan_overrun_close(&lc->ovr);
 	if (rx && rxe->stop != NULL)
 		rxe->stop(app, lc);
 	if (worker && wke->stop != NULL)

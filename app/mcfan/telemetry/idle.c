@@ -13,6 +13,7 @@
 
 #include "mcfan.h"
 #include "control/idle.h"
+#include "control/overrun.h"
 #include "telemetry/telemetry.h"
 
 static int
@@ -24,8 +25,10 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 		{"policy", RTE_TEL_STRING_VAL}, {"ring_bound_ns", RTE_TEL_U64_VAL},
 		{"sleep_cap_ns", RTE_TEL_U64_VAL}, {"rx_max_pps", RTE_TEL_U64_VAL},
 		{"wk_max_pps", RTE_TEL_U64_VAL}, {"why", RTE_TEL_STRING_VAL},
-		{"max_sleep_ns", RTE_TEL_U64_VAL},
+		{"max_sleep_ns", RTE_TEL_U64_VAL}, {"sleep_overrun", RTE_TEL_U64_VAL},
+		{"sleep_overrun_ring", RTE_TEL_U64_VAL}, {"sleep_overrun_port", RTE_TEL_U64_VAL},
 	};
+	struct mcfan_overrun_view ov;
 	struct mcfan_idle_view *iv;
 	struct rte_tel_data *c[RTE_DIM(cols)];
 	int n, k;
@@ -50,12 +53,18 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 		rte_tel_data_add_array_u64(c[6], iv[k].wk_max_pps);
 		rte_tel_data_add_array_string(c[7], iv[k].why);
 		rte_tel_data_add_array_u64(c[8], iv[k].max_sleep_ns);
+		mcfan_overrun_read(app, iv[k].lcore_id, &ov); /* zero if not a data lcore */
+		rte_tel_data_add_array_u64(c[9], ov.total);
+		rte_tel_data_add_array_u64(c[10], ov.ring);
+		rte_tel_data_add_array_u64(c[11], ov.port);
 	}
 	rte_tel_data_add_dict_u64(d, "max_sleep_us", app->cfg.idle_max_sleep_us);
+	mcfan_overrun_total(app, &ov);
+	rte_tel_data_add_dict_u64(d, "sleep_overrun_total", ov.total);
 	mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
 	free(iv);
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_idle, "/mcfan/idle",
-		  "Per data lcore: idle policy, ring bound and sleep cap in ns, highest recent "
-		  "rates, why (placement), max sleep. No parameters")
+		  "Per data lcore: idle policy, ring bound, sleep cap (ns), recent "
+		  "rates, why, max sleep, sleep overrun. No parameters")

@@ -23,6 +23,7 @@
 #include "log.h"
 #include "control/idle.h"
 #include "control/kernel.h"
+#include "control/overrun.h"
 #include "control/sched.h"
 #include "control/placement.h"
 #include "control/stats.h"
@@ -97,6 +98,23 @@ print_idle_latency(struct mcfan_app *app, FILE *f)
 out:
 	free(lv);
 	free(iv);
+}
+
+/* Drops caused by sleeping (docs/idle.md), per data lcore, text. */
+static void
+print_overrun(const struct mcfan_app *app, FILE *f)
+{
+	struct mcfan_overrun_view v;
+	unsigned int id;
+
+	mcfan_overrun_total(app, &v);
+	fprintf(f, "\nsleep overrun (drops caused by sleeping): %" PRIu64 " (ring %" PRIu64
+		" copies, port %" PRIu64 " frames)\n  %5s %14s %14s %14s\n", v.total, v.ring,
+		v.port, "lcore", "sleep_overrun", "ring", "port");
+	for (id = 0; id < RTE_MAX_LCORE; id++)
+		if (mcfan_overrun_read(app, id, &v) == 0)
+			fprintf(f, "  %5u %14" PRIu64 " %14" PRIu64 " %14" PRIu64 "\n", id,
+				v.total, v.ring, v.port);
 }
 
 /* One line: the engines of every data lcore. */
@@ -209,6 +227,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 			wv[w].lcore_id, wv[w].frames, wv[w].enqueued, wv[w].ring_drops,
 			wv[w].ring_high_water, wv[w].ring_size);
 	print_idle_latency(app, f);
+	print_overrun(app, f);
 	nr = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
 	if (nr > 0 && mcfan_msacc_format_table(text, MSACC_TEXT_MAX, rows, (unsigned int)nr,
 					       app->tsc_hz, 0) >= 0)
@@ -440,6 +459,7 @@ report_json_build(struct mcfan_app *app)
 	struct mcfan_idle_view *iv = NULL;
 	struct mcfan_lcore_engines eng;
 	struct mcfan_sched_view sv;
+	struct mcfan_overrun_view ov;
 	json_t *root, *drops, *arr, *o, *wl, *states, *lat, *hist, *idle;
 	char addr[MCFAN_GROUP_STR_MAX];
 	unsigned int i, w, s;
@@ -579,6 +599,11 @@ report_json_build(struct mcfan_app *app)
 		}
 		json_object_set_new(o, "sleeps", json_u64(ms.sleeps));
 		json_object_set_new(o, "wakeups", json_u64(ms.wakeups));
+		if (mcfan_overrun_read(app, rows[i].lcore_id, &ov) == 0) {
+			json_object_set_new(o, "sleep_overrun", json_u64(ov.total));
+			json_object_set_new(o, "sleep_overrun_ring", json_u64(ov.ring));
+			json_object_set_new(o, "sleep_overrun_port", json_u64(ov.port));
+		}
 		mcfan_lcore_engines_read(app, rows[i].lcore_id, &eng);
 		json_object_set_new(o, "rx_engine", json_str_or_null(eng.rx));
 		json_object_set_new(o, "worker_engine", json_str_or_null(eng.worker));
@@ -602,6 +627,10 @@ report_json_build(struct mcfan_app *app)
 	json_object_set_new(root, "lcores", arr);
 	json_object_set_new(root, "tsc_hz", json_u64(app->tsc_hz));
 	json_object_set_new(root, "idle_max_sleep_us", json_integer(app->cfg.idle_max_sleep_us));
+	mcfan_overrun_total(app, &ov);
+	json_object_set_new(root, "sleep_overrun", json_u64(ov.total));
+	json_object_set_new(root, "sleep_overrun_ring", json_u64(ov.ring));
+	json_object_set_new(root, "sleep_overrun_port", json_u64(ov.port));
 	json_object_set_new(root, "topology", report_topology(app));
 	json_object_set_new(root, "mbufs_total", json_integer(app->pool_size));
 	json_object_set_new(root, "mbufs_outside_pool", json_integer(app->mbufs_outside));

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_APP_VDEV_CHECK_H
+#define MCFAN_APP_VDEV_CHECK_H
+
+/*
+ * Device arguments checked before rte_eal_init (vdev_check.c): the --vdev arguments whose
+ * failure a PMD would report in several lines of its own, then leave mcfan with no port or
+ * a port that cannot start, are refused first in one line with the cause and the remedy.
+ * Main lcore only, before EAL.
+ */
+
+/**
+ * Check every --vdev (also --vdev=) among EAL's arguments:
+ *  - net_af_packet (eth_af_packet) and net_pcap on an interface (iface=, rx_iface=,
+ *    rx_iface_in=): the interface must exist in this network namespace;
+ *  - net_af_packet framesz=: a ring frame's data must fit an mbuf of mcfan's pool
+ *    (RTE_MBUF_DEFAULT_DATAROOM bytes), or the PMD's RX queue setup fails.
+ * Prints one line on standard error for the first that fails.
+ *
+ * @param argc
+ *   EAL's argument count (argv[0] included).
+ * @param argv
+ *   EAL's arguments; not changed.
+ * @return
+ *   0: all good (or nothing to check); -ENODEV: an interface that does not exist;
+ *   -EINVAL: a framesz too big. Either is bad input (exit 2).
+ */
+int mcfan_vdev_check(int argc, char **argv);
+
+#endif /* MCFAN_APP_VDEV_CHECK_H */

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Failed starts and refused RX queues (issue 11), each as a user meets it:
+
+1. RX queues no lcore can take: three net_ring ports of 16 RX queues each (48 (port,
+   queue) pairs) for one RX lcore, which polls at most 32: one line naming the port and
+   its queues that would not be polled and the remedy, exit 2, no report (text or JSON),
+   nothing printed after that line. With two RX lcores (24 pairs each) the same ports
+   start and every RX lcore polls.
+2. net_af_packet on an interface that does not exist; net_pcap iface= and rx_iface= on one:
+   one line on standard error naming the interface and the remedy, before EAL (no PMD or
+   EAL error lines), exit 2, no report.
+3. net_af_packet framesz too big for an mbuf (framesz=4096: the PMD's RX queue setup would
+   fail with "will not fit in mbuf"): one line with the largest framesz that fits, exit 2,
+   no report.
+(The pool that does not fit the memory: test_hardening.py test_pool_failure; net_pcap
+infinite_rx with a pool too small: test_acct.py.)
+
+Usage: test_failstart.py MCFAN_BINARY"""
+
+import os
+import time
+
+import mcfantest as t
+
+GROUPS = "239.9.9.1:3999"
+
+
+def run(name, vdevs, app=(), lcores="0-1"):
+    extra = []
+    for v in vdevs:
+        extra += ["--vdev", v]
+    eal = t.eal_args(f"fail-{name}", lcores=lcores, extra=extra)
+    if "@" in lcores:   # the host has 2 CPUs: map the lcores onto them
+        eal = ["--lcores" if a == "-l" else a for a in eal]
+    return t.run_mcfan(eal, ["--groups", GROUPS, "--duration", "0.5", *app])
+
+
+def refused(tag, rc, out, err, rep, pattern, before_eal):
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    hits = [i for i, ln in enumerate(lines) if pattern in ln]
+    t.check_eq(rc, 2, f"{tag} exit status 2 (bad input): {err[-800:]!r}")
+    t.check(len(hits) == 1, f"{tag} one line says why: {pattern!r} in {lines}")
+    if hits:
+        t.check_eq(lines[hits[0] + 1:], [], f"{tag} nothing printed after the refusal")
+        t.check(lines[hits[0]].startswith("mcfan: "), f"{tag} mcfan's own line")
+    t.check(rep is None, f"{tag} no JSON report")
+    t.check("mcfan report" not in out and "frames: rx" not in out, f"{tag} no text report")
+    if before_eal:
+        t.check_eq(lines, [lines[hits[0]]] if hits else [],
+                   f"{tag} refused before EAL: no PMD, EAL or telemetry line")
+
+
+def test_queues():
+    tag = "[48 queues, 1 RX lcore]"
+    rings = ["net_ring0", "net_ring1", "net_ring2"]
+    rc, out, err, rep = run("q1", rings)
+    refused(tag, rc, out, err, rep, "port 2 (net_ring2): RX queues 0-15 would not be polled: "
+            "each of the 1 RX lcores polls at most 32 (port, queue) pairs; give more RX "
+            "lcores (--rx-lcores) or fewer queues", False)
+    tag = "[48 queues, 2 RX lcores]"
+    rc, out, err, rep = run("q2", rings, ["--rx-lcores", "1-2", "--worker-lcores", "3"],
+                            lcores="0@0,1@1,2@1,3@0")
+    t.check_eq(rc, 0, f"{tag} starts: {err[-800:]!r}")
+    if t.check(rep is not None, f"{tag} report"):
+        t.check_eq([p["rx_queues"] for p in rep["ports"]], [16, 16, 16],
+                   f"{tag} every port with its 16 RX queues")
+        t.check_eq(sorted(lc["lcore"] for lc in rep["lcores"] if lc["role"] == "rx"), [1, 2],
+                   f"{tag} both RX lcores run")
+
+
+def test_interfaces():
+    name = f"nosuch{os.getpid() % 100000}"
+    for drv, key in (("net_af_packet0", "iface"), ("net_pcap0", "iface"),
+                     ("net_pcap0", "rx_iface")):
+        tag = f"[{drv} {key}= missing]"
+        rc, out, err, rep = run(f"if-{key}", [f"{drv},{key}={name}"])
+        refused(tag, rc, out, err, rep, f"mcfan: --vdev {drv},{key}={name}: no interface "
+                f"'{name}' in this network namespace (ip link lists them): give an existing "
+                f"one with {key}=, or run mcfan in the interface's namespace", True)
+
+
+def test_framesz():
+    tag = "[af_packet framesz=4096]"
+    rc, out, err, rep = run("fs", ["net_af_packet0,iface=lo,framesz=4096,blocksz=4096"])
+    refused(tag, rc, out, err, rep, "framesz=4096 gives ring frames of 4064 data bytes, more "
+            "than an mbuf of mcfan's pool holds (2048): give framesz=2080 or less", True)
+
+
+def main():
+    t0 = time.monotonic()
+    t.mcfan_path()
+    test_queues()
+    test_interfaces()
+    test_framesz()
+    print(f"failstart: {time.monotonic() - t0:.1f} s", flush=True)
+    t.finish("failstart")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""The kernel-side sources besides net_af_packet (docs/guide.md "Frames mcfan never sees"):
+what the kernel offers for net_tap and for net_pcap on a live interface, shown with real
+frames.
+
+1. net_tap in a namespace made here: N frames written into the tap from the kernel side
+   (an AF_PACKET socket on the tap interface: the kernel "transmits" them to the PMD).
+   kernel_source "tap", the interface named; kernel_packets (the tap's tx_packets +
+   tx_dropped) = ipackets + kernel_drops exactly, every frame received and delivered;
+   rx_packets (what the PMD wrote into the kernel) 0: mcfan sends nothing; the text
+   report's kernel line says the same.
+2. net_pcap iface= on the lab's receiving veth, iperf2 sending 10 groups, a capture on the
+   sending side: kernel_source "pcap_stats", kernel_drops = imissed (libpcap's ps_drop),
+   kernel_packets = ipackets + imissed, the interface's rx_packets = the frames on the wire
+   = iperf2's own counts, and exactly: sent on the wire = ipackets + kernel_drops (libpcap's
+   buffer does drop at this rate on this host; the test prints how many); every frame
+   passed on is delivered to its group; no per-queue counts (libpcap has none).
+
+Usage: test_kernelsrc.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+from mcfantest import check, check_eq, conservation, finish, mcfan_path
+from test_lab import Lab, NGROUPS, LEN, PORT, iperf_reports, read_pcap, skip
+import test_kernel
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TAP_N, TAP_PPS = 500, 1000
+PCAP_COUNT, PCAP_PPS = 200, 500
+
+
+class NsRun:
+    """What test_kernel.run_mcfan needs of a lab: a directory, a namespace, an id."""
+
+    def __init__(self, ns, d, ident):
+        self.rcv, self.dir, self.id = ns, d, ident
+
+
+def kernel_line(out, source, iface):
+    m = re.search(rf"port 0 kernel \({source}, {re.escape(iface)}\): reached the socket "
+                  r"(\d+) = ipackets (\d+) \+ kernel_drops (\d+)\n", out)
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
+
+
+def test_tap(tmp):
+    tag = "[net_tap]"
+    ns = f"mcfan-ksrc-{os.getpid()}"
+    tap = f"mcfk{os.getpid() % 10000000}"
+    if not check(subprocess.run(["ip", "netns", "add", ns]).returncode == 0,
+                 f"{tag} ip netns add {ns}"):
+        return
+    p = None
+    try:
+        # no IPv6: the kernel side of the tap then sends nothing of its own
+        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                        "net.ipv6.conf.all.disable_ipv6=1",
+                        "net.ipv6.conf.default.disable_ipv6=1"], capture_output=True)
+        p, report = test_kernel.run_mcfan(NsRun(ns, tmp, os.getpid()), "tap",
+                                          f"net_tap0,iface={tap}", "0@0,1@1,2@1",
+                                          ["--rx-lcores", "1", "--worker-lcores", "2"])
+        ok, lines = test_kernel.wait_running(p)
+        if not check(ok, f"{tag} mcfan starts:\n{''.join(lines)}"):
+            return
+        send = subprocess.run(["ip", "netns", "exec", ns, "timeout", "120", sys.executable,
+                               os.path.join(HERE, "test_idle.py"), "--raw-send", tap,
+                               str(TAP_N), str(TAP_PPS)],
+                              capture_output=True, text=True, timeout=180)
+        check_eq(send.returncode, 0, f"{tag} raw sender on the tap: {send.stderr}")
+        time.sleep(1.0)
+        rc, out, rep = test_kernel.stop_mcfan(p, report)
+        p = None
+    finally:
+        if p is not None:
+            p.kill()
+            p.wait()
+        subprocess.run(["ip", "netns", "del", ns])
+    check_eq(rc, 0, f"{tag} exit status:\n{out[-1500:]}")
+    if not check(rep is not None and rep["ports"], f"{tag} JSON report"):
+        return
+    port = rep["ports"][0]
+    check_eq(port["kernel_source"], "tap", f"{tag} kernel_source")
+    check_eq(port["interface"], tap, f"{tag} the tap interface named")
+    check_eq(port["kernel_packets"], port["ipackets"] + port["kernel_drops"],
+             f"{tag} kernel_packets {port['kernel_packets']} = ipackets {port['ipackets']} "
+             f"+ kernel_drops {port['kernel_drops']}")
+    check_eq(port["kernel_drops"], 0, f"{tag} no kernel drop at {TAP_PPS} frames/s")
+    check_eq(port["ipackets"], TAP_N, f"{tag} ipackets = the frames written into the tap")
+    check_eq(sum(g["frames"] for g in rep["groups"]), TAP_N, f"{tag} every frame delivered")
+    check_eq(port["rx_packets"], 0, f"{tag} rx_packets: mcfan wrote nothing into the kernel")
+    check_eq(port["kernel_queues"], [], f"{tag} no per-queue kernel counts for a tap")
+    check(conservation(rep), f"{tag} conservation")
+    check_eq(kernel_line(out, "tap", tap), (TAP_N, TAP_N, 0), f"{tag} the text report's line")
+    print(f"kernelsrc: {tag} kernel_packets {port['kernel_packets']}, ipackets "
+          f"{port['ipackets']}, kernel_drops {port['kernel_drops']}, rx_packets "
+          f"{port['rx_packets']}, rx_dropped {port['rx_dropped']}", flush=True)
+
+
+def test_pcap_iface(lab):
+    tag = "[net_pcap iface=]"
+    cap_path = os.path.join(lab.dir, "snd-pcap.pcap")
+    cap = test_kernel.sender_capture(lab, cap_path)
+    if not check(cap is not None, f"{tag} tcpdump listens on the sending side"):
+        return
+    p, report = test_kernel.run_mcfan(lab, "pcapif", f"net_pcap0,iface={lab.vrcv}",
+                                      "0@0,1@1,2@0", ["--rx-lcores", "1", "--worker-lcores", "2"])
+    ok, lines = test_kernel.wait_running(p)
+    if not check(ok, f"{tag} mcfan starts:\n{''.join(lines)}"):
+        p.kill()
+        test_kernel.capture_stop(cap)
+        return
+    send = lab.sh(f"lab_send {NGROUPS} {PCAP_COUNT} {LEN} {PCAP_PPS}", timeout=120)
+    check_eq(send.returncode, 0, f"{tag} every iperf2 client ends well")
+    time.sleep(1.0)
+    rc, out, rep = test_kernel.stop_mcfan(p, report)
+    check(test_kernel.capture_stop(cap), f"{tag} the sending side's capture lost nothing")
+    wire = read_pcap(cap_path)
+    check_eq(rc, 0, f"{tag} exit status:\n{out[-1500:]}")
+    if not check(rep is not None and rep["ports"], f"{tag} JSON report"):
+        return
+    port = rep["ports"][0]
+    sent = sum(w + 1 for w, _, _ in iperf_reports(lab).values())
+    check_eq(port["kernel_source"], "pcap_stats", f"{tag} kernel_source")
+    check_eq(port["interface"], lab.vrcv, f"{tag} the interface named")
+    check_eq(port["kernel_drops"], port["imissed"], f"{tag} kernel_drops = imissed (ps_drop)")
+    check_eq(port["kernel_packets"], port["ipackets"] + port["imissed"],
+             f"{tag} kernel_packets = ipackets + imissed")
+    check_eq(port["rx_packets"], len(wire), f"{tag} the interface's rx_packets = the wire")
+    check_eq(len(wire), sent, f"{tag} the capture = iperf2's counts (writes + 1 per group)")
+    check_eq(port["ipackets"] + port["kernel_drops"], len(wire),
+             f"{tag} sent on the wire {len(wire)} = ipackets {port['ipackets']} + "
+             f"kernel_drops {port['kernel_drops']}")
+    check_eq(sum(g["frames"] for g in rep["groups"]), port["ipackets"],
+             f"{tag} every frame libpcap passed on is a group frame, delivered")
+    check_eq(port["kernel_queues"], [], f"{tag} no per-queue kernel counts (libpcap has none)")
+    check(conservation(rep), f"{tag} conservation")
+    line = kernel_line(out, "pcap_stats", lab.vrcv)
+    check(line is not None and line[0] == port["kernel_packets"],
+          f"{tag} the text report's line: {line}")
+    print(f"kernelsrc: {tag} wire {len(wire)}, rx_packets {port['rx_packets']}, ipackets "
+          f"{port['ipackets']}, imissed = kernel_drops {port['kernel_drops']}, group frames "
+          f"{sent}", flush=True)
+
+
+def main():
+    if os.geteuid() != 0:
+        skip("needs root")
+    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
+        skip("'ip netns' is not available")
+    mcfan_path()
+    lab = Lab()
+    t0 = time.monotonic()
+    try:
+        if not check(lab.up(), "lab_up"):
+            finish("kernelsrc")
+        test_tap(lab.dir)
+        test_pcap_iface(lab)
+    except KeyboardInterrupt as e:
+        check(False, f"interrupted ({e})")
+    finally:
+        lab.down()
+    print(f"kernelsrc: {time.monotonic() - t0:.1f} s", flush=True)
+    finish("kernelsrc")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
