@@ -20,8 +20,10 @@ FUZZ_BUILD=${MCFAN_TEST_FUZZ_BUILD:-build-fuzz}
 # time and do not measure timing (docs/testing.md): every option and config file (options),
 # every frame kind and the report (pcap), the telemetry commands under load (telemetry), the
 # console (console), signals and --duration (signals), ring overflow accounting
-# (accounting), the adversary's inputs (hardening).
-ASAN_INTEGRATION=(options pcap telemetry console signals accounting hardening)
+# (accounting), the adversary's inputs (hardening), the feed trackers on captures and the lab
+# (feed), the metrics endpoint and its HTTP server (metrics), failed starts (failstart).
+ASAN_INTEGRATION=(options pcap telemetry console signals accounting hardening feed metrics
+	failstart)
 # Any finding fails the test: report, print the stack and abort (a crash, not a warning).
 # LeakSanitizer is on; test/sanitizer/lsan.supp names the only leaks suppressed (DPDK's).
 SAN_ENV=(
