@@ -30,6 +30,7 @@ import re
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -488,8 +489,14 @@ def max_groups_run(tmp):
     # a capture read once: counters stop at known values
     per_group = [20 + 3 * i for i in range(N_GROUPS)]
     frames = []
+    # group 1 carries a 4-byte big-endian sequence number: 1..21 without 5 (its 20 frames)
+    seqs = [s for s in range(1, 22) if s != 5]
     for i, n in enumerate(per_group):
-        frames += [t.udp4_frame(f"239.9.9.{i + 1}", 3999)] * n
+        if i == 0:
+            frames += [t.udp4_frame("239.9.9.1", 3999, struct.pack(">I", s) + b"x" * 14)
+                       for s in seqs]
+        else:
+            frames += [t.udp4_frame(f"239.9.9.{i + 1}", 3999)] * n
     pcap = os.path.join(tmp, "once.pcap")
     t.write_pcap(pcap, frames)
     # on IPv6 loopback where the host has it: [::1]:PORT
@@ -505,7 +512,8 @@ def max_groups_run(tmp):
         listen = f"127.0.0.1:{mport}"
     eal = t.eal_args("metrics-cap", "0-1", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
     proc = McfanWithConsole(eal, ["--groups", GROUPS, "--metrics-listen", listen,
-                                  "--metrics-max-groups", "2", "--duration", "30", "-i"])
+                                  "--metrics-max-groups", "2", "--duration", "30",
+                                  "--seq", "239.9.9.1:3999=0:4:be", "-i"])
     try:
         if not t.check(wait_metrics(mport, proc, host=host), f"{listen} serves /metrics"):
             return
@@ -529,6 +537,33 @@ def max_groups_run(tmp):
         t.check_eq(smp.get(("mcfan_groups_shown", frozenset())), 2.0, "mcfan_groups_shown")
         t.check_eq(smp.get(("mcfan_rx_frames_total", frozenset())), float(len(frames)),
                    "rx frames of the capture")
+        # feed quality of group 1 (--seq): the number 5 missing, lost once its window ran out
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            fbody = http_get(mport, host=host)[2]
+            fsmp = samples(fbody.decode())
+            if by_label(fsmp, "mcfan_feed_lost_total", "group").get("239.9.9.1:3999") == 1.0:
+                break
+            time.sleep(0.2)
+        for name, want in (("mcfan_feed_expected_total", 21.0),
+                           ("mcfan_feed_received_total", 20.0), ("mcfan_feed_lost_total", 1.0),
+                           ("mcfan_feed_duplicates_total", 0.0),
+                           ("mcfan_feed_reordered_total", 0.0)):
+            t.check_eq(by_label(fsmp, name, "group"), {"239.9.9.1:3999": want},
+                       f"feed: {name} of the one group with --seq")
+        p = subprocess.run(["promtool", "check", "metrics"], input=fbody, capture_output=True,
+                           timeout=60)
+        t.check(p.returncode == 0 and not (p.stdout + p.stderr).strip(),
+                f"promtool check metrics on the page with feed series: "
+                f"{(p.stdout + p.stderr)[:400]!r}")
+        om = http_get(mport, host=host, accept=OM_ACCEPT)[2]
+        p = subprocess.run([SYS_PY, "-c", OM_CHECK], input=om, capture_output=True, timeout=60)
+        t.check(p.returncode == 0, f"strict OpenMetrics parser, page with feed series: "
+                f"{p.stderr.decode()[-400:]!r}")
+        ovr = {(dict(lb).get("lcore"), dict(lb).get("part")): v for (n, lb), v in fsmp.items()
+               if n == "mcfan_lcore_sleep_overrun_drops_total"}
+        t.check_eq(ovr, {("1", "ring"): 0.0, ("1", "port"): 0.0},
+                   "sleep overrun per lcore and part (a capture read once: none)")
         rings = by_label(smp, "mcfan_ring_enqueued_copies_total", "worker_lcore")
         t.check_eq(rings, {"1": float(len(frames))}, "ring 1->1 enqueued every copy")
         # clear stats (console): every counter starts from zero, the per-ring ones too

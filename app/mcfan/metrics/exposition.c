@@ -27,8 +27,10 @@
 #include <rte_version.h>
 
 #include "mcfan.h"
+#include "control/feed.h"
 #include "control/idle.h"
 #include "control/kernel.h"
+#include "control/overrun.h"
 #include "control/sched.h"
 #include "control/stats.h"
 #include "metrics/metrics.h"
@@ -349,6 +351,91 @@ put_groups(struct expo *e, struct mcfan_app *app)
 	return 0;
 }
 
+/* Feed quality of the groups with a sequence extractor (docs/feed.md), capped like the
+ * groups: the first --metrics-max-groups in their own series, the counters of the rest
+ * summed under group="_other" (jitter is not summed). */
+static int
+put_feed(struct expo *e, struct mcfan_app *app)
+{
+	static const struct {
+		const char *name;
+		const char *help;
+		size_t off;
+	} fams[] = {
+		{"mcfan_feed_expected", "Sequence numbers the sender sent (each session's first to "
+		 "its highest)", offsetof(struct mcfan_feed_counters, expected)},
+		{"mcfan_feed_received", "Sequence numbers received, once each",
+		 offsetof(struct mcfan_feed_counters, received)},
+		{"mcfan_feed_lost", "Missing sequence numbers whose reorder window ran out",
+		 offsetof(struct mcfan_feed_counters, lost)},
+		{"mcfan_feed_reordered", "Sequence numbers that came late inside the window",
+		 offsetof(struct mcfan_feed_counters, reordered)},
+		{"mcfan_feed_duplicates", "Sequence numbers received again",
+		 offsetof(struct mcfan_feed_counters, duplicates)},
+		{"mcfan_feed_gaps", "Gap events (runs of missing numbers)",
+		 offsetof(struct mcfan_feed_counters, gaps)},
+		{"mcfan_feed_resets", "Sequence restarts",
+		 offsetof(struct mcfan_feed_counters, resets)},
+		{"mcfan_feed_sessions", "Session changes (RTP SSRC, MoldUDP64 session, new iperf2 "
+		 "test)", offsetof(struct mcfan_feed_counters, sessions)},
+	};
+	struct mcfan_feed_view *fv;
+	struct mcfan_feed_counters other = {0};
+	char l[LABELS_MAX], text[MCFAN_GROUP_STR_MAX];
+	unsigned int i, f, n, shown, cap = app->cfg.metrics_max_groups;
+	uint64_t v, w;
+
+	fv = calloc(MCFAN_MAX_GROUPS, sizeof(*fv));
+	if (fv == NULL)
+		return -ENOMEM;
+	n = mcfan_feed_read(app, fv, MCFAN_MAX_GROUPS);
+	shown = RTE_MIN(n, cap);
+	for (i = shown; i < n; i++)
+		for (f = 0; f < RTE_DIM(fams); f++) {
+			memcpy(&v, (const char *)&fv[i].c + fams[f].off, sizeof(v));
+			memcpy(&w, (const char *)&other + fams[f].off, sizeof(w));
+			w += v;
+			memcpy((char *)&other + fams[f].off, &w, sizeof(w));
+		}
+#define FEED_LABELS(k) do { \
+	if (mcfan_group_format(&fv[k].key, text, sizeof(text)) < 0) \
+		snprintf(text, sizeof(text), "invalid"); \
+	l[0] = '\0'; \
+	label(l, sizeof(l), "group", text); \
+} while (0)
+	family(e, "mcfan_feed", FAM_INFO, NULL, "A group with a sequence extractor: its kind "
+	       "and the worker lcore that tracks it (value 1)");
+	for (i = 0; i < shown; i++) {
+		FEED_LABELS(i);
+		label(l, sizeof(l), "kind", fv[i].kind);
+		label_u(l, sizeof(l), "lcore", fv[i].lcore);
+		sample_u64(e, "mcfan_feed", "_info", l, 1);
+	}
+	for (f = 0; f < RTE_DIM(fams); f++) {
+		family(e, fams[f].name, FAM_COUNTER, NULL, fams[f].help);
+		for (i = 0; i < shown; i++) {
+			FEED_LABELS(i);
+			memcpy(&v, (const char *)&fv[i].c + fams[f].off, sizeof(v));
+			sample_u64(e, fams[f].name, "_total", l, v);
+		}
+		if (n > shown) {
+			l[0] = '\0';
+			label(l, sizeof(l), "group", OTHER_GROUP);
+			memcpy(&v, (const char *)&other + fams[f].off, sizeof(v));
+			sample_u64(e, fams[f].name, "_total", l, v);
+		}
+	}
+	family(e, "mcfan_feed_jitter_seconds", FAM_GAUGE, "seconds", "RFC 3550 6.4.1 "
+	       "interarrival jitter of the group now");
+	for (i = 0; i < shown; i++) {
+		FEED_LABELS(i);
+		sample_dbl(e, "mcfan_feed_jitter_seconds", "", l, fv[i].c.jitter_ns / NS_PER_SEC);
+	}
+#undef FEED_LABELS
+	free(fv);
+	return 0;
+}
+
 static int
 put_workers(struct expo *e, struct mcfan_app *app)
 {
@@ -573,6 +660,21 @@ put_idle(struct expo *e, struct mcfan_app *app)
 		sample_dbl(e, "mcfan_lcore_ring_bound_seconds", "", l,
 			   iv[i].ring_bound_ns / NS_PER_SEC);
 	}
+	family(e, "mcfan_lcore_sleep_overrun_drops", FAM_COUNTER, NULL, "Drops caused by the "
+	       "lcore's sleeps (docs/idle.md): part ring (copies refused by full worker rings) "
+	       "or port (imissed and kernel drops)");
+	for (i = 0; i < n; i++) {
+		struct mcfan_overrun_view ov;
+
+		if (mcfan_overrun_read(app, iv[i].lcore_id, &ov) < 0)
+			continue;
+		IDLE_LABELS();
+		label(l, sizeof(l), "part", "ring");
+		sample_u64(e, "mcfan_lcore_sleep_overrun_drops", "_total", l, ov.ring);
+		IDLE_LABELS();
+		label(l, sizeof(l), "part", "port");
+		sample_u64(e, "mcfan_lcore_sleep_overrun_drops", "_total", l, ov.port);
+	}
 #undef IDLE_LABELS
 	free(iv);
 	return 0;
@@ -626,6 +728,8 @@ mcfan_metrics_format(struct mcfan_app *app, bool openmetrics,
 	ret = put_ports(&e, app);
 	if (ret == 0)
 		ret = put_groups(&e, app);
+	if (ret == 0)
+		ret = put_feed(&e, app);
 	if (ret == 0)
 		ret = put_workers(&e, app);
 	if (ret == 0)
