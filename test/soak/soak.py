@@ -244,6 +244,14 @@ class Soak:
         self.tel = Telemetry(sock, timeout=120, proc=P)
         if self.tel.wait_ready(timeout=120) is None:
             raise RuntimeError("mcfan's /mcfan/info did not answer within 120 s")
+        # the start policies follow the placement (docs/idle.md "Defaults"): lcores 1 and 2
+        # share CPU 1, so they sleep by default; the model starts from what mcfan says, and
+        # says it, checked against the documented shared-CPU defaults
+        idle, _ = self.tel.query("/mcfan/idle")
+        self.policy = dict(zip(idle["lcore"], idle["policy"]))
+        log(f"start policies (placement defaults): {self.policy}, why {idle.get('why')}")
+        self.check(self.policy == {RX_LCORE: "backoff:none", WK_LCORE: "wake:none"},
+                   f"lcores sharing CPU 1 start with the shared-CPU defaults: {self.policy}")
         self.pid = self.mc.pid
         with open(f"/proc/{self.pid}/comm") as f:
             comm = f.read().strip()
