@@ -34,7 +34,7 @@
 
 #define REQ_MAX 1024 /* the 22.11 socket reads at most 1 KiB a request */
 
-enum param_kind { P_NONE, P_LCORE, P_PAGE_OR_GROUP };
+enum param_kind { P_NONE, P_LCORE, P_PAGE_OR_GROUP, P_PORT, P_GROUP };
 
 /* Every /mcfan/ command (docs/telemetry.md) and the parameter it takes. */
 static const struct {
@@ -45,7 +45,28 @@ static const struct {
 	{"/mcfan/msacc/types", P_NONE}, {"/mcfan/groups", P_PAGE_OR_GROUP},
 	{"/mcfan/rings", P_NONE}, {"/mcfan/counters", P_NONE}, {"/mcfan/latency", P_LCORE},
 	{"/mcfan/ports", P_NONE}, {"/mcfan/idle", P_NONE}, {"/mcfan/topology", P_NONE},
+	{"/mcfan/mempool", P_NONE}, {"/mcfan/igmp", P_PORT}, {"/mcfan/feed", P_GROUP},
+	{"/mcfan/feed_pairs", P_NONE},
 };
+
+/* /mcfan/feed,GROUP: the parameter goes through the group-list parser, which must give
+ * one group or a reason (control/feed.c refuses more than one). */
+static void
+check_group(const char *param)
+{
+	struct mcfan_flow_key k[2];
+	char err[128];
+	int n;
+
+	memset(err, 'x', sizeof(err));
+	n = mcfan_group_parse_list(param, k, RTE_DIM(k), err, sizeof(err));
+	FUZZ_CHECK(n < 0 ? memchr(err, '\0', sizeof(err)) != NULL && err[0] != '\0' :
+		   n >= 1 && n <= 2, "feed '%s': %d", param, n);
+	if (n >= 1)
+		FUZZ_CHECK(k[0].pad == 0 && (k[0].family == MCFAN_FAMILY_IPV4 ||
+					     k[0].family == MCFAN_FAMILY_IPV6),
+			   "feed '%s': bad key", param);
+}
 
 /* The decimal value of s if it is 1..20 digits and fits 64 bits; false otherwise. */
 static bool
@@ -172,6 +193,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case P_PAGE_OR_GROUP:
 		check_page_or_group(param != NULL ? param : "");
+		break;
+	case P_PORT:
+		if (param != NULL)
+			check_uint(param, RTE_MAX_ETHPORTS - 1, req);
+		break;
+	case P_GROUP:
+		if (param != NULL)
+			check_group(param);
 		break;
 	}
 	return 0;
