@@ -131,7 +131,7 @@ check_match(const struct match *m, char *out, size_t out_len)
 			v = m->val[f];
 			used[f] = true;
 			if (f == 1)
-				FUZZ_CHECK(chars_ok(v, ".:[]-,", true), "groups word '%s'", v);
+				FUZZ_CHECK(chars_ok(v, ".:[]-,@+", true), "groups word '%s'", v);
 			else if (f == 2)
 				FUZZ_CHECK(chars_ok(v, "-,", false), "list word '%s'", v);
 			else if (f == 3)

@@ -152,10 +152,13 @@ room(const struct feed_ctl *c, unsigned int n)
 static void
 unpair(struct mcfan_app *app, struct feed_ctl *c, int p)
 {
-	struct feed_pair *fp = &c->pair[p];
+	struct feed_pair *fp;
 	unsigned int l;
 
-	if (p < 0 || !fp->used)
+	if (p < 0) /* not paired: no index into c->pair (UBSan: index -1) */
+		return;
+	fp = &c->pair[p];
+	if (!fp->used)
 		return;
 	for (l = 0; l < 2; l++) {
 		struct feed_slot *s = &c->slot[fp->slot[l]];
