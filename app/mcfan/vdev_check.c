@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/if_packet.h>
 
 #include <rte_common.h>
@@ -32,7 +33,84 @@
 /* mcfan's pool: rte_pktmbuf_pool_create(..., RTE_MBUF_DEFAULT_BUF_SIZE) (main.c) */
 #define MBUF_DATA_BYTES RTE_MBUF_DEFAULT_DATAROOM
 
+/* DPDK 22.11 rte_eth_af_packet.c's defaults and limit (RTE_PMD_AF_PACKET_MAX_RINGS) */
+#define AF_PACKET_QPAIRS_MAX 16
+#define AF_PACKET_BLOCKSZ_DEFAULT 4096 /* getpagesize() on this architecture */
+#define AF_PACKET_FRAMESZ_DEFAULT 2048
+#define AF_PACKET_FRAMECNT_DEFAULT 512
+
 static const char *const iface_keys[] = {"iface", "rx_iface", "rx_iface_in"};
+
+/* A decimal number of the devargs (1..20 digits, no sign); false otherwise. */
+static bool
+devarg_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (s == NULL || s[0] < '0' || s[0] > '9')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno == 0 && *end == '\0';
+}
+
+/*
+ * The PACKET_RX_RING geometry af_packet asks of the kernel (packet(7), tpacket_req with
+ * TPACKET_V2): the block a multiple of the page size, the frame a multiple of
+ * TPACKET_ALIGNMENT holding at least the tpacket2 header and at most a block, the frame
+ * count a whole number of blocks; qpairs 1..16. The PMD says "could not set
+ * PACKET_RX_RING ...: Invalid argument" or "invalid ... value" in three lines and mcfan
+ * then "no port was probed": here it is one line naming the key and the remedy.
+ */
+static int
+check_afp_ring(const char *arg, struct rte_kvargs *kv)
+{
+	const char *keys[] = {"qpairs", "blocksz", "framesz", "framecnt"};
+	uint64_t v[RTE_DIM(keys)] = {1, AF_PACKET_BLOCKSZ_DEFAULT, AF_PACKET_FRAMESZ_DEFAULT,
+				     AF_PACKET_FRAMECNT_DEFAULT};
+	uint64_t page = (uint64_t)getpagesize(), per_block;
+	const char *s;
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(keys); k++) {
+		s = rte_kvargs_get(kv, keys[k]);
+		if (s == NULL)
+			continue;
+		if (!devarg_u64(s, &v[k]) || v[k] == 0) {
+			fprintf(stderr, "mcfan: --vdev %s: %s=%s is not a positive decimal number\n",
+				arg, keys[k], s);
+			return -EINVAL;
+		}
+	}
+	if (v[0] > AF_PACKET_QPAIRS_MAX) {
+		fprintf(stderr, "mcfan: --vdev %s: qpairs=%" PRIu64 " is more than net_af_packet's "
+			"%u queue pairs: give qpairs=1..%u\n", arg, v[0], AF_PACKET_QPAIRS_MAX,
+			AF_PACKET_QPAIRS_MAX);
+		return -EINVAL;
+	}
+	if (v[1] % page != 0) {
+		fprintf(stderr, "mcfan: --vdev %s: blocksz=%" PRIu64 " is not a multiple of the page "
+			"size (%" PRIu64 "): give blocksz=%" PRIu64 " or another multiple\n", arg,
+			v[1], page, RTE_MAX(page, v[1] / page * page));
+		return -EINVAL;
+	}
+	if (v[2] < AF_PACKET_HDR || v[2] % TPACKET_ALIGNMENT != 0 || v[2] > v[1]) {
+		fprintf(stderr, "mcfan: --vdev %s: framesz=%" PRIu64 " must be a multiple of %u from "
+			"%u up to blocksz (%" PRIu64 "): give framesz=%u, or a larger blocksz\n",
+			arg, v[2], TPACKET_ALIGNMENT, (unsigned int)RTE_ALIGN_CEIL(AF_PACKET_HDR,
+			TPACKET_ALIGNMENT), v[1], AF_PACKET_FRAMESZ_DEFAULT);
+		return -EINVAL;
+	}
+	per_block = v[1] / v[2];
+	if (v[3] % per_block != 0) {
+		fprintf(stderr, "mcfan: --vdev %s: framecnt=%" PRIu64 " is not a whole number of "
+			"blocks (%" PRIu64 " frames of %" PRIu64 " bytes a %" PRIu64 "-byte block): "
+			"give framecnt=%" PRIu64 "\n", arg, v[3], per_block, v[2], v[1],
+			RTE_MAX(per_block, v[3] / per_block * per_block));
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static bool
 is_driver(const char *arg, const char *a, const char *b)
@@ -70,6 +148,8 @@ check_one(const char *arg)
 			iface_keys[k]);
 		ret = -ENODEV;
 	}
+	if (afp && ret == 0)
+		ret = check_afp_ring(arg, kv);
 	v = afp && ret == 0 ? rte_kvargs_get(kv, "framesz") : NULL;
 	if (v != NULL) {
 		fs = strtoull(v, NULL, 0);

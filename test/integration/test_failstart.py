@@ -88,12 +88,38 @@ def test_framesz():
             "than an mbuf of mcfan's pool holds (2048): give framesz=2080 or less", True)
 
 
+def test_ring_geometry():
+    # the PACKET_RX_RING geometry (packet(7)): the PMD's three lines become one, before EAL
+    cases = [
+        ("blocksz=1024,framesz=1024", "blocksz=1024 is not a multiple of the page size (4096): "
+         "give blocksz=4096 or another multiple"),
+        ("blocksz=5000", "blocksz=5000 is not a multiple of the page size (4096): give "
+         "blocksz=4096"),
+        ("framesz=100", "framesz=100 must be a multiple of 16 from 32 up to blocksz (4096): "
+         "give framesz=2048"),
+        ("blocksz=4096,framesz=8192", "framesz=8192 must be a multiple of 16 from 32 up to "
+         "blocksz (4096)"),
+        ("framecnt=513", "framecnt=513 is not a whole number of blocks (2 frames of 2048 bytes "
+         "a 4096-byte block): give framecnt=512"),
+        ("framecnt=0", "framecnt=0 is not a positive decimal number"),
+        ("blocksz=abc", "blocksz=abc is not a positive decimal number"),
+        ("qpairs=0", "qpairs=0 is not a positive decimal number"),
+        ("qpairs=17", "qpairs=17 is more than net_af_packet's 16 queue pairs: give "
+         "qpairs=1..16"),
+    ]
+    for i, (args, want) in enumerate(cases):
+        tag = f"[af_packet {args}]"
+        rc, out, err, rep = run(f"geo{i}", [f"net_af_packet0,iface=lo,{args}"])
+        refused(tag, rc, out, err, rep, want, True)
+
+
 def main():
     t0 = time.monotonic()
     t.mcfan_path()
     test_queues()
     test_interfaces()
     test_framesz()
+    test_ring_geometry()
     print(f"failstart: {time.monotonic() - t0:.1f} s", flush=True)
     t.finish("failstart")
 

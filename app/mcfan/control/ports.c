@@ -238,8 +238,10 @@ port_init(struct mcfan_app *app, uint16_t port)
 		p->nb_rxq = RTE_MIN(p->nb_rxq, info.max_rx_queues);
 	ret = rte_eth_dev_configure(port, p->nb_rxq, 1, &conf);
 	if (ret != 0) {
-		MCFAN_LOG(ERR, "port %u (%s): configure failed: %s\n", port, p->driver,
-			  rte_strerror(-ret));
+		MCFAN_LOG(ERR, "port %u (%s): configure failed: %s: the driver refused %u RX "
+			  "queue(s) and 1 TX queue; check the device's arguments (--vdev, -a) and "
+			  "the driver's lines above\n", port, p->driver, rte_strerror(-ret),
+			  p->nb_rxq);
 		return ret;
 	}
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rxd, &nb_txd);
@@ -266,7 +268,8 @@ port_init(struct mcfan_app *app, uint16_t port)
 	}
 	ret = rte_eth_dev_start(port);
 	if (ret != 0) {
-		MCFAN_LOG(ERR, "port %u (%s): start failed: %s\n", port, p->driver,
+		MCFAN_LOG(ERR, "port %u (%s): start failed: %s: check the device's arguments "
+			  "(--vdev, -a), its link and the driver's lines above\n", port, p->driver,
 			  rte_strerror(-ret));
 		return ret;
 	}
