@@ -187,7 +187,7 @@ set_groups(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	return 0;
 }
 
-/* --seq GROUPS=KIND (repeatable; in the file, several separated by blanks): checked here,
+/* --seq GROUPS=KIND (several in one value, separated by blanks, on the command line and in the file): checked here,
  * applied by control/feed.c once the groups are joined. */
 static int
 set_seq(struct mcfan_config *cfg, const char *v, char *err, size_t len)
@@ -238,7 +238,7 @@ bad:
 	return -EINVAL;
 }
 
-/* --seq-pair A,B (repeatable; in the file, several separated by blanks). */
+/* --seq-pair A,B (several in one value, separated by blanks). */
 static int
 set_seq_pair(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
@@ -814,10 +814,10 @@ static const struct opt_def opts[] = {
 	 "joins from these sources only (IGMPv3/MLDv2 INCLUDE, docs/igmp.md)", "none",
 	 set_groups, true},
 	{"seq", OPT_VALUE, "GROUPS=KIND", "track feed quality of groups: KIND iperf2, rtp[:HZ], "
-	 "mpegts, moldudp64, OFFSET:WIDTH:be|le (docs/feed.md); repeatable", "none", set_seq,
+	 "mpegts, moldudp64, OFFSET:WIDTH:be|le (docs/feed.md); several: blank-separated", "none", set_seq,
 	 true},
 	{"seq-pair", OPT_VALUE, "A,B", "arbitrate two groups with one --seq kind as feed lines "
-	 "A and B; repeatable", "none", set_seq_pair, true},
+	 "A and B; several: blank-separated", "none", set_seq_pair, true},
 	{"seq-window", OPT_VALUE, "N", "reorder window: a missing number is lost once N later "
 	 "ones came", RTE_STR(MCFAN_FEED_WINDOW_PKTS_DEFAULT), set_seq_window, true},
 	{"seq-window-ms", OPT_VALUE, "MS", "reorder window in time: ... or MS milliseconds after "
@@ -904,7 +904,7 @@ mcfan_params_usage(const char *prog)
 	char lhs[64];
 
 	printf("Usage: %s [EAL options] -- [mcfan options]\n\n"
-	       "mcfan receives IP multicast UDP frames on every probed port (queue 0), fans\n"
+	       "mcfan receives IP multicast UDP frames on every RX queue of every probed port, fans\n"
 	       "them out to worker lcores through rings and reports where every frame went and\n"
 	       "where every lcore's time went.\n\nmcfan options:\n", prog);
 	for (i = 0; i < N_OPTS; i++) {
