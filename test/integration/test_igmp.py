@@ -290,6 +290,11 @@ def test_bridge(igmp_v, mld_v, flow_s, ssm):
                 f"[{what}] after join the IPv4 group's frames reach mcfan")
         t.check(wait_for(lambda: run.frames(f"[{G6}]:{PORT}") > 0, 3),
                 f"[{what}] after join the IPv6 group's frames reach mcfan")
+        gl = run.q("/mcfan/igmp")
+        t.check(any(s.split()[0] == G4 for s in gl.get("igmp_groups", [])) and
+                any(s.split()[0] == G6 for s in gl.get("mld_groups", [])),
+                f"[{what}] /mcfan/igmp lists the joined groups: {gl.get('igmp_groups')} "
+                f"{gl.get('mld_groups')}")
         if ssm:
             t.check(wait_for(lambda: mdb_has(GSSM, "198.18.0.1"), 3),
                     f"[{what}] the bridge lists (198.18.0.1, {GSSM}) on mcfan's port: {mdb()}")

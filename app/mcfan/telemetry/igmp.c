@@ -68,23 +68,25 @@ tel_proto(struct rte_tel_data *d, const struct mcfan_igmp_proto_view *pv, unsign
 	}
 }
 
-/* Groups of one port and protocol: {group: "state last_report_age_ms"}. */
+/* Groups of one port and protocol: ["GROUP STATE LAST_REPORT_AGE_MS N_SOURCES", ...]. A list
+ * of strings, not a dict keyed by group: DPDK 22.11's telemetry drops, without an error,
+ * dict entries whose key is not a name to it, such as "239.9.9.1" or "ff3e::9". */
 static void
 tel_groups(const struct mcfan_app *app, struct rte_tel_data *d, uint16_t port, unsigned int k,
 	   struct mcfan_igmp_group_view *gv)
 {
-	char a[MCFAN_IGMP_ADDR_STR], val[64];
+	char a[MCFAN_IGMP_ADDR_STR], val[MCFAN_IGMP_ADDR_STR + 64];
 	int n, i;
 
 	n = mcfan_igmp_read_groups(app, port, k, gv, TEL_GROUPS_MAX);
 	for (i = 0; i < n; i++) {
+		mcfan_igmp_addr_format(proto_of(k), gv[i].addr, a);
 		if (gv[i].reported)
-			snprintf(val, sizeof(val), "%s %" PRIu64 " %u", gv[i].state,
+			snprintf(val, sizeof(val), "%s %s %" PRIu64 " %u", a, gv[i].state,
 				 gv[i].last_report_age_ms, gv[i].n_src);
 		else
-			snprintf(val, sizeof(val), "%s - %u", gv[i].state, gv[i].n_src);
-		rte_tel_data_add_dict_string(d, mcfan_igmp_addr_format(proto_of(k), gv[i].addr, a),
-					     val);
+			snprintf(val, sizeof(val), "%s %s - %u", a, gv[i].state, gv[i].n_src);
+		rte_tel_data_add_array_string(d, val);
 	}
 }
 
@@ -136,7 +138,7 @@ tel_igmp(struct mcfan_app *app, const char *cmd, const char *params, struct rte_
 				ret = -ENOMEM;
 				goto out;
 			}
-			rte_tel_data_start_dict(c);
+			rte_tel_data_start_array(c, RTE_TEL_STRING_VAL);
 			tel_groups(app, c, views[i].port, k, gv);
 			snprintf(key, sizeof(key), "%s_groups", proto_key[k]);
 			rte_tel_data_add_dict_container(d, key, c, 0);
