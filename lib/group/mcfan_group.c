@@ -514,3 +514,20 @@ mcfan_group_table_lookup_bulk(const struct mcfan_group_table *t,
 		if (hits & (UINT64_C(1) << i))
 			out[miss_pos[i]] = data[i];
 }
+
+void
+mcfan_group_format_list(const struct mcfan_flow_key *keys, unsigned int n, char *buf,
+			size_t len)
+{
+	char a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX];
+
+	if (mcfan_group_format(&keys[0], a, sizeof(a)) < 0)
+		snprintf(a, sizeof(a), "invalid");
+	if (n == 1) {
+		snprintf(buf, len, "%s", a);
+		return;
+	}
+	if (mcfan_group_format(&keys[n - 1], b, sizeof(b)) < 0)
+		snprintf(b, sizeof(b), "invalid");
+	snprintf(buf, len, "%s .. %s (%u groups)", a, b, n);
+}

@@ -138,6 +138,22 @@ int mcfan_group_parse_list(const char *text, struct mcfan_flow_key *out, unsigne
 int mcfan_group_format(const struct mcfan_flow_key *key, char *buf, size_t len);
 
 /**
+ * Write a parsed group list's text for messages: "239.9.9.1:3999" for one group, or
+ * "239.9.9.1:3999 .. 239.9.9.10:3999 (10 groups)" (the first and the last, and the count).
+ *
+ * @param keys
+ *   The groups, in list order. Must not be NULL.
+ * @param n
+ *   Number of keys, >= 1.
+ * @param buf
+ *   Output buffer, always NUL-terminated (cut to fit).
+ * @param len
+ *   Size of buf in bytes, > 0.
+ */
+void mcfan_group_format_list(const struct mcfan_flow_key *keys, unsigned int n, char *buf,
+			     size_t len);
+
+/**
  * Compare two keys for equality (address, family and port).
  *
  * @return

@@ -795,10 +795,31 @@ test_table_errors(void)
 	}
 }
 
+/* The text of a parsed list in messages (mcfan_group_format_list). */
+static void
+test_format_list(void)
+{
+	struct mcfan_flow_key k[10];
+	char buf[128], small[12];
+	int n;
+
+	n = mcfan_group_parse_list("239.9.9.1-10:3999", k, RTE_DIM(k), NULL, 0);
+	CHECK(n == 10, "parse 239.9.9.1-10:3999: %d", n);
+	mcfan_group_format_list(k, 1, buf, sizeof(buf));
+	CHECK(strcmp(buf, "239.9.9.1:3999") == 0, "one group: '%s'", buf);
+	mcfan_group_format_list(k, 10, buf, sizeof(buf));
+	CHECK(strcmp(buf, "239.9.9.1:3999 .. 239.9.9.10:3999 (10 groups)") == 0,
+	      "ten groups: '%s'", buf);
+	mcfan_group_format_list(k, 10, small, sizeof(small));
+	CHECK(strlen(small) == sizeof(small) - 1 && strncmp(small, "239.9.9.1:3", 11) == 0,
+	      "cut to fit: '%s'", small);
+}
+
 int
 main(void)
 {
 	test_parse_good();
+	test_format_list();
 	test_parse_bad();
 	test_format();
 	test_fanout_names();

@@ -305,20 +305,6 @@ joined_slots(const struct mcfan_app *app, const char *what, const char *text,
 	return n;
 }
 
-static void
-format_list(const struct mcfan_flow_key *k, unsigned int n, char *buf, size_t len)
-{
-	char a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX];
-
-	mcfan_group_format(&k[0], a, sizeof(a));
-	if (n == 1) {
-		snprintf(buf, len, "%s", a);
-		return;
-	}
-	mcfan_group_format(&k[n - 1], b, sizeof(b));
-	snprintf(buf, len, "%s .. %s (%u groups)", a, b, n);
-}
-
 int
 mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, char *msg,
 		  size_t len)
@@ -367,7 +353,7 @@ mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, c
 		c->slot[ids[i]].seen = true;
 		c->slot[ids[i]].seen_key = keys[i];
 	}
-	format_list(keys, n, text, sizeof(text));
+	mcfan_group_format_list(keys, n, text, sizeof(text));
 	mcfan_feed_spec_format(&spec, kt, sizeof(kt));
 	if (spec.kind == MCFAN_FEED_OFF)
 		ret = mcfan_err_set(msg, len, 0, "seq off for %s: no feed quality", text);

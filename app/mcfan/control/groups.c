@@ -182,22 +182,6 @@ find_entry(const struct mcfan_app *app, const struct mcfan_flow_key *k)
 	return -1;
 }
 
-/* Text of a parsed list for messages: "239.9.9.1:3999" or "239.9.9.1:3999 .. 239.9.9.10:3999
- * (10 groups)". */
-static void
-format_keys(const struct mcfan_flow_key *k, unsigned int n, char *buf, size_t len)
-{
-	char a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX];
-
-	mcfan_group_format(&k[0], a, sizeof(a));
-	if (n == 1) {
-		snprintf(buf, len, "%s", a);
-		return;
-	}
-	mcfan_group_format(&k[n - 1], b, sizeof(b));
-	snprintf(buf, len, "%s .. %s (%u groups)", a, b, n);
-}
-
 /* Parse a group list for an action; keys must hold MCFAN_MAX_GROUPS. */
 static int
 parse_groups(const char *what, const char *text, struct mcfan_flow_key *keys, char *msg,
@@ -529,7 +513,7 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 		memcpy(c->eligible[slots[i]], bits, sizeof(bits));
 	update_port_filters(app);
 	mcfan_igmp_sync(app, ssm, n_ssm); /* the reports go out now (control/igmp.h) */
-	format_keys(keys, n, text, sizeof(text));
+	mcfan_group_format_list(keys, n, text, sizeof(text));
 	format_workers(app, bits, true, wtext, sizeof(wtext));
 	ret = mcfan_err_set(msg, len, 0, "joined %s: counter slot%s %u%s, fan-out %s, workers %s", text,
 		      n == 1 ? "" : "s", slots[0], n == 1 ? "" : " ..", mcfan_fanout_name(fanout),
@@ -639,7 +623,7 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 		mcfan_slots_retire(c->slots, ids[i]);
 	update_port_filters(app);
 	mcfan_igmp_sync(app, NULL, 0); /* leaves go out now (control/igmp.h) */
-	format_keys(keys, n, text, sizeof(text));
+	mcfan_group_format_list(keys, n, text, sizeof(text));
 	ret = mcfan_err_set(msg, len, 0, "left %s: %s frames count as unknown_group from now on", text,
 		      n == 1 ? "its" : "their");
 out:
@@ -715,7 +699,7 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 		ret = mcfan_err_set(msg, len, 0, "fan-out %s for every group (%u) and later joins",
 			      mcfan_fanout_name((enum mcfan_fanout)f), n_old);
 	} else {
-		format_keys(keys, n, text, sizeof(text));
+		mcfan_group_format_list(keys, n, text, sizeof(text));
 		ret = mcfan_err_set(msg, len, 0, "fan-out %s for %s",
 			      mcfan_fanout_name((enum mcfan_fanout)f), text);
 	}
