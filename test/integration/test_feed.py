@@ -326,6 +326,27 @@ def test_ab():
             "ab: the text report has no console pair lines")
 
 
+# ---- --seq repeated ----
+
+def test_seq_repeat():
+    """--seq is repeatable: each occurrence adds a rule (and --seq-pair too)."""
+    fr = []
+    for s in range(1, 21):
+        fr.append(t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)))
+        fr.append(t.udp4_frame("239.9.9.2", PORT, struct.pack("!BBHII", 0x80, 96, s, s * 90,
+                                                              0x42) + b"r" * 20))
+    rep, _ = run_pcap("repeat", fr, ["--groups", f"239.9.9.1-2:{PORT}",
+                                     "--seq", f"239.9.9.1:{PORT}=iperf2",
+                                     "--seq", f"239.9.9.2:{PORT}=rtp",
+                                     "--seq", f"239.9.9.1:{PORT}=iperf2"])
+    if rep is None:
+        return
+    expect("repeat iperf2", feed_of(rep, "239.9.9.1"),
+           {"kind": "iperf2", "expected": 20, "received": 20, "malformed": 0})
+    expect("repeat rtp", feed_of(rep, "239.9.9.2"),
+           {"kind": "rtp", "expected": 20, "received": 20, "malformed": 0})
+
+
 # ---- bad input ----
 
 def test_bad_input():
@@ -342,6 +363,14 @@ def test_bad_input():
                                       f"239.9.9.1:{PORT}"], report=False)
     t.check_eq(rc, 2, "--seq-pair of one group: exit 2")
     t.check("is not two groups" in err, f"--seq-pair of one group: named ({err[-300:]})")
+    # two --seq rules that give one group different kinds
+    rc, _, err, _ = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}",
+                                      "--seq", f"239.9.9.1-3:{PORT}=iperf2",
+                                      "--seq", f"239.9.9.2:{PORT}=rtp"], report=False)
+    t.check_eq(rc, 2, "--seq conflict: exit 2")
+    t.check(f"group 239.9.9.2:{PORT} is given two kinds: iperf2 by '239.9.9.1-3:{PORT}=iperf2' "
+            f"and rtp by '239.9.9.2:{PORT}=rtp'" in err, f"--seq conflict: named ({err[-300:]})")
+    t.check("EAL:" not in err, f"--seq conflict: refused before EAL ({err[-300:]})")
 
 
 # ---------------------------------------------------------------- live on the lab
@@ -504,6 +533,7 @@ def test_live():
 def main():
     t0 = time.monotonic()
     test_bad_input()
+    test_seq_repeat()
     test_rtp()
     test_mpegts()
     test_moldudp64()
