@@ -1045,13 +1045,45 @@ cfg_key_apply(void *arg, const char *key, const char *value, char *err, size_t l
 	return o->set(ctx->cfg, value, err, len);
 }
 
+/* The file's [seq] section (docs/feed.md): "GROUPS = KIND" is the rule GROUPS=KIND of --seq,
+ * "pair = A,B [C,D ...]" pairs of --seq-pair; checked and kept by the same setters. */
+static int
+cfg_section_apply(void *arg, const char *section, const char *key, const char *value,
+		  char *err, size_t len)
+{
+	const struct cfg_apply_ctx *ctx = arg;
+	const struct opt_def *o;
+	char rule[MCFAN_SEQ_RULE_LEN];
+	const char *v = rule;
+
+	RTE_SET_USED(section); /* [seq] is the only one */
+	if (strcmp(key, "pair") == 0) {
+		o = find_opt("seq-pair");
+		v = value;
+	} else {
+		if (strpbrk(value, " \t") != NULL)
+			return mcfan_err_set(err, len, -EINVAL, "'%s' is not one sequence kind (in "
+					     "[seq]: GROUPS = KIND, e.g. 239.9.9.1-10:3999 = iperf2; "
+					     "pair = A,B)", value);
+		if (snprintf(rule, sizeof(rule), "%s=%s", key, value) >= (int)sizeof(rule))
+			return mcfan_err_set(err, len, -EINVAL, "the rule is longer than %d "
+					     "characters", MCFAN_SEQ_RULE_LEN - 1);
+		o = find_opt("seq");
+	}
+	if (ctx->from_cli[o - opts])
+		return cfg_validate_only(ctx->cfg, o, v, err, len);
+	return o->set(ctx->cfg, v, err, len);
+}
+
 static int
 load_config(struct mcfan_config *cfg, bool from_cli[])
 {
+	static const char *const sections[] = { "seq", NULL };
 	const char *path = cfg->config_file;
 	struct cfg_apply_ctx ctx = { .cfg = cfg, .from_cli = from_cli };
 	const struct mcfan_cfg_keys keys = {
 		.kind = cfg_key_kind, .apply = cfg_key_apply, .arg = &ctx,
+		.sections = sections, .apply_section = cfg_section_apply,
 	};
 	FILE *f;
 	int ret;

@@ -347,6 +347,85 @@ def test_seq_repeat():
            {"kind": "rtp", "expected": 20, "received": 20, "malformed": 0})
 
 
+# ---- the config file's [seq] section ----
+
+SEQ_INI = f"""[mcfan]
+groups = 239.9.9.1-3:{PORT},239.9.9.11-12:{PORT}
+seq = 239.9.9.3:{PORT}=0:4:be   ; the old key in [mcfan] still works
+
+[seq]
+; GROUPS = KIND, and the A/B pairs
+239.9.9.1:{PORT} = iperf2
+239.9.9.11-12:{PORT} = iperf2
+239.9.9.2:{PORT} = rtp
+pair = 239.9.9.11:{PORT},239.9.9.12:{PORT}
+"""
+
+
+def write_ini(text):
+    fd, path = tempfile.mkstemp(prefix="mcfan-feed-", suffix=".ini")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    return path
+
+
+def test_seq_config():
+    """[seq] in the config file: GROUPS = KIND lines and pair = A,B, beside [mcfan]'s seq."""
+    fr = []
+    for s in range(1, AB_N + 1):
+        for line, g in enumerate(("239.9.9.11", "239.9.9.12")):
+            if s not in AB_HOLES[line]:
+                fr.append(t.udp4_frame(g, PORT, iperf2_payload(s)))
+    for s in range(1, 11):
+        fr.append(t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)))
+        fr.append(t.udp4_frame("239.9.9.2", PORT, struct.pack("!BBHII", 0x80, 96, s, s * 90,
+                                                              7) + b"r" * 20))
+        if s != 4:
+            fr.append(t.udp4_frame("239.9.9.3", PORT, struct.pack("!I", s) + b"g" * 20))
+    ini = write_ini(SEQ_INI)
+    rep, _ = run_pcap("config", fr, ["--config", ini])
+    if rep is not None:
+        expect("[seq] iperf2", feed_of(rep, "239.9.9.1"),
+               {"kind": "iperf2", "expected": 10, "received": 10})
+        expect("[seq] rtp", feed_of(rep, "239.9.9.2"),
+               {"kind": "rtp", "expected": 10, "received": 10})
+        expect("[mcfan] seq", feed_of(rep, "239.9.9.3"),
+               {"kind": "0:4:be", "expected": 10, "received": 9, "lost": 1})
+        pairs = rep.get("feed_pairs") or []
+        if t.check(len(pairs) == 1, f"[seq] pair: one pair in the report ({pairs})"):
+            t.check_eq([ln["group"] for ln in pairs[0]["lines"]],
+                       [f"239.9.9.11:{PORT}", f"239.9.9.12:{PORT}"], "[seq] pair: lines A and B")
+            t.check_eq(pairs[0]["merged"]["lost"], len(AB_HOLES[0] & AB_HOLES[1]),
+                       "[seq] pair: gaps = the intersection")
+    os.unlink(ini)
+    # the command line's --seq wins over the file's rules (checked, not applied)
+    ini = write_ini(SEQ_INI.replace("pair = ", "; pair = "))
+    rep, _ = run_pcap("config-cli", fr, ["--config", ini, "--seq", f"239.9.9.2:{PORT}=0:2:be"])
+    if rep is not None:
+        t.check(feed_of(rep, "239.9.9.1") is None, "--seq on the command line wins over [seq]")
+        expect("--seq over [seq]", feed_of(rep, "239.9.9.2"), {"kind": "0:2:be"})
+    os.unlink(ini)
+    # refused with the file and the line named, before EAL
+    eal = t.eal_args("feed-badcfg", extra=["--vdev", "net_null0"])
+    for text, line, words in (
+            (f"[mcfan]\ngroups = 239.9.9.1-3:{PORT}\n[seq]\n239.9.9.1-3:{PORT} = iperf2\n"
+             f"239.9.9.2:{PORT} = rtp\n", 5, ["two kinds", f"239.9.9.2:{PORT}"]),
+            (f"[mcfan]\ngroups = 239.9.9.1:{PORT}\n\n[seq]\n239.9.9.1:{PORT} = rtpx\n", 5,
+             ["'rtpx' is not a sequence kind"]),
+            (f"[seq]\n239.9.9.1:{PORT} = rtp extra\n", 2, ["not one sequence kind"]),
+            (f"[mcfan]\n[seq]\npair = 239.9.9.1:{PORT}\n", 3, ["is not two groups"]),
+            ("[mcfan]\n[seq]\n[seq]\n", 3, ["second section"]),
+            (f"[seq]\n239.9.9.1:{PORT} = rtp\n239.9.9.1:{PORT} = rtp\n", 3, ["twice"])):
+        ini = write_ini(text)
+        rc, _, err, _ = t.run_mcfan(eal, ["--config", ini], report=False)
+        os.unlink(ini)
+        what = f"[seq] {words[0]}"
+        t.check_eq(rc, 2, f"{what}: exit 2")
+        for w in [f"'{ini}' line {line}", *words]:
+            t.check(w in err, f"{what}: names {w!r} ({err[-300:]})")
+        t.check("EAL:" not in err, f"{what}: refused before EAL")
+
+
 # ---- bad input ----
 
 def test_bad_input():
@@ -534,6 +613,7 @@ def main():
     t0 = time.monotonic()
     test_bad_input()
     test_seq_repeat()
+    test_seq_config()
     test_rtp()
     test_mpegts()
     test_moldudp64()
