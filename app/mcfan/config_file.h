@@ -70,17 +70,17 @@ struct mcfan_cfg_keys {
 };
 
 /**
- * Read a whole configuration file from f and hand every key to keys->apply, in the file's
- * order, but only once every line has been read and found well formed: a syntax error
- * anywhere changes nothing. Refused (each with one line on stderr naming path and the line
- * number): a NUL byte; a line over 1,022 characters; a header that is neither [mcfan] nor
- * one of keys->sections, or one of them a second time; a line that is not "key = value" (with a hint for a flag); an empty key or one
- * of CFG_NAME_LEN characters or more; an empty value or one of CFG_VALUE_LEN characters or
- * more; a key before any section; a key given twice in one section; more than 64 keys; an unknown key; a
- * command-line-only key in [mcfan]; a value keys->apply or keys->apply_section refuses. A
- * line that starts with '[' but holds '=' is a key (an IPv6 group, "[ff3e::1]:5000 = rtp").
- * Keys are handed over in the file's order. A UTF-8 byte order mark first is
- * skipped.
+ * Read a whole configuration file from f and hand every key to keys->apply, in the file's order
+ * (keys of the other sections to keys->apply_section), but only once every line has been read and
+ * found well formed: a syntax error anywhere changes nothing. Refused (each with one line on
+ * stderr naming path and the line number): a NUL byte; a line over 1,022 characters; a header that
+ * is neither [mcfan] nor one of keys->sections, or one of them a second time; a line that is not
+ * "key = value" (with a hint for a flag); an empty key or one of CFG_NAME_LEN characters or more;
+ * an empty value or one of CFG_VALUE_LEN characters or more; a key before any section; a key given
+ * twice in one section; more than 64 keys; an unknown key; a command-line-only key in [mcfan]; a
+ * value keys->apply or keys->apply_section refuses. A line that starts with '[' but holds '=' is a
+ * key (an IPv6 group, "[ff3e::1]:5000 = rtp"). Keys are handed over in the file's order. A UTF-8
+ * byte order mark first is skipped.
  *
  * @param path
  *   The file's name, for messages.
