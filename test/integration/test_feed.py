@@ -450,6 +450,38 @@ def test_bad_input():
     t.check(f"group 239.9.9.2:{PORT} is given two kinds: iperf2 by '239.9.9.1-3:{PORT}=iperf2' "
             f"and rtp by '239.9.9.2:{PORT}=rtp'" in err, f"--seq conflict: named ({err[-300:]})")
     t.check("EAL:" not in err, f"--seq conflict: refused before EAL ({err[-300:]})")
+    # A/B pairs that cannot be made: refused before EAL, like a bad option
+    g3 = ["--groups", f"239.9.9.1-3:{PORT}", "--seq", f"239.9.9.1-2:{PORT}=iperf2"]
+    for app, words in (
+            (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.7:{PORT}"],
+             [f"group 239.9.9.7:{PORT} is not in --groups"]),
+            (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.1:{PORT}"], ["is not two groups"]),
+            (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.3:{PORT}"],
+             [f"group 239.9.9.3:{PORT} has no sequence extractor"]),
+            (["--seq", f"239.9.9.3:{PORT}=rtp",
+              "--seq-pair", f"239.9.9.1:{PORT},239.9.9.3:{PORT}"],
+             [f"line A 239.9.9.1:{PORT} is iperf2 and line B 239.9.9.3:{PORT} is rtp"]),
+            (["--seq", f"239.9.9.3:{PORT}=mpegts", "--seq-pair",
+              f"239.9.9.3:{PORT},239.9.9.3:{PORT}"], ["is not two groups"]),
+            (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.2:{PORT}", "--seq-pair",
+              f"239.9.9.2:{PORT},239.9.9.1:{PORT}"],
+             [f"group 239.9.9.2:{PORT} is a line of the pair"])):
+        what = f"--seq-pair {' '.join(app)}"
+        rc, out, err, _ = t.run_mcfan(eal, [*g3, *app, "--duration", "0.2"], report=False)
+        t.check_eq(rc, 2, f"{what}: exit 2")
+        for w in words:
+            t.check(w in err, f"{what}: names {w!r} ({err[-300:]})")
+        t.check(not t.eal_lines(err) and "MCFAN:" not in err,
+                f"{what}: nothing started before the refusal ({err[-300:]})")
+        t.check(not os.path.exists(t.runtime_dir(eal)), f"{what}: no runtime directory")
+        t.check("mcfan report" not in out, f"{what}: no report")
+        t.remove_runtime_dir(eal)
+    mp = ["--groups", f"239.9.9.1-2:{PORT}", "--seq", f"239.9.9.1-2:{PORT}=mpegts",
+          "--seq-pair", f"239.9.9.1:{PORT},239.9.9.2:{PORT}"]
+    rc, _, err, _ = t.run_mcfan(eal, mp, report=False)
+    t.check_eq(rc, 2, "--seq-pair of mpegts lines: exit 2")
+    t.check("mpegts has no sequence space" in err and not t.eal_lines(err),
+            f"--seq-pair of mpegts lines: named before EAL ({err[-300:]})")
 
 
 # ---------------------------------------------------------------- live on the lab
