@@ -22,6 +22,7 @@ Usage: test_feed.py MCFAN_BINARY. The live part is skipped (77 overall only if n
 else ran) without root or `ip netns`.
 """
 
+import json
 import os
 import re
 import socket
@@ -426,6 +427,83 @@ def test_seq_config():
         t.check("EAL:" not in err, f"{what}: refused before EAL")
 
 
+# ---- a kind that does not match the stream ----
+
+WRONG_N = 60
+
+
+def test_wrong_kind():
+    """rtp given for an iperf2 stream: visible in show feed, /mcfan/feed, the report text and
+    JSON, and one warning line in the log; the right kind beside it is not flagged."""
+    fr = []
+    for s in range(1, WRONG_N + 1):
+        fr.append(t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)))
+        fr.append(t.udp4_frame("239.9.9.2", PORT, iperf2_payload(s)))
+    d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    pcap = os.path.join(d, "wrong.pcap")
+    script = os.path.join(d, "console.txt")
+    report = os.path.join(d, "report.json")
+    t.write_pcap(pcap, fr)
+    with open(script, "w") as f:
+        f.write("wait 1500\nshow feed\n")
+    eal = t.eal_args("feed-wrong", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
+    proc = t.McfanProcess(eal, ["--groups", f"239.9.9.1-2:{PORT}",
+                                "--seq", f"239.9.9.1:{PORT}=rtp",
+                                "--seq", f"239.9.9.2:{PORT}=iperf2",
+                                "--cmdline-file", script, "--duration", "3",
+                                "--report-json", report])
+    tel_all = tel_one = None
+    try:
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=20, proc=proc)
+        tel.wait_ready("/mcfan/feed")
+        t.check(proc.wait_line("groups with a sequence extractor", 10, stream="out")
+                is not None, "wrong kind: show feed ran")
+        tel_all, _ = tel.query("/mcfan/feed")
+        tel_one, _ = tel.query(f"/mcfan/feed,239.9.9.1:{PORT}")
+        tel.close()
+    except (OSError, ValueError, TimeoutError, RuntimeError) as e:
+        t.check(False, f"wrong kind: telemetry: {e}")
+    rc = proc.wait(30)
+    out, err = proc.stdout(), proc.stderr()
+    rep = None
+    if os.path.exists(report):
+        with open(report) as f:
+            rep = json.load(f)
+    for p in (pcap, script, report):
+        if os.path.exists(p):
+            os.unlink(p)
+    os.rmdir(d)
+    t.check_eq(rc, 0, f"wrong kind: exit status ({err[-800:]})")
+    warn = (f"warning: 239.9.9.1:{PORT}: {WRONG_N} of {WRONG_N} datagrams did not parse as "
+            "rtp (malformed): is its --seq kind right?")
+    # show feed: the malformed column, then the warning line (console) ...
+    for what, ints in (("show feed", 9), ("the report text", 7)):
+        rows = re.findall(r"^\s+239\.9\.9\.([12]):3999\s+(\S+)(?:\s+\d+){%d}\s+[\d.]+"
+                          r"\s+(\d+)$" % ints, out, re.M)
+        t.check_eq(sorted(rows), [("1", "rtp", str(WRONG_N)), ("2", "iperf2", "0")],
+                   f"wrong kind: {what} has a malformed column")
+    t.check_eq(out.count(warn), 2, "wrong kind: the warning in show feed and in the report text")
+    t.check(f"239.9.9.2:{PORT}: " not in out.replace(f"239.9.9.2:{PORT} ", ""),
+            "wrong kind: the group with the right kind has no warning")
+    # ... the log, once
+    t.check_eq(err.count(warn), 1, f"wrong kind: one warning in the log ({err[-800:]})")
+    if t.check(tel_all is not None and tel_one is not None, "wrong kind: /mcfan/feed answered"):
+        i = tel_all["group"].index(f"239.9.9.1:{PORT}")
+        j = tel_all["group"].index(f"239.9.9.2:{PORT}")
+        t.check_eq((tel_all["malformed"][i], tel_all["kind_suspect"][i]), (WRONG_N, 1),
+                   "/mcfan/feed: malformed and kind_suspect of the wrong kind")
+        t.check_eq((tel_all["malformed"][j], tel_all["kind_suspect"][j]), (0, 0),
+                   "/mcfan/feed: malformed and kind_suspect of the right kind")
+        t.check_eq((tel_one.get("malformed"), tel_one.get("kind_suspect")), (WRONG_N, 1),
+                   "/mcfan/feed,GROUP: malformed and kind_suspect")
+    if t.check(rep is not None, "wrong kind: a JSON report"):
+        f1, f2 = feed_of(rep, "239.9.9.1"), feed_of(rep, "239.9.9.2")
+        t.check(f1 is not None and f1["malformed"] == WRONG_N and f1["kind_suspect"] is True
+                and f1["received"] == 0, f"wrong kind: JSON feed of the wrong kind ({f1})")
+        t.check(f2 is not None and f2["malformed"] == 0 and f2["kind_suspect"] is False
+                and f2["received"] == WRONG_N, f"wrong kind: JSON feed of the right kind ({f2})")
+
+
 # ---- bad input ----
 
 def test_bad_input():
@@ -646,6 +724,7 @@ def main():
     test_bad_input()
     test_seq_repeat()
     test_seq_config()
+    test_wrong_kind()
     test_rtp()
     test_mpegts()
     test_moldudp64()

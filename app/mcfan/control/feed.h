@@ -115,6 +115,23 @@ int mcfan_feed_gaps_read(const struct mcfan_app *app, const char *group,
 			 unsigned int max, char *msg, size_t len);
 
 /**
+ * The one-line warning for a group whose kind does not match its stream
+ * (mcfan_feed_kind_suspect()): "warning: GROUP: N of M datagrams did not parse as KIND
+ * (malformed): is its --seq kind right?". The console, the report and the control side's log
+ * share it.
+ *
+ * @param v
+ *   The group's view.
+ * @param buf
+ *   Receives the line, without a newline.
+ * @param len
+ *   Size of buf (MCFAN_CTL_MSG_MAX always suffices).
+ * @return
+ *   buf.
+ */
+const char *mcfan_feed_suspect_line(const struct mcfan_feed_view *v, char *buf, size_t len);
+
+/**
  * Copy every A/B pair.
  *
  * @return
