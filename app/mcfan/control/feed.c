@@ -222,13 +222,46 @@ match_rule(const struct feed_ctl *c, const struct mcfan_flow_key *k)
 	return NULL;
 }
 
+/* Slot e->id holds a group new to it: drop what the slot had, bind the group's rule. */
+static void
+bind_new(struct mcfan_app *app, struct feed_ctl *c, const struct mcfan_group_entry *e)
+{
+	struct feed_slot *s = &c->slot[e->id];
+	const struct feed_rule *r;
+	char text[MCFAN_GROUP_STR_MAX];
+	uint16_t owner = e->targets[0];
+
+	if (s->used && !room(c, 3))
+		return;
+	if (s->used)
+		bind_slot(app, c, e->id, &e->key, &(struct mcfan_feed_spec){0}, owner);
+	s->seen = true;
+	s->seen_key = e->key;
+	r = match_rule(c, &e->key);
+	if (r != NULL && room(c, 3) && bind_slot(app, c, e->id, &e->key, &r->spec, owner) < 0) {
+		mcfan_group_format(&e->key, text, sizeof(text));
+		MCFAN_LOG(WARNING, "feed: group %s: cannot create its state: %s\n", text,
+			  rte_strerror(rte_errno));
+	}
+}
+
+void
+mcfan_feed_join(struct mcfan_app *app, const struct mcfan_group_entry *e, unsigned int n)
+{
+	struct feed_ctl *c = ctl_of(app);
+	unsigned int i;
+
+	if (c == NULL || c->n_rules == 0)
+		return;
+	for (i = 0; i < n; i++)
+		bind_new(app, c, &e[i]);
+}
+
 static void
 follow_groups(struct mcfan_app *app, struct feed_ctl *c)
 {
 	bool present[MCFAN_MAX_GROUPS] = {false};
-	const struct feed_rule *r;
 	unsigned int i, id;
-	char text[MCFAN_GROUP_STR_MAX];
 
 	for (i = 0; i < app->n_group_entries; i++) {
 		const struct mcfan_group_entry *e = &app->group_entries[i];
@@ -237,20 +270,8 @@ follow_groups(struct mcfan_app *app, struct feed_ctl *c)
 
 		present[e->id] = true;
 		if (!s->seen || !mcfan_flow_key_equal(&s->seen_key, &e->key)) {
-			/* a group new in this slot: its rule, if any */
-			if (s->used && !room(c, 3))
-				continue;
-			if (s->used)
-				bind_slot(app, c, e->id, &e->key, &(struct mcfan_feed_spec){0}, owner);
-			s->seen = true;
-			s->seen_key = e->key;
-			r = match_rule(c, &e->key);
-			if (r != NULL && room(c, 3) &&
-			    bind_slot(app, c, e->id, &e->key, &r->spec, owner) < 0) {
-				mcfan_group_format(&e->key, text, sizeof(text));
-				MCFAN_LOG(WARNING, "feed: group %s: cannot create its state: %s\n",
-					  text, rte_strerror(rte_errno));
-			}
+			/* a group new in this slot (not through mcfan_feed_join()): its rule */
+			bind_new(app, c, e);
 		} else if (s->used && s->owner != owner && room(c, 4)) {
 			/* set fanout moved it: a fresh state on its new worker */
 			struct mcfan_feed_spec spec = s->spec;
