@@ -8,6 +8,12 @@
    counts from the group's first frame: the feed's datagrams equal the group's delivered
    frames exactly, expected = received + lost, and expected, lost and duplicates equal the
    capture's over the frames mcfan delivered (the tail of the group's frames on the wire).
+2. A/B arbitration live: a user-space relay in the source namespace (this file, run with
+   --ab-send) sends one iperf2-format sequence as two lines, 239.9.9.11 (A) and 239.9.9.12
+   (B), each with its own holes, and writes what it sent; the pair is declared with
+   --seq-pair. From the capture: delivered = the union, gaps = the intersection, each line's
+   first arrivals (which line's copy came first, per number) and its lost, exactly; and the
+   relay's record agrees with the capture.
 
 Usage: test_feed_lab.py MCFAN_BINARY. Skipped (77) without root or `ip netns`.
 """
@@ -22,6 +28,51 @@ import threading
 import time
 
 PORT = 3999
+
+# ---------------------------------------------------------------- the A/B relay
+
+AB_COUNT = 1500
+AB_PPS = 1000
+AB_GROUPS = ("239.9.9.11", "239.9.9.12")
+AB_HOLES = ({*range(100, 120), 500, *range(900, 910), 1300},
+            {*range(110, 130), 500, 700, *range(1200, 1205)})
+
+
+def iperf2_payload(seq, length=100):
+    """iperf 2.1's UDP header: id, tv_sec, tv_usec, id2 (upper 32 bits); big-endian."""
+    now = time.time()
+    v = seq & 0xFFFFFFFFFFFFFFFF
+    return struct.pack("!IIII", v & 0xFFFFFFFF, int(now), int((now % 1) * 1e6),
+                       v >> 32) + b"\0" * (length - 16)
+
+
+def ab_send_main(record):
+    """Each number goes out on line A, then on line B, but for each line's holes; then
+    iperf2's end of test on both. What went out is written to record (JSON)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("198.18.0.1"))
+    sent = [[], []]
+    gap, t = 1.0 / AB_PPS, time.monotonic()
+    for seq in range(1, AB_COUNT + 1):
+        for line, g in enumerate(AB_GROUPS):
+            if seq not in AB_HOLES[line]:
+                s.sendto(iperf2_payload(seq), (g, PORT))
+                sent[line].append(seq)
+        t += gap
+        d = t - time.monotonic()
+        if d > 0:
+            time.sleep(d)
+    for g in AB_GROUPS:
+        s.sendto(iperf2_payload(-(AB_COUNT + 1)), (g, PORT))
+    s.close()
+    with open(record, "w") as f:
+        json.dump({"sent": sent}, f)
+    return 0
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--ab-send":
+    sys.exit(ab_send_main(sys.argv[2]))
 
 import mcfantest as t  # noqa: E402
 import test_lab as L  # noqa: E402
@@ -174,6 +225,48 @@ def check_join(rep, out, on_wire):
             t.check_eq(f[k], want[k], f"join: feed {k} = the capture's over the delivered frames")
 
 
+def check_ab(rep, on_wire, record):
+    """The pair of lines through the relay: union, intersection, per-line shares."""
+    sent = record["sent"]
+    lines = [[s for grp, s in on_wire if grp == g] for g in AB_GROUPS]
+    for k in range(2):
+        data = [s for s in lines[k] if s > 0]
+        t.check_eq(data, sent[k], f"ab: line {'AB'[k]} on the wire = the relay's record")
+    have = [set(s for s in lines[k] if s > 0) for k in range(2)]
+    union = have[0] | have[1]
+    first = [0, 0]
+    done = set()
+    for grp, s in on_wire:
+        if grp in AB_GROUPS and s > 0 and s not in done:
+            done.add(s)
+            first[AB_GROUPS.index(grp)] += 1
+    pairs = rep.get("feed_pairs") or []
+    if not t.check(len(pairs) == 1, f"ab: one pair in the report ({pairs})"):
+        return
+    m, ln = pairs[0]["merged"], pairs[0]["lines"]
+    print(f"feed_lab: ab: merged {m['expected']} expected, {m['received']} received, "
+          f"{m['lost']} lost; first arrivals A {ln[0]['first_arrivals']} B "
+          f"{ln[1]['first_arrivals']} (capture {first}); skew B-A p50 "
+          f"{ln[1]['skew_p50_ns']} ns", flush=True)
+    t.check_eq(m["expected"], AB_COUNT, "ab: merged expected")
+    t.check_eq(m["received"], len(union), "ab: delivered = the union of the lines")
+    t.check_eq(m["lost"], AB_COUNT - len(union), "ab: gaps = the intersection")
+    t.check_eq(m["lost"], len(AB_HOLES[0] & AB_HOLES[1]), "ab: ... = the relay's common holes")
+    t.check_eq(m["pending"], 0, "ab: nothing pending at the end")
+    for k in range(2):
+        t.check_eq(ln[k]["group"], f"{AB_GROUPS[k]}:{PORT}", f"ab: line {'AB'[k]} is its group")
+        t.check_eq(ln[k]["first_arrivals"], first[k],
+                   f"ab: line {'AB'[k]} first arrivals = the capture's")
+        t.check_eq(ln[k]["lost"], AB_COUNT - len(have[k]), f"ab: line {'AB'[k]} lost")
+        f = group_of(rep, AB_GROUPS[k])
+        f = f.get("feed") if f is not None else None
+        t.check(f is not None and f["lost"] == len(AB_HOLES[k]) and
+                f["received"] == len(have[k]),
+                f"ab: {AB_GROUPS[k]}'s own feed: lost its holes, received its numbers ({f})")
+    t.check_eq(ln[0]["first_arrivals"] + ln[1]["first_arrivals"], m["received"],
+               "ab: every delivered number came first on exactly one line")
+
+
 def run_lab():
     lab = L.Lab()
     run = None
@@ -185,7 +278,9 @@ def run_lab():
             return
         run = ConsoleRun(lab, "feedlab", [
             "--groups", f"239.9.9.11-12:{PORT}",
-            "--seq", f"{JOIN_GROUP}:{PORT}=iperf2"])
+            "--seq", f"{JOIN_GROUP}:{PORT}=iperf2",
+            "--seq", f"239.9.9.11-12:{PORT}=iperf2",
+            "--seq-pair", f"239.9.9.11:{PORT},239.9.9.12:{PORT}"])
         if not t.check(run.wait_for("running:", 60), f"mcfan starts:\n{run.output()[-2000:]}"):
             return
         # 1. the sender runs; about a second later the console joins its group
@@ -198,6 +293,11 @@ def run_lab():
         run.command(f"join {JOIN_GROUP}:{PORT}\n" + "show stats\n" * JOIN_LINES_AFTER)
         t.check(run.wait_for(f"joined {JOIN_GROUP}:{PORT}", 10), "console: join answered")
         t.check_eq(send.wait(60), 0, "the iperf2 sender ends well")
+        # 2. the A/B relay
+        record = os.path.join(lab.dir, "ab-record.json")
+        ab = subprocess.run(["ip", "netns", "exec", lab.snd, "timeout", "30", sys.executable,
+                             os.path.abspath(__file__), "--ab-send", record], timeout=60)
+        t.check_eq(ab.returncode, 0, "the A/B relay ends well")
         time.sleep(0.5)    # the time window (100 ms) settles what is still open
         rc, rep = run.quit()
         lab.sh("lab_capture_stop")
@@ -206,6 +306,8 @@ def run_lab():
             return
         on_wire = wire(L.read_pcap(pcap))
         check_join(rep, run.output(), on_wire)
+        with open(record) as f:
+            check_ab(rep, on_wire, json.load(f))
     finally:
         if run is not None:
             run.kill()
