@@ -251,8 +251,9 @@ mcfan_feed_join(struct mcfan_app *app, const struct mcfan_group_entry *e, unsign
 	struct feed_ctl *c = ctl_of(app);
 	unsigned int i;
 
-	if (c == NULL || c->n_rules == 0)
+	if (c == NULL)
 		return;
+	/* also without rules: a state left on a reused slot goes now, not at the tick */
 	for (i = 0; i < n; i++)
 		bind_new(app, c, &e[i]);
 }
