@@ -16,7 +16,14 @@
    veth, parsed here from iperf2's sequence numbers: mcfan's lost, duplicates and reordered
    per group equal them exactly; iperf2's own server (iperf -s -u -B GROUP) in the receiving
    namespace agrees on lost and out-of-order.
-3. Bad input: an unknown --seq kind is refused naming it, exit 2.
+3. Bad input: an unknown --seq kind is refused naming it, exit 2; so is a group that two
+   --seq rules give different kinds, and a --seq-pair that cannot be made (a group not in
+   --groups, without an extractor, lines of two kinds, mpegts, a group in two pairs), each
+   before EAL starts anything.
+4. Rules: --seq repeated (each adds a rule); a config file's [seq] section (GROUPS = KIND
+   lines, pair = A,B) beside [mcfan]'s seq key, the command line winning, and bad [seq]
+   lines refused with the file and line; a kind that does not match its stream (rtp on
+   iperf2) shown as malformed and a warning in show feed, /mcfan/feed, the report and the log.
 
 Usage: test_feed.py MCFAN_BINARY. The live part is skipped (77 overall only if nothing
 else ran) without root or `ip netns`.
