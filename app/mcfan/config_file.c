@@ -19,6 +19,7 @@
 #include "config_file.h"
 
 #define CFG_SECTION "mcfan"
+#define CFG_SECTIONS_MAX 8        /* sections a file may hold: [mcfan] and the caller's */
 #define UTF8_BOM "\xef\xbb\xbf" /* a byte order mark some editors write first */
 #define CFG_LINE_MAX 1024         /* longest config file line, with newline and NUL */
 #define CFG_KEYS_MAX 64           /* keys remembered per section for the duplicate check */
@@ -37,22 +38,39 @@ cfg_trim(char *p, char *end)
 	return p;
 }
 
+/* The section named name (without brackets): CFG_SECTION or one of keys->sections; NULL if
+ * none is. */
+static const char *
+cfg_section_known(const struct mcfan_cfg_keys *keys, const char *name)
+{
+	unsigned int i;
+
+	if (strcmp(name, CFG_SECTION) == 0)
+		return CFG_SECTION;
+	for (i = 0; keys->sections != NULL && keys->sections[i] != NULL; i++)
+		if (strcmp(name, keys->sections[i]) == 0)
+			return keys->sections[i];
+	return NULL;
+}
+
 /*
  * Read a config file into an rte_cfgfile made empty by the caller, one line at a time, so
  * that every error names its line and no limit of rte_cfgfile_load() (22.11: lines of at
  * most CFG_NAME_LEN + CFG_VALUE_LEN + 3 characters, ';' comments only, values cut at
  * CFG_VALUE_LEN - 1 characters without a word) can change what a line means. Every line
  * must be blank, a comment (starting with ';' or '#'; a ';' or '#' later in a line starts a
- * comment too), "[mcfan]" or "key = value"; no key before the section, no key twice.
- * lines[i] receives the line of the i-th key.
+ * comment too), "[mcfan]" or another known section's header, or "key = value"; no key
+ * before a section, no key twice in a section. lines[i], names[i] and sects[i] receive the
+ * line, the name and the section of the i-th key; *n_out the number of keys.
  */
 static int
 cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *lines,
+	 char (*names)[CFG_NAME_LEN], const char **sects, unsigned int *n_out,
 	 unsigned int max_keys, const struct mcfan_cfg_keys *keys)
 {
-	char line[CFG_LINE_MAX], names[CFG_KEYS_MAX][CFG_NAME_LEN];
-	unsigned int no = 0, n_keys = 0, i;
-	bool in_section = false;
+	char line[CFG_LINE_MAX];
+	const char *seen[CFG_SECTIONS_MAX], *cur = NULL, *known;
+	unsigned int no = 0, n_keys = 0, n_seen = 0, i;
 	char *p, *end, *eq, *key, *value;
 	long pos = ftell(f), next;
 
@@ -75,27 +93,36 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 			p = cfg_trim(p + strlen(UTF8_BOM), p + strlen(p)); /* editors' BOM */
 		if (*p == '\0' || *p == ';' || *p == '#')
 			continue;
-		if (*p == '[') {
+		if (*p == '[' && strpbrk(p, "=;#") == NULL) {
 			end = p + strlen(p);
 			if (end[-1] != ']' || end - p < 3) {
 				fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not a "
 					"[section] header\n", path, no, p);
 				return -EINVAL;
 			}
-			if (in_section) {
-				fprintf(stderr, "mcfan: config file '%s' line %u: a second section '%s': "
-					"put every key under one [%s]\n", path, no, p, CFG_SECTION);
-				return -EINVAL;
-			}
-			if (strlen(p) - 2 != strlen(CFG_SECTION) ||
-			    strncmp(p + 1, CFG_SECTION, strlen(CFG_SECTION)) != 0) {
+			end[-1] = '\0';
+			known = cfg_section_known(keys, p + 1);
+			end[-1] = ']';
+			if (known == NULL) {
 				fprintf(stderr, "mcfan: config file '%s' line %u: unknown section '%s': "
-					"the only section is [%s]\n", path, no, p, CFG_SECTION);
+					"the sections are [%s]", path, no, p, CFG_SECTION);
+				for (i = 0; keys->sections != NULL && keys->sections[i] != NULL; i++)
+					fprintf(stderr, " [%s]", keys->sections[i]);
+				fprintf(stderr, "\n");
 				return -EINVAL;
 			}
-			if (rte_cfgfile_add_section(file, CFG_SECTION) < 0)
+			for (i = 0; i < n_seen; i++) {
+				if (seen[i] == known) {
+					fprintf(stderr, "mcfan: config file '%s' line %u: a second section "
+						"'%s': put every key of it under one [%s]\n", path, no,
+						p, known);
+					return -EINVAL;
+				}
+			}
+			if (n_seen == CFG_SECTIONS_MAX || rte_cfgfile_add_section(file, known) < 0)
 				return -ENOMEM;
-			in_section = true;
+			seen[n_seen++] = known;
+			cur = known;
 			continue;
 		}
 		p[strcspn(p, ";#")] = '\0';
@@ -128,13 +155,13 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 				"line)\n", path, no, key, strlen(value), CFG_VALUE_LEN - 1);
 			return -EINVAL;
 		}
-		if (!in_section) {
+		if (cur == NULL) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' before any "
 				"section: put it under [%s]\n", path, no, key, CFG_SECTION);
 			return -EINVAL;
 		}
 		for (i = 0; i < n_keys; i++) {
-			if (strcmp(names[i], key) == 0) {
+			if (sects[i] == cur && strcmp(names[i], key) == 0) {
 				fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' is given "
 					"twice (first on line %u)\n", path, no, key, lines[i]);
 				return -EINVAL;
@@ -145,60 +172,72 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 				no, max_keys);
 			return -EINVAL;
 		}
-		if (rte_cfgfile_add_entry(file, CFG_SECTION, key, value) < 0)
+		if (rte_cfgfile_add_entry(file, cur, key, value) < 0)
 			return -ENOMEM;
-		snprintf(names[n_keys], sizeof(names[n_keys]), "%s", key);
+		snprintf(names[n_keys], CFG_NAME_LEN, "%s", key);
+		sects[n_keys] = cur;
 		lines[n_keys++] = no;
 	}
+	*n_out = n_keys;
 	return 0;
 }
 
 int
 mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *keys)
 {
-	unsigned int lines[CFG_KEYS_MAX];
-	static struct rte_cfgfile_entry ents[CFG_KEYS_MAX]; /* 20 KiB: main thread, once */
+	unsigned int lines[CFG_KEYS_MAX], n_keys = 0, i;
+	static char names[CFG_KEYS_MAX][CFG_NAME_LEN]; /* main thread, once */
+	const char *sects[CFG_KEYS_MAX], *value;
 	enum mcfan_cfg_key_kind kind;
 	struct rte_cfgfile *file;
 	char err[ERR_MAX];
-	int n_ent, i, ret;
+	int ret;
 
 	file = rte_cfgfile_create(0);
 	if (file == NULL) {
 		fprintf(stderr, "mcfan: config file '%s': out of memory\n", path);
 		return -ENOMEM;
 	}
-	ret = cfg_read(path, f, file, lines, CFG_KEYS_MAX, keys);
+	ret = cfg_read(path, f, file, lines, names, sects, &n_keys, CFG_KEYS_MAX, keys);
 	if (ret == -ENOMEM)
 		fprintf(stderr, "mcfan: config file '%s': out of memory\n", path);
 	if (ret < 0)
 		goto close;
-	n_ent = rte_cfgfile_has_section(file, CFG_SECTION) ?
-		rte_cfgfile_section_num_entries(file, CFG_SECTION) : 0;
-	if (n_ent > 0 && rte_cfgfile_section_entries(file, CFG_SECTION, ents, n_ent) != n_ent) {
-		ret = -EINVAL;
-		goto close;
-	}
-	for (i = 0; i < n_ent; i++) {
-		kind = keys->kind(ents[i].name);
+	for (i = 0; i < n_keys; i++) {
+		value = rte_cfgfile_get_entry(file, sects[i], names[i]);
+		if (value == NULL) {
+			ret = -EINVAL;
+			goto close;
+		}
+		if (strcmp(sects[i], CFG_SECTION) != 0) {
+			ret = keys->apply_section(keys->arg, sects[i], names[i], value, err,
+						  sizeof(err));
+			if (ret < 0) {
+				fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' in [%s]: "
+					"%s\n", path, lines[i], names[i], sects[i], err);
+				goto close;
+			}
+			continue;
+		}
+		kind = keys->kind(names[i]);
 		if (kind == MCFAN_CFG_KEY_CLI_ONLY) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' cannot be set in "
 				"a config file (--%s is for the command line only)\n", path,
-				lines[i], ents[i].name, ents[i].name);
+				lines[i], names[i], names[i]);
 			ret = -EINVAL;
 			goto close;
 		}
 		if (kind == MCFAN_CFG_KEY_UNKNOWN) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: unknown key '%s' in [%s] "
 				"(keys are the long option names, see --help)\n", path, lines[i],
-				ents[i].name, CFG_SECTION);
+				names[i], CFG_SECTION);
 			ret = -EINVAL;
 			goto close;
 		}
-		ret = keys->apply(keys->arg, ents[i].name, ents[i].value, err, sizeof(err));
+		ret = keys->apply(keys->arg, names[i], value, err, sizeof(err));
 		if (ret < 0) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s': %s\n", path,
-				lines[i], ents[i].name, err);
+				lines[i], names[i], err);
 			goto close;
 		}
 	}

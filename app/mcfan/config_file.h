@@ -6,7 +6,8 @@
 #define MCFAN_APP_CONFIG_FILE_H
 
 /*
- * The INI configuration reader of --config (docs/guide.md): one section [mcfan], lines of
+ * The INI configuration reader of --config (docs/guide.md): the section [mcfan] and the
+ * other sections the caller names (struct mcfan_cfg_keys.sections: [seq]), lines of
  * "key = value", ';' and '#' comments. It knows the file's syntax and limits; what the keys
  * are and what their values may be is the option table's (params.c), asked through struct
  * mcfan_cfg_keys. Every refusal is one line on stderr naming the file and the line.
@@ -50,19 +51,36 @@ struct mcfan_cfg_keys {
 	 *   0, or a negative errno with err set.
 	 */
 	int (*apply)(void *arg, const char *key, const char *value, char *err, size_t len);
-	void *arg; /**< Passed to apply. */
+	void *arg; /**< Passed to apply and apply_section. */
+	/** Sections besides [mcfan] that the file may hold, names without brackets, ending in
+	 * NULL; NULL: none. Their keys are not option names: any key goes to apply_section. */
+	const char *const *sections;
+	/**
+	 * Take a key of one of sections (NULL when sections is NULL).
+	 *
+	 * @param section
+	 *   One of sections.
+	 * @param key, value, err, len
+	 *   As for apply.
+	 * @return
+	 *   0, or a negative errno with err set.
+	 */
+	int (*apply_section)(void *arg, const char *section, const char *key, const char *value,
+			     char *err, size_t len);
 };
 
 /**
- * Read a whole configuration file from f and hand every key to keys->apply, in the file's
- * order, but only once every line has been read and found well formed: a syntax error
- * anywhere changes nothing. Refused (each with one line on stderr naming path and the line
- * number): a NUL byte; a line over 1,022 characters; a header that is not [mcfan], or a
- * second one; a line that is not "key = value" (with a hint for a flag); an empty key or one
- * of CFG_NAME_LEN characters or more; an empty value or one of CFG_VALUE_LEN characters or
- * more; a key before [mcfan]; a key given twice; more than 64 keys; an unknown key; a
- * command-line-only key; a value keys->apply refuses. A UTF-8 byte order mark first is
- * skipped.
+ * Read a whole configuration file from f and hand every key to keys->apply, in the file's order
+ * (keys of the other sections to keys->apply_section), but only once every line has been read and
+ * found well formed: a syntax error anywhere changes nothing. Refused (each with one line on
+ * stderr naming path and the line number): a NUL byte; a line over 1,022 characters; a header that
+ * is neither [mcfan] nor one of keys->sections, or one of them a second time; a line that is not
+ * "key = value" (with a hint for a flag); an empty key or one of CFG_NAME_LEN characters or more;
+ * an empty value or one of CFG_VALUE_LEN characters or more; a key before any section; a key given
+ * twice in one section; more than 64 keys; an unknown key; a command-line-only key in [mcfan]; a
+ * value keys->apply or keys->apply_section refuses. A line that starts with '[' but holds '=' is a
+ * key (an IPv6 group, "[ff3e::1]:5000 = rtp"). Keys are handed over in the file's order. A UTF-8
+ * byte order mark first is skipped.
  *
  * @param path
  *   The file's name, for messages.

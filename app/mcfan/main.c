@@ -40,6 +40,7 @@
 #include "control/placement.h"
 #include "placement_cli.h"
 #include "vdev_check.h"
+#include "seq_check.h"
 #include "control/stats.h"
 #include "metrics/metrics.h"
 #include "telemetry/socket.h"
@@ -436,6 +437,9 @@ main(int argc, char **argv)
 	free(app_argv);
 	if (ret != 0)
 		return stdout_status(ret > 0 ? EXIT_SUCCESS : MCFAN_EXIT_USAGE);
+	/* A/B pairs that cannot be made: refused before EAL, like a bad option */
+	if (mcfan_seq_check(&app->cfg) < 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
 	/* --print-topology/--print-placement, and EAL's --lcores when mcfan places lcores */
 	if (mcfan_placement_cli_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)
 		return stdout_status(ret);

@@ -52,7 +52,11 @@ struct opt_def {
 	int (*set)(struct mcfan_config *cfg, const char *val, char *err, size_t err_len);
 	bool file_ok;        /* may be set in the config file */
 	char short_name;     /* one-letter form (-i), 0 = none */
+	bool repeat;         /* may be given more than once: each adds to a list */
 };
+
+/* Occurrences of repeatable options on one command line (--seq, --seq-pair). */
+#define REPEAT_MAX (2 * MCFAN_SEQ_RULES_MAX)
 
 static int
 parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
@@ -187,8 +191,51 @@ set_groups(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	return 0;
 }
 
-/* --seq GROUPS=KIND (several in one value, separated by blanks, on the command line and in the file): checked here,
- * applied by control/feed.c once the groups are joined. */
+/* A group that an earlier --seq rule gives another kind: the error names both rules. */
+static int
+seq_conflict(const struct mcfan_config *cfg, const struct mcfan_flow_key *keys, unsigned int n,
+	     const struct mcfan_feed_spec *spec, const char *item, char *err, size_t len)
+{
+	char buf[MCFAN_SEQ_RULE_LEN], g[MCFAN_GROUP_STR_MAX], a[MCFAN_FEED_SPEC_STR_MAX + 1];
+	char b[MCFAN_FEED_SPEC_STR_MAX + 1], *eq;
+	struct mcfan_flow_key *old;
+	struct mcfan_feed_spec os;
+	unsigned int r, i, j;
+	int m;
+
+	old = calloc(MCFAN_MAX_GROUPS, sizeof(*old));
+	if (old == NULL)
+		return mcfan_err_set(err, len, -ENOMEM, "--seq: out of memory");
+	mcfan_feed_spec_format(spec, b, sizeof(b));
+	for (r = 0; r < cfg->n_seq_rules; r++) {
+		snprintf(buf, sizeof(buf), "%s", cfg->seq_rules[r]);
+		eq = strrchr(buf, '=');
+		*eq = '\0'; /* checked when it was added */
+		m = mcfan_group_parse_list(buf, old, MCFAN_MAX_GROUPS, NULL, 0);
+		if (m < 0 || mcfan_feed_spec_parse(eq + 1, &os, NULL, 0) < 0)
+			continue;
+		mcfan_feed_spec_format(&os, a, sizeof(a));
+		if (strcmp(a, b) == 0)
+			continue; /* the same kind again: no conflict */
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < (unsigned int)m; j++) {
+				if (!mcfan_flow_key_equal(&keys[i], &old[j]))
+					continue;
+				mcfan_group_format(&keys[i], g, sizeof(g));
+				free(old);
+				return mcfan_err_set(err, len, -EINVAL, "--seq: group %s is given two "
+						     "kinds: %s by '%s' and %s by '%.64s' (one kind a "
+						     "group)", g, a, cfg->seq_rules[r], b, item);
+			}
+		}
+	}
+	free(old);
+	return 0;
+}
+
+/* --seq GROUPS=KIND, repeatable (and several in one value, separated by blanks, on the
+ * command line and in the file): checked here, applied by control/feed.c once the groups are
+ * joined. A group that two rules give different kinds is refused. */
 static int
 set_seq(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
@@ -224,11 +271,13 @@ set_seq(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 			snprintf(err, len, "--seq: %s", msg);
 			goto bad;
 		}
+		*eq = '=';
+		if (seq_conflict(cfg, keys, (unsigned int)n, &spec, item, err, len) < 0)
+			goto bad;
 		if (cfg->n_seq_rules == MCFAN_SEQ_RULES_MAX) {
 			snprintf(err, len, "--seq: more than %d rules", MCFAN_SEQ_RULES_MAX);
 			goto bad;
 		}
-		*eq = '=';
 		snprintf(cfg->seq_rules[cfg->n_seq_rules++], MCFAN_SEQ_RULE_LEN, "%s", item);
 	}
 	free(keys);
@@ -238,7 +287,7 @@ bad:
 	return -EINVAL;
 }
 
-/* --seq-pair A,B (several in one value, separated by blanks). */
+/* --seq-pair A,B, repeatable (and several in one value, separated by blanks). */
 static int
 set_seq_pair(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
@@ -814,10 +863,10 @@ static const struct opt_def opts[] = {
 	 "joins from these sources only (IGMPv3/MLDv2 INCLUDE, docs/igmp.md)", "none",
 	 set_groups, true},
 	{"seq", OPT_VALUE, "GROUPS=KIND", "track feed quality of groups: KIND iperf2, rtp[:HZ], "
-	 "mpegts, moldudp64, OFFSET:WIDTH:be|le (docs/feed.md); several: blank-separated", "none", set_seq,
-	 true},
+	 "mpegts, moldudp64, OFFSET:WIDTH:be|le (docs/feed.md); repeatable, one kind a group",
+	 "none", set_seq, true, 0, true},
 	{"seq-pair", OPT_VALUE, "A,B", "arbitrate two groups with one --seq kind as feed lines "
-	 "A and B; several: blank-separated", "none", set_seq_pair, true},
+	 "A and B; repeatable", "none", set_seq_pair, true, 0, true},
 	{"seq-window", OPT_VALUE, "N", "reorder window: a missing number is lost once N later "
 	 "ones came", RTE_STR(MCFAN_FEED_WINDOW_PKTS_DEFAULT), set_seq_window, true},
 	{"seq-window-ms", OPT_VALUE, "MS", "reorder window in time: ... or MS milliseconds after "
@@ -955,6 +1004,11 @@ cfg_validate_only(const struct mcfan_config *cfg, const struct opt_def *o, const
 		return -ENOMEM;
 	}
 	memcpy(scratch, cfg, sizeof(*scratch));
+	if (o->repeat) {
+		/* a list the command line set wins whole: the file's list is checked alone */
+		scratch->n_seq_rules = 0;
+		scratch->n_seq_pairs = 0;
+	}
 	ret = o->set(scratch, value, err, len);
 	if (scratch->cpu_topology != cfg->cpu_topology)
 		free(scratch->cpu_topology);
@@ -991,13 +1045,45 @@ cfg_key_apply(void *arg, const char *key, const char *value, char *err, size_t l
 	return o->set(ctx->cfg, value, err, len);
 }
 
+/* The file's [seq] section (docs/feed.md): "GROUPS = KIND" is the rule GROUPS=KIND of --seq,
+ * "pair = A,B [C,D ...]" pairs of --seq-pair; checked and kept by the same setters. */
+static int
+cfg_section_apply(void *arg, const char *section, const char *key, const char *value,
+		  char *err, size_t len)
+{
+	const struct cfg_apply_ctx *ctx = arg;
+	const struct opt_def *o;
+	char rule[MCFAN_SEQ_RULE_LEN];
+	const char *v = rule;
+
+	RTE_SET_USED(section); /* [seq] is the only one */
+	if (strcmp(key, "pair") == 0) {
+		o = find_opt("seq-pair");
+		v = value;
+	} else {
+		if (strpbrk(value, " \t") != NULL)
+			return mcfan_err_set(err, len, -EINVAL, "'%s' is not one sequence kind (in "
+					     "[seq]: GROUPS = KIND, e.g. 239.9.9.1-10:3999 = iperf2; "
+					     "pair = A,B)", value);
+		if (snprintf(rule, sizeof(rule), "%s=%s", key, value) >= (int)sizeof(rule))
+			return mcfan_err_set(err, len, -EINVAL, "the rule is longer than %d "
+					     "characters", MCFAN_SEQ_RULE_LEN - 1);
+		o = find_opt("seq");
+	}
+	if (ctx->from_cli[o - opts])
+		return cfg_validate_only(ctx->cfg, o, v, err, len);
+	return o->set(ctx->cfg, v, err, len);
+}
+
 static int
 load_config(struct mcfan_config *cfg, bool from_cli[])
 {
+	static const char *const sections[] = { "seq", NULL };
 	const char *path = cfg->config_file;
 	struct cfg_apply_ctx ctx = { .cfg = cfg, .from_cli = from_cli };
 	const struct mcfan_cfg_keys keys = {
 		.kind = cfg_key_kind, .apply = cfg_key_apply, .arg = &ctx,
+		.sections = sections, .apply_section = cfg_section_apply,
 	};
 	FILE *f;
 	int ret;
@@ -1079,7 +1165,8 @@ int
 mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 {
 	struct option lopts[N_OPTS + 1];
-	const char *values[N_OPTS] = {NULL};
+	const char *values[N_OPTS] = {NULL}, *rep_val[REPEAT_MAX];
+	unsigned int rep_opt[REPEAT_MAX], n_rep = 0, r;
 	bool given[N_OPTS] = {false};
 	char err[ERR_MAX], shorts[2 * N_OPTS + 2] = ":";
 	unsigned int i, k = 1;
@@ -1147,9 +1234,18 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 				break;
 		if (i == N_OPTS)
 			i = (unsigned int)c - 1;
-		if (given[i]) {
+		if (given[i] && !opts[i].repeat) {
 			fprintf(stderr, "mcfan: option --%s is given twice\n", opts[i].name);
 			return -EINVAL;
+		}
+		if (opts[i].repeat) {
+			if (n_rep == REPEAT_MAX) {
+				fprintf(stderr, "mcfan: option --%s: more than %d times --seq and "
+					"--seq-pair in all\n", opts[i].name, REPEAT_MAX);
+				return -EINVAL;
+			}
+			rep_val[n_rep] = optarg;
+			rep_opt[n_rep++] = i;
 		}
 		given[i] = true;
 		values[i] = optarg;
@@ -1171,9 +1267,14 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 	for (i = 0; i < N_OPTS; i++) {
 		if (!given[i] || opts[i].set == NULL)
 			continue;
-		if (opts[i].set(cfg, values[i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "mcfan: %s\n", err);
-			return -EINVAL;
+		for (r = 0; r < (opts[i].repeat ? n_rep : 1); r++) {
+			if (opts[i].repeat && rep_opt[r] != i)
+				continue;
+			if (opts[i].set(cfg, opts[i].repeat ? rep_val[r] : values[i], err,
+					sizeof(err)) < 0) {
+				fprintf(stderr, "mcfan: %s\n", err);
+				return -EINVAL;
+			}
 		}
 	}
 	if (cfg->config_file[0] != '\0') {

@@ -49,6 +49,11 @@
 #define FEED_NS_PER_S 1000000000ULL
 #define JITTER_SHIFT 4           /* RFC 3550 6.4.1: J += (|D| - J) / 16, kept times 16 */
 #define CAP_MIN 64
+/* An 8-byte generic number is placed in the tracker's space relative to the session's first
+ * one (its origin), at the middle: numbers modulo 2^64, so 2^64 - 1 is followed by 0. */
+#define REBASE_MID (UINT64_C(1) << 63)
+/* Farther than this from the origin (either way) is a new start: a reset. */
+#define REBASE_FAR (UINT64_C(1) << 62)
 
 struct open_gap {
 	uint64_t first, last, t_ns, filled;
@@ -96,6 +101,8 @@ struct mcfan_feed_group {
 	uint64_t session;          /* rtp SSRC, moldudp64 session hash */
 	bool have_session;
 	uint8_t *ts_cc;            /* mpegts: MCFAN_FEED_TS_PIDS entries */
+	bool rebased;              /* generic width 8: numbers are placed around origin */
+	uint64_t origin;           /* the raw number that sits at REBASE_MID */
 };
 
 struct mcfan_feed_arb {
@@ -236,6 +243,11 @@ log_gap(struct mcfan_feed_group *g, uint64_t first, uint64_t last, uint64_t t_ns
 {
 	struct mcfan_feed_gap *e = &g->log[g->c.gap_log_total % MCFAN_FEED_GAP_LOG];
 
+	if (g->rebased) {
+		/* back to the numbers of the wire, modulo 2^64 */
+		first = first - REBASE_MID + g->origin;
+		last = last - REBASE_MID + g->origin;
+	}
 	e->first = first;
 	e->last = last;
 	e->t_ns = t_ns;
@@ -589,6 +601,33 @@ load_le(const uint8_t *p, unsigned int w)
 	return v;
 }
 
+/*
+ * Place an 8-byte generic number in the tracker's space, where numbers only grow: at
+ * REBASE_MID plus its signed distance from the session's first number (modulo 2^64, so
+ * 2^64 - 1 and the wrap to 0 are counted like any other step). A number more than
+ * REBASE_FAR from the origin starts afresh (a reset, as any jump of more than
+ * MCFAN_FEED_RESET_JUMP would be).
+ */
+static uint64_t
+rebase64(struct mcfan_feed_group *g, uint64_t raw)
+{
+	int64_t d;
+
+	if (!g->rebased || !g->t.started) {
+		g->rebased = true;
+		g->origin = raw;
+		return REBASE_MID;
+	}
+	d = (int64_t)(raw - g->origin);
+	if (d > (int64_t)REBASE_FAR || d < -(int64_t)REBASE_FAR) {
+		session_end(g);
+		g->c.resets++;
+		g->origin = raw;
+		return REBASE_MID;
+	}
+	return REBASE_MID + (uint64_t)d;
+}
+
 /* A new session (SSRC, MoldUDP64 session): the old one ends. */
 static void
 session_check(struct mcfan_feed_group *g, uint64_t id)
@@ -781,7 +820,7 @@ datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t no
 			if (!extend(g, raw, s->width * 8u, false, &seq))
 				return 1;
 		} else {
-			seq = raw;
+			seq = rebase64(g, raw);
 		}
 		jitter_spacing(g, now_ns);
 		break;

@@ -369,6 +369,26 @@ mcfan_feed_table_any(const struct mcfan_feed_table *t)
 	return atomic_load_explicit(&t->bound, memory_order_relaxed) != 0;
 }
 
+/** Fewest datagrams looked at before a kind is judged (mcfan_feed_kind_suspect()). */
+#define MCFAN_FEED_SUSPECT_MIN 16
+
+/**
+ * Does the kind look wrong for the stream (rtp given for an iperf2 stream, an offset beyond
+ * the payload): at least MCFAN_FEED_SUSPECT_MIN datagrams looked at, and more than half of
+ * them did not parse as the kind (malformed)? What the console, the report, telemetry and
+ * the control side's warning call a kind that does not match.
+ *
+ * @param c
+ *   A group's counters. Must not be NULL.
+ * @return
+ *   true if most datagrams did not parse.
+ */
+static inline bool
+mcfan_feed_kind_suspect(const struct mcfan_feed_counters *c)
+{
+	return c->datagrams >= MCFAN_FEED_SUSPECT_MIN && c->malformed > c->datagrams / 2;
+}
+
 /**
  * The name of a kind ("iperf2", "rtp", "mpegts", "moldudp64", "generic", "off").
  */

@@ -129,6 +129,10 @@ def config_files():
     groups = ",".join(f"239.1.{i // 200}.{i % 200 + 1}" for i in range(30)) + ":12345"
     out.append(f"[mcfan]\nburst = 8\ngroups = {groups}\n".encode())
     out.append(b"[mcfan]\n" + b"; " + b"c" * 1020 + b"\n")
+    # the feed-quality rules' own section (docs/feed.md)
+    out.append(b"[mcfan]\ngroups = 239.9.9.1-3:3999,[ff3e::1]:5000\n\n[seq]\n"
+               b"239.9.9.1-2:3999 = iperf2\n[ff3e::1]:5000 = rtp:48000 ; IPv6\n"
+               b"pair = 239.9.9.1:3999,239.9.9.2:3999\n")
     return out
 
 

@@ -16,12 +16,20 @@
    veth, parsed here from iperf2's sequence numbers: mcfan's lost, duplicates and reordered
    per group equal them exactly; iperf2's own server (iperf -s -u -B GROUP) in the receiving
    namespace agrees on lost and out-of-order.
-3. Bad input: an unknown --seq kind is refused naming it, exit 2.
+3. Bad input: an unknown --seq kind is refused naming it, exit 2; so is a group that two
+   --seq rules give different kinds, and a --seq-pair that cannot be made (a group not in
+   --groups, without an extractor, lines of two kinds, mpegts, a group in two pairs), each
+   before EAL starts anything.
+4. Rules: --seq repeated (each adds a rule); a config file's [seq] section (GROUPS = KIND
+   lines, pair = A,B) beside [mcfan]'s seq key, the command line winning, and bad [seq]
+   lines refused with the file and line; a kind that does not match its stream (rtp on
+   iperf2) shown as malformed and a warning in show feed, /mcfan/feed, the report and the log.
 
 Usage: test_feed.py MCFAN_BINARY. The live part is skipped (77 overall only if nothing
 else ran) without root or `ip netns`.
 """
 
+import json
 import os
 import re
 import socket
@@ -326,6 +334,183 @@ def test_ab():
             "ab: the text report has no console pair lines")
 
 
+# ---- --seq repeated ----
+
+def test_seq_repeat():
+    """--seq is repeatable: each occurrence adds a rule (and --seq-pair too)."""
+    fr = []
+    for s in range(1, 21):
+        fr.append(t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)))
+        fr.append(t.udp4_frame("239.9.9.2", PORT, struct.pack("!BBHII", 0x80, 96, s, s * 90,
+                                                              0x42) + b"r" * 20))
+    rep, _ = run_pcap("repeat", fr, ["--groups", f"239.9.9.1-2:{PORT}",
+                                     "--seq", f"239.9.9.1:{PORT}=iperf2",
+                                     "--seq", f"239.9.9.2:{PORT}=rtp",
+                                     "--seq", f"239.9.9.1:{PORT}=iperf2"])
+    if rep is None:
+        return
+    expect("repeat iperf2", feed_of(rep, "239.9.9.1"),
+           {"kind": "iperf2", "expected": 20, "received": 20, "malformed": 0})
+    expect("repeat rtp", feed_of(rep, "239.9.9.2"),
+           {"kind": "rtp", "expected": 20, "received": 20, "malformed": 0})
+
+
+# ---- the config file's [seq] section ----
+
+SEQ_INI = f"""[mcfan]
+groups = 239.9.9.1-3:{PORT},239.9.9.11-12:{PORT}
+seq = 239.9.9.3:{PORT}=0:4:be   ; the old key in [mcfan] still works
+
+[seq]
+; GROUPS = KIND, and the A/B pairs
+239.9.9.1:{PORT} = iperf2
+239.9.9.11-12:{PORT} = iperf2
+239.9.9.2:{PORT} = rtp
+pair = 239.9.9.11:{PORT},239.9.9.12:{PORT}
+"""
+
+
+def write_ini(text):
+    fd, path = tempfile.mkstemp(prefix="mcfan-feed-", suffix=".ini")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    return path
+
+
+def test_seq_config():
+    """[seq] in the config file: GROUPS = KIND lines and pair = A,B, beside [mcfan]'s seq."""
+    fr = []
+    for s in range(1, AB_N + 1):
+        for line, g in enumerate(("239.9.9.11", "239.9.9.12")):
+            if s not in AB_HOLES[line]:
+                fr.append(t.udp4_frame(g, PORT, iperf2_payload(s)))
+    for s in range(1, 11):
+        fr.append(t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)))
+        fr.append(t.udp4_frame("239.9.9.2", PORT, struct.pack("!BBHII", 0x80, 96, s, s * 90,
+                                                              7) + b"r" * 20))
+        if s != 4:
+            fr.append(t.udp4_frame("239.9.9.3", PORT, struct.pack("!I", s) + b"g" * 20))
+    ini = write_ini(SEQ_INI)
+    rep, _ = run_pcap("config", fr, ["--config", ini])
+    if rep is not None:
+        expect("[seq] iperf2", feed_of(rep, "239.9.9.1"),
+               {"kind": "iperf2", "expected": 10, "received": 10})
+        expect("[seq] rtp", feed_of(rep, "239.9.9.2"),
+               {"kind": "rtp", "expected": 10, "received": 10})
+        expect("[mcfan] seq", feed_of(rep, "239.9.9.3"),
+               {"kind": "0:4:be", "expected": 10, "received": 9, "lost": 1})
+        pairs = rep.get("feed_pairs") or []
+        if t.check(len(pairs) == 1, f"[seq] pair: one pair in the report ({pairs})"):
+            t.check_eq([ln["group"] for ln in pairs[0]["lines"]],
+                       [f"239.9.9.11:{PORT}", f"239.9.9.12:{PORT}"], "[seq] pair: lines A and B")
+            t.check_eq(pairs[0]["merged"]["lost"], len(AB_HOLES[0] & AB_HOLES[1]),
+                       "[seq] pair: gaps = the intersection")
+    os.unlink(ini)
+    # the command line's --seq wins over the file's rules (checked, not applied)
+    ini = write_ini(SEQ_INI.replace("pair = ", "; pair = "))
+    rep, _ = run_pcap("config-cli", fr, ["--config", ini, "--seq", f"239.9.9.2:{PORT}=0:2:be"])
+    if rep is not None:
+        t.check(feed_of(rep, "239.9.9.1") is None, "--seq on the command line wins over [seq]")
+        expect("--seq over [seq]", feed_of(rep, "239.9.9.2"), {"kind": "0:2:be"})
+    os.unlink(ini)
+    # refused with the file and the line named, before EAL
+    eal = t.eal_args("feed-badcfg", extra=["--vdev", "net_null0"])
+    for text, line, words in (
+            (f"[mcfan]\ngroups = 239.9.9.1-3:{PORT}\n[seq]\n239.9.9.1-3:{PORT} = iperf2\n"
+             f"239.9.9.2:{PORT} = rtp\n", 5, ["two kinds", f"239.9.9.2:{PORT}"]),
+            (f"[mcfan]\ngroups = 239.9.9.1:{PORT}\n\n[seq]\n239.9.9.1:{PORT} = rtpx\n", 5,
+             ["'rtpx' is not a sequence kind"]),
+            (f"[seq]\n239.9.9.1:{PORT} = rtp extra\n", 2, ["not one sequence kind"]),
+            (f"[mcfan]\n[seq]\npair = 239.9.9.1:{PORT}\n", 3, ["is not two groups"]),
+            ("[mcfan]\n[seq]\n[seq]\n", 3, ["second section"]),
+            (f"[seq]\n239.9.9.1:{PORT} = rtp\n239.9.9.1:{PORT} = rtp\n", 3, ["twice"])):
+        ini = write_ini(text)
+        rc, _, err, _ = t.run_mcfan(eal, ["--config", ini], report=False)
+        os.unlink(ini)
+        what = f"[seq] {words[0]}"
+        t.check_eq(rc, 2, f"{what}: exit 2")
+        for w in [f"'{ini}' line {line}", *words]:
+            t.check(w in err, f"{what}: names {w!r} ({err[-300:]})")
+        t.check("EAL:" not in err, f"{what}: refused before EAL")
+
+
+# ---- a kind that does not match the stream ----
+
+WRONG_N = 60
+
+
+def test_wrong_kind():
+    """rtp given for an iperf2 stream: visible in show feed, /mcfan/feed, the report text and
+    JSON, and one warning line in the log; the right kind beside it is not flagged."""
+    fr = []
+    for s in range(1, WRONG_N + 1):
+        fr.append(t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)))
+        fr.append(t.udp4_frame("239.9.9.2", PORT, iperf2_payload(s)))
+    d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    pcap = os.path.join(d, "wrong.pcap")
+    script = os.path.join(d, "console.txt")
+    report = os.path.join(d, "report.json")
+    t.write_pcap(pcap, fr)
+    with open(script, "w") as f:
+        f.write("wait 1500\nshow feed\n")
+    eal = t.eal_args("feed-wrong", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
+    proc = t.McfanProcess(eal, ["--groups", f"239.9.9.1-2:{PORT}",
+                                "--seq", f"239.9.9.1:{PORT}=rtp",
+                                "--seq", f"239.9.9.2:{PORT}=iperf2",
+                                "--cmdline-file", script, "--duration", "3",
+                                "--report-json", report])
+    tel_all = tel_one = None
+    try:
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=20, proc=proc)
+        tel.wait_ready("/mcfan/feed")
+        t.check(proc.wait_line("groups with a sequence extractor", 10, stream="out")
+                is not None, "wrong kind: show feed ran")
+        tel_all, _ = tel.query("/mcfan/feed")
+        tel_one, _ = tel.query(f"/mcfan/feed,239.9.9.1:{PORT}")
+        tel.close()
+    except (OSError, ValueError, TimeoutError, RuntimeError) as e:
+        t.check(False, f"wrong kind: telemetry: {e}")
+    rc = proc.wait(30)
+    out, err = proc.stdout(), proc.stderr()
+    rep = None
+    if os.path.exists(report):
+        with open(report) as f:
+            rep = json.load(f)
+    for p in (pcap, script, report):
+        if os.path.exists(p):
+            os.unlink(p)
+    os.rmdir(d)
+    t.check_eq(rc, 0, f"wrong kind: exit status ({err[-800:]})")
+    warn = (f"warning: 239.9.9.1:{PORT}: {WRONG_N} of {WRONG_N} datagrams did not parse as "
+            "rtp (malformed): is its --seq kind right?")
+    # show feed: the malformed column, then the warning line (console) ...
+    for what, ints in (("show feed", 9), ("the report text", 7)):
+        rows = re.findall(r"^\s+239\.9\.9\.([12]):3999\s+(\S+)(?:\s+\d+){%d}\s+[\d.]+"
+                          r"\s+(\d+)$" % ints, out, re.M)
+        t.check_eq(sorted(rows), [("1", "rtp", str(WRONG_N)), ("2", "iperf2", "0")],
+                   f"wrong kind: {what} has a malformed column")
+    t.check_eq(out.count(warn), 2, "wrong kind: the warning in show feed and in the report text")
+    t.check(f"239.9.9.2:{PORT}: " not in out.replace(f"239.9.9.2:{PORT} ", ""),
+            "wrong kind: the group with the right kind has no warning")
+    # ... the log, once
+    t.check_eq(err.count(warn), 1, f"wrong kind: one warning in the log ({err[-800:]})")
+    if t.check(tel_all is not None and tel_one is not None, "wrong kind: /mcfan/feed answered"):
+        i = tel_all["group"].index(f"239.9.9.1:{PORT}")
+        j = tel_all["group"].index(f"239.9.9.2:{PORT}")
+        t.check_eq((tel_all["malformed"][i], tel_all["kind_suspect"][i]), (WRONG_N, 1),
+                   "/mcfan/feed: malformed and kind_suspect of the wrong kind")
+        t.check_eq((tel_all["malformed"][j], tel_all["kind_suspect"][j]), (0, 0),
+                   "/mcfan/feed: malformed and kind_suspect of the right kind")
+        t.check_eq((tel_one.get("malformed"), tel_one.get("kind_suspect")), (WRONG_N, 1),
+                   "/mcfan/feed,GROUP: malformed and kind_suspect")
+    if t.check(rep is not None, "wrong kind: a JSON report"):
+        f1, f2 = feed_of(rep, "239.9.9.1"), feed_of(rep, "239.9.9.2")
+        t.check(f1 is not None and f1["malformed"] == WRONG_N and f1["kind_suspect"] is True
+                and f1["received"] == 0, f"wrong kind: JSON feed of the wrong kind ({f1})")
+        t.check(f2 is not None and f2["malformed"] == 0 and f2["kind_suspect"] is False
+                and f2["received"] == WRONG_N, f"wrong kind: JSON feed of the right kind ({f2})")
+
+
 # ---- bad input ----
 
 def test_bad_input():
@@ -342,6 +527,46 @@ def test_bad_input():
                                       f"239.9.9.1:{PORT}"], report=False)
     t.check_eq(rc, 2, "--seq-pair of one group: exit 2")
     t.check("is not two groups" in err, f"--seq-pair of one group: named ({err[-300:]})")
+    # two --seq rules that give one group different kinds
+    rc, _, err, _ = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}",
+                                      "--seq", f"239.9.9.1-3:{PORT}=iperf2",
+                                      "--seq", f"239.9.9.2:{PORT}=rtp"], report=False)
+    t.check_eq(rc, 2, "--seq conflict: exit 2")
+    t.check(f"group 239.9.9.2:{PORT} is given two kinds: iperf2 by '239.9.9.1-3:{PORT}=iperf2' "
+            f"and rtp by '239.9.9.2:{PORT}=rtp'" in err, f"--seq conflict: named ({err[-300:]})")
+    t.check("EAL:" not in err, f"--seq conflict: refused before EAL ({err[-300:]})")
+    # A/B pairs that cannot be made: refused before EAL, like a bad option
+    g3 = ["--groups", f"239.9.9.1-3:{PORT}", "--seq", f"239.9.9.1-2:{PORT}=iperf2"]
+    for app, words in (
+            (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.7:{PORT}"],
+             [f"group 239.9.9.7:{PORT} is not in --groups"]),
+            (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.1:{PORT}"], ["is not two groups"]),
+            (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.3:{PORT}"],
+             [f"group 239.9.9.3:{PORT} has no sequence extractor"]),
+            (["--seq", f"239.9.9.3:{PORT}=rtp",
+              "--seq-pair", f"239.9.9.1:{PORT},239.9.9.3:{PORT}"],
+             [f"line A 239.9.9.1:{PORT} is iperf2 and line B 239.9.9.3:{PORT} is rtp"]),
+            (["--seq", f"239.9.9.3:{PORT}=mpegts", "--seq-pair",
+              f"239.9.9.3:{PORT},239.9.9.3:{PORT}"], ["is not two groups"]),
+            (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.2:{PORT}", "--seq-pair",
+              f"239.9.9.2:{PORT},239.9.9.1:{PORT}"],
+             [f"group 239.9.9.2:{PORT} is a line of the pair"])):
+        what = f"--seq-pair {' '.join(app)}"
+        rc, out, err, _ = t.run_mcfan(eal, [*g3, *app, "--duration", "0.2"], report=False)
+        t.check_eq(rc, 2, f"{what}: exit 2")
+        for w in words:
+            t.check(w in err, f"{what}: names {w!r} ({err[-300:]})")
+        t.check(not t.eal_lines(err) and "MCFAN:" not in err,
+                f"{what}: nothing started before the refusal ({err[-300:]})")
+        t.check(not os.path.exists(t.runtime_dir(eal)), f"{what}: no runtime directory")
+        t.check("mcfan report" not in out, f"{what}: no report")
+        t.remove_runtime_dir(eal)
+    mp = ["--groups", f"239.9.9.1-2:{PORT}", "--seq", f"239.9.9.1-2:{PORT}=mpegts",
+          "--seq-pair", f"239.9.9.1:{PORT},239.9.9.2:{PORT}"]
+    rc, _, err, _ = t.run_mcfan(eal, mp, report=False)
+    t.check_eq(rc, 2, "--seq-pair of mpegts lines: exit 2")
+    t.check("mpegts has no sequence space" in err and not t.eal_lines(err),
+            f"--seq-pair of mpegts lines: named before EAL ({err[-300:]})")
 
 
 # ---------------------------------------------------------------- live on the lab
@@ -504,6 +729,9 @@ def test_live():
 def main():
     t0 = time.monotonic()
     test_bad_input()
+    test_seq_repeat()
+    test_seq_config()
+    test_wrong_kind()
     test_rtp()
     test_mpegts()
     test_moldudp64()

@@ -421,6 +421,95 @@ test_generic(void)
 }
 
 static void
+gen8_send(struct mcfan_feed_group *g, uint64_t v, uint64_t t_ns)
+{
+	uint8_t p[16] = {0};
+
+	put_be(p + 2, v, 8);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, p, sizeof(p), t_ns), 0);
+}
+
+/* generic 8-byte big-endian number at offset 2: 2^64 - 1 is a number like any other, and
+ * the wrap to 0 is one step, not a reset */
+static void
+test_generic64(void)
+{
+	struct mcfan_feed_group *g = make("2:8:be", &params_default);
+	struct mcfan_feed_counters c;
+	struct mcfan_feed_gap log[4];
+	uint64_t i;
+	int n;
+
+	/* 2^64 - 5 .. 2^64 - 1, 0 .. 4; 2^64 - 1 missing, 2^64 - 2 twice, 1 and 2 swapped */
+	for (i = 0; i < 10; i++) {
+		uint64_t v = UINT64_MAX - 4 + i; /* modulo 2^64 */
+
+		if (v == UINT64_MAX)
+			continue;
+		if (v == 1)
+			v = 2;
+		else if (v == 2)
+			v = 1;
+		gen8_send(g, v, (i + 1) * MS);
+		if (v == UINT64_MAX - 1)
+			gen8_send(g, v, (i + 1) * MS);
+	}
+	mcfan_feed_group_tick(g, 500 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.expected, 10);
+	CHECK_EQ_INT(c.received, 9);
+	CHECK_EQ_INT(c.lost, 1);
+	CHECK_EQ_INT(c.pending, 0);
+	CHECK_EQ_INT(c.duplicates, 1);
+	CHECK_EQ_INT(c.reordered, 1);
+	CHECK_EQ_INT(c.resets, 0);
+	CHECK_EQ_INT(c.malformed, 0);
+	n = mcfan_feed_group_read(g, &c, log, RTE_DIM(log));
+	CHECK_EQ_INT(n, 2);
+	/* the gap log names the wire's numbers */
+	CHECK(log[0].first == UINT64_MAX && log[0].last == UINT64_MAX && log[0].lost == 1,
+	      "gap 0: %" PRIu64 "..%" PRIu64 " lost %" PRIu64, log[0].first, log[0].last,
+	      log[0].lost);
+	CHECK(log[1].first == 1 && log[1].last == 1 && log[1].lost == 0,
+	      "gap 1: %" PRIu64 "..%" PRIu64 " lost %" PRIu64, log[1].first, log[1].last,
+	      log[1].lost);
+	mcfan_feed_group_free(g);
+
+	/* a stream that starts at 2^64 - 1 and wraps */
+	g = make("0:8:le", &params_default);
+	for (i = 0; i < 4; i++) {
+		uint8_t p[8];
+		uint64_t v = UINT64_MAX + i;
+		unsigned int b;
+
+		for (b = 0; b < 8; b++)
+			p[b] = (uint8_t)(v >> (8 * b));
+		CHECK_EQ_INT(mcfan_feed_group_datagram(g, p, sizeof(p), (i + 1) * MS), 0);
+	}
+	mcfan_feed_group_tick(g, 500 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.expected, 4);
+	CHECK_EQ_INT(c.received, 4);
+	CHECK_EQ_INT(c.lost, 0);
+	CHECK_EQ_INT(c.resets, 0);
+	mcfan_feed_group_free(g);
+
+	/* a jump of 2^63 is a reset, as any jump beyond MCFAN_FEED_RESET_JUMP */
+	g = make("2:8:be", &params_default);
+	gen8_send(g, 10, 1 * MS);
+	gen8_send(g, 11, 2 * MS);
+	gen8_send(g, 11 + (UINT64_C(1) << 63), 3 * MS);
+	gen8_send(g, 12 + (UINT64_C(1) << 63), 4 * MS);
+	mcfan_feed_group_tick(g, 500 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.resets, 1);
+	CHECK_EQ_INT(c.expected, 4);
+	CHECK_EQ_INT(c.received, 4);
+	CHECK_EQ_INT(c.lost, 0);
+	mcfan_feed_group_free(g);
+}
+
+static void
 arb_send(struct mcfan_feed_arb *a, unsigned int line, int64_t id, uint64_t t_ns)
 {
 	uint8_t p[32] = {0};
@@ -483,6 +572,7 @@ main(void)
 	test_mpegts();
 	test_moldudp64();
 	test_generic();
+	test_generic64();
 	test_arb();
 	return unit_summary("feed");
 }

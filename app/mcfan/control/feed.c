@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 
 #include "mcfan.h"
@@ -44,6 +45,7 @@ struct feed_slot {
 	int pair;                       /* index in pair[], or -1 */
 	bool seen;                      /* the group in this slot was looked at by the tick */
 	struct mcfan_flow_key seen_key;
+	bool warned;                    /* its kind's mismatch was logged (once a state) */
 };
 
 struct feed_rule {
@@ -75,6 +77,7 @@ struct feed_ctl {
 	struct retired retired[MCFAN_FEED_RETIRED_MAX];
 	unsigned int n_retired;
 	bool retired_full_logged;
+	uint64_t next_check_tsc;        /* when mcfan_feed_tick() next looks for wrong kinds */
 };
 
 static struct feed_ctl *
@@ -200,6 +203,7 @@ bind_slot(struct mcfan_app *app, struct feed_ctl *c, uint16_t id, const struct m
 	s->spec = *spec;
 	s->owner = owner;
 	s->group = g;
+	s->warned = false;
 	mcfan_ctl_state_unlock(app);
 	retire(c, old, RETIRED_GROUP);
 	return 0;
@@ -218,13 +222,47 @@ match_rule(const struct feed_ctl *c, const struct mcfan_flow_key *k)
 	return NULL;
 }
 
+/* Slot e->id holds a group new to it: drop what the slot had, bind the group's rule. */
+static void
+bind_new(struct mcfan_app *app, struct feed_ctl *c, const struct mcfan_group_entry *e)
+{
+	struct feed_slot *s = &c->slot[e->id];
+	const struct feed_rule *r;
+	char text[MCFAN_GROUP_STR_MAX];
+	uint16_t owner = e->targets[0];
+
+	if (s->used && !room(c, 3))
+		return;
+	if (s->used)
+		bind_slot(app, c, e->id, &e->key, &(struct mcfan_feed_spec){0}, owner);
+	s->seen = true;
+	s->seen_key = e->key;
+	r = match_rule(c, &e->key);
+	if (r != NULL && room(c, 3) && bind_slot(app, c, e->id, &e->key, &r->spec, owner) < 0) {
+		mcfan_group_format(&e->key, text, sizeof(text));
+		MCFAN_LOG(WARNING, "feed: group %s: cannot create its state: %s\n", text,
+			  rte_strerror(rte_errno));
+	}
+}
+
+void
+mcfan_feed_join(struct mcfan_app *app, const struct mcfan_group_entry *e, unsigned int n)
+{
+	struct feed_ctl *c = ctl_of(app);
+	unsigned int i;
+
+	if (c == NULL)
+		return;
+	/* also without rules: a state left on a reused slot goes now, not at the tick */
+	for (i = 0; i < n; i++)
+		bind_new(app, c, &e[i]);
+}
+
 static void
 follow_groups(struct mcfan_app *app, struct feed_ctl *c)
 {
 	bool present[MCFAN_MAX_GROUPS] = {false};
-	const struct feed_rule *r;
 	unsigned int i, id;
-	char text[MCFAN_GROUP_STR_MAX];
 
 	for (i = 0; i < app->n_group_entries; i++) {
 		const struct mcfan_group_entry *e = &app->group_entries[i];
@@ -233,20 +271,8 @@ follow_groups(struct mcfan_app *app, struct feed_ctl *c)
 
 		present[e->id] = true;
 		if (!s->seen || !mcfan_flow_key_equal(&s->seen_key, &e->key)) {
-			/* a group new in this slot: its rule, if any */
-			if (s->used && !room(c, 3))
-				continue;
-			if (s->used)
-				bind_slot(app, c, e->id, &e->key, &(struct mcfan_feed_spec){0}, owner);
-			s->seen = true;
-			s->seen_key = e->key;
-			r = match_rule(c, &e->key);
-			if (r != NULL && room(c, 3) &&
-			    bind_slot(app, c, e->id, &e->key, &r->spec, owner) < 0) {
-				mcfan_group_format(&e->key, text, sizeof(text));
-				MCFAN_LOG(WARNING, "feed: group %s: cannot create its state: %s\n",
-					  text, rte_strerror(rte_errno));
-			}
+			/* a group new in this slot (not through mcfan_feed_join()): its rule */
+			bind_new(app, c, e);
 		} else if (s->used && s->owner != owner && room(c, 4)) {
 			/* set fanout moved it: a fresh state on its new worker */
 			struct mcfan_feed_spec spec = s->spec;
@@ -266,13 +292,56 @@ follow_groups(struct mcfan_app *app, struct feed_ctl *c)
 	}
 }
 
+static void fill_view(const struct mcfan_app *app, const struct feed_slot *s, uint16_t id,
+		      struct mcfan_feed_view *v);
+
+const char *
+mcfan_feed_suspect_line(const struct mcfan_feed_view *v, char *buf, size_t len)
+{
+	char text[MCFAN_GROUP_STR_MAX];
+
+	mcfan_group_format(&v->key, text, sizeof(text));
+	snprintf(buf, len, "warning: %s: %" PRIu64 " of %" PRIu64 " datagrams did not parse as %s "
+		 "(malformed): is its --seq kind right?", text, v->c.malformed, v->c.datagrams,
+		 v->kind);
+	return buf;
+}
+
+/* Once a second: log each group whose kind does not match its stream, once a state. */
+static void
+check_kinds(struct mcfan_app *app, struct feed_ctl *c)
+{
+	struct mcfan_feed_view v;
+	char line[MCFAN_CTL_MSG_MAX];
+	uint64_t now = rte_rdtsc();
+	unsigned int id;
+
+	if (now < c->next_check_tsc)
+		return;
+	c->next_check_tsc = now + app->tsc_hz;
+	for (id = 0; id < MCFAN_MAX_GROUPS; id++) {
+		struct feed_slot *s = &c->slot[id];
+
+		if (!s->used || s->warned)
+			continue;
+		fill_view(app, s, (uint16_t)id, &v);
+		(void)mcfan_feed_group_read(s->group, &v.c, NULL, 0);
+		if (!mcfan_feed_kind_suspect(&v.c))
+			continue;
+		s->warned = true;
+		MCFAN_LOG(WARNING, "feed: %s\n", mcfan_feed_suspect_line(&v, line, sizeof(line)));
+	}
+}
+
 void
 mcfan_feed_tick(struct mcfan_app *app)
 {
 	struct feed_ctl *c = ctl_of(app);
 
-	if (c != NULL)
-		follow_groups(app, c);
+	if (c == NULL)
+		return;
+	follow_groups(app, c);
+	check_kinds(app, c);
 }
 
 /* Parse a group list; every group must be joined; ids[] receive their slots and owners[]

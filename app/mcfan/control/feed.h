@@ -55,10 +55,28 @@ void mcfan_feed_control_free(struct mcfan_app *app);
 
 /**
  * Follow joins and leaves (control tick, under the action lock): a group joined later that
- * a --seq rule names gets its state; a left group's binding is withdrawn; a group whose
+ * a --seq rule names gets its state (if mcfan_feed_join() did not give it at the join); a left group's binding is withdrawn; a group whose
  * designated worker changed (set fanout) gets a new state on the new worker.
  */
 void mcfan_feed_tick(struct mcfan_app *app);
+
+/**
+ * Give the groups a join is about to publish the extractor of the --seq rule that names
+ * them, before their group table is published (mcfan_ctl_join(), under the action lock):
+ * the binding is stored (release) before the table, so the first frame an RX lcore tags
+ * with their slot is tracked; there is no window where a joined group's frames go uncounted
+ * by its extractor. If the join then fails, the next mcfan_feed_tick() withdraws the
+ * bindings (their groups are not joined). A state that cannot be made is logged and the
+ * join goes on without it.
+ *
+ * @param app
+ *   The application.
+ * @param e
+ *   The new groups' entries: key, slot (id) and workers (targets[0] tracks) set.
+ * @param n
+ *   Number of entries at e.
+ */
+void mcfan_feed_join(struct mcfan_app *app, const struct mcfan_group_entry *e, unsigned int n);
 
 /**
  * Give joined groups a sequence extractor, or none ("off"): set seq GROUPS KIND. Their
@@ -113,6 +131,23 @@ int mcfan_feed_view_read(const struct mcfan_app *app, const struct mcfan_flow_ke
 int mcfan_feed_gaps_read(const struct mcfan_app *app, const char *group,
 			 struct mcfan_feed_view *view, struct mcfan_feed_gap *log,
 			 unsigned int max, char *msg, size_t len);
+
+/**
+ * The one-line warning for a group whose kind does not match its stream
+ * (mcfan_feed_kind_suspect()): "warning: GROUP: N of M datagrams did not parse as KIND
+ * (malformed): is its --seq kind right?". The console, the report and the control side's log
+ * share it.
+ *
+ * @param v
+ *   The group's view.
+ * @param buf
+ *   Receives the line, without a newline.
+ * @param len
+ *   Size of buf (MCFAN_CTL_MSG_MAX always suffices).
+ * @return
+ *   buf.
+ */
+const char *mcfan_feed_suspect_line(const struct mcfan_feed_view *v, char *buf, size_t len);
 
 /**
  * Copy every A/B pair.

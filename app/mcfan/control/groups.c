@@ -37,6 +37,7 @@
 #include "mcfan_slots.h"
 #include "log.h"
 #include "control/action.h"
+#include "control/feed.h"
 #include "control/groups.h"
 #include "control/igmp.h"
 #include "control/stats.h"
@@ -500,6 +501,8 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 			goto out;
 		}
 	}
+	/* their --seq extractors first, so the table brings them along (control/feed.h) */
+	mcfan_feed_join(app, &entries[n_old], n);
 	ret = replace_entries(app, "join", entries, n_old + n, msg, len);
 	if (ret < 0)
 		goto out;

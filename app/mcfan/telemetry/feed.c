@@ -22,11 +22,12 @@
 #include "mcfan.h"
 #include "mcfan_feed.h"
 #include "log.h"
+#include "control/action.h"
 #include "control/feed.h"
 #include "telemetry/feed.h"
 #include "telemetry/telemetry.h"
 
-/* Rows of /mcfan/feed: 64 rows of 14 columns stay well under the 16 KiB of a reply. */
+/* Rows of /mcfan/feed: 64 rows of 16 columns stay under the 16 KiB of a reply. */
 #define TEL_FEED_ROWS 64
 
 static int
@@ -69,6 +70,7 @@ tel_feed_group(struct mcfan_app *app, const char *cmd, const char *params,
 	rte_tel_data_add_dict_u64(d, "malformed", v.c.malformed);
 	rte_tel_data_add_dict_u64(d, "jitter_ns", v.c.jitter_ns);
 	rte_tel_data_add_dict_u64(d, "gap_events", v.c.gap_log_total);
+	rte_tel_data_add_dict_int(d, "kind_suspect", mcfan_feed_kind_suspect(&v.c) ? 1 : 0);
 	if (mcfan_tel_cols_alloc(c, cols, RTE_DIM(cols)) < 0)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
@@ -92,6 +94,7 @@ tel_feed(struct mcfan_app *app, const char *cmd, const char *params, struct rte_
 		{"late", RTE_TEL_U64_VAL}, {"duplicates", RTE_TEL_U64_VAL},
 		{"resets", RTE_TEL_U64_VAL}, {"sessions", RTE_TEL_U64_VAL},
 		{"gaps", RTE_TEL_U64_VAL}, {"jitter_ns", RTE_TEL_U64_VAL},
+		{"malformed", RTE_TEL_U64_VAL}, {"kind_suspect", RTE_TEL_INT_VAL},
 	};
 	struct rte_tel_data *c[RTE_DIM(cols)];
 	struct mcfan_feed_view *v;
@@ -126,6 +129,8 @@ tel_feed(struct mcfan_app *app, const char *cmd, const char *params, struct rte_
 		rte_tel_data_add_array_u64(c[11], v[i].c.sessions);
 		rte_tel_data_add_array_u64(c[12], v[i].c.gaps);
 		rte_tel_data_add_array_u64(c[13], v[i].c.jitter_ns);
+		rte_tel_data_add_array_u64(c[14], v[i].c.malformed);
+		rte_tel_data_add_array_int(c[15], mcfan_feed_kind_suspect(&v[i].c) ? 1 : 0);
 	}
 	rte_tel_data_add_dict_u64(d, "total", n);
 	rte_tel_data_add_dict_u64(d, "shown", RTE_MIN(n, (unsigned int)TEL_FEED_ROWS));
@@ -233,6 +238,7 @@ mcfan_feed_report_group_json(const struct mcfan_app *app, const struct mcfan_flo
 	json_object_set_new(f, "kind", json_string(v.kind));
 	json_object_set_new(f, "lcore", json_integer(v.lcore));
 	counters_json(f, &v.c);
+	json_object_set_new(f, "kind_suspect", json_boolean(mcfan_feed_kind_suspect(&v.c)));
 	json_object_set_new(o, "feed", f);
 }
 
@@ -295,7 +301,7 @@ void
 mcfan_feed_report_print(const struct mcfan_app *app, FILE *f)
 {
 	struct mcfan_feed_view *v;
-	char text[MCFAN_GROUP_STR_MAX];
+	char text[MCFAN_GROUP_STR_MAX], warn[MCFAN_CTL_MSG_MAX];
 	unsigned int n, i;
 
 	v = calloc(MCFAN_MAX_GROUPS, sizeof(*v));
@@ -304,15 +310,18 @@ mcfan_feed_report_print(const struct mcfan_app *app, FILE *f)
 	n = mcfan_feed_read(app, v, MCFAN_MAX_GROUPS);
 	if (n > 0)
 		fprintf(f, "\nfeed quality (docs/feed.md):\n  %-24s %-10s %12s %12s %9s %8s %9s "
-			"%9s %6s %11s\n", "group", "kind", "expected", "received", "lost", "pending",
-			"reordered", "dups", "resets", "jitter_us");
+			"%9s %6s %11s %10s\n", "group", "kind", "expected", "received", "lost",
+			"pending", "reordered", "dups", "resets", "jitter_us", "malformed");
 	for (i = 0; i < n; i++) {
 		mcfan_group_format(&v[i].key, text, sizeof(text));
 		fprintf(f, "  %-24s %-10s %12" PRIu64 " %12" PRIu64 " %9" PRIu64 " %8" PRIu64
-			" %9" PRIu64 " %9" PRIu64 " %6" PRIu64 " %11.1f\n", text, v[i].kind,
-			v[i].c.expected, v[i].c.received, v[i].c.lost, v[i].c.pending,
+			" %9" PRIu64 " %9" PRIu64 " %6" PRIu64 " %11.1f %10" PRIu64 "\n", text,
+			v[i].kind, v[i].c.expected, v[i].c.received, v[i].c.lost, v[i].c.pending,
 			v[i].c.reordered, v[i].c.duplicates, v[i].c.resets,
-			(double)v[i].c.jitter_ns / 1000.0);
+			(double)v[i].c.jitter_ns / 1000.0, v[i].c.malformed);
 	}
+	for (i = 0; i < n; i++)
+		if (mcfan_feed_kind_suspect(&v[i].c))
+			fprintf(f, "  %s\n", mcfan_feed_suspect_line(&v[i], warn, sizeof(warn)));
 	free(v);
 }

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * The feed-quality rules checked before EAL (seq_check.h).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include "mcfan.h"
+#include "mcfan_feed.h"
+#include "mcfan_group.h"
+#include "seq_check.h"
+
+/* The --seq rules, parsed again (params.c checked them). */
+struct seq_rules {
+	struct mcfan_flow_key *keys[MCFAN_SEQ_RULES_MAX];
+	unsigned int n_keys[MCFAN_SEQ_RULES_MAX];
+	struct mcfan_feed_spec spec[MCFAN_SEQ_RULES_MAX];
+	unsigned int n;
+};
+
+static void
+rules_free(struct seq_rules *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		free(r->keys[i]);
+	r->n = 0;
+}
+
+static int
+rules_load(const struct mcfan_config *cfg, struct seq_rules *r)
+{
+	char buf[MCFAN_SEQ_RULE_LEN], *eq;
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < cfg->n_seq_rules; i++) {
+		snprintf(buf, sizeof(buf), "%s", cfg->seq_rules[i]);
+		eq = strrchr(buf, '=');
+		if (eq == NULL)
+			return -EINVAL;
+		*eq = '\0';
+		r->keys[r->n] = calloc(MCFAN_MAX_GROUPS, sizeof(struct mcfan_flow_key));
+		if (r->keys[r->n] == NULL)
+			return -ENOMEM;
+		n = mcfan_group_parse_list(buf, r->keys[r->n], MCFAN_MAX_GROUPS, NULL, 0);
+		if (n < 0 || mcfan_feed_spec_parse(eq + 1, &r->spec[r->n], NULL, 0) < 0) {
+			free(r->keys[r->n]);
+			return -EINVAL;
+		}
+		r->n_keys[r->n++] = (unsigned int)n;
+	}
+	return 0;
+}
+
+/* The kind a rule gives group k (the last rule that names it, as control/feed.c takes it);
+ * NULL: none. */
+static const struct mcfan_feed_spec *
+rules_kind(const struct seq_rules *r, const struct mcfan_flow_key *k)
+{
+	unsigned int i, j;
+
+	for (i = r->n; i > 0; i--)
+		for (j = 0; j < r->n_keys[i - 1]; j++)
+			if (mcfan_flow_key_equal(&r->keys[i - 1][j], k))
+				return &r->spec[i - 1];
+	return NULL;
+}
+
+static bool
+in_groups(const struct mcfan_config *cfg, const struct mcfan_flow_key *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_groups; i++)
+		if (mcfan_flow_key_equal(&cfg->groups[i], k))
+			return true;
+	return false;
+}
+
+/* One pair (index p): 0, or -EINVAL with the line printed. */
+static int
+check_pair(const struct mcfan_config *cfg, const struct seq_rules *r, unsigned int p)
+{
+	const struct mcfan_feed_spec *spec[2];
+	struct mcfan_flow_key k[3], o[3];
+	char g[2][MCFAN_GROUP_STR_MAX], kind[2][MCFAN_FEED_SPEC_STR_MAX + 1];
+	const char *pair = cfg->seq_pairs[p];
+	unsigned int l, q, m;
+
+	if (mcfan_group_parse_list(pair, k, RTE_DIM(k), NULL, 0) != 2)
+		return -EINVAL; /* params.c refused it already */
+	for (l = 0; l < 2; l++) {
+		mcfan_group_format(&k[l], g[l], sizeof(g[l]));
+		if (!in_groups(cfg, &k[l])) {
+			fprintf(stderr, "mcfan: --seq-pair %s: group %s is not in --groups (both lines "
+				"of a pair are joined at start)\n", pair, g[l]);
+			return -EINVAL;
+		}
+		spec[l] = rules_kind(r, &k[l]);
+		if (spec[l] == NULL || spec[l]->kind == MCFAN_FEED_OFF) {
+			fprintf(stderr, "mcfan: --seq-pair %s: group %s has no sequence extractor "
+				"(give it a kind: --seq %s=iperf2, or a [seq] line)\n", pair, g[l], g[l]);
+			return -EINVAL;
+		}
+		mcfan_feed_spec_format(spec[l], kind[l], sizeof(kind[l]));
+	}
+	if (strcmp(kind[0], kind[1]) != 0) {
+		fprintf(stderr, "mcfan: --seq-pair %s: line A %s is %s and line B %s is %s: both "
+			"lines of a pair carry one kind\n", pair, g[0], kind[0], g[1], kind[1]);
+		return -EINVAL;
+	}
+	if (spec[0]->kind == MCFAN_FEED_MPEGTS) {
+		fprintf(stderr, "mcfan: --seq-pair %s: mpegts has no sequence space across PIDs to "
+			"arbitrate\n", pair);
+		return -EINVAL;
+	}
+	for (q = 0; q < p; q++) {
+		if (mcfan_group_parse_list(cfg->seq_pairs[q], o, RTE_DIM(o), NULL, 0) != 2)
+			continue;
+		for (l = 0; l < 2; l++) {
+			for (m = 0; m < 2; m++) {
+				if (!mcfan_flow_key_equal(&k[l], &o[m]))
+					continue;
+				fprintf(stderr, "mcfan: --seq-pair %s: group %s is a line of the pair "
+					"%s already (a group is in one pair)\n", pair, g[l],
+					cfg->seq_pairs[q]);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+int
+mcfan_seq_check(const struct mcfan_config *cfg)
+{
+	struct seq_rules r = { .n = 0 };
+	unsigned int p;
+	int ret;
+
+	if (cfg->n_seq_pairs == 0)
+		return 0;
+	ret = rules_load(cfg, &r);
+	if (ret == -ENOMEM)
+		fprintf(stderr, "mcfan: --seq-pair: out of memory\n");
+	for (p = 0; ret == 0 && p < cfg->n_seq_pairs; p++)
+		ret = check_pair(cfg, &r, p);
+	rules_free(&r);
+	return ret;
+}
