@@ -96,6 +96,42 @@ def by_label(smp, name, key):
     return {dict(lb)[key]: v for (n, lb), v in smp.items() if n == name}
 
 
+LAT = "mcfan_rx_to_worker_latency_seconds"
+
+
+def check_latency_histogram(smp, exact=False):
+    """The RX-to-worker latency is a proper histogram per worker lcore: cumulative _bucket
+    series ending in +Inf, a _count equal to the +Inf bucket, a _sum. exact (counters that do
+    not move): the sum lies within the bucket bounds (bucket b: 2^b .. 2^(b+1) - 1 ns)."""
+    lcores = {dict(lb)["lcore"] for (n, lb) in smp if n == LAT + "_bucket"}
+    t.check(len(lcores) >= 1, f"latency histogram: buckets of lcores {sorted(lcores)}")
+    for lc in sorted(lcores):
+        bk = sorted(((float(dict(lb)["le"]), v) for (n, lb), v in smp.items()
+                     if n == LAT + "_bucket" and dict(lb)["lcore"] == lc))
+        cum = [v for _, v in bk]
+        t.check(bk[-1][0] == float("inf") and cum == sorted(cum),
+                f"lcore {lc}: {len(bk)} cumulative buckets up to +Inf")
+        cnt = smp.get((LAT + "_count", frozenset({("lcore", lc)})))
+        sm = smp.get((LAT + "_sum", frozenset({("lcore", lc)})))
+        t.check(cnt is not None and cnt == bk[-1][1],
+                f"lcore {lc}: _count {cnt} = +Inf bucket {bk[-1][1]}")
+        t.check(sm is not None and (sm > 0) == (bk[-1][1] > 0),
+                f"lcore {lc}: _sum {sm} (> 0 once copies were measured)")
+        if exact and sm is not None:
+            lo = hi = 0.0
+            prev = 0.0
+            for b, (_, c) in enumerate(bk):
+                n = c - prev
+                prev = c
+                lo += n * (0 if b == 0 else 2 ** b) / 1e9
+                if n > 0:
+                    hi += n * ((2 ** (b + 1) - 1) if b + 1 < len(bk) else float("inf")) / 1e9
+            t.check(lo <= sm * (1 + 1e-9) and sm <= hi * (1 + 1e-9),
+                    f"lcore {lc}: _sum {sm:.9f} s within the buckets' bounds "
+                    f"[{lo:.9f}, {hi:.9f}]")
+    return lcores
+
+
 def bad_options(mcfan):
     cases = [
         (["--metrics-listen", "localhost:9100"], "'localhost'"),
@@ -191,6 +227,7 @@ def check_pages(port):
         t.check(any(n == name for n, _ in smp), f"page has {name}")
     states = {dict(lb)["state"] for (n, lb) in smp if n == "mcfan_lcore_state_seconds_total"}
     t.check("wait_cpu" in states and "poll_empty" in states, f"states include wait_cpu: {states}")
+    check_latency_histogram(smp)
     info = [dict(lb) for (n, lb) in smp if n == "mcfan_info"]
     t.check(len(info) == 1 and info[0].get("dpdk_version", "").startswith("DPDK 22.11"),
             f"mcfan_info labels: {info}")
@@ -366,6 +403,15 @@ def check_prometheus(pport, tel, rx_lcore):
         f"{k} {v * 100:.1f}/{one.get(k + '_bp', 0) / 100:.1f}" for k, v in sorted(shares.items())))
     busy = sum(v for k, v in shares.items() if k not in ("poll_empty", "sleep"))
     t.check(busy > 0.5, f"the RX lcore of an endless pcap is busy ({busy * 100:.1f} %)")
+    # the latency histogram as Prometheus sees it: a finite median and mean
+    for q in (f"histogram_quantile(0.5, rate({LAT}_bucket[5s]))",
+              f"histogram_quantile(0.99, sum by (le) (rate({LAT}_bucket[5s])))",
+              f"rate({LAT}_sum[5s]) / rate({LAT}_count[5s])"):
+        res = prom_query(pport, q)
+        vals = [float(r["value"][1]) for r in res]
+        print(f"{q}: {vals}")
+        t.check(len(vals) >= 1 and all(v == v and 0 < v < float("inf") for v in vals),
+                f"{q}: a finite value > 0 ({vals})")
     # per-group frames: Prometheus vs /mcfan/groups, within one scrape of traffic
     g, _ = tel.query("/mcfan/groups")
     tg = {f"{a}:{p}": fr for a, p, fr in zip(g["group"], g["udp_port"], g["frames"])}
@@ -564,6 +610,9 @@ def max_groups_run(tmp):
                if n == "mcfan_lcore_sleep_overrun_drops_total"}
         t.check_eq(ovr, {("1", "ring"): 0.0, ("1", "port"): 0.0},
                    "sleep overrun per lcore and part (a capture read once: none)")
+        lcs = check_latency_histogram(fsmp, exact=True)
+        t.check_eq(sum(fsmp.get((LAT + "_count", frozenset({("lcore", lc)})), 0) for lc in lcs),
+                   float(len(frames)), "latency _count: every copy of the capture, once")
         rings = by_label(smp, "mcfan_ring_enqueued_copies_total", "worker_lcore")
         t.check_eq(rings, {"1": float(len(frames))}, "ring 1->1 enqueued every copy")
         # clear stats (console): every counter starts from zero, the per-ring ones too

@@ -36,6 +36,7 @@ struct worker_base {
 	uint64_t enqueued;
 	uint64_t ring_drops;
 	uint64_t lat_hist[MCFAN_LAT_BUCKETS];
+	uint64_t lat_sum_ns;
 };
 
 /* What every read subtracts; all zero until the first clear. */
@@ -194,10 +195,12 @@ mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
 		for (b = 0; b < MCFAN_LAT_BUCKETS; b++)
 			out[w].hist[b] = __atomic_load_n(&ws->lat_hist[b], __ATOMIC_RELAXED);
 		out[w].max_ns = __atomic_load_n(&ws->lat_max_ns, __ATOMIC_RELAXED);
+		out[w].sum_ns = __atomic_load_n(&ws->lat_sum_ns, __ATOMIC_RELAXED);
 	}
 	mcfan_ctl_state_lock(app);
 	if (app->stats_base != NULL && app->stats_base->clear_tsc != 0) {
 		for (w = 0; w < app->n_workers; w++) {
+			out[w].sum_ns -= app->stats_base->workers[w].lat_sum_ns;
 			for (b = 0, top = 0; b < MCFAN_LAT_BUCKETS; b++) {
 				out[w].hist[b] -= app->stats_base->workers[w].lat_hist[b];
 				if (out[w].hist[b] != 0)
@@ -212,8 +215,10 @@ mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
 	for (w = 0; w < app->n_workers; w++) {
 		for (b = 0; b < MCFAN_LAT_BUCKETS; b++)
 			out[w].copies += out[w].hist[b];
-		if (out[w].copies == 0)
+		if (out[w].copies == 0) {
 			out[w].max_ns = 0;
+			out[w].sum_ns = 0;
+		}
 		out[w].p50_ns = mcfan_lat_quantile_ns(out[w].hist, out[w].max_ns, 500);
 		out[w].p99_ns = mcfan_lat_quantile_ns(out[w].hist, out[w].max_ns, 990);
 	}
@@ -444,6 +449,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 		b->workers[w].enqueued = 0;
 		b->workers[w].ring_drops = 0;
 		memcpy(b->workers[w].lat_hist, ws->lat_hist, sizeof(ws->lat_hist));
+		b->workers[w].lat_sum_ns = ws->lat_sum_ns;
 		memcpy(&b->slot_frames[(size_t)w * MCFAN_MAX_GROUPS], ws->group_frames,
 		       sizeof(ws->group_frames));
 		memcpy(&b->slot_bytes[(size_t)w * MCFAN_MAX_GROUPS], ws->group_bytes,

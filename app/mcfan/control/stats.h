@@ -76,6 +76,7 @@ struct mcfan_latency_view {
 	uint64_t copies;                       /* copies measured */
 	uint64_t hist[MCFAN_LAT_BUCKETS];      /* copies per log2(ns) bucket */
 	uint64_t max_ns;                       /* longest (since a clear: at most its bucket's top) */
+	uint64_t sum_ns;                       /* sum of the copies' times, ns (histogram _sum) */
 	uint64_t p50_ns;                       /* quantiles, interpolated in their bucket */
 	uint64_t p99_ns;
 };

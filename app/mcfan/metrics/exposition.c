@@ -482,9 +482,8 @@ put_workers(struct expo *e, struct mcfan_app *app)
 #undef WORKER_FAM
 
 	family(e, "mcfan_rx_to_worker_latency_seconds", FAM_HISTOGRAM, "seconds", "Time from the "
-	       "RX burst to the worker's dequeue, per copy (log2 buckets of ns; buckets only: "
-	       "mcfan keeps no sum, and OpenMetrics allows a _count only with a _sum; the "
-	       "count is the +Inf bucket)");
+	       "RX burst to the worker's dequeue, per copy (log2 buckets of ns, cumulative; "
+	       "_count is the +Inf bucket, _sum the copies' times added up)");
 	for (w = 0; w < (unsigned int)nl; w++) {
 		cum = 0;
 		for (b = 0; b < MCFAN_LAT_BUCKETS; b++) {
@@ -500,6 +499,12 @@ put_workers(struct expo *e, struct mcfan_app *app)
 			label(l, sizeof(l), "le", le);
 			sample_u64(e, "mcfan_rx_to_worker_latency_seconds", "_bucket", l, cum);
 		}
+		l[0] = '\0';
+		label_u(l, sizeof(l), "lcore", lv[w].lcore_id);
+		/* the +Inf bucket and the count from the same read: they must be equal */
+		sample_u64(e, "mcfan_rx_to_worker_latency_seconds", "_count", l, cum);
+		sample_dbl(e, "mcfan_rx_to_worker_latency_seconds", "_sum", l,
+			   (double)lv[w].sum_ns / NS_PER_SEC);
 	}
 	family(e, "mcfan_rx_to_worker_latency_max_seconds", FAM_GAUGE, "seconds", "Longest RX to "
 	       "dequeue time seen (since a clear stats: at most its bucket's top)");
