@@ -159,6 +159,51 @@ def bad_options(mcfan):
             f"config file: line and token named: {p.stderr.strip()!r}")
 
 
+def bad_listen_addresses(mcfan):
+    """Addresses inet_pton() takes but no one can listen on, and dotted quads it refuses:
+    refused before EAL (exit 2), the message naming the address and why."""
+    cases = [
+        ("224.0.0.1:9100", "'224.0.0.1' is a multicast address"),
+        ("255.255.255.255:9100", "'255.255.255.255' is a broadcast address"),
+        ("[ff02::1]:9100", "'ff02::1' is a multicast address"),
+        ("[fe80::1]:9100", "'fe80::1' is a link-local address"),
+        ("127.0.0.01:9100", "'127.0.0.01' is not a numeric IPv4 address: four decimal"),
+    ]
+    for addr, want in cases:
+        p = subprocess.run([mcfan, "--no-pci", "--", "--metrics-listen", addr],
+                           capture_output=True, text=True, timeout=30)
+        t.check_eq(p.returncode, 2, f"--metrics-listen {addr}: exit status")
+        t.check(want in p.stderr and "--metrics-listen" in p.stderr and
+                "host names" not in p.stderr,
+                f"--metrics-listen {addr}: {want!r} in {p.stderr.strip()!r}")
+        t.check(not t.eal_lines(p.stderr), f"--metrics-listen {addr}: refused before EAL")
+
+
+def check_accept(port):
+    """The OpenMetrics page only for the exact media type application/openmetrics-text
+    (RFC 9110 12.5.1: case-insensitive, parameters allowed) with a weight above 0."""
+    cases = [
+        ("application/openmetrics-textx", TEXT_TYPE),
+        ("xapplication/openmetrics-text", TEXT_TYPE),
+        ("application/openmetrics-text-foo; version=1.0.0", TEXT_TYPE),
+        ("application/openmetrics-text;q=0", TEXT_TYPE),
+        ("application/openmetrics-text; version=1.0.0; q=0.000", TEXT_TYPE),
+        ("application/openmetrics-text;q=1.5", TEXT_TYPE),
+        ("text/plain, application/openmetrics*", TEXT_TYPE),
+        ("Application/OpenMetrics-Text", OM_TYPE),
+        ("text/plain;q=0.5, application/openmetrics-text ; version=1.0.0 ; q=0.001", OM_TYPE),
+        ("application/openmetrics-text;q=0, application/openmetrics-text;version=1.0.0",
+         OM_TYPE),
+        ('text/plain;x="a,b", application/openmetrics-text', OM_TYPE),
+    ]
+    for accept, want in cases:
+        st, hd, body, _ = http_get(port, accept=accept)
+        t.check(st == 200 and hd.get("Content-Type") == want,
+                f"Accept: {accept!r}: {st} {hd.get('Content-Type')!r}, expected {want!r}")
+        t.check(body.endswith(b"# EOF\n") == (want == OM_TYPE),
+                f"Accept: {accept!r}: the body is in the format of its type")
+
+
 def port_in_use(pcap):
     hold = socket.socket()
     hold.bind(("127.0.0.1", 0))
@@ -476,6 +521,7 @@ def main_run(pcap, tmp):
         tel = t.Telemetry(t.telemetry_socket(eal), proc=proc)
         tel.wait_ready()
         check_pages(mport)
+        check_accept(mport)
         check_bad_requests(mport)
         check_prometheus(pport, tel, 1)
         check_docs(pport, tmp)
@@ -646,6 +692,7 @@ def main():
         sys.exit(77)
     t0 = time.monotonic()
     bad_options(mcfan)
+    bad_listen_addresses(mcfan)
     with tempfile.TemporaryDirectory(prefix="mcfan-metrics-") as tmp:
         frames = [t.udp4_frame(f"239.9.9.{1 + i % N_GROUPS}", 3999) for i in range(200)]
         frames.append(t.udp4_frame("239.9.8.1", 3999))   # unknown_group

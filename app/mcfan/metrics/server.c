@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -81,28 +82,98 @@ reply_text(struct MHD_Connection *c, unsigned int status, const char *text, cons
 	return ret;
 }
 
-/* Does the Accept header ask for OpenMetrics (and not with q=0)? */
+/* Optional white space (RFC 9110 5.6.3). */
+static const char *
+ows(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* A qvalue (RFC 9110 12.4.2: "0" ["." 0*3DIGIT] / "1" ["." 0*3"0"]) of n bytes at p, in
+ * thousandths; -1 if it is not one. */
+static int
+qvalue(const char *p, size_t n)
+{
+	int q, scale = 100;
+	size_t i;
+
+	if (n == 0 || (p[0] != '0' && p[0] != '1'))
+		return -1;
+	q = (p[0] - '0') * 1000;
+	if (n == 1)
+		return q;
+	if (p[1] != '.' || n > 5)
+		return -1;
+	for (i = 2; i < n; i++, scale /= 10) {
+		if (p[i] < '0' || p[i] > '9' || (q == 1000 && p[i] != '0'))
+			return -1;
+		q += (p[i] - '0') * scale;
+	}
+	return q;
+}
+
+/* End of one element of a list (RFC 9110 5.6.1): the next comma outside a quoted string. */
+static const char *
+element_end(const char *p)
+{
+	bool quoted = false;
+
+	for (; *p != '\0'; p++) {
+		if (quoted && *p == '\\' && p[1] != '\0')
+			p++;
+		else if (*p == '"')
+			quoted = !quoted;
+		else if (!quoted && *p == ',')
+			break;
+	}
+	return p;
+}
+
+/*
+ * Does the Accept header (RFC 9110 12.5.1: #( media-range [ weight ] )) name exactly the
+ * media type application/openmetrics-text (type and subtype case-insensitive, any
+ * parameters) with a weight above 0? A longer subtype ("openmetrics-textx"), a malformed
+ * weight or q=0 does not count; the best weight of several such ranges wins.
+ */
 static bool
 wants_openmetrics(const char *accept)
 {
-	const char *p, *end, *q;
+	const size_t tlen = strlen(OPENMETRICS_TYPE);
+	const char *p, *end, *par, *pend;
+	int best = 0, q;
+	size_t n;
 
 	if (accept == NULL)
 		return false;
-	p = strcasestr(accept, OPENMETRICS_TYPE);
-	if (p == NULL)
-		return false;
-	end = strchr(p, ',');
-	q = strstr(p, "q=");
-	if (q != NULL && (end == NULL || q < end)) {
-		q += 2;
-		while (*q == '0' || *q == '.')
-			q++;
-		/* "q=0", "q=0.0", "q=0.000": refused by the client */
-		if (*q == '\0' || *q == ',' || *q == ';' || *q == ' ')
-			return false;
+	for (p = accept; *p != '\0'; p = *end == ',' ? end + 1 : end) {
+		end = element_end(p);
+		p = ows(p);
+		/* the media range: up to the first ';' of the element, without trailing OWS */
+		for (par = p; par < end && *par != ';'; par++)
+			;
+		for (n = (size_t)(par - p); n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'); n--)
+			;
+		if (n != tlen || strncasecmp(p, OPENMETRICS_TYPE, tlen) != 0)
+			continue;
+		q = 1000;
+		while (par < end && q >= 0) {
+			par = ows(par + 1); /* past the ';' */
+			for (pend = par; pend < end && *pend != ';'; pend++)
+				;
+			if (pend - par >= 2 && (par[0] == 'q' || par[0] == 'Q') && par[1] == '=') {
+				for (n = (size_t)(pend - par - 2);
+				     n > 0 && (par[2 + n - 1] == ' ' || par[2 + n - 1] == '\t'); n--)
+					;
+				q = qvalue(par + 2, n);
+			}
+			par = pend;
+		}
+		if (q > best)
+			best = q;
 	}
-	return true;
+	return best > 0;
 }
 
 static enum MHD_Result
