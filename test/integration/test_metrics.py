@@ -48,6 +48,8 @@ OM_ACCEPT = "application/openmetrics-text; version=1.0.0,text/plain;version=0.0.
 OM_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8"
 TEXT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 CONN_TIMEOUT_S = 5            # server.c's CONN_TIMEOUT_S
+REQUEST_DEADLINE_S = 7        # server.c's REQUEST_DEADLINE_S
+CONN_PER_IP_LIMIT = 8         # server.c's CONN_PER_IP_LIMIT
 OM_CHECK = r"""
 import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse
@@ -343,6 +345,78 @@ def check_bad_requests(port):
     t.check(refused is not None and refused >= 3, f"404/405 answers counted: {refused}")
 
 
+def check_slowloris(port):
+    """Dripping clients (a header line every 0.5 s, never the end of the request) from
+    127.0.0.2: the first CONN_PER_IP_LIMIT are let in and cut at the exchange deadline, the
+    others are refused at once; scrapes from 127.0.0.1 meanwhile are answered within 1 s."""
+    import select
+    n = CONN_PER_IP_LIMIT + 4
+    before = samples(http_get(port)[2].decode()).get(
+        ("mcfan_metrics_cut_connections_total", frozenset()))
+    t.check(before is not None, f"page has mcfan_metrics_cut_connections_total ({before})")
+    drips = []
+    for _ in range(n):
+        s = socket.socket()
+        s.bind(("127.0.0.2", 0))
+        s.settimeout(2)
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        s.setblocking(False)
+        drips.append([s, time.monotonic(), None])
+    t0 = time.monotonic()
+    worst, scrapes, bad = 0.0, 0, []
+    while time.monotonic() - t0 < REQUEST_DEADLINE_S + 4 and any(d[2] is None for d in drips):
+        for d in drips:
+            if d[2] is not None:
+                continue
+            r, _, _ = select.select([d[0]], [], [], 0)
+            try:
+                if r and d[0].recv(4096) == b"":
+                    d[2] = time.monotonic()
+                    continue
+                d[0].send(b"X-Drip: y\r\n")
+            except (BlockingIOError, InterruptedError):
+                pass
+            except OSError:
+                d[2] = time.monotonic()
+        st, _, body, dt = http_get(port, timeout=5)
+        scrapes += 1
+        worst = max(worst, dt)
+        if st != 200 or not body.startswith(b"# HELP"):
+            bad.append(st)
+        time.sleep(0.5)
+    held = sorted(round(d[2] - d[1], 1) for d in drips if d[2] is not None)
+    print(f"slowloris: {n} dripping clients closed after {held} s; {scrapes} scrapes, "
+          f"worst {worst:.2f} s")
+    t.check(not bad and worst < 1.0, f"{scrapes} scrapes beside {n} dripping clients: all "
+            f"answered, worst {worst:.2f} s (< 1 s; failures {bad})")
+    t.check(all(d[2] is not None for d in drips), "every dripping connection was closed")
+    late = [x for x in held if x >= REQUEST_DEADLINE_S - 1]
+    t.check_eq(len(late), CONN_PER_IP_LIMIT,
+               f"dripping connections let in (per-IP limit) and held until the deadline")
+    t.check(all(x <= REQUEST_DEADLINE_S + 2.5 for x in late),
+            f"... each cut within {REQUEST_DEADLINE_S} s + 2.5 s of its start: {late}")
+    t.check_eq(len(held) - len(late), n - CONN_PER_IP_LIMIT,
+               "the ones past the per-IP limit refused at once")
+    for d in drips:
+        d[0].close()
+    after = samples(http_get(port)[2].decode()).get(
+        ("mcfan_metrics_cut_connections_total", frozenset()))
+    t.check(before is not None and after == before + CONN_PER_IP_LIMIT,
+            f"mcfan_metrics_cut_connections_total {before} -> {after} "
+            f"(+{CONN_PER_IP_LIMIT})")
+    req = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    c = socket.socket()
+    c.bind(("127.0.0.2", 0))
+    c.settimeout(5)
+    c.connect(("127.0.0.1", port))
+    c.sendall(req)
+    got = c.recv(64)
+    c.close()
+    t.check(got.startswith(b"HTTP/1.1 200"), f"127.0.0.2 is served again after the cuts "
+            f"({got[:20]!r})")
+
+
 def prom_query(pport, q, at=None):
     args = {"query": q}
     if at is not None:
@@ -523,6 +597,7 @@ def main_run(pcap, tmp):
         check_pages(mport)
         check_accept(mport)
         check_bad_requests(mport)
+        check_slowloris(mport)
         check_prometheus(pport, tel, 1)
         check_docs(pport, tmp)
         # last scrape vs the final report: the report is later, by at most a scrape or so

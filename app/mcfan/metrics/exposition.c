@@ -714,6 +714,9 @@ put_server(struct expo *e, const struct mcfan_metrics_stats *st)
 	sample_u64(e, "mcfan_metrics_pages", "_total", l, st->pages_openmetrics);
 	counter1(e, "mcfan_metrics_refused_requests", NULL, "Requests answered 404 (another "
 		 "path) or 405 (another method)", st->refused);
+	counter1(e, "mcfan_metrics_cut_connections", NULL, "Connections cut because their "
+		 "request and response took longer than the exchange deadline (slow clients)",
+		 st->cut);
 }
 
 int
