@@ -180,6 +180,112 @@ put_totals(struct expo *e, struct mcfan_app *app)
 	}
 }
 
+/*
+ * Frames and drops where they arise: per RX lcore (every drop reason is decided on the RX
+ * side: classifier reasons, unknown_group, ring_full, control), and per port where that is
+ * exact: a port whose every RX lcore polls that port only (its queues) has the drops of
+ * those lcores. A port that shares an RX lcore with another port has no per-port drop
+ * series (the RX lcores count per lcore, not per port; docs/metrics.md).
+ */
+static int
+put_rx_lcores(struct expo *e, struct mcfan_app *app)
+{
+	struct mcfan_rx_lcore_view *rv;
+	uint64_t (*pd)[MCFAN_DROP_MAX];
+	bool *exact, *seen;
+	char l[LABELS_MAX];
+	unsigned int r, i, k;
+	uint16_t port;
+	int n;
+
+	rv = calloc(RTE_MAX(app->n_rx, 1u), sizeof(*rv));
+	pd = calloc(RTE_MAX_ETHPORTS, sizeof(*pd));
+	exact = calloc(RTE_MAX_ETHPORTS, sizeof(*exact));
+	seen = calloc(RTE_MAX_ETHPORTS, sizeof(*seen));
+	if (rv == NULL || pd == NULL || exact == NULL || seen == NULL) {
+		free(rv);
+		free(pd);
+		free(exact);
+		free(seen);
+		return -ENOMEM;
+	}
+	n = mcfan_rx_lcores_read(app, rv, app->n_rx);
+	if (n < 0)
+		n = 0;
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
+		exact[port] = true;
+	for (r = 0; r < (unsigned int)n; r++) {
+		bool one = true;
+
+		for (i = 1; i < rv[r].n_ports; i++)
+			if (rv[r].ports[i] != rv[r].ports[0])
+				one = false;
+		for (i = 0; i < rv[r].n_ports; i++) {
+			port = rv[r].ports[i];
+			if (!one)
+				exact[port] = false;
+			if (i > 0 && port == rv[r].ports[0])
+				continue; /* another queue of the same port: counted once */
+			seen[port] = true;
+			for (k = 1; k < MCFAN_DROP_MAX; k++)
+				pd[port][k] += rv[r].drops[k];
+		}
+	}
+	family(e, "mcfan_rx_pair", FAM_INFO, NULL, "A (port, RX queue) pair and the RX lcore "
+	       "that polls it (value 1)");
+	for (r = 0; r < (unsigned int)n; r++)
+		for (i = 0; i < rv[r].n_ports; i++) {
+			l[0] = '\0';
+			label_u(l, sizeof(l), "lcore", rv[r].lcore_id);
+			label_u(l, sizeof(l), "port", rv[r].ports[i]);
+			label_u(l, sizeof(l), "queue", rv[r].queues[i]);
+			sample_u64(e, "mcfan_rx_pair", "_info", l, 1);
+		}
+#define RXL_FAM(fname, unit, help, expr) do { \
+	family(e, fname, FAM_COUNTER, unit, help); \
+	for (r = 0; r < (unsigned int)n; r++) { \
+		l[0] = '\0'; \
+		label_u(l, sizeof(l), "lcore", rv[r].lcore_id); \
+		sample_u64(e, fname, "_total", l, (expr)); \
+	} \
+} while (0)
+	RXL_FAM("mcfan_rx_lcore_rx_frames", NULL, "Frames the RX lcore's rx_bursts returned "
+		"(all its ports)", rv[r].rx_frames);
+	RXL_FAM("mcfan_rx_lcore_rx_bytes", "bytes", "Bytes of those frames (pkt_len)",
+		rv[r].rx_bytes);
+	RXL_FAM("mcfan_rx_lcore_delivered_frames", NULL, "Frames of the RX lcore with at least "
+		"one copy enqueued to a worker ring", rv[r].delivered_frames);
+	RXL_FAM("mcfan_rx_lcore_control_ring_full_frames", NULL, "IGMP and MLD frames (counted "
+		"under reason control) that the RX lcore's control ring refused", rv[r].ctl_ring_full);
+#undef RXL_FAM
+	family(e, "mcfan_rx_lcore_dropped_frames", FAM_COUNTER, NULL, "Frames the RX lcore "
+	       "dropped, by drop reason (summed over the RX lcores: mcfan_dropped_frames_total)");
+	for (r = 0; r < (unsigned int)n; r++)
+		for (k = 1; k < MCFAN_DROP_MAX; k++) {
+			l[0] = '\0';
+			label_u(l, sizeof(l), "lcore", rv[r].lcore_id);
+			label(l, sizeof(l), "reason", mcfan_drop_name(k));
+			sample_u64(e, "mcfan_rx_lcore_dropped_frames", "_total", l, rv[r].drops[k]);
+		}
+	family(e, "mcfan_port_dropped_frames", FAM_COUNTER, NULL, "Frames received on the port "
+	       "and dropped by mcfan, by drop reason (ports whose RX lcores poll no other port)");
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!seen[port] || !exact[port])
+			continue;
+		for (k = 1; k < MCFAN_DROP_MAX; k++) {
+			l[0] = '\0';
+			label_u(l, sizeof(l), "port", port);
+			label(l, sizeof(l), "reason", mcfan_drop_name(k));
+			sample_u64(e, "mcfan_port_dropped_frames", "_total", l, pd[port][k]);
+		}
+	}
+	free(rv);
+	free(pd);
+	free(exact);
+	free(seen);
+	return 0;
+}
+
 /* One port's counters, read once for every family. */
 struct port_read {
 	uint16_t port;
@@ -733,11 +839,14 @@ mcfan_metrics_format(struct mcfan_app *app, bool openmetrics,
 		return -ENOMEM;
 	put_info(&e, app);
 	put_totals(&e, app);
-	ret = put_ports(&e, app);
+	ret = put_rx_lcores(&e, app);
+	if (ret == 0)
+		ret = put_ports(&e, app);
 	if (ret == 0)
 		ret = put_groups(&e, app);
 	if (ret == 0)
 		ret = put_feed(&e, app);
+
 	if (ret == 0)
 		ret = put_workers(&e, app);
 	if (ret == 0)
