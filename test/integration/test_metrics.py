@@ -812,6 +812,7 @@ def labels_run(tmp):
         "--vdev", f"net_pcap1,rx_pcap={pc[1]},tx_pcap={os.path.join(tmp, 'tx1.pcap')}"]
     proc = t.McfanProcess(eal, ["--groups", GROUPS, "--rx-lcores", "1-2", "--worker-lcores",
                                 "2", "--metrics-listen", str(mport), "--duration", "30",
+                                "--metrics-max-groups", "4",
                                 "--seq", "239.9.9.5-6:3999=0:4:be",
                                 "--seq-pair", "239.9.9.5:3999,239.9.9.6:3999",
                                 "--report-json", rep_path])
@@ -911,11 +912,109 @@ def check_drop_labels(smp, rep, want, total):
 
 
 def check_igmp_series(smp, rep):
-    pass
+    """The IGMP/MLD series = the report's igmp section, port by port; the capture's query
+    and invalid frames where they were sent."""
+    ig = rep.get("igmp") or {}
+    ports = ig.get("ports", [])
+    t.check_eq(sorted(str(p["port"]) for p in ports), ["0", "1"], "report: IGMP on both ports")
+    t.check_eq(smp.get(("mcfan_igmp_dequeued_frames_total", frozenset())),
+               float(ig.get("dequeued", -1)), "mcfan_igmp_dequeued_frames_total = report")
+
+    def one(name, **lb):
+        return smp.get((name, frozenset((k, str(v)) for k, v in lb.items())))
+
+    for p in ports:
+        port = p["port"]
+        # reports go out on timers (IGMPv2: up to 10 s apart), also after the last page:
+        # what was sent by then is at most what the report counts at exit
+        got = one("mcfan_igmp_tx_frames_total", port=port)
+        t.check(got is not None and 1 <= got <= p["tx_frames"],
+                f"port {port}: tx frames {got}, at most the report's {p['tx_frames']}")
+        for proto, vmax in (("igmp", 3), ("mld", 2)):
+            r = p[proto]
+            t.check_eq(one("mcfan_igmp_version", port=port, proto=proto), float(r["version"]),
+                       f"port {port} {proto}: version = report")
+            t.check_eq(one("mcfan_igmp_querier_version", port=port, proto=proto),
+                       float(r["querier_version"] or 0), f"port {port} {proto}: querier "
+                       f"version = report ({r['querier_version']})")
+            t.check_eq(one("mcfan_igmp_queries_taken_total", port=port, proto=proto),
+                       float(r["taken"]), f"port {port} {proto}: queries taken = report")
+            for kind in ("general", "group", "source"):
+                for v in range(1, vmax + 1):
+                    t.check_eq(one("mcfan_igmp_queries_total", port=port, proto=proto,
+                                   kind=kind, version=v),
+                               float(r[f"queries_{kind}"][f"v{v}"]),
+                               f"port {port} {proto}: {kind} queries v{v} = report")
+            for fam, key in (("mcfan_igmp_reports_sent_total", "reports_sent"),
+                             ("mcfan_igmp_leaves_sent_total", "leaves_sent")):
+                for v in range(1, vmax + 1):
+                    got = one(fam, port=port, proto=proto, version=v)
+                    t.check(got is not None and got <= r[key][f"v{v}"],
+                            f"port {port} {proto}: {key} v{v} {got}, at most the report's "
+                            f"{r[key][f'v{v}']}")
+            for reason, n in r["invalid"].items():
+                t.check_eq(one("mcfan_igmp_invalid_frames_total", port=port, proto=proto,
+                               reason=reason), float(n),
+                           f"port {port} {proto}: invalid {reason} = report ({n})")
+            mem = {(dict(lb)["group"], dict(lb)["state"]): v for lb, v in
+                   series(smp, "mcfan_igmp_membership").items()
+                   if dict(lb)["port"] == str(port) and dict(lb)["proto"] == proto}
+            # --metrics-max-groups 4: the first 4 groups by name, the rest counted per
+            # state under group="_other"
+            named = sorted(g for g, _ in mem if g != "_other")
+            t.check_eq(named, sorted(g["group"] for g in r["groups"][:4]),
+                       f"port {port} {proto}: membership series of the first 4 groups")
+            t.check_eq(sum(mem.values()), float(len(r["groups"])),
+                       f"port {port} {proto}: membership adds up to the groups")
+            t.check(all(v == 1.0 for (g, _), v in mem.items() if g != "_other") and
+                    {st for _, st in mem} <= {"joining", "idle", "delaying", "leaving"},
+                    f"port {port} {proto}: one series a group, with its state: {mem}")
+            t.check_eq(one("mcfan_igmp_groups", port=port, proto=proto),
+                       float(len(r["groups"])), f"port {port} {proto}: groups")
+    # what the captures held: a v2 general query on port 0, a bad checksum on port 1
+    t.check_eq(one("mcfan_igmp_queries_total", port=0, proto="igmp", kind="general",
+                   version=2), 1.0, "port 0: the capture's IGMPv2 general query")
+    t.check_eq(one("mcfan_igmp_querier_version", port=0, proto="igmp"), 2.0,
+               "port 0: querier version 2")
+    t.check_eq(one("mcfan_igmp_querier_version", port=1, proto="igmp"), 0.0,
+               "port 1: no querier")
+    t.check_eq(one("mcfan_igmp_invalid_frames_total", port=1, proto="igmp",
+                   reason="bad_checksum"), 1.0, "port 1: the capture's bad checksum")
+    t.check((one("mcfan_igmp_reports_sent_total", port=0, proto="igmp", version=2) or 0) >= 1,
+            "port 0: the general query answered with IGMPv2 reports")
 
 
 def check_pair_series(smp, rep):
-    pass
+    """The A/B series = the report's feed_pairs: line A (port 0) missed 5, line B missed 7,
+    the merged stream lost nothing."""
+    pairs = rep.get("feed_pairs") or []
+    if not t.check(len(pairs) == 1, f"report: one A/B pair ({len(pairs)})"):
+        return
+    pr = pairs[0]
+    name = "239.9.9.5:3999,239.9.9.6:3999"
+    info = [dict(lb) for lb in series(smp, "mcfan_feed_pair_info")]
+    t.check_eq(info, [{"pair": name, "lcore": str(pr["lcore"])}], "mcfan_feed_pair_info")
+    for fam, key in (("mcfan_feed_pair_expected_total", "expected"),
+                     ("mcfan_feed_pair_received_total", "received"),
+                     ("mcfan_feed_pair_merged_lost_total", "lost")):
+        t.check_eq(smp.get((fam, frozenset({("pair", name)}))), float(pr["merged"][key]),
+                   f"{fam} = report merged {key} ({pr['merged'][key]})")
+    t.check_eq(pr["merged"]["received"], 20, "merged: every number 1..20 from one line or "
+               "the other")
+    for ln in pr["lines"]:
+        lb = frozenset({("pair", name), ("line", ln["line"]), ("group", ln["group"])})
+        for fam, key in (("mcfan_feed_pair_first_arrivals_total", "first_arrivals"),
+                         ("mcfan_feed_pair_lost_total", "lost"),
+                         ("mcfan_feed_pair_arb_duplicates_total", "arb_duplicates")):
+            t.check_eq(smp.get((fam, lb)), float(ln[key]),
+                       f"line {ln['line']}: {fam} = report {key} ({ln[key]})")
+        for fam, key in (("mcfan_feed_pair_skew_p50_seconds", "skew_p50_ns"),
+                         ("mcfan_feed_pair_skew_p99_seconds", "skew_p99_ns"),
+                         ("mcfan_feed_pair_skew_max_seconds", "skew_max_ns")):
+            got = smp.get((fam, lb))
+            t.check(got is not None and abs(got - ln[key] / 1e9) <= 1e-9 * max(1, ln[key]),
+                    f"line {ln['line']}: {fam} {got} = report {key} {ln[key]} ns")
+        t.check_eq(ln["lost"], 1, f"line {ln['line']}: one number missed")
 
 
 def main():
