@@ -58,6 +58,28 @@ print(len(fams))
 """
 
 
+SAMPLE_KEYS = r"""
+import json, sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om_parse
+from prometheus_client.parser import text_string_to_metric_families as text_parse
+kind, data = sys.argv[1], sys.stdin.read()
+fams = list((om_parse if kind == "om" else text_parse)(data))
+keys = sorted({json.dumps([s.name, sorted(s.labels.items())]) for f in fams for s in f.samples})
+types = {f.name: f.type for f in fams}
+print(json.dumps({"keys": keys, "types": types}))
+"""
+
+
+def parse_keys(kind, body):
+    """Sample names and label sets of a page as python3-prometheus-client parses it (kind
+    "om": its strict OpenMetrics parser; "text": its 0.0.4 parser)."""
+    p = subprocess.run([SYS_PY, "-c", SAMPLE_KEYS, kind], input=body, capture_output=True,
+                       timeout=60)
+    if p.returncode != 0:
+        return None, p.stderr.decode()[-400:]
+    return json.loads(p.stdout), ""
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -266,6 +288,21 @@ def check_pages(port):
                        timeout=60)
     print(f"note: promtool 2.42 (0.0.4 parser only) on the OpenMetrics page: rc "
           f"{p.returncode}, {len((p.stdout + p.stderr).splitlines())} lines")
+    # a second parser beside promtool for each format: python3-prometheus-client's 0.0.4
+    # parser on the text page, its OpenMetrics parser on the other; both pages carry the
+    # same samples (names and label sets) and the same family types
+    tk, err = parse_keys("text", body)
+    ok, err2 = parse_keys("om", om)
+    if t.check(tk is not None and ok is not None, f"both parsers take the pages: {err}{err2}"):
+        mine = sorted({json.dumps([n, sorted(lb)]) for (n, lb) in samples(text)})
+        t.check_eq(len(tk["keys"]), len(mine), "text parser: as many samples as the page has")
+        t.check(tk["keys"] == ok["keys"], "the OpenMetrics page has the text page's samples: "
+                f"{sorted(set(tk['keys']) ^ set(ok['keys']))[:6]}")
+        t.check(ok["types"].get("mcfan_rx_to_worker_latency_seconds") == "histogram" and
+                ok["types"].get("mcfan") == "info" and
+                ok["types"].get("mcfan_rx_frames") == "counter",
+                f"OpenMetrics parser: histogram, info and counter families "
+                f"({ {k: ok['types'].get(k) for k in ('mcfan', 'mcfan_rx_frames')} })")
     smp = samples(text)
     for name in ("mcfan_info", "mcfan_lcore_state_seconds_total",
                  "mcfan_rx_to_worker_latency_seconds_bucket", "mcfan_ring_occupancy_copies",
