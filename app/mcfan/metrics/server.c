@@ -58,7 +58,7 @@
 /* How often the watchdog looks at the deadlines, ms. */
 #define WATCH_PERIOD_MS 200u
 /* Connections at once, in all, and from one IP address: one address takes at most an
- * eighth of the whole, so clients of seven other addresses are still let in. */
+ * eighth of the whole, so filling the server takes clients on eight addresses. */
 #define CONN_LIMIT 64u
 #define CONN_PER_IP_LIMIT 8u
 /* Memory for one connection's request (headers included), bytes: a scrape needs < 1 KiB. */
