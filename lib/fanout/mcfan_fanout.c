@@ -251,14 +251,15 @@ mcfan_lat_ns_mult(uint64_t tsc_hz)
 	return tsc_hz == 0 ? 0 : ((uint64_t)NS_PER_S << MCFAN_LAT_MULT_SHIFT) / tsc_hz;
 }
 
-/* Bucket of one RX-to-dequeue time; raises *max_ns. */
+/* Bucket of one RX-to-dequeue time, the time in *ns_out; raises *max_ns. */
 static inline unsigned int
-lat_bucket(uint64_t now_tsc, uint64_t rx_tsc, uint64_t mult, uint64_t *max_ns)
+lat_bucket(uint64_t now_tsc, uint64_t rx_tsc, uint64_t mult, uint64_t *max_ns, uint64_t *ns_out)
 {
 	uint64_t d = now_tsc > rx_tsc ? now_tsc - rx_tsc : 0; /* TSCs of two CPUs may skew */
 	uint64_t ns = (uint64_t)(((unsigned __int128)d * mult) >> MCFAN_LAT_MULT_SHIFT);
 	unsigned int b;
 
+	*ns_out = ns;
 	if (ns > *max_ns)
 		*max_ns = ns;
 	b = ns == 0 ? 0 : (unsigned int)rte_fls_u64(ns) - 1;
@@ -296,6 +297,7 @@ mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16
 		   unsigned int waiting, uint64_t now_tsc, int meta_offset)
 {
 	uint64_t bytes = 0, prev_rx = 0, lat_max = ws->lat_max_ns, mult = ws->lat_ns_mult;
+	uint64_t lat_ns = 0, lat_sum = 0;
 	unsigned int lb = 0;
 	uint16_t i, g;
 
@@ -307,9 +309,10 @@ mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16
 		/* copies of one RX burst share their rx_tsc: one bucket computation per run */
 		if (i == 0 || meta->rx_tsc != prev_rx) {
 			prev_rx = meta->rx_tsc;
-			lb = lat_bucket(now_tsc, prev_rx, mult, &lat_max);
+			lb = lat_bucket(now_tsc, prev_rx, mult, &lat_max, &lat_ns);
 		}
 		ws->lat_hist[lb]++;
+		lat_sum += lat_ns;
 
 		g = meta->group_id;
 		if (unlikely(g >= MCFAN_MAX_GROUPS))
@@ -324,6 +327,7 @@ mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16
 	ws->frames += n;
 	ws->bytes += bytes;
 	ws->lat_max_ns = lat_max;
+	ws->lat_sum_ns += lat_sum;
 	if (waiting > ws->ring_high_water)
 		ws->ring_high_water = waiting;
 	rte_seqcount_write_end(&ws->seq);

@@ -137,6 +137,8 @@ struct mcfan_worker_stats {
 	 * every copy in bucket 0. */
 	uint64_t lat_ns_mult;
 	uint64_t lat_max_ns;           /**< Longest RX-to-dequeue time seen, ns. */
+	/** Sum of every copy's RX-to-dequeue time, ns (the histogram's sum: one add a burst). */
+	uint64_t lat_sum_ns;
 	uint64_t lat_hist[MCFAN_LAT_BUCKETS]; /**< Copies per log2(ns) bucket (see above). */
 	uint64_t group_frames[MCFAN_MAX_GROUPS];
 	uint64_t group_bytes[MCFAN_MAX_GROUPS];
@@ -264,7 +266,7 @@ uint16_t mcfan_fanout_flush(struct mcfan_rx_ctx *ctx);
  * Process and free a burst of mbufs dequeued by a worker.
  *
  * Counts frames and bytes per group in ws and each copy's RX-to-dequeue time
- * (now_tsc - its rx_tsc) in ws->lat_hist, then frees every mbuf (which
+ * (now_tsc - its rx_tsc) in ws->lat_hist and ws->lat_sum_ns, then frees every mbuf (which
  * returns it to its pool once the last reference is dropped).
  *
  * @param ws

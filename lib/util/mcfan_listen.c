@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +31,18 @@ port_parse(const char *whole, const char *p, uint16_t *port, char *err, size_t l
 				     "number 1..%d", whole, p, PORT_MAX);
 	*port = (uint16_t)v;
 	return 0;
+}
+
+/* Is every character of s a decimal digit or a dot (an attempt at a dotted quad)? */
+static bool
+digits_and_dots(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++)
+		if (!(*s == '.' || (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
 }
 
 int
@@ -65,6 +78,20 @@ mcfan_listen_parse(const char *text, struct mcfan_listen *out, char *err, size_t
 			return mcfan_err_set(err, len, -EINVAL, "'%s': '%s' is not a numeric IPv6 "
 					     "address", text, host);
 		}
+		/* RFC 4291 2.7 (ff00::/8) and 2.5.6 (fe80::/10): nothing to listen on, or not
+		 * without an interface scope, which mcfan does not take */
+		if (IN6_IS_ADDR_MULTICAST(&v6->sin6_addr)) {
+			memset(out, 0, sizeof(*out));
+			return mcfan_err_set(err, len, -EINVAL, "'%s': '%s' is a multicast "
+					     "address: give a unicast address of this host", text,
+					     host);
+		}
+		if (IN6_IS_ADDR_LINKLOCAL(&v6->sin6_addr)) {
+			memset(out, 0, sizeof(*out));
+			return mcfan_err_set(err, len, -EINVAL, "'%s': '%s' is a link-local "
+					     "address (it needs an interface scope, not taken): "
+					     "give another address, or [::]", text, host);
+		}
 		ret = port_parse(text, close + 2, &out->port, err, len);
 		if (ret < 0) {
 			memset(out, 0, sizeof(*out));
@@ -95,8 +122,22 @@ mcfan_listen_parse(const char *text, struct mcfan_listen *out, char *err, size_t
 	}
 	if (inet_pton(AF_INET, host, &v4->sin_addr) != 1) {
 		memset(out, 0, sizeof(*out));
+		if (digits_and_dots(host))
+			return mcfan_err_set(err, len, -EINVAL, "'%s': '%s' is not a numeric "
+					     "IPv4 address: four decimal numbers 0..255, no leading "
+					     "zeros (A.B.C.D)", text, host);
 		return mcfan_err_set(err, len, -EINVAL, "'%s': '%s' is not a numeric IPv4 address "
 				     "(no host names)", text, host);
+	}
+	/* RFC 5771 (224.0.0.0/4) and RFC 919 (255.255.255.255): not an address to listen on */
+	if (IN_MULTICAST(ntohl(v4->sin_addr.s_addr)) ||
+	    v4->sin_addr.s_addr == htonl(INADDR_BROADCAST)) {
+		bool mc = IN_MULTICAST(ntohl(v4->sin_addr.s_addr));
+
+		memset(out, 0, sizeof(*out));
+		return mcfan_err_set(err, len, -EINVAL, "'%s': '%s' is a %s address: give a "
+				     "unicast address of this host (or 0.0.0.0)", text, host,
+				     mc ? "multicast" : "broadcast");
 	}
 	ret = port_parse(text, port_text, &out->port, err, len);
 	if (ret < 0) {

@@ -48,12 +48,36 @@ OM_ACCEPT = "application/openmetrics-text; version=1.0.0,text/plain;version=0.0.
 OM_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8"
 TEXT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 CONN_TIMEOUT_S = 5            # server.c's CONN_TIMEOUT_S
+REQUEST_DEADLINE_S = 7        # server.c's REQUEST_DEADLINE_S
+CONN_PER_IP_LIMIT = 8         # server.c's CONN_PER_IP_LIMIT
 OM_CHECK = r"""
 import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse
 fams = list(parse(sys.stdin.read()))
 print(len(fams))
 """
+
+
+SAMPLE_KEYS = r"""
+import json, sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om_parse
+from prometheus_client.parser import text_string_to_metric_families as text_parse
+kind, data = sys.argv[1], sys.stdin.read()
+fams = list((om_parse if kind == "om" else text_parse)(data))
+keys = sorted({json.dumps([s.name, sorted(s.labels.items())]) for f in fams for s in f.samples})
+types = {f.name: f.type for f in fams}
+print(json.dumps({"keys": keys, "types": types}))
+"""
+
+
+def parse_keys(kind, body):
+    """Sample names and label sets of a page as python3-prometheus-client parses it (kind
+    "om": its strict OpenMetrics parser; "text": its 0.0.4 parser)."""
+    p = subprocess.run([SYS_PY, "-c", SAMPLE_KEYS, kind], input=body, capture_output=True,
+                       timeout=60)
+    if p.returncode != 0:
+        return None, p.stderr.decode()[-400:]
+    return json.loads(p.stdout), ""
 
 
 def free_port():
@@ -96,6 +120,42 @@ def by_label(smp, name, key):
     return {dict(lb)[key]: v for (n, lb), v in smp.items() if n == name}
 
 
+LAT = "mcfan_rx_to_worker_latency_seconds"
+
+
+def check_latency_histogram(smp, exact=False):
+    """The RX-to-worker latency is a proper histogram per worker lcore: cumulative _bucket
+    series ending in +Inf, a _count equal to the +Inf bucket, a _sum. exact (counters that do
+    not move): the sum lies within the bucket bounds (bucket b: 2^b .. 2^(b+1) - 1 ns)."""
+    lcores = {dict(lb)["lcore"] for (n, lb) in smp if n == LAT + "_bucket"}
+    t.check(len(lcores) >= 1, f"latency histogram: buckets of lcores {sorted(lcores)}")
+    for lc in sorted(lcores):
+        bk = sorted(((float(dict(lb)["le"]), v) for (n, lb), v in smp.items()
+                     if n == LAT + "_bucket" and dict(lb)["lcore"] == lc))
+        cum = [v for _, v in bk]
+        t.check(bk[-1][0] == float("inf") and cum == sorted(cum),
+                f"lcore {lc}: {len(bk)} cumulative buckets up to +Inf")
+        cnt = smp.get((LAT + "_count", frozenset({("lcore", lc)})))
+        sm = smp.get((LAT + "_sum", frozenset({("lcore", lc)})))
+        t.check(cnt is not None and cnt == bk[-1][1],
+                f"lcore {lc}: _count {cnt} = +Inf bucket {bk[-1][1]}")
+        t.check(sm is not None and (sm > 0) == (bk[-1][1] > 0),
+                f"lcore {lc}: _sum {sm} (> 0 once copies were measured)")
+        if exact and sm is not None:
+            lo = hi = 0.0
+            prev = 0.0
+            for b, (_, c) in enumerate(bk):
+                n = c - prev
+                prev = c
+                lo += n * (0 if b == 0 else 2 ** b) / 1e9
+                if n > 0:
+                    hi += n * ((2 ** (b + 1) - 1) if b + 1 < len(bk) else float("inf")) / 1e9
+            t.check(lo <= sm * (1 + 1e-9) and sm <= hi * (1 + 1e-9),
+                    f"lcore {lc}: _sum {sm:.9f} s within the buckets' bounds "
+                    f"[{lo:.9f}, {hi:.9f}]")
+    return lcores
+
+
 def bad_options(mcfan):
     cases = [
         (["--metrics-listen", "localhost:9100"], "'localhost'"),
@@ -121,6 +181,51 @@ def bad_options(mcfan):
     t.check_eq(p.returncode, 2, "config file metrics-listen = 10.1.2:80: exit status")
     t.check("line 2" in p.stderr and "'10.1.2'" in p.stderr,
             f"config file: line and token named: {p.stderr.strip()!r}")
+
+
+def bad_listen_addresses(mcfan):
+    """Addresses inet_pton() takes but no one can listen on, and dotted quads it refuses:
+    refused before EAL (exit 2), the message naming the address and why."""
+    cases = [
+        ("224.0.0.1:9100", "'224.0.0.1' is a multicast address"),
+        ("255.255.255.255:9100", "'255.255.255.255' is a broadcast address"),
+        ("[ff02::1]:9100", "'ff02::1' is a multicast address"),
+        ("[fe80::1]:9100", "'fe80::1' is a link-local address"),
+        ("127.0.0.01:9100", "'127.0.0.01' is not a numeric IPv4 address: four decimal"),
+    ]
+    for addr, want in cases:
+        p = subprocess.run([mcfan, "--no-pci", "--", "--metrics-listen", addr],
+                           capture_output=True, text=True, timeout=30)
+        t.check_eq(p.returncode, 2, f"--metrics-listen {addr}: exit status")
+        t.check(want in p.stderr and "--metrics-listen" in p.stderr and
+                "host names" not in p.stderr,
+                f"--metrics-listen {addr}: {want!r} in {p.stderr.strip()!r}")
+        t.check(not t.eal_lines(p.stderr), f"--metrics-listen {addr}: refused before EAL")
+
+
+def check_accept(port):
+    """The OpenMetrics page only for the exact media type application/openmetrics-text
+    (RFC 9110 12.5.1: case-insensitive, parameters allowed) with a weight above 0."""
+    cases = [
+        ("application/openmetrics-textx", TEXT_TYPE),
+        ("xapplication/openmetrics-text", TEXT_TYPE),
+        ("application/openmetrics-text-foo; version=1.0.0", TEXT_TYPE),
+        ("application/openmetrics-text;q=0", TEXT_TYPE),
+        ("application/openmetrics-text; version=1.0.0; q=0.000", TEXT_TYPE),
+        ("application/openmetrics-text;q=1.5", TEXT_TYPE),
+        ("text/plain, application/openmetrics*", TEXT_TYPE),
+        ("Application/OpenMetrics-Text", OM_TYPE),
+        ("text/plain;q=0.5, application/openmetrics-text ; version=1.0.0 ; q=0.001", OM_TYPE),
+        ("application/openmetrics-text;q=0, application/openmetrics-text;version=1.0.0",
+         OM_TYPE),
+        ('text/plain;x="a,b", application/openmetrics-text', OM_TYPE),
+    ]
+    for accept, want in cases:
+        st, hd, body, _ = http_get(port, accept=accept)
+        t.check(st == 200 and hd.get("Content-Type") == want,
+                f"Accept: {accept!r}: {st} {hd.get('Content-Type')!r}, expected {want!r}")
+        t.check(body.endswith(b"# EOF\n") == (want == OM_TYPE),
+                f"Accept: {accept!r}: the body is in the format of its type")
 
 
 def port_in_use(pcap):
@@ -183,6 +288,30 @@ def check_pages(port):
                        timeout=60)
     print(f"note: promtool 2.42 (0.0.4 parser only) on the OpenMetrics page: rc "
           f"{p.returncode}, {len((p.stdout + p.stderr).splitlines())} lines")
+    # a second parser beside promtool for each format: python3-prometheus-client's 0.0.4
+    # parser on the text page, its OpenMetrics parser on the other; both pages carry the
+    # same samples (names and label sets) and the same family types
+    tk, err = parse_keys("text", body)
+    ok, err2 = parse_keys("om", om)
+    if t.check(tk is not None and ok is not None, f"both parsers take the pages: {err}{err2}"):
+        mine = sorted({json.dumps([n, sorted(lb)]) for (n, lb) in samples(text)})
+        t.check_eq(len(tk["keys"]), len(mine), "text parser: as many samples as the page has")
+        def stable(keys):
+            # a group's IGMP state (joining -> idle) may change between the two pages
+            out = set()
+            for k in keys:
+                n, lb = json.loads(k)
+                if n == "mcfan_igmp_membership":
+                    lb = [x for x in lb if x[0] != "state"]
+                out.add(json.dumps([n, lb]))
+            return out
+        t.check(stable(tk["keys"]) == stable(ok["keys"]), "the OpenMetrics page has the text "
+                f"page's samples: {sorted(stable(tk['keys']) ^ stable(ok['keys']))[:6]}")
+        t.check(ok["types"].get("mcfan_rx_to_worker_latency_seconds") == "histogram" and
+                ok["types"].get("mcfan") == "info" and
+                ok["types"].get("mcfan_rx_frames") == "counter",
+                f"OpenMetrics parser: histogram, info and counter families "
+                f"({ {k: ok['types'].get(k) for k in ('mcfan', 'mcfan_rx_frames')} })")
     smp = samples(text)
     for name in ("mcfan_info", "mcfan_lcore_state_seconds_total",
                  "mcfan_rx_to_worker_latency_seconds_bucket", "mcfan_ring_occupancy_copies",
@@ -191,6 +320,7 @@ def check_pages(port):
         t.check(any(n == name for n, _ in smp), f"page has {name}")
     states = {dict(lb)["state"] for (n, lb) in smp if n == "mcfan_lcore_state_seconds_total"}
     t.check("wait_cpu" in states and "poll_empty" in states, f"states include wait_cpu: {states}")
+    check_latency_histogram(smp)
     info = [dict(lb) for (n, lb) in smp if n == "mcfan_info"]
     t.check(len(info) == 1 and info[0].get("dpdk_version", "").startswith("DPDK 22.11"),
             f"mcfan_info labels: {info}")
@@ -259,6 +389,78 @@ def check_bad_requests(port):
     t.check_eq(st, 200, "still serving after the bad clients")
     refused = samples(body.decode()).get(("mcfan_metrics_refused_requests_total", frozenset()))
     t.check(refused is not None and refused >= 3, f"404/405 answers counted: {refused}")
+
+
+def check_slowloris(port):
+    """Dripping clients (a header line every 0.5 s, never the end of the request) from
+    127.0.0.2: the first CONN_PER_IP_LIMIT are let in and cut at the exchange deadline, the
+    others are refused at once; scrapes from 127.0.0.1 meanwhile are answered within 1 s."""
+    import select
+    n = CONN_PER_IP_LIMIT + 4
+    before = samples(http_get(port)[2].decode()).get(
+        ("mcfan_metrics_cut_connections_total", frozenset()))
+    t.check(before is not None, f"page has mcfan_metrics_cut_connections_total ({before})")
+    drips = []
+    for _ in range(n):
+        s = socket.socket()
+        s.bind(("127.0.0.2", 0))
+        s.settimeout(2)
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        s.setblocking(False)
+        drips.append([s, time.monotonic(), None])
+    t0 = time.monotonic()
+    worst, scrapes, bad = 0.0, 0, []
+    while time.monotonic() - t0 < REQUEST_DEADLINE_S + 4 and any(d[2] is None for d in drips):
+        for d in drips:
+            if d[2] is not None:
+                continue
+            r, _, _ = select.select([d[0]], [], [], 0)
+            try:
+                if r and d[0].recv(4096) == b"":
+                    d[2] = time.monotonic()
+                    continue
+                d[0].send(b"X-Drip: y\r\n")
+            except (BlockingIOError, InterruptedError):
+                pass
+            except OSError:
+                d[2] = time.monotonic()
+        st, _, body, dt = http_get(port, timeout=5)
+        scrapes += 1
+        worst = max(worst, dt)
+        if st != 200 or not body.startswith(b"# HELP"):
+            bad.append(st)
+        time.sleep(0.5)
+    held = sorted(round(d[2] - d[1], 1) for d in drips if d[2] is not None)
+    print(f"slowloris: {n} dripping clients closed after {held} s; {scrapes} scrapes, "
+          f"worst {worst:.2f} s")
+    t.check(not bad and worst < 1.0, f"{scrapes} scrapes beside {n} dripping clients: all "
+            f"answered, worst {worst:.2f} s (< 1 s; failures {bad})")
+    t.check(all(d[2] is not None for d in drips), "every dripping connection was closed")
+    late = [x for x in held if x >= REQUEST_DEADLINE_S - 1]
+    t.check_eq(len(late), CONN_PER_IP_LIMIT,
+               f"dripping connections let in (per-IP limit) and held until the deadline")
+    t.check(all(x <= REQUEST_DEADLINE_S + 2.5 for x in late),
+            f"... each cut within {REQUEST_DEADLINE_S} s + 2.5 s of its start: {late}")
+    t.check_eq(len(held) - len(late), n - CONN_PER_IP_LIMIT,
+               "the ones past the per-IP limit refused at once")
+    for d in drips:
+        d[0].close()
+    after = samples(http_get(port)[2].decode()).get(
+        ("mcfan_metrics_cut_connections_total", frozenset()))
+    t.check(before is not None and after == before + CONN_PER_IP_LIMIT,
+            f"mcfan_metrics_cut_connections_total {before} -> {after} "
+            f"(+{CONN_PER_IP_LIMIT})")
+    req = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    c = socket.socket()
+    c.bind(("127.0.0.2", 0))
+    c.settimeout(5)
+    c.connect(("127.0.0.1", port))
+    c.sendall(req)
+    got = c.recv(64)
+    c.close()
+    t.check(got.startswith(b"HTTP/1.1 200"), f"127.0.0.2 is served again after the cuts "
+            f"({got[:20]!r})")
 
 
 def prom_query(pport, q, at=None):
@@ -366,6 +568,15 @@ def check_prometheus(pport, tel, rx_lcore):
         f"{k} {v * 100:.1f}/{one.get(k + '_bp', 0) / 100:.1f}" for k, v in sorted(shares.items())))
     busy = sum(v for k, v in shares.items() if k not in ("poll_empty", "sleep"))
     t.check(busy > 0.5, f"the RX lcore of an endless pcap is busy ({busy * 100:.1f} %)")
+    # the latency histogram as Prometheus sees it: a finite median and mean
+    for q in (f"histogram_quantile(0.5, rate({LAT}_bucket[5s]))",
+              f"histogram_quantile(0.99, sum by (le) (rate({LAT}_bucket[5s])))",
+              f"rate({LAT}_sum[5s]) / rate({LAT}_count[5s])"):
+        res = prom_query(pport, q)
+        vals = [float(r["value"][1]) for r in res]
+        print(f"{q}: {vals}")
+        t.check(len(vals) >= 1 and all(v == v and 0 < v < float("inf") for v in vals),
+                f"{q}: a finite value > 0 ({vals})")
     # per-group frames: Prometheus vs /mcfan/groups, within one scrape of traffic
     g, _ = tel.query("/mcfan/groups")
     tg = {f"{a}:{p}": fr for a, p, fr in zip(g["group"], g["udp_port"], g["frames"])}
@@ -430,7 +641,9 @@ def main_run(pcap, tmp):
         tel = t.Telemetry(t.telemetry_socket(eal), proc=proc)
         tel.wait_ready()
         check_pages(mport)
+        check_accept(mport)
         check_bad_requests(mport)
+        check_slowloris(mport)
         check_prometheus(pport, tel, 1)
         check_docs(pport, tmp)
         # last scrape vs the final report: the report is later, by at most a scrape or so
@@ -564,6 +777,9 @@ def max_groups_run(tmp):
                if n == "mcfan_lcore_sleep_overrun_drops_total"}
         t.check_eq(ovr, {("1", "ring"): 0.0, ("1", "port"): 0.0},
                    "sleep overrun per lcore and part (a capture read once: none)")
+        lcs = check_latency_histogram(fsmp, exact=True)
+        t.check_eq(sum(fsmp.get((LAT + "_count", frozenset({("lcore", lc)})), 0) for lc in lcs),
+                   float(len(frames)), "latency _count: every copy of the capture, once")
         rings = by_label(smp, "mcfan_ring_enqueued_copies_total", "worker_lcore")
         t.check_eq(rings, {"1": float(len(frames))}, "ring 1->1 enqueued every copy")
         # clear stats (console): every counter starts from zero, the per-ring ones too
@@ -585,6 +801,268 @@ def max_groups_run(tmp):
         t.remove_runtime_dir(eal)
 
 
+def igmp_frame(dst, msg, ttl=1, fix=True):
+    """An IGMP message in IPv4 with the Router Alert option (as test_igmp.py builds it)."""
+    if fix:
+        msg = msg[:2] + struct.pack("!H", t._csum(msg[:2] + b"\0\0" + msg[4:])) + msg[4:]
+    return t.eth(t.mac_for_group(dst), 0x0800,
+                 t.ipv4("198.18.0.254", dst, 2, msg, ihl=6, options=b"\x94\x04\0\0", ttl=ttl))
+
+
+def labels_frames():
+    """Two captures (port 0, port 1): group frames, frames of every RX-side drop reason,
+    IGMP/MLD frames, and an A/B pair (line A on port 0, line B on port 1)."""
+    uni = t.eth(b"\x02\x00\x00\x00\x00\x09", 0x0800,
+                t.ipv4("198.18.0.1", "198.18.0.9", 17, t.udp(40000, 3999, b"x" * 18)))
+    tcp = t.eth(t.mac_for_group("239.9.9.1"), 0x0800,
+                t.ipv4("198.18.0.1", "239.9.9.1", 6, b"x" * 20))
+    frag = t.eth(t.mac_for_group("239.9.9.1"), 0x0800,
+                 t.ipv4("198.18.0.1", "239.9.9.1", 17, t.udp(40000, 3999, b"x" * 18),
+                        frag=0x2000))
+    trunc = t.eth(t.mac_for_group("239.9.9.1"), 0x0800,
+                  t.ipv4("198.18.0.1", "239.9.9.1", 17, t.udp(40000, 3999, b"x" * 18),
+                         total_len=400))
+    bad_ihl = bytearray(t.udp4_frame("239.9.9.2", 3999))
+    bad_ihl[14] = 0x44                                   # IHL 4 < 5: malformed
+    q2 = bytes([0x11, 10, 0, 0, 0, 0, 0, 0])             # v2 general query, 1 s to answer
+    bad_q = igmp_frame("224.0.0.1", q2)
+    bad_q = bad_q[:-1] + bytes([bad_q[-1] ^ 0xff])       # bad checksum
+    line_a = [t.udp4_frame("239.9.9.5", 3999, struct.pack(">I", n) + b"a" * 14)
+              for n in range(1, 21) if n != 5]
+    line_b = [t.udp4_frame("239.9.9.6", 3999, struct.pack(">I", n) + b"b" * 14)
+              for n in range(1, 21) if n != 7]
+    p0 = ([t.udp4_frame(f"239.9.9.{g}", 3999) for g in (1, 2, 3, 4) for _ in range(5)] +
+          [t.udp4_frame("239.9.8.1", 3999)] * 3 + [uni] * 2 + [tcp] * 2 +
+          [igmp_frame("224.0.0.1", q2)] + line_a)
+    p1 = ([t.udp4_frame(f"239.9.9.{g}", 3999) for g in (7, 8, 9, 10) for _ in range(4)] +
+          [frag] * 2 + [bytes(bad_ihl)] + [trunc] + [bad_q] + line_b)
+    want = [{"unknown_group": 3, "not_multicast": 2, "not_udp": 2, "control": 1},
+            {"fragment": 2, "malformed": 1, "truncated": 1, "control": 1}]
+    return p0, p1, want
+
+
+def labels_run(tmp):
+    """Drops where they arise, IGMP/MLD and A/B series, against the report: two ports, each
+    polled by its own RX lcore (lcores 1 and 2), one worker; captures read once, so the
+    last page and the report show the same frozen counters."""
+    p0, p1, want = labels_frames()
+    pc = []
+    for i, fr in enumerate((p0, p1)):
+        pc.append(os.path.join(tmp, f"labels{i}.pcap"))
+        t.write_pcap(pc[-1], fr)
+    mport = free_port()
+    rep_path = os.path.join(tmp, "labels-report.json")
+    eal = t.eal_args("metrics-labels")[2:] + [
+        "--lcores", "0@0,1@1,2@1",
+        "--vdev", f"net_pcap0,rx_pcap={pc[0]},tx_pcap={os.path.join(tmp, 'tx0.pcap')}",
+        "--vdev", f"net_pcap1,rx_pcap={pc[1]},tx_pcap={os.path.join(tmp, 'tx1.pcap')}"]
+    proc = t.McfanProcess(eal, ["--groups", GROUPS, "--rx-lcores", "1-2", "--worker-lcores",
+                                "2", "--metrics-listen", str(mport), "--duration", "30",
+                                "--metrics-max-groups", "4",
+                                "--seq", "239.9.9.5-6:3999=0:4:be",
+                                "--seq-pair", "239.9.9.5:3999,239.9.9.6:3999",
+                                "--report-json", rep_path])
+    total = len(p0) + len(p1)
+    try:
+        if not t.check(wait_metrics(mport, proc), "labels run serves /metrics"):
+            return
+        # every frame counted, the IGMP answers (1 s) sent, the pair's windows settled
+        end = time.monotonic() + 20
+        last, stable = None, 0
+        while time.monotonic() < end:
+            body = http_get(mport)[2].decode()
+            smp = samples(body)
+            keys = {k: v for k, v in smp.items() if not k[0].startswith(
+                ("mcfan_uptime", "mcfan_lcore", "mcfan_metrics", "mcfan_igmp_querier_age",
+                 "mcfan_mbufs_in_use", "mcfan_idle", "mcfan_worker_ring_waiting",
+                 "mcfan_ring_occupancy"))}
+            if smp.get(("mcfan_rx_frames_total", frozenset())) == total and keys == last:
+                stable += 1
+                if stable >= 3:
+                    break
+            else:
+                stable = 0
+            last = keys
+            time.sleep(0.5)
+        t.check(stable >= 3, "labels run: the counters settled")
+        p = subprocess.run(["promtool", "check", "metrics"], input=body.encode(),
+                           capture_output=True, timeout=60)
+        t.check(p.returncode == 0 and not (p.stdout + p.stderr).strip(),
+                f"promtool check metrics, page with per-lcore, IGMP and A/B series: "
+                f"{(p.stdout + p.stderr)[:400]!r}")
+        om = http_get(mport, accept=OM_ACCEPT)[2]
+        p = subprocess.run([SYS_PY, "-c", OM_CHECK], input=om, capture_output=True, timeout=60)
+        t.check(p.returncode == 0, f"strict OpenMetrics parser, labels page: "
+                f"{p.stderr.decode()[-400:]!r}")
+        proc.signal(signal.SIGINT)
+        t.check_eq(proc.wait(30), 0, "labels run: exit status after SIGINT")
+        rep = json.load(open(rep_path))
+        check_drop_labels(smp, rep, want, total)
+        check_igmp_series(smp, rep)
+        check_pair_series(smp, rep)
+    finally:
+        if proc.p.poll() is None:
+            proc.signal(signal.SIGINT)
+            proc.wait(30)
+        t.remove_runtime_dir(eal)
+
+
+def series(smp, name):
+    return {lb: v for (n, lb), v in smp.items() if n == name}
+
+
+def check_drop_labels(smp, rep, want, total):
+    reasons = sorted(rep["drops"])
+    tot = {dict(lb)["reason"]: v for lb, v in series(smp, "mcfan_dropped_frames_total").items()}
+    t.check_eq(tot, {r: float(rep["drops"][r]) for r in reasons},
+               "mcfan_dropped_frames_total by reason = the report's drops")
+    pairs = {(dict(lb)["lcore"], dict(lb)["port"]) for lb in series(smp, "mcfan_rx_pair_info")}
+    t.check_eq(pairs, {("1", "0"), ("2", "1")}, "mcfan_rx_pair_info: lcore 1 polls port 0, "
+               "lcore 2 port 1")
+    lc = {}
+    for lb, v in series(smp, "mcfan_rx_lcore_dropped_frames_total").items():
+        d = dict(lb)
+        lc.setdefault(d["lcore"], {})[d["reason"]] = v
+    pt = {}
+    for lb, v in series(smp, "mcfan_port_dropped_frames_total").items():
+        d = dict(lb)
+        pt.setdefault(d["port"], {})[d["reason"]] = v
+    t.check_eq(sorted(lc), ["1", "2"], "per-RX-lcore drops: both RX lcores")
+    t.check_eq(sorted(pt), ["0", "1"], "per-port drops: both ports (one RX lcore each)")
+    for r in reasons:
+        t.check_eq(sum(x.get(r, 0) for x in lc.values()), float(rep["drops"][r]),
+                   f"{r}: the RX lcores' drops add up to the report's")
+        t.check_eq(sum(x.get(r, 0) for x in pt.values()), float(rep["drops"][r]),
+                   f"{r}: the ports' drops add up to the report's")
+    for port, lcore, w in (("0", "1", want[0]), ("1", "2", want[1])):
+        got = {r: v for r, v in pt.get(port, {}).items() if v}
+        t.check_eq(got, {r: float(n) for r, n in w.items()},
+                   f"port {port}: the drops of its capture, each under its reason")
+        t.check_eq(lc.get(lcore), pt.get(port), f"lcore {lcore} = port {port}")
+    rx = {dict(lb)["lcore"]: v for lb, v in series(smp, "mcfan_rx_lcore_rx_frames_total").items()}
+    dl = {dict(lb)["lcore"]: v for lb, v in
+          series(smp, "mcfan_rx_lcore_delivered_frames_total").items()}
+    t.check_eq(sum(rx.values()), float(rep["rx_frames"]), "RX lcores' frames = report rx_frames")
+    t.check_eq(float(rep["rx_frames"]), float(total), "report rx_frames = the captures")
+    t.check_eq(sum(dl.values()), float(rep["delivered_frames"]),
+               "RX lcores' delivered frames = report delivered_frames")
+    for k in rx:
+        t.check_eq(rx[k], dl.get(k, 0) + sum(lc[k].values()),
+                   f"lcore {k}: rx = delivered + drops")
+    # per ring and per worker: ring_full copies (none here, but the sums must hold)
+    ring = sum(series(smp, "mcfan_ring_full_copies_total").values())
+    wrk = sum(series(smp, "mcfan_worker_ring_full_copies_total").values())
+    t.check_eq(ring, float(sum(w["ring_drops"] for w in rep["workers"])),
+               "rings' full copies = the report's workers' ring_drops")
+    t.check_eq(wrk, ring, "workers' full copies = rings' full copies")
+
+
+def check_igmp_series(smp, rep):
+    """The IGMP/MLD series = the report's igmp section, port by port; the capture's query
+    and invalid frames where they were sent."""
+    ig = rep.get("igmp") or {}
+    ports = ig.get("ports", [])
+    t.check_eq(sorted(str(p["port"]) for p in ports), ["0", "1"], "report: IGMP on both ports")
+    t.check_eq(smp.get(("mcfan_igmp_dequeued_frames_total", frozenset())),
+               float(ig.get("dequeued", -1)), "mcfan_igmp_dequeued_frames_total = report")
+
+    def one(name, **lb):
+        return smp.get((name, frozenset((k, str(v)) for k, v in lb.items())))
+
+    for p in ports:
+        port = p["port"]
+        # reports go out on timers (IGMPv2: up to 10 s apart), also after the last page:
+        # what was sent by then is at most what the report counts at exit
+        got = one("mcfan_igmp_tx_frames_total", port=port)
+        t.check(got is not None and 1 <= got <= p["tx_frames"],
+                f"port {port}: tx frames {got}, at most the report's {p['tx_frames']}")
+        for proto, vmax in (("igmp", 3), ("mld", 2)):
+            r = p[proto]
+            t.check_eq(one("mcfan_igmp_version", port=port, proto=proto), float(r["version"]),
+                       f"port {port} {proto}: version = report")
+            t.check_eq(one("mcfan_igmp_querier_version", port=port, proto=proto),
+                       float(r["querier_version"] or 0), f"port {port} {proto}: querier "
+                       f"version = report ({r['querier_version']})")
+            t.check_eq(one("mcfan_igmp_queries_taken_total", port=port, proto=proto),
+                       float(r["taken"]), f"port {port} {proto}: queries taken = report")
+            for kind in ("general", "group", "source"):
+                for v in range(1, vmax + 1):
+                    t.check_eq(one("mcfan_igmp_queries_total", port=port, proto=proto,
+                                   kind=kind, version=v),
+                               float(r[f"queries_{kind}"][f"v{v}"]),
+                               f"port {port} {proto}: {kind} queries v{v} = report")
+            for fam, key in (("mcfan_igmp_reports_sent_total", "reports_sent"),
+                             ("mcfan_igmp_leaves_sent_total", "leaves_sent")):
+                for v in range(1, vmax + 1):
+                    got = one(fam, port=port, proto=proto, version=v)
+                    t.check(got is not None and got <= r[key][f"v{v}"],
+                            f"port {port} {proto}: {key} v{v} {got}, at most the report's "
+                            f"{r[key][f'v{v}']}")
+            for reason, n in r["invalid"].items():
+                t.check_eq(one("mcfan_igmp_invalid_frames_total", port=port, proto=proto,
+                               reason=reason), float(n),
+                           f"port {port} {proto}: invalid {reason} = report ({n})")
+            mem = {(dict(lb)["group"], dict(lb)["state"]): v for lb, v in
+                   series(smp, "mcfan_igmp_membership").items()
+                   if dict(lb)["port"] == str(port) and dict(lb)["proto"] == proto}
+            # --metrics-max-groups 4: the first 4 groups by name, the rest counted per
+            # state under group="_other"
+            named = sorted(g for g, _ in mem if g != "_other")
+            t.check_eq(named, sorted(g["group"] for g in r["groups"][:4]),
+                       f"port {port} {proto}: membership series of the first 4 groups")
+            t.check_eq(sum(mem.values()), float(len(r["groups"])),
+                       f"port {port} {proto}: membership adds up to the groups")
+            t.check(all(v == 1.0 for (g, _), v in mem.items() if g != "_other") and
+                    {st for _, st in mem} <= {"joining", "idle", "delaying", "leaving"},
+                    f"port {port} {proto}: one series a group, with its state: {mem}")
+            t.check_eq(one("mcfan_igmp_groups", port=port, proto=proto),
+                       float(len(r["groups"])), f"port {port} {proto}: groups")
+    # what the captures held: a v2 general query on port 0, a bad checksum on port 1
+    t.check_eq(one("mcfan_igmp_queries_total", port=0, proto="igmp", kind="general",
+                   version=2), 1.0, "port 0: the capture's IGMPv2 general query")
+    t.check_eq(one("mcfan_igmp_querier_version", port=0, proto="igmp"), 2.0,
+               "port 0: querier version 2")
+    t.check_eq(one("mcfan_igmp_querier_version", port=1, proto="igmp"), 0.0,
+               "port 1: no querier")
+    t.check_eq(one("mcfan_igmp_invalid_frames_total", port=1, proto="igmp",
+                   reason="bad_checksum"), 1.0, "port 1: the capture's bad checksum")
+    t.check((one("mcfan_igmp_reports_sent_total", port=0, proto="igmp", version=2) or 0) >= 1,
+            "port 0: the general query answered with IGMPv2 reports")
+
+
+def check_pair_series(smp, rep):
+    """The A/B series = the report's feed_pairs (line A on port 0 lacks 5, line B on port 1
+    lacks 7: the merged stream has all 20; how many each line is counted as missing depends
+    on which RX lcore read its capture first, so only the equality is asserted)."""
+    pairs = rep.get("feed_pairs") or []
+    if not t.check(len(pairs) == 1, f"report: one A/B pair ({len(pairs)})"):
+        return
+    pr = pairs[0]
+    name = "239.9.9.5:3999,239.9.9.6:3999"
+    info = [dict(lb) for lb in series(smp, "mcfan_feed_pair_info")]
+    t.check_eq(info, [{"pair": name, "lcore": str(pr["lcore"])}], "mcfan_feed_pair_info")
+    for fam, key in (("mcfan_feed_pair_expected_total", "expected"),
+                     ("mcfan_feed_pair_received_total", "received"),
+                     ("mcfan_feed_pair_merged_lost_total", "lost")):
+        t.check_eq(smp.get((fam, frozenset({("pair", name)}))), float(pr["merged"][key]),
+                   f"{fam} = report merged {key} ({pr['merged'][key]})")
+    t.check_eq(pr["merged"]["received"], 20, "merged: every number 1..20 from one line or "
+               "the other")
+    for ln in pr["lines"]:
+        lb = frozenset({("pair", name), ("line", ln["line"]), ("group", ln["group"])})
+        for fam, key in (("mcfan_feed_pair_first_arrivals_total", "first_arrivals"),
+                         ("mcfan_feed_pair_lost_total", "lost"),
+                         ("mcfan_feed_pair_arb_duplicates_total", "arb_duplicates")):
+            t.check_eq(smp.get((fam, lb)), float(ln[key]),
+                       f"line {ln['line']}: {fam} = report {key} ({ln[key]})")
+        for fam, key in (("mcfan_feed_pair_skew_p50_seconds", "skew_p50_ns"),
+                         ("mcfan_feed_pair_skew_p99_seconds", "skew_p99_ns"),
+                         ("mcfan_feed_pair_skew_max_seconds", "skew_max_ns")):
+            got = smp.get((fam, lb))
+            t.check(got is not None and abs(got - ln[key] / 1e9) <= 1e-9 * max(1, ln[key]),
+                    f"line {ln['line']}: {fam} {got} = report {key} {ln[key]} ns")
+
+
 def main():
     mcfan = t.mcfan_path()
     for tool in ("prometheus", "promtool"):
@@ -597,6 +1075,7 @@ def main():
         sys.exit(77)
     t0 = time.monotonic()
     bad_options(mcfan)
+    bad_listen_addresses(mcfan)
     with tempfile.TemporaryDirectory(prefix="mcfan-metrics-") as tmp:
         frames = [t.udp4_frame(f"239.9.9.{1 + i % N_GROUPS}", 3999) for i in range(200)]
         frames.append(t.udp4_frame("239.9.8.1", 3999))   # unknown_group
@@ -605,6 +1084,7 @@ def main():
         port_in_use(pcap)
         main_run(pcap, tmp)
         max_groups_run(tmp)
+        labels_run(tmp)
     print(f"metrics: {time.monotonic() - t0:.1f} s")
     t.finish("metrics")
 

@@ -105,12 +105,15 @@ test_worker_burst(struct rte_mempool *mp, int off)
 		      ws->lat_hist[b], want[b]);
 	CHECK_EQ_INT(ws->lat_max_ns, 10000);
 	CHECK_EQ_INT(ws->frames, RTE_DIM(rx));
+	/* the histogram's sum: 0 + 1 + 2 + 3 x 1000 + 10000 + 0 (the later TSC) ns */
+	CHECK_EQ_INT(ws->lat_sum_ns, 13003);
 	/* a later burst raises the maximum and lands in the top bucket when huge */
 	pkts[0] = frame(mp, off, 0);
 	if (pkts[0] != NULL) {
 		mcfan_worker_burst(ws, pkts, 1, 1, UINT64_C(1) << 40, off);
 		CHECK_EQ_INT(ws->lat_max_ns, UINT64_C(1) << 40);
 		CHECK_EQ_INT(ws->lat_hist[MCFAN_LAT_BUCKETS - 1], 1);
+		CHECK_EQ_INT(ws->lat_sum_ns, 13003 + (UINT64_C(1) << 40));
 	}
 	rte_free(ws);
 }

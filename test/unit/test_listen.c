@@ -92,5 +92,18 @@ main(void)
 	check_bad("9100 ", -EINVAL, "'9100 '");
 	check_bad("1111111111111111111111111111111111111111111111111111111111111111111", -EINVAL,
 		  "...");
+	/* no address to listen on: refused here, before EAL, not by bind() after it */
+	check_bad("224.0.0.1:9100", -EINVAL, "'224.0.0.1' is a multicast");
+	check_bad("239.9.9.1:9100", -EINVAL, "multicast");
+	check_bad("255.255.255.255:9100", -EINVAL, "'255.255.255.255' is a broadcast");
+	check_bad("[ff02::1]:9100", -EINVAL, "'ff02::1' is a multicast");
+	check_bad("[fe80::1]:9100", -EINVAL, "'fe80::1' is a link-local");
+	check_ok("223.255.255.255:9", AF_INET, "223.255.255.255", 9, "223.255.255.255:9");
+	check_ok("240.0.0.1:9", AF_INET, "240.0.0.1", 9, "240.0.0.1:9");
+	/* what inet_pton() refuses among digits and dots: said so, not "no host names" */
+	check_bad("127.0.0.01:9100", -EINVAL, "'127.0.0.01' is not a numeric IPv4 address: four");
+	check_bad("256.0.0.1:9100", -EINVAL, "no leading zeros");
+	check_bad("1.2.3:9100", -EINVAL, "A.B.C.D");
+	check_bad("localhost:9100", -EINVAL, "no host names");
 	return unit_summary("listen");
 }

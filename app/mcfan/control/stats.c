@@ -36,6 +36,7 @@ struct worker_base {
 	uint64_t enqueued;
 	uint64_t ring_drops;
 	uint64_t lat_hist[MCFAN_LAT_BUCKETS];
+	uint64_t lat_sum_ns;
 };
 
 /* What every read subtracts; all zero until the first clear. */
@@ -49,10 +50,13 @@ struct mcfan_stats_base {
 	struct mcfan_rx_group_stats rx_groups;        /* RX lcores' per-group sums */
 	struct rte_eth_stats ports[RTE_MAX_ETHPORTS];
 	struct mcfan_ring_stats *rings;               /* [n_rx * n_workers], as app->rings */
+	struct mcfan_rx_stats *rx;                    /* [n_rx]: each RX lcore's block */
 };
 
+/* The totals of every RX lcore's block; per, if not NULL, receives each block ([n_rx]) as
+ * read for the sum, so that baselines of both come from one read. */
 static void
-totals_raw(const struct mcfan_app *app, struct mcfan_totals *t)
+totals_raw(const struct mcfan_app *app, struct mcfan_totals *t, struct mcfan_rx_stats *per)
 {
 	struct mcfan_rx_stats s;
 	unsigned int r, k;
@@ -60,6 +64,8 @@ totals_raw(const struct mcfan_app *app, struct mcfan_totals *t)
 	memset(t, 0, sizeof(*t));
 	for (r = 0; r < app->n_rx; r++) {
 		mcfan_rx_stats_read(&app->lcores[app->rx_lcore_ids[r]].rx.stats, &s);
+		if (per != NULL)
+			per[r] = s;
 		t->rx_frames += s.rx_frames;
 		t->rx_bytes += s.rx_bytes;
 		t->delivered_frames += s.delivered_frames;
@@ -82,7 +88,7 @@ mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
 	/* raw read and baseline under one lock: a `clear stats` in between would make the
 	 * difference go below zero */
 	mcfan_ctl_state_lock(app);
-	totals_raw(app, t);
+	totals_raw(app, t, NULL);
 	if (app->stats_base != NULL) {
 		b = &app->stats_base->totals;
 		t->rx_frames -= b->rx_frames;
@@ -96,6 +102,38 @@ mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
 		t->mac_mismatch -= b->mac_mismatch;
 	}
 	mcfan_ctl_state_unlock(app);
+}
+
+int
+mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *out,
+		     unsigned int max)
+{
+	const struct mcfan_rx_stats *b;
+	struct mcfan_rx_stats s;
+	unsigned int r, k, i;
+
+	mcfan_ctl_state_lock(app); /* raw reads and baselines together (see mcfan_totals_read) */
+	for (r = 0; r < app->n_rx && r < max; r++) {
+		const struct mcfan_lcore *lc = &app->lcores[app->rx_lcore_ids[r]];
+
+		memset(&out[r], 0, sizeof(out[r]));
+		out[r].lcore_id = lc->lcore_id;
+		out[r].n_ports = RTE_MIN(lc->n_ports, (unsigned int)MCFAN_MAX_RX_PAIRS);
+		for (i = 0; i < out[r].n_ports; i++) {
+			out[r].ports[i] = lc->ports[i];
+			out[r].queues[i] = lc->queues[i];
+		}
+		mcfan_rx_stats_read(&lc->rx.stats, &s);
+		b = app->stats_base != NULL ? &app->stats_base->rx[r] : NULL;
+		out[r].rx_frames = s.rx_frames - (b != NULL ? b->rx_frames : 0);
+		out[r].rx_bytes = s.rx_bytes - (b != NULL ? b->rx_bytes : 0);
+		out[r].delivered_frames = s.delivered_frames - (b != NULL ? b->delivered_frames : 0);
+		out[r].ctl_ring_full = s.ctl_ring_full - (b != NULL ? b->ctl_ring_full : 0);
+		for (k = 1; k < MCFAN_DROP_MAX; k++)
+			out[r].drops[k] = s.drops[k] - (b != NULL ? b->drops[k] : 0);
+	}
+	mcfan_ctl_state_unlock(app);
+	return (int)r;
 }
 
 int
@@ -194,10 +232,12 @@ mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
 		for (b = 0; b < MCFAN_LAT_BUCKETS; b++)
 			out[w].hist[b] = __atomic_load_n(&ws->lat_hist[b], __ATOMIC_RELAXED);
 		out[w].max_ns = __atomic_load_n(&ws->lat_max_ns, __ATOMIC_RELAXED);
+		out[w].sum_ns = __atomic_load_n(&ws->lat_sum_ns, __ATOMIC_RELAXED);
 	}
 	mcfan_ctl_state_lock(app);
 	if (app->stats_base != NULL && app->stats_base->clear_tsc != 0) {
 		for (w = 0; w < app->n_workers; w++) {
+			out[w].sum_ns -= app->stats_base->workers[w].lat_sum_ns;
 			for (b = 0, top = 0; b < MCFAN_LAT_BUCKETS; b++) {
 				out[w].hist[b] -= app->stats_base->workers[w].lat_hist[b];
 				if (out[w].hist[b] != 0)
@@ -212,8 +252,10 @@ mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
 	for (w = 0; w < app->n_workers; w++) {
 		for (b = 0; b < MCFAN_LAT_BUCKETS; b++)
 			out[w].copies += out[w].hist[b];
-		if (out[w].copies == 0)
+		if (out[w].copies == 0) {
 			out[w].max_ns = 0;
+			out[w].sum_ns = 0;
+		}
 		out[w].p50_ns = mcfan_lat_quantile_ns(out[w].hist, out[w].max_ns, 500);
 		out[w].p99_ns = mcfan_lat_quantile_ns(out[w].hist, out[w].max_ns, 990);
 	}
@@ -365,8 +407,10 @@ mcfan_stats_init(struct mcfan_app *app)
 	b->slot_frames = calloc(n * MCFAN_MAX_GROUPS, sizeof(b->slot_frames[0]));
 	b->slot_bytes = calloc(n * MCFAN_MAX_GROUPS, sizeof(b->slot_bytes[0]));
 	b->rings = calloc(n * RTE_MAX(app->n_rx, 1u), sizeof(b->rings[0]));
+	b->rx = calloc(RTE_MAX(app->n_rx, 1u), sizeof(b->rx[0]));
 	if (b->workers == NULL || b->slot_frames == NULL || b->slot_bytes == NULL ||
-	    b->rings == NULL) {
+	    b->rings == NULL || b->rx == NULL) {
+		free(b->rx);
 		free(b->rings);
 		free(b->workers);
 		free(b->slot_frames);
@@ -395,6 +439,7 @@ mcfan_stats_free(struct mcfan_app *app)
 	free(b->slot_frames);
 	free(b->slot_bytes);
 	free(b->rings);
+	free(b->rx);
 	free(b);
 }
 
@@ -405,7 +450,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 	struct mcfan_worker_stats *ws;
 	struct mcfan_totals t;
 	struct mcfan_ring_stats *rs;
-	struct mcfan_rx_stats st;
+	struct mcfan_rx_stats st, *per;
 	struct rte_eth_stats ps[RTE_MAX_ETHPORTS];
 	unsigned int r, w;
 	uint16_t port;
@@ -416,9 +461,11 @@ mcfan_stats_clear(struct mcfan_app *app)
 	mcfan_overrun_clear(app); /* likewise */
 	ws = malloc(sizeof(*ws));
 	rs = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*rs));
-	if (ws == NULL || rs == NULL) {
+	per = calloc(RTE_MAX(app->n_rx, 1u), sizeof(*per));
+	if (ws == NULL || rs == NULL || per == NULL) {
 		free(ws);
 		free(rs);
+		free(per);
 		return -ENOMEM;
 	}
 	memset(ps, 0, sizeof(ps));
@@ -430,10 +477,11 @@ mcfan_stats_clear(struct mcfan_app *app)
 		else if (rte_eth_stats_get(port, &ps[port]) != 0)
 			memset(&ps[port], 0, sizeof(ps[port]));
 	}
-	totals_raw(app, &t);
+	totals_raw(app, &t, per);
 	mcfan_ctl_state_lock(app);
 	b->clear_tsc = rte_rdtsc();
 	b->totals = t;
+	memcpy(b->rx, per, (size_t)app->n_rx * sizeof(*per));
 	memcpy(b->ports, ps, sizeof(ps));
 	for (w = 0; w < app->n_workers; w++) {
 		const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[w]];
@@ -444,6 +492,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 		b->workers[w].enqueued = 0;
 		b->workers[w].ring_drops = 0;
 		memcpy(b->workers[w].lat_hist, ws->lat_hist, sizeof(ws->lat_hist));
+		b->workers[w].lat_sum_ns = ws->lat_sum_ns;
 		memcpy(&b->slot_frames[(size_t)w * MCFAN_MAX_GROUPS], ws->group_frames,
 		       sizeof(ws->group_frames));
 		memcpy(&b->slot_bytes[(size_t)w * MCFAN_MAX_GROUPS], ws->group_bytes,
@@ -461,6 +510,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 	mcfan_ctl_state_unlock(app);
 	free(ws);
 	free(rs);
+	free(per);
 	return 0;
 }
 

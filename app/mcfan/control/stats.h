@@ -70,12 +70,43 @@ struct mcfan_ring_view {
  */
 int mcfan_rings_read(const struct mcfan_app *app, struct mcfan_ring_view *out, unsigned int max);
 
+/** One RX lcore's frames and drops by reason (its share of struct mcfan_totals), since the
+ * last clear. */
+struct mcfan_rx_lcore_view {
+	unsigned int lcore_id;        /**< The RX lcore. */
+	unsigned int n_ports;         /**< (port, queue) pairs it polls: ports[0..n_ports-1]. */
+	uint16_t ports[MCFAN_MAX_RX_PAIRS]; /**< The port of each pair (a port may repeat). */
+	uint16_t queues[MCFAN_MAX_RX_PAIRS]; /**< The RX queue of each pair. */
+	uint64_t rx_frames;           /**< Frames its rx_bursts returned. */
+	uint64_t rx_bytes;            /**< Their bytes. */
+	uint64_t delivered_frames;    /**< Frames with at least one copy enqueued. */
+	uint64_t drops[MCFAN_DROP_MAX]; /**< Frames per drop reason (index 0 unused). */
+	uint64_t ctl_ring_full;       /**< Control frames its control ring refused (freed). */
+};
+
+/**
+ * Read every RX lcore's frames and drops, in RX lcore order (app->rx_lcore_ids). Summed over
+ * the RX lcores they are mcfan_totals_read()'s (both start from the same clear stats
+ * baseline). Any control thread; takes ctl_lock (seqcount reads of the RX lcores' blocks);
+ * never touches a data lcore.
+ *
+ * @param out
+ *   Receives up to max views.
+ * @param max
+ *   Room in out (n_rx is enough).
+ * @return
+ *   Views written (0..n_rx).
+ */
+int mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *out,
+			 unsigned int max);
+
 /* RX-to-dequeue latency of one worker (lib/fanout/mcfan_fanout.h's histogram), since the last clear. */
 struct mcfan_latency_view {
 	unsigned int lcore_id;
 	uint64_t copies;                       /* copies measured */
 	uint64_t hist[MCFAN_LAT_BUCKETS];      /* copies per log2(ns) bucket */
 	uint64_t max_ns;                       /* longest (since a clear: at most its bucket's top) */
+	uint64_t sum_ns;                       /* sum of the copies' times, ns (histogram _sum) */
 	uint64_t p50_ns;                       /* quantiles, interpolated in their bucket */
 	uint64_t p99_ns;
 };

@@ -29,6 +29,7 @@
 #include "mcfan.h"
 #include "control/feed.h"
 #include "control/idle.h"
+#include "control/igmp.h"
 #include "control/kernel.h"
 #include "control/overrun.h"
 #include "control/sched.h"
@@ -178,6 +179,112 @@ put_totals(struct expo *e, struct mcfan_app *app)
 		label(l, sizeof(l), "reason", mcfan_drop_name(k));
 		sample_u64(e, "mcfan_dropped_frames", "_total", l, t.drops[k]);
 	}
+}
+
+/*
+ * Frames and drops where they arise: per RX lcore (every drop reason is decided on the RX
+ * side: classifier reasons, unknown_group, ring_full, control), and per port where that is
+ * exact: a port whose every RX lcore polls that port only (its queues) has the drops of
+ * those lcores. A port that shares an RX lcore with another port has no per-port drop
+ * series (the RX lcores count per lcore, not per port; docs/metrics.md).
+ */
+static int
+put_rx_lcores(struct expo *e, struct mcfan_app *app)
+{
+	struct mcfan_rx_lcore_view *rv;
+	uint64_t (*pd)[MCFAN_DROP_MAX];
+	bool *exact, *seen;
+	char l[LABELS_MAX];
+	unsigned int r, i, k;
+	uint16_t port;
+	int n;
+
+	rv = calloc(RTE_MAX(app->n_rx, 1u), sizeof(*rv));
+	pd = calloc(RTE_MAX_ETHPORTS, sizeof(*pd));
+	exact = calloc(RTE_MAX_ETHPORTS, sizeof(*exact));
+	seen = calloc(RTE_MAX_ETHPORTS, sizeof(*seen));
+	if (rv == NULL || pd == NULL || exact == NULL || seen == NULL) {
+		free(rv);
+		free(pd);
+		free(exact);
+		free(seen);
+		return -ENOMEM;
+	}
+	n = mcfan_rx_lcores_read(app, rv, app->n_rx);
+	if (n < 0)
+		n = 0;
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
+		exact[port] = true;
+	for (r = 0; r < (unsigned int)n; r++) {
+		bool one = true;
+
+		for (i = 1; i < rv[r].n_ports; i++)
+			if (rv[r].ports[i] != rv[r].ports[0])
+				one = false;
+		for (i = 0; i < rv[r].n_ports; i++) {
+			port = rv[r].ports[i];
+			if (!one)
+				exact[port] = false;
+			if (i > 0 && port == rv[r].ports[0])
+				continue; /* another queue of the same port: counted once */
+			seen[port] = true;
+			for (k = 1; k < MCFAN_DROP_MAX; k++)
+				pd[port][k] += rv[r].drops[k];
+		}
+	}
+	family(e, "mcfan_rx_pair", FAM_INFO, NULL, "A (port, RX queue) pair and the RX lcore "
+	       "that polls it (value 1)");
+	for (r = 0; r < (unsigned int)n; r++)
+		for (i = 0; i < rv[r].n_ports; i++) {
+			l[0] = '\0';
+			label_u(l, sizeof(l), "lcore", rv[r].lcore_id);
+			label_u(l, sizeof(l), "port", rv[r].ports[i]);
+			label_u(l, sizeof(l), "queue", rv[r].queues[i]);
+			sample_u64(e, "mcfan_rx_pair", "_info", l, 1);
+		}
+#define RXL_FAM(fname, unit, help, expr) do { \
+	family(e, fname, FAM_COUNTER, unit, help); \
+	for (r = 0; r < (unsigned int)n; r++) { \
+		l[0] = '\0'; \
+		label_u(l, sizeof(l), "lcore", rv[r].lcore_id); \
+		sample_u64(e, fname, "_total", l, (expr)); \
+	} \
+} while (0)
+	RXL_FAM("mcfan_rx_lcore_rx_frames", NULL, "Frames the RX lcore's rx_bursts returned "
+		"(all its ports)", rv[r].rx_frames);
+	RXL_FAM("mcfan_rx_lcore_rx_bytes", "bytes", "Bytes of those frames (pkt_len)",
+		rv[r].rx_bytes);
+	RXL_FAM("mcfan_rx_lcore_delivered_frames", NULL, "Frames of the RX lcore with at least "
+		"one copy enqueued to a worker ring", rv[r].delivered_frames);
+	RXL_FAM("mcfan_rx_lcore_control_ring_full_frames", NULL, "IGMP and MLD frames (counted "
+		"under reason control) that the RX lcore's control ring refused", rv[r].ctl_ring_full);
+#undef RXL_FAM
+	family(e, "mcfan_rx_lcore_dropped_frames", FAM_COUNTER, NULL, "Frames the RX lcore "
+	       "dropped, by drop reason (summed over the RX lcores: mcfan_dropped_frames_total)");
+	for (r = 0; r < (unsigned int)n; r++)
+		for (k = 1; k < MCFAN_DROP_MAX; k++) {
+			l[0] = '\0';
+			label_u(l, sizeof(l), "lcore", rv[r].lcore_id);
+			label(l, sizeof(l), "reason", mcfan_drop_name(k));
+			sample_u64(e, "mcfan_rx_lcore_dropped_frames", "_total", l, rv[r].drops[k]);
+		}
+	family(e, "mcfan_port_dropped_frames", FAM_COUNTER, NULL, "Frames received on the port "
+	       "and dropped by mcfan, by drop reason (ports whose RX lcores poll no other port)");
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		if (!seen[port] || !exact[port])
+			continue;
+		for (k = 1; k < MCFAN_DROP_MAX; k++) {
+			l[0] = '\0';
+			label_u(l, sizeof(l), "port", port);
+			label(l, sizeof(l), "reason", mcfan_drop_name(k));
+			sample_u64(e, "mcfan_port_dropped_frames", "_total", l, pd[port][k]);
+		}
+	}
+	free(rv);
+	free(pd);
+	free(exact);
+	free(seen);
+	return 0;
 }
 
 /* One port's counters, read once for every family. */
@@ -436,6 +543,280 @@ put_feed(struct expo *e, struct mcfan_app *app)
 	return 0;
 }
 
+/* A/B pairs of feed lines (docs/feed.md), at most MCFAN_FEED_PAIRS_MAX: per pair the
+ * arbitrated stream, per line its share and its skew against the other line. */
+static int
+put_feed_pairs(struct expo *e, struct mcfan_app *app)
+{
+	static const struct {
+		const char *name;
+		const char *help;
+		size_t off;
+	} lfams[] = {
+		{"mcfan_feed_pair_first_arrivals", "Sequence numbers this line delivered first",
+		 offsetof(struct mcfan_feed_line, first_arrivals)},
+		{"mcfan_feed_pair_lost", "Settled sequence numbers this line never delivered",
+		 offsetof(struct mcfan_feed_line, missed)},
+		{"mcfan_feed_pair_arb_duplicates", "Sequence numbers this line delivered after the "
+		 "other line", offsetof(struct mcfan_feed_line, arb_duplicates)},
+	};
+	static const struct {
+		const char *name;
+		const char *help;
+		size_t off;
+	} mfams[] = {
+		{"mcfan_feed_pair_expected", "Sequence numbers of the arbitrated stream (both lines)",
+		 offsetof(struct mcfan_feed_counters, expected)},
+		{"mcfan_feed_pair_received", "Sequence numbers the arbitrated stream received",
+		 offsetof(struct mcfan_feed_counters, received)},
+		{"mcfan_feed_pair_merged_lost", "Sequence numbers lost on both lines",
+		 offsetof(struct mcfan_feed_counters, lost)},
+	};
+	static const struct {
+		const char *name;
+		const char *help;
+		unsigned int permille; /* 0: the maximum */
+	} sfams[] = {
+		{"mcfan_feed_pair_skew_p50_seconds", "Median of how much later than the other line "
+		 "this line delivered the numbers it delivered later", 500},
+		{"mcfan_feed_pair_skew_p99_seconds", "99th percentile of that lateness", 990},
+		{"mcfan_feed_pair_skew_max_seconds", "Largest such lateness", 0},
+	};
+	struct mcfan_feed_pair_view *pv;
+	char l[LABELS_MAX], a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX];
+	char pair[2 * MCFAN_GROUP_STR_MAX + 2];
+	unsigned int n, i, k, f, sign;
+	uint64_t v;
+
+	pv = calloc(MCFAN_FEED_PAIRS_MAX, sizeof(*pv));
+	if (pv == NULL)
+		return -ENOMEM;
+	n = mcfan_feed_pairs_read(app, pv, MCFAN_FEED_PAIRS_MAX);
+#define PAIR_LABELS(i) do { \
+	if (mcfan_group_format(&pv[i].key[0], a, sizeof(a)) < 0) \
+		snprintf(a, sizeof(a), "invalid"); \
+	if (mcfan_group_format(&pv[i].key[1], b, sizeof(b)) < 0) \
+		snprintf(b, sizeof(b), "invalid"); \
+	snprintf(pair, sizeof(pair), "%s,%s", a, b); \
+	l[0] = '\0'; \
+	label(l, sizeof(l), "pair", pair); \
+} while (0)
+#define LINE_LABELS(i, k) do { \
+	PAIR_LABELS(i); \
+	label(l, sizeof(l), "line", (k) == 0 ? "A" : "B"); \
+	label(l, sizeof(l), "group", (k) == 0 ? a : b); \
+} while (0)
+	family(e, "mcfan_feed_pair", FAM_INFO, NULL, "An A/B pair of feed lines (pair: line A's "
+	       "group, line B's) and the worker lcore that arbitrates it (value 1)");
+	for (i = 0; i < n; i++) {
+		PAIR_LABELS(i);
+		label_u(l, sizeof(l), "lcore", pv[i].lcore);
+		sample_u64(e, "mcfan_feed_pair", "_info", l, 1);
+	}
+	for (f = 0; f < RTE_DIM(mfams); f++) {
+		family(e, mfams[f].name, FAM_COUNTER, NULL, mfams[f].help);
+		for (i = 0; i < n; i++) {
+			PAIR_LABELS(i);
+			memcpy(&v, (const char *)&pv[i].c.merged + mfams[f].off, sizeof(v));
+			sample_u64(e, mfams[f].name, "_total", l, v);
+		}
+	}
+	for (f = 0; f < RTE_DIM(lfams); f++) {
+		family(e, lfams[f].name, FAM_COUNTER, NULL, lfams[f].help);
+		for (i = 0; i < n; i++)
+			for (k = 0; k < 2; k++) {
+				LINE_LABELS(i, k);
+				memcpy(&v, (const char *)&pv[i].c.line[k] + lfams[f].off, sizeof(v));
+				sample_u64(e, lfams[f].name, "_total", l, v);
+			}
+	}
+	for (f = 0; f < RTE_DIM(sfams); f++) {
+		family(e, sfams[f].name, FAM_GAUGE, "seconds", sfams[f].help);
+		for (i = 0; i < n; i++)
+			for (k = 0; k < 2; k++) {
+				/* line A's lateness is the "B earlier" side, line B's "B later"
+				 * (as the report's skew_p50_ns of each line) */
+				sign = k == 0 ? 1 : 0;
+				LINE_LABELS(i, k);
+				v = sfams[f].permille == 0 ? pv[i].c.skew_max_ns[sign] :
+				    mcfan_feed_skew_quantile_ns(pv[i].c.skew_hist[sign],
+								pv[i].c.skew_max_ns[sign],
+								sfams[f].permille);
+				sample_dbl(e, sfams[f].name, "", l, (double)v / NS_PER_SEC);
+			}
+	}
+#undef LINE_LABELS
+#undef PAIR_LABELS
+	free(pv);
+	return 0;
+}
+
+/* The IGMP and MLD host side per port and protocol (control/igmp.h, docs/igmp.md); the
+ * membership per group capped at --metrics-max-groups per port and protocol, the rest
+ * counted per state under group="_other". */
+static int
+put_igmp(struct expo *e, struct mcfan_app *app)
+{
+	static const char *const pname[2] = {"igmp", "mld"};
+	static const char *const qkind[3] = {"general", "group", "source"};
+	struct mcfan_igmp_port_view *pv;
+	struct mcfan_igmp_group_view *gv;
+	struct mcfan_igmp_totals tot = {0};
+	char l[LABELS_MAX], a[MCFAN_IGMP_ADDR_STR];
+	unsigned int n, i, k, v, x, vmax, cap = app->cfg.metrics_max_groups;
+	const uint64_t *arr;
+	int ng, j, m;
+
+	pv = calloc(RTE_MAX_ETHPORTS, sizeof(*pv));
+	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
+	if (pv == NULL || gv == NULL) {
+		free(pv);
+		free(gv);
+		return -ENOMEM;
+	}
+	n = mcfan_igmp_read(app, pv, RTE_MAX_ETHPORTS, &tot);
+	counter1(e, "mcfan_igmp_dequeued_frames", NULL, "IGMP and MLD frames the control lcore "
+		 "took from the RX lcores' control rings", tot.dequeued);
+	counter1(e, "mcfan_igmp_unknown_port_frames", NULL, "Of those, frames of a port mcfan "
+		 "does not use", tot.unknown_port);
+#define PP_LABELS(i, k) do { \
+	l[0] = '\0'; \
+	label_u(l, sizeof(l), "port", pv[i].port); \
+	label(l, sizeof(l), "proto", pname[k]); \
+} while (0)
+	family(e, "mcfan_igmp_tx_frames", FAM_COUNTER, NULL, "IGMP and MLD frames sent on the "
+	       "port (TX queue 0)");
+	for (i = 0; i < n; i++) {
+		l[0] = '\0';
+		label_u(l, sizeof(l), "port", pv[i].port);
+		sample_u64(e, "mcfan_igmp_tx_frames", "_total", l, pv[i].tx_frames);
+	}
+	family(e, "mcfan_igmp_tx_failed_frames", FAM_COUNTER, NULL, "IGMP and MLD frames the TX "
+	       "queue or the pool refused (freed)");
+	for (i = 0; i < n; i++) {
+		l[0] = '\0';
+		label_u(l, sizeof(l), "port", pv[i].port);
+		sample_u64(e, "mcfan_igmp_tx_failed_frames", "_total", l, pv[i].tx_failed);
+	}
+	family(e, "mcfan_igmp_version", FAM_GAUGE, NULL, "Version the host speaks now on the "
+	       "port (IGMP 2 or 3, MLD 1 or 2; 0: off)");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++) {
+			PP_LABELS(i, k);
+			sample_u64(e, "mcfan_igmp_version", "", l, pv[i].proto[k].version);
+		}
+	family(e, "mcfan_igmp_querier_version", FAM_GAUGE, NULL, "Version of the last query "
+	       "seen on the port (0: no query seen)");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++) {
+			PP_LABELS(i, k);
+			sample_u64(e, "mcfan_igmp_querier_version", "", l,
+				   pv[i].proto[k].have_querier ? pv[i].proto[k].querier_version : 0);
+		}
+	family(e, "mcfan_igmp_querier_age_seconds", FAM_GAUGE, "seconds", "Time since the last "
+	       "query (ports and protocols that saw one)");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++) {
+			if (!pv[i].proto[k].have_querier)
+				continue;
+			PP_LABELS(i, k);
+			sample_dbl(e, "mcfan_igmp_querier_age_seconds", "", l,
+				   pv[i].proto[k].querier_age_ms / 1e3);
+		}
+	family(e, "mcfan_igmp_queries_taken", FAM_COUNTER, NULL, "Valid queries taken");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++) {
+			PP_LABELS(i, k);
+			sample_u64(e, "mcfan_igmp_queries_taken", "_total", l, pv[i].proto[k].taken);
+		}
+	family(e, "mcfan_igmp_queries", FAM_COUNTER, NULL, "Queries seen, by kind (general, "
+	       "group, source: group-and-source-specific) and version of the query");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++) {
+			vmax = k == 0 ? 3 : 2;
+			for (x = 0; x < RTE_DIM(qkind); x++) {
+				arr = x == 0 ? pv[i].proto[k].c.queries_general :
+				      x == 1 ? pv[i].proto[k].c.queries_group :
+				      pv[i].proto[k].c.queries_source;
+				for (v = 1; v <= vmax; v++) {
+					PP_LABELS(i, k);
+					label(l, sizeof(l), "kind", qkind[x]);
+					label_u(l, sizeof(l), "version", v);
+					sample_u64(e, "mcfan_igmp_queries", "_total", l, arr[v]);
+				}
+			}
+		}
+	for (x = 0; x < 2; x++) {
+		const char *fname = x == 0 ? "mcfan_igmp_reports_sent" : "mcfan_igmp_leaves_sent";
+
+		family(e, fname, FAM_COUNTER, NULL, x == 0 ? "Reports sent, by version sent" :
+		       "Leaves, Dones and leave state changes sent, by version sent");
+		for (i = 0; i < n; i++)
+			for (k = 0; k < 2; k++) {
+				vmax = k == 0 ? 3 : 2;
+				arr = x == 0 ? pv[i].proto[k].c.reports_sent :
+				      pv[i].proto[k].c.leaves_sent;
+				for (v = 1; v <= vmax; v++) {
+					PP_LABELS(i, k);
+					label_u(l, sizeof(l), "version", v);
+					sample_u64(e, fname, "_total", l, arr[v]);
+				}
+			}
+	}
+	family(e, "mcfan_igmp_invalid_frames", FAM_COUNTER, NULL, "Frames not taken, by reason "
+	       "(malformed, bad_checksum, wrong_ttl, not_for_us)");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++)
+			for (x = 1; x < MCFAN_IGMP_INVALID_MAX; x++) {
+				PP_LABELS(i, k);
+				label(l, sizeof(l), "reason", mcfan_igmp_invalid_name(x));
+				sample_u64(e, "mcfan_igmp_invalid_frames", "_total", l,
+					   pv[i].proto[k].c.invalid[x]);
+			}
+	family(e, "mcfan_igmp_groups", FAM_GAUGE, NULL, "Groups of the host (joined or "
+	       "leaving)");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++) {
+			PP_LABELS(i, k);
+			sample_u64(e, "mcfan_igmp_groups", "", l, pv[i].proto[k].n_groups);
+		}
+	family(e, "mcfan_igmp_membership", FAM_GAUGE, NULL, "Groups of the host in a state: 1 "
+	       "for each of the first --metrics-max-groups groups, then the number of the "
+	       "others in that state under group _other");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++) {
+			ng = mcfan_igmp_read_groups(app, pv[i].port, k, gv, MCFAN_MAX_GROUPS);
+			for (j = 0; j < ng; j++) {
+				if ((unsigned int)j < cap) {
+					PP_LABELS(i, k);
+					label(l, sizeof(l), "group", mcfan_igmp_addr_format(k == 0 ?
+					      MCFAN_IGMP_PROTO_IGMP : MCFAN_IGMP_PROTO_MLD,
+					      gv[j].addr, a));
+					label(l, sizeof(l), "state", gv[j].state);
+					sample_u64(e, "mcfan_igmp_membership", "", l, 1);
+					continue;
+				}
+				/* the first of its state past the cap: count that state's others */
+				for (m = (int)cap; m < j; m++)
+					if (strcmp(gv[m].state, gv[j].state) == 0)
+						break;
+				if (m < j)
+					continue;
+				v = 0;
+				for (m = j; m < ng; m++)
+					v += strcmp(gv[m].state, gv[j].state) == 0;
+				PP_LABELS(i, k);
+				label(l, sizeof(l), "group", OTHER_GROUP);
+				label(l, sizeof(l), "state", gv[j].state);
+				sample_u64(e, "mcfan_igmp_membership", "", l, v);
+			}
+		}
+#undef PP_LABELS
+	free(pv);
+	free(gv);
+	return 0;
+}
+
 static int
 put_workers(struct expo *e, struct mcfan_app *app)
 {
@@ -482,9 +863,8 @@ put_workers(struct expo *e, struct mcfan_app *app)
 #undef WORKER_FAM
 
 	family(e, "mcfan_rx_to_worker_latency_seconds", FAM_HISTOGRAM, "seconds", "Time from the "
-	       "RX burst to the worker's dequeue, per copy (log2 buckets of ns; buckets only: "
-	       "mcfan keeps no sum, and OpenMetrics allows a _count only with a _sum; the "
-	       "count is the +Inf bucket)");
+	       "RX burst to the worker's dequeue, per copy (log2 buckets of ns, cumulative; "
+	       "_count is the +Inf bucket, _sum the copies' times added up)");
 	for (w = 0; w < (unsigned int)nl; w++) {
 		cum = 0;
 		for (b = 0; b < MCFAN_LAT_BUCKETS; b++) {
@@ -500,6 +880,12 @@ put_workers(struct expo *e, struct mcfan_app *app)
 			label(l, sizeof(l), "le", le);
 			sample_u64(e, "mcfan_rx_to_worker_latency_seconds", "_bucket", l, cum);
 		}
+		l[0] = '\0';
+		label_u(l, sizeof(l), "lcore", lv[w].lcore_id);
+		/* the +Inf bucket and the count from the same read: they must be equal */
+		sample_u64(e, "mcfan_rx_to_worker_latency_seconds", "_count", l, cum);
+		sample_dbl(e, "mcfan_rx_to_worker_latency_seconds", "_sum", l,
+			   (double)lv[w].sum_ns / NS_PER_SEC);
 	}
 	family(e, "mcfan_rx_to_worker_latency_max_seconds", FAM_GAUGE, "seconds", "Longest RX to "
 	       "dequeue time seen (since a clear stats: at most its bucket's top)");
@@ -709,6 +1095,9 @@ put_server(struct expo *e, const struct mcfan_metrics_stats *st)
 	sample_u64(e, "mcfan_metrics_pages", "_total", l, st->pages_openmetrics);
 	counter1(e, "mcfan_metrics_refused_requests", NULL, "Requests answered 404 (another "
 		 "path) or 405 (another method)", st->refused);
+	counter1(e, "mcfan_metrics_cut_connections", NULL, "Connections cut because their "
+		 "request and response took longer than the exchange deadline (slow clients)",
+		 st->cut);
 }
 
 int
@@ -725,11 +1114,17 @@ mcfan_metrics_format(struct mcfan_app *app, bool openmetrics,
 		return -ENOMEM;
 	put_info(&e, app);
 	put_totals(&e, app);
-	ret = put_ports(&e, app);
+	ret = put_rx_lcores(&e, app);
+	if (ret == 0)
+		ret = put_ports(&e, app);
 	if (ret == 0)
 		ret = put_groups(&e, app);
 	if (ret == 0)
 		ret = put_feed(&e, app);
+	if (ret == 0)
+		ret = put_feed_pairs(&e, app);
+	if (ret == 0)
+		ret = put_igmp(&e, app);
 	if (ret == 0)
 		ret = put_workers(&e, app);
 	if (ret == 0)

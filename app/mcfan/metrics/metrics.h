@@ -29,6 +29,7 @@ struct mcfan_metrics_stats {
 	uint64_t pages_text;        /**< Pages answered in the text format 0.0.4. */
 	uint64_t pages_openmetrics; /**< Pages answered in OpenMetrics. */
 	uint64_t refused;           /**< Requests answered 404 or 405 by mcfan. */
+	uint64_t cut;               /**< Connections cut at their exchange deadline. */
 };
 
 /**
@@ -59,13 +60,15 @@ int mcfan_metrics_format(struct mcfan_app *app, bool openmetrics,
  * Start serving /metrics if --metrics-listen was given (nothing to do otherwise): bind and
  * listen on the address, then start libmicrohttpd with its own polling thread (on the
  * control lcore's CPUs: call it from the main lcore after rte_eal_init()), a connection
- * timeout, a total and a per-IP connection limit. Main lcore, once set-up is complete,
- * before the data lcores are launched.
+ * timeout (silence), a deadline per exchange (kept by a watchdog control thread), a total
+ * and a per-IP connection limit. Main lcore, once set-up is complete, before the data
+ * lcores are launched.
  *
  * @return
  *   0; -EADDRINUSE (port in use), -EADDRNOTAVAIL (not an address of this host), -EACCES
  *   or another negative errno of socket(), bind() or listen(), each with one line on
- *   stderr naming the address; -EIO if libmicrohttpd does not start.
+ *   stderr naming the address; -EIO if libmicrohttpd does not start; the positive error of
+ *   rte_ctrl_thread_create(), negated, if the watchdog thread does not.
  */
 int mcfan_metrics_start(struct mcfan_app *app);
 
