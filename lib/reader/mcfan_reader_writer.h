@@ -69,6 +69,44 @@ struct mcfan_rw {
 	char group[MCFAN_RD_GROUP_MAX];  /**< The group's text. */
 };
 
+/** Counter slots of struct mcfan_rw_table (mcfan's MCFAN_MAX_GROUPS). */
+#define MCFAN_RW_TABLE_SLOTS 1024u
+/** Worker indexes of struct mcfan_rw_table (at least mcfan's MCFAN_MAX_WORKERS). */
+#define MCFAN_RW_TABLE_WORKERS 1024u
+
+/** Counters of one worker; single writer: that worker (relaxed stores). */
+struct mcfan_rw_worker {
+	struct mcfan_atomic_u64 not_owner; /**< Copies of a group another worker writes. */
+	struct mcfan_atomic_u64 no_ring;   /**< Copies of a counter slot without a ring. */
+	uint64_t not_owner_local;          /**< not_owner, the worker's copy. */
+	uint64_t no_ring_local;            /**< no_ring, the worker's copy. */
+	uint8_t pad[32];
+};
+
+/**
+ * The rings by counter slot, as the workers look them up for every copy.
+ * W: the control side (release store, before any frame can carry the slot: before the
+ * group table with the slot is published). R: the workers (acquire load per copy).
+ */
+struct mcfan_rw_table {
+	_Atomic(struct mcfan_rw *) slot[MCFAN_RW_TABLE_SLOTS];
+	/** TSC to CLOCK_REALTIME for the frames' rx_ns: ns = base_ns + ((tsc - base_tsc) *
+	 * ns_mult >> 32); constant once the workers run. */
+	uint64_t base_tsc;
+	uint64_t base_ns;
+	uint64_t ns_mult;
+	struct mcfan_rw_worker worker[MCFAN_RW_TABLE_WORKERS];
+};
+
+/** CLOCK_REALTIME ns of a TSC value, by the table's time base. */
+static inline uint64_t
+mcfan_rw_tsc_ns(const struct mcfan_rw_table *t, uint64_t tsc)
+{
+	if (tsc <= t->base_tsc)
+		return t->base_ns;
+	return t->base_ns + (uint64_t)(((unsigned __int128)(tsc - t->base_tsc) * t->ns_mult) >> 32);
+}
+
 /** One reader of a ring, as mcfan_rw_readers() reports it. */
 struct mcfan_rw_reader_info {
 	unsigned int slot;   /**< Row in the reader table. */
