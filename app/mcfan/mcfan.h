@@ -141,6 +141,7 @@ struct mcfan_config {
 	bool json;                         /* --json (with --print-placement) */
 	char rx_engine[MCFAN_ENGINE_NAME_MAX + 1];     /* --rx-engine (datapath/engine.h) */
 	char worker_engine[MCFAN_ENGINE_NAME_MAX + 1]; /* --worker-engine */
+	unsigned int reader_ring_frames;   /* --reader-ring-frames: slots of each reader ring */
 	/* the metrics endpoint (metrics/, docs/metrics.md) */
 	bool metrics_on;                   /* --metrics-listen given: serve /metrics */
 	struct mcfan_listen metrics_listen; /* --metrics-listen ADDR:PORT */

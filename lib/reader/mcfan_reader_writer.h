@@ -38,7 +38,7 @@
 #include "mcfan_reader_ring.h"
 
 /** Slots of a ring by default (frames it holds): 4096 frames, about 8 MiB a group. */
-#define MCFAN_RW_SLOTS_DEFAULT 4096u
+#define MCFAN_RW_SLOTS_DEFAULT 4096
 /** Bytes of a slot by default: a 1,518-byte Ethernet frame with VLAN tags fits. */
 #define MCFAN_RW_SLOT_SIZE_DEFAULT 2048u
 /** Reader slots of a ring by default (readers listed at once). */

@@ -43,6 +43,7 @@ struct readers_ring {
 struct mcfan_readers {
 	struct mcfan_rw_table table;
 	char prefix[128];
+	uint32_t n_slots;                /* frames a ring holds: --reader-ring-frames */
 	/* rings[0..n_rings): appended under the action lock (release store of n_rings after
 	 * the entry); read by any control thread (acquire load); freed only at exit */
 	struct readers_ring rings[READERS_RINGS_MAX];
@@ -117,7 +118,7 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 				     text, READERS_RINGS_MAX);
 	inet_ntop(k->family == MCFAN_FAMILY_IPV4 ? AF_INET : AF_INET6, k->addr, addr,
 		  sizeof(addr));
-	ret = mcfan_rw_create(rd->prefix, addr, k->udp_port, text, MCFAN_RW_SLOTS_DEFAULT,
+	ret = mcfan_rw_create(rd->prefix, addr, k->udp_port, text, rd->n_slots,
 			      MCFAN_RW_SLOT_SIZE_DEFAULT, MCFAN_RW_READERS_DEFAULT, owner, &w);
 	if (ret < 0)
 		return mcfan_err_set(msg, len, ret, "reader ring for %s in /dev/shm: %s", text,
@@ -189,6 +190,8 @@ mcfan_readers_start(struct mcfan_app *app)
 		return -ENOMEM;
 	}
 	file_prefix(rd->prefix, sizeof(rd->prefix));
+	rd->n_slots = app->cfg.reader_ring_frames != 0 ? app->cfg.reader_ring_frames :
+		      MCFAN_RW_SLOTS_DEFAULT;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	rd->table.base_tsc = rte_rdtsc();
 	rd->table.base_ns = (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
@@ -208,7 +211,7 @@ mcfan_readers_start(struct mcfan_app *app)
 	}
 	MCFAN_LOG(INFO, "reader rings: %u in /dev/shm/mcfan.%s.*, %u frames of up to %u bytes "
 		  "each\n", mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed), rd->prefix,
-		  MCFAN_RW_SLOTS_DEFAULT, MCFAN_RW_SLOT_SIZE_DEFAULT - MCFAN_RD_SLOT_HDR);
+		  rd->n_slots, MCFAN_RW_SLOT_SIZE_DEFAULT - MCFAN_RD_SLOT_HDR);
 	return 0;
 }
 
