@@ -104,5 +104,5 @@ out:
 	return ret;
 }
 MCFAN_TEL_COMMAND(tel_readers, "/mcfan/readers",
-		  "Reader rings (engine readers) and their reader processes: pid, frames, lost, "
-		  "lapped, lag, last_ms, alive (first 128). No parameters")
+		  "Reader rings (engine readers), their readers: pid, frames, lost, lapped, lag, "
+		  "last_ms, alive. No parameters")
