@@ -129,14 +129,27 @@ def main():
         print(f"readers: {rd_bin} not built", flush=True)
         return 1
 
-    # bad input: exit 2 at start, the value named, nothing started
-    p = subprocess.run([mcfan, "--no-pci", "--no-huge", "-m", "512", "--", "--reader-ring-frames",
-                        "100"], capture_output=True, text=True, timeout=60)
-    t.check(p.returncode == 2 and "--reader-ring-frames: '100' is not allowed" in p.stderr,
-            f"--reader-ring-frames 100 refused, exit 2: {p.returncode} {p.stderr.strip()!r}")
-    p = subprocess.run([rd_bin, "--group", "239.9.9.1:3999", "--count", "x"],
+    # bad input: exit 2 at start, the value named, nothing started (no EAL line)
+    for val in ("100", "1", "x", "33554432"):
+        p = subprocess.run([mcfan, "--no-pci", "--no-huge", "-m", "512", "--",
+                            "--reader-ring-frames", val], capture_output=True, text=True,
+                           timeout=60)
+        t.check(p.returncode == 2 and f"--reader-ring-frames: '{val}' is not allowed: a power "
+                "of two 2..16777216" in p.stderr and "EAL:" not in p.stderr + p.stdout,
+                f"--reader-ring-frames {val} refused, exit 2: {p.returncode} "
+                f"{p.stderr.strip()!r}")
+    for args, words in ((["--group", "239.9.9.1:3999", "--count", "x"], "--count 'x'"),
+                        (["--group", "239.9.9.1:3999", "--seconds", "0"], "--seconds '0'"),
+                        (["--group", "239.9.9.1:3999", "--bogus"], "usage:"),
+                        ([], "--group is needed")):
+        p = subprocess.run([rd_bin, *args], capture_output=True, text=True, timeout=30)
+        t.check(p.returncode == 2 and words in p.stderr,
+                f"mcfan-read {' '.join(args)}: exit 2, {words!r}: {p.returncode} "
+                f"{p.stderr.strip()[:200]!r}")
+    p = subprocess.run([rd_bin, "--file-prefix", "nosuchmcfan", "--group", "239.9.9.1"],
                        capture_output=True, text=True, timeout=30)
-    t.check(p.returncode == 2 and "--count 'x'" in p.stderr, "mcfan-read --count x: exit 2")
+    t.check(p.returncode == 1 and "no such reader ring" in p.stderr,
+            f"mcfan-read without a ring: exit 1, said so: {p.stderr.strip()!r}")
 
     if os.geteuid() != 0:
         skip("needs root (network namespaces)")
