@@ -15,8 +15,14 @@ read the groups' rings through libmcfan-reader:
   - 5 victims (mcfan-read on 239.9.9.2-6), killed with SIGKILL mid-run: mcfan runs on, shows
     them dead in `show readers` and /mcfan/readers, and the others' counts stay exact.
 `show readers` (console, -i on a pipe) and /mcfan/readers (telemetry socket) must list every
-reader with its pid; at exit the rings are removed from /dev/shm. A bad
---reader-ring-frames is refused (exit 2) naming the value.
+reader with its pid; a group joined later from the console gets its ring at the join; at
+exit the rings are removed from /dev/shm. A bad --reader-ring-frames is refused (exit 2)
+naming the value.
+
+Before the lab, without it (net_pcap): replicate over 2 workers writes each frame into the
+ring once (by the group's one writer; the other worker's copies are counted not_owner),
+frames of two mbuf segments arrive whole (bytes equal), frames longer than a slot count as
+reader_too_big and are not written; readers started late with --oldest get every frame.
 
 Usage: test_readers.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
 """
@@ -122,6 +128,69 @@ def console_cmd(proc, line):
     proc.stdin.flush()
 
 
+def pcap_phase(mcfan, rd_bin):
+    """replicate, two-segment frames and reader_too_big, on net_pcap (no lab)."""
+    work = tempfile.mkdtemp(prefix="mcfan-readers-pcap-")
+    try:
+        pcap = os.path.join(work, "in.pcap")
+        frames, want_bytes = [], {"239.9.9.1": 0, "239.9.9.2": 0}
+        for i in range(400):
+            g = "239.9.9.1" if i % 4 else "239.9.9.2"
+            fr = t.udp4_frame(g, PORT, data=i.to_bytes(4, "big") + b"p" * (20 + i % 300))
+            frames.append(fr)
+            want_bytes[g] += len(fr)
+        for i in range(6):   # 1,992 bytes: two mbuf segments (2,048 - headroom), fits a slot
+            fr = t.udp4_frame("239.9.9.1", PORT, data=b"s" * 1950)
+            frames.append(fr)
+            want_bytes["239.9.9.1"] += len(fr)
+        big = [t.udp4_frame("239.9.9.1", PORT, data=b"b" * 2100) for _ in range(3)]
+        frames += big   # 2,142 bytes: longer than a slot's 2,016
+        t.write_pcap(pcap, frames)
+        want_frames = {"239.9.9.1": 300 + 6, "239.9.9.2": 100}
+        prefix = f"mcfan-readers-pcap-{os.getpid()}"
+        eal = ["--lcores", "0@0,1@1,2@1,3@0", "--no-huge", "-m", "512", "--in-memory",
+               "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
+               "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+        report = os.path.join(work, "report.json")
+        app = ["--rx-lcores", "1", "--worker-lcores", "2-3", "--groups", f"239.9.9.1-2:{PORT}",
+               "--fanout", "replicate", "--worker-engine", "readers", "--duration", "6",
+               "--report-json", report]
+        mc = t.McfanProcess(eal, app)
+        if not t.check(mc.wait_line("running:", 60) is not None, "pcap: mcfan runs"):
+            mc.wait(30)
+            print(mc.stderr()[-2000:])
+            return
+        # started after the frames were written: --oldest reads the ring from its start
+        rds = {g: Reader([rd_bin, "--file-prefix", prefix, "--group", f"{g}:{PORT}", "--oldest",
+                          "--quiet", "--no-seq"], g, "c") for g in want_frames}
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
+        v, end = None, time.monotonic() + 20
+        while time.monotonic() < end:
+            v, _ = tel.query("/mcfan/readers")
+            if v and v.get("ring_written") == [want_frames["239.9.9.1"], want_frames["239.9.9.2"]]:
+                break
+            time.sleep(0.2)
+        tel.close()
+        t.check(v is not None and v.get("ring_written") == [306, 100] and
+                v.get("ring_too_big") == [3, 0],
+                f"pcap: replicate writes each frame once, 3 too big: {v}")
+        rc = mc.wait(60)
+        t.check_eq(rc, 0, "pcap: mcfan exit status")
+        with open(report) as f:
+            rep = json.load(f)
+        copies = {g["group"]: g["copies"] for g in rep["groups"]}
+        t.check_eq(copies, {"239.9.9.1": 2 * 309, "239.9.9.2": 200},
+                   "pcap: every frame reached both workers (replicate)")
+        for g, r in rds.items():
+            r.finish(30)
+            res = r.result() or {}
+            t.check_eq((res.get("frames"), res.get("bytes"), res.get("lost")),
+                       (want_frames[g], want_bytes[g], 0),
+                       f"pcap: {g}: the reader has every frame that fits, byte for byte")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     mcfan = t.mcfan_path()
     rd_bin, rd_lib = reader_bin()
@@ -150,6 +219,8 @@ def main():
                        capture_output=True, text=True, timeout=30)
     t.check(p.returncode == 1 and "no such reader ring" in p.stderr,
             f"mcfan-read without a ring: exit 1, said so: {p.stderr.strip()!r}")
+
+    pcap_phase(mcfan, rd_bin)
 
     if os.geteuid() != 0:
         skip("needs root (network namespaces)")
@@ -191,6 +262,16 @@ def main():
                    "one ring a group in /dev/shm")
         st = os.stat(f"/dev/shm/mcfan.{prefix}.239.9.9.1.{PORT}")
         t.check_eq(st.st_mode & 0o777, 0o666, "rings readable and writable by any user")
+        # a group joined later gets its ring at the join (and keeps it after a leave)
+        mark = len(out_lines)
+        console_cmd(mc, "join 239.9.9.20:4000")
+        console_cmd(mc, "leave 239.9.9.20:4000")
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not any("left" in ln for ln in out_lines[mark:]):
+            time.sleep(0.1)
+        t.check(os.path.exists(f"/dev/shm/mcfan.{prefix}.239.9.9.20.4000"),
+                "a group joined from the console gets its ring at the join: "
+                + "".join(out_lines[mark:]).strip()[-300:])
 
         nobody = nobody_prefix(rd_bin)
         print(f"readers: C readers run {'as nobody' if nobody else 'as root'}", flush=True)
@@ -222,7 +303,7 @@ def main():
             time.sleep(0.2)
         if not t.check_eq(n_seen, want, "/mcfan/readers lists every reader before the traffic"):
             return t.finish("readers")
-        t.check_eq(v["rings"], NGROUPS, "/mcfan/readers: rings")
+        t.check_eq(v["rings"], NGROUPS + 1, "/mcfan/readers: rings (with the late join)")
         t.check_eq(sorted(v["pid"]), sorted(r.pid for r in procs),
                    "/mcfan/readers: the readers' pids")
 
@@ -255,8 +336,8 @@ def main():
                 "rings," in ln for ln in out_lines[mark:]):
             time.sleep(0.1)
         shown = "".join(out_lines[mark:])
-        t.check(f"{NGROUPS} rings, {want} readers ({VICTIMS} dead)" in shown,
-                f"show readers: {NGROUPS} rings, {want} readers, {VICTIMS} dead")
+        t.check(f"{NGROUPS + 1} rings, {want} readers ({VICTIMS} dead)" in shown,
+                f"show readers: {NGROUPS + 1} rings, {want} readers, {VICTIMS} dead")
         t.check(all(f" {r.pid} " in shown for r in procs), "show readers lists every pid")
         tel.close()
         console_cmd(mc, "quit")
