@@ -83,13 +83,20 @@ struct mcfan_rw_worker {
 	uint8_t pad[32];
 };
 
+/** A ring pointer of the table: a C11 atomic in a struct of its own (as lib/util/mcfan_atomic.h
+ * does for numbers), so that a plain read or write does not compile. */
+struct mcfan_rw_slot_ptr {
+	_Atomic(struct mcfan_rw *) val; /**< Never touched directly. */
+};
+
 /**
  * The rings by counter slot, as the workers look them up for every copy.
  * W: the control side (release store, before any frame can carry the slot: before the
  * group table with the slot is published). R: the workers (acquire load per copy).
  */
 struct mcfan_rw_table {
-	_Atomic(struct mcfan_rw *) slot[MCFAN_RW_TABLE_SLOTS];
+	/** By counter slot; only through mcfan_rw_slot_load() / mcfan_rw_slot_store(). */
+	struct mcfan_rw_slot_ptr slot[MCFAN_RW_TABLE_SLOTS];
 	/** TSC to CLOCK_REALTIME for the frames' rx_ns: ns = base_ns + ((tsc - base_tsc) *
 	 * ns_mult >> 32); constant once the workers run. */
 	uint64_t base_tsc;
@@ -97,6 +104,20 @@ struct mcfan_rw_table {
 	uint64_t ns_mult;
 	struct mcfan_rw_worker worker[MCFAN_RW_TABLE_WORKERS];
 };
+
+/** The ring of counter slot slot (< MCFAN_RW_TABLE_SLOTS), or NULL; acquire (workers). */
+static inline struct mcfan_rw *
+mcfan_rw_slot_load(const struct mcfan_rw_table *t, uint16_t slot)
+{
+	return atomic_load_explicit(&t->slot[slot].val, memory_order_acquire);
+}
+
+/** Set the ring of counter slot slot; release (the control side, before the slot is used). */
+static inline void
+mcfan_rw_slot_store(struct mcfan_rw_table *t, uint16_t slot, struct mcfan_rw *w)
+{
+	atomic_store_explicit(&t->slot[slot].val, w, memory_order_release);
+}
 
 /** CLOCK_REALTIME ns of a TSC value, by the table's time base. */
 static inline uint64_t

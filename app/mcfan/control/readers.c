@@ -158,7 +158,7 @@ mcfan_readers_join(struct mcfan_app *app, const struct mcfan_flow_key *keys,
 			return mcfan_err_set(msg, len, -EINVAL, "reader ring: counter slot %u",
 					     slots[i]);
 		/* before the table that tags frames with the slot is published */
-		atomic_store_explicit(&rd->table.slot[slots[i]], w, memory_order_release);
+		mcfan_rw_slot_store(&rd->table, slots[i], w);
 	}
 	return 0;
 }

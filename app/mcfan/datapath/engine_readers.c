@@ -47,7 +47,7 @@ readers_put(struct mcfan_rw_table *t, struct mcfan_rw_worker *wc, struct rte_mbu
 	uint32_t len = m->pkt_len, off = 0, l;
 	uint8_t *d;
 
-	w = atomic_load_explicit(&t->slot[meta->group_id], memory_order_acquire);
+	w = mcfan_rw_slot_load(t, meta->group_id);
 	if (unlikely(w == NULL)) {
 		mcfan_atomic_u64_store(&wc->no_ring, ++wc->no_ring_local, memory_order_relaxed);
 		return;
