@@ -181,6 +181,14 @@ def pcap_phase(mcfan, rd_bin):
         copies = {g["group"]: g["copies"] for g in rep["groups"]}
         t.check_eq(copies, {"239.9.9.1": 2 * 309, "239.9.9.2": 200},
                    "pcap: every frame reached both workers (replicate)")
+        rr = rep.get("readers") or {}
+        t.check_eq([(r["group"], r["written"], r["reader_too_big"]) for r in rr.get("rings", [])],
+                   [(f"239.9.9.1:{PORT}", 306, 3), (f"239.9.9.2:{PORT}", 100, 0)],
+                   "pcap: the report's reader rings: written, reader_too_big")
+        t.check_eq(rr.get("not_owner"), 309 + 100,
+                   "pcap: the other worker's copies are counted not_owner")
+        t.check("reader rings (docs/readers.md): 2, frames written 406, reader_too_big 3"
+                in mc.stdout(), "pcap: the text report's reader line")
         for g, r in rds.items():
             r.finish(30)
             res = r.result() or {}
@@ -351,6 +359,10 @@ def main():
         with open(report) as f:
             rep = json.load(f)
         per_group = {g["group"]: g["frames"] for g in rep["groups"]}
+        written = {r["group"]: r["written"] for r in (rep.get("readers") or {}).get("rings", [])}
+        t.check_eq(written, {**{f"{g}:{PORT}": per_group.get(g) for g in GROUPS},
+                             f"239.9.9.20:4000": 0},
+                   "the report: every group's frames written to its ring")
         left = [f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")]
         t.check_eq(left, [], "the rings are removed at exit")
 

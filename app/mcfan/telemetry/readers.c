@@ -13,11 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include <rte_common.h>
 #include <rte_telemetry.h>
 
 #include "mcfan.h"
 #include "control/readers.h"
+#include "telemetry/readers.h"
 #include "telemetry/telemetry.h"
 
 /** Most reader rows in one reply (the telemetry socket's reply is 16 KiB at most). */
@@ -25,6 +28,8 @@
 /** Most ring rows in one reply. */
 #define TEL_RINGS_ROWS 64
 #define NS_PER_MS 1000000u
+/** Most worker lcores the report lists. */
+#define REPORT_WORKERS_MAX 128
 
 static int
 tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct rte_tel_data *d)
@@ -106,3 +111,84 @@ out:
 MCFAN_TEL_COMMAND(tel_readers, "/mcfan/readers",
 		  "Reader rings (engine readers), their readers: pid, frames, lost, lapped, lag, "
 		  "last_ms, alive. No parameters")
+
+/* ---- the report's pieces (telemetry/readers.h) ---- */
+
+static json_t *
+ju64(uint64_t v)
+{
+	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+json_t *
+mcfan_readers_report_json(const struct mcfan_app *app)
+{
+	struct mcfan_readers_worker_view wv[REPORT_WORKERS_MAX];
+	struct mcfan_readers_view *v = NULL;
+	uint64_t not_owner = 0, no_ring = 0;
+	json_t *root, *rings, *o, *rl, *r;
+	unsigned int i, j, nw = 0;
+	int n;
+
+	n = mcfan_readers_read(app, &v, wv, RTE_DIM(wv), &nw);
+	if (n < 0)
+		return NULL;
+	root = json_object();
+	rings = json_array();
+	for (i = 0; i < (unsigned int)n; i++) {
+		o = json_object();
+		json_object_set_new(o, "group", json_string(v[i].group));
+		json_object_set_new(o, "name", json_string(v[i].name));
+		json_object_set_new(o, "lcore", json_integer(v[i].owner_lcore));
+		json_object_set_new(o, "slots", json_integer(v[i].n_slots));
+		json_object_set_new(o, "written", ju64(v[i].written));
+		json_object_set_new(o, "bytes", ju64(v[i].bytes));
+		json_object_set_new(o, "reader_too_big", ju64(v[i].too_big));
+		json_object_set_new(o, "wakes", ju64(v[i].wakes));
+		rl = json_array();
+		for (j = 0; j < v[i].n_readers; j++) {
+			const struct mcfan_rw_reader_info *x = &v[i].readers[j];
+
+			r = json_object();
+			json_object_set_new(r, "pid", json_integer(x->pid));
+			json_object_set_new(r, "frames", ju64(x->frames));
+			json_object_set_new(r, "lost", ju64(x->lost));
+			json_object_set_new(r, "lapped", ju64(x->laps));
+			json_object_set_new(r, "lag", ju64(x->lag));
+			json_object_set_new(r, "alive", json_boolean(x->alive));
+			json_array_append_new(rl, r);
+		}
+		json_object_set_new(o, "readers", rl);
+		json_array_append_new(rings, o);
+	}
+	for (i = 0; i < nw; i++) {
+		not_owner += wv[i].not_owner;
+		no_ring += wv[i].no_ring;
+	}
+	json_object_set_new(root, "rings", rings);
+	json_object_set_new(root, "not_owner", ju64(not_owner));
+	json_object_set_new(root, "no_ring", ju64(no_ring));
+	mcfan_readers_view_free(v, (unsigned int)n);
+	return root;
+}
+
+void
+mcfan_readers_report_print(const struct mcfan_app *app, FILE *f)
+{
+	struct mcfan_readers_view *v = NULL;
+	uint64_t written = 0, too_big = 0;
+	unsigned int i, readers = 0;
+	int n;
+
+	n = mcfan_readers_read(app, &v, NULL, 0, NULL);
+	if (n < 0)
+		return;
+	for (i = 0; i < (unsigned int)n; i++) {
+		written += v[i].written;
+		too_big += v[i].too_big;
+		readers += v[i].n_readers;
+	}
+	fprintf(f, "reader rings (docs/readers.md): %d, frames written %" PRIu64
+		", reader_too_big %" PRIu64 ", readers now %u\n", n, written, too_big, readers);
+	mcfan_readers_view_free(v, (unsigned int)n);
+}
