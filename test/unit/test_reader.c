@@ -320,7 +320,7 @@ reader_thread(void *arg)
 			continue;
 		}
 		if (n == 0)
-			n = mcfan_reader_wait_ms(r, 2000);
+			n = mcfan_reader_wait_ms(r, 10000);
 		if (n < 0)
 			break;
 		if (n == 0) {
@@ -435,7 +435,8 @@ test_processes(void)
 	CHECK_EQ_INT(mcfan_rw_readers(w, info, 8, 0), 3);
 	writer_run(w, 5000, 16);
 	/* reader 2 is killed while it sleeps in wait: its waiting count is taken back */
-	usleep(100000);
+	for (tries = 0; tries < 5000 && atomic_load(&w->hdr->waiters) != 3; tries++)
+		usleep(1000);
 	kill(pid[2], SIGKILL);
 	waitpid(pid[2], NULL, 0);
 	n = mcfan_rw_readers(w, info, 8, 0);
