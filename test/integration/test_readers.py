@@ -145,14 +145,25 @@ def pcap_phase(mcfan, rd_bin):
             want_bytes["239.9.9.1"] += len(fr)
         big = [t.udp4_frame("239.9.9.1", PORT, data=b"b" * 2100) for _ in range(3)]
         frames += big   # 2,142 bytes: longer than a slot's 2,016
+        # an IPv6 group, and a group joined without a port (its ring's name ends in .0)
+        want_bytes["[ff3e::1]:5000"] = want_bytes["239.7.7.7"] = 0
+        for i in range(50):
+            fr = t.udp6_frame("ff3e::1", 5000, data=b"6" * (10 + i))
+            frames.append(fr)
+            want_bytes["[ff3e::1]:5000"] += len(fr)
+            fr = t.udp4_frame("239.7.7.7", 6000 + i, data=b"a" * 30)
+            frames.append(fr)
+            want_bytes["239.7.7.7"] += len(fr)
         t.write_pcap(pcap, frames)
-        want_frames = {"239.9.9.1": 300 + 6, "239.9.9.2": 100}
+        want_frames = {"239.9.9.1": 300 + 6, "239.9.9.2": 100, "[ff3e::1]:5000": 50,
+                       "239.7.7.7": 50}
         prefix = f"mcfan-readers-pcap-{os.getpid()}"
         eal = ["--lcores", "0@0,1@1,2@1,3@0", "--no-huge", "-m", "512", "--in-memory",
                "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
                "--vdev", f"net_pcap0,rx_pcap={pcap}"]
         report = os.path.join(work, "report.json")
-        app = ["--rx-lcores", "1", "--worker-lcores", "2-3", "--groups", f"239.9.9.1-2:{PORT}",
+        app = ["--rx-lcores", "1", "--worker-lcores", "2-3", "--groups",
+               f"239.9.9.1-2:{PORT},[ff3e::1]:5000,239.7.7.7",
                "--fanout", "replicate", "--worker-engine", "readers", "--duration", "6",
                "--report-json", report]
         mc = t.McfanProcess(eal, app)
@@ -161,33 +172,40 @@ def pcap_phase(mcfan, rd_bin):
             print(mc.stderr()[-2000:])
             return
         # started after the frames were written: --oldest reads the ring from its start
-        rds = {g: Reader([rd_bin, "--file-prefix", prefix, "--group", f"{g}:{PORT}", "--oldest",
+        rds = {g: Reader([rd_bin, "--file-prefix", prefix, "--group",
+                          g if ":" in g or g == "239.7.7.7" else f"{g}:{PORT}", "--oldest",
                           "--quiet", "--no-seq"], g, "c") for g in want_frames}
         tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
         v, end = None, time.monotonic() + 20
         while time.monotonic() < end:
             v, _ = tel.query("/mcfan/readers")
-            if v and v.get("ring_written") == [want_frames["239.9.9.1"], want_frames["239.9.9.2"]]:
+            if v and v.get("ring_written") == [306, 100, 50, 50]:
                 break
             time.sleep(0.2)
         tel.close()
-        t.check(v is not None and v.get("ring_written") == [306, 100] and
-                v.get("ring_too_big") == [3, 0],
+        t.check(all(os.path.exists(f"/dev/shm/mcfan.{prefix}.{n}") for n in
+                    ("239.9.9.1.3999", "ff3e::1.5000", "239.7.7.7.0")),
+                "pcap: ring names: ADDRESS.PORT, IPv6 as inet_ntop writes it, .0 for any port")
+        t.check(v is not None and v.get("ring_written") == [306, 100, 50, 50] and
+                v.get("ring_too_big") == [3, 0, 0, 0],
                 f"pcap: replicate writes each frame once, 3 too big: {v}")
         rc = mc.wait(60)
         t.check_eq(rc, 0, "pcap: mcfan exit status")
         with open(report) as f:
             rep = json.load(f)
         copies = {g["group"]: g["copies"] for g in rep["groups"]}
-        t.check_eq(copies, {"239.9.9.1": 2 * 309, "239.9.9.2": 200},
+        t.check_eq(copies, {"239.9.9.1": 2 * 309, "239.9.9.2": 200, "ff3e::1": 100,
+                            "239.7.7.7": 100},
                    "pcap: every frame reached both workers (replicate)")
         rr = rep.get("readers") or {}
         t.check_eq([(r["group"], r["written"], r["reader_too_big"]) for r in rr.get("rings", [])],
-                   [(f"239.9.9.1:{PORT}", 306, 3), (f"239.9.9.2:{PORT}", 100, 0)],
+                   [(f"239.9.9.1:{PORT}", 306, 3), (f"239.9.9.2:{PORT}", 100, 0),
+                    ("[ff3e::1]:5000", 50, 0), ("239.7.7.7", 50, 0)],
                    "pcap: the report's reader rings: written, reader_too_big")
-        t.check_eq(rr.get("not_owner"), 309 + 100,
+        t.check_eq(rr.get("not_owner"), 309 + 100 + 50 + 50,
                    "pcap: the other worker's copies are counted not_owner")
-        t.check("reader rings (docs/readers.md): 2, frames written 406, reader_too_big 3"
+        t.check(os.path.exists(f"/dev/shm/mcfan.{prefix}.239.7.7.7.0") is False and
+                "reader rings (docs/readers.md): 4, frames written 506, reader_too_big 3"
                 in mc.stdout(), "pcap: the text report's reader line")
         for g, r in rds.items():
             r.finish(30)
