@@ -128,9 +128,19 @@ def console_cmd(proc, line):
     proc.stdin.flush()
 
 
+def remove_rings(prefix):
+    """Remove the rings of a run whose mcfan was killed (mcfan removes them at exit)."""
+    for f in os.listdir("/dev/shm"):
+        if f.startswith(f"mcfan.{prefix}."):
+            os.unlink(os.path.join("/dev/shm", f))
+
+
 def pcap_phase(mcfan, rd_bin):
     """replicate, two-segment frames and reader_too_big, on net_pcap (no lab)."""
     work = tempfile.mkdtemp(prefix="mcfan-readers-pcap-")
+    prefix = f"mcfan-readers-pcap-{os.getpid()}"
+    mc = None
+    rds = {}
     try:
         pcap = os.path.join(work, "in.pcap")
         frames, want_bytes = [], {"239.9.9.1": 0, "239.9.9.2": 0}
@@ -157,7 +167,6 @@ def pcap_phase(mcfan, rd_bin):
         t.write_pcap(pcap, frames)
         want_frames = {"239.9.9.1": 300 + 6, "239.9.9.2": 100, "[ff3e::1]:5000": 50,
                        "239.7.7.7": 50}
-        prefix = f"mcfan-readers-pcap-{os.getpid()}"
         eal = ["--lcores", "0@0,1@1,2@1,3@0", "--no-huge", "-m", "512", "--in-memory",
                "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
                "--vdev", f"net_pcap0,rx_pcap={pcap}"]
@@ -214,6 +223,14 @@ def pcap_phase(mcfan, rd_bin):
                        (want_frames[g], want_bytes[g], 0),
                        f"pcap: {g}: the reader has every frame that fits, byte for byte")
     finally:
+        for r in rds.values():
+            if r.p.poll() is None:
+                r.p.kill()
+                r.p.wait()
+        if mc is not None and mc.p.poll() is None:
+            mc.p.kill()
+            mc.wait(10)
+        remove_rings(prefix)
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -420,6 +437,7 @@ def main():
             mc.kill()
             mc.wait()
         lab.down()
+        remove_rings(f"mcfan-readers-{lab.id}")  # only if mcfan could not (killed)
     return t.finish("readers")
 
 
