@@ -41,6 +41,32 @@ row_at(const struct mcfan_rw *w, unsigned int i)
 						(size_t)i * MCFAN_RD_READER_SIZE);
 }
 
+/* Is there a ring of this name whose writer, another process, still runs it? */
+static bool
+name_in_use(const char *name)
+{
+	struct mcfan_rd_hdr *h;
+	struct stat st;
+	bool busy = false;
+	int fd;
+
+	fd = shm_open(name, O_RDONLY, 0);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && (uint64_t)st.st_size >= MCFAN_RD_HDR_SIZE) {
+		h = mmap(NULL, MCFAN_RD_HDR_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+		if (h != MAP_FAILED) {
+			busy = memcmp(h->magic, MCFAN_RD_MAGIC, sizeof(MCFAN_RD_MAGIC)) == 0 &&
+			       atomic_load_explicit(&h->state, memory_order_acquire) ==
+			       MCFAN_RD_STATE_OPEN && h->writer_pid != (int32_t)getpid() &&
+			       pid_alive(h->writer_pid);
+			munmap(h, MCFAN_RD_HDR_SIZE);
+		}
+	}
+	close(fd);
+	return busy;
+}
+
 int
 mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const char *group,
 		uint32_t n_slots, uint32_t slot_size, uint32_t n_readers, uint16_t owner,
@@ -66,6 +92,10 @@ mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const c
 	ret = mcfan_rd_name(w->name, sizeof(w->name), prefix, addr, port);
 	if (ret < 0)
 		goto free_w;
+	if (name_in_use(w->name)) {
+		ret = -EADDRINUSE;
+		goto free_w;
+	}
 	if (snprintf(tmp, sizeof(tmp), "%s.new%d", w->name, (int)getpid()) >= (int)sizeof(tmp)) {
 		ret = -ENAMETOOLONG;
 		goto free_w;

@@ -144,7 +144,7 @@ struct mcfan_rw_reader_info {
 
 /**
  * Create a group's ring: a new shared-memory object (an older one of the same name, left
- * by a run that crashed, is removed first), mode 0666 so that readers need no privilege,
+ * by a run that crashed or closed, is replaced; one still open by a running writer is not), mode 0666 so that readers need no privilege,
  * the header written, and only then named (created under a temporary name and renamed),
  * so a reader never sees a half-made ring.
  *
@@ -167,8 +167,9 @@ struct mcfan_rw_reader_info {
  * @param out
  *   Receives the ring (malloc'd).
  * @return
- *   0; -EINVAL (a size out of range), -ENAMETOOLONG, -ENOMEM, or the negative errno of
- *   shm_open(3), ftruncate(2), mmap(2), rename(2).
+ *   0; -EINVAL (a size out of range), -ENAMETOOLONG, -EADDRINUSE (a ring of that name is
+ *   open and its writer, another process, runs: another mcfan with the same file prefix),
+ *   -ENOMEM, or the negative errno of shm_open(3), ftruncate(2), mmap(2), rename(2).
  */
 int mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const char *group,
 		    uint32_t n_slots, uint32_t slot_size, uint32_t n_readers, uint16_t owner,

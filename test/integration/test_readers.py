@@ -192,6 +192,17 @@ def pcap_phase(mcfan, rd_bin):
                 break
             time.sleep(0.2)
         tel.close()
+        # a second mcfan with the same file prefix (possible with --in-memory) is refused:
+        # it would take the first one's rings
+        p2 = subprocess.run([mcfan, "--lcores", "0@0,1@1", "--no-huge", "-m", "512",
+                             "--in-memory", "--file-prefix", prefix, "--no-pci",
+                             "--log-level", "lib.eal:warning", "--vdev", "net_null0", "--",
+                             "--groups", f"239.9.9.1:{PORT}", "--worker-engine", "readers",
+                             "--duration", "1"], capture_output=True, text=True, timeout=60)
+        t.check(p2.returncode == 1 and f"/dev/shm/mcfan.{prefix}.239.9.9.1.{PORT} is in use by "
+                "another running mcfan with the same file prefix" in p2.stdout + p2.stderr,
+                f"pcap: a second mcfan on the same rings is refused: {p2.returncode} "
+                f"{(p2.stdout + p2.stderr)[-400:]!r}")
         t.check(all(os.path.exists(f"/dev/shm/mcfan.{prefix}.{n}") for n in
                     ("239.9.9.1.3999", "ff3e::1.5000", "239.7.7.7.0")),
                 "pcap: ring names: ADDRESS.PORT, IPv6 as inet_ntop writes it, .0 for any port")

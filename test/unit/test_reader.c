@@ -162,6 +162,20 @@ test_basic(void)
 		mcfan_reader_close(r3);
 	}
 	mcfan_reader_close(r2);
+	/* another process cannot take the name of a ring whose writer runs */
+	{
+		pid_t c = fork();
+		int st = 0;
+
+		if (c == 0) {
+			struct mcfan_rw *w2 = NULL;
+
+			_exit(mcfan_rw_create(prefix, "239.9.9.1", 1001, "x", 64, 512, 4, 0, &w2) ==
+			      -EADDRINUSE ? 0 : 1);
+		}
+		waitpid(c, &st, 0);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "second writer refused: -EADDRINUSE");
+	}
 	/* closed: what is left is read, then -EPIPE */
 	mcfan_rw_destroy(w);
 	CHECK_EQ_INT(mcfan_reader_next(r, &f), 1);

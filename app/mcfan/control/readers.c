@@ -120,6 +120,11 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 		  sizeof(addr));
 	ret = mcfan_rw_create(rd->prefix, addr, k->udp_port, text, rd->n_slots,
 			      MCFAN_RW_SLOT_SIZE_DEFAULT, MCFAN_RW_READERS_DEFAULT, owner, &w);
+	if (ret == -EADDRINUSE)
+		return mcfan_err_set(msg, len, ret, "reader ring for %s: /dev/shm/mcfan.%s.%s.%u is "
+				     "in use by another running mcfan with the same file prefix: give "
+				     "one of them its own --file-prefix", text, rd->prefix, addr,
+				     k->udp_port);
 	if (ret < 0)
 		return mcfan_err_set(msg, len, ret, "reader ring for %s in /dev/shm: %s", text,
 				     strerror(-ret));
