@@ -8,7 +8,7 @@
  * one JSON line at exit. An example of the library as much as a tool; no DPDK.
  *
  *   mcfan-read --file-prefix PREFIX --group GROUP[:PORT] [--count N] [--seconds S]
- *              [--oldest] [--quiet] [--no-seq]
+ *              [--oldest] [--quiet] [--no-seq] [--zero-copy]
  *
  * Sequence gaps: the UDP payload's iperf2 datagram number (iperf2 include/payloads.h: id at
  * bytes 0..3 and id2 at 12..15, big-endian; a negative id ends a test) is followed, and a
@@ -113,7 +113,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: mcfan-read --group GROUP[:PORT] [--file-prefix PREFIX] [--count N] "
-		"[--seconds S] [--oldest] [--quiet] [--no-seq]\n"
+		"[--seconds S] [--oldest] [--quiet] [--no-seq] [--zero-copy]\n"
 		"  --file-prefix PREFIX  mcfan's EAL --file-prefix (default rte)\n"
 		"  --group GROUP[:PORT]  the group, as mcfan names it: 239.9.9.1:3999, "
 		"[ff3e::1]:5000\n"
@@ -121,7 +121,8 @@ usage(FILE *f)
 		"  --seconds S           stop after S seconds (decimal)\n"
 		"  --oldest              start at the oldest frame in the ring, not the newest\n"
 		"  --quiet               no line a second, only the JSON line at exit\n"
-		"  --no-seq              do not look for iperf2 sequence numbers\n");
+		"  --no-seq              do not look for iperf2 sequence numbers\n"
+		"  --zero-copy           read the frames in the ring (mcfan_reader_next), not a copy\n");
 }
 
 static int
@@ -152,6 +153,7 @@ main(int argc, char **argv)
 		{"oldest", no_argument, NULL, 'o'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"no-seq", no_argument, NULL, 'n'},
+		{"zero-copy", no_argument, NULL, 'z'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -160,7 +162,7 @@ main(int argc, char **argv)
 	uint64_t count = 0, bytes = 0, t0, deadline = 0, next_line, last_frames = 0;
 	uint64_t last_lost = 0, prev_frames = 0;
 	double seconds = 0;
-	bool quiet = false, closed = false;
+	bool quiet = false, closed = false, zero_copy = false;
 	unsigned int flags = 0, line = 0;
 	struct mcfan_reader_stats st;
 	struct mcfan_reader_frame f;
@@ -200,6 +202,9 @@ main(int argc, char **argv)
 			break;
 		case 'n':
 			seq.on = false;
+			break;
+		case 'z':
+			zero_copy = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -245,10 +250,25 @@ main(int argc, char **argv)
 	while (!stop && (count == 0 || last_frames < count)) {
 		uint64_t now;
 
-		ret = mcfan_reader_read(r, buf, BUF_SIZE, &f);
+		if (zero_copy) {
+			/* in place; a frame overwritten while we looked counts as lost instead */
+			ret = mcfan_reader_next(r, &f);
+			if (ret == 1) {
+				struct seq_state before = seq;
+
+				seq_track(&seq, f.data, f.len);
+				if (mcfan_reader_frame_valid(r, &f) != 1) {
+					seq = before;
+					continue;
+				}
+			}
+		} else {
+			ret = mcfan_reader_read(r, buf, BUF_SIZE, &f);
+			if (ret == 1)
+				seq_track(&seq, buf, f.len);
+		}
 		if (ret == 1) {
 			bytes += f.len;
-			seq_track(&seq, buf, f.len);
 			last_frames++;
 			if ((last_frames & 0xff) != 0)
 				continue;

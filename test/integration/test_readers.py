@@ -6,8 +6,8 @@
 mcfan (net_af_packet on the lab's veth, 2 workers, --worker-engine readers, reader rings of
 256 frames) receives iperf2 multicast to 239.9.9.1-10:3999. Around it, ordinary processes
 read the groups' rings through libmcfan-reader:
-  - 100 readers, 10 per group: 9 mcfan-read (C; as user nobody when possible: no root) and
-    1 tools/mcfan_reader.py (the ctypes binding); every one must read exactly the group's
+  - 100 readers, 10 per group: 9 mcfan-read (C; as user nobody when possible: no root; one
+    of them --zero-copy) and 1 tools/mcfan_reader.py (the ctypes binding); every one must read exactly the group's
     frames, lose none, and its count must equal mcfan's per-group count and the wire's
     (iperf2 writes COUNT datagrams and one end-of-test datagram per group, test_lab.py);
   - one deliberately slow Python reader on 239.9.9.1 (it sleeps): it must be lapped, and
@@ -334,9 +334,10 @@ def main():
         readers, victims = [], []
         for g in GROUPS:
             gp = f"{g}:{PORT}"
-            for _ in range(PER_GROUP - 1):
+            for i in range(PER_GROUP - 1):  # the first of each group reads in place
                 readers.append(Reader(nobody + [rd_bin, "--file-prefix", prefix, "--group", gp,
-                                                "--quiet"], g, "c"))
+                                                "--quiet"] + (["--zero-copy"] if i == 0 else []),
+                                      g, "c"))
             readers.append(Reader(py + ["--group", gp], g, "py", env))
         slow = Reader(py + ["--group", f"239.9.9.1:{PORT}", "--sleep-every", str(SLOW_EVERY),
                             "--sleep-ms", str(SLOW_MS)], "239.9.9.1", "slow", env)
