@@ -141,6 +141,7 @@ struct mcfan_config {
 	bool json;                         /* --json (with --print-placement) */
 	char rx_engine[MCFAN_ENGINE_NAME_MAX + 1];     /* --rx-engine (datapath/engine.h) */
 	char worker_engine[MCFAN_ENGINE_NAME_MAX + 1]; /* --worker-engine */
+	unsigned int reader_ring_frames;   /* --reader-ring-frames: slots of each reader ring */
 	/* the metrics endpoint (metrics/, docs/metrics.md) */
 	bool metrics_on;                   /* --metrics-listen given: serve /metrics */
 	struct mcfan_listen metrics_listen; /* --metrics-listen ADDR:PORT */
@@ -344,6 +345,7 @@ struct mcfan_overrun_ctl; /* control/overrun.c */
 struct mcfan_engine;     /* datapath/engine.h */
 struct mcfan_igmp;       /* control/igmp.c */
 struct mcfan_feed_table; /* lib/feed/mcfan_feed.h */
+struct mcfan_rw_table;   /* lib/reader/mcfan_reader_writer.h */
 
 struct mcfan_app {
 	struct mcfan_config cfg;          /* parsed configuration: constant once launched */
@@ -375,6 +377,10 @@ struct mcfan_app {
 	 * control/feed.c before launch, freed after the data lcores stopped; NULL = none */
 	struct mcfan_feed_table *feed;
 	struct mcfan_overrun_ctl *overrun; /* control/overrun.c: sleep overrun, ctl_lock */
+	/* reader rings by counter slot (lib/reader/mcfan_reader_writer.h has the protocol): set
+	 * by control/readers.c before launch when a worker runs the readers engine, freed after
+	 * the data lcores stopped; NULL = none */
+	struct mcfan_rw_table *readers;
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */

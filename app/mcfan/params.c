@@ -28,6 +28,7 @@
 #include "mcfan_igmp_ssm.h"
 #include "mcfan_feed.h"
 #include "mcfan_parse.h"
+#include "mcfan_reader_writer.h"
 #include "mcfan_sct.h"
 #include "config_file.h"
 #include "outfile.h"
@@ -370,6 +371,22 @@ set_ring_size(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 		return -EINVAL;
 	}
 	cfg->ring_size = (unsigned int)n;
+	return 0;
+}
+
+/* --reader-ring-frames: frames each reader ring holds (engine readers, docs/readers.md) */
+static int
+set_reader_ring_frames(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, MCFAN_RD_SLOTS_MIN, MCFAN_RD_SLOTS_MAX, &n) < 0 ||
+	    !rte_is_power_of_2((uint32_t)n)) {
+		snprintf(err, len, "--reader-ring-frames: '%s' is not allowed: a power of two "
+			 "%u..%u", v, MCFAN_RD_SLOTS_MIN, MCFAN_RD_SLOTS_MAX);
+		return -EINVAL;
+	}
+	cfg->reader_ring_frames = (unsigned int)n;
 	return 0;
 }
 
@@ -911,6 +928,9 @@ static const struct opt_def opts[] = {
 	{"worker-engine", OPT_VALUE, "NAME", "what worker lcores do with their copies (the "
 	 "worker engines are listed below)", MCFAN_WORKER_ENGINE_DEFAULT, set_worker_engine,
 	 true},
+	{"reader-ring-frames", OPT_VALUE, "N", "frames each group's reader ring holds (worker "
+	 "engine readers, docs/readers.md), a power of two; a reader further behind is lapped",
+	 RTE_STR(MCFAN_RW_SLOTS_DEFAULT), set_reader_ring_frames, true},
 	{"metrics-listen", OPT_VALUE, "ADDR:PORT", "serve Prometheus/OpenMetrics GET /metrics "
 	 "on ADDR:PORT (PORT or :PORT: 127.0.0.1; [::1]:PORT for IPv6; docs/metrics.md)", "off",
 	 set_metrics_listen, true},
@@ -1145,6 +1165,7 @@ config_defaults(struct mcfan_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->fanout = MCFAN_FANOUT_PARTITION;
 	cfg->ring_size = MCFAN_DEFAULT_RING_SIZE;
+	cfg->reader_ring_frames = MCFAN_RW_SLOTS_DEFAULT;
 	cfg->burst = MCFAN_DEFAULT_BURST;
 	cfg->msacc = true;
 	cfg->idle_rx = MCFAN_IDLE_POLICY(MCFAN_IDLE_POLL, MCFAN_IDLE_THR_NONE);

@@ -14,6 +14,15 @@
 #           '0@0,1@1,(2-11)@1' -- --rx-lcores 1 --worker-lcores 2-11 --fanout replicate
 #           (10 workers sharing CPU 1 with the RX lcore; 10 copies a datagram).
 #
+# With -M "base kprocs readers" the seed as real processes (docs/readers.md):
+#   kprocs  100 processes of one UDP socket each (seed_reader -n 1 -s 1), 10 per group;
+#   readers mcfan with --worker-engine readers (one run-to-completion lcore on CPU 1:
+#           --lcores '0@0,1@1' -- --rx-lcores 1 --worker-lcores 1) and 100 mcfan-read
+#           processes, 10 per group, on libmcfan-reader;
+# the receiver's CPU is then the sum over mcfan and the 100 reader processes (or the 100
+# socket processes), copies what the 100 readers (sockets) counted, and the ratio printed
+# is kprocs / readers.
+#
 # Receive-side CPU = the busy time the run adds to the base run's over the traffic (the
 # senders' start to their end + 1 s). The machine is shared and the paced iperf2 senders
 # alone can keep both CPUs busy, so machine-wide busy time saturates and is printed for
@@ -33,13 +42,14 @@
 # mcfan at 16,500/s per group).
 #
 # Usage: test/bench/bench_seed.sh [-d SECONDS] [-r ROUNDS] [-R "RATE ..."] [-b BUILD_DIR]
-#                                 [-F FRAMECNT] [-k] [-- MCFAN_OPTIONS...]
+#                                 [-F FRAMECNT] [-M "RUN ..."] [-k] [-- MCFAN_OPTIONS...]
 #   -d  seconds of traffic per run (default 10)
 #   -r  rounds: each round runs base, kernel, mcfan at every rate (default 1)
 #   -R  datagrams/s per group, space separated (default "3300 16500")
 #   -b  meson build directory holding app/mcfan/mcfan (default: build); or set MCFAN=path
 #   -F  framecnt of net_af_packet (default 4096, as bench_idle.sh)
 #   -P  CPUS: pin the senders to these CPUs (taskset list, e.g. 0; default: not pinned)
+#   -M  the runs of a round, in order (default "base kernel mcfan"; also kprocs, readers)
 #   -k  keep the work directory (reports, logs) and print its path
 #   MCFAN_OPTIONS after -- are added to the mcfan run (e.g. --idle-worker poll to compare)
 # Runs as root; no hugepages needed. A benchmark, never a timed test.
@@ -53,7 +63,8 @@ BUILD=build
 FRAMECNT=4096
 KEEP=0
 PIN=
-while getopts "d:r:R:b:F:P:kh" o; do
+RUNS="base kernel mcfan"
+while getopts "d:r:R:b:F:P:M:kh" o; do
 	case $o in
 	d) SECS=$OPTARG ;;
 	r) ROUNDS=$OPTARG ;;
@@ -61,6 +72,7 @@ while getopts "d:r:R:b:F:P:kh" o; do
 	b) BUILD=$OPTARG ;;
 	F) FRAMECNT=$OPTARG ;;
 	P) PIN=$OPTARG ;;
+	M) RUNS=$OPTARG ;;
 	k) KEEP=1 ;;
 	*) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
@@ -75,6 +87,17 @@ MCFAN=${MCFAN:-$BUILD/app/mcfan/mcfan}
 	{ echo "bench: no mcfan binary at $MCFAN (meson setup/ninja, or -b)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (network namespaces)" >&2; exit 2; }
 command -v cc >/dev/null || { echo "bench: needs cc for the kernel reader" >&2; exit 2; }
+for r in $RUNS; do
+	case $r in
+	base|kernel|mcfan|kprocs|readers) ;;
+	*) echo "bench: -M: '$r' is not a run: base kernel mcfan kprocs readers" >&2; exit 2 ;;
+	esac
+done
+READ_BIN=$BUILD/app/mcfan-read/mcfan-read
+case " $RUNS " in
+*" readers "*) [ -x "$READ_BIN" ] ||
+	{ echo "bench: no mcfan-read at $READ_BIN (ninja -C build)" >&2; exit 2; } ;;
+esac
 
 NGROUPS=10
 PER_GROUP=10                      # kernel sockets per group = mcfan workers
@@ -86,8 +109,10 @@ export LAB_ID=bs$$ LAB_DIR=$WORK/lab
 # shellcheck source=../lab/lab.sh
 . "$ROOT/test/lab/lab.sh"
 RPID=
+PROCS=()                          # the kprocs / readers processes of the current run
 cleanup() {
 	[ -n "$RPID" ] && kill -KILL "$RPID" 2>/dev/null
+	for p in "${PROCS[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	lab_down
 	rm -rf "/var/run/dpdk/mcfan-bseed-$$-"*
 	if [ "$KEEP" = 1 ]; then echo "work directory kept: $WORK"; else rm -rf "$WORK"; fi
@@ -160,6 +185,44 @@ stop_rcv() {
 	RPID=
 }
 
+# utime + stime of the run's reader or socket processes (PROCS), clock ticks
+procs_ticks() {
+	local p t=0 c
+	for p in "${PROCS[@]}"; do
+		c=$(cpu_ticks "$p")
+		t=$(( t + c ))
+	done
+	echo "$t"
+}
+
+# wait_all PATTERN FILE...: until every FILE holds PATTERN (60 s)
+wait_all() {
+	local pat=$1 i f n
+	shift
+	for i in $(seq 600); do
+		n=0
+		for f in "$@"; do grep -q "$pat" "$f" 2>/dev/null && n=$((n + 1)); done
+		[ "$n" -eq $# ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# stop_procs SIG: signal the PROCS (the readers end by themselves once mcfan closed their
+# rings), wait at most 30 s, then kill
+stop_procs() {
+	local p i alive
+	[ -z "$1" ] || for p in "${PROCS[@]}"; do kill "-$1" "$p" 2>/dev/null; done
+	for i in $(seq 300); do
+		alive=0
+		for p in "${PROCS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1 && break; done
+		[ "$alive" = 0 ] && break
+		sleep 0.1
+	done
+	for p in "${PROCS[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	PROCS=()
+}
+
 # run ROUND RATE NAME: one run; appends "round rate name busy_s rcv_s copies want dur
 # rx_cpf wk_cpf extra" to $WORK/rows
 run() {
@@ -186,10 +249,44 @@ run() {
 		wait_for "$out" "running:" "$RPID" ||
 			{ echo "bench: $tag: mcfan did not start:" >&2; tail -20 "$out" >&2; return 1; }
 		;;
+	kprocs)
+		local g i files=()
+		for g in $(seq "$NGROUPS"); do
+			for i in $(seq "$PER_GROUP"); do
+				lab_rcv_bg "$WORK/$tag-$g-$i.out" "$READER" -g "239.9.9.$g" -n 1 -s 1 \
+					-p 3999 -i "$LAB_RCV_IP" -t $(( SECS * 10 + 120 ))
+				PROCS+=("$LAB_BG_PID")
+				files+=("$WORK/$tag-$g-$i.out")
+			done
+		done
+		wait_all "^ready" "${files[@]}" ||
+			{ echo "bench: $tag: the socket processes did not start" >&2; return 1; }
+		;;
+	readers)
+		local g i files=()
+		lab_rcv_bg "$out" "$MCFAN" --lcores '0@0,1@1' --no-huge -m 512 --in-memory \
+			--file-prefix "mcfan-bseed-$$-$tag" --no-pci --log-level lib.eal:warning \
+			--vdev "net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=$FRAMECNT" -- \
+			--rx-lcores 1 --worker-lcores 1 --worker-engine readers \
+			--groups "239.9.9.1-$NGROUPS:3999" --report-json "$rep" "${EXTRA[@]}"
+		RPID=$LAB_BG_PID
+		wait_for "$out" "running:" "$RPID" ||
+			{ echo "bench: $tag: mcfan did not start:" >&2; tail -20 "$out" >&2; return 1; }
+		for g in $(seq "$NGROUPS"); do
+			for i in $(seq "$PER_GROUP"); do
+				"$READ_BIN" --file-prefix "mcfan-bseed-$$-$tag" --group "239.9.9.$g:3999" \
+					--quiet --no-seq >"$WORK/$tag-$g-$i.json" 2>"$WORK/$tag-$g-$i.err" &
+				PROCS+=("$!")
+				files+=("$WORK/$tag-$g-$i.err")
+			done
+		done
+		wait_all "^mcfan-read: reading" "${files[@]}" ||
+			{ echo "bench: $tag: the readers did not open their rings" >&2; return 1; }
+		;;
 	esac
 	sleep 1    # settle: the receiver reaches its idle state
-	c0=0
-	[ -n "$RPID" ] && c0=$(cpu_ticks "$RPID")
+	c0=$(procs_ticks)
+	[ -n "$RPID" ] && c0=$(( c0 + $(cpu_ticks "$RPID") ))
 	k0=$(( $(ksoftirqd_ticks) + $(irq_ticks) ))
 	v0=$(lab_rcv cat "/sys/class/net/$LAB_VRCV/statistics/rx_packets")
 	b0=$(busy_ticks); t0=$(date +%s.%N)
@@ -198,9 +295,13 @@ run() {
 	b1=$(busy_ticks); t1=$(date +%s.%N)
 	k1=$(( $(ksoftirqd_ticks) + $(irq_ticks) ))
 	v1=$(lab_rcv cat "/sys/class/net/$LAB_VRCV/statistics/rx_packets")
-	c1=0
-	[ -n "$RPID" ] && c1=$(cpu_ticks "$RPID")
+	c1=$(procs_ticks)
+	[ -n "$RPID" ] && c1=$(( c1 + $(cpu_ticks "$RPID") ))
 	stop_rcv
+	case $name in
+	kprocs) stop_procs INT ;;
+	readers) stop_procs "" ;;
+	esac
 	python3 - "$round" "$rate" "$name" "$b0" "$b1" "$c0" "$c1" "$t0" "$t1" "$HZ" "$want" \
 		"$out" "$rep" "$(cat "$WORK/$tag.snd" 2>/dev/null || echo 0)" "$(( k1 - k0 ))" \
 		"$(( v1 - v0 ))" >>"$WORK/rows" <<'PY'
@@ -211,10 +312,30 @@ t0, t1, hz, want = float(sys.argv[8]), float(sys.argv[9]), int(sys.argv[10]), in
 out, rep = sys.argv[12], sys.argv[13]
 snd, kirq, veth = int(sys.argv[14]), int(sys.argv[15]), int(sys.argv[16])
 copies, rx_cpf, wk_cpf, extra = 0, 0.0, 0.0, "-"
+import glob
+tag = os.path.basename(out)[:-len(".out")]
 if name == "kernel":
     for line in open(out):
         if line.startswith("total "):
             copies = int(line.split()[1])
+elif name == "kprocs":
+    for path in glob.glob(os.path.join(os.path.dirname(out), tag + "-*.out")):
+        for line in open(path):
+            if line.startswith("total "):
+                copies += int(line.split()[1])
+elif name == "readers":
+    lost = n = 0
+    for path in glob.glob(os.path.join(os.path.dirname(out), tag + "-*.json")):
+        lines = [ln for ln in open(path) if ln.startswith("{")]
+        if lines:
+            j = json.loads(lines[-1])
+            copies += j["frames"]
+            lost += j["lost"]
+            n += 1
+    extra = f"readers={n},lapped_lost={lost}"
+    if os.path.exists(rep):
+        r = json.load(open(rep))
+        extra += f",ring_full={r['drops']['ring_full']},imissed={r['ports'][0]['imissed']}"
 elif name == "mcfan":
     if os.path.exists(rep):
         r = json.load(open(rep))
@@ -252,7 +373,7 @@ lab_up || exit 1
 : >"$WORK/rows"
 for round in $(seq "$ROUNDS"); do
 	for rate in $RATES; do
-		for name in base kernel mcfan; do
+		for name in $RUNS; do
 			run "$round" "$rate" "$name"
 			tail -n 1 "$WORK/rows" | awk -v n="$name" '$3 == n { printf "  raw: %s\n", $0 }'
 		done
@@ -291,12 +412,13 @@ for r in rows:
           f"{float(r[9]):>9.0f} {r[12]:>9}  {r[10]}")
 print()
 for rate in sorted({r[1] for r in rows}, key=int):
-    k, m = res.get((rate, "kernel"), []), res.get((rate, "mcfan"), [])
-    if not k or not m:
-        continue
-    pairs = [a / b if b > 0 else float("inf") for a, b in zip(k, m)]
-    print(f"ratio kernel/mcfan CPU per delivered copy at {rate}/s per group: "
-          f"{statistics.median(pairs):.2f} (median of {len(pairs)} round(s): "
-          f"{', '.join(f'{p:.2f}' for p in pairs)}); kernel {statistics.median(k):.3f} us, "
-          f"mcfan {statistics.median(m):.3f} us")
+    for kn, mn in (("kernel", "mcfan"), ("kprocs", "readers")):
+        k, m = res.get((rate, kn), []), res.get((rate, mn), [])
+        if not k or not m:
+            continue
+        pairs = [a / b if b > 0 else float("inf") for a, b in zip(k, m)]
+        print(f"ratio {kn}/{mn} CPU per delivered copy at {rate}/s per group: "
+              f"{statistics.median(pairs):.2f} (median of {len(pairs)} round(s): "
+              f"{', '.join(f'{p:.2f}' for p in pairs)}); {kn} {statistics.median(k):.3f} us, "
+              f"{mn} {statistics.median(m):.3f} us")
 PY

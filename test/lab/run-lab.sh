@@ -17,7 +17,14 @@
 # reserved) on every exit, also on failure or Ctrl-C. Exit status 0 when every group's count
 # equals the wire's.
 #
-# Environment: MCFAN_BUILD (build directory, default build), MCFAN_BIN (run this mcfan
+# The seed's workload as the seed ran it: mcfan runs the readers engine (docs/readers.md) and
+# 10 reader processes a group (100 mcfan-read, on libmcfan-reader) read every group's frames
+# from shared memory; each reader's count is printed beside mcfan's and checked against the
+# wire too (every reader must have every frame, none lost). LAB_READERS=N readers a group
+# (0: mcfan's count engine and no readers, as before).
+#
+# Environment: LAB_READERS (reader processes a group, default 10), MCFAN_BUILD (build
+# directory, default build), MCFAN_BIN (run this mcfan
 # binary instead of the one just built), LAB_PPS (datagrams per second
 # per group, default 1000), LAB_LEN (UDP payload bytes, default 1000), MCFAN_NO_HUGE=1 (do
 # not touch hugepages: --no-huge), MCFAN_KEEP_HUGEPAGES=1 (keep the hugepage reservation).
@@ -39,6 +46,12 @@ PPS=${LAB_PPS:-1000}
 LEN=${LAB_LEN:-1000}
 NGROUPS=10
 COUNT=$((SEND_S * PPS))
+READERS=${LAB_READERS:-10}
+if ! [[ "$READERS" =~ ^[0-9]+$ ]] || [ "$((10#$READERS))" -gt 100 ]; then
+	echo "run-lab: LAB_READERS '$READERS' is not a number of readers 0..100" >&2
+	exit 2
+fi
+READERS=$((10#$READERS))
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "run-lab: needs root (packages, hugepages, network namespaces): sudo $0 $*" >&2
@@ -65,12 +78,19 @@ say "ninja -C $BUILD"
 ninja -C "$BUILD" >/dev/null || { ninja -C "$BUILD"; say "build failed"; exit 1; }
 MCFAN=${MCFAN_BIN:-$ROOT/$BUILD/app/mcfan/mcfan}
 [ -x "$MCFAN" ] || { say "no mcfan binary at $MCFAN"; exit 1; }
+READ_BIN=$ROOT/$BUILD/app/mcfan-read/mcfan-read
+ENGINE=()
+if [ "$READERS" -gt 0 ]; then
+	[ -x "$READ_BIN" ] || { say "no mcfan-read at $READ_BIN"; exit 1; }
+	ENGINE=(--worker-engine readers)
+fi
 
 # ---- the lab, and cleanup on every exit ----
 # shellcheck source=test/lab/lab.sh
 . "$ROOT/test/lab/lab.sh"
 RUN_DIR=$(mktemp -d /tmp/mcfan-run-lab.XXXXXX) || exit 1
 MCFAN_PID=
+READER_PIDS=()
 HP_SYS=/sys/kernel/mm/hugepages/hugepages-2048kB
 HP_SAVED=
 HP_MOUNTED=
@@ -92,10 +112,53 @@ stop_mcfan() {
 	MCFAN_PID=
 }
 
+# The reader processes end by themselves once mcfan closes their rings; wait up to 30 s,
+# then kill what is left (our own PIDs only).
+stop_readers() {
+	local pid i
+	[ ${#READER_PIDS[@]} -gt 0 ] || return 0
+	for i in $(seq 300); do
+		for pid in "${READER_PIDS[@]}"; do
+			kill -0 "$pid" 2>/dev/null && break
+			pid=
+		done
+		[ -z "$pid" ] && break
+		sleep 0.1
+	done
+	for pid in "${READER_PIDS[@]}"; do
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	READER_PIDS=()
+}
+
+# Start READERS mcfan-read processes a group (outside the namespaces: ordinary processes that
+# only need /dev/shm) and wait until each has opened its ring (its "reading" line).
+start_readers() {
+	local g i n _
+	[ "$READERS" -gt 0 ] || return 0
+	for g in $(lab_groups "$NGROUPS"); do
+		for i in $(seq "$READERS"); do
+			"$READ_BIN" --file-prefix "mcfan-lab-$LAB_ID" --group "$g:$LAB_PORT" --quiet \
+				>"$RUN_DIR/reader-$g-$i.json" 2>"$RUN_DIR/reader-$g-$i.err" &
+			READER_PIDS+=($!)
+		done
+	done
+	for _ in $(seq 300); do
+		n=$(grep -l '^mcfan-read: reading' "$RUN_DIR"/reader-*.err 2>/dev/null | wc -l)
+		[ "$n" -eq $((READERS * NGROUPS)) ] && return 0
+		sleep 0.1
+	done
+	say "only $n of $((READERS * NGROUPS)) readers opened their ring in 30 s:"
+	cat "$RUN_DIR"/reader-*.err | grep -v '^mcfan-read: reading' | sort | uniq -c | head -5
+	return 1
+}
+
 # shellcheck disable=SC2317  # called from the EXIT trap
 cleanup() {
 	trap - EXIT INT TERM
 	stop_mcfan
+	stop_readers
 	lab_down
 	if [ -n "$HP_SAVED" ] && [ "${MCFAN_KEEP_HUGEPAGES:-0}" != 1 ]; then
 		echo "$HP_SAVED" >"$HP_SYS/nr_hugepages" 2>/dev/null
@@ -158,11 +221,11 @@ start_mcfan() {
 	local _
 	say "mcfan command (in namespace $LAB_RCV): $MCFAN ${LCORES[*]} ${EAL_MEM[*]} --no-pci" \
 		"--file-prefix mcfan-lab-$LAB_ID --vdev net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=4096" \
-		"-- --config $CONFIG --report-json $RUN_DIR/report.json"
+		"-- --config $CONFIG ${ENGINE[*]} --report-json $RUN_DIR/report.json"
 	lab_rcv_bg "$RUN_DIR/mcfan.log" "$MCFAN" "${LCORES[@]}" "${EAL_MEM[@]}" --no-pci \
 		--file-prefix "mcfan-lab-$LAB_ID" \
 		--vdev "net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=4096" \
-		-- --config "$CONFIG" --report-json "$RUN_DIR/report.json"
+		-- --config "$CONFIG" "${ENGINE[@]}" --report-json "$RUN_DIR/report.json"
 	MCFAN_PID=$LAB_BG_PID
 	for _ in $(seq 600); do
 		grep -q 'running:' "$RUN_DIR/mcfan.log" 2>/dev/null && return 0
@@ -202,6 +265,11 @@ if ! start_mcfan; then
 	fi
 fi
 
+if [ "$READERS" -gt 0 ]; then
+	say "starting $((READERS * NGROUPS)) reader processes: $READERS mcfan-read a group" \
+		"(libmcfan-reader, docs/readers.md)"
+	start_readers || exit 1
+fi
 say "sending: $NGROUPS iperf2 clients, 239.9.9.1..$NGROUPS port $LAB_PORT, $COUNT datagrams" \
 	"of $LEN bytes each at $PPS/s (about $SEND_S s)"
 lab_send "$NGROUPS" "$COUNT" "$LEN" "$PPS" || say "a sender failed (see above); carrying on"
@@ -209,6 +277,7 @@ sleep 2   # let mcfan drain what is still in the af_packet ring
 say "stopping mcfan (SIGINT)"
 MCFAN_RC=0
 stop_mcfan
+stop_readers
 CAPTURE_OK=1
 lab_capture_stop 2>"$RUN_DIR/capture.err" || CAPTURE_OK=0
 sed 's/^/run-lab: capture: /' "$RUN_DIR/capture.err"
@@ -224,10 +293,11 @@ for g in $(lab_groups "$NGROUPS"); do
 done >"$RUN_DIR/iperf.txt"
 lab_wire_counts "$LAB_CAPTURE" >"$RUN_DIR/wire.txt"
 python3 - "$RUN_DIR/report.json" "$RUN_DIR/wire.txt" "$RUN_DIR/iperf.txt" "$COUNT" \
-	"$LAB_PORT" "$CAPTURE_OK" <<'PY'
-import json, sys
-rep_path, wire_path, iperf_path, count, port, capture_ok = sys.argv[1:7]
+	"$LAB_PORT" "$CAPTURE_OK" "$RUN_DIR" "$READERS" <<'PY'
+import glob, json, os, sys
+rep_path, wire_path, iperf_path, count, port, capture_ok, run_dir, n_readers = sys.argv[1:9]
 count = int(count)
+n_readers = int(n_readers)
 capture_ok = capture_ok == "1"
 try:
     rep = json.load(open(rep_path))
@@ -280,12 +350,35 @@ if feed:
     print("run-lab: feed quality (iperf2 sequence numbers, docs/feed.md), received/expected "
           "per group: " + "; ".join(feed))
 ok = equal == len(mc) == len(wire) and cons and rep["mbufs_outside_pool"] == 0
+if n_readers:
+    # each reader's JSON line (mcfan-read at exit), beside mcfan's count and the wire's
+    readers_ok = 0
+    total = 0
+    for (g, p), n in sorted(mc.items(), key=lambda kv: tuple(map(int, kv[0][0].split(".")))):
+        w = wire.get((g, p), 0)
+        cells = []
+        for path in sorted(glob.glob(os.path.join(run_dir, f"reader-{g}-*.json")),
+                           key=lambda s: int(s.rsplit("-", 1)[1].split(".")[0])):
+            total += 1
+            try:
+                r = json.loads([ln for ln in open(path) if ln.startswith("{")][-1])
+            except (IndexError, ValueError):
+                cells.append("none")
+                continue
+            good = r["frames"] == w and r["lost"] == 0
+            readers_ok += good
+            cells.append(f"{r['frames']}" + ("" if good else f"(lost {r['lost']})!"))
+        print(f"run-lab: {g}:{p} wire {w} mcfan {n} readers {' '.join(cells)}")
+    print(f"run-lab: {readers_ok}/{total} reader processes read every frame of their group "
+          f"from the wire, none lost (libmcfan-reader, docs/readers.md)")
+    ok = ok and readers_ok == total == n_readers * len(mc)
 sys.exit(0 if ok else 1)
 PY
 status=$?
 say "memory was: $MEM_MODE"
 if [ $status -eq 0 ]; then
-	say "PASS: every frame on the wire is in mcfan's per-group counts"
+	say "PASS: every frame on the wire is in mcfan's per-group counts$([ "$READERS" -gt 0 ] &&
+		echo " and in each of the $((READERS * NGROUPS)) readers'")"
 else
 	say "FAIL: mcfan's counts differ from the reference (see above)"
 fi

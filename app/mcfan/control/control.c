@@ -15,6 +15,7 @@
 #include "control/feed.h"
 #include "control/kernel.h"
 #include "control/overrun.h"
+#include "control/readers.h"
 #include "control/sched.h"
 #include "control/stats.h"
 
@@ -53,6 +54,15 @@ mcfan_control_init(struct mcfan_app *app)
 		mcfan_stats_free(app);
 		return ret;
 	}
+	ret = mcfan_readers_start(app); /* reader rings of the readers engine (control/readers.c) */
+	if (ret < 0) {
+		mcfan_overrun_free(app);
+		mcfan_feed_control_free(app);
+		mcfan_igmp_free(app);
+		mcfan_groups_control_free(app);
+		mcfan_stats_free(app);
+		return ret;
+	}
 	return 0;
 }
 
@@ -66,6 +76,7 @@ mcfan_control_free(struct mcfan_app *app)
 	mcfan_kernel_free(app);
 	mcfan_sched_free(app);
 	mcfan_overrun_free(app);
+	mcfan_readers_free(app);
 }
 
 void
@@ -80,5 +91,6 @@ mcfan_control_tick(struct mcfan_app *app)
 	mcfan_live_tick(app);
 	mcfan_groups_tick(app);
 	mcfan_feed_tick(app);
+	mcfan_readers_tick(app);
 	mcfan_ctl_unlock();
 }

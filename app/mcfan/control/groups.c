@@ -40,6 +40,7 @@
 #include "control/feed.h"
 #include "control/groups.h"
 #include "control/igmp.h"
+#include "control/readers.h"
 #include "control/stats.h"
 
 
@@ -501,6 +502,10 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 			goto out;
 		}
 	}
+	/* reader rings (readers engine): in their slots before the table tags frames with them */
+	ret = mcfan_readers_join(app, keys, slots, n, eligible, n_el, msg, len);
+	if (ret < 0)
+		goto out;
 	/* their --seq extractors first, so the table brings them along (control/feed.h) */
 	mcfan_feed_join(app, &entries[n_old], n);
 	ret = replace_entries(app, "join", entries, n_old + n, msg, len);

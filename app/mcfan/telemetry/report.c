@@ -29,6 +29,7 @@
 #include "control/stats.h"
 #include "telemetry/igmp.h"
 #include "telemetry/feed.h"
+#include "telemetry/readers.h"
 #include "telemetry/report.h"
 
 #define MSACC_TEXT_MAX (64 * 1024)
@@ -219,6 +220,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		fprintf(f, "\n");
 	}
 	mcfan_feed_report_print(app, f); /* feed quality: groups with --seq (telemetry/feed.c) */
+	mcfan_readers_report_print(app, f); /* reader rings, engine readers (telemetry/readers.c) */
 	n = mcfan_workers_read(app, wv);
 	fprintf(f, "\nworkers:\n  %5s %14s %14s %12s %16s\n", "lcore", "frames", "enqueued",
 		"ring_drops", "ring_high_water");
@@ -540,6 +542,9 @@ report_json_build(struct mcfan_app *app)
 	arr = mcfan_feed_report_pairs_json(app); /* A/B pairs, only when there are some */
 	if (arr != NULL)
 		json_object_set_new(root, "feed_pairs", arr);
+	arr = mcfan_readers_report_json(app); /* "readers": engine readers only */
+	if (arr != NULL)
+		json_object_set_new(root, "readers", arr);
 
 	arr = json_array();
 	n = mcfan_workers_read(app, wv);

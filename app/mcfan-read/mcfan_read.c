@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * mcfan-read (docs/readers.md): read one group's frames from a running mcfan (worker engine
+ * readers) through libmcfan-reader, print a line a second (frames, lost, sequence gaps) and
+ * one JSON line at exit. An example of the library as much as a tool; no DPDK.
+ *
+ *   mcfan-read --file-prefix PREFIX --group GROUP[:PORT] [--count N] [--seconds S]
+ *              [--oldest] [--quiet] [--no-seq] [--zero-copy]
+ *
+ * Sequence gaps: the UDP payload's iperf2 datagram number (iperf2 include/payloads.h: id at
+ * bytes 0..3 and id2 at 12..15, big-endian; a negative id ends a test) is followed, and a
+ * jump forward counts as a gap of that many datagrams (seq_lost); frames of other kinds
+ * count in seq_other. Exit status: 0, 1 on an error of the library, 2 on bad usage.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mcfan_reader.h"
+
+#define EXIT_USAGE 2
+/** Bytes of the copy buffer: the longest frame a slot may hold. */
+#define BUF_SIZE 65600
+/** Bytes of iperf2's datagram header (id, tv_sec, tv_usec, id2). */
+#define IPERF2_HDR_LEN 16
+#define NS_PER_S 1000000000ull
+/** Longest single wait, ms: the per-second line and the signals are looked at between. */
+#define WAIT_SLICE_MS 100
+
+static volatile sig_atomic_t stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t
+be(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+struct seq_state {
+	bool on;
+	bool started;
+	uint64_t next;       /* the datagram number expected next */
+	uint64_t gaps;       /* jumps forward */
+	uint64_t lost;       /* datagrams the jumps skipped */
+	uint64_t back;       /* datagrams at or below one seen (reordered or repeated) */
+	uint64_t ends;       /* iperf2 end-of-test datagrams */
+	uint64_t other;      /* frames that are not iperf2 datagrams */
+};
+
+static void
+seq_track(struct seq_state *s, const uint8_t *frame, uint32_t len)
+{
+	const uint8_t *p;
+	uint32_t plen;
+	int64_t id;
+
+	if (!s->on)
+		return;
+	if (mcfan_reader_udp_payload(frame, len, &p, &plen) < 0 || plen < IPERF2_HDR_LEN) {
+		s->other++;
+		return;
+	}
+	id = (int64_t)(be(p + 12, 4) << 32 | be(p, 4));
+	if (id < 0) {
+		s->ends++;
+		return;
+	}
+	if (!s->started || (uint64_t)id == s->next) {
+		s->started = true;
+	} else if ((uint64_t)id > s->next) {
+		s->gaps++;
+		s->lost += (uint64_t)id - s->next;
+	} else {
+		s->back++;
+		return;
+	}
+	s->next = (uint64_t)id + 1;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: mcfan-read --group GROUP[:PORT] [--file-prefix PREFIX] [--count N] "
+		"[--seconds S] [--oldest] [--quiet] [--no-seq] [--zero-copy]\n"
+		"  --file-prefix PREFIX  mcfan's EAL --file-prefix (default rte)\n"
+		"  --group GROUP[:PORT]  the group, as mcfan names it: 239.9.9.1:3999, "
+		"[ff3e::1]:5000\n"
+		"  --count N             stop after N frames\n"
+		"  --seconds S           stop after S seconds (decimal)\n"
+		"  --oldest              start at the oldest frame in the ring, not the newest\n"
+		"  --quiet               no line a second, only the JSON line at exit\n"
+		"  --no-seq              do not look for iperf2 sequence numbers\n"
+		"  --zero-copy           read the frames in the ring (mcfan_reader_next), not a copy\n");
+}
+
+static int
+parse_u64(const char *opt, const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		goto bad;
+	*v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		goto bad;
+	return 0;
+bad:
+	fprintf(stderr, "mcfan-read: %s '%s': expected a whole number\n", opt, s);
+	return -EINVAL;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"file-prefix", required_argument, NULL, 'p'},
+		{"group", required_argument, NULL, 'g'},
+		{"count", required_argument, NULL, 'c'},
+		{"seconds", required_argument, NULL, 's'},
+		{"oldest", no_argument, NULL, 'o'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"no-seq", no_argument, NULL, 'n'},
+		{"zero-copy", no_argument, NULL, 'z'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct seq_state seq = {.on = true};
+	const char *prefix = "rte", *group = NULL;
+	uint64_t count = 0, bytes = 0, t0, deadline = 0, next_line, last_frames = 0;
+	uint64_t last_lost = 0, prev_frames = 0;
+	double seconds = 0;
+	bool quiet = false, closed = false, zero_copy = false;
+	unsigned int flags = 0, line = 0;
+	struct mcfan_reader_stats st;
+	struct mcfan_reader_frame f;
+	struct mcfan_reader *r;
+	struct sigaction sa;
+	uint8_t *buf;
+	char *end;
+	int c, ret, status = 0;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			prefix = optarg;
+			break;
+		case 'g':
+			group = optarg;
+			break;
+		case 'c':
+			if (parse_u64("--count", optarg, &count) < 0)
+				return EXIT_USAGE;
+			break;
+		case 's':
+			errno = 0;
+			seconds = strtod(optarg, &end);
+			if (errno != 0 || *end != '\0' || end == optarg || !(seconds > 0) ||
+			    seconds > 1e9) {
+				fprintf(stderr, "mcfan-read: --seconds '%s': expected a number of "
+					"seconds above 0\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			flags |= MCFAN_READER_OLDEST;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'n':
+			seq.on = false;
+			break;
+		case 'z':
+			zero_copy = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "mcfan-read: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (group == NULL) {
+		fprintf(stderr, "mcfan-read: --group is needed\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	ret = mcfan_reader_open(prefix, group, flags, &r);
+	if (ret < 0) {
+		fprintf(stderr, "mcfan-read: group %s of file prefix %s: %s\n", group, prefix,
+			ret == -ENOENT ? "no such reader ring (is mcfan running with "
+			"--worker-engine readers, and the group joined?)" : strerror(-ret));
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;
+	}
+	buf = malloc(BUF_SIZE);
+	if (buf == NULL) {
+		mcfan_reader_close(r);
+		return EXIT_FAILURE;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	t0 = now_ns();
+	next_line = t0 + NS_PER_S;
+	if (seconds > 0)
+		deadline = t0 + (uint64_t)(seconds * 1e9);
+	fprintf(stderr, "mcfan-read: reading %s (file prefix %s), pid %d\n",
+		mcfan_reader_group(r), prefix, (int)getpid());
+	while (!stop && (count == 0 || last_frames < count)) {
+		uint64_t now;
+
+		if (zero_copy) {
+			/* in place; a frame overwritten while we looked counts as lost instead */
+			ret = mcfan_reader_next(r, &f);
+			if (ret == 1) {
+				struct seq_state before = seq;
+
+				seq_track(&seq, f.data, f.len);
+				if (mcfan_reader_frame_valid(r, &f) != 1) {
+					seq = before;
+					continue;
+				}
+			}
+		} else {
+			ret = mcfan_reader_read(r, buf, BUF_SIZE, &f);
+			if (ret == 1)
+				seq_track(&seq, buf, f.len);
+		}
+		if (ret == 1) {
+			bytes += f.len;
+			last_frames++;
+			if ((last_frames & 0xff) != 0)
+				continue;
+		} else if (ret == 0) {
+			ret = mcfan_reader_wait_ms(r, WAIT_SLICE_MS);
+		}
+		if (ret == -EPIPE) {
+			closed = true;
+			break;
+		}
+		if (ret < 0 && ret != -EINTR) {
+			fprintf(stderr, "mcfan-read: %s: %s\n", mcfan_reader_group(r),
+				strerror(-ret));
+			status = EXIT_FAILURE;
+			break;
+		}
+		now = now_ns();
+		if (deadline != 0 && now >= deadline)
+			break;
+		if (now >= next_line) {
+			mcfan_reader_stats(r, &st);
+			line++;
+			if (!quiet)
+				printf("%u s: %" PRIu64 " frames (+%" PRIu64 "), lost %" PRIu64
+				       " (+%" PRIu64 "), lag %" PRIu64 ", seq gaps %" PRIu64
+				       " (%" PRIu64 " datagrams)\n", line, st.frames,
+				       st.frames - prev_frames,
+				       st.lost, st.lost - last_lost, st.lag, seq.gaps, seq.lost);
+			last_lost = st.lost;
+			prev_frames = st.frames;
+			fflush(stdout);
+			next_line += NS_PER_S;
+		}
+	}
+	mcfan_reader_stats(r, &st);
+	printf("{\"group\": \"%s\", \"pid\": %d, \"frames\": %" PRIu64 ", \"bytes\": %" PRIu64
+	       ", \"lost\": %" PRIu64 ", \"lapped\": %" PRIu64 ", \"head\": %" PRIu64
+	       ", \"lag\": %" PRIu64 ", \"closed\": %s, \"seconds\": %.3f", mcfan_reader_group(r),
+	       (int)getpid(), st.frames, bytes, st.lost, st.laps, st.head, st.lag,
+	       closed || st.closed ? "true" : "false", (double)(now_ns() - t0) / 1e9);
+	if (seq.on)
+		printf(", \"seq_gaps\": %" PRIu64 ", \"seq_lost\": %" PRIu64 ", \"seq_back\": %"
+		       PRIu64 ", \"seq_ends\": %" PRIu64 ", \"seq_other\": %" PRIu64, seq.gaps,
+		       seq.lost, seq.back, seq.ends, seq.other);
+	printf("}\n");
+	fflush(stdout);
+	free(buf);
+	mcfan_reader_close(r);
+	return status;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Console command of the reader rings (docs/readers.md, docs/console.md): show readers.
+ * It only reads control/readers.h and prints.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_common.h>
+
+#include "mcfan.h"
+#include "control/readers.h"
+#include "console/console.h"
+
+#define NS_PER_MS 1000000u
+#define READERS_WORKERS_SHOWN 64
+
+/* show readers */
+static int
+cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	struct mcfan_readers_worker_view wv[READERS_WORKERS_SHOWN];
+	struct mcfan_readers_view *v = NULL;
+	unsigned int i, j, nw = 0, n_readers = 0, dead = 0;
+	int n;
+
+	RTE_SET_USED(a);
+	n = mcfan_readers_read(mcfan_console_app(con), &v, wv, RTE_DIM(wv), &nw);
+	if (n == -ENODEV) {
+		printf("no reader rings: no worker runs the readers engine (--worker-engine "
+		       "readers)\n");
+		return 0;
+	}
+	if (n < 0) {
+		printf("show readers: %s\n", strerror(-n));
+		return n;
+	}
+	printf("  %-22s %5s %10s %12s %10s %8s %7s  %s\n", "group", "lcore", "readers",
+	       "written", "too_big", "waiters", "slots", "ring");
+	for (i = 0; i < (unsigned int)n; i++)
+		printf("  %-22s %5u %10u %12" PRIu64 " %10" PRIu64 " %8u %7u  /dev/shm%s\n",
+		       v[i].group, v[i].owner_lcore, v[i].n_readers, v[i].written, v[i].too_big,
+		       v[i].waiters, v[i].n_slots, v[i].name);
+	printf("  %-22s %8s %5s %12s %10s %8s %8s %10s %6s\n", "group", "pid", "row", "frames",
+	       "lost", "lapped", "lag", "last_ms", "alive");
+	for (i = 0; i < (unsigned int)n; i++) {
+		for (j = 0; j < v[i].n_readers; j++) {
+			const struct mcfan_rw_reader_info *r = &v[i].readers[j];
+
+			printf("  %-22s %8d %5u %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64
+			       " %10" PRIu64 " %6s%s\n", v[i].group, (int)r->pid, r->slot, r->frames,
+			       r->lost, r->laps, r->lag, r->idle_ns / NS_PER_MS,
+			       r->alive ? "yes" : "dead", r->waiting ? " (waiting)" : "");
+			n_readers++;
+			dead += !r->alive;
+		}
+	}
+	for (i = 0; i < nw; i++)
+		if (wv[i].not_owner != 0 || wv[i].no_ring != 0)
+			printf("lcore %u: copies of groups another worker writes %" PRIu64
+			       ", without a ring %" PRIu64 "\n", wv[i].lcore, wv[i].not_owner,
+			       wv[i].no_ring);
+	printf("%d ring%s, %u reader%s (%u dead) (docs/readers.md)\n", n, n == 1 ? "" : "s",
+	       n_readers, n_readers == 1 ? "" : "s", dead);
+	mcfan_readers_view_free(v, (unsigned int)n);
+	return 0;
+}
+
+MCFAN_CONSOLE_COMMAND(show_readers, 295, "show readers", cmd_show_readers,
+		      "reader rings of the readers engine per group, and their reader processes: "
+		      "pid, frames, lost, lapped, lag, last seen, alive",
+		      "show readers");

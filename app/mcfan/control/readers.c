@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Reader rings, the control side (control/readers.h, docs/readers.md).
+ */
+
+#include <arpa/inet.h>
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_malloc.h>
+
+#include "mcfan.h"
+#include "log.h"
+#include "mcfan_parse.h"
+#include "datapath/engine.h"
+#include "control/readers.h"
+
+/** Rings kept at most (a group joined again by another worker gets a new ring). */
+#define READERS_RINGS_MAX (2 * MCFAN_MAX_GROUPS)
+/** How often dead sleepers are looked for, s. */
+#define READERS_REAP_PERIOD_S 1
+
+static_assert(MCFAN_RW_TABLE_SLOTS == MCFAN_MAX_GROUPS, "a ring pointer per counter slot");
+static_assert(MCFAN_RW_TABLE_WORKERS >= MCFAN_MAX_WORKERS, "a counter block per worker");
+
+struct readers_ring {
+	struct mcfan_rw *w;
+	struct mcfan_flow_key key;
+	bool superseded;                 /* a newer ring of the group exists (action lock) */
+};
+
+/* The control side's state; table first: app->readers points at it. */
+struct mcfan_readers {
+	struct mcfan_rw_table table;
+	char prefix[128];
+	uint32_t n_slots;                /* frames a ring holds: --reader-ring-frames */
+	/* rings[0..n_rings): appended under the action lock (release store of n_rings after
+	 * the entry); read by any control thread (acquire load); freed only at exit */
+	struct readers_ring rings[READERS_RINGS_MAX];
+	struct mcfan_atomic_u32 n_rings;
+	uint64_t next_reap_tsc;
+};
+
+static struct mcfan_readers *
+readers_of(const struct mcfan_app *app)
+{
+	return app->readers == NULL ? NULL :
+		container_of(app->readers, struct mcfan_readers, table);
+}
+
+static bool
+engine_in_use(const struct mcfan_app *app)
+{
+	unsigned int i;
+
+	for (i = 0; i < app->n_workers; i++) {
+		const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[i]];
+
+		if (lc->worker_engine != NULL &&
+		    strcmp(lc->worker_engine->name, MCFAN_READERS_ENGINE) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The worker partition gives the group among eligible: the ring's one writer. */
+static int
+owner_of(const struct mcfan_flow_key *k, const uint16_t *eligible, unsigned int n_el,
+	 uint16_t *owner)
+{
+	struct mcfan_group_entry *e = calloc(1, sizeof(*e));
+	int ret;
+
+	if (e == NULL)
+		return -ENOMEM;
+	e->key = *k;
+	ret = mcfan_group_assign(e, MCFAN_FANOUT_PARTITION, eligible, n_el);
+	if (ret == 0)
+		*owner = e->targets[0];
+	free(e);
+	return ret;
+}
+
+/* Find or make the ring of key, written by owner. */
+static int
+ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owner,
+	 struct mcfan_rw **out, char *msg, size_t len)
+{
+	unsigned int i, n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed);
+	char addr[INET6_ADDRSTRLEN], text[MCFAN_GROUP_STR_MAX];
+	struct readers_ring *old = NULL;
+	struct mcfan_rw *w;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		if (!rd->rings[i].superseded && mcfan_flow_key_equal(&rd->rings[i].key, k)) {
+			old = &rd->rings[i];
+			break;
+		}
+	}
+	if (old != NULL && old->w->owner == owner) {
+		*out = old->w;
+		return 0;
+	}
+	mcfan_group_format(k, text, sizeof(text));
+	if (n == READERS_RINGS_MAX)
+		return mcfan_err_set(msg, len, -ENOSPC, "reader ring for %s: %d rings made already",
+				     text, READERS_RINGS_MAX);
+	inet_ntop(k->family == MCFAN_FAMILY_IPV4 ? AF_INET : AF_INET6, k->addr, addr,
+		  sizeof(addr));
+	ret = mcfan_rw_create(rd->prefix, addr, k->udp_port, text, rd->n_slots,
+			      MCFAN_RW_SLOT_SIZE_DEFAULT, MCFAN_RW_READERS_DEFAULT, owner, &w);
+	if (ret == -EADDRINUSE)
+		return mcfan_err_set(msg, len, ret, "reader ring for %s: /dev/shm/mcfan.%s.%s.%u is "
+				     "in use by another running mcfan with the same file prefix: give "
+				     "one of them its own --file-prefix", text, rd->prefix, addr,
+				     k->udp_port);
+	if (ret < 0)
+		return mcfan_err_set(msg, len, ret, "reader ring for %s in /dev/shm: %s", text,
+				     strerror(-ret));
+	/* the old ring (another writer) stays mapped until exit: copies in flight may reach it */
+	if (old != NULL)
+		old->superseded = true;
+	rd->rings[n].w = w;
+	rd->rings[n].key = *k;
+	rd->rings[n].superseded = false;
+	mcfan_atomic_u32_store(&rd->n_rings, n + 1, memory_order_release);
+	*out = w;
+	return 0;
+}
+
+int
+mcfan_readers_join(struct mcfan_app *app, const struct mcfan_flow_key *keys,
+		   const uint16_t *slots, unsigned int n, const uint16_t *eligible,
+		   unsigned int n_eligible, char *msg, size_t len)
+{
+	struct mcfan_readers *rd = readers_of(app);
+	struct mcfan_rw *w;
+	uint16_t owner = 0;
+	unsigned int i;
+	int ret;
+
+	if (rd == NULL)
+		return 0;
+	for (i = 0; i < n; i++) {
+		ret = owner_of(&keys[i], eligible, n_eligible, &owner);
+		if (ret < 0)
+			return mcfan_err_set(msg, len, ret, "reader ring: no worker for the group");
+		ret = ring_for(rd, &keys[i], owner, &w, msg, len);
+		if (ret < 0)
+			return ret;
+		if (slots[i] >= MCFAN_RW_TABLE_SLOTS)
+			return mcfan_err_set(msg, len, -EINVAL, "reader ring: counter slot %u",
+					     slots[i]);
+		/* before the table that tags frames with the slot is published */
+		mcfan_rw_slot_store(&rd->table, slots[i], w);
+	}
+	return 0;
+}
+
+/* The EAL file prefix: the last part of the runtime directory (/var/run/dpdk/PREFIX). */
+static void
+file_prefix(char *buf, size_t len)
+{
+	const char *dir = rte_eal_get_runtime_dir(), *p = strrchr(dir, '/');
+
+	snprintf(buf, len, "%s", p != NULL && p[1] != '\0' ? p + 1 : "rte");
+}
+
+int
+mcfan_readers_start(struct mcfan_app *app)
+{
+	struct mcfan_readers *rd;
+	uint16_t eligible[MCFAN_MAX_WORKERS], slot;
+	char msg[256];
+	struct timespec ts;
+	unsigned int i;
+	int ret;
+
+	if (!engine_in_use(app))
+		return 0;
+	rd = rte_zmalloc("mcfan_readers", sizeof(*rd), 0);
+	if (rd == NULL) {
+		MCFAN_LOG(ERR, "reader rings: out of memory\n");
+		return -ENOMEM;
+	}
+	file_prefix(rd->prefix, sizeof(rd->prefix));
+	rd->n_slots = app->cfg.reader_ring_frames != 0 ? app->cfg.reader_ring_frames :
+		      MCFAN_RW_SLOTS_DEFAULT;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	rd->table.base_tsc = rte_rdtsc();
+	rd->table.base_ns = (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+	rd->table.ns_mult = mcfan_lat_ns_mult(app->tsc_hz);
+	app->readers = &rd->table;
+	for (i = 0; i < app->n_workers; i++)
+		eligible[i] = (uint16_t)i;
+	for (i = 0; i < app->n_group_entries; i++) {
+		slot = app->group_entries[i].id;
+		ret = mcfan_readers_join(app, &app->group_entries[i].key, &slot, 1, eligible,
+					 app->n_workers, msg, sizeof(msg));
+		if (ret < 0) {
+			MCFAN_LOG(ERR, "%s\n", msg);
+			mcfan_readers_free(app);
+			return ret;
+		}
+	}
+	MCFAN_LOG(INFO, "reader rings: %u in /dev/shm/mcfan.%s.*, %u frames of up to %u bytes "
+		  "each\n", mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed), rd->prefix,
+		  rd->n_slots, MCFAN_RW_SLOT_SIZE_DEFAULT - MCFAN_RD_SLOT_HDR);
+	return 0;
+}
+
+void
+mcfan_readers_tick(struct mcfan_app *app)
+{
+	struct mcfan_readers *rd = readers_of(app);
+	uint64_t now = rte_rdtsc();
+	unsigned int i, n;
+
+	if (rd == NULL || now < rd->next_reap_tsc)
+		return;
+	rd->next_reap_tsc = now + READERS_REAP_PERIOD_S * app->tsc_hz;
+	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
+	for (i = 0; i < n; i++)
+		mcfan_rw_reap(rd->rings[i].w);
+}
+
+void
+mcfan_readers_free(struct mcfan_app *app)
+{
+	struct mcfan_readers *rd = readers_of(app);
+	unsigned int i, n;
+
+	if (rd == NULL)
+		return;
+	app->readers = NULL;
+	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
+	for (i = 0; i < n; i++)
+		mcfan_rw_destroy(rd->rings[i].w);
+	rte_free(rd);
+}
+
+void
+mcfan_readers_view_free(struct mcfan_readers_view *v, unsigned int n)
+{
+	unsigned int i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i].readers);
+	free(v);
+}
+
+int
+mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
+		   struct mcfan_readers_worker_view *workers, unsigned int max_workers,
+		   unsigned int *n_workers)
+{
+	const struct mcfan_readers *rd = readers_of(app);
+	struct mcfan_readers_view *v;
+	struct timespec ts;
+	unsigned int i, n, k = 0;
+	uint64_t now;
+
+	*out = NULL;
+	if (n_workers != NULL)
+		*n_workers = 0;
+	if (rd == NULL)
+		return -ENODEV;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
+	v = calloc(RTE_MAX(n, 1u), sizeof(*v));
+	if (v == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const struct mcfan_rw *w = rd->rings[i].w;
+		struct mcfan_readers_view *r = &v[i];
+
+		snprintf(r->group, sizeof(r->group), "%s", w->group);
+		snprintf(r->name, sizeof(r->name), "%s", w->name);
+		r->owner_lcore = app->worker_lcore_ids[w->owner];
+		r->n_slots = w->n_slots;
+		r->data_max = w->data_max;
+		r->written = mcfan_atomic_u64_load(&w->written, memory_order_relaxed);
+		r->bytes = mcfan_atomic_u64_load(&w->bytes, memory_order_relaxed);
+		r->too_big = mcfan_atomic_u64_load(&w->too_big, memory_order_relaxed);
+		r->wakes = mcfan_atomic_u64_load(&w->wakes, memory_order_relaxed);
+		r->waiters = atomic_load_explicit(&w->hdr->waiters, memory_order_relaxed);
+		r->readers = calloc(w->n_readers, sizeof(*r->readers));
+		if (r->readers == NULL) {
+			mcfan_readers_view_free(v, n);
+			return -ENOMEM;
+		}
+		r->n_readers = mcfan_rw_readers(w, r->readers, w->n_readers, now);
+	}
+	for (i = 0; workers != NULL && i < app->n_workers && k < max_workers; i++) {
+		const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[i]];
+		const struct mcfan_rw_worker *c = &rd->table.worker[i];
+
+		if (lc->worker_engine == NULL ||
+		    strcmp(lc->worker_engine->name, MCFAN_READERS_ENGINE) != 0)
+			continue;
+		workers[k].lcore = app->worker_lcore_ids[i];
+		workers[k].not_owner = mcfan_atomic_u64_load(&c->not_owner, memory_order_relaxed);
+		workers[k].no_ring = mcfan_atomic_u64_load(&c->no_ring, memory_order_relaxed);
+		k++;
+	}
+	if (n_workers != NULL)
+		*n_workers = k;
+	*out = v;
+	return (int)n;
+}

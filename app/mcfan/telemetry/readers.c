@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * /mcfan/readers (docs/readers.md, docs/telemetry.md): the reader rings of the readers
+ * engine and their reader processes, from control/readers.h.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <rte_common.h>
+#include <rte_telemetry.h>
+
+#include "mcfan.h"
+#include "control/readers.h"
+#include "telemetry/readers.h"
+#include "telemetry/telemetry.h"
+
+/** Most reader rows in one reply (the telemetry socket's reply is 16 KiB at most). */
+#define TEL_READERS_ROWS 128
+/** Most ring rows in one reply. */
+#define TEL_RINGS_ROWS 64
+#define NS_PER_MS 1000000u
+/** Most worker lcores the report lists. */
+#define REPORT_WORKERS_MAX 128
+
+static int
+tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	static const struct mcfan_tel_col ring_cols[] = {
+		{"ring_group", RTE_TEL_STRING_VAL}, {"ring_lcore", RTE_TEL_INT_VAL},
+		{"ring_written", RTE_TEL_U64_VAL}, {"ring_too_big", RTE_TEL_U64_VAL},
+		{"ring_readers", RTE_TEL_INT_VAL}, {"ring_waiters", RTE_TEL_INT_VAL},
+	};
+	static const struct mcfan_tel_col cols[] = {
+		{"group", RTE_TEL_STRING_VAL}, {"pid", RTE_TEL_INT_VAL},
+		{"frames", RTE_TEL_U64_VAL}, {"lost", RTE_TEL_U64_VAL},
+		{"lapped", RTE_TEL_U64_VAL}, {"lag", RTE_TEL_U64_VAL},
+		{"last_ms", RTE_TEL_U64_VAL}, {"alive", RTE_TEL_INT_VAL},
+	};
+	struct rte_tel_data *rc[RTE_DIM(ring_cols)], *c[RTE_DIM(cols)];
+	struct mcfan_readers_view *v = NULL;
+	unsigned int i, j, rows = 0, total = 0, rings = 0;
+	int n, ret;
+
+	if (mcfan_tel_param_none(cmd, params) < 0)
+		return -EINVAL;
+	n = mcfan_readers_read(app, &v, NULL, 0, NULL);
+	if (n == -ENODEV) {
+		rte_tel_data_add_dict_string(d, "engine", "the readers engine is not in use");
+		rte_tel_data_add_dict_u64(d, "rings", 0);
+		return 0;
+	}
+	if (n < 0)
+		return n;
+	ret = mcfan_tel_cols_alloc(rc, ring_cols, RTE_DIM(ring_cols));
+	if (ret < 0)
+		goto out;
+	ret = mcfan_tel_cols_alloc(c, cols, RTE_DIM(cols));
+	if (ret < 0) {
+		for (i = 0; i < RTE_DIM(rc); i++)
+			rte_tel_data_free(rc[i]);
+		goto out;
+	}
+	for (i = 0; i < (unsigned int)n; i++) {
+		if (rings < TEL_RINGS_ROWS) {
+			rte_tel_data_add_array_string(rc[0], v[i].group);
+			rte_tel_data_add_array_int(rc[1], (int)v[i].owner_lcore);
+			rte_tel_data_add_array_u64(rc[2], v[i].written);
+			rte_tel_data_add_array_u64(rc[3], v[i].too_big);
+			rte_tel_data_add_array_int(rc[4], (int)v[i].n_readers);
+			rte_tel_data_add_array_int(rc[5], (int)v[i].waiters);
+			rings++;
+		}
+		for (j = 0; j < v[i].n_readers; j++, total++) {
+			const struct mcfan_rw_reader_info *r = &v[i].readers[j];
+
+			if (rows == TEL_READERS_ROWS)
+				continue;
+			rte_tel_data_add_array_string(c[0], v[i].group);
+			rte_tel_data_add_array_int(c[1], (int)r->pid);
+			rte_tel_data_add_array_u64(c[2], r->frames);
+			rte_tel_data_add_array_u64(c[3], r->lost);
+			rte_tel_data_add_array_u64(c[4], r->laps);
+			rte_tel_data_add_array_u64(c[5], r->lag);
+			rte_tel_data_add_array_u64(c[6], r->idle_ns / NS_PER_MS);
+			rte_tel_data_add_array_int(c[7], r->alive ? 1 : 0);
+			rows++;
+		}
+	}
+	rte_tel_data_add_dict_u64(d, "rings", (uint64_t)n);
+	rte_tel_data_add_dict_u64(d, "readers", total);
+	rte_tel_data_add_dict_u64(d, "shown", rows);
+	ret = mcfan_tel_cols_attach(d, rc, ring_cols, RTE_DIM(ring_cols));
+	if (ret == 0)
+		ret = mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
+	else
+		for (i = 0; i < RTE_DIM(c); i++)
+			rte_tel_data_free(c[i]);
+out:
+	mcfan_readers_view_free(v, (unsigned int)n);
+	return ret;
+}
+MCFAN_TEL_COMMAND(tel_readers, "/mcfan/readers",
+		  "Reader rings (engine readers), their readers: pid, frames, lost, lapped, lag, "
+		  "last_ms, alive. No parameters")
+
+/* ---- the report's pieces (telemetry/readers.h) ---- */
+
+static json_t *
+ju64(uint64_t v)
+{
+	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+json_t *
+mcfan_readers_report_json(const struct mcfan_app *app)
+{
+	struct mcfan_readers_worker_view wv[REPORT_WORKERS_MAX];
+	struct mcfan_readers_view *v = NULL;
+	uint64_t not_owner = 0, no_ring = 0;
+	json_t *root, *rings, *o, *rl, *r;
+	unsigned int i, j, nw = 0;
+	int n;
+
+	n = mcfan_readers_read(app, &v, wv, RTE_DIM(wv), &nw);
+	if (n < 0)
+		return NULL;
+	root = json_object();
+	rings = json_array();
+	for (i = 0; i < (unsigned int)n; i++) {
+		o = json_object();
+		json_object_set_new(o, "group", json_string(v[i].group));
+		json_object_set_new(o, "name", json_string(v[i].name));
+		json_object_set_new(o, "lcore", json_integer(v[i].owner_lcore));
+		json_object_set_new(o, "slots", json_integer(v[i].n_slots));
+		json_object_set_new(o, "written", ju64(v[i].written));
+		json_object_set_new(o, "bytes", ju64(v[i].bytes));
+		json_object_set_new(o, "reader_too_big", ju64(v[i].too_big));
+		json_object_set_new(o, "wakes", ju64(v[i].wakes));
+		rl = json_array();
+		for (j = 0; j < v[i].n_readers; j++) {
+			const struct mcfan_rw_reader_info *x = &v[i].readers[j];
+
+			r = json_object();
+			json_object_set_new(r, "pid", json_integer(x->pid));
+			json_object_set_new(r, "frames", ju64(x->frames));
+			json_object_set_new(r, "lost", ju64(x->lost));
+			json_object_set_new(r, "lapped", ju64(x->laps));
+			json_object_set_new(r, "lag", ju64(x->lag));
+			json_object_set_new(r, "alive", json_boolean(x->alive));
+			json_array_append_new(rl, r);
+		}
+		json_object_set_new(o, "readers", rl);
+		json_array_append_new(rings, o);
+	}
+	for (i = 0; i < nw; i++) {
+		not_owner += wv[i].not_owner;
+		no_ring += wv[i].no_ring;
+	}
+	json_object_set_new(root, "rings", rings);
+	json_object_set_new(root, "not_owner", ju64(not_owner));
+	json_object_set_new(root, "no_ring", ju64(no_ring));
+	mcfan_readers_view_free(v, (unsigned int)n);
+	return root;
+}
+
+void
+mcfan_readers_report_print(const struct mcfan_app *app, FILE *f)
+{
+	struct mcfan_readers_view *v = NULL;
+	uint64_t written = 0, too_big = 0;
+	unsigned int i, readers = 0;
+	int n;
+
+	n = mcfan_readers_read(app, &v, NULL, 0, NULL);
+	if (n < 0)
+		return;
+	for (i = 0; i < (unsigned int)n; i++) {
+		written += v[i].written;
+		too_big += v[i].too_big;
+		readers += v[i].n_readers;
+	}
+	fprintf(f, "reader rings (docs/readers.md): %d, frames written %" PRIu64
+		", reader_too_big %" PRIu64 ", readers now %u\n", n, written, too_big, readers);
+	mcfan_readers_view_free(v, (unsigned int)n);
+}

@@ -1,0 +1,726 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * libmcfan-reader: the reader side of the reader ring (mcfan_reader_ring.h). Pure C and
+ * Linux system calls; no DPDK.
+ */
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mcfan_reader.h"
+#include "mcfan_reader_ring.h"
+
+/** Where Linux keeps POSIX shared-memory objects (for an address without a port). */
+#define SHM_DIR "/dev/shm"
+/** The smaller of two lengths. */
+#define MIN_LEN(a, b) ((a) < (b) ? (a) : (b))
+/** Longest --file-prefix accepted, characters. */
+#define PREFIX_MAX 128
+
+struct mcfan_reader {
+	int fd;
+	void *base;                    /* the whole object, size bytes */
+	size_t size;
+	struct mcfan_rd_hdr *hdr;
+	uint8_t *slots;
+	struct mcfan_rd_reader *me;    /* our row of the reader table */
+	int slot_index;
+	uint64_t owner;                /* the owner word we stored in me */
+	uint64_t mask;                 /* n_slots - 1 */
+	uint32_t n_slots;
+	uint32_t slot_size;
+	uint32_t data_max;
+	int32_t writer_pid;
+	uint64_t cursor;               /* the next frame wanted */
+	uint64_t frames;
+	uint64_t lost;
+	uint64_t laps;
+	uint64_t pending_lost;         /* lost since the last frame returned */
+	uint64_t last_seq;             /* seq of the frame last returned by next() */
+	bool last_valid;               /* last_seq is set and not yet found overwritten */
+	char group[MCFAN_RD_GROUP_MAX];
+};
+
+static uint64_t
+mono_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Does process pid exist (EPERM: it does, it is someone else's)? */
+static bool
+pid_alive(int32_t pid)
+{
+	if (pid <= 0)
+		return false;
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+static struct mcfan_rd_slot *
+slot_at(const struct mcfan_reader *r, uint64_t seq)
+{
+	return (struct mcfan_rd_slot *)(r->slots + (seq & r->mask) * r->slot_size);
+}
+
+/* Publish our counters in our row (relaxed: mcfan reads them now and then). */
+static void
+publish(struct mcfan_reader *r)
+{
+	if (r->me == NULL)
+		return;
+	atomic_store_explicit(&r->me->frames, r->frames, memory_order_relaxed);
+	atomic_store_explicit(&r->me->lost, r->lost, memory_order_relaxed);
+	atomic_store_explicit(&r->me->laps, r->laps, memory_order_relaxed);
+	atomic_store_explicit(&r->me->cursor, r->cursor, memory_order_relaxed);
+	atomic_store_explicit(&r->me->last_ns, mono_ns(CLOCK_MONOTONIC_COARSE),
+			      memory_order_relaxed);
+}
+
+/* A dead reader's waiting count back out of waiters (whoever exchanges first does it). */
+static void
+take_back_waiting(struct mcfan_rd_hdr *hdr, struct mcfan_rd_reader *row)
+{
+	if (atomic_exchange_explicit(&row->waiting, 0, memory_order_acq_rel) == 1)
+		atomic_fetch_sub_explicit(&hdr->waiters, 1, memory_order_seq_cst);
+}
+
+/* Claim a row of the reader table: a free one, else one of a dead process. */
+static int
+claim_row(struct mcfan_reader *r)
+{
+	char *table = (char *)r->base + r->hdr->hdr_size;
+	int32_t pid = (int32_t)getpid();
+	unsigned int pass, i;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < r->hdr->n_readers; i++) {
+			struct mcfan_rd_reader *row =
+				(struct mcfan_rd_reader *)(table + (size_t)i * MCFAN_RD_READER_SIZE);
+			uint64_t o = atomic_load_explicit(&row->owner, memory_order_acquire);
+			int32_t p = mcfan_rd_owner_pid(o);
+			uint64_t next = mcfan_rd_owner_next(o, pid);
+
+			if (pass == 0 ? p != 0 : (p == 0 || pid_alive(p)))
+				continue;
+			if (!atomic_compare_exchange_strong_explicit(&row->owner, &o, next,
+					memory_order_acq_rel, memory_order_relaxed))
+				continue;
+			take_back_waiting(r->hdr, row);
+			r->me = row;
+			r->slot_index = (int)i;
+			r->owner = next;
+			atomic_store_explicit(&row->frames, 0, memory_order_relaxed);
+			atomic_store_explicit(&row->lost, 0, memory_order_relaxed);
+			atomic_store_explicit(&row->laps, 0, memory_order_relaxed);
+			atomic_store_explicit(&row->cursor, r->cursor, memory_order_relaxed);
+			atomic_store_explicit(&row->started_ns, mono_ns(CLOCK_MONOTONIC),
+					      memory_order_relaxed);
+			publish(r);
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/* Check the header of a mapped object of size bytes; fills the reader's geometry. */
+static int
+check_header(struct mcfan_reader *r, size_t size)
+{
+	const struct mcfan_rd_hdr *h = r->hdr;
+	uint64_t need;
+
+	if (memcmp(h->magic, MCFAN_RD_MAGIC, sizeof(MCFAN_RD_MAGIC)) != 0 ||
+	    h->version != MCFAN_RD_VERSION || h->hdr_size != MCFAN_RD_HDR_SIZE ||
+	    h->reader_size != MCFAN_RD_READER_SIZE)
+		return -EPROTO;
+	if (h->n_slots < MCFAN_RD_SLOTS_MIN || h->n_slots > MCFAN_RD_SLOTS_MAX ||
+	    (h->n_slots & (h->n_slots - 1)) != 0 || h->slot_size < MCFAN_RD_SLOT_SIZE_MIN ||
+	    h->slot_size > MCFAN_RD_SLOT_SIZE_MAX || h->slot_size % MCFAN_RD_ALIGN != 0 ||
+	    h->n_readers == 0 || h->n_readers > MCFAN_RD_READERS_MAX ||
+	    h->slots_offset != mcfan_rd_slots_offset(h->n_readers))
+		return -EPROTO;
+	need = h->slots_offset + (uint64_t)h->n_slots * h->slot_size;
+	if (need != h->total_size || need > size)
+		return -EPROTO;
+	r->n_slots = h->n_slots;
+	r->mask = h->n_slots - 1;
+	r->slot_size = h->slot_size;
+	r->data_max = h->slot_size - MCFAN_RD_SLOT_HDR;
+	r->writer_pid = h->writer_pid;
+	r->slots = (uint8_t *)r->base + h->slots_offset;
+	memcpy(r->group, h->group, sizeof(r->group));
+	r->group[sizeof(r->group) - 1] = '\0';
+	return 0;
+}
+
+/* Parse "ADDR[:PORT]" / "[V6][:PORT]" / bare V6 into normalised text and a port (-1 none). */
+static int
+parse_group(const char *group, char *addr, size_t alen, int *port)
+{
+	char buf[MCFAN_RD_GROUP_MAX], *p, *end;
+	unsigned char bin[16];
+	const char *a;
+	int fam;
+	long v;
+
+	if (strlen(group) >= sizeof(buf) || group[0] == '\0')
+		return -EINVAL;
+	strcpy(buf, group);
+	*port = -1;
+	p = NULL;
+	if (buf[0] == '[') {
+		end = strchr(buf, ']');
+		if (end == NULL)
+			return -EINVAL;
+		*end = '\0';
+		a = buf + 1;
+		if (end[1] == ':')
+			p = end + 2;
+		else if (end[1] != '\0')
+			return -EINVAL;
+		fam = AF_INET6;
+	} else if (strchr(buf, ':') != strrchr(buf, ':')) {
+		a = buf; /* a bare IPv6 address: no port */
+		fam = AF_INET6;
+	} else {
+		end = strchr(buf, ':');
+		if (end != NULL) {
+			*end = '\0';
+			p = end + 1;
+		}
+		a = buf;
+		fam = AF_INET;
+	}
+	if (p != NULL) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno != 0 || *end != '\0' || v < 1 || v > 65535)
+			return -EINVAL;
+		*port = (int)v;
+	}
+	if (inet_pton(fam, a, bin) != 1)
+		return -EINVAL;
+	if (inet_ntop(fam, bin, addr, (socklen_t)alen) == NULL)
+		return -EINVAL;
+	return 0;
+}
+
+/* For an address without a port: the name of its any-port ring, else its only ring. */
+static int
+find_name(const char *prefix, const char *addr, char *name, size_t len)
+{
+	char want[MCFAN_RD_NAME_MAX], found[MCFAN_RD_NAME_MAX] = "";
+	struct dirent *de;
+	unsigned int n = 0;
+	size_t wl;
+	DIR *d;
+	int ret;
+
+	ret = mcfan_rd_name(name, len, prefix, addr, 0);
+	if (ret < 0)
+		return ret;
+	if (access(SHM_DIR "/", F_OK) == 0) {
+		char path[MCFAN_RD_NAME_MAX + sizeof(SHM_DIR)];
+
+		snprintf(path, sizeof(path), "%s%s", SHM_DIR, name);
+		if (access(path, F_OK) == 0)
+			return 0;
+	}
+	snprintf(want, sizeof(want), "mcfan.%s.%s.", prefix, addr);
+	wl = strlen(want);
+	d = opendir(SHM_DIR);
+	if (d == NULL)
+		return -ENOENT;
+	while ((de = readdir(d)) != NULL) {
+		const char *tail = de->d_name + wl;
+
+		if (strncmp(de->d_name, want, wl) != 0 || *tail == '\0' ||
+		    strspn(tail, "0123456789") != strlen(tail))
+			continue;
+		n++;
+		found[0] = '/';
+		memcpy(found + 1, de->d_name, MIN_LEN(strlen(de->d_name), sizeof(found) - 2));
+		found[1 + MIN_LEN(strlen(de->d_name), sizeof(found) - 2)] = '\0';
+	}
+	closedir(d);
+	if (n == 0)
+		return -ENOENT;
+	if (n > 1)
+		return -ENOTUNIQ;
+	if (strlen(found) >= len)
+		return -ENAMETOOLONG;
+	strcpy(name, found);
+	return 0;
+}
+
+int
+mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
+		  struct mcfan_reader **out)
+{
+	char addr[MCFAN_RD_GROUP_MAX], name[MCFAN_RD_NAME_MAX];
+	struct mcfan_reader *r;
+	struct stat st;
+	int port, ret;
+
+	if (out == NULL || group == NULL || (flags & ~MCFAN_READER_OLDEST) != 0)
+		return -EINVAL;
+	*out = NULL;
+	if (prefix == NULL || prefix[0] == '\0')
+		prefix = "rte";
+	if (strlen(prefix) > PREFIX_MAX || strchr(prefix, '/') != NULL)
+		return -EINVAL;
+	ret = parse_group(group, addr, sizeof(addr), &port);
+	if (ret < 0)
+		return ret;
+	if (port >= 0)
+		ret = mcfan_rd_name(name, sizeof(name), prefix, addr, (unsigned int)port);
+	else
+		ret = find_name(prefix, addr, name, sizeof(name));
+	if (ret < 0)
+		return ret;
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	r->slot_index = -1;
+	r->fd = shm_open(name, O_RDWR, 0);
+	if (r->fd < 0) {
+		ret = -errno;
+		goto free_reader;
+	}
+	if (fstat(r->fd, &st) < 0) {
+		ret = -errno;
+		goto close_fd;
+	}
+	if ((uint64_t)st.st_size < MCFAN_RD_HDR_SIZE) {
+		ret = -EPROTO;
+		goto close_fd;
+	}
+	r->size = (size_t)st.st_size;
+	r->base = mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (r->base == MAP_FAILED) {
+		ret = -errno;
+		goto close_fd;
+	}
+	r->hdr = r->base;
+	ret = check_header(r, r->size);
+	if (ret < 0)
+		goto unmap;
+	if (flags & MCFAN_READER_OLDEST) {
+		uint64_t h = atomic_load_explicit(&r->hdr->head, memory_order_acquire);
+
+		r->cursor = h > r->n_slots ? h - r->n_slots : 0;
+	} else {
+		r->cursor = atomic_load_explicit(&r->hdr->head, memory_order_acquire);
+	}
+	ret = claim_row(r);
+	if (ret < 0)
+		goto unmap;
+	*out = r;
+	return 0;
+unmap:
+	munmap(r->base, r->size);
+close_fd:
+	close(r->fd);
+free_reader:
+	free(r);
+	return ret;
+}
+
+/*
+ * Find the frame at the cursor: 1 with *slotp set (seq checked once, caller re-checks after
+ * reading), 0 none yet, -EPIPE closed and drained. Moves the cursor past lapped frames.
+ */
+static int
+locate(struct mcfan_reader *r, struct mcfan_rd_slot **slotp, uint64_t *seqp)
+{
+	bool lapped = false;
+	int ret;
+
+	for (;;) {
+		uint64_t head = atomic_load_explicit(&r->hdr->head, memory_order_acquire);
+		uint64_t want, s, newest, skip;
+		struct mcfan_rd_slot *slot;
+
+		if (r->cursor >= head) {
+			if (atomic_load_explicit(&r->hdr->state, memory_order_acquire) ==
+			    MCFAN_RD_STATE_CLOSED &&
+			    r->cursor >= atomic_load_explicit(&r->hdr->head, memory_order_acquire))
+				ret = -EPIPE;
+			else
+				ret = 0;
+			break;
+		}
+		if (head - r->cursor > r->n_slots) {
+			/* lapped by head alone: the oldest frame still there is head - n_slots */
+			skip = head - r->n_slots - r->cursor;
+			r->cursor += skip;
+			r->lost += skip;
+			r->pending_lost += skip;
+			lapped = true;
+		}
+		slot = slot_at(r, r->cursor);
+		want = 2 * r->cursor + 2;
+		s = atomic_load_explicit(&slot->seq, memory_order_acquire);
+		if (s == want) {
+			*slotp = slot;
+			*seqp = want;
+			ret = 1;
+			break;
+		}
+		if (s < want) {
+			ret = 0; /* not possible with an honest writer: treat as not there yet */
+			break;
+		}
+		/* the slot holds a newer frame (being) written: frames up to it - n_slots are gone */
+		newest = (s - 1) / 2;
+		skip = newest >= r->cursor + r->n_slots ? newest - r->n_slots + 1 - r->cursor : 1;
+		r->cursor += skip;
+		r->lost += skip;
+		r->pending_lost += skip;
+		lapped = true;
+	}
+	if (lapped)
+		r->laps++; /* one lap however many slots it took to find the oldest frame */
+	return ret;
+}
+
+/* The frame at the cursor was taken: fill f's fields from the slot (data not copied). */
+static void
+take(struct mcfan_reader *r, struct mcfan_rd_slot *slot, struct mcfan_reader_frame *f,
+     uint32_t len, uint64_t rx_ns)
+{
+	f->data = (const uint8_t *)slot + MCFAN_RD_SLOT_HDR;
+	f->len = len;
+	f->pad = 0;
+	f->seq = r->cursor;
+	f->lost = r->pending_lost;
+	f->rx_ns = rx_ns;
+	r->pending_lost = 0;
+	r->cursor++;
+	r->frames++;
+	publish(r);
+}
+
+/* The frame at the cursor was overwritten while we read it: count it as lost. */
+static void
+lose_one(struct mcfan_reader *r)
+{
+	r->cursor++;
+	r->lost++;
+	r->pending_lost++;
+	r->laps++;
+}
+
+int
+mcfan_reader_next(struct mcfan_reader *r, struct mcfan_reader_frame *f)
+{
+	struct mcfan_rd_slot *slot;
+	uint64_t want, rx_ns;
+	uint32_t len;
+	int ret;
+
+	if (r == NULL || f == NULL)
+		return -EINVAL;
+	for (;;) {
+		ret = locate(r, &slot, &want);
+		if (ret <= 0) {
+			publish(r);
+			return ret;
+		}
+		len = atomic_load_explicit(&slot->len, memory_order_relaxed);
+		rx_ns = atomic_load_explicit(&slot->rx_ns, memory_order_relaxed);
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&slot->seq, memory_order_relaxed) != want ||
+		    len > r->data_max) {
+			lose_one(r);
+			continue;
+		}
+		take(r, slot, f, len, rx_ns);
+		r->last_seq = f->seq;
+		r->last_valid = true;
+		return 1;
+	}
+}
+
+int
+mcfan_reader_frame_valid(struct mcfan_reader *r, const struct mcfan_reader_frame *f)
+{
+	struct mcfan_rd_slot *slot;
+
+	if (r == NULL || f == NULL)
+		return -EINVAL;
+	slot = slot_at(r, f->seq);
+	atomic_thread_fence(memory_order_acquire);
+	if (atomic_load_explicit(&slot->seq, memory_order_relaxed) == 2 * f->seq + 2)
+		return 1;
+	if (r->last_valid && r->last_seq == f->seq) {
+		/* read and then overwritten: it counts as lost, not as read */
+		r->last_valid = false;
+		r->frames--;
+		r->lost++;
+		r->laps++;
+		publish(r);
+	}
+	return 0;
+}
+
+int
+mcfan_reader_read(struct mcfan_reader *r, void *buf, size_t len, struct mcfan_reader_frame *f)
+{
+	struct mcfan_rd_slot *slot;
+	uint64_t want, rx_ns;
+	uint32_t n;
+	int ret;
+
+	if (r == NULL || f == NULL || (buf == NULL && len > 0))
+		return -EINVAL;
+	for (;;) {
+		ret = locate(r, &slot, &want);
+		if (ret <= 0) {
+			publish(r);
+			return ret;
+		}
+		n = atomic_load_explicit(&slot->len, memory_order_relaxed);
+		rx_ns = atomic_load_explicit(&slot->rx_ns, memory_order_relaxed);
+		if (n <= r->data_max && n <= len)
+			memcpy(buf, (const uint8_t *)slot + MCFAN_RD_SLOT_HDR, n);
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&slot->seq, memory_order_relaxed) != want ||
+		    n > r->data_max) {
+			lose_one(r);
+			continue;
+		}
+		if (n > len) {
+			f->len = n;
+			return -EMSGSIZE;
+		}
+		take(r, slot, f, n, rx_ns);
+		f->data = buf;
+		r->last_valid = false;
+		return 1;
+	}
+}
+
+static long
+futex_wait(_Atomic uint32_t *word, uint32_t val, const struct timespec *ts)
+{
+	/* shared (not FUTEX_PRIVATE_FLAG): the word is in memory other processes map */
+	return syscall(SYS_futex, word, FUTEX_WAIT, val, ts, NULL, 0);
+}
+
+/* Is a frame there now (or the end)? 1 frame, -EPIPE closed and drained, 0 neither. */
+static int
+ready(const struct mcfan_reader *r)
+{
+	if (atomic_load_explicit(&r->hdr->head, memory_order_seq_cst) > r->cursor)
+		return 1;
+	if (atomic_load_explicit(&r->hdr->state, memory_order_seq_cst) == MCFAN_RD_STATE_CLOSED)
+		return atomic_load_explicit(&r->hdr->head, memory_order_seq_cst) > r->cursor ?
+			1 : -EPIPE;
+	return 0;
+}
+
+int
+mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns)
+{
+	uint64_t deadline = 0, now;
+	struct timespec ts, *tsp;
+	uint32_t v;
+	long rc;
+	int ret, err;
+
+	if (r == NULL)
+		return -EINVAL;
+	ret = ready(r);
+	if (ret != 0 || timeout_ns == 0)
+		return ret;
+	if (timeout_ns > 0)
+		deadline = mono_ns(CLOCK_MONOTONIC) + (uint64_t)timeout_ns;
+	for (;;) {
+		/* announce first, then look (the writer publishes, then looks at waiters) */
+		atomic_fetch_add_explicit(&r->hdr->waiters, 1, memory_order_seq_cst);
+		if (r->me != NULL)
+			atomic_store_explicit(&r->me->waiting, 1, memory_order_seq_cst);
+		v = atomic_load_explicit(&r->hdr->head_futex, memory_order_seq_cst);
+		ret = ready(r);
+		rc = 0;
+		err = 0;
+		if (ret == 0) {
+			tsp = NULL;
+			if (timeout_ns > 0) {
+				now = mono_ns(CLOCK_MONOTONIC);
+				if (now >= deadline) {
+					rc = -1;
+					err = ETIMEDOUT;
+				} else {
+					ts.tv_sec = (time_t)((deadline - now) / 1000000000u);
+					ts.tv_nsec = (long)((deadline - now) % 1000000000u);
+					tsp = &ts;
+				}
+			}
+			if (err == 0) {
+				rc = futex_wait(&r->hdr->head_futex, v, tsp);
+				err = rc < 0 ? errno : 0;
+			}
+		}
+		if (r->me != NULL)
+			take_back_waiting(r->hdr, r->me);
+		else
+			atomic_fetch_sub_explicit(&r->hdr->waiters, 1, memory_order_seq_cst);
+		if (ret != 0)
+			break;
+		ret = ready(r);
+		if (ret != 0)
+			break;
+		if (rc < 0 && err == EINTR) {
+			ret = -EINTR;
+			break;
+		}
+		if (rc < 0 && err == ETIMEDOUT) {
+			ret = pid_alive(r->writer_pid) ? 0 : -EPIPE;
+			break;
+		}
+		/* woken or EAGAIN without a frame (a close, another ring's writer...): again */
+	}
+	publish(r);
+	return ret;
+}
+
+int
+mcfan_reader_wait_ms(struct mcfan_reader *r, int timeout_ms)
+{
+	return mcfan_reader_wait(r, timeout_ms < 0 ? -1 : (int64_t)timeout_ms * 1000000);
+}
+
+int
+mcfan_reader_stats(const struct mcfan_reader *r, struct mcfan_reader_stats *st)
+{
+	uint64_t head;
+
+	if (r == NULL || st == NULL)
+		return -EINVAL;
+	head = atomic_load_explicit(&r->hdr->head, memory_order_acquire);
+	st->frames = r->frames;
+	st->lost = r->lost;
+	st->laps = r->laps;
+	st->head = head;
+	st->lag = head > r->cursor ? head - r->cursor : 0;
+	st->n_slots = r->n_slots;
+	st->data_max = r->data_max;
+	st->closed = atomic_load_explicit(&r->hdr->state, memory_order_acquire) ==
+		     MCFAN_RD_STATE_CLOSED;
+	st->reader_slot = r->slot_index;
+	return 0;
+}
+
+const char *
+mcfan_reader_group(const struct mcfan_reader *r)
+{
+	return r == NULL ? NULL : r->group;
+}
+
+/* Ethernet types (IEEE 802.3, 802.1Q, 802.1ad) and IP protocol numbers (IANA). */
+#define ETH_HLEN 14u
+#define ETHERTYPE_IPV4 0x0800u
+#define ETHERTYPE_IPV6 0x86ddu
+#define ETHERTYPE_VLAN 0x8100u
+#define ETHERTYPE_QINQ 0x88a8u
+#define VLAN_HLEN 4u
+#define VLAN_TAGS_MAX 2u
+#define IPV6_HLEN 40u
+#define UDP_HLEN 8u
+#define IPPROTO_UDP_NUM 17u
+
+int
+mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t **payload,
+			 uint32_t *plen)
+{
+	uint32_t off = ETH_HLEN, ulen, tags = 0;
+	unsigned int type, proto;
+
+	if (frame == NULL || payload == NULL || plen == NULL)
+		return -EINVAL;
+	if (len < ETH_HLEN)
+		return -EPROTO;
+	type = (unsigned int)frame[12] << 8 | frame[13];
+	while ((type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ) && tags < VLAN_TAGS_MAX) {
+		if (len < off + VLAN_HLEN)
+			return -EPROTO;
+		type = (unsigned int)frame[off + 2] << 8 | frame[off + 3];
+		off += VLAN_HLEN;
+		tags++;
+	}
+	if (type == ETHERTYPE_IPV4) {
+		uint32_t ihl;
+
+		if (len < off + 20 || (frame[off] >> 4) != 4)
+			return -EPROTO;
+		ihl = (uint32_t)(frame[off] & 0x0f) * 4;
+		if (ihl < 20 || len < off + ihl)
+			return -EPROTO;
+		proto = frame[off + 9];
+		off += ihl;
+	} else if (type == ETHERTYPE_IPV6) {
+		if (len < off + IPV6_HLEN || (frame[off] >> 4) != 6)
+			return -EPROTO;
+		proto = frame[off + 6];
+		off += IPV6_HLEN;
+	} else {
+		return -EPROTO;
+	}
+	if (proto != IPPROTO_UDP_NUM || len < off + UDP_HLEN)
+		return -EPROTO;
+	ulen = (uint32_t)frame[off + 4] << 8 | frame[off + 5];
+	if (ulen < UDP_HLEN)
+		return -EPROTO;
+	ulen -= UDP_HLEN;
+	off += UDP_HLEN;
+	if (ulen > len - off)
+		ulen = len - off;
+	*payload = frame + off;
+	*plen = ulen;
+	return 0;
+}
+
+void
+mcfan_reader_close(struct mcfan_reader *r)
+{
+	if (r == NULL)
+		return;
+	if (r->me != NULL) {
+		uint64_t o = r->owner;
+
+		publish(r);
+		take_back_waiting(r->hdr, r->me);
+		/* free the row unless someone took it from us (they thought we were dead) */
+		atomic_compare_exchange_strong_explicit(&r->me->owner, &o,
+			mcfan_rd_owner_next(o, 0), memory_order_acq_rel, memory_order_relaxed);
+	}
+	munmap(r->base, r->size);
+	close(r->fd);
+	free(r);
+}

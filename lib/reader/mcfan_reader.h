@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_READER_H
+#define MCFAN_READER_H
+
+/**
+ * @file
+ * libmcfan-reader: receive a group's frames from a running mcfan (worker engine
+ * `readers`) in an ordinary process: no DPDK, no hugepages, no root. Link with
+ * `pkg-config --cflags --libs mcfan-reader`.
+ *
+ * mcfan keeps one broadcast ring per group in POSIX shared memory (mcfan_reader_ring.h,
+ * docs/readers.md); each reader has its own cursor in its own memory, so any number of
+ * readers read the same frames and none slows the writer or another reader. A reader that
+ * falls more than a ring behind is lapped: it goes on from the oldest frame still in the
+ * ring and is told exactly how many frames it lost. It may block in mcfan_reader_wait(),
+ * which sleeps on a futex without spinning.
+ *
+ * Every function returns 0 or a count on success and a negative errno on failure. A
+ * struct mcfan_reader belongs to one thread at a time (open one per thread); different
+ * readers may be used from different threads or processes at once.
+ *
+ * @code
+ *	struct mcfan_reader *r;
+ *	struct mcfan_reader_frame f;
+ *	char buf[2048];
+ *
+ *	if (mcfan_reader_open("rte", "239.9.9.1:3999", 0, &r) < 0)
+ *		return 1;
+ *	for (;;) {
+ *		int n = mcfan_reader_read(r, buf, sizeof(buf), &f);
+ *		if (n == 0)
+ *			n = mcfan_reader_wait_ms(r, 1000);
+ *		else if (n > 0)
+ *			handle(buf, f.len, f.lost);
+ *		if (n < 0)
+ *			break;
+ *	}
+ *	mcfan_reader_close(r);
+ * @endcode
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Major version of the library's ABI (the .so's soversion). */
+#define MCFAN_READER_ABI 1
+
+/** mcfan_reader_open() flag: start at the oldest frame still in the ring, not the newest. */
+#define MCFAN_READER_OLDEST 1u
+
+/** An opened ring; opaque. */
+struct mcfan_reader;
+
+/** One frame, as mcfan_reader_next() or mcfan_reader_read() return it. */
+struct mcfan_reader_frame {
+	/** mcfan_reader_next(): the frame's bytes in the ring (valid until the next call on
+	 * this reader, and only while mcfan_reader_frame_valid() says so); mcfan_reader_read():
+	 * the caller's buffer. */
+	const uint8_t *data;
+	/** Bytes of the frame: the whole Ethernet frame as mcfan received it. */
+	uint32_t len;
+	uint32_t pad;
+	/** The frame's number in the group's ring: 0 for the first frame mcfan wrote, then
+	 * consecutive. */
+	uint64_t seq;
+	/** Frames this reader lost just before this one (lapped), 0 normally. */
+	uint64_t lost;
+	/** When mcfan received the frame: CLOCK_REALTIME, ns since the epoch (from the TSC of
+	 * the RX burst; microseconds accurate). */
+	uint64_t rx_ns;
+};
+
+/** A reader's counters (mcfan shows the same in `show readers`). */
+struct mcfan_reader_stats {
+	uint64_t frames;   /**< Frames read (returned by next/read). */
+	uint64_t lost;     /**< Frames lost by being lapped. */
+	uint64_t laps;     /**< Times the writer lapped this reader. */
+	uint64_t head;     /**< Frames the writer has published so far. */
+	uint64_t lag;      /**< Frames published and not yet read or lost (head - cursor). */
+	uint32_t n_slots;  /**< Frames the ring holds. */
+	uint32_t data_max; /**< Longest frame a slot holds, bytes. */
+	int closed;        /**< 1 once the writer (mcfan) has stopped writing. */
+	int reader_slot;   /**< This reader's row in the ring's reader table. */
+};
+
+/**
+ * Open a group's ring for reading.
+ *
+ * @param prefix
+ *   mcfan's EAL --file-prefix; NULL or "" for DPDK's default "rte". No '/'.
+ * @param group
+ *   "239.9.9.1:3999", "239.9.9.1" (the ring of a group joined without a port, or else the
+ *   only ring of that address), "[ff3e::1]:5000", "ff3e::1".
+ * @param flags
+ *   0 (read only frames written from now on) or MCFAN_READER_OLDEST.
+ * @param out
+ *   Receives the reader; not NULL.
+ * @return
+ *   0; -EINVAL (bad prefix, group or flags), -ENOENT (no such ring: mcfan not running
+ *   with the readers engine, or the group not joined), -ENOTUNIQ (an address without a
+ *   port that has rings for several ports), -EPROTO (not a ring of this format or
+ *   version), -ENOSPC (every reader slot is held by a live reader), -ENOMEM, or the
+ *   negative errno of shm_open(3) or mmap(2) (-EACCES ...).
+ */
+int mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
+		      struct mcfan_reader **out);
+
+/**
+ * Take the next frame without copying it.
+ *
+ * @param f
+ *   Receives the frame; f->data points into the ring and stays valid until the next call
+ *   on r, as long as the writer has not lapped the reader meanwhile: check with
+ *   mcfan_reader_frame_valid() after using the bytes.
+ * @return
+ *   1 (a frame), 0 (none yet: see mcfan_reader_wait()), -EPIPE (mcfan has closed the ring
+ *   and every frame was read), -EINVAL (NULL argument).
+ */
+int mcfan_reader_next(struct mcfan_reader *r, struct mcfan_reader_frame *f);
+
+/**
+ * Was the frame mcfan_reader_next() returned still intact? If not (the writer lapped the
+ * reader while the caller looked at it), the frame is moved from the reader's frames to
+ * its lost count, once, so the counts stay exact.
+ *
+ * @return
+ *   1 (intact), 0 (overwritten: do not trust what was read), -EINVAL.
+ */
+int mcfan_reader_frame_valid(struct mcfan_reader *r, const struct mcfan_reader_frame *f);
+
+/**
+ * Copy the next frame into buf: a consistent copy, or none (a frame overwritten while it
+ * was copied counts as lost and the next one is tried).
+ *
+ * @param buf
+ *   Destination; len bytes.
+ * @param len
+ *   Size of buf, bytes. A frame longer than len is not consumed.
+ * @param f
+ *   Receives the frame's fields, f->data = buf.
+ * @return
+ *   1 (a frame), 0 (none yet), -EMSGSIZE (the next frame is longer than len: f->len says
+ *   how long), -EPIPE (closed and drained), -EINVAL.
+ */
+int mcfan_reader_read(struct mcfan_reader *r, void *buf, size_t len,
+		      struct mcfan_reader_frame *f);
+
+/**
+ * Sleep until a frame is there, without spinning (a futex on the ring's head word; mcfan
+ * wakes sleepers at most once per burst, and only when someone sleeps).
+ *
+ * @param timeout_ns
+ *   Longest wait, ns; 0 = do not wait, < 0 = no limit.
+ * @return
+ *   1 (a frame can be read), 0 (timed out), -EPIPE (closed and drained, or the writer
+ *   process is gone), -EINTR (a signal arrived), -EINVAL.
+ */
+int mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns);
+
+/** mcfan_reader_wait() with the timeout in milliseconds (< 0 = no limit). */
+int mcfan_reader_wait_ms(struct mcfan_reader *r, int timeout_ms);
+
+/**
+ * The reader's counters and the ring's state.
+ *
+ * @return
+ *   0, -EINVAL (NULL).
+ */
+int mcfan_reader_stats(const struct mcfan_reader *r, struct mcfan_reader_stats *st);
+
+/** The group of the ring, as mcfan names it ("239.9.9.1:3999"); NULL for NULL. */
+const char *mcfan_reader_group(const struct mcfan_reader *r);
+
+/**
+ * Find the UDP payload in a frame of the ring (Ethernet, up to two VLAN tags, IPv4 with
+ * options (RFC 791) or IPv6 (RFC 8200, no extension headers), UDP (RFC 768)).
+ *
+ * @param frame
+ *   The frame's bytes.
+ * @param len
+ *   Its length, bytes.
+ * @param payload
+ *   Receives a pointer to the payload inside frame.
+ * @param plen
+ *   Receives the payload's length, bytes (from the UDP length, cut to the frame).
+ * @return
+ *   0, -EPROTO (not a UDP datagram this parser knows), -EINVAL (NULL).
+ */
+int mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t **payload,
+			     uint32_t *plen);
+
+/** Release the reader: its row in the reader table is freed, the mapping closed. NULL ok. */
+void mcfan_reader_close(struct mcfan_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCFAN_READER_H */

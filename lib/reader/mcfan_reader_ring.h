@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_READER_RING_H
+#define MCFAN_READER_RING_H
+
+/**
+ * @file
+ * The reader ring's format in shared memory: one per group, one writer (the mcfan worker
+ * that owns the group), any number of reader processes (docs/readers.md is the format spec
+ * in prose). Pure C11, no DPDK: the writer (mcfan_reader_writer.h) and the reader library
+ * (mcfan_reader.h, libmcfan-reader.so) both include it.
+ *
+ * The object is a POSIX shared-memory object (shm_open(3), /dev/shm/NAME) named
+ * "mcfan.PREFIX.ADDRESS.PORT" (mcfan_rd_name()): PREFIX is mcfan's EAL --file-prefix
+ * (default "rte"), ADDRESS the group as inet_ntop(3) writes it, PORT its UDP destination
+ * port in decimal, 0 for a group that matches every port. Layout (native byte order, all
+ * offsets in bytes from the start of the object):
+ *
+ *   0                  struct mcfan_rd_hdr (MCFAN_RD_HDR_SIZE bytes)
+ *   hdr_size           n_readers x struct mcfan_rd_reader (MCFAN_RD_READER_SIZE each)
+ *   slots_offset       n_slots x slot_size bytes: struct mcfan_rd_slot, then the data
+ *
+ * Frame s (0, 1, 2 ... in the order written) lives in slot s % n_slots. Its slot's seq is
+ * 2s+1 while the writer copies it in and 2s+2 once it is complete (0: never written): a
+ * seqlock per slot. The header's head is the number of frames published: frames 0..head-1
+ * are complete, the newest n_slots of them still in the ring. A reader keeps its cursor
+ * (the next frame it wants) in its own memory; it reads slot cursor % n_slots, and the
+ * frame is its own if seq is 2*cursor+2 before and after it looked; a larger seq means the
+ * writer lapped it. The writer never reads a reader's state except waiters (below).
+ *
+ * Who writes what:
+ *  - the header's constant part: the writer, once, before the object gets its final name;
+ *  - head, head_futex, state: the writer only (release stores, per burst);
+ *  - waiters: readers (seq_cst add before they sleep on head_futex, sub when they wake;
+ *    mcfan subtracts a dead reader's count, see struct mcfan_rd_reader.waiting); the writer
+ *    loads it after each burst it published and calls FUTEX_WAKE only when it is not 0;
+ *  - a reader slot: the reader that claimed it (owner word by compare-and-swap), and
+ *    mcfan's control side only to take back a dead reader's waiting count.
+ */
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** Magic bytes at offset 0 ("MCFANRD" and a NUL). */
+#define MCFAN_RD_MAGIC "MCFANRD"
+/** Format version in mcfan_rd_hdr.version; a reader refuses another. */
+#define MCFAN_RD_VERSION 1u
+/** Bytes of the header (one 4 KiB page, so the reader table starts page-aligned). */
+#define MCFAN_RD_HDR_SIZE 4096u
+/** Bytes of one reader slot (one cache line). */
+#define MCFAN_RD_READER_SIZE 64u
+/** Bytes of a slot's header before its data. */
+#define MCFAN_RD_SLOT_HDR 32u
+/** Alignment of slot_size and of every slot, bytes (a cache line). */
+#define MCFAN_RD_ALIGN 64u
+/** Smallest and largest number of slots a ring may have (a power of two). */
+#define MCFAN_RD_SLOTS_MIN 2u
+#define MCFAN_RD_SLOTS_MAX (1u << 24)
+/** Smallest and largest slot size, bytes. */
+#define MCFAN_RD_SLOT_SIZE_MIN 128u
+#define MCFAN_RD_SLOT_SIZE_MAX 65600u
+/** Largest number of reader slots. */
+#define MCFAN_RD_READERS_MAX 4096u
+/** Longest group text in the header, with the NUL ("[" IPv6 "]:" port fits). */
+#define MCFAN_RD_GROUP_MAX 64u
+/** Longest object name, with the NUL (NAME_MAX 255 of /dev/shm). */
+#define MCFAN_RD_NAME_MAX 256u
+
+/** mcfan_rd_hdr.state values. */
+#define MCFAN_RD_STATE_OPEN 1u   /**< The writer is running. */
+#define MCFAN_RD_STATE_CLOSED 2u /**< The writer has stopped: no frame comes any more. */
+
+/** mcfan_rd_hdr.flags: each slot holds a whole Ethernet frame as received (L2 onwards). */
+#define MCFAN_RD_FLAG_ETHERNET 1u
+
+/** The header at offset 0. */
+struct mcfan_rd_hdr {
+	/* constant after creation (one cache line and the group text) */
+	char magic[8];              /**< MCFAN_RD_MAGIC with its NUL. */
+	uint32_t version;           /**< MCFAN_RD_VERSION. */
+	uint32_t hdr_size;          /**< MCFAN_RD_HDR_SIZE: offset of the reader table. */
+	uint32_t n_slots;           /**< Slots, a power of two, MCFAN_RD_SLOTS_MIN..MAX. */
+	uint32_t slot_size;         /**< Bytes per slot, header included, multiple of 64. */
+	uint32_t n_readers;         /**< Reader slots, 1..MCFAN_RD_READERS_MAX. */
+	uint32_t reader_size;       /**< MCFAN_RD_READER_SIZE. */
+	uint64_t slots_offset;      /**< Offset of slot 0, a multiple of 4096. */
+	uint64_t total_size;        /**< Bytes of the whole object. */
+	int32_t writer_pid;         /**< The writer's process id. */
+	uint32_t flags;             /**< MCFAN_RD_FLAG_* bits. */
+	uint64_t created_ns;        /**< CLOCK_REALTIME at creation, ns since the epoch. */
+	char group[MCFAN_RD_GROUP_MAX]; /**< The group as mcfan names it: "239.9.9.1:3999". */
+	uint8_t pad0[256 - 128];
+	/* the writer's words, a cache line of their own (offset 256) */
+	_Atomic uint64_t head;      /**< Frames published (frames 0..head-1 complete). */
+	_Atomic uint32_t head_futex; /**< Low 32 bits of head, bumped at close: the futex. */
+	_Atomic uint32_t state;     /**< MCFAN_RD_STATE_*. */
+	uint8_t pad1[64 - 16];
+	/* the readers' word (offset 320) */
+	_Atomic uint32_t waiters;   /**< Readers asleep or about to sleep on head_futex. */
+	uint8_t pad2[MCFAN_RD_HDR_SIZE - 324];
+};
+
+/** One reader slot of the reader table (a cache line); all counters from the reader. */
+struct mcfan_rd_reader {
+	/** pid | generation << 32; pid 0 = free. Claimed and released with compare-and-swap;
+	 * a slot whose pid no longer exists is a dead reader's and may be claimed again. */
+	_Atomic uint64_t owner;
+	_Atomic uint64_t frames;    /**< Frames read. */
+	_Atomic uint64_t lost;      /**< Frames skipped because the writer lapped the reader. */
+	_Atomic uint64_t laps;      /**< Times the writer lapped it. */
+	_Atomic uint64_t cursor;    /**< The next frame the reader wants (lag = head - cursor). */
+	_Atomic uint64_t last_ns;   /**< CLOCK_MONOTONIC of its last read or wait, ns. */
+	_Atomic uint64_t started_ns; /**< CLOCK_MONOTONIC when it opened the ring, ns. */
+	/** 1 while the reader counts in waiters (set after its add, cleared by whoever
+	 * exchanges it back to 0 first: the reader when it wakes, or mcfan / the next owner
+	 * of the slot for a dead reader, which then subtracts it from waiters). */
+	_Atomic uint32_t waiting;
+	uint32_t pad;
+};
+
+/** A slot's header; its data follows at MCFAN_RD_SLOT_HDR. */
+struct mcfan_rd_slot {
+	_Atomic uint64_t seq;       /**< 2s+1 while frame s is written, 2s+2 once complete. */
+	_Atomic uint32_t len;       /**< Bytes of data, <= slot_size - MCFAN_RD_SLOT_HDR. */
+	uint32_t pad;
+	_Atomic uint64_t rx_ns;     /**< When mcfan received the frame: CLOCK_REALTIME, ns. */
+	uint64_t pad2;
+};
+
+_Static_assert(sizeof(struct mcfan_rd_hdr) == MCFAN_RD_HDR_SIZE, "header size");
+_Static_assert(sizeof(struct mcfan_rd_reader) == MCFAN_RD_READER_SIZE, "reader slot size");
+_Static_assert(sizeof(struct mcfan_rd_slot) == MCFAN_RD_SLOT_HDR, "slot header size");
+
+/**
+ * The shared-memory object's name of a group (for shm_open(3): with the leading '/').
+ *
+ * @param buf
+ *   Receives "/mcfan.PREFIX.ADDRESS.PORT"; MCFAN_RD_NAME_MAX bytes always suffice for a
+ *   prefix of up to 128 characters.
+ * @param len
+ *   Size of buf, bytes.
+ * @param prefix
+ *   mcfan's EAL --file-prefix ("rte" by default); no '/'.
+ * @param addr
+ *   The group address as inet_ntop(3) writes it ("239.9.9.1", "ff3e::1").
+ * @param port
+ *   UDP destination port, 0 for a group that matches every port.
+ * @return
+ *   0, or -ENAMETOOLONG if buf is too small.
+ */
+static inline int
+mcfan_rd_name(char *buf, size_t len, const char *prefix, const char *addr, unsigned int port)
+{
+	int n = snprintf(buf, len, "/mcfan.%s.%s.%u", prefix, addr, port);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/** Offset of the first slot for n_readers reader slots: rounded up to 4096 bytes. */
+static inline uint64_t
+mcfan_rd_slots_offset(uint32_t n_readers)
+{
+	uint64_t end = (uint64_t)MCFAN_RD_HDR_SIZE + (uint64_t)n_readers * MCFAN_RD_READER_SIZE;
+
+	return (end + 4095u) & ~(uint64_t)4095u;
+}
+
+/** Process id in a reader slot's owner word (0 = free). */
+static inline int32_t
+mcfan_rd_owner_pid(uint64_t owner)
+{
+	return (int32_t)(uint32_t)(owner & 0xffffffffu);
+}
+
+/** The owner word that follows owner when pid takes (or, pid 0, frees) the slot. */
+static inline uint64_t
+mcfan_rd_owner_next(uint64_t owner, int32_t pid)
+{
+	return (((owner >> 32) + 1) << 32) | (uint32_t)pid;
+}
+
+#endif /* MCFAN_READER_RING_H */

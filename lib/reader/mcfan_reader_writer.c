@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * The writer side of the reader ring: creation, removal and the reader table's read side
+ * (mcfan_reader_writer.h). The fast path is in the header.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mcfan_reader_writer.h"
+
+/** Where Linux keeps POSIX shared-memory objects (rename needs paths). */
+#define SHM_DIR "/dev/shm"
+/** Mode of a ring: every local user may read it, and write its reader rows and waiters. */
+#define RING_MODE 0666
+
+static bool
+pid_alive(int32_t pid)
+{
+	if (pid <= 0)
+		return false;
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+static const struct mcfan_rd_reader *
+row_at(const struct mcfan_rw *w, unsigned int i)
+{
+	return (const struct mcfan_rd_reader *)((const char *)w->hdr + MCFAN_RD_HDR_SIZE +
+						(size_t)i * MCFAN_RD_READER_SIZE);
+}
+
+/* Is there a ring of this name whose writer, another process, still runs it? */
+static bool
+name_in_use(const char *name)
+{
+	struct mcfan_rd_hdr *h;
+	struct stat st;
+	bool busy = false;
+	int fd;
+
+	fd = shm_open(name, O_RDONLY, 0);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && (uint64_t)st.st_size >= MCFAN_RD_HDR_SIZE) {
+		h = mmap(NULL, MCFAN_RD_HDR_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+		if (h != MAP_FAILED) {
+			busy = memcmp(h->magic, MCFAN_RD_MAGIC, sizeof(MCFAN_RD_MAGIC)) == 0 &&
+			       atomic_load_explicit(&h->state, memory_order_acquire) ==
+			       MCFAN_RD_STATE_OPEN && h->writer_pid != (int32_t)getpid() &&
+			       pid_alive(h->writer_pid);
+			munmap(h, MCFAN_RD_HDR_SIZE);
+		}
+	}
+	close(fd);
+	return busy;
+}
+
+int
+mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const char *group,
+		uint32_t n_slots, uint32_t slot_size, uint32_t n_readers, uint16_t owner,
+		struct mcfan_rw **out)
+{
+	char tmp[MCFAN_RD_NAME_MAX], from[PATH_MAX], to[PATH_MAX];
+	struct mcfan_rd_hdr *h;
+	struct timespec ts;
+	struct mcfan_rw *w;
+	uint64_t size;
+	void *base;
+	int fd, ret;
+
+	if (n_slots < MCFAN_RD_SLOTS_MIN || n_slots > MCFAN_RD_SLOTS_MAX ||
+	    (n_slots & (n_slots - 1)) != 0 || slot_size < MCFAN_RD_SLOT_SIZE_MIN ||
+	    slot_size > MCFAN_RD_SLOT_SIZE_MAX || slot_size % MCFAN_RD_ALIGN != 0 ||
+	    n_readers == 0 || n_readers > MCFAN_RD_READERS_MAX || out == NULL ||
+	    strlen(group) >= MCFAN_RD_GROUP_MAX)
+		return -EINVAL;
+	w = calloc(1, sizeof(*w));
+	if (w == NULL)
+		return -ENOMEM;
+	ret = mcfan_rd_name(w->name, sizeof(w->name), prefix, addr, port);
+	if (ret < 0)
+		goto free_w;
+	if (name_in_use(w->name)) {
+		ret = -EADDRINUSE;
+		goto free_w;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.new%d", w->name, (int)getpid()) >= (int)sizeof(tmp)) {
+		ret = -ENAMETOOLONG;
+		goto free_w;
+	}
+	size = mcfan_rd_slots_offset(n_readers) + (uint64_t)n_slots * slot_size;
+	shm_unlink(tmp);
+	fd = shm_open(tmp, O_RDWR | O_CREAT | O_EXCL, RING_MODE);
+	if (fd < 0) {
+		ret = -errno;
+		goto free_w;
+	}
+	/* the mode without the umask: readers of any user open it read-write */
+	if (fchmod(fd, RING_MODE) < 0 || ftruncate(fd, (off_t)size) < 0) {
+		ret = -errno;
+		goto unlink_tmp;
+	}
+	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		ret = -errno;
+		goto unlink_tmp;
+	}
+	close(fd);
+	fd = -1;
+	h = base;
+	memcpy(h->magic, MCFAN_RD_MAGIC, sizeof(MCFAN_RD_MAGIC));
+	h->version = MCFAN_RD_VERSION;
+	h->hdr_size = MCFAN_RD_HDR_SIZE;
+	h->n_slots = n_slots;
+	h->slot_size = slot_size;
+	h->n_readers = n_readers;
+	h->reader_size = MCFAN_RD_READER_SIZE;
+	h->slots_offset = mcfan_rd_slots_offset(n_readers);
+	h->total_size = size;
+	h->writer_pid = (int32_t)getpid();
+	h->flags = MCFAN_RD_FLAG_ETHERNET;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	h->created_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	snprintf(h->group, sizeof(h->group), "%s", group);
+	atomic_store_explicit(&h->state, MCFAN_RD_STATE_OPEN, memory_order_release);
+	/* an old ring of the same name (a crashed run) goes; its readers keep their mapping */
+	snprintf(from, sizeof(from), "%s%s", SHM_DIR, tmp);
+	snprintf(to, sizeof(to), "%s%s", SHM_DIR, w->name);
+	if (rename(from, to) < 0) {
+		ret = -errno;
+		munmap(base, size);
+		goto unlink_tmp;
+	}
+	w->hdr = h;
+	w->slots = (uint8_t *)base + h->slots_offset;
+	w->mask = n_slots - 1;
+	w->n_slots = n_slots;
+	w->slot_size = slot_size;
+	w->data_max = slot_size - MCFAN_RD_SLOT_HDR;
+	w->n_readers = n_readers;
+	w->owner = owner;
+	w->size = size;
+	snprintf(w->group, sizeof(w->group), "%s", group);
+	*out = w;
+	return 0;
+unlink_tmp:
+	if (fd >= 0)
+		close(fd);
+	shm_unlink(tmp);
+free_w:
+	free(w);
+	return ret;
+}
+
+void
+mcfan_rw_destroy(struct mcfan_rw *w)
+{
+	if (w == NULL)
+		return;
+	atomic_store_explicit(&w->hdr->head, w->head, memory_order_release);
+	atomic_store_explicit(&w->hdr->state, MCFAN_RD_STATE_CLOSED, memory_order_release);
+	/* a new futex value, so a reader between its look and its sleep does not sleep */
+	atomic_fetch_add_explicit(&w->hdr->head_futex, 1u << 31, memory_order_seq_cst);
+	syscall(SYS_futex, &w->hdr->head_futex, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+	shm_unlink(w->name);
+	munmap(w->hdr, w->size);
+	free(w);
+}
+
+unsigned int
+mcfan_rw_readers(const struct mcfan_rw *w, struct mcfan_rw_reader_info *out, unsigned int max,
+		 uint64_t now_ns)
+{
+	uint64_t head = mcfan_atomic_u64_load(&w->written, memory_order_relaxed);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < w->n_readers && n < max; i++) {
+		const struct mcfan_rd_reader *row = row_at(w, i);
+		uint64_t o = atomic_load_explicit(&row->owner, memory_order_acquire);
+		struct mcfan_rw_reader_info *r = &out[n];
+		uint64_t cur, last, start;
+
+		if (mcfan_rd_owner_pid(o) <= 0)
+			continue;
+		r->slot = i;
+		r->pid = mcfan_rd_owner_pid(o);
+		r->alive = pid_alive(r->pid);
+		r->frames = atomic_load_explicit(&row->frames, memory_order_relaxed);
+		r->lost = atomic_load_explicit(&row->lost, memory_order_relaxed);
+		r->laps = atomic_load_explicit(&row->laps, memory_order_relaxed);
+		cur = atomic_load_explicit(&row->cursor, memory_order_relaxed);
+		last = atomic_load_explicit(&row->last_ns, memory_order_relaxed);
+		start = atomic_load_explicit(&row->started_ns, memory_order_relaxed);
+		r->lag = head > cur ? head - cur : 0;
+		r->idle_ns = now_ns > last ? now_ns - last : 0;
+		r->age_ns = now_ns > start ? now_ns - start : 0;
+		r->waiting = atomic_load_explicit(&row->waiting, memory_order_relaxed) != 0;
+		n++;
+	}
+	return n;
+}
+
+unsigned int
+mcfan_rw_reap(struct mcfan_rw *w)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < w->n_readers; i++) {
+		struct mcfan_rd_reader *row = (struct mcfan_rd_reader *)(uintptr_t)row_at(w, i);
+		uint64_t o = atomic_load_explicit(&row->owner, memory_order_acquire);
+
+		if (mcfan_rd_owner_pid(o) <= 0 ||
+		    atomic_load_explicit(&row->waiting, memory_order_relaxed) == 0 ||
+		    pid_alive(mcfan_rd_owner_pid(o)))
+			continue;
+		if (atomic_exchange_explicit(&row->waiting, 0, memory_order_acq_rel) == 1) {
+			atomic_fetch_sub_explicit(&w->hdr->waiters, 1, memory_order_seq_cst);
+			n++;
+		}
+	}
+	return n;
+}

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_READER_WRITER_H
+#define MCFAN_READER_WRITER_H
+
+/**
+ * @file
+ * The writer side of the reader ring (mcfan_reader_ring.h): create and remove a group's
+ * shared-memory ring (control side), and the fast-path inlines a worker uses to put frames
+ * in it (datapath/engine_readers.c). Pure C11 and Linux calls.
+ *
+ * Writer/reader protocol of struct mcfan_rw: the fields without a wrapper are written only
+ * by the ring's owner worker (the one writer) after creation; the counters (struct
+ * mcfan_atomic_u64) are written by the owner with relaxed stores and read by the control
+ * side (show readers, telemetry) with relaxed loads; owner, name and geometry are constant.
+ * The control side creates a ring before any worker can see it (release store into the
+ * table) and frees it only after the workers have stopped.
+ *
+ * Per burst, for each ring it wrote to, the worker calls mcfan_rw_flush() once: it
+ * publishes the new head (release), then, after a seq_cst fence, calls FUTEX_WAKE only if
+ * a reader announced itself in waiters (readers add to waiters, then look at head: one of
+ * the two always sees the other). That is the only system call of the fast path, at most
+ * once per ring and burst, and only when some reader sleeps.
+ */
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mcfan_atomic.h"
+#include "mcfan_reader_ring.h"
+
+/** Slots of a ring by default (frames it holds): 4096 frames, about 8 MiB a group. */
+#define MCFAN_RW_SLOTS_DEFAULT 4096
+/** Bytes of a slot by default: a 1,518-byte Ethernet frame with VLAN tags fits. */
+#define MCFAN_RW_SLOT_SIZE_DEFAULT 2048u
+/** Reader slots of a ring by default (readers listed at once). */
+#define MCFAN_RW_READERS_DEFAULT 256u
+
+/** One ring, the writer's view. */
+struct mcfan_rw {
+	struct mcfan_rd_hdr *hdr;      /**< The mapping (hdr->... in shared memory). */
+	uint8_t *slots;                /**< Slot 0 in the mapping. */
+	struct mcfan_rd_slot *cur;     /**< Slot being written (between begin and end). */
+	uint64_t head;                 /**< Next frame number; owner only. */
+	uint64_t mask;                 /**< n_slots - 1. */
+	uint32_t slot_size;            /**< Bytes per slot. */
+	uint32_t data_max;             /**< Longest frame a slot holds, bytes. */
+	uint32_t n_slots;              /**< Slots. */
+	uint32_t n_readers;            /**< Reader slots. */
+	bool pending;                  /**< Frames written since the last flush; owner only. */
+	bool listed;                   /**< In the owner's flush list of this burst; owner only. */
+	uint16_t owner;                /**< Worker index of the one writer; constant. */
+	size_t size;                   /**< Bytes of the mapping. */
+	struct mcfan_atomic_u64 written; /**< Frames published (= head after a flush). */
+	struct mcfan_atomic_u64 bytes;   /**< Bytes of those frames. */
+	struct mcfan_atomic_u64 too_big; /**< Frames longer than data_max: reader_too_big. */
+	struct mcfan_atomic_u64 wakes;   /**< FUTEX_WAKE calls made. */
+	uint64_t bytes_local;            /**< bytes, owner's copy. */
+	uint64_t too_big_local;          /**< too_big, owner's copy. */
+	char name[MCFAN_RD_NAME_MAX];    /**< The object's name, "/mcfan.PREFIX.ADDR.PORT". */
+	char group[MCFAN_RD_GROUP_MAX];  /**< The group's text. */
+};
+
+/** Counter slots of struct mcfan_rw_table (mcfan's MCFAN_MAX_GROUPS). */
+#define MCFAN_RW_TABLE_SLOTS 1024u
+/** Worker indexes of struct mcfan_rw_table (at least mcfan's MCFAN_MAX_WORKERS). */
+#define MCFAN_RW_TABLE_WORKERS 1024u
+
+/** Counters of one worker; single writer: that worker (relaxed stores). */
+struct mcfan_rw_worker {
+	struct mcfan_atomic_u64 not_owner; /**< Copies of a group another worker writes. */
+	struct mcfan_atomic_u64 no_ring;   /**< Copies of a counter slot without a ring. */
+	uint64_t not_owner_local;          /**< not_owner, the worker's copy. */
+	uint64_t no_ring_local;            /**< no_ring, the worker's copy. */
+	uint8_t pad[32];
+};
+
+/** A ring pointer of the table: a C11 atomic in a struct of its own (as lib/util/mcfan_atomic.h
+ * does for numbers), so that a plain read or write does not compile. */
+struct mcfan_rw_slot_ptr {
+	_Atomic(struct mcfan_rw *) val; /**< Never touched directly. */
+};
+
+/**
+ * The rings by counter slot, as the workers look them up for every copy.
+ * W: the control side (release store, before any frame can carry the slot: before the
+ * group table with the slot is published). R: the workers (acquire load per copy).
+ */
+struct mcfan_rw_table {
+	/** By counter slot; only through mcfan_rw_slot_load() / mcfan_rw_slot_store(). */
+	struct mcfan_rw_slot_ptr slot[MCFAN_RW_TABLE_SLOTS];
+	/** TSC to CLOCK_REALTIME for the frames' rx_ns: ns = base_ns + ((tsc - base_tsc) *
+	 * ns_mult >> 32); constant once the workers run. */
+	uint64_t base_tsc;
+	uint64_t base_ns;
+	uint64_t ns_mult;
+	struct mcfan_rw_worker worker[MCFAN_RW_TABLE_WORKERS];
+};
+
+/** The ring of counter slot slot (< MCFAN_RW_TABLE_SLOTS), or NULL; acquire (workers). */
+static inline struct mcfan_rw *
+mcfan_rw_slot_load(const struct mcfan_rw_table *t, uint16_t slot)
+{
+	return atomic_load_explicit(&t->slot[slot].val, memory_order_acquire);
+}
+
+/** Set the ring of counter slot slot; release (the control side, before the slot is used). */
+static inline void
+mcfan_rw_slot_store(struct mcfan_rw_table *t, uint16_t slot, struct mcfan_rw *w)
+{
+	atomic_store_explicit(&t->slot[slot].val, w, memory_order_release);
+}
+
+/** CLOCK_REALTIME ns of a TSC value, by the table's time base. */
+static inline uint64_t
+mcfan_rw_tsc_ns(const struct mcfan_rw_table *t, uint64_t tsc)
+{
+	if (tsc <= t->base_tsc)
+		return t->base_ns;
+	return t->base_ns + (uint64_t)(((unsigned __int128)(tsc - t->base_tsc) * t->ns_mult) >> 32);
+}
+
+/** One reader of a ring, as mcfan_rw_readers() reports it. */
+struct mcfan_rw_reader_info {
+	unsigned int slot;   /**< Row in the reader table. */
+	int32_t pid;         /**< The reader's process id. */
+	bool alive;          /**< The process exists (kill(pid, 0)). */
+	uint64_t frames;     /**< Frames it read. */
+	uint64_t lost;       /**< Frames it lost, lapped. */
+	uint64_t laps;       /**< Times it was lapped. */
+	uint64_t lag;        /**< Frames written and not yet read or lost by it. */
+	uint64_t idle_ns;    /**< Since its last read or wait, ns (CLOCK_MONOTONIC). */
+	uint64_t age_ns;     /**< Since it opened the ring, ns. */
+	bool waiting;        /**< Asleep in mcfan_reader_wait(). */
+};
+
+/**
+ * Create a group's ring: a new shared-memory object (an older one of the same name, left
+ * by a run that crashed or closed, is replaced; one still open by a running writer is not), mode 0666 so that readers need no privilege,
+ * the header written, and only then named (created under a temporary name and renamed),
+ * so a reader never sees a half-made ring.
+ *
+ * @param prefix
+ *   mcfan's EAL --file-prefix (the basename of its runtime directory).
+ * @param addr
+ *   The group address as inet_ntop(3) writes it.
+ * @param port
+ *   UDP port, 0 = any.
+ * @param group
+ *   The group's text for the header ("239.9.9.1:3999").
+ * @param n_slots
+ *   Frames the ring holds: a power of two, MCFAN_RD_SLOTS_MIN..MCFAN_RD_SLOTS_MAX.
+ * @param slot_size
+ *   Bytes per slot: a multiple of 64, MCFAN_RD_SLOT_SIZE_MIN..MCFAN_RD_SLOT_SIZE_MAX.
+ * @param n_readers
+ *   Reader slots, 1..MCFAN_RD_READERS_MAX.
+ * @param owner
+ *   Worker index of the one writer.
+ * @param out
+ *   Receives the ring (malloc'd).
+ * @return
+ *   0; -EINVAL (a size out of range), -ENAMETOOLONG, -EADDRINUSE (a ring of that name is
+ *   open and its writer, another process, runs: another mcfan with the same file prefix),
+ *   -ENOMEM, or the negative errno of shm_open(3), ftruncate(2), mmap(2), rename(2).
+ */
+int mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const char *group,
+		    uint32_t n_slots, uint32_t slot_size, uint32_t n_readers, uint16_t owner,
+		    struct mcfan_rw **out);
+
+/**
+ * Close a ring: state CLOSED (readers read what is left, then get -EPIPE), sleepers
+ * woken, the name removed (shm_unlink), the mapping released, w freed. The workers must
+ * have stopped writing to it. NULL is allowed.
+ */
+void mcfan_rw_destroy(struct mcfan_rw *w);
+
+/**
+ * List a ring's readers (rows whose owner is not free); any thread.
+ *
+ * @param out
+ *   Receives up to max entries.
+ * @param now_ns
+ *   CLOCK_MONOTONIC now, ns (idle and age are measured from it).
+ * @return
+ *   Readers written (<= max).
+ */
+unsigned int mcfan_rw_readers(const struct mcfan_rw *w, struct mcfan_rw_reader_info *out,
+			      unsigned int max, uint64_t now_ns);
+
+/**
+ * Take back the waiting count of readers whose process is gone (they died asleep), so the
+ * writer does not call FUTEX_WAKE for them after every burst. Control side, now and then.
+ *
+ * @return
+ *   Dead sleepers taken back.
+ */
+unsigned int mcfan_rw_reap(struct mcfan_rw *w);
+
+/**
+ * Start writing a frame of len bytes: the slot's sequence goes odd.
+ *
+ * @param len
+ *   Frame length, bytes.
+ * @param rx_ns
+ *   When it was received, CLOCK_REALTIME ns.
+ * @return
+ *   Where to copy the len bytes, then call mcfan_rw_end(); or NULL if len is more than a
+ *   slot holds (counted in too_big: nothing else to do).
+ */
+static inline uint8_t *
+mcfan_rw_begin(struct mcfan_rw *w, uint32_t len, uint64_t rx_ns)
+{
+	struct mcfan_rd_slot *s;
+
+	if (len > w->data_max) {
+		mcfan_atomic_u64_store(&w->too_big, ++w->too_big_local, memory_order_relaxed);
+		return NULL;
+	}
+	s = (struct mcfan_rd_slot *)(w->slots + (w->head & w->mask) * w->slot_size);
+	atomic_store_explicit(&s->seq, 2 * w->head + 1, memory_order_relaxed);
+	/* the odd sequence is visible before any byte of the new frame */
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&s->len, len, memory_order_relaxed);
+	atomic_store_explicit(&s->rx_ns, rx_ns, memory_order_relaxed);
+	w->cur = s;
+	return (uint8_t *)s + MCFAN_RD_SLOT_HDR;
+}
+
+/** Finish the frame mcfan_rw_begin() started (len as given there): its sequence goes even. */
+static inline void
+mcfan_rw_end(struct mcfan_rw *w, uint32_t len)
+{
+	atomic_store_explicit(&w->cur->seq, 2 * w->head + 2, memory_order_release);
+	w->head++;
+	w->bytes_local += len;
+	w->pending = true;
+}
+
+/**
+ * Publish the frames written since the last flush and wake sleeping readers, if any. Once
+ * per burst and ring (see the file comment). Never blocks.
+ */
+static inline void
+mcfan_rw_flush(struct mcfan_rw *w)
+{
+	if (!w->pending)
+		return;
+	w->pending = false;
+	atomic_store_explicit(&w->hdr->head, w->head, memory_order_release);
+	atomic_store_explicit(&w->hdr->head_futex, (uint32_t)w->head, memory_order_release);
+	mcfan_atomic_u64_store(&w->written, w->head, memory_order_relaxed);
+	mcfan_atomic_u64_store(&w->bytes, w->bytes_local, memory_order_relaxed);
+	/* publish, then look at waiters; a reader adds to waiters, then looks at head */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&w->hdr->waiters, memory_order_relaxed) != 0) {
+		/* shared futex (other processes); INT32_MAX: every sleeper */
+		syscall(SYS_futex, &w->hdr->head_futex, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+		mcfan_atomic_u64_add(&w->wakes, 1, memory_order_relaxed);
+	}
+}
+
+#endif /* MCFAN_READER_WRITER_H */

@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * The reader ring (lib/reader): the writer's inlines against libmcfan-reader, with readers
+ * in threads and in processes: exact counts, exact lapped counts, wrap of the ring,
+ * blocking waits, dead readers, close, bad arguments. No EAL, no devices: only /dev/shm
+ * objects named after this process, removed at the end.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "mcfan_reader.h"
+#include "mcfan_reader_writer.h"
+
+UNIT_DEFINE_COUNTERS;
+
+static char prefix[64];
+
+/* Frame i: len = 60 + i % 200 bytes, each byte (i + k) & 0xff, so a torn frame shows. */
+static uint32_t
+frame_len(uint64_t i)
+{
+	return 60 + (uint32_t)(i % 200);
+}
+
+static void
+put(struct mcfan_rw *w, uint64_t i)
+{
+	uint32_t len = frame_len(i), k;
+	uint8_t *d = mcfan_rw_begin(w, len, i);
+
+	if (d == NULL)
+		return;
+	for (k = 0; k < len; k++)
+		d[k] = (uint8_t)(i + k);
+	mcfan_rw_end(w, len);
+}
+
+static bool
+frame_ok(const uint8_t *d, uint32_t len, uint64_t seq)
+{
+	uint32_t k;
+
+	if (len != frame_len(seq))
+		return false;
+	for (k = 0; k < len; k++)
+		if (d[k] != (uint8_t)(seq + k))
+			return false;
+	return true;
+}
+
+static struct mcfan_rw *
+make_ring(unsigned int port, uint32_t n_slots, uint32_t n_readers)
+{
+	struct mcfan_rw *w = NULL;
+	char g[64];
+	int ret;
+
+	snprintf(g, sizeof(g), "239.9.9.1:%u", port);
+	ret = mcfan_rw_create(prefix, "239.9.9.1", port, g, n_slots, 512, n_readers, 0, &w);
+	CHECK(ret == 0, "create: %s", strerror(-ret));
+	return w;
+}
+
+static void
+test_basic(void)
+{
+	struct mcfan_rw *w = make_ring(1001, 64, 4);
+	struct mcfan_reader *r = NULL, *r2 = NULL;
+	struct mcfan_reader_frame f;
+	struct mcfan_reader_stats st;
+	uint8_t buf[512];
+	uint64_t i;
+
+	if (w == NULL)
+		return;
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1001", 0, &r), 0);
+	CHECK_EQ_STR(mcfan_reader_group(r), "239.9.9.1:1001");
+	CHECK_EQ_INT(mcfan_reader_next(r, &f), 0);
+	CHECK_EQ_INT(mcfan_reader_wait(r, 0), 0);
+	/* 10 frames: written but not flushed are not seen */
+	for (i = 0; i < 10; i++)
+		put(w, i);
+	CHECK_EQ_INT(mcfan_reader_next(r, &f), 0);
+	mcfan_rw_flush(w);
+	CHECK_EQ_INT(mcfan_reader_wait_ms(r, 100), 1);
+	for (i = 0; i < 5; i++) {
+		CHECK_EQ_INT(mcfan_reader_next(r, &f), 1);
+		CHECK_EQ_INT(f.seq, i);
+		CHECK_EQ_INT(f.lost, 0);
+		CHECK_EQ_INT(f.rx_ns, i);
+		CHECK(frame_ok(f.data, f.len, i), "frame %" PRIu64 " intact", i);
+		CHECK_EQ_INT(mcfan_reader_frame_valid(r, &f), 1);
+	}
+	for (; i < 10; i++) {
+		CHECK_EQ_INT(mcfan_reader_read(r, buf, sizeof(buf), &f), 1);
+		CHECK(f.data == buf && frame_ok(buf, f.len, i), "copy %" PRIu64, i);
+	}
+	CHECK_EQ_INT(mcfan_reader_read(r, buf, sizeof(buf), &f), 0);
+	/* a buffer too small: the frame stays */
+	put(w, 10);
+	mcfan_rw_flush(w);
+	CHECK_EQ_INT(mcfan_reader_read(r, buf, 10, &f), -EMSGSIZE);
+	CHECK_EQ_INT(f.len, frame_len(10));
+	CHECK_EQ_INT(mcfan_reader_read(r, buf, sizeof(buf), &f), 1);
+	CHECK_EQ_INT(f.seq, 10);
+	/* a second reader from the oldest frame sees all 11 */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1", MCFAN_READER_OLDEST, &r2), 0);
+	for (i = 0; mcfan_reader_next(r2, &f) == 1; i++)
+		CHECK_EQ_INT(f.seq, i);
+	CHECK_EQ_INT(i, 11);
+	/* too big: counted, not written */
+	CHECK(mcfan_rw_begin(w, 512 - MCFAN_RD_SLOT_HDR + 1, 0) == NULL, "too big refused");
+	CHECK_EQ_INT(mcfan_atomic_u64_load(&w->too_big, memory_order_relaxed), 1);
+	CHECK(mcfan_rw_begin(w, 512 - MCFAN_RD_SLOT_HDR, 0) != NULL, "a full slot fits");
+	mcfan_rw_end(w, 512 - MCFAN_RD_SLOT_HDR);
+	mcfan_rw_flush(w);
+	CHECK_EQ_INT(mcfan_reader_stats(r, &st), 0);
+	CHECK_EQ_INT(st.frames, 11);
+	CHECK_EQ_INT(st.head, 12);
+	CHECK_EQ_INT(st.lag, 1);
+	CHECK_EQ_INT(st.lost, 0);
+	CHECK_EQ_INT(st.n_slots, 64);
+	CHECK_EQ_INT(st.data_max, 512 - MCFAN_RD_SLOT_HDR);
+	{
+		struct mcfan_rw_reader_info info[4];
+		unsigned int n = mcfan_rw_readers(w, info, 4, 0);
+
+		CHECK_EQ_INT(n, 2);
+		CHECK_EQ_INT(info[0].pid, getpid());
+		CHECK(info[0].alive, "alive");
+		CHECK_EQ_INT(info[0].frames, 11);
+		CHECK_EQ_INT(info[0].lag, 1);
+		CHECK_EQ_INT(info[1].frames, 11);
+	}
+	/* a fifth reader on 4 rows: the first two and two more, then -ENOSPC */
+	{
+		struct mcfan_reader *r3 = NULL, *r4 = NULL, *r5 = NULL;
+
+		CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1001", 0, &r3), 0);
+		CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1001", 0, &r4), 0);
+		CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1001", 0, &r5), -ENOSPC);
+		CHECK(r5 == NULL, "no reader on -ENOSPC");
+		mcfan_reader_close(r4);
+		CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1001", 0, &r5), 0);
+		mcfan_reader_close(r5);
+		mcfan_reader_close(r3);
+	}
+	mcfan_reader_close(r2);
+	/* another process cannot take the name of a ring whose writer runs */
+	{
+		pid_t c = fork();
+		int st = 0;
+
+		if (c == 0) {
+			struct mcfan_rw *w2 = NULL;
+
+			_exit(mcfan_rw_create(prefix, "239.9.9.1", 1001, "x", 64, 512, 4, 0, &w2) ==
+			      -EADDRINUSE ? 0 : 1);
+		}
+		waitpid(c, &st, 0);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "second writer refused: -EADDRINUSE");
+	}
+	/* closed: what is left is read, then -EPIPE */
+	mcfan_rw_destroy(w);
+	CHECK_EQ_INT(mcfan_reader_next(r, &f), 1);
+	CHECK_EQ_INT(mcfan_reader_next(r, &f), -EPIPE);
+	CHECK_EQ_INT(mcfan_reader_wait_ms(r, 1000), -EPIPE);
+	mcfan_reader_close(r);
+	/* gone: no such ring */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1001", 0, &r), -ENOENT);
+}
+
+static void
+test_bad_args(void)
+{
+	struct mcfan_reader *r = NULL;
+	struct mcfan_rw *w = NULL;
+	struct mcfan_rw *w2 = NULL;
+
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:0", 0, &r), -EINVAL);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:70000", 0, &r), -EINVAL);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.x", 0, &r), -EINVAL);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "[ff3e::1", 0, &r), -EINVAL);
+	CHECK_EQ_INT(mcfan_reader_open("a/b", "239.9.9.1", 0, &r), -EINVAL);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1", 8, &r), -EINVAL);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1", 0, NULL), -EINVAL);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.77", 0, &r), -ENOENT);
+	CHECK_EQ_INT(mcfan_reader_next(NULL, NULL), -EINVAL);
+	CHECK_EQ_INT(mcfan_reader_wait(NULL, 0), -EINVAL);
+	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.1", 5, "x", 3, 512, 1, 0, &w), -EINVAL);
+	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.1", 5, "x", 4, 100, 1, 0, &w), -EINVAL);
+	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.1", 5, "x", 4, 512, 0, 0, &w), -EINVAL);
+	/* two rings of one address: no port is ambiguous; IPv6 names */
+	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.1", 5, "239.9.9.1:5", 4, 512, 1, 0, &w), 0);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1", 0, &r), 0);
+	mcfan_reader_close(r);
+	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.1", 6, "239.9.9.1:6", 4, 512, 1, 0, &w2), 0);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1", 0, &r), -ENOTUNIQ);
+	mcfan_rw_destroy(w);
+	mcfan_rw_destroy(w2);
+	CHECK_EQ_INT(mcfan_rw_create(prefix, "ff3e::1", 7, "[ff3e::1]:7", 4, 512, 1, 0, &w), 0);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "[ff3e:0::1]:7", 0, &r), 0);
+	mcfan_reader_close(r);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "ff3e::1", 0, &r), 0);
+	mcfan_reader_close(r);
+	mcfan_rw_destroy(w);
+}
+
+/* Lapping, in one thread: exact counts over several wraps. */
+static void
+test_lapped(void)
+{
+	struct mcfan_rw *w = make_ring(1002, 16, 2);
+	struct mcfan_reader *r = NULL;
+	struct mcfan_reader_frame f;
+	struct mcfan_reader_stats st;
+	uint8_t buf[512];
+	uint64_t i, got = 0;
+
+	if (w == NULL)
+		return;
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1002", 0, &r), 0);
+	/* 100 frames, then read: 16 left, 84 lost, in one lap */
+	for (i = 0; i < 100; i++)
+		put(w, i);
+	mcfan_rw_flush(w);
+	while (mcfan_reader_read(r, buf, sizeof(buf), &f) == 1) {
+		CHECK(frame_ok(buf, f.len, f.seq), "intact %" PRIu64, f.seq);
+		if (got == 0) {
+			CHECK_EQ_INT(f.seq, 84);
+			CHECK_EQ_INT(f.lost, 84);
+		} else {
+			CHECK_EQ_INT(f.lost, 0);
+		}
+		got++;
+	}
+	CHECK_EQ_INT(got, 16);
+	mcfan_reader_stats(r, &st);
+	CHECK_EQ_INT(st.lost, 84);
+	CHECK_EQ_INT(st.laps, 1);
+	CHECK_EQ_INT(st.frames + st.lost, 100);
+	/* the writer overwrites a frame mid-burst (not yet flushed) while the reader is behind:
+	 * the slot's sequence says so and the reader skips exactly to the oldest valid one */
+	for (i = 100; i < 110; i++)
+		put(w, i);
+	mcfan_rw_flush(w);
+	for (i = 110; i < 130; i++)
+		put(w, i); /* not flushed: head says 110, the slots hold up to 129 */
+	/* 100..109 are all overwritten, 110.. not published yet: nothing, 10 lost */
+	CHECK_EQ_INT(mcfan_reader_next(r, &f), 0);
+	mcfan_reader_stats(r, &st);
+	CHECK_EQ_INT(st.lost, 94);
+	CHECK_EQ_INT(st.laps, 2);
+	mcfan_rw_flush(w);
+	/* the oldest frame left is 114 (= 129 - 16 + 1): 110..113 lost too, 14 in all */
+	CHECK_EQ_INT(mcfan_reader_next(r, &f), 1);
+	CHECK_EQ_INT(f.seq, 114);
+	CHECK_EQ_INT(f.lost, 14);
+	CHECK(frame_ok(f.data, f.len, 114), "frame 114 intact");
+	/* zero-copy frame overwritten after it was returned: valid() moves it to lost */
+	for (i = 130; i < 150; i++)
+		put(w, i);
+	mcfan_rw_flush(w);
+	CHECK_EQ_INT(mcfan_reader_frame_valid(r, &f), 0);
+	mcfan_reader_stats(r, &st);
+	CHECK_EQ_INT(st.frames + st.lost, 115);
+	while (mcfan_reader_next(r, &f) == 1)
+		got++;
+	mcfan_reader_stats(r, &st);
+	CHECK_EQ_INT(st.frames + st.lost, 150);
+	CHECK_EQ_INT(st.lag, 0);
+	mcfan_reader_close(r);
+	mcfan_rw_destroy(w);
+}
+
+/* ---- a writer thread and reader threads ---- */
+
+#define THR_FRAMES 200000u
+#define THR_READERS 4
+
+struct thr {
+	struct mcfan_rw *w;
+	unsigned int port;
+	int slow;             /* sleep now and then: lapped */
+	uint64_t frames, lost, bad, order;
+	int ret;
+	volatile int *ready;
+};
+
+static void *
+reader_thread(void *arg)
+{
+	struct thr *t = arg;
+	struct mcfan_reader *r = NULL;
+	struct mcfan_reader_frame f;
+	uint8_t buf[512];
+	uint64_t expect = 0;
+	char g[32];
+	int n;
+
+	snprintf(g, sizeof(g), "239.9.9.1:%u", t->port);
+	t->ret = mcfan_reader_open(prefix, g, 0, &r);
+	__atomic_add_fetch(t->ready, 1, __ATOMIC_SEQ_CST);
+	if (t->ret < 0)
+		return NULL;
+	for (;;) {
+		n = mcfan_reader_read(r, buf, sizeof(buf), &f);
+		if (n == 1) {
+			if (!frame_ok(buf, f.len, f.seq))
+				t->bad++;
+			if (f.seq != expect + f.lost)
+				t->order++;
+			expect = f.seq + 1;
+			t->frames++;
+			t->lost += f.lost;
+			if (t->slow && t->frames % 1000 == 0)
+				usleep(20000);
+			continue;
+		}
+		if (n == 0)
+			n = mcfan_reader_wait_ms(r, 10000);
+		if (n < 0)
+			break;
+		if (n == 0) {
+			t->ret = -ETIMEDOUT;
+			break;
+		}
+	}
+	{
+		struct mcfan_reader_stats st;
+
+		mcfan_reader_stats(r, &st);
+		if (st.lost != t->lost || st.frames != t->frames)
+			t->bad++;
+	}
+	mcfan_reader_close(r);
+	return NULL;
+}
+
+static void
+writer_run(struct mcfan_rw *w, uint64_t n, unsigned int burst)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++) {
+		put(w, i);
+		if ((i + 1) % burst == 0 || i + 1 == n)
+			mcfan_rw_flush(w);
+		if (i % 256 == 255)
+			usleep(500); /* about 500,000 frames/s: the slow reader falls behind */
+	}
+}
+
+static void
+test_threads(void)
+{
+	struct mcfan_rw *w = make_ring(1003, 65536, 8);
+	struct thr t[THR_READERS + 1];
+	pthread_t tid[THR_READERS + 1];
+	volatile int ready = 0;
+	unsigned int i;
+
+	if (w == NULL)
+		return;
+	memset(t, 0, sizeof(t));
+	for (i = 0; i <= THR_READERS; i++) {
+		t[i].port = 1003;
+		t[i].ready = &ready;
+		t[i].slow = i == THR_READERS;
+		pthread_create(&tid[i], NULL, reader_thread, &t[i]);
+	}
+	while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) < THR_READERS + 1)
+		usleep(1000);
+	writer_run(w, THR_FRAMES, 32);
+	mcfan_rw_destroy(w); /* the readers drain, then see -EPIPE */
+	for (i = 0; i <= THR_READERS; i++) {
+		pthread_join(tid[i], NULL);
+		CHECK(t[i].ret == 0, "reader %u: %s", i, strerror(-t[i].ret));
+		CHECK_EQ_INT(t[i].bad, 0);
+		CHECK_EQ_INT(t[i].order, 0);
+		CHECK_EQ_INT(t[i].frames + t[i].lost, THR_FRAMES);
+		if (i < THR_READERS)
+			CHECK(t[i].lost == 0, "fast reader %u lost %" PRIu64, i, t[i].lost);
+	}
+	CHECK(t[THR_READERS].lost > 0, "the slow reader was lapped (lost %" PRIu64 ")",
+	      t[THR_READERS].lost);
+	printf("threads: %u frames; fast readers lost %" PRIu64 " %" PRIu64 " %" PRIu64 " %"
+	       PRIu64 ", slow reader lost %" PRIu64 " read %" PRIu64 "\n", THR_FRAMES, t[0].lost,
+	       t[1].lost, t[2].lost, t[3].lost, t[4].lost, t[4].frames);
+}
+
+/* ---- reader processes, one killed: the writer and the others go on, counts exact ---- */
+
+static void
+test_processes(void)
+{
+	struct mcfan_rw *w = make_ring(1004, 8192, 8);
+	struct mcfan_rw_reader_info info[8];
+	int pipes[3][2];
+	pid_t pid[3];
+	unsigned int i, n, tries;
+	uint64_t res[3][2];
+
+	if (w == NULL)
+		return;
+	for (i = 0; i < 3; i++) {
+		if (pipe(pipes[i]) < 0)
+			return;
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			struct thr t;
+			volatile int rd = 0;
+			uint64_t out[2];
+
+			memset(&t, 0, sizeof(t));
+			t.port = 1004;
+			t.ready = &rd;
+			reader_thread(&t);
+			out[0] = t.frames;
+			out[1] = t.lost + (t.bad || t.order || t.ret ? 1u << 30 : 0);
+			if (write(pipes[i][1], out, sizeof(out)) != sizeof(out))
+				_exit(3);
+			_exit(0);
+		}
+		close(pipes[i][1]);
+	}
+	/* wait until the three have claimed their rows */
+	for (tries = 0; tries < 2000; tries++) {
+		if (mcfan_rw_readers(w, info, 8, 0) == 3)
+			break;
+		usleep(1000);
+	}
+	CHECK_EQ_INT(mcfan_rw_readers(w, info, 8, 0), 3);
+	writer_run(w, 5000, 16);
+	/* reader 2 is killed while it sleeps in wait: its waiting count is taken back */
+	for (tries = 0; tries < 5000 && atomic_load(&w->hdr->waiters) != 3; tries++)
+		usleep(1000);
+	kill(pid[2], SIGKILL);
+	waitpid(pid[2], NULL, 0);
+	n = mcfan_rw_readers(w, info, 8, 0);
+	CHECK_EQ_INT(n, 3);
+	for (i = 0; i < n; i++)
+		if (info[i].pid == pid[2])
+			CHECK(!info[i].alive, "killed reader shown dead");
+	CHECK_EQ_INT(atomic_load(&w->hdr->waiters), 3);
+	CHECK_EQ_INT(mcfan_rw_reap(w), 1);
+	CHECK_EQ_INT(atomic_load(&w->hdr->waiters), 2);
+	/* 5000 more frames for the two left; a new reader takes the dead one's row */
+	{
+		struct mcfan_reader *r = NULL;
+		unsigned int rows[3];
+
+		for (i = 0; i < 3; i++)
+			rows[i] = info[i].slot;
+		CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1004", 0, &r), 0);
+		n = mcfan_rw_readers(w, info, 8, 0);
+		CHECK_EQ_INT(n, 4);
+		mcfan_reader_close(r);
+		(void)rows;
+	}
+	for (i = 5000; i < 10000; i++) {
+		put(w, i);
+		if (i % 16 == 15)
+			mcfan_rw_flush(w);
+	}
+	mcfan_rw_flush(w);
+	mcfan_rw_destroy(w);
+	for (i = 0; i < 2; i++) {
+		int st = 0;
+
+		CHECK(read(pipes[i][0], res[i], sizeof(res[i])) == sizeof(res[i]), "result %u", i);
+		waitpid(pid[i], &st, 0);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "reader process %u exit", i);
+		CHECK_EQ_INT(res[i][0], 10000);
+		CHECK_EQ_INT(res[i][1], 0);
+	}
+	for (i = 0; i < 3; i++)
+		close(pipes[i][0]);
+}
+
+int
+main(void)
+{
+	snprintf(prefix, sizeof(prefix), "unit%d", (int)getpid());
+	test_basic();
+	test_bad_args();
+	test_lapped();
+	test_threads();
+	test_processes();
+	return unit_summary("reader");
+}

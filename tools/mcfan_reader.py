@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Python binding of libmcfan-reader (ctypes; docs/readers.md).
+
+Read a group's frames from a running mcfan (--worker-engine readers) without DPDK:
+
+    import mcfan_reader
+    with mcfan_reader.Reader("rte", "239.9.9.1:3999") as r:
+        while True:
+            f = r.read()                 # a Frame, or None when there is none yet
+            if f is None:
+                if r.wait(1000) < 0:     # ms; -EPIPE (negative errno) when mcfan stopped
+                    break
+                continue
+            print(f.seq, len(f.data), f.lost)
+
+The library is found through $MCFAN_READER_LIB, then the build tree beside this file
+(../build/lib), then the system's loader (libmcfan-reader.so.1).
+
+Run as a program it is a tiny example, a counting reader that prints one JSON line:
+    mcfan_reader.py --file-prefix PREFIX --group GROUP[:PORT] [--seconds S] [--count N]
+                    [--sleep-every N --sleep-ms MS]   (a deliberately slow reader)
+"""
+
+import ctypes
+import errno
+import json
+import os
+import signal
+import sys
+import time
+
+ABI = 1
+OLDEST = 1
+
+
+class _Frame(ctypes.Structure):
+    _fields_ = [("data", ctypes.POINTER(ctypes.c_uint8)), ("len", ctypes.c_uint32),
+                ("pad", ctypes.c_uint32), ("seq", ctypes.c_uint64), ("lost", ctypes.c_uint64),
+                ("rx_ns", ctypes.c_uint64)]
+
+
+class _Stats(ctypes.Structure):
+    _fields_ = [("frames", ctypes.c_uint64), ("lost", ctypes.c_uint64),
+                ("laps", ctypes.c_uint64), ("head", ctypes.c_uint64), ("lag", ctypes.c_uint64),
+                ("n_slots", ctypes.c_uint32), ("data_max", ctypes.c_uint32),
+                ("closed", ctypes.c_int), ("reader_slot", ctypes.c_int)]
+
+
+def _load():
+    here = os.path.dirname(os.path.abspath(__file__))
+    tries = [os.environ.get("MCFAN_READER_LIB"),
+             os.path.join(here, "..", "build", "lib", f"libmcfan-reader.so.{ABI}"),
+             f"libmcfan-reader.so.{ABI}"]
+    last = None
+    for t in tries:
+        if not t:
+            continue
+        try:
+            lib = ctypes.CDLL(t)
+            break
+        except OSError as e:
+            last = e
+    else:
+        raise OSError(f"libmcfan-reader not found (set MCFAN_READER_LIB): {last}")
+    p = ctypes.POINTER
+    lib.mcfan_reader_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint,
+                                      p(ctypes.c_void_p)]
+    lib.mcfan_reader_next.argtypes = [ctypes.c_void_p, p(_Frame)]
+    lib.mcfan_reader_frame_valid.argtypes = [ctypes.c_void_p, p(_Frame)]
+    lib.mcfan_reader_read.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
+                                      p(_Frame)]
+    lib.mcfan_reader_wait_ms.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.mcfan_reader_stats.argtypes = [ctypes.c_void_p, p(_Stats)]
+    lib.mcfan_reader_group.argtypes = [ctypes.c_void_p]
+    lib.mcfan_reader_group.restype = ctypes.c_char_p
+    lib.mcfan_reader_close.argtypes = [ctypes.c_void_p]
+    lib.mcfan_reader_close.restype = None
+    return lib
+
+
+_lib = None
+
+
+def lib():
+    global _lib
+    if _lib is None:
+        _lib = _load()
+    return _lib
+
+
+class Frame:
+    """One frame: data (bytes, the whole Ethernet frame), seq, lost (just before it), rx_ns."""
+    __slots__ = ("data", "seq", "lost", "rx_ns")
+
+    def __init__(self, data, seq, lost, rx_ns):
+        self.data, self.seq, self.lost, self.rx_ns = data, seq, lost, rx_ns
+
+
+class Reader:
+    """An open ring. Errors raise OSError with the library's errno."""
+
+    def __init__(self, prefix, group, oldest=False, bufsize=65600):
+        self._r = ctypes.c_void_p()
+        ret = lib().mcfan_reader_open((prefix or "rte").encode(), group.encode(),
+                                      OLDEST if oldest else 0, ctypes.byref(self._r))
+        if ret < 0:
+            raise OSError(-ret, f"mcfan_reader_open {prefix} {group}: {os.strerror(-ret)}")
+        self._buf = ctypes.create_string_buffer(bufsize)
+        self._f = _Frame()
+
+    def read(self):
+        """The next frame (copied), None if there is none yet; EPIPE once mcfan stopped."""
+        ret = lib().mcfan_reader_read(self._r, self._buf, len(self._buf), ctypes.byref(self._f))
+        if ret == 1:
+            return Frame(self._buf.raw[:self._f.len], self._f.seq, self._f.lost, self._f.rx_ns)
+        if ret == 0:
+            return None
+        raise OSError(-ret, os.strerror(-ret))
+
+    def wait(self, timeout_ms=-1):
+        """1 (a frame is there), 0 (timed out), or a negative errno (-EPIPE: mcfan stopped)."""
+        return lib().mcfan_reader_wait_ms(self._r, int(timeout_ms))
+
+    def stats(self):
+        s = _Stats()
+        lib().mcfan_reader_stats(self._r, ctypes.byref(s))
+        return {k: getattr(s, k) for k, _ in _Stats._fields_}
+
+    def group(self):
+        return lib().mcfan_reader_group(self._r).decode()
+
+    def close(self):
+        if self._r:
+            lib().mcfan_reader_close(self._r)
+            self._r = ctypes.c_void_p()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+def _main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(description="count a group's frames from a running mcfan")
+    ap.add_argument("--file-prefix", default="rte")
+    ap.add_argument("--group", required=True)
+    ap.add_argument("--seconds", type=float, default=0)
+    ap.add_argument("--count", type=int, default=0)
+    ap.add_argument("--sleep-every", type=int, default=0, help="sleep after every N frames")
+    ap.add_argument("--sleep-ms", type=float, default=0)
+    a = ap.parse_args(argv)
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
+    try:
+        r = Reader(a.file_prefix, a.group)
+    except OSError as e:
+        print(f"mcfan_reader.py: {e}", file=sys.stderr)
+        return 1
+    print(f"mcfan_reader.py: reading {r.group()}, pid {os.getpid()}", file=sys.stderr,
+          flush=True)
+    t0 = time.monotonic()
+    frames = lost = 0
+    closed = False
+    while not stop and (a.count == 0 or frames < a.count):
+        if a.seconds and time.monotonic() - t0 >= a.seconds:
+            break
+        try:
+            f = r.read()
+        except OSError as e:
+            closed = e.errno == errno.EPIPE
+            break
+        if f is None:
+            w = r.wait(100)
+            if w < 0 and w != -errno.EINTR:
+                closed = w == -errno.EPIPE
+                break
+            continue
+        frames += 1
+        lost += f.lost
+        if a.sleep_every and frames % a.sleep_every == 0:
+            time.sleep(a.sleep_ms / 1000.0)
+    st = r.stats()
+    print(json.dumps({"group": r.group(), "pid": os.getpid(), "frames": st["frames"],
+                      "lost": st["lost"], "lapped": st["laps"], "head": st["head"],
+                      "lag": st["lag"], "lost_seen": lost, "closed": closed or bool(st["closed"])}),
+          flush=True)
+    r.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
