@@ -177,6 +177,52 @@ mcfan_classify_mac_mismatch(const uint8_t *data, uint32_t len, const struct mcfa
 }
 
 /**
+ * The common case of mcfan_classify(), inline: an untagged Ethernet II frame carrying an
+ * IPv4 header without options (RFC 791: version 4, IHL 5), not a fragment, to a multicast
+ * group (224.0.0.0/4), protocol UDP, with total and UDP lengths consistent with the frame
+ * (RFC 768). Such a frame is exactly one for which mcfan_classify() returns
+ * MCFAN_DROP_NONE by its IPv4 path without options, whether or not a VLAN tag was stripped
+ * (no tag follows), so the answer and the key are the same; any other frame returns false
+ * and must go through mcfan_classify(), which then gives its drop reason.
+ *
+ * @param data
+ *   First byte of the Ethernet header. Must not be NULL when len > 0.
+ * @param len
+ *   Bytes readable at data; nothing past data + len is read.
+ * @param key
+ *   Filled (family IPv4, the group, the UDP destination port) when true is returned;
+ *   untouched otherwise. Must not be NULL.
+ * @return
+ *   True if the frame is such a datagram (deliverable: MCFAN_DROP_NONE), false if the full
+ *   classifier must decide.
+ */
+static inline bool
+mcfan_classify_fast_ipv4(const uint8_t *data, uint32_t len, struct mcfan_flow_key *key)
+{
+	/* Ethernet (14) + IPv4 without options (20) + UDP (8), RFC 791 and RFC 768. */
+	enum { ETH = 14, IP = 20, UDP = 8 };
+	const uint8_t *ip = data + ETH, *udp = data + ETH + IP;
+	uint32_t tot_len, udp_len;
+
+	if (unlikely(len < ETH + IP + UDP))
+		return false;
+	if (data[12] != 0x08 || data[13] != 0x00 || ip[0] != 0x45 || ip[9] != 17 ||
+	    (ip[16] & 0xf0) != 0xe0)
+		return false;
+	if ((ip[6] & 0x3f) != 0 || ip[7] != 0) /* MF or a fragment offset (RFC 791) */
+		return false;
+	tot_len = (uint32_t)ip[2] << 8 | ip[3];
+	udp_len = (uint32_t)udp[4] << 8 | udp[5];
+	if (tot_len < IP + UDP || tot_len > len - ETH || udp_len < UDP || udp_len > tot_len - IP)
+		return false;
+	memset(key, 0, sizeof(*key));
+	key->family = MCFAN_FAMILY_IPV4;
+	memcpy(key->addr, ip + 16, 4);
+	key->udp_port = (uint16_t)(udp[2] << 8 | udp[3]);
+	return true;
+}
+
+/**
  * Classify one received mbuf, single- or multi-segment.
  *
  * The mbuf is only read; its ownership does not change. For a
@@ -195,9 +241,13 @@ mcfan_classify_mbuf(const struct rte_mbuf *m, struct mcfan_flow_key *key)
 {
 	bool stripped = (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) != 0;
 
-	if (likely(m->nb_segs == 1))
-		return mcfan_classify(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
-				      stripped, key);
+	if (likely(m->nb_segs == 1)) {
+		const uint8_t *data = rte_pktmbuf_mtod(m, const uint8_t *);
+
+		if (likely(mcfan_classify_fast_ipv4(data, m->data_len, key)))
+			return MCFAN_DROP_NONE;
+		return mcfan_classify(data, m->data_len, stripped, key);
+	}
 	return mcfan_classify_multiseg(m, stripped, key);
 }
 
