@@ -39,13 +39,14 @@
 #define SLOTS_MIN 16
 
 struct group_slot {
-	uint16_t tag;  /* hash >> 16 */
+	uint16_t tag;  /* the 16 hash bits below the home slot's */
 	uint16_t pos1; /* entry position + 1; 0 = empty slot */
 };
 
 struct mcfan_group_table {
 	unsigned int n;
 	uint32_t mask;            /* slots - 1 (slots is a power of two) */
+	uint32_t shift;           /* 64 - log2(slots): the home slot is hash >> shift */
 	uint32_t max_probe;       /* slots any entry sits past its home slot, at most */
 	uint32_t n_any_port;      /* entries with udp_port 0 (any port) */
 	struct group_slot *slots; /* mask + 1 slots */
@@ -408,20 +409,14 @@ key_load(const struct mcfan_flow_key *key, struct key_words *w)
 }
 
 /* Index hash of a key (not mcfan_group_hash(), which places groups on workers and must not
- * change): the words combined by multiplication, then MurmurHash3's 64-bit finaliser, so
- * every bit of the key moves both the slot (low bits) and the tag (bits 16..31). */
-static inline uint32_t
+ * change): Fibonacci hashing (Knuth, TAOCP 6.4) of the words folded into one, so the top bits
+ * of the product depend on every bit of the key; the slot is the top bits, the tag the 16
+ * bits below them. */
+static inline uint64_t
 key_index_hash(const struct key_words *w)
 {
-	uint64_t x = w->a * UINT64_C(0x9e3779b97f4a7c15) ^ w->b * UINT64_C(0xc2b2ae3d27d4eb4f) ^
-		     (uint64_t)w->c * UINT64_C(0x165667b19e3779f9);
-
-	x ^= x >> 33;
-	x *= UINT64_C(0xff51afd7ed558ccd);
-	x ^= x >> 33;
-	x *= UINT64_C(0xc4ceb9fe1a85ec53);
-	x ^= x >> 33;
-	return (uint32_t)x;
+	return (w->a ^ w->b * UINT64_C(0xc2b2ae3d27d4eb4f) ^
+		(uint64_t)w->c * UINT64_C(0x165667b19e3779f9)) * UINT64_C(0x9e3779b97f4a7c15);
 }
 
 static inline bool
@@ -437,8 +432,9 @@ key_words_equal(const struct key_words *w, const struct mcfan_flow_key *key)
 static inline const struct mcfan_group_entry *
 table_find(const struct mcfan_group_table *t, const struct key_words *w)
 {
-	uint32_t h = key_index_hash(w), i = h & t->mask, probe;
-	uint16_t tag = (uint16_t)(h >> 16);
+	uint64_t h = key_index_hash(w);
+	uint32_t i = (uint32_t)(h >> t->shift), probe;
+	uint16_t tag = (uint16_t)(h >> (t->shift - 16));
 	const struct group_slot *s;
 
 	for (probe = 0; probe <= t->max_probe; probe++, i = (i + 1) & t->mask) {
@@ -475,16 +471,17 @@ static int
 table_insert(struct mcfan_group_table *t, unsigned int pos)
 {
 	struct key_words w;
-	uint32_t h, i, probe;
+	uint32_t i, probe;
+	uint64_t h;
 
 	key_load(&t->entries[pos].key, &w);
 	if (table_find(t, &w) != NULL)
 		return -EINVAL;
 	h = key_index_hash(&w);
-	i = h & t->mask;
+	i = (uint32_t)(h >> t->shift);
 	for (probe = 0; t->slots[i].pos1 != 0; probe++)
 		i = (i + 1) & t->mask; /* ends: the table is never more than a quarter full */
-	t->slots[i].tag = (uint16_t)(h >> 16);
+	t->slots[i].tag = (uint16_t)(h >> (t->shift - 16));
 	t->slots[i].pos1 = (uint16_t)(pos + 1);
 	if (probe > t->max_probe)
 		t->max_probe = probe;
@@ -518,6 +515,7 @@ mcfan_group_table_create(const struct mcfan_group_entry *entries, unsigned int n
 		goto free_table;
 	}
 	t->mask = slots - 1;
+	t->shift = 64 - rte_log2_u32(slots);
 	t->n = n;
 	for (i = 0; i < n; i++) {
 		t->entries[i] = entries[i];
