@@ -18,7 +18,6 @@
 #define ETHER_TYPE_QINQ_OLD 0x9100 /* pre-standard service tag, still sent by switches */
 
 #define ETHER_HDR_LEN 14  /* destination, source, EtherType */
-#define ETHER_ADDR_LEN 6  /* one MAC address */
 #define VLAN_TAG_LEN 4    /* TCI + inner EtherType */
 
 #define IPV4_MIN_HDR_LEN 20     /* RFC 791: IHL of 5 words */
@@ -305,28 +304,4 @@ mcfan_classify_multiseg(const struct rte_mbuf *m, bool vlan_stripped, struct mcf
 	};
 
 	return classify_view(&v, vlan_stripped, key);
-}
-
-bool
-mcfan_classify_mac_mismatch(const uint8_t *data, uint32_t len, const struct mcfan_flow_key *key)
-{
-	uint8_t want[ETHER_ADDR_LEN];
-
-	if (len < ETHER_ADDR_LEN)
-		return true;
-	if (key->family == MCFAN_FAMILY_IPV4) {
-		/* RFC 1112 6.4: 01:00:5e, then the low 23 bits of the group. */
-		want[0] = 0x01;
-		want[1] = 0x00;
-		want[2] = 0x5e;
-		want[3] = key->addr[1] & 0x7f;
-		want[4] = key->addr[2];
-		want[5] = key->addr[3];
-	} else {
-		/* RFC 2464 7: 33:33, then the low 32 bits of the group. */
-		want[0] = 0x33;
-		want[1] = 0x33;
-		memcpy(want + 2, key->addr + 12, 4);
-	}
-	return memcmp(data, want, ETHER_ADDR_LEN) != 0;
 }

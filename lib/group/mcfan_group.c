@@ -12,7 +12,6 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
-#include <rte_hash.h>
 #include <rte_hash_crc.h>
 #include <rte_malloc.h>
 
@@ -24,20 +23,35 @@
 #define IPV4_MCAST_NET 0xe0000000u
 #define IPV6_MCAST_PREFIX 0xff      /* RFC 4291: ff00::/8 */
 #define ITEM_TEXT_MAX 128           /* longest single item of a group list */
-#define HASH_NAME_MAX 32
 #define HASH_SEED 0x6d636661u       /* fixed, so partitioning is stable across runs */
 
-struct mcfan_group_table {
-	struct rte_hash *hash;
-	unsigned int n;
-	struct mcfan_group_entry entries[];
+/*
+ * The lookup index: an open-addressed table with linear probing, built once and never
+ * changed. A slot holds the entry's position + 1 (0 = empty) and 16 bits of the key's hash
+ * (a tag that rejects most other keys without touching the entry). There are at least
+ * SLOTS_PER_GROUP slots a group, so the table is at most a quarter full and a probe sequence
+ * is short; the longest one any entry needs (max_probe) is recorded at build time and bounds
+ * every lookup, hit or miss: a lookup costs O(1), never O(groups). It replaces an rte_hash,
+ * whose bulk lookup (signatures, buckets, a memcmp of the 20-byte key, the key copied to an
+ * aligned buffer for the CRC) cost about 15 % of the RX lcore's samples (docs/performance.md).
+ */
+#define SLOTS_PER_GROUP 4
+#define SLOTS_MIN 16
+
+struct group_slot {
+	uint16_t tag;  /* the 16 hash bits below the home slot's */
+	uint16_t pos1; /* entry position + 1; 0 = empty slot */
 };
 
-/*
- * Names of rte_hash objects must be unique per process; tables are created by the control
- * thread only, so this counter has a single writer (it is atomic anyway, for safety).
- */
-static uint32_t table_generation;
+struct mcfan_group_table {
+	unsigned int n;
+	uint32_t mask;            /* slots - 1 (slots is a power of two) */
+	uint32_t shift;           /* 64 - log2(slots): the home slot is hash >> shift */
+	uint32_t max_probe;       /* slots any entry sits past its home slot, at most */
+	uint32_t n_any_port;      /* entries with udp_port 0 (any port) */
+	struct group_slot *slots; /* mask + 1 slots */
+	struct mcfan_group_entry entries[];
+};
 
 const char *
 mcfan_fanout_name(enum mcfan_fanout fanout)
@@ -309,8 +323,8 @@ union aligned_key {
 	uint64_t words[(sizeof(struct mcfan_flow_key) + sizeof(uint64_t) - 1) / sizeof(uint64_t)];
 };
 
-/* rte_hash's hash function for the tables: CRC32-C of the key bytes copied to an aligned
- * buffer, so the value is that of rte_hash_crc() on the same bytes. */
+/* CRC32-C of the key bytes copied to an aligned buffer, so the value is that of
+ * rte_hash_crc() on the same bytes (the hash that places groups on workers). */
 static uint32_t
 flow_key_crc(const void *key, uint32_t key_len, uint32_t init_val)
 {
@@ -378,23 +392,111 @@ targets_valid(const struct mcfan_group_entry *e)
 	return true;
 }
 
+/* The 20 bytes of a key as three words (a key is only 2-byte aligned: memcpy loads). */
+struct key_words {
+	uint64_t a; /* family, pad, udp_port, addr[0..3] */
+	uint64_t b; /* addr[4..11] */
+	uint32_t c; /* addr[12..15] */
+};
+
+static inline void
+key_load(const struct mcfan_flow_key *key, struct key_words *w)
+{
+	RTE_BUILD_BUG_ON(sizeof(*key) != 2 * sizeof(uint64_t) + sizeof(uint32_t));
+	memcpy(&w->a, key, sizeof(w->a));
+	memcpy(&w->b, (const uint8_t *)key + 8, sizeof(w->b));
+	memcpy(&w->c, (const uint8_t *)key + 16, sizeof(w->c));
+}
+
+/* Index hash of a key (not mcfan_group_hash(), which places groups on workers and must not
+ * change): Fibonacci hashing (Knuth, TAOCP 6.4) of the words folded into one, so the top bits
+ * of the product depend on every bit of the key; the slot is the top bits, the tag the 16
+ * bits below them. */
+static inline uint64_t
+key_index_hash(const struct key_words *w)
+{
+	return (w->a ^ w->b * UINT64_C(0xc2b2ae3d27d4eb4f) ^
+		(uint64_t)w->c * UINT64_C(0x165667b19e3779f9)) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+static inline bool
+key_words_equal(const struct key_words *w, const struct mcfan_flow_key *key)
+{
+	struct key_words e;
+
+	key_load(key, &e);
+	return ((w->a ^ e.a) | (w->b ^ e.b) | (uint64_t)(w->c ^ e.c)) == 0;
+}
+
+/* The entry for exactly this key (address, family and port), or NULL. */
+static inline const struct mcfan_group_entry *
+table_find(const struct mcfan_group_table *t, const struct key_words *w)
+{
+	uint64_t h = key_index_hash(w);
+	uint32_t i = (uint32_t)(h >> t->shift), probe;
+	uint16_t tag = (uint16_t)(h >> (t->shift - 16));
+	const struct group_slot *s;
+
+	for (probe = 0; probe <= t->max_probe; probe++, i = (i + 1) & t->mask) {
+		s = &t->slots[i];
+		if (s->pos1 == 0)
+			return NULL;
+		if (s->tag == tag && key_words_equal(w, &t->entries[s->pos1 - 1].key))
+			return &t->entries[s->pos1 - 1];
+	}
+	return NULL;
+}
+
+/* As mcfan_group_table_lookup(): the exact key first, then the address with any port. */
+static inline const struct mcfan_group_entry *
+table_lookup(const struct mcfan_group_table *t, const struct mcfan_flow_key *key)
+{
+	const struct mcfan_group_entry *e;
+	struct key_words w;
+
+	struct mcfan_flow_key any;
+
+	key_load(key, &w);
+	e = table_find(t, &w);
+	if (e != NULL || key->udp_port == 0 || t->n_any_port == 0)
+		return e;
+	any = *key;
+	any.udp_port = 0;
+	key_load(&any, &w);
+	return table_find(t, &w);
+}
+
+/* Put entry pos into the index; -EINVAL if its key is already there. */
+static int
+table_insert(struct mcfan_group_table *t, unsigned int pos)
+{
+	struct key_words w;
+	uint32_t i, probe;
+	uint64_t h;
+
+	key_load(&t->entries[pos].key, &w);
+	if (table_find(t, &w) != NULL)
+		return -EINVAL;
+	h = key_index_hash(&w);
+	i = (uint32_t)(h >> t->shift);
+	for (probe = 0; t->slots[i].pos1 != 0; probe++)
+		i = (i + 1) & t->mask; /* ends: the table is never more than a quarter full */
+	t->slots[i].tag = (uint16_t)(h >> (t->shift - 16));
+	t->slots[i].pos1 = (uint16_t)(pos + 1);
+	if (probe > t->max_probe)
+		t->max_probe = probe;
+	return 0;
+}
+
 struct mcfan_group_table *
 mcfan_group_table_create(const struct mcfan_group_entry *entries, unsigned int n, int socket_id)
 {
-	char name[HASH_NAME_MAX];
-	struct rte_hash_parameters hp = {
-		.name = name,
-		/* rte_hash needs at least 8 entries; it rounds up to a power of two */
-		.entries = RTE_MAX(n, 8u) * 2,
-		.key_len = sizeof(struct mcfan_flow_key),
-		.hash_func = flow_key_crc,
-		.hash_func_init_val = HASH_SEED,
-		.socket_id = socket_id,
-	};
 	struct mcfan_group_table *t;
 	unsigned int i;
+	uint32_t slots;
 	int ret;
 
+	RTE_BUILD_BUG_ON(MCFAN_MAX_GROUPS >= UINT16_MAX); /* pos1 is 16 bits */
 	if (n > MCFAN_MAX_GROUPS) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -405,32 +507,31 @@ mcfan_group_table_create(const struct mcfan_group_entry *entries, unsigned int n
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	snprintf(name, sizeof(name), "mcfan_grp_%" PRIu32,
-		 __atomic_fetch_add(&table_generation, 1, __ATOMIC_RELAXED));
-	t->hash = rte_hash_create(&hp);
-	if (t->hash == NULL) {
-		ret = rte_errno != 0 ? rte_errno : ENOMEM;
+	slots = rte_align32pow2(RTE_MAX(n * SLOTS_PER_GROUP, (unsigned int)SLOTS_MIN));
+	t->slots = rte_zmalloc_socket("mcfan_group_slots", slots * sizeof(t->slots[0]),
+				      RTE_CACHE_LINE_SIZE, socket_id);
+	if (t->slots == NULL) {
+		ret = ENOMEM;
 		goto free_table;
 	}
+	t->mask = slots - 1;
+	t->shift = 64 - rte_log2_u32(slots);
 	t->n = n;
 	for (i = 0; i < n; i++) {
 		t->entries[i] = entries[i];
 		if (entries[i].id >= MCFAN_MAX_GROUPS || entries[i].n_targets == 0 ||
 		    entries[i].n_targets > MCFAN_MAX_WORKERS || !targets_valid(&entries[i]) ||
-		    rte_hash_lookup(t->hash, &entries[i].key) >= 0) {
+		    table_insert(t, i) < 0) {
 			ret = EINVAL;
-			goto free_hash;
+			goto free_slots;
 		}
-		ret = rte_hash_add_key_data(t->hash, &entries[i].key, &t->entries[i]);
-		if (ret < 0) {
-			ret = -ret;
-			goto free_hash;
-		}
+		if (entries[i].key.udp_port == 0)
+			t->n_any_port++;
 	}
 	return t;
 
-free_hash:
-	rte_hash_free(t->hash);
+free_slots:
+	rte_free(t->slots);
 free_table:
 	rte_free(t);
 	rte_errno = ret;
@@ -442,7 +543,7 @@ mcfan_group_table_free(struct mcfan_group_table *t)
 {
 	if (t == NULL)
 		return;
-	rte_hash_free(t->hash);
+	rte_free(t->slots);
 	rte_free(t);
 }
 
@@ -463,18 +564,7 @@ mcfan_group_table_entry(const struct mcfan_group_table *t, unsigned int pos)
 const struct mcfan_group_entry *
 mcfan_group_table_lookup(const struct mcfan_group_table *t, const struct mcfan_flow_key *key)
 {
-	struct mcfan_flow_key any;
-	void *data;
-
-	if (rte_hash_lookup_data(t->hash, key, &data) >= 0)
-		return data;
-	if (key->udp_port == 0)
-		return NULL;
-	any = *key;
-	any.udp_port = 0;
-	if (rte_hash_lookup_data(t->hash, &any, &data) >= 0)
-		return data;
-	return NULL;
+	return table_lookup(t, key);
 }
 
 void
@@ -482,37 +572,10 @@ mcfan_group_table_lookup_bulk(const struct mcfan_group_table *t,
 			      const struct mcfan_flow_key **keys, unsigned int n,
 			      const struct mcfan_group_entry **out)
 {
-	struct mcfan_flow_key any[RTE_HASH_LOOKUP_BULK_MAX];
-	const void *miss_keys[RTE_HASH_LOOKUP_BULK_MAX];
-	unsigned int miss_pos[RTE_HASH_LOOKUP_BULK_MAX];
-	void *data[RTE_HASH_LOOKUP_BULK_MAX];
-	uint64_t hits = 0;
-	unsigned int i, n_miss = 0;
+	unsigned int i;
 
-	if (rte_hash_lookup_bulk_data(t->hash, (const void **)keys, n, &hits, data) < 0)
-		hits = 0;
-	for (i = 0; i < n; i++) {
-		if (hits & (UINT64_C(1) << i)) {
-			out[i] = data[i];
-			continue;
-		}
-		out[i] = NULL;
-		if (keys[i]->udp_port == 0)
-			continue;
-		any[n_miss] = *keys[i];
-		any[n_miss].udp_port = 0;
-		miss_keys[n_miss] = &any[n_miss];
-		miss_pos[n_miss] = i;
-		n_miss++;
-	}
-	if (n_miss == 0)
-		return;
-	hits = 0;
-	if (rte_hash_lookup_bulk_data(t->hash, miss_keys, n_miss, &hits, data) < 0)
-		return;
-	for (i = 0; i < n_miss; i++)
-		if (hits & (UINT64_C(1) << i))
-			out[miss_pos[i]] = data[i];
+	for (i = 0; i < n; i++)
+		out[i] = table_lookup(t, keys[i]);
 }
 
 void

@@ -198,7 +198,9 @@ int mcfan_group_assign(struct mcfan_group_entry *e, enum mcfan_fanout fanout,
 		       const uint16_t *eligible, unsigned int n_eligible);
 
 /**
- * Build an immutable lookup table (an rte_hash plus the entries). Needs EAL.
+ * Build an immutable lookup table: the entries plus an open-addressed index (linear
+ * probing, at most a quarter full, the longest probe bounded at build time), so that a
+ * lookup costs O(1) whatever the number of groups. Needs EAL (rte_malloc).
  *
  * @param entries
  *   Entries to copy; ids and targets must be set. Must not be NULL if n > 0.
@@ -268,7 +270,7 @@ const struct mcfan_group_entry *mcfan_group_table_lookup(const struct mcfan_grou
  * @param keys
  *   Array of n key pointers. Must not be NULL.
  * @param n
- *   1..RTE_HASH_LOOKUP_BULK_MAX (64).
+ *   Keys, 0 or more (callers pass up to 64 at a time, RTE_HASH_LOOKUP_BULK_MAX).
  * @param out
  *   Receives n entry pointers, NULL where the group is unknown.
  */

@@ -795,6 +795,61 @@ test_table_errors(void)
 	}
 }
 
+/*
+ * The open-addressed index at its largest: MCFAN_MAX_GROUPS entries, half IPv4 and half IPv6,
+ * every one found at its own key and none at a key that differs in one field (address,
+ * port, family), so that a tag or probe mistake shows.
+ */
+static void
+test_table_full_index(void)
+{
+	static const uint16_t two[] = { 0, 1 };
+	struct mcfan_group_table *t;
+	const struct mcfan_group_entry *found;
+	struct mcfan_flow_key k;
+	unsigned int i, wrong_hit = 0, false_hit = 0;
+
+	for (i = 0; i < MCFAN_MAX_GROUPS; i++) {
+		memset(&entries[i], 0, sizeof(entries[i]));
+		if (i % 2 == 0)
+			v4_key(&entries[i].key, 239, (uint8_t)(i >> 8), (uint8_t)i, 1,
+			       (uint16_t)(GROUP_PORT + i % 3));
+		else
+			v6_key(&entries[i].key, 0xff3e, (uint16_t)i, (uint16_t)(GROUP_PORT + i % 3));
+		entries[i].id = (uint16_t)(MCFAN_MAX_GROUPS - 1 - i);
+		mcfan_group_assign(&entries[i], MCFAN_FANOUT_PARTITION, two, 2);
+	}
+	t = mcfan_group_table_create(entries, MCFAN_MAX_GROUPS, SOCKET_ID_ANY);
+	CHECK(t != NULL, "full table: %s", rte_strerror(rte_errno));
+	if (t == NULL)
+		return;
+	for (i = 0; i < MCFAN_MAX_GROUPS; i++) {
+		k = entries[i].key;
+		found = mcfan_group_table_lookup(t, &k);
+		wrong_hit += found != mcfan_group_table_entry(t, i) ||
+			     found->id != MCFAN_MAX_GROUPS - 1 - i;
+		k.udp_port = (uint16_t)(k.udp_port + 3); /* no entry has this port */
+		false_hit += mcfan_group_table_lookup(t, &k) != NULL;
+		k = entries[i].key;
+		k.addr[15] ^= 0x80;                      /* another address */
+		false_hit += mcfan_group_table_lookup(t, &k) != NULL;
+		k = entries[i].key;
+		k.family = k.family == MCFAN_FAMILY_IPV4 ? MCFAN_FAMILY_IPV6 : MCFAN_FAMILY_IPV4;
+		false_hit += mcfan_group_table_lookup(t, &k) != NULL;
+	}
+	/* A million misses at the entries' own addresses: some share a slot and a 16-bit tag
+	 * with an entry, so only the comparison of the whole key can turn them away. */
+	for (i = 0; i < MCFAN_MAX_GROUPS * 1024u; i++) {
+		k = entries[i % MCFAN_MAX_GROUPS].key;
+		k.udp_port = (uint16_t)(GROUP_PORT + 3 + i / MCFAN_MAX_GROUPS);
+		false_hit += mcfan_group_table_lookup(t, &k) != NULL;
+	}
+	CHECK(wrong_hit == 0, "%u of %u entries not found at their key", wrong_hit,
+	      MCFAN_MAX_GROUPS);
+	CHECK(false_hit == 0, "%u keys found that are in no entry", false_hit);
+	mcfan_group_table_free(t);
+}
+
 /* The text of a parsed list in messages (mcfan_group_format_list). */
 static void
 test_format_list(void)
@@ -833,6 +888,7 @@ main(void)
 	test_table_any_port();
 	test_table_bulk();
 	test_table_errors();
+	test_table_full_index();
 	eal_down();
 	return unit_summary("group");
 }
