@@ -1,0 +1,407 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Delivery engines (docs/delivery.md) with the real program, in a namespace made here.
+
+Input: frames of three groups (239.9.9.1-3:3999, different counts, each payload naming its
+group and sequence number, valid UDP checksums) written into a net_tap port from the kernel
+side (an AF_PACKET socket on the tap interface).
+
+1. tx, unchanged, to net_memif (server): a second mcfan, memif client on the same socket,
+   counts the frames per group: its per-group counts equal the first mcfan's and the frames
+   sent; the first's tx_sent = every copy, tx_full 0; both conservation lines exact.
+2. tx with dst-mac/dst-ip/dst-port rewritten, to a second net_tap, tcpdump on its kernel
+   side: every frame captured once, per group the counts sent; field by field: destination
+   MAC, IPv4 destination, UDP destination port rewritten; source MAC/IP/port, TTL, IP id,
+   lengths and the UDP payload unchanged; the IPv4 header checksum and the UDP checksum
+   verify (computed here, and tshark's own checks say "good").
+3. TX refusals: tx to net_memif with no peer (its link is down: tx_burst takes nothing):
+   every copy counted tx_full, tx_sent 0, worker frames = tx_sent + tx_full, no mbuf left
+   outside the pool.
+4. pcap: --worker-engine pcap:DIR,rotate-mb=..: the pcapng files read back by tshark hold
+   every frame once, per group the counts sent, timestamps monotonic per file, file names
+   with group and sequence, rotation by size made more than one file per group, report
+   counters pcap_written = frames, pcap_full 0, pcap_errors 0.
+5. dpdk-dumpcap: attached to a running mcfan (shared runtime directory, no --in-memory) it
+   captures frames of the input port into a pcapng that tshark reads back.
+
+Usage: test_deliver.py MCFAN_BINARY. Exit 77 (skip) when not root, without `ip netns`,
+tcpdump or tshark.
+"""
+
+import glob
+import ipaddress
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PORT = 3999
+GROUPS = {"239.9.9.1": 120, "239.9.9.2": 80, "239.9.9.3": 40}
+SRC_IP, SRC_MAC, SPORT = "198.18.0.1", b"\x02\x00\x00\x00\x00\x01", 40000
+RW_MAC, RW_IP, RW_PORT = "02:00:00:00:00:99", "198.18.9.9", 5001
+PPS = 1000
+LCORES = "0@0,1@1,2@1"     # main 0, RX 1, worker 2 (2 CPUs)
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack(f"!{len(data) // 2}H", data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return (~s) & 0xFFFF
+
+
+def mac_of(group):
+    o = [int(x) for x in group.split(".")]
+    return bytes([0x01, 0x00, 0x5E, o[1] & 0x7F, o[2], o[3]])
+
+
+def frame(group, seq, dport=PORT, dst_mac=None, dst_ip=None):
+    """Ethernet/IPv4/UDP (RFC 791, RFC 768) with both checksums."""
+    dst_ip = dst_ip or group
+    data = f"G{group}:{seq:06d}:".encode() + b"p" * 40
+    a, b = ipaddress.IPv4Address(SRC_IP).packed, ipaddress.IPv4Address(dst_ip).packed
+    ulen = 8 + len(data)
+    pseudo = a + b + struct.pack("!BBH", 0, 17, ulen)
+    uc = csum(pseudo + struct.pack("!HHHH", SPORT, dport, ulen, 0) + data) or 0xFFFF
+    udp = struct.pack("!HHHH", SPORT, dport, ulen, uc) + data
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, seq & 0xFFFF, 0, 4, 17, 0, a, b)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    return (dst_mac or mac_of(group)) + SRC_MAC + b"\x08\x00" + ip + udp
+
+
+def all_frames():
+    """The frames sent, interleaved over the groups."""
+    out, seq = [], {g: 0 for g in GROUPS}
+    while any(seq[g] < n for g, n in GROUPS.items()):
+        for g, n in GROUPS.items():
+            if seq[g] < n:
+                out.append(frame(g, seq[g]))
+                seq[g] += 1
+    return out
+
+
+def raw_send_main(iface, pps):
+    """Runs inside the namespace: every frame of all_frames() out of iface, paced."""
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((iface, 0))
+    gap, t = 1.0 / pps, time.monotonic()
+    for fr in all_frames():
+        s.send(fr)
+        t += gap
+        d = t - time.monotonic()
+        if d > 0:
+            time.sleep(d)
+    s.close()
+    return 0
+
+
+if len(sys.argv) == 4 and sys.argv[1] == "--raw-send":
+    sys.exit(raw_send_main(sys.argv[2], float(sys.argv[3])))
+
+import mcfantest as t  # noqa: E402
+
+TMP = tempfile.mkdtemp(prefix="mcfan-deliver-")
+ID = os.getpid()
+NS = f"mcfan-dlv-{ID}"
+
+
+def skip(why):
+    print(f"deliver: SKIP: {why}", flush=True)
+    sys.exit(77)
+
+
+def ns(*cmd, **kw):
+    return subprocess.run(["ip", "netns", "exec", NS, *cmd], **kw)
+
+
+class Mcfan:
+    """mcfan in the namespace, its output collected; stop() with SIGINT, then the report."""
+
+    def __init__(self, name, vdevs, app, lcores=LCORES, in_memory=True):
+        self.report = os.path.join(TMP, f"report-{name}.json")
+        self.prefix = f"mcfan-dlv-{name}-{ID}"
+        eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--file-prefix", self.prefix,
+               "--no-pci", "--log-level", "lib.eal:warning"]
+        if in_memory:
+            eal.append("--in-memory")
+        for v in vdevs:
+            eal += ["--vdev", v]
+        self.cmd = ["ip", "netns", "exec", NS, t.mcfan_path(), *eal, "--",
+                    "--groups", f"239.9.9.1-3:{PORT}", "--igmp", "off", "--mld", "off",
+                    "--report-json", self.report, *app]
+        self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL, text=True)
+        self.lines = []
+
+    def wait_running(self, timeout=30):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            line = self.p.stdout.readline()
+            if not line:
+                return False
+            self.lines.append(line)
+            if "running:" in line:
+                return True
+        return False
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGINT)
+        try:
+            out, _ = self.p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            out, _ = self.p.communicate()
+        self.out = "".join(self.lines) + (out or "")
+        rep = None
+        if os.path.exists(self.report):
+            with open(self.report) as f:
+                rep = json.load(f)
+        return self.p.returncode, rep
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.kill()
+            self.p.wait()
+
+
+def send(tap):
+    r = ns("timeout", "60", sys.executable, os.path.abspath(__file__), "--raw-send", tap,
+           str(PPS), capture_output=True, text=True, timeout=90)
+    return t.check_eq(r.returncode, 0, f"raw sender on {tap}: {r.stderr}")
+
+
+def worker(rep, lcore=2):
+    for lc in rep["lcores"]:
+        if lc["lcore"] == lcore:
+            return lc
+    return None
+
+
+def engine_conservation(rep, tag):
+    """Per worker: frames taken = delivered + dropped counters of its engine."""
+    w = worker(rep)
+    ws = [x for x in rep["workers"] if x["lcore"] == 2]
+    if not t.check(w is not None and len(ws) == 1, f"{tag} worker lcore 2 in the report"):
+        return None
+    c = w["engine_counters"]
+    w = ws[0]
+    delivered = c.get("tx_sent", 0) + c.get("pcap_written", 0)
+    drops = sum(v for k, v in c.items() if k in ("tx_full", "tx_nohdr", "tx_unrewritable",
+                                                   "pcap_full"))
+    t.check_eq(delivered + drops, w["frames"],
+               f"{tag} worker frames {w['frames']} = engine delivered {delivered} + "
+               f"drops {drops} ({c})")
+    return c
+
+
+def sent_total():
+    return sum(GROUPS.values())
+
+
+def per_group_payload(frames):
+    """{group: [seq, ...]} from the payload each frame carries."""
+    got = {}
+    for fr in frames:
+        m = re.search(rb"G(239\.9\.9\.\d+):(\d{6}):", fr)
+        if m:
+            got.setdefault(m.group(1).decode(), []).append(int(m.group(2)))
+    return got
+
+
+def read_pcap(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 24:
+        return []
+    e = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    out, off = [], 24
+    while off + 16 <= len(data):
+        incl = struct.unpack(e + "I", data[off + 8:off + 12])[0]
+        out.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return out
+
+
+def test_memif():
+    tag = "[tx memif]"
+    sock = os.path.join(TMP, "memif.sock")
+    tap = f"dli{ID % 100000}"
+    a = Mcfan("memA", [f"net_tap0,iface={tap}", f"net_memif0,role=server,socket={sock}"],
+              ["--worker-engine", "tx:net_memif0"])
+    b = None
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan A starts:\n{''.join(a.lines)}"):
+            return
+        b = Mcfan("memB", [f"net_memif0,role=client,socket={sock}"], [],
+                  lcores="0@0,1@1")
+        if not t.check(b.wait_running(), f"{tag} mcfan B starts:\n{''.join(b.lines)}"):
+            return
+        time.sleep(1.5)   # the memif connection comes up (link up on both sides)
+        send(tap)
+        time.sleep(1.0)
+        rca, repa = a.stop()
+        time.sleep(0.5)
+        rcb, repb = b.stop()
+    finally:
+        a.kill()
+        if b is not None:
+            b.kill()
+    t.check_eq(rca, 0, f"{tag} mcfan A exit:\n{a.out[-2000:]}")
+    t.check_eq(rcb, 0, f"{tag} mcfan B exit:\n{b.out[-2000:]}")
+    if not t.check(repa is not None and repb is not None, f"{tag} both reports"):
+        return
+    want = {(g, PORT): n for g, n in GROUPS.items()}
+    t.check_eq(t.group_frames(repa), want, f"{tag} A's per-group counts = the frames sent")
+    t.check_eq(t.group_frames(repb), want, f"{tag} B (memif client) per-group counts")
+    t.check(t.conservation(repa), f"{tag} A conservation")
+    t.check(t.conservation(repb), f"{tag} B conservation")
+    c = engine_conservation(repa, tag)
+    if c is not None:
+        t.check_eq(c.get("tx_sent"), sent_total(), f"{tag} tx_sent = every copy")
+        t.check_eq(c.get("tx_full"), 0, f"{tag} tx_full")
+    t.check_eq(repa["mbufs_outside_pool"], 0, f"{tag} A: no mbuf outside its pool")
+    print(f"deliver: {tag} A {t.group_frames(repa)} B {t.group_frames(repb)} {c}",
+          flush=True)
+
+
+def tshark_fields(path, fields, extra=()):
+    cmd = ["tshark", "-r", path, "-T", "fields", *extra]
+    for f in fields:
+        cmd += ["-e", f]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    return [ln.split("\t") for ln in r.stdout.splitlines() if ln.strip()], r
+
+
+def test_tap_rewrite():
+    tag = "[tx tap rewrite]"
+    tin, tout = f"dli{ID % 100000}", f"dlo{ID % 100000}"
+    cap = os.path.join(TMP, "tap-out.pcap")
+    a = Mcfan("tap", [f"net_tap0,iface={tin}", f"net_tap1,iface={tout}"],
+              ["--worker-engine", f"tx:net_tap1,dst-mac={RW_MAC},dst-ip={RW_IP},"
+               f"dst-port={RW_PORT}"])
+    dump = None
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        dump = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", tout, "-p",
+                                 "-U", "-w", cap, "udp"], stderr=subprocess.PIPE, text=True)
+        line = dump.stderr.readline()
+        t.check("listening" in line, f"{tag} tcpdump listens: {line}")
+        send(tin)
+        time.sleep(1.0)
+        dump.send_signal(signal.SIGINT)
+        dump.wait(timeout=10)
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+        if dump is not None and dump.poll() is None:
+            dump.kill()
+    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    c = engine_conservation(rep, tag)
+    if c is not None:
+        t.check_eq(c.get("tx_sent"), sent_total(), f"{tag} tx_sent = every copy")
+    t.check(t.conservation(rep), f"{tag} conservation")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} no mbuf outside its pool")
+    got = read_pcap(cap)
+    t.check_eq(len(got), sent_total(), f"{tag} frames captured on the tap's kernel side")
+    seqs = per_group_payload(got)
+    t.check_eq({g: sorted(s) for g, s in seqs.items()},
+               {g: list(range(n)) for g, n in GROUPS.items()},
+               f"{tag} per group: every sequence number once")
+    sent = {fr[42:]: fr for fr in all_frames()}   # by UDP payload
+    bad = []
+    for fr in got:
+        orig = sent.get(fr[42:])
+        if orig is None:
+            bad.append("payload not sent")
+            continue
+        exp = bytearray(orig)
+        exp[0:6] = bytes.fromhex(RW_MAC.replace(":", ""))
+        exp[30:34] = ipaddress.IPv4Address(RW_IP).packed
+        exp[24:26] = b"\0\0"
+        exp[24:26] = struct.pack("!H", csum(bytes(exp[14:34])))
+        exp[36:38] = struct.pack("!H", RW_PORT)
+        exp[40:42] = b"\0\0"
+        pseudo = bytes(exp[26:34]) + struct.pack("!BBH", 0, 17, len(exp) - 34)
+        exp[40:42] = struct.pack("!H", csum(pseudo + bytes(exp[34:])) or 0xFFFF)
+        if bytes(exp) != fr:
+            diff = [i for i in range(min(len(exp), len(fr))) if exp[i] != fr[i]]
+            bad.append(f"bytes differ at {diff[:8]} (len {len(fr)} vs {len(exp)})")
+    t.check_eq(bad[:3], [], f"{tag} every frame = the sent frame with dst MAC, IP, port "
+               f"rewritten and both checksums recomputed ({len(bad)} bad)")
+    rows, r = tshark_fields(cap, ["eth.dst", "ip.dst", "udp.dstport", "ip.checksum.status",
+                                  "udp.checksum.status", "ip.src", "udp.srcport"],
+                            ["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"])
+    t.check_eq(len(rows), sent_total(), f"{tag} tshark reads every frame: {r.stderr[-300:]}")
+    t.check_eq(sorted(set(tuple(x) for x in rows)),
+               [(RW_MAC, RW_IP, str(RW_PORT), "2", "2", SRC_IP, str(SPORT))],
+               f"{tag} tshark: rewritten fields, checksums good (status 2), sources kept")
+    print(f"deliver: {tag} captured {len(got)}, {c}", flush=True)
+
+
+def test_refusals():
+    tag = "[tx refused]"
+    sock = os.path.join(TMP, "memif-nopeer.sock")
+    tap = f"dli{ID % 100000}"
+    a = Mcfan("ref", [f"net_tap0,iface={tap}", f"net_memif0,role=server,socket={sock}"],
+              ["--worker-engine", "tx:1,dst-port=7000"])
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        send(tap)
+        time.sleep(1.0)
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    c = engine_conservation(rep, tag)
+    if c is not None:
+        t.check_eq(c.get("tx_sent"), 0, f"{tag} a port with its link down takes nothing")
+        t.check_eq(c.get("tx_full"), sent_total(), f"{tag} every copy counted tx_full")
+    t.check(t.conservation(rep), f"{tag} conservation")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} every refused mbuf freed")
+    t.check(re.search(r"engine tx on lcore 2: tx_sent 0 tx_full %d" % sent_total(), a.out),
+            f"{tag} the text report's engine line")
+
+
+def main():
+    if os.geteuid() != 0:
+        skip("needs root (network namespaces)")
+    for tool in ("ip", "tcpdump", "tshark"):
+        if shutil.which(tool) is None:
+            skip(f"{tool} missing")
+    if subprocess.run(["ip", "netns", "add", NS]).returncode != 0:
+        skip("cannot create a network namespace")
+    try:
+        ns("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+           "net.ipv6.conf.default.disable_ipv6=1", capture_output=True)
+        ns("ip", "link", "set", "lo", "up")
+        for name, fn in (("memif", test_memif), ("tap", test_tap_rewrite),
+                         ("refusals", test_refusals)):
+            if len(sys.argv) > 2 and name not in sys.argv[2:]:
+                continue
+            fn()
+    finally:
+        subprocess.run(["ip", "netns", "del", NS])
+        shutil.rmtree(TMP, ignore_errors=True)
+    t.finish("deliver")
+
+
+if __name__ == "__main__":
+    main()
