@@ -101,6 +101,23 @@ pcap_infinite_mbufs(uint16_t port)
 	return total;
 }
 
+/* RX queues a port is configured with: the device's own (at least one), and for net_tap
+ * (which refuses other counts) and net_memif (whose peer pairs queue i with its queue i both
+ * ways, and is refused rings the server lacks) as many RX queues as TX queues: one for every
+ * TX queue of the tx engine's workers too (every one is polled: ports_assign()). */
+static uint16_t
+port_rxq_wanted(const struct mcfan_app *app, uint16_t port, const struct rte_eth_dev_info *info)
+{
+	uint16_t q = RTE_MAX(info->nb_rx_queues, (uint16_t)1);
+
+	if (info->max_rx_queues > 0)
+		q = RTE_MIN(q, info->max_rx_queues);
+	if (strcmp(info->driver_name, "net_tap") == 0 ||
+	    strcmp(info->driver_name, "net_memif") == 0)
+		q = RTE_MAX(q, (uint16_t)(1 + app->ports[port].nb_txq_workers));
+	return q;
+}
+
 uint64_t
 mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held)
 {
@@ -108,15 +125,11 @@ mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held)
 	uint64_t need = 0;
 	uint16_t port, q;
 
-	RTE_SET_USED(app);
 	*held = 0;
 	RTE_ETH_FOREACH_DEV(port) {
 		q = 1;
-		if (rte_eth_dev_info_get(port, &info) == 0) {
-			q = RTE_MAX(info.nb_rx_queues, (uint16_t)1);
-			if (info.max_rx_queues > 0)
-				q = RTE_MIN(q, info.max_rx_queues);
-		}
+		if (rte_eth_dev_info_get(port, &info) == 0)
+			q = port_rxq_wanted(app, port, &info);
 		need += (uint64_t)q * MCFAN_RX_DESC;
 		*held += pcap_infinite_mbufs(port);
 	}
@@ -233,9 +246,7 @@ port_init(struct mcfan_app *app, uint16_t port)
 		p->socket_id = (int)rte_socket_id();
 	/* the queues the device was created with (a kernel that spreads frames over the
 	 * sockets of net_af_packet's qpairs needs every one polled), at least one */
-	p->nb_rxq = RTE_MAX(info.nb_rx_queues, (uint16_t)1);
-	if (info.max_rx_queues > 0)
-		p->nb_rxq = RTE_MIN(p->nb_rxq, info.max_rx_queues);
+	p->nb_rxq = port_rxq_wanted(app, port, &info);
 	/* TX queue 0: the control lcore (IGMP/MLD); 1..: one per worker lcore of the tx engine */
 	nb_txq = (uint16_t)(1 + p->nb_txq_workers);
 	if (p->nb_txq_workers > 0 && info.max_tx_queues < nb_txq) {
