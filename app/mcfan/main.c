@@ -37,6 +37,7 @@
 #include "control/igmp.h"
 #include "log.h"
 #include "control/idle.h"
+#include "control/pcap.h"
 #include "control/placement.h"
 #include "placement_cli.h"
 #include "vdev_check.h"
@@ -511,7 +512,7 @@ main(int argc, char **argv)
 		status = ret == -ENOTSUP ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 		goto stop;
 	}
-	if (mcfan_control_init(app) < 0) {
+	if (mcfan_control_init(app) < 0 || mcfan_pcap_start(app) < 0) {
 		status = EXIT_FAILURE;
 		goto stop;
 	}
@@ -550,6 +551,7 @@ stop:
 	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
 	if (launched && wait_data_lcores() != 0 && status == EXIT_SUCCESS)
 		status = EXIT_FAILURE; /* an engine refused to start (logged by its lcore) */
+	mcfan_pcap_stop(app); /* the workers are done: the writer drains their rings */
 	mcfan_idle_free(app);
 	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_DONE, memory_order_release);
 	app->stop_tsc = rte_rdtsc();
