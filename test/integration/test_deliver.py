@@ -50,6 +50,8 @@ GROUPS = {"239.9.9.1": 120, "239.9.9.2": 80, "239.9.9.3": 40}
 SRC_IP, SRC_MAC, SPORT = "198.18.0.1", b"\x02\x00\x00\x00\x00\x01", 40000
 RW_MAC, RW_IP, RW_PORT = "02:00:00:00:00:99", "198.18.9.9", 5001
 PPS = 1000
+PCAP_PPS = 80           # 240 frames over 3 s: rotate-s=1 makes several files per group
+SIZE_FRAMES = 3000      # frames of about 1 KB: about 3 MiB for rotate-mb=1
 LCORES = "0@0,1@1,2@1"     # main 0, RX 1, worker 2 (2 CPUs)
 
 
@@ -171,15 +173,29 @@ class Mcfan:
                 rep = json.load(f)
         return self.p.returncode, rep
 
+    def stop_when_done(self, timeout=60):
+        """For a run with --duration: wait for its end."""
+        try:
+            out, _ = self.p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            out, _ = self.p.communicate()
+        self.out = "".join(self.lines) + (out or "")
+        rep = None
+        if os.path.exists(self.report):
+            with open(self.report) as f:
+                rep = json.load(f)
+        return self.p.returncode, rep
+
     def kill(self):
         if self.p.poll() is None:
             self.p.kill()
             self.p.wait()
 
 
-def send(tap):
+def send(tap, pps=None):
     r = ns("timeout", "60", sys.executable, os.path.abspath(__file__), "--raw-send", tap,
-           str(PPS), capture_output=True, text=True, timeout=90)
+           str(pps or PPS), capture_output=True, text=True, timeout=90)
     return t.check_eq(r.returncode, 0, f"raw sender on {tap}: {r.stderr}")
 
 
@@ -402,6 +418,116 @@ def test_refusals():
             f"{tag} the text report's engine line")
 
 
+def pcap_files(d):
+    """{group: [(seq, path), ...]} from DIR/mcfan-GROUP-wLCORE-SEQ.pcapng, in sequence."""
+    out = {}
+    for path in glob.glob(os.path.join(d, "*.pcapng")):
+        m = re.fullmatch(r"mcfan-(239\.9\.9\.\d+)_(\d+)-w(\d+)-(\d{5})\.pcapng",
+                         os.path.basename(path))
+        if t.check(m is not None, f"pcap file name {os.path.basename(path)}"):
+            out.setdefault(m.group(1), []).append((int(m.group(4)), path))
+    return {g: sorted(v) for g, v in out.items()}
+
+
+def test_pcap_time():
+    """Paced input, rotation by time (rotate-s=1) over about 3 s."""
+    tag = "[pcap time]"
+    d = os.path.join(TMP, "pcap-time")
+    os.makedirs(d)
+    tap = f"dli{ID % 100000}"
+    a = Mcfan("pcapt", [f"net_tap0,iface={tap}"],
+              ["--worker-engine", f"pcap:{d},rotate-s=1"])
+    t0 = time.time()
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        send(tap, pps=PCAP_PPS)
+        time.sleep(0.5)
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+    t1 = time.time()
+    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    c = engine_conservation(rep, tag)
+    if c is not None:
+        t.check_eq(c.get("pcap_written"), sent_total(), f"{tag} pcap_written = every copy")
+        t.check_eq((c.get("pcap_full"), c.get("pcap_write_failed"), c.get("pcap_errors"),
+                    c.get("pcap_pending")), (0, 0, 0, 0),
+                   f"{tag} pcap_full, write_failed, errors, pending")
+    t.check(t.conservation(rep), f"{tag} conservation")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} every mbuf back in its pool")
+    files = pcap_files(d)
+    t.check_eq(sorted(files), sorted(GROUPS), f"{tag} files of every group")
+    nfiles = 0
+    for g, lst in files.items():
+        seqs = [s for s, _ in lst]
+        t.check_eq(seqs, list(range(1, len(lst) + 1)), f"{tag} {g}: sequence numbers")
+        t.check(len(lst) >= 2, f"{tag} {g}: rotation by time made {len(lst)} files")
+        nfiles += len(lst)
+        times, frames = [], []
+        for _, path in lst:
+            rows, r = tshark_fields(path, ["frame.time_epoch", "ip.dst", "udp.payload"])
+            t.check(r.returncode == 0, f"{tag} tshark reads {path}: {r.stderr[-300:]}")
+            ft = [float(x[0]) for x in rows]
+            t.check(all(x[1] == g for x in rows), f"{tag} {path}: only group {g}")
+            t.check(not ft or ft[-1] - ft[0] <= 1.5,
+                    f"{tag} {path}: spans {ft[-1] - ft[0] if ft else 0:.3f} s (rotate-s=1)")
+            times += ft
+            frames += [bytes.fromhex(x[2].replace(":", "")) for x in rows]
+        t.check_eq(len(times), GROUPS[g], f"{tag} {g}: frames in its files")
+        t.check(times == sorted(times), f"{tag} {g}: timestamps monotonic over its files")
+        t.check(times and t0 <= times[0] and times[-1] <= t1,
+                f"{tag} {g}: timestamps within the run ({t0:.3f}..{t1:.3f}): "
+                f"{times[:1]} {times[-1:]}")
+        t.check_eq(sorted(per_group_payload(frames).get(g, [])), list(range(GROUPS[g])),
+                   f"{tag} {g}: every sequence number once")
+    if c is not None:
+        t.check_eq(c.get("pcap_files"), nfiles, f"{tag} pcap_files = the files made")
+    print(f"deliver: {tag} {nfiles} files, {c}", flush=True)
+
+
+def test_pcap_size():
+    """A capture replayed at full speed through net_pcap: rotation by size (rotate-mb=1);
+    the ring may fill (pcap_full, counted) but every copy is accounted."""
+    tag = "[pcap size]"
+    d = os.path.join(TMP, "pcap-size")
+    os.makedirs(d)
+    inp = os.path.join(TMP, "big.pcap")
+    big = [frame("239.9.9.1", i)[:-40] + bytes(1000) for i in range(SIZE_FRAMES)]
+    t.write_pcap(inp, big)
+    a = Mcfan("pcaps", [f"net_pcap0,rx_pcap={inp}"],
+              ["--worker-engine", f"pcap:{d},rotate-mb=1", "--duration", "3"])
+    try:
+        rc, rep = a.stop_when_done()
+    finally:
+        a.kill()
+    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    c = engine_conservation(rep, tag)
+    t.check(t.conservation(rep), f"{tag} conservation")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} every mbuf back in its pool")
+    lst = pcap_files(d).get("239.9.9.1", [])
+    t.check(len(lst) >= 2, f"{tag} rotation by size made {len(lst)} files")
+    total = 0
+    for i, (_, path) in enumerate(lst):
+        size = os.path.getsize(path)
+        if i < len(lst) - 1:
+            t.check(1 << 20 <= size < (1 << 20) + 2048,
+                    f"{tag} {path}: {size} bytes, just past 1 MiB when rotated")
+        rows, _ = tshark_fields(path, ["frame.time_epoch"])
+        times = [float(x[0]) for x in rows]
+        t.check(times == sorted(times), f"{tag} {path}: timestamps monotonic")
+        total += len(rows)
+    if c is not None:
+        t.check_eq(total, c.get("pcap_written"), f"{tag} frames in the files = pcap_written")
+    t.check_eq(rep["rx_frames"], SIZE_FRAMES, f"{tag} every frame of the capture received "
+               f"(delivered or counted: drops {rep['drops']})")
+    print(f"deliver: {tag} {len(lst)} files, {c}", flush=True)
+
+
 def main():
     if os.geteuid() != 0:
         skip("needs root (network namespaces)")
@@ -415,7 +541,8 @@ def main():
            "net.ipv6.conf.default.disable_ipv6=1", capture_output=True)
         ns("ip", "link", "set", "lo", "up")
         for name, fn in (("memif", test_memif), ("tap", test_tap_rewrite),
-                         ("refusals", test_refusals)):
+                         ("refusals", test_refusals), ("pcap_time", test_pcap_time),
+                         ("pcap_size", test_pcap_size)):
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue
             fn()
