@@ -37,6 +37,7 @@
 #include "control/igmp.h"
 #include "log.h"
 #include "control/idle.h"
+#include "control/capture.h"
 #include "control/pcap.h"
 #include "control/placement.h"
 #include "placement_cli.h"
@@ -464,6 +465,7 @@ main(int argc, char **argv)
 		eal_failure(eal_argc, argv);
 		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 	}
+	mcfan_capture_init(eal_argc, argv); /* dpdk-dumpcap, dpdk-pdump (docs/capture.md) */
 	if (mcfan_telemetry_socket_path(rte_eal_get_runtime_dir(), socket_path,
 					sizeof(socket_path)) == 0)
 		MCFAN_LOG(INFO, "telemetry socket %s\n", socket_path);
@@ -582,6 +584,7 @@ cleanup:
 	 * only succeeds if nothing else is left in the directory).
 	 */
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
+	mcfan_capture_uninit();
 	rte_eal_cleanup();
 	remove_runtime_dir(runtime_dir, socket_path);
 	mcfan_placement_free(); /* after EAL: its argv may hold the generated --lcores */

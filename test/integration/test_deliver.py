@@ -51,6 +51,7 @@ SRC_IP, SRC_MAC, SPORT = "198.18.0.1", b"\x02\x00\x00\x00\x00\x01", 40000
 RW_MAC, RW_IP, RW_PORT = "02:00:00:00:00:99", "198.18.9.9", 5001
 PPS = 1000
 PCAP_PPS = 80           # 240 frames over 3 s: rotate-s=1 makes several files per group
+DUMP_N = 50             # frames dpdk-dumpcap is asked for (-c)
 SIZE_FRAMES = 3000      # frames of about 1 KB: about 3 MiB for rotate-mb=1
 LCORES = "0@0,1@1,2@1"     # main 0, RX 1, worker 2 (2 CPUs)
 
@@ -131,10 +132,11 @@ def ns(*cmd, **kw):
 class Mcfan:
     """mcfan in the namespace, its output collected; stop() with SIGINT, then the report."""
 
-    def __init__(self, name, vdevs, app, lcores=LCORES, in_memory=True):
+    def __init__(self, name, vdevs, app, lcores=LCORES, in_memory=True, huge_dir=None):
         self.report = os.path.join(TMP, f"report-{name}.json")
         self.prefix = f"mcfan-dlv-{name}-{ID}"
-        eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--file-prefix", self.prefix,
+        mem = ["--huge-dir", huge_dir, "-m", "96"] if huge_dir else ["--no-huge", "-m", "512"]
+        eal = ["--lcores", lcores, *mem, "--file-prefix", self.prefix,
                "--no-pci", "--log-level", "lib.eal:warning"]
         if in_memory:
             eal.append("--in-memory")
@@ -406,6 +408,9 @@ def test_refusals():
     finally:
         a.kill()
     t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+    t.check_eq(len(re.findall(r"dpdk-dumpcap and dpdk-pdump cannot attach: EAL runs with "
+                              r"--no-shconf", a.out)), 1,
+               f"{tag} --no-huge --in-memory: mcfan says once why capture tools cannot attach")
     if not t.check(rep is not None, f"{tag} report"):
         return
     c = engine_conservation(rep, tag)
@@ -528,6 +533,72 @@ def test_pcap_size():
     print(f"deliver: {tag} {len(lst)} files, {c}", flush=True)
 
 
+HUGE_PAGES = 64          # 2 MiB pages for the dumpcap run (128 MiB), given back after
+
+
+def test_dumpcap():
+    """dpdk-dumpcap is a secondary process: it needs the primary's hugepage files and shared
+    runtime directory (no --no-huge, no --in-memory); this run gets its own hugetlbfs mount."""
+    tag = "[dumpcap]"
+    if shutil.which("dpdk-dumpcap") is None:
+        t.check(False, f"{tag} dpdk-dumpcap missing (package dpdk)")
+        return
+    nr_path = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+    with open(nr_path) as f:
+        nr0 = int(f.read())
+    huge = os.path.join(TMP, "huge")
+    os.makedirs(huge)
+    cap = os.path.join(TMP, "dumpcap.pcapng")
+    tap = f"dli{ID % 100000}"
+    a = dump = None
+    mounted = False
+    try:
+        with open(nr_path, "w") as f:
+            f.write(str(nr0 + HUGE_PAGES))
+        mounted = subprocess.run(["mount", "-t", "hugetlbfs", "-o", "pagesize=2M", "none",
+                                  huge]).returncode == 0
+        if not t.check(mounted, f"{tag} hugetlbfs mounted"):
+            return
+        a = Mcfan("dumpcap", [f"net_tap0,iface={tap}"], [], in_memory=False,
+                  huge_dir=huge)
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        t.check(any("dpdk-dumpcap/dpdk-pdump may attach" in ln for ln in a.lines),
+                f"{tag} mcfan says the capture tools may attach")
+        dump = subprocess.Popen(["dpdk-dumpcap", f"--file-prefix={a.prefix}", "-i", "0",
+                                 "-c", str(DUMP_N), "-w", cap], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        time.sleep(2.0)   # attached: rte_pdump's callbacks are in place
+        send(tap)
+        try:
+            dout, _ = dump.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            dump.kill()
+            dout, _ = dump.communicate()
+        t.check_eq(dump.returncode, 0, f"{tag} dpdk-dumpcap exit:\n{dout[-1500:]}")
+        rc, rep = a.stop()
+        t.check_eq(rc, 0, f"{tag} mcfan exit:\n{a.out[-1500:]}")
+        if rep is not None:
+            t.check_eq(t.group_frames(rep), {(g, PORT): n for g, n in GROUPS.items()},
+                       f"{tag} mcfan counts every frame while captured")
+    finally:
+        if dump is not None and dump.poll() is None:
+            dump.kill()
+        if a is not None:
+            a.kill()
+        if mounted:
+            subprocess.run(["umount", huge])
+        with open(nr_path, "w") as f:
+            f.write(str(nr0))
+    rows, r = tshark_fields(cap, ["ip.dst", "udp.dstport"]) if os.path.exists(cap) \
+        else ([], None)
+    t.check(len(rows) >= DUMP_N, f"{tag} tshark reads {len(rows)} frames, at least "
+            f"{DUMP_N}: {r.stderr[-300:] if r else 'no file'}")
+    t.check(all(x[0] in GROUPS and x[1] == str(PORT) for x in rows),
+            f"{tag} every captured frame is one of the groups' datagrams: {rows[:3]}")
+    print(f"deliver: {tag} dpdk-dumpcap captured {len(rows)} frames", flush=True)
+
+
 def main():
     if os.geteuid() != 0:
         skip("needs root (network namespaces)")
@@ -542,7 +613,7 @@ def main():
         ns("ip", "link", "set", "lo", "up")
         for name, fn in (("memif", test_memif), ("tap", test_tap_rewrite),
                          ("refusals", test_refusals), ("pcap_time", test_pcap_time),
-                         ("pcap_size", test_pcap_size)):
+                         ("pcap_size", test_pcap_size), ("dumpcap", test_dumpcap)):
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue
             fn()
