@@ -52,7 +52,7 @@ RW_MAC, RW_IP, RW_PORT = "02:00:00:00:00:99", "198.18.9.9", 5001
 PPS = 1000
 PCAP_PPS = 80           # 240 frames over 3 s: rotate-s=1 makes several files per group
 DUMP_N = 50             # frames dpdk-dumpcap is asked for (-c)
-SIZE_FRAMES = 3000      # frames of about 1 KB: about 3 MiB for rotate-mb=1
+SIZE_FRAMES = 3000      # frames of about 1.4 KB: about 4 MiB for rotate-mb=1
 LCORES = "0@0,1@1,2@1"     # main 0, RX 1, worker 2 (2 CPUs)
 
 
@@ -500,10 +500,11 @@ def test_pcap_size():
     d = os.path.join(TMP, "pcap-size")
     os.makedirs(d)
     inp = os.path.join(TMP, "big.pcap")
-    big = [frame("239.9.9.1", i)[:-40] + bytes(1000) for i in range(SIZE_FRAMES)]
+    big = [frame("239.9.9.1", i)[:-40] + bytes(1400) for i in range(SIZE_FRAMES)]
     t.write_pcap(inp, big)
     a = Mcfan("pcaps", [f"net_pcap0,rx_pcap={inp}"],
-              ["--worker-engine", f"pcap:{d},rotate-mb=1", "--duration", "3"])
+              ["--worker-engine", f"pcap:{d},rotate-mb=1", "--duration", "3",
+               "--ring-size", "4096"])
     try:
         rc, rep = a.stop_when_done()
     finally:
