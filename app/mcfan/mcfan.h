@@ -319,6 +319,11 @@ struct mcfan_lcore {
 	const struct mcfan_engine *worker_engine;
 	void *rx_engine_priv;             /* the RX engine's own state: its start/stop, lcore only */
 	void *worker_engine_priv;         /* the worker engine's own state, likewise */
+	/* the worker engine that runs now (`set engine`, control/engine.c): 0 = worker_engine
+	 * (the start engine), else 1 + the registry index of an engine that needs no set-up
+	 * (count). W: the set engine action, release. R: the lcore every loop iteration,
+	 * acquire; the switch takes effect between two bursts. */
+	struct mcfan_atomic_u32 worker_engine_sel;
 	/* the lcore's thread id: stored by the lcore before its loop, read by the control
 	 * side (control/sched.c); relaxed atomics; 0 until then */
 	int tid;

@@ -132,7 +132,8 @@ def ns(*cmd, **kw):
 class Mcfan:
     """mcfan in the namespace, its output collected; stop() with SIGINT, then the report."""
 
-    def __init__(self, name, vdevs, app, lcores=LCORES, in_memory=True, huge_dir=None):
+    def __init__(self, name, vdevs, app, lcores=LCORES, in_memory=True, huge_dir=None,
+                 console=False):
         self.report = os.path.join(TMP, f"report-{name}.json")
         self.prefix = f"mcfan-dlv-{name}-{ID}"
         mem = ["--huge-dir", huge_dir, "-m", "96"] if huge_dir else ["--no-huge", "-m", "512"]
@@ -146,8 +147,15 @@ class Mcfan:
                     "--groups", f"239.9.9.1-3:{PORT}", "--igmp", "off", "--mld", "off",
                     "--report-json", self.report, *app]
         self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL, text=True)
+                                  stdin=subprocess.PIPE if console else subprocess.DEVNULL,
+                                  text=True)
         self.lines = []
+
+    def console(self, line):
+        """One console command (-i on a pipe)."""
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        time.sleep(0.2)
 
     def wait_running(self, timeout=30):
         end = time.monotonic() + timeout
@@ -161,7 +169,7 @@ class Mcfan:
         return False
 
     def stop(self):
-        if self.p.poll() is None:
+        if self.p.poll() is None and self.p.stdin is None:   # with a console: quit was sent
             self.p.send_signal(signal.SIGINT)
         try:
             out, _ = self.p.communicate(timeout=30)
@@ -534,6 +542,81 @@ def test_pcap_size():
     print(f"deliver: {tag} {len(lst)} files, {c}", flush=True)
 
 
+def telemetry(prefix, cmd):
+    """One query on mcfan's telemetry socket (DPDK's v2 protocol: JSON over SEQPACKET)."""
+    path = os.path.join("/var/run/dpdk", prefix, "dpdk_telemetry.v2")
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        s.connect(path)
+        s.recv(16384)
+        s.send(cmd.encode())
+        return json.loads(s.recv(65536).decode()).get(cmd)
+    finally:
+        s.close()
+
+
+def test_set_engine():
+    """The console's set engine and show engines, /mcfan/engines: tx at start, count from the
+    console, tx again; tx's counters count only its own copies."""
+    tag = "[set engine]"
+    tin, tout = f"dli{ID % 100000}", f"dlo{ID % 100000}"
+    a = Mcfan("seteng", [f"net_tap0,iface={tin}", f"net_tap1,iface={tout}"],
+              ["--worker-engine", "tx:net_tap1", "-i"], console=True)
+    n = sent_total()
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        a.console("show engines")
+        send(tin)
+        time.sleep(0.5)
+        a.console("set engine 2 count")
+        time.sleep(0.3)
+        send(tin)
+        time.sleep(0.5)
+        tel = telemetry(a.prefix, "/mcfan/engines")
+        a.console("set engine 2 pcap:/tmp")
+        a.console("set engine 9 count")
+        a.console("set engine 2 tx:0")
+        a.console("set engine 2 count")
+        a.console("set engine 2 tx:net_tap1")
+        time.sleep(0.3)
+        send(tin)
+        time.sleep(0.5)
+        a.console("show engines")
+        a.console("quit")
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+    out = a.out
+    t.check_eq(rc, 0, f"{tag} exit:\n{out[-2000:]}")
+    t.check("lcore 2: engine tx (started as tx:net_tap1); tx_sent 0 tx_full 0" in out,
+            f"{tag} show engines at start:\n{out[-2500:]}")
+    t.check("lcore 2: worker engine count (was tx), from its next burst" in out,
+            f"{tag} set engine 2 count")
+    t.check("error: set engine: engine pcap is set up at start" in out,
+            f"{tag} pcap cannot be added at run time")
+    t.check("error: set engine: lcore 9 is not a worker lcore" in out, f"{tag} lcore 9")
+    t.check("error: set engine: lcore 2 runs tx with the ARGS it started with" in out,
+            f"{tag} other ARGS refused")
+    t.check("error: set engine: lcore 2 runs count already" in out, f"{tag} no change")
+    t.check("lcore 2: worker engine tx (was count), from its next burst" in out,
+            f"{tag} back to tx")
+    t.check(f"lcore 2: engine tx (started as tx:net_tap1); tx_sent {2 * n} tx_full 0" in out,
+            f"{tag} show engines at the end: tx sent only its own copies")
+    want = {"lcore": [2], "engine": ["count"], "start_engine": ["tx"],
+            "start_args": ["net_tap1"], "tx_sent": [n], "tx_full": [0]}
+    t.check(tel is not None and {k: tel.get(k) for k in want} == want,
+            f"{tag} /mcfan/engines while count runs: {tel}")
+    if t.check(rep is not None, f"{tag} report"):
+        t.check_eq(t.group_frames(rep), {(g, PORT): 3 * c for g, c in GROUPS.items()},
+                   f"{tag} every frame counted, whatever engine ran")
+        w = [x for x in rep["workers"] if x["lcore"] == 2]
+        c = worker(rep)["engine_counters"]
+        t.check_eq((c.get("tx_sent"), w[0]["frames"] if w else None), (2 * n, 3 * n),
+                   f"{tag} tx_sent = the copies while tx ran; worker frames = all")
+        t.check(t.conservation(rep), f"{tag} conservation")
+
+
 HUGE_PAGES = 64          # 2 MiB pages for the dumpcap run (128 MiB), given back after
 
 
@@ -614,7 +697,8 @@ def main():
         ns("ip", "link", "set", "lo", "up")
         for name, fn in (("memif", test_memif), ("tap", test_tap_rewrite),
                          ("refusals", test_refusals), ("pcap_time", test_pcap_time),
-                         ("pcap_size", test_pcap_size), ("dumpcap", test_dumpcap)):
+                         ("pcap_size", test_pcap_size), ("set_engine", test_set_engine),
+                         ("dumpcap", test_dumpcap)):
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue
             fn()
