@@ -617,6 +617,68 @@ def test_set_engine():
         t.check(t.conservation(rep), f"{tag} conservation")
 
 
+# (worker-engine value, the error line mcfan prints): refused before EAL, exit 2
+BAD_ENGINE = [
+    ("tx", "--worker-engine: tx: no output port: give tx:PORT (a port id or name, e.g. "
+     "tx:net_tap0 or tx:1)"),
+    ("tx:0,dst-mac=02:00:00:00:00", "--worker-engine: tx: dst-mac '02:00:00:00:00' is not a "
+     "MAC address (XX:XX:XX:XX:XX:XX)"),
+    ("tx:0,dst-ip=239.1.1", "--worker-engine: tx: dst-ip '239.1.1' is not an IPv4 address"),
+    ("tx:0,dst-port=65536", "--worker-engine: tx: dst-port '65536' is not a UDP port "
+     "(1..65535)"),
+    ("tx:0,ttl=3", "--worker-engine: tx: 'ttl' is not a tx argument (dst-mac, dst-ip, "
+     "dst-port)"),
+    ("tx:0,dst-port", "--worker-engine: tx: 'dst-port' is not KEY=VALUE (keys: dst-mac, "
+     "dst-ip, dst-port)"),
+    ("tx:a=b", "--worker-engine: tx: 'a=b' is not an output port: the first argument is PORT "
+     "(a port id or an ethdev name)"),
+    ("count:fast", "--worker-engine: 'count:fast': engine count takes no arguments"),
+    ("nope:1", "--worker-engine: 'nope' is not a worker engine: "),
+    ("pcap", "--worker-engine: pcap: no directory: give pcap:DIR (an existing, writable "
+     "directory)"),
+    ("pcap:/nonexistent-mcfan", "--worker-engine: pcap: '/nonexistent-mcfan' is not a "
+     "directory"),
+    ("pcap:/tmp,rotate-mb=0", "--worker-engine: pcap: rotate-mb '0' is not allowed: MiB, "
+     "1..1048576"),
+    ("pcap:/tmp,rotate-s=x", "--worker-engine: pcap: rotate-s 'x' is not allowed: seconds, "
+     "1..604800"),
+    ("pcap:/tmp,every=1", "--worker-engine: pcap: 'every' is not a pcap argument (rotate-mb, "
+     "rotate-s)"),
+]
+
+
+def test_bad_input():
+    tag = "[bad input]"
+    for val, msg in BAD_ENGINE:
+        eal = t.eal_args(f"dlvbad{BAD_ENGINE.index((val, msg))}",
+                         extra=["--vdev", "net_null0"])
+        rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
+                                              "--worker-engine", val])
+        t.check_eq(rc, 2, f"{tag} {val}: exit status")
+        t.check(msg in err, f"{tag} {val}: message {msg!r}: {err.strip()!r}")
+        t.check(not t.eal_lines(err) and not os.path.exists(t.runtime_dir(eal)),
+                f"{tag} {val}: nothing started")
+        t.check(rep is None, f"{tag} {val}: no report")
+    # in the config file: the same check, file and line named
+    cfg = os.path.join(TMP, "bad.ini")
+    with open(cfg, "w") as f:
+        f.write("[mcfan]\ngroups = 239.9.9.1\nworker-engine = tx:0,dst-port=0\n")
+    eal = t.eal_args("dlvbadcfg", extra=["--vdev", "net_null0"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--config", cfg, "--duration", "0.2"])
+    t.check_eq(rc, 2, f"{tag} config file: exit status")
+    t.check("dst-port '0' is not a UDP port (1..65535)" in err and "bad.ini" in err,
+            f"{tag} config file: the file and the value named: {err.strip()!r}")
+    # after EAL: a port that was not probed, a TX queue more than the port has
+    eal = t.eal_args("dlvbadport", extra=["--vdev", "net_null0"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
+                                          "--worker-engine", "tx:net_tap7"])
+    t.check_eq(rc, 2, f"{tag} tx:net_tap7: exit status")
+    t.check("--worker-engine: tx: 'net_tap7' is not a probed port: give a port id (0..0) or "
+            "an ethdev name of a --vdev/-a device" in err, f"{tag} tx:net_tap7: {err!r}")
+    t.check(rep is None, f"{tag} tx:net_tap7: no report")
+    t.remove_runtime_dir(eal)
+
+
 HUGE_PAGES = 64          # 2 MiB pages for the dumpcap run (128 MiB), given back after
 
 
@@ -698,7 +760,7 @@ def main():
         for name, fn in (("memif", test_memif), ("tap", test_tap_rewrite),
                          ("refusals", test_refusals), ("pcap_time", test_pcap_time),
                          ("pcap_size", test_pcap_size), ("set_engine", test_set_engine),
-                         ("dumpcap", test_dumpcap)):
+                         ("dumpcap", test_dumpcap), ("bad_input", test_bad_input)):
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue
             fn()
