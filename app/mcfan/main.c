@@ -39,6 +39,7 @@
 #include "control/idle.h"
 #include "control/capture.h"
 #include "control/pcap.h"
+#include "datapath/pcap.h"
 #include "control/placement.h"
 #include "placement_cli.h"
 #include "vdev_check.h"
@@ -101,7 +102,7 @@ rewrite_in_memory(int argc, char **argv)
 static unsigned int
 pool_size_needed(const struct mcfan_app *app, uint64_t *held)
 {
-	unsigned int lcores = rte_lcore_count();
+	unsigned int lcores = rte_lcore_count(), w;
 	uint64_t need;
 
 	/* RX descriptors of every queue (and net_pcap infinite_rx's captures) + every ring
@@ -109,6 +110,10 @@ pool_size_needed(const struct mcfan_app *app, uint64_t *held)
 	need = mcfan_ports_mbufs(app, held) + (uint64_t)app->n_rx * app->n_workers *
 	       app->cfg.ring_size + (uint64_t)lcores * (app->cfg.burst + MCFAN_MBUF_CACHE) +
 	       MCFAN_MAX_BURST;
+	/* the pcap engine's rings hold copies until its writer has written them */
+	for (w = 0; w < app->n_workers; w++)
+		if (mcfan_pcap_of(&app->lcores[app->worker_lcore_ids[w]]) != NULL)
+			need += MCFAN_PCAP_RING_SIZE;
 	return (unsigned int)RTE_MIN(need, (uint64_t)UINT32_MAX);
 }
 

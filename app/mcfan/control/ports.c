@@ -131,6 +131,8 @@ mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held)
 		if (rte_eth_dev_info_get(port, &info) == 0)
 			q = port_rxq_wanted(app, port, &info);
 		need += (uint64_t)q * MCFAN_RX_DESC;
+		/* the tx engine's queues hold the copies they send until the PMD frees them */
+		need += (uint64_t)app->ports[port].nb_txq_workers * MCFAN_TX_DESC;
 		*held += pcap_infinite_mbufs(port);
 	}
 	return need + *held;
