@@ -291,7 +291,18 @@ def test_memif():
                               stderr=subprocess.STDOUT, text=True)
         tp.stdin.write("set verbose 1\nstart\n")
         tp.stdin.flush()
-        time.sleep(3.0)   # testpmd starts, the memif connection comes up
+        # testpmd starts and connects: mcfan's memif port (1) says its link is up
+        end, up = time.monotonic() + 20, None
+        while time.monotonic() < end:
+            try:
+                up = telemetry(a.prefix, "/ethdev/link_status,1")
+            except OSError:
+                up = None
+            if up and up.get("status") == "UP":
+                break
+            time.sleep(0.2)
+        t.check(up and up.get("status") == "UP", f"{tag} memif link up: {up}")
+        time.sleep(0.5)   # testpmd's forwarding lcore polls
         send(tap)
         time.sleep(1.0)
         rca, repa = a.stop()
@@ -550,7 +561,7 @@ def telemetry(prefix, cmd):
         s.connect(path)
         s.recv(16384)
         s.send(cmd.encode())
-        return json.loads(s.recv(65536).decode()).get(cmd)
+        return json.loads(s.recv(65536).decode()).get(cmd.split(",")[0])
     finally:
         s.close()
 
