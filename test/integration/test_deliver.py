@@ -42,6 +42,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -722,16 +723,30 @@ def test_dumpcap():
             return
         t.check(any("dpdk-dumpcap/dpdk-pdump may attach" in ln for ln in a.lines),
                 f"{tag} mcfan says the capture tools may attach")
-        dump = subprocess.Popen(["dpdk-dumpcap", f"--file-prefix={a.prefix}", "-i", "0",
-                                 "-c", str(DUMP_N), "-w", cap], stdout=subprocess.PIPE,
+        # line-buffered: its "Capturing on" line comes when it is attached, not at exit
+        dump = subprocess.Popen(["stdbuf", "-oL", "dpdk-dumpcap", f"--file-prefix={a.prefix}",
+                                 "-i", "0", "-c", str(DUMP_N), "-w", cap],
+                                stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
-        time.sleep(2.0)   # attached: rte_pdump's callbacks are in place
+        # attached once it says "Capturing on": rte_pdump's callbacks are in place
+        dlines = []
+        reader = threading.Thread(target=lambda: dlines.extend(dump.stdout), daemon=True)
+        reader.start()
+        end = time.monotonic() + 30
+        while time.monotonic() < end and dump.poll() is None and \
+                not any("Capturing on" in ln for ln in dlines):
+            time.sleep(0.1)
+        t.check(any("Capturing on" in ln for ln in dlines),
+                f"{tag} dpdk-dumpcap attached: {''.join(dlines)[-800:]}")
+        time.sleep(0.3)
         send(tap)
         try:
-            dout, _ = dump.communicate(timeout=20)
+            dump.wait(timeout=20)
         except subprocess.TimeoutExpired:
             dump.kill()
-            dout, _ = dump.communicate()
+            dump.wait()
+        reader.join(timeout=5)
+        dout = "".join(dlines)
         t.check_eq(dump.returncode, 0, f"{tag} dpdk-dumpcap exit:\n{dout[-1500:]}")
         rc, rep = a.stop()
         t.check_eq(rc, 0, f"{tag} mcfan exit:\n{a.out[-1500:]}")
