@@ -904,8 +904,8 @@ static const struct opt_def opts[] = {
 	{"rx-engine", OPT_VALUE, "NAME", "what lcores with the RX role do with their frames "
 	 "(the RX engines are listed below)", MCFAN_RX_ENGINE_DEFAULT, set_rx_engine, true},
 	{"worker-engine", OPT_VALUE, "NAME[:ARGS]", "what worker lcores do with their copies "
-	 "(the worker engines and their ARGS are listed below; docs/delivery.md)", MCFAN_WORKER_ENGINE_DEFAULT, set_worker_engine,
-	 true},
+	 "(the worker engines and their ARGS are listed below; docs/delivery.md)",
+	 MCFAN_WORKER_ENGINE_DEFAULT, set_worker_engine, true},
 	{"metrics-listen", OPT_VALUE, "ADDR:PORT", "serve Prometheus/OpenMetrics GET /metrics "
 	 "on ADDR:PORT (PORT or :PORT: 127.0.0.1; [::1]:PORT for IPv6; docs/metrics.md)", "off",
 	 set_metrics_listen, true},
