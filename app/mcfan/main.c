@@ -39,7 +39,7 @@
 #include "control/idle.h"
 #include "control/capture.h"
 #include "control/pcap.h"
-#include "datapath/pcap.h"
+#include "datapath/engine_pcap.h"
 #include "control/placement.h"
 #include "placement_cli.h"
 #include "vdev_check.h"

@@ -3,7 +3,7 @@
  */
 
 /*
- * The pcap engine's writer (datapath/pcap.h, docs/delivery.md): one pthread on the control
+ * The pcap engine's writer (datapath/engine_pcap.h, docs/delivery.md): one pthread on the control
  * side (it inherits the main lcore's CPU set, never a data lcore's) that takes the copies the
  * pcap workers enqueued, writes each into the pcapng file (RFC draft-ietf-opsawg-pcapng;
  * rte_pcapng) of its group and worker, rotates files by size and by time, and frees every
@@ -37,7 +37,7 @@
 
 #include "mcfan.h"
 #include "log.h"
-#include "datapath/pcap.h"
+#include "datapath/engine_pcap.h"
 #include "control/pcap.h"
 
 #define WRITER_BURST 64

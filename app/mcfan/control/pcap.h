@@ -5,7 +5,7 @@
 #ifndef MCFAN_CONTROL_PCAP_H
 #define MCFAN_CONTROL_PCAP_H
 
-/* The pcap engine's writer thread (control/pcap.c, datapath/pcap.h). */
+/* The pcap engine's writer thread (control/pcap.c, datapath/engine_pcap.h). */
 
 #include "mcfan.h"
 

@@ -8,7 +8,7 @@
  *
  *   --worker-engine pcap:DIR[,rotate-mb=N][,rotate-s=S]
  *
- * The worker only enqueues each copy to its ring (datapath/pcap.h); the writer thread
+ * The worker only enqueues each copy to its ring (datapath/engine_pcap.h); the writer thread
  * (control/pcap.c) formats and writes them and frees the mbufs. A full ring refuses the copy:
  * freed at once and counted pcap_full. Every copy ends as pcap_written, pcap_full or
  * pcap_write_failed once the writer has drained the ring (at stop).
@@ -33,7 +33,7 @@
 #include "mcfan_parse.h"
 #include "datapath/engine.h"
 #include "datapath/feed.h"
-#include "datapath/pcap.h"
+#include "datapath/engine_pcap.h"
 
 #define ROTATE_MB_MAX (1u << 20)  /* 1 TiB files */
 #define ROTATE_S_MAX 604800       /* a week */

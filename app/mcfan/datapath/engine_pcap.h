@@ -2,8 +2,8 @@
  * Copyright(c) 2026 The mcfan authors
  */
 
-#ifndef MCFAN_DATAPATH_PCAP_H
-#define MCFAN_DATAPATH_PCAP_H
+#ifndef MCFAN_DATAPATH_ENGINE_PCAP_H
+#define MCFAN_DATAPATH_ENGINE_PCAP_H
 
 /*
  * The hand-off of the worker engine "pcap" (datapath/engine_pcap.c) to its writer thread
@@ -74,4 +74,4 @@ struct mcfan_pcap_lcore *mcfan_pcap_of(const struct mcfan_lcore *lc);
 void mcfan_pcap_counters_read(const struct mcfan_pcap_lcore *p, struct mcfan_pcap_wk_stats *wk,
 			      struct mcfan_pcap_wr_stats *wr);
 
-#endif /* MCFAN_DATAPATH_PCAP_H */
+#endif /* MCFAN_DATAPATH_ENGINE_PCAP_H */
