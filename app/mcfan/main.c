@@ -37,6 +37,9 @@
 #include "control/igmp.h"
 #include "log.h"
 #include "control/idle.h"
+#include "control/capture.h"
+#include "control/pcap.h"
+#include "datapath/engine_pcap.h"
 #include "control/placement.h"
 #include "placement_cli.h"
 #include "vdev_check.h"
@@ -100,7 +103,7 @@ rewrite_in_memory(int argc, char **argv)
 static unsigned int
 pool_size_needed(const struct mcfan_app *app, uint64_t *held)
 {
-	unsigned int lcores = rte_lcore_count();
+	unsigned int lcores = rte_lcore_count(), w;
 	uint64_t need;
 
 	/* RX descriptors of every queue (and net_pcap infinite_rx's captures) + every ring
@@ -108,6 +111,10 @@ pool_size_needed(const struct mcfan_app *app, uint64_t *held)
 	need = mcfan_ports_mbufs(app, held) + (uint64_t)app->n_rx * app->n_workers *
 	       app->cfg.ring_size + (uint64_t)lcores * (app->cfg.burst + MCFAN_MBUF_CACHE) +
 	       MCFAN_MAX_BURST;
+	/* the pcap engine's rings hold copies until its writer has written them */
+	for (w = 0; w < app->n_workers; w++)
+		if (mcfan_pcap_of(&app->lcores[app->worker_lcore_ids[w]]) != NULL)
+			need += MCFAN_PCAP_RING_SIZE;
 	return (unsigned int)RTE_MIN(need, (uint64_t)UINT32_MAX);
 }
 
@@ -467,6 +474,7 @@ main(int argc, char **argv)
 		eal_failure(eal_argc, argv);
 		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 	}
+	mcfan_capture_init(eal_argc, argv); /* dpdk-dumpcap, dpdk-pdump (docs/capture.md) */
 	if (mcfan_telemetry_socket_path(rte_eal_get_runtime_dir(), socket_path,
 					sizeof(socket_path)) == 0)
 		MCFAN_LOG(INFO, "telemetry socket %s\n", socket_path);
@@ -515,7 +523,7 @@ main(int argc, char **argv)
 		status = ret == -ENOTSUP ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 		goto stop;
 	}
-	if (mcfan_control_init(app) < 0) {
+	if (mcfan_control_init(app) < 0 || mcfan_pcap_start(app) < 0) {
 		status = EXIT_FAILURE;
 		goto stop;
 	}
@@ -554,6 +562,7 @@ stop:
 	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
 	if (launched && wait_data_lcores() != 0 && status == EXIT_SUCCESS)
 		status = EXIT_FAILURE; /* an engine refused to start (logged by its lcore) */
+	mcfan_pcap_stop(app); /* the workers are done: the writer drains their rings */
 	mcfan_idle_free(app);
 	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_DONE, memory_order_release);
 	app->stop_tsc = rte_rdtsc();
@@ -584,6 +593,7 @@ cleanup:
 	 * only succeeds if nothing else is left in the directory).
 	 */
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
+	mcfan_capture_uninit();
 	rte_eal_cleanup();
 	remove_runtime_dir(runtime_dir, socket_path);
 	mcfan_placement_free(); /* after EAL: its argv may hold the generated --lcores */

@@ -81,6 +81,8 @@
 
 /** Longest engine name (datapath/engine.h), bytes without the NUL. */
 #define MCFAN_ENGINE_NAME_MAX 31
+/** Longest engine ARGS (--worker-engine NAME:ARGS), bytes without the NUL. */
+#define MCFAN_ENGINE_ARGS_MAX 255
 
 /** Per-group series of the metrics endpoint by default (--metrics-max-groups, docs/metrics.md). */
 #define MCFAN_METRICS_MAX_GROUPS_DEFAULT 64
@@ -142,6 +144,7 @@ struct mcfan_config {
 	char rx_engine[MCFAN_ENGINE_NAME_MAX + 1];     /* --rx-engine (datapath/engine.h) */
 	char worker_engine[MCFAN_ENGINE_NAME_MAX + 1]; /* --worker-engine */
 	unsigned int reader_ring_frames;   /* --reader-ring-frames: slots of each reader ring */
+	char worker_engine_args[MCFAN_ENGINE_ARGS_MAX + 1]; /* its ARGS after ':', "" = none */
 	/* the metrics endpoint (metrics/, docs/metrics.md) */
 	bool metrics_on;                   /* --metrics-listen given: serve /metrics */
 	struct mcfan_listen metrics_listen; /* --metrics-listen ADDR:PORT */
@@ -317,6 +320,11 @@ struct mcfan_lcore {
 	const struct mcfan_engine *worker_engine;
 	void *rx_engine_priv;             /* the RX engine's own state: its start/stop, lcore only */
 	void *worker_engine_priv;         /* the worker engine's own state, likewise */
+	/* the worker engine that runs now (`set engine`, control/engine.c): 0 = worker_engine
+	 * (the start engine), else 1 + the registry index of an engine that needs no set-up
+	 * (count). W: the set engine action, release. R: the lcore every loop iteration,
+	 * acquire; the switch takes effect between two bursts. */
+	struct mcfan_atomic_u32 worker_engine_sel;
 	/* the lcore's thread id: stored by the lcore before its loop, read by the control
 	 * side (control/sched.c); relaxed atomics; 0 until then */
 	int tid;
@@ -333,6 +341,9 @@ struct mcfan_port {
 	uint16_t nb_rxd;                  /* RX descriptors of queue 0, as the PMD took them */
 	uint16_t nb_rxq;                  /* RX queues configured (every one is polled) */
 	bool rx_intr;                     /* configured with Rx queue interrupts (intr_conf.rxq) */
+	/* TX queues worker engines asked for (engine configure, before the port is set up):
+	 * queues 1..nb_txq_workers, one per worker lcore; queue 0 is the control lcore's */
+	uint16_t nb_txq_workers;
 	bool have_final;
 	struct rte_eth_stats final_stats; /* read just before close, for the final report */
 };

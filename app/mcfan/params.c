@@ -607,11 +607,55 @@ set_rx_engine(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 			  "rx-engine", err, len);
 }
 
+/* --worker-engine NAME[:ARGS]: the engine checks its ARGS (datapath/engine.h args_check). */
 static int
 set_worker_engine(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
-	return set_engine(cfg->worker_engine, sizeof(cfg->worker_engine), MCFAN_ENGINE_WORKER, v,
-			  "worker-engine", err, len);
+	const char *colon = strchr(v, ':');
+	const struct mcfan_engine *e;
+	char name[MCFAN_ENGINE_NAME_MAX + 1], msg[ERR_MAX];
+	size_t n = colon != NULL ? (size_t)(colon - v) : strlen(v);
+
+	if (colon == NULL) {
+		if (set_engine(cfg->worker_engine, sizeof(cfg->worker_engine),
+			       MCFAN_ENGINE_WORKER, v, "worker-engine", err, len) < 0)
+			return -EINVAL;
+		e = mcfan_engine_find(MCFAN_ENGINE_WORKER, v);
+		msg[0] = '\0';
+		if (e->args_check != NULL && e->args_check("", msg, sizeof(msg)) < 0) {
+			snprintf(err, len, "--worker-engine: %s: %s", v, msg);
+			return -EINVAL;
+		}
+		cfg->worker_engine_args[0] = '\0';
+		return 0;
+	}
+	if (n >= sizeof(name)) {
+		snprintf(err, len, "--worker-engine: '%.*s' is not a worker engine: names have at "
+			 "most %d characters", (int)n, v, MCFAN_ENGINE_NAME_MAX);
+		return -EINVAL;
+	}
+	memcpy(name, v, n);
+	name[n] = '\0';
+	if (set_engine(cfg->worker_engine, sizeof(cfg->worker_engine), MCFAN_ENGINE_WORKER,
+		       name, "worker-engine", err, len) < 0)
+		return -EINVAL;
+	e = mcfan_engine_find(MCFAN_ENGINE_WORKER, name);
+	if (e->args_check == NULL) {
+		snprintf(err, len, "--worker-engine: '%s': engine %s takes no arguments", v, name);
+		return -EINVAL;
+	}
+	if (strlen(colon + 1) > MCFAN_ENGINE_ARGS_MAX) {
+		snprintf(err, len, "--worker-engine: arguments of %s are longer than %d characters",
+			 name, MCFAN_ENGINE_ARGS_MAX);
+		return -EINVAL;
+	}
+	msg[0] = '\0';
+	if (e->args_check(colon + 1, msg, sizeof(msg)) < 0) {
+		snprintf(err, len, "--worker-engine: %s: %s", name, msg);
+		return -EINVAL;
+	}
+	snprintf(cfg->worker_engine_args, sizeof(cfg->worker_engine_args), "%s", colon + 1);
+	return 0;
 }
 
 /* ---- the metrics endpoint (metrics/, docs/metrics.md) ---- */
@@ -925,9 +969,9 @@ static const struct opt_def opts[] = {
 	 set_idle_max_sleep, true},
 	{"rx-engine", OPT_VALUE, "NAME", "what lcores with the RX role do with their frames "
 	 "(the RX engines are listed below)", MCFAN_RX_ENGINE_DEFAULT, set_rx_engine, true},
-	{"worker-engine", OPT_VALUE, "NAME", "what worker lcores do with their copies (the "
-	 "worker engines are listed below)", MCFAN_WORKER_ENGINE_DEFAULT, set_worker_engine,
-	 true},
+	{"worker-engine", OPT_VALUE, "NAME[:ARGS]", "what worker lcores do with their copies "
+	 "(the worker engines and their ARGS are listed below; docs/delivery.md)",
+	 MCFAN_WORKER_ENGINE_DEFAULT, set_worker_engine, true},
 	{"reader-ring-frames", OPT_VALUE, "N", "frames each group's reader ring holds (worker "
 	 "engine readers, docs/readers.md), a power of two; a reader further behind is lapped",
 	 RTE_STR(MCFAN_RW_SLOTS_DEFAULT), set_reader_ring_frames, true},

@@ -304,6 +304,14 @@ void
 mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16_t n,
 		   unsigned int waiting, uint64_t now_tsc, int meta_offset)
 {
+	mcfan_worker_account(ws, pkts, n, waiting, now_tsc, meta_offset);
+	rte_pktmbuf_free_bulk(pkts, n);
+}
+
+void
+mcfan_worker_account(struct mcfan_worker_stats *ws, struct rte_mbuf *const *pkts, uint16_t n,
+		     unsigned int waiting, uint64_t now_tsc, int meta_offset)
+{
 	uint64_t bytes = 0, prev_rx = 0, lat_max = ws->lat_max_ns, mult = ws->lat_ns_mult;
 	uint64_t lat_ns = 0, lat_sum = 0;
 	unsigned int lb = 0;
@@ -347,7 +355,6 @@ mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, uint16
 	if (waiting > ws->ring_high_water)
 		ws->ring_high_water = waiting;
 	rte_seqcount_write_end(&ws->seq);
-	rte_pktmbuf_free_bulk(pkts, n);
 }
 
 /* Seqcount read; max_tries 0 = until consistent. Every try counts, also one that finds the

@@ -299,6 +299,18 @@ void mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, u
 			unsigned int waiting, uint64_t now_tsc, int meta_offset);
 
 /**
+ * Count a burst of copies dequeued by a worker exactly as mcfan_worker_burst() does, but
+ * keep them: for worker engines that hand the copies on (tx, pcap) and free them later.
+ *
+ * @param pkts
+ *   The burst; ownership stays with the caller (only their metadata and pkt_len are read).
+ * @param n, waiting, now_tsc, meta_offset
+ *   As for mcfan_worker_burst().
+ */
+void mcfan_worker_account(struct mcfan_worker_stats *ws, struct rte_mbuf *const *pkts,
+			  uint16_t n, unsigned int waiting, uint64_t now_tsc, int meta_offset);
+
+/**
  * Multiplier that turns TSC cycles into nanoseconds for the latency histogram.
  *
  * @param tsc_hz

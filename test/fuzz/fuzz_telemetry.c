@@ -46,7 +46,7 @@ static const struct {
 	{"/mcfan/rings", P_NONE}, {"/mcfan/counters", P_NONE}, {"/mcfan/latency", P_LCORE},
 	{"/mcfan/ports", P_NONE}, {"/mcfan/idle", P_NONE}, {"/mcfan/topology", P_NONE},
 	{"/mcfan/mempool", P_NONE}, {"/mcfan/igmp", P_PORT}, {"/mcfan/feed", P_GROUP},
-	{"/mcfan/feed_pairs", P_NONE},
+	{"/mcfan/feed_pairs", P_NONE}, {"/mcfan/engines", P_NONE},
 };
 
 /* /mcfan/feed,GROUP: the parameter goes through the group-list parser, which must give

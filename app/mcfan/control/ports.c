@@ -101,6 +101,23 @@ pcap_infinite_mbufs(uint16_t port)
 	return total;
 }
 
+/* RX queues a port is configured with: the device's own (at least one), and for net_tap
+ * (which refuses other counts) and net_memif (whose peer pairs queue i with its queue i both
+ * ways, and is refused rings the server lacks) as many RX queues as TX queues: one for every
+ * TX queue of the tx engine's workers too (every one is polled: ports_assign()). */
+static uint16_t
+port_rxq_wanted(const struct mcfan_app *app, uint16_t port, const struct rte_eth_dev_info *info)
+{
+	uint16_t q = RTE_MAX(info->nb_rx_queues, (uint16_t)1);
+
+	if (info->max_rx_queues > 0)
+		q = RTE_MIN(q, info->max_rx_queues);
+	if (strcmp(info->driver_name, "net_tap") == 0 ||
+	    strcmp(info->driver_name, "net_memif") == 0)
+		q = RTE_MAX(q, (uint16_t)(1 + app->ports[port].nb_txq_workers));
+	return q;
+}
+
 uint64_t
 mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held)
 {
@@ -108,16 +125,14 @@ mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held)
 	uint64_t need = 0;
 	uint16_t port, q;
 
-	RTE_SET_USED(app);
 	*held = 0;
 	RTE_ETH_FOREACH_DEV(port) {
 		q = 1;
-		if (rte_eth_dev_info_get(port, &info) == 0) {
-			q = RTE_MAX(info.nb_rx_queues, (uint16_t)1);
-			if (info.max_rx_queues > 0)
-				q = RTE_MIN(q, info.max_rx_queues);
-		}
+		if (rte_eth_dev_info_get(port, &info) == 0)
+			q = port_rxq_wanted(app, port, &info);
 		need += (uint64_t)q * MCFAN_RX_DESC;
+		/* the tx engine's queues hold the copies they send until the PMD frees them */
+		need += (uint64_t)app->ports[port].nb_txq_workers * MCFAN_TX_DESC;
 		*held += pcap_infinite_mbufs(port);
 	}
 	return need + *held;
@@ -212,7 +227,7 @@ port_init(struct mcfan_app *app, uint16_t port)
 	struct rte_eth_dev_info info;
 	struct rte_eth_rxq_info rxq;
 	struct mcfan_port *p = &app->ports[port];
-	uint16_t nb_rxd = MCFAN_RX_DESC, nb_txd = MCFAN_TX_DESC, q;
+	uint16_t nb_rxd = MCFAN_RX_DESC, nb_txd = MCFAN_TX_DESC, q, nb_txq;
 	int ret;
 
 	memset(&conf, 0, sizeof(conf));
@@ -233,15 +248,22 @@ port_init(struct mcfan_app *app, uint16_t port)
 		p->socket_id = (int)rte_socket_id();
 	/* the queues the device was created with (a kernel that spreads frames over the
 	 * sockets of net_af_packet's qpairs needs every one polled), at least one */
-	p->nb_rxq = RTE_MAX(info.nb_rx_queues, (uint16_t)1);
-	if (info.max_rx_queues > 0)
-		p->nb_rxq = RTE_MIN(p->nb_rxq, info.max_rx_queues);
-	ret = rte_eth_dev_configure(port, p->nb_rxq, 1, &conf);
+	p->nb_rxq = port_rxq_wanted(app, port, &info);
+	/* TX queue 0: the control lcore (IGMP/MLD); 1..: one per worker lcore of the tx engine */
+	nb_txq = (uint16_t)(1 + p->nb_txq_workers);
+	if (p->nb_txq_workers > 0 && info.max_tx_queues < nb_txq) {
+		fprintf(stderr, "mcfan: port %u (%s): %u worker lcores send on it (tx engine) but "
+			"the driver has at most %u TX queues (one is the control lcore's); use "
+			"fewer tx workers on this port\n", port, p->driver, p->nb_txq_workers,
+			info.max_tx_queues);
+		return -E2BIG;
+	}
+	ret = rte_eth_dev_configure(port, p->nb_rxq, nb_txq, &conf);
 	if (ret != 0) {
 		MCFAN_LOG(ERR, "port %u (%s): configure failed: %s: the driver refused %u RX "
-			  "queue(s) and 1 TX queue; check the device's arguments (--vdev, -a) and "
-			  "the driver's lines above\n", port, p->driver, rte_strerror(-ret),
-			  p->nb_rxq);
+			  "queue(s) and %u TX queue(s); check the device's arguments (--vdev, -a) "
+			  "and the driver's lines above\n", port, p->driver, rte_strerror(-ret),
+			  p->nb_rxq, nb_txq);
 		return ret;
 	}
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rxd, &nb_txd);
@@ -261,10 +283,13 @@ port_init(struct mcfan_app *app, uint16_t port)
 	p->nb_rxd = nb_rxd;
 	if (rte_eth_rx_queue_info_get(port, 0, &rxq) == 0 && rxq.nb_desc > 0)
 		p->nb_rxd = rxq.nb_desc;
-	ret = rte_eth_tx_queue_setup(port, 0, nb_txd, p->socket_id, NULL);
-	if (ret != 0) {
-		MCFAN_LOG(ERR, "port %u: TX queue setup failed: %s\n", port, rte_strerror(-ret));
-		return ret;
+	for (q = 0; q < nb_txq; q++) {
+		ret = rte_eth_tx_queue_setup(port, q, nb_txd, p->socket_id, NULL);
+		if (ret != 0) {
+			MCFAN_LOG(ERR, "port %u: TX queue %u setup failed: %s\n", port, q,
+				  rte_strerror(-ret));
+			return ret;
+		}
 	}
 	ret = rte_eth_dev_start(port);
 	if (ret != 0) {

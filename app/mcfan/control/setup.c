@@ -36,6 +36,25 @@ check_lcore(const struct mcfan_app *app, unsigned int id, const char *opt)
 	return 0;
 }
 
+/* The worker engine's per-lcore set-up with its ARGS (engine configure hook), in worker
+ * order; -EINVAL for bad input (the engine printed the line). */
+static int
+setup_engine_configure(struct mcfan_app *app, const struct mcfan_engine *wke)
+{
+	unsigned int w;
+	int ret;
+
+	if (wke->configure == NULL)
+		return 0;
+	for (w = 0; w < app->n_workers; w++) {
+		ret = wke->configure(app, &app->lcores[app->worker_lcore_ids[w]],
+				     app->cfg.worker_engine_args);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 /* Give every data lcore the engines of its roles (params.c has checked the names). */
 static int
 setup_engines(struct mcfan_app *app)
@@ -60,7 +79,7 @@ setup_engines(struct mcfan_app *app)
 		lc->rx_engine = (lc->role & MCFAN_ROLE_RX) ? rxe : NULL;
 		lc->worker_engine = (lc->role & MCFAN_ROLE_WORKER) ? wke : NULL;
 	}
-	return 0;
+	return setup_engine_configure(app, wke);
 }
 
 int
@@ -215,6 +234,8 @@ mcfan_setup_free(struct mcfan_app *app)
 
 		if (lc->role & MCFAN_ROLE_RX)
 			mcfan_rx_ctx_free(&lc->rx);
+		if (lc->worker_engine != NULL && lc->worker_engine->release != NULL)
+			lc->worker_engine->release(app, lc);
 		rte_free(lc->in_rings);
 		lc->in_rings = NULL;
 		rte_free(lc->ws);

@@ -619,3 +619,25 @@ mcfan_lcore_engines_read(const struct mcfan_app *app, unsigned int lcore_id,
 		out->worker = lc->worker_engine->name;
 	return 0;
 }
+
+int
+mcfan_lcore_engine_values(const struct mcfan_app *app, unsigned int lcore_id,
+			  struct mcfan_engine_value *out, unsigned int max)
+{
+	struct mcfan_engine_counter c[MCFAN_ENGINE_COUNTERS_MAX];
+	const struct mcfan_lcore *lc;
+	unsigned int n, i;
+
+	if (lcore_id >= RTE_MAX_LCORE)
+		return -EINVAL;
+	lc = &app->lcores[lcore_id];
+	if (lc->worker_engine == NULL || lc->worker_engine->counters == NULL)
+		return 0;
+	n = lc->worker_engine->counters(app, lc, c, RTE_MIN(max, (unsigned int)RTE_DIM(c)));
+	for (i = 0; i < n; i++) {
+		out[i].name = c[i].name;
+		out[i].value = c[i].value;
+		out[i].kind = c[i].kind;
+	}
+	return (int)n;
+}

@@ -137,6 +137,31 @@ struct mcfan_lcore_engines {
 int mcfan_lcore_engines_read(const struct mcfan_app *app, unsigned int lcore_id,
 			     struct mcfan_lcore_engines *out);
 
+/** One counter of a worker engine on one lcore (datapath/engine.h counters hook). */
+struct mcfan_engine_value {
+	const char *name;  /**< e.g. "tx_sent", "pcap_full"; constant for the process. */
+	uint64_t value;    /**< Copies (or files, errors, bytes: kind 2). */
+	/** 0: copies delivered by the engine; 1: copies dropped, this is its reason; 2: not a
+	 * copy count. Copies in = sum(kind 0) + sum(kind 1), exactly. */
+	uint8_t kind;
+};
+
+/** Most counters of one lcore's worker engine. */
+#define MCFAN_ENGINE_VALUES_MAX 16
+
+/**
+ * Read the counters of lcore lcore_id's worker engine (totals since start, not cleared by
+ * clear stats). Any control thread, while the lcores run or after.
+ *
+ * @param out
+ *   Receives at most max (<= MCFAN_ENGINE_VALUES_MAX) counters.
+ * @return
+ *   Counters written (0: the engine has none, or the lcore is no worker), or -EINVAL for a
+ *   bad lcore_id.
+ */
+int mcfan_lcore_engine_values(const struct mcfan_app *app, unsigned int lcore_id,
+			      struct mcfan_engine_value *out, unsigned int max);
+
 /* Port counters since the last clear (live, or read just before the port was closed);
  * 0, -ENODEV for a port mcfan does not use, or rte_eth_stats_get()'s error. */
 int mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out);

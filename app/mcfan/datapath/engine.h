@@ -44,6 +44,28 @@
 #define MCFAN_RX_ENGINE_DEFAULT "fanout"
 #define MCFAN_WORKER_ENGINE_DEFAULT "count"
 
+/** Most counters an engine reports per lcore (struct mcfan_engine counters hook). */
+#define MCFAN_ENGINE_COUNTERS_MAX 16
+
+/**
+ * One counter of an engine on one lcore. Copies a worker engine takes in (the worker's
+ * frames) end as exactly one of its counters whose drop is false (delivered: sent, written)
+ * or true (dropped, under that name: tx_full, pcap_full ...), so that
+ * worker frames = sum(delivered) + sum(drops), exactly.
+ */
+struct mcfan_engine_counter {
+	const char *name;  /**< [a-z0-9_], e.g. "tx_sent". */
+	uint64_t value;    /**< Frames (or files, errors: see the engine's doc). */
+	/** 1: a drop reason of copies; 0: copies delivered; 2: not a copy count (files,
+	 * errors, bytes), outside the conservation. */
+	uint8_t kind;
+};
+
+/** enum of struct mcfan_engine_counter kind. */
+#define MCFAN_ENGINE_CTR_DELIVERED 0
+#define MCFAN_ENGINE_CTR_DROP 1
+#define MCFAN_ENGINE_CTR_INFO 2
+
 /** Which half of a data lcore's work an engine does. */
 enum mcfan_engine_side {
 	MCFAN_ENGINE_RX = 0,   /**< Lcores with the RX role: poll ports, hand frames on. */
@@ -52,7 +74,8 @@ enum mcfan_engine_side {
 };
 
 /**
- * One engine. Every hook runs on the data lcore itself; none may be NULL but start and stop.
+ * One engine. start, burst and stop run on the data lcore itself; none may be NULL but
+ * start, stop and the optional ARGS hooks at the end (which run on control threads).
  */
 struct mcfan_engine {
 	/** Name for --rx-engine/--worker-engine, the report and telemetry; [a-z0-9_-]. */
@@ -86,6 +109,50 @@ struct mcfan_engine {
 			      bool ms_on);
 	/** After the lcore's loop (may be NULL): every input of this side is done. */
 	void (*stop)(struct mcfan_app *app, struct mcfan_lcore *lc);
+	/* ---- optional hooks for engines with ARGS (--worker-engine NAME:ARGS); an engine
+	 * without them (count) takes no ARGS and keeps every hook below NULL ---- */
+	/**
+	 * Check ARGS before rte_eal_init() (params.c): syntax and ranges only, nothing
+	 * allocated, nothing kept. NULL: the engine takes no ARGS (any ARGS is refused).
+	 *
+	 * @param args
+	 *   The text after "NAME:", "" when none was given; at most MCFAN_ENGINE_ARGS_MAX bytes.
+	 * @param err
+	 *   Receives one line naming the offending token (no "--worker-engine: " prefix).
+	 * @return
+	 *   0, or -EINVAL (err filled).
+	 */
+	int (*args_check)(const char *args, char *err, size_t err_len);
+	/**
+	 * Set the engine up for one lcore: on the main lcore after rte_eal_init() and the
+	 * lcore roles, before the ports are configured and before launch (control/setup.c).
+	 * May allocate (mempools, rings) and write the lcore's worker_engine_priv and the
+	 * app's ports[].nb_txq_workers (TX queues asked of a port). NULL: nothing to do.
+	 *
+	 * @param args
+	 *   The ARGS that args_check accepted ("" for none).
+	 * @return
+	 *   0, or a negative errno after printing one line on stderr that names the token
+	 *   (-EINVAL: bad input, exit 2; others: the start fails).
+	 */
+	int (*configure)(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args);
+	/**
+	 * Free what configure allocated: on the main lcore after the data lcores returned and
+	 * the ports were closed (control/setup.c's free). NULL: nothing to free.
+	 */
+	void (*release)(struct mcfan_app *app, struct mcfan_lcore *lc);
+	/**
+	 * The engine's own counters on this lcore, for the report, console and telemetry:
+	 * any control thread, while the lcore runs or after (each a value the lcore stored;
+	 * the engine reads them consistently, rte_seqcount). NULL: none.
+	 *
+	 * @param out
+	 *   Receives at most max counters, names constant for the life of the process.
+	 * @return
+	 *   Counters written to out.
+	 */
+	unsigned int (*counters)(const struct mcfan_app *app, const struct mcfan_lcore *lc,
+				 struct mcfan_engine_counter *out, unsigned int max);
 };
 
 /**

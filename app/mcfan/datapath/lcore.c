@@ -55,12 +55,12 @@ mcfan_lcore_main(void *arg)
 	struct mcfan_app *app = arg;
 	unsigned int id = rte_lcore_id();
 	struct mcfan_lcore *lc = &app->lcores[id];
-	const struct mcfan_engine *rxe = lc->rx_engine, *wke = lc->worker_engine;
+	const struct mcfan_engine *rxe = lc->rx_engine, *wke = lc->worker_engine, *cur = wke;
 	bool rx = (lc->role & MCFAN_ROLE_RX) != 0 && rxe != NULL;
 	bool worker = (lc->role & MCFAN_ROLE_WORKER) != 0 && wke != NULL;
 	bool rx_running, ms_on, ms_was_on;
 	unsigned int burst, work;
-	uint32_t phase, policy;
+	uint32_t phase, policy, sel, cur_sel = 0;
 	uint64_t now;
 	int err = 0;
 
@@ -111,7 +111,14 @@ mcfan_lcore_main(void *arg)
 			}
 		}
 		if (worker) {
-			work += wke->burst(app, lc, burst, ms_on);
+			sel = mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
+			if (unlikely(sel != cur_sel)) { /* set engine (control/engine.c) */
+				cur_sel = sel;
+				cur = sel == 0 ? NULL : mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
+				if (cur == NULL)
+					cur = wke;
+			}
+			work += cur->burst(app, lc, burst, ms_on);
 			if (work == 0 && phase >= MCFAN_PHASE_STOP_RX && !rx_running &&
 			    mcfan_atomic_u32_load(&app->rx_done_count, memory_order_acquire) == app->n_rx &&
 			    mcfan_lcore_rings_empty(app, lc))

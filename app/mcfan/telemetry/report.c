@@ -137,6 +137,26 @@ print_engines(const struct mcfan_app *app, FILE *f)
 	}
 }
 
+/* Per worker lcore whose engine has counters (tx, pcap: datapath/engine.h), one line. */
+static void
+print_engine_values(const struct mcfan_app *app, FILE *f)
+{
+	struct mcfan_engine_value v[MCFAN_ENGINE_VALUES_MAX];
+	struct mcfan_lcore_engines e;
+	unsigned int w, id;
+	int n, i;
+
+	for (w = 0; w < app->n_workers; w++) {
+		id = app->worker_lcore_ids[w];
+		n = mcfan_lcore_engine_values(app, id, v, RTE_DIM(v));
+		if (n <= 0 || mcfan_lcore_engines_read(app, id, &e) < 0)
+			continue;
+		fprintf(f, "\nengine %s on lcore %u:", e.worker, id);
+		for (i = 0; i < n; i++)
+			fprintf(f, " %s %" PRIu64, v[i].name, v[i].value);
+	}
+}
+
 void
 mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 {
@@ -174,6 +194,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	for (i = 1; i < MCFAN_DROP_MAX; i++)
 		fprintf(f, " %s %" PRIu64, mcfan_drop_name(i), t.drops[i]);
 	print_engines(app, f);
+	print_engine_values(app, f);
 	fprintf(f, "\n\nports:\n  %4s %-22s %-16s %-12s %12s %10s %10s %10s %12s %12s\n",
 		"port", "name", "driver", "filter", "ipackets", "imissed", "ierrors", "rx_nombuf",
 		"kernel_drops", "if_rx_pkts");
@@ -260,6 +281,20 @@ static json_t *
 json_int_or_null(int v)
 {
 	return v < 0 ? json_null() : json_integer(v);
+}
+
+/* JSON of lcore id's worker engine counters ({} without any). */
+static json_t *
+json_engine_values(const struct mcfan_app *app, unsigned int id)
+{
+	struct mcfan_engine_value v[MCFAN_ENGINE_VALUES_MAX];
+	json_t *o = json_object();
+	int n, i;
+
+	n = mcfan_lcore_engine_values(app, id, v, RTE_DIM(v));
+	for (i = 0; i < n; i++)
+		json_object_set_new(o, v[i].name, json_u64(v[i].value));
+	return o;
 }
 
 /* A string that is NULL when there is none (an engine of a role the lcore lacks): null then. */
@@ -612,6 +647,8 @@ report_json_build(struct mcfan_app *app)
 		mcfan_lcore_engines_read(app, rows[i].lcore_id, &eng);
 		json_object_set_new(o, "rx_engine", json_str_or_null(eng.rx));
 		json_object_set_new(o, "worker_engine", json_str_or_null(eng.worker));
+		json_object_set_new(o, "engine_counters", json_engine_values(app,
+								       rows[i].lcore_id));
 		for (k = 0; k < ni; k++) {
 			if (iv[k].lcore_id != rows[i].lcore_id)
 				continue;

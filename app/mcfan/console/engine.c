@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Console: show engines, set engine <lcore> NAME[:ARGS] (docs/delivery.md, docs/console.md).
+ * Read side and action: control/engine.h.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_common.h>
+
+#include "mcfan.h"
+#include "control/action.h"
+#include "control/engine.h"
+#include "console/console.h"
+
+static int
+cmd_show_engines(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	struct mcfan_app *app = mcfan_console_app(con);
+	struct mcfan_engine_view *v;
+	unsigned int n, i;
+	int k;
+
+	RTE_SET_USED(a);
+	v = calloc(RTE_MAX_LCORE, sizeof(*v));
+	if (v == NULL) {
+		mcfan_console_error(con, "show engines: out of memory");
+		return -ENOMEM;
+	}
+	n = mcfan_engines_read(app, v, RTE_MAX_LCORE);
+	for (i = 0; i < n; i++) {
+		printf("lcore %u: engine %s (started as %s%s%s)", v[i].lcore_id, v[i].engine,
+		       v[i].start_engine, v[i].start_args[0] != '\0' ? ":" : "", v[i].start_args);
+		for (k = 0; k < v[i].n_values; k++)
+			printf("%s %s %" PRIu64, k == 0 ? ";" : "", v[i].values[k].name,
+			       v[i].values[k].value);
+		printf("\n");
+	}
+	free(v);
+	return 0;
+}
+
+MCFAN_CONSOLE_COMMAND(show_engines, 295, "show engines", cmd_show_engines,
+		      "per worker lcore: the engine that runs, the one it started with and its "
+		      "counters (tx sent/full, pcap written/full/errors/files)",
+		      "show engines");
+
+static int
+cmd_set_engine(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	char msg[MCFAN_CTL_MSG_MAX];
+	uint64_t id;
+	int ret;
+
+	if (mcfan_ctl_parse_u64(a->lcore, &id) < 0) {
+		mcfan_console_error(con, "set engine: '%s' is not an lcore id", a->lcore);
+		return -EINVAL;
+	}
+	ret = mcfan_ctl_set_engine(mcfan_console_app(con), id, a->command, msg, sizeof(msg));
+	if (ret < 0) {
+		mcfan_console_error(con, "%s", msg);
+		return ret;
+	}
+	printf("%s\n", msg);
+	return 0;
+}
+
+MCFAN_CONSOLE_COMMAND(set_engine, 530, "set engine <lcore> <command>...", cmd_set_engine,
+		      "worker engine of one worker lcore from its next burst: its start engine, "
+		      "or count (an engine set up at start cannot be added later)",
+		      "set engine 2 count");

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * The pcap engine's writer (datapath/engine_pcap.h, docs/delivery.md): one pthread on the control
+ * side (it inherits the main lcore's CPU set, never a data lcore's) that takes the copies the
+ * pcap workers enqueued, writes each into the pcapng file (RFC draft-ietf-opsawg-pcapng;
+ * rte_pcapng) of its group and worker, rotates files by size and by time, and frees every
+ * mbuf. It may block on the disk: the workers never wait for it (a full ring is pcap_full).
+ *
+ * Files: DIR/mcfan-GROUP-wLCORE-SEQ.pcapng, GROUP as "239.9.9.1_3999" (':' '[' ']' as '_'),
+ * SEQ from 00001 per group and worker. Each file starts with rte_pcapng's section header and
+ * one interface description per port; each frame is an enhanced packet block on the port it
+ * came from, its timestamp the RX TSC of the burst (ns since the epoch in the file).
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_pcapng.h>
+#include <rte_ring.h>
+#include <rte_seqcount.h>
+
+#include "mcfan.h"
+#include "log.h"
+#include "datapath/engine_pcap.h"
+#include "control/pcap.h"
+
+#define WRITER_BURST 64
+#define WRITER_IDLE_US 1000        /* sleep when every ring was empty */
+#define COPY_POOL_MBUFS 1023       /* rte_pcapng_copy's mbufs: one burst in hand at a time */
+#define PCAP_NS_PER_S 1000000000ull
+
+/* One open file of a (pcap lcore, group slot). */
+struct pcap_file {
+	rte_pcapng_t *pc;
+	uint64_t bytes;          /* written so far, bytes */
+	uint64_t opened_ns;      /* CLOCK_MONOTONIC at open */
+	unsigned int seq;        /* of the last file opened, from 1 */
+	bool failed;             /* the last open failed: retried on the next copy */
+};
+
+struct pcap_writer {
+	struct mcfan_app *app;
+	struct mcfan_pcap_lcore *lc[RTE_MAX_LCORE];
+	unsigned int n;
+	struct pcap_file *files;           /* n x MCFAN_MAX_GROUPS */
+	struct rte_mempool *pool;          /* rte_pcapng_copy's */
+	pthread_t thread;
+	bool running;
+	uint64_t tsc_hz;                   /* the time base of the copies' RX TSC */
+	uint64_t base_tsc;
+	uint64_t base_ns;                  /* CLOCK_REALTIME at base_tsc, ns */
+	/* W: mcfan_pcap_stop (main lcore), release. R: the writer thread, acquire. */
+	struct mcfan_atomic_flag stop;
+};
+
+static struct pcap_writer writer;
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * PCAP_NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+/* The group text of counter slot g for a file name, "" if it is not joined now. */
+static void
+group_name(const struct mcfan_app *app, uint16_t g, char *buf, size_t len)
+{
+	struct mcfan_flow_key key;
+	bool found = false;
+	unsigned int i;
+	char *c;
+
+	mcfan_ctl_state_lock(app);
+	for (i = 0; i < app->n_group_entries; i++) {
+		if (app->group_entries[i].id == g) {
+			key = app->group_entries[i].key;
+			found = true;
+			break;
+		}
+	}
+	mcfan_ctl_state_unlock(app);
+	if (!found || mcfan_group_format(&key, buf, len) < 0) {
+		snprintf(buf, len, "slot%u", g);
+		return;
+	}
+	for (c = buf; *c != '\0'; c++)
+		if (*c == ':' || *c == '[' || *c == ']')
+			*c = '_';
+}
+
+static void
+wr_count(struct mcfan_pcap_lcore *p, uint64_t written, uint64_t failed, uint64_t errors,
+	 uint64_t files, uint64_t bytes)
+{
+	rte_seqcount_write_begin(&p->wr.seq);
+	p->wr.written += written;
+	p->wr.write_failed += failed;
+	p->wr.errors += errors;
+	p->wr.files += files;
+	p->wr.bytes += bytes;
+	rte_seqcount_write_end(&p->wr.seq);
+}
+
+/* Open the next file of (p, g); false on failure (counted, logged). */
+static bool
+file_open(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f, uint16_t g)
+{
+	char path[PATH_MAX], grp[MCFAN_GROUP_STR_MAX], comment[96];
+	int fd, n;
+
+	group_name(w->app, g, grp, sizeof(grp));
+	n = snprintf(path, sizeof(path), "%s/mcfan-%s-w%u-%05u.pcapng", p->dir, grp, p->lcore_id,
+		     f->seq + 1);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		fd = -1;
+	} else {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	}
+	if (fd < 0) {
+		if (!f->failed)
+			MCFAN_LOG(ERR, "pcap: cannot create %s: %s; its copies count as "
+				  "pcap_write_failed\n", path, strerror(errno));
+		f->failed = true;
+		wr_count(p, 0, 0, 1, 0, 0);
+		return false;
+	}
+	snprintf(comment, sizeof(comment), "mcfan worker lcore %u, group %s, file %u",
+		 p->lcore_id, grp, f->seq + 1);
+	f->pc = rte_pcapng_fdopen(fd, NULL, NULL, "mcfan " MCFAN_VERSION, comment);
+	if (f->pc == NULL) {
+		if (!f->failed)
+			MCFAN_LOG(ERR, "pcap: cannot start %s: %s\n", path,
+				  rte_strerror(rte_errno));
+		close(fd);
+		f->failed = true;
+		wr_count(p, 0, 0, 1, 0, 0);
+		return false;
+	}
+	f->seq++;
+	f->failed = false;
+	f->bytes = 0;
+	f->opened_ns = mono_ns();
+	wr_count(p, 0, 0, 0, 1, 0);
+	return true;
+}
+
+static void
+file_close(struct pcap_file *f)
+{
+	if (f->pc != NULL)
+		rte_pcapng_close(f->pc); /* closes the descriptor too */
+	f->pc = NULL;
+}
+
+/*
+ * The copy's time, ns since the epoch: the writer's own base (TSC and CLOCK_REALTIME read
+ * together at start) plus the TSC since, split so that nothing overflows. rte_pcapng of the
+ * DPDK 22.11 build in use puts times about 7e9 s ahead into its blocks (seen against
+ * date(1) and tshark), so the time is set here, in the block's own field.
+ */
+static uint64_t
+tsc_to_epoch_ns(const struct pcap_writer *w, uint64_t tsc)
+{
+	uint64_t d = tsc >= w->base_tsc ? tsc - w->base_tsc : 0;
+
+	return w->base_ns + (d / w->tsc_hz) * PCAP_NS_PER_S +
+		(d % w->tsc_hz) * PCAP_NS_PER_S / w->tsc_hz;
+}
+
+/* Enhanced Packet Block (pcapng, draft-ietf-opsawg-pcapng 4.3): type 6; timestamp upper 32
+ * bits at byte 12, lower at 16, in the section's (host) byte order and the interface's
+ * if_tsresol, which rte_pcapng sets to 9 (ns). */
+#define EPB_TYPE 6u
+#define EPB_TS_HI 12
+#define EPB_TS_LO 16
+
+static void
+epb_set_time(struct rte_mbuf *c, uint64_t ns)
+{
+	uint8_t *b = rte_pktmbuf_mtod(c, uint8_t *);
+	uint32_t type, hi = (uint32_t)(ns >> 32), lo = (uint32_t)ns;
+
+	if (rte_pktmbuf_data_len(c) < EPB_TS_LO + sizeof(lo))
+		return;
+	memcpy(&type, b, sizeof(type));
+	if (type != EPB_TYPE)
+		return;
+	memcpy(b + EPB_TS_HI, &hi, sizeof(hi));
+	memcpy(b + EPB_TS_LO, &lo, sizeof(lo));
+}
+
+/* Write one copy m of p (m is freed here, whatever happens). */
+static void
+write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
+	  struct rte_mbuf *m)
+{
+	const struct mcfan_mbuf_meta *meta = mcfan_meta(m, w->app->meta_offset);
+	uint16_t g = meta->group_id < MCFAN_MAX_GROUPS ? meta->group_id : MCFAN_MAX_GROUPS - 1;
+	struct pcap_file *f = &w->files[(size_t)pi * MCFAN_MAX_GROUPS + g];
+	struct rte_mbuf *c;
+	ssize_t len;
+
+	if (f->pc != NULL && ((p->rotate_bytes != 0 && f->bytes >= p->rotate_bytes) ||
+			      (p->rotate_s != 0 &&
+			       mono_ns() - f->opened_ns >= p->rotate_s * PCAP_NS_PER_S)))
+		file_close(f);
+	if (f->pc == NULL && !file_open(w, p, f, g)) {
+		rte_pktmbuf_free(m);
+		wr_count(p, 0, 1, 0, 0, 0);
+		return;
+	}
+	c = rte_pcapng_copy(m->port, 0, m, w->pool, UINT32_MAX, meta->rx_tsc,
+			    RTE_PCAPNG_DIRECTION_IN);
+	rte_pktmbuf_free(m);
+	if (c == NULL) {
+		wr_count(p, 0, 1, 1, 0, 0);
+		return;
+	}
+	epb_set_time(c, tsc_to_epoch_ns(w, meta->rx_tsc));
+	/* DPDK 22.11's rte_pcapng_write_packets() does not free the copies (its doc says it
+	 * does; dpdk-dumpcap frees them after the write): freed here */
+	len = rte_pcapng_write_packets(f->pc, &c, 1);
+	rte_pktmbuf_free(c);
+	if (len < 0) {
+		MCFAN_LOG(ERR, "pcap: write failed (lcore %u, file %u of group slot %u): %s; "
+			  "starting a new file\n", p->lcore_id, f->seq, g, strerror(errno));
+		file_close(f);
+		wr_count(p, 0, 1, 1, 0, 0);
+		return;
+	}
+	f->bytes += (uint64_t)len;
+	wr_count(p, 1, 0, 0, 0, (uint64_t)len);
+}
+
+static void *
+writer_main(void *arg)
+{
+	struct pcap_writer *w = arg;
+	struct rte_mbuf *pkts[WRITER_BURST];
+	unsigned int i, k, n, work;
+	bool stopping;
+
+	for (;;) {
+		/* read before the rings: once stop is seen, one more pass finds them all */
+		stopping = mcfan_atomic_flag_load(&w->stop, memory_order_acquire);
+		work = 0;
+		for (i = 0; i < w->n; i++) {
+			n = rte_ring_sc_dequeue_burst(w->lc[i]->ring, (void **)pkts, WRITER_BURST,
+						      NULL);
+			for (k = 0; k < n; k++)
+				write_one(w, w->lc[i], i, pkts[k]);
+			work += n;
+		}
+		if (work == 0) {
+			if (stopping)
+				break;
+			usleep(WRITER_IDLE_US);
+		}
+	}
+	return NULL;
+}
+
+int
+mcfan_pcap_start(struct mcfan_app *app)
+{
+	struct pcap_writer *w = &writer;
+	struct mcfan_pcap_lcore *p;
+	struct timespec now;
+	unsigned int i;
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->app = app;
+	for (i = 0; i < app->n_workers; i++) {
+		p = mcfan_pcap_of(&app->lcores[app->worker_lcore_ids[i]]);
+		if (p != NULL)
+			w->lc[w->n++] = p;
+	}
+	if (w->n == 0)
+		return 0;
+	w->files = calloc((size_t)w->n * MCFAN_MAX_GROUPS, sizeof(w->files[0]));
+	w->pool = rte_pktmbuf_pool_create("mcfan_pcapng", COPY_POOL_MBUFS, 0, 0,
+					  rte_pcapng_mbuf_size(RTE_MBUF_DEFAULT_DATAROOM),
+					  SOCKET_ID_ANY);
+	if (w->files == NULL || w->pool == NULL) {
+		MCFAN_LOG(ERR, "pcap: cannot allocate the writer's state: %s\n",
+			  rte_strerror(rte_errno));
+		goto free_state;
+	}
+	w->tsc_hz = rte_get_tsc_hz();
+	clock_gettime(CLOCK_REALTIME, &now);
+	w->base_tsc = rte_rdtsc();
+	w->base_ns = (uint64_t)now.tv_sec * PCAP_NS_PER_S + (uint64_t)now.tv_nsec;
+	mcfan_atomic_flag_store(&w->stop, false, memory_order_relaxed);
+	ret = pthread_create(&w->thread, NULL, writer_main, w);
+	if (ret != 0) {
+		MCFAN_LOG(ERR, "pcap: cannot start the writer thread: %s\n", strerror(ret));
+		goto free_state;
+	}
+	pthread_setname_np(w->thread, "mcfan-pcap");
+	w->running = true;
+	MCFAN_LOG(INFO, "pcap: writer thread for %u worker lcore(s), files in %s\n", w->n,
+		  w->lc[0]->dir);
+	return 0;
+free_state:
+	rte_mempool_free(w->pool);
+	free(w->files);
+	w->pool = NULL;
+	w->files = NULL;
+	w->n = 0;
+	return -ENOMEM;
+}
+
+void
+mcfan_pcap_stop(struct mcfan_app *app)
+{
+	struct pcap_writer *w = &writer;
+	unsigned int i;
+
+	RTE_SET_USED(app);
+	if (!w->running)
+		return;
+	mcfan_atomic_flag_store(&w->stop, true, memory_order_release);
+	pthread_join(w->thread, NULL);
+	w->running = false;
+	for (i = 0; i < w->n * MCFAN_MAX_GROUPS; i++)
+		file_close(&w->files[i]);
+	free(w->files);
+	w->files = NULL;
+	rte_mempool_free(w->pool);
+	w->pool = NULL;
+}

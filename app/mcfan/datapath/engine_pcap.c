@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Worker engine "pcap": every copy into pcapng files, one series of files per group and
+ * worker (docs/delivery.md).
+ *
+ *   --worker-engine pcap:DIR[,rotate-mb=N][,rotate-s=S]
+ *
+ * The worker only enqueues each copy to its ring (datapath/engine_pcap.h); the writer thread
+ * (control/pcap.c) formats and writes them and frees the mbufs. A full ring refuses the copy:
+ * freed at once and counted pcap_full. Every copy ends as pcap_written, pcap_full or
+ * pcap_write_failed once the writer has drained the ring (at stop).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+#include <rte_seqcount.h>
+
+#include "mcfan.h"
+#include "mcfan_parse.h"
+#include "datapath/engine.h"
+#include "datapath/feed.h"
+#include "datapath/engine_pcap.h"
+
+#define ROTATE_MB_MAX (1u << 20)  /* 1 TiB files */
+#define ROTATE_S_MAX 604800       /* a week */
+#define MIB (1024u * 1024u)
+#define SEQ_TRIES 1000
+
+struct pcap_args {
+	char dir[PATH_MAX];
+	uint64_t rotate_mb;
+	uint64_t rotate_s;
+};
+
+static int
+pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
+{
+	char buf[MCFAN_ENGINE_ARGS_MAX + 1], *tok, *save = NULL, *val;
+	struct stat st;
+	bool first = true;
+
+	memset(a, 0, sizeof(*a));
+	if (args[0] == '\0') {
+		snprintf(err, len, "no directory: give pcap:DIR (an existing, writable directory)");
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save),
+	     first = false) {
+		if (first) {
+			if (stat(tok, &st) != 0 || !S_ISDIR(st.st_mode)) {
+				snprintf(err, len, "'%s' is not a directory", tok);
+				return -EINVAL;
+			}
+			if (access(tok, W_OK | X_OK) != 0) {
+				snprintf(err, len, "directory '%s' is not writable", tok);
+				return -EINVAL;
+			}
+			snprintf(a->dir, sizeof(a->dir), "%s", tok);
+			continue;
+		}
+		val = strchr(tok, '=');
+		if (val == NULL) {
+			snprintf(err, len, "'%s' is not KEY=VALUE (keys: rotate-mb, rotate-s)", tok);
+			return -EINVAL;
+		}
+		*val++ = '\0';
+		if (strcmp(tok, "rotate-mb") == 0) {
+			if (mcfan_parse_u64(val, 1, ROTATE_MB_MAX, &a->rotate_mb) < 0) {
+				snprintf(err, len, "rotate-mb '%s' is not allowed: MiB, 1..%u", val,
+					 ROTATE_MB_MAX);
+				return -EINVAL;
+			}
+		} else if (strcmp(tok, "rotate-s") == 0) {
+			if (mcfan_parse_u64(val, 1, ROTATE_S_MAX, &a->rotate_s) < 0) {
+				snprintf(err, len, "rotate-s '%s' is not allowed: seconds, 1..%u", val,
+					 ROTATE_S_MAX);
+				return -EINVAL;
+			}
+		} else {
+			snprintf(err, len, "'%s' is not a pcap argument (rotate-mb, rotate-s)", tok);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int
+pcap_args_check(const char *args, char *err, size_t len)
+{
+	struct pcap_args a;
+
+	return pcap_parse(args, &a, err, len);
+}
+
+static int
+pcap_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
+{
+	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
+	char err[256], name[RTE_RING_NAMESIZE];
+	struct mcfan_pcap_lcore *p;
+	struct pcap_args a;
+
+	RTE_SET_USED(app);
+	if (pcap_parse(args, &a, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mcfan: --worker-engine: pcap: %s\n", err);
+		return -EINVAL;
+	}
+	p = rte_zmalloc_socket("mcfan_pcap", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
+	if (p == NULL)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "mcfan_pcap%u", lc->lcore_id);
+	p->ring = rte_ring_create(name, MCFAN_PCAP_RING_SIZE, socket,
+				  RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	if (p->ring == NULL) {
+		fprintf(stderr, "mcfan: pcap engine on lcore %u: cannot create its ring: %s\n",
+			lc->lcore_id, rte_strerror(rte_errno));
+		rte_free(p);
+		return -ENOMEM;
+	}
+	p->lcore_id = lc->lcore_id;
+	snprintf(p->dir, sizeof(p->dir), "%s", a.dir);
+	p->rotate_bytes = a.rotate_mb * MIB;
+	p->rotate_s = a.rotate_s;
+	lc->worker_engine_priv = p;
+	return 0;
+}
+
+static void
+pcap_release(struct mcfan_app *app, struct mcfan_lcore *lc)
+{
+	struct mcfan_pcap_lcore *p = lc->worker_engine_priv;
+	struct rte_mbuf *m;
+
+	RTE_SET_USED(app);
+	if (p == NULL)
+		return;
+	/* the writer has drained it at stop; a start that failed before may leave some */
+	while (rte_ring_sc_dequeue(p->ring, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+	rte_ring_free(p->ring);
+	rte_free(p);
+	lc->worker_engine_priv = NULL;
+}
+
+static unsigned int
+pcap_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool ms_on)
+{
+	struct mcfan_pcap_lcore *p = lc->worker_engine_priv;
+	struct rte_mbuf *pkts[MCFAN_MAX_BURST];
+	unsigned int r, avail, total = 0, k;
+	uint64_t now = 0;
+	uint16_t n;
+
+	for (r = 0; r < app->n_rx; r++) {
+		n = mcfan_engine_ring_poll(lc, r, pkts, burst, ms_on, &avail, &now);
+		if (n == 0)
+			continue;
+		mcfan_feed_worker_burst(app, lc, pkts, n);
+		mcfan_worker_account(lc->ws, pkts, n, n + avail, now, app->meta_offset);
+		k = rte_ring_sp_enqueue_burst(p->ring, (void **)pkts, n, NULL);
+		if (k < n)
+			rte_pktmbuf_free_bulk(&pkts[k], n - k);
+		rte_seqcount_write_begin(&p->wk.seq);
+		p->wk.queued += k;
+		p->wk.full += n - k;
+		rte_seqcount_write_end(&p->wk.seq);
+		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_PROCESS);
+		total += n;
+	}
+	if (total == 0)
+		mcfan_feed_worker_idle(app, lc);
+	return total;
+}
+
+void
+mcfan_pcap_counters_read(const struct mcfan_pcap_lcore *p, struct mcfan_pcap_wk_stats *wk,
+			 struct mcfan_pcap_wr_stats *wr)
+{
+	unsigned int tries = 0;
+	uint32_t sn;
+
+	do {
+		sn = rte_seqcount_read_begin(&p->wk.seq);
+		*wk = p->wk;
+	} while (rte_seqcount_read_retry(&p->wk.seq, sn) && ++tries < SEQ_TRIES);
+	tries = 0;
+	do {
+		sn = rte_seqcount_read_begin(&p->wr.seq);
+		*wr = p->wr;
+	} while (rte_seqcount_read_retry(&p->wr.seq, sn) && ++tries < SEQ_TRIES);
+}
+
+static unsigned int
+pcap_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc,
+	      struct mcfan_engine_counter *out, unsigned int max)
+{
+	const struct mcfan_pcap_lcore *p = lc->worker_engine_priv;
+	struct mcfan_pcap_wk_stats wk;
+	struct mcfan_pcap_wr_stats wr;
+
+	RTE_SET_USED(app);
+	if (p == NULL || max < 7)
+		return 0;
+	mcfan_pcap_counters_read(p, &wk, &wr);
+	out[0] = (struct mcfan_engine_counter){"pcap_written", wr.written,
+					       MCFAN_ENGINE_CTR_DELIVERED};
+	out[1] = (struct mcfan_engine_counter){"pcap_full", wk.full, MCFAN_ENGINE_CTR_DROP};
+	out[2] = (struct mcfan_engine_counter){"pcap_write_failed", wr.write_failed,
+					       MCFAN_ENGINE_CTR_DROP};
+	/* in the ring, not yet written (0 once the writer has drained it at stop) */
+	out[3] = (struct mcfan_engine_counter){"pcap_pending",
+		wk.queued - RTE_MIN(wk.queued, wr.written + wr.write_failed),
+		MCFAN_ENGINE_CTR_INFO};
+	out[4] = (struct mcfan_engine_counter){"pcap_errors", wr.errors, MCFAN_ENGINE_CTR_INFO};
+	out[5] = (struct mcfan_engine_counter){"pcap_files", wr.files, MCFAN_ENGINE_CTR_INFO};
+	out[6] = (struct mcfan_engine_counter){"pcap_bytes", wr.bytes, MCFAN_ENGINE_CTR_INFO};
+	return 7;
+}
+
+static const struct mcfan_engine engine_pcap = {
+	.name = "pcap",
+	.side = MCFAN_ENGINE_WORKER,
+	.help = "pcap:DIR[,rotate-mb=N,rotate-s=S]: every copy into pcapng files per group "
+		"(written by a control-side thread)",
+	.burst = pcap_burst,
+	.args_check = pcap_args_check,
+	.configure = pcap_configure,
+	.release = pcap_release,
+	.counters = pcap_counters,
+};
+
+MCFAN_ENGINE_REGISTER(engine_pcap);
+
+struct mcfan_pcap_lcore *
+mcfan_pcap_of(const struct mcfan_lcore *lc)
+{
+	return lc->worker_engine == &engine_pcap ? lc->worker_engine_priv : NULL;
+}

@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * Worker engine "tx": send every copy out of one port (docs/delivery.md).
+ *
+ *   --worker-engine tx:PORT[,dst-mac=XX:XX:XX:XX:XX:XX][,dst-ip=A.B.C.D][,dst-port=N]
+ *
+ * PORT is a port id (0, 1 ...) or an ethdev name (net_tap0, net_memif0). Without a rewrite
+ * the copy goes out unchanged: the worker's mbuf reference (replicate mode shares one mbuf
+ * among workers by reference count) passes to the PMD, no byte is copied. With a rewrite the
+ * copy goes out as a small header mbuf (Ethernet, up to two VLAN tags, IPv4 or IPv6, UDP:
+ * copied and rewritten) chained to an indirect clone of the shared frame that skips those
+ * headers, DPDK's examples/ipv4_multicast technique, so that the shared frame is never
+ * written. The IPv4 header checksum is recomputed (RFC 791); the UDP checksum is updated
+ * incrementally for the changed words (RFC 1624) and a checksum of 0 stays 0 (IPv4: none,
+ * RFC 768); dst-ip rewrites IPv4 frames only.
+ *
+ * Each worker lcore of the engine has its own TX queue (1.., queue 0 is the control lcore's:
+ * control/ports.c). Every copy ends under exactly one counter: tx_sent (the PMD took it) or a
+ * drop: tx_full (tx_burst refused it: the TX ring was full or the port down), tx_nohdr (no
+ * header or clone mbuf), tx_unrewritable (a rewrite asked for and the frame is not
+ * Ethernet/IPv4|IPv6/UDP with its headers in the first segment, or dst-ip on IPv6). Every
+ * refused mbuf is freed at once.
+ */
+
+#include <errno.h>
+#include <stddef.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_seqcount.h>
+#include <rte_udp.h>
+
+#include "mcfan.h"
+#include "mcfan_parse.h"
+#include "datapath/engine.h"
+#include "datapath/feed.h"
+
+/* Header mbufs and clones per tx lcore: the TX ring can hold MCFAN_TX_DESC copies (each one
+ * header and one clone), plus a burst in hand, plus the per-lcore cache. */
+#define TX_POOL_MBUFS (2 * MCFAN_TX_DESC + MCFAN_MAX_BURST + TX_POOL_CACHE)
+#define TX_POOL_CACHE 64
+/* Room of a header mbuf: Ethernet + 2 VLAN tags + IPv6 (40; IPv4 up to 60) + UDP. */
+#define TX_HDR_ROOM 128
+#define TX_PORT_TEXT 64
+#define VLAN_TAGS_MAX 2
+
+/* What ARGS asked for. */
+struct tx_args {
+	char port[TX_PORT_TEXT];
+	bool rw_mac, rw_ip, rw_port;
+	struct rte_ether_addr mac;
+	rte_be32_t ip;
+	rte_be16_t udp_port;
+};
+
+/* Counters of one tx lcore. Single writer: that lcore, in one rte_seqcount write section
+ * a burst; readers (any control thread): tx_counters(), retrying while it changes. */
+struct tx_stats {
+	rte_seqcount_t seq;
+	uint32_t pad;
+	uint64_t sent;          /* copies the PMD took */
+	uint64_t full;          /* copies tx_burst refused */
+	uint64_t nohdr;         /* copies without a header or clone mbuf */
+	uint64_t unrewritable;  /* copies a rewrite could not be applied to */
+	uint64_t bytes;         /* pkt_len of the copies sent, bytes */
+};
+
+/* Per lcore: set by configure (main lcore, before launch), then the lcore's own. */
+struct tx_priv {
+	struct tx_stats st;
+	struct tx_args a;
+	uint16_t port;
+	uint16_t queue;
+	struct rte_mempool *hdr_pool;   /* header mbufs, TX_HDR_ROOM bytes */
+	struct rte_mempool *clone_pool; /* indirect mbufs (no data room) */
+} __rte_cache_aligned;
+
+/* Parse ARGS into a; 0 or -EINVAL with err naming the token. */
+static int
+tx_parse(const char *args, struct tx_args *a, char *err, size_t len)
+{
+	char buf[MCFAN_ENGINE_ARGS_MAX + 1], *tok, *save = NULL, *val;
+	struct in_addr in;
+	uint64_t v;
+	bool first = true;
+
+	memset(a, 0, sizeof(*a));
+	if (args[0] == '\0') {
+		snprintf(err, len, "no output port: give tx:PORT (a port id or name, e.g. "
+			 "tx:net_tap0 or tx:1)");
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save),
+	     first = false) {
+		if (first) {
+			if (strchr(tok, '=') != NULL || strlen(tok) >= sizeof(a->port)) {
+				snprintf(err, len, "'%s' is not an output port: the first argument is "
+					 "PORT (a port id or an ethdev name)", tok);
+				return -EINVAL;
+			}
+			snprintf(a->port, sizeof(a->port), "%s", tok);
+			continue;
+		}
+		val = strchr(tok, '=');
+		if (val == NULL) {
+			snprintf(err, len, "'%s' is not KEY=VALUE (keys: dst-mac, dst-ip, dst-port)",
+				 tok);
+			return -EINVAL;
+		}
+		*val++ = '\0';
+		if (strcmp(tok, "dst-mac") == 0) {
+			if (rte_ether_unformat_addr(val, &a->mac) != 0) {
+				snprintf(err, len, "dst-mac '%s' is not a MAC address "
+					 "(XX:XX:XX:XX:XX:XX)", val);
+				return -EINVAL;
+			}
+			a->rw_mac = true;
+		} else if (strcmp(tok, "dst-ip") == 0) {
+			if (inet_pton(AF_INET, val, &in) != 1) {
+				snprintf(err, len, "dst-ip '%s' is not an IPv4 address", val);
+				return -EINVAL;
+			}
+			a->ip = in.s_addr;
+			a->rw_ip = true;
+		} else if (strcmp(tok, "dst-port") == 0) {
+			if (mcfan_parse_u64(val, 1, UINT16_MAX, &v) < 0) {
+				snprintf(err, len, "dst-port '%s' is not a UDP port (1..65535)", val);
+				return -EINVAL;
+			}
+			a->udp_port = rte_cpu_to_be_16((uint16_t)v);
+			a->rw_port = true;
+		} else {
+			snprintf(err, len, "'%s' is not a tx argument (dst-mac, dst-ip, dst-port)",
+				 tok);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int
+tx_args_check(const char *args, char *err, size_t len)
+{
+	struct tx_args a;
+
+	return tx_parse(args, &a, err, len);
+}
+
+/* The port of PORT: an id of a probed port or an ethdev name; -ENODEV. */
+static int
+tx_port_find(const char *text, uint16_t *port)
+{
+	uint64_t v;
+
+	if (mcfan_parse_u64(text, 0, RTE_MAX_ETHPORTS - 1, &v) == 0) {
+		if (!rte_eth_dev_is_valid_port((uint16_t)v))
+			return -ENODEV;
+		*port = (uint16_t)v;
+		return 0;
+	}
+	return rte_eth_dev_get_port_by_name(text, port) == 0 ? 0 : -ENODEV;
+}
+
+static int
+tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
+{
+	char err[256], name[RTE_MEMPOOL_NAMESIZE];
+	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
+	struct tx_priv *p;
+	struct tx_args a;
+	uint16_t port;
+
+	if (tx_parse(args, &a, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mcfan: --worker-engine: tx: %s\n", err);
+		return -EINVAL;
+	}
+	if (tx_port_find(a.port, &port) < 0) {
+		fprintf(stderr, "mcfan: --worker-engine: tx: '%s' is not a probed port: give a "
+			"port id (0..%u) or an ethdev name of a --vdev/-a device\n", a.port,
+			rte_eth_dev_count_avail() > 0 ? rte_eth_dev_count_avail() - 1u : 0u);
+		return -EINVAL;
+	}
+	p = rte_zmalloc_socket("mcfan_tx", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
+	if (p == NULL)
+		return -ENOMEM;
+	p->a = a;
+	p->port = port;
+	if (a.rw_mac || a.rw_ip || a.rw_port) {
+		snprintf(name, sizeof(name), "mcfan_txh%u", lc->lcore_id);
+		p->hdr_pool = rte_pktmbuf_pool_create(name, TX_POOL_MBUFS, TX_POOL_CACHE, 0,
+						      RTE_PKTMBUF_HEADROOM + TX_HDR_ROOM, socket);
+		snprintf(name, sizeof(name), "mcfan_txc%u", lc->lcore_id);
+		p->clone_pool = rte_pktmbuf_pool_create(name, TX_POOL_MBUFS, TX_POOL_CACHE, 0, 0,
+							socket);
+		if (p->hdr_pool == NULL || p->clone_pool == NULL) {
+			fprintf(stderr, "mcfan: tx engine on lcore %u: cannot create its header "
+				"mbuf pools: %s\n", lc->lcore_id, rte_strerror(rte_errno));
+			rte_mempool_free(p->hdr_pool);
+			rte_mempool_free(p->clone_pool);
+			rte_free(p);
+			return -ENOMEM;
+		}
+	}
+	/* this lcore's TX queue: the next after the control lcore's queue 0 */
+	app->ports[port].nb_txq_workers++;
+	p->queue = app->ports[port].nb_txq_workers;
+	lc->worker_engine_priv = p;
+	return 0;
+}
+
+static void
+tx_release(struct mcfan_app *app, struct mcfan_lcore *lc)
+{
+	struct tx_priv *p = lc->worker_engine_priv;
+
+	RTE_SET_USED(app);
+	if (p == NULL)
+		return;
+	rte_mempool_free(p->hdr_pool);
+	rte_mempool_free(p->clone_pool);
+	rte_free(p);
+	lc->worker_engine_priv = NULL;
+}
+
+/* RFC 1624 eqn. 3: checksum hc after 16-bit word m became m2 (all in network order). */
+static inline uint16_t
+csum_update16(uint16_t hc, uint16_t m, uint16_t m2)
+{
+	uint32_t s = (uint32_t)(uint16_t)~hc + (uint16_t)~m + m2;
+
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+/*
+ * The copy m with its headers rewritten: a header mbuf chained to a clone of m past the UDP
+ * header; m's reference is given up (the clone holds one). NULL if it cannot be done: m is
+ * then freed and *drop names the counter.
+ */
+static struct rte_mbuf *
+tx_rewrite(struct tx_priv *p, struct rte_mbuf *m, uint64_t **drop)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint16_t off = RTE_ETHER_HDR_LEN, et, l3, hlen, c;
+	struct rte_ipv4_hdr *ip4 = NULL;
+	struct rte_udp_hdr *udp;
+	struct rte_mbuf *h, *cl = NULL;
+	uint8_t *hd, proto;
+	unsigned int tags = 0;
+	uint16_t w_old[2], w_new[2];
+	unsigned int i;
+
+	if (m->data_len < RTE_ETHER_HDR_LEN)
+		goto bad;
+	et = rte_be_to_cpu_16(((const struct rte_ether_hdr *)d)->ether_type);
+	while ((et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ) && tags < VLAN_TAGS_MAX) {
+		if (m->data_len < off + sizeof(struct rte_vlan_hdr))
+			goto bad;
+		et = rte_be_to_cpu_16(((const struct rte_vlan_hdr *)(d + off))->eth_proto);
+		off += sizeof(struct rte_vlan_hdr);
+		tags++;
+	}
+	l3 = off;
+	if (et == RTE_ETHER_TYPE_IPV4) {
+		if (m->data_len < l3 + sizeof(struct rte_ipv4_hdr))
+			goto bad;
+		off += (uint16_t)(((d[l3] & 0x0f)) * 4);
+		proto = ((const struct rte_ipv4_hdr *)(d + l3))->next_proto_id;
+	} else if (et == RTE_ETHER_TYPE_IPV6 && !p->a.rw_ip) {
+		off += sizeof(struct rte_ipv6_hdr);
+		if (m->data_len < off)
+			goto bad;
+		proto = ((const struct rte_ipv6_hdr *)(d + l3))->proto;
+	} else {
+		goto bad;
+	}
+	hlen = (uint16_t)(off + sizeof(struct rte_udp_hdr));
+	if (proto != IPPROTO_UDP || m->data_len < hlen || hlen > TX_HDR_ROOM)
+		goto bad;
+	h = rte_pktmbuf_alloc(p->hdr_pool);
+	if (h == NULL)
+		goto nohdr;
+	if (m->pkt_len > hlen) {
+		cl = rte_pktmbuf_clone(m, p->clone_pool);
+		if (cl == NULL) {
+			rte_pktmbuf_free(h);
+			goto nohdr;
+		}
+		rte_pktmbuf_adj(cl, hlen); /* the clone's own offset: m is not touched */
+	}
+	hd = (uint8_t *)rte_pktmbuf_append(h, hlen);
+	memcpy(hd, d, hlen);
+	if (p->a.rw_mac)
+		rte_ether_addr_copy(&p->a.mac, &((struct rte_ether_hdr *)hd)->dst_addr);
+	udp = (struct rte_udp_hdr *)(hd + off);
+	if (et == RTE_ETHER_TYPE_IPV4)
+		ip4 = (struct rte_ipv4_hdr *)(hd + l3);
+	if (p->a.rw_ip) {
+		if (udp->dgram_cksum != 0) {
+			memcpy(w_old, hd + l3 + offsetof(struct rte_ipv4_hdr, dst_addr),
+			       sizeof(w_old));
+			memcpy(w_new, &p->a.ip, sizeof(w_new));
+			c = udp->dgram_cksum;
+			for (i = 0; i < 2; i++)
+				c = csum_update16(c, w_old[i], w_new[i]);
+			udp->dgram_cksum = c == 0 ? 0xffff : c;
+		}
+		ip4->dst_addr = p->a.ip;
+	}
+	if (p->a.rw_port) {
+		if (udp->dgram_cksum != 0) {
+			c = csum_update16(udp->dgram_cksum, udp->dst_port, p->a.udp_port);
+			udp->dgram_cksum = c == 0 ? 0xffff : c;
+		}
+		udp->dst_port = p->a.udp_port;
+	}
+	if (ip4 != NULL) {
+		ip4->hdr_checksum = 0;
+		ip4->hdr_checksum = rte_ipv4_cksum(ip4);
+	}
+	if (cl != NULL) {
+		h->next = cl;
+		h->nb_segs = (uint16_t)(1 + cl->nb_segs);
+		h->pkt_len = hlen + cl->pkt_len;
+	}
+	h->port = m->port;
+	rte_pktmbuf_free(m); /* the worker's reference; the clone keeps the frame */
+	return h;
+bad:
+	*drop = &p->st.unrewritable;
+	rte_pktmbuf_free(m);
+	return NULL;
+nohdr:
+	*drop = &p->st.nohdr;
+	rte_pktmbuf_free(m);
+	return NULL;
+}
+
+static unsigned int
+tx_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool ms_on)
+{
+	struct tx_priv *p = lc->worker_engine_priv;
+	bool rw = p->a.rw_mac || p->a.rw_ip || p->a.rw_port;
+	struct rte_mbuf *pkts[MCFAN_MAX_BURST], *out[MCFAN_MAX_BURST];
+	uint64_t sent_bytes, *drop;
+	unsigned int r, avail, total = 0, i, k;
+	uint64_t now = 0;
+	uint16_t n, sent;
+
+	for (r = 0; r < app->n_rx; r++) {
+		n = mcfan_engine_ring_poll(lc, r, pkts, burst, ms_on, &avail, &now);
+		if (n == 0)
+			continue;
+		mcfan_feed_worker_burst(app, lc, pkts, n);
+		mcfan_worker_account(lc->ws, pkts, n, n + avail, now, app->meta_offset);
+		rte_seqcount_write_begin(&p->st.seq);
+		if (!rw) {
+			memcpy(out, pkts, n * sizeof(out[0]));
+			k = n;
+		} else {
+			for (i = 0, k = 0; i < n; i++) {
+				drop = NULL;
+				out[k] = tx_rewrite(p, pkts[i], &drop);
+				if (out[k] != NULL)
+					k++;
+				else
+					(*drop)++;
+			}
+		}
+		sent = k > 0 ? rte_eth_tx_burst(p->port, p->queue, out, (uint16_t)k) : 0;
+		for (i = 0, sent_bytes = 0; i < sent; i++)
+			sent_bytes += out[i]->pkt_len;
+		if (sent < k)
+			rte_pktmbuf_free_bulk(&out[sent], k - sent);
+		p->st.sent += sent;
+		p->st.full += k - sent;
+		p->st.bytes += sent_bytes;
+		rte_seqcount_write_end(&p->st.seq);
+		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_PROCESS);
+		total += n;
+	}
+	if (total == 0)
+		mcfan_feed_worker_idle(app, lc);
+	return total;
+}
+
+static unsigned int
+tx_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc,
+	    struct mcfan_engine_counter *out, unsigned int max)
+{
+	const struct tx_priv *p = lc->worker_engine_priv;
+	struct tx_stats s;
+	uint32_t sn;
+	unsigned int tries = 0;
+
+	RTE_SET_USED(app);
+	if (p == NULL || max < 6)
+		return 0;
+	do {
+		sn = rte_seqcount_read_begin(&p->st.seq);
+		s = p->st;
+	} while (rte_seqcount_read_retry(&p->st.seq, sn) && ++tries < 1000);
+	out[0] = (struct mcfan_engine_counter){"tx_sent", s.sent, MCFAN_ENGINE_CTR_DELIVERED};
+	out[1] = (struct mcfan_engine_counter){"tx_full", s.full, MCFAN_ENGINE_CTR_DROP};
+	out[2] = (struct mcfan_engine_counter){"tx_nohdr", s.nohdr, MCFAN_ENGINE_CTR_DROP};
+	out[3] = (struct mcfan_engine_counter){"tx_unrewritable", s.unrewritable,
+					       MCFAN_ENGINE_CTR_DROP};
+	out[4] = (struct mcfan_engine_counter){"tx_bytes", s.bytes, MCFAN_ENGINE_CTR_INFO};
+	out[5] = (struct mcfan_engine_counter){"tx_port", p->port, MCFAN_ENGINE_CTR_INFO};
+	return 6;
+}
+
+static const struct mcfan_engine engine_tx = {
+	.name = "tx",
+	.side = MCFAN_ENGINE_WORKER,
+	.help = "tx:PORT[,dst-mac=M,dst-ip=A,dst-port=N]: send every copy out of PORT, "
+		"unchanged or with its destination rewritten",
+	.burst = tx_burst,
+	.args_check = tx_args_check,
+	.configure = tx_configure,
+	.release = tx_release,
+	.counters = tx_counters,
+};
+
+MCFAN_ENGINE_REGISTER(engine_tx);
