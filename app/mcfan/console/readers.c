@@ -72,7 +72,7 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-MCFAN_CONSOLE_COMMAND(show_readers, 295, "show readers", cmd_show_readers,
+MCFAN_CONSOLE_COMMAND(show_readers, 297, "show readers", cmd_show_readers,
 		      "reader rings of the readers engine per group, and their reader processes: "
 		      "pid, frames, lost, lapped, lag, last seen, alive",
 		      "show readers");
