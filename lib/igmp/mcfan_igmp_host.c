@@ -340,6 +340,31 @@ mcfan_igmp_host_query(struct mcfan_igmp_host *h, const struct mcfan_igmp_msg *m,
 	schedule_group(h, &h->groups[gi], m, due, v3);
 }
 
+int
+mcfan_igmp_host_report_heard(struct mcfan_igmp_host *h, const struct mcfan_igmp_msg *m,
+			     uint64_t now_ms)
+{
+	unsigned int ver = mcfan_igmp_host_version(h, now_ms);
+	struct mcfan_igmp_group *g;
+	int gi;
+
+	/* RFC 2236 section 3, RFC 2710 section 4: only v1/v2 (MLDv1) reports suppress, and only
+	 * a host that speaks such a version; RFC 3376 section 5.2: v3 has no suppression */
+	if (m->proto != h->proto || m->type != MCFAN_IGMP_MSG_REPORT || m->version == 0 ||
+	    newest(h, m->version) || ver == 0 || newest(h, ver))
+		return 0;
+	gi = find_index(h, m->group);
+	if (gi < 0)
+		return 0;
+	g = &h->groups[gi];
+	if (g->leaving || g->query_why == 0)
+		return 0;
+	g->query_why = 0;
+	g->n_qsrc = 0;
+	h->c.reports_suppressed[m->version]++;
+	return 1;
+}
+
 static void
 remove_group(struct mcfan_igmp_host *h, unsigned int i)
 {

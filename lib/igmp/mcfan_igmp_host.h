@@ -23,6 +23,11 @@
  *    section 5.2), IS_EX {} / IS_IN {S} for a group-specific query, IS_IN of the queried
  *    sources the host wants for a group-and-source-specific one; IGMPv1/v2 and MLDv1 a
  *    report per group, each on its own timer;
+ *  - report suppression (RFC 2236 section 3, RFC 2710 section 4, RFC 1112 appendix I):
+ *    while the host speaks IGMPv1/v2 or MLDv1, another member's v1/v2 (MLDv1) report for a
+ *    group whose answer is pending cancels that answer; the repeats of a join are kept (a
+ *    snooping switch needs a report from each of its ports, and does not pass reports on
+ *    to the other members); IGMPv3 and MLDv2 have no suppression (RFC 3376 section 5.2);
  *  - older-version querier compatibility (RFC 3376 section 7.2.1, RFC 3810 section 8.2.1):
  *    a v1 (or v2) query starts that version's Older Version Querier Present timer of
  *    [Robustness Variable] x [Query Interval] + [Query Response Interval] (RFC 3376 8.12,
@@ -87,6 +92,9 @@ struct mcfan_igmp_counters {
 	uint64_t queries_source[4];    /**< Group-and-source-specific queries seen. */
 	uint64_t reports_sent[4];      /**< Reports sent, per version sent. */
 	uint64_t leaves_sent[4];       /**< Leaves / Dones / leave state changes sent. */
+	/** Answers to a query not sent because another member's report for the group was
+	 * heard first (report suppression, IGMPv1/v2 and MLDv1 only), per version heard. */
+	uint64_t reports_suppressed[4];
 	uint64_t invalid[MCFAN_IGMP_INVALID_MAX]; /**< Frames not taken (index 0: taken). */
 };
 
@@ -232,6 +240,27 @@ int mcfan_igmp_host_leave(struct mcfan_igmp_host *h, const uint8_t *group, uint6
  */
 void mcfan_igmp_host_query(struct mcfan_igmp_host *h, const struct mcfan_igmp_msg *msg,
 			   uint64_t now_ms);
+
+/**
+ * Take another member's report (mcfan_igmp_parse() returned MCFAN_IGMP_NOT_FOR_US with
+ * msg->type MCFAN_IGMP_MSG_REPORT): report suppression. If the host speaks IGMPv1/v2 or
+ * MLDv1 now, the report is a v1/v2 (MLDv1) one, and the host's answer to a query for that
+ * group is pending, the answer is cancelled and counted in reports_suppressed[version of
+ * the report heard] (RFC 2236 section 3, RFC 2710 section 4). Anything else is ignored:
+ * a v3 / MLDv2 report, a report heard while the host speaks v3 / MLDv2, a group not
+ * joined or leaving, nothing pending.
+ *
+ * @param h
+ *   The host.
+ * @param msg
+ *   The report (its proto must be the host's).
+ * @param now_ms
+ *   Now, ms.
+ * @return
+ *   1 if a pending answer was cancelled, else 0.
+ */
+int mcfan_igmp_host_report_heard(struct mcfan_igmp_host *h, const struct mcfan_igmp_msg *msg,
+				 uint64_t now_ms);
 
 /**
  * Hand out the next message that is due, and advance the state (counters, retransmissions,

@@ -618,6 +618,117 @@ test_host_mld(void)
 	mcfan_igmp_host_free(&h);
 }
 
+/* Another member's report as mcfan_igmp_parse() hands it over (MCFAN_IGMP_NOT_FOR_US). */
+static struct mcfan_igmp_msg
+report(uint8_t proto, uint8_t version, const uint8_t *group)
+{
+	struct mcfan_igmp_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.proto = proto;
+	m.type = MCFAN_IGMP_MSG_REPORT;
+	m.version = version;
+	memcpy(m.group, group, 16);
+	return m;
+}
+
+/* Drain what is due from..to (ms, 1 ms steps); count the answers to queries sent. */
+static unsigned int
+answers(struct mcfan_igmp_host *h, uint64_t from, uint64_t to)
+{
+	struct mcfan_igmp_send out;
+	unsigned int n = 0;
+	uint64_t t;
+
+	for (t = from; t <= to; t++)
+		while (mcfan_igmp_host_poll(h, t, &out) == 1)
+			n += out.why == MCFAN_IGMP_WHY_GENERAL || out.why == MCFAN_IGMP_WHY_GROUP;
+	return n;
+}
+
+/* RFC 2236 section 3, RFC 2710 section 4: a v1/v2 (MLDv1) host that hears another member's
+ * report for a group whose answer is pending does not send its own; v3 / MLDv2 do. */
+static void
+test_host_suppress(void)
+{
+	struct mcfan_igmp_host h;
+	struct mcfan_igmp_msg q, r;
+
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_AUTO, 8, 5), 0);
+	q = query(MCFAN_IGMP_PROTO_IGMP, 2, NULL, 10000);
+	mcfan_igmp_host_query(&h, &q, 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4, NULL, 0, 0), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4b, NULL, 0, 0), 0);
+	answers(&h, 0, 25000); /* the joins' unsolicited reports */
+	CHECK_EQ_INT(h.c.reports_sent[2], 4);
+	/* nothing pending: a report heard changes nothing */
+	r = report(MCFAN_IGMP_PROTO_IGMP, 2, grp4);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 26000), 0);
+	/* a general query: both answers pending; another member answers for grp4 only */
+	mcfan_igmp_host_query(&h, &q, 30000);
+	CHECK_EQ_STR(mcfan_igmp_group_state(mcfan_igmp_host_find(&h, grp4)), "delaying");
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 30000), 1);
+	CHECK_EQ_STR(mcfan_igmp_group_state(mcfan_igmp_host_find(&h, grp4)), "idle");
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 30000), 0); /* once */
+	CHECK_EQ_INT(answers(&h, 30000, 41000), 1); /* grp4b's answer only */
+	CHECK_EQ_INT(h.c.reports_sent[2], 5);
+	CHECK_EQ_INT(h.c.reports_suppressed[2], 1);
+	/* a v1 report suppresses too (RFC 2236 section 5), counted under v1 */
+	mcfan_igmp_host_query(&h, &q, 50000);
+	r = report(MCFAN_IGMP_PROTO_IGMP, 1, grp4b);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 50000), 1);
+	CHECK_EQ_INT(answers(&h, 50000, 61000), 1);
+	CHECK_EQ_INT(h.c.reports_suppressed[1], 1);
+	/* a v3 report does not; a group not joined, or MLD for an IGMP host, neither */
+	mcfan_igmp_host_query(&h, &q, 70000);
+	r = report(MCFAN_IGMP_PROTO_IGMP, 3, grp4);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 70000), 0);
+	r = report(MCFAN_IGMP_PROTO_IGMP, 2, grp6);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 70000), 0);
+	r = report(MCFAN_IGMP_PROTO_MLD, 1, grp4);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 70000), 0);
+	CHECK_EQ_INT(answers(&h, 70000, 81000), 2);
+	/* a leave after a suppressed answer is still sent (RFC 2236 section 3 allows it) */
+	mcfan_igmp_host_query(&h, &q, 90000);
+	r = report(MCFAN_IGMP_PROTO_IGMP, 2, grp4);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 90000), 1);
+	CHECK_EQ_INT(mcfan_igmp_host_leave(&h, grp4, 90001), 0);
+	answers(&h, 90001, 101000);
+	CHECK_EQ_INT(h.c.leaves_sent[2], 1);
+	mcfan_igmp_host_free(&h);
+
+	/* IGMPv3 (no older querier): no suppression, the answer goes out */
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_AUTO, 8, 5), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4, NULL, 0, 0), 0);
+	answers(&h, 0, 2000);
+	q = query(MCFAN_IGMP_PROTO_IGMP, 3, grp4, 1000);
+	mcfan_igmp_host_query(&h, &q, 3000);
+	r = report(MCFAN_IGMP_PROTO_IGMP, 2, grp4);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 3000), 0);
+	CHECK_EQ_INT(answers(&h, 3000, 4000), 1);
+	CHECK_EQ_INT(h.c.reports_suppressed[2], 0);
+	mcfan_igmp_host_free(&h);
+
+	/* MLDv1: a group-specific query's answer suppressed by another member's MLDv1 report */
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_MLD, MCFAN_IGMP_MODE_V1, 8, 5), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp6, NULL, 0, 0), 0);
+	answers(&h, 0, 21000);
+	q = query(MCFAN_IGMP_PROTO_MLD, 1, grp6, 1000);
+	q.src[0] = 0xfe;
+	q.src[1] = 0x80;
+	mcfan_igmp_host_query(&h, &q, 30000);
+	r = report(MCFAN_IGMP_PROTO_MLD, 1, grp6);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 30000), 1);
+	CHECK_EQ_INT(answers(&h, 30000, 31000), 0);
+	CHECK_EQ_INT(h.c.reports_suppressed[1], 1);
+	/* an MLDv2 report does not suppress */
+	mcfan_igmp_host_query(&h, &q, 40000);
+	r = report(MCFAN_IGMP_PROTO_MLD, 2, grp6);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 40000), 0);
+	CHECK_EQ_INT(answers(&h, 40000, 41000), 1);
+	mcfan_igmp_host_free(&h);
+}
+
 static void
 test_ssm(void)
 {
@@ -662,6 +773,7 @@ main(void)
 	test_host_v3();
 	test_host_compat();
 	test_host_mld();
+	test_host_suppress();
 	test_ssm();
 	return unit_summary("igmp");
 }

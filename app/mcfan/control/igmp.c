@@ -225,6 +225,9 @@ take_frame(struct mcfan_app *app, struct mcfan_igmp *g, struct rte_mbuf *m, uint
 	k = proto_idx(msg.proto);
 	if (r != MCFAN_IGMP_VALID) {
 		p->host[k].c.invalid[r]++;
+		/* another member's report: counted as not for us, and it may suppress ours */
+		if (r == MCFAN_IGMP_NOT_FOR_US && msg.type == MCFAN_IGMP_MSG_REPORT)
+			mcfan_igmp_host_report_heard(&p->host[k], &msg, t);
 		return;
 	}
 	p->taken[k]++;
