@@ -78,7 +78,11 @@ struct mcfan_igmp_group {
 	uint8_t query_why;     /**< Pending answer: MCFAN_IGMP_WHY_GENERAL/GROUP/SOURCE, 0 none. */
 	uint8_t n_qsrc;        /**< Sources of a pending group-and-source answer. */
 	bool reported;         /**< A report of it was sent at least once. */
+	/** v3 / MLDv2: records of a pending source change (mcfan_igmp_host_set_sources()),
+	 * sent instead of the join's record while change_left > 0; 0: none. */
+	uint8_t n_chg;
 	uint8_t sources[MCFAN_IGMP_MAX_SOURCES][16];
+	struct mcfan_igmp_record chg[2]; /**< TO_EX {}, TO_IN {S}, or ALLOW {new} + BLOCK {old}. */
 	uint8_t qsrc[MCFAN_IGMP_MAX_SOURCES][16];
 	uint64_t change_due_ms; /**< When the next join/leave message is due. */
 	uint64_t query_due_ms;  /**< When the pending answer is due. */
@@ -212,6 +216,31 @@ unsigned int mcfan_igmp_host_version(const struct mcfan_igmp_host *h, uint64_t n
  */
 int mcfan_igmp_host_join(struct mcfan_igmp_host *h, const uint8_t *group,
 			 const uint8_t (*sources)[16], unsigned int n_src, uint64_t now_ms);
+
+/**
+ * Change the sources of a joined group (the union of its joins changed, docs/igmp.md):
+ * v3 / MLDv2 send the state-change records of RFC 3376 section 5.1 / RFC 3810 section 6.1,
+ * [Robustness Variable] times as for a join: EXCLUDE {} to INCLUDE {S}: TO_IN {S};
+ * INCLUDE {A} to EXCLUDE {}: TO_EX {}; INCLUDE {A} to INCLUDE {B}: ALLOW {B - A} and BLOCK
+ * {A - B} (the non-empty ones, in one report). IGMPv1/v2 and MLDv1 send reports as for a
+ * join (they carry no sources).
+ *
+ * @param h
+ *   The host.
+ * @param group
+ *   The group address.
+ * @param sources
+ *   n_src source addresses (INCLUDE mode), or NULL when n_src is 0 (any source).
+ * @param n_src
+ *   0..MCFAN_IGMP_MAX_SOURCES.
+ * @param now_ms
+ *   Now, ms.
+ * @return
+ *   1 if the sources changed (the reports are due at once), 0 if they are the same set;
+ *   -ENOENT if the group is not joined (or leaving); -EINVAL for too many sources.
+ */
+int mcfan_igmp_host_set_sources(struct mcfan_igmp_host *h, const uint8_t *group,
+				const uint8_t (*sources)[16], unsigned int n_src, uint64_t now_ms);
 
 /**
  * Leave a group: its leave messages are due at once; the group goes once they are sent.

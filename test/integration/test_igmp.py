@@ -454,6 +454,31 @@ def test_bad_input():
         (["--groups", "232.1.1.1@239.1.1.1"], "'239.1.1.1' is not a unicast source address"),
         (["--groups", "232.1.1.1@"], "'' is not a unicast source address"),
         (["--groups", "[ff3e::1]@198.18.0.1"], "'198.18.0.1' is not a unicast source address"),
+        # report sources that cannot be one: loopback, this host, broadcast, ::1, multicast
+        (["--port-ip", "0=127.0.0.1"], "--port-ip: '127.0.0.1' is not a unicast IPv4 address "
+         "of a network (127.0.0.0/8 is loopback)"),
+        (["--port-ip", "0=0.0.0.0"], "--port-ip: '0.0.0.0' is not a unicast IPv4 address of a "
+         "network (0.0.0.0/8 is this host"),
+        (["--port-ip", "0=255.255.255.255"],
+         "--port-ip: '255.255.255.255' is not a unicast IPv4 address"),
+        (["--port-ip", "0=::1"], "--port-ip: '::1' is not an IPv6 link-local address"),
+        (["--port-ip", "0=198.18.0.2,ff02::1"],
+         "--port-ip: 'ff02::1' is not an IPv6 link-local address"),
+        # more sources than a group holds (9th source), also over two UDP ports of a group
+        (["--groups", "232.1.1.1@" + "+".join(f"198.18.0.{i}" for i in range(1, 10))],
+         "--groups: group 232.1.1.1: 9 sources, more than the 8 a group can be joined from"),
+        (["--groups", "232.1.1.1:1@" + "+".join(f"198.18.0.{i}" for i in range(1, 6)) +
+          ",232.1.1.1:2@" + "+".join(f"198.18.0.{i}" for i in range(5, 10))],
+         "--groups: group 232.1.1.1: 9 sources, more than the 8 a group can be joined from"),
+        # a version that cannot say sources
+        (["--igmp", "v2", "--groups", "232.1.1.1@198.18.0.1"],
+         "--groups: 232.1.1.1 from a source needs IGMPv3 (--igmp auto or v3), not --igmp v2"),
+        (["--igmp", "off", "--groups", "232.1.1.1@198.18.0.1"],
+         "--groups: 232.1.1.1 from a source needs IGMPv3 (--igmp auto or v3), not --igmp off"),
+        (["--mld", "v1", "--groups", "[ff3e::1]:5000@[fe80::1]"],
+         "--groups: ff3e::1 from a source needs MLDv2 (--mld auto or v2), not --mld v1"),
+        (["--mld", "off", "--groups", "[ff3e::1]:5000@[fe80::1]"],
+         "--groups: ff3e::1 from a source needs MLDv2 (--mld auto or v2), not --mld off"),
     ]
     for app, msg in cases:
         rc, out, err, rep = t.run_mcfan(eal, app, timeout=60)
@@ -481,7 +506,88 @@ def test_bad_input():
         t.check_eq([(g["group"], g["sources"]) for g in gs],
                    [("232.1.1.1", ["198.18.0.1", "198.18.0.3"])],
                    f"[{what}] only the good join is a member, INCLUDE its sources")
+    console_sources(tmp)
     shutil.rmtree(tmp, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+
+
+def v3_records(frames):
+    """(type, group, [sources]) of every IGMPv3 report record sent, in order."""
+    recs = []
+    for f in frames:
+        if f[12:14] != b"\x08\x00" or f[14 + 9] != 2:
+            continue
+        g = f[14 + (f[14] & 0xf) * 4:]
+        if g[0] != 0x22:
+            continue
+        off = 8
+        for _ in range(struct.unpack("!H", g[6:8])[0]):
+            rtype, aux, nsrc = g[off], g[off + 1], struct.unpack("!H", g[off + 2:off + 4])[0]
+            grp = str(ipaddress.IPv4Address(g[off + 4:off + 8]))
+            srcs = [str(ipaddress.IPv4Address(g[off + 8 + 4 * i:off + 12 + 4 * i]))
+                    for i in range(nsrc)]
+            recs.append((rtype, grp, srcs))
+            off += 8 + 4 * nsrc + 4 * aux
+    return recs
+
+
+def console_sources(tmp):
+    """The console: a join of an address already joined (another UDP port) with other
+    sources replaces the address's sources by the union and sends the state change
+    (ALLOW {new}); a leave of one port sends BLOCK {its sources}; a 9th source is refused
+    with the limit and changes nothing; with --igmp v2 / --mld v1 a join from a source is
+    refused with the mode, nothing joined."""
+    what = "console sources"
+    inp, outp = os.path.join(tmp, "empty.pcap"), os.path.join(tmp, "tx.pcap")
+    t.write_pcap(inp, [])
+    cmds = os.path.join(tmp, "cmds2")
+    nine = "+".join(f"198.18.0.{i}" for i in range(4, 11))
+    with open(cmds, "w") as f:
+        f.write("join 232.1.1.1:5000@198.18.0.1\njoin 232.1.1.1:6000@198.18.0.3\n"
+                f"join 232.1.1.1:7000@{nine}\nshow igmp\nleave 232.1.1.1:5000\n")
+    eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix",
+           f"mcfan-igmp-src-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", f"net_pcap0,rx_pcap={inp},tx_pcap={outp}"]
+    rc, out, err, rep = t.run_mcfan(eal, ["--cmdline-file", cmds, "--duration", "2"],
+                                    timeout=60)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    both = out + err
+    t.check("error: join: group 232.1.1.1: 9 sources, more than the 8 a group can be joined "
+            "from" in both, f"[{what}] a 9th source is refused with the limit ({both[-600:]!r})")
+    t.check(re.search(r"group 232\.1\.1\.1\s+\S+\s+sources 2", out) is not None,
+            f"[{what}] after the re-join the group holds the union, 2 sources")
+    if t.check(rep is not None, f"[{what}] report"):
+        gs = rep["igmp"]["ports"][0]["igmp"]["groups"]
+        t.check_eq([(g["group"], g["sources"]) for g in gs], [("232.1.1.1", ["198.18.0.3"])],
+                   f"[{what}] after the leave of :5000 the sources of :6000 only")
+        t.check_eq(sorted(g["udp_port"] for g in rep["groups"]), [6000],
+                   f"[{what}] the refused join joined nothing")
+    recs = [r for r in v3_records(read_pcap(outp)) if r[0] in (5, 6)]
+    first = []
+    for r in recs:
+        if not first or first[-1] != r:
+            first.append(r)
+    t.check_eq(first, [(5, "232.1.1.1", ["198.18.0.1"]), (5, "232.1.1.1", ["198.18.0.3"]),
+                       (6, "232.1.1.1", ["198.18.0.1"])],
+               f"[{what}] sent ALLOW {{.1}}, ALLOW {{.3}} (the re-join), BLOCK {{.1}} (the "
+               f"leave): {recs}")
+    t.remove_runtime_dir(eal)
+    # v2 / MLDv1 on the console: the same refusal as at start
+    with open(cmds, "w") as f:
+        f.write("join 232.1.1.1:5000@198.18.0.1\njoin [ff3e::1]:5000@[fe80::1]\n")
+    rc, out, err, rep = t.run_mcfan(eal, ["--cmdline-file", cmds, "--duration", "1",
+                                          "--igmp", "v2", "--mld", "v1"], timeout=60)
+    both = out + err
+    t.check_eq(rc, 0, f"[{what}] v2: exit status ({err[-300:]})")
+    t.check("error: join: 232.1.1.1 from a source needs IGMPv3 (--igmp auto or v3), not "
+            "--igmp v2" in both, f"[{what}] --igmp v2: console join from a source refused")
+    t.check("error: join: ff3e::1 from a source needs MLDv2 (--mld auto or v2), not --mld v1"
+            in both, f"[{what}] --mld v1: console join from a source refused")
+    if t.check(rep is not None, f"[{what}] v2: report"):
+        t.check_eq(rep["groups"], [], f"[{what}] v2: nothing joined")
+        p = rep["igmp"]["ports"][0]
+        t.check_eq((p["igmp"]["groups"], p["mld"]["groups"]), ([], []),
+                   f"[{what}] v2: no membership")
     t.remove_runtime_dir(eal)
 
 

@@ -729,6 +729,117 @@ test_host_suppress(void)
 	mcfan_igmp_host_free(&h);
 }
 
+/* The one report due at now (fails the check if there is none). */
+static struct mcfan_igmp_send
+due(struct mcfan_igmp_host *h, uint64_t now)
+{
+	struct mcfan_igmp_send out;
+
+	memset(&out, 0, sizeof(out));
+	CHECK_EQ_INT(mcfan_igmp_host_poll(h, now, &out), 1);
+	return out;
+}
+
+/* A joined group's sources replaced: RFC 3376 section 5.1 state-change records. */
+static void
+test_host_sources(void)
+{
+	const uint8_t s12[2][16] = { { 198, 18, 0, 1 }, { 198, 18, 0, 9 } };
+	const uint8_t s3[1][16] = { { 198, 18, 0, 3 } };
+	struct mcfan_igmp_host h;
+	struct mcfan_igmp_send out;
+	const struct mcfan_igmp_group *g;
+
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_AUTO, 8, 9), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, NULL, 0, 0), -ENOENT);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4b, s12, 1, 0), 0);
+	answers(&h, 0, 3000);
+	CHECK_EQ_INT(h.c.reports_sent[3], 2);
+	/* the same set, in any order: nothing to send */
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, s12, 1, 4000), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_poll(&h, 4000, &out), 0);
+	/* {s1} -> {s1, s2}: ALLOW {s2}, twice (Robustness 2) */
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, s12, 2, 5000), 1);
+	out = due(&h, 5000);
+	CHECK(out.kind == MCFAN_IGMP_SEND_V3_REPORT && out.n_recs == 1 &&
+	      out.recs[0].type == MCFAN_IGMP_REC_ALLOW && out.recs[0].n_src == 1 &&
+	      memcmp(out.recs[0].sources[0], s2, 4) == 0, "a source added: ALLOW {new}");
+	g = mcfan_igmp_host_find(&h, grp4b);
+	CHECK(g != NULL && g->n_src == 2, "the group holds both sources");
+	out = due(&h, 6000);
+	CHECK(out.n_recs == 1 && out.recs[0].type == MCFAN_IGMP_REC_ALLOW, "ALLOW repeated");
+	CHECK_EQ_INT(mcfan_igmp_host_poll(&h, 9000, &out), 0);
+	/* {s1, s2} -> {s3}: ALLOW {s3} and BLOCK {s1, s2} in one report */
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, s3, 1, 10000), 1);
+	out = due(&h, 10000);
+	CHECK(out.n_recs == 2 && out.recs[0].type == MCFAN_IGMP_REC_ALLOW &&
+	      out.recs[0].n_src == 1 && out.recs[0].sources[0][3] == 3 &&
+	      out.recs[1].type == MCFAN_IGMP_REC_BLOCK && out.recs[1].n_src == 2,
+	      "sources replaced: ALLOW {new} + BLOCK {old} (%u records)", out.n_recs);
+	answers(&h, 10001, 12000);
+	/* INCLUDE {s3} -> any source: TO_EX {}; and back: TO_IN {s3} */
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, NULL, 0, 13000), 1);
+	out = due(&h, 13000);
+	CHECK(out.n_recs == 1 && out.recs[0].type == MCFAN_IGMP_REC_TO_EX &&
+	      out.recs[0].n_src == 0, "to any source: TO_EX {}");
+	answers(&h, 13001, 15000);
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, s3, 1, 16000), 1);
+	out = due(&h, 16000);
+	CHECK(out.n_recs == 1 && out.recs[0].type == MCFAN_IGMP_REC_TO_IN &&
+	      out.recs[0].n_src == 1, "from any source to {s3}: TO_IN {s3}");
+	answers(&h, 16001, 18000);
+	/* the change done, a general query's answer is the current state IS_IN {s3} */
+	CHECK_EQ_INT(mcfan_igmp_host_leave(&h, grp4b, 20000), 0);
+	out = due(&h, 20000);
+	CHECK(out.n_recs == 1 && out.recs[0].type == MCFAN_IGMP_REC_BLOCK &&
+	      out.recs[0].n_src == 1 && out.recs[0].sources[0][3] == 3, "leave: BLOCK {s3}");
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, NULL, 0, 20001), -ENOENT);
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, s12, MCFAN_IGMP_MAX_SOURCES + 1,
+						 20001), -EINVAL);
+	mcfan_igmp_host_free(&h);
+}
+
+static void
+test_ssm_check(void)
+{
+	struct mcfan_igmp_ssm ssm[MCFAN_IGMP_MAX_SOURCES + 2];
+	char err[200];
+	unsigned int i;
+
+	memset(ssm, 0, sizeof(ssm));
+	for (i = 0; i < sizeof(ssm) / sizeof(ssm[0]); i++) {
+		ssm[i].key.family = MCFAN_FAMILY_IPV4;
+		memcpy(ssm[i].key.addr, grp4b, 16);
+		ssm[i].key.udp_port = (uint16_t)(5000 + i % 2); /* two UDP ports of one group */
+		ssm[i].source[0] = 198;
+		ssm[i].source[1] = 18;
+		ssm[i].source[3] = (uint8_t)(1 + i);
+	}
+	ssm[1].source[3] = 1; /* a duplicate: counted once */
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, MCFAN_IGMP_MAX_SOURCES + 1, MCFAN_IGMP_MODE_AUTO,
+					  MCFAN_IGMP_MODE_AUTO, err, sizeof(err)), 0);
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, MCFAN_IGMP_MAX_SOURCES + 2, MCFAN_IGMP_MODE_V3,
+					  MCFAN_IGMP_MODE_AUTO, err, sizeof(err)), -E2BIG);
+	CHECK_EQ_STR(err, "group 232.1.1.1: 9 sources, more than the 8 a group can be joined from");
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, 1, MCFAN_IGMP_MODE_V2, MCFAN_IGMP_MODE_AUTO, err,
+					  sizeof(err)), -ENOTSUP);
+	CHECK(strstr(err, "232.1.1.1 from a source needs IGMPv3") != NULL &&
+	      strstr(err, "not --igmp v2") != NULL, "names the group and the mode: %s", err);
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, 1, MCFAN_IGMP_MODE_OFF, MCFAN_IGMP_MODE_AUTO, err,
+					  sizeof(err)), -ENOTSUP);
+	CHECK(strstr(err, "not --igmp off") != NULL, "off: %s", err);
+	/* MLD v1 / off refuse an IPv6 group from a source; IGMP v2 does not care about it */
+	ssm[0].key.family = MCFAN_FAMILY_IPV6;
+	memcpy(ssm[0].key.addr, grp6, 16);
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, 1, MCFAN_IGMP_MODE_V2, MCFAN_IGMP_MODE_V2, err,
+					  sizeof(err)), 0);
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, 1, MCFAN_IGMP_MODE_V3, MCFAN_IGMP_MODE_V1, err,
+					  sizeof(err)), -ENOTSUP);
+	CHECK(strstr(err, "ff3e::1 from a source needs MLDv2") != NULL, "MLD: %s", err);
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(NULL, 0, MCFAN_IGMP_MODE_OFF, MCFAN_IGMP_MODE_OFF, err,
+					  sizeof(err)), 0);
+}
+
 static void
 test_ssm(void)
 {
@@ -774,6 +885,8 @@ main(void)
 	test_host_compat();
 	test_host_mld();
 	test_host_suppress();
+	test_host_sources();
 	test_ssm();
+	test_ssm_check();
 	return unit_summary("igmp");
 }

@@ -362,8 +362,13 @@ sync_locked(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
 					if (!has)
 						any = true;
 				}
-				mcfan_igmp_host_join(h, g->keys[i].addr, (const uint8_t (*)[16])src,
-						     any ? 0 : n_src, t);
+				/* a joined address whose union changed: its new sources */
+				if (mcfan_igmp_host_set_sources(h, g->keys[i].addr,
+								(const uint8_t (*)[16])src,
+								any ? 0 : n_src, t) == -ENOENT)
+					mcfan_igmp_host_join(h, g->keys[i].addr,
+							     (const uint8_t (*)[16])src,
+							     any ? 0 : n_src, t);
 			}
 			/* leave what is not */
 			for (j = h->n_groups; j-- > 0;) {
@@ -398,6 +403,44 @@ mcfan_igmp_sync(struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm, unsigne
 	sync_locked(app, g, t);
 	send_due(g, t);
 	rte_spinlock_unlock(&g->lock);
+}
+
+int
+mcfan_igmp_join_check(const struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm,
+		      unsigned int n_ssm, char *msg, size_t len)
+{
+	struct mcfan_igmp *g = app->igmp;
+	struct mcfan_igmp_ssm *all;
+	char err[256];
+	unsigned int n = 0;
+	int ret;
+
+	all = calloc(2 * MCFAN_IGMP_SSM_MAX, sizeof(*all));
+	if (all == NULL) {
+		snprintf(msg, len, "join: out of memory");
+		return -ENOMEM;
+	}
+	if (g != NULL) {
+		rte_spinlock_lock(&g->lock);
+		memcpy(all, g->ssm, g->n_ssm * sizeof(all[0]));
+		n = g->n_ssm;
+		rte_spinlock_unlock(&g->lock);
+	}
+	if (n + n_ssm > MCFAN_IGMP_SSM_MAX) {
+		snprintf(msg, len, "join: %u (group, source) pairs joined + %u new is more than the "
+			 "%d mcfan holds", n, n_ssm, MCFAN_IGMP_SSM_MAX);
+		ret = -E2BIG;
+		goto out;
+	}
+	if (n_ssm > 0)
+		memcpy(all + n, ssm, n_ssm * sizeof(all[0]));
+	ret = mcfan_igmp_ssm_check(all, n + n_ssm, app->cfg.igmp_mode, app->cfg.mld_mode, err,
+				   sizeof(err));
+	if (ret < 0)
+		snprintf(msg, len, "join: %s", err);
+out:
+	free(all);
+	return ret;
 }
 
 /* Take up to `limit` frames of each ring. g->lock held. */

@@ -21,7 +21,9 @@
  *
  * Membership follows the joined groups: at the first tick, and at once after each join
  * and leave action (mcfan_igmp_sync()), each distinct group address is joined (any source,
- * or INCLUDE the sources given with `@`) or left on every port.
+ * or INCLUDE the union of the sources its joins gave with `@`) or left on every port; when
+ * the union of a joined address changes (a join or leave of another UDP port of it), its
+ * sources are replaced and the state-change report is sent (mcfan_igmp_host_set_sources()).
  *
  * Locking: the state below is guarded by its own spinlock, taken by the tick, the sync
  * (from an action) and the readers (console, telemetry, report); ctl_lock is taken inside
@@ -30,6 +32,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mcfan_igmp.h"
@@ -113,6 +116,27 @@ void mcfan_igmp_tick(struct mcfan_app *app);
  *   Entries of ssm.
  */
 void mcfan_igmp_sync(struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm, unsigned int n_ssm);
+
+/**
+ * Check the sources of a join against those of the groups joined (the join action, before
+ * it changes anything): together at most MCFAN_IGMP_MAX_SOURCES sources per group address
+ * and MCFAN_IGMP_SSM_MAX (group, source) pairs, and IGMPv3 / MLDv2 able to send them
+ * (mcfan_igmp_ssm_check()).
+ *
+ * @param ssm
+ *   Sources of the groups to join (mcfan_igmp_ssm_split()); may be NULL when n_ssm is 0.
+ * @param n_ssm
+ *   Entries of ssm.
+ * @param msg
+ *   Receives one line naming the group and the limit or the mode, after "join: ".
+ * @param len
+ *   Size of msg, bytes.
+ * @return
+ *   0, -E2BIG (too many sources or pairs), -ENOTSUP (the mode cannot send sources),
+ *   -ENOMEM.
+ */
+int mcfan_igmp_join_check(const struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm,
+			  unsigned int n_ssm, char *msg, size_t len);
 
 /**
  * Take what is left in the control rings (counted) once the RX lcores have stopped, so
