@@ -434,6 +434,49 @@ def test_capture():
     t.remove_runtime_dir(eal)
 
 
+def test_ring_full():
+    """A flood of control frames (a capture replayed without end, net_pcap infinite_rx)
+    outruns the control lcore (1024 frames a ring per 10 ms tick): what the full control
+    ring refuses is the drop reason ctl_ring_full, in the conservation line, and the path's
+    equations stay exact: drops.control == dequeued, drops.ctl_ring_full ==
+    igmp.ctl_ring_full."""
+    what = "ctl ring full"
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-flood-")
+    inp = os.path.join(tmp, "flood.pcap")
+    # another member's v2 report (not_for_us) and a query with TTL 2 (wrong_ttl)
+    rep2 = igmp_frame("239.9.9.1", bytes([0x16, 0, 0, 0, 239, 9, 9, 1]))
+    q3 = igmp_frame("224.0.0.1", bytes([0x11, 100, 0, 0, 0, 0, 0, 0, 2, 125, 0, 0]), ttl=2)
+    t.write_pcap(inp, [rep2, q3] * 32)
+    eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix",
+           f"mcfan-igmp-flood-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", f"net_pcap0,rx_pcap={inp},infinite_rx=1"]
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--igmp", "v2",
+                                          "--duration", "2"], timeout=60)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    if t.check(rep is not None, f"[{what}] report written"):
+        d, ig = rep["drops"], rep["igmp"]
+        print(f"{what}: drops {d}, dequeued {ig['dequeued']}", flush=True)
+        t.check(d["ctl_ring_full"] > 0, f"[{what}] the flood filled the control ring: {d}")
+        t.check(d["control"] > 1024, f"[{what}] and the control lcore took frames: {d}")
+        t.check(t.conservation(rep), f"[{what}] rx {rep['rx_frames']} = delivered "
+                f"{rep['delivered_frames']} + drops {sum(d.values())}, ctl_ring_full included")
+        t.check_eq(d["control"], ig["dequeued"], f"[{what}] drops.control == dequeued")
+        t.check_eq(d["ctl_ring_full"], ig["ctl_ring_full"],
+                   f"[{what}] drops.ctl_ring_full == igmp.ctl_ring_full")
+        t.check_eq(d["control"] + d["ctl_ring_full"], rep["rx_frames"],
+                   f"[{what}] every frame of the flood is control or ctl_ring_full")
+        p = rep["igmp"]["ports"][0]["igmp"]
+        t.check_eq(ig["dequeued"], p["taken"] + sum(p["invalid"].values()) + ig["unknown_port"],
+                   f"[{what}] dequeued == taken + invalid")
+        t.check_eq(p["invalid"]["not_for_us"] + p["invalid"]["wrong_ttl"], ig["dequeued"],
+                   f"[{what}] every frame taken is a report or a TTL-2 query")
+        t.check_eq(rep["mbufs_outside_pool"], 0, f"[{what}] every mbuf back in its pool")
+        t.check(re.search(r"^drops: .* ctl_ring_full %d\b" % d["ctl_ring_full"], out, re.M)
+                is not None, f"[{what}] the text report's drops line names ctl_ring_full")
+    shutil.rmtree(tmp, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+
+
 def test_bad_input():
     """Bad --igmp, --mld, --port-ip and GROUP@SOURCE values: one line naming the value,
     exit 2, nothing started (before EAL); a --port-ip port that does not exist: exit 2 after
@@ -620,6 +663,8 @@ def main():
             test_bad_input()
         if only in ("", "capture"):
             test_capture()
+        if only in ("", "ringfull"):
+            test_ring_full()
         if only in ("", "v2"):
             test_bridge(2, 1, MEMBER_CS * 5 / 100, ssm=False)
         if only in ("", "v3"):

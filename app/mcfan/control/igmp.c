@@ -28,6 +28,7 @@
 #include "mcfan.h"
 #include "log.h"
 #include "control/igmp.h"
+#include "control/stats.h"
 
 #define TX_POOL_MBUFS 511     /* control frames in flight at most (a power of two - 1) */
 #define DEQ_BURST 64          /* frames taken from a ring at a time */
@@ -518,17 +519,16 @@ mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
 		unsigned int max, struct mcfan_igmp_totals *tot)
 {
 	struct mcfan_igmp *g = app->igmp;
-	struct mcfan_rx_stats st;
-	unsigned int n = 0, k, r;
+	struct mcfan_totals tt;
+	unsigned int n = 0, k;
 	uint16_t port;
 	uint64_t t;
 
 	if (tot != NULL) {
+		/* the drop reason, as the conservation line counts it (and `clear stats` resets) */
 		memset(tot, 0, sizeof(*tot));
-		for (r = 0; r < app->n_rx; r++) {
-			mcfan_rx_stats_read(&app->lcores[app->rx_lcore_ids[r]].rx.stats, &st);
-			tot->ctl_ring_full += st.ctl_ring_full;
-		}
+		mcfan_totals_read(app, &tt);
+		tot->ctl_ring_full = tt.drops[MCFAN_DROP_CTL_RING_FULL];
 	}
 	if (g == NULL)
 		return 0;

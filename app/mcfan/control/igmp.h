@@ -9,15 +9,15 @@
  * @file
  * The IGMP and MLD host side of every port, on the control lcore (docs/igmp.md).
  *
- * The path: an RX lcore's classifier finds an IGMP or MLD frame (counted under the drop
- * reason `control`: not for the workers) and hands it to its control ring (one single
- * producer / single consumer rte_ring per RX lcore; a full ring frees it and counts
- * `ctl_ring_full`). The control lcore's tick (mcfan_igmp_tick()) dequeues, parses
+ * The path: an RX lcore's classifier finds an IGMP or MLD frame and hands it to its
+ * control ring (one single producer / single consumer rte_ring per RX lcore), counted
+ * under the drop reason `control` (not for the workers); a frame the full ring refuses is
+ * freed and counted under the drop reason `ctl_ring_full` instead. The control lcore's tick (mcfan_igmp_tick()) dequeues, parses
  * (lib/igmp: an invalid frame counts under its reason: malformed, bad_checksum, wrong_ttl,
  * not_for_us; it is never answered), feeds the queries to the port's host state machine,
  * and sends what is due through TX queue 0 of the port, which only this file uses. So for
- * every port: drops.control = frames dequeued + frames still in the ring + ctl_ring_full,
- * and frames dequeued = taken + sum of the invalid reasons (mcfan_igmp_read()).
+ * every port: drops.control = frames dequeued + frames still in the ring (none once the
+ * run has stopped), drops.ctl_ring_full = what the rings refused, and frames dequeued = taken + sum of the invalid reasons (mcfan_igmp_read()).
  *
  * Membership follows the joined groups: at the first tick, and at once after each join
  * and leave action (mcfan_igmp_sync()), each distinct group address is joined (any source,
@@ -69,7 +69,9 @@ struct mcfan_igmp_port_view {
 /** Totals of the path. */
 struct mcfan_igmp_totals {
 	uint64_t dequeued;          /**< Control frames taken from the rings. */
-	uint64_t ctl_ring_full;     /**< Control frames the rings refused (RX lcores). */
+	/** Control frames the rings refused: the drop reason MCFAN_DROP_CTL_RING_FULL (read
+	 * through mcfan_totals_read(), so since the last `clear stats`). */
+	uint64_t ctl_ring_full;
 	uint64_t unknown_port;      /**< Dequeued frames of a port mcfan does not use. */
 };
 
