@@ -434,6 +434,89 @@ def test_capture():
     t.remove_runtime_dir(eal)
 
 
+def igmp_blocks(out):
+    """The `show igmp` answers of a console run, in order: {"taken", "invalid": {reason: n},
+    "v3": [queries_general, queries_group, queries_source, reports_sent, leaves_sent,
+    suppressed], "groups": [group], "querier": text}."""
+    blocks, cur = [], None
+    for ln in out.splitlines():
+        if ln.startswith("mcfan> "):
+            cur = None
+            if ln.strip() == "mcfan> show igmp":
+                cur = {"groups": [], "querier": None}
+                blocks.append(cur)
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"\s+taken (\d+), invalid: (.*)$", ln)
+        if m:
+            cur["taken"] = int(m.group(1))
+            f = m.group(2).split()
+            cur["invalid"] = {f[i]: int(f[i + 1]) for i in range(0, len(f) - 1, 2)}
+        m = re.match(r"\s+3((?:\s+\d+){6})$", ln)
+        if m:
+            cur["v3"] = [int(x) for x in m.group(1).split()]
+        m = re.match(r"\s+group (\S+)\s+(?:joining|delaying|idle|leaving)\s+sources", ln)
+        if m:
+            cur["groups"].append(m.group(1))
+        m = re.match(r"\s+querier (.*)$", ln)
+        if m:
+            cur["querier"] = m.group(1).split(",")[0]
+    return blocks
+
+
+def test_clear_stats():
+    """`clear stats` on the console resets the IGMP counters (queries, reports, taken,
+    invalid frames, dequeued) but not the membership or the querier."""
+    what = "clear stats"
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-clear-")
+    inp, outp = os.path.join(tmp, "in.pcap"), os.path.join(tmp, "out.pcap")
+    q3 = bytes([0x11, 5, 0, 0, 0, 0, 0, 0, 2, 125, 0, 0])    # general, Max Resp 0.5 s
+    t.write_pcap(inp, [igmp_frame("224.0.0.1", q3),
+                       igmp_frame("224.0.0.1", q3, ttl=2),
+                       igmp_frame("224.0.0.1", bytes([0x16, 0, 0, 0, 239, 9, 9, 1]))])
+    cmds = os.path.join(tmp, "cmds")
+    with open(cmds, "w") as f:
+        f.write("wait 1500\nshow igmp\nclear stats\nshow igmp\n")
+    eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix",
+           f"mcfan-igmp-clear-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", f"net_pcap0,rx_pcap={inp},tx_pcap={outp}"]
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--igmp", "v3",
+                                          "--cmdline-file", cmds, "--duration", "3"],
+                                    timeout=60)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    t.check("statistics cleared (frames, drops, workers, groups, ports, IGMP/MLD counters)"
+            in out + err, f"[{what}] the console says the IGMP/MLD counters are cleared")
+    b = igmp_blocks(out)
+    if t.check(len(b) == 2 and all("v3" in x and "taken" in x for x in b),
+               f"[{what}] two show igmp answers ({out[-800:]!r})"):
+        before, after = b
+        t.check_eq(before["taken"], 1, f"[{what}] before: the query taken")
+        t.check_eq(before["invalid"], {"malformed": 0, "bad_checksum": 0, "wrong_ttl": 1,
+                                       "not_for_us": 1}, f"[{what}] before: invalid frames")
+        t.check_eq(before["v3"][0], 1, f"[{what}] before: 1 general v3 query seen")
+        t.check_eq(before["v3"][3], 3, f"[{what}] before: 2 join reports + 1 answer sent")
+        t.check_eq(after["taken"], 0, f"[{what}] after: taken 0")
+        t.check_eq(after["invalid"], {"malformed": 0, "bad_checksum": 0, "wrong_ttl": 0,
+                                      "not_for_us": 0}, f"[{what}] after: invalid 0")
+        t.check_eq(after["v3"], [0] * 6, f"[{what}] after: every v3 counter 0")
+        t.check_eq((after["groups"], after["querier"]), (["239.9.9.1"], "198.18.0.254 v3"),
+                   f"[{what}] after: membership and querier kept")
+    if t.check(rep is not None, f"[{what}] report written"):
+        ig = rep["igmp"]
+        p = ig["ports"][0]["igmp"]
+        t.check_eq((ig["dequeued"], p["taken"], sum(p["invalid"].values()),
+                    sum(p["reports_sent"].values()), sum(p["queries_general"].values())),
+                   (0, 0, 0, 0, 0), f"[{what}] the report counts from the clear")
+        t.check_eq(rep["drops"]["control"], ig["dequeued"],
+                   f"[{what}] drops.control == dequeued after the clear")
+        t.check_eq([g["group"] for g in p["groups"]], ["239.9.9.1"],
+                   f"[{what}] the report still lists the group")
+        t.check_eq(p["querier"], "198.18.0.254", f"[{what}] and the querier")
+    shutil.rmtree(tmp, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+
+
 def test_ring_full():
     """A flood of control frames (a capture replayed without end, net_pcap infinite_rx)
     outruns the control lcore (1024 frames a ring per 10 ms tick): what the full control
@@ -665,6 +748,8 @@ def main():
             test_capture()
         if only in ("", "ringfull"):
             test_ring_full()
+        if only in ("", "clear"):
+            test_clear_stats()
         if only in ("", "v2"):
             test_bridge(2, 1, MEMBER_CS * 5 / 100, ssm=False)
         if only in ("", "v3"):

@@ -493,6 +493,34 @@ mcfan_igmp_drain(struct mcfan_app *app)
 }
 
 void
+mcfan_igmp_clear(struct mcfan_app *app)
+{
+	struct mcfan_igmp *g = app->igmp;
+	struct igmp_port *p;
+	unsigned int k;
+	uint16_t port;
+
+	if (g == NULL)
+		return;
+	rte_spinlock_lock(&g->lock);
+	drain_rings(app, g, now_ms(app, g), UINT32_MAX);
+	g->dequeued = 0;
+	g->unknown_port = 0;
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		p = &g->ports[port];
+		if (!p->used)
+			continue;
+		p->tx_frames = 0;
+		p->tx_failed = 0;
+		for (k = 0; k < N_PROTO; k++) {
+			p->taken[k] = 0;
+			memset(&p->host[k].c, 0, sizeof(p->host[k].c));
+		}
+	}
+	rte_spinlock_unlock(&g->lock);
+}
+
+void
 mcfan_igmp_free(struct mcfan_app *app)
 {
 	struct mcfan_igmp *g = app->igmp;

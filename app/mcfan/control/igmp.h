@@ -141,6 +141,15 @@ int mcfan_igmp_join_check(const struct mcfan_app *app, const struct mcfan_igmp_s
 			  unsigned int n_ssm, char *msg, size_t len);
 
 /**
+ * `clear stats`: the IGMP/MLD counters start from zero now (queries seen, reports, leaves
+ * and suppressed answers sent, taken, invalid frames, frames dequeued, unknown_port,
+ * tx_frames, tx_failed); the membership, the querier and its timers stay. The rings are
+ * drained first, so the frames classified before the clear are not counted after it.
+ * Control thread (the clear stats action), after mcfan_stats_clear().
+ */
+void mcfan_igmp_clear(struct mcfan_app *app);
+
+/**
  * Take what is left in the control rings (counted) once the RX lcores have stopped, so
  * every mbuf is back in its pool before the ports close.
  */
