@@ -305,6 +305,31 @@ mcfan_igmp_host_leave(struct mcfan_igmp_host *h, const uint8_t *group, uint64_t 
 	return 0;
 }
 
+unsigned int
+mcfan_igmp_host_leave_all(struct mcfan_igmp_host *h, uint64_t now_ms)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < h->n_groups; i++)
+		if (mcfan_igmp_host_leave(h, h->groups[i].addr, now_ms) == 0)
+			n++;
+	return n;
+}
+
+unsigned int
+mcfan_igmp_host_hurry(struct mcfan_igmp_host *h, uint64_t now_ms)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < h->n_groups; i++) {
+		if (h->groups[i].change_left == 0)
+			continue;
+		h->groups[i].change_due_ms = now_ms;
+		n++;
+	}
+	return n;
+}
+
 /* Add the queried sources to a pending group-and-source answer (a union, RFC 3376 5.2). */
 static void
 qsrc_add(struct mcfan_igmp_host *h, struct mcfan_igmp_group *g, const struct mcfan_igmp_msg *m)

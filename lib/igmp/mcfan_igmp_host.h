@@ -257,6 +257,32 @@ int mcfan_igmp_host_set_sources(struct mcfan_igmp_host *h, const uint8_t *group,
 int mcfan_igmp_host_leave(struct mcfan_igmp_host *h, const uint8_t *group, uint64_t now_ms);
 
 /**
+ * Leave every group (mcfan stops): as mcfan_igmp_host_leave() for each joined group.
+ *
+ * @param h
+ *   The host.
+ * @param now_ms
+ *   Now, ms.
+ * @return
+ *   Groups left (those already leaving are not counted).
+ */
+unsigned int mcfan_igmp_host_leave_all(struct mcfan_igmp_host *h, uint64_t now_ms);
+
+/**
+ * Make every join, change or leave message still to send due now, instead of after its
+ * random delay: for the last moments before the port closes, when there is no time to
+ * wait (the repeats then follow each other at once).
+ *
+ * @param h
+ *   The host.
+ * @param now_ms
+ *   Now, ms.
+ * @return
+ *   Groups with such a message pending.
+ */
+unsigned int mcfan_igmp_host_hurry(struct mcfan_igmp_host *h, uint64_t now_ms);
+
+/**
  * Take a valid query (mcfan_igmp_parse() returned MCFAN_IGMP_VALID, type query): count it,
  * note the querier, run the compatibility timers and schedule the answer.
  *

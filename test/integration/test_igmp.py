@@ -16,7 +16,10 @@ mcfan only while the bridge holds a membership for it there.
    (232.1.1.1:4000@198.18.0.1, INCLUDE) forwards only that source's frames (tcpdump on
    mcfan's veth sees none of 198.18.0.3's, which the bridge does receive), and the bridge
    lists the (S,G) entry.
-3. A capture (net_pcap) of malformed IGMP/MLD frames: each counted under its reason
+3. mcfan stopping (SIGTERM on a v2/MLDv1 bridge, `quit` on a v3/MLDv2 one) leaves its
+   groups: the mdb entries go within the last-member query time after it exits, though
+   that bridge's membership interval is 30 s.
+4. A capture (net_pcap) of malformed IGMP/MLD frames: each counted under its reason
    (malformed, bad_checksum, wrong_ttl, not_for_us), none answered: the TX capture holds
    only the joins' unsolicited reports.
 In every run: drops.control == frames dequeued by the control lcore + ctl_ring_full, and
@@ -31,6 +34,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -60,7 +64,7 @@ def lab_down():
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
-def lab_up(igmp_v, mld_v):
+def lab_up(igmp_v, mld_v, member_cs=MEMBER_CS):
     lab_down()
     for ns in (NS_S, NS_B, NS_R):
         sh(f"ip netns add {ns}")
@@ -74,7 +78,7 @@ def lab_up(igmp_v, mld_v):
     b = f"ip netns exec {NS_B}"
     sh(f"{b} ip link add br0 type bridge mcast_snooping 1 mcast_querier 0 "
        f"mcast_query_interval {QUERY_CS} mcast_query_response_interval {RESP_CS} "
-       f"mcast_membership_interval {MEMBER_CS} mcast_igmp_version {igmp_v} "
+       f"mcast_membership_interval {member_cs} mcast_igmp_version {igmp_v} "
        f"mcast_mld_version {mld_v} mcast_startup_query_count 1")
     # the querier once the timers are set: switching it on holds forwarding back for one
     # query response interval, which at creation would still be the default 10 s
@@ -348,6 +352,58 @@ def test_bridge(igmp_v, mld_v, flow_s, ssm):
         t.check(p["mld"]["source"].startswith("fe80::"), f"[{what}] MLD from link-local")
 
 
+STOP_MEMBER_CS = 3000   # a 30 s membership interval: a prune without a leave takes that long
+
+
+def test_stop_leave(igmp_v, mld_v, how):
+    """mcfan stopping (SIGTERM, or `quit` on the console) leaves its groups: the bridge's
+    mdb entries go within the last-member query time after mcfan exits, not after the
+    membership interval (30 s here), and the report lists the groups as left."""
+    what = f"stop ({how}) igmp v{igmp_v} mld v{mld_v}"
+    lab_up(igmp_v, mld_v, STOP_MEMBER_CS)
+    g4, g6 = "239.9.9.2", "ff3e::a"
+    run = Run(f"stop{igmp_v}", ["--port-ip", "0=198.18.0.2", "--idle-rx", "backoff",
+                                "--igmp", f"v{igmp_v}", "--mld", f"v{mld_v}",
+                                "--groups", f"{g4}:{PORT},[{g6}]:{PORT}"])
+    rc, err, rep = None, "", None
+    try:
+        t.check(wait_for(lambda: mdb_has(g4) and mdb_has(g6), 5),
+                f"[{what}] the groups of --groups are in the bridge's mdb: {mdb()}")
+        time.sleep(0.5)
+        if how == "sigterm":
+            run.tel.close()
+            run.p.send_signal(signal.SIGTERM)
+            _, err = run.p.communicate(timeout=60)
+            rc = run.p.returncode
+            if os.path.exists(run.report):
+                with open(run.report) as f:
+                    rep = json.load(f)
+                os.unlink(run.report)
+            shutil.rmtree(t.runtime_dir(run.eal), ignore_errors=True)
+        else:
+            rc, _, err, rep = run.finish()
+        tq = time.monotonic()
+        gone = wait_for(lambda: not mdb_has(g4) and not mdb_has(g6), LAST_MEMBER_S + 1.5)
+        t.check(gone, f"[{what}] after mcfan exits the mdb entries go within the last-member "
+                f"time ({LAST_MEMBER_S + 1.5} s, not the {STOP_MEMBER_CS / 100:.0f} s "
+                f"membership interval): {mdb()}")
+        print(f"{what}: entries gone {time.monotonic() - tq:.1f} s after the exit", flush=True)
+    finally:
+        if rc is None:
+            run.finish()
+        lab_down()
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    if t.check(rep is not None, f"[{what}] report written"):
+        check_path(rep, what)
+        p = rep["igmp"]["ports"][0]
+        t.check(p["igmp"]["leaves_sent"][f"v{igmp_v}"] >= 1 and
+                p["mld"]["leaves_sent"][f"v{mld_v}"] >= 1,
+                f"[{what}] leaves sent at stop: {p['igmp']['leaves_sent']} "
+                f"{p['mld']['leaves_sent']}")
+        t.check_eq([(g["group"], g["state"]) for g in p["igmp"]["groups"] + p["mld"]["groups"]],
+                   [(g4, "left"), (g6, "left")], f"[{what}] the report lists the groups as left")
+
+
 def icmp6(src, dst, msg):
     pseudo = (ipaddress.IPv6Address(src).packed + ipaddress.IPv6Address(dst).packed +
               struct.pack("!IxxxB", len(msg), 58))
@@ -428,7 +484,9 @@ def test_capture():
         elif f[12:14] == b"\x86\xdd":
             m = f[14 + 48:]
             kinds.append(("mld", m[0], m[8]))
-    t.check_eq(sorted(kinds), sorted([("igmp", 0x22, 4)] * 2 + [("mld", 143, 4)] * 2),
+    # (and, since mcfan leaves its groups when it stops, 2 + 2 TO_IN leaves at the end)
+    t.check_eq(sorted(kinds), sorted([("igmp", 0x22, 4)] * 2 + [("mld", 143, 4)] * 2 +
+                                     [("igmp", 0x22, 3)] * 2 + [("mld", 143, 3)] * 2),
                f"[{what}] sent: 2 IGMPv3 and 2 MLDv2 TO_EX joins, no answer")
     shutil.rmtree(tmp, ignore_errors=True)
     t.remove_runtime_dir(eal)
@@ -694,9 +752,9 @@ def console_sources(tmp):
         if not first or first[-1] != r:
             first.append(r)
     t.check_eq(first, [(5, "232.1.1.1", ["198.18.0.1"]), (5, "232.1.1.1", ["198.18.0.3"]),
-                       (6, "232.1.1.1", ["198.18.0.1"])],
+                       (6, "232.1.1.1", ["198.18.0.1"]), (6, "232.1.1.1", ["198.18.0.3"])],
                f"[{what}] sent ALLOW {{.1}}, ALLOW {{.3}} (the re-join), BLOCK {{.1}} (the "
-               f"leave): {recs}")
+               f"leave), BLOCK {{.3}} (mcfan stops): {recs}")
     t.remove_runtime_dir(eal)
     # v2 / MLDv1 on the console: the same refusal as at start
     with open(cmds, "w") as f:
@@ -754,6 +812,9 @@ def main():
             test_bridge(2, 1, MEMBER_CS * 5 / 100, ssm=False)
         if only in ("", "v3"):
             test_bridge(3, 2, MEMBER_CS * 2 / 100, ssm=True)
+        if only in ("", "stop"):
+            test_stop_leave(2, 1, "sigterm")
+            test_stop_leave(3, 2, "quit")
     finally:
         lab_down()
     print(f"test_igmp: {time.monotonic() - t0:.0f} s")

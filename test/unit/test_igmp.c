@@ -799,6 +799,50 @@ test_host_sources(void)
 	mcfan_igmp_host_free(&h);
 }
 
+/* mcfan stops: every group left, the repeats made due at once. */
+static void
+test_host_leave_all(void)
+{
+	struct mcfan_igmp_host h;
+	struct mcfan_igmp_send out;
+	struct mcfan_igmp_msg q;
+	unsigned int n;
+
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_V3, 8, 11), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4, NULL, 0, 0), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4b, (const uint8_t (*)[16])s1, 1, 0), 0);
+	answers(&h, 0, 3000);
+	CHECK_EQ_INT(mcfan_igmp_host_leave(&h, grp4, 4000), 0); /* already leaving: not counted */
+	CHECK_EQ_INT(mcfan_igmp_host_leave_all(&h, 4000), 1);
+	for (n = 0; mcfan_igmp_host_poll(&h, 4000, &out) == 1; n++)
+		CHECK(out.recs[0].type == (out.recs[0].n_src == 0 ? MCFAN_IGMP_REC_TO_IN :
+		      MCFAN_IGMP_REC_BLOCK), "leave records");
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(mcfan_igmp_host_hurry(&h, 4000), 2); /* the repeats: due now */
+	for (n = 0; mcfan_igmp_host_poll(&h, 4000, &out) == 1; n++)
+		;
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(mcfan_igmp_host_hurry(&h, 4000), 0);
+	CHECK_EQ_INT(h.n_groups, 0);
+	CHECK_EQ_INT(h.c.leaves_sent[3], 4);
+	CHECK_EQ_INT(mcfan_igmp_host_leave_all(&h, 4001), 0);
+	mcfan_igmp_host_free(&h);
+	/* IGMPv2 (a v2 querier): one Leave each, nothing to hurry */
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_AUTO, 8, 11), 0);
+	q = query(MCFAN_IGMP_PROTO_IGMP, 2, NULL, 1000);
+	mcfan_igmp_host_query(&h, &q, 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4, NULL, 0, 0), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4b, NULL, 0, 0), 0);
+	answers(&h, 0, 25000);
+	CHECK_EQ_INT(mcfan_igmp_host_leave_all(&h, 30000), 2);
+	for (n = 0; mcfan_igmp_host_poll(&h, 30000, &out) == 1; n++)
+		CHECK_EQ_INT(out.kind, MCFAN_IGMP_SEND_V2_LEAVE);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(mcfan_igmp_host_hurry(&h, 30000), 0);
+	CHECK_EQ_INT(h.n_groups, 0);
+	mcfan_igmp_host_free(&h);
+}
+
 static void
 test_ssm_check(void)
 {
@@ -886,6 +930,7 @@ main(void)
 	test_host_mld();
 	test_host_suppress();
 	test_host_sources();
+	test_host_leave_all();
 	test_ssm();
 	test_ssm_check();
 	return unit_summary("igmp");

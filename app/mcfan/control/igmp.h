@@ -80,7 +80,9 @@ struct mcfan_igmp_group_view {
 	uint8_t addr[16];
 	uint8_t n_src;              /**< 0: any source (EXCLUDE {}). */
 	uint8_t sources[MCFAN_IGMP_MAX_SOURCES][16];
-	const char *state;          /**< mcfan_igmp_group_state(). */
+	/** mcfan_igmp_group_state(); "left" once mcfan stopped and left it
+	 * (mcfan_igmp_leave_all(): the report lists the groups as they were). */
+	const char *state;
 	bool reported;              /**< A report was sent. */
 	uint64_t last_report_age_ms; /**< Since the last report, ms. */
 };
@@ -139,6 +141,15 @@ void mcfan_igmp_sync(struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm, un
  */
 int mcfan_igmp_join_check(const struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm,
 			  unsigned int n_ssm, char *msg, size_t len);
+
+/**
+ * mcfan stops: leave every group on every started port and send the messages at once
+ * (v3 / MLDv2 TO_IN {} or BLOCK {S} [Robustness Variable] times back to back, one IGMPv2
+ * Leave / MLDv1 Done; IGMPv1 and off send nothing), so a snooping switch prunes the
+ * groups within its last-member query time instead of its membership interval. Logs what
+ * it sent. After the data lcores stopped (and mcfan_igmp_drain()), before the ports stop.
+ */
+void mcfan_igmp_leave_all(struct mcfan_app *app);
 
 /**
  * `clear stats`: the IGMP/MLD counters start from zero now (queries seen, reports, leaves
