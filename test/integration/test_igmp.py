@@ -172,15 +172,15 @@ def wait_for(cond, timeout, step=0.1):
 class Run:
     """mcfan in mcfan's namespace with the console on a pipe and the telemetry socket."""
 
-    def __init__(self, name, app):
+    def __init__(self, name, app, ns=NS_R, vdev=None, eal_extra=()):
         self.prefix = f"mcfan-igmp-{name}-{os.getpid()}"
         self.eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix", self.prefix,
-                    "--no-pci", "--log-level", "lib.eal:warning",
-                    "--vdev", f"net_af_packet0,iface={V_R}"]
+                    "--no-pci", "--log-level", "lib.eal:warning", *eal_extra,
+                    "--vdev", vdev or f"net_af_packet0,iface={V_R}"]
         fd, self.report = tempfile.mkstemp(prefix="mcfan-igmp-", suffix=".json")
         os.close(fd)
         os.unlink(self.report)
-        self.p = subprocess.Popen(["ip", "netns", "exec", NS_R, t.mcfan_path(), *self.eal, "--",
+        self.p = subprocess.Popen(["ip", "netns", "exec", ns, t.mcfan_path(), *self.eal, "--",
                                    "-i", "--report-json", self.report, *app],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
@@ -404,6 +404,82 @@ def test_stop_leave(igmp_v, mld_v, how):
                 f"{p['mld']['leaves_sent']}")
         t.check_eq([(g["group"], g["state"]) for g in p["igmp"]["groups"] + p["mld"]["groups"]],
                    [(g4, "left"), (g6, "left")], f"[{what}] the report lists the groups as left")
+
+
+NS_F, TAP_F = f"mcfan-igf-{ID}", f"t{ID}"
+
+
+def port_filter(out, port_name):
+    """The filter column of each `show port stats` row of port_name, in order."""
+    return re.findall(r"^\s+\d+ %s\s+(\S+)\s+\d+" % re.escape(port_name), out, re.M)
+
+
+def test_filter_fallback():
+    """MAC filters follow membership: a run-time join whose rte_eth_dev_set_mc_addr_list
+    fails falls back to allmulticast and says so. The only virtual PMDs here that take a
+    multicast list are net_tap (always) and net_failsafe (if every sub-device does), so the
+    port is a fail-safe over a tap, and a second sub-device that refuses lists (a fail-safe
+    over net_null) is plugged in while mcfan runs (fail-safe's exec() sub-device, polled
+    every 100 ms): the list taken at start (mc_addr_list) is refused at the next join."""
+    what = "filter fallback"
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-filter-")
+    flag = os.path.join(tmp, "subdevice")
+    subprocess.run(["ip", "netns", "del", NS_F], capture_output=True)
+    sh(f"ip netns add {NS_F}")
+    sh(f"ip netns exec {NS_F} sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
+       "net.ipv6.conf.default.disable_ipv6=1")
+    vdev = (f"net_failsafe0,hotplug_poll=100,dev(net_tap0,iface={TAP_F}),"
+            f"exec(cat {flag})")
+    run = Run("filter", ["--igmp", "v3", "--mld", "off"], ns=NS_F, vdev=vdev,
+              eal_extra=["--log-level", "pmd.net.failsafe:info"])
+    snd = None
+    rc, out, err, rep = None, "", "", None
+    try:
+        t.check_eq(run.q("/mcfan/igmp")["filter_mode"], "mc_addr_list",
+                   f"[{what}] at start the fail-safe over a tap takes the multicast list")
+        run.cmd("show port stats")
+        with open(flag, "w") as f:
+            f.write("net_failsafe1,dev(net_null1,no-rx=1)\n")
+        time.sleep(2.0)   # plugged and configured by the next hot-plug poll (100 ms)
+        sh(f"ip netns exec {NS_F} ip addr add 198.18.7.1/24 dev {TAP_F}")
+        run.cmd(f"join {G4}:{PORT}")
+        t.check(wait_for(lambda: run.q("/mcfan/igmp")["filter_mode"] == "allmulticast", 5),
+                f"[{what}] the join's refused list switched the port to allmulticast")
+        run.cmd("show port stats")
+        snd = subprocess.Popen(["ip", "netns", "exec", NS_F, "timeout", "20", "python3", "-c",
+                                SENDER, "3", "100", TAP_F,
+                                json.dumps([["g4", 4, "198.18.7.1", G4, PORT]])],
+                               stdout=subprocess.PIPE, text=True)
+        t.check(wait_for(lambda: run.frames(f"{G4}:{PORT}") >= 50, 8),
+                f"[{what}] the group's frames arrive after the fallback "
+                f"({run.frames(f'{G4}:{PORT}')})")
+        snd.communicate(timeout=30)
+        rc, out, err, rep = run.finish()
+    finally:
+        if rc is None:
+            run.finish()
+        if snd is not None and snd.poll() is None:
+            snd.kill()
+            snd.wait()
+        subprocess.run(["ip", "netns", "del", NS_F], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    t.check("Initializing Fail-safe PMD for net_failsafe1" in err and
+            "Unable to synchronize sub_device state" not in err,
+            f"[{what}] the second sub-device was plugged in and configured")
+    t.check("port 0: cannot update the multicast address list (1 addresses): Operation not "
+            "supported; allmulticast enabled instead (filter mode allmulticast)" in err,
+            f"[{what}] the warning says so ({err[-600:]!r})")
+    t.check_eq(port_filter(out, "net_failsafe0")[:2], ["mc_addr_list", "allmulticast"],
+               f"[{what}] show port stats: mc_addr_list before, allmulticast after the join")
+    if t.check(rep is not None, f"[{what}] report written"):
+        t.check_eq([p["filter_mode"] for p in rep["ports"]], ["allmulticast"],
+                   f"[{what}] the report's ports[].filter_mode")
+        t.check_eq(rep["igmp"]["ports"][0]["filter_mode"], "allmulticast",
+                   f"[{what}] the report's igmp.ports[].filter_mode")
+        t.check(t.conservation(rep), f"[{what}] rx = delivered + drops")
+        g = [x for x in rep["groups"] if x["group"] == G4]
+        t.check(len(g) == 1 and g[0]["frames"] >= 50, f"[{what}] the group's frames: {g}")
 
 
 def icmp6(src, dst, msg):
@@ -814,6 +890,8 @@ def main():
             test_bridge(2, 1, MEMBER_CS * 5 / 100, ssm=False)
         if only in ("", "v3"):
             test_bridge(3, 2, MEMBER_CS * 5 / 100, ssm=True)
+        if only in ("", "filter"):
+            test_filter_fallback()
         if only in ("", "stop"):
             test_stop_leave(2, 1, "sigterm")
             test_stop_leave(3, 2, "quit")
