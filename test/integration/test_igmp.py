@@ -354,6 +354,62 @@ def test_bridge(igmp_v, mld_v, flow_s, ssm):
         t.check(p["mld"]["source"].startswith("fe80::"), f"[{what}] MLD from link-local")
 
 
+# A kernel member of a group in the sender's namespace: joined for `seconds`, then it exits.
+MEMBER = r"""
+import socket, struct, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+             struct.pack("4s4s", socket.inet_aton(sys.argv[1]), socket.inet_aton(sys.argv[2])))
+time.sleep(float(sys.argv[3]))
+"""
+
+
+def test_suppression():
+    """IGMPv2 report suppression against a real second member: the kernel of the sender's
+    namespace joins the group too and answers the bridge's v2 queries; mcfan's bridge port
+    is made a router port (mcast_router 2), so the bridge passes that member's reports to
+    mcfan. Each query, whichever answer is due first goes out: when the kernel's comes
+    first, mcfan cancels its own (reports_suppressed), so over 12 queries some of mcfan's
+    answers are suppressed and the rest sent, never both for one query."""
+    what = "suppression"
+    lab_up(2, 1)
+    sh(f"ip netns exec {NS_B} bridge link set dev {V_BR} mcast_router 2")
+    member = subprocess.Popen(["ip", "netns", "exec", NS_S, "timeout", "40", "python3", "-c",
+                               MEMBER, G4, "198.18.0.1", "25"])
+    run = Run("suppress", ["--port-ip", "0=198.18.0.2", "--igmp", "auto", "--mld", "off",
+                           "--groups", f"{G4}:{PORT}"])
+    rc, err, rep = None, "", None
+    try:
+        t.check(wait_for(lambda: run.q("/mcfan/igmp")["igmp"]["version"] == 2, 8),
+                f"[{what}] mcfan speaks v2 to the bridge's v2 querier")
+        v0 = run.q("/mcfan/igmp")["igmp"]
+        time.sleep(12 * QUERY_CS / 100)
+        v = run.q("/mcfan/igmp")["igmp"]
+        q = v["queries_general_v2"] - v0["queries_general_v2"]
+        sup = v["reports_suppressed_v2"] - v0["reports_suppressed_v2"]
+        ans = v["reports_sent_v2"] - v0["reports_sent_v2"]
+        print(f"{what}: {q} queries, {ans} answers sent, {sup} suppressed", flush=True)
+        t.check(q >= 10, f"[{what}] the bridge queried ({q})")
+        t.check(v["invalid_not_for_us"] - v0["invalid_not_for_us"] >= q // 2,
+                f"[{what}] mcfan heard the other member's reports (not_for_us)")
+        t.check(sup >= 1, f"[{what}] some of mcfan's answers were suppressed ({sup} of {q})")
+        t.check(ans >= 1, f"[{what}] and the others sent ({ans})")
+        t.check(sup + ans <= q + 2, f"[{what}] at most one answer a query: {ans} + {sup}")
+        # (the mdb entry of mcfan's port may lapse meanwhile: a router port needs none)
+        rc, _, err, rep = run.finish()
+    finally:
+        if rc is None:
+            run.finish()
+        member.kill()
+        member.wait()
+        lab_down()
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    if t.check(rep is not None, f"[{what}] report written"):
+        check_path(rep, what)
+        t.check(rep["igmp"]["ports"][0]["igmp"]["reports_suppressed"]["v2"] >= 1,
+                f"[{what}] the report counts reports_suppressed")
+
+
 STOP_MEMBER_CS = 3000   # a 30 s membership interval: a prune without a leave takes that long
 
 
@@ -890,6 +946,8 @@ def main():
             test_bridge(2, 1, MEMBER_CS * 5 / 100, ssm=False)
         if only in ("", "v3"):
             test_bridge(3, 2, MEMBER_CS * 5 / 100, ssm=True)
+        if only in ("", "suppress"):
+            test_suppression()
         if only in ("", "filter"):
             test_filter_fallback()
         if only in ("", "stop"):
