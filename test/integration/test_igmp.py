@@ -21,7 +21,17 @@ mcfan only while the bridge holds a membership for it there.
    that bridge's membership interval is 30 s.
 4. A capture (net_pcap) of malformed IGMP/MLD frames: each counted under its reason
    (malformed, bad_checksum, wrong_ttl, not_for_us), none answered: the TX capture holds
-   only the joins' unsolicited reports.
+   only the joins' unsolicited reports (and the leaves mcfan sends when it stops).
+5. A flood of control frames (net_pcap infinite_rx) fills the control ring: the drop
+   reason ctl_ring_full, exactly in the conservation line (test_ring_full).
+6. `clear stats` on the console resets the IGMP counters, not membership or querier.
+7. Report suppression against a real second member, the kernel of the sender namespace,
+   on a router port of a v2 bridge (test_suppression).
+8. The MAC filter fallback: a run-time join refused by rte_eth_dev_set_mc_addr_list (a
+   net_failsafe port that gains a sub-device without lists) switches the port to
+   allmulticast, says so, and the group's frames arrive (test_filter_fallback).
+9. Bad input: options (exit 2, nothing started) and console lines (error, nothing
+   changed), and a re-join with other sources replacing the sources (console_sources).
 In every run: drops.control == frames dequeued by the control lcore + ctl_ring_full, and
 dequeued == taken + every invalid reason, exactly.
 
