@@ -32,8 +32,9 @@ mcfan only while the bridge holds a membership for it there.
    allmulticast, says so, and the group's frames arrive (test_filter_fallback).
 9. Bad input: options (exit 2, nothing started) and console lines (error, nothing
    changed), and a re-join with other sources replacing the sources (console_sources).
-In every run: drops.control == frames dequeued by the control lcore + ctl_ring_full, and
-dequeued == taken + every invalid reason, exactly.
+In every other run: drops.control == frames dequeued by the control lcore + ctl_ring_full
+(which is 0 there; the flood checks drops.control == dequeued and drops.ctl_ring_full ==
+igmp.ctl_ring_full), and dequeued == taken + every invalid reason, exactly.
 
 Timers are short (query interval 1 s, response 0.5 s, membership 2.5 s: the RFC's 2 x query
 interval + response) to stay under ~90 s; both bridge runs keep flowing for five membership
@@ -234,6 +235,8 @@ def check_path(rep, what):
     t.check(t.conservation(rep), f"[{what}] rx = delivered + drops")
     t.check_eq(rep["drops"]["control"], ig["dequeued"] + ig["ctl_ring_full"],
                f"[{what}] drops.control == dequeued + ctl_ring_full")
+    t.check_eq(rep["drops"]["ctl_ring_full"], ig["ctl_ring_full"],
+               f"[{what}] drops.ctl_ring_full == igmp.ctl_ring_full")
     taken = sum(p[k]["taken"] + sum(p[k]["invalid"].values())
                 for p in ig["ports"] for k in ("igmp", "mld"))
     t.check_eq(ig["dequeued"], taken + ig["unknown_port"],
