@@ -881,6 +881,15 @@ port_ip_item(struct mcfan_config *cfg, const char *s, size_t n, char *err, size_
 			snprintf(err, len, "--port-ip: '%s' is not a unicast IPv4 address", a4);
 			return -EINVAL;
 		}
+		/* RFC 1122 3.2.1.3, RFC 5735: 0/8 (this host) and 127/8 (loopback) never leave
+		 * a host; a report from them would be dropped by the querier */
+		if (pi->ip4[0] == 0 || pi->ip4[0] == 127) {
+			snprintf(err, len, "--port-ip: '%s' is not a unicast IPv4 address of a "
+				 "network (%s)", a4, pi->ip4[0] == 0 ? "0.0.0.0/8 is this host; "
+				 "without --port-ip for the port its reports come from 0.0.0.0" :
+				 "127.0.0.0/8 is loopback");
+			return -EINVAL;
+		}
 		pi->has4 = true;
 	}
 	if (a6 != NULL) {
@@ -1347,6 +1356,12 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 		 * again on top (it already holds; load_config skips options given there). */
 		if (load_config(cfg, given) < 0)
 			return -EINVAL;
+	}
+	/* GROUP@SOURCE needs IGMPv3 / MLDv2, at most 8 sources a group (lib/igmp) */
+	if (mcfan_igmp_ssm_check(cfg->ssm, cfg->n_ssm, cfg->igmp_mode, cfg->mld_mode, err,
+				 sizeof(err)) < 0) {
+		fprintf(stderr, "mcfan: --groups: %s\n", err);
+		return -EINVAL;
 	}
 	if (cfg->ring_size < cfg->burst) {
 		fprintf(stderr, "mcfan: --ring-size %u is below --burst %u%s%s%s: a ring must hold "

@@ -38,6 +38,9 @@ enum mcfan_drop {
 	MCFAN_DROP_RING_FULL,       /**< No worker ring had room for any copy. */
 	MCFAN_DROP_CONTROL,         /**< IGMP or MLD control frame. */
 	MCFAN_DROP_TRUNCATED,       /**< IP length beyond the frame: the frame was cut short. */
+	/** An IGMP or MLD frame the RX lcore's control ring (to the control lcore) had no room
+	 * for; decided by lib/fanout, never by the classifier (such frames are `control`). */
+	MCFAN_DROP_CTL_RING_FULL,
 	MCFAN_DROP_MAX
 };
 

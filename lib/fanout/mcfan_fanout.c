@@ -92,14 +92,16 @@ mcfan_rx_ctx_free(struct mcfan_rx_ctx *ctx)
 	ctx->stage_count = NULL;
 }
 
-/* Hand control frames to the control ring; what it refuses is freed and counted. */
+/* Hand control frames to the control ring (counted `control`); what it refuses is freed
+ * and counted under its own drop reason, `ctl_ring_full`. */
 static void
 stage_control(struct mcfan_rx_ctx *ctx, struct rte_mbuf **ctl, unsigned int n)
 {
 	unsigned int sent = rte_ring_enqueue_burst(ctx->ctl_ring, (void **)ctl, n, NULL);
 
+	ctx->pend.drops[MCFAN_DROP_CONTROL] += sent;
 	if (unlikely(sent < n)) {
-		ctx->pend.ctl_ring_full += n - sent;
+		ctx->pend.drops[MCFAN_DROP_CTL_RING_FULL] += n - sent;
 		rte_pktmbuf_free_bulk(&ctl[sent], n - sent);
 	}
 }
@@ -131,8 +133,7 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 		if (likely(r == MCFAN_DROP_NONE)) {
 			cls[n_cls++] = i;
 		} else if (r == MCFAN_DROP_CONTROL && ctx->ctl_ring != NULL) {
-			pd->drops[r]++;
-			ctl[n_ctl++] = pkts[i];
+			ctl[n_ctl++] = pkts[i]; /* counted by stage_control() */
 		} else {
 			pd->drops[r]++;
 			rte_pktmbuf_free(pkts[i]);
@@ -231,7 +232,6 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 	for (k = 1; k < MCFAN_DROP_MAX; k++)
 		st->drops[k] += pd->drops[k];
 	st->mac_mismatch += pd->mac_mismatch;
-	st->ctl_ring_full += pd->ctl_ring_full;
 	rte_seqcount_write_end(&st->seq);
 	memset(pd, 0, offsetof(struct mcfan_rx_pending, copies_left));
 	return delivered;

@@ -62,9 +62,6 @@ struct mcfan_rx_stats {
 	/** Frames delivered to a group whose destination MAC is not the group's multicast MAC
 	 * (mcfan_classify_mac_mismatch()); counted, not dropped. */
 	uint64_t mac_mismatch;
-	/** Control frames (IGMP, MLD: counted under drops[MCFAN_DROP_CONTROL]) that found the
-	 * control ring (mcfan_rx_ctx.ctl_ring) full and were freed; the others reached it. */
-	uint64_t ctl_ring_full;
 } __rte_cache_aligned;
 
 /** Per-(RX lcore, worker) ring counters. Single writer: the RX lcore. */
@@ -77,7 +74,6 @@ struct mcfan_ring_stats {
 struct mcfan_rx_pending {
 	uint64_t drops[MCFAN_DROP_MAX]; /**< Frames dropped so far, per reason. */
 	uint64_t mac_mismatch;          /**< Frames found in a group with a foreign MAC. */
-	uint64_t ctl_ring_full;         /**< Control frames the control ring refused. */
 	uint64_t bytes;                 /**< Bytes of the staged frames. */
 	uint64_t offered;               /**< Copies staged. */
 	uint16_t frames;                /**< Frames taken since the last flush. */
@@ -112,7 +108,8 @@ struct mcfan_rx_ctx {
 	struct mcfan_rx_pending pend;               /**< Staged, not yet enqueued. */
 	/** Where control frames (MCFAN_DROP_CONTROL: IGMP, MLD) go, single producer (this
 	 * lcore), single consumer (the control lcore, control/igmp.c); NULL: they are freed.
-	 * Set before the lcore is launched. Either way they count under drops[CONTROL]. */
+	 * Set before the lcore is launched. Either way they count under drops[CONTROL],
+	 * except those the full ring refuses: drops[CTL_RING_FULL]. */
 	struct rte_ring *ctl_ring;
 };
 
@@ -241,8 +238,9 @@ uint16_t mcfan_fanout_burst(struct mcfan_rx_ctx *ctx, const struct mcfan_group_t
  * MCFAN_MAX_BURST).
  *
  * Takes ownership of the n mbufs: dropped ones are freed and counted at once,
- * the others are staged; control frames go to ctx->ctl_ring when there is one (and are
- * freed, counted in ctl_ring_full, when it is full).
+ * the others are staged; control frames go to ctx->ctl_ring when there is one, counted
+ * under drops[MCFAN_DROP_CONTROL] (one the full ring refuses is freed and counted under
+ * drops[MCFAN_DROP_CTL_RING_FULL] instead).
  *
  * @param ctx
  *   The calling RX lcore's state.

@@ -203,6 +203,90 @@ mcfan_igmp_host_join(struct mcfan_igmp_host *h, const uint8_t *group,
 	return 0;
 }
 
+/* Whether src (16 bytes) is among the n sources of set. */
+static bool
+src_in(const struct mcfan_igmp_host *h, const uint8_t (*set)[16], unsigned int n,
+       const uint8_t *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (memcmp(set[i], src, addr_len(h)) == 0)
+			return true;
+	return false;
+}
+
+/* Sources of a that are not in b, as a record of the given type; 1 if there are any. */
+static int
+src_diff(const struct mcfan_igmp_host *h, const uint8_t *group, const uint8_t (*a)[16],
+	 unsigned int na, const uint8_t (*b)[16], unsigned int nb, uint8_t type,
+	 struct mcfan_igmp_record *r)
+{
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	memcpy(r->group, group, 16);
+	r->type = type;
+	for (i = 0; i < na; i++)
+		if (!src_in(h, b, nb, a[i]) && !src_in(h, (const uint8_t (*)[16])r->sources,
+						     r->n_src, a[i]))
+			memcpy(r->sources[r->n_src++], a[i], 16);
+	return r->n_src > 0;
+}
+
+int
+mcfan_igmp_host_set_sources(struct mcfan_igmp_host *h, const uint8_t *group,
+			    const uint8_t (*sources)[16], unsigned int n_src, uint64_t now_ms)
+{
+	const uint8_t (*old)[16];
+	struct mcfan_igmp_group *g;
+	unsigned int i, n_old;
+	bool same;
+	int gi;
+
+	if (n_src > MCFAN_IGMP_MAX_SOURCES || (n_src > 0 && sources == NULL))
+		return -EINVAL;
+	gi = find_index(h, group);
+	if (gi < 0 || h->groups[gi].leaving)
+		return -ENOENT;
+	g = &h->groups[gi];
+	old = (const uint8_t (*)[16])g->sources;
+	n_old = g->n_src;
+	same = (n_old == 0) == (n_src == 0);
+	for (i = 0; i < n_src && same; i++)
+		same = src_in(h, old, n_old, sources[i]);
+	for (i = 0; i < n_old && same; i++)
+		same = src_in(h, sources, n_src, old[i]);
+	if (same)
+		return 0;
+	/* RFC 3376 section 5.1 (RFC 3810 section 6.1): the state-change records */
+	g->n_chg = 0;
+	if (n_old == 0 || n_src == 0) {
+		struct mcfan_igmp_record *r = &g->chg[g->n_chg++];
+
+		memset(r, 0, sizeof(*r));
+		memcpy(r->group, g->addr, 16);
+		r->type = n_src == 0 ? MCFAN_IGMP_REC_TO_EX : MCFAN_IGMP_REC_TO_IN;
+		r->n_src = (uint8_t)n_src;
+		if (n_src > 0)
+			memcpy(r->sources, sources, n_src * sizeof(r->sources[0]));
+	} else {
+		if (src_diff(h, g->addr, sources, n_src, old, n_old, MCFAN_IGMP_REC_ALLOW,
+			     &g->chg[g->n_chg]) == 1)
+			g->n_chg++;
+		if (src_diff(h, g->addr, old, n_old, sources, n_src, MCFAN_IGMP_REC_BLOCK,
+			     &g->chg[g->n_chg]) == 1)
+			g->n_chg++;
+	}
+	g->n_src = (uint8_t)n_src;
+	memset(g->sources, 0, sizeof(g->sources));
+	if (n_src > 0)
+		memcpy(g->sources, sources, n_src * sizeof(g->sources[0]));
+	g->change_left = h->robustness;
+	g->change_due_ms = now_ms;
+	return 1;
+}
+
 int
 mcfan_igmp_host_leave(struct mcfan_igmp_host *h, const uint8_t *group, uint64_t now_ms)
 {
@@ -213,11 +297,37 @@ mcfan_igmp_host_leave(struct mcfan_igmp_host *h, const uint8_t *group, uint64_t 
 		return -ENOENT;
 	g = &h->groups[i];
 	g->leaving = true;
+	g->n_chg = 0;
 	g->query_why = 0;
 	g->n_qsrc = 0;
 	g->change_left = h->robustness;
 	g->change_due_ms = now_ms;
 	return 0;
+}
+
+unsigned int
+mcfan_igmp_host_leave_all(struct mcfan_igmp_host *h, uint64_t now_ms)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < h->n_groups; i++)
+		if (mcfan_igmp_host_leave(h, h->groups[i].addr, now_ms) == 0)
+			n++;
+	return n;
+}
+
+unsigned int
+mcfan_igmp_host_hurry(struct mcfan_igmp_host *h, uint64_t now_ms)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < h->n_groups; i++) {
+		if (h->groups[i].change_left == 0)
+			continue;
+		h->groups[i].change_due_ms = now_ms;
+		n++;
+	}
+	return n;
 }
 
 /* Add the queried sources to a pending group-and-source answer (a union, RFC 3376 5.2). */
@@ -340,6 +450,31 @@ mcfan_igmp_host_query(struct mcfan_igmp_host *h, const struct mcfan_igmp_msg *m,
 	schedule_group(h, &h->groups[gi], m, due, v3);
 }
 
+int
+mcfan_igmp_host_report_heard(struct mcfan_igmp_host *h, const struct mcfan_igmp_msg *m,
+			     uint64_t now_ms)
+{
+	unsigned int ver = mcfan_igmp_host_version(h, now_ms);
+	struct mcfan_igmp_group *g;
+	int gi;
+
+	/* RFC 2236 section 3, RFC 2710 section 4: only v1/v2 (MLDv1) reports suppress, and only
+	 * a host that speaks such a version; RFC 3376 section 5.2: v3 has no suppression */
+	if (m->proto != h->proto || m->type != MCFAN_IGMP_MSG_REPORT || m->version == 0 ||
+	    newest(h, m->version) || ver == 0 || newest(h, ver))
+		return 0;
+	gi = find_index(h, m->group);
+	if (gi < 0)
+		return 0;
+	g = &h->groups[gi];
+	if (g->leaving || g->query_why == 0)
+		return 0;
+	g->query_why = 0;
+	g->n_qsrc = 0;
+	h->c.reports_suppressed[m->version]++;
+	return 1;
+}
+
 static void
 remove_group(struct mcfan_igmp_host *h, unsigned int i)
 {
@@ -397,7 +532,12 @@ poll_change(struct mcfan_igmp_host *h, unsigned int i, unsigned int ver, uint64_
 	memcpy(out->group, g->addr, 16);
 	g->change_left--;
 	g->change_due_ms = now_ms + rand_ms(h, 1, uri);
-	if (newest(h, ver)) {
+	if (newest(h, ver) && !g->leaving && g->n_chg > 0) {
+		/* a change of sources: its state-change records */
+		out->kind = new_report_kind(h);
+		out->n_recs = g->n_chg;
+		memcpy(out->recs, g->chg, g->n_chg * sizeof(out->recs[0]));
+	} else if (newest(h, ver)) {
 		out->kind = new_report_kind(h);
 		out->n_recs = 1;
 		memcpy(r->group, g->addr, 16);
@@ -426,6 +566,8 @@ poll_change(struct mcfan_igmp_host *h, unsigned int i, unsigned int ver, uint64_
 	} else {
 		h->c.reports_sent[ver]++;
 		sent_report(g, now_ms);
+		if (g->change_left == 0)
+			g->n_chg = 0;
 	}
 	return 1;
 }

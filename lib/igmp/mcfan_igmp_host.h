@@ -23,6 +23,11 @@
  *    section 5.2), IS_EX {} / IS_IN {S} for a group-specific query, IS_IN of the queried
  *    sources the host wants for a group-and-source-specific one; IGMPv1/v2 and MLDv1 a
  *    report per group, each on its own timer;
+ *  - report suppression (RFC 2236 section 3, RFC 2710 section 4, RFC 1112 appendix I):
+ *    while the host speaks IGMPv1/v2 or MLDv1, another member's v1/v2 (MLDv1) report for a
+ *    group whose answer is pending cancels that answer; the repeats of a join are kept (a
+ *    snooping switch needs a report from each of its ports, and does not pass reports on
+ *    to the other members); IGMPv3 and MLDv2 have no suppression (RFC 3376 section 5.2);
  *  - older-version querier compatibility (RFC 3376 section 7.2.1, RFC 3810 section 8.2.1):
  *    a v1 (or v2) query starts that version's Older Version Querier Present timer of
  *    [Robustness Variable] x [Query Interval] + [Query Response Interval] (RFC 3376 8.12,
@@ -73,7 +78,11 @@ struct mcfan_igmp_group {
 	uint8_t query_why;     /**< Pending answer: MCFAN_IGMP_WHY_GENERAL/GROUP/SOURCE, 0 none. */
 	uint8_t n_qsrc;        /**< Sources of a pending group-and-source answer. */
 	bool reported;         /**< A report of it was sent at least once. */
+	/** v3 / MLDv2: records of a pending source change (mcfan_igmp_host_set_sources()),
+	 * sent instead of the join's record while change_left > 0; 0: none. */
+	uint8_t n_chg;
 	uint8_t sources[MCFAN_IGMP_MAX_SOURCES][16];
+	struct mcfan_igmp_record chg[2]; /**< TO_EX {}, TO_IN {S}, or ALLOW {new} + BLOCK {old}. */
 	uint8_t qsrc[MCFAN_IGMP_MAX_SOURCES][16];
 	uint64_t change_due_ms; /**< When the next join/leave message is due. */
 	uint64_t query_due_ms;  /**< When the pending answer is due. */
@@ -87,6 +96,9 @@ struct mcfan_igmp_counters {
 	uint64_t queries_source[4];    /**< Group-and-source-specific queries seen. */
 	uint64_t reports_sent[4];      /**< Reports sent, per version sent. */
 	uint64_t leaves_sent[4];       /**< Leaves / Dones / leave state changes sent. */
+	/** Answers to a query not sent because another member's report for the group was
+	 * heard first (report suppression, IGMPv1/v2 and MLDv1 only), per version heard. */
+	uint64_t reports_suppressed[4];
 	uint64_t invalid[MCFAN_IGMP_INVALID_MAX]; /**< Frames not taken (index 0: taken). */
 };
 
@@ -206,6 +218,31 @@ int mcfan_igmp_host_join(struct mcfan_igmp_host *h, const uint8_t *group,
 			 const uint8_t (*sources)[16], unsigned int n_src, uint64_t now_ms);
 
 /**
+ * Change the sources of a joined group (the union of its joins changed, docs/igmp.md):
+ * v3 / MLDv2 send the state-change records of RFC 3376 section 5.1 / RFC 3810 section 6.1,
+ * [Robustness Variable] times as for a join: EXCLUDE {} to INCLUDE {S}: TO_IN {S};
+ * INCLUDE {A} to EXCLUDE {}: TO_EX {}; INCLUDE {A} to INCLUDE {B}: ALLOW {B - A} and BLOCK
+ * {A - B} (the non-empty ones, in one report). IGMPv1/v2 and MLDv1 send reports as for a
+ * join (they carry no sources).
+ *
+ * @param h
+ *   The host.
+ * @param group
+ *   The group address.
+ * @param sources
+ *   n_src source addresses (INCLUDE mode), or NULL when n_src is 0 (any source).
+ * @param n_src
+ *   0..MCFAN_IGMP_MAX_SOURCES.
+ * @param now_ms
+ *   Now, ms.
+ * @return
+ *   1 if the sources changed (the reports are due at once), 0 if they are the same set;
+ *   -ENOENT if the group is not joined (or leaving); -EINVAL for too many sources.
+ */
+int mcfan_igmp_host_set_sources(struct mcfan_igmp_host *h, const uint8_t *group,
+				const uint8_t (*sources)[16], unsigned int n_src, uint64_t now_ms);
+
+/**
  * Leave a group: its leave messages are due at once; the group goes once they are sent.
  *
  * @param h
@@ -220,6 +257,32 @@ int mcfan_igmp_host_join(struct mcfan_igmp_host *h, const uint8_t *group,
 int mcfan_igmp_host_leave(struct mcfan_igmp_host *h, const uint8_t *group, uint64_t now_ms);
 
 /**
+ * Leave every group (mcfan stops): as mcfan_igmp_host_leave() for each joined group.
+ *
+ * @param h
+ *   The host.
+ * @param now_ms
+ *   Now, ms.
+ * @return
+ *   Groups left (those already leaving are not counted).
+ */
+unsigned int mcfan_igmp_host_leave_all(struct mcfan_igmp_host *h, uint64_t now_ms);
+
+/**
+ * Make every join, change or leave message still to send due now, instead of after its
+ * random delay: for the last moments before the port closes, when there is no time to
+ * wait (the repeats then follow each other at once).
+ *
+ * @param h
+ *   The host.
+ * @param now_ms
+ *   Now, ms.
+ * @return
+ *   Groups with such a message pending.
+ */
+unsigned int mcfan_igmp_host_hurry(struct mcfan_igmp_host *h, uint64_t now_ms);
+
+/**
  * Take a valid query (mcfan_igmp_parse() returned MCFAN_IGMP_VALID, type query): count it,
  * note the querier, run the compatibility timers and schedule the answer.
  *
@@ -232,6 +295,27 @@ int mcfan_igmp_host_leave(struct mcfan_igmp_host *h, const uint8_t *group, uint6
  */
 void mcfan_igmp_host_query(struct mcfan_igmp_host *h, const struct mcfan_igmp_msg *msg,
 			   uint64_t now_ms);
+
+/**
+ * Take another member's report (mcfan_igmp_parse() returned MCFAN_IGMP_NOT_FOR_US with
+ * msg->type MCFAN_IGMP_MSG_REPORT): report suppression. If the host speaks IGMPv1/v2 or
+ * MLDv1 now, the report is a v1/v2 (MLDv1) one, and the host's answer to a query for that
+ * group is pending, the answer is cancelled and counted in reports_suppressed[version of
+ * the report heard] (RFC 2236 section 3, RFC 2710 section 4). Anything else is ignored:
+ * a v3 / MLDv2 report, a report heard while the host speaks v3 / MLDv2, a group not
+ * joined or leaving, nothing pending.
+ *
+ * @param h
+ *   The host.
+ * @param msg
+ *   The report (its proto must be the host's).
+ * @param now_ms
+ *   Now, ms.
+ * @return
+ *   1 if a pending answer was cancelled, else 0.
+ */
+int mcfan_igmp_host_report_heard(struct mcfan_igmp_host *h, const struct mcfan_igmp_msg *msg,
+				 uint64_t now_ms);
 
 /**
  * Hand out the next message that is due, and advance the state (counters, retransmissions,

@@ -9,6 +9,8 @@
 #include <arpa/inet.h>
 
 #include "mcfan_group.h"
+#include "mcfan_igmp.h"
+#include "mcfan_igmp_host.h"
 #include "mcfan_igmp_ssm.h"
 
 #define ITEM_MAX 256 /* longest item quoted or parsed, bytes */
@@ -125,4 +127,55 @@ mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 out:
 	free(keys);
 	return ret;
+}
+
+int
+mcfan_igmp_ssm_check(const struct mcfan_igmp_ssm *ssm, unsigned int n, int igmp_mode,
+		     int mld_mode, char *err, size_t err_len)
+{
+	char a[MCFAN_IGMP_ADDR_STR];
+	unsigned int i, j, k, n_src;
+	bool v6, seen;
+	uint8_t proto;
+	int mode;
+
+	for (i = 0; i < n; i++) {
+		v6 = ssm[i].key.family == MCFAN_FAMILY_IPV6;
+		proto = v6 ? MCFAN_IGMP_PROTO_MLD : MCFAN_IGMP_PROTO_IGMP;
+		mode = v6 ? mld_mode : igmp_mode;
+		if (mode == MCFAN_IGMP_MODE_OFF || mode == MCFAN_IGMP_MODE_V1 ||
+		    (mode == MCFAN_IGMP_MODE_V2 && !v6)) {
+			if (err != NULL && err_len > 0)
+				snprintf(err, err_len, "%s from a source needs %s (--%s auto or %s), "
+					 "not --%s %s: %s", mcfan_igmp_addr_format(proto,
+					 ssm[i].key.addr, a), v6 ? "MLDv2" : "IGMPv3",
+					 v6 ? "mld" : "igmp", v6 ? "v2" : "v3", v6 ? "mld" : "igmp",
+					 mcfan_igmp_mode_name(mode), mode == MCFAN_IGMP_MODE_OFF ?
+					 "it sends no report" : "that version has no sources");
+			return -ENOTSUP;
+		}
+		/* the first pair of its address counts the address's distinct sources */
+		for (j = 0, seen = false; j < i && !seen; j++)
+			seen = memcmp(ssm[j].key.addr, ssm[i].key.addr, 16) == 0;
+		if (seen)
+			continue;
+		for (j = i, n_src = 0; j < n; j++) {
+			if (memcmp(ssm[j].key.addr, ssm[i].key.addr, 16) != 0)
+				continue;
+			for (k = i; k < j; k++)
+				if (memcmp(ssm[k].key.addr, ssm[i].key.addr, 16) == 0 &&
+				    memcmp(ssm[k].source, ssm[j].source, 16) == 0)
+					break;
+			if (k == j)
+				n_src++;
+		}
+		if (n_src > MCFAN_IGMP_MAX_SOURCES) {
+			if (err != NULL && err_len > 0)
+				snprintf(err, err_len, "group %s: %u sources, more than the %d a "
+					 "group can be joined from", mcfan_igmp_addr_format(proto,
+					 ssm[i].key.addr, a), n_src, MCFAN_IGMP_MAX_SOURCES);
+			return -E2BIG;
+		}
+	}
+	return 0;
 }

@@ -57,4 +57,30 @@ int mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 			 struct mcfan_igmp_ssm *ssm, unsigned int max, unsigned int *n_ssm,
 			 char *err, size_t err_len);
 
+/**
+ * Check the (group, source) pairs of the groups joined together (all of a run: the start's
+ * and every later join's): at most MCFAN_IGMP_MAX_SOURCES distinct sources per group
+ * address (over all its UDP ports; the host joins their union), and a mode that can send
+ * sources: IGMPv3 for an IPv4 group (--igmp auto or v3, not v2 or off), MLDv2 for an IPv6
+ * one (--mld auto or v2, not v1 or off).
+ *
+ * @param ssm
+ *   The pairs; may be NULL when n is 0.
+ * @param n
+ *   Entries of ssm.
+ * @param igmp_mode
+ *   enum mcfan_igmp_mode of IGMP (mcfan_igmp_host.h).
+ * @param mld_mode
+ *   enum mcfan_igmp_mode of MLD.
+ * @param err
+ *   Buffer for a message that names the group and the limit or the mode; may be NULL.
+ * @param err_len
+ *   Size of err, bytes.
+ * @return
+ *   0; -E2BIG for a group with more than MCFAN_IGMP_MAX_SOURCES sources; -ENOTSUP for a
+ *   source-specific group whose protocol is off or pinned to a version without sources.
+ */
+int mcfan_igmp_ssm_check(const struct mcfan_igmp_ssm *ssm, unsigned int n, int igmp_mode,
+			 int mld_mode, char *err, size_t err_len);
+
 #endif /* MCFAN_IGMP_SSM_H */

@@ -9,20 +9,36 @@ mcfan only while the bridge holds a membership for it there.
 1. IGMPv2 + MLDv1 bridge (mcast_igmp_version 2, mcast_mld_version 1): before `join` the
    groups' frames do not reach mcfan (the bridge's sender port counts them); after `join`
    they do and `bridge mdb show` lists both groups on mcfan's port; they keep flowing (no
-   1 s window without frames) for five membership intervals, answered queries only; after
+   2 s window without frames) for five membership intervals, answered queries only; after
    `leave` the entries go and the frames stop within the last-member query time; the
    counters say v2 / v1, queries seen, reports and leaves sent.
 2. IGMPv3 + MLDv2 bridge: the same with v3 / MLDv2 reports, and a source-specific join
    (232.1.1.1:4000@198.18.0.1, INCLUDE) forwards only that source's frames (tcpdump on
    mcfan's veth sees none of 198.18.0.3's, which the bridge does receive), and the bridge
    lists the (S,G) entry.
-3. A capture (net_pcap) of malformed IGMP/MLD frames: each counted under its reason
+3. mcfan stopping (SIGTERM on a v2/MLDv1 bridge, `quit` on a v3/MLDv2 one) leaves its
+   groups: the mdb entries go within the last-member query time after it exits, though
+   that bridge's membership interval is 30 s.
+4. A capture (net_pcap) of malformed IGMP/MLD frames: each counted under its reason
    (malformed, bad_checksum, wrong_ttl, not_for_us), none answered: the TX capture holds
-   only the joins' unsolicited reports.
-In every run: drops.control == frames dequeued by the control lcore + ctl_ring_full, and
-dequeued == taken + every invalid reason, exactly.
+   only the joins' unsolicited reports (and the leaves mcfan sends when it stops).
+5. A flood of control frames (net_pcap infinite_rx) fills the control ring: the drop
+   reason ctl_ring_full, exactly in the conservation line (test_ring_full).
+6. `clear stats` on the console resets the IGMP counters, not membership or querier.
+7. Report suppression against a real second member, the kernel of the sender namespace,
+   on a router port of a v2 bridge (test_suppression).
+8. The MAC filter fallback: a run-time join refused by rte_eth_dev_set_mc_addr_list (a
+   net_failsafe port that gains a sub-device without lists) switches the port to
+   allmulticast, says so, and the group's frames arrive (test_filter_fallback).
+9. Bad input: options (exit 2, nothing started) and console lines (error, nothing
+   changed), and a re-join with other sources replacing the sources (console_sources).
+In every other run: drops.control == frames dequeued by the control lcore + ctl_ring_full
+(which is 0 there; the flood checks drops.control == dequeued and drops.ctl_ring_full ==
+igmp.ctl_ring_full), and dequeued == taken + every invalid reason, exactly.
 
-Timers are short (query interval 1.5 s, response 1 s, membership 4 s) to stay under ~90 s.
+Timers are short (query interval 1 s, response 0.5 s, membership 2.5 s: the RFC's 2 x query
+interval + response) to stay under ~90 s; both bridge runs keep flowing for five membership
+intervals (12.5 s).
 Usage: test_igmp.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
 """
 
@@ -31,6 +47,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -42,7 +59,7 @@ import mcfantest as t
 ID = f"ig{os.getpid() % 100000}"
 NS_S, NS_B, NS_R = f"mcfan-igs-{ID}", f"mcfan-igb-{ID}", f"mcfan-igr-{ID}"
 V_S, V_BS, V_R, V_BR = f"s{ID}", f"bs{ID}", f"r{ID}", f"br{ID}"
-QUERY_CS, RESP_CS, MEMBER_CS = 150, 100, 400     # bridge timers, centiseconds
+QUERY_CS, RESP_CS, MEMBER_CS = 100, 50, 250      # bridge timers, centiseconds
 LAST_MEMBER_S = 2 * 1.0                           # mcast_last_member_count 2 x interval 1 s
 G4, G6, GSSM, PORT = "239.9.9.1", "ff3e::9", "232.1.1.1", 3999
 SSM_PORT = 4000
@@ -60,7 +77,7 @@ def lab_down():
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
-def lab_up(igmp_v, mld_v):
+def lab_up(igmp_v, mld_v, member_cs=MEMBER_CS):
     lab_down()
     for ns in (NS_S, NS_B, NS_R):
         sh(f"ip netns add {ns}")
@@ -74,7 +91,7 @@ def lab_up(igmp_v, mld_v):
     b = f"ip netns exec {NS_B}"
     sh(f"{b} ip link add br0 type bridge mcast_snooping 1 mcast_querier 0 "
        f"mcast_query_interval {QUERY_CS} mcast_query_response_interval {RESP_CS} "
-       f"mcast_membership_interval {MEMBER_CS} mcast_igmp_version {igmp_v} "
+       f"mcast_membership_interval {member_cs} mcast_igmp_version {igmp_v} "
        f"mcast_mld_version {mld_v} mcast_startup_query_count 1")
     # the querier once the timers are set: switching it on holds forwarding back for one
     # query response interval, which at creation would still be the default 10 s
@@ -166,15 +183,15 @@ def wait_for(cond, timeout, step=0.1):
 class Run:
     """mcfan in mcfan's namespace with the console on a pipe and the telemetry socket."""
 
-    def __init__(self, name, app):
+    def __init__(self, name, app, ns=NS_R, vdev=None, eal_extra=()):
         self.prefix = f"mcfan-igmp-{name}-{os.getpid()}"
         self.eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix", self.prefix,
-                    "--no-pci", "--log-level", "lib.eal:warning",
-                    "--vdev", f"net_af_packet0,iface={V_R}"]
+                    "--no-pci", "--log-level", "lib.eal:warning", *eal_extra,
+                    "--vdev", vdev or f"net_af_packet0,iface={V_R}"]
         fd, self.report = tempfile.mkstemp(prefix="mcfan-igmp-", suffix=".json")
         os.close(fd)
         os.unlink(self.report)
-        self.p = subprocess.Popen(["ip", "netns", "exec", NS_R, t.mcfan_path(), *self.eal, "--",
+        self.p = subprocess.Popen(["ip", "netns", "exec", ns, t.mcfan_path(), *self.eal, "--",
                                    "-i", "--report-json", self.report, *app],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True)
@@ -218,6 +235,8 @@ def check_path(rep, what):
     t.check(t.conservation(rep), f"[{what}] rx = delivered + drops")
     t.check_eq(rep["drops"]["control"], ig["dequeued"] + ig["ctl_ring_full"],
                f"[{what}] drops.control == dequeued + ctl_ring_full")
+    t.check_eq(rep["drops"]["ctl_ring_full"], ig["ctl_ring_full"],
+               f"[{what}] drops.ctl_ring_full == igmp.ctl_ring_full")
     taken = sum(p[k]["taken"] + sum(p[k]["invalid"].values())
                 for p in ig["ports"] for k in ("igmp", "mld"))
     t.check_eq(ig["dequeued"], taken + ig["unknown_port"],
@@ -348,6 +367,190 @@ def test_bridge(igmp_v, mld_v, flow_s, ssm):
         t.check(p["mld"]["source"].startswith("fe80::"), f"[{what}] MLD from link-local")
 
 
+# A kernel member of a group in the sender's namespace: joined for `seconds`, then it exits.
+MEMBER = r"""
+import socket, struct, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+             struct.pack("4s4s", socket.inet_aton(sys.argv[1]), socket.inet_aton(sys.argv[2])))
+time.sleep(float(sys.argv[3]))
+"""
+
+
+def test_suppression():
+    """IGMPv2 report suppression against a real second member: the kernel of the sender's
+    namespace joins the group too and answers the bridge's v2 queries; mcfan's bridge port
+    is made a router port (mcast_router 2), so the bridge passes that member's reports to
+    mcfan. Each query, whichever answer is due first goes out: when the kernel's comes
+    first, mcfan cancels its own (reports_suppressed), so over 12 queries some of mcfan's
+    answers are suppressed and the rest sent, never both for one query."""
+    what = "suppression"
+    lab_up(2, 1)
+    sh(f"ip netns exec {NS_B} bridge link set dev {V_BR} mcast_router 2")
+    member = subprocess.Popen(["ip", "netns", "exec", NS_S, "timeout", "40", "python3", "-c",
+                               MEMBER, G4, "198.18.0.1", "25"])
+    run = Run("suppress", ["--port-ip", "0=198.18.0.2", "--igmp", "auto", "--mld", "off",
+                           "--groups", f"{G4}:{PORT}"])
+    rc, err, rep = None, "", None
+    try:
+        t.check(wait_for(lambda: run.q("/mcfan/igmp")["igmp"]["version"] == 2, 8),
+                f"[{what}] mcfan speaks v2 to the bridge's v2 querier")
+        v0 = run.q("/mcfan/igmp")["igmp"]
+        time.sleep(12 * QUERY_CS / 100)
+        v = run.q("/mcfan/igmp")["igmp"]
+        q = v["queries_general_v2"] - v0["queries_general_v2"]
+        sup = v["reports_suppressed_v2"] - v0["reports_suppressed_v2"]
+        ans = v["reports_sent_v2"] - v0["reports_sent_v2"]
+        print(f"{what}: {q} queries, {ans} answers sent, {sup} suppressed", flush=True)
+        t.check(q >= 10, f"[{what}] the bridge queried ({q})")
+        t.check(v["invalid_not_for_us"] - v0["invalid_not_for_us"] >= q // 2,
+                f"[{what}] mcfan heard the other member's reports (not_for_us)")
+        t.check(sup >= 1, f"[{what}] some of mcfan's answers were suppressed ({sup} of {q})")
+        t.check(ans >= 1, f"[{what}] and the others sent ({ans})")
+        t.check(sup + ans <= q + 2, f"[{what}] at most one answer a query: {ans} + {sup}")
+        # (the mdb entry of mcfan's port may lapse meanwhile: a router port needs none)
+        rc, _, err, rep = run.finish()
+    finally:
+        if rc is None:
+            run.finish()
+        member.kill()
+        member.wait()
+        lab_down()
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    if t.check(rep is not None, f"[{what}] report written"):
+        check_path(rep, what)
+        t.check(rep["igmp"]["ports"][0]["igmp"]["reports_suppressed"]["v2"] >= 1,
+                f"[{what}] the report counts reports_suppressed")
+
+
+STOP_MEMBER_CS = 3000   # a 30 s membership interval: a prune without a leave takes that long
+
+
+def test_stop_leave(igmp_v, mld_v, how):
+    """mcfan stopping (SIGTERM, or `quit` on the console) leaves its groups: the bridge's
+    mdb entries go within the last-member query time after mcfan exits, not after the
+    membership interval (30 s here), and the report lists the groups as left."""
+    what = f"stop ({how}) igmp v{igmp_v} mld v{mld_v}"
+    lab_up(igmp_v, mld_v, STOP_MEMBER_CS)
+    g4, g6 = "239.9.9.2", "ff3e::a"
+    run = Run(f"stop{igmp_v}", ["--port-ip", "0=198.18.0.2", "--idle-rx", "backoff",
+                                "--igmp", f"v{igmp_v}", "--mld", f"v{mld_v}",
+                                "--groups", f"{g4}:{PORT},[{g6}]:{PORT}"])
+    rc, err, rep = None, "", None
+    try:
+        t.check(wait_for(lambda: mdb_has(g4) and mdb_has(g6), 5),
+                f"[{what}] the groups of --groups are in the bridge's mdb: {mdb()}")
+        time.sleep(0.5)
+        if how == "sigterm":
+            run.tel.close()
+            run.p.send_signal(signal.SIGTERM)
+            _, err = run.p.communicate(timeout=60)
+            rc = run.p.returncode
+            if os.path.exists(run.report):
+                with open(run.report) as f:
+                    rep = json.load(f)
+                os.unlink(run.report)
+            shutil.rmtree(t.runtime_dir(run.eal), ignore_errors=True)
+        else:
+            rc, _, err, rep = run.finish()
+        tq = time.monotonic()
+        gone = wait_for(lambda: not mdb_has(g4) and not mdb_has(g6), LAST_MEMBER_S + 1.5)
+        t.check(gone, f"[{what}] after mcfan exits the mdb entries go within the last-member "
+                f"time ({LAST_MEMBER_S + 1.5} s, not the {STOP_MEMBER_CS / 100:.0f} s "
+                f"membership interval): {mdb()}")
+        print(f"{what}: entries gone {time.monotonic() - tq:.1f} s after the exit", flush=True)
+    finally:
+        if rc is None:
+            run.finish()
+        lab_down()
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    if t.check(rep is not None, f"[{what}] report written"):
+        check_path(rep, what)
+        p = rep["igmp"]["ports"][0]
+        t.check(p["igmp"]["leaves_sent"][f"v{igmp_v}"] >= 1 and
+                p["mld"]["leaves_sent"][f"v{mld_v}"] >= 1,
+                f"[{what}] leaves sent at stop: {p['igmp']['leaves_sent']} "
+                f"{p['mld']['leaves_sent']}")
+        t.check_eq([(g["group"], g["state"]) for g in p["igmp"]["groups"] + p["mld"]["groups"]],
+                   [(g4, "left"), (g6, "left")], f"[{what}] the report lists the groups as left")
+
+
+NS_F, TAP_F = f"mcfan-igf-{ID}", f"t{ID}"
+
+
+def port_filter(out, port_name):
+    """The filter column of each `show port stats` row of port_name, in order."""
+    return re.findall(r"^\s+\d+ %s\s+(\S+)\s+\d+" % re.escape(port_name), out, re.M)
+
+
+def test_filter_fallback():
+    """MAC filters follow membership: a run-time join whose rte_eth_dev_set_mc_addr_list
+    fails falls back to allmulticast and says so. The only virtual PMDs here that take a
+    multicast list are net_tap (always) and net_failsafe (if every sub-device does), so the
+    port is a fail-safe over a tap, and a second sub-device that refuses lists (a fail-safe
+    over net_null) is plugged in while mcfan runs (fail-safe's exec() sub-device, polled
+    every 100 ms): the list taken at start (mc_addr_list) is refused at the next join."""
+    what = "filter fallback"
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-filter-")
+    flag = os.path.join(tmp, "subdevice")
+    subprocess.run(["ip", "netns", "del", NS_F], capture_output=True)
+    sh(f"ip netns add {NS_F}")
+    sh(f"ip netns exec {NS_F} sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
+       "net.ipv6.conf.default.disable_ipv6=1")
+    vdev = (f"net_failsafe0,hotplug_poll=100,dev(net_tap0,iface={TAP_F}),"
+            f"exec(cat {flag})")
+    run = Run("filter", ["--igmp", "v3", "--mld", "off"], ns=NS_F, vdev=vdev,
+              eal_extra=["--log-level", "pmd.net.failsafe:info"])
+    snd = None
+    rc, out, err, rep = None, "", "", None
+    try:
+        t.check_eq(run.q("/mcfan/igmp")["filter_mode"], "mc_addr_list",
+                   f"[{what}] at start the fail-safe over a tap takes the multicast list")
+        run.cmd("show port stats")
+        with open(flag, "w") as f:
+            f.write("net_failsafe1,dev(net_null1,no-rx=1)\n")
+        time.sleep(2.0)   # plugged and configured by the next hot-plug poll (100 ms)
+        sh(f"ip netns exec {NS_F} ip addr add 198.18.7.1/24 dev {TAP_F}")
+        run.cmd(f"join {G4}:{PORT}")
+        t.check(wait_for(lambda: run.q("/mcfan/igmp")["filter_mode"] == "allmulticast", 5),
+                f"[{what}] the join's refused list switched the port to allmulticast")
+        run.cmd("show port stats")
+        snd = subprocess.Popen(["ip", "netns", "exec", NS_F, "timeout", "20", "python3", "-c",
+                                SENDER, "3", "100", TAP_F,
+                                json.dumps([["g4", 4, "198.18.7.1", G4, PORT]])],
+                               stdout=subprocess.PIPE, text=True)
+        t.check(wait_for(lambda: run.frames(f"{G4}:{PORT}") >= 50, 8),
+                f"[{what}] the group's frames arrive after the fallback "
+                f"({run.frames(f'{G4}:{PORT}')})")
+        snd.communicate(timeout=30)
+        rc, out, err, rep = run.finish()
+    finally:
+        if rc is None:
+            run.finish()
+        if snd is not None and snd.poll() is None:
+            snd.kill()
+            snd.wait()
+        subprocess.run(["ip", "netns", "del", NS_F], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    t.check("Initializing Fail-safe PMD for net_failsafe1" in err and
+            "Unable to synchronize sub_device state" not in err,
+            f"[{what}] the second sub-device was plugged in and configured")
+    t.check("port 0: cannot update the multicast address list (1 addresses): Operation not "
+            "supported; allmulticast enabled instead (filter mode allmulticast)" in err,
+            f"[{what}] the warning says so ({err[-600:]!r})")
+    t.check_eq(port_filter(out, "net_failsafe0")[:2], ["mc_addr_list", "allmulticast"],
+               f"[{what}] show port stats: mc_addr_list before, allmulticast after the join")
+    if t.check(rep is not None, f"[{what}] report written"):
+        t.check_eq([p["filter_mode"] for p in rep["ports"]], ["allmulticast"],
+                   f"[{what}] the report's ports[].filter_mode")
+        t.check_eq(rep["igmp"]["ports"][0]["filter_mode"], "allmulticast",
+                   f"[{what}] the report's igmp.ports[].filter_mode")
+        t.check(t.conservation(rep), f"[{what}] rx = delivered + drops")
+        g = [x for x in rep["groups"] if x["group"] == G4]
+        t.check(len(g) == 1 and g[0]["frames"] >= 50, f"[{what}] the group's frames: {g}")
+
+
 def icmp6(src, dst, msg):
     pseudo = (ipaddress.IPv6Address(src).packed + ipaddress.IPv6Address(dst).packed +
               struct.pack("!IxxxB", len(msg), 58))
@@ -428,8 +631,136 @@ def test_capture():
         elif f[12:14] == b"\x86\xdd":
             m = f[14 + 48:]
             kinds.append(("mld", m[0], m[8]))
-    t.check_eq(sorted(kinds), sorted([("igmp", 0x22, 4)] * 2 + [("mld", 143, 4)] * 2),
+    # (and, since mcfan leaves its groups when it stops, 2 + 2 TO_IN leaves at the end)
+    t.check_eq(sorted(kinds), sorted([("igmp", 0x22, 4)] * 2 + [("mld", 143, 4)] * 2 +
+                                     [("igmp", 0x22, 3)] * 2 + [("mld", 143, 3)] * 2),
                f"[{what}] sent: 2 IGMPv3 and 2 MLDv2 TO_EX joins, no answer")
+    shutil.rmtree(tmp, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+
+
+def igmp_blocks(out):
+    """The `show igmp` answers of a console run, in order: {"taken", "invalid": {reason: n},
+    "v3": [queries_general, queries_group, queries_source, reports_sent, leaves_sent,
+    suppressed], "groups": [group], "querier": text}."""
+    blocks, cur = [], None
+    for ln in out.splitlines():
+        if ln.startswith("mcfan> "):
+            cur = None
+            if ln.strip() == "mcfan> show igmp":
+                cur = {"groups": [], "querier": None}
+                blocks.append(cur)
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"\s+taken (\d+), invalid: (.*)$", ln)
+        if m:
+            cur["taken"] = int(m.group(1))
+            f = m.group(2).split()
+            cur["invalid"] = {f[i]: int(f[i + 1]) for i in range(0, len(f) - 1, 2)}
+        m = re.match(r"\s+3((?:\s+\d+){6})$", ln)
+        if m:
+            cur["v3"] = [int(x) for x in m.group(1).split()]
+        m = re.match(r"\s+group (\S+)\s+(?:joining|delaying|idle|leaving)\s+sources", ln)
+        if m:
+            cur["groups"].append(m.group(1))
+        m = re.match(r"\s+querier (.*)$", ln)
+        if m:
+            cur["querier"] = m.group(1).split(",")[0]
+    return blocks
+
+
+def test_clear_stats():
+    """`clear stats` on the console resets the IGMP counters (queries, reports, taken,
+    invalid frames, dequeued) but not the membership or the querier."""
+    what = "clear stats"
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-clear-")
+    inp, outp = os.path.join(tmp, "in.pcap"), os.path.join(tmp, "out.pcap")
+    q3 = bytes([0x11, 5, 0, 0, 0, 0, 0, 0, 2, 125, 0, 0])    # general, Max Resp 0.5 s
+    t.write_pcap(inp, [igmp_frame("224.0.0.1", q3),
+                       igmp_frame("224.0.0.1", q3, ttl=2),
+                       igmp_frame("224.0.0.1", bytes([0x16, 0, 0, 0, 239, 9, 9, 1]))])
+    cmds = os.path.join(tmp, "cmds")
+    with open(cmds, "w") as f:
+        f.write("wait 1500\nshow igmp\nclear stats\nshow igmp\n")
+    eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix",
+           f"mcfan-igmp-clear-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", f"net_pcap0,rx_pcap={inp},tx_pcap={outp}"]
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--igmp", "v3",
+                                          "--cmdline-file", cmds, "--duration", "3"],
+                                    timeout=60)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    t.check("statistics cleared (frames, drops, workers, groups, ports, IGMP/MLD counters)"
+            in out + err, f"[{what}] the console says the IGMP/MLD counters are cleared")
+    b = igmp_blocks(out)
+    if t.check(len(b) == 2 and all("v3" in x and "taken" in x for x in b),
+               f"[{what}] two show igmp answers ({out[-800:]!r})"):
+        before, after = b
+        t.check_eq(before["taken"], 1, f"[{what}] before: the query taken")
+        t.check_eq(before["invalid"], {"malformed": 0, "bad_checksum": 0, "wrong_ttl": 1,
+                                       "not_for_us": 1}, f"[{what}] before: invalid frames")
+        t.check_eq(before["v3"][0], 1, f"[{what}] before: 1 general v3 query seen")
+        t.check_eq(before["v3"][3], 3, f"[{what}] before: 2 join reports + 1 answer sent")
+        t.check_eq(after["taken"], 0, f"[{what}] after: taken 0")
+        t.check_eq(after["invalid"], {"malformed": 0, "bad_checksum": 0, "wrong_ttl": 0,
+                                      "not_for_us": 0}, f"[{what}] after: invalid 0")
+        t.check_eq(after["v3"], [0] * 6, f"[{what}] after: every v3 counter 0")
+        t.check_eq((after["groups"], after["querier"]), (["239.9.9.1"], "198.18.0.254 v3"),
+                   f"[{what}] after: membership and querier kept")
+    if t.check(rep is not None, f"[{what}] report written"):
+        ig = rep["igmp"]
+        p = ig["ports"][0]["igmp"]
+        t.check_eq((ig["dequeued"], p["taken"], sum(p["invalid"].values()),
+                    sum(p["reports_sent"].values()), sum(p["queries_general"].values())),
+                   (0, 0, 0, 0, 0), f"[{what}] the report counts from the clear")
+        t.check_eq(rep["drops"]["control"], ig["dequeued"],
+                   f"[{what}] drops.control == dequeued after the clear")
+        t.check_eq([g["group"] for g in p["groups"]], ["239.9.9.1"],
+                   f"[{what}] the report still lists the group")
+        t.check_eq(p["querier"], "198.18.0.254", f"[{what}] and the querier")
+    shutil.rmtree(tmp, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+
+
+def test_ring_full():
+    """A flood of control frames (a capture replayed without end, net_pcap infinite_rx)
+    outruns the control lcore (1024 frames a ring per 10 ms tick): what the full control
+    ring refuses is the drop reason ctl_ring_full, in the conservation line, and the path's
+    equations stay exact: drops.control == dequeued, drops.ctl_ring_full ==
+    igmp.ctl_ring_full."""
+    what = "ctl ring full"
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-flood-")
+    inp = os.path.join(tmp, "flood.pcap")
+    # another member's v2 report (not_for_us) and a query with TTL 2 (wrong_ttl)
+    rep2 = igmp_frame("239.9.9.1", bytes([0x16, 0, 0, 0, 239, 9, 9, 1]))
+    q3 = igmp_frame("224.0.0.1", bytes([0x11, 100, 0, 0, 0, 0, 0, 0, 2, 125, 0, 0]), ttl=2)
+    t.write_pcap(inp, [rep2, q3] * 32)
+    eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix",
+           f"mcfan-igmp-flood-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", f"net_pcap0,rx_pcap={inp},infinite_rx=1"]
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--igmp", "v2",
+                                          "--duration", "2"], timeout=60)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    if t.check(rep is not None, f"[{what}] report written"):
+        d, ig = rep["drops"], rep["igmp"]
+        print(f"{what}: drops {d}, dequeued {ig['dequeued']}", flush=True)
+        t.check(d["ctl_ring_full"] > 0, f"[{what}] the flood filled the control ring: {d}")
+        t.check(d["control"] > 1024, f"[{what}] and the control lcore took frames: {d}")
+        t.check(t.conservation(rep), f"[{what}] rx {rep['rx_frames']} = delivered "
+                f"{rep['delivered_frames']} + drops {sum(d.values())}, ctl_ring_full included")
+        t.check_eq(d["control"], ig["dequeued"], f"[{what}] drops.control == dequeued")
+        t.check_eq(d["ctl_ring_full"], ig["ctl_ring_full"],
+                   f"[{what}] drops.ctl_ring_full == igmp.ctl_ring_full")
+        t.check_eq(d["control"] + d["ctl_ring_full"], rep["rx_frames"],
+                   f"[{what}] every frame of the flood is control or ctl_ring_full")
+        p = rep["igmp"]["ports"][0]["igmp"]
+        t.check_eq(ig["dequeued"], p["taken"] + sum(p["invalid"].values()) + ig["unknown_port"],
+                   f"[{what}] dequeued == taken + invalid")
+        t.check_eq(p["invalid"]["not_for_us"] + p["invalid"]["wrong_ttl"], ig["dequeued"],
+                   f"[{what}] every frame taken is a report or a TTL-2 query")
+        t.check_eq(rep["mbufs_outside_pool"], 0, f"[{what}] every mbuf back in its pool")
+        t.check(re.search(r"^drops: .* ctl_ring_full %d\b" % d["ctl_ring_full"], out, re.M)
+                is not None, f"[{what}] the text report's drops line names ctl_ring_full")
     shutil.rmtree(tmp, ignore_errors=True)
     t.remove_runtime_dir(eal)
 
@@ -454,6 +785,31 @@ def test_bad_input():
         (["--groups", "232.1.1.1@239.1.1.1"], "'239.1.1.1' is not a unicast source address"),
         (["--groups", "232.1.1.1@"], "'' is not a unicast source address"),
         (["--groups", "[ff3e::1]@198.18.0.1"], "'198.18.0.1' is not a unicast source address"),
+        # report sources that cannot be one: loopback, this host, broadcast, ::1, multicast
+        (["--port-ip", "0=127.0.0.1"], "--port-ip: '127.0.0.1' is not a unicast IPv4 address "
+         "of a network (127.0.0.0/8 is loopback)"),
+        (["--port-ip", "0=0.0.0.0"], "--port-ip: '0.0.0.0' is not a unicast IPv4 address of a "
+         "network (0.0.0.0/8 is this host"),
+        (["--port-ip", "0=255.255.255.255"],
+         "--port-ip: '255.255.255.255' is not a unicast IPv4 address"),
+        (["--port-ip", "0=::1"], "--port-ip: '::1' is not an IPv6 link-local address"),
+        (["--port-ip", "0=198.18.0.2,ff02::1"],
+         "--port-ip: 'ff02::1' is not an IPv6 link-local address"),
+        # more sources than a group holds (9th source), also over two UDP ports of a group
+        (["--groups", "232.1.1.1@" + "+".join(f"198.18.0.{i}" for i in range(1, 10))],
+         "--groups: group 232.1.1.1: 9 sources, more than the 8 a group can be joined from"),
+        (["--groups", "232.1.1.1:1@" + "+".join(f"198.18.0.{i}" for i in range(1, 6)) +
+          ",232.1.1.1:2@" + "+".join(f"198.18.0.{i}" for i in range(5, 10))],
+         "--groups: group 232.1.1.1: 9 sources, more than the 8 a group can be joined from"),
+        # a version that cannot say sources
+        (["--igmp", "v2", "--groups", "232.1.1.1@198.18.0.1"],
+         "--groups: 232.1.1.1 from a source needs IGMPv3 (--igmp auto or v3), not --igmp v2"),
+        (["--igmp", "off", "--groups", "232.1.1.1@198.18.0.1"],
+         "--groups: 232.1.1.1 from a source needs IGMPv3 (--igmp auto or v3), not --igmp off"),
+        (["--mld", "v1", "--groups", "[ff3e::1]:5000@[fe80::1]"],
+         "--groups: ff3e::1 from a source needs MLDv2 (--mld auto or v2), not --mld v1"),
+        (["--mld", "off", "--groups", "[ff3e::1]:5000@[fe80::1]"],
+         "--groups: ff3e::1 from a source needs MLDv2 (--mld auto or v2), not --mld off"),
     ]
     for app, msg in cases:
         rc, out, err, rep = t.run_mcfan(eal, app, timeout=60)
@@ -481,7 +837,88 @@ def test_bad_input():
         t.check_eq([(g["group"], g["sources"]) for g in gs],
                    [("232.1.1.1", ["198.18.0.1", "198.18.0.3"])],
                    f"[{what}] only the good join is a member, INCLUDE its sources")
+    console_sources(tmp)
     shutil.rmtree(tmp, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+
+
+def v3_records(frames):
+    """(type, group, [sources]) of every IGMPv3 report record sent, in order."""
+    recs = []
+    for f in frames:
+        if f[12:14] != b"\x08\x00" or f[14 + 9] != 2:
+            continue
+        g = f[14 + (f[14] & 0xf) * 4:]
+        if g[0] != 0x22:
+            continue
+        off = 8
+        for _ in range(struct.unpack("!H", g[6:8])[0]):
+            rtype, aux, nsrc = g[off], g[off + 1], struct.unpack("!H", g[off + 2:off + 4])[0]
+            grp = str(ipaddress.IPv4Address(g[off + 4:off + 8]))
+            srcs = [str(ipaddress.IPv4Address(g[off + 8 + 4 * i:off + 12 + 4 * i]))
+                    for i in range(nsrc)]
+            recs.append((rtype, grp, srcs))
+            off += 8 + 4 * nsrc + 4 * aux
+    return recs
+
+
+def console_sources(tmp):
+    """The console: a join of an address already joined (another UDP port) with other
+    sources replaces the address's sources by the union and sends the state change
+    (ALLOW {new}); a leave of one port sends BLOCK {its sources}; a 9th source is refused
+    with the limit and changes nothing; with --igmp v2 / --mld v1 a join from a source is
+    refused with the mode, nothing joined."""
+    what = "console sources"
+    inp, outp = os.path.join(tmp, "empty.pcap"), os.path.join(tmp, "tx.pcap")
+    t.write_pcap(inp, [])
+    cmds = os.path.join(tmp, "cmds2")
+    nine = "+".join(f"198.18.0.{i}" for i in range(4, 11))
+    with open(cmds, "w") as f:
+        f.write("join 232.1.1.1:5000@198.18.0.1\njoin 232.1.1.1:6000@198.18.0.3\n"
+                f"join 232.1.1.1:7000@{nine}\nshow igmp\nleave 232.1.1.1:5000\n")
+    eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix",
+           f"mcfan-igmp-src-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", f"net_pcap0,rx_pcap={inp},tx_pcap={outp}"]
+    rc, out, err, rep = t.run_mcfan(eal, ["--cmdline-file", cmds, "--duration", "2"],
+                                    timeout=60)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    both = out + err
+    t.check("error: join: group 232.1.1.1: 9 sources, more than the 8 a group can be joined "
+            "from" in both, f"[{what}] a 9th source is refused with the limit ({both[-600:]!r})")
+    t.check(re.search(r"group 232\.1\.1\.1\s+\S+\s+sources 2", out) is not None,
+            f"[{what}] after the re-join the group holds the union, 2 sources")
+    if t.check(rep is not None, f"[{what}] report"):
+        gs = rep["igmp"]["ports"][0]["igmp"]["groups"]
+        t.check_eq([(g["group"], g["sources"]) for g in gs], [("232.1.1.1", ["198.18.0.3"])],
+                   f"[{what}] after the leave of :5000 the sources of :6000 only")
+        t.check_eq(sorted(g["udp_port"] for g in rep["groups"]), [6000],
+                   f"[{what}] the refused join joined nothing")
+    recs = [r for r in v3_records(read_pcap(outp)) if r[0] in (5, 6)]
+    first = []
+    for r in recs:
+        if not first or first[-1] != r:
+            first.append(r)
+    t.check_eq(first, [(5, "232.1.1.1", ["198.18.0.1"]), (5, "232.1.1.1", ["198.18.0.3"]),
+                       (6, "232.1.1.1", ["198.18.0.1"]), (6, "232.1.1.1", ["198.18.0.3"])],
+               f"[{what}] sent ALLOW {{.1}}, ALLOW {{.3}} (the re-join), BLOCK {{.1}} (the "
+               f"leave), BLOCK {{.3}} (mcfan stops): {recs}")
+    t.remove_runtime_dir(eal)
+    # v2 / MLDv1 on the console: the same refusal as at start
+    with open(cmds, "w") as f:
+        f.write("join 232.1.1.1:5000@198.18.0.1\njoin [ff3e::1]:5000@[fe80::1]\n")
+    rc, out, err, rep = t.run_mcfan(eal, ["--cmdline-file", cmds, "--duration", "1",
+                                          "--igmp", "v2", "--mld", "v1"], timeout=60)
+    both = out + err
+    t.check_eq(rc, 0, f"[{what}] v2: exit status ({err[-300:]})")
+    t.check("error: join: 232.1.1.1 from a source needs IGMPv3 (--igmp auto or v3), not "
+            "--igmp v2" in both, f"[{what}] --igmp v2: console join from a source refused")
+    t.check("error: join: ff3e::1 from a source needs MLDv2 (--mld auto or v2), not --mld v1"
+            in both, f"[{what}] --mld v1: console join from a source refused")
+    if t.check(rep is not None, f"[{what}] v2: report"):
+        t.check_eq(rep["groups"], [], f"[{what}] v2: nothing joined")
+        p = rep["igmp"]["ports"][0]
+        t.check_eq((p["igmp"]["groups"], p["mld"]["groups"]), ([], []),
+                   f"[{what}] v2: no membership")
     t.remove_runtime_dir(eal)
 
 
@@ -514,10 +951,21 @@ def main():
             test_bad_input()
         if only in ("", "capture"):
             test_capture()
+        if only in ("", "ringfull"):
+            test_ring_full()
+        if only in ("", "clear"):
+            test_clear_stats()
         if only in ("", "v2"):
             test_bridge(2, 1, MEMBER_CS * 5 / 100, ssm=False)
         if only in ("", "v3"):
-            test_bridge(3, 2, MEMBER_CS * 2 / 100, ssm=True)
+            test_bridge(3, 2, MEMBER_CS * 5 / 100, ssm=True)
+        if only in ("", "suppress"):
+            test_suppression()
+        if only in ("", "filter"):
+            test_filter_fallback()
+        if only in ("", "stop"):
+            test_stop_leave(2, 1, "sigterm")
+            test_stop_leave(3, 2, "quit")
     finally:
         lab_down()
     print(f"test_igmp: {time.monotonic() - t0:.0f} s")

@@ -184,10 +184,11 @@ test_drop_names(void)
 	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_RING_FULL), "ring_full");
 	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_CONTROL), "control");
 	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_TRUNCATED), "truncated");
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_CTL_RING_FULL), "ctl_ring_full");
 	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_MAX), "invalid");
 	CHECK_EQ_STR(mcfan_drop_name((enum mcfan_drop)(MCFAN_DROP_MAX + 1)), "invalid");
 	CHECK_EQ_STR(mcfan_drop_name((enum mcfan_drop)-1), "invalid");
-	CHECK_EQ_INT(MCFAN_DROP_MAX, 9);
+	CHECK_EQ_INT(MCFAN_DROP_MAX, 10);
 }
 
 static void

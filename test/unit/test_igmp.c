@@ -618,6 +618,272 @@ test_host_mld(void)
 	mcfan_igmp_host_free(&h);
 }
 
+/* Another member's report as mcfan_igmp_parse() hands it over (MCFAN_IGMP_NOT_FOR_US). */
+static struct mcfan_igmp_msg
+report(uint8_t proto, uint8_t version, const uint8_t *group)
+{
+	struct mcfan_igmp_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.proto = proto;
+	m.type = MCFAN_IGMP_MSG_REPORT;
+	m.version = version;
+	memcpy(m.group, group, 16);
+	return m;
+}
+
+/* Drain what is due from..to (ms, 1 ms steps); count the answers to queries sent. */
+static unsigned int
+answers(struct mcfan_igmp_host *h, uint64_t from, uint64_t to)
+{
+	struct mcfan_igmp_send out;
+	unsigned int n = 0;
+	uint64_t t;
+
+	for (t = from; t <= to; t++)
+		while (mcfan_igmp_host_poll(h, t, &out) == 1)
+			n += out.why == MCFAN_IGMP_WHY_GENERAL || out.why == MCFAN_IGMP_WHY_GROUP;
+	return n;
+}
+
+/* RFC 2236 section 3, RFC 2710 section 4: a v1/v2 (MLDv1) host that hears another member's
+ * report for a group whose answer is pending does not send its own; v3 / MLDv2 do. */
+static void
+test_host_suppress(void)
+{
+	struct mcfan_igmp_host h;
+	struct mcfan_igmp_msg q, r;
+
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_AUTO, 8, 5), 0);
+	q = query(MCFAN_IGMP_PROTO_IGMP, 2, NULL, 10000);
+	mcfan_igmp_host_query(&h, &q, 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4, NULL, 0, 0), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4b, NULL, 0, 0), 0);
+	answers(&h, 0, 25000); /* the joins' unsolicited reports */
+	CHECK_EQ_INT(h.c.reports_sent[2], 4);
+	/* nothing pending: a report heard changes nothing */
+	r = report(MCFAN_IGMP_PROTO_IGMP, 2, grp4);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 26000), 0);
+	/* a general query: both answers pending; another member answers for grp4 only */
+	mcfan_igmp_host_query(&h, &q, 30000);
+	CHECK_EQ_STR(mcfan_igmp_group_state(mcfan_igmp_host_find(&h, grp4)), "delaying");
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 30000), 1);
+	CHECK_EQ_STR(mcfan_igmp_group_state(mcfan_igmp_host_find(&h, grp4)), "idle");
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 30000), 0); /* once */
+	CHECK_EQ_INT(answers(&h, 30000, 41000), 1); /* grp4b's answer only */
+	CHECK_EQ_INT(h.c.reports_sent[2], 5);
+	CHECK_EQ_INT(h.c.reports_suppressed[2], 1);
+	/* a v1 report suppresses too (RFC 2236 section 5), counted under v1 */
+	mcfan_igmp_host_query(&h, &q, 50000);
+	r = report(MCFAN_IGMP_PROTO_IGMP, 1, grp4b);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 50000), 1);
+	CHECK_EQ_INT(answers(&h, 50000, 61000), 1);
+	CHECK_EQ_INT(h.c.reports_suppressed[1], 1);
+	/* a v3 report does not; a group not joined, or MLD for an IGMP host, neither */
+	mcfan_igmp_host_query(&h, &q, 70000);
+	r = report(MCFAN_IGMP_PROTO_IGMP, 3, grp4);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 70000), 0);
+	r = report(MCFAN_IGMP_PROTO_IGMP, 2, grp6);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 70000), 0);
+	r = report(MCFAN_IGMP_PROTO_MLD, 1, grp4);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 70000), 0);
+	CHECK_EQ_INT(answers(&h, 70000, 81000), 2);
+	/* a leave after a suppressed answer is still sent (RFC 2236 section 3 allows it) */
+	mcfan_igmp_host_query(&h, &q, 90000);
+	r = report(MCFAN_IGMP_PROTO_IGMP, 2, grp4);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 90000), 1);
+	CHECK_EQ_INT(mcfan_igmp_host_leave(&h, grp4, 90001), 0);
+	answers(&h, 90001, 101000);
+	CHECK_EQ_INT(h.c.leaves_sent[2], 1);
+	mcfan_igmp_host_free(&h);
+
+	/* IGMPv3 (no older querier): no suppression, the answer goes out */
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_AUTO, 8, 5), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4, NULL, 0, 0), 0);
+	answers(&h, 0, 2000);
+	q = query(MCFAN_IGMP_PROTO_IGMP, 3, grp4, 1000);
+	mcfan_igmp_host_query(&h, &q, 3000);
+	r = report(MCFAN_IGMP_PROTO_IGMP, 2, grp4);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 3000), 0);
+	CHECK_EQ_INT(answers(&h, 3000, 4000), 1);
+	CHECK_EQ_INT(h.c.reports_suppressed[2], 0);
+	mcfan_igmp_host_free(&h);
+
+	/* MLDv1: a group-specific query's answer suppressed by another member's MLDv1 report */
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_MLD, MCFAN_IGMP_MODE_V1, 8, 5), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp6, NULL, 0, 0), 0);
+	answers(&h, 0, 21000);
+	q = query(MCFAN_IGMP_PROTO_MLD, 1, grp6, 1000);
+	q.src[0] = 0xfe;
+	q.src[1] = 0x80;
+	mcfan_igmp_host_query(&h, &q, 30000);
+	r = report(MCFAN_IGMP_PROTO_MLD, 1, grp6);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 30000), 1);
+	CHECK_EQ_INT(answers(&h, 30000, 31000), 0);
+	CHECK_EQ_INT(h.c.reports_suppressed[1], 1);
+	/* an MLDv2 report does not suppress */
+	mcfan_igmp_host_query(&h, &q, 40000);
+	r = report(MCFAN_IGMP_PROTO_MLD, 2, grp6);
+	CHECK_EQ_INT(mcfan_igmp_host_report_heard(&h, &r, 40000), 0);
+	CHECK_EQ_INT(answers(&h, 40000, 41000), 1);
+	mcfan_igmp_host_free(&h);
+}
+
+/* The one report due at now (fails the check if there is none). */
+static struct mcfan_igmp_send
+due(struct mcfan_igmp_host *h, uint64_t now)
+{
+	struct mcfan_igmp_send out;
+
+	memset(&out, 0, sizeof(out));
+	CHECK_EQ_INT(mcfan_igmp_host_poll(h, now, &out), 1);
+	return out;
+}
+
+/* A joined group's sources replaced: RFC 3376 section 5.1 state-change records. */
+static void
+test_host_sources(void)
+{
+	const uint8_t s12[2][16] = { { 198, 18, 0, 1 }, { 198, 18, 0, 9 } };
+	const uint8_t s3[1][16] = { { 198, 18, 0, 3 } };
+	struct mcfan_igmp_host h;
+	struct mcfan_igmp_send out;
+	const struct mcfan_igmp_group *g;
+
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_AUTO, 8, 9), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, NULL, 0, 0), -ENOENT);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4b, s12, 1, 0), 0);
+	answers(&h, 0, 3000);
+	CHECK_EQ_INT(h.c.reports_sent[3], 2);
+	/* the same set, in any order: nothing to send */
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, s12, 1, 4000), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_poll(&h, 4000, &out), 0);
+	/* {s1} -> {s1, s2}: ALLOW {s2}, twice (Robustness 2) */
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, s12, 2, 5000), 1);
+	out = due(&h, 5000);
+	CHECK(out.kind == MCFAN_IGMP_SEND_V3_REPORT && out.n_recs == 1 &&
+	      out.recs[0].type == MCFAN_IGMP_REC_ALLOW && out.recs[0].n_src == 1 &&
+	      memcmp(out.recs[0].sources[0], s2, 4) == 0, "a source added: ALLOW {new}");
+	g = mcfan_igmp_host_find(&h, grp4b);
+	CHECK(g != NULL && g->n_src == 2, "the group holds both sources");
+	out = due(&h, 6000);
+	CHECK(out.n_recs == 1 && out.recs[0].type == MCFAN_IGMP_REC_ALLOW, "ALLOW repeated");
+	CHECK_EQ_INT(mcfan_igmp_host_poll(&h, 9000, &out), 0);
+	/* {s1, s2} -> {s3}: ALLOW {s3} and BLOCK {s1, s2} in one report */
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, s3, 1, 10000), 1);
+	out = due(&h, 10000);
+	CHECK(out.n_recs == 2 && out.recs[0].type == MCFAN_IGMP_REC_ALLOW &&
+	      out.recs[0].n_src == 1 && out.recs[0].sources[0][3] == 3 &&
+	      out.recs[1].type == MCFAN_IGMP_REC_BLOCK && out.recs[1].n_src == 2,
+	      "sources replaced: ALLOW {new} + BLOCK {old} (%u records)", out.n_recs);
+	answers(&h, 10001, 12000);
+	/* INCLUDE {s3} -> any source: TO_EX {}; and back: TO_IN {s3} */
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, NULL, 0, 13000), 1);
+	out = due(&h, 13000);
+	CHECK(out.n_recs == 1 && out.recs[0].type == MCFAN_IGMP_REC_TO_EX &&
+	      out.recs[0].n_src == 0, "to any source: TO_EX {}");
+	answers(&h, 13001, 15000);
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, s3, 1, 16000), 1);
+	out = due(&h, 16000);
+	CHECK(out.n_recs == 1 && out.recs[0].type == MCFAN_IGMP_REC_TO_IN &&
+	      out.recs[0].n_src == 1, "from any source to {s3}: TO_IN {s3}");
+	answers(&h, 16001, 18000);
+	/* the change done, a general query's answer is the current state IS_IN {s3} */
+	CHECK_EQ_INT(mcfan_igmp_host_leave(&h, grp4b, 20000), 0);
+	out = due(&h, 20000);
+	CHECK(out.n_recs == 1 && out.recs[0].type == MCFAN_IGMP_REC_BLOCK &&
+	      out.recs[0].n_src == 1 && out.recs[0].sources[0][3] == 3, "leave: BLOCK {s3}");
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, NULL, 0, 20001), -ENOENT);
+	CHECK_EQ_INT(mcfan_igmp_host_set_sources(&h, grp4b, s12, MCFAN_IGMP_MAX_SOURCES + 1,
+						 20001), -EINVAL);
+	mcfan_igmp_host_free(&h);
+}
+
+/* mcfan stops: every group left, the repeats made due at once. */
+static void
+test_host_leave_all(void)
+{
+	struct mcfan_igmp_host h;
+	struct mcfan_igmp_send out;
+	struct mcfan_igmp_msg q;
+	unsigned int n;
+
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_V3, 8, 11), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4, NULL, 0, 0), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4b, (const uint8_t (*)[16])s1, 1, 0), 0);
+	answers(&h, 0, 3000);
+	CHECK_EQ_INT(mcfan_igmp_host_leave(&h, grp4, 4000), 0); /* already leaving: not counted */
+	CHECK_EQ_INT(mcfan_igmp_host_leave_all(&h, 4000), 1);
+	for (n = 0; mcfan_igmp_host_poll(&h, 4000, &out) == 1; n++)
+		CHECK(out.recs[0].type == (out.recs[0].n_src == 0 ? MCFAN_IGMP_REC_TO_IN :
+		      MCFAN_IGMP_REC_BLOCK), "leave records");
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(mcfan_igmp_host_hurry(&h, 4000), 2); /* the repeats: due now */
+	for (n = 0; mcfan_igmp_host_poll(&h, 4000, &out) == 1; n++)
+		;
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(mcfan_igmp_host_hurry(&h, 4000), 0);
+	CHECK_EQ_INT(h.n_groups, 0);
+	CHECK_EQ_INT(h.c.leaves_sent[3], 4);
+	CHECK_EQ_INT(mcfan_igmp_host_leave_all(&h, 4001), 0);
+	mcfan_igmp_host_free(&h);
+	/* IGMPv2 (a v2 querier): one Leave each, nothing to hurry */
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_AUTO, 8, 11), 0);
+	q = query(MCFAN_IGMP_PROTO_IGMP, 2, NULL, 1000);
+	mcfan_igmp_host_query(&h, &q, 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4, NULL, 0, 0), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4b, NULL, 0, 0), 0);
+	answers(&h, 0, 25000);
+	CHECK_EQ_INT(mcfan_igmp_host_leave_all(&h, 30000), 2);
+	for (n = 0; mcfan_igmp_host_poll(&h, 30000, &out) == 1; n++)
+		CHECK_EQ_INT(out.kind, MCFAN_IGMP_SEND_V2_LEAVE);
+	CHECK_EQ_INT(n, 2);
+	CHECK_EQ_INT(mcfan_igmp_host_hurry(&h, 30000), 0);
+	CHECK_EQ_INT(h.n_groups, 0);
+	mcfan_igmp_host_free(&h);
+}
+
+static void
+test_ssm_check(void)
+{
+	struct mcfan_igmp_ssm ssm[MCFAN_IGMP_MAX_SOURCES + 2];
+	char err[200];
+	unsigned int i;
+
+	memset(ssm, 0, sizeof(ssm));
+	for (i = 0; i < sizeof(ssm) / sizeof(ssm[0]); i++) {
+		ssm[i].key.family = MCFAN_FAMILY_IPV4;
+		memcpy(ssm[i].key.addr, grp4b, 16);
+		ssm[i].key.udp_port = (uint16_t)(5000 + i % 2); /* two UDP ports of one group */
+		ssm[i].source[0] = 198;
+		ssm[i].source[1] = 18;
+		ssm[i].source[3] = (uint8_t)(1 + i);
+	}
+	ssm[1].source[3] = 1; /* a duplicate: counted once */
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, MCFAN_IGMP_MAX_SOURCES + 1, MCFAN_IGMP_MODE_AUTO,
+					  MCFAN_IGMP_MODE_AUTO, err, sizeof(err)), 0);
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, MCFAN_IGMP_MAX_SOURCES + 2, MCFAN_IGMP_MODE_V3,
+					  MCFAN_IGMP_MODE_AUTO, err, sizeof(err)), -E2BIG);
+	CHECK_EQ_STR(err, "group 232.1.1.1: 9 sources, more than the 8 a group can be joined from");
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, 1, MCFAN_IGMP_MODE_V2, MCFAN_IGMP_MODE_AUTO, err,
+					  sizeof(err)), -ENOTSUP);
+	CHECK(strstr(err, "232.1.1.1 from a source needs IGMPv3") != NULL &&
+	      strstr(err, "not --igmp v2") != NULL, "names the group and the mode: %s", err);
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, 1, MCFAN_IGMP_MODE_OFF, MCFAN_IGMP_MODE_AUTO, err,
+					  sizeof(err)), -ENOTSUP);
+	CHECK(strstr(err, "not --igmp off") != NULL, "off: %s", err);
+	/* MLD v1 / off refuse an IPv6 group from a source; IGMP v2 does not care about it */
+	ssm[0].key.family = MCFAN_FAMILY_IPV6;
+	memcpy(ssm[0].key.addr, grp6, 16);
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, 1, MCFAN_IGMP_MODE_V2, MCFAN_IGMP_MODE_V2, err,
+					  sizeof(err)), 0);
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(ssm, 1, MCFAN_IGMP_MODE_V3, MCFAN_IGMP_MODE_V1, err,
+					  sizeof(err)), -ENOTSUP);
+	CHECK(strstr(err, "ff3e::1 from a source needs MLDv2") != NULL, "MLD: %s", err);
+	CHECK_EQ_INT(mcfan_igmp_ssm_check(NULL, 0, MCFAN_IGMP_MODE_OFF, MCFAN_IGMP_MODE_OFF, err,
+					  sizeof(err)), 0);
+}
+
 static void
 test_ssm(void)
 {
@@ -662,6 +928,10 @@ main(void)
 	test_host_v3();
 	test_host_compat();
 	test_host_mld();
+	test_host_suppress();
+	test_host_sources();
+	test_host_leave_all();
 	test_ssm();
+	test_ssm_check();
 	return unit_summary("igmp");
 }

@@ -56,12 +56,14 @@ show_proto(struct mcfan_console *con, unsigned int k)
 			       p->querier_age_ms);
 		else
 			printf("  querier: none seen\n");
-		printf("  %7s %16s %14s %15s %13s %12s\n", "version", "queries_general",
-		       "queries_group", "queries_source", "reports_sent", "leaves_sent");
+		printf("  %7s %16s %14s %15s %13s %12s %11s\n", "version", "queries_general",
+		       "queries_group", "queries_source", "reports_sent", "leaves_sent",
+		       "suppressed");
 		for (v = 1; v <= vmax; v++)
 			printf("  %7u %16" PRIu64 " %14" PRIu64 " %15" PRIu64 " %13" PRIu64 " %12"
-			       PRIu64 "\n", v, p->c.queries_general[v], p->c.queries_group[v],
-			       p->c.queries_source[v], p->c.reports_sent[v], p->c.leaves_sent[v]);
+			       PRIu64 " %11" PRIu64 "\n", v, p->c.queries_general[v],
+			       p->c.queries_group[v], p->c.queries_source[v], p->c.reports_sent[v],
+			       p->c.leaves_sent[v], p->c.reports_suppressed[v]);
 		printf("  taken %" PRIu64 ", invalid:", p->taken);
 		for (r = 1; r < MCFAN_IGMP_INVALID_MAX; r++)
 			printf(" %s %" PRIu64, mcfan_igmp_invalid_name(r), p->c.invalid[r]);

@@ -440,6 +440,9 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 	ret = split_sources("join", groups, &gtext, ssm, &n_ssm, msg, len);
 	if (ret < 0)
 		goto out;
+	ret = mcfan_igmp_join_check(app, ssm, n_ssm, msg, len); /* with the joined sources */
+	if (ret < 0)
+		goto out;
 	ret = parse_groups("join", gtext, keys, msg, len);
 	if (ret < 0)
 		goto out;

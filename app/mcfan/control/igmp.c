@@ -28,6 +28,7 @@
 #include "mcfan.h"
 #include "log.h"
 #include "control/igmp.h"
+#include "control/stats.h"
 
 #define TX_POOL_MBUFS 511     /* control frames in flight at most (a power of two - 1) */
 #define DEQ_BURST 64          /* frames taken from a ring at a time */
@@ -46,6 +47,10 @@ struct igmp_port {
 	uint64_t taken[N_PROTO];
 	uint64_t tx_frames;
 	uint64_t tx_failed;
+	/* the groups as they were when mcfan stopped and left them (mcfan_igmp_leave_all()),
+	 * for the report: malloc'd, n_final entries; NULL while running */
+	struct mcfan_igmp_group *final[N_PROTO];
+	unsigned int n_final[N_PROTO];
 };
 
 struct mcfan_igmp {
@@ -225,6 +230,9 @@ take_frame(struct mcfan_app *app, struct mcfan_igmp *g, struct rte_mbuf *m, uint
 	k = proto_idx(msg.proto);
 	if (r != MCFAN_IGMP_VALID) {
 		p->host[k].c.invalid[r]++;
+		/* another member's report: counted as not for us, and it may suppress ours */
+		if (r == MCFAN_IGMP_NOT_FOR_US && msg.type == MCFAN_IGMP_MSG_REPORT)
+			mcfan_igmp_host_report_heard(&p->host[k], &msg, t);
 		return;
 	}
 	p->taken[k]++;
@@ -278,21 +286,27 @@ send_one(struct mcfan_igmp *g, uint16_t port, unsigned int k, const struct mcfan
 	p->said[k] = true;
 }
 
+/* Send what is due on one port. */
 static void
-send_due(struct mcfan_igmp *g, uint64_t t)
+send_due_port(struct mcfan_igmp *g, uint16_t port, uint64_t t)
 {
 	struct mcfan_igmp_send s;
 	unsigned int k, n;
+
+	for (k = 0; k < N_PROTO; k++)
+		for (n = 0; n < SENDS_PER_POLL &&
+		     mcfan_igmp_host_poll(&g->ports[port].host[k], t, &s) == 1; n++)
+			send_one(g, port, k, &s);
+}
+
+static void
+send_due(struct mcfan_igmp *g, uint64_t t)
+{
 	uint16_t port;
 
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
-		if (!g->ports[port].used)
-			continue;
-		for (k = 0; k < N_PROTO; k++)
-			for (n = 0; n < SENDS_PER_POLL &&
-			     mcfan_igmp_host_poll(&g->ports[port].host[k], t, &s) == 1; n++)
-				send_one(g, port, k, &s);
-	}
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
+		if (g->ports[port].used)
+			send_due_port(g, port, t);
 }
 
 static bool
@@ -359,8 +373,13 @@ sync_locked(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
 					if (!has)
 						any = true;
 				}
-				mcfan_igmp_host_join(h, g->keys[i].addr, (const uint8_t (*)[16])src,
-						     any ? 0 : n_src, t);
+				/* a joined address whose union changed: its new sources */
+				if (mcfan_igmp_host_set_sources(h, g->keys[i].addr,
+								(const uint8_t (*)[16])src,
+								any ? 0 : n_src, t) == -ENOENT)
+					mcfan_igmp_host_join(h, g->keys[i].addr,
+							     (const uint8_t (*)[16])src,
+							     any ? 0 : n_src, t);
 			}
 			/* leave what is not */
 			for (j = h->n_groups; j-- > 0;) {
@@ -395,6 +414,44 @@ mcfan_igmp_sync(struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm, unsigne
 	sync_locked(app, g, t);
 	send_due(g, t);
 	rte_spinlock_unlock(&g->lock);
+}
+
+int
+mcfan_igmp_join_check(const struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm,
+		      unsigned int n_ssm, char *msg, size_t len)
+{
+	struct mcfan_igmp *g = app->igmp;
+	struct mcfan_igmp_ssm *all;
+	char err[256];
+	unsigned int n = 0;
+	int ret;
+
+	all = calloc(2 * MCFAN_IGMP_SSM_MAX, sizeof(*all));
+	if (all == NULL) {
+		snprintf(msg, len, "join: out of memory");
+		return -ENOMEM;
+	}
+	if (g != NULL) {
+		rte_spinlock_lock(&g->lock);
+		memcpy(all, g->ssm, g->n_ssm * sizeof(all[0]));
+		n = g->n_ssm;
+		rte_spinlock_unlock(&g->lock);
+	}
+	if (n + n_ssm > MCFAN_IGMP_SSM_MAX) {
+		snprintf(msg, len, "join: %u (group, source) pairs joined + %u new is more than the "
+			 "%d mcfan holds", n, n_ssm, MCFAN_IGMP_SSM_MAX);
+		ret = -E2BIG;
+		goto out;
+	}
+	if (n_ssm > 0)
+		memcpy(all + n, ssm, n_ssm * sizeof(all[0]));
+	ret = mcfan_igmp_ssm_check(all, n + n_ssm, app->cfg.igmp_mode, app->cfg.mld_mode, err,
+				   sizeof(err));
+	if (ret < 0)
+		snprintf(msg, len, "join: %s", err);
+out:
+	free(all);
+	return ret;
 }
 
 /* Take up to `limit` frames of each ring. g->lock held. */
@@ -445,6 +502,86 @@ mcfan_igmp_drain(struct mcfan_app *app)
 	rte_spinlock_unlock(&g->lock);
 }
 
+/* Most passes of leave_all: each sends what is due, then makes the repeats due at once
+ * (a learned QRV is at most 7, RFC 3376 4.1.6, plus the pass that finds nothing left). */
+#define LEAVE_PASSES 8
+
+void
+mcfan_igmp_leave_all(struct mcfan_app *app)
+{
+	struct mcfan_igmp *g = app->igmp;
+	unsigned int i, k, pass, left[N_PROTO];
+	uint64_t t, sent;
+	struct igmp_port *p;
+	uint16_t port;
+	bool more;
+
+	if (g == NULL)
+		return;
+	rte_spinlock_lock(&g->lock);
+	t = now_ms(app, g);
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		p = &g->ports[port];
+		if (!p->used || !app->ports[port].started)
+			continue;
+		sent = p->tx_frames;
+		for (k = 0; k < N_PROTO; k++) {
+			struct mcfan_igmp_host *h = &p->host[k];
+
+			/* the report lists what was joined, as "left" */
+			p->final[k] = calloc(RTE_MAX(h->n_groups, 1u), sizeof(h->groups[0]));
+			if (p->final[k] != NULL) {
+				memcpy(p->final[k], h->groups, h->n_groups * sizeof(h->groups[0]));
+				p->n_final[k] = h->n_groups;
+			}
+			left[k] = mcfan_igmp_host_leave_all(h, t);
+		}
+		if (left[0] + left[1] == 0)
+			continue;
+		for (pass = 0, more = true; pass < LEAVE_PASSES && more; pass++) {
+			/* every group's message of this pass, SENDS_PER_POLL at a time */
+			for (i = 0; i <= MCFAN_MAX_GROUPS / SENDS_PER_POLL; i++)
+				send_due_port(g, port, t);
+			more = false;
+			for (k = 0; k < N_PROTO; k++)
+				more |= mcfan_igmp_host_hurry(&p->host[k], t) > 0;
+		}
+		MCFAN_LOG(INFO, "port %u: stopping: left %u IGMP (%s) and %u MLD (%s) groups, %"
+			  PRIu64 " messages sent\n", port, left[0],
+			  mcfan_igmp_mode_name(p->host[0].mode), left[1],
+			  mcfan_igmp_mode_name(p->host[1].mode), p->tx_frames - sent);
+	}
+	rte_spinlock_unlock(&g->lock);
+}
+
+void
+mcfan_igmp_clear(struct mcfan_app *app)
+{
+	struct mcfan_igmp *g = app->igmp;
+	struct igmp_port *p;
+	unsigned int k;
+	uint16_t port;
+
+	if (g == NULL)
+		return;
+	rte_spinlock_lock(&g->lock);
+	drain_rings(app, g, now_ms(app, g), UINT32_MAX);
+	g->dequeued = 0;
+	g->unknown_port = 0;
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		p = &g->ports[port];
+		if (!p->used)
+			continue;
+		p->tx_frames = 0;
+		p->tx_failed = 0;
+		for (k = 0; k < N_PROTO; k++) {
+			p->taken[k] = 0;
+			memset(&p->host[k].c, 0, sizeof(p->host[k].c));
+		}
+	}
+	rte_spinlock_unlock(&g->lock);
+}
+
 void
 mcfan_igmp_free(struct mcfan_app *app)
 {
@@ -459,9 +596,12 @@ mcfan_igmp_free(struct mcfan_app *app)
 		app->lcores[app->rx_lcore_ids[r]].rx.ctl_ring = NULL;
 		rte_ring_free(g->rings[r]);
 	}
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
-		for (k = 0; k < N_PROTO; k++)
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		for (k = 0; k < N_PROTO; k++) {
 			mcfan_igmp_host_free(&g->ports[port].host[k]);
+			free(g->ports[port].final[k]);
+		}
+	}
 	rte_mempool_free(g->pool);
 	rte_free(g);
 	app->igmp = NULL;
@@ -472,17 +612,16 @@ mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
 		unsigned int max, struct mcfan_igmp_totals *tot)
 {
 	struct mcfan_igmp *g = app->igmp;
-	struct mcfan_rx_stats st;
-	unsigned int n = 0, k, r;
+	struct mcfan_totals tt;
+	unsigned int n = 0, k;
 	uint16_t port;
 	uint64_t t;
 
 	if (tot != NULL) {
+		/* the drop reason, as the conservation line counts it (and `clear stats` resets) */
 		memset(tot, 0, sizeof(*tot));
-		for (r = 0; r < app->n_rx; r++) {
-			mcfan_rx_stats_read(&app->lcores[app->rx_lcore_ids[r]].rx.stats, &st);
-			tot->ctl_ring_full += st.ctl_ring_full;
-		}
+		mcfan_totals_read(app, &tt);
+		tot->ctl_ring_full = tt.drops[MCFAN_DROP_CTL_RING_FULL];
 	}
 	if (g == NULL)
 		return 0;
@@ -513,7 +652,7 @@ mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
 			memcpy(pv->querier, h->querier, 16);
 			pv->querier_age_ms = h->have_querier ? t - h->querier_seen_ms : 0;
 			memcpy(pv->src, p->src[k], 16);
-			pv->n_groups = h->n_groups;
+			pv->n_groups = p->final[k] != NULL ? p->n_final[k] : h->n_groups;
 			pv->taken = p->taken[k];
 			pv->c = h->c;
 		}
@@ -528,8 +667,9 @@ mcfan_igmp_read_groups(const struct mcfan_app *app, uint16_t port, unsigned int 
 		       struct mcfan_igmp_group_view *out, unsigned int max)
 {
 	struct mcfan_igmp *g = app->igmp;
-	const struct mcfan_igmp_host *h;
-	unsigned int i, n = 0;
+	const struct mcfan_igmp_group *groups;
+	const struct igmp_port *p;
+	unsigned int i, n = 0, n_groups;
 	uint64_t t;
 
 	if (g == NULL || port >= RTE_MAX_ETHPORTS || proto_idx_ >= N_PROTO ||
@@ -537,15 +677,19 @@ mcfan_igmp_read_groups(const struct mcfan_app *app, uint16_t port, unsigned int 
 		return -ENOENT;
 	rte_spinlock_lock(&g->lock);
 	t = now_ms(app, g);
-	h = &g->ports[port].host[proto_idx_];
-	for (i = 0; i < h->n_groups && n < max; i++) {
-		const struct mcfan_igmp_group *gr = &h->groups[i];
+	p = &g->ports[port];
+	groups = p->final[proto_idx_] != NULL ? p->final[proto_idx_] :
+		p->host[proto_idx_].groups;
+	n_groups = p->final[proto_idx_] != NULL ? p->n_final[proto_idx_] :
+		p->host[proto_idx_].n_groups;
+	for (i = 0; i < n_groups && n < max; i++) {
+		const struct mcfan_igmp_group *gr = &groups[i];
 		struct mcfan_igmp_group_view *v = &out[n++];
 
 		memcpy(v->addr, gr->addr, 16);
 		v->n_src = gr->n_src;
 		memcpy(v->sources, gr->sources, sizeof(v->sources));
-		v->state = mcfan_igmp_group_state(gr);
+		v->state = p->final[proto_idx_] != NULL ? "left" : mcfan_igmp_group_state(gr);
 		v->reported = gr->reported;
 		v->last_report_age_ms = gr->reported ? t - gr->last_report_ms : 0;
 	}

@@ -9,19 +9,21 @@
  * @file
  * The IGMP and MLD host side of every port, on the control lcore (docs/igmp.md).
  *
- * The path: an RX lcore's classifier finds an IGMP or MLD frame (counted under the drop
- * reason `control`: not for the workers) and hands it to its control ring (one single
- * producer / single consumer rte_ring per RX lcore; a full ring frees it and counts
- * `ctl_ring_full`). The control lcore's tick (mcfan_igmp_tick()) dequeues, parses
+ * The path: an RX lcore's classifier finds an IGMP or MLD frame and hands it to its
+ * control ring (one single producer / single consumer rte_ring per RX lcore), counted
+ * under the drop reason `control` (not for the workers); a frame the full ring refuses is
+ * freed and counted under the drop reason `ctl_ring_full` instead. The control lcore's tick (mcfan_igmp_tick()) dequeues, parses
  * (lib/igmp: an invalid frame counts under its reason: malformed, bad_checksum, wrong_ttl,
  * not_for_us; it is never answered), feeds the queries to the port's host state machine,
  * and sends what is due through TX queue 0 of the port, which only this file uses. So for
- * every port: drops.control = frames dequeued + frames still in the ring + ctl_ring_full,
- * and frames dequeued = taken + sum of the invalid reasons (mcfan_igmp_read()).
+ * every port: drops.control = frames dequeued + frames still in the ring (none once the
+ * run has stopped), drops.ctl_ring_full = what the rings refused, and frames dequeued = taken + sum of the invalid reasons (mcfan_igmp_read()).
  *
  * Membership follows the joined groups: at the first tick, and at once after each join
  * and leave action (mcfan_igmp_sync()), each distinct group address is joined (any source,
- * or INCLUDE the sources given with `@`) or left on every port.
+ * or INCLUDE the union of the sources its joins gave with `@`) or left on every port; when
+ * the union of a joined address changes (a join or leave of another UDP port of it), its
+ * sources are replaced and the state-change report is sent (mcfan_igmp_host_set_sources()).
  *
  * Locking: the state below is guarded by its own spinlock, taken by the tick, the sync
  * (from an action) and the readers (console, telemetry, report); ctl_lock is taken inside
@@ -30,6 +32,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mcfan_igmp.h"
@@ -66,7 +69,9 @@ struct mcfan_igmp_port_view {
 /** Totals of the path. */
 struct mcfan_igmp_totals {
 	uint64_t dequeued;          /**< Control frames taken from the rings. */
-	uint64_t ctl_ring_full;     /**< Control frames the rings refused (RX lcores). */
+	/** Control frames the rings refused: the drop reason MCFAN_DROP_CTL_RING_FULL (read
+	 * through mcfan_totals_read(), so since the last `clear stats`). */
+	uint64_t ctl_ring_full;
 	uint64_t unknown_port;      /**< Dequeued frames of a port mcfan does not use. */
 };
 
@@ -75,7 +80,9 @@ struct mcfan_igmp_group_view {
 	uint8_t addr[16];
 	uint8_t n_src;              /**< 0: any source (EXCLUDE {}). */
 	uint8_t sources[MCFAN_IGMP_MAX_SOURCES][16];
-	const char *state;          /**< mcfan_igmp_group_state(). */
+	/** mcfan_igmp_group_state(); "left" once mcfan stopped and left it
+	 * (mcfan_igmp_leave_all(): the report lists the groups as they were). */
+	const char *state;
 	bool reported;              /**< A report was sent. */
 	uint64_t last_report_age_ms; /**< Since the last report, ms. */
 };
@@ -113,6 +120,45 @@ void mcfan_igmp_tick(struct mcfan_app *app);
  *   Entries of ssm.
  */
 void mcfan_igmp_sync(struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm, unsigned int n_ssm);
+
+/**
+ * Check the sources of a join against those of the groups joined (the join action, before
+ * it changes anything): together at most MCFAN_IGMP_MAX_SOURCES sources per group address
+ * and MCFAN_IGMP_SSM_MAX (group, source) pairs, and IGMPv3 / MLDv2 able to send them
+ * (mcfan_igmp_ssm_check()).
+ *
+ * @param ssm
+ *   Sources of the groups to join (mcfan_igmp_ssm_split()); may be NULL when n_ssm is 0.
+ * @param n_ssm
+ *   Entries of ssm.
+ * @param msg
+ *   Receives one line naming the group and the limit or the mode, after "join: ".
+ * @param len
+ *   Size of msg, bytes.
+ * @return
+ *   0, -E2BIG (too many sources or pairs), -ENOTSUP (the mode cannot send sources),
+ *   -ENOMEM.
+ */
+int mcfan_igmp_join_check(const struct mcfan_app *app, const struct mcfan_igmp_ssm *ssm,
+			  unsigned int n_ssm, char *msg, size_t len);
+
+/**
+ * mcfan stops: leave every group on every started port and send the messages at once
+ * (v3 / MLDv2 TO_IN {} or BLOCK {S} [Robustness Variable] times back to back, one IGMPv2
+ * Leave / MLDv1 Done; IGMPv1 and off send nothing), so a snooping switch prunes the
+ * groups within its last-member query time instead of its membership interval. Logs what
+ * it sent. After the data lcores stopped (and mcfan_igmp_drain()), before the ports stop.
+ */
+void mcfan_igmp_leave_all(struct mcfan_app *app);
+
+/**
+ * `clear stats`: the IGMP/MLD counters start from zero now (queries seen, reports, leaves
+ * and suppressed answers sent, taken, invalid frames, frames dequeued, unknown_port,
+ * tx_frames, tx_failed); the membership, the querier and its timers stay. The rings are
+ * drained first, so the frames classified before the clear are not counted after it.
+ * Control thread (the clear stats action), after mcfan_stats_clear().
+ */
+void mcfan_igmp_clear(struct mcfan_app *app);
 
 /**
  * Take what is left in the control rings (counted) once the RX lcores have stopped, so

@@ -23,6 +23,7 @@
 #include "mcfan.h"
 #include "mcfan_parse.h"
 #include "control/action.h"
+#include "control/igmp.h"
 #include "control/live.h"
 #include "control/stats.h"
 
@@ -132,10 +133,13 @@ mcfan_ctl_clear_stats(struct mcfan_app *app, char *msg, size_t len)
 
 	mcfan_ctl_lock();
 	ret = mcfan_stats_clear(app);
+	if (ret == 0)
+		mcfan_igmp_clear(app); /* after the baselines: see control/igmp.h */
 	mcfan_ctl_unlock();
 	if (ret < 0)
 		return mcfan_err_set(msg, len, ret, "clear stats: %s", strerror(-ret));
-	return mcfan_err_set(msg, len, 0, "statistics cleared (frames, drops, workers, groups, ports)");
+	return mcfan_err_set(msg, len, 0, "statistics cleared (frames, drops, workers, groups, ports, "
+			     "IGMP/MLD counters)");
 }
 
 static void

@@ -379,6 +379,8 @@ mcfan_ports_stop(struct mcfan_app *app)
 	mcfan_kernel_final(app);
 	/* the RX lcores have stopped: the control frames they left are counted and freed */
 	mcfan_igmp_drain(app);
+	/* IGMP/MLD: leave every group while the ports still send (docs/igmp.md) */
+	mcfan_igmp_leave_all(app);
 	mcfan_overrun_tick(app); /* the last port-side sleep overrun, on those counts */
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!app->ports[port].started)

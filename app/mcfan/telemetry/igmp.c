@@ -61,6 +61,8 @@ tel_proto(struct rte_tel_data *d, const struct mcfan_igmp_proto_view *pv, unsign
 		rte_tel_data_add_dict_u64(d, key, pv->c.reports_sent[v]);
 		snprintf(key, sizeof(key), "leaves_sent_v%u", v);
 		rte_tel_data_add_dict_u64(d, key, pv->c.leaves_sent[v]);
+		snprintf(key, sizeof(key), "reports_suppressed_v%u", v);
+		rte_tel_data_add_dict_u64(d, key, pv->c.reports_suppressed[v]);
 	}
 	for (r = 1; r < MCFAN_IGMP_INVALID_MAX; r++) {
 		snprintf(key, sizeof(key), "invalid_%s", mcfan_igmp_invalid_name(r));
@@ -203,9 +205,10 @@ mcfan_igmp_report_print(const struct mcfan_app *app, FILE *f)
 			for (v = 1; v <= vmax; v++)
 				fprintf(f, "      v%u: queries general %" PRIu64 " group %" PRIu64
 					" source %" PRIu64 ", reports sent %" PRIu64 ", leaves sent %"
-					PRIu64 "\n", v, p->c.queries_general[v], p->c.queries_group[v],
-					p->c.queries_source[v], p->c.reports_sent[v],
-					p->c.leaves_sent[v]);
+					PRIu64 ", suppressed %" PRIu64 "\n", v, p->c.queries_general[v],
+					p->c.queries_group[v], p->c.queries_source[v],
+					p->c.reports_sent[v], p->c.leaves_sent[v],
+					p->c.reports_suppressed[v]);
 			fprintf(f, "      invalid:");
 			for (r = 1; r < MCFAN_IGMP_INVALID_MAX; r++)
 				fprintf(f, " %s %" PRIu64, mcfan_igmp_invalid_name(r), p->c.invalid[r]);
@@ -240,9 +243,9 @@ proto_json(const struct mcfan_app *app, uint16_t port, unsigned int k,
 {
 	char a[MCFAN_IGMP_ADDR_STR], key[8];
 	static const char *const names[] = {"queries_general", "queries_group", "queries_source",
-					    "reports_sent", "leaves_sent"};
+					    "reports_sent", "leaves_sent", "reports_suppressed"};
 	const uint64_t *arrs[] = {p->c.queries_general, p->c.queries_group, p->c.queries_source,
-				  p->c.reports_sent, p->c.leaves_sent};
+				  p->c.reports_sent, p->c.leaves_sent, p->c.reports_suppressed};
 	unsigned int v, r, x, s, vmax = k == 0 ? 3 : 2;
 	json_t *o, *c, *arr, *g, *srcs;
 	int ng, j;
