@@ -128,7 +128,6 @@ mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *ou
 		out[r].rx_frames = s.rx_frames - (b != NULL ? b->rx_frames : 0);
 		out[r].rx_bytes = s.rx_bytes - (b != NULL ? b->rx_bytes : 0);
 		out[r].delivered_frames = s.delivered_frames - (b != NULL ? b->delivered_frames : 0);
-		out[r].ctl_ring_full = s.ctl_ring_full - (b != NULL ? b->ctl_ring_full : 0);
 		for (k = 1; k < MCFAN_DROP_MAX; k++)
 			out[r].drops[k] = s.drops[k] - (b != NULL ? b->drops[k] : 0);
 	}

@@ -81,7 +81,6 @@ struct mcfan_rx_lcore_view {
 	uint64_t rx_bytes;            /**< Their bytes. */
 	uint64_t delivered_frames;    /**< Frames with at least one copy enqueued. */
 	uint64_t drops[MCFAN_DROP_MAX]; /**< Frames per drop reason (index 0 unused). */
-	uint64_t ctl_ring_full;       /**< Control frames its control ring refused (freed). */
 };
 
 /**

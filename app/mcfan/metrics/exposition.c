@@ -256,8 +256,6 @@ put_rx_lcores(struct expo *e, struct mcfan_app *app)
 		rv[r].rx_bytes);
 	RXL_FAM("mcfan_rx_lcore_delivered_frames", NULL, "Frames of the RX lcore with at least "
 		"one copy enqueued to a worker ring", rv[r].delivered_frames);
-	RXL_FAM("mcfan_rx_lcore_control_ring_full_frames", NULL, "IGMP and MLD frames (counted "
-		"under reason control) that the RX lcore's control ring refused", rv[r].ctl_ring_full);
 #undef RXL_FAM
 	family(e, "mcfan_rx_lcore_dropped_frames", FAM_COUNTER, NULL, "Frames the RX lcore "
 	       "dropped, by drop reason (summed over the RX lcores: mcfan_dropped_frames_total)");
