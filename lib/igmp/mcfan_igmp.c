@@ -585,3 +585,19 @@ mcfan_igmp_link_local(const uint8_t *mac, uint8_t *out)
 	out[14] = mac[4];
 	out[15] = mac[5];
 }
+
+bool
+mcfan_igmp_never_reported(uint8_t proto, const uint8_t *group)
+{
+	static const uint8_t all_nodes[16] = {0xff, 0x02, [15] = 0x01};
+	unsigned int scope;
+
+	if (group == NULL)
+		return false;
+	if (proto == MCFAN_IGMP_PROTO_IGMP)
+		return group[0] == 224 && group[1] == 0 && group[2] == 0 && group[3] == 1;
+	if (group[0] != 0xff)
+		return false;
+	scope = group[1] & 0x0f;
+	return scope == 0 || scope == 1 || memcmp(group, all_nodes, sizeof(all_nodes)) == 0;
+}

@@ -260,4 +260,20 @@ char *mcfan_igmp_addr_format(uint8_t proto, const uint8_t *addr, char *buf);
  */
 void mcfan_igmp_link_local(const uint8_t *mac, uint8_t *out);
 
+/**
+ * Whether a host never sends reports (nor leaves) for a group address: the all-systems
+ * group 224.0.0.1 (RFC 2236 section 6, RFC 3376 section 5: "never reported"), the
+ * link-scope all-nodes address ff02::1 and addresses of scope 0 (reserved) or 1
+ * (interface-local) (RFC 2710 section 5, RFC 3810 section 6). Frames of such a group are
+ * still received; a snooping switch floods them (RFC 4541 section 2.1.2).
+ *
+ * @param proto
+ *   MCFAN_IGMP_PROTO_IGMP (bytes 0..3) or MCFAN_IGMP_PROTO_MLD (16 bytes).
+ * @param group
+ *   The group address.
+ * @return
+ *   true: never reported; false: reported as any other group.
+ */
+bool mcfan_igmp_never_reported(uint8_t proto, const uint8_t *group);
+
 #endif /* MCFAN_IGMP_H */

@@ -576,6 +576,43 @@ def mld_frame(src, dst, msg, hlim=1, fix=True):
     return t.eth(t.mac_for_group(dst), 0x86DD, bytes(ip))
 
 
+def test_never_reported():
+    """224.0.0.1 and ff02::1 (RFC 3376 section 5, RFC 3810 section 6): received, never
+    reported, never left; the group beside them is reported as always."""
+    what = "never reported"
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-nr-")
+    inp, outp = os.path.join(tmp, "in.pcap"), os.path.join(tmp, "out.pcap")
+    frames = [t.udp4_frame("224.0.0.1", 5000)] * 3 + [t.udp6_frame("ff02::1", 5000)] * 2 + \
+        [t.udp4_frame("239.9.9.1", 5000)]
+    t.write_pcap(inp, frames)
+    eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix",
+           f"mcfan-igmp-nr-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", f"net_pcap0,rx_pcap={inp},tx_pcap={outp}"]
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "224.0.0.1:5000,[ff02::1]:5000,"
+                                          "239.9.9.1:5000", "--igmp", "v3", "--mld", "v2",
+                                          "--duration", "2"], timeout=60)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    if t.check(rep is not None, f"[{what}] report written"):
+        gf = t.group_frames(rep)
+        t.check_eq(sorted(gf.items()), sorted({("224.0.0.1", 5000): 3, ("ff02::1", 5000): 2,
+                                               ("239.9.9.1", 5000): 1}.items()),
+                   f"[{what}] every group's frames received")
+        p = rep["igmp"]["ports"][0]
+        t.check_eq(p["mld"]["reports_sent"]["v2"], 0, f"[{what}] no MLD report for ff02::1")
+        t.check_eq(p["igmp"]["reports_sent"]["v3"], 2, f"[{what}] 239.9.9.1's 2 reports only")
+    # what went out: the reports of 239.9.9.1 only (2 joins, 2 leaves at stop)
+    groups = []
+    for f in read_pcap(outp):
+        if f[12:14] == b"\x08\x00":
+            groups.append(("igmp", bytes(f[14 + 24 + 12:14 + 24 + 16])))
+        elif f[12:14] == b"\x86\xdd":
+            groups.append(("mld", bytes(f[14 + 48 + 12:14 + 48 + 28])))
+    t.check_eq(sorted(groups), [("igmp", bytes([239, 9, 9, 1]))] * 4,
+               f"[{what}] sent: 239.9.9.1's records only, nothing for 224.0.0.1 or ff02::1")
+    shutil.rmtree(tmp, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+
+
 def test_capture():
     """Malformed frames from a capture: counted per reason, never answered."""
     what = "capture"
@@ -951,6 +988,7 @@ def main():
             test_bad_input()
         if only in ("", "capture"):
             test_capture()
+            test_never_reported()
         if only in ("", "ringfull"):
             test_ring_full()
         if only in ("", "clear"):

@@ -916,6 +916,33 @@ test_ssm(void)
 	CHECK_EQ_STR(err, "more than 8 (group, source) pairs");
 }
 
+/* 224.0.0.1, ff02::1 and the ff00::/ff01:: scopes are never reported; their neighbours are. */
+static void
+test_never_reported(void)
+{
+	static const struct {
+		uint8_t proto;
+		uint8_t addr[16];
+		bool never;
+	} cases[] = {
+		{MCFAN_IGMP_PROTO_IGMP, {224, 0, 0, 1}, true},
+		{MCFAN_IGMP_PROTO_IGMP, {224, 0, 0, 2}, false},
+		{MCFAN_IGMP_PROTO_IGMP, {224, 0, 0, 22}, false},
+		{MCFAN_IGMP_PROTO_IGMP, {239, 9, 9, 1}, false},
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x02, [15] = 0x01}, true},   /* all nodes */
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x02, [15] = 0x02}, false},  /* all routers */
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x01, [15] = 0x02}, true},   /* interface-local */
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x10, [15] = 0x02}, true},   /* scope 0 */
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x3e, [15] = 0x02}, false},  /* global SSM */
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(mcfan_igmp_never_reported(cases[i].proto, cases[i].addr) == cases[i].never,
+		      "case %u: never reported should be %d", i, cases[i].never);
+	CHECK(!mcfan_igmp_never_reported(MCFAN_IGMP_PROTO_MLD, NULL), "NULL is reported");
+}
+
 int
 main(void)
 {
@@ -933,5 +960,6 @@ main(void)
 	test_host_leave_all();
 	test_ssm();
 	test_ssm_check();
+	test_never_reported();
 	return unit_summary("igmp");
 }

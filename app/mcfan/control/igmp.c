@@ -326,8 +326,16 @@ sync_locked(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
 	uint16_t port;
 
 	mcfan_ctl_state_lock(app);
-	for (i = 0; i < app->n_group_entries && i < MCFAN_MAX_GROUPS; i++)
-		g->keys[n_keys++] = app->group_entries[i].key;
+	for (i = 0; i < app->n_group_entries && i < MCFAN_MAX_GROUPS; i++) {
+		const struct mcfan_flow_key *key = &app->group_entries[i].key;
+		uint8_t proto = key->family == MCFAN_FAMILY_IPV4 ? MCFAN_IGMP_PROTO_IGMP :
+				MCFAN_IGMP_PROTO_MLD;
+
+		/* 224.0.0.1, ff02::1, ff00::/ff01:: scopes: received, never reported */
+		if (mcfan_igmp_never_reported(proto, key->addr))
+			continue;
+		g->keys[n_keys++] = *key;
+	}
 	mcfan_ctl_state_unlock(app);
 	/* forget the sources of groups no longer joined */
 	for (s = 0, j = 0; s < g->n_ssm; s++) {
