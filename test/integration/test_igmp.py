@@ -853,9 +853,10 @@ def test_bad_input():
         t.check_eq(rc, 2, f"[{what}] {app}: exit status")
         t.check(msg in err, f"[{what}] {app}: says {msg!r} ({err.strip()[-200:]!r})")
         t.check(not t.eal_lines(err) and rep is None, f"[{what}] {app}: nothing started")
+        t.check(err.count("(e.g.") <= 1, f"[{what}] {app}: one example, not two ({err!r})")
     rc, out, err, rep = t.run_mcfan(eal, ["--port-ip", "5=198.18.0.2"], timeout=60)
     t.check_eq(rc, 2, f"[{what}] --port-ip 5: exit status")
-    t.check("--port-ip: port 5 does not exist (1 ports were probed)" in err,
+    t.check("--port-ip: port 5 does not exist (ports probed: 1)" in err,
             f"[{what}] --port-ip 5: says so ({err.strip()[-200:]!r})")
     t.check(rep is None, f"[{what}] --port-ip 5: no report")
     tmp = tempfile.mkdtemp(prefix="mcfan-igmp-bad-")

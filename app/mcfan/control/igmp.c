@@ -93,8 +93,8 @@ mcfan_igmp_check(const struct mcfan_app *app)
 
 	for (i = 0; i < app->cfg.n_port_ip; i++) {
 		if (!rte_eth_dev_is_valid_port(app->cfg.port_ip[i].port)) {
-			fprintf(stderr, "mcfan: --port-ip: port %u does not exist (%u ports were "
-				"probed)\n", app->cfg.port_ip[i].port, rte_eth_dev_count_avail());
+			fprintf(stderr, "mcfan: --port-ip: port %u does not exist (ports probed: "
+				"%u)\n", app->cfg.port_ip[i].port, rte_eth_dev_count_avail());
 			return -EINVAL;
 		}
 	}
