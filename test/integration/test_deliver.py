@@ -587,6 +587,7 @@ def test_set_engine():
         time.sleep(0.5)
         tel = telemetry(a.prefix, "/mcfan/engines")
         a.console("set engine 2 pcap:/tmp")
+        a.console("set engine 2 readers")
         a.console("set engine 9 count")
         a.console("set engine 2 tx:0")
         a.console("set engine 2 count")
@@ -607,6 +608,10 @@ def test_set_engine():
             f"{tag} set engine 2 count")
     t.check("error: set engine: engine pcap is set up at start" in out,
             f"{tag} pcap cannot be added at run time")
+    t.check(re.search(r"error: set engine: engine readers is set up at start \(ports, "
+                      r"queues, files\): start mcfan with --worker-engine readers$", out,
+                      re.M) is not None,
+            f"{tag} readers (no ARGS) is named without ':ARGS'")
     t.check("error: set engine: lcore 9 is not a worker lcore" in out, f"{tag} lcore 9")
     t.check("error: set engine: lcore 2 runs tx with the ARGS it started with" in out,
             f"{tag} other ARGS refused")
