@@ -554,6 +554,62 @@ def test_pcap_size():
     print(f"deliver: {tag} {len(lst)} files, {c}", flush=True)
 
 
+FULL_FRAMES = 1000       # frames of about 1.4 KB (1.4 MB) into a 256 KiB tmpfs
+
+
+def test_pcap_full_disk():
+    """A capture replayed into pcap:DIR on a tiny tmpfs: the disk fills. A frame not wholly
+    written (short writev) is pcap_write_failed, not pcap_written, and its file is cut back
+    to its last whole block; a file that could not start is removed. pcap_written = what
+    tshark reads back from all files; written + full + write_failed = the worker's frames."""
+    tag = "[pcap full disk]"
+    d = os.path.join(TMP, "pcap-full")
+    os.makedirs(d)
+    inp = os.path.join(TMP, "full.pcap")
+    t.write_pcap(inp, [frame("239.9.9.1", i)[:-40] + bytes(1400) for i in range(FULL_FRAMES)])
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "none",
+                              d]).returncode == 0
+    if not t.check(mounted, f"{tag} tmpfs of 256 KiB mounted on {d}"):
+        return
+    try:
+        a = Mcfan("pcapfull", [f"net_pcap0,rx_pcap={inp}"],
+                  ["--worker-engine", f"pcap:{d}", "--duration", "2"])
+        try:
+            rc, rep = a.stop_when_done()
+        finally:
+            a.kill()
+        t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+        if not t.check(rep is not None, f"{tag} report"):
+            return
+        w = [x for x in rep["workers"] if x["lcore"] == 2]
+        c = worker(rep)["engine_counters"]
+        t.check_eq(rep["rx_frames"], FULL_FRAMES, f"{tag} every frame of the capture received")
+        t.check(c.get("pcap_write_failed", 0) > 0 and c.get("pcap_errors", 0) > 0,
+                f"{tag} the disk filled: copies counted pcap_write_failed ({c})")
+        t.check_eq(c.get("pcap_written", 0) + c.get("pcap_full", 0) +
+                   c.get("pcap_write_failed", 0), w[0]["frames"] if w else None,
+                   f"{tag} pcap_written + pcap_full + pcap_write_failed = worker frames")
+        total, bad = 0, []
+        paths = sorted(glob.glob(os.path.join(d, "*")))
+        for path in paths:
+            if os.path.getsize(path) == 0:
+                bad.append(f"{path}: empty")
+                continue
+            rows, r = tshark_fields(path, ["frame.number"])
+            if r.returncode != 0:
+                bad.append(f"{path}: {r.stderr.strip()[-200:]}")
+            total += len(rows)
+        t.check_eq(bad, [], f"{tag} every file reads back whole (none empty, none cut off)")
+        t.check_eq(total, c.get("pcap_written"),
+                   f"{tag} pcap_written = frames tshark reads back from {len(paths)} files")
+        t.check_eq(c.get("pcap_files"), len(paths), f"{tag} pcap_files = the files left")
+        t.check(t.conservation(rep), f"{tag} conservation")
+        t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} every mbuf back in its pool")
+        print(f"deliver: {tag} {len(paths)} files, {total} frames read back, {c}", flush=True)
+    finally:
+        subprocess.run(["umount", d])
+
+
 def telemetry(prefix, cmd):
     """One query on mcfan's telemetry socket (DPDK's v2 protocol: JSON over SEQPACKET)."""
     path = os.path.join("/var/run/dpdk", prefix, "dpdk_telemetry.v2")
@@ -791,6 +847,7 @@ def main():
         for name, fn in (("memif", test_memif), ("tap", test_tap_rewrite),
                          ("refusals", test_refusals), ("pcap_time", test_pcap_time),
                          ("pcap_size", test_pcap_size), ("set_engine", test_set_engine),
+                         ("pcap_full_disk", test_pcap_full_disk),
                          ("dumpcap", test_dumpcap), ("bad_input", test_bad_input)):
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue

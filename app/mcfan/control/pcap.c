@@ -48,6 +48,7 @@
 /* One open file of a (pcap lcore, group slot). */
 struct pcap_file {
 	rte_pcapng_t *pc;
+	int fd;                  /* pc's descriptor (rte_pcapng_close() closes it) */
 	uint64_t bytes;          /* written so far, bytes */
 	uint64_t opened_ns;      /* CLOCK_MONOTONIC at open */
 	unsigned int seq;        /* of the last file opened, from 1 */
@@ -149,13 +150,16 @@ file_open(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f
 	f->pc = rte_pcapng_fdopen(fd, NULL, NULL, "mcfan " MCFAN_VERSION, comment);
 	if (f->pc == NULL) {
 		if (!f->failed)
-			MCFAN_LOG(ERR, "pcap: cannot start %s: %s\n", path,
-				  rte_strerror(rte_errno));
+			MCFAN_LOG(ERR, "pcap: cannot start %s: %s; removed, its copies count as "
+				  "pcap_write_failed\n", path, rte_strerror(rte_errno));
+		/* a file without a whole section header holds no frame: not left behind */
 		close(fd);
+		unlink(path);
 		f->failed = true;
 		wr_count(p, 0, 0, 1, 0, 0);
 		return false;
 	}
+	f->fd = fd;
 	f->seq++;
 	f->failed = false;
 	f->bytes = 0;
@@ -218,7 +222,8 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	uint16_t g = meta->group_id < MCFAN_MAX_GROUPS ? meta->group_id : MCFAN_MAX_GROUPS - 1;
 	struct pcap_file *f = &w->files[(size_t)pi * MCFAN_MAX_GROUPS + g];
 	struct rte_mbuf *c;
-	ssize_t len;
+	ssize_t len, want;
+	off_t end;
 
 	if (f->pc != NULL && ((p->rotate_bytes != 0 && f->bytes >= p->rotate_bytes) ||
 			      (p->rotate_s != 0 &&
@@ -239,11 +244,28 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	epb_set_time(c, tsc_to_epoch_ns(w, meta->rx_tsc));
 	/* DPDK 22.11's rte_pcapng_write_packets() does not free the copies (its doc says it
 	 * does; dpdk-dumpcap frees them after the write): freed here */
+	want = (ssize_t)rte_pktmbuf_pkt_len(c);
 	len = rte_pcapng_write_packets(f->pc, &c, 1);
 	rte_pktmbuf_free(c);
 	if (len < 0) {
 		MCFAN_LOG(ERR, "pcap: write failed (lcore %u, file %u of group slot %u): %s; "
 			  "starting a new file\n", p->lcore_id, f->seq, g, strerror(errno));
+		file_close(f);
+		wr_count(p, 0, 1, 1, 0, 0);
+		return;
+	}
+	if (len < want) {
+		/* a short writev() (a full disk): the block is cut off. The file is truncated
+		 * back to its last whole block, so that every frame in it reads back, and
+		 * closed; the copy counts as pcap_write_failed, not pcap_written. */
+		end = lseek(f->fd, 0, SEEK_CUR);
+		if (end < 0 || ftruncate(f->fd, end - (off_t)len) != 0)
+			MCFAN_LOG(ERR, "pcap: cannot cut file %u of group slot %u (lcore %u) back "
+				  "to its last whole block: %s\n", f->seq, g, p->lcore_id,
+				  strerror(errno));
+		MCFAN_LOG(ERR, "pcap: short write (lcore %u, file %u of group slot %u): %zd of "
+			  "%zd bytes (disk full?); starting a new file\n", p->lcore_id, f->seq, g,
+			  len, want);
 		file_close(f);
 		wr_count(p, 0, 1, 1, 0, 0);
 		return;
