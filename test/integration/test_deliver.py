@@ -610,6 +610,48 @@ def test_pcap_full_disk():
         subprocess.run(["umount", d])
 
 
+# dst-ip multicast without dst-mac: the destination MAC is the group's (RFC 1112 6.4); the
+# second octet's top bit is not in the MAC (low 23 bits)
+GROUP_IP, GROUP_MAC = "239.137.9.200", "01:00:5e:09:09:c8"
+
+
+def test_tap_group():
+    tag = "[tx dst-ip group]"
+    tin, tout = f"dli{ID % 100000}", f"dlo{ID % 100000}"
+    cap = os.path.join(TMP, "tap-group.pcap")
+    a = Mcfan("tapgrp", [f"net_tap0,iface={tin}", f"net_tap1,iface={tout}"],
+              ["--worker-engine", f"tx:net_tap1,dst-ip={GROUP_IP}"])
+    dump = None
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        dump = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", tout, "-p",
+                                 "-U", "-w", cap, "udp"], stderr=subprocess.PIPE, text=True)
+        line = dump.stderr.readline()
+        t.check("listening" in line, f"{tag} tcpdump listens: {line}")
+        send(tin)
+        time.sleep(1.0)
+        dump.send_signal(signal.SIGINT)
+        dump.wait(timeout=10)
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+        if dump is not None and dump.poll() is None:
+            dump.kill()
+    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+    if t.check(rep is not None, f"{tag} report"):
+        c = engine_conservation(rep, tag)
+        if c is not None:
+            t.check_eq(c.get("tx_sent"), sent_total(), f"{tag} tx_sent = every copy")
+    rows, r = tshark_fields(cap, ["eth.dst", "ip.dst", "udp.dstport", "ip.checksum.status",
+                                  "udp.checksum.status"],
+                            ["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"])
+    t.check_eq(len(rows), sent_total(), f"{tag} tshark reads every frame: {r.stderr[-300:]}")
+    t.check_eq(sorted(set(tuple(x) for x in rows)),
+               [(GROUP_MAC, GROUP_IP, str(PORT), "1", "1")],
+               f"{tag} destination MAC derived from dst-ip, port kept, checksums good")
+
+
 def telemetry(prefix, cmd):
     """One query on mcfan's telemetry socket (DPDK's v2 protocol: JSON over SEQPACKET)."""
     path = os.path.join("/var/run/dpdk", prefix, "dpdk_telemetry.v2")
@@ -717,6 +759,22 @@ BAD_ENGINE = [
      "1..604800"),
     ("pcap:/tmp,every=1", "--worker-engine: pcap: 'every' is not a pcap argument (rotate-mb, "
      "rotate-s)"),
+    ("tx:0,dst-ip=198.18.9.9", "--worker-engine: tx: dst-ip '198.18.9.9' is unicast: give "
+     "dst-mac= too (the MAC of the host or next hop; mcfan does no ARP)"),
+    ("tx:0,dst-ip=0.0.0.0", "--worker-engine: tx: dst-ip '0.0.0.0' is not a destination "
+     "(neither 0.0.0.0 nor 255.255.255.255)"),
+    ("tx:0,dst-mac=02:00:00:00:00:99,dst-ip=255.255.255.255", "--worker-engine: tx: dst-ip "
+     "'255.255.255.255' is not a destination (neither 0.0.0.0 nor 255.255.255.255)"),
+    ("tx:0,dst-port=1,dst-port=2", "--worker-engine: tx: 'dst-port' is given twice"),
+    ("tx:0,,dst-port=1", "--worker-engine: tx: empty argument (argument 2): ',,', a leading "
+     "or a trailing comma"),
+    ("tx:0,dst-port=1,", "--worker-engine: tx: empty argument (argument 3): ',,', a leading "
+     "or a trailing comma"),
+    ("pcap:/tmp,rotate-s=1,rotate-s=2", "--worker-engine: pcap: 'rotate-s' is given twice"),
+    ("pcap:/tmp,,rotate-s=1", "--worker-engine: pcap: empty argument (argument 2): ',,', a "
+     "leading or a trailing comma"),
+    ("pcap:/tmp,", "--worker-engine: pcap: empty argument (argument 2): ',,', a leading or a "
+     "trailing comma"),
 ]
 
 
@@ -848,6 +906,7 @@ def main():
                          ("refusals", test_refusals), ("pcap_time", test_pcap_time),
                          ("pcap_size", test_pcap_size), ("set_engine", test_set_engine),
                          ("pcap_full_disk", test_pcap_full_disk),
+                         ("tap_group", test_tap_group),
                          ("dumpcap", test_dumpcap), ("bad_input", test_bad_input)):
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue
