@@ -775,6 +775,7 @@ BAD_ENGINE = [
      "leading or a trailing comma"),
     ("pcap:/tmp,", "--worker-engine: pcap: empty argument (argument 2): ',,', a leading or a "
      "trailing comma"),
+    ("tx:" + "a" * 256, "--worker-engine: arguments of tx are longer than 255 characters"),
 ]
 
 
@@ -807,6 +808,22 @@ def test_bad_input():
     t.check("--worker-engine: tx: 'net_tap7' is not a probed port: give a port id (0..0) or "
             "an ethdev name of a --vdev/-a device" in err, f"{tag} tx:net_tap7: {err!r}")
     t.check(rep is None, f"{tag} tx:net_tap7: no report")
+    t.remove_runtime_dir(eal)
+    # a tx port with too few TX queues (net_pcap without tx_pcap: 1, queue 0 is the control
+    # lcore's) is refused before any port starts: port 0 (net_null0) is not started
+    inp = os.path.join(TMP, "empty.pcap")
+    t.write_pcap(inp, [])
+    eal = t.eal_args("dlvbadtxq", extra=["--vdev", "net_null0", "--vdev",
+                                         f"net_pcap0,rx_pcap={inp}"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
+                                          "--worker-engine", "tx:1"])
+    t.check_eq(rc, 2, f"{tag} tx:1 on a port of 1 TX queue: exit status")
+    t.check("port 1 (net_pcap): 1 worker lcores send on it (tx engine) but the driver has at "
+            "most 1 TX queues (one is the control lcore's); use fewer tx workers on this port"
+            in err, f"{tag} tx:1 on a port of 1 TX queue: {err!r}")
+    t.check("started," not in out + err, f"{tag} tx:1: no port started before the refusal: "
+            f"{(out + err)[-600:]!r}")
+    t.check(rep is None, f"{tag} tx:1 on a port of 1 TX queue: no report")
     t.remove_runtime_dir(eal)
 
 

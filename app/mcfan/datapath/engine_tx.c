@@ -224,8 +224,10 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
 	char err[256], name[RTE_MEMPOOL_NAMESIZE];
 	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
 	struct tx_priv *p;
+	struct rte_eth_dev_info info;
 	struct tx_args a;
 	uint16_t port;
+	int ret;
 
 	if (tx_parse(args, &a, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mcfan: --worker-engine: tx: %s\n", err);
@@ -235,6 +237,21 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
 		fprintf(stderr, "mcfan: --worker-engine: tx: '%s' is not a probed port: give a "
 			"port id (0..%u) or an ethdev name of a --vdev/-a device\n", a.port,
 			rte_eth_dev_count_avail() > 0 ? rte_eth_dev_count_avail() - 1u : 0u);
+		return -EINVAL;
+	}
+	/* every tx lcore's queue is checked here, before any port starts (the ports are
+	 * configured after all engines): queue 0 is the control lcore's, 1.. the workers' */
+	ret = rte_eth_dev_info_get(port, &info);
+	if (ret != 0) {
+		fprintf(stderr, "mcfan: --worker-engine: tx: port %u: cannot get device info: "
+			"%s\n", port, rte_strerror(-ret));
+		return ret;
+	}
+	if (info.max_tx_queues < 2u + app->ports[port].nb_txq_workers) {
+		fprintf(stderr, "mcfan: port %u (%s): %u worker lcores send on it (tx engine) but "
+			"the driver has at most %u TX queues (one is the control lcore's); use "
+			"fewer tx workers on this port\n", port, info.driver_name,
+			app->ports[port].nb_txq_workers + 1u, info.max_tx_queues);
 		return -EINVAL;
 	}
 	p = rte_zmalloc_socket("mcfan_tx", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
