@@ -25,6 +25,9 @@ side (an AF_PACKET socket on the tap interface).
    counters pcap_written = frames, pcap_full 0, pcap_errors 0.
 5. dpdk-dumpcap: attached to a running mcfan (shared runtime directory, no --in-memory) it
    captures frames of the input port into a pcapng that tshark reads back.
+6. pcap on a full disk (a 256 KiB tmpfs): a short write is pcap_write_failed, files read
+   back whole, pcap_written = tshark's count over all files.
+7. tx with a multicast dst-ip and no dst-mac: the destination MAC is the group's (RFC 1112).
 
 Usage: test_deliver.py MCFAN_BINARY. Exit 77 (skip) when not root, without `ip netns`,
 tcpdump or tshark.
@@ -586,6 +589,9 @@ def test_pcap_full_disk():
         t.check_eq(rep["rx_frames"], FULL_FRAMES, f"{tag} every frame of the capture received")
         t.check(c.get("pcap_write_failed", 0) > 0 and c.get("pcap_errors", 0) > 0,
                 f"{tag} the disk filled: copies counted pcap_write_failed ({c})")
+        t.check(re.search(r"pcap: short write \(lcore 2, file 1 of group slot \d+\): \d+ of "
+                          r"\d+ bytes", a.out) is not None,
+                f"{tag} the disk filled in the middle of a block (a short write, logged)")
         t.check_eq(c.get("pcap_written", 0) + c.get("pcap_full", 0) +
                    c.get("pcap_write_failed", 0), w[0]["frames"] if w else None,
                    f"{tag} pcap_written + pcap_full + pcap_write_failed = worker frames")
