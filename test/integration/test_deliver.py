@@ -25,6 +25,9 @@ side (an AF_PACKET socket on the tap interface).
    counters pcap_written = frames, pcap_full 0, pcap_errors 0.
 5. dpdk-dumpcap: attached to a running mcfan (shared runtime directory, no --in-memory) it
    captures frames of the input port into a pcapng that tshark reads back.
+6. pcap on a full disk (a 256 KiB tmpfs): a short write is pcap_write_failed, files read
+   back whole, pcap_written = tshark's count over all files.
+7. tx with a multicast dst-ip and no dst-mac: the destination MAC is the group's (RFC 1112).
 
 Usage: test_deliver.py MCFAN_BINARY. Exit 77 (skip) when not root, without `ip netns`,
 tcpdump or tshark.
@@ -554,6 +557,107 @@ def test_pcap_size():
     print(f"deliver: {tag} {len(lst)} files, {c}", flush=True)
 
 
+FULL_FRAMES = 1000       # frames of about 1.4 KB (1.4 MB) into a 256 KiB tmpfs
+
+
+def test_pcap_full_disk():
+    """A capture replayed into pcap:DIR on a tiny tmpfs: the disk fills. A frame not wholly
+    written (short writev) is pcap_write_failed, not pcap_written, and its file is cut back
+    to its last whole block; a file that could not start is removed. pcap_written = what
+    tshark reads back from all files; written + full + write_failed = the worker's frames."""
+    tag = "[pcap full disk]"
+    d = os.path.join(TMP, "pcap-full")
+    os.makedirs(d)
+    inp = os.path.join(TMP, "full.pcap")
+    t.write_pcap(inp, [frame("239.9.9.1", i)[:-40] + bytes(1400) for i in range(FULL_FRAMES)])
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "none",
+                              d]).returncode == 0
+    if not t.check(mounted, f"{tag} tmpfs of 256 KiB mounted on {d}"):
+        return
+    try:
+        a = Mcfan("pcapfull", [f"net_pcap0,rx_pcap={inp}"],
+                  ["--worker-engine", f"pcap:{d}", "--duration", "2"])
+        try:
+            rc, rep = a.stop_when_done()
+        finally:
+            a.kill()
+        t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+        if not t.check(rep is not None, f"{tag} report"):
+            return
+        w = [x for x in rep["workers"] if x["lcore"] == 2]
+        c = worker(rep)["engine_counters"]
+        t.check_eq(rep["rx_frames"], FULL_FRAMES, f"{tag} every frame of the capture received")
+        t.check(c.get("pcap_write_failed", 0) > 0 and c.get("pcap_errors", 0) > 0,
+                f"{tag} the disk filled: copies counted pcap_write_failed ({c})")
+        t.check(re.search(r"pcap: short write \(lcore 2, file 1 of group slot \d+\): \d+ of "
+                          r"\d+ bytes", a.out) is not None,
+                f"{tag} the disk filled in the middle of a block (a short write, logged)")
+        t.check_eq(c.get("pcap_written", 0) + c.get("pcap_full", 0) +
+                   c.get("pcap_write_failed", 0), w[0]["frames"] if w else None,
+                   f"{tag} pcap_written + pcap_full + pcap_write_failed = worker frames")
+        total, bad = 0, []
+        paths = sorted(glob.glob(os.path.join(d, "*")))
+        for path in paths:
+            if os.path.getsize(path) == 0:
+                bad.append(f"{path}: empty")
+                continue
+            rows, r = tshark_fields(path, ["frame.number"])
+            if r.returncode != 0:
+                bad.append(f"{path}: {r.stderr.strip()[-200:]}")
+            total += len(rows)
+        t.check_eq(bad, [], f"{tag} every file reads back whole (none empty, none cut off)")
+        t.check_eq(total, c.get("pcap_written"),
+                   f"{tag} pcap_written = frames tshark reads back from {len(paths)} files")
+        t.check_eq(c.get("pcap_files"), len(paths), f"{tag} pcap_files = the files left")
+        t.check(t.conservation(rep), f"{tag} conservation")
+        t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} every mbuf back in its pool")
+        print(f"deliver: {tag} {len(paths)} files, {total} frames read back, {c}", flush=True)
+    finally:
+        subprocess.run(["umount", d])
+
+
+# dst-ip multicast without dst-mac: the destination MAC is the group's (RFC 1112 6.4); the
+# second octet's top bit is not in the MAC (low 23 bits)
+GROUP_IP, GROUP_MAC = "239.137.9.200", "01:00:5e:09:09:c8"
+
+
+def test_tap_group():
+    tag = "[tx dst-ip group]"
+    tin, tout = f"dli{ID % 100000}", f"dlo{ID % 100000}"
+    cap = os.path.join(TMP, "tap-group.pcap")
+    a = Mcfan("tapgrp", [f"net_tap0,iface={tin}", f"net_tap1,iface={tout}"],
+              ["--worker-engine", f"tx:net_tap1,dst-ip={GROUP_IP}"])
+    dump = None
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        dump = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", tout, "-p",
+                                 "-U", "-w", cap, "udp"], stderr=subprocess.PIPE, text=True)
+        line = dump.stderr.readline()
+        t.check("listening" in line, f"{tag} tcpdump listens: {line}")
+        send(tin)
+        time.sleep(1.0)
+        dump.send_signal(signal.SIGINT)
+        dump.wait(timeout=10)
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+        if dump is not None and dump.poll() is None:
+            dump.kill()
+    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+    if t.check(rep is not None, f"{tag} report"):
+        c = engine_conservation(rep, tag)
+        if c is not None:
+            t.check_eq(c.get("tx_sent"), sent_total(), f"{tag} tx_sent = every copy")
+    rows, r = tshark_fields(cap, ["eth.dst", "ip.dst", "udp.dstport", "ip.checksum.status",
+                                  "udp.checksum.status"],
+                            ["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"])
+    t.check_eq(len(rows), sent_total(), f"{tag} tshark reads every frame: {r.stderr[-300:]}")
+    t.check_eq(sorted(set(tuple(x) for x in rows)),
+               [(GROUP_MAC, GROUP_IP, str(PORT), "1", "1")],
+               f"{tag} destination MAC derived from dst-ip, port kept, checksums good")
+
+
 def telemetry(prefix, cmd):
     """One query on mcfan's telemetry socket (DPDK's v2 protocol: JSON over SEQPACKET)."""
     path = os.path.join("/var/run/dpdk", prefix, "dpdk_telemetry.v2")
@@ -587,6 +691,7 @@ def test_set_engine():
         time.sleep(0.5)
         tel = telemetry(a.prefix, "/mcfan/engines")
         a.console("set engine 2 pcap:/tmp")
+        a.console("set engine 2 readers")
         a.console("set engine 9 count")
         a.console("set engine 2 tx:0")
         a.console("set engine 2 count")
@@ -607,6 +712,10 @@ def test_set_engine():
             f"{tag} set engine 2 count")
     t.check("error: set engine: engine pcap is set up at start" in out,
             f"{tag} pcap cannot be added at run time")
+    t.check(re.search(r"error: set engine: engine readers is set up at start \(ports, "
+                      r"queues, files\): start mcfan with --worker-engine readers$", out,
+                      re.M) is not None,
+            f"{tag} readers (no ARGS) is named without ':ARGS'")
     t.check("error: set engine: lcore 9 is not a worker lcore" in out, f"{tag} lcore 9")
     t.check("error: set engine: lcore 2 runs tx with the ARGS it started with" in out,
             f"{tag} other ARGS refused")
@@ -656,6 +765,23 @@ BAD_ENGINE = [
      "1..604800"),
     ("pcap:/tmp,every=1", "--worker-engine: pcap: 'every' is not a pcap argument (rotate-mb, "
      "rotate-s)"),
+    ("tx:0,dst-ip=198.18.9.9", "--worker-engine: tx: dst-ip '198.18.9.9' is unicast: give "
+     "dst-mac= too (the MAC of the host or next hop; mcfan does no ARP)"),
+    ("tx:0,dst-ip=0.0.0.0", "--worker-engine: tx: dst-ip '0.0.0.0' is not a destination "
+     "(neither 0.0.0.0 nor 255.255.255.255)"),
+    ("tx:0,dst-mac=02:00:00:00:00:99,dst-ip=255.255.255.255", "--worker-engine: tx: dst-ip "
+     "'255.255.255.255' is not a destination (neither 0.0.0.0 nor 255.255.255.255)"),
+    ("tx:0,dst-port=1,dst-port=2", "--worker-engine: tx: 'dst-port' is given twice"),
+    ("tx:0,,dst-port=1", "--worker-engine: tx: empty argument (argument 2): ',,', a leading "
+     "or a trailing comma"),
+    ("tx:0,dst-port=1,", "--worker-engine: tx: empty argument (argument 3): ',,', a leading "
+     "or a trailing comma"),
+    ("pcap:/tmp,rotate-s=1,rotate-s=2", "--worker-engine: pcap: 'rotate-s' is given twice"),
+    ("pcap:/tmp,,rotate-s=1", "--worker-engine: pcap: empty argument (argument 2): ',,', a "
+     "leading or a trailing comma"),
+    ("pcap:/tmp,", "--worker-engine: pcap: empty argument (argument 2): ',,', a leading or a "
+     "trailing comma"),
+    ("tx:" + "a" * 256, "--worker-engine: arguments of tx are longer than 255 characters"),
 ]
 
 
@@ -688,6 +814,22 @@ def test_bad_input():
     t.check("--worker-engine: tx: 'net_tap7' is not a probed port: give a port id (0..0) or "
             "an ethdev name of a --vdev/-a device" in err, f"{tag} tx:net_tap7: {err!r}")
     t.check(rep is None, f"{tag} tx:net_tap7: no report")
+    t.remove_runtime_dir(eal)
+    # a tx port with too few TX queues (net_pcap without tx_pcap: 1, queue 0 is the control
+    # lcore's) is refused before any port starts: port 0 (net_null0) is not started
+    inp = os.path.join(TMP, "empty.pcap")
+    t.write_pcap(inp, [])
+    eal = t.eal_args("dlvbadtxq", extra=["--vdev", "net_null0", "--vdev",
+                                         f"net_pcap0,rx_pcap={inp}"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
+                                          "--worker-engine", "tx:1"])
+    t.check_eq(rc, 2, f"{tag} tx:1 on a port of 1 TX queue: exit status")
+    t.check("port 1 (net_pcap): 1 worker lcores send on it (tx engine) but the driver has at "
+            "most 1 TX queues (one is the control lcore's); use fewer tx workers on this port"
+            in err, f"{tag} tx:1 on a port of 1 TX queue: {err!r}")
+    t.check("started," not in out + err, f"{tag} tx:1: no port started before the refusal: "
+            f"{(out + err)[-600:]!r}")
+    t.check(rep is None, f"{tag} tx:1 on a port of 1 TX queue: no report")
     t.remove_runtime_dir(eal)
 
 
@@ -786,6 +928,8 @@ def main():
         for name, fn in (("memif", test_memif), ("tap", test_tap_rewrite),
                          ("refusals", test_refusals), ("pcap_time", test_pcap_time),
                          ("pcap_size", test_pcap_size), ("set_engine", test_set_engine),
+                         ("pcap_full_disk", test_pcap_full_disk),
+                         ("tap_group", test_tap_group),
                          ("dumpcap", test_dumpcap), ("bad_input", test_bad_input)):
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue

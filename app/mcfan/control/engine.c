@@ -75,10 +75,12 @@ mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec,
 					     "need a new set-up", lcore_id, name,
 					     app->cfg.worker_engine_args, args);
 	} else {
+		/* an engine without args_check takes no ARGS: "--worker-engine NAME" */
 		if (needs_setup(e))
 			return mcfan_err_set(msg, len, -ENOTSUP, "set engine: engine %s is set up "
 					     "at start (ports, queues, files): start mcfan with "
-					     "--worker-engine %s:ARGS", name, name);
+					     "--worker-engine %s%s", name, name,
+					     e->args_check != NULL ? ":ARGS" : "");
 		if (colon != NULL)
 			return mcfan_err_set(msg, len, -EINVAL, "set engine: engine %s takes no "
 					     "arguments ('%s')", name, args);

@@ -48,9 +48,11 @@
 /* One open file of a (pcap lcore, group slot). */
 struct pcap_file {
 	rte_pcapng_t *pc;
+	int fd;                  /* pc's descriptor (rte_pcapng_close() closes it) */
 	uint64_t bytes;          /* written so far, bytes */
 	uint64_t opened_ns;      /* CLOCK_MONOTONIC at open */
 	unsigned int seq;        /* of the last file opened, from 1 */
+	char grp[MCFAN_GROUP_STR_MAX]; /* the group text in the open file's name */
 	bool failed;             /* the last open failed: retried on the next copy */
 };
 
@@ -120,17 +122,26 @@ wr_count(struct mcfan_pcap_lcore *p, uint64_t written, uint64_t failed, uint64_t
 	rte_seqcount_write_end(&p->wr.seq);
 }
 
-/* Open the next file of (p, g); false on failure (counted, logged). */
+/* The path of file seq of group text grp of p; false if it does not fit. */
+static bool
+file_path(const struct mcfan_pcap_lcore *p, const char *grp, unsigned int seq, char *path,
+	  size_t len)
+{
+	int n = snprintf(path, len, "%s/mcfan-%s-w%u-%05u.pcapng", p->dir, grp, p->lcore_id, seq);
+
+	return n >= 0 && (size_t)n < len;
+}
+
+/* Open the next file of (p, g); false on failure (counted, logged). pcap_files counts it
+ * once its first frame is wholly written (write_one). */
 static bool
 file_open(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f, uint16_t g)
 {
 	char path[PATH_MAX], grp[MCFAN_GROUP_STR_MAX], comment[96];
-	int fd, n;
+	int fd;
 
 	group_name(w->app, g, grp, sizeof(grp));
-	n = snprintf(path, sizeof(path), "%s/mcfan-%s-w%u-%05u.pcapng", p->dir, grp, p->lcore_id,
-		     f->seq + 1);
-	if (n < 0 || (size_t)n >= sizeof(path)) {
+	if (!file_path(p, grp, f->seq + 1, path, sizeof(path))) {
 		errno = ENAMETOOLONG;
 		fd = -1;
 	} else {
@@ -149,27 +160,42 @@ file_open(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f
 	f->pc = rte_pcapng_fdopen(fd, NULL, NULL, "mcfan " MCFAN_VERSION, comment);
 	if (f->pc == NULL) {
 		if (!f->failed)
-			MCFAN_LOG(ERR, "pcap: cannot start %s: %s\n", path,
-				  rte_strerror(rte_errno));
+			MCFAN_LOG(ERR, "pcap: cannot start %s: %s; removed, its copies count as "
+				  "pcap_write_failed\n", path, rte_strerror(rte_errno));
+		/* a file without a whole section header holds no frame: not left behind */
 		close(fd);
+		unlink(path);
 		f->failed = true;
 		wr_count(p, 0, 0, 1, 0, 0);
 		return false;
 	}
+	f->fd = fd;
 	f->seq++;
 	f->failed = false;
 	f->bytes = 0;
 	f->opened_ns = mono_ns();
-	wr_count(p, 0, 0, 0, 1, 0);
+	memcpy(f->grp, grp, sizeof(f->grp));
 	return true;
 }
 
+/* Close the open file of f. A file that holds no whole frame (its first write failed, or
+ * cut short, or its only copy could not be made) is removed and its sequence number is
+ * given to the next file: no file without a frame is left behind. */
 static void
-file_close(struct pcap_file *f)
+file_close(const struct mcfan_pcap_lcore *p, struct pcap_file *f)
 {
-	if (f->pc != NULL)
-		rte_pcapng_close(f->pc); /* closes the descriptor too */
+	char path[PATH_MAX];
+
+	if (f->pc == NULL)
+		return;
+	rte_pcapng_close(f->pc); /* closes the descriptor too */
 	f->pc = NULL;
+	if (f->bytes != 0)
+		return;
+	if (file_path(p, f->grp, f->seq, path, sizeof(path)) && unlink(path) != 0)
+		MCFAN_LOG(ERR, "pcap: cannot remove %s (no frame in it): %s\n", path,
+			  strerror(errno));
+	f->seq--;
 }
 
 /*
@@ -218,12 +244,13 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	uint16_t g = meta->group_id < MCFAN_MAX_GROUPS ? meta->group_id : MCFAN_MAX_GROUPS - 1;
 	struct pcap_file *f = &w->files[(size_t)pi * MCFAN_MAX_GROUPS + g];
 	struct rte_mbuf *c;
-	ssize_t len;
+	ssize_t len, want;
+	off_t end;
 
 	if (f->pc != NULL && ((p->rotate_bytes != 0 && f->bytes >= p->rotate_bytes) ||
 			      (p->rotate_s != 0 &&
 			       mono_ns() - f->opened_ns >= p->rotate_s * PCAP_NS_PER_S)))
-		file_close(f);
+		file_close(p, f);
 	if (f->pc == NULL && !file_open(w, p, f, g)) {
 		rte_pktmbuf_free(m);
 		wr_count(p, 0, 1, 0, 0, 0);
@@ -239,17 +266,34 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	epb_set_time(c, tsc_to_epoch_ns(w, meta->rx_tsc));
 	/* DPDK 22.11's rte_pcapng_write_packets() does not free the copies (its doc says it
 	 * does; dpdk-dumpcap frees them after the write): freed here */
+	want = (ssize_t)rte_pktmbuf_pkt_len(c);
 	len = rte_pcapng_write_packets(f->pc, &c, 1);
 	rte_pktmbuf_free(c);
 	if (len < 0) {
 		MCFAN_LOG(ERR, "pcap: write failed (lcore %u, file %u of group slot %u): %s; "
 			  "starting a new file\n", p->lcore_id, f->seq, g, strerror(errno));
-		file_close(f);
+		file_close(p, f);
 		wr_count(p, 0, 1, 1, 0, 0);
 		return;
 	}
+	if (len < want) {
+		/* a short writev() (a full disk): the block is cut off. The file is truncated
+		 * back to its last whole block, so that every frame in it reads back, and
+		 * closed; the copy counts as pcap_write_failed, not pcap_written. */
+		end = lseek(f->fd, 0, SEEK_CUR);
+		if (end < 0 || ftruncate(f->fd, end - (off_t)len) != 0)
+			MCFAN_LOG(ERR, "pcap: cannot cut file %u of group slot %u (lcore %u) back "
+				  "to its last whole block: %s\n", f->seq, g, p->lcore_id,
+				  strerror(errno));
+		MCFAN_LOG(ERR, "pcap: short write (lcore %u, file %u of group slot %u): %zd of "
+			  "%zd bytes (disk full?); starting a new file\n", p->lcore_id, f->seq, g,
+			  len, want);
+		file_close(p, f);
+		wr_count(p, 0, 1, 1, 0, 0);
+		return;
+	}
+	wr_count(p, 1, 0, 0, f->bytes == 0 ? 1 : 0, (uint64_t)len);
 	f->bytes += (uint64_t)len;
-	wr_count(p, 1, 0, 0, 0, (uint64_t)len);
 }
 
 static void *
@@ -344,7 +388,7 @@ mcfan_pcap_stop(struct mcfan_app *app)
 	pthread_join(w->thread, NULL);
 	w->running = false;
 	for (i = 0; i < w->n * MCFAN_MAX_GROUPS; i++)
-		file_close(&w->files[i]);
+		file_close(w->lc[i / MCFAN_MAX_GROUPS], &w->files[i]);
 	free(w->files);
 	w->files = NULL;
 	rte_mempool_free(w->pool);

@@ -100,3 +100,51 @@ mcfan_engine_side_name(enum mcfan_engine_side side)
 {
 	return side == MCFAN_ENGINE_RX ? "rx" : side == MCFAN_ENGINE_WORKER ? "worker" : "?";
 }
+
+/* The KEY of argument t: its length up to '=' (or all of it). */
+static size_t
+arg_key_len(const char *t)
+{
+	const char *eq = strchr(t, '=');
+
+	return eq != NULL ? (size_t)(eq - t) : strlen(t);
+}
+
+int
+mcfan_engine_args_split(char *buf, char **tok, unsigned int max, char *err, size_t err_len)
+{
+	char *c = buf, *comma;
+	unsigned int n = 0, i;
+	size_t kl;
+
+	if (max == 0 || max > MCFAN_ENGINE_ARGS_TOKENS) {
+		snprintf(err, err_len, "internal: %u argument slots", max);
+		return -EINVAL;
+	}
+	for (;;) {
+		comma = strchr(c, ',');
+		if (comma != NULL)
+			*comma = '\0';
+		if (*c == '\0') {
+			snprintf(err, err_len, "empty argument (argument %u): ',,', a leading or a "
+				 "trailing comma", n + 1);
+			return -EINVAL;
+		}
+		if (n == max) {
+			snprintf(err, err_len, "more than %u arguments", max);
+			return -EINVAL;
+		}
+		kl = arg_key_len(c);
+		for (i = 1; n > 0 && i < n; i++) {
+			if (arg_key_len(tok[i]) == kl && strncmp(tok[i], c, kl) == 0) {
+				snprintf(err, err_len, "'%.*s' is given twice", (int)kl, c);
+				return -EINVAL;
+			}
+		}
+		tok[n++] = c;
+		if (comma == NULL)
+			break;
+		c = comma + 1;
+	}
+	return (int)n;
+}

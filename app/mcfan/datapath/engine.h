@@ -193,6 +193,30 @@ const struct mcfan_engine *mcfan_engine_at(enum mcfan_engine_side side, unsigned
 /** "rx" or "worker". */
 const char *mcfan_engine_side_name(enum mcfan_engine_side side);
 
+/** Most comma-separated arguments one engine ARGS may hold (mcfan_engine_args_split()). */
+#define MCFAN_ENGINE_ARGS_TOKENS 16
+
+/**
+ * Split engine ARGS ("FIRST[,KEY=VALUE]...") at its commas, for an engine's args_check and
+ * configure: any thread, before or after rte_eal_init(); allocates nothing.
+ *
+ * Refused: an empty argument (",,", a leading or a trailing comma), a KEY (the text before
+ * '=', or the whole argument when it has none) given twice after the first argument, more
+ * than max arguments.
+ *
+ * @param buf
+ *   A writable copy of ARGS, not empty; its commas become NULs and tok points into it.
+ * @param tok
+ *   Receives the arguments in order, tok[0] the first (PORT, DIR).
+ * @param max
+ *   Room of tok, 1..MCFAN_ENGINE_ARGS_TOKENS.
+ * @param err
+ *   Receives one line naming the offending argument (no "--worker-engine: NAME: " prefix).
+ * @return
+ *   The number of arguments (1..max), or -EINVAL (err filled).
+ */
+int mcfan_engine_args_split(char *buf, char **tok, unsigned int max, char *err, size_t err_len);
+
 /** Register engine e (a struct mcfan_engine variable) before main(): one line at the bottom
  * of the engine's file. */
 #define MCFAN_ENGINE_REGISTER(e) \

@@ -49,9 +49,9 @@ struct pcap_args {
 static int
 pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
 {
-	char buf[MCFAN_ENGINE_ARGS_MAX + 1], *tok, *save = NULL, *val;
+	char buf[MCFAN_ENGINE_ARGS_MAX + 1], *tok[MCFAN_ENGINE_ARGS_TOKENS], *val;
 	struct stat st;
-	bool first = true;
+	int n, i;
 
 	memset(a, 0, sizeof(*a));
 	if (args[0] == '\0') {
@@ -59,40 +59,41 @@ pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
 		return -EINVAL;
 	}
 	snprintf(buf, sizeof(buf), "%s", args);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save),
-	     first = false) {
-		if (first) {
-			if (stat(tok, &st) != 0 || !S_ISDIR(st.st_mode)) {
-				snprintf(err, len, "'%s' is not a directory", tok);
-				return -EINVAL;
-			}
-			if (access(tok, W_OK | X_OK) != 0) {
-				snprintf(err, len, "directory '%s' is not writable", tok);
-				return -EINVAL;
-			}
-			snprintf(a->dir, sizeof(a->dir), "%s", tok);
-			continue;
-		}
-		val = strchr(tok, '=');
+	n = mcfan_engine_args_split(buf, tok, RTE_DIM(tok), err, len);
+	if (n < 0)
+		return n;
+	if (stat(tok[0], &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, len, "'%s' is not a directory", tok[0]);
+		return -EINVAL;
+	}
+	if (access(tok[0], W_OK | X_OK) != 0) {
+		snprintf(err, len, "directory '%s' is not writable", tok[0]);
+		return -EINVAL;
+	}
+	snprintf(a->dir, sizeof(a->dir), "%s", tok[0]);
+	for (i = 1; i < n; i++) {
+		val = strchr(tok[i], '=');
 		if (val == NULL) {
-			snprintf(err, len, "'%s' is not KEY=VALUE (keys: rotate-mb, rotate-s)", tok);
+			snprintf(err, len, "'%s' is not KEY=VALUE (keys: rotate-mb, rotate-s)",
+				 tok[i]);
 			return -EINVAL;
 		}
 		*val++ = '\0';
-		if (strcmp(tok, "rotate-mb") == 0) {
+		if (strcmp(tok[i], "rotate-mb") == 0) {
 			if (mcfan_parse_u64(val, 1, ROTATE_MB_MAX, &a->rotate_mb) < 0) {
 				snprintf(err, len, "rotate-mb '%s' is not allowed: MiB, 1..%u", val,
 					 ROTATE_MB_MAX);
 				return -EINVAL;
 			}
-		} else if (strcmp(tok, "rotate-s") == 0) {
+		} else if (strcmp(tok[i], "rotate-s") == 0) {
 			if (mcfan_parse_u64(val, 1, ROTATE_S_MAX, &a->rotate_s) < 0) {
 				snprintf(err, len, "rotate-s '%s' is not allowed: seconds, 1..%u", val,
 					 ROTATE_S_MAX);
 				return -EINVAL;
 			}
 		} else {
-			snprintf(err, len, "'%s' is not a pcap argument (rotate-mb, rotate-s)", tok);
+			snprintf(err, len, "'%s' is not a pcap argument (rotate-mb, rotate-s)",
+				 tok[i]);
 			return -EINVAL;
 		}
 	}

@@ -47,7 +47,8 @@ struct mcfan_pcap_wr_stats {
 	uint64_t written;      /**< Copies written into a file, frames. */
 	uint64_t write_failed; /**< Copies lost to a failed copy, open or write, frames. */
 	uint64_t errors;       /**< Failed opens and writes (each also logged once). */
-	uint64_t files;        /**< Files opened (rotation included). */
+	uint64_t files;        /**< Files started that hold a frame (rotation included); a
+				    *   file left without any whole frame is removed. */
 	uint64_t bytes;        /**< Bytes written, pcapng blocks included. */
 };
 

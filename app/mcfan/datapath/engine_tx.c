@@ -15,7 +15,8 @@
  * headers, DPDK's examples/ipv4_multicast technique, so that the shared frame is never
  * written. The IPv4 header checksum is recomputed (RFC 791); the UDP checksum is updated
  * incrementally for the changed words (RFC 1624) and a checksum of 0 stays 0 (IPv4: none,
- * RFC 768); dst-ip rewrites IPv4 frames only.
+ * RFC 768); dst-ip rewrites IPv4 frames only. A multicast dst-ip without dst-mac also
+ * rewrites the destination MAC to the group's (RFC 1112 6.4); a unicast one needs dst-mac.
  *
  * Each worker lcore of the engine has its own TX queue (1.., queue 0 is the control lcore's:
  * control/ports.c). Every copy ends under exactly one counter: tx_sent (the PMD took it) or a
@@ -91,14 +92,38 @@ struct tx_priv {
 	struct rte_mempool *clone_pool; /* indirect mbufs (no data room) */
 } __rte_cache_aligned;
 
-/* Parse ARGS into a; 0 or -EINVAL with err naming the token. */
+/* RFC 1112 section 6.4: the Ethernet group address of an IPv4 host group is 01:00:5e and
+ * the low 23 bits of the group. */
+#define IPV4_MCAST_MAC_MASK 0x007fffffu
+#define IPV4_ANY 0x00000000u                /* 0.0.0.0: "this host" (RFC 1122 3.2.1.3) */
+#define IPV4_LIMITED_BROADCAST 0xffffffffu  /* RFC 919, RFC 1122 3.2.1.3 */
+
+/* The destination MAC of IPv4 group ip (network order), RFC 1112 section 6.4. */
+static void
+ipv4_group_mac(rte_be32_t ip, struct rte_ether_addr *mac)
+{
+	uint32_t low = rte_be_to_cpu_32(ip) & IPV4_MCAST_MAC_MASK;
+
+	mac->addr_bytes[0] = 0x01;
+	mac->addr_bytes[1] = 0x00;
+	mac->addr_bytes[2] = 0x5e;
+	mac->addr_bytes[3] = (uint8_t)(low >> 16);
+	mac->addr_bytes[4] = (uint8_t)(low >> 8);
+	mac->addr_bytes[5] = (uint8_t)low;
+}
+
+/*
+ * Parse ARGS into a; 0 or -EINVAL with err naming the token. A multicast dst-ip without
+ * dst-mac rewrites the destination MAC to the group's (RFC 1112 6.4); a unicast one needs
+ * dst-mac (mcfan does no ARP); 0.0.0.0 and 255.255.255.255 are no destination.
+ */
 static int
 tx_parse(const char *args, struct tx_args *a, char *err, size_t len)
 {
-	char buf[MCFAN_ENGINE_ARGS_MAX + 1], *tok, *save = NULL, *val;
+	char buf[MCFAN_ENGINE_ARGS_MAX + 1], *tok[MCFAN_ENGINE_ARGS_TOKENS], *val, ipt[16];
 	struct in_addr in;
 	uint64_t v;
-	bool first = true;
+	int n, i;
 
 	memset(a, 0, sizeof(*a));
 	if (args[0] == '\0') {
@@ -107,39 +132,44 @@ tx_parse(const char *args, struct tx_args *a, char *err, size_t len)
 		return -EINVAL;
 	}
 	snprintf(buf, sizeof(buf), "%s", args);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save),
-	     first = false) {
-		if (first) {
-			if (strchr(tok, '=') != NULL || strlen(tok) >= sizeof(a->port)) {
-				snprintf(err, len, "'%s' is not an output port: the first argument is "
-					 "PORT (a port id or an ethdev name)", tok);
-				return -EINVAL;
-			}
-			snprintf(a->port, sizeof(a->port), "%s", tok);
-			continue;
-		}
-		val = strchr(tok, '=');
+	n = mcfan_engine_args_split(buf, tok, RTE_DIM(tok), err, len);
+	if (n < 0)
+		return n;
+	if (strchr(tok[0], '=') != NULL || strlen(tok[0]) >= sizeof(a->port)) {
+		snprintf(err, len, "'%s' is not an output port: the first argument is "
+			 "PORT (a port id or an ethdev name)", tok[0]);
+		return -EINVAL;
+	}
+	snprintf(a->port, sizeof(a->port), "%s", tok[0]);
+	for (i = 1; i < n; i++) {
+		val = strchr(tok[i], '=');
 		if (val == NULL) {
 			snprintf(err, len, "'%s' is not KEY=VALUE (keys: dst-mac, dst-ip, dst-port)",
-				 tok);
+				 tok[i]);
 			return -EINVAL;
 		}
 		*val++ = '\0';
-		if (strcmp(tok, "dst-mac") == 0) {
+		if (strcmp(tok[i], "dst-mac") == 0) {
 			if (rte_ether_unformat_addr(val, &a->mac) != 0) {
 				snprintf(err, len, "dst-mac '%s' is not a MAC address "
 					 "(XX:XX:XX:XX:XX:XX)", val);
 				return -EINVAL;
 			}
 			a->rw_mac = true;
-		} else if (strcmp(tok, "dst-ip") == 0) {
+		} else if (strcmp(tok[i], "dst-ip") == 0) {
 			if (inet_pton(AF_INET, val, &in) != 1) {
 				snprintf(err, len, "dst-ip '%s' is not an IPv4 address", val);
 				return -EINVAL;
 			}
+			if (in.s_addr == RTE_BE32(IPV4_ANY) ||
+			    in.s_addr == RTE_BE32(IPV4_LIMITED_BROADCAST)) {
+				snprintf(err, len, "dst-ip '%s' is not a destination (neither "
+					 "0.0.0.0 nor 255.255.255.255)", val);
+				return -EINVAL;
+			}
 			a->ip = in.s_addr;
 			a->rw_ip = true;
-		} else if (strcmp(tok, "dst-port") == 0) {
+		} else if (strcmp(tok[i], "dst-port") == 0) {
 			if (mcfan_parse_u64(val, 1, UINT16_MAX, &v) < 0) {
 				snprintf(err, len, "dst-port '%s' is not a UDP port (1..65535)", val);
 				return -EINVAL;
@@ -148,9 +178,19 @@ tx_parse(const char *args, struct tx_args *a, char *err, size_t len)
 			a->rw_port = true;
 		} else {
 			snprintf(err, len, "'%s' is not a tx argument (dst-mac, dst-ip, dst-port)",
-				 tok);
+				 tok[i]);
 			return -EINVAL;
 		}
+	}
+	if (a->rw_ip && !a->rw_mac) {
+		if (!RTE_IS_IPV4_MCAST(rte_be_to_cpu_32(a->ip))) {
+			inet_ntop(AF_INET, &a->ip, ipt, sizeof(ipt));
+			snprintf(err, len, "dst-ip '%s' is unicast: give dst-mac= too (the MAC "
+				 "of the host or next hop; mcfan does no ARP)", ipt);
+			return -EINVAL;
+		}
+		ipv4_group_mac(a->ip, &a->mac);
+		a->rw_mac = true;
 	}
 	return 0;
 }
@@ -184,8 +224,10 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
 	char err[256], name[RTE_MEMPOOL_NAMESIZE];
 	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
 	struct tx_priv *p;
+	struct rte_eth_dev_info info;
 	struct tx_args a;
 	uint16_t port;
+	int ret;
 
 	if (tx_parse(args, &a, err, sizeof(err)) < 0) {
 		fprintf(stderr, "mcfan: --worker-engine: tx: %s\n", err);
@@ -195,6 +237,21 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
 		fprintf(stderr, "mcfan: --worker-engine: tx: '%s' is not a probed port: give a "
 			"port id (0..%u) or an ethdev name of a --vdev/-a device\n", a.port,
 			rte_eth_dev_count_avail() > 0 ? rte_eth_dev_count_avail() - 1u : 0u);
+		return -EINVAL;
+	}
+	/* every tx lcore's queue is checked here, before any port starts (the ports are
+	 * configured after all engines): queue 0 is the control lcore's, 1.. the workers' */
+	ret = rte_eth_dev_info_get(port, &info);
+	if (ret != 0) {
+		fprintf(stderr, "mcfan: --worker-engine: tx: port %u: cannot get device info: "
+			"%s\n", port, rte_strerror(-ret));
+		return ret;
+	}
+	if (info.max_tx_queues < 2u + app->ports[port].nb_txq_workers) {
+		fprintf(stderr, "mcfan: port %u (%s): %u worker lcores send on it (tx engine) but "
+			"the driver has at most %u TX queues (one is the control lcore's); use "
+			"fewer tx workers on this port\n", port, info.driver_name,
+			app->ports[port].nb_txq_workers + 1u, info.max_tx_queues);
 		return -EINVAL;
 	}
 	p = rte_zmalloc_socket("mcfan_tx", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
