@@ -184,17 +184,16 @@ put_totals(struct expo *e, struct mcfan_app *app)
 
 /*
  * Frames and drops where they arise: per RX lcore (every drop reason is decided on the RX
- * side: classifier reasons, unknown_group, ring_full, control), and per port where that is
- * exact: a port whose every RX lcore polls that port only (its queues) has the drops of
- * those lcores. A port that shares an RX lcore with another port has no per-port drop
- * series (the RX lcores count per lcore, not per port; docs/metrics.md).
+ * side: classifier reasons, unknown_group, ring_full, control), and per port, exactly: the
+ * RX lcores count each (port, RX queue) pair's frames and drops apart too (mcfan_rx_stats
+ * pair[]), and a port's drops are the sum over its pairs, whichever lcores poll them.
  */
 static int
 put_rx_lcores(struct expo *e, struct mcfan_app *app)
 {
 	struct mcfan_rx_lcore_view *rv;
 	uint64_t (*pd)[MCFAN_DROP_MAX];
-	bool *exact, *seen;
+	bool *seen;
 	char l[LABELS_MAX];
 	unsigned int r, i, k;
 	uint16_t port;
@@ -202,37 +201,24 @@ put_rx_lcores(struct expo *e, struct mcfan_app *app)
 
 	rv = calloc(RTE_MAX(app->n_rx, 1u), sizeof(*rv));
 	pd = calloc(RTE_MAX_ETHPORTS, sizeof(*pd));
-	exact = calloc(RTE_MAX_ETHPORTS, sizeof(*exact));
 	seen = calloc(RTE_MAX_ETHPORTS, sizeof(*seen));
-	if (rv == NULL || pd == NULL || exact == NULL || seen == NULL) {
+	if (rv == NULL || pd == NULL || seen == NULL) {
 		free(rv);
 		free(pd);
-		free(exact);
 		free(seen);
 		return -ENOMEM;
 	}
 	n = mcfan_rx_lcores_read(app, rv, app->n_rx);
 	if (n < 0)
 		n = 0;
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
-		exact[port] = true;
-	for (r = 0; r < (unsigned int)n; r++) {
-		bool one = true;
-
-		for (i = 1; i < rv[r].n_ports; i++)
-			if (rv[r].ports[i] != rv[r].ports[0])
-				one = false;
+	/* per port: the sum over every (port, queue) pair of it, whichever lcore polls it */
+	for (r = 0; r < (unsigned int)n; r++)
 		for (i = 0; i < rv[r].n_ports; i++) {
 			port = rv[r].ports[i];
-			if (!one)
-				exact[port] = false;
-			if (i > 0 && port == rv[r].ports[0])
-				continue; /* another queue of the same port: counted once */
 			seen[port] = true;
 			for (k = 1; k < MCFAN_DROP_MAX; k++)
-				pd[port][k] += rv[r].drops[k];
+				pd[port][k] += rv[r].pair_drops[i][k];
 		}
-	}
 	family(e, "mcfan_rx_pair", FAM_INFO, NULL, "A (port, RX queue) pair and the RX lcore "
 	       "that polls it (value 1)");
 	for (r = 0; r < (unsigned int)n; r++)
@@ -268,9 +254,10 @@ put_rx_lcores(struct expo *e, struct mcfan_app *app)
 			sample_u64(e, "mcfan_rx_lcore_dropped_frames", "_total", l, rv[r].drops[k]);
 		}
 	family(e, "mcfan_port_dropped_frames", FAM_COUNTER, NULL, "Frames received on the port "
-	       "and dropped by mcfan, by drop reason (ports whose RX lcores poll no other port)");
+	       "and dropped by mcfan, by drop reason (summed over the ports: "
+	       "mcfan_dropped_frames_total)");
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
-		if (!seen[port] || !exact[port])
+		if (!seen[port])
 			continue;
 		for (k = 1; k < MCFAN_DROP_MAX; k++) {
 			l[0] = '\0';
@@ -281,7 +268,6 @@ put_rx_lcores(struct expo *e, struct mcfan_app *app)
 	}
 	free(rv);
 	free(pd);
-	free(exact);
 	free(seen);
 	return 0;
 }
