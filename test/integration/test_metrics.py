@@ -1265,6 +1265,61 @@ def readers_run(tmp):
                 os.unlink(os.path.join("/dev/shm", f))
 
 
+def shared_rx_run(tmp):
+    """Drops per port when ONE RX lcore polls both ports (lcore 1; worker lcore 2): the
+    lcore counts each (port, queue) pair apart, so each port's drop series is exactly its
+    capture's, and the ports add up to the lcore's and to the report's."""
+    p0, p1, want = labels_frames()
+    pc = []
+    for i, fr in enumerate((p0, p1)):
+        pc.append(os.path.join(tmp, f"shared{i}.pcap"))
+        t.write_pcap(pc[-1], fr)
+    mport = free_port()
+    rep_path = os.path.join(tmp, "shared-report.json")
+    eal = t.eal_args("metrics-shared")[2:] + [
+        "--lcores", "0@0,1@1,2@1",
+        "--vdev", f"net_pcap0,rx_pcap={pc[0]},tx_pcap={os.path.join(tmp, 'stx0.pcap')}",
+        "--vdev", f"net_pcap1,rx_pcap={pc[1]},tx_pcap={os.path.join(tmp, 'stx1.pcap')}"]
+    proc = t.McfanProcess(eal, ["--groups", GROUPS, "--rx-lcores", "1", "--worker-lcores",
+                                "2", "--metrics-listen", str(mport), "--duration", "30",
+                                "--report-json", rep_path])
+    total = len(p0) + len(p1)
+    try:
+        if not t.check(wait_metrics(mport, proc), "shared RX lcore run serves /metrics"):
+            return
+        smp, body = settle(mport, lambda s: s.get(("mcfan_rx_frames_total", frozenset())) ==
+                           total)
+        if not t.check(smp is not None, "shared RX lcore run: every frame counted, settled"):
+            return
+        promtool_ok(body, "page with per-port drops of a shared RX lcore")
+        proc.signal(signal.SIGINT)
+        t.check_eq(proc.wait(30), 0, "shared RX lcore run: exit status after SIGINT")
+        rep = json.load(open(rep_path))
+        pairs = {(dict(lb)["lcore"], dict(lb)["port"]) for lb in series(smp, "mcfan_rx_pair_info")}
+        t.check_eq(pairs, {("1", "0"), ("1", "1")}, "mcfan_rx_pair_info: lcore 1 polls both "
+                   "ports")
+        pt = {}
+        for lb, v in series(smp, "mcfan_port_dropped_frames_total").items():
+            d = dict(lb)
+            pt.setdefault(d["port"], {})[d["reason"]] = v
+        t.check_eq(sorted(pt), ["0", "1"], "per-port drops: both ports, one RX lcore")
+        for port, w in (("0", want[0]), ("1", want[1])):
+            got = {r: v for r, v in pt.get(port, {}).items() if v}
+            t.check_eq(got, {r: float(n) for r, n in w.items()},
+                       f"port {port}: exactly the drops of its capture, each under its reason")
+        lc = {dict(lb)["reason"]: v for lb, v in
+              series(smp, "mcfan_rx_lcore_dropped_frames_total").items()}
+        for r in sorted(rep["drops"]):
+            t.check_eq(sum(x.get(r, 0) for x in pt.values()), float(rep["drops"][r]),
+                       f"{r}: the ports' drops add up to the report's")
+            t.check_eq(lc.get(r), float(rep["drops"][r]), f"{r}: lcore 1's = the report's")
+    finally:
+        if proc.p.poll() is None:
+            proc.signal(signal.SIGINT)
+            proc.wait(30)
+        t.remove_runtime_dir(eal)
+
+
 def main():
     mcfan = t.mcfan_path()
     for tool in ("prometheus", "promtool"):
@@ -1288,7 +1343,7 @@ def main():
         runs = (("port_in_use", lambda: port_in_use(pcap)),
                 ("main", lambda: main_run(pcap, tmp)), ("max_groups", lambda: max_groups_run(tmp)),
                 ("labels", lambda: labels_run(tmp)), ("engines", lambda: engines_run(tmp)),
-                ("readers", lambda: readers_run(tmp)))
+                ("readers", lambda: readers_run(tmp)), ("shared_rx", lambda: shared_rx_run(tmp)))
         for name, run in runs:
             if not only or name in only:
                 run()
