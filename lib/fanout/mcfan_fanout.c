@@ -232,6 +232,13 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 	for (k = 1; k < MCFAN_DROP_MAX; k++)
 		st->drops[k] += pd->drops[k];
 	st->mac_mismatch += pd->mac_mismatch;
+	if (ctx->pair < st->n_pairs) {
+		struct mcfan_rx_pair_stats *ps = &st->pair[ctx->pair];
+
+		ps->rx_frames += pd->frames;
+		for (k = 1; k < MCFAN_DROP_MAX; k++)
+			ps->drops[k] += pd->drops[k];
+	}
 	rte_seqcount_write_end(&st->seq);
 	memset(pd, 0, offsetof(struct mcfan_rx_pending, copies_left));
 	return delivered;
@@ -392,10 +399,23 @@ words_read(const uint64_t *src, uint64_t *dst, size_t n_words)
 		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }
 
+/* Bytes of an RX lcore's stats block in use: the counters and its n_pairs pair entries
+ * (n_pairs is set before launch and constant after). */
+static size_t
+rx_stats_used(const struct mcfan_rx_stats *st)
+{
+	uint32_t n = RTE_MIN(st->n_pairs, (uint32_t)MCFAN_RX_STATS_PAIRS);
+
+	return offsetof(struct mcfan_rx_stats, pair) + n * sizeof(st->pair[0]);
+}
+
 void
 mcfan_rx_stats_read(const struct mcfan_rx_stats *src, struct mcfan_rx_stats *dst)
 {
-	seq_read(&src->seq, src, dst, sizeof(*dst), 0);
+	size_t used = rx_stats_used(src);
+
+	seq_read(&src->seq, src, dst, used, 0);
+	memset((char *)dst + used, 0, sizeof(*dst) - used);
 }
 
 int
@@ -437,7 +457,10 @@ void
 mcfan_rx_ctx_read(const struct mcfan_rx_ctx *ctx, struct mcfan_rx_stats *stats,
 		  struct mcfan_ring_stats *ring_stats)
 {
-	rx_seq_copy(ctx, stats, &ctx->stats, sizeof(*stats), ring_stats);
+	size_t used = rx_stats_used(&ctx->stats);
+
+	rx_seq_copy(ctx, stats, &ctx->stats, used, ring_stats);
+	memset((char *)stats + used, 0, sizeof(*stats) - used);
 }
 
 void

@@ -50,6 +50,15 @@ struct mcfan_mbuf_meta {
 };
 
 /** Counters of one RX lcore. Single writer: that lcore. */
+/** Most (port, RX queue) pairs whose frames and drops one RX lcore's stats count apart. */
+#define MCFAN_RX_STATS_PAIRS RTE_MAX_ETHPORTS
+
+/** One (port, RX queue) pair's part of an RX lcore's counters (struct mcfan_rx_stats). */
+struct mcfan_rx_pair_stats {
+	uint64_t rx_frames;             /**< Frames rx_burst returned from the pair. */
+	uint64_t drops[MCFAN_DROP_MAX]; /**< Its frames per drop reason (index 0 unused). */
+};
+
 struct mcfan_rx_stats {
 	rte_seqcount_t seq;             /**< Odd while the owner writes the block. */
 	uint32_t seq_pad;               /**< Keeps the counters 64-bit aligned. */
@@ -62,6 +71,14 @@ struct mcfan_rx_stats {
 	/** Frames delivered to a group whose destination MAC is not the group's multicast MAC
 	 * (mcfan_classify_mac_mismatch()); counted, not dropped. */
 	uint64_t mac_mismatch;
+	/** Entries of pair[] counted (0..MCFAN_RX_STATS_PAIRS): the pairs the lcore polls, set
+	 * before launch, constant after. 0: none (the totals above only). Readers copy only
+	 * pair[0..n_pairs-1] (mcfan_rx_stats_read(), mcfan_rx_ctx_read()). */
+	uint32_t n_pairs;
+	uint32_t n_pairs_pad;           /**< Keeps pair[] 64-bit aligned. */
+	/** Per pair (index: struct mcfan_rx_ctx pair): its frames and drops, added at each
+	 * flush with the totals; summed over the pairs they are rx_frames and drops[]. */
+	struct mcfan_rx_pair_stats pair[MCFAN_RX_STATS_PAIRS];
 } __rte_cache_aligned;
 
 /** Per-(RX lcore, worker) ring counters. Single writer: the RX lcore. */
@@ -111,6 +128,10 @@ struct mcfan_rx_ctx {
 	 * Set before the lcore is launched. Either way they count under drops[CONTROL],
 	 * except those the full ring refuses: drops[CTL_RING_FULL]. */
 	struct rte_ring *ctl_ring;
+	/** The (port, RX queue) pair the staged burst came from (stats.pair[] index), set by
+	 * the RX engine before mcfan_fanout_stage(); 0 by default. Not counted per pair when
+	 * >= stats.n_pairs. */
+	uint16_t pair;
 };
 
 /**
@@ -334,7 +355,9 @@ uint64_t mcfan_lat_ns_mult(uint64_t tsc_hz);
 uint64_t mcfan_lat_quantile_ns(const uint64_t *hist, uint64_t max_ns, unsigned int permille);
 
 /**
- * Copy an RX lcore's stats consistently (rte_seqcount read); any thread.
+ * Copy an RX lcore's stats consistently (rte_seqcount read); any thread. Only the used
+ * part is copied: the counters and pair[0..src->n_pairs-1]; the rest of dst's pair[] is
+ * zeroed.
  *
  * @param src
  *   The live stats.
@@ -345,7 +368,8 @@ void mcfan_rx_stats_read(const struct mcfan_rx_stats *src, struct mcfan_rx_stats
 
 /**
  * Copy an RX lcore's stats and its per-worker ring counters consistently
- * (both in one rte_seqcount read); any thread.
+ * (both in one rte_seqcount read); any thread. Of ctx->stats.pair[] only the first
+ * n_pairs entries are copied, the rest of stats->pair[] is zeroed.
  *
  * @param ctx
  *   The live RX state.

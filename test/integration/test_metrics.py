@@ -361,6 +361,13 @@ def check_bad_requests(port):
         m = re.match(rb"HTTP/1\.[01] (\d{3})", got)
         t.check(m is None or 400 <= int(m.group(1)) < 600 and int(m.group(1)) != 200,
                 f"{junk[:24]!r}...: 4xx or cut ({got[:40]!r})")
+    # a one-word request line: libmicrohttpd closes with no answer (docs/metrics.md "HTTP");
+    # a later libmicrohttpd may answer 4xx, never anything else
+    got = raw_exchange(port, b"garbage\r\n\r\n")
+    t.check(got == b"" or re.match(rb"HTTP/1\.[01] 4\d\d ", got) is not None,
+            f"'garbage' request line: closed with no answer, or a 4xx ({got[:40]!r})")
+    got = raw_exchange(port, b"garbage x\r\n\r\n")
+    t.check(got.startswith(b"HTTP/1.1 400 "), f"'garbage x' request line: 400 ({got[:40]!r})")
     # slowloris: half a request, then nothing; meanwhile scrapes are answered at once
     slow = socket.create_connection(("127.0.0.1", port), timeout=CONN_TIMEOUT_S + 5)
     slow.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -1063,6 +1070,263 @@ def check_pair_series(smp, rep):
                     f"line {ln['line']}: {fam} {got} = report {key} {ln[key]} ns")
 
 
+def settle(mport, done, timeout=20):
+    """Poll the page until done(smp) holds and the counter samples stop moving (3 equal pages
+    in a row); (smp, body) of the last page, or (None, body)."""
+    end = time.monotonic() + timeout
+    last, stable, smp, body = None, 0, None, ""
+    skip = ("mcfan_uptime", "mcfan_lcore", "mcfan_metrics", "mcfan_igmp_querier_age",
+            "mcfan_mbufs_in_use", "mcfan_idle", "mcfan_worker_ring_waiting",
+            "mcfan_ring_occupancy")
+    while time.monotonic() < end:
+        body = http_get(mport)[2].decode()
+        smp = samples(body)
+        keys = {k: v for k, v in smp.items() if not k[0].startswith(skip)}
+        if done(smp) and keys == last:
+            stable += 1
+            if stable >= 3:
+                return smp, body
+        else:
+            stable = 0
+        last = keys
+        time.sleep(0.4)
+    return None, body
+
+
+def promtool_ok(body, what):
+    p = subprocess.run(["promtool", "check", "metrics"], input=body.encode(),
+                       capture_output=True, timeout=60)
+    t.check(p.returncode == 0 and not (p.stdout + p.stderr).strip(),
+            f"promtool check metrics, {what}: {(p.stdout + p.stderr)[:400]!r}")
+
+
+ENGINE_FAMS = {0: ("mcfan_engine_delivered_copies_total", "counter"),
+               1: ("mcfan_engine_dropped_copies_total", "reason"),
+               2: ("mcfan_engine_value", "counter")}
+
+
+def engine_series(smp):
+    """{lcore: {counter name: value}} over the three engine families, and the engine label
+    of each lcore, and {lcore: {name: family}}."""
+    vals, engines, fam = {}, {}, {}
+    for name, key in ENGINE_FAMS.values():
+        for lb, v in series(smp, name).items():
+            d = dict(lb)
+            vals.setdefault(d["lcore"], {})[d[key]] = v
+            engines[d["lcore"]] = d["engine"]
+            fam.setdefault(d["lcore"], {})[d[key]] = name
+    return vals, engines, fam
+
+
+def engines_run(tmp):
+    """The pcap worker engine: its counters on /metrics (mcfan_engine_*) are the report's
+    engine_counters, each in its family by kind; conservation over the engine's copies."""
+    frames = [t.udp4_frame(f"239.9.9.{1 + i % 3}", 3999) for i in range(150)]
+    pcap = os.path.join(tmp, "eng.pcap")
+    t.write_pcap(pcap, frames)
+    d = os.path.join(tmp, "eng-out")
+    os.makedirs(d)
+    mport = free_port()
+    rep_path = os.path.join(tmp, "eng-report.json")
+    eal = t.eal_args("metrics-eng")[2:] + ["--lcores", "0@0,1@1,2@1",
+                                          "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+    proc = t.McfanProcess(eal, ["--groups", "239.9.9.1-3:3999", "--rx-lcores", "1",
+                                "--worker-lcores", "2", "--worker-engine", f"pcap:{d}",
+                                "--metrics-listen", str(mport), "--duration", "30",
+                                "--report-json", rep_path])
+    try:
+        if not t.check(wait_metrics(mport, proc), "engines run serves /metrics"):
+            return
+        smp, body = settle(mport, lambda s: engine_series(s)[0].get("2", {}).get(
+            "pcap_written") == len(frames))
+        if not t.check(smp is not None, "engines run: every copy written, counters settled"):
+            return
+        promtool_ok(body, "page with engine series")
+        proc.signal(signal.SIGINT)
+        t.check_eq(proc.wait(30), 0, "engines run: exit status after SIGINT")
+        rep = json.load(open(rep_path))
+        vals, engines, fam = engine_series(smp)
+        want = {str(lc["lcore"]): lc["engine_counters"] for lc in rep["lcores"]
+                if lc.get("engine_counters")}
+        t.check_eq(sorted(vals), sorted(want), "engine series: the lcores with counters")
+        t.check_eq(engines, {"2": "pcap"}, "engine label: pcap on worker lcore 2")
+        for lc, c in want.items():
+            # pcap_pending may fall to 0 when the files are closed at the stop
+            got = {k: v for k, v in vals.get(lc, {}).items() if k != "pcap_pending"}
+            t.check_eq(got, {k: float(v) for k, v in c.items() if k != "pcap_pending"},
+                       f"lcore {lc}: engine series = the report's engine_counters")
+        f2 = fam.get("2", {})
+        t.check_eq((f2.get("pcap_written"), f2.get("pcap_full"), f2.get("pcap_write_failed"),
+                    f2.get("pcap_files"), f2.get("pcap_bytes")),
+                   ("mcfan_engine_delivered_copies_total", "mcfan_engine_dropped_copies_total",
+                    "mcfan_engine_dropped_copies_total", "mcfan_engine_value",
+                    "mcfan_engine_value"), "engine counters: each in the family of its kind")
+        v2 = vals.get("2", {})
+        copies = sum(v for (n, lb), v in smp.items() if n == "mcfan_worker_copies_total")
+        t.check_eq(v2.get("pcap_written", 0) + v2.get("pcap_full", 0) +
+                   v2.get("pcap_write_failed", 0), copies,
+                   "engine copies in (delivered + dropped) = the worker's copies")
+        t.check_eq(v2.get("pcap_files"), 3.0, "pcap_files: one file a group")
+    finally:
+        if proc.p.poll() is None:
+            proc.signal(signal.SIGINT)
+            proc.wait(30)
+        t.remove_runtime_dir(eal)
+
+
+def readers_run(tmp):
+    """The readers engine, --metrics-max-groups 1: ring 239.9.9.1 with series of its own, the
+    other two rings summed under group _other; one reader of ring 1 (series of its own) and
+    one of ring 2 (under _other), alive until the end (a reader that closes leaves the
+    table); every series equals the report's readers object."""
+    per = {1: 40, 2: 30, 3: 20}
+    frames = []
+    for g, n in per.items():
+        frames += [t.udp4_frame(f"239.9.9.{g}", 3999, data=b"r" * (20 + g))] * n
+    frames += [t.udp4_frame("239.9.9.1", 3999, data=b"b" * 2100)] * 2   # reader_too_big
+    pcap = os.path.join(tmp, "rd.pcap")
+    t.write_pcap(pcap, frames)
+    mport = free_port()
+    rep_path = os.path.join(tmp, "rd-report.json")
+    eal = t.eal_args("metrics-rd")[2:] + ["--lcores", "0@0,1@1,2@1,3@0",
+                                         "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+    prefix = eal[eal.index("--file-prefix") + 1]
+    build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(t.mcfan_path()))))
+    rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
+    proc = t.McfanProcess(eal, ["--groups", "239.9.9.1-3:3999", "--rx-lcores", "1",
+                                "--worker-lcores", "2-3", "--fanout", "replicate",
+                                "--worker-engine", "readers", "--metrics-max-groups", "1",
+                                "--metrics-listen", str(mport), "--duration", "30",
+                                "--report-json", rep_path])
+    rds = []
+    try:
+        if not t.check(wait_metrics(mport, proc), "readers run serves /metrics"):
+            return
+        for g in (1, 2):
+            rds.append(subprocess.Popen([rd_bin, "--file-prefix", prefix, "--group",
+                                         f"239.9.9.{g}:3999", "--oldest", "--quiet",
+                                         "--no-seq", "--seconds", "40"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        written = "mcfan_reader_ring_written_frames_total"
+        smp, body = settle(mport, lambda s: sum(series(s, written).values()) == sum(
+            per.values()) and sum(series(s, "mcfan_reader_frames_total").values()) ==
+            per[1] + per[2])
+        if not t.check(smp is not None, "readers run: rings written, readers done, settled:\n" +
+                       "\n".join(ln for ln in body.splitlines() if ln.startswith("mcfan_read"))):
+            return
+        promtool_ok(body, "page with reader series")
+        om = http_get(mport, accept=OM_ACCEPT)[2]
+        p = subprocess.run([SYS_PY, "-c", OM_CHECK], input=om, capture_output=True, timeout=60)
+        t.check(p.returncode == 0, f"strict OpenMetrics parser, readers page: "
+                f"{p.stderr.decode()[-400:]!r}")
+        proc.signal(signal.SIGINT)
+        t.check_eq(proc.wait(30), 0, "readers run: exit status after SIGINT")
+        rr = json.load(open(rep_path)).get("readers") or {}
+        rings = rr.get("rings", [])
+        t.check_eq([r["group"] for r in rings], [f"239.9.9.{g}:3999" for g in per],
+                   "report: three rings")
+        for fam, key in ((written, "written"), ("mcfan_reader_ring_bytes_total", "bytes"),
+                         ("mcfan_reader_ring_too_big_frames_total", "reader_too_big"),
+                         ("mcfan_reader_ring_wakes_total", "wakes"),
+                         ("mcfan_reader_ring_readers", None)):
+            val = (lambda r: len(r["readers"])) if key is None else (lambda r: r[key])
+            got = {dict(lb)["group"]: v for lb, v in series(smp, fam).items()}
+            t.check_eq(got, {rings[0]["group"]: float(val(rings[0])),
+                             "_other": float(sum(val(r) for r in rings[1:]))},
+                       f"{fam}: ring 1 of its own, rings 2-3 summed under _other")
+        t.check_eq(rings[0]["written"], per[1], "ring 1 written: its frames that fit")
+        t.check_eq(rings[0]["reader_too_big"], 2, "ring 1: 2 frames too big")
+        lcs = {dict(lb).get("lcore") for lb in series(smp, written)}
+        t.check_eq(lcs, {str(rings[0]["lcore"]), None}, "ring 1's lcore label is its writer")
+        no = sum(series(smp, "mcfan_readers_not_owner_copies_total").values())
+        t.check_eq(no, float(rr.get("not_owner")), "not_owner copies = the report's")
+        t.check_eq(sum(series(smp, "mcfan_readers_no_ring_copies_total").values()),
+                   float(rr.get("no_ring")), "no_ring copies = the report's")
+        r1 = rings[0]["readers"]
+        r2 = rings[1]["readers"]
+        if not t.check(len(r1) == 1 and len(r2) == 1, f"one reader each on rings 1, 2: "
+                       f"{r1} {r2}"):
+            return
+        for fam, key in (("mcfan_reader_frames_total", "frames"),
+                         ("mcfan_reader_lost_frames_total", "lost"),
+                         ("mcfan_reader_lapped_total", "lapped"),
+                         ("mcfan_reader_lag_frames", "lag")):
+            got = {(dict(lb)["group"], dict(lb)["reader"], dict(lb).get("pid")): v
+                   for lb, v in series(smp, fam).items()}
+            t.check_eq(got, {(rings[0]["group"], "0", str(r1[0]["pid"])): float(r1[0][key]),
+                             ("_other", "_other", None): float(r2[0][key])},
+                       f"{fam}: the reader of ring 1 of its own, the other under _other")
+        t.check_eq((r1[0]["frames"], r2[0]["frames"]), (per[1], per[2]),
+                   "the readers read every frame of their rings")
+    finally:
+        for r in rds:
+            if r.poll() is None:
+                r.kill()
+                r.wait()
+        if proc.p.poll() is None:
+            proc.signal(signal.SIGINT)
+            proc.wait(30)
+        t.remove_runtime_dir(eal)
+        for f in os.listdir("/dev/shm"):
+            if f.startswith(f"mcfan.{prefix}."):
+                os.unlink(os.path.join("/dev/shm", f))
+
+
+def shared_rx_run(tmp):
+    """Drops per port when ONE RX lcore polls both ports (lcore 1; worker lcore 2): the
+    lcore counts each (port, queue) pair apart, so each port's drop series is exactly its
+    capture's, and the ports add up to the lcore's and to the report's."""
+    p0, p1, want = labels_frames()
+    pc = []
+    for i, fr in enumerate((p0, p1)):
+        pc.append(os.path.join(tmp, f"shared{i}.pcap"))
+        t.write_pcap(pc[-1], fr)
+    mport = free_port()
+    rep_path = os.path.join(tmp, "shared-report.json")
+    eal = t.eal_args("metrics-shared")[2:] + [
+        "--lcores", "0@0,1@1,2@1",
+        "--vdev", f"net_pcap0,rx_pcap={pc[0]},tx_pcap={os.path.join(tmp, 'stx0.pcap')}",
+        "--vdev", f"net_pcap1,rx_pcap={pc[1]},tx_pcap={os.path.join(tmp, 'stx1.pcap')}"]
+    proc = t.McfanProcess(eal, ["--groups", GROUPS, "--rx-lcores", "1", "--worker-lcores",
+                                "2", "--metrics-listen", str(mport), "--duration", "30",
+                                "--report-json", rep_path])
+    total = len(p0) + len(p1)
+    try:
+        if not t.check(wait_metrics(mport, proc), "shared RX lcore run serves /metrics"):
+            return
+        smp, body = settle(mport, lambda s: s.get(("mcfan_rx_frames_total", frozenset())) ==
+                           total)
+        if not t.check(smp is not None, "shared RX lcore run: every frame counted, settled"):
+            return
+        promtool_ok(body, "page with per-port drops of a shared RX lcore")
+        proc.signal(signal.SIGINT)
+        t.check_eq(proc.wait(30), 0, "shared RX lcore run: exit status after SIGINT")
+        rep = json.load(open(rep_path))
+        pairs = {(dict(lb)["lcore"], dict(lb)["port"]) for lb in series(smp, "mcfan_rx_pair_info")}
+        t.check_eq(pairs, {("1", "0"), ("1", "1")}, "mcfan_rx_pair_info: lcore 1 polls both "
+                   "ports")
+        pt = {}
+        for lb, v in series(smp, "mcfan_port_dropped_frames_total").items():
+            d = dict(lb)
+            pt.setdefault(d["port"], {})[d["reason"]] = v
+        t.check_eq(sorted(pt), ["0", "1"], "per-port drops: both ports, one RX lcore")
+        for port, w in (("0", want[0]), ("1", want[1])):
+            got = {r: v for r, v in pt.get(port, {}).items() if v}
+            t.check_eq(got, {r: float(n) for r, n in w.items()},
+                       f"port {port}: exactly the drops of its capture, each under its reason")
+        lc = {dict(lb)["reason"]: v for lb, v in
+              series(smp, "mcfan_rx_lcore_dropped_frames_total").items()}
+        for r in sorted(rep["drops"]):
+            t.check_eq(sum(x.get(r, 0) for x in pt.values()), float(rep["drops"][r]),
+                       f"{r}: the ports' drops add up to the report's")
+            t.check_eq(lc.get(r), float(rep["drops"][r]), f"{r}: lcore 1's = the report's")
+    finally:
+        if proc.p.poll() is None:
+            proc.signal(signal.SIGINT)
+            proc.wait(30)
+        t.remove_runtime_dir(eal)
+
+
 def main():
     mcfan = t.mcfan_path()
     for tool in ("prometheus", "promtool"):
@@ -1081,10 +1345,15 @@ def main():
         frames.append(t.udp4_frame("239.9.8.1", 3999))   # unknown_group
         pcap = os.path.join(tmp, "loop.pcap")
         t.write_pcap(pcap, frames)
-        port_in_use(pcap)
-        main_run(pcap, tmp)
-        max_groups_run(tmp)
-        labels_run(tmp)
+        # MCFAN_METRICS_ONLY=name,name: only those runs (development; CI runs all)
+        only = [x for x in os.environ.get("MCFAN_METRICS_ONLY", "").split(",") if x]
+        runs = (("port_in_use", lambda: port_in_use(pcap)),
+                ("main", lambda: main_run(pcap, tmp)), ("max_groups", lambda: max_groups_run(tmp)),
+                ("labels", lambda: labels_run(tmp)), ("engines", lambda: engines_run(tmp)),
+                ("readers", lambda: readers_run(tmp)), ("shared_rx", lambda: shared_rx_run(tmp)))
+        for name, run in runs:
+            if not only or name in only:
+                run()
     print(f"metrics: {time.monotonic() - t0:.1f} s")
     t.finish("metrics")
 

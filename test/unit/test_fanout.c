@@ -1346,6 +1346,100 @@ reader_main(void *p)
 	return NULL;
 }
 
+/* Per (port, queue) pair counters: each flushed burst also counts under ctx->pair when that
+ * is < stats.n_pairs; summed over the pairs they equal the totals; readers copy only the
+ * pairs in use and zero the rest. */
+static void
+test_pair_stats(void)
+{
+	static const uint16_t one[] = { 0 };
+	/* pair 0: 4 deliverable, not_multicast, not_udp */
+	static const enum kind b0[] = { K_GROUP, K_UNICAST, K_GROUP, K_TCP, K_GROUP, K_GROUP };
+	/* pair 1: 2 unknown_group, 6 deliverable of which 2 find the ring (8) full */
+	static const enum kind b1[] = { K_UNKNOWN, K_GROUP, K_GROUP, K_UNKNOWN, K_GROUP, K_GROUP,
+					K_GROUP, K_GROUP };
+	/* pair 5 (>= n_pairs): a fragment and a ring_full, counted in the totals only */
+	static const enum kind b2[] = { K_FRAG_FIRST, K_GROUP };
+	const enum kind *bursts[] = { b0, b1, b2 };
+	const unsigned int lens[] = { RTE_DIM(b0), RTE_DIM(b1), RTE_DIM(b2) };
+	const uint16_t pairs[] = { 0, 1, 5 };
+	struct rte_ring *rings[1] = { ring_new("ut_pairs", SMALL_RING) };
+	struct mcfan_group_table *t = table_new(MCFAN_FANOUT_PARTITION, one, 1);
+	struct rte_mbuf *pkts[BURST], *out[BURST];
+	struct mcfan_rx_stats *copy = calloc(1, sizeof(*copy));
+	struct mcfan_rx_ctx ctx;
+	struct frame f;
+	uint64_t sum;
+	unsigned int b, i, k, n;
+
+	if (rings[0] == NULL || t == NULL || copy == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 1, meta_off, SOCKET_ID_ANY), 0);
+	CHECK_EQ_INT(ctx.pair, 0);
+	CHECK_EQ_INT(ctx.stats.n_pairs, 0);
+	ctx.stats.n_pairs = 2;
+	for (b = 0; b < RTE_DIM(bursts); b++) {
+		for (i = 0; i < lens[b]; i++) {
+			build_kind(&f, bursts[b][i], (uint8_t)(1 + i % N_GROUPS), b * 100 + i);
+			pkts[i] = mbuf_from(&f);
+		}
+		ctx.pair = pairs[b];
+		mcfan_fanout_burst(&ctx, t, pkts, (uint16_t)lens[b], 7);
+	}
+	CHECK_EQ_INT(ctx.stats.pair[0].rx_frames, RTE_DIM(b0));
+	CHECK_EQ_INT(ctx.stats.pair[0].drops[MCFAN_DROP_NOT_MULTICAST], 1);
+	CHECK_EQ_INT(ctx.stats.pair[0].drops[MCFAN_DROP_NOT_UDP], 1);
+	CHECK_EQ_INT(ctx.stats.pair[0].drops[MCFAN_DROP_UNKNOWN_GROUP], 0);
+	CHECK_EQ_INT(ctx.stats.pair[0].drops[MCFAN_DROP_RING_FULL], 0);
+	CHECK_EQ_INT(ctx.stats.pair[1].rx_frames, RTE_DIM(b1));
+	CHECK_EQ_INT(ctx.stats.pair[1].drops[MCFAN_DROP_UNKNOWN_GROUP], 2);
+	CHECK_EQ_INT(ctx.stats.pair[1].drops[MCFAN_DROP_RING_FULL], 2);
+	CHECK_EQ_INT(ctx.stats.pair[1].drops[MCFAN_DROP_NOT_UDP], 0);
+	for (i = 2; i < MCFAN_RX_STATS_PAIRS; i++) {
+		CHECK_EQ_INT(ctx.stats.pair[i].rx_frames, 0);
+		for (k = 1; k < MCFAN_DROP_MAX; k++)
+			CHECK_EQ_INT(ctx.stats.pair[i].drops[k], 0);
+	}
+	/* the totals hold all three bursts; the pairs in use, the first two exactly */
+	CHECK_EQ_INT(ctx.stats.rx_frames, RTE_DIM(b0) + RTE_DIM(b1) + RTE_DIM(b2));
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_FRAGMENT], 1);
+	CHECK_EQ_INT(ctx.stats.drops[MCFAN_DROP_RING_FULL], 3);
+	CHECK_EQ_INT(ctx.stats.pair[0].rx_frames + ctx.stats.pair[1].rx_frames,
+		     ctx.stats.rx_frames - RTE_DIM(b2));
+	for (k = 1; k < MCFAN_DROP_MAX; k++) {
+		sum = ctx.stats.pair[0].drops[k] + ctx.stats.pair[1].drops[k];
+		CHECK(sum == ctx.stats.drops[k] - (k == MCFAN_DROP_FRAGMENT ||
+						   k == MCFAN_DROP_RING_FULL ? 1 : 0),
+		      "pairs' drops[%s] = %" PRIu64 ", totals %" PRIu64, mcfan_drop_name(k), sum,
+		      ctx.stats.drops[k]);
+	}
+	check_conservation("pairs", &ctx);
+	/* readers copy the used pairs only: a stray value past n_pairs is not copied */
+	ctx.stats.pair[2].rx_frames = 99;
+	memset(copy, 0xff, sizeof(*copy));
+	mcfan_rx_stats_read(&ctx.stats, copy);
+	CHECK(memcmp(copy, &ctx.stats, offsetof(struct mcfan_rx_stats, pair) +
+		     2 * sizeof(copy->pair[0])) == 0, "rx stats copy of the used part differs");
+	CHECK_EQ_INT(copy->pair[2].rx_frames, 0);
+	CHECK_EQ_INT(copy->pair[MCFAN_RX_STATS_PAIRS - 1].drops[MCFAN_DROP_MAX - 1], 0);
+	memset(copy, 0xff, sizeof(*copy));
+	mcfan_rx_ctx_read(&ctx, copy, NULL);
+	CHECK(memcmp(copy, &ctx.stats, offsetof(struct mcfan_rx_stats, pair) +
+		     2 * sizeof(copy->pair[0])) == 0, "rx ctx copy of the used part differs");
+	CHECK_EQ_INT(copy->pair[2].rx_frames, 0);
+	CHECK_EQ_INT(copy->n_pairs, 2);
+	ctx.stats.pair[2].rx_frames = 0;
+	n = drain(rings[0], out, RTE_DIM(out));
+	CHECK_EQ_INT(n, SMALL_RING);
+	rte_pktmbuf_free_bulk(out, n);
+	check_pool_full("pairs");
+	mcfan_rx_ctx_free(&ctx);
+out:
+	free(copy);
+	mcfan_group_table_free(t);
+	ring_del(rings[0]);
+}
+
 static void
 test_stats_read(void)
 {
@@ -1666,6 +1760,7 @@ main(void)
 		test_mac_mismatch();
 		test_stage_flush();
 		test_stats_read();
+		test_pair_stats();
 		test_worker_read_bounded();
 		test_control_ring();
 		check_pool_full("end");

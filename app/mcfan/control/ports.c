@@ -336,6 +336,9 @@ ports_assign(struct mcfan_app *app, uint16_t port, unsigned int *k)
 		lc->ports[lc->n_ports] = port;
 		lc->queues[lc->n_ports] = q;
 		lc->n_ports++;
+		/* its frames and drops counted per pair too (mcfan_rx_stats pair[]): before
+		 * launch; the RX ctx was set up (mcfan_setup_rings()) before the ports */
+		lc->rx.stats.n_pairs = RTE_MIN(lc->n_ports, (unsigned int)MCFAN_RX_STATS_PAIRS);
 	}
 	return 0;
 }

@@ -130,6 +130,17 @@ mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *ou
 		out[r].delivered_frames = s.delivered_frames - (b != NULL ? b->delivered_frames : 0);
 		for (k = 1; k < MCFAN_DROP_MAX; k++)
 			out[r].drops[k] = s.drops[k] - (b != NULL ? b->drops[k] : 0);
+		/* per pair (the block's pair[] has one entry per pair the lcore polls) */
+		RTE_BUILD_BUG_ON(MCFAN_MAX_RX_PAIRS > MCFAN_RX_STATS_PAIRS);
+		for (i = 0; i < out[r].n_ports; i++) {
+			const struct mcfan_rx_pair_stats *p = &s.pair[i];
+			const struct mcfan_rx_pair_stats *bp = b != NULL ? &b->pair[i] : NULL;
+
+			out[r].pair_frames[i] = p->rx_frames - (bp != NULL ? bp->rx_frames : 0);
+			for (k = 1; k < MCFAN_DROP_MAX; k++)
+				out[r].pair_drops[i][k] = p->drops[k] -
+							  (bp != NULL ? bp->drops[k] : 0);
+		}
 	}
 	mcfan_ctl_state_unlock(app);
 	return (int)r;

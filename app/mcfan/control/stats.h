@@ -81,6 +81,11 @@ struct mcfan_rx_lcore_view {
 	uint64_t rx_bytes;            /**< Their bytes. */
 	uint64_t delivered_frames;    /**< Frames with at least one copy enqueued. */
 	uint64_t drops[MCFAN_DROP_MAX]; /**< Frames per drop reason (index 0 unused). */
+	/** Per pair i (ports[i], queues[i]), i < n_ports: the frames rx_burst returned from it;
+	 * summed over the pairs: rx_frames. */
+	uint64_t pair_frames[MCFAN_MAX_RX_PAIRS];
+	/** Per pair: its frames per drop reason; summed over the pairs: drops[]. */
+	uint64_t pair_drops[MCFAN_MAX_RX_PAIRS][MCFAN_DROP_MAX];
 };
 
 /**

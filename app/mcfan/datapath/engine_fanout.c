@@ -32,6 +32,7 @@ fanout_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, 
 		if (n == 0)
 			continue;
 		table = mcfan_live_table_load(&app->live.groups, memory_order_acquire);
+		lc->rx.pair = (uint16_t)i; /* its frames and drops count under pair i too */
 		mcfan_fanout_stage(&lc->rx, table, pkts, n, now);
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_CLASSIFY);
 		sent = mcfan_fanout_flush(&lc->rx);

@@ -32,6 +32,7 @@
 #include "control/igmp.h"
 #include "control/kernel.h"
 #include "control/overrun.h"
+#include "control/readers.h"
 #include "control/sched.h"
 #include "control/stats.h"
 #include "metrics/metrics.h"
@@ -183,17 +184,16 @@ put_totals(struct expo *e, struct mcfan_app *app)
 
 /*
  * Frames and drops where they arise: per RX lcore (every drop reason is decided on the RX
- * side: classifier reasons, unknown_group, ring_full, control), and per port where that is
- * exact: a port whose every RX lcore polls that port only (its queues) has the drops of
- * those lcores. A port that shares an RX lcore with another port has no per-port drop
- * series (the RX lcores count per lcore, not per port; docs/metrics.md).
+ * side: classifier reasons, unknown_group, ring_full, control), and per port, exactly: the
+ * RX lcores count each (port, RX queue) pair's frames and drops apart too (mcfan_rx_stats
+ * pair[]), and a port's drops are the sum over its pairs, whichever lcores poll them.
  */
 static int
 put_rx_lcores(struct expo *e, struct mcfan_app *app)
 {
 	struct mcfan_rx_lcore_view *rv;
 	uint64_t (*pd)[MCFAN_DROP_MAX];
-	bool *exact, *seen;
+	bool *seen;
 	char l[LABELS_MAX];
 	unsigned int r, i, k;
 	uint16_t port;
@@ -201,37 +201,24 @@ put_rx_lcores(struct expo *e, struct mcfan_app *app)
 
 	rv = calloc(RTE_MAX(app->n_rx, 1u), sizeof(*rv));
 	pd = calloc(RTE_MAX_ETHPORTS, sizeof(*pd));
-	exact = calloc(RTE_MAX_ETHPORTS, sizeof(*exact));
 	seen = calloc(RTE_MAX_ETHPORTS, sizeof(*seen));
-	if (rv == NULL || pd == NULL || exact == NULL || seen == NULL) {
+	if (rv == NULL || pd == NULL || seen == NULL) {
 		free(rv);
 		free(pd);
-		free(exact);
 		free(seen);
 		return -ENOMEM;
 	}
 	n = mcfan_rx_lcores_read(app, rv, app->n_rx);
 	if (n < 0)
 		n = 0;
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
-		exact[port] = true;
-	for (r = 0; r < (unsigned int)n; r++) {
-		bool one = true;
-
-		for (i = 1; i < rv[r].n_ports; i++)
-			if (rv[r].ports[i] != rv[r].ports[0])
-				one = false;
+	/* per port: the sum over every (port, queue) pair of it, whichever lcore polls it */
+	for (r = 0; r < (unsigned int)n; r++)
 		for (i = 0; i < rv[r].n_ports; i++) {
 			port = rv[r].ports[i];
-			if (!one)
-				exact[port] = false;
-			if (i > 0 && port == rv[r].ports[0])
-				continue; /* another queue of the same port: counted once */
 			seen[port] = true;
 			for (k = 1; k < MCFAN_DROP_MAX; k++)
-				pd[port][k] += rv[r].drops[k];
+				pd[port][k] += rv[r].pair_drops[i][k];
 		}
-	}
 	family(e, "mcfan_rx_pair", FAM_INFO, NULL, "A (port, RX queue) pair and the RX lcore "
 	       "that polls it (value 1)");
 	for (r = 0; r < (unsigned int)n; r++)
@@ -267,9 +254,10 @@ put_rx_lcores(struct expo *e, struct mcfan_app *app)
 			sample_u64(e, "mcfan_rx_lcore_dropped_frames", "_total", l, rv[r].drops[k]);
 		}
 	family(e, "mcfan_port_dropped_frames", FAM_COUNTER, NULL, "Frames received on the port "
-	       "and dropped by mcfan, by drop reason (ports whose RX lcores poll no other port)");
+	       "and dropped by mcfan, by drop reason (summed over the ports: "
+	       "mcfan_dropped_frames_total)");
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
-		if (!seen[port] || !exact[port])
+		if (!seen[port])
 			continue;
 		for (k = 1; k < MCFAN_DROP_MAX; k++) {
 			l[0] = '\0';
@@ -280,7 +268,6 @@ put_rx_lcores(struct expo *e, struct mcfan_app *app)
 	}
 	free(rv);
 	free(pd);
-	free(exact);
 	free(seen);
 	return 0;
 }
@@ -933,6 +920,227 @@ put_rings(struct expo *e, struct mcfan_app *app)
 	return 0;
 }
 
+/* The worker engines' own counters (datapath/engine.h counters hook, as the report's
+ * engine_counters): copies delivered and dropped by reason, and the other values; indexed
+ * by struct mcfan_engine_value's kind (0 delivered, 1 drop, 2 not a copy count). */
+static int
+put_engines(struct expo *e, struct mcfan_app *app)
+{
+	static const struct {
+		const char *name;
+		enum fam_type type;
+		const char *key;
+		const char *help;
+	} fams[] = {
+		[0] = {"mcfan_engine_delivered_copies", FAM_COUNTER,
+			"counter", "Copies the worker engine delivered (sent, written), by counter"},
+		[1] = {"mcfan_engine_dropped_copies", FAM_COUNTER, "reason",
+			"Copies the worker engine dropped, by drop reason; an engine's copies in = "
+			"its delivered + its dropped copies"},
+		[2] = {"mcfan_engine_value", FAM_GAUGE, "counter",
+			"Other values of the worker engine (bytes, files, errors, pending, the "
+			"output port): not copy counts"},
+	};
+	struct mcfan_engine_value v[MCFAN_ENGINE_VALUES_MAX];
+	struct mcfan_lcore_engines eng;
+	char l[LABELS_MAX];
+	unsigned int w, f;
+	int n, i;
+
+	for (f = 0; f < RTE_DIM(fams); f++) {
+		family(e, fams[f].name, fams[f].type, NULL, fams[f].help);
+		for (w = 0; w < app->n_workers; w++) {
+			unsigned int id = app->worker_lcore_ids[w];
+
+			if (mcfan_lcore_engines_read(app, id, &eng) != 0 || eng.worker == NULL)
+				continue;
+			n = mcfan_lcore_engine_values(app, id, v, RTE_DIM(v));
+			for (i = 0; i < n; i++) {
+				if (v[i].kind != f)
+					continue;
+				l[0] = '\0';
+				label_u(l, sizeof(l), "lcore", id);
+				label(l, sizeof(l), "engine", eng.worker);
+				label(l, sizeof(l), fams[f].key, v[i].name);
+				sample_u64(e, fams[f].name, fams[f].type == FAM_COUNTER ? "_total" : "",
+					   l, v[i].value);
+			}
+		}
+	}
+	return 0;
+}
+
+/* The per-reader values summed under reader="_other". */
+struct reader_sum {
+	uint64_t frames;
+	uint64_t lost;
+	uint64_t laps;
+	uint64_t lag;
+};
+
+static void
+reader_sum_add(struct reader_sum *s, const struct mcfan_rw_reader_info *x)
+{
+	s->frames += x->frames;
+	s->lost += x->lost;
+	s->laps += x->laps;
+	s->lag += x->lag;
+}
+
+/* Family f's sample of one reader or of a sum of readers, labels l. */
+static void
+reader_samples(struct expo *e, const char *l, const struct reader_sum *s, unsigned int f)
+{
+	static const char *const names[] = {"mcfan_reader_frames", "mcfan_reader_lost_frames",
+					    "mcfan_reader_lapped", "mcfan_reader_lag_frames"};
+	const uint64_t vals[] = {s->frames, s->lost, s->laps, s->lag};
+
+	sample_u64(e, names[f], f < 3 ? "_total" : "", l, vals[f]);
+}
+
+/*
+ * Reader rings (control/readers.h, docs/readers.md), when a worker runs the readers engine:
+ * per ring (capped like the groups: the first --metrics-max-groups rings, the rest summed
+ * under group="_other"), per worker, and per reader: at most --metrics-max-groups readers
+ * in all have series of their own (ring order, then table order), the others are summed
+ * per ring under reader="_other" (those of the rings past the cap under group="_other").
+ */
+static int
+put_readers(struct expo *e, struct mcfan_app *app)
+{
+	static const struct {
+		const char *name;
+		enum fam_type type;
+		const char *unit;
+		const char *help;
+	} rfams[] = {
+		{"mcfan_reader_ring_written_frames", FAM_COUNTER, NULL, "Frames written into the "
+		 "group's reader ring"},
+		{"mcfan_reader_ring_bytes", FAM_COUNTER, "bytes", "Their bytes"},
+		{"mcfan_reader_ring_too_big_frames", FAM_COUNTER, NULL, "Copies longer than a slot, "
+		 "not written (drop reason reader_too_big)"},
+		{"mcfan_reader_ring_wakes", FAM_COUNTER, NULL, "FUTEX_WAKE calls of the writer"},
+		{"mcfan_reader_ring_waiters", FAM_GAUGE, NULL, "Readers asleep on the ring now"},
+		{"mcfan_reader_ring_readers", FAM_GAUGE, NULL, "Readers in the ring's reader "
+		 "table (dead ones included)"},
+	};
+	static const struct {
+		const char *name;
+		enum fam_type type;
+		const char *help;
+	} pfams[] = {
+		{"mcfan_reader_frames", FAM_COUNTER, "Frames the reader read"},
+		{"mcfan_reader_lost_frames", FAM_COUNTER, "Frames the reader lost (lapped by the "
+		 "writer)"},
+		{"mcfan_reader_lapped", FAM_COUNTER, "Times the reader was lapped"},
+		{"mcfan_reader_lag_frames", FAM_GAUGE, "Frames written and not yet read or lost by "
+		 "the reader"},
+	};
+	struct mcfan_readers_worker_view wv[RTE_MAX_LCORE];
+	struct mcfan_readers_view *v = NULL;
+	struct reader_sum rs, other_rs;
+	uint64_t rv[RTE_DIM(rfams)], ov[RTE_DIM(rfams)];
+	unsigned int i, j, f, nw = 0, shown, cap = app->cfg.metrics_max_groups;
+	unsigned int own, any_other;
+	char l[LABELS_MAX];
+	int n;
+
+	n = mcfan_readers_read(app, &v, wv, RTE_DIM(wv), &nw);
+	if (n == -ENODEV)
+		return 0;
+	if (n < 0)
+		return n;
+	shown = RTE_MIN((unsigned int)n, cap);
+	for (f = 0; f < RTE_DIM(rfams); f++) {
+		family(e, rfams[f].name, rfams[f].type, rfams[f].unit, rfams[f].help);
+		memset(ov, 0, sizeof(ov));
+		for (i = 0; i < (unsigned int)n; i++) {
+			rv[0] = v[i].written;
+			rv[1] = v[i].bytes;
+			rv[2] = v[i].too_big;
+			rv[3] = v[i].wakes;
+			rv[4] = v[i].waiters;
+			rv[5] = v[i].n_readers;
+			if (i >= shown) {
+				ov[f] += rv[f];
+				continue;
+			}
+			l[0] = '\0';
+			label(l, sizeof(l), "group", v[i].group);
+			label_u(l, sizeof(l), "lcore", v[i].owner_lcore);
+			sample_u64(e, rfams[f].name, rfams[f].type == FAM_COUNTER ? "_total" : "", l,
+				   rv[f]);
+		}
+		if ((unsigned int)n > shown) {
+			l[0] = '\0';
+			label(l, sizeof(l), "group", OTHER_GROUP);
+			sample_u64(e, rfams[f].name, rfams[f].type == FAM_COUNTER ? "_total" : "", l,
+				   ov[f]);
+		}
+	}
+	family(e, "mcfan_readers_not_owner_copies", FAM_COUNTER, NULL, "Copies of a group whose "
+	       "ring another worker writes (replicate: counted, freed, not written)");
+	for (i = 0; i < nw; i++) {
+		l[0] = '\0';
+		label_u(l, sizeof(l), "lcore", wv[i].lcore);
+		sample_u64(e, "mcfan_readers_not_owner_copies", "_total", l, wv[i].not_owner);
+	}
+	family(e, "mcfan_readers_no_ring_copies", FAM_COUNTER, NULL, "Copies of a group without "
+	       "a ring (drop reason reader_no_ring)");
+	for (i = 0; i < nw; i++) {
+		l[0] = '\0';
+		label_u(l, sizeof(l), "lcore", wv[i].lcore);
+		sample_u64(e, "mcfan_readers_no_ring_copies", "_total", l, wv[i].no_ring);
+	}
+	for (f = 0; f < RTE_DIM(pfams); f++) {
+		family(e, pfams[f].name, pfams[f].type, NULL, pfams[f].help);
+		own = 0;
+		any_other = 0;
+		memset(&other_rs, 0, sizeof(other_rs));
+		for (i = 0; i < (unsigned int)n; i++) {
+			bool ring_other = false;
+
+			memset(&rs, 0, sizeof(rs));
+			for (j = 0; j < v[i].n_readers; j++) {
+				const struct mcfan_rw_reader_info *x = &v[i].readers[j];
+				struct reader_sum one = {0};
+
+				if (i >= shown) {
+					reader_sum_add(&other_rs, x);
+					any_other = 1;
+					continue;
+				}
+				if (own >= cap) {
+					reader_sum_add(&rs, x);
+					ring_other = true;
+					continue;
+				}
+				own++;
+				reader_sum_add(&one, x);
+				l[0] = '\0';
+				label(l, sizeof(l), "group", v[i].group);
+				label_u(l, sizeof(l), "reader", x->slot);
+				label_u(l, sizeof(l), "pid", (unsigned int)x->pid);
+				reader_samples(e, l, &one, f);
+			}
+			if (ring_other) {
+				l[0] = '\0';
+				label(l, sizeof(l), "group", v[i].group);
+				label(l, sizeof(l), "reader", OTHER_GROUP);
+				reader_samples(e, l, &rs, f);
+			}
+		}
+		if (any_other) {
+			l[0] = '\0';
+			label(l, sizeof(l), "group", OTHER_GROUP);
+			label(l, sizeof(l), "reader", OTHER_GROUP);
+			reader_samples(e, l, &other_rs, f);
+		}
+	}
+	mcfan_readers_view_free(v, (unsigned int)n);
+	return 0;
+}
+
 static void
 lcore_labels(char *l, size_t len, const struct mcfan_msacc_row *r)
 {
@@ -1127,6 +1335,10 @@ mcfan_metrics_format(struct mcfan_app *app, bool openmetrics,
 		ret = put_workers(&e, app);
 	if (ret == 0)
 		ret = put_rings(&e, app);
+	if (ret == 0)
+		ret = put_engines(&e, app);
+	if (ret == 0)
+		ret = put_readers(&e, app);
 	if (ret == 0)
 		ret = put_lcores(&e, app);
 	if (ret == 0)
