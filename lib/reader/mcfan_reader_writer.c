@@ -100,7 +100,7 @@ mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const c
 		ret = -ENAMETOOLONG;
 		goto free_w;
 	}
-	size = mcfan_rd_slots_offset(n_readers) + (uint64_t)n_slots * slot_size;
+	size = mcfan_rw_ring_bytes(n_slots, slot_size, n_readers);
 	shm_unlink(tmp);
 	fd = shm_open(tmp, O_RDWR | O_CREAT | O_EXCL, RING_MODE);
 	if (fd < 0) {
@@ -110,6 +110,12 @@ mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const c
 	/* the mode without the umask: readers of any user open it read-write */
 	if (fchmod(fd, RING_MODE) < 0 || ftruncate(fd, (off_t)size) < 0) {
 		ret = -errno;
+		goto unlink_tmp;
+	}
+	/* reserve the pages now: a sparse object would SIGBUS the writer when tmpfs is full */
+	ret = posix_fallocate(fd, 0, (off_t)size);
+	if (ret != 0) {
+		ret = -ret;
 		goto unlink_tmp;
 	}
 	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
