@@ -162,7 +162,7 @@ main(int argc, char **argv)
 	uint64_t count = 0, bytes = 0, t0, deadline = 0, next_line, last_frames = 0;
 	uint64_t last_lost = 0, prev_frames = 0;
 	double seconds = 0;
-	bool quiet = false, closed = false, zero_copy = false;
+	bool quiet = false, closed = false, zero_copy = false, writer_dead = false;
 	unsigned int flags = 0, line = 0;
 	struct mcfan_reader_stats st;
 	struct mcfan_reader_frame f;
@@ -279,6 +279,15 @@ main(int argc, char **argv)
 			closed = true;
 			break;
 		}
+		if (ret == -EOWNERDEAD) {
+			fprintf(stderr, "mcfan-read: %s: writer dead: mcfan (pid %d) is gone without "
+				"closing the ring (killed or crashed); no frame comes after the %"
+				PRIu64 " read\n", mcfan_reader_group(r),
+				(int)mcfan_reader_writer_pid(r), last_frames);
+			writer_dead = true;
+			status = EXIT_FAILURE;
+			break;
+		}
 		if (ret < 0 && ret != -EINTR) {
 			fprintf(stderr, "mcfan-read: %s: %s\n", mcfan_reader_group(r),
 				strerror(-ret));
@@ -309,6 +318,7 @@ main(int argc, char **argv)
 	       ", \"lag\": %" PRIu64 ", \"closed\": %s, \"seconds\": %.3f", mcfan_reader_group(r),
 	       (int)getpid(), st.frames, bytes, st.lost, st.laps, st.head, st.lag,
 	       closed || st.closed ? "true" : "false", (double)(now_ns() - t0) / 1e9);
+	printf(", \"writer_dead\": %s", writer_dead ? "true" : "false");
 	if (seq.on)
 		printf(", \"seq_gaps\": %" PRIu64 ", \"seq_lost\": %" PRIu64 ", \"seq_back\": %"
 		       PRIu64 ", \"seq_ends\": %" PRIu64 ", \"seq_other\": %" PRIu64, seq.gaps,

@@ -195,6 +195,21 @@ int mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, con
 		    struct mcfan_rw **out);
 
 /**
+ * Remove the rings of a file prefix that a dead writer left (mcfan killed or crashed, so
+ * they were never closed): /dev/shm/mcfan.PREFIX.ADDRESS.PORT whose header's writer_pid is
+ * no running process, and half-made ones (ADDRESS.PORT.newPID) whose PID is gone. Rings of
+ * another prefix (a name that is not exactly PREFIX, then an address and a port), rings
+ * of a running writer, and files that are not rings of this format are left alone. Readers
+ * that still map a removed ring keep their mapping.
+ *
+ * @param prefix
+ *   mcfan's EAL --file-prefix.
+ * @return
+ *   Rings removed (>= 0); -ENAMETOOLONG, or the negative errno of opendir(3).
+ */
+int mcfan_rw_remove_stale(const char *prefix);
+
+/**
  * Close a ring: state CLOSED (readers read what is left, then get -EPIPE), sleepers
  * woken, the name removed (shm_unlink), the mapping released, w freed. The workers must
  * have stopped writing to it. NULL is allowed.

@@ -7,12 +7,18 @@
     space are refused at start naming the sizes and the free space (exit 1, no ring made);
     a console join whose ring does not fit is an error naming the ring, nothing joined, no
     ring left behind, mcfan runs on (posix_fallocate, not a SIGBUS).
+  - dead_writer: readers attached when mcfan is SIGKILLed end with "writer_dead": true,
+    "closed": false and exit 1 (mcfan-read and tools/mcfan_reader.py), not as a clean stop;
+    the next mcfan of the same file prefix removes the 2 stale rings at start (and says
+    so), but not a dead ring of another prefix (PREFIX.x).
 
 Usage: test_readers_fix.py MCFAN_BINARY. Exit 77 (skip) when not root or without unshare.
 """
 
+import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -21,6 +27,8 @@ import time
 import mcfantest as t
 
 PORT = 3999
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.join(HERE, "..", "..", "tools")
 
 
 def skip(why):
@@ -142,6 +150,84 @@ def shm_full(mcfan):
             pass
 
 
+def build_dir(mcfan):
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(mcfan))))
+
+
+def json_line(text):
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    try:
+        return json.loads(lines[-1]) if lines else {}
+    except ValueError:
+        return {}
+
+
+def rings_of(prefix):
+    return sorted(f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}."))
+
+
+def dead_writer(mcfan):
+    build = build_dir(mcfan)
+    rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
+    env = dict(os.environ, MCFAN_READER_LIB=os.path.join(build, "lib", "libmcfan-reader.so.1"))
+    prefix = f"mcfan-rdfix-dead-{os.getpid()}"
+    decoy = f"/dev/shm/mcfan.{prefix}.x.239.9.9.1.{PORT}"
+    app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
+           "--reader-ring-frames", "64"]
+    mc = t.McfanProcess(eal(prefix), app + ["--groups", f"239.9.9.1-2:{PORT}",
+                                            "--duration", "60"])
+    rds = []
+    try:
+        if not t.check(mc.wait_line("running:", 60) is not None, "dead_writer: mcfan runs"):
+            print(mc.stderr()[-2000:])
+            return
+        for cmd in ([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.1:{PORT}",
+                     "--quiet", "--no-seq"],
+                    [sys.executable, os.path.join(TOOLS, "mcfan_reader.py"), "--file-prefix",
+                     prefix, "--group", f"239.9.9.2:{PORT}"]):
+            rds.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        stdin=subprocess.DEVNULL, text=True, env=env))
+        time.sleep(1.5)
+        t.check(all(r.poll() is None for r in rds), "dead_writer: the readers read")
+        os.kill(mc.pid, signal.SIGKILL)
+        mc.wait(30)
+        for r, name in zip(rds, ("mcfan-read", "mcfan_reader.py")):
+            try:
+                out, err = r.communicate(timeout=15)
+            except subprocess.TimeoutExpired:
+                r.kill()
+                out, err = r.communicate()
+            res = json_line(out)
+            t.check(r.returncode == 1 and res.get("writer_dead") is True and
+                    res.get("closed") is False and "writer dead" in err,
+                    f"dead_writer: {name} reports the killed writer, exit 1: {r.returncode} "
+                    f"{out.strip()[-300:]!r} {err.strip()[-300:]!r}")
+        left = rings_of(prefix)
+        t.check_eq(left, [f"mcfan.{prefix}.239.9.9.{i}.{PORT}" for i in (1, 2)],
+                   "dead_writer: a SIGKILLed mcfan leaves its rings")
+        if left:
+            shutil.copyfile(f"/dev/shm/{left[0]}", decoy)
+        mc2 = t.McfanProcess(eal(prefix), app + ["--groups", f"239.9.9.3:{PORT}",
+                                                 "--duration", "1"])
+        rc = mc2.wait(60)
+        text = mc2.stdout() + mc2.stderr()
+        t.check(rc == 0 and f"reader rings: removed 2 stale rings of file prefix {prefix} "
+                "from /dev/shm (their writer is gone)" in text,
+                f"dead_writer: the next run removes the 2 stale rings: {rc} {text[-600:]!r}")
+        t.check_eq(rings_of(prefix), [f"mcfan.{prefix}.x.239.9.9.1.{PORT}"],
+                   "dead_writer: no ring of the prefix left, another prefix's ring kept")
+    finally:
+        for r in rds:
+            if r.poll() is None:
+                r.kill()
+                r.wait()
+        if mc.p.poll() is None:
+            mc.p.kill()
+            mc.wait(10)
+        for f in rings_of(prefix):
+            os.unlink(os.path.join("/dev/shm", f))
+
+
 def main():
     mcfan = t.mcfan_path()
     if os.geteuid() != 0:
@@ -149,6 +235,7 @@ def main():
     if shutil.which("unshare") is None:
         skip("no unshare(1)")
     shm_full(mcfan)
+    dead_writer(mcfan)
     return t.finish("readers_fix")
 
 
