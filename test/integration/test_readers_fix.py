@@ -11,6 +11,9 @@
     "closed": false and exit 1 (mcfan-read and tools/mcfan_reader.py), not as a clean stop;
     the next mcfan of the same file prefix removes the 2 stale rings at start (and says
     so), but not a dead ring of another prefix (PREFIX.x).
+  - messages: the 257th reader of a ring (256 rows held by one Python process) is told
+    "all 256 reader rows of ring GROUP are taken"; --group ADDRESS when rings exist for
+    ports 3999 and 4000 names both and asks for GROUP:PORT (exit 1 both).
 
 Usage: test_readers_fix.py MCFAN_BINARY. Exit 77 (skip) when not root or without unshare.
 """
@@ -228,6 +231,63 @@ def dead_writer(mcfan):
             os.unlink(os.path.join("/dev/shm", f))
 
 
+HOLD_ROWS = r"""
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import mcfan_reader
+rs = [mcfan_reader.Reader(sys.argv[2], sys.argv[3]) for _ in range(256)]
+print("held", len(rs), flush=True)
+sys.stdin.read()
+"""
+
+
+def messages(mcfan):
+    build = build_dir(mcfan)
+    rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
+    env = dict(os.environ, MCFAN_READER_LIB=os.path.join(build, "lib", "libmcfan-reader.so.1"))
+    prefix = f"mcfan-rdfix-msg-{os.getpid()}"
+    app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
+           "--reader-ring-frames", "64", "--groups", f"239.9.9.1:{PORT},239.9.9.1:4000",
+           "--duration", "60"]
+    mc = t.McfanProcess(eal(prefix), app)
+    hold = None
+    try:
+        if not t.check(mc.wait_line("running:", 60) is not None, "messages: mcfan runs"):
+            print(mc.stderr()[-2000:])
+            return
+        p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", "239.9.9.1",
+                            "--count", "1"], capture_output=True, text=True, timeout=30,
+                           env=env)
+        t.check(p.returncode == 1 and "239.9.9.1 has reader rings for several UDP ports "
+                "(3999, 4000): give GROUP:PORT, e.g. --group 239.9.9.1:3999" in p.stderr and
+                "Name not unique" not in p.stderr,
+                f"messages: an address without a port names the ports: {p.returncode} "
+                f"{p.stderr.strip()!r}")
+        hold = subprocess.Popen([sys.executable, "-c", HOLD_ROWS, TOOLS, prefix,
+                                 f"239.9.9.1:{PORT}"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=env)
+        line = hold.stdout.readline()
+        t.check_eq(line.strip(), "held 256", "messages: one process holds all 256 rows")
+        p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.1:{PORT}",
+                            "--count", "1"], capture_output=True, text=True, timeout=30,
+                           env=env)
+        t.check(p.returncode == 1 and f"all 256 reader rows of ring 239.9.9.1:{PORT} are "
+                "taken by running readers" in p.stderr and "No space left" not in p.stderr,
+                f"messages: the 257th reader is told the rows are taken: {p.returncode} "
+                f"{p.stderr.strip()!r}")
+    finally:
+        if hold is not None:
+            hold.kill()
+            hold.wait()
+        if mc.p.poll() is None:
+            mc.p.send_signal(signal.SIGINT)
+            if mc.wait(30) is None and mc.p.poll() is None:
+                mc.p.kill()
+        for f in rings_of(prefix):
+            os.unlink(os.path.join("/dev/shm", f))
+
+
 def main():
     mcfan = t.mcfan_path()
     if os.geteuid() != 0:
@@ -236,6 +296,7 @@ def main():
         skip("no unshare(1)")
     shm_full(mcfan)
     dead_writer(mcfan)
+    messages(mcfan)
     return t.finish("readers_fix")
 
 
