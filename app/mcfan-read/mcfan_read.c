@@ -175,11 +175,11 @@ open_error(const char *prefix, const char *group, int ret)
 	} else if (ret == -ENOTUNIQ && split_group(group, addr, sizeof(addr), &port) == 0) {
 		n = ring_ports(prefix, addr, ports, PORTS_MAX);
 		for (i = 0; i < n && off < sizeof(list); i++)
-			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%ld",
-						i == 0 ? "" : ", ", ports[i]);
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%d",
+						i == 0 ? "" : ", ", (int)ports[i]);
 		fprintf(stderr, "%s has reader rings for several UDP ports (%s): give GROUP:PORT, "
-			"e.g. --group %s%s%s:%ld\n", addr, list, strchr(addr, ':') ? "[" : "", addr,
-			strchr(addr, ':') ? "]" : "", n > 0 ? ports[0] : 0L);
+			"e.g. --group %s%s%s:%d\n", addr, list, strchr(addr, ':') ? "[" : "", addr,
+			strchr(addr, ':') ? "]" : "", n > 0 ? (int)ports[0] : 0);
 	} else {
 		fprintf(stderr, "%s\n", strerror(-ret));
 	}
