@@ -14,6 +14,9 @@
   - messages: the 257th reader of a ring (256 rows held by one Python process) is told
     "all 256 reader rows of ring GROUP are taken"; --group ADDRESS when rings exist for
     ports 3999 and 4000 names both and asks for GROUP:PORT (exit 1 both).
+  - prefix_limit: a --file-prefix of 76 characters (also --file-prefix=) is refused before
+    EAL (exit 2, the prefix, its length and the limit 75 named, no EAL line); one of 75
+    works: its telemetry socket and its reader ring carry the prefix, not "rte".
 
 Usage: test_readers_fix.py MCFAN_BINARY. Exit 77 (skip) when not root or without unshare.
 """
@@ -288,6 +291,30 @@ def messages(mcfan):
             os.unlink(os.path.join("/dev/shm", f))
 
 
+def prefix_limit(mcfan):
+    long = ("r%d-" % os.getpid()) + "x" * 80
+    for form in (["--file-prefix", long[:76]], [f"--file-prefix={long[:76]}"]):
+        p = subprocess.run([mcfan, "--no-pci", "--no-huge", "-m", "512", *form, "--",
+                            "--groups", f"239.9.9.1:{PORT}"], capture_output=True, text=True,
+                           timeout=60)
+        t.check(p.returncode == 2 and f"--file-prefix '{long[:76]}': 76 characters, more "
+                "than the 75 that work: EAL's telemetry socket /var/run/dpdk/PREFIX/"
+                "dpdk_telemetry.v2 must fit a socket path (108 bytes, sockaddr_un)" in p.stderr
+                and "EAL:" not in p.stdout + p.stderr,
+                f"prefix_limit: {form[0][:16]}: 76 characters refused before EAL: "
+                f"{p.returncode} {p.stderr.strip()[-400:]!r}")
+    prefix = long[:75]
+    p = subprocess.run([mcfan, *eal(prefix), "--", "--rx-lcores", "1", "--worker-lcores", "2",
+                        "--worker-engine", "readers", "--reader-ring-frames", "64",
+                        "--groups", f"239.9.9.1:{PORT}", "--duration", "1"],
+                       capture_output=True, text=True, timeout=60)
+    out = p.stdout + p.stderr
+    t.check(p.returncode == 0 and f"/var/run/dpdk/{prefix}/dpdk_telemetry.v2" in out and
+            f"reader rings: 1 in /dev/shm/mcfan.{prefix}.*" in out,
+            f"prefix_limit: 75 characters work, the rings carry the prefix: {p.returncode} "
+            f"{out[-600:]!r}")
+
+
 def main():
     mcfan = t.mcfan_path()
     if os.geteuid() != 0:
@@ -297,6 +324,7 @@ def main():
     shm_full(mcfan)
     dead_writer(mcfan)
     messages(mcfan)
+    prefix_limit(mcfan)
     return t.finish("readers_fix")
 
 
