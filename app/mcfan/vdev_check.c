@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <net/if.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,10 @@ mcfan_prefix_check(int argc, char **argv)
 	max_sock = len < sizeof(sa.sun_path) ? sizeof(sa.sun_path) - len : 0;
 	/* a reader ring's name, /dev/shm/mcfan.PREFIX.ADDRESS.PORT, within NAME_MAX */
 	max_shm = NAME_MAX - RING_NAME_HEAD - RING_NAME_TAIL;
+	/* without telemetry there is no such socket (EAL's own mp_socket it truncates) */
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--no-telemetry") == 0)
+			max_sock = SIZE_MAX;
 	max = RTE_MIN(max_sock, max_shm);
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], PREFIX_OPT) == 0 && i + 1 < argc)
@@ -212,8 +217,9 @@ mcfan_prefix_check(int argc, char **argv)
 		if (max == max_sock)
 			fprintf(stderr, "mcfan: --file-prefix '%s': %zu characters, more than the %zu "
 				"that work: EAL's telemetry socket %s/dpdk/PREFIX%s must fit a socket "
-				"path (%zu bytes, sockaddr_un), else EAL falls back to the prefix 'rte':"
-				" give a prefix of at most %zu characters\n", arg, len, max, base,
+				"path (%zu bytes, sockaddr_un), else EAL cannot bind it and fails to "
+				"start: give a prefix of at most %zu characters (or --no-telemetry)\n",
+				arg, len, max, base,
 				TELEMETRY_SOCKET, sizeof(sa.sun_path), max);
 		else
 			fprintf(stderr, "mcfan: --file-prefix '%s': %zu characters, more than the %zu "

@@ -16,7 +16,8 @@
     ports 3999 and 4000 names both and asks for GROUP:PORT (exit 1 both).
   - prefix_limit: a --file-prefix of 76 characters (also --file-prefix=) is refused before
     EAL (exit 2, the prefix, its length and the limit 75 named, no EAL line); one of 75
-    works: its telemetry socket and its reader ring carry the prefix, not "rte".
+    works (its telemetry socket and reader ring carry the prefix), and one of 100 with
+    --no-telemetry (no socket there: only the ring names' limit).
 
 Usage: test_readers_fix.py MCFAN_BINARY. Exit 77 (skip) when not root or without unshare.
 """
@@ -303,6 +304,16 @@ def prefix_limit(mcfan):
                 and "EAL:" not in p.stdout + p.stderr,
                 f"prefix_limit: {form[0][:16]}: 76 characters refused before EAL: "
                 f"{p.returncode} {p.stderr.strip()[-400:]!r}")
+    # without telemetry there is no socket in the runtime directory: only the ring names limit
+    prefix = ("n%d-" % os.getpid()) + "y" * 96
+    p = subprocess.run([mcfan, *eal(prefix), "--no-telemetry", "--", "--rx-lcores", "1",
+                        "--worker-lcores", "2", "--worker-engine", "readers",
+                        "--reader-ring-frames", "64", "--groups", f"239.9.9.1:{PORT}",
+                        "--duration", "1"], capture_output=True, text=True, timeout=60)
+    out = p.stdout + p.stderr
+    t.check(p.returncode == 0 and f"reader rings: 1 in /dev/shm/mcfan.{prefix}.*" in out,
+            f"prefix_limit: 100 characters with --no-telemetry work: {p.returncode} "
+            f"{out[-600:]!r}")
     prefix = long[:75]
     p = subprocess.run([mcfan, *eal(prefix), "--", "--rx-lcores", "1", "--worker-lcores", "2",
                         "--worker-engine", "readers", "--reader-ring-frames", "64",
