@@ -38,7 +38,7 @@ int mcfan_vdev_check(int argc, char **argv);
  * mcfan.PREFIX.ADDRESS.PORT(.newPID) within NAME_MAX (255), fails later in words that do
  * not name the prefix (EAL: "TELEMETRY: Error with socket binding, path too long" and
  * "No such file or directory"; the readers engine: no ring). With --no-telemetry only the
- * ring name limit (187 characters) applies. Prints one line on standard error naming the
+ * ring name limit (186 characters) applies. Prints one line on standard error naming the
  * prefix, its length and the limit.
  *
  * @param argc

@@ -305,6 +305,14 @@ def prefix_limit(mcfan):
                 f"prefix_limit: {form[0][:16]}: 76 characters refused before EAL: "
                 f"{p.returncode} {p.stderr.strip()[-400:]!r}")
     # without telemetry there is no socket in the runtime directory: only the ring names limit
+    p = subprocess.run([mcfan, "--no-pci", "--no-huge", "-m", "512", "--no-telemetry",
+                        "--file-prefix", "z" * 187, "--", "--groups", f"239.9.9.1:{PORT}"],
+                       capture_output=True, text=True, timeout=60)
+    t.check(p.returncode == 2 and "187 characters, more than the 186 that work: a reader ring "
+            "/dev/shm/mcfan.PREFIX.ADDRESS.PORT must fit a file name (NAME_MAX 255)" in p.stderr
+            and "EAL:" not in p.stdout + p.stderr,
+            f"prefix_limit: 187 characters with --no-telemetry refused (ring names): "
+            f"{p.returncode} {p.stderr.strip()[-300:]!r}")
     prefix = ("n%d-" % os.getpid()) + "y" * 96
     p = subprocess.run([mcfan, *eal(prefix), "--no-telemetry", "--", "--rx-lcores", "1",
                         "--worker-lcores", "2", "--worker-engine", "readers",
