@@ -120,7 +120,8 @@ class Reader:
         raise OSError(-ret, os.strerror(-ret))
 
     def wait(self, timeout_ms=-1):
-        """1 (a frame is there), 0 (timed out), or a negative errno (-EPIPE: mcfan stopped)."""
+        """1 (a frame is there), 0 (timed out), or a negative errno (-EPIPE: mcfan stopped,
+        -EOWNERDEAD: mcfan was killed without closing the ring)."""
         return lib().mcfan_reader_wait_ms(self._r, int(timeout_ms))
 
     def stats(self):
@@ -168,7 +169,7 @@ def _main(argv):
           flush=True)
     t0 = time.monotonic()
     frames = lost = 0
-    closed = False
+    closed = dead = False
     while not stop and (a.count == 0 or frames < a.count):
         if a.seconds and time.monotonic() - t0 >= a.seconds:
             break
@@ -176,11 +177,13 @@ def _main(argv):
             f = r.read()
         except OSError as e:
             closed = e.errno == errno.EPIPE
+            dead = e.errno == errno.EOWNERDEAD
             break
         if f is None:
             w = r.wait(100)
             if w < 0 and w != -errno.EINTR:
                 closed = w == -errno.EPIPE
+                dead = w == -errno.EOWNERDEAD
                 break
             continue
         frames += 1
@@ -190,9 +193,13 @@ def _main(argv):
     st = r.stats()
     print(json.dumps({"group": r.group(), "pid": os.getpid(), "frames": st["frames"],
                       "lost": st["lost"], "lapped": st["laps"], "head": st["head"],
-                      "lag": st["lag"], "lost_seen": lost, "closed": closed or bool(st["closed"])}),
-          flush=True)
+                      "lag": st["lag"], "lost_seen": lost, "closed": closed or bool(st["closed"]),
+                      "writer_dead": dead}), flush=True)
     r.close()
+    if dead:
+        print(f"mcfan_reader.py: {r.group() if r._r else a.group}: writer dead: mcfan is gone "
+              "without closing the ring", file=sys.stderr, flush=True)
+        return 1
     return 0
 
 

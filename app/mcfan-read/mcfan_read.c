@@ -16,7 +16,10 @@
  * count in seq_other. Exit status: 0, 1 on an error of the library, 2 on bad usage.
  */
 
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -25,10 +28,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "mcfan_reader.h"
+#include "mcfan_reader_ring.h"
 
 #define EXIT_USAGE 2
 /** Bytes of the copy buffer: the longest frame a slot may hold. */
@@ -38,6 +43,147 @@
 #define NS_PER_S 1000000000ull
 /** Longest single wait, ms: the per-second line and the signals are looked at between. */
 #define WAIT_SLICE_MS 100
+/** Most ports listed in the message for an address without a port. */
+#define PORTS_MAX 64
+
+/*
+ * Split GROUP[:PORT] ("239.9.9.1:3999", "239.9.9.1", "[ff3e::1]:5000", "ff3e::1") into the
+ * address as inet_ntop(3) writes it (the ring names' form) and the port (-1: none).
+ */
+static int
+split_group(const char *group, char *addr, size_t len, long *port)
+{
+	char a[INET6_ADDRSTRLEN + 2];
+	const char *colon = strrchr(group, ':'), *end;
+	uint8_t bin[16];
+	size_t n;
+	int fam;
+
+	*port = -1;
+	if (group[0] == '[') {
+		end = strchr(group, ']');
+		if (end == NULL)
+			return -EINVAL;
+		if (end[1] == ':')
+			*port = strtol(end + 2, NULL, 10);
+		group++;
+		n = (size_t)(end - group);
+		fam = AF_INET6;
+	} else if (colon != NULL && strchr(group, ':') == colon) {
+		*port = strtol(colon + 1, NULL, 10);
+		n = (size_t)(colon - group);
+		fam = AF_INET;
+	} else {
+		n = strlen(group);
+		fam = colon != NULL ? AF_INET6 : AF_INET;
+	}
+	if (n >= sizeof(a))
+		return -EINVAL;
+	memcpy(a, group, n);
+	a[n] = '\0';
+	if (inet_pton(fam, a, bin) != 1 || inet_ntop(fam, bin, addr, (socklen_t)len) == NULL)
+		return -EINVAL;
+	return 0;
+}
+
+static int
+cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The UDP ports that have a ring of addr in /dev/shm (sorted); returns how many. */
+static unsigned int
+ring_ports(const char *prefix, const char *addr, long *ports, unsigned int max)
+{
+	char want[MCFAN_RD_NAME_MAX];
+	struct dirent *de;
+	unsigned int n = 0;
+	size_t wl;
+	DIR *d;
+
+	snprintf(want, sizeof(want), "mcfan.%s.%s.", prefix, addr);
+	wl = strlen(want);
+	d = opendir("/dev/shm");
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL && n < max) {
+		const char *tail = de->d_name + wl;
+
+		if (strncmp(de->d_name, want, wl) == 0 && *tail != '\0' &&
+		    strspn(tail, "0123456789") == strlen(tail))
+			ports[n++] = strtol(tail, NULL, 10);
+	}
+	closedir(d);
+	qsort(ports, n, sizeof(*ports), cmp_long);
+	return n;
+}
+
+/* Reader rows of the ring group names (its header's n_readers), 0 if it cannot be read. */
+static unsigned int
+ring_rows(const char *prefix, const char *group)
+{
+	char addr[INET6_ADDRSTRLEN], name[MCFAN_RD_NAME_MAX];
+	const struct mcfan_rd_hdr *h;
+	unsigned int rows = 0;
+	long port, ports[2];
+	int fd;
+
+	if (split_group(group, addr, sizeof(addr), &port) < 0)
+		return 0;
+	if (port < 0 && ring_ports(prefix, addr, ports, 2) == 1)
+		port = ports[0];
+	if (mcfan_rd_name(name, sizeof(name), prefix, addr, port < 0 ? 0u :
+			  (unsigned int)port) < 0)
+		return 0;
+	fd = shm_open(name, O_RDONLY, 0);
+	if (fd < 0)
+		return 0;
+	h = mmap(NULL, MCFAN_RD_HDR_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	if (h != MAP_FAILED) {
+		rows = h->n_readers;
+		munmap((void *)(uintptr_t)h, MCFAN_RD_HDR_SIZE);
+	}
+	close(fd);
+	return rows;
+}
+
+/* Why mcfan_reader_open() refused, in words that say what to do. */
+static void
+open_error(const char *prefix, const char *group, int ret)
+{
+	char addr[INET6_ADDRSTRLEN], list[PORTS_MAX * 7 + 1] = "";
+	long ports[PORTS_MAX];
+	unsigned int i, n;
+	size_t off = 0;
+	long port;
+
+	fprintf(stderr, "mcfan-read: group %s of file prefix %s: ", group, prefix);
+	if (ret == -ENOENT) {
+		fprintf(stderr, "no such reader ring (is mcfan running with --worker-engine "
+			"readers, and the group joined?)\n");
+	} else if (ret == -ENOSPC) {
+		n = ring_rows(prefix, group);
+		if (n > 0)
+			fprintf(stderr, "all %u reader rows of ring %s are taken by running "
+				"readers: close one first\n", n, group);
+		else
+			fprintf(stderr, "all reader rows of ring %s are taken by running readers: "
+				"close one first\n", group);
+	} else if (ret == -ENOTUNIQ && split_group(group, addr, sizeof(addr), &port) == 0) {
+		n = ring_ports(prefix, addr, ports, PORTS_MAX);
+		for (i = 0; i < n && off < sizeof(list); i++)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%d",
+						i == 0 ? "" : ", ", (int)ports[i]);
+		fprintf(stderr, "%s has reader rings for several UDP ports (%s): give GROUP:PORT, "
+			"e.g. --group %s%s%s:%d\n", addr, list, strchr(addr, ':') ? "[" : "", addr,
+			strchr(addr, ':') ? "]" : "", n > 0 ? (int)ports[0] : 0);
+	} else {
+		fprintf(stderr, "%s\n", strerror(-ret));
+	}
+}
 
 static volatile sig_atomic_t stop;
 
@@ -162,7 +308,7 @@ main(int argc, char **argv)
 	uint64_t count = 0, bytes = 0, t0, deadline = 0, next_line, last_frames = 0;
 	uint64_t last_lost = 0, prev_frames = 0;
 	double seconds = 0;
-	bool quiet = false, closed = false, zero_copy = false;
+	bool quiet = false, closed = false, zero_copy = false, writer_dead = false;
 	unsigned int flags = 0, line = 0;
 	struct mcfan_reader_stats st;
 	struct mcfan_reader_frame f;
@@ -225,9 +371,7 @@ main(int argc, char **argv)
 	}
 	ret = mcfan_reader_open(prefix, group, flags, &r);
 	if (ret < 0) {
-		fprintf(stderr, "mcfan-read: group %s of file prefix %s: %s\n", group, prefix,
-			ret == -ENOENT ? "no such reader ring (is mcfan running with "
-			"--worker-engine readers, and the group joined?)" : strerror(-ret));
+		open_error(prefix, group, ret);
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;
 	}
 	buf = malloc(BUF_SIZE);
@@ -279,6 +423,15 @@ main(int argc, char **argv)
 			closed = true;
 			break;
 		}
+		if (ret == -EOWNERDEAD) {
+			fprintf(stderr, "mcfan-read: %s: writer dead: mcfan (pid %d) is gone without "
+				"closing the ring (killed or crashed); no frame comes after the %"
+				PRIu64 " read\n", mcfan_reader_group(r),
+				(int)mcfan_reader_writer_pid(r), last_frames);
+			writer_dead = true;
+			status = EXIT_FAILURE;
+			break;
+		}
 		if (ret < 0 && ret != -EINTR) {
 			fprintf(stderr, "mcfan-read: %s: %s\n", mcfan_reader_group(r),
 				strerror(-ret));
@@ -309,6 +462,7 @@ main(int argc, char **argv)
 	       ", \"lag\": %" PRIu64 ", \"closed\": %s, \"seconds\": %.3f", mcfan_reader_group(r),
 	       (int)getpid(), st.frames, bytes, st.lost, st.laps, st.head, st.lag,
 	       closed || st.closed ? "true" : "false", (double)(now_ns() - t0) / 1e9);
+	printf(", \"writer_dead\": %s", writer_dead ? "true" : "false");
 	if (seq.on)
 		printf(", \"seq_gaps\": %" PRIu64 ", \"seq_lost\": %" PRIu64 ", \"seq_back\": %"
 		       PRIu64 ", \"seq_ends\": %" PRIu64 ", \"seq_other\": %" PRIu64, seq.gaps,

@@ -468,6 +468,9 @@ main(int argc, char **argv)
 	/* --vdev arguments a PMD would fail on in several lines: one line, exit 2 */
 	if (mcfan_vdev_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
+	/* a --file-prefix EAL could not use (it would fall back to "rte"): exit 2 */
+	if (mcfan_prefix_check(eal_argc, argv) != 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
 	rewrite_in_memory(eal_argc, argv);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {

@@ -12,11 +12,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include <linux/if_packet.h>
 
@@ -27,6 +30,13 @@
 #include "vdev_check.h"
 
 #define VDEV_OPT "--vdev"
+#define PREFIX_OPT "--file-prefix"
+/* DPDK 22.11 lib/telemetry: the socket in the runtime directory RUNDIR/dpdk/PREFIX */
+#define TELEMETRY_SOCKET "/dpdk_telemetry.v2"
+/* The longest reader ring name's tail after the prefix: "." IPv6 (45) "." port (5)
+ * ".new" pid (7), and its head "mcfan." (lib/reader/mcfan_reader_ring.h) */
+#define RING_NAME_TAIL (1 + 45 + 1 + 5 + 4 + 7)
+#define RING_NAME_HEAD 6
 /* DPDK 22.11 rte_eth_af_packet.c: the frame's data is framesz minus the tpacket2_hdr
  * (eth_rx_queue_setup: tp_frame_size - (TPACKET2_HDRLEN - sizeof(struct sockaddr_ll))) */
 #define AF_PACKET_HDR (TPACKET2_HDRLEN - sizeof(struct sockaddr_ll))
@@ -163,6 +173,62 @@ check_one(const char *arg)
 	}
 	rte_kvargs_free(kv);
 	return ret;
+}
+
+/* The base of EAL's runtime directory (DPDK 22.11 eal_create_runtime_dir()). */
+static const char *
+runtime_base(void)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+
+	if (getuid() == 0)
+		return "/var/run";
+	return xdg != NULL ? xdg : "/tmp";
+}
+
+int
+mcfan_prefix_check(int argc, char **argv)
+{
+	size_t n = strlen(PREFIX_OPT), len, max_sock, max_shm, max;
+	struct sockaddr_un sa;
+	const char *arg, *base = runtime_base();
+	int i;
+
+	/* the socket path RUNDIR/dpdk/PREFIX/dpdk_telemetry.v2 with its NUL in sun_path */
+	len = strlen(base) + strlen("/dpdk/") + strlen(TELEMETRY_SOCKET) + 1;
+	max_sock = len < sizeof(sa.sun_path) ? sizeof(sa.sun_path) - len : 0;
+	/* a reader ring's name, /dev/shm/mcfan.PREFIX.ADDRESS.PORT, within NAME_MAX */
+	max_shm = NAME_MAX - RING_NAME_HEAD - RING_NAME_TAIL;
+	/* without telemetry there is no such socket (EAL's own mp_socket it truncates) */
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--no-telemetry") == 0)
+			max_sock = SIZE_MAX;
+	max = RTE_MIN(max_sock, max_shm);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], PREFIX_OPT) == 0 && i + 1 < argc)
+			arg = argv[++i];
+		else if (strncmp(argv[i], PREFIX_OPT, n) == 0 && argv[i][n] == '=')
+			arg = argv[i] + n + 1;
+		else
+			continue;
+		len = strlen(arg);
+		if (len <= max)
+			continue;
+		if (max == max_sock)
+			fprintf(stderr, "mcfan: --file-prefix '%s': %zu characters, more than the %zu "
+				"that work: EAL's telemetry socket %s/dpdk/PREFIX%s must fit a socket "
+				"path (%zu bytes, sockaddr_un), else EAL cannot bind it and fails to "
+				"start: give a prefix of at most %zu characters (or --no-telemetry)\n",
+				arg, len, max, base,
+				TELEMETRY_SOCKET, sizeof(sa.sun_path), max);
+		else
+			fprintf(stderr, "mcfan: --file-prefix '%s': %zu characters, more than the %zu "
+				"that work: a reader ring /dev/shm/mcfan.PREFIX.ADDRESS.PORT must fit "
+				"a file name (NAME_MAX %d): give a prefix of at most %zu characters\n",
+				arg, len, max, NAME_MAX, max);
+		return -ENAMETOOLONG;
+	}
+	return 0;
 }
 
 int

@@ -30,4 +30,26 @@
  */
 int mcfan_vdev_check(int argc, char **argv);
 
+/**
+ * Check EAL's --file-prefix (also --file-prefix=) before EAL: a prefix too long for EAL's
+ * runtime directory RUNDIR/dpdk/PREFIX to hold its telemetry socket dpdk_telemetry.v2
+ * within sockaddr_un's sun_path (108 bytes with the NUL; RUNDIR is /var/run for root,
+ * else $XDG_RUNTIME_DIR or /tmp), or for a reader ring's name
+ * mcfan.PREFIX.ADDRESS.PORT(.newPID) within NAME_MAX (255), fails later in words that do
+ * not name the prefix (EAL: "TELEMETRY: Error with socket binding, path too long" and
+ * "No such file or directory"; the readers engine: no ring). With --no-telemetry only the
+ * ring name limit (186 characters) applies. Prints one line on standard error naming the
+ * prefix, its length and the limit.
+ *
+ * @param argc
+ *   EAL's argument count (argv[0] included).
+ * @param argv
+ *   EAL's arguments; not changed.
+ * @return
+ *   0, or -ENAMETOOLONG: a prefix longer than the limit (75 characters for root with
+ *   telemetry). Bad
+ *   input (exit 2).
+ */
+int mcfan_prefix_check(int argc, char **argv);
+
 #endif /* MCFAN_APP_VDEV_CHECK_H */

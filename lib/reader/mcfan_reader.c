@@ -601,7 +601,8 @@ mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns)
 			break;
 		}
 		if (rc < 0 && err == ETIMEDOUT) {
-			ret = pid_alive(r->writer_pid) ? 0 : -EPIPE;
+			/* killed without closing (SIGKILL, a crash): not a clean stop */
+			ret = pid_alive(r->writer_pid) ? 0 : -EOWNERDEAD;
 			break;
 		}
 		/* woken or EAGAIN without a frame (a close, another ring's writer...): again */
@@ -635,6 +636,12 @@ mcfan_reader_stats(const struct mcfan_reader *r, struct mcfan_reader_stats *st)
 		     MCFAN_RD_STATE_CLOSED;
 	st->reader_slot = r->slot_index;
 	return 0;
+}
+
+int32_t
+mcfan_reader_writer_pid(const struct mcfan_reader *r)
+{
+	return r == NULL ? -EINVAL : r->writer_pid;
 }
 
 const char *

@@ -159,8 +159,11 @@ int mcfan_reader_read(struct mcfan_reader *r, void *buf, size_t len,
  * @param timeout_ns
  *   Longest wait, ns; 0 = do not wait, < 0 = no limit.
  * @return
- *   1 (a frame can be read), 0 (timed out), -EPIPE (closed and drained, or the writer
- *   process is gone), -EINTR (a signal arrived), -EINVAL.
+ *   1 (a frame can be read), 0 (timed out), -EPIPE (mcfan closed the ring and every frame
+ *   was read: a clean stop), -EOWNERDEAD (the timeout ran out, no frame is left and the
+ *   writer process (the ring header's writer_pid) is gone without closing the ring: mcfan
+ *   was killed or crashed; no frame comes any more), -EINTR (a signal arrived), -EINVAL.
+ *   With timeout_ns < 0 a dead writer is not noticed: give a timeout to notice it.
  */
 int mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns);
 
@@ -174,6 +177,14 @@ int mcfan_reader_wait_ms(struct mcfan_reader *r, int timeout_ms);
  *   0, -EINVAL (NULL).
  */
 int mcfan_reader_stats(const struct mcfan_reader *r, struct mcfan_reader_stats *st);
+
+/**
+ * The process id of the ring's writer (mcfan), from the ring header.
+ *
+ * @return
+ *   The pid (> 0), -EINVAL (NULL).
+ */
+int32_t mcfan_reader_writer_pid(const struct mcfan_reader *r);
 
 /** The group of the ring, as mcfan names it ("239.9.9.1:3999"); NULL for NULL. */
 const char *mcfan_reader_group(const struct mcfan_reader *r);

@@ -7,6 +7,8 @@
  * (mcfan_reader_writer.h). The fast path is in the header.
  */
 
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -100,7 +102,7 @@ mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const c
 		ret = -ENAMETOOLONG;
 		goto free_w;
 	}
-	size = mcfan_rd_slots_offset(n_readers) + (uint64_t)n_slots * slot_size;
+	size = mcfan_rw_ring_bytes(n_slots, slot_size, n_readers);
 	shm_unlink(tmp);
 	fd = shm_open(tmp, O_RDWR | O_CREAT | O_EXCL, RING_MODE);
 	if (fd < 0) {
@@ -110,6 +112,12 @@ mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const c
 	/* the mode without the umask: readers of any user open it read-write */
 	if (fchmod(fd, RING_MODE) < 0 || ftruncate(fd, (off_t)size) < 0) {
 		ret = -errno;
+		goto unlink_tmp;
+	}
+	/* reserve the pages now: a sparse object would SIGBUS the writer when tmpfs is full */
+	ret = posix_fallocate(fd, 0, (off_t)size);
+	if (ret != 0) {
+		ret = -ret;
 		goto unlink_tmp;
 	}
 	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -162,6 +170,92 @@ unlink_tmp:
 free_w:
 	free(w);
 	return ret;
+}
+
+/* Is tail "ADDRESS.PORT" (a ring name's part after "mcfan.PREFIX."), or that and
+ * ".newPID" (a ring being made)? *tmp_pid gets PID, or 0. */
+static bool
+ring_tail(const char *tail, int32_t *tmp_pid)
+{
+	char addr[MCFAN_RD_NAME_MAX], bin[16];
+	const char *dot, *nw;
+	size_t n;
+
+	*tmp_pid = 0;
+	nw = strstr(tail, ".new");
+	n = nw != NULL ? (size_t)(nw - tail) : strlen(tail);
+	if (nw != NULL) {
+		if (nw[4] == '\0' || strspn(nw + 4, "0123456789") != strlen(nw + 4))
+			return false;
+		*tmp_pid = (int32_t)atoi(nw + 4);
+	}
+	if (n >= sizeof(addr))
+		return false;
+	memcpy(addr, tail, n);
+	addr[n] = '\0';
+	dot = strrchr(addr, '.');
+	if (dot == NULL || dot[1] == '\0' || strspn(dot + 1, "0123456789") != strlen(dot + 1))
+		return false;
+	addr[dot - addr] = '\0';
+	return inet_pton(AF_INET, addr, bin) == 1 || inet_pton(AF_INET6, addr, bin) == 1;
+}
+
+/* The writer pid in the header of /dev/shm/NAME, 0 if it has none (not a ring, half-made). */
+static int32_t
+ring_writer(const char *name)
+{
+	char path[PATH_MAX];
+	struct mcfan_rd_hdr *h;
+	struct stat st;
+	int32_t pid = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", SHM_DIR, name);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size >= MCFAN_RD_HDR_SIZE) {
+		h = mmap(NULL, MCFAN_RD_HDR_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+		if (h != MAP_FAILED) {
+			if (memcmp(h->magic, MCFAN_RD_MAGIC, sizeof(MCFAN_RD_MAGIC)) == 0)
+				pid = h->writer_pid;
+			munmap(h, MCFAN_RD_HDR_SIZE);
+		}
+	}
+	close(fd);
+	return pid;
+}
+
+int
+mcfan_rw_remove_stale(const char *prefix)
+{
+	char want[MCFAN_RD_NAME_MAX], path[PATH_MAX];
+	struct dirent *de;
+	int32_t pid, tmp_pid;
+	size_t wl;
+	int n = 0;
+	DIR *d;
+
+	if (snprintf(want, sizeof(want), "mcfan.%s.", prefix) >= (int)sizeof(want))
+		return -ENAMETOOLONG;
+	wl = strlen(want);
+	d = opendir(SHM_DIR);
+	if (d == NULL)
+		return -errno;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, want, wl) != 0 || !ring_tail(de->d_name + wl, &tmp_pid))
+			continue;
+		/* a ring being made names its maker; a ring its writer */
+		pid = tmp_pid != 0 ? tmp_pid : ring_writer(de->d_name);
+		if (pid <= 0 || pid == (int32_t)getpid() || pid_alive(pid))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", SHM_DIR, de->d_name);
+		if (unlink(path) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
 }
 
 void

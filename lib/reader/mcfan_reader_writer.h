@@ -143,6 +143,24 @@ struct mcfan_rw_reader_info {
 };
 
 /**
+ * Bytes of /dev/shm one ring takes (header, reader table, slots).
+ *
+ * @param n_slots
+ *   Frames the ring holds.
+ * @param slot_size
+ *   Bytes per slot.
+ * @param n_readers
+ *   Reader slots.
+ * @return
+ *   The object's size in bytes.
+ */
+static inline uint64_t
+mcfan_rw_ring_bytes(uint32_t n_slots, uint32_t slot_size, uint32_t n_readers)
+{
+	return mcfan_rd_slots_offset(n_readers) + (uint64_t)n_slots * slot_size;
+}
+
+/**
  * Create a group's ring: a new shared-memory object (an older one of the same name, left
  * by a run that crashed or closed, is replaced; one still open by a running writer is not), mode 0666 so that readers need no privilege,
  * the header written, and only then named (created under a temporary name and renamed),
@@ -169,11 +187,27 @@ struct mcfan_rw_reader_info {
  * @return
  *   0; -EINVAL (a size out of range), -ENAMETOOLONG, -EADDRINUSE (a ring of that name is
  *   open and its writer, another process, runs: another mcfan with the same file prefix),
- *   -ENOMEM, or the negative errno of shm_open(3), ftruncate(2), mmap(2), rename(2).
+ *   -ENOMEM, or the negative errno of shm_open(3), ftruncate(2), posix_fallocate(3) (-ENOSPC:
+ *   /dev/shm cannot hold the ring; nothing is left behind), mmap(2), rename(2).
  */
 int mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const char *group,
 		    uint32_t n_slots, uint32_t slot_size, uint32_t n_readers, uint16_t owner,
 		    struct mcfan_rw **out);
+
+/**
+ * Remove the rings of a file prefix that a dead writer left (mcfan killed or crashed, so
+ * they were never closed): /dev/shm/mcfan.PREFIX.ADDRESS.PORT whose header's writer_pid is
+ * no running process, and half-made ones (ADDRESS.PORT.newPID) whose PID is gone. Rings of
+ * another prefix (a name that is not exactly PREFIX, then an address and a port), rings
+ * of a running writer, and files that are not rings of this format are left alone. Readers
+ * that still map a removed ring keep their mapping.
+ *
+ * @param prefix
+ *   mcfan's EAL --file-prefix.
+ * @return
+ *   Rings removed (>= 0); -ENAMETOOLONG, or the negative errno of opendir(3).
+ */
+int mcfan_rw_remove_stale(const char *prefix);
 
 /**
  * Close a ring: state CLOSED (readers read what is left, then get -EPIPE), sleepers

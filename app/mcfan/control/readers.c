@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 
 #include <rte_common.h>
@@ -91,6 +92,17 @@ owner_of(const struct mcfan_flow_key *k, const uint16_t *eligible, unsigned int 
 	return ret;
 }
 
+/* Bytes free in /dev/shm for an unprivileged process (statvfs f_bavail), or -errno. */
+static int64_t
+shm_free_bytes(void)
+{
+	struct statvfs sv;
+
+	if (statvfs("/dev/shm", &sv) < 0)
+		return -errno;
+	return (int64_t)((uint64_t)sv.f_bavail * sv.f_frsize);
+}
+
 /* Find or make the ring of key, written by owner. */
 static int
 ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owner,
@@ -125,6 +137,13 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 				     "in use by another running mcfan with the same file prefix: give "
 				     "one of them its own --file-prefix", text, rd->prefix, addr,
 				     k->udp_port);
+	if (ret == -ENOSPC)
+		return mcfan_err_set(msg, len, ret, "reader ring for %s: /dev/shm/mcfan.%s.%s.%u "
+				     "needs %" PRIu64 " bytes and /dev/shm has %" PRId64 " bytes free: "
+				     "give a smaller --reader-ring-frames or a larger /dev/shm", text,
+				     rd->prefix, addr, k->udp_port,
+				     mcfan_rw_ring_bytes(rd->n_slots, MCFAN_RW_SLOT_SIZE_DEFAULT,
+							 MCFAN_RW_READERS_DEFAULT), shm_free_bytes());
 	if (ret < 0)
 		return mcfan_err_set(msg, len, ret, "reader ring for %s in /dev/shm: %s", text,
 				     strerror(-ret));
@@ -182,6 +201,8 @@ mcfan_readers_start(struct mcfan_app *app)
 {
 	struct mcfan_readers *rd;
 	uint16_t eligible[MCFAN_MAX_WORKERS], slot;
+	uint64_t ring;
+	int64_t avail;
 	char msg[256];
 	struct timespec ts;
 	unsigned int i;
@@ -201,6 +222,24 @@ mcfan_readers_start(struct mcfan_app *app)
 	rd->table.base_tsc = rte_rdtsc();
 	rd->table.base_ns = (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 	rd->table.ns_mult = mcfan_lat_ns_mult(app->tsc_hz);
+	/* a killed run's rings stay until someone removes them: ours, if their writer is gone */
+	ret = mcfan_rw_remove_stale(rd->prefix);
+	if (ret > 0)
+		MCFAN_LOG(INFO, "reader rings: removed %d stale ring%s of file prefix %s from "
+			  "/dev/shm (their writer is gone)\n", ret, ret == 1 ? "" : "s",
+			  rd->prefix);
+	ring = mcfan_rw_ring_bytes(rd->n_slots, MCFAN_RW_SLOT_SIZE_DEFAULT,
+				   MCFAN_RW_READERS_DEFAULT);
+	avail = shm_free_bytes();
+	if (avail >= 0 && (uint64_t)app->n_group_entries * ring > (uint64_t)avail) {
+		MCFAN_LOG(ERR, "reader rings: %u groups x %" PRIu64 " bytes (--reader-ring-frames "
+			  "%u) = %" PRIu64 " bytes do not fit the %" PRId64 " bytes free in /dev/shm: "
+			  "give a smaller --reader-ring-frames or a larger /dev/shm\n",
+			  app->n_group_entries, ring, rd->n_slots,
+			  (uint64_t)app->n_group_entries * ring, avail);
+		rte_free(rd);
+		return -ENOSPC;
+	}
 	app->readers = &rd->table;
 	for (i = 0; i < app->n_workers; i++)
 		eligible[i] = (uint16_t)i;

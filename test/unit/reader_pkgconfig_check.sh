@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+#
+# docs/readers.md's 10-line reader, compiled exactly as written there with
+# `pkg-config --cflags --libs mcfan-reader` from the build tree (build/meson-uninstalled)
+# and run: the documented include line, the .pc's Cflags and the header's place must agree,
+# and the program must find libmcfan-reader.so.1 at run time (rpath, as documented).
+# Usage: reader_pkgconfig_check.sh BUILD_DIR docs/readers.md
+set -u
+BUILD=$(cd "$1" && pwd) DOC=$2
+d=$(mktemp -d /tmp/mcfan-reader-pc.XXXXXX) || exit 1
+trap 'rm -rf "$d"' EXIT
+awk '/<!-- reader-pkgconfig example -->/{f=1;next} f&&/^```c$/{g=1;next} g&&/^```$/{exit} g' \
+	"$DOC" >"$d/myreader.c"
+[ -s "$d/myreader.c" ] || { echo "FAIL: no example in $DOC"; exit 1; }
+flags=$(PKG_CONFIG_PATH="$BUILD/meson-uninstalled" pkg-config --cflags --libs mcfan-reader) ||
+	{ echo "FAIL: pkg-config mcfan-reader from $BUILD/meson-uninstalled"; exit 1; }
+# shellcheck disable=SC2086
+cc -Wall -Werror -o "$d/myreader" "$d/myreader.c" $flags -Wl,-rpath,"$BUILD/lib" ||
+	{ echo "FAIL: the documented reader does not compile with: $flags"; exit 1; }
+out=$("$d/myreader" "mcfan-pc-check-$$") ||
+	{ echo "FAIL: the documented reader exits $?: $out"; exit 1; }
+[ "$out" = "open: -2" ] || { echo "FAIL: expected 'open: -2' (-ENOENT), got '$out'"; exit 1; }
+grep -qF '#include <mcfan_reader.h>' "$DOC" || { echo "FAIL: the doc's include line"; exit 1; }
+echo "reader-pkgconfig: compiled with '$flags', ran: $out"
+# and after `meson install` (into a scratch DESTDIR): the installed .pc and headers
+root="$d/root"
+meson install -C "$BUILD" --destdir "$root" --quiet >"$d/install.log" 2>&1 ||
+	{ echo "FAIL: meson install --destdir"; cat "$d/install.log"; exit 1; }
+pcdir=$(dirname "$(find "$root" -name mcfan-reader.pc | head -1)")
+flags=$(PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$root" \
+	pkg-config --cflags --libs mcfan-reader) ||
+	{ echo "FAIL: pkg-config mcfan-reader from $pcdir"; exit 1; }
+libdir=$(PKG_CONFIG_PATH="$pcdir" pkg-config --variable=libdir mcfan-reader)
+# shellcheck disable=SC2086
+cc -Wall -Werror -o "$d/myreader2" "$d/myreader.c" $flags -Wl,-rpath,"$root$libdir" ||
+	{ echo "FAIL: the documented reader does not compile installed with: $flags"; exit 1; }
+out=$("$d/myreader2" "mcfan-pc-check-$$") ||
+	{ echo "FAIL: the installed reader exits $?: $out"; exit 1; }
+[ "$out" = "open: -2" ] || { echo "FAIL: installed: expected 'open: -2', got '$out'"; exit 1; }
+echo "reader-pkgconfig: installed: compiled with '$flags', ran: $out"
