@@ -14,10 +14,15 @@ trap 'rm -rf "$d"' EXIT
 awk '/<!-- reader-pkgconfig example -->/{f=1;next} f&&/^```c$/{g=1;next} g&&/^```$/{exit} g' \
 	"$DOC" >"$d/myreader.c"
 [ -s "$d/myreader.c" ] || { echo "FAIL: no example in $DOC"; exit 1; }
+# a sanitizer build's library needs its runtime first: build the example the same way
+san=
+needed=$(readelf -d "$BUILD/lib/libmcfan-reader.so" 2>/dev/null)
+case $needed in *libasan*) san="$san -fsanitize=address" ;; esac
+case $needed in *libubsan*) san="$san -fsanitize=undefined" ;; esac
 flags=$(PKG_CONFIG_PATH="$BUILD/meson-uninstalled" pkg-config --cflags --libs mcfan-reader) ||
 	{ echo "FAIL: pkg-config mcfan-reader from $BUILD/meson-uninstalled"; exit 1; }
 # shellcheck disable=SC2086
-cc -Wall -Werror -o "$d/myreader" "$d/myreader.c" $flags -Wl,-rpath,"$BUILD/lib" ||
+cc -Wall -Werror $san -o "$d/myreader" "$d/myreader.c" $flags -Wl,-rpath,"$BUILD/lib" ||
 	{ echo "FAIL: the documented reader does not compile with: $flags"; exit 1; }
 out=$("$d/myreader" "mcfan-pc-check-$$") ||
 	{ echo "FAIL: the documented reader exits $?: $out"; exit 1; }
@@ -34,7 +39,7 @@ flags=$(PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$root" \
 	{ echo "FAIL: pkg-config mcfan-reader from $pcdir"; exit 1; }
 libdir=$(PKG_CONFIG_PATH="$pcdir" pkg-config --variable=libdir mcfan-reader)
 # shellcheck disable=SC2086
-cc -Wall -Werror -o "$d/myreader2" "$d/myreader.c" $flags -Wl,-rpath,"$root$libdir" ||
+cc -Wall -Werror $san -o "$d/myreader2" "$d/myreader.c" $flags -Wl,-rpath,"$root$libdir" ||
 	{ echo "FAIL: the documented reader does not compile installed with: $flags"; exit 1; }
 out=$("$d/myreader2" "mcfan-pc-check-$$") ||
 	{ echo "FAIL: the installed reader exits $?: $out"; exit 1; }
