@@ -47,6 +47,14 @@ def main():
     Proc.p = p
     tel = t.Telemetry(t.telemetry_socket(eal), timeout=60, proc=Proc)
     t.check(tel.wait_ready() is not None, "/mcfan/info answers")
+    # telemetry answers before the ports start: net_pcap's infinite_rx copy of the capture
+    # is loaded at start, so sample only once the lcores run
+    deadline, running = time.monotonic() + 60, False
+    while not running and time.monotonic() < deadline and p.poll() is None:
+        with open(os.path.join(TMP, "stderr")) as f:
+            running = "MCFAN: running" in f.read()
+        time.sleep(0.05)
+    t.check(running, "lcores launched (MCFAN: running)")
     seen = []
     end = time.monotonic() + 2
     while time.monotonic() < end:
