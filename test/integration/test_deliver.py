@@ -937,6 +937,12 @@ def main():
     finally:
         subprocess.run(["ip", "netns", "del", NS])
         shutil.rmtree(TMP, ignore_errors=True)
+        # runtime directories of this run's prefixes: testpmd makes one even with
+        # --no-shconf, and the dumpcap run shares its own (no --in-memory)
+        for d in glob.glob(f"/var/run/dpdk/mcfan-dlv-*-{ID}"):
+            shutil.rmtree(d, ignore_errors=True)
+        t.check(not glob.glob(f"/var/run/dpdk/mcfan-dlv-*-{ID}"),
+                "no runtime directory of this run is left in /var/run/dpdk")
     t.finish("deliver")
 
 
