@@ -713,6 +713,40 @@ mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t **pay
 	return 0;
 }
 
+const char *
+mcfan_reader_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	switch (err) {
+	case 0:
+		return "no error";
+	case ENOENT:
+		return "no such reader ring (is mcfan running with --worker-engine readers, and "
+		       "the group joined?)";
+	case ENOSPC:
+		return "all reader rows of the ring are taken by running readers: close one first";
+	case ENOTUNIQ:
+		return "the address has reader rings for several UDP ports: give GROUP:PORT";
+	case EOWNERDEAD:
+		return "writer dead: mcfan is gone without closing the ring (killed or crashed); "
+		       "no frame comes any more";
+	case EPIPE:
+		return "mcfan closed the ring (it stopped) and every frame was read";
+	case EPROTO:
+		return "not a reader ring of this format or version (mcfan and libmcfan-reader "
+		       "from different builds?)";
+	case EMSGSIZE:
+		return "the next frame is longer than the buffer";
+	case EINVAL:
+		return "invalid argument: a bad file prefix, group or flags, or NULL";
+	case ENAMETOOLONG:
+		return "the ring's name (file prefix and group) is too long for /dev/shm";
+	default:
+		return strerror(err);
+	}
+}
+
 void
 mcfan_reader_close(struct mcfan_reader *r)
 {

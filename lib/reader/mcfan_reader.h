@@ -207,6 +207,23 @@ const char *mcfan_reader_group(const struct mcfan_reader *r);
 int mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t **payload,
 			     uint32_t *plen);
 
+/**
+ * A sentence for an error this library returned, in the words mcfan-read uses: what went
+ * wrong and what to do (for bindings and programs that print it; tools/mcfan_reader.py
+ * does).
+ *
+ * @param err
+ *   A return value of this library: a negative errno (a positive one is taken the same).
+ * @return
+ *   A constant string, never NULL: the library's own text for -ENOENT (no such ring),
+ *   -ENOSPC (every reader row taken), -ENOTUNIQ (an address with rings for several ports),
+ *   -EOWNERDEAD (writer dead), -EPIPE (closed and drained), -EPROTO (not a ring of this
+ *   format or version), -EMSGSIZE (frame longer than the buffer), -EINVAL (bad argument)
+ *   and -ENAMETOOLONG (ring name too long); strerror(3)'s text for any other errno (-EACCES
+ *   ...), "no error" for 0.
+ */
+const char *mcfan_reader_strerror(int err);
+
 /** Release the reader: its row in the reader table is freed, the mapping closed. NULL ok. */
 void mcfan_reader_close(struct mcfan_reader *r);
 
