@@ -161,8 +161,10 @@ int mcfan_reader_read(struct mcfan_reader *r, void *buf, size_t len,
  * @return
  *   1 (a frame can be read), 0 (timed out), -EPIPE (mcfan closed the ring and every frame
  *   was read: a clean stop), -EOWNERDEAD (the timeout ran out, no frame is left and the
- *   writer process (the ring header's writer_pid) is gone without closing the ring: mcfan
- *   was killed or crashed; no frame comes any more), -EINTR (a signal arrived), -EINVAL.
+ *   writer process is gone without closing the ring: the ring header's writer_pid does not
+ *   exist, or belongs to a process that started at another time than the header's
+ *   writer_start (the pid was reused); mcfan was killed or crashed; no frame comes any
+ *   more), -EINTR (a signal arrived), -EINVAL.
  *   With timeout_ns < 0 a dead writer is not noticed: give a timeout to notice it.
  */
 int mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns);
