@@ -77,6 +77,8 @@ def _load():
     lib.mcfan_reader_group.restype = ctypes.c_char_p
     lib.mcfan_reader_close.argtypes = [ctypes.c_void_p]
     lib.mcfan_reader_close.restype = None
+    lib.mcfan_reader_strerror.argtypes = [ctypes.c_int]
+    lib.mcfan_reader_strerror.restype = ctypes.c_char_p
     return lib
 
 
@@ -90,6 +92,17 @@ def lib():
     return _lib
 
 
+def strerror(err):
+    """The library's own sentence for an errno it returned (negative or positive): the words
+    mcfan-read prints (mcfan_reader_strerror())."""
+    return lib().mcfan_reader_strerror(-abs(int(err))).decode()
+
+
+def _error(ret, what):
+    """OSError for a negative errno of the library, with the library's message."""
+    return OSError(-ret, f"{what}: {strerror(ret)}")
+
+
 class Frame:
     """One frame: data (bytes, the whole Ethernet frame), seq, lost (just before it), rx_ns."""
     __slots__ = ("data", "seq", "lost", "rx_ns")
@@ -99,14 +112,14 @@ class Frame:
 
 
 class Reader:
-    """An open ring. Errors raise OSError with the library's errno."""
+    """An open ring. Errors raise OSError with the library's errno and message (strerror())."""
 
     def __init__(self, prefix, group, oldest=False, bufsize=65600):
         self._r = ctypes.c_void_p()
         ret = lib().mcfan_reader_open((prefix or "rte").encode(), group.encode(),
                                       OLDEST if oldest else 0, ctypes.byref(self._r))
         if ret < 0:
-            raise OSError(-ret, f"mcfan_reader_open {prefix} {group}: {os.strerror(-ret)}")
+            raise _error(ret, f"mcfan_reader_open {prefix or 'rte'} {group}")
         self._buf = ctypes.create_string_buffer(bufsize)
         self._f = _Frame()
 
@@ -117,11 +130,11 @@ class Reader:
             return Frame(self._buf.raw[:self._f.len], self._f.seq, self._f.lost, self._f.rx_ns)
         if ret == 0:
             return None
-        raise OSError(-ret, os.strerror(-ret))
+        raise _error(ret, f"mcfan_reader_read {self.group()}")
 
     def wait(self, timeout_ms=-1):
         """1 (a frame is there), 0 (timed out), or a negative errno (-EPIPE: mcfan stopped,
-        -EOWNERDEAD: mcfan was killed without closing the ring)."""
+        -EOWNERDEAD: mcfan was killed without closing the ring); strerror() words it."""
         return lib().mcfan_reader_wait_ms(self._r, int(timeout_ms))
 
     def stats(self):
@@ -170,6 +183,7 @@ def _main(argv):
     t0 = time.monotonic()
     frames = lost = 0
     closed = dead = False
+    error = None
     while not stop and (a.count == 0 or frames < a.count):
         if a.seconds and time.monotonic() - t0 >= a.seconds:
             break
@@ -178,12 +192,14 @@ def _main(argv):
         except OSError as e:
             closed = e.errno == errno.EPIPE
             dead = e.errno == errno.EOWNERDEAD
+            error = None if closed or dead else e.strerror
             break
         if f is None:
             w = r.wait(100)
             if w < 0 and w != -errno.EINTR:
                 closed = w == -errno.EPIPE
                 dead = w == -errno.EOWNERDEAD
+                error = None if closed or dead else strerror(w)
                 break
             continue
         frames += 1
@@ -195,10 +211,14 @@ def _main(argv):
                       "lost": st["lost"], "lapped": st["laps"], "head": st["head"],
                       "lag": st["lag"], "lost_seen": lost, "closed": closed or bool(st["closed"]),
                       "writer_dead": dead}), flush=True)
+    group = r.group()
     r.close()
     if dead:
-        print(f"mcfan_reader.py: {r.group() if r._r else a.group}: writer dead: mcfan is gone "
-              "without closing the ring", file=sys.stderr, flush=True)
+        print(f"mcfan_reader.py: {group}: {strerror(errno.EOWNERDEAD)}", file=sys.stderr,
+              flush=True)
+        return 1
+    if error is not None:
+        print(f"mcfan_reader.py: {group}: {error}", file=sys.stderr, flush=True)
         return 1
     return 0
 

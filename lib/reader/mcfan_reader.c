@@ -50,6 +50,8 @@ struct mcfan_reader {
 	uint32_t slot_size;
 	uint32_t data_max;
 	int32_t writer_pid;
+	bool writer_start_known;       /* the header has the writer's start time */
+	uint64_t writer_start;         /* its /proc/PID/stat starttime */
 	uint64_t cursor;               /* the next frame wanted */
 	uint64_t frames;
 	uint64_t lost;
@@ -76,6 +78,27 @@ pid_alive(int32_t pid)
 	if (pid <= 0)
 		return false;
 	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+/*
+ * Does the ring's writer still run? Its pid exists and, when the header has it, the
+ * process with that pid started when the writer did: a pid reused by another process after
+ * mcfan died is not the writer. A start time that cannot be read (no /proc, hidepid) leaves
+ * the answer to the pid.
+ */
+static bool
+writer_alive(const struct mcfan_reader *r)
+{
+	uint64_t start;
+
+	if (!pid_alive(r->writer_pid))
+		return false;
+	if (!r->writer_start_known)
+		return true;
+	if (mcfan_rd_proc_start(r->writer_pid, &start) < 0)
+		/* no /proc, or hidden: the pid decides (and a process gone meanwhile is dead) */
+		return pid_alive(r->writer_pid);
+	return start == r->writer_start;
 }
 
 static struct mcfan_rd_slot *
@@ -169,6 +192,8 @@ check_header(struct mcfan_reader *r, size_t size)
 	r->slot_size = h->slot_size;
 	r->data_max = h->slot_size - MCFAN_RD_SLOT_HDR;
 	r->writer_pid = h->writer_pid;
+	r->writer_start_known = (h->flags & MCFAN_RD_FLAG_WRITER_START) != 0;
+	r->writer_start = h->writer_start;
 	r->slots = (uint8_t *)r->base + h->slots_offset;
 	memcpy(r->group, h->group, sizeof(r->group));
 	r->group[sizeof(r->group) - 1] = '\0';
@@ -602,7 +627,7 @@ mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns)
 		}
 		if (rc < 0 && err == ETIMEDOUT) {
 			/* killed without closing (SIGKILL, a crash): not a clean stop */
-			ret = pid_alive(r->writer_pid) ? 0 : -EOWNERDEAD;
+			ret = writer_alive(r) ? 0 : -EOWNERDEAD;
 			break;
 		}
 		/* woken or EAGAIN without a frame (a close, another ring's writer...): again */
@@ -711,6 +736,40 @@ mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t **pay
 	*payload = frame + off;
 	*plen = ulen;
 	return 0;
+}
+
+const char *
+mcfan_reader_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	switch (err) {
+	case 0:
+		return "no error";
+	case ENOENT:
+		return "no such reader ring (is mcfan running with --worker-engine readers, and "
+		       "the group joined?)";
+	case ENOSPC:
+		return "all reader rows of the ring are taken by running readers: close one first";
+	case ENOTUNIQ:
+		return "the address has reader rings for several UDP ports: give GROUP:PORT";
+	case EOWNERDEAD:
+		return "writer dead: mcfan is gone without closing the ring (killed or crashed); "
+		       "no frame comes any more";
+	case EPIPE:
+		return "mcfan closed the ring (it stopped) and every frame was read";
+	case EPROTO:
+		return "not a reader ring of this format or version (mcfan and libmcfan-reader "
+		       "from different builds?)";
+	case EMSGSIZE:
+		return "the next frame is longer than the buffer";
+	case EINVAL:
+		return "invalid argument: a bad file prefix, group or flags, or NULL";
+	case ENAMETOOLONG:
+		return "the ring's name (file prefix and group) is too long for /dev/shm";
+	default:
+		return strerror(err);
+	}
 }
 
 void

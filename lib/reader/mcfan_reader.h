@@ -161,8 +161,10 @@ int mcfan_reader_read(struct mcfan_reader *r, void *buf, size_t len,
  * @return
  *   1 (a frame can be read), 0 (timed out), -EPIPE (mcfan closed the ring and every frame
  *   was read: a clean stop), -EOWNERDEAD (the timeout ran out, no frame is left and the
- *   writer process (the ring header's writer_pid) is gone without closing the ring: mcfan
- *   was killed or crashed; no frame comes any more), -EINTR (a signal arrived), -EINVAL.
+ *   writer process is gone without closing the ring: the ring header's writer_pid does not
+ *   exist, or belongs to a process that started at another time than the header's
+ *   writer_start (the pid was reused); mcfan was killed or crashed; no frame comes any
+ *   more), -EINTR (a signal arrived), -EINVAL.
  *   With timeout_ns < 0 a dead writer is not noticed: give a timeout to notice it.
  */
 int mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns);
@@ -206,6 +208,23 @@ const char *mcfan_reader_group(const struct mcfan_reader *r);
  */
 int mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t **payload,
 			     uint32_t *plen);
+
+/**
+ * A sentence for an error this library returned, in the words mcfan-read uses: what went
+ * wrong and what to do (for bindings and programs that print it; tools/mcfan_reader.py
+ * does).
+ *
+ * @param err
+ *   A return value of this library: a negative errno (a positive one is taken the same).
+ * @return
+ *   A constant string, never NULL: the library's own text for -ENOENT (no such ring),
+ *   -ENOSPC (every reader row taken), -ENOTUNIQ (an address with rings for several ports),
+ *   -EOWNERDEAD (writer dead), -EPIPE (closed and drained), -EPROTO (not a ring of this
+ *   format or version), -EMSGSIZE (frame longer than the buffer), -EINVAL (bad argument)
+ *   and -ENAMETOOLONG (ring name too long); strerror(3)'s text for any other errno (-EACCES
+ *   ...), "no error" for 0.
+ */
+const char *mcfan_reader_strerror(int err);
 
 /** Release the reader: its row in the reader table is freed, the mapping closed. NULL ok. */
 void mcfan_reader_close(struct mcfan_reader *r);

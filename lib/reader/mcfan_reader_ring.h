@@ -45,6 +45,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /** Magic bytes at offset 0 ("MCFANRD" and a NUL). */
 #define MCFAN_RD_MAGIC "MCFANRD"
@@ -77,6 +79,14 @@
 
 /** mcfan_rd_hdr.flags: each slot holds a whole Ethernet frame as received (L2 onwards). */
 #define MCFAN_RD_FLAG_ETHERNET 1u
+/**
+ * mcfan_rd_hdr.flags: writer_start holds the writer's start time. A compatible addition to
+ * version 1: the field lies in bytes that were padding (zero), an older reader ignores it,
+ * and a reader that finds the flag clear (an older writer) judges the writer by its pid only.
+ */
+#define MCFAN_RD_FLAG_WRITER_START 2u
+/** Field of /proc/PID/stat that holds the process's start time (proc(5): starttime). */
+#define MCFAN_RD_STAT_STARTTIME 22
 
 /** The header at offset 0. */
 struct mcfan_rd_hdr {
@@ -94,7 +104,11 @@ struct mcfan_rd_hdr {
 	uint32_t flags;             /**< MCFAN_RD_FLAG_* bits. */
 	uint64_t created_ns;        /**< CLOCK_REALTIME at creation, ns since the epoch. */
 	char group[MCFAN_RD_GROUP_MAX]; /**< The group as mcfan names it: "239.9.9.1:3999". */
-	uint8_t pad0[256 - 128];
+	/** The writer's start time, clock ticks after boot (/proc/PID/stat field 22), when
+	 * flags has MCFAN_RD_FLAG_WRITER_START: with writer_pid it names the process, so a pid
+	 * reused by another process is not taken for a live writer. */
+	uint64_t writer_start;
+	uint8_t pad0[256 - 136];
 	/* the writer's words, a cache line of their own (offset 256) */
 	_Atomic uint64_t head;      /**< Frames published (frames 0..head-1 complete). */
 	_Atomic uint32_t head_futex; /**< Low 32 bits of head, bumped at close: the futex. */
@@ -168,6 +182,57 @@ mcfan_rd_slots_offset(uint32_t n_readers)
 	uint64_t end = (uint64_t)MCFAN_RD_HDR_SIZE + (uint64_t)n_readers * MCFAN_RD_READER_SIZE;
 
 	return (end + 4095u) & ~(uint64_t)4095u;
+}
+
+/**
+ * The start time of process pid (/proc/PID/stat field 22, proc(5)): clock ticks after boot.
+ * Pure C: the writer stores its own in the header, a reader compares it with the pid's now.
+ *
+ * @param pid
+ *   A process id (> 0).
+ * @param start
+ *   Receives the start time; not NULL.
+ * @return
+ *   0; -ENOENT (no such process, or no /proc), -EPROTO (a stat line this parser does not
+ *   know), or the negative errno of fopen(3) (-EACCES ...).
+ */
+static inline int
+mcfan_rd_proc_start(int32_t pid, uint64_t *start)
+{
+	char path[32], line[1024], *p, *end;
+	unsigned long long v;
+	FILE *f;
+	int field;
+
+	if (pid <= 0)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return errno == ENOENT || errno == ESRCH ? -ENOENT : -errno;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	if (p == NULL)
+		return -ENOENT; /* gone between open and read */
+	/* field 2, the command, is in parentheses and may hold spaces and ')': after the last */
+	p = strrchr(line, ')');
+	if (p == NULL)
+		return -EPROTO;
+	p++;
+	for (field = 3; field < MCFAN_RD_STAT_STARTTIME; field++) {
+		while (*p == ' ')
+			p++;
+		while (*p != ' ' && *p != '\0')
+			p++;
+		if (*p == '\0')
+			return -EPROTO;
+	}
+	errno = 0;
+	v = strtoull(p, &end, 10);
+	if (errno != 0 || end == p)
+		return -EPROTO;
+	*start = (uint64_t)v;
+	return 0;
 }
 
 /** Process id in a reader slot's owner word (0 = free). */

@@ -139,6 +139,9 @@ mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const c
 	h->total_size = size;
 	h->writer_pid = (int32_t)getpid();
 	h->flags = MCFAN_RD_FLAG_ETHERNET;
+	/* with the pid, the start time names this process (a reused pid is another one) */
+	if (mcfan_rd_proc_start(h->writer_pid, &h->writer_start) == 0)
+		h->flags |= MCFAN_RD_FLAG_WRITER_START;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	h->created_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	snprintf(h->group, sizeof(h->group), "%s", group);

@@ -25,6 +25,8 @@ side (an AF_PACKET socket on the tap interface).
    counters pcap_written = frames, pcap_full 0, pcap_errors 0.
 5. dpdk-dumpcap: attached to a running mcfan (shared runtime directory, no --in-memory) it
    captures frames of the input port into a pcapng that tshark reads back.
+   dpdk-pdump (--pdump 'port=0,queue=*,rx-dev=FILE'): attached before the frames arrive, its
+   libpcap file holds exactly each group's frames mcfan counted, and its own counts agree.
 6. pcap on a full disk (a 256 KiB tmpfs): a short write is pcap_write_failed, files read
    back whole, pcap_written = tshark's count over all files.
 7. tx with a multicast dst-ip and no dst-mac: the destination MAC is the group's (RFC 1112).
@@ -913,6 +915,110 @@ def test_dumpcap():
     print(f"deliver: {tag} dpdk-dumpcap captured {len(rows)} frames", flush=True)
 
 
+
+PDUMP_MBUFS = 2048       # dpdk-pdump's own pool (total-num-mbufs): its default, 65535 mbufs
+                         # (about 150 MiB), is more than the pages reserved here
+PDUMP_RING = 4096        # its ring (ring-size), every frame of the run fits
+
+
+def test_pdump():
+    """dpdk-pdump, the other secondary: `--pdump 'port=0,queue=*,rx-dev=FILE'` writes the
+    frames of port 0 into a libpcap file through a net_pcap vdev it hot-plugs. Attached
+    before the frames arrive and stopped after: the file holds exactly the frames mcfan
+    received of each group, and every other frame it holds is one mcfan counted as a drop."""
+    tag = "[pdump]"
+    if shutil.which("dpdk-pdump") is None:
+        t.check(False, f"{tag} dpdk-pdump missing (package dpdk)")
+        return
+    nr_path = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+    with open(nr_path) as f:
+        nr0 = int(f.read())
+    huge = os.path.join(TMP, "huge-pdump")
+    os.makedirs(huge)
+    cap = os.path.join(TMP, "pdump-rx.pcap")
+    tap = f"dli{ID % 100000}"
+    a = dump = None
+    mounted = False
+    dlines = []
+    rep = None
+    try:
+        with open(nr_path, "w") as f:
+            f.write(str(nr0 + HUGE_PAGES))
+        mounted = subprocess.run(["mount", "-t", "hugetlbfs", "-o", "pagesize=2M", "none",
+                                  huge]).returncode == 0
+        if not t.check(mounted, f"{tag} hugetlbfs mounted"):
+            return
+        a = Mcfan("pdump", [f"net_tap0,iface={tap}"], [], in_memory=False, huge_dir=huge)
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        t.check(any("dpdk-dumpcap/dpdk-pdump may attach" in ln for ln in a.lines),
+                f"{tag} mcfan says the capture tools may attach")
+        # its main lcore busy-polls the ring: CPU 0, beside mcfan's control lcore
+        dump = subprocess.Popen(["stdbuf", "-oL", "dpdk-pdump", "-l", "0", "--no-pci",
+                                 "--file-prefix", a.prefix, "--", "--pdump",
+                                 f"port=0,queue=*,rx-dev={cap},ring-size={PDUMP_RING},"
+                                 f"total-num-mbufs={PDUMP_MBUFS}"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        reader = threading.Thread(target=lambda: dlines.extend(dump.stdout), daemon=True)
+        reader.start()
+        # " core (0), capture for (1) tuples" comes after rte_pdump_enable: attached
+        end = time.monotonic() + 20
+        while time.monotonic() < end and dump.poll() is None and \
+                not any("capture for" in ln for ln in dlines):
+            time.sleep(0.1)
+        if not t.check(any("capture for" in ln for ln in dlines),
+                       f"{tag} dpdk-pdump attached: {''.join(dlines)[-800:]}"):
+            return
+        time.sleep(0.3)
+        send(tap)
+        time.sleep(0.5)          # the last frames through its ring into the file
+        dump.send_signal(signal.SIGINT)
+        try:
+            dump.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            dump.kill()
+            dump.wait()
+        reader.join(timeout=5)
+        dout = "".join(dlines)
+        t.check_eq(dump.returncode, 0, f"{tag} dpdk-pdump exit after SIGINT:\n{dout[-1500:]}")
+        rc, rep = a.stop()
+        t.check_eq(rc, 0, f"{tag} mcfan exit:\n{a.out[-1500:]}")
+    finally:
+        if dump is not None and dump.poll() is None:
+            dump.kill()
+        if a is not None:
+            a.kill()
+        if mounted:
+            subprocess.run(["umount", huge])
+        with open(nr_path, "w") as f:
+            f.write(str(nr0))
+    with open(nr_path) as f:
+        t.check_eq(int(f.read()), nr0, f"{tag} the reserved hugepages given back")
+    t.check(not os.path.ismount(huge), f"{tag} its hugetlbfs unmounted")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    dout = "".join(dlines)
+    stats = {k: int(v) for k, v in re.findall(r"-packets (dequeued|transmitted to vdev|freed):"
+                                               r"\s+(\d+)", dout)}
+    frames = read_pcap(cap) if os.path.exists(cap) else []
+    got = per_group_payload(frames)
+    t.check_eq({g: len(v) for g, v in got.items()},
+               {g: n for (g, _), n in t.group_frames(rep).items()},
+               f"{tag} the file's frames per group = mcfan's report per group")
+    t.check_eq({g: sorted(v) for g, v in got.items()},
+               {g: list(range(n)) for g, n in GROUPS.items()},
+               f"{tag} every datagram sent, once, in the file")
+    others = len(frames) - sum(len(v) for v in got.values())
+    t.check(others <= sum(rep["drops"].values()),
+            f"{tag} the {others} other frames of the file are frames mcfan counted as drops "
+            f"({rep['drops']})")
+    t.check_eq(stats, {"dequeued": len(frames), "transmitted to vdev": len(frames),
+                       "freed": 0}, f"{tag} dpdk-pdump's own counts = the file's frames")
+    t.check(t.conservation(rep), f"{tag} conservation")
+    print(f"deliver: {tag} dpdk-pdump captured {len(frames)} frames "
+          f"({sum(len(v) for v in got.values())} of the groups)", flush=True)
+
+
 def main():
     if os.geteuid() != 0:
         skip("needs root (network namespaces)")
@@ -930,7 +1036,8 @@ def main():
                          ("pcap_size", test_pcap_size), ("set_engine", test_set_engine),
                          ("pcap_full_disk", test_pcap_full_disk),
                          ("tap_group", test_tap_group),
-                         ("dumpcap", test_dumpcap), ("bad_input", test_bad_input)):
+                         ("dumpcap", test_dumpcap), ("pdump", test_pdump),
+                         ("bad_input", test_bad_input)):
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue
             fn()

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -494,6 +495,97 @@ test_processes(void)
 		close(pipes[i][0]);
 }
 
+/* ---- the writer's pid and start time: a reused pid is not a live writer ---- */
+
+/* Open the ring of port, wait 20 ms for a frame that never comes: 0 or -EOWNERDEAD. */
+static int
+wait_verdict(unsigned int port)
+{
+	struct mcfan_reader *r = NULL;
+	char g[64];
+	int ret;
+
+	snprintf(g, sizeof(g), "239.9.9.1:%u", port);
+	ret = mcfan_reader_open(prefix, g, 0, &r);
+	CHECK(ret == 0, "open %s: %s", g, strerror(-ret));
+	if (ret != 0)
+		return ret;
+	ret = mcfan_reader_wait(r, 20 * 1000000);
+	mcfan_reader_close(r);
+	return ret;
+}
+
+static void
+test_writer_start(void)
+{
+	struct mcfan_rw *w = make_ring(1005, 64, 4);
+	uint64_t me = 0, child_start = 0, renamed = 0;
+	int32_t self = (int32_t)getpid();
+	pid_t child, dead;
+	int st;
+
+	if (w == NULL)
+		return;
+	/* the writer recorded its own start time beside its pid */
+	CHECK_EQ_INT(mcfan_rd_proc_start(self, &me), 0);
+	CHECK(me > 0, "start time of this process %" PRIu64, me);
+	CHECK((w->hdr->flags & MCFAN_RD_FLAG_WRITER_START) != 0, "flag set by the writer");
+	CHECK_EQ_INT(w->hdr->writer_pid, self);
+	CHECK_EQ_INT(w->hdr->writer_start, me);
+	CHECK_EQ_INT(mcfan_rd_proc_start(0, &me), -ENOENT);
+	/* the writer (this process) runs: a wait only times out */
+	CHECK_EQ_INT(wait_verdict(1005), 0);
+	/* the same pid with another start time: the pid was reused, the writer is dead */
+	w->hdr->writer_start = me + 1;
+	CHECK_EQ_INT(wait_verdict(1005), -EOWNERDEAD);
+	/* an older writer (flag clear): the pid alone decides, as before */
+	w->hdr->flags &= ~MCFAN_RD_FLAG_WRITER_START;
+	CHECK_EQ_INT(wait_verdict(1005), 0);
+	w->hdr->flags |= MCFAN_RD_FLAG_WRITER_START;
+	/* a pid that exists and is another process (the reuse as it happens): dead; the same
+	 * pid with that process's own start time: alive. Its command holds ") (" and spaces,
+	 * which the stat parser must step over. */
+	child = fork();
+	if (child == 0) {
+		prctl(PR_SET_NAME, "a) b (c", 0, 0, 0);
+		pause();
+		_exit(0);
+	}
+	CHECK(child > 0, "fork");
+	if (child > 0) {
+		CHECK_EQ_INT(mcfan_rd_proc_start(child, &child_start), 0);
+		usleep(50000); /* renamed by now */
+		CHECK_EQ_INT(mcfan_rd_proc_start(child, &renamed), 0);
+		CHECK_EQ_INT(renamed, child_start);
+		CHECK(child_start >= me, "child started after us: %" PRIu64 " >= %" PRIu64,
+		      child_start, me);
+		w->hdr->writer_pid = child;
+		w->hdr->writer_start = me;       /* the writer's, not the child's */
+		CHECK_EQ_INT(wait_verdict(1005), -EOWNERDEAD);
+		w->hdr->writer_start = child_start;
+		CHECK_EQ_INT(wait_verdict(1005), 0);
+		kill(child, SIGKILL);
+		waitpid(child, &st, 0);
+		/* gone: dead whatever the start time says */
+		CHECK_EQ_INT(mcfan_rd_proc_start(child, &renamed), -ENOENT);
+		CHECK_EQ_INT(wait_verdict(1005), -EOWNERDEAD);
+	}
+	/* a pid that no longer exists, flag clear: dead by the pid alone */
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	if (dead > 0) {
+		waitpid(dead, &st, 0);
+		w->hdr->writer_pid = dead;
+		w->hdr->flags &= ~MCFAN_RD_FLAG_WRITER_START;
+		CHECK_EQ_INT(wait_verdict(1005), -EOWNERDEAD);
+	}
+	w->hdr->writer_pid = self;
+	w->hdr->writer_start = me;
+	w->hdr->flags |= MCFAN_RD_FLAG_WRITER_START;
+	mcfan_rw_destroy(w);
+}
+
 int
 main(void)
 {
@@ -503,5 +595,6 @@ main(void)
 	test_lapped();
 	test_threads();
 	test_processes();
+	test_writer_start();
 	return unit_summary("reader");
 }

@@ -11,9 +11,10 @@
 
 /**
  * Serve capture requests of DPDK secondary processes (rte_pdump_init()) when they can attach:
- * mcfan is the primary process and has a shared runtime directory (neither --in-memory nor
- * --no-shconf among EAL's arguments). Otherwise say once, in the log, why they cannot. Main
- * lcore, right after rte_eal_init().
+ * mcfan is the primary process, has a shared runtime directory (neither --in-memory nor
+ * --no-shconf among EAL's arguments, EAL's config file in it) and hugepage files a secondary
+ * can map (no --no-huge, no --huge-unlink / --huge-unlink=always). Otherwise say once, in one
+ * log line, why they cannot. Main lcore, right after rte_eal_init().
  *
  * @param eal_argc, eal_argv
  *   The EAL arguments as passed to rte_eal_init() (after mcfan's own rewrites).

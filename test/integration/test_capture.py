@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""mcfan says at start, in one line, whether dpdk-dumpcap and dpdk-pdump can attach
+(docs/capture.md), for each way of starting EAL that keeps them out:
+
+  --no-huge --in-memory  mcfan passes --no-shconf (no shared runtime directory)
+  --no-huge --no-shconf  the same line
+  --no-huge              a shared runtime directory but no hugepage files: the --no-huge line,
+                         and dpdk-dumpcap -D against that mcfan does fail
+  hugepages --in-memory  the --in-memory line
+  hugepages --huge-unlink  the --huge-unlink line, and dpdk-dumpcap -D does fail
+  hugepages, and hugepages --huge-unlink=existing: "may attach", and dpdk-dumpcap -D does list
+                         mcfan's port (the line is true both ways)
+
+The hugepage runs get 64 reserved 2 MiB pages and a hugetlbfs mount of their own, given back
+and unmounted after. Usage: test_capture.py MCFAN_BINARY. Exit 77 (skip) when not root.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import mcfantest as t
+
+ID = os.getpid()
+NR_PATH = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+HUGE_PAGES = 64          # 128 MiB for the hugepage runs (mcfan takes -m 96)
+CANNOT = "dpdk-dumpcap and dpdk-pdump cannot attach: "
+MAY = "dpdk-dumpcap/dpdk-pdump may attach"
+
+
+def eal(name, mem, flags):
+    return ["-l", "0-1", *mem, *flags, "--file-prefix", f"mcfan-cap-{name}-{ID}", "--no-pci",
+            "--log-level", "lib.eal:warning", "--vdev", "net_null0"]
+
+
+def dumpcap_list(prefix):
+    """dpdk-dumpcap -D against a running mcfan: (returncode, output)."""
+    r = subprocess.run(["dpdk-dumpcap", f"--file-prefix={prefix}", "-D"], capture_output=True,
+                       text=True, timeout=30)
+    return r.returncode, r.stdout + r.stderr
+
+
+def run(name, mem, flags, want, attachable):
+    """One mcfan run; its capture line must be the one wanted, exactly once; with dumpcap
+    present, dpdk-dumpcap -D must succeed exactly when mcfan says it may attach."""
+    tag = f"[{name}]"
+    e = eal(name, mem, flags)
+    p = t.McfanProcess(e, ["--groups", "239.9.9.1", "--duration", "8"])
+    try:
+        started = p.wait_line("running:", 30) is not None
+        t.check(started, f"{tag} mcfan starts: {p.stderr()[-800:]}")
+        if started and shutil.which("dpdk-dumpcap") is not None:
+            rc, out = dumpcap_list(t.file_prefix(e))
+            if attachable:
+                t.check(rc == 0 and "net_null0" in out,
+                        f"{tag} dpdk-dumpcap -D attaches and lists the port: rc {rc}: "
+                        f"{out[-600:]}")
+            else:
+                t.check(rc != 0 and "net_null0" not in out,
+                        f"{tag} dpdk-dumpcap -D cannot attach: rc {rc}: {out[-600:]}")
+        p.signal(2)
+        rc = p.wait(30)
+    finally:
+        if p.p.poll() is None:
+            p.p.kill()
+            p.p.wait()
+        t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"{tag} exit: {p.stderr()[-600:]}")
+    text = p.stdout() + "\n" + p.stderr()
+    lines = [ln for ln in text.splitlines() if CANNOT in ln or MAY in ln]
+    t.check_eq(len(lines), 1, f"{tag} one capture line at start: {lines}")
+    t.check(len(lines) == 1 and re.search(want, lines[0]) is not None,
+            f"{tag} the line says {want!r}: {lines}")
+    before = text.find("running:")
+    t.check(before < 0 or (lines and text.find(lines[0]) < before),
+            f"{tag} the capture line comes before 'running:'")
+    t.check(not os.path.exists(t.runtime_dir(e)), f"{tag} runtime directory removed")
+    print(f"capture: {tag} {lines[0] if lines else '(none)'}", flush=True)
+
+
+def main():
+    if os.geteuid() != 0:
+        print("capture: SKIP: needs root (hugepages)", flush=True)
+        sys.exit(77)
+    nohuge = ["--no-huge", "-m", "512"]
+    run("nohuge-inmem", nohuge, ["--in-memory"],
+        re.escape(CANNOT + "EAL runs with --no-shconf (no shared runtime directory; mcfan "
+                  "passes it for --no-huge --in-memory)"), False)
+    run("nohuge-noshconf", nohuge, ["--no-shconf"],
+        re.escape(CANNOT + "EAL runs with --no-shconf"), False)
+    run("nohuge", nohuge, [],
+        re.escape(CANNOT + "EAL runs with --no-huge (no hugepage files"), False)
+    tmp = tempfile.mkdtemp(prefix="mcfan-capture-")
+    huge = os.path.join(tmp, "huge")
+    os.makedirs(huge)
+    with open(NR_PATH) as f:
+        nr0 = int(f.read())
+    mounted = False
+    try:
+        with open(NR_PATH, "w") as f:
+            f.write(str(nr0 + HUGE_PAGES))
+        mounted = subprocess.run(["mount", "-t", "hugetlbfs", "-o", "pagesize=2M", "none",
+                                  huge]).returncode == 0
+        if t.check(mounted, "hugetlbfs mounted"):
+            mem = ["--huge-dir", huge, "-m", "96"]
+            run("huge", mem, [], re.escape(MAY + " with --file-prefix of runtime directory "),
+                True)
+            run("huge-inmem", mem, ["--in-memory"],
+                re.escape(CANNOT + "EAL runs with --in-memory (no shared runtime directory)"),
+                False)
+            run("huge-unlink", mem, ["--huge-unlink"],
+                re.escape(CANNOT + "EAL runs with --huge-unlink (the hugepage files are "
+                          "removed once mapped"), False)
+            # =existing keeps the files it makes (they go with the mount, below)
+            run("huge-unlink-existing", mem, ["--huge-unlink=existing"], re.escape(MAY), True)
+    finally:
+        if mounted:
+            subprocess.run(["umount", huge])
+        with open(NR_PATH, "w") as f:
+            f.write(str(nr0))
+        shutil.rmtree(tmp, ignore_errors=True)
+    t.check(not os.path.exists(tmp), "its hugetlbfs unmounted and removed")
+    with open(NR_PATH) as f:
+        t.check_eq(int(f.read()), nr0, "the reserved hugepages given back")
+    t.finish("capture")
+
+
+if __name__ == "__main__":
+    main()

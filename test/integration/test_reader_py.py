@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""tools/mcfan_reader.py's errors on real reader rings of a running mcfan (--worker-engine
+readers): each one is an OSError with the library's errno and the library's own sentence
+(mcfan_reader_strerror(), the words mcfan-read prints), never os.strerror()'s:
+
+  EINVAL (a bad group), ENOENT (no ring: mcfan-read says the same sentence), ENOTUNIQ (an
+  address with rings for ports 3999 and 4000), ENOSPC (the 257th reader of a ring whose 256
+  rows this process holds), EPROTO (an object of that name that is not a ring), EMSGSIZE
+  (a frame longer than the buffer), EPIPE (read after mcfan closed and every frame was read),
+  EOWNERDEAD (wait after mcfan was SIGKILLed: wait()'s -EOWNERDEAD and the example's line).
+
+Input: net_pcap with a file of 5 frames of 239.9.9.1:3999 (read at start, kept in the ring:
+the readers open with oldest=True). Usage: test_reader_py.py MCFAN_BINARY. No root needed.
+"""
+
+import errno
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import mcfantest as t
+
+PORT = 3999
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.join(HERE, "..", "..", "tools")
+ROWS = 256               # reader rows of a ring (MCFAN_RD reader table of the readers engine)
+FRAMES = 5
+
+
+def build_dir(mcfan):
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(mcfan))))
+
+
+def eal(prefix, pcap):
+    return ["--lcores", "0@0,1@0,2@0", "--no-huge", "-m", "512", "--in-memory",
+            "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
+            "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+
+
+def rings_of(prefix):
+    return sorted(f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}."))
+
+
+def expect_error(fn, err, what, mr):
+    """fn() must raise OSError with errno err and the library's message for it."""
+    try:
+        fn()
+    except OSError as e:
+        t.check_eq(e.errno, err, f"{what}: errno")
+        text = mr.strerror(err)
+        t.check(text in str(e) and text != os.strerror(err),
+                f"{what}: the library's message {text!r} in {str(e)!r}")
+        return str(e)
+    t.check(False, f"{what}: no error raised")
+    return ""
+
+
+def main():
+    mcfan = t.mcfan_path()
+    build = build_dir(mcfan)
+    os.environ["MCFAN_READER_LIB"] = os.path.join(build, "lib", "libmcfan-reader.so.1")
+    sys.path.insert(0, TOOLS)
+    import mcfan_reader as mr
+    rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
+    tmp = tempfile.mkdtemp(prefix="mcfan-readerpy-")
+    pcap = os.path.join(tmp, "in.pcap")
+    t.write_pcap(pcap, [t.udp4_frame("239.9.9.1", PORT, b"x" * 100) for _ in range(FRAMES)])
+    prefix = f"mcfan-rdpy-{os.getpid()}"
+    group = f"239.9.9.1:{PORT}"
+    app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
+           "--reader-ring-frames", "64", "--groups", f"239.9.9.1:{PORT},239.9.9.1:4000"]
+    mc = t.McfanProcess(eal(prefix, pcap), app + ["--duration", "60"])
+    fake = f"/dev/shm/mcfan.{prefix}.239.9.9.9.{PORT}"
+    held = []
+    try:
+        if not t.check(mc.wait_line("running:", 60) is not None, "mcfan runs"):
+            print(mc.stderr()[-2000:])
+            return
+        # the table of messages itself: the library's words, not strerror(3)'s
+        for e in (errno.ENOENT, errno.ENOSPC, errno.ENOTUNIQ, errno.EOWNERDEAD, errno.EPIPE,
+                  errno.EPROTO, errno.EMSGSIZE, errno.EINVAL):
+            t.check(mr.strerror(e) == mr.strerror(-e) and mr.strerror(e) != os.strerror(e),
+                    f"strerror({errno.errorcode[e]}) is the library's: {mr.strerror(e)!r}")
+        t.check_eq(mr.strerror(errno.EACCES), os.strerror(errno.EACCES),
+                   "strerror(EACCES): strerror(3)'s text")
+
+        expect_error(lambda: mr.Reader(prefix, "239.9.9.300:3999"), errno.EINVAL,
+                     "a bad group", mr)
+        msg = expect_error(lambda: mr.Reader(prefix, f"239.9.9.7:{PORT}"), errno.ENOENT,
+                           "no such ring", mr)
+        p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.7:{PORT}",
+                            "--count", "1"], capture_output=True, text=True, timeout=30)
+        t.check(p.returncode == 1 and mr.strerror(errno.ENOENT) in p.stderr,
+                f"no such ring: mcfan-read says the same sentence: {p.stderr.strip()!r}")
+        t.check(f"mcfan_reader_open {prefix} 239.9.9.7:{PORT}" in msg,
+                f"no such ring: the prefix and group named: {msg!r}")
+        expect_error(lambda: mr.Reader(prefix, "239.9.9.1"), errno.ENOTUNIQ,
+                     "an address with two rings", mr)
+        p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", "239.9.9.1",
+                            "--count", "1"], capture_output=True, text=True, timeout=30)
+        t.check(p.returncode == 1 and "has reader rings for several UDP ports" in p.stderr and
+                "give GROUP:PORT" in p.stderr, f"mcfan-read's ENOTUNIQ: {p.stderr.strip()!r}")
+        with open(fake, "wb") as f:
+            f.write(b"NOTARING" + b"\0" * 8184)
+        expect_error(lambda: mr.Reader(prefix, f"239.9.9.9:{PORT}"), errno.EPROTO,
+                     "not a ring", mr)
+
+        # EMSGSIZE: the 5 frames are in the ring; a 16-byte buffer is too small
+        r = mr.Reader(prefix, group, oldest=True, bufsize=16)
+        expect_error(r.read, errno.EMSGSIZE, "a frame longer than the buffer", mr)
+        r.close()
+
+        held = [mr.Reader(prefix, group) for _ in range(ROWS)]
+        t.check_eq(len(held), ROWS, "this process holds every reader row")
+        expect_error(lambda: mr.Reader(prefix, group), errno.ENOSPC,
+                     f"the {ROWS + 1}th reader", mr)
+        for r in held:
+            r.close()
+        held = []
+
+        # EOWNERDEAD: a reader (and the example program) when mcfan is SIGKILLed
+        r = mr.Reader(prefix, group)
+        ex = subprocess.Popen([sys.executable, os.path.join(TOOLS, "mcfan_reader.py"),
+                               "--file-prefix", prefix, "--group", group],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        os.kill(mc.pid, signal.SIGKILL)
+        mc.wait(30)
+        w = r.wait(300)
+        t.check_eq(w, -errno.EOWNERDEAD, "wait after SIGKILL: -EOWNERDEAD")
+        t.check(mr.strerror(w).startswith("writer dead: mcfan is gone without closing the "
+                                          "ring"), f"its sentence: {mr.strerror(w)!r}")
+        r.close()
+        try:
+            out, err = ex.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            ex.kill()
+            out, err = ex.communicate()
+        t.check(ex.returncode == 1 and f"{group}: {mr.strerror(errno.EOWNERDEAD)}" in err,
+                f"mcfan_reader.py prints the library's line for a dead writer: "
+                f"{ex.returncode} {err.strip()!r}")
+        for f in rings_of(prefix):
+            os.unlink(os.path.join("/dev/shm", f))
+
+        # EPIPE: mcfan stops cleanly; every frame read, the next read says so
+        mc = t.McfanProcess(eal(prefix, pcap), app + ["--duration", "60"])
+        if not t.check(mc.wait_line("running:", 60) is not None, "mcfan runs again"):
+            return
+        r = mr.Reader(prefix, group, oldest=True)
+        mc.signal(signal.SIGINT)
+        t.check_eq(mc.wait(30), 0, "mcfan stops cleanly")
+        n = 0
+        try:
+            while r.read() is not None:
+                n += 1
+        except OSError as e:
+            t.check(e.errno == errno.EPIPE and mr.strerror(errno.EPIPE) in str(e),
+                    f"read after the close: EPIPE with the library's message: {e}")
+        else:
+            t.check(False, "read after the close: no EPIPE")
+        t.check_eq(n, FRAMES, "every frame of the ring read before EPIPE")
+        r.close()
+    finally:
+        for r in held:
+            r.close()
+        if mc.p.poll() is None:
+            mc.p.kill()
+            mc.wait(10)
+        for f in rings_of(prefix):
+            os.unlink(os.path.join("/dev/shm", f))
+        if os.path.exists(fake):
+            os.unlink(fake)
+        for f in os.listdir(tmp):
+            os.unlink(os.path.join(tmp, f))
+        os.rmdir(tmp)
+        t.remove_runtime_dir(eal(prefix, pcap))
+    t.finish("reader_py")
+
+
+if __name__ == "__main__":
+    main()
