@@ -108,7 +108,9 @@ struct mcfan_rw_worker {
 	uint64_t no_ring_local;            /**< no_ring, the worker's copy. */
 	struct mcfan_rw *deferred;         /**< Rings whose wake is deferred; the worker only. */
 	uint64_t deferred_n;               /**< Rings on that list; the worker only. */
-	uint8_t pad[16];
+	uint64_t next_due;                 /**< When the first of them is due (the last
+					    * mcfan_rw_worker_poll()'s, caller's clock). */
+	uint8_t pad[8];
 };
 
 /** A ring pointer of the table: a C11 atomic in a struct of its own (as lib/util/mcfan_atomic.h
@@ -445,15 +447,19 @@ mcfan_rw_worker_flush(struct mcfan_rw_worker *wc, struct mcfan_rw *w, uint64_t n
  * @param now
  *   The caller's clock (mcfan_rw_set_wake()).
  * @return
- *   Rings whose wake is still deferred.
+ *   Rings whose wake is still deferred; wc->next_due is then when the first of them is due
+ *   (a sleeping worker must run again by then: the budget holds).
  */
 static inline uint64_t
 mcfan_rw_worker_poll(struct mcfan_rw_worker *wc, uint64_t now)
 {
 	struct mcfan_rw **pp = &wc->deferred, *w;
 
+	wc->next_due = UINT64_MAX;
 	while ((w = *pp) != NULL) {
 		if (mcfan_rw_poll(w, now)) {
+			if (w->unwoken_since + w->wake_ticks < wc->next_due)
+				wc->next_due = w->unwoken_since + w->wake_ticks;
 			pp = &w->next_deferred;
 			continue;
 		}

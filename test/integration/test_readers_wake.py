@@ -14,7 +14,10 @@ sent to the group from the sender's namespace:
     count in the report is exactly 1 (the deferred wake delivered once, by the worker's
     poll: no frame came after it);
   - --reader-wake-us 30000: the wake-up comes at the budget, 30 ms after the frame (not
-    before, less 2 ms for the clocks), and before 30 ms + 50 ms; wakes exactly 1.
+    before, less 2 ms for the clocks), and before 30 ms + 50 ms; wakes exactly 1;
+  - --idle-rx backoff:none --idle-max-sleep-us 500000 (the lcore sleeps up to 0.5 s when
+    idle): the default budget still holds (200 us + 50 ms): the lcore's sleep is cut to
+    the deferred wake's due time.
 A forgotten deferred wake fails both: the reader would sleep out its 5 s timeout.
 
 Usage: test_readers_wake.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
@@ -187,6 +190,9 @@ def main():
         if t.check(lab.sh("lab_up").returncode == 0, "lab up"):
             phase(mcfan, lab, "default", [], 200_000, False)
             phase(mcfan, lab, "budget30ms", ["--reader-wake-us", "30000"], 30_000_000, True)
+            # an lcore that sleeps long when idle: its sleep ends when the deferred wake is due
+            phase(mcfan, lab, "sleepcap", ["--idle-rx", "backoff:none", "--idle-max-sleep-us",
+                                           "500000"], 200_000, False)
     finally:
         lab.down()
     return t.finish("readers_wake")

@@ -105,9 +105,15 @@ readers_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst,
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_PROCESS);
 		total += n;
 	}
-	/* deferred wakes (coalesced, lib/reader): looked at on every pass, with work or not */
-	if (mcfan_rw_worker_pending(wc))
-		mcfan_rw_worker_poll(wc, rte_rdtsc());
+	/* deferred wakes (coalesced, lib/reader): looked at on every pass, with work or not;
+	 * while one waits, the lcore's next sleep ends by the time it is due */
+	lc->idle.engine_sleep_cap_ns = 0;
+	if (mcfan_rw_worker_pending(wc)) {
+		now = rte_rdtsc();
+		if (mcfan_rw_worker_poll(wc, now) != 0)
+			lc->idle.engine_sleep_cap_ns = wc->next_due > now ?
+				mcfan_rw_tsc_ns(t, t->base_tsc + wc->next_due - now) - t->base_ns : 1;
+	}
 	if (total == 0)
 		mcfan_feed_worker_idle(app, lc);
 	return total;
