@@ -144,6 +144,8 @@ struct mcfan_config {
 	char rx_engine[MCFAN_ENGINE_NAME_MAX + 1];     /* --rx-engine (datapath/engine.h) */
 	char worker_engine[MCFAN_ENGINE_NAME_MAX + 1]; /* --worker-engine */
 	unsigned int reader_ring_frames;   /* --reader-ring-frames: slots of each reader ring */
+	unsigned int reader_wake_frames;   /* --reader-wake-frames: coalesced reader wakes */
+	unsigned int reader_wake_us;       /* --reader-wake-us: their latency budget, us */
 	char worker_engine_args[MCFAN_ENGINE_ARGS_MAX + 1]; /* its ARGS after ':', "" = none */
 	/* the metrics endpoint (metrics/, docs/metrics.md) */
 	bool metrics_on;                   /* --metrics-listen given: serve /metrics */

@@ -392,6 +392,37 @@ set_reader_ring_frames(struct mcfan_config *cfg, const char *v, char *err, size_
 	return 0;
 }
 
+/* --reader-wake-frames: frames before sleeping readers are woken (coalesced wakes) */
+static int
+set_reader_wake_frames(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, 1, MCFAN_RW_WAKE_FRAMES_MAX, &n) < 0) {
+		snprintf(err, len, "--reader-wake-frames: '%s' is not allowed: frames 1..%u "
+			 "(1: wake sleeping readers after every burst)", v,
+			 MCFAN_RW_WAKE_FRAMES_MAX);
+		return -EINVAL;
+	}
+	cfg->reader_wake_frames = (unsigned int)n;
+	return 0;
+}
+
+/* --reader-wake-us: latency budget of a deferred reader wake, microseconds */
+static int
+set_reader_wake_us(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, 0, MCFAN_RW_WAKE_US_MAX, &n) < 0) {
+		snprintf(err, len, "--reader-wake-us: '%s' is not allowed: microseconds 0..%u "
+			 "(0: wake sleeping readers after every burst)", v, MCFAN_RW_WAKE_US_MAX);
+		return -EINVAL;
+	}
+	cfg->reader_wake_us = (unsigned int)n;
+	return 0;
+}
+
 static int
 set_burst(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
@@ -986,6 +1017,12 @@ static const struct opt_def opts[] = {
 	{"reader-ring-frames", OPT_VALUE, "N", "frames each group's reader ring holds (worker "
 	 "engine readers, docs/readers.md), a power of two; a reader further behind is lapped",
 	 RTE_STR(MCFAN_RW_SLOTS_DEFAULT), set_reader_ring_frames, true},
+	{"reader-wake-frames", OPT_VALUE, "N", "wake a ring's sleeping readers once N frames "
+	 "wait for them (or --reader-wake-us passed); 1: after every burst (docs/readers.md)",
+	 RTE_STR(MCFAN_RW_WAKE_FRAMES_DEFAULT), set_reader_wake_frames, true},
+	{"reader-wake-us", OPT_VALUE, "US", "latency budget of a deferred reader wake: sleeping "
+	 "readers are woken once the oldest frame waited US microseconds; 0: at once",
+	 RTE_STR(MCFAN_RW_WAKE_US_DEFAULT), set_reader_wake_us, true},
 	{"metrics-listen", OPT_VALUE, "ADDR:PORT", "serve Prometheus/OpenMetrics GET /metrics "
 	 "on ADDR:PORT (PORT or :PORT: 127.0.0.1; [::1]:PORT for IPv6; docs/metrics.md)", "off",
 	 set_metrics_listen, true},
@@ -1221,6 +1258,8 @@ config_defaults(struct mcfan_config *cfg)
 	cfg->fanout = MCFAN_FANOUT_PARTITION;
 	cfg->ring_size = MCFAN_DEFAULT_RING_SIZE;
 	cfg->reader_ring_frames = MCFAN_RW_SLOTS_DEFAULT;
+	cfg->reader_wake_frames = MCFAN_RW_WAKE_FRAMES_DEFAULT;
+	cfg->reader_wake_us = MCFAN_RW_WAKE_US_DEFAULT;
 	cfg->burst = MCFAN_DEFAULT_BURST;
 	cfg->msacc = true;
 	cfg->idle_rx = MCFAN_IDLE_POLICY(MCFAN_IDLE_POLL, MCFAN_IDLE_THR_NONE);

@@ -183,6 +183,9 @@ struct mcfan_idle {
 	uint64_t kick_budget;          /**< Age of the oldest pending frame that does, cycles. */
 	uint32_t kick_frames;          /**< Frames enqueued since the last round (private). */
 	uint64_t kick_first_tsc;       /**< TSC of the first of them (private). */
+	/** A worker engine's bound on the lcore's next sleep, ns, 0 = none (private: set by
+	 * the engine every pass; the readers engine's deferred reader wakes, lib/reader). */
+	uint64_t engine_sleep_cap_ns;
 	/** Wake protocol: 1 while the lcore sleeps and wants an eventfd write. */
 	struct mcfan_atomic_u32 sleeping __rte_cache_aligned;
 } __rte_cache_aligned;

@@ -23,6 +23,17 @@
  * a reader announced itself in waiters (readers add to waiters, then look at head: one of
  * the two always sees the other). That is the only system call of the fast path, at most
  * once per ring and burst, and only when some reader sleeps.
+ *
+ * Coalesced wakes (mcfan_rw_set_wake(), mcfan_rw_flush_at(), mcfan_rw_worker_poll()): the
+ * head is still published every burst (a reader that has not gone to sleep sees the frames
+ * at once), but the FUTEX_WAKE of sleeping readers waits until the frames published since
+ * the last wake reach wake_frames, or the oldest of them has waited wake_ticks (the latency
+ * budget, in the caller's clock: mcfan gives TSC cycles). A ring whose wake is deferred is
+ * put on its worker's list (struct mcfan_rw_worker, owner only); the worker calls
+ * mcfan_rw_worker_poll() on every pass of its loop, also passes that found no work, and it
+ * wakes each ring whose budget ran out: a deferred wake is never forgotten, and the wakes
+ * of a coalesced batch are exactly one. wake_frames 1 (or wake_ticks 0) is the old rule:
+ * one wake per flush.
  */
 
 #include <errno.h>
@@ -43,6 +54,15 @@
 #define MCFAN_RW_SLOT_SIZE_DEFAULT 2048u
 /** Reader slots of a ring by default (readers listed at once). */
 #define MCFAN_RW_READERS_DEFAULT 256u
+/** Frames published to sleeping readers before they are woken, by default (coalesced
+ * wakes: mcfan_rw_set_wake()). */
+#define MCFAN_RW_WAKE_FRAMES_DEFAULT 32u
+/** Most frames of --reader-wake-frames. */
+#define MCFAN_RW_WAKE_FRAMES_MAX 65536u
+/** Latency budget of a deferred wake by default, microseconds. */
+#define MCFAN_RW_WAKE_US_DEFAULT 200u
+/** Most microseconds of --reader-wake-us (1 s). */
+#define MCFAN_RW_WAKE_US_MAX 1000000u
 
 /** One ring, the writer's view. */
 struct mcfan_rw {
@@ -58,6 +78,12 @@ struct mcfan_rw {
 	bool pending;                  /**< Frames written since the last flush; owner only. */
 	bool listed;                   /**< In the owner's flush list of this burst; owner only. */
 	uint16_t owner;                /**< Worker index of the one writer; constant. */
+	bool deferred;                 /**< On the owner's deferred-wake list; owner only. */
+	uint32_t wake_frames;          /**< Wake after this many frames (>= 1); owner only. */
+	uint64_t wake_ticks;           /**< ... or once the oldest waited this long; owner. */
+	uint64_t unwoken;              /**< Frames published since the last wake; owner only. */
+	uint64_t unwoken_since;        /**< When the oldest of them was published; owner. */
+	struct mcfan_rw *next_deferred; /**< Next ring of the owner's list; owner only. */
 	size_t size;                   /**< Bytes of the mapping. */
 	struct mcfan_atomic_u64 written; /**< Frames published (= head after a flush). */
 	struct mcfan_atomic_u64 bytes;   /**< Bytes of those frames. */
@@ -80,7 +106,11 @@ struct mcfan_rw_worker {
 	struct mcfan_atomic_u64 no_ring;   /**< Copies of a counter slot without a ring. */
 	uint64_t not_owner_local;          /**< not_owner, the worker's copy. */
 	uint64_t no_ring_local;            /**< no_ring, the worker's copy. */
-	uint8_t pad[32];
+	struct mcfan_rw *deferred;         /**< Rings whose wake is deferred; the worker only. */
+	uint64_t deferred_n;               /**< Rings on that list; the worker only. */
+	uint64_t next_due;                 /**< When the first of them is due (the last
+					    * mcfan_rw_worker_poll()'s, caller's clock). */
+	uint8_t pad[8];
 };
 
 /** A ring pointer of the table: a C11 atomic in a struct of its own (as lib/util/mcfan_atomic.h
@@ -279,26 +309,191 @@ mcfan_rw_end(struct mcfan_rw *w, uint32_t len)
 }
 
 /**
- * Publish the frames written since the last flush and wake sleeping readers, if any. Once
- * per burst and ring (see the file comment). Never blocks.
+ * Set how a ring's sleeping readers are woken (coalesced wakes, see the file comment).
+ * Owner (or before the workers see the ring).
+ *
+ * @param frames
+ *   Wake once this many frames were published since the last wake, 1..65536 (0 counts
+ *   as 1: a wake every flush, the old rule).
+ * @param ticks
+ *   ... or once the oldest of them was published this long ago, in the clock of the now
+ *   given to mcfan_rw_flush_at() and mcfan_rw_worker_poll() (mcfan: TSC cycles); 0 = at
+ *   once (a wake every flush).
  */
 static inline void
-mcfan_rw_flush(struct mcfan_rw *w)
+mcfan_rw_set_wake(struct mcfan_rw *w, uint32_t frames, uint64_t ticks)
 {
+	w->wake_frames = frames == 0 ? 1 : frames;
+	w->wake_ticks = ticks;
+}
+
+/** FUTEX_WAKE every sleeper of the ring, count it, start a new batch. */
+static inline void
+mcfan_rw_wake_now(struct mcfan_rw *w)
+{
+	/* shared futex (other processes); INT32_MAX: every sleeper */
+	syscall(SYS_futex, &w->hdr->head_futex, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+	mcfan_atomic_u64_add(&w->wakes, 1, memory_order_relaxed);
+	w->unwoken = 0;
+}
+
+/**
+ * The wake decision of a ring with frames published and not yet woken for: wake now, or
+ * not yet. Pure: no side effect.
+ *
+ * @param now
+ *   The caller's clock (same unit as mcfan_rw_set_wake()'s ticks).
+ * @return
+ *   true when w->unwoken reached wake_frames or the oldest unwoken frame is wake_ticks old.
+ */
+static inline bool
+mcfan_rw_wake_due(const struct mcfan_rw *w, uint64_t now)
+{
+	if (w->unwoken == 0)
+		return false;
+	return w->unwoken >= w->wake_frames || w->wake_ticks == 0 ||
+	       now - w->unwoken_since >= w->wake_ticks;
+}
+
+/**
+ * Publish the frames written since the last flush and decide on waking sleeping readers:
+ * none sleeps, nothing to do; else wake them now if the wake is due (mcfan_rw_wake_due()),
+ * or defer it. Once per burst and ring. Never blocks.
+ *
+ * @param now
+ *   The caller's clock (mcfan_rw_set_wake()).
+ * @return
+ *   true if the ring has a deferred wake (the caller must then see that
+ *   mcfan_rw_worker_poll() or mcfan_rw_poll() delivers it; mcfan_rw_worker_flush() lists
+ *   it), false otherwise.
+ */
+static inline bool
+mcfan_rw_flush_at(struct mcfan_rw *w, uint64_t now)
+{
+	uint64_t n;
+
 	if (!w->pending)
-		return;
+		return w->unwoken != 0;
 	w->pending = false;
+	n = w->head - mcfan_atomic_u64_load(&w->written, memory_order_relaxed);
 	atomic_store_explicit(&w->hdr->head, w->head, memory_order_release);
 	atomic_store_explicit(&w->hdr->head_futex, (uint32_t)w->head, memory_order_release);
 	mcfan_atomic_u64_store(&w->written, w->head, memory_order_relaxed);
 	mcfan_atomic_u64_store(&w->bytes, w->bytes_local, memory_order_relaxed);
 	/* publish, then look at waiters; a reader adds to waiters, then looks at head */
 	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&w->hdr->waiters, memory_order_relaxed) != 0) {
-		/* shared futex (other processes); INT32_MAX: every sleeper */
-		syscall(SYS_futex, &w->hdr->head_futex, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
-		mcfan_atomic_u64_add(&w->wakes, 1, memory_order_relaxed);
+	if (atomic_load_explicit(&w->hdr->waiters, memory_order_relaxed) == 0) {
+		/* nobody sleeps: a reader that goes to sleep later sees this head first */
+		w->unwoken = 0;
+		return false;
 	}
+	if (w->unwoken == 0)
+		w->unwoken_since = now;
+	w->unwoken += n;
+	if (mcfan_rw_wake_due(w, now)) {
+		mcfan_rw_wake_now(w);
+		return false;
+	}
+	return true;
+}
+
+/**
+ * A deferred wake of one ring: deliver it if it is due, or drop it if no reader sleeps any
+ * more (a reader's wait returned: it had seen the head). Owner only; never blocks.
+ *
+ * @param now
+ *   The caller's clock (mcfan_rw_set_wake()).
+ * @return
+ *   true if the wake is still deferred, false if it was delivered or is no longer needed.
+ */
+static inline bool
+mcfan_rw_poll(struct mcfan_rw *w, uint64_t now)
+{
+	if (w->unwoken == 0)
+		return false;
+	if (atomic_load_explicit(&w->hdr->waiters, memory_order_relaxed) == 0) {
+		w->unwoken = 0;
+		return false;
+	}
+	if (!mcfan_rw_wake_due(w, now))
+		return true;
+	mcfan_rw_wake_now(w);
+	return false;
+}
+
+/**
+ * Publish a ring and keep its worker's deferred-wake list: mcfan_rw_flush_at(), and a ring
+ * whose wake is deferred goes on wc's list (once). wc is the ring's owner's.
+ *
+ * @param now
+ *   The caller's clock (mcfan_rw_set_wake()).
+ */
+static inline void
+mcfan_rw_worker_flush(struct mcfan_rw_worker *wc, struct mcfan_rw *w, uint64_t now)
+{
+	if (mcfan_rw_flush_at(w, now) && !w->deferred) {
+		w->deferred = true;
+		w->next_deferred = wc->deferred;
+		wc->deferred = w;
+		wc->deferred_n++;
+	}
+}
+
+/**
+ * Deliver the due deferred wakes of a worker's rings; call it on every pass of the
+ * worker's loop (also a pass without frames) while mcfan_rw_worker_pending() is true.
+ * Never blocks.
+ *
+ * @param now
+ *   The caller's clock (mcfan_rw_set_wake()).
+ * @return
+ *   Rings whose wake is still deferred; wc->next_due is then when the first of them is due
+ *   (a sleeping worker must run again by then: the budget holds).
+ */
+static inline uint64_t
+mcfan_rw_worker_poll(struct mcfan_rw_worker *wc, uint64_t now)
+{
+	struct mcfan_rw **pp = &wc->deferred, *w;
+
+	wc->next_due = UINT64_MAX;
+	while ((w = *pp) != NULL) {
+		if (mcfan_rw_poll(w, now)) {
+			if (w->unwoken_since + w->wake_ticks < wc->next_due)
+				wc->next_due = w->unwoken_since + w->wake_ticks;
+			pp = &w->next_deferred;
+			continue;
+		}
+		*pp = w->next_deferred;
+		w->next_deferred = NULL;
+		w->deferred = false;
+		wc->deferred_n--;
+	}
+	return wc->deferred_n;
+}
+
+/** Does the worker have rings with a deferred wake? (cheap: no clock read needed) */
+static inline bool
+mcfan_rw_worker_pending(const struct mcfan_rw_worker *wc)
+{
+	return wc->deferred != NULL;
+}
+
+/**
+ * Publish the frames written since the last flush and wake sleeping readers, if any, at
+ * once (the rule without coalescing, whatever mcfan_rw_set_wake() says). Once per burst
+ * and ring. Never blocks.
+ */
+static inline void
+mcfan_rw_flush(struct mcfan_rw *w)
+{
+	uint32_t f = w->wake_frames;
+	uint64_t t = w->wake_ticks;
+
+	w->wake_frames = 1;
+	w->wake_ticks = 0;
+	mcfan_rw_flush_at(w, 0);
+	w->wake_frames = f;
+	w->wake_ticks = t;
 }
 
 #endif /* MCFAN_READER_WRITER_H */

@@ -286,7 +286,8 @@ run() {
 	esac
 	sleep 1    # settle: the receiver reaches its idle state
 	c0=$(procs_ticks)
-	[ -n "$RPID" ] && c0=$(( c0 + $(cpu_ticks "$RPID") ))
+	m0=0
+	[ -n "$RPID" ] && m0=$(cpu_ticks "$RPID") && c0=$(( c0 + m0 ))
 	k0=$(( $(ksoftirqd_ticks) + $(irq_ticks) ))
 	v0=$(lab_rcv cat "/sys/class/net/$LAB_VRCV/statistics/rx_packets")
 	b0=$(busy_ticks); t0=$(date +%s.%N)
@@ -296,7 +297,8 @@ run() {
 	k1=$(( $(ksoftirqd_ticks) + $(irq_ticks) ))
 	v1=$(lab_rcv cat "/sys/class/net/$LAB_VRCV/statistics/rx_packets")
 	c1=$(procs_ticks)
-	[ -n "$RPID" ] && c1=$(( c1 + $(cpu_ticks "$RPID") ))
+	m1=0
+	[ -n "$RPID" ] && m1=$(cpu_ticks "$RPID") && c1=$(( c1 + m1 ))
 	stop_rcv
 	case $name in
 	kprocs) stop_procs INT ;;
@@ -304,13 +306,14 @@ run() {
 	esac
 	python3 - "$round" "$rate" "$name" "$b0" "$b1" "$c0" "$c1" "$t0" "$t1" "$HZ" "$want" \
 		"$out" "$rep" "$(cat "$WORK/$tag.snd" 2>/dev/null || echo 0)" "$(( k1 - k0 ))" \
-		"$(( v1 - v0 ))" >>"$WORK/rows" <<'PY'
+		"$(( v1 - v0 ))" "$(( m1 - m0 ))" >>"$WORK/rows" <<'PY'
 import json, os, sys
 round_, rate, name = sys.argv[1], sys.argv[2], sys.argv[3]
 b0, b1, c0, c1 = (int(x) for x in sys.argv[4:8])
 t0, t1, hz, want = float(sys.argv[8]), float(sys.argv[9]), int(sys.argv[10]), int(sys.argv[11])
 out, rep = sys.argv[12], sys.argv[13]
 snd, kirq, veth = int(sys.argv[14]), int(sys.argv[15]), int(sys.argv[16])
+rcv_ticks = int(sys.argv[17])  # the receiver process's own (mcfan's) CPU ticks
 copies, rx_cpf, wk_cpf, extra = 0, 0.0, 0.0, "-"
 import glob
 tag = os.path.basename(out)[:-len(".out")]
@@ -335,7 +338,19 @@ elif name == "readers":
     extra = f"readers={n},lapped_lost={lost}"
     if os.path.exists(rep):
         r = json.load(open(rep))
-        extra += f",ring_full={r['drops']['ring_full']},imissed={r['ports'][0]['imissed']}"
+        port = r["ports"][0]
+        rings = r.get("readers", {}).get("rings", [])
+        wakes = sum(x.get("wakes", 0) for x in rings)
+        written = sum(x.get("written", 0) for x in rings)
+        rx = [l for l in r["lcores"] if l["role"] != "control"]
+        wcpu = "/".join(f"{l['state_pct'].get('wait_cpu', 0):.0f}" for l in rx)
+        # kernel_drops: frames af_packet's kernel ring dropped before mcfan (PACKET_STATISTICS;
+        # DPDK 22.11's net_af_packet does not count them in imissed)
+        extra += (f",ring_full={r['drops']['ring_full']},imissed={port['imissed']},"
+                  f"kernel_drops={port.get('kernel_drops', 0)},written={written},"
+                  f"wakes={wakes},frames_per_wake={written / wakes if wakes else 0:.1f},"
+                  f"mcfan_cpu_s={rcv_ticks / hz:.2f},"
+                  f"readers_cpu_s={(c1 - c0 - rcv_ticks) / hz:.2f},lcore_wait_cpu_pct={wcpu}")
 elif name == "mcfan":
     if os.path.exists(rep):
         r = json.load(open(rep))

@@ -586,6 +586,167 @@ test_writer_start(void)
 	mcfan_rw_destroy(w);
 }
 
+static uint64_t
+wakes_of(const struct mcfan_rw *w)
+{
+	return mcfan_atomic_u64_load(&w->wakes, memory_order_relaxed);
+}
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A reader thread blocked in wait: when did it get its frame? */
+struct blocked {
+	struct mcfan_reader *r;
+	int ret;             /* mcfan_reader_wait()'s */
+	uint64_t woke_ns;    /* CLOCK_MONOTONIC when it returned */
+};
+
+static void *
+blocked_main(void *arg)
+{
+	struct blocked *b = arg;
+
+	b->ret = mcfan_reader_wait_ms(b->r, 3000);
+	b->woke_ns = mono_ns();
+	return NULL;
+}
+
+/*
+ * Coalesced wakes (mcfan_rw_set_wake): the decision by frames and by budget, nothing when no
+ * reader sleeps, exactly one wake per coalesced batch, a deferred wake delivered by the
+ * worker's poll when no more frames come, and a real reader blocked in wait woken by it.
+ */
+static void
+test_coalesced_wake(void)
+{
+	struct mcfan_rw *w = make_ring(1005, 64, 4), *w2 = make_ring(1006, 64, 4);
+	struct mcfan_rw_worker wc;
+	struct mcfan_reader *r = NULL;
+	struct mcfan_reader_frame f;
+	struct blocked b;
+	pthread_t th;
+	uint64_t i, t0, polls;
+
+	if (w == NULL || w2 == NULL)
+		goto out;
+	memset(&wc, 0, sizeof(wc));
+	/* without mcfan_rw_set_wake: a wake every flush, as before */
+	atomic_store_explicit(&w->hdr->waiters, 1, memory_order_seq_cst); /* one "sleeper" */
+	put(w, 0);
+	CHECK(!mcfan_rw_flush_at(w, 0), "default: not deferred");
+	CHECK_EQ_INT(wakes_of(w), 1);
+	/* threshold 4 frames, budget 1000 ticks */
+	mcfan_rw_set_wake(w, 4, 1000);
+	put(w, 1);
+	CHECK(mcfan_rw_flush_at(w, 100), "1 frame: deferred");
+	CHECK(!mcfan_rw_wake_due(w, 1099), "not due before the budget");
+	CHECK(mcfan_rw_wake_due(w, 1100), "due at the budget");
+	put(w, 2);
+	put(w, 3);
+	CHECK(mcfan_rw_flush_at(w, 200), "3 frames: deferred");
+	CHECK_EQ_INT(wakes_of(w), 1);
+	put(w, 4);
+	CHECK(!mcfan_rw_flush_at(w, 300), "4 frames: woken");
+	CHECK_EQ_INT(wakes_of(w), 2);
+	CHECK(!mcfan_rw_poll(w, 5000), "nothing left to wake");
+	CHECK_EQ_INT(wakes_of(w), 2);
+	/* a batch bigger than the threshold in one flush: one wake */
+	for (i = 5; i < 15; i++)
+		put(w, i);
+	CHECK(!mcfan_rw_flush_at(w, 400), "10 frames: woken");
+	CHECK_EQ_INT(wakes_of(w), 3);
+	/* the budget: one frame, then no more frames; the poll delivers it once */
+	put(w, 15);
+	CHECK(mcfan_rw_flush_at(w, 10000), "deferred");
+	CHECK(mcfan_rw_poll(w, 10500), "still deferred before the budget");
+	CHECK_EQ_INT(wakes_of(w), 3);
+	CHECK(!mcfan_rw_poll(w, 11000), "delivered at the budget");
+	CHECK_EQ_INT(wakes_of(w), 4);
+	CHECK(!mcfan_rw_poll(w, 99000), "and only once");
+	CHECK_EQ_INT(wakes_of(w), 4);
+	/* the budget counts from the oldest unwoken frame, not the newest */
+	put(w, 16);
+	CHECK(mcfan_rw_flush_at(w, 20000), "deferred");
+	put(w, 17);
+	CHECK(mcfan_rw_flush_at(w, 20900), "deferred");
+	CHECK(!mcfan_rw_poll(w, 21000), "due 1000 after the first");
+	CHECK_EQ_INT(wakes_of(w), 5);
+	/* nobody sleeps: no wake, nothing deferred; a sleeper gone meanwhile drops the wake */
+	atomic_store_explicit(&w->hdr->waiters, 0, memory_order_seq_cst);
+	put(w, 18);
+	CHECK(!mcfan_rw_flush_at(w, 30000), "no sleeper: nothing deferred");
+	atomic_store_explicit(&w->hdr->waiters, 1, memory_order_seq_cst);
+	put(w, 19);
+	CHECK(mcfan_rw_flush_at(w, 31000), "deferred");
+	atomic_store_explicit(&w->hdr->waiters, 0, memory_order_seq_cst);
+	CHECK(!mcfan_rw_poll(w, 31001), "the sleeper left: not needed");
+	CHECK_EQ_INT(wakes_of(w), 5);
+	/* the worker's list: two rings, each listed once, each woken once at its budget */
+	atomic_store_explicit(&w->hdr->waiters, 1, memory_order_seq_cst);
+	atomic_store_explicit(&w2->hdr->waiters, 1, memory_order_seq_cst);
+	mcfan_rw_set_wake(w2, 4, 1000);
+	put(w, 20);
+	mcfan_rw_worker_flush(&wc, w, 40000);
+	put(w, 21);
+	mcfan_rw_worker_flush(&wc, w, 40100);
+	put(w2, 0);
+	mcfan_rw_worker_flush(&wc, w2, 40500);
+	CHECK(mcfan_rw_worker_pending(&wc), "pending");
+	CHECK_EQ_INT(wc.deferred_n, 2);
+	CHECK_EQ_INT(mcfan_rw_worker_poll(&wc, 40999), 2);
+	CHECK_EQ_INT(mcfan_rw_worker_poll(&wc, 41000), 1);
+	CHECK_EQ_INT(wakes_of(w), 6);
+	CHECK_EQ_INT(wakes_of(w2), 0);
+	CHECK_EQ_INT(mcfan_rw_worker_poll(&wc, 41500), 0);
+	CHECK(!mcfan_rw_worker_pending(&wc), "none pending");
+	CHECK_EQ_INT(wakes_of(w2), 1);
+	CHECK_EQ_INT(mcfan_rw_worker_poll(&wc, 90000), 0);
+	CHECK_EQ_INT(wakes_of(w) + wakes_of(w2), 7);
+	atomic_store_explicit(&w->hdr->waiters, 0, memory_order_seq_cst);
+	atomic_store_explicit(&w2->hdr->waiters, 0, memory_order_seq_cst);
+
+	/* a real reader blocked in wait gets one frame within the budget (2 ms, ns clock) */
+	mcfan_rw_set_wake(w, 32, 2000000);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1005", 0, &r), 0);
+	if (r == NULL)
+		goto out;
+	memset(&b, 0, sizeof(b));
+	b.r = r;
+	CHECK_EQ_INT(pthread_create(&th, NULL, blocked_main, &b), 0);
+	for (i = 0; i < 2000 && atomic_load(&w->hdr->waiters) == 0; i++)
+		usleep(1000);
+	usleep(20000); /* into FUTEX_WAIT */
+	CHECK_EQ_INT(atomic_load(&w->hdr->waiters), 1);
+	i = wakes_of(w);
+	put(w, 22);
+	t0 = mono_ns();
+	mcfan_rw_worker_flush(&wc, w, t0);
+	CHECK(mcfan_rw_worker_pending(&wc), "one frame of 32: deferred");
+	for (polls = 0; mcfan_rw_worker_poll(&wc, mono_ns()) != 0 && polls < 10000000; polls++)
+		;
+	pthread_join(th, NULL);
+	CHECK_EQ_INT(b.ret, 1);
+	CHECK_EQ_INT(wakes_of(w), i + 1);
+	CHECK(b.woke_ns - t0 >= 2000000, "woken at the budget, not before: %" PRIu64 " ns",
+	      b.woke_ns - t0);
+	/* slack: a thread woken on a shared 2-CPU host */
+	CHECK(b.woke_ns - t0 < 2000000 + 100000000, "woken within the budget + 100 ms: %"
+	      PRIu64 " ns", b.woke_ns - t0);
+	CHECK_EQ_INT(mcfan_reader_next(r, &f), 1);
+	CHECK_EQ_INT(f.seq, 22);
+	mcfan_reader_close(r);
+out:
+	mcfan_rw_destroy(w);
+	mcfan_rw_destroy(w2);
+}
+
 int
 main(void)
 {
@@ -596,5 +757,6 @@ main(void)
 	test_threads();
 	test_processes();
 	test_writer_start();
+	test_coalesced_wake();
 	return unit_summary("reader");
 }

@@ -45,6 +45,8 @@ struct mcfan_readers {
 	struct mcfan_rw_table table;
 	char prefix[128];
 	uint32_t n_slots;                /* frames a ring holds: --reader-ring-frames */
+	uint32_t wake_frames;            /* --reader-wake-frames (coalesced wakes) */
+	uint64_t wake_cycles;            /* --reader-wake-us in TSC cycles */
 	/* rings[0..n_rings): appended under the action lock (release store of n_rings after
 	 * the entry); read by any control thread (acquire load); freed only at exit */
 	struct readers_ring rings[READERS_RINGS_MAX];
@@ -147,6 +149,8 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 	if (ret < 0)
 		return mcfan_err_set(msg, len, ret, "reader ring for %s in /dev/shm: %s", text,
 				     strerror(-ret));
+	/* coalesced wakes (lib/reader): the budget in TSC cycles, the workers' clock */
+	mcfan_rw_set_wake(w, rd->wake_frames, rd->wake_cycles);
 	/* the old ring (another writer) stays mapped until exit: copies in flight may reach it */
 	if (old != NULL)
 		old->superseded = true;
@@ -218,6 +222,8 @@ mcfan_readers_start(struct mcfan_app *app)
 	file_prefix(rd->prefix, sizeof(rd->prefix));
 	rd->n_slots = app->cfg.reader_ring_frames != 0 ? app->cfg.reader_ring_frames :
 		      MCFAN_RW_SLOTS_DEFAULT;
+	rd->wake_frames = app->cfg.reader_wake_frames;
+	rd->wake_cycles = (uint64_t)app->cfg.reader_wake_us * app->tsc_hz / 1000000u;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	rd->table.base_tsc = rte_rdtsc();
 	rd->table.base_ns = (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;

@@ -9,8 +9,10 @@
  * freed. Each ring has one writer, the worker partition gives the group: under replicate,
  * the other workers' copies are counted (not_owner) and freed, the ring has the frame
  * already. A frame longer than a slot counts as reader_too_big in its ring. Each ring
- * written in a pass is published once, after the pass, and its sleeping readers woken then
- * (the one system call, only when a reader sleeps). Never blocks.
+ * written in a pass is published once, after the pass; its sleeping readers are woken when
+ * enough frames are waiting for them or the oldest nears the latency budget
+ * (--reader-wake-frames, --reader-wake-us: lib/reader's coalesced wakes, checked on every
+ * pass), the one system call, only when a reader sleeps. Never blocks.
  */
 
 #include <stdbool.h>
@@ -92,14 +94,25 @@ readers_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst,
 		n_touched = 0;
 		for (i = 0; i < n; i++)
 			readers_put(t, wc, pkts[i], app->meta_offset, self, touched, &n_touched);
-		/* publish each ring once for the burst, and wake its sleepers if any */
+		/* publish each ring once for the burst; wake its sleepers now or defer it */
+		if (n_touched != 0 && now == 0)
+			now = rte_rdtsc();
 		for (i = 0; i < n_touched; i++) {
 			touched[i]->listed = false;
-			mcfan_rw_flush(touched[i]);
+			mcfan_rw_worker_flush(wc, touched[i], now);
 		}
 		mcfan_worker_burst(lc->ws, pkts, n, n + avail, now, app->meta_offset);
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_PROCESS);
 		total += n;
+	}
+	/* deferred wakes (coalesced, lib/reader): looked at on every pass, with work or not;
+	 * while one waits, the lcore's next sleep ends by the time it is due */
+	lc->idle.engine_sleep_cap_ns = 0;
+	if (mcfan_rw_worker_pending(wc)) {
+		now = rte_rdtsc();
+		if (mcfan_rw_worker_poll(wc, now) != 0)
+			lc->idle.engine_sleep_cap_ns = wc->next_due > now ?
+				mcfan_rw_tsc_ns(t, t->base_tsc + wc->next_due - now) - t->base_ns : 1;
 	}
 	if (total == 0)
 		mcfan_feed_worker_idle(app, lc);

@@ -210,6 +210,8 @@ mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, 
 		return;
 	}
 	cap = mcfan_idle_sleep_cap_ns(policy, id->ring_bound_ns_priv, id->max_sleep_ns);
+	if (id->engine_sleep_cap_ns != 0) /* an engine's deadline (deferred reader wakes) */
+		cap = RTE_MIN(cap, id->engine_sleep_cap_ns);
 	if (cap < MCFAN_IDLE_SLEEP_MIN_NS) {
 		rte_pause();
 		return;

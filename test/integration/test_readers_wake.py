@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Coalesced reader wakes (docs/readers.md "Waking readers"): a reader blocked in wait gets a
+single frame within the latency budget, though one frame never reaches --reader-wake-frames.
+
+Bad values of --reader-wake-frames and --reader-wake-us are refused first (exit 2, the value
+named). Then in the lab (test/lab/lab.sh) mcfan runs the readers engine on net_af_packet
+(one run-to-completion lcore), a reader (tools/mcfan_reader.py, libmcfan-reader) sleeps in
+mcfan_reader_wait() on 239.9.9.1:3999 (its row's waiting flag set), and ONE UDP datagram is
+sent to the group from the sender's namespace:
+  - default options (32 frames / 200 us): the wait returns 1 and the frame's RX time to the
+    reader's wake-up is under 200 us + 50 ms of scheduling slack; the ring's FUTEX_WAKE
+    count in the report is exactly 1 (the deferred wake delivered once, by the worker's
+    poll: no frame came after it);
+  - --reader-wake-us 30000: the wake-up comes at the budget, 30 ms after the frame (not
+    before, less 2 ms for the clocks), and before 30 ms + 50 ms; wakes exactly 1;
+  - --idle-rx backoff:none --idle-max-sleep-us 500000 (the lcore sleeps up to 0.5 s when
+    idle): the default budget still holds (200 us + 50 ms): the lcore's sleep is cut to
+    the deferred wake's due time.
+A forgotten deferred wake fails both: the reader would sleep out its 5 s timeout.
+
+Usage: test_readers_wake.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
+"""
+
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import mcfantest as t
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LAB_SH = os.path.join(HERE, "..", "lab", "lab.sh")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+PORT = 3999
+GROUP = "239.9.9.1"
+SLACK_NS = 50_000_000      # scheduling slack on a shared 2-CPU host
+WAITERS_OFF = 320          # struct mcfan_rd_hdr: waiters (docs/readers.md, format)
+
+
+def skip(why):
+    print(f"readers_wake: SKIP: {why}", flush=True)
+    sys.exit(77)
+
+
+def refusals(mcfan):
+    for opt, val, want in (("--reader-wake-frames", "0", "frames 1..65536"),
+                           ("--reader-wake-frames", "65537", "frames 1..65536"),
+                           ("--reader-wake-frames", "x", "frames 1..65536"),
+                           ("--reader-wake-us", "-1", "microseconds 0..1000000"),
+                           ("--reader-wake-us", "1000001", "microseconds 0..1000000"),
+                           ("--reader-wake-us", "2ms", "microseconds 0..1000000")):
+        p = subprocess.run([mcfan, "--no-pci", "--no-huge", "-m", "64", "--in-memory",
+                            "--file-prefix", f"rdwake-bad-{os.getpid()}", "--", opt, val],
+                           capture_output=True, text=True, timeout=60)
+        t.check(p.returncode == 2 and f"{opt}: '{val}' is not allowed: {want}" in p.stderr,
+                f"{opt} {val} refused, exit 2: {p.returncode} {p.stderr.strip()[-200:]}")
+
+
+class Lab:
+    def __init__(self):
+        self.id = f"rw{os.getpid()}"[:12]
+        self.dir = tempfile.mkdtemp(prefix=f"mcfan-rdwake-{self.id}-")
+        self.env = dict(os.environ, LAB_ID=self.id, LAB_DIR=self.dir, LAB_PORT=str(PORT))
+        v = self.sh('echo "$LAB_SND $LAB_RCV $LAB_VSND $LAB_VRCV $LAB_SND_IP"',
+                    quiet=True).stdout.split()
+        self.snd, self.rcv, self.vsnd, self.vrcv, self.snd_ip = v
+
+    def sh(self, script, timeout=120, quiet=False):
+        p = subprocess.run(["bash", "-c", f'. "{LAB_SH}" && {script}'], env=self.env,
+                           capture_output=True, text=True, timeout=timeout)
+        if not quiet and p.stderr.strip():
+            print(p.stderr.rstrip(), flush=True)
+        return p
+
+    def send_one(self, marker):
+        """One UDP datagram to GROUP:PORT from the sender's namespace."""
+        code = ("import socket, sys\n"
+                "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+                "s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)\n"
+                f"s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, "
+                f"socket.inet_aton('{self.snd_ip}'))\n"
+                f"s.sendto(sys.argv[1].encode(), ('{GROUP}', {PORT}))\n")
+        return subprocess.run(["ip", "netns", "exec", self.snd, sys.executable, "-c", code,
+                               marker], capture_output=True, text=True, timeout=30)
+
+    def down(self):
+        try:
+            self.sh("lab_down", timeout=60)
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def waiters(prefix):
+    with open(f"/dev/shm/mcfan.{prefix}.{GROUP}.{PORT}", "rb") as f:
+        f.seek(WAITERS_OFF)
+        return struct.unpack("=I", f.read(4))[0]
+
+
+def phase(mcfan, lab, name, extra, budget_ns, at_budget):
+    import mcfan_reader
+    prefix = f"mcfan-rdwake-{lab.id}-{name}"
+    report = os.path.join(lab.dir, f"{name}.json")
+    eal = ["--lcores", "0@0,1@1" if (os.cpu_count() or 1) > 1 else "0@0,1@0", "--no-huge",
+           "-m", "512", "--in-memory", "--file-prefix", prefix, "--no-pci",
+           "--log-level", "lib.eal:warning",
+           "--vdev", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=4096"]
+    app = ["--rx-lcores", "1", "--worker-lcores", "1", "--groups", f"{GROUP}:{PORT}",
+           "--worker-engine", "readers", "--report-json", report, *extra]
+    mc = subprocess.Popen(["ip", "netns", "exec", lab.rcv, mcfan, *eal, "--", *app],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    out = []
+    running = threading.Event()
+
+    def pump():
+        for line in mc.stdout:
+            out.append(line)
+            if "running:" in line:
+                running.set()
+    threading.Thread(target=pump, daemon=True).start()
+    try:
+        if not t.check(running.wait(60), f"{name}: mcfan runs"):
+            print("".join(out))
+            return
+        r = mcfan_reader.Reader(prefix, f"{GROUP}:{PORT}")
+        res = {}
+
+        def blocked():
+            res["ret"] = r.wait(5000)
+            res["woke_ns"] = time.time_ns()
+        th = threading.Thread(target=blocked)
+        th.start()
+        for _ in range(500):
+            if waiters(prefix) == 1:
+                break
+            time.sleep(0.01)
+        time.sleep(0.2)   # into FUTEX_WAIT
+        t.check_eq(waiters(prefix), 1, f"{name}: the reader sleeps in wait")
+        marker = f"rdwake-{name}-{os.getpid()}"
+        p = lab.send_one(marker)
+        t.check(p.returncode == 0, f"{name}: one datagram sent {p.stderr.strip()}")
+        th.join(10)
+        t.check_eq(res.get("ret"), 1, f"{name}: the blocked wait returns with the frame")
+        f = r.read()
+        t.check(f is not None and marker.encode() in f.data, f"{name}: it is our datagram")
+        if f is not None and "woke_ns" in res:
+            lat = res["woke_ns"] - f.rx_ns
+            print(f"readers_wake: {name}: RX to the reader's wake-up {lat / 1e6:.3f} ms "
+                  f"(budget {budget_ns / 1e6:.3f} ms)", flush=True)
+            if at_budget:
+                t.check(lat >= budget_ns - 2_000_000,
+                        f"{name}: woken at the budget, not before: {lat} ns")
+            t.check(lat < budget_ns + SLACK_NS,
+                    f"{name}: woken within the budget + 50 ms: {lat} ns")
+        r.close()
+    finally:
+        mc.send_signal(2)
+        try:
+            mc.wait(60)
+        except subprocess.TimeoutExpired:
+            mc.kill()
+            mc.wait()
+    t.check_eq(mc.returncode, 0, f"{name}: mcfan exits 0")
+    try:
+        rep = json.load(open(report))
+        ring = rep["readers"]["rings"][0]
+        t.check_eq(ring["written"], 1, f"{name}: one frame written")
+        t.check_eq(ring["wakes"], 1, f"{name}: exactly one FUTEX_WAKE for it")
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        t.check(False, f"{name}: report: {e}")
+
+
+def main():
+    mcfan = t.mcfan_path()
+    refusals(mcfan)
+    if os.geteuid() != 0:
+        skip("needs root (network namespaces)")
+    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
+        skip("'ip netns' is not available")
+    lab = Lab()
+    try:
+        if t.check(lab.sh("lab_up").returncode == 0, "lab up"):
+            phase(mcfan, lab, "default", [], 200_000, False)
+            phase(mcfan, lab, "budget30ms", ["--reader-wake-us", "30000"], 30_000_000, True)
+            # an lcore that sleeps long when idle: its sleep ends when the deferred wake is due
+            phase(mcfan, lab, "sleepcap", ["--idle-rx", "backoff:none", "--idle-max-sleep-us",
+                                           "500000"], 200_000, False)
+    finally:
+        lab.down()
+    return t.finish("readers_wake")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
