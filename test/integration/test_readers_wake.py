@@ -180,6 +180,10 @@ def phase(mcfan, lab, name, extra, budget_ns, at_budget):
 
 def main():
     mcfan = t.mcfan_path()
+    # the library of the build under test (BUILD/app/mcfan/mcfan -> BUILD/lib), not whatever
+    # tools/mcfan_reader.py finds beside the source tree
+    build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(mcfan))))
+    os.environ["MCFAN_READER_LIB"] = os.path.join(build, "lib", "libmcfan-reader.so.1")
     refusals(mcfan)
     if os.geteuid() != 0:
         skip("needs root (network namespaces)")
