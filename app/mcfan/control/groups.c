@@ -395,6 +395,7 @@ mcfan_groups_start(struct mcfan_app *app)
 	for (i = 0; i < n; i++) {
 		app->group_entries[i].key = app->cfg.groups[i];
 		app->group_entries[i].id = (uint16_t)i;
+		app->group_entries[i].inst = app->cfg.group_inst[i]; /* --group-engine */
 		ret = mcfan_group_assign(&app->group_entries[i], mcfan_live_fanout(&app->live),
 					 eligible, app->n_workers);
 		if (ret < 0)
