@@ -3,7 +3,8 @@
  */
 
 /*
- * Console: show engines, set engine <lcore> NAME[:ARGS] (docs/delivery.md, docs/console.md).
+ * Console: show engines, set engine <lcore> NAME[:ARGS], set engine <groups> NAME[:ARGS]
+ * (docs/delivery.md, docs/console.md).
  * Read side and action: control/engine.h.
  */
 
@@ -18,6 +19,7 @@
 #include "mcfan.h"
 #include "control/action.h"
 #include "control/engine.h"
+#include "control/stats.h"
 #include "console/console.h"
 
 static int
@@ -25,7 +27,8 @@ cmd_show_engines(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
 	struct mcfan_app *app = mcfan_console_app(con);
 	struct mcfan_engine_view *v;
-	unsigned int n, i;
+	struct mcfan_inst_view iv;
+	unsigned int n, i, j;
 	int k;
 
 	RTE_SET_USED(a);
@@ -42,6 +45,16 @@ cmd_show_engines(struct mcfan_console *con, const struct mcfan_console_args *a)
 			printf("%s %s %" PRIu64, k == 0 ? ";" : "", v[i].values[k].name,
 			       v[i].values[k].value);
 		printf("\n");
+		/* per engine instance ("output": --worker-engine is 0, --group-engine more) */
+		for (j = 0; app->n_inst > 1 && j < app->n_inst; j++) {
+			if (mcfan_lcore_inst_read(app, v[i].lcore_id, j, &iv) < 0)
+				continue;
+			printf("  output %u %s%s%s: frames %" PRIu64 ";", j, iv.engine,
+			       iv.args[0] != '\0' ? ":" : "", iv.args, iv.frames);
+			for (k = 0; k < iv.n_values; k++)
+				printf(" %s %" PRIu64, iv.values[k].name, iv.values[k].value);
+			printf("\n");
+		}
 	}
 	free(v);
 	return 0;
@@ -76,3 +89,25 @@ MCFAN_CONSOLE_COMMAND(set_engine, 530, "set engine <lcore> <command>...", cmd_se
 		      "worker engine of one worker lcore from its next burst: its start engine, "
 		      "or count (an engine set up at start cannot be added later)",
 		      "set engine 2 count");
+
+static int
+cmd_set_group_engine(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	char msg[MCFAN_CTL_MSG_MAX];
+	int ret;
+
+	ret = mcfan_ctl_set_group_engine(mcfan_console_app(con), a->groups, a->command, msg,
+					 sizeof(msg));
+	if (ret < 0) {
+		mcfan_console_error(con, "%s", msg);
+		return ret;
+	}
+	printf("%s\n", msg);
+	return 0;
+}
+
+MCFAN_CONSOLE_COMMAND(set_group_engine, 531, "set engine <groups> <command>...",
+		      cmd_set_group_engine,
+		      "move joined groups to a worker engine instance of this run (--worker-engine, "
+		      "--group-engine) or to count, from the next RX burst",
+		      "set engine 239.9.9.1-5:3999 count");
