@@ -44,6 +44,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_eal.h>
 #include <rte_seqcount.h>
 #include <rte_udp.h>
 
@@ -254,6 +255,19 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 			app->ports[port].nb_txq_workers + 1u, info.max_tx_queues,
 			app->n_inst > 1 ? " (each tx output on the port takes one TX queue per "
 			"worker lcore: fewer outputs or workers)" : "");
+		return -EINVAL;
+	}
+	/* net_tap of DPDK 22.11 passes one file descriptor per RX and per TX queue in one
+	 * multi-process message of at most RTE_MP_MAX_FD_NUM (8) at start and overruns it
+	 * above 4 queue pairs (the process dies: "stack smashing detected") */
+	if (strcmp(info.driver_name, "net_tap") == 0 &&
+	    2u * (2u + app->ports[port].nb_txq_workers) > RTE_MP_MAX_FD_NUM) {
+		fprintf(stderr, "mcfan: port %u (net_tap): %u tx outputs of worker lcores send on "
+			"it, but net_tap takes at most %u queue pairs (one is the control lcore's: "
+			"its start passes %u file descriptors at most); use fewer tx workers or "
+			"outputs on this port, or another tap port\n", port,
+			app->ports[port].nb_txq_workers + 1u, RTE_MP_MAX_FD_NUM / 2,
+			RTE_MP_MAX_FD_NUM);
 		return -EINVAL;
 	}
 	p = rte_zmalloc_socket("mcfan_tx", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
