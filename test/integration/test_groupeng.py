@@ -336,6 +336,19 @@ def test_mixed(fanout):
           flush=True)
 
 
+def telemetry(prefix, cmd):
+    """One query on mcfan's telemetry socket (DPDK's v2 protocol: JSON over SEQPACKET)."""
+    path = os.path.join("/var/run/dpdk", prefix, "dpdk_telemetry.v2")
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        s.connect(path)
+        s.recv(16384)
+        s.send(cmd.encode())
+        return json.loads(s.recv(65536).decode()).get(cmd.split(",")[0])
+    finally:
+        s.close()
+
+
 def test_set_engine():
     tag = "[set engine groups]"
     cap = os.path.join(TMP, "tap-set.pcap")
@@ -361,6 +374,9 @@ def test_set_engine():
         a.console(f"set engine 239.9.9.1:{PORT} pcap:{TMP}")
         a.console(f"set engine 239.9.9.1:{PORT} count")
         a.console("show engines")
+        tel_out = telemetry(a.prefix, "/mcfan/engine_outputs")
+        tel_bad = telemetry(a.prefix, f"/mcfan/set_engine,239.9.9.1:{PORT} pcap:/tmp")
+        tel_set = telemetry(a.prefix, f"/mcfan/set_engine,239.9.9.1:{PORT} tx:net_tap1")
         dump.send_signal(signal.SIGINT)
         dump.wait(timeout=10)
         a.console("quit")
@@ -380,6 +396,20 @@ def test_set_engine():
             f"{tag} no change refused")
     t.check(re.search(r"^  output 1 tx:net_tap1: frames \d+; tx_sent \d+", out, re.M)
             is not None, f"{tag} show engines per output")
+    t.check_eq(tel_set, {"status": 0, "message": f"239.9.9.1:{PORT}: engine instance 1 "
+                         "(tx:net_tap1) from the next RX burst"},
+               f"{tag} /mcfan/set_engine moves a group back to tx")
+    t.check(isinstance(tel_bad, dict) and tel_bad.get("status") == -95 and
+            "is no engine instance of this run" in tel_bad.get("message", ""),
+            f"{tag} /mcfan/set_engine refuses an engine with set-up (-ENOTSUP): {tel_bad}")
+    if t.check(isinstance(tel_out, dict), f"{tag} /mcfan/engine_outputs: {tel_out}"):
+        t.check_eq({k: tel_out.get(k) for k in ("lcore", "output", "engine", "args")},
+                   {"lcore": [2, 2], "output": [0, 1], "engine": ["count", "tx"],
+                    "args": ["", "net_tap1"]}, f"{tag} /mcfan/engine_outputs columns")
+        t.check_eq(sum(tel_out.get("frames", [])), n, f"{tag} /mcfan/engine_outputs: the "
+                   f"outputs' frames add up to every frame")
+        t.check_eq(tel_out.get("delivered"), tel_out.get("frames"),
+                   f"{tag} /mcfan/engine_outputs: delivered = frames per output")
     if not t.check(rep is not None, f"{tag} report"):
         return
     t.check_eq(t.group_frames(rep), {(f"239.9.9.{i}", PORT): 200 for i in (1, 2, 3)},
