@@ -22,7 +22,9 @@ valid checksums), written into net_tap0 from the kernel side (AF_PACKET).
 2. set engine GROUPS count under traffic: groups 1-3 start on tx:net_tap1; midway the console
    moves them to count: tx frames + count frames = every frame, tx_sent = the tap's capture,
    both parts not empty; a run-time set engine to an instance that needs set-up is refused.
-3. Refusals (docs/bad-input.md section 15): before EAL, exit 2, nothing started: not
+3. readers for one group (net_pcap input): its ring gets its frames, the other group's ring
+   none, the outputs' frames split as the groups.
+4. Refusals (docs/bad-input.md section 15): before EAL, exit 2, nothing started: not
    GROUPS=NAME, unknown engine, bad ARGS, ARGS to count, group not in --groups, a group given
    two engines, too many instances, the config file row; after EAL: a port without a TX
    queue for every output, net_tap1 with two tx outputs on two workers (5 queue pairs: DPDK
@@ -485,6 +487,49 @@ def test_bad_input():
     t.remove_runtime_dir(eal)
 
 
+def test_readers_group():
+    """The readers engine for one group only: its ring is written, the other group's is not
+    (it is counted); the reader rings exist because an instance is readers."""
+    tag = "[readers per group]"
+    pcap = os.path.join(TMP, "rd.pcap")
+    t.write_pcap(pcap, [t.udp4_frame(f"239.9.9.{1 + (i % 4 == 0)}", PORT) for i in range(400)])
+    prefix = f"mcfan-ge-rd-{ID}"
+    eal = ["--lcores", "0@0,1@1,2@1", "--no-huge", "-m", "512", "--in-memory",
+           "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+    report = os.path.join(TMP, "rd-report.json")
+    mc = t.McfanProcess(eal, ["--rx-lcores", "1", "--worker-lcores", "2", "--groups",
+                              f"239.9.9.1-2:{PORT}", "--group-engine",
+                              f"239.9.9.1:{PORT}=readers", "--duration", "4",
+                              "--report-json", report])
+    v = None
+    try:
+        if not t.check(mc.wait_line("running:", 60) is not None, f"{tag} mcfan runs"):
+            return
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            v, _ = tel.query("/mcfan/readers")
+            if v and v.get("ring_written") == [300, 0]:
+                break
+            time.sleep(0.2)
+        tel.close()
+    finally:
+        rc = mc.wait(30)
+    t.check_eq(rc, 0, f"{tag} exit status")
+    t.check_eq((v or {}).get("ring_written"), [300, 0],
+               f"{tag} /mcfan/readers: group 1's ring has its 300 frames, group 2's none")
+    if not t.check(os.path.exists(report), f"{tag} report"):
+        return
+    with open(report) as f:
+        rep = json.load(f)
+    tot = outputs_check(rep, tag)
+    t.check_eq((tot.get(("readers", ""), {}).get("frames"),
+                tot.get(("count", ""), {}).get("frames")), (300, 100),
+               f"{tag} the readers output took group 1's copies, count group 2's")
+    t.check(t.conservation(rep), f"{tag} conservation")
+
+
 def test_tap_queues():
     tag = "[tap queues]"
     a = Mcfan("tapq", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
@@ -517,6 +562,7 @@ def main():
         for name, fn in (("partition", lambda: test_mixed("partition")),
                          ("replicate", lambda: test_mixed("replicate")),
                          ("set_engine", test_set_engine), ("tap_queues", test_tap_queues),
+                         ("readers", test_readers_group),
                          ("bad_input", test_bad_input)):
             if len(sys.argv) > 2 and name not in sys.argv[2:]:
                 continue
