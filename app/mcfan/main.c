@@ -44,6 +44,7 @@
 #include "placement_cli.h"
 #include "vdev_check.h"
 #include "seq_check.h"
+#include "group_engine.h"
 #include "control/stats.h"
 #include "metrics/metrics.h"
 #include "telemetry/socket.h"
@@ -103,7 +104,7 @@ rewrite_in_memory(int argc, char **argv)
 static unsigned int
 pool_size_needed(const struct mcfan_app *app, uint64_t *held)
 {
-	unsigned int lcores = rte_lcore_count(), w;
+	unsigned int lcores = rte_lcore_count(), w, k;
 	uint64_t need;
 
 	/* RX descriptors of every queue (and net_pcap infinite_rx's captures) + every ring
@@ -113,8 +114,9 @@ pool_size_needed(const struct mcfan_app *app, uint64_t *held)
 	       MCFAN_MAX_BURST;
 	/* the pcap engine's rings hold copies until its writer has written them */
 	for (w = 0; w < app->n_workers; w++)
-		if (mcfan_pcap_of(&app->lcores[app->worker_lcore_ids[w]]) != NULL)
-			need += MCFAN_PCAP_RING_SIZE;
+		for (k = 0; k < app->n_inst; k++)
+			if (mcfan_pcap_of(app, &app->lcores[app->worker_lcore_ids[w]], k) != NULL)
+				need += MCFAN_PCAP_RING_SIZE;
 	return (unsigned int)RTE_MIN(need, (uint64_t)UINT32_MAX);
 }
 
@@ -446,6 +448,9 @@ main(int argc, char **argv)
 		return stdout_status(ret > 0 ? EXIT_SUCCESS : MCFAN_EXIT_USAGE);
 	/* A/B pairs that cannot be made: refused before EAL, like a bad option */
 	if (mcfan_seq_check(&app->cfg) < 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
+	/* --group-engine: the engine instances and the groups' (docs/delivery.md) */
+	if (mcfan_group_engine_resolve(&app->cfg) < 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
 	/* --print-topology/--print-placement, and EAL's --lcores when mcfan places lcores */
 	if (mcfan_placement_cli_pre_eal(&app->cfg, &eal_argc, &argv, &ret) != 0)

@@ -90,6 +90,13 @@
 #define MCFAN_SEQ_RULES_MAX 16
 /** Longest --seq rule or --seq-pair value, bytes with the NUL. */
 #define MCFAN_SEQ_RULE_LEN 192
+/** Most worker engine instances ("outputs": --worker-engine is instance 0, each distinct
+ * --group-engine NAME[:ARGS] one more, and count when it is needed; docs/delivery.md). */
+#define MCFAN_ENGINE_INST_MAX 16
+/** Most --group-engine rules. */
+#define MCFAN_GROUP_ENGINE_RULES_MAX 16
+/** Longest --group-engine rule GROUPS=NAME[:ARGS], bytes with the NUL. */
+#define MCFAN_GROUP_ENGINE_RULE_LEN 512
 
 /** Data lcore roles beyond the lib's enum mcfan_role: none. */
 #define MCFAN_ROLE_NONE 0
@@ -166,6 +173,17 @@ struct mcfan_config {
 	unsigned int n_seq_pairs;
 	unsigned int seq_window_pkts;      /* --seq-window, sequence numbers */
 	uint64_t seq_window_ns;            /* --seq-window-ms, ns */
+	/* per-group engines (group_engine.c, docs/delivery.md): the --group-engine rules
+	 * GROUPS=NAME[:ARGS] as text checked by params.c, then resolved before EAL into the
+	 * instance table (instance 0: --worker-engine) and each --groups entry's instance */
+	char group_engine_rules[MCFAN_GROUP_ENGINE_RULES_MAX][MCFAN_GROUP_ENGINE_RULE_LEN];
+	unsigned int n_group_engine_rules;
+	struct {
+		char name[MCFAN_ENGINE_NAME_MAX + 1];
+		char args[MCFAN_ENGINE_ARGS_MAX + 1]; /* "" = none */
+	} engine_inst[MCFAN_ENGINE_INST_MAX];
+	unsigned int n_engine_inst;        /* 1.. once resolved */
+	uint8_t group_inst[MCFAN_MAX_GROUPS]; /* instance of groups[i] */
 };
 
 /** Lifecycle phases, in order; only ever advanced. */
@@ -327,6 +345,13 @@ struct mcfan_lcore {
 	 * (count). W: the set engine action, release. R: the lcore every loop iteration,
 	 * acquire; the switch takes effect between two bursts. */
 	struct mcfan_atomic_u32 worker_engine_sel;
+	/* per engine instance (app->inst_engine[]): its state on this lcore, set by its
+	 * configure (main lcore, before launch), freed by its release; and the copies the
+	 * lcore handed to it (single writer: the lcore, relaxed stores; read by any control
+	 * thread). sel_frames: copies handed to a `set engine LCORE` engine instead. */
+	void *inst_priv[MCFAN_ENGINE_INST_MAX];
+	struct mcfan_atomic_u64 inst_frames[MCFAN_ENGINE_INST_MAX];
+	struct mcfan_atomic_u64 sel_frames;
 	/* the lcore's thread id: stored by the lcore before its loop, read by the control
 	 * side (control/sched.c); relaxed atomics; 0 until then */
 	int tid;
@@ -394,6 +419,10 @@ struct mcfan_app {
 	 * by control/readers.c before launch when a worker runs the readers engine, freed after
 	 * the data lcores stopped; NULL = none */
 	struct mcfan_rw_table *readers;
+	/* the worker engine instances (control/setup.c from cfg.engine_inst, before launch;
+	 * read-only afterwards): engine of each, n_inst of them (1..MCFAN_ENGINE_INST_MAX) */
+	const struct mcfan_engine *inst_engine[MCFAN_ENGINE_INST_MAX];
+	unsigned int n_inst;
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */

@@ -57,7 +57,7 @@ struct opt_def {
 };
 
 /* Occurrences of repeatable options on one command line (--seq, --seq-pair). */
-#define REPEAT_MAX (2 * MCFAN_SEQ_RULES_MAX)
+#define REPEAT_MAX (2 * MCFAN_SEQ_RULES_MAX + MCFAN_GROUP_ENGINE_RULES_MAX)
 
 static int
 parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
@@ -691,6 +691,74 @@ set_worker_engine(struct mcfan_config *cfg, const char *v, char *err, size_t len
 	return 0;
 }
 
+/* --group-engine GROUPS=NAME[:ARGS], repeatable: GROUPS as --groups, NAME[:ARGS] as
+ * --worker-engine (checked by the engine's args_check). Kept as text; group_engine.c makes
+ * the instance table and checks the groups against --groups once every option is in. */
+static int
+set_group_engine(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	char buf[MCFAN_GROUP_ENGINE_RULE_LEN], msg[ERR_MAX], name[MCFAN_ENGINE_NAME_MAX + 1];
+	char names[ERR_MAX], *eq, *spec, *colon;
+	struct mcfan_flow_key *keys;
+	const struct mcfan_engine *e;
+	int n;
+
+	if (strlen(v) >= sizeof(buf) || (eq = strchr(v, '=')) == NULL || eq == v ||
+	    eq[1] == '\0') {
+		snprintf(err, len, "--group-engine: '%.64s' is not GROUPS=NAME[:ARGS] of at most "
+			 "%d characters (e.g. 239.9.9.1-5:3999=tx:net_tap0,dst-ip=239.1.1.1)", v,
+			 MCFAN_GROUP_ENGINE_RULE_LEN - 1);
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", v);
+	eq = buf + (eq - v);
+	*eq = '\0';
+	spec = eq + 1;
+	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
+	if (keys == NULL) {
+		snprintf(err, len, "--group-engine: out of memory");
+		return -ENOMEM;
+	}
+	n = mcfan_group_parse_list(buf, keys, MCFAN_MAX_GROUPS, msg, sizeof(msg));
+	free(keys);
+	if (n < 0) {
+		snprintf(err, len, "--group-engine: %s", msg);
+		return -EINVAL;
+	}
+	colon = strchr(spec, ':');
+	if (colon != NULL)
+		*colon = '\0';
+	if (strlen(spec) >= sizeof(name) ||
+	    (e = mcfan_engine_find(MCFAN_ENGINE_WORKER, spec)) == NULL) {
+		snprintf(err, len, "--group-engine: '%.64s' is not a worker engine: %s", spec,
+			 mcfan_engine_names(MCFAN_ENGINE_WORKER, names, sizeof(names)));
+		return -EINVAL;
+	}
+	if (colon != NULL && e->args_check == NULL) {
+		snprintf(err, len, "--group-engine: '%s': engine %s takes no arguments", v, spec);
+		return -EINVAL;
+	}
+	if (colon != NULL && strlen(colon + 1) > MCFAN_ENGINE_ARGS_MAX) {
+		snprintf(err, len, "--group-engine: arguments of %s are longer than %d characters",
+			 spec, MCFAN_ENGINE_ARGS_MAX);
+		return -EINVAL;
+	}
+	msg[0] = '\0';
+	if (e->args_check != NULL &&
+	    e->args_check(colon != NULL ? colon + 1 : "", msg, sizeof(msg)) < 0) {
+		snprintf(err, len, "--group-engine: %s: %s", spec, msg);
+		return -EINVAL;
+	}
+	if (cfg->n_group_engine_rules == MCFAN_GROUP_ENGINE_RULES_MAX) {
+		snprintf(err, len, "--group-engine: more than %d rules ('%.64s')",
+			 MCFAN_GROUP_ENGINE_RULES_MAX, v);
+		return -EINVAL;
+	}
+	snprintf(cfg->group_engine_rules[cfg->n_group_engine_rules++],
+		 MCFAN_GROUP_ENGINE_RULE_LEN, "%s", v);
+	return 0;
+}
+
 /* ---- the metrics endpoint (metrics/, docs/metrics.md) ---- */
 
 static int
@@ -1014,6 +1082,10 @@ static const struct opt_def opts[] = {
 	{"worker-engine", OPT_VALUE, "NAME[:ARGS]", "what worker lcores do with their copies "
 	 "(the worker engines and their ARGS are listed below; docs/delivery.md)",
 	 MCFAN_WORKER_ENGINE_DEFAULT, set_worker_engine, true},
+	{"group-engine", OPT_VALUE, "GROUPS=NAME[:ARGS]", "the worker engine of some groups "
+	 "(GROUPS as --groups, each in --groups; NAME[:ARGS] as --worker-engine); repeatable, "
+	 "one engine a group, at most " RTE_STR(MCFAN_ENGINE_INST_MAX) " instances in all",
+	 "--worker-engine", set_group_engine, true, 0, true},
 	{"reader-ring-frames", OPT_VALUE, "N", "frames each group's reader ring holds (worker "
 	 "engine readers, docs/readers.md), a power of two; a reader further behind is lapped",
 	 RTE_STR(MCFAN_RW_SLOTS_DEFAULT), set_reader_ring_frames, true},
@@ -1120,6 +1192,7 @@ cfg_validate_only(const struct mcfan_config *cfg, const struct opt_def *o, const
 		/* a list the command line set wins whole: the file's list is checked alone */
 		scratch->n_seq_rules = 0;
 		scratch->n_seq_pairs = 0;
+		scratch->n_group_engine_rules = 0;
 	}
 	ret = o->set(scratch, value, err, len);
 	if (scratch->cpu_topology != cfg->cpu_topology)
@@ -1165,11 +1238,17 @@ cfg_section_apply(void *arg, const char *section, const char *key, const char *v
 {
 	const struct cfg_apply_ctx *ctx = arg;
 	const struct opt_def *o;
-	char rule[MCFAN_SEQ_RULE_LEN];
+	char rule[MCFAN_SEQ_RULE_LEN], grule[MCFAN_GROUP_ENGINE_RULE_LEN];
 	const char *v = rule;
 
-	RTE_SET_USED(section); /* [seq] is the only one */
-	if (strcmp(key, "pair") == 0) {
+	if (strcmp(section, "group-engine") == 0) {
+		/* [group-engine]: "GROUPS = NAME[:ARGS]" is the rule of --group-engine */
+		if (snprintf(grule, sizeof(grule), "%s=%s", key, value) >= (int)sizeof(grule))
+			return mcfan_err_set(err, len, -EINVAL, "the rule is longer than %d "
+					     "characters", MCFAN_GROUP_ENGINE_RULE_LEN - 1);
+		o = find_opt("group-engine");
+		v = grule;
+	} else if (strcmp(key, "pair") == 0) {
 		o = find_opt("seq-pair");
 		v = value;
 	} else {
@@ -1190,7 +1269,7 @@ cfg_section_apply(void *arg, const char *section, const char *key, const char *v
 static int
 load_config(struct mcfan_config *cfg, bool from_cli[])
 {
-	static const char *const sections[] = { "seq", NULL };
+	static const char *const sections[] = { "seq", "group-engine", NULL };
 	const char *path = cfg->config_file;
 	struct cfg_apply_ctx ctx = { .cfg = cfg, .from_cli = from_cli };
 	const struct mcfan_cfg_keys keys = {

@@ -166,6 +166,7 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 			meta = mcfan_meta(m, ctx->meta_offset);
 			meta->rx_tsc = rx_tsc;
 			meta->group_id = e->id;
+			meta->inst = e->inst;
 			if (e->n_targets > 1)
 				rte_pktmbuf_refcnt_update(m, (int16_t)(e->n_targets - 1));
 			f = (uint16_t)(pd->frames + i);
@@ -362,6 +363,36 @@ mcfan_worker_account(struct mcfan_worker_stats *ws, struct rte_mbuf *const *pkts
 	if (waiting > ws->ring_high_water)
 		ws->ring_high_water = waiting;
 	rte_seqcount_write_end(&ws->seq);
+}
+
+unsigned int
+mcfan_worker_split(struct rte_mbuf *const *pkts, uint16_t n, int meta_offset,
+		   unsigned int n_inst, struct rte_mbuf **out, uint16_t *start)
+{
+	uint16_t cnt[MCFAN_SPLIT_INST_MAX + 1] = {0}, pos[MCFAN_SPLIT_INST_MAX];
+	uint8_t inst[MCFAN_MAX_BURST];
+	unsigned int i, used = 0;
+
+	if (n_inst == 0 || n_inst > MCFAN_SPLIT_INST_MAX)
+		n_inst = 1;
+	for (i = 0; i < n; i++) {
+		uint8_t k = mcfan_meta(pkts[i], meta_offset)->inst;
+
+		if (unlikely(k >= n_inst))
+			k = 0;
+		inst[i] = k;
+		cnt[k]++;
+	}
+	start[0] = 0;
+	for (i = 0; i < n_inst; i++) {
+		pos[i] = start[i];
+		start[i + 1] = (uint16_t)(start[i] + cnt[i]);
+		if (cnt[i] != 0)
+			used++;
+	}
+	for (i = 0; i < n; i++)
+		out[pos[inst[i]]++] = pkts[i];
+	return used;
 }
 
 /* Seqcount read; max_tries 0 = until consistent. Every try counts, also one that finds the

@@ -47,6 +47,7 @@
 struct mcfan_mbuf_meta {
 	uint64_t rx_tsc;   /**< TSC when the burst was received, cycles. */
 	uint16_t group_id; /**< Counter slot of the group, 0..MCFAN_MAX_GROUPS-1. */
+	uint8_t inst;      /**< The group's worker engine instance (mcfan_group_entry inst). */
 };
 
 /** Counters of one RX lcore. Single writer: that lcore. */
@@ -328,6 +329,35 @@ void mcfan_worker_burst(struct mcfan_worker_stats *ws, struct rte_mbuf **pkts, u
  */
 void mcfan_worker_account(struct mcfan_worker_stats *ws, struct rte_mbuf *const *pkts,
 			  uint16_t n, unsigned int waiting, uint64_t now_tsc, int meta_offset);
+
+/** Most worker engine instances mcfan_worker_split() sorts into. */
+#define MCFAN_SPLIT_INST_MAX 16
+
+/**
+ * Sort a burst of copies by the engine instance in their metadata (struct mcfan_mbuf_meta
+ * inst), keeping the order of the copies within an instance (a stable counting sort:
+ * O(n + n_inst), no allocation). A copy whose instance is n_inst or more counts as
+ * instance 0. The caller then hands out[start[i] .. start[i + 1] - 1] to instance i.
+ * The fast path of a worker: never blocks, allocates or prints.
+ *
+ * @param pkts
+ *   The burst, n copies; ownership stays with the caller (only the metadata is read).
+ * @param n
+ *   0..MCFAN_MAX_BURST.
+ * @param meta_offset
+ *   From mcfan_meta_register().
+ * @param n_inst
+ *   Instances, 1..MCFAN_SPLIT_INST_MAX.
+ * @param out
+ *   Receives the n copies, grouped by instance in instance order (room for n).
+ * @param start
+ *   Receives n_inst + 1 offsets into out: instance i's run is start[i] .. start[i + 1] - 1,
+ *   start[n_inst] = n.
+ * @return
+ *   The number of instances with at least one copy (0 when n is 0).
+ */
+unsigned int mcfan_worker_split(struct rte_mbuf *const *pkts, uint16_t n, int meta_offset,
+				unsigned int n_inst, struct rte_mbuf **out, uint16_t *start);
 
 /**
  * Multiplier that turns TSC cycles into nanoseconds for the latency histogram.

@@ -52,7 +52,9 @@ struct mcfan_group_entry {
 	struct mcfan_flow_key key; /**< Address and port (0 = any port). */
 	uint16_t id;               /**< Counter slot, 0..MCFAN_MAX_GROUPS-1, stable while joined. */
 	uint8_t fanout;            /**< enum mcfan_fanout. */
-	uint8_t pad;
+	/** Worker engine instance of the group's copies (the application's instance table,
+	 * docs/delivery.md), stamped by the RX side into each copy's metadata; 0 by default. */
+	uint8_t inst;
 	uint16_t n_targets;        /**< Workers that receive each frame: 1 for partition. */
 	uint16_t targets[MCFAN_MAX_WORKERS]; /**< Worker indexes (0..n_workers-1). */
 };

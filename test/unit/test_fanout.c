@@ -969,6 +969,66 @@ test_worker_stats(void)
 	rte_free(ws);
 }
 
+/* mcfan_worker_split(): a stable counting sort by the metadata's engine instance; every copy
+ * handed on exactly once, in its instance's run, in burst order within it. */
+static void
+test_worker_split(void)
+{
+	struct rte_mbuf *m[64], *out[64];
+	uint16_t start[MCFAN_SPLIT_INST_MAX + 1];
+	unsigned int i, k, n = RTE_DIM(m), used, seen[64] = {0}, want[5] = {0};
+	uint16_t prev;
+	struct frame f;
+
+	build_v4(&f, 0, 1, GROUP_PORT, 0, PAYLOAD_LEN);
+	for (i = 0; i < n; i++) {
+		m[i] = mbuf_from(&f);
+		if (m[i] == NULL)
+			return;
+		/* instances 0..4 in an uneven pattern, instance 3 never, one out of range */
+		k = (i * 7 + i / 5) % 5;
+		if (k == 3)
+			k = 4;
+		if (i == 13)
+			k = 9; /* counts as instance 0 */
+		mcfan_meta(m[i], meta_off)->inst = (uint8_t)k;
+		mcfan_meta(m[i], meta_off)->group_id = (uint16_t)i; /* the copy's position */
+		want[k == 9 ? 0 : k]++;
+	}
+	used = mcfan_worker_split(m, (uint16_t)n, meta_off, 5, out, start);
+	CHECK_EQ_INT(used, 4);
+	CHECK_EQ_INT(start[0], 0);
+	CHECK_EQ_INT(start[5], n);
+	for (k = 0; k < 5; k++) {
+		CHECK_EQ_INT(start[k + 1] - start[k], want[k]);
+		prev = 0;
+		for (i = start[k]; i < start[k + 1]; i++) {
+			const struct mcfan_mbuf_meta *me = mcfan_meta(out[i], meta_off);
+
+			CHECK(me->inst == k || (k == 0 && me->inst == 9),
+			      "split: copy %u of run %u has instance %u", i, k, me->inst);
+			CHECK(i == start[k] || me->group_id > prev,
+			      "split: run %u keeps the burst order (%u after %u)", k, me->group_id,
+			      prev);
+			prev = me->group_id;
+			seen[me->group_id]++;
+		}
+	}
+	for (i = 0; i < n; i++)
+		CHECK(seen[i] == 1, "split: copy %u handed on %u times", i, seen[i]);
+	/* one instance: everything in run 0, in order */
+	used = mcfan_worker_split(m, (uint16_t)n, meta_off, 1, out, start);
+	CHECK_EQ_INT(used, 1);
+	CHECK_EQ_INT(start[1], n);
+	for (i = 0; i < n; i++)
+		CHECK(out[i] == m[i], "split, one instance: copy %u in place", i);
+	/* an empty burst */
+	CHECK_EQ_INT(mcfan_worker_split(m, 0, meta_off, 5, out, start), 0);
+	CHECK_EQ_INT(start[5], 0);
+	rte_pktmbuf_free_bulk(m, n);
+	check_pool_full("worker split");
+}
+
 static void
 expect_mbuf_key(const char *what, struct rte_mbuf *m, enum mcfan_drop exp_r, uint8_t family,
 		const uint8_t *addr, uint16_t port)
@@ -1755,6 +1815,7 @@ main(void)
 		test_ring_full();
 		test_replicate_partial();
 		test_worker_stats();
+		test_worker_split();
 		test_multiseg();
 		test_multiseg_long_headers();
 		test_mac_mismatch();

@@ -3,7 +3,8 @@
  */
 
 /*
- * Console: show engines, set engine <lcore> NAME[:ARGS] (docs/delivery.md, docs/console.md).
+ * Console: show engines, set engine LCORE|GROUPS NAME[:ARGS] (docs/delivery.md,
+ * docs/console.md).
  * Read side and action: control/engine.h.
  */
 
@@ -18,6 +19,7 @@
 #include "mcfan.h"
 #include "control/action.h"
 #include "control/engine.h"
+#include "control/stats.h"
 #include "console/console.h"
 
 static int
@@ -25,7 +27,8 @@ cmd_show_engines(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
 	struct mcfan_app *app = mcfan_console_app(con);
 	struct mcfan_engine_view *v;
-	unsigned int n, i;
+	struct mcfan_inst_view iv;
+	unsigned int n, i, j;
 	int k;
 
 	RTE_SET_USED(a);
@@ -42,6 +45,16 @@ cmd_show_engines(struct mcfan_console *con, const struct mcfan_console_args *a)
 			printf("%s %s %" PRIu64, k == 0 ? ";" : "", v[i].values[k].name,
 			       v[i].values[k].value);
 		printf("\n");
+		/* per engine instance ("output": --worker-engine is 0, --group-engine more) */
+		for (j = 0; app->n_inst > 1 && j < app->n_inst; j++) {
+			if (mcfan_lcore_inst_read(app, v[i].lcore_id, j, &iv) < 0)
+				continue;
+			printf("  output %u %s%s%s: frames %" PRIu64 ";", j, iv.engine,
+			       iv.args[0] != '\0' ? ":" : "", iv.args, iv.frames);
+			for (k = 0; k < iv.n_values; k++)
+				printf(" %s %" PRIu64, iv.values[k].name, iv.values[k].value);
+			printf("\n");
+		}
 	}
 	free(v);
 	return 0;
@@ -53,17 +66,19 @@ MCFAN_CONSOLE_COMMAND(show_engines, 295, "show engines", cmd_show_engines,
 		      "show engines");
 
 static int
-cmd_set_engine(struct mcfan_console *con, const struct mcfan_console_args *a)
+cmd_set_group_engine(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
 	char msg[MCFAN_CTL_MSG_MAX];
 	uint64_t id;
 	int ret;
 
-	if (mcfan_ctl_parse_u64(a->lcore, &id) < 0) {
-		mcfan_console_error(con, "set engine: '%s' is not an lcore id", a->lcore);
-		return -EINVAL;
-	}
-	ret = mcfan_ctl_set_engine(mcfan_console_app(con), id, a->command, msg, sizeof(msg));
+	/* a plain number matches <groups> too: it is an lcore (set engine <lcore> ...) */
+	if (mcfan_ctl_parse_u64(a->groups, &id) == 0)
+		ret = mcfan_ctl_set_engine(mcfan_console_app(con), id, a->command, msg,
+					   sizeof(msg));
+	else
+		ret = mcfan_ctl_set_group_engine(mcfan_console_app(con), a->groups, a->command,
+						 msg, sizeof(msg));
 	if (ret < 0) {
 		mcfan_console_error(con, "%s", msg);
 		return ret;
@@ -72,7 +87,11 @@ cmd_set_engine(struct mcfan_console *con, const struct mcfan_console_args *a)
 	return 0;
 }
 
-MCFAN_CONSOLE_COMMAND(set_engine, 530, "set engine <lcore> <command>...", cmd_set_engine,
-		      "worker engine of one worker lcore from its next burst: its start engine, "
-		      "or count (an engine set up at start cannot be added later)",
-		      "set engine 2 count");
+/* One spec for both forms: cmdline would find a number ambiguous between <lcore> and
+ * <groups> (a group list may be hex digits), so a plain number is the lcore form. */
+MCFAN_CONSOLE_COMMAND(set_engine, 530, "set engine <groups> <command>...",
+		      cmd_set_group_engine,
+		      "LCORE NAME[:ARGS]: one worker lcore's engine from its next burst (its "
+		      "start engine, or count); GROUPS NAME[:ARGS]: move joined groups to an "
+		      "engine instance of this run or to count (docs/delivery.md)",
+		      "set engine 2 count; set engine 239.9.9.1-5:3999 count");

@@ -22,6 +22,7 @@
 #include "datapath/engine.h"
 #include "control/action.h"
 #include "control/engine.h"
+#include "control/groups.h"
 
 static const struct mcfan_engine *
 engine_now(const struct mcfan_lcore *lc)
@@ -100,6 +101,45 @@ mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec,
 	}
 	mcfan_ctl_unlock();
 	return ret;
+}
+
+int
+mcfan_ctl_set_group_engine(struct mcfan_app *app, const char *groups, const char *spec,
+			   char *msg, size_t len)
+{
+	const char *colon = strchr(spec, ':'), *args = colon != NULL ? colon + 1 : "";
+	size_t n = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
+	char name[MCFAN_ENGINE_NAME_MAX + 1], names[128];
+	const struct mcfan_engine *e;
+	unsigned int k;
+
+	if (n == 0 || n >= sizeof(name))
+		return mcfan_err_set(msg, len, -EINVAL, "set engine: '%s' is not a worker engine: "
+				     "%s", spec, mcfan_engine_names(MCFAN_ENGINE_WORKER, names,
+								    sizeof(names)));
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	e = mcfan_engine_find(MCFAN_ENGINE_WORKER, name);
+	if (e == NULL)
+		return mcfan_err_set(msg, len, -EINVAL, "set engine: '%s' is not a worker engine: "
+				     "%s", name, mcfan_engine_names(MCFAN_ENGINE_WORKER, names,
+								    sizeof(names)));
+	/* an instance configured at start: the same NAME and ARGS (none given: the first
+	 * instance of NAME) */
+	for (k = 0; k < app->n_inst; k++)
+		if (app->inst_engine[k] == e && (colon == NULL ||
+		    strcmp(app->cfg.engine_inst[k].args, args) == 0))
+			break;
+	if (k == app->n_inst) {
+		if (colon != NULL && e->args_check == NULL)
+			return mcfan_err_set(msg, len, -EINVAL, "set engine: engine %s takes no "
+					     "arguments ('%s')", name, args);
+		return mcfan_err_set(msg, len, -ENOTSUP, "set engine: %s is no engine instance "
+				     "of this run: an engine with its set-up (ports, queues, files) "
+				     "cannot be added at run time; start mcfan with --group-engine "
+				     "%s=%s (or move the groups to count)", spec, groups, spec);
+	}
+	return mcfan_ctl_set_groups_inst(app, groups, k, "set engine", msg, len);
 }
 
 unsigned int

@@ -29,6 +29,24 @@
 int mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec, char *msg,
 			 size_t len);
 
+/**
+ * Move joined groups to the worker engine instance of spec (NAME[:ARGS]): one configured at
+ * start (--worker-engine, --group-engine; without ARGS the first instance of NAME), or count
+ * (always an instance). Published with RCU like a join (mcfan_ctl_set_groups_inst()): the
+ * switch lands between RX bursts, no copy is lost or handed on twice. Takes the action lock.
+ *
+ * @param groups
+ *   Group list as for join; each must be joined.
+ * @param msg
+ *   Receives one line: what was done, or what is wrong (naming the word).
+ * @return
+ *   0; -EINVAL (not a worker engine, ARGS to an engine without any, bad group list),
+ *   -ENOTSUP (no such instance: its set-up cannot be added at run time), -ENOENT (a group
+ *   is not joined), -EALREADY, -ENOMEM.
+ */
+int mcfan_ctl_set_group_engine(struct mcfan_app *app, const char *groups, const char *spec,
+			       char *msg, size_t len);
+
 /** One worker lcore's engines for show engines and /mcfan/engines. */
 struct mcfan_engine_view {
 	unsigned int lcore_id;

@@ -395,6 +395,7 @@ mcfan_groups_start(struct mcfan_app *app)
 	for (i = 0; i < n; i++) {
 		app->group_entries[i].key = app->cfg.groups[i];
 		app->group_entries[i].id = (uint16_t)i;
+		app->group_entries[i].inst = app->cfg.group_inst[i]; /* --group-engine */
 		ret = mcfan_group_assign(&app->group_entries[i], mcfan_live_fanout(&app->live),
 					 eligible, app->n_workers);
 		if (ret < 0)
@@ -714,6 +715,71 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 		ret = mcfan_err_set(msg, len, 0, "fan-out %s for %s",
 			      mcfan_fanout_name((enum mcfan_fanout)f), text);
 	}
+out:
+	free(entries);
+	free(keys);
+	free(sel);
+	mcfan_ctl_unlock();
+	return ret;
+}
+
+int
+mcfan_ctl_set_groups_inst(struct mcfan_app *app, const char *groups, unsigned int inst,
+			  const char *what, char *msg, size_t len)
+{
+	struct mcfan_flow_key *keys = NULL;
+	struct mcfan_group_entry *entries = NULL;
+	char text[CTL_LIST_MAX];
+	bool *sel = NULL;
+	unsigned int i, n, n_old, moved = 0;
+	int ret;
+
+	mcfan_ctl_lock();
+	n_old = app->n_group_entries;
+	ret = control_ready(app, what, msg, len);
+	if (ret < 0)
+		goto out;
+	if (inst >= app->n_inst || inst > UINT8_MAX) {
+		ret = mcfan_err_set(msg, len, -EINVAL, "%s: no engine instance %u", what, inst);
+		goto out;
+	}
+	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
+	sel = calloc(RTE_MAX(n_old, 1u), sizeof(*sel));
+	if (keys == NULL || sel == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "%s: out of memory", what);
+		goto out;
+	}
+	ret = mark_joined(app, what, groups, keys, sel, msg, len);
+	if (ret < 0)
+		goto out;
+	n = (unsigned int)ret;
+	entries = copy_entries(app, 0);
+	if (entries == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "%s: out of memory", what);
+		goto out;
+	}
+	for (i = 0; i < n_old; i++) {
+		if (!sel[i] || entries[i].inst == inst)
+			continue;
+		entries[i].inst = (uint8_t)inst;
+		moved++;
+	}
+	mcfan_group_format_list(keys, n, text, sizeof(text));
+	if (moved == 0) {
+		ret = mcfan_err_set(msg, len, -EALREADY, "%s: %s already on engine instance %u",
+				    what, text, inst);
+		goto out;
+	}
+	/* published like a join: the RX side stamps the new instance from its next burst;
+	 * copies already in a worker ring keep theirs, so none is lost or handed on twice */
+	ret = replace_entries(app, what, entries, n_old, msg, len);
+	if (ret < 0)
+		goto out;
+	entries = NULL;
+	ret = mcfan_err_set(msg, len, 0, "%s: engine instance %u (%s%s%s) from the next RX "
+			    "burst", text, inst, app->cfg.engine_inst[inst].name,
+			    app->cfg.engine_inst[inst].args[0] != '\0' ? ":" : "",
+			    app->cfg.engine_inst[inst].args);
 out:
 	free(entries);
 	free(keys);

@@ -111,6 +111,24 @@ int mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *
 			 char *msg, size_t len);
 
 /**
+ * Move joined groups to worker engine instance inst (set engine GROUPS, control/engine.c):
+ * published with RCU like a join, so the RX side stamps the new instance into the copies of
+ * its next burst; copies already staged keep the old one (each copy is handed on once).
+ *
+ * @param groups
+ *   Group list as for mcfan_ctl_join(); each must be joined.
+ * @param inst
+ *   An instance index, < app->n_inst.
+ * @param what
+ *   The action's name for messages ("set engine").
+ * @return
+ *   0; -EINVAL (bad list or instance), -ENOENT (a group is not joined), -EALREADY (every
+ *   group is on inst already), -ENOMEM.
+ */
+int mcfan_ctl_set_groups_inst(struct mcfan_app *app, const char *groups, unsigned int inst,
+			      const char *what, char *msg, size_t len);
+
+/**
  * Parse a list of worker lcores (DPDK corelist syntax, decimal) into worker
  * indexes (positions in app->worker_lcore_ids).
  *

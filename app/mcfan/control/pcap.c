@@ -58,7 +58,7 @@ struct pcap_file {
 
 struct pcap_writer {
 	struct mcfan_app *app;
-	struct mcfan_pcap_lcore *lc[RTE_MAX_LCORE];
+	struct mcfan_pcap_lcore *lc[RTE_MAX_LCORE * MCFAN_ENGINE_INST_MAX];
 	unsigned int n;
 	struct pcap_file *files;           /* n x MCFAN_MAX_GROUPS */
 	struct rte_mempool *pool;          /* rte_pcapng_copy's */
@@ -330,15 +330,17 @@ mcfan_pcap_start(struct mcfan_app *app)
 	struct pcap_writer *w = &writer;
 	struct mcfan_pcap_lcore *p;
 	struct timespec now;
-	unsigned int i;
+	unsigned int i, k;
 	int ret;
 
 	memset(w, 0, sizeof(*w));
 	w->app = app;
 	for (i = 0; i < app->n_workers; i++) {
-		p = mcfan_pcap_of(&app->lcores[app->worker_lcore_ids[i]]);
-		if (p != NULL)
-			w->lc[w->n++] = p;
+		for (k = 0; k < app->n_inst; k++) {
+			p = mcfan_pcap_of(app, &app->lcores[app->worker_lcore_ids[i]], k);
+			if (p != NULL)
+				w->lc[w->n++] = p;
+		}
 	}
 	if (w->n == 0)
 		return 0;

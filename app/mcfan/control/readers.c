@@ -61,18 +61,18 @@ readers_of(const struct mcfan_app *app)
 		container_of(app->readers, struct mcfan_readers, table);
 }
 
+/* Whether any worker engine instance (the --worker-engine or a --group-engine) is readers:
+ * every worker lcore runs every instance. */
 static bool
 engine_in_use(const struct mcfan_app *app)
 {
-	unsigned int i;
+	unsigned int k;
 
-	for (i = 0; i < app->n_workers; i++) {
-		const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[i]];
-
-		if (lc->worker_engine != NULL &&
-		    strcmp(lc->worker_engine->name, MCFAN_READERS_ENGINE) == 0)
+	if (app->n_workers == 0)
+		return false;
+	for (k = 0; k < app->n_inst; k++)
+		if (strcmp(app->inst_engine[k]->name, MCFAN_READERS_ENGINE) == 0)
 			return true;
-	}
 	return false;
 }
 
@@ -354,8 +354,7 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[i]];
 		const struct mcfan_rw_worker *c = &rd->table.worker[i];
 
-		if (lc->worker_engine == NULL ||
-		    strcmp(lc->worker_engine->name, MCFAN_READERS_ENGINE) != 0)
+		if (lc->worker_engine == NULL || !engine_in_use(app))
 			continue;
 		workers[k].lcore = app->worker_lcore_ids[i];
 		workers[k].not_owner = mcfan_atomic_u64_load(&c->not_owner, memory_order_relaxed);

@@ -36,21 +36,54 @@ check_lcore(const struct mcfan_app *app, unsigned int id, const char *opt)
 	return 0;
 }
 
-/* The worker engine's per-lcore set-up with its ARGS (engine configure hook), in worker
- * order; -EINVAL for bad input (the engine printed the line). */
+/* Every worker engine instance's per-lcore set-up with its ARGS (engine configure hook),
+ * in worker order, then instance order; -EINVAL for bad input (the engine printed the
+ * line). */
 static int
-setup_engine_configure(struct mcfan_app *app, const struct mcfan_engine *wke)
+setup_engine_configure(struct mcfan_app *app)
 {
-	unsigned int w;
+	const struct mcfan_engine *e;
+	struct mcfan_lcore *lc;
+	unsigned int w, k;
 	int ret;
 
-	if (wke->configure == NULL)
-		return 0;
 	for (w = 0; w < app->n_workers; w++) {
-		ret = wke->configure(app, &app->lcores[app->worker_lcore_ids[w]],
-				     app->cfg.worker_engine_args);
-		if (ret < 0)
-			return ret;
+		lc = &app->lcores[app->worker_lcore_ids[w]];
+		for (k = 0; k < app->n_inst; k++) {
+			e = app->inst_engine[k];
+			if (e->configure == NULL)
+				continue;
+			ret = e->configure(app, lc, k, app->cfg.engine_inst[k].args,
+					   &lc->inst_priv[k]);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* The worker engine instances of cfg.engine_inst (params.c and group_engine.c have
+ * checked them; instance 0 is --worker-engine). */
+static int
+setup_instances(struct mcfan_app *app)
+{
+	const struct mcfan_config *cfg = &app->cfg;
+	unsigned int k;
+
+	app->n_inst = cfg->n_engine_inst;
+	if (app->n_inst == 0) { /* not resolved (a caller without group_engine.c): one */
+		app->n_inst = 1;
+		app->inst_engine[0] = mcfan_engine_find(MCFAN_ENGINE_WORKER, cfg->worker_engine);
+		return app->inst_engine[0] != NULL ? 0 : -EINVAL;
+	}
+	for (k = 0; k < app->n_inst; k++) {
+		app->inst_engine[k] = mcfan_engine_find(MCFAN_ENGINE_WORKER,
+							cfg->engine_inst[k].name);
+		if (app->inst_engine[k] == NULL) {
+			fprintf(stderr, "mcfan: --group-engine: '%s' is not a worker engine\n",
+				cfg->engine_inst[k].name);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -73,13 +106,15 @@ setup_engines(struct mcfan_app *app)
 					   names, sizeof(names)));
 		return -EINVAL;
 	}
+	if (setup_instances(app) < 0)
+		return -EINVAL;
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		struct mcfan_lcore *lc = &app->lcores[id];
 
 		lc->rx_engine = (lc->role & MCFAN_ROLE_RX) ? rxe : NULL;
 		lc->worker_engine = (lc->role & MCFAN_ROLE_WORKER) ? wke : NULL;
 	}
-	return setup_engine_configure(app, wke);
+	return setup_engine_configure(app);
 }
 
 int
@@ -225,7 +260,7 @@ mcfan_setup_rings(struct mcfan_app *app)
 void
 mcfan_setup_free(struct mcfan_app *app)
 {
-	unsigned int i;
+	unsigned int i, k;
 
 	mcfan_group_table_free(mcfan_live_table_exchange(&app->live.groups, NULL,
 							 memory_order_acq_rel));
@@ -234,8 +269,11 @@ mcfan_setup_free(struct mcfan_app *app)
 
 		if (lc->role & MCFAN_ROLE_RX)
 			mcfan_rx_ctx_free(&lc->rx);
-		if (lc->worker_engine != NULL && lc->worker_engine->release != NULL)
-			lc->worker_engine->release(app, lc);
+		for (k = 0; lc->worker_engine != NULL && k < app->n_inst; k++) {
+			if (app->inst_engine[k]->release != NULL)
+				app->inst_engine[k]->release(app, lc, lc->inst_priv[k]);
+			lc->inst_priv[k] = NULL;
+		}
 		rte_free(lc->in_rings);
 		lc->in_rings = NULL;
 		rte_free(lc->ws);

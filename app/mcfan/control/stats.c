@@ -643,11 +643,56 @@ mcfan_lcore_engine_values(const struct mcfan_app *app, unsigned int lcore_id,
 	lc = &app->lcores[lcore_id];
 	if (lc->worker_engine == NULL || lc->worker_engine->counters == NULL)
 		return 0;
-	n = lc->worker_engine->counters(app, lc, c, RTE_MIN(max, (unsigned int)RTE_DIM(c)));
+	/* instance 0: the --worker-engine, as before per-group engines */
+	n = lc->worker_engine->counters(app, lc, lc->inst_priv[0], c,
+					RTE_MIN(max, (unsigned int)RTE_DIM(c)));
 	for (i = 0; i < n; i++) {
 		out[i].name = c[i].name;
 		out[i].value = c[i].value;
 		out[i].kind = c[i].kind;
 	}
 	return (int)n;
+}
+
+int
+mcfan_lcore_inst_read(const struct mcfan_app *app, unsigned int lcore_id, unsigned int inst,
+		      struct mcfan_inst_view *out)
+{
+	struct mcfan_engine_counter c[MCFAN_ENGINE_COUNTERS_MAX];
+	const struct mcfan_engine *e;
+	const struct mcfan_lcore *lc;
+	unsigned int n = 0, i;
+
+	if (lcore_id >= RTE_MAX_LCORE || inst >= app->n_inst)
+		return -EINVAL;
+	lc = &app->lcores[lcore_id];
+	if (lc->worker_engine == NULL)
+		return -EINVAL;
+	e = app->inst_engine[inst];
+	out->inst = inst;
+	out->engine = e->name;
+	out->args = app->cfg.n_engine_inst > inst ? app->cfg.engine_inst[inst].args :
+		app->cfg.worker_engine_args;
+	out->frames = mcfan_atomic_u64_load(&lc->inst_frames[inst], memory_order_relaxed);
+	if (e->counters != NULL)
+		n = e->counters(app, lc, lc->inst_priv[inst], c, RTE_DIM(c));
+	if (n == 0) {
+		/* an engine without counters (count) delivers every copy it is handed */
+		out->values[0] = (struct mcfan_engine_value){"counted", out->frames,
+							     MCFAN_ENGINE_CTR_DELIVERED};
+		out->n_values = 1;
+		return 0;
+	}
+	for (i = 0; i < n && i < RTE_DIM(out->values); i++)
+		out->values[i] = (struct mcfan_engine_value){c[i].name, c[i].value, c[i].kind};
+	out->n_values = (int)i;
+	return 0;
+}
+
+uint64_t
+mcfan_lcore_sel_frames(const struct mcfan_app *app, unsigned int lcore_id)
+{
+	if (lcore_id >= RTE_MAX_LCORE)
+		return 0;
+	return mcfan_atomic_u64_load(&app->lcores[lcore_id].sel_frames, memory_order_relaxed);
 }

@@ -166,6 +166,34 @@ struct mcfan_engine_value {
 int mcfan_lcore_engine_values(const struct mcfan_app *app, unsigned int lcore_id,
 			      struct mcfan_engine_value *out, unsigned int max);
 
+/** One worker engine instance ("output") on one worker lcore (docs/delivery.md). */
+struct mcfan_inst_view {
+	unsigned int inst;        /**< Index in the instance table, 0 = --worker-engine. */
+	const char *engine;       /**< Its engine's name. */
+	const char *args;         /**< Its ARGS, "" for none. */
+	uint64_t frames;          /**< Copies the lcore handed to it. */
+	int n_values;             /**< Counters in values (>= 1). */
+	/** Its counters; an engine without any (count) shows one, "counted" = frames. The
+	 * copies handed to it = sum(kind 0) + sum(kind 1) once nothing is pending. */
+	struct mcfan_engine_value values[MCFAN_ENGINE_VALUES_MAX];
+};
+
+/**
+ * Read instance inst of worker lcore lcore_id: its engine, ARGS, copies and counters
+ * (totals since start). Any control thread, while the lcores run or after.
+ *
+ * @return
+ *   0, or -EINVAL (lcore_id not a worker lcore, inst >= app->n_inst).
+ */
+int mcfan_lcore_inst_read(const struct mcfan_app *app, unsigned int lcore_id, unsigned int inst,
+			  struct mcfan_inst_view *out);
+
+/**
+ * Copies worker lcore lcore_id handed to an engine chosen by `set engine LCORE` instead of
+ * their group's instance (0 for a bad lcore_id). Any control thread.
+ */
+uint64_t mcfan_lcore_sel_frames(const struct mcfan_app *app, unsigned int lcore_id);
+
 /* Port counters since the last clear (live, or read just before the port was closed);
  * 0, -ENODEV for a port mcfan does not use, or rte_eth_stats_get()'s error. */
 int mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out);

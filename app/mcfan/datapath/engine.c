@@ -40,8 +40,9 @@ mcfan_engine_register(const struct mcfan_engine *e)
 {
 	unsigned int s;
 
-	if (e == NULL || e->burst == NULL || (unsigned int)e->side >= MCFAN_ENGINE_SIDES ||
-	    !name_ok(e->name))
+	if (e == NULL || (unsigned int)e->side >= MCFAN_ENGINE_SIDES || !name_ok(e->name) ||
+	    (e->side == MCFAN_ENGINE_RX && e->burst == NULL) ||
+	    (e->side == MCFAN_ENGINE_WORKER && e->deliver == NULL))
 		return -EINVAL;
 	s = (unsigned int)e->side;
 	if (mcfan_engine_find(e->side, e->name) != NULL)

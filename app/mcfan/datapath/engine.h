@@ -15,8 +15,11 @@
  * Adding an engine is one new file in datapath/ that defines a struct mcfan_engine and
  * registers it at its bottom with MCFAN_ENGINE_REGISTER(), plus the file's line in
  * app/mcfan/meson.build; it is then chosen with --rx-engine NAME or --worker-engine NAME
- * (params.c looks names up here, --help lists them). Per-lcore state of an engine goes in
- * the lcore's rx_engine_priv/worker_engine_priv: its start sets it, its stop frees it.
+ * (params.c looks names up here, --help lists them). Per-lcore state of an RX engine goes in
+ * the lcore's rx_engine_priv: its start sets it, its stop frees it. A worker engine runs as
+ * instances (NAME + ARGS: --worker-engine is instance 0, --group-engine adds more): its
+ * configure gives each (lcore, instance) its own state, handed back to deliver, counters
+ * and release.
  *
  * Writer/reader protocol: the registry is written only by the constructors (before main())
  * and read afterwards; an engine struct is constant; the engine an lcore runs
@@ -74,8 +77,10 @@ enum mcfan_engine_side {
 };
 
 /**
- * One engine. start, burst and stop run on the data lcore itself; none may be NULL but
- * start, stop and the optional ARGS hooks at the end (which run on control threads).
+ * One engine. start, burst, deliver and stop run on the data lcore itself; an RX engine needs
+ * burst, a worker engine deliver; start, stop and the optional ARGS hooks at the end (which
+ * run on control threads) may be NULL. A worker engine's start and stop run once per lcore
+ * whatever its number of instances.
  */
 struct mcfan_engine {
 	/** Name for --rx-engine/--worker-engine, the report and telemetry; [a-z0-9_-]. */
@@ -93,20 +98,51 @@ struct mcfan_engine {
 	 */
 	int (*start)(struct mcfan_app *app, struct mcfan_lcore *lc);
 	/**
-	 * One pass over the lcore's inputs of this side: at most one burst of at most
-	 * burst frames from each input (port, or ring). The fast path: never blocks,
-	 * allocates, prints or locks. Charges its own msacc states when ms_on (the input
-	 * helpers below do the polling part).
+	 * RX side: one pass over the lcore's ports, at most one burst of at most burst frames
+	 * from each (port, queue). The fast path: never blocks, allocates, prints or locks.
+	 * Charges its own msacc states when ms_on (the input helpers below do the polling
+	 * part). Worker side: NULL (the worker step, datapath/deliver.h, polls the rings and
+	 * calls deliver).
 	 *
 	 * @param burst
 	 *   Frames per input, 1..MCFAN_MAX_BURST.
 	 * @param ms_on
 	 *   Microstate accounting is on for this loop iteration.
 	 * @return
-	 *   Frames (RX) or copies (worker) taken in; 0 = the pass found no work.
+	 *   Frames taken in; 0 = the pass found no work.
 	 */
 	unsigned int (*burst)(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst,
 			      bool ms_on);
+	/**
+	 * Worker side (required there, NULL on the RX side): hand on a run of copies of one
+	 * instance of this engine, on the worker lcore itself, after the worker step counted
+	 * them per group (mcfan_worker_account()) and fed them to feed quality. Takes
+	 * ownership of every copy: each ends under exactly one of the instance's counters
+	 * (delivered, or a drop reason) or, for an engine without counters (count), is simply
+	 * freed; every mbuf reference is given up (to a PMD, a ring, or freed). The fast path:
+	 * never blocks, allocates, prints or locks.
+	 *
+	 * @param priv
+	 *   The instance's state on this lcore (what its configure stored; NULL without
+	 *   configure, e.g. count, or under `set engine LCORE`).
+	 * @param pkts
+	 *   The copies, in the order they were dequeued.
+	 * @param n
+	 *   1..MCFAN_MAX_BURST.
+	 */
+	void (*deliver)(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv,
+			struct rte_mbuf **pkts, uint16_t n);
+	/**
+	 * Worker side, optional (NULL: none): once per pass of the worker step, on the worker
+	 * lcore, after the rings were polled, whether the pass found copies or not, for every
+	 * instance of this engine on the lcore (also while `set engine LCORE` runs another
+	 * engine): work an engine deferred (readers: coalesced reader wakes) is done here. The
+	 * fast path: never blocks, allocates, prints or locks.
+	 *
+	 * @param priv
+	 *   The instance's state on this lcore, as for deliver.
+	 */
+	void (*pass)(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv);
 	/** After the lcore's loop (may be NULL): every input of this side is done. */
 	void (*stop)(struct mcfan_app *app, struct mcfan_lcore *lc);
 	/* ---- optional hooks for engines with ARGS (--worker-engine NAME:ARGS); an engine
@@ -124,35 +160,47 @@ struct mcfan_engine {
 	 */
 	int (*args_check)(const char *args, char *err, size_t err_len);
 	/**
-	 * Set the engine up for one lcore: on the main lcore after rte_eal_init() and the
-	 * lcore roles, before the ports are configured and before launch (control/setup.c).
-	 * May allocate (mempools, rings) and write the lcore's worker_engine_priv and the
-	 * app's ports[].nb_txq_workers (TX queues asked of a port). NULL: nothing to do.
+	 * Set one instance of the engine up for one lcore: on the main lcore after
+	 * rte_eal_init() and the lcore roles, before the ports are configured and before
+	 * launch (control/setup.c), once per (worker lcore, instance of this engine). May
+	 * allocate (mempools, rings: names must include inst) and write the app's
+	 * ports[].nb_txq_workers (TX queues asked of a port). NULL: nothing to do.
 	 *
+	 * @param inst
+	 *   The instance index, 0..MCFAN_ENGINE_INST_MAX-1 (app->inst_engine[inst] is this engine).
 	 * @param args
 	 *   The ARGS that args_check accepted ("" for none).
+	 * @param priv
+	 *   Receives the instance's state on this lcore (given to deliver, release, counters).
 	 * @return
 	 *   0, or a negative errno after printing one line on stderr that names the token
 	 *   (-EINVAL: bad input, exit 2; others: the start fails).
 	 */
-	int (*configure)(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args);
+	int (*configure)(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
+			 const char *args, void **priv);
 	/**
 	 * Free what configure allocated: on the main lcore after the data lcores returned and
 	 * the ports were closed (control/setup.c's free). NULL: nothing to free.
-	 */
-	void (*release)(struct mcfan_app *app, struct mcfan_lcore *lc);
-	/**
-	 * The engine's own counters on this lcore, for the report, console and telemetry:
-	 * any control thread, while the lcore runs or after (each a value the lcore stored;
-	 * the engine reads them consistently, rte_seqcount). NULL: none.
 	 *
+	 * @param priv
+	 *   What configure stored (may be NULL: configure failed or never ran).
+	 */
+	void (*release)(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv);
+	/**
+	 * The counters of one instance of the engine on this lcore, for the report, console
+	 * and telemetry: any control thread, while the lcore runs or after (each a value the
+	 * lcore stored; the engine reads them consistently, rte_seqcount). NULL: none.
+	 *
+	 * @param priv
+	 *   What configure stored for the instance on lc (NULL: return 0).
 	 * @param out
 	 *   Receives at most max counters, names constant for the life of the process.
 	 * @return
 	 *   Counters written to out.
 	 */
 	unsigned int (*counters)(const struct mcfan_app *app, const struct mcfan_lcore *lc,
-				 struct mcfan_engine_counter *out, unsigned int max);
+				 const void *priv, struct mcfan_engine_counter *out,
+				 unsigned int max);
 };
 
 /**
@@ -161,8 +209,8 @@ struct mcfan_engine {
  * @param e
  *   The engine; must stay valid for the life of the process (a static const).
  * @return
- *   0; -EINVAL (NULL, no burst, bad side or name), -EEXIST (the side has an engine of
- *   that name), -ENOSPC (MCFAN_ENGINES_MAX engines on that side already).
+ *   0; -EINVAL (NULL, no burst (RX) or deliver (worker), bad side or name), -EEXIST (the
+ *   side has an engine of that name), -ENOSPC (MCFAN_ENGINES_MAX engines on that side).
  */
 int mcfan_engine_register(const struct mcfan_engine *e);
 

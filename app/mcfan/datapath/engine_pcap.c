@@ -32,7 +32,6 @@
 #include "mcfan.h"
 #include "mcfan_parse.h"
 #include "datapath/engine.h"
-#include "datapath/feed.h"
 #include "datapath/engine_pcap.h"
 
 #define ROTATE_MB_MAX (1u << 20)  /* 1 TiB files */
@@ -109,7 +108,8 @@ pcap_args_check(const char *args, char *err, size_t len)
 }
 
 static int
-pcap_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
+pcap_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
+	       const char *args, void **priv)
 {
 	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
 	char err[256], name[RTE_RING_NAMESIZE];
@@ -124,7 +124,7 @@ pcap_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
 	p = rte_zmalloc_socket("mcfan_pcap", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
 	if (p == NULL)
 		return -ENOMEM;
-	snprintf(name, sizeof(name), "mcfan_pcap%u", lc->lcore_id);
+	snprintf(name, sizeof(name), "mcfan_pcap%u_%u", lc->lcore_id, inst);
 	p->ring = rte_ring_create(name, MCFAN_PCAP_RING_SIZE, socket,
 				  RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	if (p->ring == NULL) {
@@ -137,17 +137,19 @@ pcap_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
 	snprintf(p->dir, sizeof(p->dir), "%s", a.dir);
 	p->rotate_bytes = a.rotate_mb * MIB;
 	p->rotate_s = a.rotate_s;
-	lc->worker_engine_priv = p;
+	p->inst = inst;
+	*priv = p;
 	return 0;
 }
 
 static void
-pcap_release(struct mcfan_app *app, struct mcfan_lcore *lc)
+pcap_release(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv)
 {
-	struct mcfan_pcap_lcore *p = lc->worker_engine_priv;
+	struct mcfan_pcap_lcore *p = priv;
 	struct rte_mbuf *m;
 
 	RTE_SET_USED(app);
+	RTE_SET_USED(lc);
 	if (p == NULL)
 		return;
 	/* the writer has drained it at stop; a start that failed before may leave some */
@@ -155,37 +157,24 @@ pcap_release(struct mcfan_app *app, struct mcfan_lcore *lc)
 		rte_pktmbuf_free(m);
 	rte_ring_free(p->ring);
 	rte_free(p);
-	lc->worker_engine_priv = NULL;
 }
 
-static unsigned int
-pcap_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool ms_on)
+static void
+pcap_deliver(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv,
+	     struct rte_mbuf **pkts, uint16_t n)
 {
-	struct mcfan_pcap_lcore *p = lc->worker_engine_priv;
-	struct rte_mbuf *pkts[MCFAN_MAX_BURST];
-	unsigned int r, avail, total = 0, k;
-	uint64_t now = 0;
-	uint16_t n;
+	struct mcfan_pcap_lcore *p = priv;
+	unsigned int k;
 
-	for (r = 0; r < app->n_rx; r++) {
-		n = mcfan_engine_ring_poll(lc, r, pkts, burst, ms_on, &avail, &now);
-		if (n == 0)
-			continue;
-		mcfan_feed_worker_burst(app, lc, pkts, n);
-		mcfan_worker_account(lc->ws, pkts, n, n + avail, now, app->meta_offset);
-		k = rte_ring_sp_enqueue_burst(p->ring, (void **)pkts, n, NULL);
-		if (k < n)
-			rte_pktmbuf_free_bulk(&pkts[k], n - k);
-		rte_seqcount_write_begin(&p->wk.seq);
-		p->wk.queued += k;
-		p->wk.full += n - k;
-		rte_seqcount_write_end(&p->wk.seq);
-		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_PROCESS);
-		total += n;
-	}
-	if (total == 0)
-		mcfan_feed_worker_idle(app, lc);
-	return total;
+	RTE_SET_USED(app);
+	RTE_SET_USED(lc);
+	k = rte_ring_sp_enqueue_burst(p->ring, (void **)pkts, n, NULL);
+	if (k < n)
+		rte_pktmbuf_free_bulk(&pkts[k], n - k);
+	rte_seqcount_write_begin(&p->wk.seq);
+	p->wk.queued += k;
+	p->wk.full += n - k;
+	rte_seqcount_write_end(&p->wk.seq);
 }
 
 void
@@ -207,14 +196,15 @@ mcfan_pcap_counters_read(const struct mcfan_pcap_lcore *p, struct mcfan_pcap_wk_
 }
 
 static unsigned int
-pcap_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc,
+pcap_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc, const void *priv,
 	      struct mcfan_engine_counter *out, unsigned int max)
 {
-	const struct mcfan_pcap_lcore *p = lc->worker_engine_priv;
+	const struct mcfan_pcap_lcore *p = priv;
 	struct mcfan_pcap_wk_stats wk;
 	struct mcfan_pcap_wr_stats wr;
 
 	RTE_SET_USED(app);
+	RTE_SET_USED(lc);
 	if (p == NULL || max < 7)
 		return 0;
 	mcfan_pcap_counters_read(p, &wk, &wr);
@@ -238,7 +228,7 @@ static const struct mcfan_engine engine_pcap = {
 	.side = MCFAN_ENGINE_WORKER,
 	.help = "pcap:DIR[,rotate-mb=N,rotate-s=S]: every copy into pcapng files per group "
 		"(written by a control-side thread)",
-	.burst = pcap_burst,
+	.deliver = pcap_deliver,
 	.args_check = pcap_args_check,
 	.configure = pcap_configure,
 	.release = pcap_release,
@@ -248,7 +238,9 @@ static const struct mcfan_engine engine_pcap = {
 MCFAN_ENGINE_REGISTER(engine_pcap);
 
 struct mcfan_pcap_lcore *
-mcfan_pcap_of(const struct mcfan_lcore *lc)
+mcfan_pcap_of(const struct mcfan_app *app, const struct mcfan_lcore *lc, unsigned int inst)
 {
-	return lc->worker_engine == &engine_pcap ? lc->worker_engine_priv : NULL;
+	if (inst >= app->n_inst || app->inst_engine[inst] != &engine_pcap)
+		return NULL;
+	return lc->inst_priv[inst];
 }

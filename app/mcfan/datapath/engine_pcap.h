@@ -52,22 +52,25 @@ struct mcfan_pcap_wr_stats {
 	uint64_t bytes;        /**< Bytes written, pcapng blocks included. */
 };
 
-/** One pcap lcore's hand-off (the engine's worker_engine_priv). */
+/** One pcap lcore's hand-off for one pcap instance (its inst_priv[inst]). */
 struct mcfan_pcap_lcore {
 	struct mcfan_pcap_wk_stats wk __rte_cache_aligned;
 	struct mcfan_pcap_wr_stats wr __rte_cache_aligned;
 	struct rte_ring *ring;      /**< Copies for the writer: SP worker, SC writer. */
 	unsigned int lcore_id;      /**< The worker lcore. */
+	unsigned int inst;          /**< The engine instance (app->inst_engine[] index). */
 	char dir[PATH_MAX];         /**< Where its files go (exists, writable at start). */
 	uint64_t rotate_bytes;      /**< Start a new file at this size, bytes; 0 = never. */
 	uint64_t rotate_s;          /**< Start a new file after this many seconds; 0 = never. */
 };
 
 /**
- * The pcap hand-off of lcore lc, or NULL when its worker engine is not pcap. Any control
- * thread after the engines were configured.
+ * The pcap hand-off of engine instance inst on lcore lc, or NULL when that instance is not
+ * pcap (or inst is past the last instance). Any control thread after the engines were
+ * configured.
  */
-struct mcfan_pcap_lcore *mcfan_pcap_of(const struct mcfan_lcore *lc);
+struct mcfan_pcap_lcore *mcfan_pcap_of(const struct mcfan_app *app, const struct mcfan_lcore *lc,
+				       unsigned int inst);
 
 /**
  * Copy both counter blocks of p consistently (each with rte_seqcount retries, bounded).

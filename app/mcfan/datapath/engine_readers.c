@@ -26,7 +26,6 @@
 #include "log.h"
 #include "mcfan_reader_writer.h"
 #include "datapath/engine.h"
-#include "datapath/feed.h"
 
 static int
 readers_start(struct mcfan_app *app, struct mcfan_lcore *lc)
@@ -74,49 +73,47 @@ readers_put(struct mcfan_rw_table *t, struct mcfan_rw_worker *wc, struct rte_mbu
 	}
 }
 
-static unsigned int
-readers_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool ms_on)
+static void
+readers_deliver(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv,
+		struct rte_mbuf **pkts, uint16_t n)
 {
-	struct rte_mbuf *pkts[MCFAN_MAX_BURST];
 	struct mcfan_rw *touched[MCFAN_MAX_BURST];
 	struct mcfan_rw_table *t = app->readers;
 	struct mcfan_rw_worker *wc = &t->worker[lc->worker_index];
-	unsigned int r, i, avail, n_touched, total = 0;
+	unsigned int i, n_touched = 0;
 	uint16_t self = (uint16_t)lc->worker_index;
 	uint64_t now = 0;
-	uint16_t n;
 
-	for (r = 0; r < app->n_rx; r++) {
-		n = mcfan_engine_ring_poll(lc, r, pkts, burst, ms_on, &avail, &now);
-		if (n == 0)
-			continue;
-		mcfan_feed_worker_burst(app, lc, pkts, n); /* feed quality: reads, before the free */
-		n_touched = 0;
-		for (i = 0; i < n; i++)
-			readers_put(t, wc, pkts[i], app->meta_offset, self, touched, &n_touched);
-		/* publish each ring once for the burst; wake its sleepers now or defer it */
-		if (n_touched != 0 && now == 0)
-			now = rte_rdtsc();
-		for (i = 0; i < n_touched; i++) {
-			touched[i]->listed = false;
-			mcfan_rw_worker_flush(wc, touched[i], now);
-		}
-		mcfan_worker_burst(lc->ws, pkts, n, n + avail, now, app->meta_offset);
-		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_PROCESS);
-		total += n;
-	}
-	/* deferred wakes (coalesced, lib/reader): looked at on every pass, with work or not;
-	 * while one waits, the lcore's next sleep ends by the time it is due */
-	lc->idle.engine_sleep_cap_ns = 0;
-	if (mcfan_rw_worker_pending(wc)) {
+	RTE_SET_USED(priv);
+	for (i = 0; i < n; i++)
+		readers_put(t, wc, pkts[i], app->meta_offset, self, touched, &n_touched);
+	/* publish each ring once for the burst; wake its sleepers now or defer it */
+	if (n_touched != 0)
 		now = rte_rdtsc();
-		if (mcfan_rw_worker_poll(wc, now) != 0)
-			lc->idle.engine_sleep_cap_ns = wc->next_due > now ?
-				mcfan_rw_tsc_ns(t, t->base_tsc + wc->next_due - now) - t->base_ns : 1;
+	for (i = 0; i < n_touched; i++) {
+		touched[i]->listed = false;
+		mcfan_rw_worker_flush(wc, touched[i], now);
 	}
-	if (total == 0)
-		mcfan_feed_worker_idle(app, lc);
-	return total;
+	rte_pktmbuf_free_bulk(pkts, n); /* counted per group by the worker step */
+}
+
+/* Deferred wakes (coalesced, lib/reader): looked at on every pass of the worker step, with
+ * work or not; while one waits, the lcore's next sleep ends by the time it is due. */
+static void
+readers_pass(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv)
+{
+	struct mcfan_rw_table *t = app->readers;
+	struct mcfan_rw_worker *wc = &t->worker[lc->worker_index];
+	uint64_t now;
+
+	RTE_SET_USED(priv);
+	lc->idle.engine_sleep_cap_ns = 0;
+	if (!mcfan_rw_worker_pending(wc))
+		return;
+	now = rte_rdtsc();
+	if (mcfan_rw_worker_poll(wc, now) != 0)
+		lc->idle.engine_sleep_cap_ns = wc->next_due > now ?
+			mcfan_rw_tsc_ns(t, t->base_tsc + wc->next_due - now) - t->base_ns : 1;
 }
 
 static const struct mcfan_engine engine_readers = {
@@ -125,7 +122,8 @@ static const struct mcfan_engine engine_readers = {
 	.help = "write every copy into its group's shared-memory ring for reader processes "
 		"(libmcfan-reader, mcfan-read), count it and free it",
 	.start = readers_start,
-	.burst = readers_burst,
+	.deliver = readers_deliver,
+	.pass = readers_pass,
 };
 
 MCFAN_ENGINE_REGISTER(engine_readers);

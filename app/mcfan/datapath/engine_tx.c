@@ -44,13 +44,13 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_eal.h>
 #include <rte_seqcount.h>
 #include <rte_udp.h>
 
 #include "mcfan.h"
 #include "mcfan_parse.h"
 #include "datapath/engine.h"
-#include "datapath/feed.h"
 
 /* Header mbufs and clones per tx lcore: the TX ring can hold MCFAN_TX_DESC copies (each one
  * header and one clone), plus a burst in hand, plus the per-lcore cache. */
@@ -219,7 +219,8 @@ tx_port_find(const char *text, uint16_t *port)
 }
 
 static int
-tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
+tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
+	     const char *args, void **priv)
 {
 	char err[256], name[RTE_MEMPOOL_NAMESIZE];
 	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
@@ -250,8 +251,23 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
 	if (info.max_tx_queues < 2u + app->ports[port].nb_txq_workers) {
 		fprintf(stderr, "mcfan: port %u (%s): %u worker lcores send on it (tx engine) but "
 			"the driver has at most %u TX queues (one is the control lcore's); use "
-			"fewer tx workers on this port\n", port, info.driver_name,
-			app->ports[port].nb_txq_workers + 1u, info.max_tx_queues);
+			"fewer tx workers on this port%s\n", port, info.driver_name,
+			app->ports[port].nb_txq_workers + 1u, info.max_tx_queues,
+			app->n_inst > 1 ? " (each tx output on the port takes one TX queue per "
+			"worker lcore: fewer outputs or workers)" : "");
+		return -EINVAL;
+	}
+	/* net_tap of DPDK 22.11 passes one file descriptor per RX and per TX queue in one
+	 * multi-process message of at most RTE_MP_MAX_FD_NUM (8) at start and overruns it
+	 * above 4 queue pairs (the process dies: "stack smashing detected") */
+	if (strcmp(info.driver_name, "net_tap") == 0 &&
+	    2u * (2u + app->ports[port].nb_txq_workers) > RTE_MP_MAX_FD_NUM) {
+		fprintf(stderr, "mcfan: port %u (net_tap): %u tx outputs of worker lcores send on "
+			"it, but net_tap takes at most %u queue pairs (one is the control lcore's: "
+			"its start passes %u file descriptors at most); use fewer tx workers or "
+			"outputs on this port, or another tap port\n", port,
+			app->ports[port].nb_txq_workers + 1u, RTE_MP_MAX_FD_NUM / 2,
+			RTE_MP_MAX_FD_NUM);
 		return -EINVAL;
 	}
 	p = rte_zmalloc_socket("mcfan_tx", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
@@ -260,10 +276,10 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
 	p->a = a;
 	p->port = port;
 	if (a.rw_mac || a.rw_ip || a.rw_port) {
-		snprintf(name, sizeof(name), "mcfan_txh%u", lc->lcore_id);
+		snprintf(name, sizeof(name), "mcfan_txh%u_%u", lc->lcore_id, inst);
 		p->hdr_pool = rte_pktmbuf_pool_create(name, TX_POOL_MBUFS, TX_POOL_CACHE, 0,
 						      RTE_PKTMBUF_HEADROOM + TX_HDR_ROOM, socket);
-		snprintf(name, sizeof(name), "mcfan_txc%u", lc->lcore_id);
+		snprintf(name, sizeof(name), "mcfan_txc%u_%u", lc->lcore_id, inst);
 		p->clone_pool = rte_pktmbuf_pool_create(name, TX_POOL_MBUFS, TX_POOL_CACHE, 0, 0,
 							socket);
 		if (p->hdr_pool == NULL || p->clone_pool == NULL) {
@@ -278,22 +294,22 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, const char *args)
 	/* this lcore's TX queue: the next after the control lcore's queue 0 */
 	app->ports[port].nb_txq_workers++;
 	p->queue = app->ports[port].nb_txq_workers;
-	lc->worker_engine_priv = p;
+	*priv = p;
 	return 0;
 }
 
 static void
-tx_release(struct mcfan_app *app, struct mcfan_lcore *lc)
+tx_release(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv)
 {
-	struct tx_priv *p = lc->worker_engine_priv;
+	struct tx_priv *p = priv;
 
 	RTE_SET_USED(app);
+	RTE_SET_USED(lc);
 	if (p == NULL)
 		return;
 	rte_mempool_free(p->hdr_pool);
 	rte_mempool_free(p->clone_pool);
 	rte_free(p);
-	lc->worker_engine_priv = NULL;
 }
 
 /* RFC 1624 eqn. 3: checksum hc after 16-bit word m became m2 (all in network order). */
@@ -411,64 +427,53 @@ nohdr:
 	return NULL;
 }
 
-static unsigned int
-tx_burst(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst, bool ms_on)
+static void
+tx_deliver(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv, struct rte_mbuf **pkts,
+	   uint16_t n)
 {
-	struct tx_priv *p = lc->worker_engine_priv;
+	struct tx_priv *p = priv;
 	bool rw = p->a.rw_mac || p->a.rw_ip || p->a.rw_port;
-	struct rte_mbuf *pkts[MCFAN_MAX_BURST], *out[MCFAN_MAX_BURST];
+	struct rte_mbuf *out[MCFAN_MAX_BURST], **tx = pkts;
 	uint64_t sent_bytes, *drop;
-	unsigned int r, avail, total = 0, i, k;
-	uint64_t now = 0;
-	uint16_t n, sent;
+	unsigned int i, k = n;
+	uint16_t sent;
 
-	for (r = 0; r < app->n_rx; r++) {
-		n = mcfan_engine_ring_poll(lc, r, pkts, burst, ms_on, &avail, &now);
-		if (n == 0)
-			continue;
-		mcfan_feed_worker_burst(app, lc, pkts, n);
-		mcfan_worker_account(lc->ws, pkts, n, n + avail, now, app->meta_offset);
-		rte_seqcount_write_begin(&p->st.seq);
-		if (!rw) {
-			memcpy(out, pkts, n * sizeof(out[0]));
-			k = n;
-		} else {
-			for (i = 0, k = 0; i < n; i++) {
-				drop = NULL;
-				out[k] = tx_rewrite(p, pkts[i], &drop);
-				if (out[k] != NULL)
-					k++;
-				else
-					(*drop)++;
-			}
+	RTE_SET_USED(app);
+	RTE_SET_USED(lc);
+	rte_seqcount_write_begin(&p->st.seq);
+	if (rw) {
+		tx = out;
+		for (i = 0, k = 0; i < n; i++) {
+			drop = NULL;
+			out[k] = tx_rewrite(p, pkts[i], &drop);
+			if (out[k] != NULL)
+				k++;
+			else
+				(*drop)++;
 		}
-		sent = k > 0 ? rte_eth_tx_burst(p->port, p->queue, out, (uint16_t)k) : 0;
-		for (i = 0, sent_bytes = 0; i < sent; i++)
-			sent_bytes += out[i]->pkt_len;
-		if (sent < k)
-			rte_pktmbuf_free_bulk(&out[sent], k - sent);
-		p->st.sent += sent;
-		p->st.full += k - sent;
-		p->st.bytes += sent_bytes;
-		rte_seqcount_write_end(&p->st.seq);
-		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_PROCESS);
-		total += n;
 	}
-	if (total == 0)
-		mcfan_feed_worker_idle(app, lc);
-	return total;
+	sent = k > 0 ? rte_eth_tx_burst(p->port, p->queue, tx, (uint16_t)k) : 0;
+	for (i = 0, sent_bytes = 0; i < sent; i++)
+		sent_bytes += tx[i]->pkt_len;
+	if (sent < k)
+		rte_pktmbuf_free_bulk(&tx[sent], k - sent);
+	p->st.sent += sent;
+	p->st.full += k - sent;
+	p->st.bytes += sent_bytes;
+	rte_seqcount_write_end(&p->st.seq);
 }
 
 static unsigned int
-tx_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc,
+tx_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc, const void *priv,
 	    struct mcfan_engine_counter *out, unsigned int max)
 {
-	const struct tx_priv *p = lc->worker_engine_priv;
+	const struct tx_priv *p = priv;
 	struct tx_stats s;
 	uint32_t sn;
 	unsigned int tries = 0;
 
 	RTE_SET_USED(app);
+	RTE_SET_USED(lc);
 	if (p == NULL || max < 6)
 		return 0;
 	do {
@@ -490,7 +495,7 @@ static const struct mcfan_engine engine_tx = {
 	.side = MCFAN_ENGINE_WORKER,
 	.help = "tx:PORT[,dst-mac=M,dst-ip=A,dst-port=N]: send every copy out of PORT, "
 		"unchanged or with its destination rewritten",
-	.burst = tx_burst,
+	.deliver = tx_deliver,
 	.args_check = tx_args_check,
 	.configure = tx_configure,
 	.release = tx_release,

@@ -26,6 +26,7 @@
 
 #include "mcfan.h"
 #include "log.h"
+#include "datapath/deliver.h"
 #include "datapath/engine.h"
 #include "datapath/idle.h"
 
@@ -49,13 +50,47 @@ engine_start(struct mcfan_app *app, struct mcfan_lcore *lc, const struct mcfan_e
 	return false;
 }
 
+/* Whether instance k is the first of its engine (its start and stop run once an lcore). */
+static bool
+inst_first(const struct mcfan_app *app, unsigned int k)
+{
+	unsigned int j;
+
+	for (j = 0; j < k; j++)
+		if (app->inst_engine[j] == app->inst_engine[k])
+			return false;
+	return true;
+}
+
+/* Start the worker engines of every instance; false if one refused. */
+static bool
+worker_start(struct mcfan_app *app, struct mcfan_lcore *lc, int *err)
+{
+	unsigned int k;
+
+	for (k = 0; k < app->n_inst; k++)
+		if (inst_first(app, k) && !engine_start(app, lc, app->inst_engine[k], err))
+			return false;
+	return true;
+}
+
+static void
+worker_stop(struct mcfan_app *app, struct mcfan_lcore *lc)
+{
+	unsigned int k;
+
+	for (k = 0; k < app->n_inst; k++)
+		if (inst_first(app, k) && app->inst_engine[k]->stop != NULL)
+			app->inst_engine[k]->stop(app, lc);
+}
+
 int
 mcfan_lcore_main(void *arg)
 {
 	struct mcfan_app *app = arg;
 	unsigned int id = rte_lcore_id();
 	struct mcfan_lcore *lc = &app->lcores[id];
-	const struct mcfan_engine *rxe = lc->rx_engine, *wke = lc->worker_engine, *cur = wke;
+	const struct mcfan_engine *rxe = lc->rx_engine, *wke = lc->worker_engine, *cur = NULL;
 	bool rx = (lc->role & MCFAN_ROLE_RX) != 0 && rxe != NULL;
 	bool worker = (lc->role & MCFAN_ROLE_WORKER) != 0 && wke != NULL;
 	bool rx_running, ms_on, ms_was_on;
@@ -72,7 +107,7 @@ mcfan_lcore_main(void *arg)
 	mcfan_idle_lcore_start(app, lc, rte_rdtsc());
 	if (rx && !engine_start(app, lc, rxe, &err))
 		rx = false;
-	if (worker && !engine_start(app, lc, wke, &err))
+	if (worker && !worker_start(app, lc, &err))
 		worker = false;
 	if ((lc->role & MCFAN_ROLE_RX) && !rx) /* never polls: done at once for the stop order */
 		mcfan_atomic_u32_add(&app->rx_done_count, 1, memory_order_release);
@@ -114,11 +149,10 @@ mcfan_lcore_main(void *arg)
 			sel = mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
 			if (unlikely(sel != cur_sel)) { /* set engine (control/engine.c) */
 				cur_sel = sel;
+				/* NULL: every copy to its group's instance (datapath/deliver.h) */
 				cur = sel == 0 ? NULL : mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
-				if (cur == NULL)
-					cur = wke;
 			}
-			work += cur->burst(app, lc, burst, ms_on);
+			work += mcfan_worker_step(app, lc, burst, ms_on, cur);
 			if (work == 0 && phase >= MCFAN_PHASE_STOP_RX && !rx_running &&
 			    mcfan_atomic_u32_load(&app->rx_done_count, memory_order_acquire) == app->n_rx &&
 			    mcfan_lcore_rings_empty(app, lc))
@@ -142,8 +176,8 @@ mcfan_lcore_main(void *arg)
 	mcfan_overrun_close(&lc->ovr);
 	if (rx && rxe->stop != NULL)
 		rxe->stop(app, lc);
-	if (worker && wke->stop != NULL)
-		wke->stop(app, lc);
+	if (worker)
+		worker_stop(app, lc);
 	mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_OTHER);
 	return err;
 }

@@ -970,6 +970,46 @@ put_engines(struct expo *e, struct mcfan_app *app)
 	return 0;
 }
 
+/* Per worker lcore and engine instance ("output", docs/delivery.md): the copies handed to
+ * it, and the sums of its delivered and dropped counters (state in, delivered, dropped). */
+static int
+put_engine_outputs(struct expo *e, struct mcfan_app *app)
+{
+	static const char *const states[] = {"delivered", "dropped", "in"};
+	static const char *name = "mcfan_engine_output_copies";
+	struct mcfan_inst_view v;
+	char l[LABELS_MAX];
+	uint64_t sum[3];
+	unsigned int w, k, st;
+	int i;
+
+	family(e, name, FAM_COUNTER, NULL, "Copies per worker lcore and engine instance "
+	       "(output; 0 = --worker-engine): in = handed to it, delivered + dropped = in once "
+	       "nothing is pending");
+	for (w = 0; w < app->n_workers; w++) {
+		unsigned int id = app->worker_lcore_ids[w];
+
+		for (k = 0; k < app->n_inst; k++) {
+			if (mcfan_lcore_inst_read(app, id, k, &v) < 0)
+				continue;
+			sum[0] = sum[1] = 0;
+			sum[2] = v.frames;
+			for (i = 0; i < v.n_values; i++)
+				if (v.values[i].kind <= 1)
+					sum[v.values[i].kind] += v.values[i].value;
+			for (st = 0; st < RTE_DIM(states); st++) {
+				l[0] = '\0';
+				label_u(l, sizeof(l), "lcore", id);
+				label_u(l, sizeof(l), "output", k);
+				label(l, sizeof(l), "engine", v.engine);
+				label(l, sizeof(l), "state", states[st]);
+				sample_u64(e, name, "_total", l, sum[st]);
+			}
+		}
+	}
+	return 0;
+}
+
 /* The per-reader values summed under reader="_other". */
 struct reader_sum {
 	uint64_t frames;
@@ -1337,6 +1377,8 @@ mcfan_metrics_format(struct mcfan_app *app, bool openmetrics,
 		ret = put_rings(&e, app);
 	if (ret == 0)
 		ret = put_engines(&e, app);
+	if (ret == 0)
+		ret = put_engine_outputs(&e, app);
 	if (ret == 0)
 		ret = put_readers(&e, app);
 	if (ret == 0)

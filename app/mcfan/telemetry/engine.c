@@ -4,18 +4,23 @@
 
 /*
  * Telemetry: /mcfan/engines (docs/telemetry.md, docs/delivery.md): per worker lcore the
- * engine that runs, the one it started with (and its ARGS) and the start engine's counters.
- * Read side: control/engine.h.
+ * engine that runs, the one it started with (and its ARGS) and the start engine's counters;
+ * /mcfan/engine_outputs: per worker lcore and engine instance, its copies and their
+ * delivered/dropped sums; /mcfan/set_engine: the set engine action. Read side and action:
+ * control/engine.h, control/stats.h.
  */
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_telemetry.h>
 
 #include "mcfan.h"
+#include "control/action.h"
 #include "control/engine.h"
+#include "control/stats.h"
 #include "telemetry/telemetry.h"
 
 /* Columns (DPDK 22.11 replies nest one level, arrays of scalars only: telemetry.h). */
@@ -82,3 +87,81 @@ out:
 MCFAN_TEL_COMMAND(tel_engines, "/mcfan/engines",
 		  "Worker lcores as columns: lcore, engine, start_engine, start_args and the "
 		  "engine's counters. No parameters")
+
+/* Columns of /mcfan/engine_outputs. */
+enum { OC_LCORE, OC_OUTPUT, OC_ENGINE, OC_ARGS, OC_FRAMES, OC_DELIVERED, OC_DROPPED, OC_COLS };
+
+static int
+tel_engine_outputs(struct mcfan_app *app, const char *cmd, const char *params,
+		   struct rte_tel_data *d)
+{
+	static const struct mcfan_tel_col cols[OC_COLS] = {
+		{"lcore", RTE_TEL_U64_VAL}, {"output", RTE_TEL_U64_VAL},
+		{"engine", RTE_TEL_STRING_VAL}, {"args", RTE_TEL_STRING_VAL},
+		{"frames", RTE_TEL_U64_VAL}, {"delivered", RTE_TEL_U64_VAL},
+		{"dropped", RTE_TEL_U64_VAL},
+	};
+	struct rte_tel_data *c[OC_COLS];
+	struct mcfan_inst_view v;
+	uint64_t sum[2];
+	unsigned int w, k, id;
+	int i;
+
+	if (mcfan_tel_param_none(cmd, params) < 0)
+		return -EINVAL;
+	if (mcfan_tel_cols_alloc(c, cols, OC_COLS) < 0)
+		return -ENOMEM;
+	for (w = 0; w < app->n_workers; w++) {
+		id = app->worker_lcore_ids[w];
+		for (k = 0; k < app->n_inst; k++) {
+			if (mcfan_lcore_inst_read(app, id, k, &v) < 0)
+				continue;
+			sum[0] = sum[1] = 0;
+			for (i = 0; i < v.n_values; i++)
+				if (v.values[i].kind <= 1)
+					sum[v.values[i].kind] += v.values[i].value;
+			rte_tel_data_add_array_u64(c[OC_LCORE], id);
+			rte_tel_data_add_array_u64(c[OC_OUTPUT], k);
+			rte_tel_data_add_array_string(c[OC_ENGINE], v.engine);
+			rte_tel_data_add_array_string(c[OC_ARGS], v.args);
+			rte_tel_data_add_array_u64(c[OC_FRAMES], v.frames);
+			rte_tel_data_add_array_u64(c[OC_DELIVERED], sum[0]);
+			rte_tel_data_add_array_u64(c[OC_DROPPED], sum[1]);
+		}
+	}
+	rte_tel_data_start_dict(d);
+	return mcfan_tel_cols_attach(d, c, cols, OC_COLS);
+}
+MCFAN_TEL_COMMAND(tel_engine_outputs, "/mcfan/engine_outputs",
+		  "Engine outputs per worker lcore as columns: lcore, output, engine, args, "
+		  "frames, delivered, dropped. No parameters")
+
+/* /mcfan/set_engine,GROUPS NAME[:ARGS] or LCORE NAME[:ARGS]: the console's set engine. */
+static int
+tel_set_engine(struct mcfan_app *app, const char *cmd, const char *params,
+	       struct rte_tel_data *d)
+{
+	char buf[MCFAN_TEL_PARAM_MAX + 1], msg[MCFAN_CTL_MSG_MAX], *sp;
+	uint64_t id;
+	int ret;
+
+	RTE_SET_USED(cmd);
+	if (params == NULL || strlen(params) > MCFAN_TEL_PARAM_MAX)
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", params);
+	sp = strchr(buf, ' ');
+	if (sp == NULL || sp == buf || sp[1] == '\0')
+		return -EINVAL;
+	*sp++ = '\0';
+	if (mcfan_tel_param_uint(buf, UINT32_MAX, &id) == 0)
+		ret = mcfan_ctl_set_engine(app, id, sp, msg, sizeof(msg));
+	else
+		ret = mcfan_ctl_set_group_engine(app, buf, sp, msg, sizeof(msg));
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "status", ret);
+	rte_tel_data_add_dict_string(d, "message", msg);
+	return 0;
+}
+MCFAN_TEL_COMMAND(tel_set_engine, "/mcfan/set_engine",
+		  "set engine as on the console: parameter 'LCORE NAME[:ARGS]' or 'GROUPS "
+		  "NAME[:ARGS]'; answers status and message")

@@ -157,6 +157,31 @@ print_engine_values(const struct mcfan_app *app, FILE *f)
 	}
 }
 
+/* Per worker lcore and engine instance ("output", docs/delivery.md), one line each, when the
+ * run has more than one instance. */
+static void
+print_engine_outputs(const struct mcfan_app *app, FILE *f)
+{
+	struct mcfan_inst_view v;
+	unsigned int w, k, id;
+	int i;
+
+	for (w = 0; app->n_inst > 1 && w < app->n_workers; w++) {
+		id = app->worker_lcore_ids[w];
+		for (k = 0; k < app->n_inst; k++) {
+			if (mcfan_lcore_inst_read(app, id, k, &v) < 0)
+				continue;
+			fprintf(f, "\nengine output %u %s%s%s on lcore %u: frames %" PRIu64 ";", k,
+				v.engine, v.args[0] != '\0' ? ":" : "", v.args, id, v.frames);
+			for (i = 0; i < v.n_values; i++)
+				fprintf(f, " %s %" PRIu64, v.values[i].name, v.values[i].value);
+		}
+		if (mcfan_lcore_sel_frames(app, id) != 0)
+			fprintf(f, "\nengine set for lcore %u (set engine LCORE): frames %" PRIu64, id,
+				mcfan_lcore_sel_frames(app, id));
+	}
+}
+
 void
 mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 {
@@ -195,6 +220,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		fprintf(f, " %s %" PRIu64, mcfan_drop_name(i), t.drops[i]);
 	print_engines(app, f);
 	print_engine_values(app, f);
+	print_engine_outputs(app, f);
 	fprintf(f, "\n\nports:\n  %4s %-22s %-16s %-12s %12s %10s %10s %10s %12s %12s\n",
 		"port", "name", "driver", "filter", "ipackets", "imissed", "ierrors", "rx_nombuf",
 		"kernel_drops", "if_rx_pkts");
@@ -295,6 +321,41 @@ json_engine_values(const struct mcfan_app *app, unsigned int id)
 	for (i = 0; i < n; i++)
 		json_object_set_new(o, v[i].name, json_u64(v[i].value));
 	return o;
+}
+
+/* JSON of worker lcore id's engine instances: [{output, engine, args, frames, delivered,
+ * dropped, counters}];
+ * [] for an lcore that is no worker. */
+static json_t *
+json_engine_outputs(const struct mcfan_app *app, unsigned int id)
+{
+	struct mcfan_inst_view v;
+	json_t *a = json_array(), *o, *c;
+	uint64_t sum[2];
+	unsigned int k;
+	int i;
+
+	for (k = 0; k < app->n_inst; k++) {
+		if (mcfan_lcore_inst_read(app, id, k, &v) < 0)
+			continue;
+		o = json_object();
+		c = json_object();
+		sum[0] = sum[1] = 0;
+		json_object_set_new(o, "output", json_integer(k));
+		json_object_set_new(o, "engine", json_string(v.engine));
+		json_object_set_new(o, "args", json_string(v.args));
+		json_object_set_new(o, "frames", json_u64(v.frames));
+		for (i = 0; i < v.n_values; i++) {
+			json_object_set_new(c, v.values[i].name, json_u64(v.values[i].value));
+			if (v.values[i].kind <= 1)
+				sum[v.values[i].kind] += v.values[i].value;
+		}
+		json_object_set_new(o, "delivered", json_u64(sum[0]));
+		json_object_set_new(o, "dropped", json_u64(sum[1]));
+		json_object_set_new(o, "counters", c);
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 /* A string that is NULL when there is none (an engine of a role the lcore lacks): null then. */
@@ -649,6 +710,10 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "worker_engine", json_str_or_null(eng.worker));
 		json_object_set_new(o, "engine_counters", json_engine_values(app,
 								       rows[i].lcore_id));
+		json_object_set_new(o, "engine_outputs", json_engine_outputs(app,
+								     rows[i].lcore_id));
+		json_object_set_new(o, "engine_set_frames",
+				    json_u64(mcfan_lcore_sel_frames(app, rows[i].lcore_id)));
 		for (k = 0; k < ni; k++) {
 			if (iv[k].lcore_id != rows[i].lcore_id)
 				continue;

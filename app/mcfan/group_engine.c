@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/*
+ * The worker engine instance table and the groups' instances, before EAL (group_engine.h).
+ */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcfan.h"
+#include "group_engine.h"
+
+/* The instance of NAME[:ARGS] text spec, added if new; -ENOSPC when the table is full. */
+static int
+inst_of(struct mcfan_config *cfg, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	size_t n = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
+	const char *args = colon != NULL ? colon + 1 : "";
+	unsigned int k;
+
+	for (k = 0; k < cfg->n_engine_inst; k++)
+		if (strlen(cfg->engine_inst[k].name) == n &&
+		    strncmp(cfg->engine_inst[k].name, spec, n) == 0 &&
+		    strcmp(cfg->engine_inst[k].args, args) == 0)
+			return (int)k;
+	if (cfg->n_engine_inst == MCFAN_ENGINE_INST_MAX)
+		return -ENOSPC;
+	k = cfg->n_engine_inst++;
+	snprintf(cfg->engine_inst[k].name, sizeof(cfg->engine_inst[k].name), "%.*s", (int)n,
+		 spec);
+	snprintf(cfg->engine_inst[k].args, sizeof(cfg->engine_inst[k].args), "%s", args);
+	return (int)k;
+}
+
+int
+mcfan_group_engine_resolve(struct mcfan_config *cfg)
+{
+	char buf[MCFAN_GROUP_ENGINE_RULE_LEN], g[MCFAN_GROUP_STR_MAX];
+	struct mcfan_flow_key *keys;
+	int16_t *rule_of; /* per --groups entry: the rule that named it, -1 none */
+	unsigned int r, i, j;
+	char *eq;
+	int n, k, ret = -EINVAL;
+
+	memset(cfg->group_inst, 0, sizeof(cfg->group_inst));
+	cfg->n_engine_inst = 0;
+	snprintf(buf, sizeof(buf), "%s%s%s", cfg->worker_engine,
+		 cfg->worker_engine_args[0] != '\0' ? ":" : "", cfg->worker_engine_args);
+	(void)inst_of(cfg, buf);
+	if (cfg->n_group_engine_rules == 0)
+		goto count;
+	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
+	rule_of = malloc(MCFAN_MAX_GROUPS * sizeof(*rule_of));
+	if (keys == NULL || rule_of == NULL) {
+		fprintf(stderr, "mcfan: --group-engine: out of memory\n");
+		free(keys);
+		free(rule_of);
+		return -ENOMEM;
+	}
+	for (i = 0; i < MCFAN_MAX_GROUPS; i++)
+		rule_of[i] = -1;
+	for (r = 0; r < cfg->n_group_engine_rules; r++) {
+		snprintf(buf, sizeof(buf), "%s", cfg->group_engine_rules[r]);
+		eq = strchr(buf, '=');
+		*eq = '\0'; /* params.c checked the rule */
+		n = mcfan_group_parse_list(buf, keys, MCFAN_MAX_GROUPS, NULL, 0);
+		k = inst_of(cfg, eq + 1);
+		if (n < 0)
+			goto out;
+		if (k < 0) {
+			fprintf(stderr, "mcfan: --group-engine: '%s': more than %d engine instances "
+				"(each distinct NAME[:ARGS], --worker-engine's included)\n",
+				cfg->group_engine_rules[r], MCFAN_ENGINE_INST_MAX);
+			goto out;
+		}
+		for (j = 0; j < (unsigned int)n; j++) {
+			for (i = 0; i < cfg->n_groups; i++)
+				if (mcfan_flow_key_equal(&keys[j], &cfg->groups[i]))
+					break;
+			mcfan_group_format(&keys[j], g, sizeof(g));
+			if (i == cfg->n_groups) {
+				fprintf(stderr, "mcfan: --group-engine: group %s of '%s' is not in "
+					"--groups (join it there too)\n", g,
+					cfg->group_engine_rules[r]);
+				goto out;
+			}
+			if (rule_of[i] >= 0 && cfg->group_inst[i] != (uint8_t)k) {
+				fprintf(stderr, "mcfan: --group-engine: group %s is given two engines: "
+					"'%s' and '%s' (one engine a group)\n", g,
+					cfg->group_engine_rules[rule_of[i]],
+					cfg->group_engine_rules[r]);
+				goto out;
+			}
+			rule_of[i] = (int16_t)r;
+			cfg->group_inst[i] = (uint8_t)k;
+		}
+	}
+	ret = 0;
+out:
+	free(keys);
+	free(rule_of);
+	if (ret < 0)
+		return ret;
+count:
+	for (i = 0; i < cfg->n_engine_inst; i++)
+		if (strcmp(cfg->engine_inst[i].name, "count") == 0 &&
+		    cfg->engine_inst[i].args[0] == '\0')
+			return 0;
+	if (inst_of(cfg, "count") < 0) {
+		fprintf(stderr, "mcfan: --group-engine: more than %d engine instances (count, "
+			"where `set engine GROUPS count` moves groups, needs one too)\n",
+			MCFAN_ENGINE_INST_MAX - 1);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,579 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Per-group worker engines (docs/delivery.md "Per-group engines"), real program, real vdevs,
+in a network namespace made here.
+
+Input: 12 groups 239.9.9.1-12:3999, N frames each (payload naming group and sequence number,
+valid checksums), written into net_tap0 from the kernel side (AF_PACKET).
+
+1. One run, two worker lcores, partition and again replicate: groups 1-3 to
+   tx:net_tap1 rewritten to dst-port 5001, groups 4-5 to tx:net_tap2 rewritten to dst-port
+   5002 (two tx outputs on each worker), groups 6-10 to pcap:DIR (the partition run gives
+   them as --group-engine, the replicate run as a config file's [group-engine] rows), 11-12
+   count (the --worker-engine). tcpdump on both taps' kernel
+   sides: per group the frames mcfan counted for it (x2 under replicate), dst MAC, IP and
+   port rewritten as that output asks, net_tap1 carries exactly groups 1-3 (port 5001) and
+   net_tap2 exactly 4-5 (5002), the tx_sent of each output = its captured frames; tshark per
+   group over the
+   pcapng files = the group's frames, no file of another group; count's copies = groups 11-12;
+   per worker frames = sum over outputs of frames, per output frames = delivered + dropped
+   (dropped 0), conservation, no mbuf outside the pool.
+2. set engine GROUPS count under traffic: groups 1-3 start on tx:net_tap1; midway the console
+   moves them to count: tx frames + count frames = every frame, tx_sent = the tap's capture,
+   both parts not empty; a run-time set engine to an instance that needs set-up is refused.
+3. readers for one group (net_pcap input): its ring gets its frames, the other group's ring
+   none, the outputs' frames split as the groups.
+4. Refusals (docs/bad-input.md section 15): before EAL, exit 2, nothing started: not
+   GROUPS=NAME, unknown engine, bad ARGS, ARGS to count, group not in --groups, a group given
+   two engines, too many instances, the config file row; after EAL: a port without a TX
+   queue for every output, net_tap1 with two tx outputs on two workers (5 queue pairs: DPDK
+   22.11's net_tap overruns its multi-process message above 4).
+
+Usage: test_groupeng.py MCFAN_BINARY. Exit 77 (skip) when not root, without `ip netns`,
+tcpdump or tshark.
+"""
+
+import glob
+import ipaddress
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+PORT = 3999
+N = 20                                   # frames per group
+NG = 12
+GROUPS = [f"239.9.9.{i}" for i in range(1, NG + 1)]
+SRC_MAC = b"\x02\x00\x00\x00\x00\x01"
+RW_MAC, RW_IP = "02:00:00:00:00:99", "239.1.1.1"
+TX_A = ["239.9.9.1", "239.9.9.2", "239.9.9.3"]          # dst-port 5001
+TX_B = ["239.9.9.4", "239.9.9.5"]                       # dst-port 5002
+PCAP_G = [f"239.9.9.{i}" for i in range(6, 11)]
+COUNT_G = ["239.9.9.11", "239.9.9.12"]
+PPS = 1000
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack(f"!{len(data) // 2}H", data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return (~s) & 0xFFFF
+
+
+def frame(group, seq):
+    """Ethernet/IPv4/UDP (RFC 791, RFC 768) with both checksums."""
+    data = f"G{group}:{seq:06d}:".encode() + b"p" * 30
+    a, b = socket.inet_aton("198.18.0.1"), socket.inet_aton(group)
+    ulen = 8 + len(data)
+    pseudo = a + b + struct.pack("!BBH", 0, 17, ulen)
+    udp = struct.pack("!HHHH", 40000, PORT, ulen, 0) + data
+    udp = udp[:6] + struct.pack("!H", csum(pseudo + udp) or 0xFFFF) + udp[8:]
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, seq & 0xFFFF, 0, 4, 17, 0, a, b)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    o = [int(x) for x in group.split(".")]
+    mac = bytes([0x01, 0x00, 0x5E, o[1] & 0x7F, o[2], o[3]])
+    return mac + SRC_MAC + b"\x08\x00" + ip + udp
+
+
+def all_frames(groups, n):
+    return [frame(g, s) for s in range(n) for g in groups]
+
+
+def raw_send_main(iface, pps, ngroups, n):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((iface, 0))
+    gap, t0 = 1.0 / pps, time.monotonic()
+    for fr in all_frames(GROUPS[:ngroups], n):
+        s.send(fr)
+        t0 += gap
+        d = t0 - time.monotonic()
+        if d > 0:
+            time.sleep(d)
+    s.close()
+    return 0
+
+
+if len(sys.argv) == 6 and sys.argv[1] == "--raw-send":
+    sys.exit(raw_send_main(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])))
+
+import mcfantest as t  # noqa: E402
+
+TMP = tempfile.mkdtemp(prefix="mcfan-groupeng-")
+ID = os.getpid()
+NS = f"mcfan-ge-{ID}"
+TIN, TOUT, TOUT2 = f"gei{ID % 100000}", f"geo{ID % 100000}", f"gep{ID % 100000}"
+
+
+def skip(why):
+    print(f"groupeng: SKIP: {why}", flush=True)
+    sys.exit(77)
+
+
+def ns(*cmd, **kw):
+    return subprocess.run(["ip", "netns", "exec", NS, *cmd], **kw)
+
+
+def send(ngroups=NG, n=N, pps=PPS):
+    r = ns("timeout", "60", sys.executable, os.path.abspath(__file__), "--raw-send", TIN,
+           str(pps), str(ngroups), str(n), capture_output=True, text=True, timeout=90)
+    return t.check_eq(r.returncode, 0, f"raw sender on {TIN}: {r.stderr}")
+
+
+class Mcfan:
+    """mcfan in the namespace; stop() with SIGINT (or quit on the console), then the report."""
+
+    def __init__(self, name, vdevs, app, lcores, console=False):
+        self.report = os.path.join(TMP, f"report-{name}.json")
+        self.prefix = f"mcfan-ge-{name}-{ID}"
+        eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--file-prefix", self.prefix,
+               "--no-pci", "--in-memory", "--log-level", "lib.eal:warning"]
+        for v in vdevs:
+            eal += ["--vdev", v]
+        self.cmd = ["ip", "netns", "exec", NS, t.mcfan_path(), *eal, "--", "--igmp", "off",
+                    "--mld", "off", "--report-json", self.report, *app]
+        self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.PIPE if console else subprocess.DEVNULL,
+                                  text=True)
+        self.lines = []
+
+    def console(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        time.sleep(0.2)
+
+    def wait_running(self, timeout=30):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            line = self.p.stdout.readline()
+            if not line:
+                return False
+            self.lines.append(line)
+            if "running:" in line:
+                return True
+        return False
+
+    def stop(self):
+        if self.p.poll() is None and self.p.stdin is None:
+            self.p.send_signal(signal.SIGINT)
+        try:
+            out, _ = self.p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            out, _ = self.p.communicate()
+        self.out = "".join(self.lines) + (out or "")
+        rep = None
+        if os.path.exists(self.report):
+            with open(self.report) as f:
+                rep = json.load(f)
+        return self.p.returncode, rep
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.kill()
+            self.p.wait()
+
+
+def read_pcap(path):
+    """The frames of a classic pcap file (tcpdump -w)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 24:
+        return []
+    e = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    out, off = [], 24
+    while off + 16 <= len(data):
+        incl = struct.unpack(e + "I", data[off + 8:off + 12])[0]
+        out.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return out
+
+
+def group_of(fr):
+    m = re.search(rb"G(239\.9\.9\.\d+):(\d{6}):", fr)
+    return m.group(1).decode() if m else None
+
+
+def outputs_check(rep, tag):
+    """Per worker: frames = sum over outputs + set-engine frames; per output frames =
+    delivered + dropped, dropped 0. Returns {(engine, args): summed counters + frames}."""
+    tot = {}
+    frames = {w["lcore"]: w["frames"] for w in rep["workers"]}
+    for lc in rep["lcores"]:
+        outs = lc.get("engine_outputs") or []
+        if lc["lcore"] not in frames:
+            continue
+        t.check_eq(sum(o["frames"] for o in outs) + lc["engine_set_frames"],
+                   frames[lc["lcore"]], f"{tag} lcore {lc['lcore']}: worker frames = sum over "
+                   f"its outputs {[(o['engine'], o['frames']) for o in outs]}")
+        for o in outs:
+            t.check_eq(o["delivered"] + o["dropped"], o["frames"],
+                       f"{tag} lcore {lc['lcore']} output {o['output']} {o['engine']}: "
+                       f"frames = delivered + dropped ({o['counters']})")
+            t.check_eq(o["dropped"], 0, f"{tag} lcore {lc['lcore']} output {o['output']}: "
+                       f"nothing dropped")
+            s = tot.setdefault((o["engine"], o["args"]), {"frames": 0})
+            s["frames"] += o["frames"]
+            for k, v in o["counters"].items():
+                s[k] = s.get(k, 0) + v
+    return tot
+
+
+def test_mixed(fanout):
+    tag = f"[mixed {fanout}]"
+    mult = 2 if fanout == "replicate" else 1
+    pdir = os.path.join(TMP, f"pcap-{fanout}")
+    os.makedirs(pdir)
+    caps = [os.path.join(TMP, f"tap-{fanout}-{i}.pcap") for i in (1, 2)]
+    cfg = os.path.join(TMP, f"ge-{fanout}.ini")
+    rw = f"dst-mac={RW_MAC},dst-ip={RW_IP}"
+    rules = [(f"239.9.9.1-3:{PORT}", f"tx:net_tap1,{rw},dst-port=5001"),
+             (f"239.9.9.4-5:{PORT}", f"tx:net_tap2,{rw},dst-port=5002"),
+             (f"239.9.9.6-10:{PORT}", f"pcap:{pdir}")]
+    cli = []
+    with open(cfg, "w") as f:
+        f.write(f"[mcfan]\nfanout = {fanout}\n")
+        if fanout == "replicate":
+            f.write("[group-engine]\n" + "".join(f"{g} = {e}\n" for g, e in rules))
+        else:
+            cli = [x for g, e in rules for x in ("--group-engine", f"{g}={e}")]
+    a = Mcfan(f"mix{fanout[0]}", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}",
+                                  f"net_tap2,iface={TOUT2}"],
+              ["--groups", f"239.9.9.1-{NG}:{PORT}", "--rx-lcores", "1",
+               "--worker-lcores", "2-3", "--config", cfg, *cli],
+              "0@0,1@1,2@1,3@0")
+    dumps = []
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        for iface, cap in zip((TOUT, TOUT2), caps):
+            d = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", iface, "-p",
+                                  "-U", "-w", cap, "udp"], stderr=subprocess.PIPE, text=True)
+            dumps.append(d)
+            line = d.stderr.readline()
+            t.check("listening" in line, f"{tag} tcpdump on {iface} listens: {line}")
+        send()
+        time.sleep(1.0)
+        for d in dumps:
+            d.send_signal(signal.SIGINT)
+            d.wait(timeout=10)
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+        for d in dumps:
+            if d.poll() is None:
+                d.kill()
+    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    t.check(t.conservation(rep), f"{tag} conservation")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} no mbuf outside its pool")
+    gf = t.group_frames(rep)
+    t.check_eq(gf, {(g, PORT): N for g in GROUPS}, f"{tag} every group's frames counted")
+    tot = outputs_check(rep, tag)
+    # the taps: per group and per rewrite
+    by = {}
+    bad = []
+    for i, cap in enumerate(caps):
+        for fr in read_pcap(cap):
+            g = group_of(fr)
+            dport = struct.unpack("!H", fr[36:38])[0]
+            if dport != 5001 + i:
+                bad.append(f"dst-port {dport} on net_tap{i + 1}")
+            by.setdefault(dport, {}).setdefault(g, 0)
+            by[dport][g] += 1
+        if fr[0:6] != bytes.fromhex(RW_MAC.replace(":", "")) or \
+                fr[30:34] != ipaddress.IPv4Address(RW_IP).packed or \
+                csum(fr[14:34]) != 0:
+            bad.append(fr[:42].hex())
+    t.check_eq(bad[:2], [], f"{tag} every frame on the taps: dst MAC and IP rewritten, IPv4 "
+               f"checksum good, its output's port ({len(bad)} bad)")
+    t.check_eq(by.get(5001), {g: mult * N for g in TX_A},
+               f"{tag} net_tap1 (dst-port 5001): exactly groups 1-3, each its frames")
+    t.check_eq(by.get(5002), {g: mult * N for g in TX_B},
+               f"{tag} net_tap2 (dst-port 5002): exactly groups 4-5, each its frames")
+    t.check_eq(sorted(by), [5001, 5002], f"{tag} no other destination port on the tap")
+    for dport, gs in ((5001, TX_A), (5002, TX_B)):
+        key = ("tx", f"net_tap{dport - 5000},{rw},dst-port={dport}")
+        t.check_eq((tot.get(key, {}).get("tx_sent"), tot.get(key, {}).get("frames")),
+                   (mult * N * len(gs), mult * N * len(gs)),
+                   f"{tag} output tx dst-port={dport}: tx_sent = frames = its captured "
+                   f"frames")
+        t.check_eq(sum(by.get(dport, {}).values()), tot.get(key, {}).get("tx_sent"),
+                   f"{tag} dst-port {dport}: capture = tx_sent")
+    # the pcapng files, read back by tshark
+    per = {}
+    for path in glob.glob(os.path.join(pdir, "*.pcapng")):
+        m = re.fullmatch(r"mcfan-(239\.9\.9\.\d+)_3999-w\d+-\d{5}\.pcapng",
+                         os.path.basename(path))
+        if not t.check(m is not None, f"{tag} pcap file name {path}"):
+            continue
+        r = subprocess.run(["tshark", "-r", path, "-T", "fields", "-e", "ip.dst"],
+                           capture_output=True, text=True, timeout=60)
+        rows = [x for x in r.stdout.split() if x]
+        t.check_eq(set(rows), {m.group(1)}, f"{tag} {os.path.basename(path)}: its group only")
+        per[m.group(1)] = per.get(m.group(1), 0) + len(rows)
+    t.check_eq(per, {g: mult * N for g in PCAP_G},
+               f"{tag} tshark per group over the pcapng files = the group's frames")
+    key = ("pcap", pdir)
+    t.check_eq((tot.get(key, {}).get("pcap_written"), tot.get(key, {}).get("frames")),
+               (mult * N * len(PCAP_G),) * 2, f"{tag} output pcap: pcap_written = frames")
+    key = ("count", "")
+    t.check_eq((tot.get(key, {}).get("counted"), tot.get(key, {}).get("frames")),
+               (mult * N * len(COUNT_G),) * 2, f"{tag} output count: groups 11-12 only")
+    t.check("engine output 1 tx:net_tap1," in a.out, f"{tag} the text report per output")
+    t.check(all(w["frames"] > 0 for w in rep["workers"]) and len(rep["workers"]) == 2,
+            f"{tag} both workers took copies: {[w['frames'] for w in rep['workers']]}")
+    print(f"groupeng: {tag} captured {sum(sum(v.values()) for v in by.values())}, {tot}",
+          flush=True)
+
+
+def telemetry(prefix, cmd):
+    """One query on mcfan's telemetry socket (DPDK's v2 protocol: JSON over SEQPACKET)."""
+    path = os.path.join("/var/run/dpdk", prefix, "dpdk_telemetry.v2")
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        s.connect(path)
+        s.recv(16384)
+        s.send(cmd.encode())
+        return json.loads(s.recv(65536).decode()).get(cmd.split(",")[0])
+    finally:
+        s.close()
+
+
+def test_set_engine():
+    tag = "[set engine groups]"
+    cap = os.path.join(TMP, "tap-set.pcap")
+    a = Mcfan("set", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
+              ["--groups", f"239.9.9.1-3:{PORT}", "--rx-lcores", "1", "--worker-lcores", "2",
+               "--group-engine", f"239.9.9.1-3:{PORT}=tx:net_tap1", "-i"],
+              "0@0,1@1,2@1", console=True)
+    n = 3 * 200
+    dump = None
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        dump = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", TOUT, "-p",
+                                 "-U", "-w", cap, "udp"], stderr=subprocess.PIPE, text=True)
+        line = dump.stderr.readline()
+        t.check("listening" in line, f"{tag} tcpdump listens: {line}")
+        th = threading.Thread(target=send, args=(3, 200, 300))   # 600 frames over 2 s
+        th.start()
+        time.sleep(1.0)
+        a.console(f"set engine 239.9.9.1-3:{PORT} count")
+        th.join()
+        time.sleep(0.5)
+        a.console(f"set engine 239.9.9.1:{PORT} pcap:{TMP}")
+        a.console(f"set engine 239.9.9.1:{PORT} count")
+        a.console("show engines")
+        tel_out = telemetry(a.prefix, "/mcfan/engine_outputs")
+        tel_bad = telemetry(a.prefix, f"/mcfan/set_engine,239.9.9.1:{PORT} pcap:/tmp")
+        tel_set = telemetry(a.prefix, f"/mcfan/set_engine,239.9.9.1:{PORT} tx:net_tap1")
+        dump.send_signal(signal.SIGINT)
+        dump.wait(timeout=10)
+        a.console("quit")
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+        if dump is not None and dump.poll() is None:
+            dump.kill()
+    out = a.out
+    t.check_eq(rc, 0, f"{tag} exit:\n{out[-2000:]}")
+    t.check(f"239.9.9.1:{PORT} .. 239.9.9.3:{PORT} (3 groups): engine instance 0 (count) "
+            "from the next RX burst" in out,
+            f"{tag} the console's answer: {[x for x in out.splitlines() if 'engine' in x]}")
+    t.check(f"error: set engine: pcap:{TMP} is no engine instance of this run" in out and
+            "start mcfan with --group-engine" in out, f"{tag} an engine with set-up refused")
+    t.check(f"error: set engine: 239.9.9.1:{PORT} already on engine instance 0" in out,
+            f"{tag} no change refused")
+    t.check(re.search(r"^  output 1 tx:net_tap1: frames \d+; tx_sent \d+", out, re.M)
+            is not None, f"{tag} show engines per output")
+    t.check_eq(tel_set, {"status": 0, "message": f"239.9.9.1:{PORT}: engine instance 1 "
+                         "(tx:net_tap1) from the next RX burst"},
+               f"{tag} /mcfan/set_engine moves a group back to tx")
+    t.check(isinstance(tel_bad, dict) and tel_bad.get("status") == -95 and
+            "is no engine instance of this run" in tel_bad.get("message", ""),
+            f"{tag} /mcfan/set_engine refuses an engine with set-up (-ENOTSUP): {tel_bad}")
+    if t.check(isinstance(tel_out, dict), f"{tag} /mcfan/engine_outputs: {tel_out}"):
+        t.check_eq({k: tel_out.get(k) for k in ("lcore", "output", "engine", "args")},
+                   {"lcore": [2, 2], "output": [0, 1], "engine": ["count", "tx"],
+                    "args": ["", "net_tap1"]}, f"{tag} /mcfan/engine_outputs columns")
+        t.check_eq(sum(tel_out.get("frames", [])), n, f"{tag} /mcfan/engine_outputs: the "
+                   f"outputs' frames add up to every frame")
+        t.check_eq(tel_out.get("delivered"), tel_out.get("frames"),
+                   f"{tag} /mcfan/engine_outputs: delivered = frames per output")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    t.check_eq(t.group_frames(rep), {(f"239.9.9.{i}", PORT): 200 for i in (1, 2, 3)},
+               f"{tag} every frame counted per group")
+    tot = outputs_check(rep, tag)
+    tx, cnt = tot.get(("tx", "net_tap1"), {}), tot.get(("count", ""), {})
+    t.check_eq(tx.get("frames", 0) + cnt.get("frames", 0), n,
+               f"{tag} tx frames {tx.get('frames')} + count frames {cnt.get('frames')} = "
+               f"every frame")
+    t.check(tx.get("frames", 0) > 0 and cnt.get("frames", 0) > 0,
+            f"{tag} the switch landed under traffic: both parts not empty")
+    t.check_eq(len(read_pcap(cap)), tx.get("tx_sent"), f"{tag} the tap's capture = tx_sent")
+    t.check(t.conservation(rep), f"{tag} conservation")
+
+
+def bad_cases():
+    big = [f"--group-engine=239.9.9.{i}=pcap:/tmp,rotate-s={i}" for i in range(1, 17)]
+    return [
+        (["--group-engine", "239.9.9.1"], "--group-engine: '239.9.9.1' is not "
+         "GROUPS=NAME[:ARGS] of at most 511 characters"),
+        (["--group-engine", "239.9.9.1=nope"], "--group-engine: 'nope' is not a worker "
+         "engine: "),
+        (["--group-engine", "239.9.9.1=tx:0,dst-port=0"], "--group-engine: tx: dst-port '0' "
+         "is not a UDP port (1..65535)"),
+        (["--group-engine", "239.9.9.1=count:x"], "--group-engine: '239.9.9.1=count:x': "
+         "engine count takes no arguments"),
+        (["--group-engine", "239.9.9.300=count"], "--group-engine: "),
+        (["--group-engine", "239.9.9.7=count"], "--group-engine: group 239.9.9.7 of "
+         "'239.9.9.7=count' is not in --groups (join it there too)"),
+        (["--group-engine", "239.9.9.1-2=pcap:/tmp", "--group-engine", "239.9.9.2=count"],
+         "--group-engine: group 239.9.9.2 is given two engines: '239.9.9.1-2=pcap:/tmp' and "
+         "'239.9.9.2=count' (one engine a group)"),
+        (big, "--group-engine: '239.9.9.16=pcap:/tmp,rotate-s=16': more than 16 engine "
+         "instances"),
+    ]
+
+
+def test_bad_input():
+    tag = "[bad input]"
+    for i, (args, msg) in enumerate(bad_cases()):
+        eal = t.eal_args(f"gebad{i}", extra=["--vdev", "net_null0"])
+        rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-16", "--duration",
+                                              "0.2", *args])
+        if "239.9.9.7=count" in args:
+            rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration",
+                                                  "0.2", *args])
+        t.check_eq(rc, 2, f"{tag} {args[-1][:50]}: exit status")
+        t.check(msg in err, f"{tag} {args[-1][:50]}: message {msg!r}: {err.strip()!r}")
+        t.check(not t.eal_lines(err) and not os.path.exists(t.runtime_dir(eal)),
+                f"{tag} {args[-1][:50]}: nothing started")
+        t.check(rep is None, f"{tag} {args[-1][:50]}: no report")
+    cfg = os.path.join(TMP, "bad.ini")
+    with open(cfg, "w") as f:
+        f.write("[mcfan]\ngroups = 239.9.9.1\n[group-engine]\n239.9.9.1 = nope\n")
+    eal = t.eal_args("gebadcfg", extra=["--vdev", "net_null0"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--config", cfg, "--duration", "0.2"])
+    t.check_eq(rc, 2, f"{tag} config file: exit status")
+    t.check("'nope' is not a worker engine" in err and "bad.ini" in err,
+            f"{tag} config file: the file and the value named: {err.strip()!r}")
+    # after EAL: net_pcap without tx_pcap has 1 TX queue (the control lcore's)
+    inp = os.path.join(TMP, "empty.pcap")
+    t.write_pcap(inp, [])
+    eal = t.eal_args("gebadtxq", extra=["--vdev", "net_null0", "--vdev",
+                                        f"net_pcap0,rx_pcap={inp}"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2",
+                                          "--group-engine", "239.9.9.2=tx:1"])
+    t.check_eq(rc, 2, f"{tag} tx:1 output on a port of 1 TX queue: exit status")
+    t.check("port 1 (net_pcap): 1 worker lcores send on it (tx engine) but the driver has at "
+            "most 1 TX queues (one is the control lcore's); use fewer tx workers on this port "
+            "(each tx output on the port takes one TX queue per worker lcore: fewer outputs "
+            "or workers)" in err, f"{tag} tx:1 output: {err!r}")
+    t.check(rep is None, f"{tag} tx:1 output: no report")
+    t.remove_runtime_dir(eal)
+
+
+def test_readers_group():
+    """The readers engine for one group only: its ring is written, the other group's is not
+    (it is counted); the reader rings exist because an instance is readers."""
+    tag = "[readers per group]"
+    pcap = os.path.join(TMP, "rd.pcap")
+    t.write_pcap(pcap, [t.udp4_frame(f"239.9.9.{1 + (i % 4 == 0)}", PORT) for i in range(400)])
+    prefix = f"mcfan-ge-rd-{ID}"
+    eal = ["--lcores", "0@0,1@1,2@1", "--no-huge", "-m", "512", "--in-memory",
+           "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
+           "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+    report = os.path.join(TMP, "rd-report.json")
+    mc = t.McfanProcess(eal, ["--rx-lcores", "1", "--worker-lcores", "2", "--groups",
+                              f"239.9.9.1-2:{PORT}", "--group-engine",
+                              f"239.9.9.1:{PORT}=readers", "--duration", "4",
+                              "--report-json", report])
+    v = None
+    try:
+        if not t.check(mc.wait_line("running:", 60) is not None, f"{tag} mcfan runs"):
+            return
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            v, _ = tel.query("/mcfan/readers")
+            if v and v.get("ring_written") == [300, 0]:
+                break
+            time.sleep(0.2)
+        tel.close()
+    finally:
+        rc = mc.wait(30)
+    t.check_eq(rc, 0, f"{tag} exit status")
+    t.check_eq((v or {}).get("ring_written"), [300, 0],
+               f"{tag} /mcfan/readers: group 1's ring has its 300 frames, group 2's none")
+    if not t.check(os.path.exists(report), f"{tag} report"):
+        return
+    with open(report) as f:
+        rep = json.load(f)
+    tot = outputs_check(rep, tag)
+    t.check_eq((tot.get(("readers", ""), {}).get("frames"),
+                tot.get(("count", ""), {}).get("frames")), (300, 100),
+               f"{tag} the readers output took group 1's copies, count group 2's")
+    t.check(t.conservation(rep), f"{tag} conservation")
+
+
+def test_tap_queues():
+    tag = "[tap queues]"
+    a = Mcfan("tapq", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
+              ["--groups", f"239.9.9.1-2:{PORT}", "--rx-lcores", "1", "--worker-lcores", "2-3",
+               "--group-engine", f"239.9.9.1:{PORT}=tx:net_tap1,dst-port=5001",
+               "--group-engine", f"239.9.9.2:{PORT}=tx:net_tap1,dst-port=5002"],
+              "0@0,1@1,2@1,3@0")
+    try:
+        out, _ = a.p.communicate(timeout=60)
+    finally:
+        a.kill()
+    t.check_eq(a.p.returncode, 2, f"{tag} two tx outputs x two workers on net_tap1: exit 2")
+    t.check("mcfan: port 1 (net_tap): 4 tx outputs of worker lcores send on it, but net_tap "
+            "takes at most 4 queue pairs" in out, f"{tag} the message: {out[-800:]!r}")
+    t.check("stack smashing" not in out, f"{tag} no crash")
+
+
+def main():
+    if os.geteuid() != 0:
+        skip("needs root (network namespaces)")
+    for tool in ("ip", "tcpdump", "tshark"):
+        if shutil.which(tool) is None:
+            skip(f"{tool} missing")
+    if subprocess.run(["ip", "netns", "add", NS]).returncode != 0:
+        skip("cannot create a network namespace")
+    try:
+        ns("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+           "net.ipv6.conf.default.disable_ipv6=1", capture_output=True)
+        ns("ip", "link", "set", "lo", "up")
+        for name, fn in (("partition", lambda: test_mixed("partition")),
+                         ("replicate", lambda: test_mixed("replicate")),
+                         ("set_engine", test_set_engine), ("tap_queues", test_tap_queues),
+                         ("readers", test_readers_group),
+                         ("bad_input", test_bad_input)):
+            if len(sys.argv) > 2 and name not in sys.argv[2:]:
+                continue
+            fn()
+    finally:
+        subprocess.run(["ip", "netns", "del", NS])
+        shutil.rmtree(TMP, ignore_errors=True)
+        for d in glob.glob(f"/var/run/dpdk/mcfan-ge-*-{ID}"):
+            shutil.rmtree(d, ignore_errors=True)
+    t.finish("groupeng")
+
+
+if __name__ == "__main__":
+    main()
