@@ -169,6 +169,7 @@ mcfan_idle_origin_name(enum mcfan_idle_origin origin)
 		[MCFAN_IDLE_FROM_ALONE] = "default-alone",
 		[MCFAN_IDLE_FROM_SHARED] = "default-shared",
 		[MCFAN_IDLE_FROM_SET] = "set",
+		[MCFAN_IDLE_FROM_READERS] = "default-readers",
 	};
 
 	return (unsigned int)origin < MCFAN_IDLE_FROM_MAX ? names[origin] : "unknown";

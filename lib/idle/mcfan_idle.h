@@ -140,6 +140,9 @@ enum mcfan_idle_origin {
 	MCFAN_IDLE_FROM_ALONE,      /**< Default: no other data lcore shares its CPUs. */
 	MCFAN_IDLE_FROM_SHARED,     /**< Default: another data lcore shares a CPU with it. */
 	MCFAN_IDLE_FROM_SET,        /**< Console or telemetry `set idle` since. */
+	/** Default: alone among mcfan's data lcores, but reader processes (engine readers)
+	 * share the host's CPUs with it, so it does not spin against them. */
+	MCFAN_IDLE_FROM_READERS,
 	MCFAN_IDLE_FROM_MAX         /**< Number of origins; not an origin. */
 };
 

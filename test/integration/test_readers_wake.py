@@ -174,6 +174,16 @@ def phase(mcfan, lab, name, extra, budget_ns, at_budget):
         ring = rep["readers"]["rings"][0]
         t.check_eq(ring["written"], 1, f"{name}: one frame written")
         t.check_eq(ring["wakes"], 1, f"{name}: exactly one FUTEX_WAKE for it")
+        # the lcore is alone among mcfan's data lcores, but 100 reader processes may share
+        # its CPU: without an idle option it does not spin (docs/idle.md "Defaults")
+        idle = next(lc for lc in rep["lcores"] if lc["lcore"] == 1)["idle"]
+        want = ("default-readers", "backoff:none") if "--idle-rx" not in extra else \
+            ("option", extra[extra.index("--idle-rx") + 1])
+        t.check_eq((idle["origin"], idle["policy"]), want, f"{name}: idle origin and policy "
+                   f"of the readers lcore ({idle['why']})")
+        if "--idle-rx" not in extra:
+            t.check_eq(idle["why"], "default-readers (reader processes share its CPUs)",
+                       f"{name}: why")
     except (OSError, ValueError, KeyError, IndexError) as e:
         t.check(False, f"{name}: report: {e}")
 

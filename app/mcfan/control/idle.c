@@ -23,6 +23,7 @@
 #include "mcfan.h"
 #include "log.h"
 #include "control/idle.h"
+#include "control/readers.h"
 
 #define NS_PER_US UINT64_C(1000)
 
@@ -136,7 +137,7 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 {
 	const struct mcfan_config *cfg = &app->cfg;
 	bool rx = (lc->role & MCFAN_ROLE_RX) != 0, explicit = rx ? cfg->idle_rx_set :
-		cfg->idle_worker_set, worker_near;
+		cfg->idle_worker_set, worker_near, shared;
 	unsigned int max_us = cfg->idle_max_sleep_us, first_div = MCFAN_IDLE_STEP_FIRST_DIV;
 	enum mcfan_idle_origin origin;
 	uint32_t policy;
@@ -148,9 +149,13 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 		policy = rx ? cfg->idle_rx : cfg->idle_worker;
 		origin = MCFAN_IDLE_FROM_OPTION;
 	} else {
-		policy = mcfan_idle_default_policy(lc->role, lc->idle.share_n > 0);
-		origin = lc->idle.share_n > 0 ? MCFAN_IDLE_FROM_SHARED : MCFAN_IDLE_FROM_ALONE;
-		if (lc->idle.share_n > 0) {
+		/* reader rings (engine readers): reader processes run on the host's CPUs, so an
+		 * lcore alone among mcfan's would still spin against them */
+		shared = lc->idle.share_n > 0 || mcfan_readers_wanted(app);
+		policy = mcfan_idle_default_policy(lc->role, shared);
+		origin = lc->idle.share_n > 0 ? MCFAN_IDLE_FROM_SHARED :
+			shared ? MCFAN_IDLE_FROM_READERS : MCFAN_IDLE_FROM_ALONE;
+		if (shared) {
 			first_div = MCFAN_IDLE_SHARED_STEP_FIRST_DIV;
 			if (!cfg->idle_max_sleep_set)
 				max_us = MCFAN_IDLE_SHARED_MAX_SLEEP_US;
@@ -266,6 +271,9 @@ mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsign
 			snprintf(out[n].why, sizeof(out[n].why), "%s (shares CPU %d with %u data "
 				 "lcore%s)", mcfan_idle_origin_name(origin), lc->idle.share_cpu,
 				 lc->idle.share_n, lc->idle.share_n == 1 ? "" : "s");
+		else if (origin == MCFAN_IDLE_FROM_READERS)
+			snprintf(out[n].why, sizeof(out[n].why), "%s (reader processes share "
+				 "its CPUs)", mcfan_idle_origin_name(origin));
 		else
 			snprintf(out[n].why, sizeof(out[n].why), "%s (alone on its CPU)",
 				 mcfan_idle_origin_name(origin));

@@ -61,10 +61,8 @@ readers_of(const struct mcfan_app *app)
 		container_of(app->readers, struct mcfan_readers, table);
 }
 
-/* Whether any worker engine instance (the --worker-engine or a --group-engine) is readers:
- * every worker lcore runs every instance. */
-static bool
-engine_in_use(const struct mcfan_app *app)
+bool
+mcfan_readers_wanted(const struct mcfan_app *app)
 {
 	unsigned int k;
 
@@ -212,7 +210,7 @@ mcfan_readers_start(struct mcfan_app *app)
 	unsigned int i;
 	int ret;
 
-	if (!engine_in_use(app))
+	if (!mcfan_readers_wanted(app))
 		return 0;
 	rd = rte_zmalloc("mcfan_readers", sizeof(*rd), 0);
 	if (rd == NULL) {
@@ -354,7 +352,7 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[i]];
 		const struct mcfan_rw_worker *c = &rd->table.worker[i];
 
-		if (lc->worker_engine == NULL || !engine_in_use(app))
+		if (lc->worker_engine == NULL || !mcfan_readers_wanted(app))
 			continue;
 		workers[k].lcore = app->worker_lcore_ids[i];
 		workers[k].not_owner = mcfan_atomic_u64_load(&c->not_owner, memory_order_relaxed);

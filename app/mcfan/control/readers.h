@@ -52,6 +52,16 @@ struct mcfan_readers_worker_view {
 };
 
 /**
+ * Whether any worker engine instance (the --worker-engine or a --group-engine) is readers,
+ * so that reader rings will be made (every worker lcore runs every instance). Main lcore,
+ * after mcfan_setup_lcores() (the instance table), before or after mcfan_readers_start().
+ *
+ * @return
+ *   true if a worker lcore exists and an instance's engine is readers.
+ */
+bool mcfan_readers_wanted(const struct mcfan_app *app);
+
+/**
  * Create the rings of the groups joined at start, if any worker runs the readers engine
  * (app->readers stays NULL otherwise). Before launch, after the group table is published.
  *
