@@ -263,6 +263,7 @@ test_default_policy(void)
 	}
 	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_OPTION), "option");
 	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_ALONE), "default-alone");
+	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_READERS), "default-readers");
 	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_SHARED), "default-shared");
 	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_SET), "set");
 	CHECK_EQ_STR(mcfan_idle_origin_name(MCFAN_IDLE_FROM_MAX), "unknown");
