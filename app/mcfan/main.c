@@ -167,14 +167,19 @@ create_pool(struct mcfan_app *app)
 		MCFAN_LOG(WARNING, "--mbufs %u is below the %u mbufs that all RX queues and rings "
 			  "can hold: expect rx_nombuf under load\n", n, need);
 	/* on the node of the lcores that fill it: the (first) RX lcore's (docs/topology.md) */
-	app->pool = rte_pktmbuf_pool_create("mcfan_pool", n, MCFAN_MBUF_CACHE, 0,
-					    RTE_MBUF_DEFAULT_BUF_SIZE,
-					    (int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]));
+	app->pool_ops = mcfan_placement_pool_ops(app, app->pool_ops_why,
+						 sizeof(app->pool_ops_why));
+	app->pool = rte_pktmbuf_pool_create_by_ops("mcfan_pool", n, MCFAN_MBUF_CACHE, 0,
+						   RTE_MBUF_DEFAULT_BUF_SIZE,
+						   (int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]),
+						   app->pool_ops);
 	if (app->pool == NULL) {
 		pool_failure(app, n);
 		return -rte_errno;
 	}
 	app->pool_size = n;
+	MCFAN_LOG(INFO, "mbuf pool: %u mbufs, handler %s: %s\n", n, app->pool_ops,
+		  app->pool_ops_why);
 	return 0;
 }
 

@@ -401,6 +401,8 @@ struct mcfan_app {
 	struct mcfan_port ports[RTE_MAX_ETHPORTS];
 	struct rte_mempool *pool;
 	unsigned int pool_size;
+	const char *pool_ops;            /* the pool's handler (control/placement.h), set once */
+	char pool_ops_why[96];            /* why that handler, for the start line and telemetry */
 	struct rte_ring **rings;          /* n_rx x n_workers, [rx * n_workers + w] */
 	struct rte_rcu_qsbr *qsbr;
 	struct mcfan_group_entry *group_entries; /* control's copy of the table's entries */

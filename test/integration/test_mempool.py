@@ -10,6 +10,9 @@ the console (rings drained, every copy counted and freed) the mbufs outside the 
 exactly the capture's frames; while frames flow into a replicate fan-out at least those and
 at most the pool; after quit the report's mbufs_outside_pool is 0. Also: the documented keys,
 size = the report's mbufs_total, available + outside_pool = size, a parameter refused (null).
+The pool's handler follows the placement (docs/performance.md "Scale"): stack when data lcores
+share a CPU (this run), DPDK's ring_mp_mc when none does, the EAL's --mbuf-pool-ops-name when
+given; /mcfan/mempool and the start line say which and why.
 
 Usage: test_mempool.py MCFAN_BINARY"""
 
@@ -22,12 +25,31 @@ import mcfantest as t
 
 TMP = tempfile.mkdtemp(prefix="mcfan-mempool-")
 N_FRAMES = 57          # frames in the capture = mbufs net_pcap keeps
-KEYS = {"name", "size", "cache_size", "available", "outside_pool"}
+KEYS = {"name", "size", "cache_size", "ops", "ops_why", "available", "outside_pool"}
 
 
 def console(p, cmd):
     p.stdin.write(cmd + "\n")
     p.stdin.flush()
+
+
+def handler_runs(pcap):
+    """The start line names the handler and why: alone, and shared with the EAL option."""
+    for name, lcores, wk, extra, want in (
+            ("alone", "0@0,1@1", "1", [], "handler ring_mp_mc: default-alone (no two data "
+             "lcores share a CPU)"),
+            ("option", "0@0,1@1,2@1", "1-2", ["--mbuf-pool-ops-name", "ring_mp_mc"],
+             "handler ring_mp_mc: option (--mbuf-pool-ops-name ring_mp_mc)")):
+        eal = t.eal_args(f"mempool-{name}",
+                         extra=["--vdev", f"net_pcap0,rx_pcap={pcap},infinite_rx=1", *extra])
+        eal[0:2] = ["--lcores", lcores]
+        r = subprocess.run([t.mcfan_path(), *eal, "--", "--groups", "239.9.9.1-3:3999",
+                            "--rx-lcores", "1", "--worker-lcores", wk, "--duration", "1"],
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        t.remove_runtime_dir(eal)
+        t.check_eq(r.returncode, 0, f"[{name}] exit status ({r.stderr[-300:]!r})")
+        line = next((ln for ln in r.stderr.splitlines() if "mbuf pool:" in ln), "")
+        t.check(line.endswith(want), f"[{name}] start line ends with {want!r}: {line!r}")
 
 
 def main():
@@ -70,6 +92,9 @@ def main():
             f"{max(seen or [-1])}")
     t.check_eq(v["name"], "mcfan_pool", "/mcfan/mempool name")
     t.check_eq(v["cache_size"], 256, "/mcfan/mempool cache_size")
+    t.check_eq(v["ops"], "stack", "/mcfan/mempool ops: data lcores share CPU 1")
+    t.check_eq(v["ops_why"], "default-shared (lcore 1 shares CPU 1 with another data lcore)",
+               "/mcfan/mempool ops_why")
     size = v["size"]
     v, _ = tel.query("/mcfan/mempool,1")
     t.check(v is None, f"/mcfan/mempool,1 is refused (null): {v!r}")
@@ -101,6 +126,7 @@ def main():
         t.check_eq(rep["mbufs_outside_pool"], 0, "report mbufs_outside_pool after quit")
         t.check(t.conservation(rep), "report conservation")
     t.remove_runtime_dir(eal)
+    handler_runs(pcap)
     subprocess.run(["rm", "-rf", "--", TMP])
     t.finish("mempool")
 

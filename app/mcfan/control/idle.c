@@ -23,6 +23,7 @@
 #include "mcfan.h"
 #include "log.h"
 #include "control/idle.h"
+#include "control/placement.h"
 #include "control/readers.h"
 
 #define NS_PER_US UINT64_C(1000)
@@ -97,40 +98,6 @@ intr_setup(struct mcfan_app *app, struct mcfan_lcore *lc, bool refuse)
 	return 0;
 }
 
-static bool
-is_data_lcore(const struct mcfan_lcore *lc)
-{
-	return (lc->role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)) != 0;
-}
-
-/* Placement (docs/idle.md "Defaults"): which other data lcores may run on a CPU of lcore id
- * (their EAL cpusets intersect); the first such CPU in *cpu, -1 if none; whether one of them
- * is a worker in *worker. */
-static unsigned int
-placement_share(const struct mcfan_app *app, unsigned int id, int *cpu, bool *worker)
-{
-	rte_cpuset_t mine = rte_lcore_cpuset(id), both;
-	unsigned int other, n = 0, c;
-
-	*cpu = -1;
-	*worker = false;
-	for (other = 0; other < RTE_MAX_LCORE; other++) {
-		if (other == id || !is_data_lcore(&app->lcores[other]))
-			continue;
-		both = rte_lcore_cpuset(other);
-		CPU_AND(&both, &both, &mine);
-		if (CPU_COUNT(&both) == 0)
-			continue;
-		n++;
-		if (app->lcores[other].role & MCFAN_ROLE_WORKER)
-			*worker = true;
-		for (c = 0; c < CPU_SETSIZE && *cpu < 0; c++)
-			if (CPU_ISSET(c, &both))
-				*cpu = (int)c;
-	}
-	return n;
-}
-
 /* The start policy, its origin and the sleep cap of one data lcore (docs/idle.md). */
 static void
 start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
@@ -143,7 +110,7 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 	uint32_t policy;
 	int cpu;
 
-	lc->idle.share_n = placement_share(app, id, &cpu, &worker_near);
+	lc->idle.share_n = mcfan_placement_share(app, id, &cpu, &worker_near);
 	lc->idle.share_cpu = cpu;
 	if (explicit) {
 		policy = rx ? cfg->idle_rx : cfg->idle_worker;

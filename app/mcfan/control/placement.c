@@ -20,6 +20,8 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_memory.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
@@ -625,4 +627,63 @@ mcfan_placement_free(void)
 	mcfan_sct_free(plc.map);
 	plc.map = NULL;
 	plc.app = NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * What shares a CPU (idle defaults, the mbuf pool's handler).
+ */
+
+static bool
+is_data_lcore(const struct mcfan_lcore *lc)
+{
+	return (lc->role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)) != 0;
+}
+
+unsigned int
+mcfan_placement_share(const struct mcfan_app *app, unsigned int id, int *cpu, bool *worker)
+{
+	rte_cpuset_t mine = rte_lcore_cpuset(id), both;
+	unsigned int other, n = 0, c;
+
+	*cpu = -1;
+	*worker = false;
+	for (other = 0; other < RTE_MAX_LCORE; other++) {
+		if (other == id || !is_data_lcore(&app->lcores[other]))
+			continue;
+		both = rte_lcore_cpuset(other);
+		CPU_AND(&both, &both, &mine);
+		if (CPU_COUNT(&both) == 0)
+			continue;
+		n++;
+		if (app->lcores[other].role & MCFAN_ROLE_WORKER)
+			*worker = true;
+		for (c = 0; c < CPU_SETSIZE && *cpu < 0; c++)
+			if (CPU_ISSET(c, &both))
+				*cpu = (int)c;
+	}
+	return n;
+}
+
+const char *
+mcfan_placement_pool_ops(const struct mcfan_app *app, char *why, size_t len)
+{
+	const char *user = rte_eal_mbuf_user_pool_ops();
+	unsigned int id;
+	bool worker;
+	int cpu;
+
+	if (user != NULL) {
+		snprintf(why, len, "option (--mbuf-pool-ops-name %s)", user);
+		return user;
+	}
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		if (!is_data_lcore(&app->lcores[id]) ||
+		    mcfan_placement_share(app, id, &cpu, &worker) == 0)
+			continue;
+		snprintf(why, len, "default-shared (lcore %u shares CPU %d with another data "
+			 "lcore)", id, cpu);
+		return MCFAN_POOL_OPS_SHARED;
+	}
+	snprintf(why, len, "default-alone (no two data lcores share a CPU)");
+	return rte_mbuf_best_mempool_ops();
 }

@@ -173,4 +173,41 @@ void mcfan_placement_view_put(struct mcfan_placement_view *v);
 /** Free the placement state (after rte_eal_cleanup: EAL's argv may be the one built here). */
 void mcfan_placement_free(void);
 
+/** The mbuf pool's handler when data lcores share a CPU (mcfan_placement_pool_ops()). */
+#define MCFAN_POOL_OPS_SHARED "stack"
+
+/**
+ * How many other data lcores (RX or worker role) may run on a CPU of lcore id: their EAL
+ * cpusets intersect (docs/idle.md "Defaults"). Main lcore, once the roles are set
+ * (mcfan_setup_lcores()).
+ *
+ * @param id
+ *   An lcore id, 0..RTE_MAX_LCORE-1.
+ * @param cpu
+ *   Receives the first CPU it shares, -1 if none.
+ * @param worker
+ *   Receives whether one of those lcores has the worker role.
+ * @return
+ *   The number of other data lcores sharing a CPU with it (0 = alone).
+ */
+unsigned int mcfan_placement_share(const struct mcfan_app *app, unsigned int id, int *cpu,
+				   bool *worker);
+
+/**
+ * The mempool handler (rte_mempool ops name) of the mbuf pool, by placement
+ * (docs/performance.md "Scale"): the EAL's --mbuf-pool-ops-name if given; else
+ * MCFAN_POOL_OPS_SHARED ("stack", LIFO) when two data lcores share a CPU: the default ring
+ * handler (ring_mp_mc) is not preemption safe, a thread preempted inside an enqueue makes
+ * every other lcore that frees or allocates spin until it runs again (0.05 M copies/s
+ * against 12 M with 4 workers on one CPU); else DPDK's best (rte_mbuf_best_mempool_ops(),
+ * ring_mp_mc on x86). Main lcore, after the roles are set, before the pool is made.
+ *
+ * @param why
+ *   Receives the reason, e.g. "default-shared (lcore 2 shares CPU 0 with another data
+ *   lcore)", cut to len - 1 characters.
+ * @return
+ *   The handler name (static storage or the EAL's).
+ */
+const char *mcfan_placement_pool_ops(const struct mcfan_app *app, char *why, size_t len);
+
 #endif /* MCFAN_APP_PLACEMENT_H */

@@ -34,11 +34,13 @@ tel_mempool(struct mcfan_app *app, const char *cmd, const char *params,
 	rte_tel_data_add_dict_string(d, "name", app->pool->name);
 	rte_tel_data_add_dict_u64(d, "size", app->pool->size);
 	rte_tel_data_add_dict_u64(d, "cache_size", app->pool->cache_size);
+	rte_tel_data_add_dict_string(d, "ops", app->pool_ops != NULL ? app->pool_ops : "");
+	rte_tel_data_add_dict_string(d, "ops_why", app->pool_ops_why);
 	rte_tel_data_add_dict_u64(d, "available", avail);
 	/* rte_mempool_avail_count() is at most the size (it clamps a racy sum) */
 	rte_tel_data_add_dict_u64(d, "outside_pool", app->pool->size - avail);
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_mempool, "/mcfan/mempool",
-		  "The mbuf pool: size, available, outside_pool (in rings, queues, lcores). "
+		  "The mbuf pool: size, handler (ops, ops_why), available, outside_pool. "
 		  "No parameters")
