@@ -123,7 +123,8 @@ def send(groups, n, pps):
 
 
 class Mcfan:
-    """mcfan in the namespace, console on a pipe; quit, then the report."""
+    """mcfan in the namespace, stdin a pipe (the console with -i); stop() with quit (-i) or
+    SIGINT, then the report."""
 
     def __init__(self, name, vdevs, app, lcores="0@0,1@1,2@1"):
         self.report = os.path.join(TMP, f"report-{name}.json")
@@ -156,11 +157,13 @@ class Mcfan:
         return False
 
     def stop(self):
-        if self.p.poll() is None:
+        if self.p.poll() is None and "-i" in self.cmd:      # the console: quit
             try:
                 self.console("quit", 0)
             except (BrokenPipeError, OSError):
                 pass
+        elif self.p.poll() is None:
+            self.p.send_signal(signal.SIGINT)
         try:
             out, _ = self.p.communicate(timeout=30)
         except subprocess.TimeoutExpired:
