@@ -485,12 +485,16 @@ def test_memif():
               ["--groups", f"239.9.9.1-3:{PORT}", "--rx-lcores", "1", "--worker-lcores", "2",
                "--group-engine", f"239.9.9.1-2:{PORT}=tx:net_memif0"])
     tp = None
+    # testpmd's verbose lines go to a file: a pipe read only at the end would fill and block
+    # its forwarding lcore
     tp_path = os.path.join(TMP, "testpmd.out")
     tp_out = open(tp_path, "w")
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
-        tp = subprocess.Popen(["ip", "netns", "exec", NS, "dpdk-testpmd", "-l", "0,1",
+        # line-buffered: the echo of the console's "stop" cannot cut a verbose line
+        tp = subprocess.Popen(["ip", "netns", "exec", NS, "stdbuf", "-oL", "dpdk-testpmd",
+                               "-l", "0,1",
                                "--no-huge", "-m", "256", "--no-shconf", "--no-pci",
                                "--file-prefix", f"mcfan-gf-tp-{ID}", "--vdev",
                                f"net_memif0,role=client,socket={sock}", "--", "-i",

@@ -94,8 +94,8 @@ out:
 	return ret;
 }
 MCFAN_TEL_COMMAND(tel_engines, "/mcfan/engines",
-		  "Worker lcores as columns: lcore, engine, start_engine, start_args, mode "
-		  "(per_group, set_engine, set_output) and the engine's counters. No parameters")
+		  "Worker lcores as columns: lcore, engine, start_engine, start_args, mode and "
+		  "the engine's counters. No parameters")
 
 /* Columns of /mcfan/engine_outputs. */
 enum { OC_LCORE, OC_OUTPUT, OC_ENGINE, OC_ARGS, OC_FRAMES, OC_DELIVERED, OC_DROPPED, OC_COLS };
