@@ -195,6 +195,26 @@ def telemetry(prefix, cmd):
         s.close()
 
 
+def wait_group(prefix, group, want, timeout=20):
+    """Until the worker counted want frames of group (/mcfan/groups,GROUP): the last group of
+    each round the sender writes, so every frame before it is through the worker too (one
+    RX lcore, one worker: one ring, in order)."""
+    end, got = time.monotonic() + timeout, None
+    while time.monotonic() < end:
+        got = (telemetry(prefix, f"/mcfan/groups,{group}") or {}).get("frames")
+        if got == want:
+            return True
+        time.sleep(0.1)
+    return t.check_eq(got, want, f"worker counted {group} in time")
+
+
+def wait_capture(path, want, timeout=20):
+    """Until tcpdump has written want frames into path (or the time is up)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and len(read_pcap(path)) < want:
+        time.sleep(0.1)
+
+
 def read_pcap(path):
     """The frames of a classic pcap file (tcpdump -w)."""
     with open(path, "rb") as f:
@@ -251,7 +271,8 @@ def test_join_and_lcore():
         a.console(f"join 239.9.9.3:{PORT} workers 2 engine nope")
         a.console(f"join 239.9.9.3:{PORT} engine count:x")
         th.join()
-        time.sleep(0.5)
+        g6 = f"239.9.9.6:{PORT}"
+        wait_group(a.prefix, g6, n1)
         # phase 2: the whole lcore to count (first a tx output that is not there: refused)
         a.console("set engine 2 tx:net_tap1,dst-port=5003")
         a.console("set engine 2 count")
@@ -259,17 +280,22 @@ def test_join_and_lcore():
         tel_set = telemetry(a.prefix, "/mcfan/engines")
         a.console("set engine 2 count")
         send("1,2,5,6", n2, 400)
-        time.sleep(0.5)
+        wait_group(a.prefix, g6, n1 + n2)
         # phase 3a: the whole lcore to tx (the first tx output), 3b: back to the outputs
         a.console("set engine 2 tx")
         send("1,2,5,6", n3, 400)
-        time.sleep(0.5)
+        wait_group(a.prefix, g6, n1 + n2 + n3)
         a.console("set engine 2 outputs")
         a.console("set engine 2 outputs")
         a.console("show engines")
         tel_out = telemetry(a.prefix, "/mcfan/engines")
         send("1,2,5,6", n3, 400)
-        time.sleep(0.5)
+        wait_group(a.prefix, g6, n1 + n2 + 2 * n3)
+        # every copy the tx outputs sent, in tcpdump's file
+        eo = telemetry(a.prefix, "/mcfan/engine_outputs") or {}
+        wait_capture(cap, sum(d for d, e in zip(eo.get("delivered", []), eo.get("engine", []))
+                              if e == "tx"))
+        time.sleep(0.2)
         dump.send_signal(signal.SIGINT)
         dump.wait(timeout=10)
         rc, rep = a.stop()
