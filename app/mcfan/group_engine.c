@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mcfan.h"
+#include "datapath/engine.h"
 #include "group_engine.h"
 
 /* The instance of NAME[:ARGS] text spec, added if new; -ENOSPC when the table is full. */
@@ -36,6 +37,36 @@ inst_of(struct mcfan_config *cfg, const char *spec)
 		 spec);
 	snprintf(cfg->engine_inst[k].args, sizeof(cfg->engine_inst[k].args), "%s", args);
 	return (int)k;
+}
+
+/* Two instances of one engine that would write into one place (its args_collide hook: two
+ * pcap outputs in one directory) are refused, both named. */
+static int
+check_collisions(const struct mcfan_config *cfg)
+{
+	const struct mcfan_engine *e;
+	char place[PATH_MAX + 32];
+	unsigned int k, j;
+
+	for (k = 0; k < cfg->n_engine_inst; k++) {
+		e = mcfan_engine_find(MCFAN_ENGINE_WORKER, cfg->engine_inst[k].name);
+		if (e == NULL || e->args_collide == NULL)
+			continue;
+		for (j = k + 1; j < cfg->n_engine_inst; j++) {
+			if (strcmp(cfg->engine_inst[j].name, cfg->engine_inst[k].name) != 0 ||
+			    !e->args_collide(cfg->engine_inst[k].args, cfg->engine_inst[j].args,
+					     place, sizeof(place)))
+				continue;
+			fprintf(stderr, "mcfan: --group-engine: outputs '%s:%s'%s and '%s:%s' both "
+				"write into %s: their files would have the same names; give each "
+				"%s output a place of its own\n", cfg->engine_inst[k].name,
+				cfg->engine_inst[k].args, k == 0 ? " (--worker-engine)" : "",
+				cfg->engine_inst[j].name, cfg->engine_inst[j].args, place,
+				cfg->engine_inst[k].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 int
@@ -101,7 +132,7 @@ mcfan_group_engine_resolve(struct mcfan_config *cfg)
 			cfg->group_inst[i] = (uint8_t)k;
 		}
 	}
-	ret = 0;
+	ret = check_collisions(cfg);
 out:
 	free(keys);
 	free(rule_of);

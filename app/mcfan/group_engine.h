@@ -20,7 +20,8 @@
  * twice, or the --worker-engine text, is one instance); count is added when no instance is
  * count, so that `set engine GROUPS count` always has somewhere to go. Refused, one line on
  * standard error naming the token: a group that is not in --groups, a group two rules give
- * different engines, more than MCFAN_ENGINE_INST_MAX instances.
+ * different engines, more than MCFAN_ENGINE_INST_MAX instances, two instances that would
+ * write into one place (two pcap outputs in one directory: the engine's args_collide hook).
  *
  * @param cfg
  *   The parsed configuration (mcfan_params_parse() returned 0).

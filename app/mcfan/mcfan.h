@@ -340,10 +340,11 @@ struct mcfan_lcore {
 	const struct mcfan_engine *worker_engine;
 	void *rx_engine_priv;             /* the RX engine's own state: its start/stop, lcore only */
 	void *worker_engine_priv;         /* the worker engine's own state, likewise */
-	/* the worker engine that runs now (`set engine`, control/engine.c): 0 = worker_engine
-	 * (the start engine), else 1 + the registry index of an engine that needs no set-up
-	 * (count). W: the set engine action, release. R: the lcore every loop iteration,
-	 * acquire; the switch takes effect between two bursts. */
+	/* the worker engine that runs now (`set engine`, control/engine.c): 0 = each copy to
+	 * its group's instance (the start state), 1 + the registry index of an engine that
+	 * needs no set-up (count), or MCFAN_ENGINE_SEL_INST + k: every copy to instance k
+	 * (datapath/engine.h). W: the set engine action, release. R: the lcore every loop
+	 * iteration, acquire; the switch takes effect between two bursts. */
 	struct mcfan_atomic_u32 worker_engine_sel;
 	/* per engine instance (app->inst_engine[]): its state on this lcore, set by its
 	 * configure (main lcore, before launch), freed by its release; and the copies the

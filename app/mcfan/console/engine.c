@@ -28,7 +28,7 @@ cmd_show_engines(struct mcfan_console *con, const struct mcfan_console_args *a)
 	struct mcfan_app *app = mcfan_console_app(con);
 	struct mcfan_engine_view *v;
 	struct mcfan_inst_view iv;
-	unsigned int n, i, j;
+	unsigned int n, i, j, b;
 	int k;
 
 	RTE_SET_USED(a);
@@ -44,6 +44,19 @@ cmd_show_engines(struct mcfan_console *con, const struct mcfan_console_args *a)
 		for (k = 0; k < v[i].n_values; k++)
 			printf("%s %s %" PRIu64, k == 0 ? ";" : "", v[i].values[k].name,
 			       v[i].values[k].value);
+		/* where its copies go now (set engine LCORE, or by group) */
+		if (v[i].mode == MCFAN_ENGINE_MODE_ENGINE) {
+			printf("; every copy to %s (set engine)", v[i].engine);
+		} else if (v[i].mode == MCFAN_ENGINE_MODE_OUTPUT) {
+			printf("; every copy to output %d (set engine)", v[i].output);
+		} else if (app->n_inst > 1) {
+			/* "output 0" or "outputs 0,2": the outputs its groups are on now */
+			printf("; per group: output%s",
+			       (v[i].outputs & (v[i].outputs - 1)) != 0 ? "s" : "");
+			for (b = 0, j = 0; b < MCFAN_ENGINE_INST_MAX; b++)
+				if (v[i].outputs & (UINT32_C(1) << b))
+					printf("%s%u", j++ == 0 ? " " : ",", b);
+		}
 		printf("\n");
 		/* per engine instance ("output": --worker-engine is 0, --group-engine more) */
 		for (j = 0; app->n_inst > 1 && j < app->n_inst; j++) {
@@ -91,7 +104,8 @@ cmd_set_group_engine(struct mcfan_console *con, const struct mcfan_console_args 
  * <groups> (a group list may be hex digits), so a plain number is the lcore form. */
 MCFAN_CONSOLE_COMMAND(set_engine, 530, "set engine <groups> <command>...",
 		      cmd_set_group_engine,
-		      "LCORE NAME[:ARGS]: one worker lcore's engine from its next burst (its "
-		      "start engine, or count); GROUPS NAME[:ARGS]: move joined groups to an "
-		      "engine instance of this run or to count (docs/delivery.md)",
-		      "set engine 2 count; set engine 239.9.9.1-5:3999 count");
+		      "LCORE NAME[:ARGS]: every copy of one worker lcore to an engine instance "
+		      "of this run or to count, from its next burst (LCORE outputs: back to each "
+		      "group's output); GROUPS NAME[:ARGS]: move joined groups to an engine "
+		      "instance of this run or to count (docs/delivery.md)",
+		      "set engine 2 count; set engine 2 outputs; set engine 239.9.9.1-5:3999 count");

@@ -3,15 +3,16 @@
  */
 
 /*
- * Console commands that change the groups (docs/console.md "Changing"): join, leave,
- * set fanout. Each only hands its words to a control action (control/control.h), which checks
- * them and publishes the new group table.
+ * Console commands that change the groups (docs/console.md "Changing"): join (also on an
+ * engine instance: control/engine.h), leave, set fanout. Each only hands its words to a
+ * control action (control/control.h), which checks them and publishes the new group table.
  */
 
 #include <rte_common.h>
 
 #include "mcfan.h"
 #include "control/control.h"
+#include "control/engine.h"
 #include "console/console.h"
 
 /* join <groups> [workers <list>]: without a list every worker is eligible */
@@ -32,6 +33,27 @@ MCFAN_CONSOLE_COMMAND(join, 400, "join <groups>", cmd_join,
 MCFAN_CONSOLE_COMMAND(join_workers, 410, "join <groups> workers <list>", cmd_join,
 		      "join groups, giving their frames only to these worker lcores",
 		      "join [ff3e::1]:5000 workers 2");
+
+/* join <groups> [workers <list>] engine NAME[:ARGS]: on an engine instance of this run */
+static int
+cmd_join_engine(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	char msg[MCFAN_CTL_MSG_MAX];
+
+	return mcfan_console_result(con, mcfan_ctl_join_engine(mcfan_console_app(con), a->groups,
+							       a->list, a->command, msg,
+							       sizeof(msg)), msg);
+}
+
+MCFAN_CONSOLE_COMMAND(join_engine, 412, "join <groups> engine <command>...", cmd_join_engine,
+		      "join groups with their copies on an engine instance of this run "
+		      "(NAME[:ARGS] as set engine GROUPS takes it, docs/delivery.md)",
+		      "join 239.9.9.11:3999 engine count");
+
+MCFAN_CONSOLE_COMMAND(join_workers_engine, 414, "join <groups> workers <list> engine "
+		      "<command>...", cmd_join_engine,
+		      "join groups for these worker lcores, on an engine instance of this run",
+		      "join 239.9.9.12:3999 workers 2 engine tx:net_tap1");
 
 static int
 cmd_leave(struct mcfan_console *con, const struct mcfan_console_args *a)

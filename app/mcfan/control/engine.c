@@ -5,9 +5,11 @@
 /*
  * Worker engines at run time (control/engine.h): set engine publishes the engine a worker
  * lcore runs through its worker_engine_sel word (mcfan.h has the protocol); the lcore picks
- * it up between two bursts. Only engines whose set-up is already there may run: the lcore's
- * start engine, and engines that need none (count). An engine with ports, queues, pools or
- * files (tx, pcap) is set up before the ports start and cannot be added later.
+ * it up between two bursts. Only engines whose set-up is already there may run: the engine
+ * instances configured at start, and engines that need none (count). An engine with ports,
+ * queues, pools or files (tx, pcap) is set up before the ports start and cannot be added
+ * later. join ... engine and set engine GROUPS find the instance here and leave the group
+ * table to control/groups.c.
  */
 
 #include <errno.h>
@@ -24,14 +26,21 @@
 #include "control/engine.h"
 #include "control/groups.h"
 
+/* The engine a worker_engine_sel word names (mcfan.h): NULL for 0 (each copy to its group's
+ * instance); inst receives the instance of an MCFAN_ENGINE_SEL_INST word, else -1. */
 static const struct mcfan_engine *
-engine_now(const struct mcfan_lcore *lc)
+sel_engine(const struct mcfan_app *app, uint32_t sel, int *inst)
 {
-	uint32_t sel = mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
-	const struct mcfan_engine *e = sel == 0 ? NULL :
-		mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
-
-	return e != NULL ? e : lc->worker_engine;
+	*inst = -1;
+	if (sel == 0)
+		return NULL;
+	if (sel >= MCFAN_ENGINE_SEL_INST) {
+		if (sel - MCFAN_ENGINE_SEL_INST >= app->n_inst)
+			return NULL;
+		*inst = (int)(sel - MCFAN_ENGINE_SEL_INST);
+		return app->inst_engine[*inst];
+	}
+	return mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
 }
 
 static bool
@@ -41,105 +50,274 @@ needs_setup(const struct mcfan_engine *e)
 	       e->stop != NULL;
 }
 
+/* The instances the joined groups that reach worker lcore lc are on now, as bits (a lcore
+ * without groups: instance 0, where joins go). With the action lock held. */
+static uint32_t
+lcore_outputs(const struct mcfan_app *app, const struct mcfan_lcore *lc)
+{
+	const struct mcfan_group_entry *g;
+	uint32_t bits = 0;
+	unsigned int i, t;
+
+	for (i = 0; i < app->n_group_entries; i++) {
+		g = &app->group_entries[i];
+		for (t = 0; t < g->n_targets; t++)
+			if (g->targets[t] == lc->worker_index)
+				bits |= UINT32_C(1) << (g->inst % MCFAN_ENGINE_INST_MAX);
+	}
+	return bits != 0 ? bits : 1;
+}
+
+/* What runs on lc now, for messages and views: one engine that takes every copy (its name)
+ * or several outputs by group. With the action lock held. */
+static void
+lcore_now(const struct mcfan_app *app, const struct mcfan_lcore *lc,
+	  struct mcfan_engine_view *v)
+{
+	uint32_t sel = mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
+	const struct mcfan_engine *e = sel_engine(app, sel, &v->output);
+	unsigned int k;
+
+	v->outputs = 0;
+	if (e != NULL) {
+		v->mode = v->output >= 0 ? MCFAN_ENGINE_MODE_OUTPUT : MCFAN_ENGINE_MODE_ENGINE;
+		v->engine = e->name;
+		return;
+	}
+	v->mode = MCFAN_ENGINE_MODE_GROUPS;
+	v->outputs = lcore_outputs(app, lc);
+	v->engine = MCFAN_ENGINE_PER_GROUP;
+	for (k = 0; k < app->n_inst; k++)
+		if (v->outputs == UINT32_C(1) << k)
+			v->engine = app->inst_engine[k]->name;
+	if (app->n_inst == 0)
+		v->engine = lc->worker_engine->name;
+}
+
+/* "0,2" from output bits. */
+static const char *
+format_outputs(uint32_t bits, char *buf, size_t len)
+{
+	unsigned int k;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < MCFAN_ENGINE_INST_MAX && off < len; k++)
+		if (bits & (UINT32_C(1) << k))
+			off += (size_t)snprintf(buf + off, len - off, "%s%u", off == 0 ? "" : ",",
+						k);
+	return buf;
+}
+
+/* NAME of NAME[:ARGS] as a worker engine; the message names the word. */
+static int
+parse_engine(const char *what, const char *spec, const struct mcfan_engine **e,
+	     const char **args, char *msg, size_t len)
+{
+	char name[MCFAN_ENGINE_NAME_MAX + 1], names[128];
+	const char *colon = strchr(spec, ':');
+	size_t n = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
+
+	*args = colon != NULL ? colon + 1 : NULL;
+	if (n == 0 || n >= sizeof(name))
+		return mcfan_err_set(msg, len, -EINVAL, "%s: '%s' is not a worker engine: %s",
+				     what, spec, mcfan_engine_names(MCFAN_ENGINE_WORKER, names,
+								    sizeof(names)));
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	*e = mcfan_engine_find(MCFAN_ENGINE_WORKER, name);
+	if (*e == NULL)
+		return mcfan_err_set(msg, len, -EINVAL, "%s: '%s' is not a worker engine: %s",
+				     what, name, mcfan_engine_names(MCFAN_ENGINE_WORKER, names,
+								    sizeof(names)));
+	return 0;
+}
+
+/* An instance configured at start of engine e: the same ARGS (args NULL: the first instance
+ * of e); -1 none. */
+static int
+find_inst(const struct mcfan_app *app, const struct mcfan_engine *e, const char *args)
+{
+	unsigned int k;
+
+	for (k = 0; k < app->n_inst; k++)
+		if (app->inst_engine[k] == e && (args == NULL ||
+		    strcmp(app->cfg.engine_inst[k].args, args) == 0))
+			return (int)k;
+	return -1;
+}
+
+/* What set engine LCORE spec asks for: *sel, the worker_engine_sel word (mcfan.h), its
+ * engine *e and instance *k (-1 none); or a refusal, naming the word. */
+static int
+lcore_target(const struct mcfan_app *app, const struct mcfan_lcore *lc, const char *spec,
+	     const struct mcfan_engine **e, uint32_t *sel, int *k, char *msg, size_t len)
+{
+	const char *args = NULL;
+	unsigned int i;
+	int ret;
+
+	ret = parse_engine("set engine", spec, e, &args, msg, len);
+	if (ret < 0)
+		return ret;
+	*k = find_inst(app, *e, args);
+	if (!needs_setup(*e)) {
+		/* an engine without args_check takes no ARGS: "--worker-engine NAME" */
+		if (args != NULL)
+			return mcfan_err_set(msg, len, -EINVAL, "set engine: engine %s takes no "
+					     "arguments ('%s')", (*e)->name, args);
+		for (i = 0; mcfan_engine_at(MCFAN_ENGINE_WORKER, i) != *e; i++)
+			;
+		*sel = i + 1;
+		return 0;
+	}
+	if (*k >= 0) {
+		*sel = MCFAN_ENGINE_SEL_INST + (uint32_t)*k;
+		return 0;
+	}
+	if (*e == lc->worker_engine)
+		return mcfan_err_set(msg, len, -ENOTSUP, "set engine: lcore %u runs %s with the "
+				     "ARGS it started with ('%s'); '%s' would need a new set-up",
+				     lc->lcore_id, (*e)->name, app->cfg.worker_engine_args,
+				     args != NULL ? args : "");
+	if (find_inst(app, *e, NULL) >= 0)
+		return mcfan_err_set(msg, len, -ENOTSUP, "set engine: %s is no engine instance of "
+				     "this run: an engine with its set-up (ports, queues, files) "
+				     "cannot be added at run time; start mcfan with --group-engine "
+				     "GROUPS=%s", spec, spec);
+	return mcfan_err_set(msg, len, -ENOTSUP, "set engine: engine %s is set up at start "
+			     "(ports, queues, files): start mcfan with --worker-engine %s%s",
+			     (*e)->name, (*e)->name, (*e)->args_check != NULL ? ":ARGS" : "");
+}
+
 int
 mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec, char *msg,
 		     size_t len)
 {
-	char name[MCFAN_ENGINE_NAME_MAX + 1], names[128];
-	const struct mcfan_engine *e, *old;
-	const char *colon = strchr(spec, ':'), *args = colon != NULL ? colon + 1 : "";
-	size_t n = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
+	const struct mcfan_engine *e = NULL;
+	struct mcfan_engine_view was;
+	char outs[64], tail[160] = "";
 	struct mcfan_lcore *lc;
-	uint32_t sel = 0;
+	uint32_t sel = 0, cur, one;
 	unsigned int i;
-	int ret;
+	bool already;
+	int k = -1, ret;
 
 	if (lcore_id >= RTE_MAX_LCORE || app->lcores[lcore_id].worker_engine == NULL)
 		return mcfan_err_set(msg, len, -EINVAL, "set engine: lcore %" PRIu64 " is not a "
 				     "worker lcore", lcore_id);
 	lc = &app->lcores[lcore_id];
-	if (n == 0 || n >= sizeof(name))
-		return mcfan_err_set(msg, len, -EINVAL, "set engine: '%s' is not a worker engine: "
-				     "%s", spec, mcfan_engine_names(MCFAN_ENGINE_WORKER, names,
-								    sizeof(names)));
-	memcpy(name, spec, n);
-	name[n] = '\0';
-	e = mcfan_engine_find(MCFAN_ENGINE_WORKER, name);
-	if (e == NULL)
-		return mcfan_err_set(msg, len, -EINVAL, "set engine: '%s' is not a worker engine: "
-				     "%s", name, mcfan_engine_names(MCFAN_ENGINE_WORKER, names,
-								    sizeof(names)));
-	if (e == lc->worker_engine) {
-		if (colon != NULL && strcmp(args, app->cfg.worker_engine_args) != 0)
-			return mcfan_err_set(msg, len, -ENOTSUP, "set engine: lcore %" PRIu64 " runs "
-					     "%s with the ARGS it started with ('%s'); '%s' would "
-					     "need a new set-up", lcore_id, name,
-					     app->cfg.worker_engine_args, args);
-	} else {
-		/* an engine without args_check takes no ARGS: "--worker-engine NAME" */
-		if (needs_setup(e))
-			return mcfan_err_set(msg, len, -ENOTSUP, "set engine: engine %s is set up "
-					     "at start (ports, queues, files): start mcfan with "
-					     "--worker-engine %s%s", name, name,
-					     e->args_check != NULL ? ":ARGS" : "");
-		if (colon != NULL)
-			return mcfan_err_set(msg, len, -EINVAL, "set engine: engine %s takes no "
-					     "arguments ('%s')", name, args);
-		for (i = 0; mcfan_engine_at(MCFAN_ENGINE_WORKER, i) != e; i++)
-			;
-		sel = i + 1;
+	if (strcmp(spec, MCFAN_ENGINE_OUTPUTS) != 0) {
+		ret = lcore_target(app, lc, spec, &e, &sel, &k, msg, len);
+		if (ret < 0)
+			return ret;
 	}
 	mcfan_ctl_lock();
-	old = engine_now(lc);
-	if (old == e) {
+	cur = mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
+	lcore_now(app, lc, &was);
+	/* "already" only when NAME takes every copy of the lcore now */
+	if (e == NULL) {
+		already = cur == 0;
+	} else if (cur == sel) {
+		already = true;
+	} else if (cur != 0) {
+		already = false;
+	} else if (sel >= MCFAN_ENGINE_SEL_INST) {
+		already = was.outputs == UINT32_C(1) << k;
+	} else {
+		already = true;
+		for (i = 0; i < app->n_inst; i++)
+			if ((was.outputs & (UINT32_C(1) << i)) && app->inst_engine[i] != e)
+				already = false;
+	}
+	if (was.mode == MCFAN_ENGINE_MODE_GROUPS &&
+	    strcmp(was.engine, MCFAN_ENGINE_PER_GROUP) == 0)
+		snprintf(tail, sizeof(tail), "the outputs of its groups: %s",
+			 format_outputs(was.outputs, outs, sizeof(outs)));
+	if (already && e == NULL) {
+		ret = mcfan_err_set(msg, len, -EALREADY, "set engine: lcore %" PRIu64 " sends "
+				    "each copy to its group's output already (outputs %s)",
+				    lcore_id, format_outputs(was.outputs, outs, sizeof(outs)));
+	} else if (already) {
 		ret = mcfan_err_set(msg, len, -EALREADY, "set engine: lcore %" PRIu64 " runs %s "
-				    "already", lcore_id, name);
+				    "already, for all its copies", lcore_id, e->name);
+	} else if (e == NULL) {
+		mcfan_atomic_u32_store(&lc->worker_engine_sel, 0, memory_order_release);
+		ret = mcfan_err_set(msg, len, 0, "lcore %" PRIu64 ": each copy to its group's "
+				    "output again (outputs %s now), not %s for all its copies, "
+				    "from its next burst", lcore_id,
+				    format_outputs(lcore_outputs(app, lc), outs, sizeof(outs)),
+				    was.engine);
 	} else {
 		mcfan_atomic_u32_store(&lc->worker_engine_sel, sel, memory_order_release);
+		one = sel >= MCFAN_ENGINE_SEL_INST ? UINT32_C(1) << k : 0;
 		ret = mcfan_err_set(msg, len, 0, "lcore %" PRIu64 ": worker engine %s (was %s), "
-				    "from its next burst", lcore_id, name, old->name);
+				    "from its next burst; every copy of the lcore goes to it"
+				    "%s%s%s%s", lcore_id, e->name,
+				    tail[0] != '\0' ? tail : was.engine,
+				    app->n_inst > 1 ? ", whatever its group's output" : "",
+				    one != 0 ? " (output " : "",
+				    one != 0 ? format_outputs(one, outs, sizeof(outs)) : "",
+				    one != 0 ? ")" : "");
 	}
 	mcfan_ctl_unlock();
 	return ret;
+}
+
+/* The instance of spec for groups (set engine GROUPS, join ... engine): one configured at
+ * start (NAME alone: the first of NAME) or count; the message names the word. */
+static int
+group_inst(const struct mcfan_app *app, const char *what, const char *groups,
+	   const char *spec, char *msg, size_t len)
+{
+	const struct mcfan_engine *e;
+	const char *args;
+	int ret, k;
+
+	ret = parse_engine(what, spec, &e, &args, msg, len);
+	if (ret < 0)
+		return ret;
+	k = find_inst(app, e, args);
+	if (k >= 0)
+		return k;
+	if (args != NULL && e->args_check == NULL)
+		return mcfan_err_set(msg, len, -EINVAL, "%s: engine %s takes no arguments ('%s')",
+				     what, e->name, args);
+	return mcfan_err_set(msg, len, -ENOTSUP, "%s: %s is no engine instance of this run: an "
+			     "engine with its set-up (ports, queues, files) cannot be added at run "
+			     "time; start mcfan with --group-engine %s=%s (or move the groups to "
+			     "count)", what, spec, groups, spec);
 }
 
 int
 mcfan_ctl_set_group_engine(struct mcfan_app *app, const char *groups, const char *spec,
 			   char *msg, size_t len)
 {
-	const char *colon = strchr(spec, ':'), *args = colon != NULL ? colon + 1 : "";
-	size_t n = colon != NULL ? (size_t)(colon - spec) : strlen(spec);
-	char name[MCFAN_ENGINE_NAME_MAX + 1], names[128];
-	const struct mcfan_engine *e;
-	unsigned int k;
+	int k = group_inst(app, "set engine", groups, spec, msg, len);
 
-	if (n == 0 || n >= sizeof(name))
-		return mcfan_err_set(msg, len, -EINVAL, "set engine: '%s' is not a worker engine: "
-				     "%s", spec, mcfan_engine_names(MCFAN_ENGINE_WORKER, names,
-								    sizeof(names)));
-	memcpy(name, spec, n);
-	name[n] = '\0';
-	e = mcfan_engine_find(MCFAN_ENGINE_WORKER, name);
-	if (e == NULL)
-		return mcfan_err_set(msg, len, -EINVAL, "set engine: '%s' is not a worker engine: "
-				     "%s", name, mcfan_engine_names(MCFAN_ENGINE_WORKER, names,
-								    sizeof(names)));
-	/* an instance configured at start: the same NAME and ARGS (none given: the first
-	 * instance of NAME) */
-	for (k = 0; k < app->n_inst; k++)
-		if (app->inst_engine[k] == e && (colon == NULL ||
-		    strcmp(app->cfg.engine_inst[k].args, args) == 0))
-			break;
-	if (k == app->n_inst) {
-		if (colon != NULL && e->args_check == NULL)
-			return mcfan_err_set(msg, len, -EINVAL, "set engine: engine %s takes no "
-					     "arguments ('%s')", name, args);
-		return mcfan_err_set(msg, len, -ENOTSUP, "set engine: %s is no engine instance "
-				     "of this run: an engine with its set-up (ports, queues, files) "
-				     "cannot be added at run time; start mcfan with --group-engine "
-				     "%s=%s (or move the groups to count)", spec, groups, spec);
-	}
-	return mcfan_ctl_set_groups_inst(app, groups, k, "set engine", msg, len);
+	if (k < 0)
+		return k;
+	return mcfan_ctl_set_groups_inst(app, groups, (unsigned int)k, "set engine", msg, len);
+}
+
+int
+mcfan_ctl_join_engine(struct mcfan_app *app, const char *groups, const char *workers,
+		      const char *spec, char *msg, size_t len)
+{
+	int k = group_inst(app, "join", groups != NULL ? groups : "", spec, msg, len);
+	size_t off;
+	int ret;
+
+	if (k < 0)
+		return k;
+	ret = mcfan_ctl_join_inst(app, groups, workers, (unsigned int)k, msg, len);
+	off = strlen(msg);
+	if (ret == 0 && off < len)
+		snprintf(msg + off, len - off, ", engine instance %d (%s%s%s)", k,
+			 app->cfg.engine_inst[k].name,
+			 app->cfg.engine_inst[k].args[0] != '\0' ? ":" : "",
+			 app->cfg.engine_inst[k].args);
+	return ret;
 }
 
 unsigned int
@@ -149,6 +327,7 @@ mcfan_engines_read(const struct mcfan_app *app, struct mcfan_engine_view *out,
 	const struct mcfan_lcore *lc;
 	unsigned int w, k = 0;
 
+	mcfan_ctl_lock(); /* the group entries (lcore_now()) */
 	for (w = 0; w < app->n_workers && k < max; w++) {
 		lc = &app->lcores[app->worker_lcore_ids[w]];
 		if (lc->worker_engine == NULL)
@@ -156,12 +335,13 @@ mcfan_engines_read(const struct mcfan_app *app, struct mcfan_engine_view *out,
 		out[k].lcore_id = lc->lcore_id;
 		out[k].start_engine = lc->worker_engine->name;
 		out[k].start_args = app->cfg.worker_engine_args;
-		out[k].engine = engine_now(lc)->name;
+		lcore_now(app, lc, &out[k]);
 		out[k].n_values = mcfan_lcore_engine_values(app, lc->lcore_id, out[k].values,
 							     MCFAN_ENGINE_VALUES_MAX);
 		if (out[k].n_values < 0)
 			out[k].n_values = 0;
 		k++;
 	}
+	mcfan_ctl_unlock();
 	return k;
 }

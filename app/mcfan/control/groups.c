@@ -412,6 +412,13 @@ int
 mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, char *msg,
 	       size_t len)
 {
+	return mcfan_ctl_join_inst(app, groups, workers, 0, msg, len);
+}
+
+int
+mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *workers,
+		    unsigned int inst, char *msg, size_t len)
+{
 	struct mcfan_control *c = app->control;
 	struct mcfan_flow_key *keys = NULL;
 	struct mcfan_group_entry *entries = NULL;
@@ -427,6 +434,10 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 	ret = control_ready(app, "join", msg, len);
 	if (ret < 0)
 		goto out;
+	if (inst >= RTE_MAX(app->n_inst, 1u) || inst > UINT8_MAX) {
+		ret = mcfan_err_set(msg, len, -EINVAL, "join: no engine instance %u", inst);
+		goto out;
+	}
 	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
 	slots = calloc(MCFAN_MAX_GROUPS, sizeof(*slots));
 	if (keys == NULL || slots == NULL) {
@@ -491,6 +502,8 @@ mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *workers, c
 
 		e->key = keys[i];
 		e->id = slots[i];
+		/* in the table from its first publication: never seen on instance 0 first */
+		e->inst = (uint8_t)inst;
 		ret = assign_workers(e, fanout, eligible, n_el, "join", msg, len);
 		if (ret < 0)
 			goto out;

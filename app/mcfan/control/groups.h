@@ -87,6 +87,19 @@ int mcfan_ctl_join(struct mcfan_app *app, const char *groups, const char *worker
 		   size_t len);
 
 /**
+ * Join groups as mcfan_ctl_join() does, their copies going to worker engine instance inst
+ * (join ... engine NAME[:ARGS], control/engine.c): the entries carry inst in the table's
+ * first publication, so the RX side never stamps another instance into their copies.
+ *
+ * @param inst
+ *   An instance index, < app->n_inst (0: the --worker-engine, as mcfan_ctl_join()).
+ * @return
+ *   As mcfan_ctl_join(); -EINVAL also for an instance that is not there.
+ */
+int mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *workers,
+			unsigned int inst, char *msg, size_t len);
+
+/**
  * Leave groups: their frames count as unknown_group from the next RX burst on.
  *
  * @param groups

@@ -65,7 +65,7 @@ deliver_burst(struct mcfan_app *app, struct mcfan_lcore *lc, struct rte_mbuf **p
 
 unsigned int
 mcfan_worker_step(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int burst,
-		  bool ms_on, const struct mcfan_engine *sel)
+		  bool ms_on, const struct mcfan_engine *sel, int sel_inst)
 {
 	struct rte_mbuf *pkts[MCFAN_MAX_BURST];
 	unsigned int r, avail, total = 0;
@@ -81,6 +81,10 @@ mcfan_worker_step(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int bu
 		if (unlikely(sel != NULL)) {
 			frames_add(&lc->sel_frames, n);
 			sel->deliver(app, lc, NULL, pkts, n);
+		} else if (unlikely(sel_inst >= 0)) {
+			frames_add(&lc->inst_frames[sel_inst], n);
+			app->inst_engine[sel_inst]->deliver(app, lc, lc->inst_priv[sel_inst], pkts,
+							    n);
 		} else {
 			deliver_burst(app, lc, pkts, n);
 		}

@@ -33,10 +33,14 @@ struct mcfan_engine;
  *   NULL: every copy goes to its group's instance (app->inst_engine[], lc->inst_priv[]);
  *   otherwise the engine `set engine LCORE` chose (one that needs no set-up), which takes
  *   every copy with a NULL priv.
+ * @param sel_inst
+ *   -1, or (sel NULL) the instance `set engine LCORE` chose (< app->n_inst): every copy goes
+ *   to it, whatever its group's instance, counted in lc->inst_frames[sel_inst].
  * @return
  *   Copies taken in; 0 = the pass found no work.
  */
 unsigned int mcfan_worker_step(struct mcfan_app *app, struct mcfan_lcore *lc,
-			       unsigned int burst, bool ms_on, const struct mcfan_engine *sel);
+			       unsigned int burst, bool ms_on, const struct mcfan_engine *sel,
+			       int sel_inst);
 
 #endif /* MCFAN_DATAPATH_DELIVER_H */

@@ -43,6 +43,14 @@
 /** Engines a side can register. */
 #define MCFAN_ENGINES_MAX 16
 
+/**
+ * A worker lcore's worker_engine_sel word (mcfan.h) at or above this value: every copy of
+ * the lcore goes to engine instance (value - MCFAN_ENGINE_SEL_INST) (`set engine LCORE` to
+ * an instance with set-up, control/engine.c). Below it: 0 = each copy to its group's
+ * instance, else 1 + the registry index of an engine that needs no set-up.
+ */
+#define MCFAN_ENGINE_SEL_INST 0x10000u
+
 /** The default engines: today's behaviour. */
 #define MCFAN_RX_ENGINE_DEFAULT "fanout"
 #define MCFAN_WORKER_ENGINE_DEFAULT "count"
@@ -201,6 +209,19 @@ struct mcfan_engine {
 	unsigned int (*counters)(const struct mcfan_app *app, const struct mcfan_lcore *lc,
 				 const void *priv, struct mcfan_engine_counter *out,
 				 unsigned int max);
+	/**
+	 * Whether two instances of the engine with ARGS a and b (different texts, both
+	 * accepted by args_check) would write into the same place and collide there (pcap:
+	 * one directory, the same file names): before rte_eal_init() (group_engine.c), which
+	 * then refuses the run (exit 2). Nothing allocated, nothing kept. NULL: two instances
+	 * never collide (tx: each output has its own TX queue on each worker lcore).
+	 *
+	 * @param place
+	 *   Receives the place both would write, for the message (when true is returned).
+	 * @return
+	 *   true if they collide.
+	 */
+	bool (*args_collide)(const char *a, const char *b, char *place, size_t place_len);
 };
 
 /**

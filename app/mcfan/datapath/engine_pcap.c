@@ -107,6 +107,27 @@ pcap_args_check(const char *args, char *err, size_t len)
 	return pcap_parse(args, &a, err, len);
 }
 
+/* Two pcap outputs in one directory (the same device and inode, however spelled) would
+ * write the same file names, DIR/mcfan-GROUP-wLCORE-SEQ.pcapng, once a group moves from
+ * one to the other (set engine) or an lcore sends all its copies to one (set engine
+ * LCORE). */
+static bool
+pcap_args_collide(const char *a, const char *b, char *place, size_t len)
+{
+	struct pcap_args pa, pb;
+	struct stat sa, sb;
+	char err[128];
+
+	if (pcap_parse(a, &pa, err, sizeof(err)) < 0 || pcap_parse(b, &pb, err, sizeof(err)) < 0)
+		return false; /* args_check refuses them first */
+	if (stat(pa.dir, &sa) != 0 || stat(pb.dir, &sb) != 0)
+		return false;
+	if (sa.st_dev != sb.st_dev || sa.st_ino != sb.st_ino)
+		return false;
+	snprintf(place, len, "directory %s", pa.dir);
+	return true;
+}
+
 static int
 pcap_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	       const char *args, void **priv)
@@ -233,6 +254,7 @@ static const struct mcfan_engine engine_pcap = {
 	.configure = pcap_configure,
 	.release = pcap_release,
 	.counters = pcap_counters,
+	.args_collide = pcap_args_collide,
 };
 
 MCFAN_ENGINE_REGISTER(engine_pcap);

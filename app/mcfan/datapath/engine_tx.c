@@ -474,7 +474,7 @@ tx_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc, const voi
 
 	RTE_SET_USED(app);
 	RTE_SET_USED(lc);
-	if (p == NULL || max < 6)
+	if (p == NULL || max < 7)
 		return 0;
 	do {
 		sn = rte_seqcount_read_begin(&p->st.seq);
@@ -487,7 +487,9 @@ tx_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc, const voi
 					       MCFAN_ENGINE_CTR_DROP};
 	out[4] = (struct mcfan_engine_counter){"tx_bytes", s.bytes, MCFAN_ENGINE_CTR_INFO};
 	out[5] = (struct mcfan_engine_counter){"tx_port", p->port, MCFAN_ENGINE_CTR_INFO};
-	return 6;
+	/* the output's own TX queue on its port (1..; 0 is the control lcore's) */
+	out[6] = (struct mcfan_engine_counter){"tx_queue", p->queue, MCFAN_ENGINE_CTR_INFO};
+	return 7;
 }
 
 static const struct mcfan_engine engine_tx = {

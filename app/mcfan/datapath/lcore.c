@@ -96,6 +96,7 @@ mcfan_lcore_main(void *arg)
 	bool rx_running, ms_on, ms_was_on;
 	unsigned int burst, work;
 	uint32_t phase, policy, sel, cur_sel = 0;
+	int cur_inst = -1; /* set engine LCORE to an instance: every copy to it */
 	uint64_t now;
 	int err = 0;
 
@@ -150,9 +151,13 @@ mcfan_lcore_main(void *arg)
 			if (unlikely(sel != cur_sel)) { /* set engine (control/engine.c) */
 				cur_sel = sel;
 				/* NULL: every copy to its group's instance (datapath/deliver.h) */
-				cur = sel == 0 ? NULL : mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
+				cur_inst = sel >= MCFAN_ENGINE_SEL_INST &&
+					   sel - MCFAN_ENGINE_SEL_INST < app->n_inst ?
+					   (int)(sel - MCFAN_ENGINE_SEL_INST) : -1;
+				cur = sel == 0 || sel >= MCFAN_ENGINE_SEL_INST ? NULL :
+				      mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
 			}
-			work += mcfan_worker_step(app, lc, burst, ms_on, cur);
+			work += mcfan_worker_step(app, lc, burst, ms_on, cur, cur_inst);
 			if (work == 0 && phase >= MCFAN_PHASE_STOP_RX && !rx_running &&
 			    mcfan_atomic_u32_load(&app->rx_done_count, memory_order_acquire) == app->n_rx &&
 			    mcfan_lcore_rings_empty(app, lc))

@@ -24,13 +24,21 @@
 #include "telemetry/telemetry.h"
 
 /* Columns (DPDK 22.11 replies nest one level, arrays of scalars only: telemetry.h). */
-enum { COL_LCORE, COL_ENGINE, COL_START, COL_ARGS, COLS };
+enum { COL_LCORE, COL_ENGINE, COL_START, COL_ARGS, COL_MODE, COLS };
+
+/* The mode column: how each lcore hands on its copies now (enum mcfan_engine_mode). */
+static const char *const mode_names[] = {
+	[MCFAN_ENGINE_MODE_GROUPS] = "per_group",
+	[MCFAN_ENGINE_MODE_ENGINE] = "set_engine",
+	[MCFAN_ENGINE_MODE_OUTPUT] = "set_output",
+};
 
 static int
 tel_engines(struct mcfan_app *app, const char *cmd, const char *params,
 	    struct rte_tel_data *d)
 {
-	static const char *const names[COLS] = {"lcore", "engine", "start_engine", "start_args"};
+	static const char *const names[COLS] = {"lcore", "engine", "start_engine", "start_args",
+						"mode"};
 	struct rte_tel_data *col[COLS] = {NULL}, *ctr[MCFAN_ENGINE_VALUES_MAX] = {NULL};
 	struct mcfan_engine_view *v;
 	unsigned int n, i, j;
@@ -62,6 +70,7 @@ tel_engines(struct mcfan_app *app, const char *cmd, const char *params,
 		rte_tel_data_add_array_string(col[COL_ENGINE], v[i].engine);
 		rte_tel_data_add_array_string(col[COL_START], v[i].start_engine);
 		rte_tel_data_add_array_string(col[COL_ARGS], v[i].start_args);
+		rte_tel_data_add_array_string(col[COL_MODE], mode_names[v[i].mode]);
 		for (k = 0; k < nv; k++)
 			rte_tel_data_add_array_u64(ctr[k], k < v[i].n_values ?
 						   v[i].values[k].value : 0);
@@ -85,8 +94,8 @@ out:
 	return ret;
 }
 MCFAN_TEL_COMMAND(tel_engines, "/mcfan/engines",
-		  "Worker lcores as columns: lcore, engine, start_engine, start_args and the "
-		  "engine's counters. No parameters")
+		  "Worker lcores as columns: lcore, engine, start_engine, start_args, mode and "
+		  "the engine's counters. No parameters")
 
 /* Columns of /mcfan/engine_outputs. */
 enum { OC_LCORE, OC_OUTPUT, OC_ENGINE, OC_ARGS, OC_FRAMES, OC_DELIVERED, OC_DROPPED, OC_COLS };
