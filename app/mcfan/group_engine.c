@@ -116,6 +116,23 @@ mcfan_group_engine_resolve(struct mcfan_config *cfg)
 					break;
 			mcfan_group_format(&keys[j], g, sizeof(g));
 			if (i == cfg->n_groups) {
+				/* the same address joined with another port (or none): say so, a
+				 * group without a port is every port, not any of them */
+				for (i = 0; i < cfg->n_groups; i++)
+					if (cfg->groups[i].family == keys[j].family &&
+					    memcmp(cfg->groups[i].addr, keys[j].addr,
+						   sizeof(keys[j].addr)) == 0)
+						break;
+				if (i < cfg->n_groups) {
+					char have[64];
+
+					mcfan_group_format(&cfg->groups[i], have, sizeof(have));
+					fprintf(stderr, "mcfan: --group-engine: group %s of '%s' is not "
+						"in --groups: --groups has %s, and a group without a "
+						"port means every port (write the port as --groups "
+						"does)\n", g, cfg->group_engine_rules[r], have);
+					goto out;
+				}
 				fprintf(stderr, "mcfan: --group-engine: group %s of '%s' is not in "
 					"--groups (join it there too)\n", g,
 					cfg->group_engine_rules[r]);

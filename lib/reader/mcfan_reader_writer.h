@@ -56,11 +56,11 @@
 #define MCFAN_RW_READERS_DEFAULT 256u
 /** Frames published to sleeping readers before they are woken, by default (coalesced
  * wakes: mcfan_rw_set_wake()). */
-#define MCFAN_RW_WAKE_FRAMES_DEFAULT 32u
+#define MCFAN_RW_WAKE_FRAMES_DEFAULT 32
 /** Most frames of --reader-wake-frames. */
 #define MCFAN_RW_WAKE_FRAMES_MAX 65536u
 /** Latency budget of a deferred wake by default, microseconds. */
-#define MCFAN_RW_WAKE_US_DEFAULT 200u
+#define MCFAN_RW_WAKE_US_DEFAULT 200
 /** Most microseconds of --reader-wake-us (1 s). */
 #define MCFAN_RW_WAKE_US_MAX 1000000u
 

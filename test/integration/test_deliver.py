@@ -594,6 +594,10 @@ def test_pcap_full_disk():
         t.check(re.search(r"pcap: short write \(lcore 2, file 1 of group slot \d+\): \d+ of "
                           r"\d+ bytes", a.out) is not None,
                 f"{tag} the disk filled in the middle of a block (a short write, logged)")
+        # the next file's section header did not fit: said so, never errno 0's "Success"
+        starts = [x for x in a.out.splitlines() if "pcap: cannot start" in x]
+        t.check(len(starts) == 1 and "its section header was not written whole (disk full?)"
+                in starts[0], f"{tag} a file that could not start, and why: {starts}")
         t.check_eq(c.get("pcap_written", 0) + c.get("pcap_full", 0) +
                    c.get("pcap_write_failed", 0), w[0]["frames"] if w else None,
                    f"{tag} pcap_written + pcap_full + pcap_write_failed = worker frames")

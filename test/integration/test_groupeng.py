@@ -463,6 +463,23 @@ def test_bad_input():
         t.check(not t.eal_lines(err) and not os.path.exists(t.runtime_dir(eal)),
                 f"{tag} {args[-1][:50]}: nothing started")
         t.check(rep is None, f"{tag} {args[-1][:50]}: no report")
+    # the address joined with a port: the message says what --groups has
+    eal = t.eal_args("gebadport", extra=["--vdev", "net_null0"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-3:3999", "--duration", "0.2",
+                                          "--group-engine", "239.9.9.1=count"])
+    t.check_eq(rc, 2, f"{tag} group without its port: exit status")
+    t.check("--group-engine: group 239.9.9.1 of '239.9.9.1=count' is not in --groups: "
+            "--groups has 239.9.9.1:3999, and a group without a port means every port" in err,
+            f"{tag} group without its port: message: {err.strip()!r}")
+    # an output's set-up refused after EAL names the option that gave it
+    eal = t.eal_args("gebadtx", extra=["--vdev", "net_null0"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-3", "--duration", "0.2",
+                                          "--group-engine", "239.9.9.1=tx:7"])
+    t.remove_runtime_dir(eal)
+    t.check_eq(rc, 2, f"{tag} tx:7: exit status")
+    t.check("mcfan: --group-engine: tx: '7' is not a probed port" in err and
+            "--worker-engine" not in err, f"{tag} tx:7: message names --group-engine: "
+            f"{err.strip()[-300:]!r}")
     cfg = os.path.join(TMP, "bad.ini")
     with open(cfg, "w") as f:
         f.write("[mcfan]\ngroups = 239.9.9.1\n[group-engine]\n239.9.9.1 = nope\n")

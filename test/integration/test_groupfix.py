@@ -270,6 +270,7 @@ def test_join_and_lcore():
         a.console(f"join 239.9.9.3:{PORT} engine pcap:{TMP}")
         a.console(f"join 239.9.9.3:{PORT} workers 2 engine nope")
         a.console(f"join 239.9.9.3:{PORT} engine count:x")
+        a.console(f"join 239.9.9.3:{PORT} engine count:")
         th.join()
         g6 = f"239.9.9.6:{PORT}"
         wait_group(a.prefix, g6, n1)
@@ -315,6 +316,8 @@ def test_join_and_lcore():
             f"{tag} join on an output that is not there: set engine GROUPS's message")
     t.check("error: join: 'nope' is not a worker engine: " in out, f"{tag} unknown engine")
     t.check("error: join: engine count takes no arguments ('x')" in out, f"{tag} count:x")
+    t.check("error: join: engine count takes no arguments ('')" in out,
+            f"{tag} count: (empty ARGS, refused as --worker-engine count: is)")
     t.check(re.search(r"^lcore 2: worker engine count \(was the outputs of its groups: "
                       r"0,1,2\), from its next burst; every copy of the lcore goes to it, "
                       r"whatever its group's output$", out, re.M) is not None,

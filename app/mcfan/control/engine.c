@@ -277,12 +277,13 @@ group_inst(const struct mcfan_app *app, const char *what, const char *groups,
 	ret = parse_engine(what, spec, &e, &args, msg, len);
 	if (ret < 0)
 		return ret;
-	k = find_inst(app, e, args);
-	if (k >= 0)
-		return k;
+	/* "count:" too, as --worker-engine count: is refused at start */
 	if (args != NULL && e->args_check == NULL)
 		return mcfan_err_set(msg, len, -EINVAL, "%s: engine %s takes no arguments ('%s')",
 				     what, e->name, args);
+	k = find_inst(app, e, args);
+	if (k >= 0)
+		return k;
 	return mcfan_err_set(msg, len, -ENOTSUP, "%s: %s is no engine instance of this run: an "
 			     "engine with its set-up (ports, queues, files) cannot be added at run "
 			     "time; start mcfan with --group-engine %s=%s (or move the groups to "

@@ -157,11 +157,16 @@ file_open(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f
 	}
 	snprintf(comment, sizeof(comment), "mcfan worker lcore %u, group %s, file %u",
 		 p->lcore_id, grp, f->seq + 1);
+	rte_errno = 0;
 	f->pc = rte_pcapng_fdopen(fd, NULL, NULL, "mcfan " MCFAN_VERSION, comment);
 	if (f->pc == NULL) {
 		if (!f->failed)
+			/* rte_pcapng_fdopen() leaves rte_errno 0 when its header write was short
+			 * (DPDK 22.11): a full disk, as a rule */
 			MCFAN_LOG(ERR, "pcap: cannot start %s: %s; removed, its copies count as "
-				  "pcap_write_failed\n", path, rte_strerror(rte_errno));
+				  "pcap_write_failed\n", path, rte_errno != 0 ?
+				  rte_strerror(rte_errno) : "its section header was not written "
+				  "whole (disk full?)");
 		/* a file without a whole section header holds no frame: not left behind */
 		close(fd);
 		unlink(path);

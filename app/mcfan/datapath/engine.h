@@ -262,6 +262,11 @@ const struct mcfan_engine *mcfan_engine_at(enum mcfan_engine_side side, unsigned
 /** "rx" or "worker". */
 const char *mcfan_engine_side_name(enum mcfan_engine_side side);
 
+/** The option that gave worker engine instance inst, for the messages of configure:
+ * instance 0 is --worker-engine, the others come from --group-engine (datapath/engine.h's
+ * instance table, app/mcfan/group_engine.c). */
+#define MCFAN_ENGINE_OPTION(inst) ((inst) == 0 ? "--worker-engine" : "--group-engine")
+
 /** Most comma-separated arguments one engine ARGS may hold (mcfan_engine_args_split()). */
 #define MCFAN_ENGINE_ARGS_TOKENS 16
 

@@ -139,7 +139,7 @@ pcap_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 
 	RTE_SET_USED(app);
 	if (pcap_parse(args, &a, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mcfan: --worker-engine: pcap: %s\n", err);
+		fprintf(stderr, "mcfan: %s: pcap: %s\n", MCFAN_ENGINE_OPTION(inst), err);
 		return -EINVAL;
 	}
 	p = rte_zmalloc_socket("mcfan_pcap", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);

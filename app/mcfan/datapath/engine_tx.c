@@ -231,12 +231,13 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	int ret;
 
 	if (tx_parse(args, &a, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mcfan: --worker-engine: tx: %s\n", err);
+		fprintf(stderr, "mcfan: %s: tx: %s\n", MCFAN_ENGINE_OPTION(inst), err);
 		return -EINVAL;
 	}
 	if (tx_port_find(a.port, &port) < 0) {
-		fprintf(stderr, "mcfan: --worker-engine: tx: '%s' is not a probed port: give a "
-			"port id (0..%u) or an ethdev name of a --vdev/-a device\n", a.port,
+		fprintf(stderr, "mcfan: %s: tx: '%s' is not a probed port: give a "
+			"port id (0..%u) or an ethdev name of a --vdev/-a device\n",
+			MCFAN_ENGINE_OPTION(inst), a.port,
 			rte_eth_dev_count_avail() > 0 ? rte_eth_dev_count_avail() - 1u : 0u);
 		return -EINVAL;
 	}
@@ -244,8 +245,8 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	 * configured after all engines): queue 0 is the control lcore's, 1.. the workers' */
 	ret = rte_eth_dev_info_get(port, &info);
 	if (ret != 0) {
-		fprintf(stderr, "mcfan: --worker-engine: tx: port %u: cannot get device info: "
-			"%s\n", port, rte_strerror(-ret));
+		fprintf(stderr, "mcfan: %s: tx: port %u: cannot get device info: %s\n",
+			MCFAN_ENGINE_OPTION(inst), port, rte_strerror(-ret));
 		return ret;
 	}
 	if (info.max_tx_queues < 2u + app->ports[port].nb_txq_workers) {
