@@ -332,6 +332,9 @@ def test_mixed(fanout):
     t.check_eq((tot.get(key, {}).get("counted"), tot.get(key, {}).get("frames")),
                (mult * N * len(COUNT_G),) * 2, f"{tag} output count: groups 11-12 only")
     t.check("engine output 1 tx:net_tap1," in a.out, f"{tag} the text report per output")
+    t.check("lcore 2 worker per-group (outputs 0 count, 1 tx, 2 tx, 3 pcap)" in a.out,
+            f"{tag} the text report's engines line: per-group and the outputs: "
+            f"{[x for x in a.out.splitlines() if x.startswith('engines:')]}")
     t.check(all(w["frames"] > 0 for w in rep["workers"]) and len(rep["workers"]) == 2,
             f"{tag} both workers took copies: {[w['frames'] for w in rep['workers']]}")
     print(f"groupeng: {tag} captured {sum(sum(v.values()) for v in by.values())}, {tot}",

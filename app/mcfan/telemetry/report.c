@@ -21,6 +21,7 @@
 
 #include "mcfan.h"
 #include "log.h"
+#include "control/engine.h"
 #include "control/idle.h"
 #include "control/kernel.h"
 #include "control/overrun.h"
@@ -123,17 +124,27 @@ static void
 print_engines(const struct mcfan_app *app, FILE *f)
 {
 	struct mcfan_lcore_engines e;
-	unsigned int id;
+	unsigned int id, k;
 	const char *sep = "";
 
 	fprintf(f, "\nengines:");
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		if (mcfan_lcore_engines_read(app, id, &e) < 0 || (e.rx == NULL && e.worker == NULL))
 			continue;
-		fprintf(f, "%s lcore %u%s%s%s%s", sep, id, e.rx != NULL ? " rx " : "",
-			e.rx != NULL ? e.rx : "", e.worker != NULL ? " worker " : "",
-			e.worker != NULL ? e.worker : "");
+		fprintf(f, "%s lcore %u%s%s", sep, id, e.rx != NULL ? " rx " : "",
+			e.rx != NULL ? e.rx : "");
 		sep = ";";
+		if (e.worker == NULL)
+			continue;
+		if (app->n_inst <= 1) {
+			fprintf(f, " worker %s", e.worker);
+			continue;
+		}
+		/* engines per group (--group-engine): every output the lcore runs */
+		fprintf(f, " worker %s (outputs", MCFAN_ENGINE_PER_GROUP);
+		for (k = 0; k < app->n_inst; k++)
+			fprintf(f, "%s %u %s", k == 0 ? "" : ",", k, app->cfg.engine_inst[k].name);
+		fprintf(f, ")");
 	}
 }
 
