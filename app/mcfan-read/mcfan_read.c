@@ -180,8 +180,11 @@ open_error(const char *prefix, const char *group, int ret)
 		fprintf(stderr, "%s has reader rings for several UDP ports (%s): give GROUP:PORT, "
 			"e.g. --group %s%s%s:%d\n", addr, list, strchr(addr, ':') ? "[" : "", addr,
 			strchr(addr, ':') ? "]" : "", n > 0 ? (int)ports[0] : 0);
+	} else if (ret == -EINVAL && split_group(group, addr, sizeof(addr), &port) < 0) {
+		fprintf(stderr, "'%s' is not a group: give GROUP or GROUP:PORT, e.g. --group "
+			"239.9.9.1:3999 or --group [ff3e::1]:5000\n", group);
 	} else {
-		fprintf(stderr, "%s\n", strerror(-ret));
+		fprintf(stderr, "%s\n", mcfan_reader_strerror(ret));
 	}
 }
 

@@ -264,7 +264,9 @@ def main():
     for args, words in ((["--group", "239.9.9.1:3999", "--count", "x"], "--count 'x'"),
                         (["--group", "239.9.9.1:3999", "--seconds", "0"], "--seconds '0'"),
                         (["--group", "239.9.9.1:3999", "--bogus"], "usage:"),
-                        ([], "--group is needed")):
+                        ([], "--group is needed"),
+                        (["--file-prefix", "nosuchmcfan", "--group", "bogus"],
+                         "'bogus' is not a group: give GROUP or GROUP:PORT")):
         p = subprocess.run([rd_bin, *args], capture_output=True, text=True, timeout=30)
         t.check(p.returncode == 2 and words in p.stderr,
                 f"mcfan-read {' '.join(args)}: exit 2, {words!r}: {p.returncode} "
