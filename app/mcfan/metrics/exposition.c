@@ -114,6 +114,17 @@ sample_u64(struct expo *e, const char *name, const char *suffix, const char *lab
 		labels, labels[0] != '\0' ? "}" : "", v);
 }
 
+/* One sample with a single numeric label key="N" (per port, per lcore). */
+static void
+sample_by_u(struct expo *e, const char *name, const char *suffix, const char *key,
+	    unsigned int keyval, uint64_t v)
+{
+	char l[32] = "";
+
+	label_u(l, sizeof(l), key, keyval);
+	sample_u64(e, name, suffix, l, v);
+}
+
 static void
 sample_dbl(struct expo *e, const char *name, const char *suffix, const char *labels, double v)
 {
@@ -672,16 +683,14 @@ put_igmp(struct expo *e, struct mcfan_app *app)
 	family(e, "mcfan_igmp_tx_frames", FAM_COUNTER, NULL, "IGMP and MLD frames sent on the "
 	       "port (TX queue 0)");
 	for (i = 0; i < n; i++) {
-		l[0] = '\0';
-		label_u(l, sizeof(l), "port", pv[i].port);
-		sample_u64(e, "mcfan_igmp_tx_frames", "_total", l, pv[i].tx_frames);
+		sample_by_u(e, "mcfan_igmp_tx_frames", "_total", "port", pv[i].port,
+			    pv[i].tx_frames);
 	}
 	family(e, "mcfan_igmp_tx_failed_frames", FAM_COUNTER, NULL, "IGMP and MLD frames the TX "
 	       "queue or the pool refused (freed)");
 	for (i = 0; i < n; i++) {
-		l[0] = '\0';
-		label_u(l, sizeof(l), "port", pv[i].port);
-		sample_u64(e, "mcfan_igmp_tx_failed_frames", "_total", l, pv[i].tx_failed);
+		sample_by_u(e, "mcfan_igmp_tx_failed_frames", "_total", "port", pv[i].port,
+			    pv[i].tx_failed);
 	}
 	family(e, "mcfan_igmp_version", FAM_GAUGE, NULL, "Version the host speaks now on the "
 	       "port (IGMP 2 or 3, MLD 1 or 2; 0: off)");
@@ -1121,16 +1130,14 @@ put_readers(struct expo *e, struct mcfan_app *app)
 	family(e, "mcfan_readers_not_owner_copies", FAM_COUNTER, NULL, "Copies of a group whose "
 	       "ring another worker writes (replicate: counted, freed, not written)");
 	for (i = 0; i < nw; i++) {
-		l[0] = '\0';
-		label_u(l, sizeof(l), "lcore", wv[i].lcore);
-		sample_u64(e, "mcfan_readers_not_owner_copies", "_total", l, wv[i].not_owner);
+		sample_by_u(e, "mcfan_readers_not_owner_copies", "_total", "lcore", wv[i].lcore,
+			    wv[i].not_owner);
 	}
 	family(e, "mcfan_readers_no_ring_copies", FAM_COUNTER, NULL, "Copies of a group without "
 	       "a ring (drop reason reader_no_ring)");
 	for (i = 0; i < nw; i++) {
-		l[0] = '\0';
-		label_u(l, sizeof(l), "lcore", wv[i].lcore);
-		sample_u64(e, "mcfan_readers_no_ring_copies", "_total", l, wv[i].no_ring);
+		sample_by_u(e, "mcfan_readers_no_ring_copies", "_total", "lcore", wv[i].lcore,
+			    wv[i].no_ring);
 	}
 	for (f = 0; f < RTE_DIM(pfams); f++) {
 		family(e, pfams[f].name, pfams[f].type, NULL, pfams[f].help);
