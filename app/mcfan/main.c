@@ -511,6 +511,9 @@ main(int argc, char **argv)
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}
+	app->cfg.ring_size = mcfan_placement_ring_size(app, app->ring_size_why,
+						       sizeof(app->ring_size_why));
+	MCFAN_LOG(INFO, "worker rings: %u slots: %s\n", app->cfg.ring_size, app->ring_size_why);
 	if (mcfan_setup_rings(app) < 0) {
 		status = EXIT_FAILURE;
 		goto cleanup;

@@ -122,7 +122,8 @@ struct mcfan_config {
 	struct mcfan_flow_key groups[MCFAN_MAX_GROUPS];
 	unsigned int n_groups;
 	enum mcfan_fanout fanout;          /* fan-out at start (live.fanout later) */
-	unsigned int ring_size;            /* slots of each worker ring, frames */
+	unsigned int ring_size;            /* slots of each worker ring, frames (placement.h) */
+	bool ring_size_set;                /* --ring-size given (else the placement default) */
 	unsigned int burst;                /* frames per burst at start, 1..MCFAN_MAX_BURST */
 	unsigned int mbufs;                /* mbufs in the pool; 0 = computed */
 	double duration_s;                 /* 0 = until a signal */
@@ -404,6 +405,7 @@ struct mcfan_app {
 	unsigned int pool_size;
 	const char *pool_ops;            /* the pool's handler (control/placement.h), set once */
 	char pool_ops_why[96];            /* why that handler, for the start line and telemetry */
+	char ring_size_why[112];          /* why cfg.ring_size (control/placement.h), set once */
 	struct rte_ring **rings;          /* n_rx x n_workers, [rx * n_workers + w] */
 	struct rte_rcu_qsbr *qsbr;
 	struct mcfan_group_entry *group_entries; /* control's copy of the table's entries */

@@ -373,6 +373,7 @@ set_ring_size(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 		return -EINVAL;
 	}
 	cfg->ring_size = (unsigned int)n;
+	cfg->ring_size_set = true;
 	return 0;
 }
 
@@ -1045,7 +1046,7 @@ static const struct opt_def opts[] = {
 	{"fanout", OPT_VALUE, "MODE", "partition (one worker per group) or replicate (every "
 	 "worker gets every frame, by reference)", "partition", set_fanout, true},
 	{"ring-size", OPT_VALUE, "N", "slots of each RX-to-worker ring, a power of two >= burst",
-	 "1024", set_ring_size, true},
+	 "1024; up to 8192 when a worker shares a CPU", set_ring_size, true},
 	{"burst", OPT_VALUE, "N", "frames per rx_burst and per ring dequeue, 1..512", "32",
 	 set_burst, true},
 	{"mbufs", OPT_VALUE, "N", "mbufs in the pool", "enough for all rings and RX queues, "

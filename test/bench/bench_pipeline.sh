@@ -14,7 +14,8 @@
 #   C. mcfan as A with --no-msacc.
 #
 # Printed: every run, then the medians over the rounds, the ratio mcfan/testpmd (goal
-# >= 0.95) and the ratio msacc on / msacc off (goal >= 0.98). Rounds run A, B, C in turn so
+# >= 0.95 on the wall clock, issue 2; >= 0.9 per CPU-second of the RX lcore, issue 10's
+# P1) and the ratio msacc on / msacc off (goal >= 0.98). Rounds run A, B, C in turn so
 # that slow drifts of a shared host hit all three alike.
 #
 # Each figure comes twice: per second of wall clock (what the issue asks for), and per
@@ -215,13 +216,14 @@ def ratio(x, y):
 def verdict(r, goal):
     return "n/a" if math.isnan(r) else "met" if r >= goal else "NOT met"
 print()
-for label, x, y, z in (("wall clock (frames/s)", a, b, c),
-                       ("per CPU-second of the RX lcore (frames/cpu-s)", an, bn, cn)):
+# the goals: issue 2's 0.95 of testpmd on the wall clock, issue 10's P1 0.9 per CPU-second
+for label, x, y, z, goal in (("wall clock (frames/s)", a, b, c, 0.95),
+                             ("per CPU-second of the RX lcore (frames/cpu-s)", an, bn, cn, 0.9)):
     mx, my, mz = med(x), med(y), med(z)
     r1, r2 = ratio(mx, my), ratio(mx, mz)
     print(f"{label}: median mcfan {mx:,.0f}, testpmd rxonly {my:,.0f}, "
           f"mcfan --no-msacc {mz:,.0f}")
-    print(f"  ratio mcfan/testpmd = {r1:.3f} (goal >= 0.95: {verdict(r1, 0.95)}); "
+    print(f"  ratio mcfan/testpmd = {r1:.3f} (goal >= {goal}: {verdict(r1, goal)}); "
           f"ratio msacc on/off = {r2:.3f} (goal >= 0.98: {verdict(r2, 0.98)})")
     if len(x) > 1:
         # the runs of one round are minutes apart at most: their ratio is a paired comparison

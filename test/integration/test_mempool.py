@@ -12,10 +12,13 @@ at most the pool; after quit the report's mbufs_outside_pool is 0. Also: the doc
 size = the report's mbufs_total, available + outside_pool = size, a parameter refused (null).
 The pool's handler follows the placement (docs/performance.md "Scale"): stack when data lcores
 share a CPU (this run), DPDK's ring_mp_mc when none does, the EAL's --mbuf-pool-ops-name when
-given; /mcfan/mempool and the start line say which and why.
+given; /mcfan/mempool and the start line say which and why. The worker rings follow it too:
+8192 slots when a worker shares a CPU, 1024 when none does, --ring-size or the config file
+when given; /mcfan/info, show config, the start line and the report say which and why.
 
 Usage: test_mempool.py MCFAN_BINARY"""
 
+import json
 import os
 import subprocess
 import tempfile
@@ -50,6 +53,48 @@ def handler_runs(pcap):
         t.check_eq(r.returncode, 0, f"[{name}] exit status ({r.stderr[-300:]!r})")
         line = next((ln for ln in r.stderr.splitlines() if "mbuf pool:" in ln), "")
         t.check(line.endswith(want), f"[{name}] start line ends with {want!r}: {line!r}")
+
+
+def ring_runs(pcap):
+    """Worker rings by placement (docs/performance.md "Worker rings by placement"): 1024 slots
+    when no worker shares a CPU; 8192 when one does; fewer when more rings would pass 98,304
+    slots in all (32 workers: 2048); --ring-size and the config file's ring-size win."""
+    cfg = os.path.join(TMP, "ring.ini")
+    with open(cfg, "w") as f:
+        f.write("[mcfan]\nring-size = 512\n")
+    for name, lcores, wk, extra, want in (
+            ("alone", "0@0,1@1", "1", [], (1024, "default-alone (no worker shares a CPU)")),
+            ("shared", "0@0,1@1,2@1", "1-2", [],
+             (8192, "default-shared (worker lcore 1 shares CPU 1 with another data lcore)")),
+            ("many", "0@0,1@1,(2-33)@0", "2-33", [],
+             (2048, "default-shared (worker lcore 2 shares CPU 0 with another data lcore)")),
+            ("option", "0@0,1@1,2@1", "1-2", ["--ring-size", "2048"],
+             (2048, "option (--ring-size 2048)")),
+            ("config", "0@0,1@1,2@1", "1-2", ["--config", cfg], (512, "option (--ring-size 512)"))):
+        eal = t.eal_args(f"mempool-ring-{name}",
+                         extra=["--vdev", f"net_pcap0,rx_pcap={pcap},infinite_rx=1"])
+        eal[0:2] = ["--lcores", lcores]
+        report = os.path.join(TMP, f"ring-{name}.json")
+        r = subprocess.run([t.mcfan_path(), *eal, "--", "--groups", "239.9.9.1-3:3999",
+                            "--fanout", "replicate", "--rx-lcores", "1", "--worker-lcores", wk,
+                            "--duration", "0.5", "--report-json", report, *extra],
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        t.remove_runtime_dir(eal)
+        if not t.check_eq(r.returncode, 0, f"[ring {name}] exit status ({r.stderr[-300:]!r})"):
+            continue
+        line = next((ln for ln in r.stderr.splitlines() if "worker rings:" in ln), "")
+        t.check(line.endswith(f"worker rings: {want[0]} slots: {want[1]}"),
+                f"[ring {name}] start line says {want}: {line!r}")
+        with open(report) as f:
+            rep = json.load(f)
+        t.check_eq((rep["ring_size"], rep["ring_size_why"]), want,
+                   f"[ring {name}] report ring_size, ring_size_why")
+        t.check_eq(sorted({w["ring_size"] for w in rep["workers"]}), [want[0]],
+                   f"[ring {name}] every worker's ring")
+        # the pool holds every ring full (and the rest): 32 x 2048 slots are in it
+        t.check(rep["mbufs_total"] >= want[0] * len(rep["workers"]),
+                f"[ring {name}] pool {rep['mbufs_total']} >= rings x slots")
+        t.check(t.conservation(rep), f"[ring {name}] report conservation")
 
 
 def main():
@@ -95,6 +140,10 @@ def main():
     t.check_eq(v["ops"], "stack", "/mcfan/mempool ops: data lcores share CPU 1")
     t.check_eq(v["ops_why"], "default-shared (lcore 1 shares CPU 1 with another data lcore)",
                "/mcfan/mempool ops_why")
+    info, _ = tel.query("/mcfan/info")
+    t.check_eq(info and (info["ring_size"], info["ring_size_why"]),
+               (8192, "default-shared (worker lcore 1 shares CPU 1 with another data lcore)"),
+               "/mcfan/info ring_size, ring_size_why: workers share CPU 1")
     size = v["size"]
     v, _ = tel.query("/mcfan/mempool,1")
     t.check(v is None, f"/mcfan/mempool,1 is refused (null): {v!r}")
@@ -118,7 +167,6 @@ def main():
     t.check("RX stopped" in out, f"console stopped RX: {out[-300:]!r}")
     rep = None
     if t.check(os.path.exists(report), "report written"):
-        import json
         with open(report) as f:
             rep = json.load(f)
     if rep is not None:
@@ -127,6 +175,7 @@ def main():
         t.check(t.conservation(rep), "report conservation")
     t.remove_runtime_dir(eal)
     handler_runs(pcap)
+    ring_runs(pcap)
     subprocess.run(["rm", "-rf", "--", TMP])
     t.finish("mempool")
 

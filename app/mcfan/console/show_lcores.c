@@ -200,7 +200,8 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 	       mcfan_fanout_name(mcfan_live_fanout(&app->live)));
 	printf("burst:         %u (at start %u, at most %d)\n",
 	       mcfan_live_burst(&app->live), cfg->burst, MCFAN_MAX_BURST);
-	printf("ring-size:     %u\nmbufs:         %u\n", cfg->ring_size, app->pool_size);
+	printf("ring-size:     %u (%s)\nmbufs:         %u\n", cfg->ring_size, app->ring_size_why,
+	       app->pool_size);
 	printf("msacc:         %s\n", mcfan_live_msacc(&app->live) ? "on" :
 	       "off");
 	printf("duration:      %.3f s%s\n", cfg->duration_s, cfg->duration_s > 0 ? "" :

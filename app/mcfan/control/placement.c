@@ -687,3 +687,30 @@ mcfan_placement_pool_ops(const struct mcfan_app *app, char *why, size_t len)
 	snprintf(why, len, "default-alone (no two data lcores share a CPU)");
 	return rte_mbuf_best_mempool_ops();
 }
+
+unsigned int
+mcfan_placement_ring_size(const struct mcfan_app *app, char *why, size_t len)
+{
+	const struct mcfan_config *cfg = &app->cfg;
+	unsigned int w, id, size, rings = RTE_MAX(app->n_rx * app->n_workers, 1u);
+	bool worker;
+	int cpu;
+
+	if (cfg->ring_size_set) {
+		snprintf(why, len, "option (--ring-size %u)", cfg->ring_size);
+		return cfg->ring_size;
+	}
+	for (w = 0; w < app->n_workers; w++) {
+		id = app->worker_lcore_ids[w];
+		if (mcfan_placement_share(app, id, &cpu, &worker) == 0)
+			continue;
+		size = RTE_MIN((unsigned int)MCFAN_RING_SIZE_SHARED,
+			       rte_align32prevpow2(MCFAN_RING_SLOTS_SHARED / rings));
+		size = RTE_MAX(size, RTE_MAX((unsigned int)MCFAN_DEFAULT_RING_SIZE, cfg->burst));
+		snprintf(why, len, "default-shared (worker lcore %u shares CPU %d with another data "
+			 "lcore)", id, cpu);
+		return size;
+	}
+	snprintf(why, len, "default-alone (no worker shares a CPU)");
+	return cfg->ring_size;
+}

@@ -210,4 +210,28 @@ unsigned int mcfan_placement_share(const struct mcfan_app *app, unsigned int id,
  */
 const char *mcfan_placement_pool_ops(const struct mcfan_app *app, char *why, size_t len);
 
+/** Slots of each worker ring by default when a worker shares a CPU (mcfan_placement_ring_size()). */
+#define MCFAN_RING_SIZE_SHARED 8192
+/** Most ring slots in all (n_rx x n_workers rings) that the shared default gives: the pool
+ *  holds an mbuf for each (about 230 MiB of 2 KiB mbufs at this bound). */
+#define MCFAN_RING_SLOTS_SHARED 98304
+
+/**
+ * Slots of each RX-to-worker ring, by placement (docs/performance.md "Worker rings by
+ * placement"): --ring-size (command line or config file) if given; else, when a worker lcore
+ * shares a CPU with another data lcore, MCFAN_RING_SIZE_SHARED, lowered to the largest power
+ * of two that keeps n_rx x n_workers rings within MCFAN_RING_SLOTS_SHARED and never below
+ * MCFAN_DEFAULT_RING_SIZE: a worker waiting for its time slice meets every frame that came
+ * meanwhile in its ring (the seed's 10 workers on one CPU at 165 kpps lost 3 % of their
+ * copies to 1024-slot rings, none to 8192); else MCFAN_DEFAULT_RING_SIZE. Main lcore, after
+ * the roles are set (mcfan_setup_lcores()), before the rings and the pool are made.
+ *
+ * @param why
+ *   Receives the reason, e.g. "default-shared (worker lcore 2 shares CPU 1 with another data
+ *   lcore)", cut to len - 1 characters.
+ * @return
+ *   The ring size, a power of two >= the burst (the option's own checks, or a default).
+ */
+unsigned int mcfan_placement_ring_size(const struct mcfan_app *app, char *why, size_t len);
+
 #endif /* MCFAN_APP_PLACEMENT_H */

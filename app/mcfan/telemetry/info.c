@@ -45,6 +45,7 @@ tel_info(struct mcfan_app *app, const char *cmd, const char *params,
 	rte_tel_data_add_dict_string(d, "fanout", mcfan_fanout_name(mcfan_live_fanout(&app->live)));
 	rte_tel_data_add_dict_u64(d, "burst", mcfan_live_burst(&app->live));
 	rte_tel_data_add_dict_u64(d, "ring_size", app->cfg.ring_size);
+	rte_tel_data_add_dict_string(d, "ring_size_why", app->ring_size_why);
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_info, "/mcfan/info",

@@ -751,6 +751,8 @@ report_json_build(struct mcfan_app *app)
 	json_object_set_new(root, "sleep_overrun_port", json_u64(ov.port));
 	json_object_set_new(root, "topology", report_topology(app));
 	json_object_set_new(root, "mbufs_total", json_integer(app->pool_size));
+	json_object_set_new(root, "ring_size", json_integer(app->cfg.ring_size));
+	json_object_set_new(root, "ring_size_why", json_string(app->ring_size_why));
 	json_object_set_new(root, "mbufs_outside_pool", json_integer(app->mbufs_outside));
 out:
 	free(wv);
