@@ -120,6 +120,13 @@ enum mcfan_idle_threshold {
  */
 #define MCFAN_IDLE_SHARED_MAX_SLEEP_US 5000
 /**
+ * The same for a worker-only lcore, us: its RX lcores wake it when they enqueue for it (the
+ * wake protocol, docs/idle.md), so its own timer only backs that up; at 5000 us ten workers
+ * woke 2,000 times a second by timer in the seed at 3,300/s per group beside the RX lcore's
+ * wake-ups (docs/performance.md "Worker timers"). The ring bound still caps it.
+ */
+#define MCFAN_IDLE_SHARED_WORKER_MAX_SLEEP_US 50000
+/**
  * First backoff sleep of such an lcore: the whole cap (1/1), not 1/MCFAN_IDLE_STEP_FIRST_DIV:
  * the cap is lossless by the ring bound, and a shorter first sleep only adds wake-ups
  * (each of which also wakes the workers it fed).
@@ -179,6 +186,12 @@ struct mcfan_idle {
 	uint32_t step_first_div;       /**< First backoff sleep: cap / this (set-up; >= 1). */
 	struct mcfan_atomic_u32 origin; /**< enum mcfan_idle_origin (set-up, then set idle). */
 	int share_cpu;                 /**< First CPU shared with another data lcore, -1 = none. */
+	/** Set-up: the lcore thread switches itself to SCHED_BATCH at start (a worker-only lcore
+	 * on a CPU of an RX lcore: woken by it, it must not preempt it, docs/idle.md). */
+	bool sched_batch;
+	/** The scheduling class the thread found itself in after its start (sched_getscheduler()
+	 * + 1; 0 = not started yet), for the read side after the thread ended too. */
+	int sched_class;
 	unsigned int share_n;          /**< Other data lcores on its CPUs (set-up). */
 	/* wake amortisation, RX side (set-up, then private to the RX lcore) */
 	bool kick_defer;               /**< Shares a CPU with a worker: wake only when idle. */

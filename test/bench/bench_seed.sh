@@ -369,8 +369,12 @@ elif name == "mcfan":
         wk_cpf = sum(own(l) for l in wk) / fr if fr else 0.0
         pol = sorted({l["idle"]["policy"] for l in r["lcores"] if l["role"] != "control"})
         port = r["ports"][0]
-        extra = (f"ring_full={r['drops']['ring_full']},imissed={port['imissed']},"
-                 f"policies={'/'.join(pol)}")
+        # where copies were lost: full worker rings (whole frames, and single copies of a
+        # frame other workers took), or af_packet's kernel ring before mcfan
+        extra = (f"ring_full={r['drops']['ring_full']},"
+                 f"copy_drops={sum(g.get('copy_drops', 0) for g in r['groups'])},"
+                 f"imissed={port['imissed']},kernel_drops={port.get('kernel_drops', 0)},"
+                 f"ring_size={r.get('ring_size', 0)},policies={'/'.join(pol)}")
     else:
         extra = "no-report"
 lab = (c1 - c0 + snd + kirq) / hz

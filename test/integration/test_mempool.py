@@ -95,6 +95,19 @@ def ring_runs(pcap):
         t.check(rep["mbufs_total"] >= want[0] * len(rep["workers"]),
                 f"[ring {name}] pool {rep['mbufs_total']} >= rings x slots")
         t.check(t.conservation(rep), f"[ring {name}] report conservation")
+        # the same placement picks each lcore's scheduling class and longest sleep: a
+        # worker-only lcore on the RX lcore's CPU runs SCHED_BATCH (woken by the RX lcore
+        # it must not preempt it) and sleeps up to 50 ms (the RX lcore wakes it); an RX
+        # lcore on a shared CPU up to 5 ms; lcores alone poll (docs/idle.md "Defaults")
+        got = {l["lcore"]: (l["idle"]["sched"], l["idle"]["max_sleep_ns"])
+               for l in rep["lcores"] if l["role"] != "control"}
+        shared_rx = name != "alone" and name != "many"
+        want_l = {1: ("normal", 5_000_000 if shared_rx else 100_000)}
+        for w in rep["workers"]:
+            if w["lcore"] != 1:
+                want_l[w["lcore"]] = ("batch", 50_000_000) if shared_rx else \
+                    ("normal", 50_000_000)
+        t.check_eq(got, want_l, f"[ring {name}] lcores' sched class and max sleep")
 
 
 def main():

@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -98,6 +99,24 @@ intr_setup(struct mcfan_app *app, struct mcfan_lcore *lc, bool refuse)
 	return 0;
 }
 
+/* True if lcore id, a worker-only lcore, may run on a CPU of an RX lcore. */
+static bool
+shares_rx_cpu(const struct mcfan_app *app, unsigned int id)
+{
+	rte_cpuset_t mine = rte_lcore_cpuset(id), both;
+	unsigned int r;
+
+	for (r = 0; r < app->n_rx; r++) {
+		if (app->rx_lcore_ids[r] == id)
+			continue;
+		both = rte_lcore_cpuset(app->rx_lcore_ids[r]);
+		CPU_AND(&both, &both, &mine);
+		if (CPU_COUNT(&both) != 0)
+			return true;
+	}
+	return false;
+}
+
 /* The start policy, its origin and the sleep cap of one data lcore (docs/idle.md). */
 static void
 start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
@@ -125,10 +144,15 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 		if (shared) {
 			first_div = MCFAN_IDLE_SHARED_STEP_FIRST_DIV;
 			if (!cfg->idle_max_sleep_set)
-				max_us = MCFAN_IDLE_SHARED_MAX_SLEEP_US;
+				max_us = rx ? MCFAN_IDLE_SHARED_MAX_SLEEP_US :
+					MCFAN_IDLE_SHARED_WORKER_MAX_SLEEP_US;
 		}
 	}
 	lc->idle.step_first_div = first_div;
+	/* woken by an RX lcore on its own CPU, a worker of the normal class preempts it at once
+	 * (wake-up preemption), before the RX lcore has woken its other workers and gone to
+	 * sleep: each wake-up then costs two context switches instead of one */
+	lc->idle.sched_batch = !rx && shares_rx_cpu(app, id);
 	mcfan_atomic_u32_store(&lc->idle.policy, policy, memory_order_relaxed);
 	mcfan_atomic_u32_store(&lc->idle.origin, origin, memory_order_relaxed);
 	lc->idle.max_sleep_ns = (uint64_t)max_us * NS_PER_US;
@@ -212,6 +236,30 @@ mcfan_idle_free(struct mcfan_app *app)
  * Read side.
  */
 
+/* The scheduling class of the lcore's thread (sched(7)), "-" before it started. */
+static const char *
+sched_name(const struct mcfan_lcore *lc)
+{
+	int c = __atomic_load_n(&lc->idle.sched_class, __ATOMIC_RELAXED);
+
+	if (c <= 0)
+		return "-";
+	switch (c - 1) {
+	case SCHED_OTHER:
+		return "normal";
+	case SCHED_BATCH:
+		return "batch";
+	case SCHED_IDLE:
+		return "idle";
+	case SCHED_FIFO:
+		return "fifo";
+	case SCHED_RR:
+		return "rr";
+	default:
+		return "?";
+	}
+}
+
 int
 mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsigned int max)
 {
@@ -244,6 +292,7 @@ mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsign
 		else
 			snprintf(out[n].why, sizeof(out[n].why), "%s (alone on its CPU)",
 				 mcfan_idle_origin_name(origin));
+		snprintf(out[n].sched, sizeof(out[n].sched), "%s", sched_name(lc));
 		out[n].rx_max_pps = __atomic_load_n(&lc->idle.rx_max_pps, __ATOMIC_RELAXED);
 		out[n].wk_max_pps = __atomic_load_n(&lc->idle.wk_max_pps, __ATOMIC_RELAXED);
 		n++;

@@ -12,14 +12,18 @@
  * per-state cumulative amounts (mcfan_msacc_set_wait()), which never decrease, so every
  * window's states stay non-negative and wait_cpu is the run-delay of the window. While
  * msacc is off the growth is dropped, so a window never holds wait from a time it did
- * not measure.
+ * not measure. The file stays open between reads (pread from offset 0 makes the kernel
+ * write it anew): opening it every 10 ms tick for every lcore was most of the control
+ * lcore's CPU on an idle host (the path walk of /proc, docs/performance.md "Worker timers").
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -30,6 +34,7 @@
 
 /* One lcore: the last run-delay read and the wait added up since the start. */
 struct sched_lcore {
+	int fd;               /* its schedstat file + 1 (0 = not open: calloc'd state) */
 	bool seen;            /* last_ns and prev[] hold values */
 	uint64_t last_ns;     /* schedstat run-delay at the last read */
 	uint64_t wait_ns;     /* run-delay growth while msacc was on */
@@ -43,22 +48,29 @@ struct mcfan_sched {
 	struct sched_lcore lcores[RTE_MAX_LCORE];
 };
 
-/* The second field of /proc/self/task/TID/schedstat (ns); false if unreadable. */
+/* The second field of /proc/self/task/TID/schedstat (ns), through the lcore's open file;
+ * false if unreadable (the file is closed then, and opened again at the next read). */
 static bool
-run_delay(int tid, uint64_t *ns)
+run_delay(struct sched_lcore *s, int tid, uint64_t *ns)
 {
-	char path[64];
+	char path[64], buf[96];
 	uint64_t run;
-	FILE *f;
-	bool ok;
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	f = fopen(path, "r");
-	if (f == NULL)
+	if (s->fd <= 0) {
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
+		s->fd = open(path, O_RDONLY | O_CLOEXEC) + 1;
+		if (s->fd <= 0)
+			return false;
+	}
+	n = pread(s->fd - 1, buf, sizeof(buf) - 1, 0);
+	if (n <= 0) {
+		close(s->fd - 1);
+		s->fd = 0;
 		return false;
-	ok = fscanf(f, "%" SCNu64 " %" SCNu64, &run, ns) == 2;
-	fclose(f);
-	return ok;
+	}
+	buf[n] = '\0';
+	return sscanf(buf, "%" SCNu64 " %" SCNu64, &run, ns) == 2;
 }
 
 /* Share wait cycles w over the states' growth since the last read (lock held). */
@@ -121,9 +133,9 @@ mcfan_sched_update(struct mcfan_app *app)
 		if (id == app->main_lcore || lc->role == MCFAN_ROLE_NONE)
 			continue;
 		tid = lcore_tid(lc);
-		if (tid <= 0 || !run_delay(tid, &ns))
-			continue;
 		s = &app->sched->lcores[id];
+		if (tid <= 0 || !run_delay(s, tid, &ns))
+			continue;
 		mcfan_msacc_snapshot(&lc->ms, rte_rdtsc(), &snap);
 		dw = 0;
 		if (s->seen && ms_on && !snap.paused && ns > s->last_ns) {
@@ -182,6 +194,11 @@ mcfan_sched_read(struct mcfan_app *app, unsigned int lcore_id, struct mcfan_sche
 void
 mcfan_sched_free(struct mcfan_app *app)
 {
+	unsigned int id;
+
+	for (id = 0; app->sched != NULL && id < RTE_MAX_LCORE; id++)
+		if (app->sched->lcores[id].fd > 0)
+			close(app->sched->lcores[id].fd - 1);
 	free(app->sched);
 	app->sched = NULL;
 }

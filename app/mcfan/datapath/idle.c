@@ -26,6 +26,9 @@
  */
 
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,6 +63,16 @@ mcfan_idle_lcore_start(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t n
 	if (prctl(PR_SET_TIMERSLACK, TIMER_SLACK_NS, 0, 0, 0) != 0)
 		MCFAN_LOG(WARNING, "lcore %u: cannot lower the timer slack: short sleeps will last "
 			  "longer\n", lc->lcore_id);
+	if (id->sched_batch) {
+		const struct sched_param sp = { .sched_priority = 0 };
+		int e = pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
+
+		if (e != 0)
+			MCFAN_LOG(WARNING, "lcore %u: cannot switch to SCHED_BATCH (%s): woken by "
+				  "the RX lcore on its CPU it may preempt it\n", lc->lcore_id,
+				  strerror(e));
+	}
+	__atomic_store_n(&id->sched_class, sched_getscheduler(0) + 1, __ATOMIC_RELAXED);
 	id->win_start = now;
 	id->halve_tsc = now;
 	id->win_cycles = RTE_MAX(app->tsc_hz / MS_PER_S * MCFAN_IDLE_RATE_WINDOW_MS, (uint64_t)1);

@@ -91,12 +91,12 @@ print_idle_latency(struct mcfan_app *app, FILE *f)
 	n = mcfan_idle_read(app, iv, RTE_MAX_LCORE);
 	fprintf(f, "\nidle policies (--idle-max-sleep-us %u; each lcore's own max sleep below; bound 0: "
 		"no recent traffic):\n"
-		"  %5s %-10s %-22s %14s %14s %14s  %s\n", app->cfg.idle_max_sleep_us, "lcore",
-		"role", "policy", "ring_bound_us", "sleep_cap_us", "max_sleep_us", "why");
+		"  %5s %-10s %-22s %14s %14s %14s %-6s  %s\n", app->cfg.idle_max_sleep_us, "lcore",
+		"role", "policy", "ring_bound_us", "sleep_cap_us", "max_sleep_us", "sched", "why");
 	for (i = 0; i < n; i++)
-		fprintf(f, "  %5u %-10s %-22s %14.1f %14.1f %14.1f  %s\n", iv[i].lcore_id,
+		fprintf(f, "  %5u %-10s %-22s %14.1f %14.1f %14.1f %-6s  %s\n", iv[i].lcore_id,
 			mcfan_role_name(iv[i].role), iv[i].policy_text, iv[i].ring_bound_ns / 1e3,
-			iv[i].sleep_cap_ns / 1e3, iv[i].max_sleep_ns / 1e3, iv[i].why);
+			iv[i].sleep_cap_ns / 1e3, iv[i].max_sleep_ns / 1e3, iv[i].sched, iv[i].why);
 out:
 	free(lv);
 	free(iv);
@@ -735,6 +735,7 @@ report_json_build(struct mcfan_app *app)
 			json_object_set_new(idle, "rx_max_pps", json_u64(iv[k].rx_max_pps));
 			json_object_set_new(idle, "wk_max_pps", json_u64(iv[k].wk_max_pps));
 			json_object_set_new(idle, "why", json_string(iv[k].why));
+			json_object_set_new(idle, "sched", json_string(iv[k].sched));
 			json_object_set_new(idle, "origin", json_string(
 				mcfan_idle_origin_name((enum mcfan_idle_origin)iv[k].origin)));
 			json_object_set_new(idle, "max_sleep_ns", json_u64(iv[k].max_sleep_ns));
