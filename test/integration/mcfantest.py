@@ -81,13 +81,18 @@ def group_frames(rep):
 
 # ---- frames (byte-exact builders; RFC 791, RFC 8200, RFC 768, IEEE 802.1Q) ----
 
-def _csum(data):
+def csum(data):
+    """The Internet checksum (RFC 1071) of data (bytes, an odd length padded with a zero
+    byte): the 16-bit one's complement of the one's complement sum, 0..0xFFFF."""
     if len(data) % 2:
         data += b"\0"
     s = sum(struct.unpack(f"!{len(data) // 2}H", data))
     while s >> 16:
         s = (s & 0xFFFF) + (s >> 16)
     return (~s) & 0xFFFF
+
+
+_csum = csum   # the name test_igmp uses
 
 
 def mac_for_group(addr):
@@ -136,6 +141,73 @@ def udp4_frame(group, dport, data=b"x" * 18, src="198.18.0.1", vlans=()):
 
 def udp6_frame(group, dport, data=b"x" * 18, src="2001:db8::1"):
     return eth(mac_for_group(group), 0x86DD, ipv6(src, group, 17, udp(40000, dport, data)))
+
+
+SEQ_SRC_MAC = b"\x02\x00\x00\x00\x00\x01"
+
+
+def udp4_seq_frame(group, seq, pad=30, dport=3999, src="198.18.0.1", sport=40000,
+                   dst_mac=None, dst_ip=None):
+    """Ethernet/IPv4/UDP frame (RFC 791, RFC 768) with both checksums, TTL 4, IP id
+    seq & 0xFFFF, whose payload names its group and sequence number: b"G<group>:<seq, 6
+    digits>:" then pad bytes b"p" (seq_of_payload reads it back). The destination MAC is
+    the group's (RFC 1112) unless dst_mac (6 bytes) is given; the IPv4 destination is group
+    unless dst_ip is given (the payload still names group). A UDP checksum of 0 is sent as
+    0xFFFF (RFC 768)."""
+    import ipaddress
+    dst_ip = dst_ip or group
+    data = f"G{group}:{seq:06d}:".encode() + b"p" * pad
+    a, b = ipaddress.IPv4Address(src).packed, ipaddress.IPv4Address(dst_ip).packed
+    ulen = 8 + len(data)
+    pseudo = a + b + struct.pack("!BBH", 0, 17, ulen)
+    uc = csum(pseudo + struct.pack("!HHHH", sport, dport, ulen, 0) + data) or 0xFFFF
+    u = struct.pack("!HHHH", sport, dport, ulen, uc) + data
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, seq & 0xFFFF, 0, 4, 17, 0, a, b)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    return (dst_mac or mac_for_group(group)) + SEQ_SRC_MAC + b"\x08\x00" + ip + u
+
+
+def seq_of_payload(fr):
+    """(group, seq) named by the payload of a udp4_seq_frame of a 239.9.9.x group (frame
+    bytes, however rewritten on the way), or None when fr has no such payload."""
+    import re
+    m = re.search(rb"G(239\.9\.9\.\d+):(\d{6}):", fr)
+    return (m.group(1).decode(), int(m.group(2))) if m else None
+
+
+def group_of(fr):
+    """The group named by the payload of a udp4_seq_frame, or None (seq_of_payload)."""
+    gs = seq_of_payload(fr)
+    return gs[0] if gs else None
+
+
+def per_group_payload(frames):
+    """{group: [seq, ...]} in the order of frames, from the payloads of udp4_seq_frames;
+    frames without such a payload are left out."""
+    got = {}
+    for fr in frames:
+        gs = seq_of_payload(fr)
+        if gs:
+            got.setdefault(gs[0], []).append(gs[1])
+    return got
+
+
+def read_pcap(path):
+    """The frames (bytes, as captured: incl_len of each record) of a classic libpcap file
+    (tcpdump -w) of either byte order, microsecond or nanosecond magic; [] for a file
+    shorter than its 24-byte header. A record cut off at the end is returned as far as it
+    goes."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 24:
+        return []
+    e = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    out, off = [], 24
+    while off + 16 <= len(data):
+        incl = struct.unpack(e + "I", data[off + 8:off + 12])[0]
+        out.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return out
 
 
 def write_pcap(path, frames, snaplen=65535):
@@ -308,6 +380,24 @@ class Telemetry:
 
     def close(self):
         self.sock.close()
+
+
+def telemetry_once(prefix, cmd):
+    """One query on the v2 telemetry socket of the run with --file-prefix prefix, as root
+    (/var/run/dpdk/PREFIX/dpdk_telemetry.v2): connect, read the greeting, send cmd, return
+    the reply's value for the command (None when the reply has no such key: an error's
+    null). Raises OSError when the socket is not there (yet), ValueError on a reply that is
+    not JSON."""
+    import socket
+    path = os.path.join("/var/run/dpdk", prefix, TELEMETRY_SOCKET)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        s.connect(path)
+        s.recv(16384)
+        s.send(cmd.encode())
+        return json.loads(s.recv(65536).decode()).get(cmd.split(",")[0])
+    finally:
+        s.close()
 
 
 def telemetry_cli(prefix, cmd, timeout=120):
