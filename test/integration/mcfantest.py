@@ -69,6 +69,44 @@ def run_mcfan(eal, app, timeout=60, stdin=None, report=True):
     return p.returncode, p.stdout, p.stderr, rep
 
 
+def check_refused(eal, app, msg, what):
+    """Run mcfan (run_mcfan) on input it must refuse before EAL starts; assert exit status
+    2, msg (a substring) in stderr, nothing started (no EAL line, no runtime directory) and
+    no report. what names the case in the messages. Returns (rc, stdout, stderr, rep)."""
+    rc, out, err, rep = run_mcfan(eal, app)
+    check_eq(rc, 2, f"{what}: exit status")
+    check(msg in err, f"{what}: message {msg!r}: {err.strip()!r}")
+    check(not eal_lines(err) and not os.path.exists(runtime_dir(eal)),
+          f"{what}: nothing started")
+    check(rep is None, f"{what}: no report")
+    return rc, out, err, rep
+
+
+def check_refused_config(name, tmpdir, text, msg, what):
+    """Write text (an INI file) as tmpdir/bad.ini and run mcfan --config on it (eal_args
+    with net_null0); assert exit status 2 and that stderr names both the file and msg (a
+    substring: the value refused). what names the case. Returns (rc, stdout, stderr,
+    rep)."""
+    cfg = os.path.join(tmpdir, "bad.ini")
+    with open(cfg, "w") as f:
+        f.write(text)
+    eal = eal_args(name, extra=["--vdev", "net_null0"])
+    rc, out, err, rep = run_mcfan(eal, ["--config", cfg, "--duration", "0.2"])
+    check_eq(rc, 2, f"{what}: exit status")
+    check(msg in err and "bad.ini" in err,
+          f"{what}: the file and the value named: {err.strip()!r}")
+    return rc, out, err, rep
+
+
+def eal_one_txq_port(name, tmpdir):
+    """eal_args(name) with port 0 net_null0 and port 1 a net_pcap reading an empty capture
+    (written into tmpdir as empty.pcap) without tx_pcap: a port of one TX queue, which is
+    the control lcore's, so no worker lcore can send on it."""
+    inp = os.path.join(tmpdir, "empty.pcap")
+    write_pcap(inp, [])
+    return eal_args(name, extra=["--vdev", "net_null0", "--vdev", f"net_pcap0,rx_pcap={inp}"])
+
+
 def conservation(rep):
     """rx_frames == delivered_frames + sum(drops), exactly."""
     return rep["rx_frames"] == rep["delivered_frames"] + sum(rep["drops"].values())
@@ -251,13 +289,13 @@ class McfanProcess:
     """mcfan running in the background; stdout and stderr collected line by line with
     their arrival time (time.monotonic()) by reader threads."""
 
-    def __init__(self, eal, app):
+    def __init__(self, eal, app, errors=None):
         import threading
         import time
         self.cmd = [mcfan_path(), *eal, "--", *app]
         self.t0 = time.monotonic()
         self.p = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True)
+                                  stderr=subprocess.PIPE, text=True, errors=errors)
         self.pid = self.p.pid
         self.out = []   # [(t, line)]
         self.err = []
@@ -419,18 +457,4 @@ class McfanProcessRaw(McfanProcess):
     of stopping the reader thread."""
 
     def __init__(self, eal, app):
-        import threading
-        import time
-        self.cmd = [mcfan_path(), *eal, "--", *app]
-        self.t0 = time.monotonic()
-        self.p = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True,
-                                  errors="backslashreplace")
-        self.pid = self.p.pid
-        self.out = []
-        self.err = []
-        self._cond = threading.Condition()
-        self._threads = [threading.Thread(target=self._read, args=(s, lst), daemon=True)
-                         for s, lst in ((self.p.stdout, self.out), (self.p.stderr, self.err))]
-        for th in self._threads:
-            th.start()
+        super().__init__(eal, app, errors="backslashreplace")

@@ -58,6 +58,14 @@ class Netns:
         """Runtime directories of this test's runs (EAL, as root: /var/run/dpdk/PREFIX)."""
         return f"/var/run/dpdk/mcfan-{self.short}-*-{self.id}"
 
+    def pcap_eal(self, run, pcap, lcores="0@0,1@1,2@1"):
+        """(--file-prefix, EAL arguments) of a run outside the namespace whose input is the
+        capture file pcap (net_pcap rx_pcap): --no-huge -m 512 --in-memory --no-pci."""
+        prefix = self.prefix(run)
+        return prefix, ["--lcores", lcores, "--no-huge", "-m", "512", "--in-memory",
+                        "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
+                        "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+
     def run(self, *cmd, **kw):
         """subprocess.run of cmd inside the namespace (ip netns exec)."""
         return subprocess.run(["ip", "netns", "exec", self.name, *cmd], **kw)
@@ -179,11 +187,32 @@ class NsMcfan:
                 rep = json.load(f)
         return self.p.returncode, rep
 
+    def run_to_end(self, timeout=60):
+        """For a run with --duration: stop_when_done(timeout), killed in any case."""
+        try:
+            return self.stop_when_done(timeout)
+        finally:
+            self.kill()
+
+    def ended(self, rc, rep, tag, what="exit"):
+        """Assert a stopped run's exit status rc is 0 (the message shows the end of its
+        output) and that it wrote its report rep; returns whether it did."""
+        t.check_eq(rc, 0, f"{tag} {what}:\n{self.out[-2000:]}")
+        return t.check(rep is not None, f"{tag} report")
+
     def kill(self):
         """SIGKILL this run if it still runs (for finally:)."""
         if self.p.poll() is None:
             self.p.kill()
             self.p.wait()
+
+
+def kill_all(*procs):
+    """kill() each of procs (an NsMcfan, Tcpdump, Secondary ...) that is not None, in
+    order (for finally:)."""
+    for p in procs:
+        if p is not None:
+            p.kill()
 
 
 class Tcpdump:
@@ -214,6 +243,15 @@ def wait_capture(path, want, timeout=20):
     end = time.monotonic() + timeout
     while time.monotonic() < end and len(t.read_pcap(path)) < want:
         time.sleep(0.1)
+
+
+def have_dpdk_tool(tool, tag):
+    """Whether tool (dpdk-testpmd, dpdk-dumpcap ...) is on PATH; asserts it is (the tools
+    of package dpdk are part of the test, not a reason to skip)."""
+    if shutil.which(tool) is None:
+        t.check(False, f"{tag} {tool} missing (package dpdk)")
+        return False
+    return True
 
 
 class TestpmdMemif:
@@ -273,6 +311,24 @@ class TestpmdMemif:
         with open(self.path) as f:
             return f.read()
 
+    def run(self, a, tag, send):
+        """Once mcfan a (memif server on sock) runs: start (link up), send(), 1 s, stop a
+        then testpmd; kills both in any case. (exit status, report, testpmd's output), or
+        None when mcfan did not start."""
+        try:
+            if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+                return None
+            # testpmd starts and connects: mcfan's memif port (1) says its link is up
+            self.start(a.prefix, tag)
+            send()
+            time.sleep(1.0)
+            rc, rep = a.stop()
+            self.stop()
+        finally:
+            a.kill()
+            self.close()
+        return rc, rep, self.output()
+
     @staticmethod
     def per_group(out):
         """{"239.9.9.N": frames} from its verbose lines (dst=01:00:5E:09:09:0N, N 1..9)."""
@@ -281,3 +337,80 @@ class TestpmdMemif:
         for m in re.finditer(r"dst=01:00:5E:09:09:0(\d)", out):
             got[f"239.9.9.{m.group(1)}"] = got.get(f"239.9.9.{m.group(1)}", 0) + 1
         return got
+
+
+HUGEPAGES_NR = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+
+
+class Hugepages:
+    """For a run whose shared memory a DPDK secondary (dpdk-dumpcap, dpdk-pdump) maps: pages
+    more 2 MiB hugepages reserved and a hugetlbfs of its own mounted on path (made here).
+    nr0: the reservation before; release() unmounts and gives the pages back."""
+
+    def __init__(self, path, pages):
+        with open(HUGEPAGES_NR) as f:
+            self.nr0 = int(f.read())
+        self.path, self.pages = path, pages
+        self.mounted = False
+        os.makedirs(path)
+
+    def mount(self):
+        """Reserve the pages and mount; True when the mount worked."""
+        with open(HUGEPAGES_NR, "w") as f:
+            f.write(str(self.nr0 + self.pages))
+        self.mounted = subprocess.run(["mount", "-t", "hugetlbfs", "-o", "pagesize=2M",
+                                       "none", self.path]).returncode == 0
+        return self.mounted
+
+    def release(self):
+        """Unmount (if mounted) and set the reservation back to nr0 (for finally:)."""
+        if self.mounted:
+            subprocess.run(["umount", self.path])
+        with open(HUGEPAGES_NR, "w") as f:
+            f.write(str(self.nr0))
+
+    @staticmethod
+    def reserved():
+        """The 2 MiB hugepages reserved now."""
+        with open(HUGEPAGES_NR) as f:
+            return int(f.read())
+
+
+class Secondary:
+    """A DPDK secondary process (dpdk-dumpcap, dpdk-pdump: cmd, an argument list) run
+    line-buffered (stdbuf -oL: its lines come when they are said, not at exit), stdout and
+    stderr collected in lines by a thread."""
+
+    def __init__(self, cmd):
+        import threading
+        self.p = subprocess.Popen(["stdbuf", "-oL", *cmd], stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True)
+        self.lines = []
+        self.reader = threading.Thread(target=lambda: self.lines.extend(self.p.stdout),
+                                       daemon=True)
+        self.reader.start()
+
+    def wait_line(self, marker, timeout):
+        """Until a line holds marker, the process ends or timeout seconds pass; True when a
+        line holds it."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and self.p.poll() is None and \
+                not any(marker in ln for ln in self.lines):
+            time.sleep(0.1)
+        return any(marker in ln for ln in self.lines)
+
+    def wait(self, timeout=20):
+        """Wait for its exit (SIGKILL after timeout seconds), then for its last lines (5 s);
+        returns all it printed."""
+        try:
+            self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+        self.reader.join(timeout=5)
+        return "".join(self.lines)
+
+    def kill(self):
+        """SIGKILL if it still runs (for finally:)."""
+        if self.p.poll() is None:
+            self.p.kill()

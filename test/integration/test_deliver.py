@@ -39,12 +39,10 @@ import glob
 import ipaddress
 import os
 import re
-import shutil
 import signal
 import struct
 import subprocess
 import sys
-import threading
 import time
 
 import mcfantest as t
@@ -84,6 +82,7 @@ if len(sys.argv) == 4 and sys.argv[1] == "--raw-send":
 
 LAB = nt.Netns("deliver", "dlv")
 TMP, ID = LAB.tmp, LAB.id
+TIN, TOUT = f"dli{ID % 100000}", f"dlo{ID % 100000}"     # net_tap0, net_tap1
 
 
 def Mcfan(name, vdevs, app, lcores=LCORES, in_memory=True, huge_dir=None, console=False):
@@ -136,28 +135,15 @@ def test_memif():
     verbose on: one line per frame received, its destination MAC naming the group."""
     tag = "[tx memif]"
     sock = os.path.join(TMP, "memif.sock")
-    tap = f"dli{ID % 100000}"
-    if shutil.which("dpdk-testpmd") is None:
-        t.check(False, f"{tag} dpdk-testpmd missing (package dpdk)")
+    if not nt.have_dpdk_tool("dpdk-testpmd", tag):
         return
-    a = Mcfan("memA", [f"net_tap0,iface={tap}", f"net_memif0,role=server,socket={sock}"],
+    a = Mcfan("memA", [f"net_tap0,iface={TIN}", f"net_memif0,role=server,socket={sock}"],
               ["--worker-engine", "tx:net_memif0"])
-    tp = nt.TestpmdMemif(LAB, sock, LAB.prefix("tp"))
-    try:
-        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        # testpmd starts and connects: mcfan's memif port (1) says its link is up
-        tp.start(a.prefix, tag)
-        send(tap)
-        time.sleep(1.0)
-        rca, repa = a.stop()
-        tp.stop()
-    finally:
-        a.kill()
-        tp.close()
-    out = tp.output()
-    t.check_eq(rca, 0, f"{tag} mcfan exit:\n{a.out[-2000:]}")
-    if not t.check(repa is not None, f"{tag} report"):
+    r = nt.TestpmdMemif(LAB, sock, LAB.prefix("tp")).run(a, tag, lambda: send(TIN))
+    if r is None:
+        return
+    rca, repa, out = r
+    if not a.ended(rca, repa, tag, "mcfan exit"):
         return
     want = {(g, PORT): n for g, n in GROUPS.items()}
     t.check_eq(t.group_frames(repa), want, f"{tag} mcfan's per-group counts = frames sent")
@@ -181,36 +167,32 @@ def tshark_fields(path, fields, extra=()):
     return [ln.split("\t") for ln in r.stdout.splitlines() if ln.strip()], r
 
 
-def run_captured(a, tin, tout, cap, tag):
-    """Once mcfan a runs: tcpdump on tout into cap, the frames into tin, 1 s, then both
+def run_captured(a, cap, tag):
+    """Once mcfan a runs: tcpdump on TOUT into cap, the frames into TIN, 1 s, then both
     stopped: (exit status, report); (None, None) when mcfan did not start."""
     dump = None
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return None, None
-        dump = nt.Tcpdump(LAB, tout, cap, tag)
-        send(tin)
+        dump = nt.Tcpdump(LAB, TOUT, cap, tag)
+        send(TIN)
         time.sleep(1.0)
         dump.stop()
         return a.stop()
     finally:
-        a.kill()
-        if dump is not None:
-            dump.kill()
+        nt.kill_all(a, dump)
 
 
 def test_tap_rewrite():
     tag = "[tx tap rewrite]"
-    tin, tout = f"dli{ID % 100000}", f"dlo{ID % 100000}"
     cap = os.path.join(TMP, "tap-out.pcap")
-    a = Mcfan("tap", [f"net_tap0,iface={tin}", f"net_tap1,iface={tout}"],
+    a = Mcfan("tap", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
               ["--worker-engine", f"tx:net_tap1,dst-mac={RW_MAC},dst-ip={RW_IP},"
                f"dst-port={RW_PORT}"])
-    rc, rep = run_captured(a, tin, tout, cap, tag)
+    rc, rep = run_captured(a, cap, tag)
     if rc is None:
         return
-    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-    if not t.check(rep is not None, f"{tag} report"):
+    if not a.ended(rc, rep, tag):
         return
     c = engine_conservation(rep, tag)
     if c is not None:
@@ -257,13 +239,12 @@ def test_tap_rewrite():
 def test_refusals():
     tag = "[tx refused]"
     sock = os.path.join(TMP, "memif-nopeer.sock")
-    tap = f"dli{ID % 100000}"
-    a = Mcfan("ref", [f"net_tap0,iface={tap}", f"net_memif0,role=server,socket={sock}"],
+    a = Mcfan("ref", [f"net_tap0,iface={TIN}", f"net_memif0,role=server,socket={sock}"],
               ["--worker-engine", "tx:1,dst-port=7000"])
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
-        send(tap)
+        send(TIN)
         time.sleep(1.0)
         rc, rep = a.stop()
     finally:
@@ -300,21 +281,19 @@ def test_pcap_time():
     tag = "[pcap time]"
     d = os.path.join(TMP, "pcap-time")
     os.makedirs(d)
-    tap = f"dli{ID % 100000}"
-    a = Mcfan("pcapt", [f"net_tap0,iface={tap}"],
+    a = Mcfan("pcapt", [f"net_tap0,iface={TIN}"],
               ["--worker-engine", f"pcap:{d},rotate-s=1"])
     t0 = time.time()
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
-        send(tap, pps=PCAP_PPS)
+        send(TIN, pps=PCAP_PPS)
         time.sleep(0.5)
         rc, rep = a.stop()
     finally:
         a.kill()
     t1 = time.time()
-    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-    if not t.check(rep is not None, f"{tag} report"):
+    if not a.ended(rc, rep, tag):
         return
     c = engine_conservation(rep, tag)
     if c is not None:
@@ -366,12 +345,8 @@ def test_pcap_size():
     a = Mcfan("pcaps", [f"net_pcap0,rx_pcap={inp}"],
               ["--worker-engine", f"pcap:{d},rotate-mb=1", "--duration", "3",
                "--ring-size", "4096"])
-    try:
-        rc, rep = a.stop_when_done()
-    finally:
-        a.kill()
-    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-    if not t.check(rep is not None, f"{tag} report"):
+    rc, rep = a.run_to_end()
+    if not a.ended(rc, rep, tag):
         return
     c = engine_conservation(rep, tag)
     t.check(t.conservation(rep), f"{tag} conservation")
@@ -415,12 +390,8 @@ def test_pcap_full_disk():
     try:
         a = Mcfan("pcapfull", [f"net_pcap0,rx_pcap={inp}"],
                   ["--worker-engine", f"pcap:{d}", "--duration", "2"])
-        try:
-            rc, rep = a.stop_when_done()
-        finally:
-            a.kill()
-        t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-        if not t.check(rep is not None, f"{tag} report"):
+        rc, rep = a.run_to_end()
+        if not a.ended(rc, rep, tag):
             return
         w = [x for x in rep["workers"] if x["lcore"] == 2]
         c = worker(rep)["engine_counters"]
@@ -465,15 +436,13 @@ GROUP_IP, GROUP_MAC = "239.137.9.200", "01:00:5e:09:09:c8"
 
 def test_tap_group():
     tag = "[tx dst-ip group]"
-    tin, tout = f"dli{ID % 100000}", f"dlo{ID % 100000}"
     cap = os.path.join(TMP, "tap-group.pcap")
-    a = Mcfan("tapgrp", [f"net_tap0,iface={tin}", f"net_tap1,iface={tout}"],
+    a = Mcfan("tapgrp", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
               ["--worker-engine", f"tx:net_tap1,dst-ip={GROUP_IP}"])
-    rc, rep = run_captured(a, tin, tout, cap, tag)
+    rc, rep = run_captured(a, cap, tag)
     if rc is None:
         return
-    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-    if t.check(rep is not None, f"{tag} report"):
+    if a.ended(rc, rep, tag):
         c = engine_conservation(rep, tag)
         if c is not None:
             t.check_eq(c.get("tx_sent"), sent_total(), f"{tag} tx_sent = every copy")
@@ -490,19 +459,18 @@ def test_set_engine():
     """The console's set engine and show engines, /mcfan/engines: tx at start, count from the
     console, tx again; tx's counters count only its own copies."""
     tag = "[set engine]"
-    tin, tout = f"dli{ID % 100000}", f"dlo{ID % 100000}"
-    a = Mcfan("seteng", [f"net_tap0,iface={tin}", f"net_tap1,iface={tout}"],
+    a = Mcfan("seteng", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
               ["--worker-engine", "tx:net_tap1", "-i"], console=True)
     n = sent_total()
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
         a.console("show engines")
-        send(tin)
+        send(TIN)
         time.sleep(0.5)
         a.console("set engine 2 count")
         time.sleep(0.3)
-        send(tin)
+        send(TIN)
         time.sleep(0.5)
         tel = t.telemetry_once(a.prefix, "/mcfan/engines")
         a.console("set engine 2 pcap:/tmp")
@@ -512,7 +480,7 @@ def test_set_engine():
         a.console("set engine 2 count")
         a.console("set engine 2 tx:net_tap1")
         time.sleep(0.3)
-        send(tin)
+        send(TIN)
         time.sleep(0.5)
         a.console("show engines")
         a.console("quit")
@@ -605,22 +573,12 @@ def test_bad_input():
     for val, msg in BAD_ENGINE:
         eal = t.eal_args(f"dlvbad{BAD_ENGINE.index((val, msg))}",
                          extra=["--vdev", "net_null0"])
-        rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
-                                              "--worker-engine", val])
-        t.check_eq(rc, 2, f"{tag} {val}: exit status")
-        t.check(msg in err, f"{tag} {val}: message {msg!r}: {err.strip()!r}")
-        t.check(not t.eal_lines(err) and not os.path.exists(t.runtime_dir(eal)),
-                f"{tag} {val}: nothing started")
-        t.check(rep is None, f"{tag} {val}: no report")
+        t.check_refused(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
+                              "--worker-engine", val], msg, f"{tag} {val}")
     # in the config file: the same check, file and line named
-    cfg = os.path.join(TMP, "bad.ini")
-    with open(cfg, "w") as f:
-        f.write("[mcfan]\ngroups = 239.9.9.1\nworker-engine = tx:0,dst-port=0\n")
-    eal = t.eal_args("dlvbadcfg", extra=["--vdev", "net_null0"])
-    rc, out, err, rep = t.run_mcfan(eal, ["--config", cfg, "--duration", "0.2"])
-    t.check_eq(rc, 2, f"{tag} config file: exit status")
-    t.check("dst-port '0' is not a UDP port (1..65535)" in err and "bad.ini" in err,
-            f"{tag} config file: the file and the value named: {err.strip()!r}")
+    t.check_refused_config("dlvbadcfg", TMP,
+                           "[mcfan]\ngroups = 239.9.9.1\nworker-engine = tx:0,dst-port=0\n",
+                           "dst-port '0' is not a UDP port (1..65535)", f"{tag} config file")
     # after EAL: a port that was not probed, a TX queue more than the port has
     eal = t.eal_args("dlvbadport", extra=["--vdev", "net_null0"])
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
@@ -632,10 +590,7 @@ def test_bad_input():
     t.remove_runtime_dir(eal)
     # a tx port with too few TX queues (net_pcap without tx_pcap: 1, queue 0 is the control
     # lcore's) is refused before any port starts: port 0 (net_null0) is not started
-    inp = os.path.join(TMP, "empty.pcap")
-    t.write_pcap(inp, [])
-    eal = t.eal_args("dlvbadtxq", extra=["--vdev", "net_null0", "--vdev",
-                                         f"net_pcap0,rx_pcap={inp}"])
+    eal = t.eal_one_txq_port("dlvbadtxq", TMP)
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
                                           "--worker-engine", "tx:1"])
     t.check_eq(rc, 2, f"{tag} tx:1 on a port of 1 TX queue: exit status")
@@ -651,74 +606,52 @@ def test_bad_input():
 HUGE_PAGES = 64          # 2 MiB pages for the dumpcap run (128 MiB), given back after
 
 
+def start_shared(hp, name, tag):
+    """mcfan on net_tap0 (TIN) with shared memory a secondary can map: hp's pages and
+    hugetlbfs, no --in-memory; asserts the mount, the start and that mcfan says the capture
+    tools may attach. The run, or None when the mount or the start failed."""
+    if not t.check(hp.mount(), f"{tag} hugetlbfs mounted"):
+        return None
+    a = Mcfan(name, [f"net_tap0,iface={TIN}"], [], in_memory=False, huge_dir=hp.path)
+    if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+        a.kill()
+        return None
+    t.check(any("dpdk-dumpcap/dpdk-pdump may attach" in ln for ln in a.lines),
+            f"{tag} mcfan says the capture tools may attach")
+    return a
+
+
 def test_dumpcap():
     """dpdk-dumpcap is a secondary process: it needs the primary's hugepage files and shared
     runtime directory (no --no-huge, no --in-memory); this run gets its own hugetlbfs mount."""
     tag = "[dumpcap]"
-    if shutil.which("dpdk-dumpcap") is None:
-        t.check(False, f"{tag} dpdk-dumpcap missing (package dpdk)")
+    if not nt.have_dpdk_tool("dpdk-dumpcap", tag):
         return
-    nr_path = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-    with open(nr_path) as f:
-        nr0 = int(f.read())
-    huge = os.path.join(TMP, "huge")
-    os.makedirs(huge)
+    hp = nt.Hugepages(os.path.join(TMP, "huge"), HUGE_PAGES)
     cap = os.path.join(TMP, "dumpcap.pcapng")
-    tap = f"dli{ID % 100000}"
     a = dump = None
-    mounted = False
     try:
-        with open(nr_path, "w") as f:
-            f.write(str(nr0 + HUGE_PAGES))
-        mounted = subprocess.run(["mount", "-t", "hugetlbfs", "-o", "pagesize=2M", "none",
-                                  huge]).returncode == 0
-        if not t.check(mounted, f"{tag} hugetlbfs mounted"):
+        a = start_shared(hp, "dumpcap", tag)
+        if a is None:
             return
-        a = Mcfan("dumpcap", [f"net_tap0,iface={tap}"], [], in_memory=False,
-                  huge_dir=huge)
-        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        t.check(any("dpdk-dumpcap/dpdk-pdump may attach" in ln for ln in a.lines),
-                f"{tag} mcfan says the capture tools may attach")
         # line-buffered: its "Capturing on" line comes when it is attached, not at exit
-        dump = subprocess.Popen(["stdbuf", "-oL", "dpdk-dumpcap", f"--file-prefix={a.prefix}",
-                                 "-i", "0", "-c", str(DUMP_N), "-w", cap],
-                                stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)
+        dump = nt.Secondary(["dpdk-dumpcap", f"--file-prefix={a.prefix}", "-i", "0", "-c",
+                             str(DUMP_N), "-w", cap])
         # attached once it says "Capturing on": rte_pdump's callbacks are in place
-        dlines = []
-        reader = threading.Thread(target=lambda: dlines.extend(dump.stdout), daemon=True)
-        reader.start()
-        end = time.monotonic() + 30
-        while time.monotonic() < end and dump.poll() is None and \
-                not any("Capturing on" in ln for ln in dlines):
-            time.sleep(0.1)
-        t.check(any("Capturing on" in ln for ln in dlines),
-                f"{tag} dpdk-dumpcap attached: {''.join(dlines)[-800:]}")
+        t.check(dump.wait_line("Capturing on", 30),
+                f"{tag} dpdk-dumpcap attached: {''.join(dump.lines)[-800:]}")
         time.sleep(0.3)
-        send(tap)
-        try:
-            dump.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            dump.kill()
-            dump.wait()
-        reader.join(timeout=5)
-        dout = "".join(dlines)
-        t.check_eq(dump.returncode, 0, f"{tag} dpdk-dumpcap exit:\n{dout[-1500:]}")
+        send(TIN)
+        dout = dump.wait(20)
+        t.check_eq(dump.p.returncode, 0, f"{tag} dpdk-dumpcap exit:\n{dout[-1500:]}")
         rc, rep = a.stop()
         t.check_eq(rc, 0, f"{tag} mcfan exit:\n{a.out[-1500:]}")
         if rep is not None:
             t.check_eq(t.group_frames(rep), {(g, PORT): n for g, n in GROUPS.items()},
                        f"{tag} mcfan counts every frame while captured")
     finally:
-        if dump is not None and dump.poll() is None:
-            dump.kill()
-        if a is not None:
-            a.kill()
-        if mounted:
-            subprocess.run(["umount", huge])
-        with open(nr_path, "w") as f:
-            f.write(str(nr0))
+        nt.kill_all(dump, a)
+        hp.release()
     rows, r = tshark_fields(cap, ["ip.dst", "udp.dstport"]) if os.path.exists(cap) \
         else ([], None)
     t.check(len(rows) >= DUMP_N, f"{tag} tshark reads {len(rows)} frames, at least "
@@ -739,77 +672,42 @@ def test_pdump():
     before the frames arrive and stopped after: the file holds exactly the frames mcfan
     received of each group, and every other frame it holds is one mcfan counted as a drop."""
     tag = "[pdump]"
-    if shutil.which("dpdk-pdump") is None:
-        t.check(False, f"{tag} dpdk-pdump missing (package dpdk)")
+    if not nt.have_dpdk_tool("dpdk-pdump", tag):
         return
-    nr_path = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-    with open(nr_path) as f:
-        nr0 = int(f.read())
-    huge = os.path.join(TMP, "huge-pdump")
-    os.makedirs(huge)
+    hp = nt.Hugepages(os.path.join(TMP, "huge-pdump"), HUGE_PAGES)
     cap = os.path.join(TMP, "pdump-rx.pcap")
-    tap = f"dli{ID % 100000}"
     a = dump = None
-    mounted = False
-    dlines = []
     rep = None
     try:
-        with open(nr_path, "w") as f:
-            f.write(str(nr0 + HUGE_PAGES))
-        mounted = subprocess.run(["mount", "-t", "hugetlbfs", "-o", "pagesize=2M", "none",
-                                  huge]).returncode == 0
-        if not t.check(mounted, f"{tag} hugetlbfs mounted"):
+        a = start_shared(hp, "pdump", tag)
+        if a is None:
             return
-        a = Mcfan("pdump", [f"net_tap0,iface={tap}"], [], in_memory=False, huge_dir=huge)
-        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        t.check(any("dpdk-dumpcap/dpdk-pdump may attach" in ln for ln in a.lines),
-                f"{tag} mcfan says the capture tools may attach")
         # its main lcore busy-polls the ring: CPU 0, beside mcfan's control lcore
-        dump = subprocess.Popen(["stdbuf", "-oL", "dpdk-pdump", "-l", "0", "--no-pci",
-                                 "--file-prefix", a.prefix, "--", "--pdump",
-                                 f"port=0,queue=*,rx-dev={cap},ring-size={PDUMP_RING},"
-                                 f"total-num-mbufs={PDUMP_MBUFS}"],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        reader = threading.Thread(target=lambda: dlines.extend(dump.stdout), daemon=True)
-        reader.start()
+        dump = nt.Secondary(["dpdk-pdump", "-l", "0", "--no-pci", "--file-prefix", a.prefix,
+                             "--", "--pdump",
+                             f"port=0,queue=*,rx-dev={cap},ring-size={PDUMP_RING},"
+                             f"total-num-mbufs={PDUMP_MBUFS}"])
         # " core (0), capture for (1) tuples" comes after rte_pdump_enable: attached
-        end = time.monotonic() + 20
-        while time.monotonic() < end and dump.poll() is None and \
-                not any("capture for" in ln for ln in dlines):
-            time.sleep(0.1)
-        if not t.check(any("capture for" in ln for ln in dlines),
-                       f"{tag} dpdk-pdump attached: {''.join(dlines)[-800:]}"):
+        if not t.check(dump.wait_line("capture for", 20),
+                       f"{tag} dpdk-pdump attached: {''.join(dump.lines)[-800:]}"):
             return
         time.sleep(0.3)
-        send(tap)
+        send(TIN)
         time.sleep(0.5)          # the last frames through its ring into the file
-        dump.send_signal(signal.SIGINT)
-        try:
-            dump.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            dump.kill()
-            dump.wait()
-        reader.join(timeout=5)
-        dout = "".join(dlines)
-        t.check_eq(dump.returncode, 0, f"{tag} dpdk-pdump exit after SIGINT:\n{dout[-1500:]}")
+        dump.p.send_signal(signal.SIGINT)
+        dout = dump.wait(20)
+        t.check_eq(dump.p.returncode, 0,
+                   f"{tag} dpdk-pdump exit after SIGINT:\n{dout[-1500:]}")
         rc, rep = a.stop()
         t.check_eq(rc, 0, f"{tag} mcfan exit:\n{a.out[-1500:]}")
     finally:
-        if dump is not None and dump.poll() is None:
-            dump.kill()
-        if a is not None:
-            a.kill()
-        if mounted:
-            subprocess.run(["umount", huge])
-        with open(nr_path, "w") as f:
-            f.write(str(nr0))
-    with open(nr_path) as f:
-        t.check_eq(int(f.read()), nr0, f"{tag} the reserved hugepages given back")
-    t.check(not os.path.ismount(huge), f"{tag} its hugetlbfs unmounted")
+        nt.kill_all(dump, a)
+        hp.release()
+    t.check_eq(nt.Hugepages.reserved(), hp.nr0, f"{tag} the reserved hugepages given back")
+    t.check(not os.path.ismount(hp.path), f"{tag} its hugetlbfs unmounted")
     if not t.check(rep is not None, f"{tag} report"):
         return
-    dout = "".join(dlines)
+    dout = "".join(dump.lines)
     stats = {k: int(v) for k, v in re.findall(r"-packets (dequeued|transmitted to vdev|freed):"
                                                r"\s+(\d+)", dout)}
     frames = read_pcap(cap) if os.path.exists(cap) else []

@@ -149,11 +149,8 @@ def test_mixed(fanout):
             d.stop()
         rc, rep = a.stop()
     finally:
-        a.kill()
-        for d in dumps:
-            d.kill()
-    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-    if not t.check(rep is not None, f"{tag} report"):
+        nt.kill_all(a, *dumps)
+    if not a.ended(rc, rep, tag):
         return
     t.check(t.conservation(rep), f"{tag} conservation")
     t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} no mbuf outside its pool")
@@ -252,9 +249,7 @@ def test_set_engine():
         a.console("quit")
         rc, rep = a.stop()
     finally:
-        a.kill()
-        if dump is not None:
-            dump.kill()
+        nt.kill_all(a, dump)
     out = a.out
     t.check_eq(rc, 0, f"{tag} exit:\n{out[-2000:]}")
     t.check(f"239.9.9.1:{PORT} .. 239.9.9.3:{PORT} (3 groups): engine instance 0 (count) "
@@ -321,16 +316,11 @@ def test_bad_input():
     tag = "[bad input]"
     for i, (args, msg) in enumerate(bad_cases()):
         eal = t.eal_args(f"gebad{i}", extra=["--vdev", "net_null0"])
-        rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-16", "--duration",
-                                              "0.2", *args])
+        app = ["--groups", "239.9.9.1-16", "--duration", "0.2", *args]
         if "239.9.9.7=count" in args:
-            rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration",
-                                                  "0.2", *args])
-        t.check_eq(rc, 2, f"{tag} {args[-1][:50]}: exit status")
-        t.check(msg in err, f"{tag} {args[-1][:50]}: message {msg!r}: {err.strip()!r}")
-        t.check(not t.eal_lines(err) and not os.path.exists(t.runtime_dir(eal)),
-                f"{tag} {args[-1][:50]}: nothing started")
-        t.check(rep is None, f"{tag} {args[-1][:50]}: no report")
+            t.run_mcfan(eal, app)        # (unchecked, as it always was) then the case proper
+            app = ["--groups", "239.9.9.1", "--duration", "0.2", *args]
+        t.check_refused(eal, app, msg, f"{tag} {args[-1][:50]}")
     # the address joined with a port: the message says what --groups has
     eal = t.eal_args("gebadport", extra=["--vdev", "net_null0"])
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-3:3999", "--duration", "0.2",
@@ -348,19 +338,11 @@ def test_bad_input():
     t.check("mcfan: --group-engine: tx: '7' is not a probed port" in err and
             "--worker-engine" not in err, f"{tag} tx:7: message names --group-engine: "
             f"{err.strip()[-300:]!r}")
-    cfg = os.path.join(TMP, "bad.ini")
-    with open(cfg, "w") as f:
-        f.write("[mcfan]\ngroups = 239.9.9.1\n[group-engine]\n239.9.9.1 = nope\n")
-    eal = t.eal_args("gebadcfg", extra=["--vdev", "net_null0"])
-    rc, out, err, rep = t.run_mcfan(eal, ["--config", cfg, "--duration", "0.2"])
-    t.check_eq(rc, 2, f"{tag} config file: exit status")
-    t.check("'nope' is not a worker engine" in err and "bad.ini" in err,
-            f"{tag} config file: the file and the value named: {err.strip()!r}")
+    t.check_refused_config("gebadcfg", TMP,
+                           "[mcfan]\ngroups = 239.9.9.1\n[group-engine]\n239.9.9.1 = nope\n",
+                           "'nope' is not a worker engine", f"{tag} config file")
     # after EAL: net_pcap without tx_pcap has 1 TX queue (the control lcore's)
-    inp = os.path.join(TMP, "empty.pcap")
-    t.write_pcap(inp, [])
-    eal = t.eal_args("gebadtxq", extra=["--vdev", "net_null0", "--vdev",
-                                        f"net_pcap0,rx_pcap={inp}"])
+    eal = t.eal_one_txq_port("gebadtxq", TMP)
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2",
                                           "--group-engine", "239.9.9.2=tx:1"])
     t.check_eq(rc, 2, f"{tag} tx:1 output on a port of 1 TX queue: exit status")
@@ -378,10 +360,7 @@ def test_readers_group():
     tag = "[readers per group]"
     pcap = os.path.join(TMP, "rd.pcap")
     t.write_pcap(pcap, [t.udp4_frame(f"239.9.9.{1 + (i % 4 == 0)}", PORT) for i in range(400)])
-    prefix = f"mcfan-ge-rd-{ID}"
-    eal = ["--lcores", "0@0,1@1,2@1", "--no-huge", "-m", "512", "--in-memory",
-           "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
-           "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+    _, eal = LAB.pcap_eal("rd", pcap)
     report = os.path.join(TMP, "rd-report.json")
     mc = t.McfanProcess(eal, ["--rx-lcores", "1", "--worker-lcores", "2", "--groups",
                               f"239.9.9.1-2:{PORT}", "--group-engine",

@@ -41,7 +41,6 @@ import glob
 import json
 import os
 import re
-import shutil
 import struct
 import subprocess
 import sys
@@ -162,9 +161,7 @@ def test_join_and_lcore():
         dump.stop()
         rc, rep = a.stop()
     finally:
-        a.kill()
-        if dump is not None:
-            dump.kill()
+        nt.kill_all(a, dump)
     out = a.out
     t.check_eq(rc, 0, f"{tag} exit:\n{out[-2000:]}")
     t.check(re.search(rf"^joined 239\.9\.9\.2:{PORT}: counter slot \d+, fan-out partition, "
@@ -268,13 +265,8 @@ def test_pcap_dirs():
     ]
     for i, (args, msg) in enumerate(cases):
         eal = t.eal_args(f"gfpc{i}", extra=["--vdev", "net_null0"])
-        rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2",
-                                              *args])
-        t.check_eq(rc, 2, f"{tag} case {i}: exit status ({err.strip()[-300:]!r})")
-        t.check(msg in err, f"{tag} case {i}: message {msg!r}: {err.strip()!r}")
-        t.check(not t.eal_lines(err) and not os.path.exists(t.runtime_dir(eal)),
-                f"{tag} case {i}: nothing started")
-        t.check(rep is None, f"{tag} case {i}: no report")
+        t.check_refused(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2", *args], msg,
+                        f"{tag} case {i}")
     eal = t.eal_args("gfpcok", extra=["--vdev", "net_null0"])
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2",
                                           "--group-engine", f"239.9.9.1=pcap:{d1}",
@@ -304,10 +296,7 @@ def test_readers_some():
             frames.append(t.udp4_frame("239.9.9.3", PORT, data=b"c" * 20))
     pcap = os.path.join(TMP, "rd.pcap")
     t.write_pcap(pcap, frames)
-    prefix = f"mcfan-gf-rd-{ID}"
-    eal = ["--lcores", "0@0,1@1,2@1", "--no-huge", "-m", "512", "--in-memory",
-           "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
-           "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+    prefix, eal = LAB.pcap_eal("rd", pcap)
     report = os.path.join(TMP, "rd-report.json")
     mc = t.McfanProcess(eal, ["--rx-lcores", "1", "--worker-lcores", "2", "--groups",
                               f"239.9.9.1-3:{PORT}", "--group-engine",
@@ -366,8 +355,7 @@ def test_readers_some():
 
 def test_memif():
     tag = "[tx memif per group]"
-    if shutil.which("dpdk-testpmd") is None:
-        t.check(False, f"{tag} dpdk-testpmd missing (package dpdk)")
+    if not nt.have_dpdk_tool("dpdk-testpmd", tag):
         return
     sock = os.path.join(TMP, "memif.sock")
     n = 60
@@ -375,21 +363,12 @@ def test_memif():
               ["--groups", f"239.9.9.1-3:{PORT}", "--rx-lcores", "1", "--worker-lcores", "2",
                "--group-engine", f"239.9.9.1-2:{PORT}=tx:net_memif0"])
     # line-buffered: the echo of the console's "stop" cannot cut a verbose line
-    tp = nt.TestpmdMemif(LAB, sock, LAB.prefix("tp"), line_buffered=True)
-    try:
-        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        tp.start(a.prefix, tag)
-        send("1,2,3", n, 600)
-        time.sleep(1.0)
-        rc, rep = a.stop()
-        tp.stop()
-    finally:
-        a.kill()
-        tp.close()
-    out = tp.output()
-    t.check_eq(rc, 0, f"{tag} mcfan exit:\n{a.out[-2000:]}")
-    if not t.check(rep is not None, f"{tag} report"):
+    r = nt.TestpmdMemif(LAB, sock, LAB.prefix("tp"), line_buffered=True).run(
+        a, tag, lambda: send("1,2,3", n, 600))
+    if r is None:
+        return
+    rc, rep, out = r
+    if not a.ended(rc, rep, tag, "mcfan exit"):
         return
     t.check_eq(t.group_frames(rep), {(f"239.9.9.{g}", PORT): n for g in (1, 2, 3)},
                f"{tag} mcfan's per-group counts = frames sent")
