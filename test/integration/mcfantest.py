@@ -69,6 +69,37 @@ def run_mcfan(eal, app, timeout=60, stdin=None, report=True):
     return p.returncode, p.stdout, p.stderr, rep
 
 
+def load_report(path):
+    """The JSON report mcfan wrote to path (--report-json), or None when there is none."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def wait_or_kill(p, timeout):
+    """Wait for the process p (a subprocess.Popen) to end; after timeout seconds SIGKILL it
+    (this process only) and wait. Returns its exit status (negative: the signal)."""
+    try:
+        p.wait(timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    return p.returncode
+
+
+def communicate_or_kill(p, timeout):
+    """p.communicate() (a subprocess.Popen with its output on pipes); after timeout seconds
+    SIGKILL it (this process only) and collect what it wrote. Returns its stdout (None when
+    stdout is not a pipe)."""
+    try:
+        out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+    return out
+
+
 def check_refused(eal, app, msg, what):
     """Run mcfan (run_mcfan) on input it must refuse before EAL starts; assert exit status
     2, msg (a substring) in stderr, nothing started (no EAL line, no runtime directory) and

@@ -7,7 +7,6 @@ sender, tcpdump on a tap's kernel side, dpdk-testpmd as the net_memif peer. Stan
 library only; assertions go through mcfantest.check."""
 
 import glob
-import json
 import os
 import shutil
 import signal
@@ -20,16 +19,18 @@ import time
 import mcfantest as t
 
 
-def send_paced(iface, frames, pps):
+def send_paced(iface, frames, pps, burst=1):
     """Write every frame (bytes, a whole Ethernet frame) out of iface with an AF_PACKET raw
-    socket, in order, one every 1/pps seconds (pps > 0, frames a second; late frames are
-    not made up by bursts beyond catching up). Runs inside the namespace (the test script
-    started again with --raw-send by Netns.send_self). Returns 0 (exit status)."""
+    socket, in order, burst frames back to back then a pause: pps bursts a second (pps > 0;
+    a late burst is not made up beyond catching up on the schedule). Runs inside a
+    namespace (the test script started again with --raw-send). Returns 0 (exit status)."""
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((iface, 0))
     gap, t0 = 1.0 / pps, time.monotonic()
-    for fr in frames:
+    for i, fr in enumerate(frames):
         s.send(fr)
+        if (i + 1) % burst:
+            continue
         t0 += gap
         d = t0 - time.monotonic()
         if d > 0:
@@ -175,17 +176,9 @@ class NsMcfan:
     def stop_when_done(self, timeout=60):
         """Wait for the end (SIGKILL after timeout seconds); (exit status, report dict or
         None without a report file); out holds the whole output."""
-        try:
-            out, _ = self.p.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            out, _ = self.p.communicate()
+        out = t.communicate_or_kill(self.p, timeout)
         self.out = "".join(self.lines) + (out or "")
-        rep = None
-        if os.path.exists(self.report):
-            with open(self.report) as f:
-                rep = json.load(f)
-        return self.p.returncode, rep
+        return self.p.returncode, t.load_report(self.report)
 
     def run_to_end(self, timeout=60):
         """For a run with --duration: stop_when_done(timeout), killed in any case."""

@@ -75,6 +75,7 @@ if len(sys.argv) == 3 and sys.argv[1] == "--ab-send":
     sys.exit(ab_send_main(sys.argv[2]))
 
 import mcfantest as t  # noqa: E402
+import labtest  # noqa: E402
 import test_lab as L  # noqa: E402
 
 JOIN_GROUP = "239.9.9.1"
@@ -132,17 +133,9 @@ class ConsoleRun:
             self.p.stdin.close()
         except (BrokenPipeError, OSError):
             pass
-        try:
-            self.p.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
+        t.wait_or_kill(self.p, timeout)
         self.th.join(5)
-        rep = None
-        if os.path.exists(self.report):
-            with open(self.report) as f:
-                rep = json.load(f)
-        return self.p.returncode, rep
+        return self.p.returncode, t.load_report(self.report)
 
     def kill(self):
         if self.p.poll() is None:
@@ -268,7 +261,7 @@ def check_ab(rep, on_wire, record):
 
 
 def run_lab():
-    lab = L.Lab()
+    lab = labtest.Lab()
     run = None
     try:
         if not t.check(lab.up(), "lab_up"):
@@ -284,8 +277,9 @@ def run_lab():
         if not t.check(run.wait_for("running:", 60), f"mcfan starts:\n{run.output()[-2000:]}"):
             return
         # 1. the sender runs; about a second later the console joins its group
-        send = subprocess.Popen(["bash", "-c", f'. "{L.LAB_SH}" && lab_send 1 {JOIN_COUNT} 100 '
-                                 f'{JOIN_PPS}'], env=lab.env, stdout=subprocess.DEVNULL)
+        send = subprocess.Popen(["bash", "-c", f'. "{labtest.LAB_SH}" && lab_send 1 '
+                                 f'{JOIN_COUNT} 100 {JOIN_PPS}'], env=lab.env,
+                                stdout=subprocess.DEVNULL)
         time.sleep(1.0)
         # the join, then more lines in the same write, as a pasted script: the console runs
         # up to 64 lines a poll before the control tick (before the fix, the extractor came

@@ -24,10 +24,8 @@ Timing: the host may be loaded; no assertion on absolute time beyond generous bo
 Usage: test_idle.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
 """
 
-import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,24 +39,17 @@ def raw_send_main(iface, count, pps):
     """Runs inside a namespace: count UDP frames to 239.9.9.1:3999 out of iface, paced."""
     sys.path.insert(0, HERE)
     import mcfantest as mt
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    s.bind((iface, 0))
-    gap, t = 1.0 / pps, time.monotonic()
-    for i in range(count):
-        s.send(mt.udp4_frame("239.9.9.1", 3999, data=i.to_bytes(4, "big") + b"t" * 60))
-        t += gap
-        d = t - time.monotonic()
-        if d > 0:
-            time.sleep(d)
-    s.close()
-    return 0
+    from netnstest import send_paced
+    return send_paced(iface, [mt.udp4_frame("239.9.9.1", 3999,
+                                            data=i.to_bytes(4, "big") + b"t" * 60)
+                              for i in range(count)], pps)
 
 
 if len(sys.argv) == 5 and sys.argv[1] == "--raw-send":
     sys.exit(raw_send_main(sys.argv[2], int(sys.argv[3]), float(sys.argv[4])))
 
 import mcfantest as t  # noqa: E402
-from test_lab import Lab  # noqa: E402
+from labtest import Lab, preflight, skipper  # noqa: E402
 
 NGROUPS = 10
 PORT = 3999
@@ -69,9 +60,7 @@ LEN = 100
 TMP = tempfile.mkdtemp(prefix="mcfan-idle-")
 
 
-def skip(why):
-    print(f"idle: SKIP: {why}", flush=True)
-    sys.exit(77)
+skip = skipper("idle")
 
 
 class Run:
@@ -144,17 +133,11 @@ class Run:
                     pass
             else:
                 self.p.send_signal(signal.SIGINT)
-        try:
-            self.p.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
+        t.wait_or_kill(self.p, timeout)
         self.th.join(5)
         t.remove_runtime_dir(self.eal)
-        rep = None
-        if os.path.exists(self.report):
-            with open(self.report) as f:
-                rep = json.load(f)
+        rep = t.load_report(self.report)
+        if rep is not None:
             os.unlink(self.report)
         return self.p.returncode, rep
 
@@ -493,11 +476,7 @@ def test_oversubscribed(lab):
 
 
 def main():
-    if os.geteuid() != 0:
-        skip("needs root (network namespaces)")
-    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
-        skip("'ip netns' is not available")
-    t.mcfan_path()
+    preflight(skip, "needs root (network namespaces)")
 
     def on_signal(sig, frame):
         raise KeyboardInterrupt(f"signal {sig}")

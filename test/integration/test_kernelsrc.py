@@ -27,8 +27,9 @@ import subprocess
 import sys
 import time
 
-from mcfantest import check, check_eq, conservation, finish, mcfan_path
-from test_lab import Lab, NGROUPS, LEN, PORT, iperf_reports, read_pcap, skip
+from labtest import preflight, run_lab
+from mcfantest import check, check_eq, conservation
+from test_lab import NGROUPS, LEN, PORT, iperf_reports, read_pcap, skip
 import test_kernel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -150,25 +151,14 @@ def test_pcap_iface(lab):
           f"{sent}", flush=True)
 
 
+def runs(lab):
+    test_tap(lab.dir)
+    test_pcap_iface(lab)
+
+
 def main():
-    if os.geteuid() != 0:
-        skip("needs root")
-    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
-        skip("'ip netns' is not available")
-    mcfan_path()
-    lab = Lab()
-    t0 = time.monotonic()
-    try:
-        if not check(lab.up(), "lab_up"):
-            finish("kernelsrc")
-        test_tap(lab.dir)
-        test_pcap_iface(lab)
-    except KeyboardInterrupt as e:
-        check(False, f"interrupted ({e})")
-    finally:
-        lab.down()
-    print(f"kernelsrc: {time.monotonic() - t0:.1f} s", flush=True)
-    finish("kernelsrc")
+    preflight(skip)
+    run_lab("kernelsrc", runs)
 
 
 if __name__ == "__main__":

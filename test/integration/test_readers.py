@@ -37,10 +37,10 @@ import tempfile
 import threading
 import time
 
+import labtest
 import mcfantest as t
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LAB_SH = os.path.join(HERE, "..", "lab", "lab.sh")
 TOOLS = os.path.join(HERE, "..", "..", "tools")
 
 NGROUPS = 10
@@ -55,31 +55,12 @@ SLOW_EVERY, SLOW_MS = 20, 400   # the slow reader: 400 ms after every 20 frames 
 GROUPS = [f"239.9.9.{i}" for i in range(1, NGROUPS + 1)]
 
 
-def skip(why):
-    print(f"readers: SKIP: {why}", flush=True)
-    sys.exit(77)
+skip = labtest.skipper("readers")
 
 
-class Lab:
-    def __init__(self):
-        self.id = f"rd{os.getpid()}"[:12]
-        self.dir = tempfile.mkdtemp(prefix=f"mcfan-readers-{self.id}-")
-        self.env = dict(os.environ, LAB_ID=self.id, LAB_DIR=self.dir, LAB_PORT=str(PORT))
-        v = self.sh('echo "$LAB_SND $LAB_RCV $LAB_VSND $LAB_VRCV"', quiet=True).stdout.split()
-        self.snd, self.rcv, self.vsnd, self.vrcv = v
-
-    def sh(self, script, timeout=120, quiet=False):
-        p = subprocess.run(["bash", "-c", f'. "{LAB_SH}" && {script}'], env=self.env,
-                           capture_output=True, text=True, timeout=timeout)
-        if not quiet and p.stderr.strip():
-            print(p.stderr.rstrip(), flush=True)
-        return p
-
-    def down(self):
-        try:
-            self.sh("lab_down", timeout=60)
-        finally:
-            shutil.rmtree(self.dir, ignore_errors=True)
+def Lab():
+    """The lab of this test: LAB_ID rdPID (12 characters at most)."""
+    return labtest.Lab(ident=f"rd{os.getpid()}"[:12], dir_name="readers", port=PORT)
 
 
 def reader_bin():
@@ -278,10 +259,7 @@ def main():
 
     pcap_phase(mcfan, rd_bin)
 
-    if os.geteuid() != 0:
-        skip("needs root (network namespaces)")
-    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
-        skip("'ip netns' is not available")
+    labtest.preflight(skip, "needs root (network namespaces)")
     lab = Lab()
     procs = []
     mc = None
