@@ -36,6 +36,10 @@ class Lab:
         for n, val in zip(extra, v[4:]):
             setattr(self, n[len("LAB_"):].lower(), val)
 
+    def af_packet(self, framecnt=4096, qpairs=1):
+        """The --vdev of net_af_packet on the receiver's veth."""
+        return f"net_af_packet0,iface={self.vrcv},qpairs={qpairs},framecnt={framecnt}"
+
     def sh(self, script, timeout=120, quiet=False):
         """Run script (bash) after sourcing lab.sh; its stderr is printed unless quiet.
         Returns the CompletedProcess."""
@@ -55,6 +59,12 @@ class Lab:
             self.sh("lab_down", timeout=60)
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def data_cpu():
+    """The CPU for the data lcores: 1 on a host of 2 CPUs or more (CPU 0 keeps the control
+    lcore, the senders and the captures), else 0."""
+    return 1 if (os.cpu_count() or 1) > 1 else 0
 
 
 def skipper(name):
@@ -91,3 +101,82 @@ def run_lab(name, body, lab=None):
         lab.down()
     print(f"{name}: {time.monotonic() - t0:.1f} s", flush=True)
     t.finish(name)
+
+
+class NsRun:
+    """A process (cmd, an argument list: mcfan through `ip netns exec`) whose stdout and
+    stderr, together, a thread reads line by line into lines; running is set at the first
+    line that says "running:". With console, stdin is a pipe (say() types a line), else
+    /dev/null. Subclasses may look at each line in on_line (called on the reader thread)."""
+
+    def __init__(self, cmd, console=False):
+        import threading
+        self.cmd = cmd
+        self.lines = []
+        self.running = threading.Event()
+        self.cond = threading.Condition()
+        self.p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.PIPE if console else subprocess.DEVNULL,
+                                  text=True)
+        self.th = threading.Thread(target=self._read, daemon=True)
+        self.th.start()
+
+    def on_line(self, line):
+        """Called with each output line, after it is in lines."""
+
+    def _read(self):
+        for line in self.p.stdout:
+            with self.cond:
+                self.lines.append(line)
+                self.cond.notify_all()
+            if "running:" in line:
+                self.running.set()
+            self.on_line(line)
+        with self.cond:
+            self.cond.notify_all()
+
+    START_TIMEOUT = 60           # wait_running's default, seconds
+
+    def wait_running(self, timeout=None):
+        """Until a line says "running:" (True), the process ends or timeout seconds pass
+        (default START_TIMEOUT)."""
+        end = time.monotonic() + (self.START_TIMEOUT if timeout is None else timeout)
+        while time.monotonic() < end:
+            if self.running.wait(0.1):
+                return True
+            if self.p.poll() is not None:
+                return False
+        return False
+
+    def wait_for(self, text, timeout):
+        """Until a line holds text (True), the process ends or timeout seconds pass."""
+        end = time.monotonic() + timeout
+        with self.cond:
+            while not any(text in ln for ln in self.lines):
+                left = end - time.monotonic()
+                if left <= 0 or self.p.poll() is not None:
+                    return False
+                self.cond.wait(min(left, 0.1))
+        return True
+
+    def say(self, line):
+        """Type one line on the console (console runs only)."""
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def end(self, timeout):
+        """Wait for the exit (SIGKILL after timeout seconds) and for the last output lines
+        (5 s). Returns the exit status."""
+        t.wait_or_kill(self.p, timeout)
+        self.th.join(5)
+        return self.p.returncode
+
+    def kill(self):
+        """SIGKILL if it still runs (for finally:)."""
+        if self.p.poll() is None:
+            self.p.kill()
+            self.p.wait()
+
+    def output(self):
+        """All it printed so far."""
+        return "".join(self.lines)

@@ -35,6 +35,16 @@ def finish(name):
     sys.exit(1 if _failures else 0)
 
 
+def eal_lcores(lcores, prefix, vdevs=()):
+    """EAL arguments for a hugepage-free in-memory run (-m 512, no PCI) with --lcores lcores
+    (lcore@cpu maps allowed), --file-prefix prefix and one --vdev for each of vdevs."""
+    eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--in-memory", "--file-prefix",
+           prefix, "--no-pci", "--log-level", "lib.eal:warning"]
+    for v in vdevs:
+        eal += ["--vdev", v]
+    return eal
+
+
 def mcfan_path():
     if len(sys.argv) > 1 and os.path.exists(sys.argv[1]):
         return sys.argv[1]
@@ -277,6 +287,42 @@ def read_pcap(path):
         out.append(data[off + 16:off + 16 + incl])
         off += 16 + incl
     return out
+
+
+def iperf2_payload(seq, length=100):
+    """iperf 2.1's UDP header: id, tv_sec, tv_usec, id2 (upper 32 bits); big-endian; then
+    zero bytes up to length (bytes, at least 16). seq: the 64-bit sequence number (iperf2's
+    end of test: -(COUNT + 1)); the time is now."""
+    import time
+    now = time.time()
+    v = seq & 0xFFFFFFFFFFFFFFFF
+    return struct.pack("!IIII", v & 0xFFFFFFFF, int(now), int((now % 1) * 1e6),
+                       v >> 32) + b"\0" * (length - 16)
+
+
+def mcast_sender(src="198.18.0.1"):
+    """A UDP socket that sends multicast with TTL 1 out of the interface of address src."""
+    import socket
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(src))
+    return s
+
+
+class Pacer:
+    """A sender's schedule: pps ticks a second from now (pps > 0); wait() sleeps until the
+    next tick is due (not at all when late: a late sender catches up, in bursts)."""
+
+    def __init__(self, pps):
+        import time
+        self.gap, self.t = 1.0 / pps, time.monotonic()
+
+    def wait(self):
+        import time
+        self.t += self.gap
+        d = self.t - time.monotonic()
+        if d > 0:
+            time.sleep(d)
 
 
 def write_pcap(path, frames, snaplen=65535):

@@ -26,15 +26,11 @@ def send_paced(iface, frames, pps, burst=1):
     namespace (the test script started again with --raw-send). Returns 0 (exit status)."""
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((iface, 0))
-    gap, t0 = 1.0 / pps, time.monotonic()
+    pace = t.Pacer(pps)
     for i, fr in enumerate(frames):
         s.send(fr)
-        if (i + 1) % burst:
-            continue
-        t0 += gap
-        d = t0 - time.monotonic()
-        if d > 0:
-            time.sleep(d)
+        if (i + 1) % burst == 0:
+            pace.wait()
     s.close()
     return 0
 
@@ -63,9 +59,7 @@ class Netns:
         """(--file-prefix, EAL arguments) of a run outside the namespace whose input is the
         capture file pcap (net_pcap rx_pcap): --no-huge -m 512 --in-memory --no-pci."""
         prefix = self.prefix(run)
-        return prefix, ["--lcores", lcores, "--no-huge", "-m", "512", "--in-memory",
-                        "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
-                        "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+        return prefix, t.eal_lcores(lcores, prefix, [f"net_pcap0,rx_pcap={pcap}"])
 
     def run(self, *cmd, **kw):
         """subprocess.run of cmd inside the namespace (ip netns exec)."""

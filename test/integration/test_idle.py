@@ -49,7 +49,7 @@ if len(sys.argv) == 5 and sys.argv[1] == "--raw-send":
     sys.exit(raw_send_main(sys.argv[2], int(sys.argv[3]), float(sys.argv[4])))
 
 import mcfantest as t  # noqa: E402
-from labtest import Lab, preflight, skipper  # noqa: E402
+from labtest import Lab, NsRun, preflight, skipper  # noqa: E402
 
 NGROUPS = 10
 PORT = 3999
@@ -63,39 +63,18 @@ TMP = tempfile.mkdtemp(prefix="mcfan-idle-")
 skip = skipper("idle")
 
 
-class Run:
+class Run(NsRun):
     """mcfan in a namespace; its output read by a thread; -i console on a pipe if asked."""
+
+    START_TIMEOUT = 120
 
     def __init__(self, ns, name, lcores, vdev, app, console=False):
         self.report = os.path.join(TMP, f"report-{name}.json")
-        self.eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--in-memory",
-                    "--file-prefix", f"mcfan-idle-{name}-{os.getpid()}", "--no-pci",
-                    "--log-level", "lib.eal:warning", "--vdev", vdev]
+        self.eal = t.eal_lcores(lcores, f"mcfan-idle-{name}-{os.getpid()}", [vdev])
         args = [*app, "--report-json", self.report] + (["-i"] if console else [])
-        self.cmd = ["ip", "netns", "exec", ns, t.mcfan_path(), *self.eal, "--", *args]
-        self.lines = []
-        self.running = threading.Event()
-        self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.PIPE if console else subprocess.DEVNULL,
-                                  text=True)
-        self.th = threading.Thread(target=self._read, daemon=True)
-        self.th.start()
         self.tel = None
-
-    def _read(self):
-        for line in self.p.stdout:
-            self.lines.append(line)
-            if "running:" in line:
-                self.running.set()
-
-    def wait_running(self, timeout=120):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.running.wait(0.1):
-                return True
-            if self.p.poll() is not None:
-                return False
-        return False
+        super().__init__(["ip", "netns", "exec", ns, t.mcfan_path(), *self.eal, "--", *args],
+                         console)
 
     def telemetry(self):
         if self.tel is None:
@@ -105,10 +84,6 @@ class Run:
 
     def query(self, cmd):
         return self.telemetry().query(cmd)[0]
-
-    def say(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
 
     def wait_frames(self, want, timeout=60):
         """Until the workers have counted `want` copies (or the timeout)."""
@@ -133,8 +108,7 @@ class Run:
                     pass
             else:
                 self.p.send_signal(signal.SIGINT)
-        t.wait_or_kill(self.p, timeout)
-        self.th.join(5)
+        self.end(timeout)
         t.remove_runtime_dir(self.eal)
         rep = t.load_report(self.report)
         if rep is not None:
@@ -142,17 +116,12 @@ class Run:
         return self.p.returncode, rep
 
     def kill(self):
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.wait()
+        super().kill()
         t.remove_runtime_dir(self.eal)
-
-    def output(self):
-        return "".join(self.lines)
 
 
 def lab_run(lab, name, lcores, app, console=False):
-    vdev = f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=4096"
+    vdev = lab.af_packet()
     return Run(lab.rcv, name, lcores, vdev, ["--groups", GROUPS, *app], console)
 
 

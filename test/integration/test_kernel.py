@@ -56,9 +56,7 @@ def capture_stop(p):
 
 def run_mcfan(lab, name, vdev, lcores, app):
     report = os.path.join(lab.dir, f"report-{name}.json")
-    eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--in-memory",
-           "--file-prefix", f"mcfan-kern-{name}-{lab.id}", "--no-pci",
-           "--log-level", "lib.eal:warning", "--vdev", vdev]
+    eal = t.eal_lcores(lcores, f"mcfan-kern-{name}-{lab.id}", [vdev])
     cmd = ["ip", "netns", "exec", lab.rcv, mcfan_path(), *eal, "--",
            "--groups", f"239.9.9.1-{NGROUPS}:{PORT}", "--report-json", report, *app]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -133,13 +131,13 @@ def one_run(lab, name, vdev, lcores, app, count, pps):
 
 def runs(lab):
     # RX lcore 1 and a worker both busy on CPU 1: the RX lcore gets half of it
-    rep = one_run(lab, "overload", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=64",
+    rep = one_run(lab, "overload", lab.af_packet(framecnt=64),
                   "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2"],
                   OVER_COUNT, OVER_PPS)
     if rep is not None:
         check(rep["ports"][0]["kernel_drops"] > 0,
               "[overload] the kernel dropped frames (more than the lcores could take)")
-    rep = one_run(lab, "qpairs2", f"net_af_packet0,iface={lab.vrcv},qpairs=2,framecnt=4096",
+    rep = one_run(lab, "qpairs2", lab.af_packet(qpairs=2),
                   "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2"],
                   MQ_COUNT, MQ_PPS)
     if rep is not None:

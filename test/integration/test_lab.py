@@ -31,7 +31,6 @@ import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
 
 
@@ -94,52 +93,32 @@ if len(sys.argv) == 5 and sys.argv[1] == "--raw-send":
 # ---------------------------------------------------------------- the test proper
 
 from mcfantest import (check, check_eq, conservation, finish, group_frames,  # noqa: E402
-                       load_report, mcfan_path, wait_or_kill)
-from labtest import Lab, preflight, skipper  # noqa: E402
+                       eal_lcores, load_report, mcfan_path)
+from labtest import Lab, NsRun, data_cpu, preflight, skipper  # noqa: E402
 
 skip = skipper("lab")
 
 
-class McfanRun:
-    """mcfan inside the receiver namespace, its output read by a thread."""
+class McfanRun(NsRun):
+    """mcfan inside the receiver namespace, its output read by a thread; rx: the frames
+    received as of the last periodic summary."""
 
     def __init__(self, lab, name, app_args):
         self.report = os.path.join(lab.dir, f"report-{name}.json")
-        cpu = 1 if (os.cpu_count() or 1) > 1 else 0
+        cpu = data_cpu()
         # 2 CPUs: lcore 0 (control, mostly asleep) on CPU 0; lcore 1 (RX and worker) and
         # lcore 2 (worker) share CPU 1, which keeps CPU 0 for the senders and the capture.
-        eal = ["--lcores", f"0@0,1@{cpu},2@{cpu}", "--no-huge", "-m", "512", "--in-memory",
-               "--file-prefix", f"mcfan-lab-{name}-{lab.id}", "--no-pci",
-               "--log-level", "lib.eal:warning",
-               "--vdev", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=4096"]
+        eal = eal_lcores(f"0@0,1@{cpu},2@{cpu}", f"mcfan-lab-{name}-{lab.id}",
+                         [lab.af_packet()])
         app = ["--rx-lcores", "1", "--worker-lcores", "1-2", "--stats-period", "0.5",
                "--report-json", self.report, *app_args]
-        self.cmd = ["ip", "netns", "exec", lab.rcv, mcfan_path(), *eal, "--", *app]
-        self.lines = []
         self.rx = -1
-        self.running = threading.Event()
-        self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL, text=True)
-        self.t = threading.Thread(target=self._read, daemon=True)
-        self.t.start()
+        super().__init__(["ip", "netns", "exec", lab.rcv, mcfan_path(), *eal, "--", *app])
 
-    def _read(self):
-        for line in self.p.stdout:
-            self.lines.append(line)
-            if "running:" in line:
-                self.running.set()
-            m = re.match(r"frames: rx (\d+)", line)
-            if m:
-                self.rx = int(m.group(1))
-
-    def wait_running(self, timeout=60):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.running.wait(0.1):
-                return True
-            if self.p.poll() is not None:
-                return False
-        return False
+    def on_line(self, line):
+        m = re.match(r"frames: rx (\d+)", line)
+        if m:
+            self.rx = int(m.group(1))
 
     def wait_rx(self, want, timeout=20):
         """Until the periodic summary shows at least `want` frames received."""
@@ -153,17 +132,7 @@ class McfanRun:
     def stop(self, timeout=30):
         if self.p.poll() is None:
             self.p.send_signal(signal.SIGINT)
-        wait_or_kill(self.p, timeout)
-        self.t.join(5)
-        return self.p.returncode, load_report(self.report)
-
-    def kill(self):
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.wait()
-
-    def output(self):
-        return "".join(self.lines)
+        return self.end(timeout), load_report(self.report)
 
 
 # ---- the capture, read here (classic pcap as tcpdump -w writes it) ----

@@ -142,7 +142,7 @@ def main():
     lab = Lab()
 
     def runs(lab):
-        vdev = f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=64"
+        vdev = lab.af_packet(framecnt=64)
         common = ["--rx-lcores", "1", "--worker-lcores", "2", "--ring-size", "64",
                   "--burst", "32", "--idle-max-sleep-us", "500000"]
         cmds = os.path.join(lab.dir, "overrun-cmds.txt")

@@ -148,9 +148,7 @@ def pcap_phase(mcfan, rd_bin):
         t.write_pcap(pcap, frames)
         want_frames = {"239.9.9.1": 300 + 6, "239.9.9.2": 100, "[ff3e::1]:5000": 50,
                        "239.7.7.7": 50}
-        eal = ["--lcores", "0@0,1@1,2@1,3@0", "--no-huge", "-m", "512", "--in-memory",
-               "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
-               "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+        eal = t.eal_lcores("0@0,1@1,2@1,3@0", prefix, [f"net_pcap0,rx_pcap={pcap}"])
         report = os.path.join(work, "report.json")
         app = ["--rx-lcores", "1", "--worker-lcores", "2-3", "--groups",
                f"239.9.9.1-2:{PORT},[ff3e::1]:5000,239.7.7.7",
@@ -268,10 +266,8 @@ def main():
             return t.finish("readers")
         prefix = f"mcfan-readers-{lab.id}"
         report = os.path.join(lab.dir, "report.json")
-        cpu = 1 if (os.cpu_count() or 1) > 1 else 0
-        eal = ["--lcores", f"0@0,1@{cpu},2@{cpu}", "--no-huge", "-m", "512", "--in-memory",
-               "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
-               "--vdev", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=4096"]
+        cpu = labtest.data_cpu()
+        eal = t.eal_lcores(f"0@0,1@{cpu},2@{cpu}", prefix, [lab.af_packet()])
         app = ["--rx-lcores", "1", "--worker-lcores", "1-2", "--groups",
                f"239.9.9.1-{NGROUPS}:{PORT}", "--worker-engine", "readers",
                "--reader-ring-frames", str(RING), "--report-json", report, "-i"]

@@ -90,10 +90,7 @@ def phase(mcfan, lab, name, extra, budget_ns, at_budget):
     import mcfan_reader
     prefix = f"mcfan-rdwake-{lab.id}-{name}"
     report = os.path.join(lab.dir, f"{name}.json")
-    eal = ["--lcores", "0@0,1@1" if (os.cpu_count() or 1) > 1 else "0@0,1@0", "--no-huge",
-           "-m", "512", "--in-memory", "--file-prefix", prefix, "--no-pci",
-           "--log-level", "lib.eal:warning",
-           "--vdev", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=4096"]
+    eal = t.eal_lcores(f"0@0,1@{labtest.data_cpu()}", prefix, [lab.af_packet()])
     app = ["--rx-lcores", "1", "--worker-lcores", "1", "--groups", f"{GROUP}:{PORT}",
            "--worker-engine", "readers", "--report-json", report, *extra]
     mc = subprocess.Popen(["ip", "netns", "exec", lab.rcv, mcfan, *eal, "--", *app],
