@@ -104,11 +104,6 @@ class Reader:
             return None
 
 
-def console_cmd(proc, line):
-    proc.stdin.write(line + "\n")
-    proc.stdin.flush()
-
-
 def remove_rings(prefix):
     """Remove the rings of a run whose mcfan was killed (mcfan removes them at exit)."""
     for f in os.listdir("/dev/shm"):
@@ -271,20 +266,10 @@ def main():
         app = ["--rx-lcores", "1", "--worker-lcores", "1-2", "--groups",
                f"239.9.9.1-{NGROUPS}:{PORT}", "--worker-engine", "readers",
                "--reader-ring-frames", str(RING), "--report-json", report, "-i"]
-        cmd = ["ip", "netns", "exec", lab.rcv, mcfan, *eal, "--", *app]
-        mc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-        out_lines = []
-        running = threading.Event()
-
-        def pump():
-            for line in mc.stdout:
-                out_lines.append(line)
-                if "running:" in line:
-                    running.set()
-        th = threading.Thread(target=pump, daemon=True)
-        th.start()
-        if not t.check(running.wait(60), "mcfan runs with the readers engine"):
+        mc = labtest.NsRun(["ip", "netns", "exec", lab.rcv, mcfan, *eal, "--", *app],
+                           console=True)
+        out_lines = mc.lines
+        if not t.check(mc.running.wait(60), "mcfan runs with the readers engine"):
             print("".join(out_lines))
             return t.finish("readers")
         shm = sorted(f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}."))
@@ -294,8 +279,8 @@ def main():
         t.check_eq(st.st_mode & 0o777, 0o666, "rings readable and writable by any user")
         # a group joined later gets its ring at the join (and keeps it after a leave)
         mark = len(out_lines)
-        console_cmd(mc, "join 239.9.9.20:4000")
-        console_cmd(mc, "leave 239.9.9.20:4000")
+        mc.say("join 239.9.9.20:4000")
+        mc.say("leave 239.9.9.20:4000")
         end = time.monotonic() + 20
         while time.monotonic() < end and not any("left" in ln for ln in out_lines[mark:]):
             time.sleep(0.1)
@@ -347,7 +332,7 @@ def main():
             os.kill(r.pid, signal.SIGKILL)
         for r in victims:
             r.finish(10)
-        t.check(mc.poll() is None, "mcfan runs on after kill -9 of 5 readers")
+        t.check(mc.p.poll() is None, "mcfan runs on after kill -9 of 5 readers")
         time.sleep(1.2)  # mcfan looks for dead sleepers once a second
         v, _ = tel.query("/mcfan/readers")
         alive = dict(zip(v["pid"], v["alive"]))
@@ -361,7 +346,7 @@ def main():
               f"{time.monotonic() - t0:.1f} s", flush=True)
         time.sleep(1.0)  # the last frames reach the readers
         mark = len(out_lines)
-        console_cmd(mc, "show readers")
+        mc.say("show readers")
         end = time.monotonic() + 20
         while time.monotonic() < end and not any(
                 "rings," in ln for ln in out_lines[mark:]):
@@ -371,14 +356,8 @@ def main():
                 f"show readers: {NGROUPS + 1} rings, {want} readers, {VICTIMS} dead")
         t.check(all(f" {r.pid} " in shown for r in procs), "show readers lists every pid")
         tel.close()
-        console_cmd(mc, "quit")
-        try:
-            mc.wait(60)
-        except subprocess.TimeoutExpired:
-            mc.kill()
-            mc.wait()
-        th.join(5)
-        t.check_eq(mc.returncode, 0, "mcfan exit status")
+        mc.say("quit")
+        t.check_eq(mc.end(60), 0, "mcfan exit status")
         with open(report) as f:
             rep = json.load(f)
         per_group = {g["group"]: g["frames"] for g in rep["groups"]}
@@ -421,9 +400,8 @@ def main():
             if r.p.poll() is None:
                 r.p.kill()
                 r.p.wait()
-        if mc is not None and mc.poll() is None:
+        if mc is not None:
             mc.kill()
-            mc.wait()
         lab.down()
         remove_rings(f"mcfan-readers-{lab.id}")  # only if mcfan could not (killed)
     return t.finish("readers")

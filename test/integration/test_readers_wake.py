@@ -93,21 +93,10 @@ def phase(mcfan, lab, name, extra, budget_ns, at_budget):
     eal = t.eal_lcores(f"0@0,1@{labtest.data_cpu()}", prefix, [lab.af_packet()])
     app = ["--rx-lcores", "1", "--worker-lcores", "1", "--groups", f"{GROUP}:{PORT}",
            "--worker-engine", "readers", "--report-json", report, *extra]
-    mc = subprocess.Popen(["ip", "netns", "exec", lab.rcv, mcfan, *eal, "--", *app],
-                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
-    out = []
-    running = threading.Event()
-
-    def pump():
-        for line in mc.stdout:
-            out.append(line)
-            if "running:" in line:
-                running.set()
-    threading.Thread(target=pump, daemon=True).start()
+    mc = labtest.NsRun(["ip", "netns", "exec", lab.rcv, mcfan, *eal, "--", *app])
     try:
-        if not t.check(running.wait(60), f"{name}: mcfan runs"):
-            print("".join(out))
+        if not t.check(mc.running.wait(60), f"{name}: mcfan runs"):
+            print(mc.output())
             return
         r = mcfan_reader.Reader(prefix, f"{GROUP}:{PORT}")
         res = {}
@@ -141,13 +130,9 @@ def phase(mcfan, lab, name, extra, budget_ns, at_budget):
                     f"{name}: woken within the budget + 50 ms: {lat} ns")
         r.close()
     finally:
-        mc.send_signal(2)
-        try:
-            mc.wait(60)
-        except subprocess.TimeoutExpired:
-            mc.kill()
-            mc.wait()
-    t.check_eq(mc.returncode, 0, f"{name}: mcfan exits 0")
+        mc.p.send_signal(2)
+        rc = mc.end(60)
+    t.check_eq(rc, 0, f"{name}: mcfan exits 0")
     try:
         rep = json.load(open(report))
         ring = rep["readers"]["rings"][0]
