@@ -19,6 +19,18 @@ import time
 import mcfantest as t
 
 
+def netns_add(ns):
+    """ip netns add ns, then IPv6 off in it (the kernel side of a tap in it then sends
+    nothing of its own). True when it was made (the caller asserts it, and removes it with
+    ip netns del)."""
+    if subprocess.run(["ip", "netns", "add", ns]).returncode != 0:
+        return False
+    subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                    "net.ipv6.conf.all.disable_ipv6=1",
+                    "net.ipv6.conf.default.disable_ipv6=1"], capture_output=True)
+    return True
+
+
 def send_paced(iface, frames, pps, burst=1):
     """Write every frame (bytes, a whole Ethernet frame) out of iface with an AF_PACKET raw
     socket, in order, burst frames back to back then a pause: pps bursts a second (pps > 0;

@@ -50,6 +50,7 @@ if len(sys.argv) == 5 and sys.argv[1] == "--raw-send":
 
 import mcfantest as t  # noqa: E402
 from labtest import Lab, NsRun, preflight, skipper  # noqa: E402
+import netnstest as nt  # noqa: E402
 
 NGROUPS = 10
 PORT = 3999
@@ -217,15 +218,11 @@ def test_interrupt_tap():
     ns = f"mcfan-idle-{os.getpid()}"
     tap = f"mcfantap{os.getpid() % 10000000}"
     n = 300
-    if subprocess.run(["ip", "netns", "add", ns]).returncode != 0:
+    if not nt.netns_add(ns):
         t.check(False, f"{tag} ip netns add {ns}")
         return
     run = None
     try:
-        # no IPv6: the kernel side of the tap then sends nothing of its own
-        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                        "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1"], capture_output=True)
         run = Run(ns, "tap", "0@0,1@1,2@1", f"net_tap0,iface={tap}",
                   ["--groups", f"239.9.9.1:{PORT}", "--rx-lcores", "1", "--worker-lcores", "2",
                    "--idle-rx", "interrupt", "--idle-worker", "wake"])

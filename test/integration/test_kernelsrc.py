@@ -28,6 +28,7 @@ import sys
 import time
 
 from labtest import preflight, run_lab
+import netnstest as nt
 from mcfantest import check, check_eq, conservation
 from test_lab import NGROUPS, LEN, PORT, iperf_reports, read_pcap, skip
 import test_kernel
@@ -54,15 +55,10 @@ def test_tap(tmp):
     tag = "[net_tap]"
     ns = f"mcfan-ksrc-{os.getpid()}"
     tap = f"mcfk{os.getpid() % 10000000}"
-    if not check(subprocess.run(["ip", "netns", "add", ns]).returncode == 0,
-                 f"{tag} ip netns add {ns}"):
+    if not check(nt.netns_add(ns), f"{tag} ip netns add {ns}"):
         return
     p = None
     try:
-        # no IPv6: the kernel side of the tap then sends nothing of its own
-        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                        "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1"], capture_output=True)
         p, report = test_kernel.run_mcfan(NsRun(ns, tmp, os.getpid()), "tap",
                                           f"net_tap0,iface={tap}", "0@0,1@1,2@1",
                                           ["--rx-lcores", "1", "--worker-lcores", "2",
