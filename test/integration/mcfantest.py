@@ -35,6 +35,16 @@ def finish(name):
     sys.exit(1 if _failures else 0)
 
 
+def eal_lcores(lcores, prefix, vdevs=()):
+    """EAL arguments for a hugepage-free in-memory run (-m 512, no PCI) with --lcores lcores
+    (lcore@cpu maps allowed), --file-prefix prefix and one --vdev for each of vdevs."""
+    eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--in-memory", "--file-prefix",
+           prefix, "--no-pci", "--log-level", "lib.eal:warning"]
+    for v in vdevs:
+        eal += ["--vdev", v]
+    return eal
+
+
 def mcfan_path():
     if len(sys.argv) > 1 and os.path.exists(sys.argv[1]):
         return sys.argv[1]
@@ -69,6 +79,75 @@ def run_mcfan(eal, app, timeout=60, stdin=None, report=True):
     return p.returncode, p.stdout, p.stderr, rep
 
 
+def load_report(path):
+    """The JSON report mcfan wrote to path (--report-json), or None when there is none."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def wait_or_kill(p, timeout):
+    """Wait for the process p (a subprocess.Popen) to end; after timeout seconds SIGKILL it
+    (this process only) and wait. Returns its exit status (negative: the signal)."""
+    try:
+        p.wait(timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    return p.returncode
+
+
+def communicate_or_kill(p, timeout):
+    """p.communicate() (a subprocess.Popen with its output on pipes); after timeout seconds
+    SIGKILL it (this process only) and collect what it wrote. Returns its stdout (None when
+    stdout is not a pipe)."""
+    try:
+        out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+    return out
+
+
+def check_refused(eal, app, msg, what):
+    """Run mcfan (run_mcfan) on input it must refuse before EAL starts; assert exit status
+    2, msg (a substring) in stderr, nothing started (no EAL line, no runtime directory) and
+    no report. what names the case in the messages. Returns (rc, stdout, stderr, rep)."""
+    rc, out, err, rep = run_mcfan(eal, app)
+    check_eq(rc, 2, f"{what}: exit status")
+    check(msg in err, f"{what}: message {msg!r}: {err.strip()!r}")
+    check(not eal_lines(err) and not os.path.exists(runtime_dir(eal)),
+          f"{what}: nothing started")
+    check(rep is None, f"{what}: no report")
+    return rc, out, err, rep
+
+
+def check_refused_config(name, tmpdir, text, msg, what):
+    """Write text (an INI file) as tmpdir/bad.ini and run mcfan --config on it (eal_args
+    with net_null0); assert exit status 2 and that stderr names both the file and msg (a
+    substring: the value refused). what names the case. Returns (rc, stdout, stderr,
+    rep)."""
+    cfg = os.path.join(tmpdir, "bad.ini")
+    with open(cfg, "w") as f:
+        f.write(text)
+    eal = eal_args(name, extra=["--vdev", "net_null0"])
+    rc, out, err, rep = run_mcfan(eal, ["--config", cfg, "--duration", "0.2"])
+    check_eq(rc, 2, f"{what}: exit status")
+    check(msg in err and "bad.ini" in err,
+          f"{what}: the file and the value named: {err.strip()!r}")
+    return rc, out, err, rep
+
+
+def eal_one_txq_port(name, tmpdir):
+    """eal_args(name) with port 0 net_null0 and port 1 a net_pcap reading an empty capture
+    (written into tmpdir as empty.pcap) without tx_pcap: a port of one TX queue, which is
+    the control lcore's, so no worker lcore can send on it."""
+    inp = os.path.join(tmpdir, "empty.pcap")
+    write_pcap(inp, [])
+    return eal_args(name, extra=["--vdev", "net_null0", "--vdev", f"net_pcap0,rx_pcap={inp}"])
+
+
 def conservation(rep):
     """rx_frames == delivered_frames + sum(drops), exactly."""
     return rep["rx_frames"] == rep["delivered_frames"] + sum(rep["drops"].values())
@@ -81,13 +160,18 @@ def group_frames(rep):
 
 # ---- frames (byte-exact builders; RFC 791, RFC 8200, RFC 768, IEEE 802.1Q) ----
 
-def _csum(data):
+def csum(data):
+    """The Internet checksum (RFC 1071) of data (bytes, an odd length padded with a zero
+    byte): the 16-bit one's complement of the one's complement sum, 0..0xFFFF."""
     if len(data) % 2:
         data += b"\0"
     s = sum(struct.unpack(f"!{len(data) // 2}H", data))
     while s >> 16:
         s = (s & 0xFFFF) + (s >> 16)
     return (~s) & 0xFFFF
+
+
+_csum = csum   # the name test_igmp uses
 
 
 def mac_for_group(addr):
@@ -138,6 +222,109 @@ def udp6_frame(group, dport, data=b"x" * 18, src="2001:db8::1"):
     return eth(mac_for_group(group), 0x86DD, ipv6(src, group, 17, udp(40000, dport, data)))
 
 
+SEQ_SRC_MAC = b"\x02\x00\x00\x00\x00\x01"
+
+
+def udp4_seq_frame(group, seq, pad=30, dport=3999, src="198.18.0.1", sport=40000,
+                   dst_mac=None, dst_ip=None):
+    """Ethernet/IPv4/UDP frame (RFC 791, RFC 768) with both checksums, TTL 4, IP id
+    seq & 0xFFFF, whose payload names its group and sequence number: b"G<group>:<seq, 6
+    digits>:" then pad bytes b"p" (seq_of_payload reads it back). The destination MAC is
+    the group's (RFC 1112) unless dst_mac (6 bytes) is given; the IPv4 destination is group
+    unless dst_ip is given (the payload still names group). A UDP checksum of 0 is sent as
+    0xFFFF (RFC 768)."""
+    import ipaddress
+    dst_ip = dst_ip or group
+    data = f"G{group}:{seq:06d}:".encode() + b"p" * pad
+    a, b = ipaddress.IPv4Address(src).packed, ipaddress.IPv4Address(dst_ip).packed
+    ulen = 8 + len(data)
+    pseudo = a + b + struct.pack("!BBH", 0, 17, ulen)
+    uc = csum(pseudo + struct.pack("!HHHH", sport, dport, ulen, 0) + data) or 0xFFFF
+    u = struct.pack("!HHHH", sport, dport, ulen, uc) + data
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, seq & 0xFFFF, 0, 4, 17, 0, a, b)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    return (dst_mac or mac_for_group(group)) + SEQ_SRC_MAC + b"\x08\x00" + ip + u
+
+
+def seq_of_payload(fr):
+    """(group, seq) named by the payload of a udp4_seq_frame of a 239.9.9.x group (frame
+    bytes, however rewritten on the way), or None when fr has no such payload."""
+    import re
+    m = re.search(rb"G(239\.9\.9\.\d+):(\d{6}):", fr)
+    return (m.group(1).decode(), int(m.group(2))) if m else None
+
+
+def group_of(fr):
+    """The group named by the payload of a udp4_seq_frame, or None (seq_of_payload)."""
+    gs = seq_of_payload(fr)
+    return gs[0] if gs else None
+
+
+def per_group_payload(frames):
+    """{group: [seq, ...]} in the order of frames, from the payloads of udp4_seq_frames;
+    frames without such a payload are left out."""
+    got = {}
+    for fr in frames:
+        gs = seq_of_payload(fr)
+        if gs:
+            got.setdefault(gs[0], []).append(gs[1])
+    return got
+
+
+def read_pcap(path):
+    """The frames (bytes, as captured: incl_len of each record) of a classic libpcap file
+    (tcpdump -w) of either byte order, microsecond or nanosecond magic; [] for a file
+    shorter than its 24-byte header. A record cut off at the end is returned as far as it
+    goes."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 24:
+        return []
+    e = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    out, off = [], 24
+    while off + 16 <= len(data):
+        incl = struct.unpack(e + "I", data[off + 8:off + 12])[0]
+        out.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return out
+
+
+def iperf2_payload(seq, length=100):
+    """iperf 2.1's UDP header: id, tv_sec, tv_usec, id2 (upper 32 bits); big-endian; then
+    zero bytes up to length (bytes, at least 16). seq: the 64-bit sequence number (iperf2's
+    end of test: -(COUNT + 1)); the time is now."""
+    import time
+    now = time.time()
+    v = seq & 0xFFFFFFFFFFFFFFFF
+    return struct.pack("!IIII", v & 0xFFFFFFFF, int(now), int((now % 1) * 1e6),
+                       v >> 32) + b"\0" * (length - 16)
+
+
+def mcast_sender(src="198.18.0.1"):
+    """A UDP socket that sends multicast with TTL 1 out of the interface of address src."""
+    import socket
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(src))
+    return s
+
+
+class Pacer:
+    """A sender's schedule: pps ticks a second from now (pps > 0); wait() sleeps until the
+    next tick is due (not at all when late: a late sender catches up, in bursts)."""
+
+    def __init__(self, pps):
+        import time
+        self.gap, self.t = 1.0 / pps, time.monotonic()
+
+    def wait(self):
+        import time
+        self.t += self.gap
+        d = self.t - time.monotonic()
+        if d > 0:
+            time.sleep(d)
+
+
 def write_pcap(path, frames, snaplen=65535):
     """Classic libpcap file (LINKTYPE_ETHERNET = 1), microsecond timestamps."""
     with open(path, "wb") as f:
@@ -179,13 +366,13 @@ class McfanProcess:
     """mcfan running in the background; stdout and stderr collected line by line with
     their arrival time (time.monotonic()) by reader threads."""
 
-    def __init__(self, eal, app):
+    def __init__(self, eal, app, errors=None):
         import threading
         import time
         self.cmd = [mcfan_path(), *eal, "--", *app]
         self.t0 = time.monotonic()
         self.p = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True)
+                                  stderr=subprocess.PIPE, text=True, errors=errors)
         self.pid = self.p.pid
         self.out = []   # [(t, line)]
         self.err = []
@@ -310,6 +497,24 @@ class Telemetry:
         self.sock.close()
 
 
+def telemetry_once(prefix, cmd):
+    """One query on the v2 telemetry socket of the run with --file-prefix prefix, as root
+    (/var/run/dpdk/PREFIX/dpdk_telemetry.v2): connect, read the greeting, send cmd, return
+    the reply's value for the command (None when the reply has no such key: an error's
+    null). Raises OSError when the socket is not there (yet), ValueError on a reply that is
+    not JSON."""
+    import socket
+    path = os.path.join("/var/run/dpdk", prefix, TELEMETRY_SOCKET)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        s.connect(path)
+        s.recv(16384)
+        s.send(cmd.encode())
+        return json.loads(s.recv(65536).decode()).get(cmd.split(",")[0])
+    finally:
+        s.close()
+
+
 def telemetry_cli(prefix, cmd, timeout=120):
     """Ask with the real client, `echo CMD | dpdk-telemetry.py -f PREFIX`; return (parsed
     last output line or None if it is not JSON, the whole stdout). The client takes a few
@@ -329,18 +534,4 @@ class McfanProcessRaw(McfanProcess):
     of stopping the reader thread."""
 
     def __init__(self, eal, app):
-        import threading
-        import time
-        self.cmd = [mcfan_path(), *eal, "--", *app]
-        self.t0 = time.monotonic()
-        self.p = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True,
-                                  errors="backslashreplace")
-        self.pid = self.p.pid
-        self.out = []
-        self.err = []
-        self._cond = threading.Condition()
-        self._threads = [threading.Thread(target=self._read, args=(s, lst), daemon=True)
-                         for s, lst in ((self.p.stdout, self.out), (self.p.stderr, self.err))]
-        for th in self._threads:
-            th.start()
+        super().__init__(eal, app, errors="backslashreplace")

@@ -37,18 +37,16 @@ tcpdump or tshark.
 
 import glob
 import ipaddress
-import json
 import os
 import re
-import shutil
 import signal
-import socket
 import struct
 import subprocess
 import sys
-import tempfile
-import threading
 import time
+
+import mcfantest as t
+import netnstest as nt
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PORT = 3999
@@ -62,32 +60,9 @@ SIZE_FRAMES = 3000      # frames of about 1.4 KB: about 4 MiB for rotate-mb=1
 LCORES = "0@0,1@1,2@1"     # main 0, RX 1, worker 2 (2 CPUs)
 
 
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack(f"!{len(data) // 2}H", data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return (~s) & 0xFFFF
-
-
-def mac_of(group):
-    o = [int(x) for x in group.split(".")]
-    return bytes([0x01, 0x00, 0x5E, o[1] & 0x7F, o[2], o[3]])
-
-
-def frame(group, seq, dport=PORT, dst_mac=None, dst_ip=None):
-    """Ethernet/IPv4/UDP (RFC 791, RFC 768) with both checksums."""
-    dst_ip = dst_ip or group
-    data = f"G{group}:{seq:06d}:".encode() + b"p" * 40
-    a, b = ipaddress.IPv4Address(SRC_IP).packed, ipaddress.IPv4Address(dst_ip).packed
-    ulen = 8 + len(data)
-    pseudo = a + b + struct.pack("!BBH", 0, 17, ulen)
-    uc = csum(pseudo + struct.pack("!HHHH", SPORT, dport, ulen, 0) + data) or 0xFFFF
-    udp = struct.pack("!HHHH", SPORT, dport, ulen, uc) + data
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, seq & 0xFFFF, 0, 4, 17, 0, a, b)
-    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-    return (dst_mac or mac_of(group)) + SRC_MAC + b"\x08\x00" + ip + udp
+def frame(group, seq):
+    """Ethernet/IPv4/UDP (RFC 791, RFC 768) with both checksums, 40 bytes of padding."""
+    return t.udp4_seq_frame(group, seq, pad=40, dport=PORT, src=SRC_IP, sport=SPORT)
 
 
 def all_frames():
@@ -101,118 +76,25 @@ def all_frames():
     return out
 
 
-def raw_send_main(iface, pps):
-    """Runs inside the namespace: every frame of all_frames() out of iface, paced."""
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    s.bind((iface, 0))
-    gap, t = 1.0 / pps, time.monotonic()
-    for fr in all_frames():
-        s.send(fr)
-        t += gap
-        d = t - time.monotonic()
-        if d > 0:
-            time.sleep(d)
-    s.close()
-    return 0
-
-
 if len(sys.argv) == 4 and sys.argv[1] == "--raw-send":
-    sys.exit(raw_send_main(sys.argv[2], float(sys.argv[3])))
+    # inside the namespace: every frame of all_frames() out of iface, paced
+    sys.exit(nt.send_paced(sys.argv[2], all_frames(), float(sys.argv[3])))
 
-import mcfantest as t  # noqa: E402
-
-TMP = tempfile.mkdtemp(prefix="mcfan-deliver-")
-ID = os.getpid()
-NS = f"mcfan-dlv-{ID}"
-
-
-def skip(why):
-    print(f"deliver: SKIP: {why}", flush=True)
-    sys.exit(77)
+LAB = nt.Netns("deliver", "dlv")
+TMP, ID = LAB.tmp, LAB.id
+TIN, TOUT = f"dli{ID % 100000}", f"dlo{ID % 100000}"     # net_tap0, net_tap1
 
 
-def ns(*cmd, **kw):
-    return subprocess.run(["ip", "netns", "exec", NS, *cmd], **kw)
-
-
-class Mcfan:
-    """mcfan in the namespace, its output collected; stop() with SIGINT, then the report."""
-
-    def __init__(self, name, vdevs, app, lcores=LCORES, in_memory=True, huge_dir=None,
-                 console=False):
-        self.report = os.path.join(TMP, f"report-{name}.json")
-        self.prefix = f"mcfan-dlv-{name}-{ID}"
-        mem = ["--huge-dir", huge_dir, "-m", "96"] if huge_dir else ["--no-huge", "-m", "512"]
-        eal = ["--lcores", lcores, *mem, "--file-prefix", self.prefix,
-               "--no-pci", "--log-level", "lib.eal:warning"]
-        if in_memory:
-            eal.append("--in-memory")
-        for v in vdevs:
-            eal += ["--vdev", v]
-        self.cmd = ["ip", "netns", "exec", NS, t.mcfan_path(), *eal, "--",
-                    "--groups", f"239.9.9.1-3:{PORT}", "--igmp", "off", "--mld", "off",
-                    "--report-json", self.report, *app]
-        self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.PIPE if console else subprocess.DEVNULL,
-                                  text=True)
-        self.lines = []
-
-    def console(self, line):
-        """One console command (-i on a pipe)."""
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-        time.sleep(0.2)
-
-    def wait_running(self, timeout=30):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            line = self.p.stdout.readline()
-            if not line:
-                return False
-            self.lines.append(line)
-            if "running:" in line:
-                return True
-        return False
-
-    def stop(self):
-        if self.p.poll() is None and self.p.stdin is None:   # with a console: quit was sent
-            self.p.send_signal(signal.SIGINT)
-        try:
-            out, _ = self.p.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            out, _ = self.p.communicate()
-        self.out = "".join(self.lines) + (out or "")
-        rep = None
-        if os.path.exists(self.report):
-            with open(self.report) as f:
-                rep = json.load(f)
-        return self.p.returncode, rep
-
-    def stop_when_done(self, timeout=60):
-        """For a run with --duration: wait for its end."""
-        try:
-            out, _ = self.p.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            out, _ = self.p.communicate()
-        self.out = "".join(self.lines) + (out or "")
-        rep = None
-        if os.path.exists(self.report):
-            with open(self.report) as f:
-                rep = json.load(f)
-        return self.p.returncode, rep
-
-    def kill(self):
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.wait()
+def Mcfan(name, vdevs, app, lcores=LCORES, in_memory=True, huge_dir=None, console=False):
+    """mcfan in the namespace on the three groups; stop() with SIGINT (with a console: the
+    test types quit), then the report."""
+    mem = ("--huge-dir", huge_dir, "-m", "96") if huge_dir else ("--no-huge", "-m", "512")
+    return nt.NsMcfan(LAB, name, vdevs, ["--groups", f"239.9.9.1-3:{PORT}", *app], lcores,
+                      mem=mem, in_memory=in_memory, console=console)
 
 
 def send(tap, pps=None):
-    r = ns("timeout", "60", sys.executable, os.path.abspath(__file__), "--raw-send", tap,
-           str(pps or PPS), capture_output=True, text=True, timeout=90)
-    return t.check_eq(r.returncode, 0, f"raw sender on {tap}: {r.stderr}")
+    return LAB.send_self(__file__, tap, str(pps or PPS))
 
 
 def worker(rep, lcore=2):
@@ -243,28 +125,8 @@ def sent_total():
     return sum(GROUPS.values())
 
 
-def per_group_payload(frames):
-    """{group: [seq, ...]} from the payload each frame carries."""
-    got = {}
-    for fr in frames:
-        m = re.search(rb"G(239\.9\.9\.\d+):(\d{6}):", fr)
-        if m:
-            got.setdefault(m.group(1).decode(), []).append(int(m.group(2)))
-    return got
-
-
-def read_pcap(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < 24:
-        return []
-    e = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
-    out, off = [], 24
-    while off + 16 <= len(data):
-        incl = struct.unpack(e + "I", data[off + 8:off + 12])[0]
-        out.append(data[off + 16:off + 16 + incl])
-        off += 16 + incl
-    return out
+per_group_payload = t.per_group_payload
+read_pcap = t.read_pcap
 
 
 def test_memif():
@@ -273,63 +135,19 @@ def test_memif():
     verbose on: one line per frame received, its destination MAC naming the group."""
     tag = "[tx memif]"
     sock = os.path.join(TMP, "memif.sock")
-    tap = f"dli{ID % 100000}"
-    if shutil.which("dpdk-testpmd") is None:
-        t.check(False, f"{tag} dpdk-testpmd missing (package dpdk)")
+    if not nt.have_dpdk_tool("dpdk-testpmd", tag):
         return
-    a = Mcfan("memA", [f"net_tap0,iface={tap}", f"net_memif0,role=server,socket={sock}"],
+    a = Mcfan("memA", [f"net_tap0,iface={TIN}", f"net_memif0,role=server,socket={sock}"],
               ["--worker-engine", "tx:net_memif0"])
-    tp = None
-    # testpmd's verbose lines go to a file: a pipe read only at the end would fill and
-    # block its forwarding lcore
-    tp_path = os.path.join(TMP, "testpmd.out")
-    tp_out = open(tp_path, "w")
-    try:
-        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        tp = subprocess.Popen(["ip", "netns", "exec", NS, "dpdk-testpmd", "-l", "0,1",
-                               "--no-huge", "-m", "256", "--no-shconf", "--no-pci",
-                               "--file-prefix", f"mcfan-dlv-tp-{ID}", "--vdev",
-                               f"net_memif0,role=client,socket={sock}", "--", "-i",
-                               "--rxq=2", "--txq=2", "--total-num-mbufs=8192",
-                               "--forward-mode=rxonly"],
-                              stdin=subprocess.PIPE, stdout=tp_out,
-                              stderr=subprocess.STDOUT, text=True)
-        tp.stdin.write("set verbose 1\nstart\n")
-        tp.stdin.flush()
-        # testpmd starts and connects: mcfan's memif port (1) says its link is up
-        end, up = time.monotonic() + 20, None
-        while time.monotonic() < end:
-            try:
-                up = telemetry(a.prefix, "/ethdev/link_status,1")
-            except OSError:
-                up = None
-            if up and up.get("status") == "UP":
-                break
-            time.sleep(0.2)
-        t.check(up and up.get("status") == "UP", f"{tag} memif link up: {up}")
-        time.sleep(0.5)   # testpmd's forwarding lcore polls
-        send(tap)
-        time.sleep(1.0)
-        rca, repa = a.stop()
-        tp.communicate("stop\nquit\n", timeout=30)
-    finally:
-        a.kill()
-        if tp is not None and tp.poll() is None:
-            tp.kill()
-            tp.wait()
-        tp_out.close()
-    with open(tp_path) as f:
-        out = f.read()
-    t.check_eq(rca, 0, f"{tag} mcfan exit:\n{a.out[-2000:]}")
-    if not t.check(repa is not None, f"{tag} report"):
+    r = nt.TestpmdMemif(LAB, sock, LAB.prefix("tp")).run(a, tag, lambda: send(TIN))
+    if r is None:
+        return
+    rca, repa, out = r
+    if not a.ended(rca, repa, tag, "mcfan exit"):
         return
     want = {(g, PORT): n for g, n in GROUPS.items()}
     t.check_eq(t.group_frames(repa), want, f"{tag} mcfan's per-group counts = frames sent")
-    got = {}
-    for m in re.finditer(r"dst=01:00:5E:09:09:0(\d)", out):
-        g = f"239.9.9.{m.group(1)}"
-        got[(g, PORT)] = got.get((g, PORT), 0) + 1
+    got = {(g, PORT): c for g, c in nt.TestpmdMemif.per_group(out).items()}
     t.check_eq(got, want, f"{tag} frames per group at the memif peer (testpmd):\n"
                f"{out[-1500:]}")
     t.check(t.conservation(repa), f"{tag} conservation")
@@ -349,32 +167,32 @@ def tshark_fields(path, fields, extra=()):
     return [ln.split("\t") for ln in r.stdout.splitlines() if ln.strip()], r
 
 
-def test_tap_rewrite():
-    tag = "[tx tap rewrite]"
-    tin, tout = f"dli{ID % 100000}", f"dlo{ID % 100000}"
-    cap = os.path.join(TMP, "tap-out.pcap")
-    a = Mcfan("tap", [f"net_tap0,iface={tin}", f"net_tap1,iface={tout}"],
-              ["--worker-engine", f"tx:net_tap1,dst-mac={RW_MAC},dst-ip={RW_IP},"
-               f"dst-port={RW_PORT}"])
+def run_captured(a, cap, tag):
+    """Once mcfan a runs: tcpdump on TOUT into cap, the frames into TIN, 1 s, then both
+    stopped: (exit status, report); (None, None) when mcfan did not start."""
     dump = None
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        dump = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", tout, "-p",
-                                 "-U", "-w", cap, "udp"], stderr=subprocess.PIPE, text=True)
-        line = dump.stderr.readline()
-        t.check("listening" in line, f"{tag} tcpdump listens: {line}")
-        send(tin)
+            return None, None
+        dump = nt.Tcpdump(LAB, TOUT, cap, tag)
+        send(TIN)
         time.sleep(1.0)
-        dump.send_signal(signal.SIGINT)
-        dump.wait(timeout=10)
-        rc, rep = a.stop()
+        dump.stop()
+        return a.stop()
     finally:
-        a.kill()
-        if dump is not None and dump.poll() is None:
-            dump.kill()
-    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-    if not t.check(rep is not None, f"{tag} report"):
+        nt.kill_all(a, dump)
+
+
+def test_tap_rewrite():
+    tag = "[tx tap rewrite]"
+    cap = os.path.join(TMP, "tap-out.pcap")
+    a = Mcfan("tap", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
+              ["--worker-engine", f"tx:net_tap1,dst-mac={RW_MAC},dst-ip={RW_IP},"
+               f"dst-port={RW_PORT}"])
+    rc, rep = run_captured(a, cap, tag)
+    if rc is None:
+        return
+    if not a.ended(rc, rep, tag):
         return
     c = engine_conservation(rep, tag)
     if c is not None:
@@ -398,11 +216,11 @@ def test_tap_rewrite():
         exp[0:6] = bytes.fromhex(RW_MAC.replace(":", ""))
         exp[30:34] = ipaddress.IPv4Address(RW_IP).packed
         exp[24:26] = b"\0\0"
-        exp[24:26] = struct.pack("!H", csum(bytes(exp[14:34])))
+        exp[24:26] = struct.pack("!H", t.csum(bytes(exp[14:34])))
         exp[36:38] = struct.pack("!H", RW_PORT)
         exp[40:42] = b"\0\0"
         pseudo = bytes(exp[26:34]) + struct.pack("!BBH", 0, 17, len(exp) - 34)
-        exp[40:42] = struct.pack("!H", csum(pseudo + bytes(exp[34:])) or 0xFFFF)
+        exp[40:42] = struct.pack("!H", t.csum(pseudo + bytes(exp[34:])) or 0xFFFF)
         if bytes(exp) != fr:
             diff = [i for i in range(min(len(exp), len(fr))) if exp[i] != fr[i]]
             bad.append(f"bytes differ at {diff[:8]} (len {len(fr)} vs {len(exp)})")
@@ -421,13 +239,12 @@ def test_tap_rewrite():
 def test_refusals():
     tag = "[tx refused]"
     sock = os.path.join(TMP, "memif-nopeer.sock")
-    tap = f"dli{ID % 100000}"
-    a = Mcfan("ref", [f"net_tap0,iface={tap}", f"net_memif0,role=server,socket={sock}"],
+    a = Mcfan("ref", [f"net_tap0,iface={TIN}", f"net_memif0,role=server,socket={sock}"],
               ["--worker-engine", "tx:1,dst-port=7000"])
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
-        send(tap)
+        send(TIN)
         time.sleep(1.0)
         rc, rep = a.stop()
     finally:
@@ -464,21 +281,19 @@ def test_pcap_time():
     tag = "[pcap time]"
     d = os.path.join(TMP, "pcap-time")
     os.makedirs(d)
-    tap = f"dli{ID % 100000}"
-    a = Mcfan("pcapt", [f"net_tap0,iface={tap}"],
+    a = Mcfan("pcapt", [f"net_tap0,iface={TIN}"],
               ["--worker-engine", f"pcap:{d},rotate-s=1"])
     t0 = time.time()
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
-        send(tap, pps=PCAP_PPS)
+        send(TIN, pps=PCAP_PPS)
         time.sleep(0.5)
         rc, rep = a.stop()
     finally:
         a.kill()
     t1 = time.time()
-    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-    if not t.check(rep is not None, f"{tag} report"):
+    if not a.ended(rc, rep, tag):
         return
     c = engine_conservation(rep, tag)
     if c is not None:
@@ -530,12 +345,8 @@ def test_pcap_size():
     a = Mcfan("pcaps", [f"net_pcap0,rx_pcap={inp}"],
               ["--worker-engine", f"pcap:{d},rotate-mb=1", "--duration", "3",
                "--ring-size", "4096"])
-    try:
-        rc, rep = a.stop_when_done()
-    finally:
-        a.kill()
-    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-    if not t.check(rep is not None, f"{tag} report"):
+    rc, rep = a.run_to_end()
+    if not a.ended(rc, rep, tag):
         return
     c = engine_conservation(rep, tag)
     t.check(t.conservation(rep), f"{tag} conservation")
@@ -579,12 +390,8 @@ def test_pcap_full_disk():
     try:
         a = Mcfan("pcapfull", [f"net_pcap0,rx_pcap={inp}"],
                   ["--worker-engine", f"pcap:{d}", "--duration", "2"])
-        try:
-            rc, rep = a.stop_when_done()
-        finally:
-            a.kill()
-        t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-        if not t.check(rep is not None, f"{tag} report"):
+        rc, rep = a.run_to_end()
+        if not a.ended(rc, rep, tag):
             return
         w = [x for x in rep["workers"] if x["lcore"] == 2]
         c = worker(rep)["engine_counters"]
@@ -629,29 +436,13 @@ GROUP_IP, GROUP_MAC = "239.137.9.200", "01:00:5e:09:09:c8"
 
 def test_tap_group():
     tag = "[tx dst-ip group]"
-    tin, tout = f"dli{ID % 100000}", f"dlo{ID % 100000}"
     cap = os.path.join(TMP, "tap-group.pcap")
-    a = Mcfan("tapgrp", [f"net_tap0,iface={tin}", f"net_tap1,iface={tout}"],
+    a = Mcfan("tapgrp", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
               ["--worker-engine", f"tx:net_tap1,dst-ip={GROUP_IP}"])
-    dump = None
-    try:
-        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        dump = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", tout, "-p",
-                                 "-U", "-w", cap, "udp"], stderr=subprocess.PIPE, text=True)
-        line = dump.stderr.readline()
-        t.check("listening" in line, f"{tag} tcpdump listens: {line}")
-        send(tin)
-        time.sleep(1.0)
-        dump.send_signal(signal.SIGINT)
-        dump.wait(timeout=10)
-        rc, rep = a.stop()
-    finally:
-        a.kill()
-        if dump is not None and dump.poll() is None:
-            dump.kill()
-    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-    if t.check(rep is not None, f"{tag} report"):
+    rc, rep = run_captured(a, cap, tag)
+    if rc is None:
+        return
+    if a.ended(rc, rep, tag):
         c = engine_conservation(rep, tag)
         if c is not None:
             t.check_eq(c.get("tx_sent"), sent_total(), f"{tag} tx_sent = every copy")
@@ -664,38 +455,24 @@ def test_tap_group():
                f"{tag} destination MAC derived from dst-ip, port kept, checksums good")
 
 
-def telemetry(prefix, cmd):
-    """One query on mcfan's telemetry socket (DPDK's v2 protocol: JSON over SEQPACKET)."""
-    path = os.path.join("/var/run/dpdk", prefix, "dpdk_telemetry.v2")
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    try:
-        s.connect(path)
-        s.recv(16384)
-        s.send(cmd.encode())
-        return json.loads(s.recv(65536).decode()).get(cmd.split(",")[0])
-    finally:
-        s.close()
-
-
 def test_set_engine():
     """The console's set engine and show engines, /mcfan/engines: tx at start, count from the
     console, tx again; tx's counters count only its own copies."""
     tag = "[set engine]"
-    tin, tout = f"dli{ID % 100000}", f"dlo{ID % 100000}"
-    a = Mcfan("seteng", [f"net_tap0,iface={tin}", f"net_tap1,iface={tout}"],
+    a = Mcfan("seteng", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
               ["--worker-engine", "tx:net_tap1", "-i"], console=True)
     n = sent_total()
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
         a.console("show engines")
-        send(tin)
+        send(TIN)
         time.sleep(0.5)
         a.console("set engine 2 count")
         time.sleep(0.3)
-        send(tin)
+        send(TIN)
         time.sleep(0.5)
-        tel = telemetry(a.prefix, "/mcfan/engines")
+        tel = t.telemetry_once(a.prefix, "/mcfan/engines")
         a.console("set engine 2 pcap:/tmp")
         a.console("set engine 2 readers")
         a.console("set engine 9 count")
@@ -703,7 +480,7 @@ def test_set_engine():
         a.console("set engine 2 count")
         a.console("set engine 2 tx:net_tap1")
         time.sleep(0.3)
-        send(tin)
+        send(TIN)
         time.sleep(0.5)
         a.console("show engines")
         a.console("quit")
@@ -796,22 +573,12 @@ def test_bad_input():
     for val, msg in BAD_ENGINE:
         eal = t.eal_args(f"dlvbad{BAD_ENGINE.index((val, msg))}",
                          extra=["--vdev", "net_null0"])
-        rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
-                                              "--worker-engine", val])
-        t.check_eq(rc, 2, f"{tag} {val}: exit status")
-        t.check(msg in err, f"{tag} {val}: message {msg!r}: {err.strip()!r}")
-        t.check(not t.eal_lines(err) and not os.path.exists(t.runtime_dir(eal)),
-                f"{tag} {val}: nothing started")
-        t.check(rep is None, f"{tag} {val}: no report")
+        t.check_refused(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
+                              "--worker-engine", val], msg, f"{tag} {val}")
     # in the config file: the same check, file and line named
-    cfg = os.path.join(TMP, "bad.ini")
-    with open(cfg, "w") as f:
-        f.write("[mcfan]\ngroups = 239.9.9.1\nworker-engine = tx:0,dst-port=0\n")
-    eal = t.eal_args("dlvbadcfg", extra=["--vdev", "net_null0"])
-    rc, out, err, rep = t.run_mcfan(eal, ["--config", cfg, "--duration", "0.2"])
-    t.check_eq(rc, 2, f"{tag} config file: exit status")
-    t.check("dst-port '0' is not a UDP port (1..65535)" in err and "bad.ini" in err,
-            f"{tag} config file: the file and the value named: {err.strip()!r}")
+    t.check_refused_config("dlvbadcfg", TMP,
+                           "[mcfan]\ngroups = 239.9.9.1\nworker-engine = tx:0,dst-port=0\n",
+                           "dst-port '0' is not a UDP port (1..65535)", f"{tag} config file")
     # after EAL: a port that was not probed, a TX queue more than the port has
     eal = t.eal_args("dlvbadport", extra=["--vdev", "net_null0"])
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
@@ -823,10 +590,7 @@ def test_bad_input():
     t.remove_runtime_dir(eal)
     # a tx port with too few TX queues (net_pcap without tx_pcap: 1, queue 0 is the control
     # lcore's) is refused before any port starts: port 0 (net_null0) is not started
-    inp = os.path.join(TMP, "empty.pcap")
-    t.write_pcap(inp, [])
-    eal = t.eal_args("dlvbadtxq", extra=["--vdev", "net_null0", "--vdev",
-                                         f"net_pcap0,rx_pcap={inp}"])
+    eal = t.eal_one_txq_port("dlvbadtxq", TMP)
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
                                           "--worker-engine", "tx:1"])
     t.check_eq(rc, 2, f"{tag} tx:1 on a port of 1 TX queue: exit status")
@@ -842,74 +606,52 @@ def test_bad_input():
 HUGE_PAGES = 64          # 2 MiB pages for the dumpcap run (128 MiB), given back after
 
 
+def start_shared(hp, name, tag):
+    """mcfan on net_tap0 (TIN) with shared memory a secondary can map: hp's pages and
+    hugetlbfs, no --in-memory; asserts the mount, the start and that mcfan says the capture
+    tools may attach. The run, or None when the mount or the start failed."""
+    if not t.check(hp.mount(), f"{tag} hugetlbfs mounted"):
+        return None
+    a = Mcfan(name, [f"net_tap0,iface={TIN}"], [], in_memory=False, huge_dir=hp.path)
+    if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+        a.kill()
+        return None
+    t.check(any("dpdk-dumpcap/dpdk-pdump may attach" in ln for ln in a.lines),
+            f"{tag} mcfan says the capture tools may attach")
+    return a
+
+
 def test_dumpcap():
     """dpdk-dumpcap is a secondary process: it needs the primary's hugepage files and shared
     runtime directory (no --no-huge, no --in-memory); this run gets its own hugetlbfs mount."""
     tag = "[dumpcap]"
-    if shutil.which("dpdk-dumpcap") is None:
-        t.check(False, f"{tag} dpdk-dumpcap missing (package dpdk)")
+    if not nt.have_dpdk_tool("dpdk-dumpcap", tag):
         return
-    nr_path = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-    with open(nr_path) as f:
-        nr0 = int(f.read())
-    huge = os.path.join(TMP, "huge")
-    os.makedirs(huge)
+    hp = nt.Hugepages(os.path.join(TMP, "huge"), HUGE_PAGES)
     cap = os.path.join(TMP, "dumpcap.pcapng")
-    tap = f"dli{ID % 100000}"
     a = dump = None
-    mounted = False
     try:
-        with open(nr_path, "w") as f:
-            f.write(str(nr0 + HUGE_PAGES))
-        mounted = subprocess.run(["mount", "-t", "hugetlbfs", "-o", "pagesize=2M", "none",
-                                  huge]).returncode == 0
-        if not t.check(mounted, f"{tag} hugetlbfs mounted"):
+        a = start_shared(hp, "dumpcap", tag)
+        if a is None:
             return
-        a = Mcfan("dumpcap", [f"net_tap0,iface={tap}"], [], in_memory=False,
-                  huge_dir=huge)
-        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        t.check(any("dpdk-dumpcap/dpdk-pdump may attach" in ln for ln in a.lines),
-                f"{tag} mcfan says the capture tools may attach")
         # line-buffered: its "Capturing on" line comes when it is attached, not at exit
-        dump = subprocess.Popen(["stdbuf", "-oL", "dpdk-dumpcap", f"--file-prefix={a.prefix}",
-                                 "-i", "0", "-c", str(DUMP_N), "-w", cap],
-                                stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)
+        dump = nt.Secondary(["dpdk-dumpcap", f"--file-prefix={a.prefix}", "-i", "0", "-c",
+                             str(DUMP_N), "-w", cap])
         # attached once it says "Capturing on": rte_pdump's callbacks are in place
-        dlines = []
-        reader = threading.Thread(target=lambda: dlines.extend(dump.stdout), daemon=True)
-        reader.start()
-        end = time.monotonic() + 30
-        while time.monotonic() < end and dump.poll() is None and \
-                not any("Capturing on" in ln for ln in dlines):
-            time.sleep(0.1)
-        t.check(any("Capturing on" in ln for ln in dlines),
-                f"{tag} dpdk-dumpcap attached: {''.join(dlines)[-800:]}")
+        t.check(dump.wait_line("Capturing on", 30),
+                f"{tag} dpdk-dumpcap attached: {''.join(dump.lines)[-800:]}")
         time.sleep(0.3)
-        send(tap)
-        try:
-            dump.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            dump.kill()
-            dump.wait()
-        reader.join(timeout=5)
-        dout = "".join(dlines)
-        t.check_eq(dump.returncode, 0, f"{tag} dpdk-dumpcap exit:\n{dout[-1500:]}")
+        send(TIN)
+        dout = dump.wait(20)
+        t.check_eq(dump.p.returncode, 0, f"{tag} dpdk-dumpcap exit:\n{dout[-1500:]}")
         rc, rep = a.stop()
         t.check_eq(rc, 0, f"{tag} mcfan exit:\n{a.out[-1500:]}")
         if rep is not None:
             t.check_eq(t.group_frames(rep), {(g, PORT): n for g, n in GROUPS.items()},
                        f"{tag} mcfan counts every frame while captured")
     finally:
-        if dump is not None and dump.poll() is None:
-            dump.kill()
-        if a is not None:
-            a.kill()
-        if mounted:
-            subprocess.run(["umount", huge])
-        with open(nr_path, "w") as f:
-            f.write(str(nr0))
+        nt.kill_all(dump, a)
+        hp.release()
     rows, r = tshark_fields(cap, ["ip.dst", "udp.dstport"]) if os.path.exists(cap) \
         else ([], None)
     t.check(len(rows) >= DUMP_N, f"{tag} tshark reads {len(rows)} frames, at least "
@@ -917,7 +659,6 @@ def test_dumpcap():
     t.check(all(x[0] in GROUPS and x[1] == str(PORT) for x in rows),
             f"{tag} every captured frame is one of the groups' datagrams: {rows[:3]}")
     print(f"deliver: {tag} dpdk-dumpcap captured {len(rows)} frames", flush=True)
-
 
 
 PDUMP_MBUFS = 2048       # dpdk-pdump's own pool (total-num-mbufs): its default, 65535 mbufs
@@ -931,77 +672,42 @@ def test_pdump():
     before the frames arrive and stopped after: the file holds exactly the frames mcfan
     received of each group, and every other frame it holds is one mcfan counted as a drop."""
     tag = "[pdump]"
-    if shutil.which("dpdk-pdump") is None:
-        t.check(False, f"{tag} dpdk-pdump missing (package dpdk)")
+    if not nt.have_dpdk_tool("dpdk-pdump", tag):
         return
-    nr_path = "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-    with open(nr_path) as f:
-        nr0 = int(f.read())
-    huge = os.path.join(TMP, "huge-pdump")
-    os.makedirs(huge)
+    hp = nt.Hugepages(os.path.join(TMP, "huge-pdump"), HUGE_PAGES)
     cap = os.path.join(TMP, "pdump-rx.pcap")
-    tap = f"dli{ID % 100000}"
     a = dump = None
-    mounted = False
-    dlines = []
     rep = None
     try:
-        with open(nr_path, "w") as f:
-            f.write(str(nr0 + HUGE_PAGES))
-        mounted = subprocess.run(["mount", "-t", "hugetlbfs", "-o", "pagesize=2M", "none",
-                                  huge]).returncode == 0
-        if not t.check(mounted, f"{tag} hugetlbfs mounted"):
+        a = start_shared(hp, "pdump", tag)
+        if a is None:
             return
-        a = Mcfan("pdump", [f"net_tap0,iface={tap}"], [], in_memory=False, huge_dir=huge)
-        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        t.check(any("dpdk-dumpcap/dpdk-pdump may attach" in ln for ln in a.lines),
-                f"{tag} mcfan says the capture tools may attach")
         # its main lcore busy-polls the ring: CPU 0, beside mcfan's control lcore
-        dump = subprocess.Popen(["stdbuf", "-oL", "dpdk-pdump", "-l", "0", "--no-pci",
-                                 "--file-prefix", a.prefix, "--", "--pdump",
-                                 f"port=0,queue=*,rx-dev={cap},ring-size={PDUMP_RING},"
-                                 f"total-num-mbufs={PDUMP_MBUFS}"],
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        reader = threading.Thread(target=lambda: dlines.extend(dump.stdout), daemon=True)
-        reader.start()
+        dump = nt.Secondary(["dpdk-pdump", "-l", "0", "--no-pci", "--file-prefix", a.prefix,
+                             "--", "--pdump",
+                             f"port=0,queue=*,rx-dev={cap},ring-size={PDUMP_RING},"
+                             f"total-num-mbufs={PDUMP_MBUFS}"])
         # " core (0), capture for (1) tuples" comes after rte_pdump_enable: attached
-        end = time.monotonic() + 20
-        while time.monotonic() < end and dump.poll() is None and \
-                not any("capture for" in ln for ln in dlines):
-            time.sleep(0.1)
-        if not t.check(any("capture for" in ln for ln in dlines),
-                       f"{tag} dpdk-pdump attached: {''.join(dlines)[-800:]}"):
+        if not t.check(dump.wait_line("capture for", 20),
+                       f"{tag} dpdk-pdump attached: {''.join(dump.lines)[-800:]}"):
             return
         time.sleep(0.3)
-        send(tap)
+        send(TIN)
         time.sleep(0.5)          # the last frames through its ring into the file
-        dump.send_signal(signal.SIGINT)
-        try:
-            dump.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            dump.kill()
-            dump.wait()
-        reader.join(timeout=5)
-        dout = "".join(dlines)
-        t.check_eq(dump.returncode, 0, f"{tag} dpdk-pdump exit after SIGINT:\n{dout[-1500:]}")
+        dump.p.send_signal(signal.SIGINT)
+        dout = dump.wait(20)
+        t.check_eq(dump.p.returncode, 0,
+                   f"{tag} dpdk-pdump exit after SIGINT:\n{dout[-1500:]}")
         rc, rep = a.stop()
         t.check_eq(rc, 0, f"{tag} mcfan exit:\n{a.out[-1500:]}")
     finally:
-        if dump is not None and dump.poll() is None:
-            dump.kill()
-        if a is not None:
-            a.kill()
-        if mounted:
-            subprocess.run(["umount", huge])
-        with open(nr_path, "w") as f:
-            f.write(str(nr0))
-    with open(nr_path) as f:
-        t.check_eq(int(f.read()), nr0, f"{tag} the reserved hugepages given back")
-    t.check(not os.path.ismount(huge), f"{tag} its hugetlbfs unmounted")
+        nt.kill_all(dump, a)
+        hp.release()
+    t.check_eq(nt.Hugepages.reserved(), hp.nr0, f"{tag} the reserved hugepages given back")
+    t.check(not os.path.ismount(hp.path), f"{tag} its hugetlbfs unmounted")
     if not t.check(rep is not None, f"{tag} report"):
         return
-    dout = "".join(dlines)
+    dout = "".join(dump.lines)
     stats = {k: int(v) for k, v in re.findall(r"-packets (dequeued|transmitted to vdev|freed):"
                                                r"\s+(\d+)", dout)}
     frames = read_pcap(cap) if os.path.exists(cap) else []
@@ -1024,37 +730,15 @@ def test_pdump():
 
 
 def main():
-    if os.geteuid() != 0:
-        skip("needs root (network namespaces)")
-    for tool in ("ip", "tcpdump", "tshark"):
-        if shutil.which(tool) is None:
-            skip(f"{tool} missing")
-    if subprocess.run(["ip", "netns", "add", NS]).returncode != 0:
-        skip("cannot create a network namespace")
-    try:
-        ns("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
-           "net.ipv6.conf.default.disable_ipv6=1", capture_output=True)
-        ns("ip", "link", "set", "lo", "up")
-        for name, fn in (("memif", test_memif), ("tap", test_tap_rewrite),
-                         ("refusals", test_refusals), ("pcap_time", test_pcap_time),
-                         ("pcap_size", test_pcap_size), ("set_engine", test_set_engine),
-                         ("pcap_full_disk", test_pcap_full_disk),
-                         ("tap_group", test_tap_group),
-                         ("dumpcap", test_dumpcap), ("pdump", test_pdump),
-                         ("bad_input", test_bad_input)):
-            if len(sys.argv) > 2 and name not in sys.argv[2:]:
-                continue
-            fn()
-    finally:
-        subprocess.run(["ip", "netns", "del", NS])
-        shutil.rmtree(TMP, ignore_errors=True)
-        # runtime directories of this run's prefixes: testpmd makes one even with
-        # --no-shconf, and the dumpcap run shares its own (no --in-memory)
-        for d in glob.glob(f"/var/run/dpdk/mcfan-dlv-*-{ID}"):
-            shutil.rmtree(d, ignore_errors=True)
-        t.check(not glob.glob(f"/var/run/dpdk/mcfan-dlv-*-{ID}"),
-                "no runtime directory of this run is left in /var/run/dpdk")
-    t.finish("deliver")
+    # runtime directories of this run's prefixes are removed at the end: testpmd makes one
+    # even with --no-shconf, and the dumpcap run shares its own (no --in-memory)
+    LAB.main((("memif", test_memif), ("tap", test_tap_rewrite),
+              ("refusals", test_refusals), ("pcap_time", test_pcap_time),
+              ("pcap_size", test_pcap_size), ("set_engine", test_set_engine),
+              ("pcap_full_disk", test_pcap_full_disk),
+              ("tap_group", test_tap_group),
+              ("dumpcap", test_dumpcap), ("pdump", test_pdump),
+              ("bad_input", test_bad_input)), ("ip", "tcpdump", "tshark"), check_clean=True)
 
 
 if __name__ == "__main__":

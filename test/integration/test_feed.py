@@ -39,6 +39,8 @@ import sys
 import tempfile
 import time
 
+import mcfantest as t
+
 PORT = 3999
 
 # ---------------------------------------------------------------- impaired sender
@@ -50,12 +52,7 @@ IMPAIR_DUP = {50, 200}
 IMPAIR_SWAP = {70, 120}       # n and n + 1 go out as n + 1, n
 
 
-def iperf2_payload(seq, length=100):
-    """iperf 2.1's UDP header: id, tv_sec, tv_usec, id2 (upper 32 bits); big-endian."""
-    now = time.time()
-    v = seq & 0xFFFFFFFFFFFFFFFF
-    return struct.pack("!IIII", v & 0xFFFFFFFF, int(now), int((now % 1) * 1e6),
-                       v >> 32) + b"\0" * (length - 16)
+iperf2_payload = t.iperf2_payload
 
 
 def impair_order(count):
@@ -74,16 +71,11 @@ def impair_order(count):
 
 
 def impair_send_main(group, count, pps):
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
-    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("198.18.0.1"))
-    gap, t = 1.0 / pps, time.monotonic()
+    s = t.mcast_sender()
+    pace = t.Pacer(pps)
     for seq in impair_order(count):
         s.sendto(iperf2_payload(seq), (group, PORT))
-        t += gap
-        d = t - time.monotonic()
-        if d > 0:
-            time.sleep(d)
+        pace.wait()
     s.sendto(iperf2_payload(-(count + 1)), (group, PORT))   # iperf2's end of test
     s.close()
     return 0
@@ -92,7 +84,6 @@ def impair_send_main(group, count, pps):
 if len(sys.argv) == 5 and sys.argv[1] == "--impair-send":
     sys.exit(impair_send_main(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
 
-import mcfantest as t  # noqa: E402
 
 
 def feed_of(rep, group):

@@ -24,8 +24,9 @@ import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
+
+import mcfantest as t
 
 PORT = 3999
 
@@ -38,31 +39,21 @@ AB_HOLES = ({*range(100, 120), 500, *range(900, 910), 1300},
             {*range(110, 130), 500, 700, *range(1200, 1205)})
 
 
-def iperf2_payload(seq, length=100):
-    """iperf 2.1's UDP header: id, tv_sec, tv_usec, id2 (upper 32 bits); big-endian."""
-    now = time.time()
-    v = seq & 0xFFFFFFFFFFFFFFFF
-    return struct.pack("!IIII", v & 0xFFFFFFFF, int(now), int((now % 1) * 1e6),
-                       v >> 32) + b"\0" * (length - 16)
+iperf2_payload = t.iperf2_payload
 
 
 def ab_send_main(record):
     """Each number goes out on line A, then on line B, but for each line's holes; then
     iperf2's end of test on both. What went out is written to record (JSON)."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
-    s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("198.18.0.1"))
+    s = t.mcast_sender()
     sent = [[], []]
-    gap, t = 1.0 / AB_PPS, time.monotonic()
+    pace = t.Pacer(AB_PPS)
     for seq in range(1, AB_COUNT + 1):
         for line, g in enumerate(AB_GROUPS):
             if seq not in AB_HOLES[line]:
                 s.sendto(iperf2_payload(seq), (g, PORT))
                 sent[line].append(seq)
-        t += gap
-        d = t - time.monotonic()
-        if d > 0:
-            time.sleep(d)
+        pace.wait()
     for g in AB_GROUPS:
         s.sendto(iperf2_payload(-(AB_COUNT + 1)), (g, PORT))
     s.close()
@@ -74,7 +65,7 @@ def ab_send_main(record):
 if len(sys.argv) == 3 and sys.argv[1] == "--ab-send":
     sys.exit(ab_send_main(sys.argv[2]))
 
-import mcfantest as t  # noqa: E402
+import labtest  # noqa: E402
 import test_lab as L  # noqa: E402
 
 JOIN_GROUP = "239.9.9.1"
@@ -83,74 +74,26 @@ JOIN_COUNT = 3 * JOIN_PPS  # 3 s of the already-running sender; the join comes a
 JOIN_LINES_AFTER = 63    # console lines pasted with the join
 
 
-class ConsoleRun:
+class ConsoleRun(labtest.NsRun):
     """mcfan in the receiving namespace with its console (-i) on a pipe; output read by a
     thread. One data lcore: RX and the only worker (so an A/B pair shares its worker)."""
 
     def __init__(self, lab, name, app_args):
         self.report = os.path.join(lab.dir, f"report-{name}.json")
-        cpu = 1 if (os.cpu_count() or 1) > 1 else 0
-        eal = ["--lcores", f"0@0,1@{cpu}", "--no-huge", "-m", "512", "--in-memory",
-               "--file-prefix", f"mcfan-lab-{name}-{lab.id}", "--no-pci",
-               "--log-level", "lib.eal:warning",
-               "--vdev", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=4096"]
+        eal = t.eal_lcores(f"0@0,1@{labtest.data_cpu()}", f"mcfan-lab-{name}-{lab.id}",
+                           [lab.af_packet()])
         app = ["-i", "--report-json", self.report, *app_args]
-        self.p = subprocess.Popen(["ip", "netns", "exec", lab.rcv, t.mcfan_path(), *eal, "--",
-                                   *app], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.PIPE, text=True)
-        self.lines = []
-        self.cond = threading.Condition()
-        self.th = threading.Thread(target=self._read, daemon=True)
-        self.th.start()
-
-    def _read(self):
-        for line in self.p.stdout:
-            with self.cond:
-                self.lines.append(line)
-                self.cond.notify_all()
-        with self.cond:
-            self.cond.notify_all()
-
-    def wait_for(self, text, timeout):
-        end = time.monotonic() + timeout
-        with self.cond:
-            while not any(text in ln for ln in self.lines):
-                left = end - time.monotonic()
-                if left <= 0 or self.p.poll() is not None:
-                    return False
-                self.cond.wait(min(left, 0.1))
-        return True
-
-    def command(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
+        super().__init__(["ip", "netns", "exec", lab.rcv, t.mcfan_path(), *eal, "--", *app],
+                         console=True)
 
     def quit(self, timeout=30):
         """quit on the console: the run stops with its report."""
         try:
-            self.command("quit")
+            self.say("quit")
             self.p.stdin.close()
         except (BrokenPipeError, OSError):
             pass
-        try:
-            self.p.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
-        self.th.join(5)
-        rep = None
-        if os.path.exists(self.report):
-            with open(self.report) as f:
-                rep = json.load(f)
-        return self.p.returncode, rep
-
-    def kill(self):
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.wait()
-
-    def output(self):
-        return "".join(self.lines)
+        return self.end(timeout), t.load_report(self.report)
 
 
 def wire(frames):
@@ -268,7 +211,7 @@ def check_ab(rep, on_wire, record):
 
 
 def run_lab():
-    lab = L.Lab()
+    lab = labtest.Lab()
     run = None
     try:
         if not t.check(lab.up(), "lab_up"):
@@ -284,13 +227,14 @@ def run_lab():
         if not t.check(run.wait_for("running:", 60), f"mcfan starts:\n{run.output()[-2000:]}"):
             return
         # 1. the sender runs; about a second later the console joins its group
-        send = subprocess.Popen(["bash", "-c", f'. "{L.LAB_SH}" && lab_send 1 {JOIN_COUNT} 100 '
-                                 f'{JOIN_PPS}'], env=lab.env, stdout=subprocess.DEVNULL)
+        send = subprocess.Popen(["bash", "-c", f'. "{labtest.LAB_SH}" && lab_send 1 '
+                                 f'{JOIN_COUNT} 100 {JOIN_PPS}'], env=lab.env,
+                                stdout=subprocess.DEVNULL)
         time.sleep(1.0)
         # the join, then more lines in the same write, as a pasted script: the console runs
         # up to 64 lines a poll before the control tick (before the fix, the extractor came
         # with that tick: these lines' time was the window of uncounted frames)
-        run.command(f"join {JOIN_GROUP}:{PORT}\n" + "show stats\n" * JOIN_LINES_AFTER)
+        run.say(f"join {JOIN_GROUP}:{PORT}\n" + "show stats\n" * JOIN_LINES_AFTER)
         t.check(run.wait_for(f"joined {JOIN_GROUP}:{PORT}", 10), "console: join answered")
         t.check_eq(send.wait(60), 0, "the iperf2 sender ends well")
         # 2. the A/B relay

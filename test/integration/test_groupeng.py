@@ -39,21 +39,19 @@ import ipaddress
 import json
 import os
 import re
-import shutil
-import signal
-import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
+
+import mcfantest as t
+import netnstest as nt
 
 PORT = 3999
 N = 20                                   # frames per group
 NG = 12
 GROUPS = [f"239.9.9.{i}" for i in range(1, NG + 1)]
-SRC_MAC = b"\x02\x00\x00\x00\x00\x01"
 RW_MAC, RW_IP = "02:00:00:00:00:99", "239.1.1.1"
 TX_A = ["239.9.9.1", "239.9.9.2", "239.9.9.3"]          # dst-port 5001
 TX_B = ["239.9.9.4", "239.9.9.5"]                       # dst-port 5002
@@ -62,146 +60,33 @@ COUNT_G = ["239.9.9.11", "239.9.9.12"]
 PPS = 1000
 
 
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack(f"!{len(data) // 2}H", data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return (~s) & 0xFFFF
-
-
-def frame(group, seq):
-    """Ethernet/IPv4/UDP (RFC 791, RFC 768) with both checksums."""
-    data = f"G{group}:{seq:06d}:".encode() + b"p" * 30
-    a, b = socket.inet_aton("198.18.0.1"), socket.inet_aton(group)
-    ulen = 8 + len(data)
-    pseudo = a + b + struct.pack("!BBH", 0, 17, ulen)
-    udp = struct.pack("!HHHH", 40000, PORT, ulen, 0) + data
-    udp = udp[:6] + struct.pack("!H", csum(pseudo + udp) or 0xFFFF) + udp[8:]
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, seq & 0xFFFF, 0, 4, 17, 0, a, b)
-    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-    o = [int(x) for x in group.split(".")]
-    mac = bytes([0x01, 0x00, 0x5E, o[1] & 0x7F, o[2], o[3]])
-    return mac + SRC_MAC + b"\x08\x00" + ip + udp
-
-
 def all_frames(groups, n):
-    return [frame(g, s) for s in range(n) for g in groups]
-
-
-def raw_send_main(iface, pps, ngroups, n):
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    s.bind((iface, 0))
-    gap, t0 = 1.0 / pps, time.monotonic()
-    for fr in all_frames(GROUPS[:ngroups], n):
-        s.send(fr)
-        t0 += gap
-        d = t0 - time.monotonic()
-        if d > 0:
-            time.sleep(d)
-    s.close()
-    return 0
+    """n frames of each group (payload naming group and sequence number), interleaved."""
+    return [t.udp4_seq_frame(g, s, dport=PORT) for s in range(n) for g in groups]
 
 
 if len(sys.argv) == 6 and sys.argv[1] == "--raw-send":
-    sys.exit(raw_send_main(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])))
+    # inside the namespace: n frames of each of the first ngroups groups out of iface
+    sys.exit(nt.send_paced(sys.argv[2], all_frames(GROUPS[:int(sys.argv[4])],
+                                                   int(sys.argv[5])), float(sys.argv[3])))
 
-import mcfantest as t  # noqa: E402
-
-TMP = tempfile.mkdtemp(prefix="mcfan-groupeng-")
-ID = os.getpid()
-NS = f"mcfan-ge-{ID}"
+LAB = nt.Netns("groupeng", "ge")
+TMP, ID = LAB.tmp, LAB.id
 TIN, TOUT, TOUT2 = f"gei{ID % 100000}", f"geo{ID % 100000}", f"gep{ID % 100000}"
 
 
-def skip(why):
-    print(f"groupeng: SKIP: {why}", flush=True)
-    sys.exit(77)
-
-
-def ns(*cmd, **kw):
-    return subprocess.run(["ip", "netns", "exec", NS, *cmd], **kw)
-
-
 def send(ngroups=NG, n=N, pps=PPS):
-    r = ns("timeout", "60", sys.executable, os.path.abspath(__file__), "--raw-send", TIN,
-           str(pps), str(ngroups), str(n), capture_output=True, text=True, timeout=90)
-    return t.check_eq(r.returncode, 0, f"raw sender on {TIN}: {r.stderr}")
+    return LAB.send_self(__file__, TIN, str(pps), str(ngroups), str(n))
 
 
-class Mcfan:
-    """mcfan in the namespace; stop() with SIGINT (or quit on the console), then the report."""
-
-    def __init__(self, name, vdevs, app, lcores, console=False):
-        self.report = os.path.join(TMP, f"report-{name}.json")
-        self.prefix = f"mcfan-ge-{name}-{ID}"
-        eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--file-prefix", self.prefix,
-               "--no-pci", "--in-memory", "--log-level", "lib.eal:warning"]
-        for v in vdevs:
-            eal += ["--vdev", v]
-        self.cmd = ["ip", "netns", "exec", NS, t.mcfan_path(), *eal, "--", "--igmp", "off",
-                    "--mld", "off", "--report-json", self.report, *app]
-        self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.PIPE if console else subprocess.DEVNULL,
-                                  text=True)
-        self.lines = []
-
-    def console(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-        time.sleep(0.2)
-
-    def wait_running(self, timeout=30):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            line = self.p.stdout.readline()
-            if not line:
-                return False
-            self.lines.append(line)
-            if "running:" in line:
-                return True
-        return False
-
-    def stop(self):
-        if self.p.poll() is None and self.p.stdin is None:
-            self.p.send_signal(signal.SIGINT)
-        try:
-            out, _ = self.p.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            out, _ = self.p.communicate()
-        self.out = "".join(self.lines) + (out or "")
-        rep = None
-        if os.path.exists(self.report):
-            with open(self.report) as f:
-                rep = json.load(f)
-        return self.p.returncode, rep
-
-    def kill(self):
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.wait()
+def Mcfan(name, vdevs, app, lcores, console=False):
+    """mcfan in the namespace; stop() with SIGINT (with a console: the test types quit),
+    then the report."""
+    return nt.NsMcfan(LAB, name, vdevs, app, lcores, console=console)
 
 
-def read_pcap(path):
-    """The frames of a classic pcap file (tcpdump -w)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < 24:
-        return []
-    e = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
-    out, off = [], 24
-    while off + 16 <= len(data):
-        incl = struct.unpack(e + "I", data[off + 8:off + 12])[0]
-        out.append(data[off + 16:off + 16 + incl])
-        off += 16 + incl
-    return out
-
-
-def group_of(fr):
-    m = re.search(rb"G(239\.9\.9\.\d+):(\d{6}):", fr)
-    return m.group(1).decode() if m else None
+read_pcap = t.read_pcap
+group_of = t.group_of
 
 
 def outputs_check(rep, tag):
@@ -257,24 +142,15 @@ def test_mixed(fanout):
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
         for iface, cap in zip((TOUT, TOUT2), caps):
-            d = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", iface, "-p",
-                                  "-U", "-w", cap, "udp"], stderr=subprocess.PIPE, text=True)
-            dumps.append(d)
-            line = d.stderr.readline()
-            t.check("listening" in line, f"{tag} tcpdump on {iface} listens: {line}")
+            dumps.append(nt.Tcpdump(LAB, iface, cap, tag, f"{tag} tcpdump on {iface}"))
         send()
         time.sleep(1.0)
         for d in dumps:
-            d.send_signal(signal.SIGINT)
-            d.wait(timeout=10)
+            d.stop()
         rc, rep = a.stop()
     finally:
-        a.kill()
-        for d in dumps:
-            if d.poll() is None:
-                d.kill()
-    t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
-    if not t.check(rep is not None, f"{tag} report"):
+        nt.kill_all(a, *dumps)
+    if not a.ended(rc, rep, tag):
         return
     t.check(t.conservation(rep), f"{tag} conservation")
     t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} no mbuf outside its pool")
@@ -294,7 +170,7 @@ def test_mixed(fanout):
             by[dport][g] += 1
         if fr[0:6] != bytes.fromhex(RW_MAC.replace(":", "")) or \
                 fr[30:34] != ipaddress.IPv4Address(RW_IP).packed or \
-                csum(fr[14:34]) != 0:
+                t.csum(fr[14:34]) != 0:
             bad.append(fr[:42].hex())
     t.check_eq(bad[:2], [], f"{tag} every frame on the taps: dst MAC and IP rewritten, IPv4 "
                f"checksum good, its output's port ({len(bad)} bad)")
@@ -341,17 +217,7 @@ def test_mixed(fanout):
           flush=True)
 
 
-def telemetry(prefix, cmd):
-    """One query on mcfan's telemetry socket (DPDK's v2 protocol: JSON over SEQPACKET)."""
-    path = os.path.join("/var/run/dpdk", prefix, "dpdk_telemetry.v2")
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    try:
-        s.connect(path)
-        s.recv(16384)
-        s.send(cmd.encode())
-        return json.loads(s.recv(65536).decode()).get(cmd.split(",")[0])
-    finally:
-        s.close()
+telemetry = t.telemetry_once
 
 
 def test_set_engine():
@@ -366,10 +232,7 @@ def test_set_engine():
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
-        dump = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", TOUT, "-p",
-                                 "-U", "-w", cap, "udp"], stderr=subprocess.PIPE, text=True)
-        line = dump.stderr.readline()
-        t.check("listening" in line, f"{tag} tcpdump listens: {line}")
+        dump = nt.Tcpdump(LAB, TOUT, cap, tag)
         th = threading.Thread(target=send, args=(3, 200, 300))   # 600 frames over 2 s
         th.start()
         time.sleep(1.0)
@@ -382,14 +245,11 @@ def test_set_engine():
         tel_out = telemetry(a.prefix, "/mcfan/engine_outputs")
         tel_bad = telemetry(a.prefix, f"/mcfan/set_engine,239.9.9.1:{PORT} pcap:/tmp")
         tel_set = telemetry(a.prefix, f"/mcfan/set_engine,239.9.9.1:{PORT} tx:net_tap1")
-        dump.send_signal(signal.SIGINT)
-        dump.wait(timeout=10)
+        dump.stop()
         a.console("quit")
         rc, rep = a.stop()
     finally:
-        a.kill()
-        if dump is not None and dump.poll() is None:
-            dump.kill()
+        nt.kill_all(a, dump)
     out = a.out
     t.check_eq(rc, 0, f"{tag} exit:\n{out[-2000:]}")
     t.check(f"239.9.9.1:{PORT} .. 239.9.9.3:{PORT} (3 groups): engine instance 0 (count) "
@@ -456,16 +316,11 @@ def test_bad_input():
     tag = "[bad input]"
     for i, (args, msg) in enumerate(bad_cases()):
         eal = t.eal_args(f"gebad{i}", extra=["--vdev", "net_null0"])
-        rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-16", "--duration",
-                                              "0.2", *args])
+        app = ["--groups", "239.9.9.1-16", "--duration", "0.2", *args]
         if "239.9.9.7=count" in args:
-            rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration",
-                                                  "0.2", *args])
-        t.check_eq(rc, 2, f"{tag} {args[-1][:50]}: exit status")
-        t.check(msg in err, f"{tag} {args[-1][:50]}: message {msg!r}: {err.strip()!r}")
-        t.check(not t.eal_lines(err) and not os.path.exists(t.runtime_dir(eal)),
-                f"{tag} {args[-1][:50]}: nothing started")
-        t.check(rep is None, f"{tag} {args[-1][:50]}: no report")
+            t.run_mcfan(eal, app)        # (unchecked, as it always was) then the case proper
+            app = ["--groups", "239.9.9.1", "--duration", "0.2", *args]
+        t.check_refused(eal, app, msg, f"{tag} {args[-1][:50]}")
     # the address joined with a port: the message says what --groups has
     eal = t.eal_args("gebadport", extra=["--vdev", "net_null0"])
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-3:3999", "--duration", "0.2",
@@ -483,19 +338,11 @@ def test_bad_input():
     t.check("mcfan: --group-engine: tx: '7' is not a probed port" in err and
             "--worker-engine" not in err, f"{tag} tx:7: message names --group-engine: "
             f"{err.strip()[-300:]!r}")
-    cfg = os.path.join(TMP, "bad.ini")
-    with open(cfg, "w") as f:
-        f.write("[mcfan]\ngroups = 239.9.9.1\n[group-engine]\n239.9.9.1 = nope\n")
-    eal = t.eal_args("gebadcfg", extra=["--vdev", "net_null0"])
-    rc, out, err, rep = t.run_mcfan(eal, ["--config", cfg, "--duration", "0.2"])
-    t.check_eq(rc, 2, f"{tag} config file: exit status")
-    t.check("'nope' is not a worker engine" in err and "bad.ini" in err,
-            f"{tag} config file: the file and the value named: {err.strip()!r}")
+    t.check_refused_config("gebadcfg", TMP,
+                           "[mcfan]\ngroups = 239.9.9.1\n[group-engine]\n239.9.9.1 = nope\n",
+                           "'nope' is not a worker engine", f"{tag} config file")
     # after EAL: net_pcap without tx_pcap has 1 TX queue (the control lcore's)
-    inp = os.path.join(TMP, "empty.pcap")
-    t.write_pcap(inp, [])
-    eal = t.eal_args("gebadtxq", extra=["--vdev", "net_null0", "--vdev",
-                                        f"net_pcap0,rx_pcap={inp}"])
+    eal = t.eal_one_txq_port("gebadtxq", TMP)
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2",
                                           "--group-engine", "239.9.9.2=tx:1"])
     t.check_eq(rc, 2, f"{tag} tx:1 output on a port of 1 TX queue: exit status")
@@ -513,10 +360,7 @@ def test_readers_group():
     tag = "[readers per group]"
     pcap = os.path.join(TMP, "rd.pcap")
     t.write_pcap(pcap, [t.udp4_frame(f"239.9.9.{1 + (i % 4 == 0)}", PORT) for i in range(400)])
-    prefix = f"mcfan-ge-rd-{ID}"
-    eal = ["--lcores", "0@0,1@1,2@1", "--no-huge", "-m", "512", "--in-memory",
-           "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
-           "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+    _, eal = LAB.pcap_eal("rd", pcap)
     report = os.path.join(TMP, "rd-report.json")
     mc = t.McfanProcess(eal, ["--rx-lcores", "1", "--worker-lcores", "2", "--groups",
                               f"239.9.9.1-2:{PORT}", "--group-engine",
@@ -568,31 +412,11 @@ def test_tap_queues():
 
 
 def main():
-    if os.geteuid() != 0:
-        skip("needs root (network namespaces)")
-    for tool in ("ip", "tcpdump", "tshark"):
-        if shutil.which(tool) is None:
-            skip(f"{tool} missing")
-    if subprocess.run(["ip", "netns", "add", NS]).returncode != 0:
-        skip("cannot create a network namespace")
-    try:
-        ns("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
-           "net.ipv6.conf.default.disable_ipv6=1", capture_output=True)
-        ns("ip", "link", "set", "lo", "up")
-        for name, fn in (("partition", lambda: test_mixed("partition")),
-                         ("replicate", lambda: test_mixed("replicate")),
-                         ("set_engine", test_set_engine), ("tap_queues", test_tap_queues),
-                         ("readers", test_readers_group),
-                         ("bad_input", test_bad_input)):
-            if len(sys.argv) > 2 and name not in sys.argv[2:]:
-                continue
-            fn()
-    finally:
-        subprocess.run(["ip", "netns", "del", NS])
-        shutil.rmtree(TMP, ignore_errors=True)
-        for d in glob.glob(f"/var/run/dpdk/mcfan-ge-*-{ID}"):
-            shutil.rmtree(d, ignore_errors=True)
-    t.finish("groupeng")
+    LAB.main((("partition", lambda: test_mixed("partition")),
+              ("replicate", lambda: test_mixed("replicate")),
+              ("set_engine", test_set_engine), ("tap_queues", test_tap_queues),
+              ("readers", test_readers_group),
+              ("bad_input", test_bad_input)), ("ip", "tcpdump", "tshark"))
 
 
 if __name__ == "__main__":

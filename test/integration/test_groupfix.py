@@ -41,158 +41,44 @@ import glob
 import json
 import os
 import re
-import shutil
-import signal
-import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
+import mcfantest as t
+import netnstest as nt
+
 PORT = 3999
-SRC_MAC = b"\x02\x00\x00\x00\x00\x01"
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack(f"!{len(data) // 2}H", data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return (~s) & 0xFFFF
-
-
-def frame(group, seq):
-    """Ethernet/IPv4/UDP (RFC 791, RFC 768) with both checksums."""
-    data = f"G{group}:{seq:06d}:".encode() + b"p" * 30
-    a, b = socket.inet_aton("198.18.0.1"), socket.inet_aton(group)
-    ulen = 8 + len(data)
-    pseudo = a + b + struct.pack("!BBH", 0, 17, ulen)
-    udp = struct.pack("!HHHH", 40000, PORT, ulen, 0) + data
-    udp = udp[:6] + struct.pack("!H", csum(pseudo + udp) or 0xFFFF) + udp[8:]
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, seq & 0xFFFF, 0, 4, 17, 0, a, b)
-    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-    o = [int(x) for x in group.split(".")]
-    mac = bytes([0x01, 0x00, 0x5E, o[1] & 0x7F, o[2], o[3]])
-    return mac + SRC_MAC + b"\x08\x00" + ip + udp
 
 
 def raw_send_main(iface, pps, groups, n):
     """n frames of each group (comma-separated last octets), interleaved, at pps."""
     gs = [f"239.9.9.{x}" for x in groups.split(",")]
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    s.bind((iface, 0))
-    gap, t0 = 1.0 / pps, time.monotonic()
-    for seq in range(n):
-        for g in gs:
-            s.send(frame(g, seq))
-            t0 += gap
-            d = t0 - time.monotonic()
-            if d > 0:
-                time.sleep(d)
-    s.close()
-    return 0
+    return nt.send_paced(iface, [t.udp4_seq_frame(g, seq, dport=PORT) for seq in range(n)
+                                 for g in gs], pps)
 
 
 if len(sys.argv) == 6 and sys.argv[1] == "--raw-send":
     sys.exit(raw_send_main(sys.argv[2], float(sys.argv[3]), sys.argv[4], int(sys.argv[5])))
 
-import mcfantest as t  # noqa: E402
-
-TMP = tempfile.mkdtemp(prefix="mcfan-groupfix-")
-ID = os.getpid()
-NS = f"mcfan-gf-{ID}"
+LAB = nt.Netns("groupfix", "gf")
+TMP, ID = LAB.tmp, LAB.id
 TIN, TOUT = f"gfi{ID % 100000}", f"gfo{ID % 100000}"
 
 
-def skip(why):
-    print(f"groupfix: SKIP: {why}", flush=True)
-    sys.exit(77)
-
-
-def ns(*cmd, **kw):
-    return subprocess.run(["ip", "netns", "exec", NS, *cmd], **kw)
-
-
 def send(groups, n, pps):
-    r = ns("timeout", "60", sys.executable, os.path.abspath(__file__), "--raw-send", TIN,
-           str(pps), groups, str(n), capture_output=True, text=True, timeout=90)
-    return t.check_eq(r.returncode, 0, f"raw sender on {TIN}: {r.stderr}")
+    return LAB.send_self(__file__, TIN, str(pps), groups, str(n))
 
 
-class Mcfan:
+def Mcfan(name, vdevs, app, lcores="0@0,1@1,2@1"):
     """mcfan in the namespace, stdin a pipe (the console with -i); stop() with quit (-i) or
     SIGINT, then the report."""
-
-    def __init__(self, name, vdevs, app, lcores="0@0,1@1,2@1"):
-        self.report = os.path.join(TMP, f"report-{name}.json")
-        self.prefix = f"mcfan-gf-{name}-{ID}"
-        eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--file-prefix", self.prefix,
-               "--no-pci", "--in-memory", "--log-level", "lib.eal:warning"]
-        for v in vdevs:
-            eal += ["--vdev", v]
-        self.cmd = ["ip", "netns", "exec", NS, t.mcfan_path(), *eal, "--", "--igmp", "off",
-                    "--mld", "off", "--report-json", self.report, *app]
-        self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.PIPE, text=True)
-        self.lines = []
-        self.out = ""
-
-    def console(self, line, pause=0.2):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-        time.sleep(pause)
-
-    def wait_running(self, timeout=30):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            line = self.p.stdout.readline()
-            if not line:
-                return False
-            self.lines.append(line)
-            if "running:" in line:
-                return True
-        return False
-
-    def stop(self):
-        if self.p.poll() is None and "-i" in self.cmd:      # the console: quit
-            try:
-                self.console("quit", 0)
-            except (BrokenPipeError, OSError):
-                pass
-        elif self.p.poll() is None:
-            self.p.send_signal(signal.SIGINT)
-        try:
-            out, _ = self.p.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            out, _ = self.p.communicate()
-        self.out = "".join(self.lines) + (out or "")
-        rep = None
-        if os.path.exists(self.report):
-            with open(self.report) as f:
-                rep = json.load(f)
-        return self.p.returncode, rep
-
-    def kill(self):
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.wait()
+    return nt.NsMcfan(LAB, name, vdevs, app, lcores, console=True, console_quit=True)
 
 
-def telemetry(prefix, cmd):
-    """One query on mcfan's telemetry socket (DPDK's v2 protocol: JSON over SEQPACKET)."""
-    path = os.path.join("/var/run/dpdk", prefix, "dpdk_telemetry.v2")
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    try:
-        s.connect(path)
-        s.recv(16384)
-        s.send(cmd.encode())
-        return json.loads(s.recv(65536).decode()).get(cmd.split(",")[0])
-    finally:
-        s.close()
+telemetry = t.telemetry_once
 
 
 def wait_group(prefix, group, want, timeout=20):
@@ -208,31 +94,9 @@ def wait_group(prefix, group, want, timeout=20):
     return t.check_eq(got, want, f"worker counted {group} in time")
 
 
-def wait_capture(path, want, timeout=20):
-    """Until tcpdump has written want frames into path (or the time is up)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and len(read_pcap(path)) < want:
-        time.sleep(0.1)
-
-
-def read_pcap(path):
-    """The frames of a classic pcap file (tcpdump -w)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < 24:
-        return []
-    e = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
-    out, off = [], 24
-    while off + 16 <= len(data):
-        incl = struct.unpack(e + "I", data[off + 8:off + 12])[0]
-        out.append(data[off + 16:off + 16 + incl])
-        off += 16 + incl
-    return out
-
-
-def group_of(fr):
-    m = re.search(rb"G(239\.9\.9\.\d+):(\d{6}):", fr)
-    return m.group(1).decode() if m else None
+wait_capture = nt.wait_capture
+read_pcap = t.read_pcap
+group_of = t.group_of
 
 
 def outputs(rep, lcore=2):
@@ -258,10 +122,7 @@ def test_join_and_lcore():
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
-        dump = subprocess.Popen(["ip", "netns", "exec", NS, "tcpdump", "-i", TOUT, "-p",
-                                 "-U", "-w", cap, "udp"], stderr=subprocess.PIPE, text=True)
-        line = dump.stderr.readline()
-        t.check("listening" in line, f"{tag} tcpdump listens: {line}")
+        dump = nt.Tcpdump(LAB, TOUT, cap, tag)
         # phase 1: group 2 joined on output 1 while its frames arrive (600 frames, 2 s)
         th = threading.Thread(target=send, args=("1,2,5,6", n1, 300))
         th.start()
@@ -297,13 +158,10 @@ def test_join_and_lcore():
         wait_capture(cap, sum(d for d, e in zip(eo.get("delivered", []), eo.get("engine", []))
                               if e == "tx"))
         time.sleep(0.2)
-        dump.send_signal(signal.SIGINT)
-        dump.wait(timeout=10)
+        dump.stop()
         rc, rep = a.stop()
     finally:
-        a.kill()
-        if dump is not None and dump.poll() is None:
-            dump.kill()
+        nt.kill_all(a, dump)
     out = a.out
     t.check_eq(rc, 0, f"{tag} exit:\n{out[-2000:]}")
     t.check(re.search(rf"^joined 239\.9\.9\.2:{PORT}: counter slot \d+, fan-out partition, "
@@ -407,13 +265,8 @@ def test_pcap_dirs():
     ]
     for i, (args, msg) in enumerate(cases):
         eal = t.eal_args(f"gfpc{i}", extra=["--vdev", "net_null0"])
-        rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2",
-                                              *args])
-        t.check_eq(rc, 2, f"{tag} case {i}: exit status ({err.strip()[-300:]!r})")
-        t.check(msg in err, f"{tag} case {i}: message {msg!r}: {err.strip()!r}")
-        t.check(not t.eal_lines(err) and not os.path.exists(t.runtime_dir(eal)),
-                f"{tag} case {i}: nothing started")
-        t.check(rep is None, f"{tag} case {i}: no report")
+        t.check_refused(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2", *args], msg,
+                        f"{tag} case {i}")
     eal = t.eal_args("gfpcok", extra=["--vdev", "net_null0"])
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2",
                                           "--group-engine", f"239.9.9.1=pcap:{d1}",
@@ -443,10 +296,7 @@ def test_readers_some():
             frames.append(t.udp4_frame("239.9.9.3", PORT, data=b"c" * 20))
     pcap = os.path.join(TMP, "rd.pcap")
     t.write_pcap(pcap, frames)
-    prefix = f"mcfan-gf-rd-{ID}"
-    eal = ["--lcores", "0@0,1@1,2@1", "--no-huge", "-m", "512", "--in-memory",
-           "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
-           "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+    prefix, eal = LAB.pcap_eal("rd", pcap)
     report = os.path.join(TMP, "rd-report.json")
     mc = t.McfanProcess(eal, ["--rx-lcores", "1", "--worker-lcores", "2", "--groups",
                               f"239.9.9.1-3:{PORT}", "--group-engine",
@@ -505,65 +355,24 @@ def test_readers_some():
 
 def test_memif():
     tag = "[tx memif per group]"
-    if shutil.which("dpdk-testpmd") is None:
-        t.check(False, f"{tag} dpdk-testpmd missing (package dpdk)")
+    if not nt.have_dpdk_tool("dpdk-testpmd", tag):
         return
     sock = os.path.join(TMP, "memif.sock")
     n = 60
     a = Mcfan("memif", [f"net_tap0,iface={TIN}", f"net_memif0,role=server,socket={sock}"],
               ["--groups", f"239.9.9.1-3:{PORT}", "--rx-lcores", "1", "--worker-lcores", "2",
                "--group-engine", f"239.9.9.1-2:{PORT}=tx:net_memif0"])
-    tp = None
-    # testpmd's verbose lines go to a file: a pipe read only at the end would fill and block
-    # its forwarding lcore
-    tp_path = os.path.join(TMP, "testpmd.out")
-    tp_out = open(tp_path, "w")
-    try:
-        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        # line-buffered: the echo of the console's "stop" cannot cut a verbose line
-        tp = subprocess.Popen(["ip", "netns", "exec", NS, "stdbuf", "-oL", "dpdk-testpmd",
-                               "-l", "0,1",
-                               "--no-huge", "-m", "256", "--no-shconf", "--no-pci",
-                               "--file-prefix", f"mcfan-gf-tp-{ID}", "--vdev",
-                               f"net_memif0,role=client,socket={sock}", "--", "-i",
-                               "--rxq=2", "--txq=2", "--total-num-mbufs=8192",
-                               "--forward-mode=rxonly"],
-                              stdin=subprocess.PIPE, stdout=tp_out,
-                              stderr=subprocess.STDOUT, text=True)
-        tp.stdin.write("set verbose 1\nstart\n")
-        tp.stdin.flush()
-        end, up = time.monotonic() + 20, None
-        while time.monotonic() < end:
-            try:
-                up = telemetry(a.prefix, "/ethdev/link_status,1")
-            except OSError:
-                up = None
-            if up and up.get("status") == "UP":
-                break
-            time.sleep(0.2)
-        t.check(up and up.get("status") == "UP", f"{tag} memif link up: {up}")
-        time.sleep(0.5)
-        send("1,2,3", n, 600)
-        time.sleep(1.0)
-        rc, rep = a.stop()
-        tp.communicate("stop\nquit\n", timeout=30)
-    finally:
-        a.kill()
-        if tp is not None and tp.poll() is None:
-            tp.kill()
-            tp.wait()
-        tp_out.close()
-    with open(tp_path) as f:
-        out = f.read()
-    t.check_eq(rc, 0, f"{tag} mcfan exit:\n{a.out[-2000:]}")
-    if not t.check(rep is not None, f"{tag} report"):
+    # line-buffered: the echo of the console's "stop" cannot cut a verbose line
+    r = nt.TestpmdMemif(LAB, sock, LAB.prefix("tp"), line_buffered=True).run(
+        a, tag, lambda: send("1,2,3", n, 600))
+    if r is None:
+        return
+    rc, rep, out = r
+    if not a.ended(rc, rep, tag, "mcfan exit"):
         return
     t.check_eq(t.group_frames(rep), {(f"239.9.9.{g}", PORT): n for g in (1, 2, 3)},
                f"{tag} mcfan's per-group counts = frames sent")
-    got = {}
-    for m in re.finditer(r"dst=01:00:5E:09:09:0(\d)", out):
-        got[f"239.9.9.{m.group(1)}"] = got.get(f"239.9.9.{m.group(1)}", 0) + 1
+    got = nt.TestpmdMemif.per_group(out)
     t.check_eq(got, {"239.9.9.1": n, "239.9.9.2": n},
                f"{tag} at the memif peer (testpmd): groups 1-2, each its frames, no group 3:"
                f"\n{out[-1500:]}")
@@ -576,28 +385,8 @@ def test_memif():
 
 
 def main():
-    if os.geteuid() != 0:
-        skip("needs root (network namespaces)")
-    for tool in ("ip", "tcpdump"):
-        if shutil.which(tool) is None:
-            skip(f"{tool} missing")
-    if subprocess.run(["ip", "netns", "add", NS]).returncode != 0:
-        skip("cannot create a network namespace")
-    try:
-        ns("sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
-           "net.ipv6.conf.default.disable_ipv6=1", capture_output=True)
-        ns("ip", "link", "set", "lo", "up")
-        for name, fn in (("join", test_join_and_lcore), ("pcap_dirs", test_pcap_dirs),
-                         ("readers", test_readers_some), ("memif", test_memif)):
-            if len(sys.argv) > 2 and name not in sys.argv[2:]:
-                continue
-            fn()
-    finally:
-        subprocess.run(["ip", "netns", "del", NS])
-        shutil.rmtree(TMP, ignore_errors=True)
-        for d in glob.glob(f"/var/run/dpdk/mcfan-gf-*-{ID}"):
-            shutil.rmtree(d, ignore_errors=True)
-    t.finish("groupfix")
+    LAB.main((("join", test_join_and_lcore), ("pcap_dirs", test_pcap_dirs),
+              ("readers", test_readers_some), ("memif", test_memif)), ("ip", "tcpdump"))
 
 
 if __name__ == "__main__":

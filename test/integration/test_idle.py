@@ -24,10 +24,8 @@ Timing: the host may be loaded; no assertion on absolute time beyond generous bo
 Usage: test_idle.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
 """
 
-import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,24 +39,18 @@ def raw_send_main(iface, count, pps):
     """Runs inside a namespace: count UDP frames to 239.9.9.1:3999 out of iface, paced."""
     sys.path.insert(0, HERE)
     import mcfantest as mt
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    s.bind((iface, 0))
-    gap, t = 1.0 / pps, time.monotonic()
-    for i in range(count):
-        s.send(mt.udp4_frame("239.9.9.1", 3999, data=i.to_bytes(4, "big") + b"t" * 60))
-        t += gap
-        d = t - time.monotonic()
-        if d > 0:
-            time.sleep(d)
-    s.close()
-    return 0
+    from netnstest import send_paced
+    return send_paced(iface, [mt.udp4_frame("239.9.9.1", 3999,
+                                            data=i.to_bytes(4, "big") + b"t" * 60)
+                              for i in range(count)], pps)
 
 
 if len(sys.argv) == 5 and sys.argv[1] == "--raw-send":
     sys.exit(raw_send_main(sys.argv[2], int(sys.argv[3]), float(sys.argv[4])))
 
 import mcfantest as t  # noqa: E402
-from test_lab import Lab  # noqa: E402
+from labtest import Lab, NsRun, preflight, skipper  # noqa: E402
+import netnstest as nt  # noqa: E402
 
 NGROUPS = 10
 PORT = 3999
@@ -69,44 +61,21 @@ LEN = 100
 TMP = tempfile.mkdtemp(prefix="mcfan-idle-")
 
 
-def skip(why):
-    print(f"idle: SKIP: {why}", flush=True)
-    sys.exit(77)
+skip = skipper("idle")
 
 
-class Run:
+class Run(NsRun):
     """mcfan in a namespace; its output read by a thread; -i console on a pipe if asked."""
+
+    START_TIMEOUT = 120
 
     def __init__(self, ns, name, lcores, vdev, app, console=False):
         self.report = os.path.join(TMP, f"report-{name}.json")
-        self.eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--in-memory",
-                    "--file-prefix", f"mcfan-idle-{name}-{os.getpid()}", "--no-pci",
-                    "--log-level", "lib.eal:warning", "--vdev", vdev]
+        self.eal = t.eal_lcores(lcores, f"mcfan-idle-{name}-{os.getpid()}", [vdev])
         args = [*app, "--report-json", self.report] + (["-i"] if console else [])
-        self.cmd = ["ip", "netns", "exec", ns, t.mcfan_path(), *self.eal, "--", *args]
-        self.lines = []
-        self.running = threading.Event()
-        self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.PIPE if console else subprocess.DEVNULL,
-                                  text=True)
-        self.th = threading.Thread(target=self._read, daemon=True)
-        self.th.start()
         self.tel = None
-
-    def _read(self):
-        for line in self.p.stdout:
-            self.lines.append(line)
-            if "running:" in line:
-                self.running.set()
-
-    def wait_running(self, timeout=120):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.running.wait(0.1):
-                return True
-            if self.p.poll() is not None:
-                return False
-        return False
+        super().__init__(["ip", "netns", "exec", ns, t.mcfan_path(), *self.eal, "--", *args],
+                         console)
 
     def telemetry(self):
         if self.tel is None:
@@ -116,10 +85,6 @@ class Run:
 
     def query(self, cmd):
         return self.telemetry().query(cmd)[0]
-
-    def say(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
 
     def wait_frames(self, want, timeout=60):
         """Until the workers have counted `want` copies (or the timeout)."""
@@ -144,32 +109,20 @@ class Run:
                     pass
             else:
                 self.p.send_signal(signal.SIGINT)
-        try:
-            self.p.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
-        self.th.join(5)
+        self.end(timeout)
         t.remove_runtime_dir(self.eal)
-        rep = None
-        if os.path.exists(self.report):
-            with open(self.report) as f:
-                rep = json.load(f)
+        rep = t.load_report(self.report)
+        if rep is not None:
             os.unlink(self.report)
         return self.p.returncode, rep
 
     def kill(self):
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.wait()
+        super().kill()
         t.remove_runtime_dir(self.eal)
-
-    def output(self):
-        return "".join(self.lines)
 
 
 def lab_run(lab, name, lcores, app, console=False):
-    vdev = f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=4096"
+    vdev = lab.af_packet()
     return Run(lab.rcv, name, lcores, vdev, ["--groups", GROUPS, *app], console)
 
 
@@ -265,15 +218,11 @@ def test_interrupt_tap():
     ns = f"mcfan-idle-{os.getpid()}"
     tap = f"mcfantap{os.getpid() % 10000000}"
     n = 300
-    if subprocess.run(["ip", "netns", "add", ns]).returncode != 0:
+    if not nt.netns_add(ns):
         t.check(False, f"{tag} ip netns add {ns}")
         return
     run = None
     try:
-        # no IPv6: the kernel side of the tap then sends nothing of its own
-        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                        "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1"], capture_output=True)
         run = Run(ns, "tap", "0@0,1@1,2@1", f"net_tap0,iface={tap}",
                   ["--groups", f"239.9.9.1:{PORT}", "--rx-lcores", "1", "--worker-lcores", "2",
                    "--idle-rx", "interrupt", "--idle-worker", "wake"])
@@ -493,11 +442,7 @@ def test_oversubscribed(lab):
 
 
 def main():
-    if os.geteuid() != 0:
-        skip("needs root (network namespaces)")
-    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
-        skip("'ip netns' is not available")
-    t.mcfan_path()
+    preflight(skip, "needs root (network namespaces)")
 
     def on_signal(sig, frame):
         raise KeyboardInterrupt(f"signal {sig}")

@@ -16,7 +16,6 @@
 Usage: test_kernel.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
 """
 
-import json
 import os
 import re
 import signal
@@ -24,8 +23,10 @@ import subprocess
 import sys
 import time
 
-from mcfantest import check, check_eq, conservation, finish, mcfan_path
-from test_lab import Lab, LEN, NGROUPS, PORT, iperf_reports, read_pcap, skip
+from labtest import preflight, run_lab
+import mcfantest as t
+from mcfantest import check, check_eq, conservation, mcfan_path
+from test_lab import LEN, NGROUPS, PORT, iperf_reports, read_pcap, skip
 
 OVER_COUNT, OVER_PPS = 3000, 6000   # per group: 10 x 6000 pps for 0.5 s
 MQ_COUNT, MQ_PPS = 200, 1000
@@ -55,9 +56,7 @@ def capture_stop(p):
 
 def run_mcfan(lab, name, vdev, lcores, app):
     report = os.path.join(lab.dir, f"report-{name}.json")
-    eal = ["--lcores", lcores, "--no-huge", "-m", "512", "--in-memory",
-           "--file-prefix", f"mcfan-kern-{name}-{lab.id}", "--no-pci",
-           "--log-level", "lib.eal:warning", "--vdev", vdev]
+    eal = t.eal_lcores(lcores, f"mcfan-kern-{name}-{lab.id}", [vdev])
     cmd = ["ip", "netns", "exec", lab.rcv, mcfan_path(), *eal, "--",
            "--groups", f"239.9.9.1-{NGROUPS}:{PORT}", "--report-json", report, *app]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -80,16 +79,8 @@ def wait_running(p, timeout=30):
 
 def stop_mcfan(p, report):
     p.send_signal(signal.SIGINT)
-    try:
-        out, _ = p.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out, _ = p.communicate()
-    rep = None
-    if os.path.exists(report):
-        with open(report) as f:
-            rep = json.load(f)
-    return p.returncode, out, rep
+    out = t.communicate_or_kill(p, 30)
+    return p.returncode, out, t.load_report(report)
 
 
 def one_run(lab, name, vdev, lcores, app, count, pps):
@@ -138,42 +129,31 @@ def one_run(lab, name, vdev, lcores, app, count, pps):
     return rep
 
 
+def runs(lab):
+    # RX lcore 1 and a worker both busy on CPU 1: the RX lcore gets half of it
+    rep = one_run(lab, "overload", lab.af_packet(framecnt=64),
+                  "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2"],
+                  OVER_COUNT, OVER_PPS)
+    if rep is not None:
+        check(rep["ports"][0]["kernel_drops"] > 0,
+              "[overload] the kernel dropped frames (more than the lcores could take)")
+    rep = one_run(lab, "qpairs2", lab.af_packet(qpairs=2),
+                  "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2"],
+                  MQ_COUNT, MQ_PPS)
+    if rep is not None:
+        port = rep["ports"][0]
+        check_eq(port["rx_queues"], 2, "[qpairs2] both RX queues configured")
+        check_eq(len(port["kernel_queues"]), 2, "[qpairs2] both sockets followed")
+        check(all(q["kernel_packets"] > 0 for q in port["kernel_queues"]),
+              f"[qpairs2] the kernel used both queues: {port['kernel_queues']}")
+        check_eq(port["kernel_drops"], 0, "[qpairs2] no kernel drop at this rate")
+        check_eq(sum(g["frames"] for g in rep["groups"]), NGROUPS * (MQ_COUNT + 1),
+                 "[qpairs2] every group frame received, from both queues")
+
+
 def main():
-    if os.geteuid() != 0:
-        skip("needs root")
-    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
-        skip("'ip netns' is not available")
-    mcfan_path()
-    lab = Lab()
-    t0 = time.monotonic()
-    try:
-        if not check(lab.up(), "lab_up"):
-            finish("kernel")
-        # RX lcore 1 and a worker both busy on CPU 1: the RX lcore gets half of it
-        rep = one_run(lab, "overload", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=64",
-                      "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2"],
-                      OVER_COUNT, OVER_PPS)
-        if rep is not None:
-            check(rep["ports"][0]["kernel_drops"] > 0,
-                  "[overload] the kernel dropped frames (more than the lcores could take)")
-        rep = one_run(lab, "qpairs2", f"net_af_packet0,iface={lab.vrcv},qpairs=2,framecnt=4096",
-                      "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2"],
-                      MQ_COUNT, MQ_PPS)
-        if rep is not None:
-            port = rep["ports"][0]
-            check_eq(port["rx_queues"], 2, "[qpairs2] both RX queues configured")
-            check_eq(len(port["kernel_queues"]), 2, "[qpairs2] both sockets followed")
-            check(all(q["kernel_packets"] > 0 for q in port["kernel_queues"]),
-                  f"[qpairs2] the kernel used both queues: {port['kernel_queues']}")
-            check_eq(port["kernel_drops"], 0, "[qpairs2] no kernel drop at this rate")
-            check_eq(sum(g["frames"] for g in rep["groups"]), NGROUPS * (MQ_COUNT + 1),
-                     "[qpairs2] every group frame received, from both queues")
-    except KeyboardInterrupt as e:
-        check(False, f"interrupted ({e})")
-    finally:
-        lab.down()
-    print(f"kernel: {time.monotonic() - t0:.1f} s", flush=True)
-    finish("kernel")
+    preflight(skip)
+    run_lab("kernel", runs)
 
 
 if __name__ == "__main__":

@@ -27,8 +27,10 @@ import subprocess
 import sys
 import time
 
-from mcfantest import check, check_eq, conservation, finish, mcfan_path
-from test_lab import Lab, NGROUPS, LEN, PORT, iperf_reports, read_pcap, skip
+from labtest import preflight, run_lab
+import netnstest as nt
+from mcfantest import check, check_eq, conservation
+from test_lab import NGROUPS, LEN, PORT, iperf_reports, read_pcap, skip
 import test_kernel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,15 +55,10 @@ def test_tap(tmp):
     tag = "[net_tap]"
     ns = f"mcfan-ksrc-{os.getpid()}"
     tap = f"mcfk{os.getpid() % 10000000}"
-    if not check(subprocess.run(["ip", "netns", "add", ns]).returncode == 0,
-                 f"{tag} ip netns add {ns}"):
+    if not check(nt.netns_add(ns), f"{tag} ip netns add {ns}"):
         return
     p = None
     try:
-        # no IPv6: the kernel side of the tap then sends nothing of its own
-        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                        "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1"], capture_output=True)
         p, report = test_kernel.run_mcfan(NsRun(ns, tmp, os.getpid()), "tap",
                                           f"net_tap0,iface={tap}", "0@0,1@1,2@1",
                                           ["--rx-lcores", "1", "--worker-lcores", "2",
@@ -150,25 +147,14 @@ def test_pcap_iface(lab):
           f"{sent}", flush=True)
 
 
+def runs(lab):
+    test_tap(lab.dir)
+    test_pcap_iface(lab)
+
+
 def main():
-    if os.geteuid() != 0:
-        skip("needs root")
-    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
-        skip("'ip netns' is not available")
-    mcfan_path()
-    lab = Lab()
-    t0 = time.monotonic()
-    try:
-        if not check(lab.up(), "lab_up"):
-            finish("kernelsrc")
-        test_tap(lab.dir)
-        test_pcap_iface(lab)
-    except KeyboardInterrupt as e:
-        check(False, f"interrupted ({e})")
-    finally:
-        lab.down()
-    print(f"kernelsrc: {time.monotonic() - t0:.1f} s", flush=True)
-    finish("kernelsrc")
+    preflight(skip)
+    run_lab("kernelsrc", runs)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ captures the receiver's veth; mcfan (net_af_packet on that veth) counts.
 Usage: test_lab.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
 """
 
-import json
 import os
 import re
 import signal
@@ -32,12 +31,8 @@ import socket
 import struct
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-LAB_SH = os.path.join(HERE, "..", "lab", "lab.sh")
 
 NGROUPS = 10
 COUNT = 200          # datagrams per group
@@ -67,13 +62,7 @@ VLAN_KINDS = [
 
 # ---------------------------------------------------------------- raw sender (own process)
 
-def _csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack(f"!{len(b) // 2}H", b))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
+from mcfantest import csum as _csum  # noqa: E402
 
 
 def vlan_frame(group, tags, seq):
@@ -90,20 +79,11 @@ def vlan_frame(group, tags, seq):
 
 
 def raw_send_main(iface, count, pps):
-    """Runs inside the sender namespace: VLAN_KINDS x count frames, paced, then exits."""
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    s.bind((iface, 0))
-    gap = 1.0 / pps
-    t = time.monotonic()
-    for seq in range(1, count + 1):
-        for group, tags, _ in VLAN_KINDS:
-            s.send(vlan_frame(group, tags, seq))
-        t += gap
-        d = t - time.monotonic()
-        if d > 0:
-            time.sleep(d)
-    s.close()
-    return 0
+    """Runs inside the sender namespace: VLAN_KINDS x count frames, paced (pps rounds of
+    one frame of each kind a second), then exits."""
+    from netnstest import send_paced
+    return send_paced(iface, [vlan_frame(group, tags, seq) for seq in range(1, count + 1)
+                              for group, tags, _ in VLAN_KINDS], pps, burst=len(VLAN_KINDS))
 
 
 if len(sys.argv) == 5 and sys.argv[1] == "--raw-send":
@@ -112,82 +92,33 @@ if len(sys.argv) == 5 and sys.argv[1] == "--raw-send":
 
 # ---------------------------------------------------------------- the test proper
 
-from mcfantest import check, check_eq, conservation, finish, group_frames, mcfan_path  # noqa: E402
+from mcfantest import (check, check_eq, conservation, finish, group_frames,  # noqa: E402
+                       eal_lcores, load_report, mcfan_path)
+from labtest import Lab, NsRun, data_cpu, preflight, skipper  # noqa: E402
+
+skip = skipper("lab")
 
 
-def skip(why):
-    print(f"lab: SKIP: {why}", flush=True)
-    sys.exit(77)
-
-
-class Lab:
-    """lab.sh driven from Python: every call sources the library with the same LAB_ID."""
-
-    def __init__(self):
-        self.id = str(os.getpid())
-        self.dir = tempfile.mkdtemp(prefix=f"mcfan-lab-{self.id}-")
-        self.env = dict(os.environ, LAB_ID=self.id, LAB_DIR=self.dir, LAB_PORT=str(PORT))
-        v = self.sh('echo "$LAB_SND $LAB_RCV $LAB_VSND $LAB_VRCV"', quiet=True).stdout.split()
-        self.snd, self.rcv, self.vsnd, self.vrcv = v
-
-    def sh(self, script, timeout=120, quiet=False):
-        p = subprocess.run(["bash", "-c", f'. "{LAB_SH}" && {script}'], env=self.env,
-                           capture_output=True, text=True, timeout=timeout)
-        if not quiet and p.stderr.strip():
-            print(p.stderr.rstrip(), flush=True)
-        return p
-
-    def up(self):
-        return self.sh("lab_up").returncode == 0
-
-    def down(self):
-        try:
-            self.sh("lab_down", timeout=60)
-        finally:
-            if os.path.isdir(self.dir):
-                subprocess.run(["rm", "-rf", "--", self.dir])
-
-
-class McfanRun:
-    """mcfan inside the receiver namespace, its output read by a thread."""
+class McfanRun(NsRun):
+    """mcfan inside the receiver namespace, its output read by a thread; rx: the frames
+    received as of the last periodic summary."""
 
     def __init__(self, lab, name, app_args):
         self.report = os.path.join(lab.dir, f"report-{name}.json")
-        cpu = 1 if (os.cpu_count() or 1) > 1 else 0
+        cpu = data_cpu()
         # 2 CPUs: lcore 0 (control, mostly asleep) on CPU 0; lcore 1 (RX and worker) and
         # lcore 2 (worker) share CPU 1, which keeps CPU 0 for the senders and the capture.
-        eal = ["--lcores", f"0@0,1@{cpu},2@{cpu}", "--no-huge", "-m", "512", "--in-memory",
-               "--file-prefix", f"mcfan-lab-{name}-{lab.id}", "--no-pci",
-               "--log-level", "lib.eal:warning",
-               "--vdev", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=4096"]
+        eal = eal_lcores(f"0@0,1@{cpu},2@{cpu}", f"mcfan-lab-{name}-{lab.id}",
+                         [lab.af_packet()])
         app = ["--rx-lcores", "1", "--worker-lcores", "1-2", "--stats-period", "0.5",
                "--report-json", self.report, *app_args]
-        self.cmd = ["ip", "netns", "exec", lab.rcv, mcfan_path(), *eal, "--", *app]
-        self.lines = []
         self.rx = -1
-        self.running = threading.Event()
-        self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL, text=True)
-        self.t = threading.Thread(target=self._read, daemon=True)
-        self.t.start()
+        super().__init__(["ip", "netns", "exec", lab.rcv, mcfan_path(), *eal, "--", *app])
 
-    def _read(self):
-        for line in self.p.stdout:
-            self.lines.append(line)
-            if "running:" in line:
-                self.running.set()
-            m = re.match(r"frames: rx (\d+)", line)
-            if m:
-                self.rx = int(m.group(1))
-
-    def wait_running(self, timeout=60):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.running.wait(0.1):
-                return True
-            if self.p.poll() is not None:
-                return False
-        return False
+    def on_line(self, line):
+        m = re.match(r"frames: rx (\d+)", line)
+        if m:
+            self.rx = int(m.group(1))
 
     def wait_rx(self, want, timeout=20):
         """Until the periodic summary shows at least `want` frames received."""
@@ -201,25 +132,7 @@ class McfanRun:
     def stop(self, timeout=30):
         if self.p.poll() is None:
             self.p.send_signal(signal.SIGINT)
-        try:
-            self.p.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
-        self.t.join(5)
-        rep = None
-        if os.path.exists(self.report):
-            with open(self.report) as f:
-                rep = json.load(f)
-        return self.p.returncode, rep
-
-    def kill(self):
-        if self.p.poll() is None:
-            self.p.kill()
-            self.p.wait()
-
-    def output(self):
-        return "".join(self.lines)
+        return self.end(timeout), load_report(self.report)
 
 
 # ---- the capture, read here (classic pcap as tcpdump -w writes it) ----
@@ -510,11 +423,7 @@ def run_vlan(lab):
 
 
 def main():
-    if os.geteuid() != 0:
-        skip("needs root (network namespaces)")
-    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
-        skip("'ip netns' is not available")
-    mcfan_path()
+    preflight(skip, "needs root (network namespaces)")
     lab = Lab()
 
     def on_signal(sig, frame):

@@ -848,27 +848,37 @@ def labels_frames():
     return p0, p1, want
 
 
+def two_port_run(tmp, name, tx, app):
+    """labels_frames() written as two captures tmp/NAME0.pcap, tmp/NAME1.pcap, and mcfan
+    started on them: net_pcap0 and net_pcap1 (tx_pcap tmp/TX0.pcap, TX1.pcap), lcores
+    0@0,1@1,2@1, --groups GROUPS, app (roles and more), /metrics on a free port, 30 s,
+    report tmp/NAME-report.json. Returns (p0, p1, want, eal, port, report path, the
+    McfanProcess)."""
+    p0, p1, want = labels_frames()
+    pc = []
+    for i, fr in enumerate((p0, p1)):
+        pc.append(os.path.join(tmp, f"{name}{i}.pcap"))
+        t.write_pcap(pc[-1], fr)
+    mport = free_port()
+    rep_path = os.path.join(tmp, f"{name}-report.json")
+    eal = t.eal_args(f"metrics-{name}")[2:] + [
+        "--lcores", "0@0,1@1,2@1",
+        "--vdev", f"net_pcap0,rx_pcap={pc[0]},tx_pcap={os.path.join(tmp, tx + '0.pcap')}",
+        "--vdev", f"net_pcap1,rx_pcap={pc[1]},tx_pcap={os.path.join(tmp, tx + '1.pcap')}"]
+    proc = t.McfanProcess(eal, ["--groups", GROUPS, *app, "--metrics-listen", str(mport),
+                                "--duration", "30", "--report-json", rep_path])
+    return p0, p1, want, eal, mport, rep_path, proc
+
+
 def labels_run(tmp):
     """Drops where they arise, IGMP/MLD and A/B series, against the report: two ports, each
     polled by its own RX lcore (lcores 1 and 2), one worker; captures read once, so the
     last page and the report show the same frozen counters."""
-    p0, p1, want = labels_frames()
-    pc = []
-    for i, fr in enumerate((p0, p1)):
-        pc.append(os.path.join(tmp, f"labels{i}.pcap"))
-        t.write_pcap(pc[-1], fr)
-    mport = free_port()
-    rep_path = os.path.join(tmp, "labels-report.json")
-    eal = t.eal_args("metrics-labels")[2:] + [
-        "--lcores", "0@0,1@1,2@1",
-        "--vdev", f"net_pcap0,rx_pcap={pc[0]},tx_pcap={os.path.join(tmp, 'tx0.pcap')}",
-        "--vdev", f"net_pcap1,rx_pcap={pc[1]},tx_pcap={os.path.join(tmp, 'tx1.pcap')}"]
-    proc = t.McfanProcess(eal, ["--groups", GROUPS, "--rx-lcores", "1-2", "--worker-lcores",
-                                "2", "--metrics-listen", str(mport), "--duration", "30",
-                                "--metrics-max-groups", "4",
-                                "--seq", "239.9.9.5-6:3999=0:4:be",
-                                "--seq-pair", "239.9.9.5:3999,239.9.9.6:3999",
-                                "--report-json", rep_path])
+    p0, p1, want, eal, mport, rep_path, proc = two_port_run(
+        tmp, "labels", "tx", ["--rx-lcores", "1-2", "--worker-lcores", "2",
+                              "--metrics-max-groups", "4",
+                              "--seq", "239.9.9.5-6:3999=0:4:be",
+                              "--seq-pair", "239.9.9.5:3999,239.9.9.6:3999"])
     total = len(p0) + len(p1)
     try:
         if not t.check(wait_metrics(mport, proc), "labels run serves /metrics"):
@@ -1276,20 +1286,8 @@ def shared_rx_run(tmp):
     """Drops per port when ONE RX lcore polls both ports (lcore 1; worker lcore 2): the
     lcore counts each (port, queue) pair apart, so each port's drop series is exactly its
     capture's, and the ports add up to the lcore's and to the report's."""
-    p0, p1, want = labels_frames()
-    pc = []
-    for i, fr in enumerate((p0, p1)):
-        pc.append(os.path.join(tmp, f"shared{i}.pcap"))
-        t.write_pcap(pc[-1], fr)
-    mport = free_port()
-    rep_path = os.path.join(tmp, "shared-report.json")
-    eal = t.eal_args("metrics-shared")[2:] + [
-        "--lcores", "0@0,1@1,2@1",
-        "--vdev", f"net_pcap0,rx_pcap={pc[0]},tx_pcap={os.path.join(tmp, 'stx0.pcap')}",
-        "--vdev", f"net_pcap1,rx_pcap={pc[1]},tx_pcap={os.path.join(tmp, 'stx1.pcap')}"]
-    proc = t.McfanProcess(eal, ["--groups", GROUPS, "--rx-lcores", "1", "--worker-lcores",
-                                "2", "--metrics-listen", str(mport), "--duration", "30",
-                                "--report-json", rep_path])
+    p0, p1, want, eal, mport, rep_path, proc = two_port_run(
+        tmp, "shared", "stx", ["--rx-lcores", "1", "--worker-lcores", "2"])
     total = len(p0) + len(p1)
     try:
         if not t.check(wait_metrics(mport, proc), "shared RX lcore run serves /metrics"):

@@ -151,18 +151,23 @@ def table_row(ms, lcore):
     return {k: v[i] for k, v in ms.items() if isinstance(v, list)}
 
 
+def windows(tel, what):
+    """0.5 s into the run, every lcore's counters twice, WINDOW_S apart: {lcore: its window
+    (check_window: its checks made) or None}, for CONTROL, RX and WORKER."""
+    time.sleep(0.5)
+    s1 = {lc: snap(tel, lc) for lc in (CONTROL, RX, WORKER)}
+    time.sleep(WINDOW_S)
+    s2 = {lc: snap(tel, lc) for lc in (CONTROL, RX, WORKER)}
+    return {lc: check_window(what, lc, s1[lc], s2[lc]) for lc in (CONTROL, RX, WORKER)}
+
+
 # ---------------------------------------------------------------------------------------------
 
 def test_idle():
     what = "idle"
 
     def body(tel, proc):
-        time.sleep(0.5)
-        s1 = {lc: snap(tel, lc) for lc in (CONTROL, RX, WORKER)}
-        time.sleep(WINDOW_S)
-        s2 = {lc: snap(tel, lc) for lc in (CONTROL, RX, WORKER)}
-        for lc in (CONTROL, RX, WORKER):
-            w = check_window(what, lc, s1[lc], s2[lc])
+        for lc, w in windows(tel, what).items():
             if w is None or lc == CONTROL:
                 continue
             idle = pct(w, *NOT_WORK)
@@ -216,12 +221,7 @@ def test_saturated():
     t.write_pcap(pcap, [t.udp4_frame(f"239.9.9.{i % 10 + 1}", 3999) for i in range(1000)])
 
     def body(tel, proc):
-        time.sleep(0.5)
-        s1 = {lc: snap(tel, lc) for lc in (CONTROL, RX, WORKER)}
-        time.sleep(WINDOW_S)
-        s2 = {lc: snap(tel, lc) for lc in (CONTROL, RX, WORKER)}
-        for lc in (CONTROL, RX, WORKER):
-            w = check_window(what, lc, s1[lc], s2[lc])
+        for lc, w in windows(tel, what).items():
             if w is None or lc != RX:
                 continue
             t.check(pct(w, "poll_empty") <= 5.0, f"[{what}] RX lcore: window poll_empty "

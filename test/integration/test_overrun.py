@@ -25,13 +25,13 @@ Usage: test_overrun.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip
 
 import os
 import re
-import subprocess
 import sys
 import time
 
 import mcfantest as t
-from mcfantest import check, check_eq, finish, mcfan_path
-from test_lab import Lab, skip
+from mcfantest import check, check_eq
+from labtest import Lab, preflight, run_lab
+from test_lab import skip
 import test_kernel
 
 COUNT, PPS = 1000, 1000   # per group: 10 x 1000 pps for 1 s
@@ -126,11 +126,7 @@ def check_live(rep, out, tag):
 
 
 def main():
-    if os.geteuid() != 0:
-        skip("needs root")
-    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
-        skip("'ip netns' is not available")
-    mcfan_path()
+    preflight(skip)
     stop = test_kernel.stop_mcfan
 
     def keep_stop(p, report):
@@ -144,11 +140,9 @@ def main():
         return rc, out, rep
     test_kernel.stop_mcfan = keep_stop
     lab = Lab()
-    t0 = time.monotonic()
-    try:
-        if not check(lab.up(), "lab_up"):
-            finish("overrun")
-        vdev = f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=64"
+
+    def runs(lab):
+        vdev = lab.af_packet(framecnt=64)
         common = ["--rx-lcores", "1", "--worker-lcores", "2", "--ring-size", "64",
                   "--burst", "32", "--idle-max-sleep-us", "500000"]
         cmds = os.path.join(lab.dir, "overrun-cmds.txt")
@@ -190,12 +184,7 @@ def main():
             # not asserted beyond check_rep's bounds
             print(f"overrun: [load] kernel_drops {port['kernel_drops']}, of which "
                   f"sleep_overrun_port {rep['sleep_overrun_port']}", flush=True)
-    except KeyboardInterrupt as e:
-        check(False, f"interrupted ({e})")
-    finally:
-        lab.down()
-    print(f"overrun: {time.monotonic() - t0:.1f} s", flush=True)
-    finish("overrun")
+    run_lab("overrun", runs, lab)
 
 
 if __name__ == "__main__":

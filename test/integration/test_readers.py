@@ -37,10 +37,10 @@ import tempfile
 import threading
 import time
 
+import labtest
 import mcfantest as t
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LAB_SH = os.path.join(HERE, "..", "lab", "lab.sh")
 TOOLS = os.path.join(HERE, "..", "..", "tools")
 
 NGROUPS = 10
@@ -55,31 +55,12 @@ SLOW_EVERY, SLOW_MS = 20, 400   # the slow reader: 400 ms after every 20 frames 
 GROUPS = [f"239.9.9.{i}" for i in range(1, NGROUPS + 1)]
 
 
-def skip(why):
-    print(f"readers: SKIP: {why}", flush=True)
-    sys.exit(77)
+skip = labtest.skipper("readers")
 
 
-class Lab:
-    def __init__(self):
-        self.id = f"rd{os.getpid()}"[:12]
-        self.dir = tempfile.mkdtemp(prefix=f"mcfan-readers-{self.id}-")
-        self.env = dict(os.environ, LAB_ID=self.id, LAB_DIR=self.dir, LAB_PORT=str(PORT))
-        v = self.sh('echo "$LAB_SND $LAB_RCV $LAB_VSND $LAB_VRCV"', quiet=True).stdout.split()
-        self.snd, self.rcv, self.vsnd, self.vrcv = v
-
-    def sh(self, script, timeout=120, quiet=False):
-        p = subprocess.run(["bash", "-c", f'. "{LAB_SH}" && {script}'], env=self.env,
-                           capture_output=True, text=True, timeout=timeout)
-        if not quiet and p.stderr.strip():
-            print(p.stderr.rstrip(), flush=True)
-        return p
-
-    def down(self):
-        try:
-            self.sh("lab_down", timeout=60)
-        finally:
-            shutil.rmtree(self.dir, ignore_errors=True)
+def Lab():
+    """The lab of this test: LAB_ID rdPID (12 characters at most)."""
+    return labtest.Lab(ident=f"rd{os.getpid()}"[:12], dir_name="readers", port=PORT)
 
 
 def reader_bin():
@@ -123,11 +104,6 @@ class Reader:
             return None
 
 
-def console_cmd(proc, line):
-    proc.stdin.write(line + "\n")
-    proc.stdin.flush()
-
-
 def remove_rings(prefix):
     """Remove the rings of a run whose mcfan was killed (mcfan removes them at exit)."""
     for f in os.listdir("/dev/shm"):
@@ -167,9 +143,7 @@ def pcap_phase(mcfan, rd_bin):
         t.write_pcap(pcap, frames)
         want_frames = {"239.9.9.1": 300 + 6, "239.9.9.2": 100, "[ff3e::1]:5000": 50,
                        "239.7.7.7": 50}
-        eal = ["--lcores", "0@0,1@1,2@1,3@0", "--no-huge", "-m", "512", "--in-memory",
-               "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
-               "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+        eal = t.eal_lcores("0@0,1@1,2@1,3@0", prefix, [f"net_pcap0,rx_pcap={pcap}"])
         report = os.path.join(work, "report.json")
         app = ["--rx-lcores", "1", "--worker-lcores", "2-3", "--groups",
                f"239.9.9.1-2:{PORT},[ff3e::1]:5000,239.7.7.7",
@@ -278,10 +252,7 @@ def main():
 
     pcap_phase(mcfan, rd_bin)
 
-    if os.geteuid() != 0:
-        skip("needs root (network namespaces)")
-    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
-        skip("'ip netns' is not available")
+    labtest.preflight(skip, "needs root (network namespaces)")
     lab = Lab()
     procs = []
     mc = None
@@ -290,27 +261,15 @@ def main():
             return t.finish("readers")
         prefix = f"mcfan-readers-{lab.id}"
         report = os.path.join(lab.dir, "report.json")
-        cpu = 1 if (os.cpu_count() or 1) > 1 else 0
-        eal = ["--lcores", f"0@0,1@{cpu},2@{cpu}", "--no-huge", "-m", "512", "--in-memory",
-               "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
-               "--vdev", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=4096"]
+        cpu = labtest.data_cpu()
+        eal = t.eal_lcores(f"0@0,1@{cpu},2@{cpu}", prefix, [lab.af_packet()])
         app = ["--rx-lcores", "1", "--worker-lcores", "1-2", "--groups",
                f"239.9.9.1-{NGROUPS}:{PORT}", "--worker-engine", "readers",
                "--reader-ring-frames", str(RING), "--report-json", report, "-i"]
-        cmd = ["ip", "netns", "exec", lab.rcv, mcfan, *eal, "--", *app]
-        mc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-        out_lines = []
-        running = threading.Event()
-
-        def pump():
-            for line in mc.stdout:
-                out_lines.append(line)
-                if "running:" in line:
-                    running.set()
-        th = threading.Thread(target=pump, daemon=True)
-        th.start()
-        if not t.check(running.wait(60), "mcfan runs with the readers engine"):
+        mc = labtest.NsRun(["ip", "netns", "exec", lab.rcv, mcfan, *eal, "--", *app],
+                           console=True)
+        out_lines = mc.lines
+        if not t.check(mc.running.wait(60), "mcfan runs with the readers engine"):
             print("".join(out_lines))
             return t.finish("readers")
         shm = sorted(f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}."))
@@ -320,8 +279,8 @@ def main():
         t.check_eq(st.st_mode & 0o777, 0o666, "rings readable and writable by any user")
         # a group joined later gets its ring at the join (and keeps it after a leave)
         mark = len(out_lines)
-        console_cmd(mc, "join 239.9.9.20:4000")
-        console_cmd(mc, "leave 239.9.9.20:4000")
+        mc.say("join 239.9.9.20:4000")
+        mc.say("leave 239.9.9.20:4000")
         end = time.monotonic() + 20
         while time.monotonic() < end and not any("left" in ln for ln in out_lines[mark:]):
             time.sleep(0.1)
@@ -373,7 +332,7 @@ def main():
             os.kill(r.pid, signal.SIGKILL)
         for r in victims:
             r.finish(10)
-        t.check(mc.poll() is None, "mcfan runs on after kill -9 of 5 readers")
+        t.check(mc.p.poll() is None, "mcfan runs on after kill -9 of 5 readers")
         time.sleep(1.2)  # mcfan looks for dead sleepers once a second
         v, _ = tel.query("/mcfan/readers")
         alive = dict(zip(v["pid"], v["alive"]))
@@ -387,7 +346,7 @@ def main():
               f"{time.monotonic() - t0:.1f} s", flush=True)
         time.sleep(1.0)  # the last frames reach the readers
         mark = len(out_lines)
-        console_cmd(mc, "show readers")
+        mc.say("show readers")
         end = time.monotonic() + 20
         while time.monotonic() < end and not any(
                 "rings," in ln for ln in out_lines[mark:]):
@@ -397,14 +356,8 @@ def main():
                 f"show readers: {NGROUPS + 1} rings, {want} readers, {VICTIMS} dead")
         t.check(all(f" {r.pid} " in shown for r in procs), "show readers lists every pid")
         tel.close()
-        console_cmd(mc, "quit")
-        try:
-            mc.wait(60)
-        except subprocess.TimeoutExpired:
-            mc.kill()
-            mc.wait()
-        th.join(5)
-        t.check_eq(mc.returncode, 0, "mcfan exit status")
+        mc.say("quit")
+        t.check_eq(mc.end(60), 0, "mcfan exit status")
         with open(report) as f:
             rep = json.load(f)
         per_group = {g["group"]: g["frames"] for g in rep["groups"]}
@@ -447,9 +400,8 @@ def main():
             if r.p.poll() is None:
                 r.p.kill()
                 r.p.wait()
-        if mc is not None and mc.poll() is None:
+        if mc is not None:
             mc.kill()
-            mc.wait()
         lab.down()
         remove_rings(f"mcfan-readers-{lab.id}")  # only if mcfan could not (killed)
     return t.finish("readers")

@@ -25,19 +25,17 @@ Usage: test_readers_wake.py MCFAN_BINARY. Exit 77 (skip) when not root or withou
 
 import json
 import os
-import shutil
 import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
+import labtest
 import mcfantest as t
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LAB_SH = os.path.join(HERE, "..", "lab", "lab.sh")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
 PORT = 3999
 GROUP = "239.9.9.1"
@@ -45,9 +43,7 @@ SLACK_NS = 50_000_000      # scheduling slack on a shared 2-CPU host
 WAITERS_OFF = 320          # struct mcfan_rd_hdr: waiters (docs/readers.md, format)
 
 
-def skip(why):
-    print(f"readers_wake: SKIP: {why}", flush=True)
-    sys.exit(77)
+skip = labtest.skipper("readers_wake")
 
 
 def refusals(mcfan):
@@ -64,21 +60,13 @@ def refusals(mcfan):
                 f"{opt} {val} refused, exit 2: {p.returncode} {p.stderr.strip()[-200:]}")
 
 
-class Lab:
-    def __init__(self):
-        self.id = f"rw{os.getpid()}"[:12]
-        self.dir = tempfile.mkdtemp(prefix=f"mcfan-rdwake-{self.id}-")
-        self.env = dict(os.environ, LAB_ID=self.id, LAB_DIR=self.dir, LAB_PORT=str(PORT))
-        v = self.sh('echo "$LAB_SND $LAB_RCV $LAB_VSND $LAB_VRCV $LAB_SND_IP"',
-                    quiet=True).stdout.split()
-        self.snd, self.rcv, self.vsnd, self.vrcv, self.snd_ip = v
+class Lab(labtest.Lab):
+    """The lab of this test: LAB_ID rwPID (12 characters at most), and the sender's
+    address (snd_ip)."""
 
-    def sh(self, script, timeout=120, quiet=False):
-        p = subprocess.run(["bash", "-c", f'. "{LAB_SH}" && {script}'], env=self.env,
-                           capture_output=True, text=True, timeout=timeout)
-        if not quiet and p.stderr.strip():
-            print(p.stderr.rstrip(), flush=True)
-        return p
+    def __init__(self):
+        super().__init__(ident=f"rw{os.getpid()}"[:12], dir_name="rdwake", port=PORT,
+                         extra=("LAB_SND_IP",))
 
     def send_one(self, marker):
         """One UDP datagram to GROUP:PORT from the sender's namespace."""
@@ -91,12 +79,6 @@ class Lab:
         return subprocess.run(["ip", "netns", "exec", self.snd, sys.executable, "-c", code,
                                marker], capture_output=True, text=True, timeout=30)
 
-    def down(self):
-        try:
-            self.sh("lab_down", timeout=60)
-        finally:
-            shutil.rmtree(self.dir, ignore_errors=True)
-
 
 def waiters(prefix):
     with open(f"/dev/shm/mcfan.{prefix}.{GROUP}.{PORT}", "rb") as f:
@@ -108,27 +90,13 @@ def phase(mcfan, lab, name, extra, budget_ns, at_budget):
     import mcfan_reader
     prefix = f"mcfan-rdwake-{lab.id}-{name}"
     report = os.path.join(lab.dir, f"{name}.json")
-    eal = ["--lcores", "0@0,1@1" if (os.cpu_count() or 1) > 1 else "0@0,1@0", "--no-huge",
-           "-m", "512", "--in-memory", "--file-prefix", prefix, "--no-pci",
-           "--log-level", "lib.eal:warning",
-           "--vdev", f"net_af_packet0,iface={lab.vrcv},qpairs=1,framecnt=4096"]
+    eal = t.eal_lcores(f"0@0,1@{labtest.data_cpu()}", prefix, [lab.af_packet()])
     app = ["--rx-lcores", "1", "--worker-lcores", "1", "--groups", f"{GROUP}:{PORT}",
            "--worker-engine", "readers", "--report-json", report, *extra]
-    mc = subprocess.Popen(["ip", "netns", "exec", lab.rcv, mcfan, *eal, "--", *app],
-                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
-    out = []
-    running = threading.Event()
-
-    def pump():
-        for line in mc.stdout:
-            out.append(line)
-            if "running:" in line:
-                running.set()
-    threading.Thread(target=pump, daemon=True).start()
+    mc = labtest.NsRun(["ip", "netns", "exec", lab.rcv, mcfan, *eal, "--", *app])
     try:
-        if not t.check(running.wait(60), f"{name}: mcfan runs"):
-            print("".join(out))
+        if not t.check(mc.running.wait(60), f"{name}: mcfan runs"):
+            print(mc.output())
             return
         r = mcfan_reader.Reader(prefix, f"{GROUP}:{PORT}")
         res = {}
@@ -162,13 +130,9 @@ def phase(mcfan, lab, name, extra, budget_ns, at_budget):
                     f"{name}: woken within the budget + 50 ms: {lat} ns")
         r.close()
     finally:
-        mc.send_signal(2)
-        try:
-            mc.wait(60)
-        except subprocess.TimeoutExpired:
-            mc.kill()
-            mc.wait()
-    t.check_eq(mc.returncode, 0, f"{name}: mcfan exits 0")
+        mc.p.send_signal(2)
+        rc = mc.end(60)
+    t.check_eq(rc, 0, f"{name}: mcfan exits 0")
     try:
         rep = json.load(open(report))
         ring = rep["readers"]["rings"][0]
@@ -195,10 +159,7 @@ def main():
     build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(mcfan))))
     os.environ["MCFAN_READER_LIB"] = os.path.join(build, "lib", "libmcfan-reader.so.1")
     refusals(mcfan)
-    if os.geteuid() != 0:
-        skip("needs root (network namespaces)")
-    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
-        skip("'ip netns' is not available")
+    labtest.preflight(skip, "needs root (network namespaces)")
     lab = Lab()
     try:
         if t.check(lab.sh("lab_up").returncode == 0, "lab up"):
