@@ -435,9 +435,16 @@ for rate in sorted({r[1] for r in rows}, key=int):
         k, m = res.get((rate, kn), []), res.get((rate, mn), [])
         if not k or not m:
             continue
-        pairs = [a / b if b > 0 else float("inf") for a, b in zip(k, m)]
+        # a receiver that used less than the base run (rx CPU-s <= 0) means the base run
+        # was disturbed (another job took the host): that round has no ratio, never inf
+        pairs = [a / b if a > 0 and b > 0 else float("nan") for a, b in zip(k, m)]
+        good = [p for p in pairs if p == p]
+        bad = len(pairs) - len(good)
         print(f"ratio {kn}/{mn} CPU per delivered copy at {rate}/s per group: "
-              f"{statistics.median(pairs):.2f} (median of {len(pairs)} round(s): "
-              f"{', '.join(f'{p:.2f}' for p in pairs)}); {kn} {statistics.median(k):.3f} us, "
-              f"{mn} {statistics.median(m):.3f} us")
+              + (f"{statistics.median(good):.2f}" if good else "nan")
+              + f" (median of {len(good)} valid round(s): "
+              f"{', '.join(f'{p:.2f}' for p in pairs)}"
+              + (f"; {bad} round(s) without a ratio: the receiver used no more than the base "
+                 "run, so the base run was disturbed" if bad else "")
+              + f"); {kn} {statistics.median(k):.3f} us, {mn} {statistics.median(m):.3f} us")
 PY
