@@ -169,10 +169,22 @@ create_pool(struct mcfan_app *app)
 	/* on the node of the lcores that fill it: the (first) RX lcore's (docs/topology.md) */
 	app->pool_ops = mcfan_placement_pool_ops(app, app->pool_ops_why,
 						 sizeof(app->pool_ops_why));
-	app->pool = rte_pktmbuf_pool_create_by_ops("mcfan_pool", n, MCFAN_MBUF_CACHE, 0,
-						   RTE_MBUF_DEFAULT_BUF_SIZE,
-						   (int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]),
-						   app->pool_ops);
+	for (;;) {
+		app->pool = rte_pktmbuf_pool_create_by_ops("mcfan_pool", n, MCFAN_MBUF_CACHE, 0,
+			RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]),
+			app->pool_ops);
+		/* rings larger than the default only by placement: halve them (and the pool)
+		 * rather than refuse a run the old default would have fitted (-m 256) */
+		if (app->pool != NULL || rte_errno != ENOMEM || app->cfg.ring_size_set ||
+		    app->cfg.mbufs != 0 || app->cfg.ring_size <= MCFAN_DEFAULT_RING_SIZE)
+			break;
+		MCFAN_LOG(WARNING, "the mbuf pool for %u-slot worker rings (%u mbufs) did not fit "
+			  "in memory: %u slots instead (--ring-size chooses; -m or hugepages give "
+			  "more memory)\n", app->cfg.ring_size, n, app->cfg.ring_size / 2);
+		app->cfg.ring_size /= 2;
+		n = RTE_MAX(pool_size_needed(app, &held), (unsigned int)MCFAN_MIN_MBUFS);
+		app->ring_size_lowered = true;
+	}
 	if (app->pool == NULL) {
 		pool_failure(app, n);
 		return -rte_errno;
@@ -513,12 +525,21 @@ main(int argc, char **argv)
 	}
 	app->cfg.ring_size = mcfan_placement_ring_size(app, app->ring_size_why,
 						       sizeof(app->ring_size_why));
-	MCFAN_LOG(INFO, "worker rings: %u slots: %s\n", app->cfg.ring_size, app->ring_size_why);
-	if (mcfan_setup_rings(app) < 0) {
+	/* the pool first: it may lower a ring size that placement chose */
+	ret = create_pool(app);
+	if (ret == 0 && app->ring_size_lowered) {
+		size_t k = strlen(app->ring_size_why);
+
+		snprintf(app->ring_size_why + k, sizeof(app->ring_size_why) - k, ", lowered: "
+			 "a pool for more did not fit in memory");
+	}
+	if (ret == 0)
+		MCFAN_LOG(INFO, "worker rings: %u slots: %s\n", app->cfg.ring_size,
+			  app->ring_size_why);
+	if (ret == 0 && mcfan_setup_rings(app) < 0) {
 		status = EXIT_FAILURE;
 		goto cleanup;
 	}
-	ret = create_pool(app);
 	if (ret < 0 || mcfan_groups_start(app) < 0) {
 		status = ret == -EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 		goto cleanup;

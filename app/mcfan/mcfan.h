@@ -405,7 +405,8 @@ struct mcfan_app {
 	unsigned int pool_size;
 	const char *pool_ops;            /* the pool's handler (control/placement.h), set once */
 	char pool_ops_why[96];            /* why that handler, for the start line and telemetry */
-	char ring_size_why[112];          /* why cfg.ring_size (control/placement.h), set once */
+	char ring_size_why[160];          /* why cfg.ring_size (control/placement.h), set once */
+	bool ring_size_lowered;           /* the pool did not fit: placement's size halved */
 	struct rte_ring **rings;          /* n_rx x n_workers, [rx * n_workers + w] */
 	struct rte_rcu_qsbr *qsbr;
 	struct mcfan_group_entry *group_entries; /* control's copy of the table's entries */
