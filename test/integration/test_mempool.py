@@ -165,6 +165,9 @@ def main():
     t.check_eq(info and (info["ring_size"], info["ring_size_why"]),
                (8192, "default-shared (worker lcore 1 shares CPU 1 with another data lcore)"),
                "/mcfan/info ring_size, ring_size_why: workers share CPU 1")
+    idle, _ = tel.query("/mcfan/idle")
+    t.check_eq(idle and list(zip(idle["lcore"], idle["sched"])), [(1, "normal"), (2, "batch")],
+               "/mcfan/idle sched: the worker-only lcore on the RX lcore's CPU runs batch")
     size = v["size"]
     v, _ = tel.query("/mcfan/mempool,1")
     t.check(v is None, f"/mcfan/mempool,1 is refused (null): {v!r}")

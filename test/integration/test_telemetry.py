@@ -48,7 +48,8 @@ ROLES = {"rx", "worker", "rx+worker", "control"}
 # The documented reply keys (docs/telemetry.md).
 KEYS = {
     "/mcfan/info": {"version", "dpdk_version", "uptime_ms", "tsc_hz", "main_lcore",
-                    "rx_lcores", "worker_lcores", "groups", "fanout", "burst", "ring_size"},
+                    "rx_lcores", "worker_lcores", "groups", "fanout", "burst", "ring_size",
+                    "ring_size_why"},
     "/mcfan/lcores": {"lcore", "role", "cpu", "socket", "state", "rx_engine", "worker_engine"},
     "/mcfan/msacc": {"tsc_hz", "lcore", "wall_cycles", "busy_bp"} | {s + "_bp" for s in STATES},
     "/mcfan/msacc/types": {"lcores", "role", "wall_cycles", "busy_bp"} |
@@ -259,6 +260,8 @@ def socket_checks(tel, lcores, n_groups, ring_size):
         t.check_eq(info["fanout"], "partition", "/mcfan/info fanout")
         t.check_eq(info["burst"], 32, "/mcfan/info burst")
         t.check_eq(info["ring_size"], ring_size, "/mcfan/info ring_size")
+        t.check_eq(info["ring_size_why"], f"option (--ring-size {ring_size})",
+                   "/mcfan/info ring_size_why")
         t.check(is_int(info["tsc_hz"]) and info["tsc_hz"] > 10 ** 8, "/mcfan/info tsc_hz")
         t.check(info["dpdk_version"].startswith("DPDK 22.11"), "/mcfan/info dpdk_version")
         time.sleep(0.3)
