@@ -1074,9 +1074,10 @@ static const struct opt_def opts[] = {
 	 "backoff[:THRESHOLD], wake[:THRESHOLD]; default by placement: poll alone on its CPU, "
 	 "wake:none sharing one", "placement", set_idle_worker, true},
 	{"idle-max-sleep-us", OPT_VALUE, "N", "longest backoff or wake sleep, microseconds; "
-	 "every sleep is also bounded by the time half an input ring takes to fill; default "
-	 RTE_STR(MCFAN_IDLE_SHARED_MAX_SLEEP_US) " for lcores whose policy is the shared-CPU "
-	 "default", RTE_STR(MCFAN_IDLE_MAX_SLEEP_US_DEFAULT),
+	 "every sleep is also bounded by the time half an input ring takes to fill; with the "
+	 "shared-CPU default " RTE_STR(MCFAN_IDLE_SHARED_MAX_SLEEP_US) " for lcores with the RX "
+	 "role, " RTE_STR(MCFAN_IDLE_SHARED_WORKER_MAX_SLEEP_US) " for worker-only lcores",
+	 RTE_STR(MCFAN_IDLE_MAX_SLEEP_US_DEFAULT),
 	 set_idle_max_sleep, true},
 	{"rx-engine", OPT_VALUE, "NAME", "what lcores with the RX role do with their frames "
 	 "(the RX engines are listed below)", MCFAN_RX_ENGINE_DEFAULT, set_rx_engine, true},

@@ -183,6 +183,9 @@ struct mcfan_idle {
 	struct mcfan_idle_rate rx[RTE_MAX_ETHPORTS]; /**< Per port, indexed like lcore ports[]. */
 	struct mcfan_idle_rate wk;     /**< The worker's rings together. */
 	uint64_t max_sleep_ns;         /**< Longest backoff/wake sleep of this lcore, ns (set-up). */
+	/** Longest backoff sleep, ns (set-up): max_sleep_ns, but the RX lcores' default for a
+	 * worker-only lcore whose longer default relies on being woken (wake policy only). */
+	uint64_t max_sleep_backoff_ns;
 	uint32_t step_first_div;       /**< First backoff sleep: cap / this (set-up; >= 1). */
 	struct mcfan_atomic_u32 origin; /**< enum mcfan_idle_origin (set-up, then set idle). */
 	int share_cpu;                 /**< First CPU shared with another data lcore, -1 = none. */

@@ -65,7 +65,8 @@ def ring_runs(pcap):
     low = ("default-shared (worker lcore 2 shares CPU 1 with another data lcore), lowered: "
            "a pool for more did not fit in memory")
     for name, lcores, wk, extra, want in (
-            ("alone", "0@0,1@1", "1", [], (1024, "default-alone (no worker shares a CPU)")),
+            ("alone", "0@0,1@1", "1", [],
+             (1024, "default-alone (no worker shares a CPU with another data lcore)")),
             # 10 x 8192 slots need a pool of about 200 MiB: -m 256 cannot hold it, so the
             # default halves the rings (the old default, 1024, ran in this memory)
             ("lowered", "0@0,1@1,(2-11)@1", "2-11", [], (4096, low)),
@@ -168,6 +169,22 @@ def main():
     idle, _ = tel.query("/mcfan/idle")
     t.check_eq(idle and list(zip(idle["lcore"], idle["sched"])), [(1, "normal"), (2, "batch")],
                "/mcfan/idle sched: the worker-only lcore on the RX lcore's CPU runs batch")
+    # the class now, also what chrt set from outside (a trial found the start's kept)
+    tid = next((t_ for t_ in os.listdir(f"/proc/{p.pid}/task")
+                if open(f"/proc/{p.pid}/task/{t_}/comm").read().strip() == "rte-worker-2"), None)
+    r = subprocess.run(["chrt", "-o", "-p", "0", str(tid)], capture_output=True, text=True)
+    t.check_eq(r.returncode, 0, f"chrt -o on lcore 2's thread {tid}: {r.stderr!r}")
+    idle, _ = tel.query("/mcfan/idle")
+    t.check_eq(idle and list(zip(idle["lcore"], idle["sched"])), [(1, "normal"), (2, "normal")],
+               "/mcfan/idle sched after chrt -o on lcore 2")
+    # a worker set to backoff is not woken by its RX lcore: the RX default cap (5 ms), not
+    # the 50 ms its wake default relies on
+    t.check_eq(idle and idle["max_sleep_ns"][1], 50_000_000, "/mcfan/idle lcore 2 wake cap")
+    console(p, "set idle 2 backoff:none")
+    time.sleep(0.3)
+    idle, _ = tel.query("/mcfan/idle")
+    t.check_eq(idle and (idle["policy"][1], idle["max_sleep_ns"][1]), ("backoff:none", 5_000_000),
+               "/mcfan/idle lcore 2 set to backoff: its longest sleep is 5 ms")
     size = v["size"]
     v, _ = tel.query("/mcfan/mempool,1")
     t.check(v is None, f"/mcfan/mempool,1 is refused (null): {v!r}")

@@ -185,6 +185,7 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 	struct mcfan_app *app = mcfan_console_app(con);
 	const struct mcfan_config *cfg = &app->cfg;
 	char text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
+	uint32_t rx_pol, wk_pol;
 	unsigned int i;
 
 	RTE_SET_USED(a);
@@ -198,8 +199,9 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 	       __atomic_load_n(&app->n_group_entries, __ATOMIC_ACQUIRE), MCFAN_MAX_GROUPS);
 	printf("fanout:        %s (for later joins)\n",
 	       mcfan_fanout_name(mcfan_live_fanout(&app->live)));
-	printf("burst:         %u (at start %u, at most %d)\n",
-	       mcfan_live_burst(&app->live), cfg->burst, MCFAN_MAX_BURST);
+	printf("burst:         %u (at start %u, at most %u: a burst fits in a ring)\n",
+	       mcfan_live_burst(&app->live), cfg->burst,
+	       RTE_MIN((unsigned int)MCFAN_MAX_BURST, cfg->ring_size));
 	printf("ring-size:     %u (%s)\nmbufs:         %u\n", cfg->ring_size, app->ring_size_why,
 	       app->pool_size);
 	printf("msacc:         %s\n", mcfan_live_msacc(&app->live) ? "on" :
@@ -211,11 +213,21 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 	printf("config:        %s\n", cfg->config_file[0] != '\0' ? cfg->config_file : "none");
 	printf("cmdline-file:  %s\n", cfg->cmdline_file[0] != '\0' ? cfg->cmdline_file : "none");
 	printf("interactive:   %s\n", cfg->interactive ? "yes" : "no");
-	printf("idle-rx:       %s\n", mcfan_idle_format(mcfan_atomic_u32_load(&app->live.idle_rx,
-	       memory_order_relaxed), text, sizeof(text)));
-	printf("idle-worker:   %s\n", mcfan_idle_format(mcfan_atomic_u32_load(&app->live.idle_worker,
-	       memory_order_relaxed), text, sizeof(text)));
-	printf("idle-max-sleep-us: %u\n", cfg->idle_max_sleep_us);
+	rx_pol = mcfan_atomic_u32_load(&app->live.idle_rx, memory_order_relaxed);
+	wk_pol = mcfan_atomic_u32_load(&app->live.idle_worker, memory_order_relaxed);
+	/* not given (and not set since): the lcores run their placement defaults */
+	printf("idle-rx:       %s%s\n", mcfan_idle_format(rx_pol, text, sizeof(text)),
+	       !cfg->idle_rx_set && rx_pol == cfg->idle_rx ? " (not given: each lcore with the "
+	       "RX role runs its placement default, see show idle)" : "");
+	printf("idle-worker:   %s%s\n", mcfan_idle_format(wk_pol, text, sizeof(text)),
+	       !cfg->idle_worker_set && wk_pol == cfg->idle_worker ? " (not given: each "
+	       "worker-only lcore runs its placement default, see show idle)" : "");
+	printf("idle-max-sleep-us: %u", cfg->idle_max_sleep_us);
+	if (!cfg->idle_max_sleep_set)
+		printf(" (not given: with the shared-CPU default lcores with the RX role sleep up "
+		       "to %u us, worker-only lcores %u us, see show idle)",
+		       MCFAN_IDLE_SHARED_MAX_SLEEP_US, MCFAN_IDLE_SHARED_WORKER_MAX_SLEEP_US);
+	printf("\n");
 	return 0;
 }
 

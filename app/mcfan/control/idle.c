@@ -156,6 +156,11 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 	mcfan_atomic_u32_store(&lc->idle.policy, policy, memory_order_relaxed);
 	mcfan_atomic_u32_store(&lc->idle.origin, origin, memory_order_relaxed);
 	lc->idle.max_sleep_ns = (uint64_t)max_us * NS_PER_US;
+	/* a worker set to backoff later (set idle) is not woken by its RX lcore: the cap that
+	 * the wake protocol backs up does not hold for it */
+	lc->idle.max_sleep_backoff_ns = max_us == MCFAN_IDLE_SHARED_WORKER_MAX_SLEEP_US &&
+		!cfg->idle_max_sleep_set ? (uint64_t)MCFAN_IDLE_SHARED_MAX_SLEEP_US * NS_PER_US :
+		lc->idle.max_sleep_ns;
 	/* wake amortisation: a wake-up of a worker on the RX lcore's own CPU would preempt it,
 	 * so such an RX lcore wakes its workers when it runs out of work (datapath/idle.c) */
 	lc->idle.kick_defer = rx && worker_near;
@@ -236,15 +241,20 @@ mcfan_idle_free(struct mcfan_app *app)
  * Read side.
  */
 
-/* The scheduling class of the lcore's thread (sched(7)), "-" before it started. */
+/* The scheduling class of the lcore's thread (sched(7)): now while it runs (also what chrt
+ * set from outside), else the one it found at start; "-" before it started. */
 static const char *
 sched_name(const struct mcfan_lcore *lc)
 {
 	int c = __atomic_load_n(&lc->idle.sched_class, __ATOMIC_RELAXED);
+	int tid = __atomic_load_n(&lc->tid, __ATOMIC_RELAXED), now;
 
 	if (c <= 0)
 		return "-";
-	switch (c - 1) {
+	now = tid > 0 ? sched_getscheduler(tid) : -1;
+	if (now >= 0)
+		c = now + 1;
+	switch ((c - 1) & ~SCHED_RESET_ON_FORK) {
 	case SCHED_OTHER:
 		return "normal";
 	case SCHED_BATCH:
@@ -277,9 +287,10 @@ mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsign
 		out[n].policy = mcfan_atomic_u32_load(&lc->idle.policy, memory_order_relaxed);
 		mcfan_idle_format(out[n].policy, out[n].policy_text, sizeof(out[n].policy_text));
 		out[n].ring_bound_ns = __atomic_load_n(&lc->idle.ring_bound_ns, __ATOMIC_RELAXED);
-		out[n].max_sleep_ns = lc->idle.max_sleep_ns;
+		out[n].max_sleep_ns = MCFAN_IDLE_KIND_OF(out[n].policy) == MCFAN_IDLE_BACKOFF ?
+			lc->idle.max_sleep_backoff_ns : lc->idle.max_sleep_ns;
 		out[n].sleep_cap_ns = mcfan_idle_sleep_cap_ns(out[n].policy, out[n].ring_bound_ns,
-							      lc->idle.max_sleep_ns);
+							      out[n].max_sleep_ns);
 		origin = mcfan_atomic_u32_load(&lc->idle.origin, memory_order_relaxed);
 		out[n].origin = origin;
 		if (lc->idle.share_cpu >= 0)

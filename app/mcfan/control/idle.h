@@ -52,8 +52,9 @@ struct mcfan_idle_view {
 	/** The origin in words with the placement: "default-shared (shares CPU 1 with 10 data
 	 * lcores)", "option (alone on its CPU)" ... */
 	char why[MCFAN_IDLE_WHY_MAX];
-	/** The thread's scheduling class now (sched(7)): "normal", "batch" (a worker-only lcore
-	 * on a CPU of an RX lcore, by placement), "idle", "fifo", "rr"; "-" before launch. */
+	/** The thread's scheduling class now (sched(7); also what chrt set), the one it found
+	 * at start once it ended: "normal", "batch" (a worker-only lcore on a CPU of an RX
+	 * lcore, by placement), "idle", "fifo", "rr"; "-" before launch. */
 	char sched[8];
 };
 

@@ -711,6 +711,6 @@ mcfan_placement_ring_size(const struct mcfan_app *app, char *why, size_t len)
 			 "lcore)", id, cpu);
 		return size;
 	}
-	snprintf(why, len, "default-alone (no worker shares a CPU)");
+	snprintf(why, len, "default-alone (no worker shares a CPU with another data lcore)");
 	return cfg->ring_size;
 }

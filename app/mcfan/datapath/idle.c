@@ -222,7 +222,8 @@ mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, 
 		rte_pause();
 		return;
 	}
-	cap = mcfan_idle_sleep_cap_ns(policy, id->ring_bound_ns_priv, id->max_sleep_ns);
+	cap = mcfan_idle_sleep_cap_ns(policy, id->ring_bound_ns_priv, kind == MCFAN_IDLE_BACKOFF ?
+				      id->max_sleep_backoff_ns : id->max_sleep_ns);
 	if (id->engine_sleep_cap_ns != 0) /* an engine's deadline (deferred reader wakes) */
 		cap = RTE_MIN(cap, id->engine_sleep_cap_ns);
 	if (cap < MCFAN_IDLE_SLEEP_MIN_NS) {
@@ -243,7 +244,12 @@ mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, 
 	}
 	if (kind != MCFAN_IDLE_BACKOFF && (lc->role & MCFAN_ROLE_WORKER) && !announce(app, lc))
 		return; /* frames arrived: no sleep */
-	mcfan_overrun_sleep(&lc->ovr); /* sleep overrun window (lib/overrun) */
+	/* sleep overrun window (lib/overrun): not while `stop` holds RX, the drops then are the
+	 * stop's, not the sleep's */
+	if ((lc->role & MCFAN_ROLE_RX) && mcfan_live_rx_paused(&app->live))
+		mcfan_overrun_close(&lc->ovr);
+	else
+		mcfan_overrun_sleep(&lc->ovr);
 	if (rx_online)
 		rte_rcu_qsbr_thread_offline(app->qsbr, lc->rx_index);
 	switch (kind) {
