@@ -128,21 +128,31 @@ pool_failure(const struct mcfan_app *app, unsigned int n)
 	int socket = (int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]);
 	struct rte_malloc_socket_stats st;
 	struct rte_mempool_objsz sz;
-	uint64_t need, free_b = 0, largest = 0;
+	uint64_t need, free_b = 0, largest = 0, pg;
 	int err = rte_errno;
+	char rings[256] = "";
 
 	rte_mempool_calc_obj_size(sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE, 0, &sz);
-	need = (uint64_t)n * sz.total_size;
+	/* without hugepages an mbuf may not cross a 4 KiB page (it must be IOVA-contiguous):
+	 * one 2.3 KiB mbuf a page, 1.7 times the objects' size */
+	pg = rte_eal_has_hugepages() ? 0 : (uint64_t)sysconf(_SC_PAGESIZE);
+	if (pg != 0 && sz.total_size <= pg)
+		need = ((uint64_t)n + pg / sz.total_size - 1) / (pg / sz.total_size) * pg;
+	else
+		need = (uint64_t)n * sz.total_size;
+	if (app->cfg.mbufs == 0) /* the pool was sized for the rings: name them */
+		snprintf(rings, sizeof(rings), " or --ring-size (the pool holds every worker ring "
+			 "full: %u slots, %s)", app->cfg.ring_size, app->ring_size_why);
 	if (rte_malloc_get_socket_stats(socket, &st) == 0) {
 		free_b = st.heap_freesz_bytes;
 		largest = st.greatest_free_size;
 	}
 	MCFAN_LOG(ERR, "cannot create a pool of %u mbufs on socket %d: %s; it needs about "
 		  "%" PRIu64 " MiB, the heap has %" PRIu64 " MiB free (largest block %" PRIu64
-		  " MiB): %s, or lower --mbufs\n", n, socket, rte_strerror(err),
+		  " MiB): %s, or lower --mbufs%s\n", n, socket, rte_strerror(err),
 		  need >> 20, free_b >> 20, largest >> 20,
 		  rte_eal_has_hugepages() ? "reserve more hugepages (dpdk-hugepages.py, "
-		  "/sys/kernel/mm/hugepages) or raise --socket-mem" : "raise -m (--no-huge)");
+		  "/sys/kernel/mm/hugepages) or raise --socket-mem" : "raise -m (--no-huge)", rings);
 	rte_errno = err;
 }
 
@@ -183,6 +193,12 @@ create_pool(struct mcfan_app *app)
 			  "more memory)\n", app->cfg.ring_size, n, app->cfg.ring_size / 2);
 		app->cfg.ring_size /= 2;
 		n = RTE_MAX(pool_size_needed(app, &held), (unsigned int)MCFAN_MIN_MBUFS);
+		if (!app->ring_size_lowered) {
+			size_t k = strlen(app->ring_size_why);
+
+			snprintf(app->ring_size_why + k, sizeof(app->ring_size_why) - k,
+				 ", lowered: a pool for more did not fit in memory");
+		}
 		app->ring_size_lowered = true;
 	}
 	if (app->pool == NULL) {
@@ -527,12 +543,6 @@ main(int argc, char **argv)
 						       sizeof(app->ring_size_why));
 	/* the pool first: it may lower a ring size that placement chose */
 	ret = create_pool(app);
-	if (ret == 0 && app->ring_size_lowered) {
-		size_t k = strlen(app->ring_size_why);
-
-		snprintf(app->ring_size_why + k, sizeof(app->ring_size_why) - k, ", lowered: "
-			 "a pool for more did not fit in memory");
-	}
 	if (ret == 0)
 		MCFAN_LOG(INFO, "worker rings: %u slots: %s\n", app->cfg.ring_size,
 			  app->ring_size_why);

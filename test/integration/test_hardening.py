@@ -229,6 +229,20 @@ def test_pool_failure():
     t.check("raise -m" in line and "hugepages" not in line,
             f"pool too big without hugepages: says raise -m: {line!r}")
     t.check("mcfan report" not in out, "pool too big: no report")
+    # without hugepages an mbuf takes a 4 KiB page of its own: 100000 of them need 390 MiB
+    # (the estimate said 234 MiB for what needed 406: a trial finding)
+    m = re.search(r"needs about (\d+) MiB", line)
+    t.check(m is not None and 385 <= int(m.group(1)) <= 400,
+            f"pool too big: the estimate counts a page an mbuf (about 390 MiB): {line!r}")
+    # sized by mcfan for its rings: the message names --ring-size and the rings' size; the
+    # placement's 8192 slots were halved to 1024 first and still do not fit 32 MiB
+    e = t.eal_args("pool2", mem_mb=32) + ["--vdev", f"net_pcap0,rx_pcap={PCAP}"]
+    e[e.index("-l"):e.index("-l") + 2] = ["--lcores", "0@0,1@1,(2-11)@1"]
+    rc, out, err = run(e, ["--rx-lcores", "1", "--worker-lcores", "2-11", "--duration", "0.5"])
+    t.check(rc not in (0, None), f"rings' pool too big: refused (status {rc})")
+    line = next((ln for ln in err.splitlines() if "cannot create a pool" in ln), "")
+    t.check("or --ring-size (the pool holds every worker ring full: 1024 slots, default-shared"
+            in line and "lowered" in line, f"rings' pool too big: names --ring-size: {line!r}")
 
 
 def cfg(text):
