@@ -213,8 +213,11 @@ def mix_frames():
                        total_len=400))]
     f += [t.eth(t.mac_for_group("239.9.9.1"), 0x0800,                           # fragment
                 t.ipv4("198.18.0.1", "239.9.9.1", 17, b"f" * 26, frag=0x0004))]
-    f += [t.eth(t.mac_for_group("224.0.0.22"), 0x0800,                          # control (IGMP)
-                t.ipv4("198.18.0.1", "224.0.0.22", 2, b"\x22" + b"\0" * 7))]
+    # control (IGMP), 16 of them: the control lcore drains its ring every 10 ms tick, so
+    # ctl_ring_full moves only if the RX lcore hands it more than a ring between two ticks;
+    # under ASan on a loaded host one frame in 53 was not always enough
+    f += [t.eth(t.mac_for_group("224.0.0.22"), 0x0800,
+                t.ipv4("198.18.0.1", "224.0.0.22", 2, b"\x22" + b"\0" * 7))] * 16
     return f
 
 
