@@ -214,13 +214,16 @@ lab_iperf_report() {
 }
 
 # lab_capture_start [FILE]: tcpdump -w on the receiver's veth, both directions, every frame.
-# Returns once tcpdump is listening (at most 10 s).
+# Returns once tcpdump is listening (at most 10 s). A 32 MiB capture buffer (-B, as
+# test_kernel's sender capture has): with -s 0 and immediate mode the default 2 MiB is a
+# few large blocks, and a tcpdump that waited for a CPU dropped frames (CI: test_feed's and
+# test_lab's ground truth missed datagrams that mcfan had counted).
 lab_capture_start() {
 	local file=${1:-$LAB_CAPTURE} i
 	mkdir -p "$LAB_DIR"
 	rm -f "$LAB_DIR/tcpdump.err"
-	ip netns exec "$LAB_RCV" timeout -s INT 3600 tcpdump -i "$LAB_VRCV" -n -U --immediate-mode -s 0 -w "$file" \
-		>/dev/null 2>"$LAB_DIR/tcpdump.err" &
+	ip netns exec "$LAB_RCV" timeout -s INT 3600 tcpdump -i "$LAB_VRCV" -n -U --immediate-mode \
+		-B 32768 -s 0 -w "$file" >/dev/null 2>"$LAB_DIR/tcpdump.err" &
 	echo $! >"$LAB_DIR/tcpdump.pid"
 	for i in $(seq 100); do
 		grep -q 'listening on' "$LAB_DIR/tcpdump.err" 2>/dev/null && return 0
