@@ -125,6 +125,7 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 	bool rx = (lc->role & MCFAN_ROLE_RX) != 0, explicit = rx ? cfg->idle_rx_set :
 		cfg->idle_worker_set, worker_near, shared;
 	unsigned int max_us = cfg->idle_max_sleep_us, first_div = MCFAN_IDLE_STEP_FIRST_DIV;
+	unsigned int backoff_us = 0; /* 0: max_us */
 	enum mcfan_idle_origin origin;
 	uint32_t policy;
 	int cpu;
@@ -143,9 +144,14 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 			shared ? MCFAN_IDLE_FROM_READERS : MCFAN_IDLE_FROM_ALONE;
 		if (shared) {
 			first_div = MCFAN_IDLE_SHARED_STEP_FIRST_DIV;
-			if (!cfg->idle_max_sleep_set)
+			if (!cfg->idle_max_sleep_set) {
 				max_us = rx ? MCFAN_IDLE_SHARED_MAX_SLEEP_US :
 					MCFAN_IDLE_SHARED_WORKER_MAX_SLEEP_US;
+				/* a worker set to backoff later (set idle) is not woken by
+				 * its RX lcore: the longer cap the wake protocol backs up does
+				 * not hold for it */
+				backoff_us = MCFAN_IDLE_SHARED_MAX_SLEEP_US;
+			}
 		}
 	}
 	lc->idle.step_first_div = first_div;
@@ -156,11 +162,8 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 	mcfan_atomic_u32_store(&lc->idle.policy, policy, memory_order_relaxed);
 	mcfan_atomic_u32_store(&lc->idle.origin, origin, memory_order_relaxed);
 	lc->idle.max_sleep_ns = (uint64_t)max_us * NS_PER_US;
-	/* a worker set to backoff later (set idle) is not woken by its RX lcore: the cap that
-	 * the wake protocol backs up does not hold for it */
-	lc->idle.max_sleep_backoff_ns = max_us == MCFAN_IDLE_SHARED_WORKER_MAX_SLEEP_US &&
-		!cfg->idle_max_sleep_set ? (uint64_t)MCFAN_IDLE_SHARED_MAX_SLEEP_US * NS_PER_US :
-		lc->idle.max_sleep_ns;
+	lc->idle.max_sleep_backoff_ns = (uint64_t)(backoff_us != 0 ? backoff_us : max_us) *
+		NS_PER_US;
 	/* wake amortisation: a wake-up of a worker on the RX lcore's own CPU would preempt it,
 	 * so such an RX lcore wakes its workers when it runs out of work (datapath/idle.c) */
 	lc->idle.kick_defer = rx && worker_near;
