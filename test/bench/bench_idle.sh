@@ -5,9 +5,11 @@
 # Idle-policy benchmark (issue 6, docs/idle.md): what sleeping saves and what it costs, at a
 # low offered load over the lab's veth (test/lab/lab.sh).
 #
-#   Load: 10 iperf2 senders, one per group 239.9.9.1-10:3999, 1000 datagrams/s each of 100
-#   bytes (about 10 kpps in all), for SECONDS + 3 s; mcfan on net_af_packet in the receiver
-#   namespace.
+#   Load: 10 senders, one per group 239.9.9.1-10:3999, 1000 datagrams/s each of 100 bytes
+#   (10 kpps in all), for SECONDS + 3 s; mcfan on net_af_packet in the receiver namespace.
+#   The senders are test/bench/seed_sender (lab_send_paced, a 100 us tick: each datagram
+#   leaves at its own time), which keep the rate; ten iperf 2.1.8 (-S iperf2, lab_send)
+#   reached about 890/s each on this host (docs/performance.md "The senders' rate").
 #   A. poll, backoff, wake: RX lcore 1 (RX only) and worker lcore 2 on CPU 1, main lcore 0 on
 #      CPU 0; --fanout partition. --idle-rx/--idle-worker: poll/poll, backoff/backoff,
 #      backoff/wake (an RX lcore on af_packet cannot use interrupt).
@@ -27,12 +29,13 @@
 # loses nothing.
 #
 # Usage: test/bench/bench_idle.sh [-d SECONDS] [-b BUILD_DIR] [-s MAX_SLEEP_US] [-t THRESHOLD]
-#                                 [-o] [-k]
+#                                 [-o] [-S SENDER] [-k]
 #   -d  seconds of the CPU window per run (default 10)
 #   -b  meson build directory holding app/mcfan/mcfan (default: build); or set MCFAN=path
 #   -s  --idle-max-sleep-us for every run (default: mcfan's, 100)
 #   -t  busy-wait threshold of the backoff and wake policies, e.g. none (default: theirs)
 #   -o  only the oversubscribed runs (B)
+#   -S  the senders: paced (default, lab_send_paced) or iperf2 (lab_send)
 #   -k  keep the work directory (reports, logs) and print its path
 # Runs as root (namespaces, EAL); no hugepages needed. A benchmark, never a timed test.
 
@@ -44,18 +47,21 @@ KEEP=0
 ONLY_OVER=0
 MAX_SLEEP=
 THR=
-while getopts "d:b:s:t:okh" o; do
+SENDER=paced
+while getopts "d:b:s:t:oS:kh" o; do
 	case $o in
 	d) SECS=$OPTARG ;;
 	b) BUILD=$OPTARG ;;
 	s) MAX_SLEEP=$OPTARG ;;
 	t) THR=:$OPTARG ;;
 	o) ONLY_OVER=1 ;;
+	S) SENDER=$OPTARG ;;
 	k) KEEP=1 ;;
 	*) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
 done
 case $SECS in ''|*[!0-9]*|0) echo "bench: -d wants whole seconds >= 1" >&2; exit 2 ;; esac
+case $SENDER in paced|iperf2) ;; *) echo "bench: -S wants paced or iperf2" >&2; exit 2 ;; esac
 [[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
 MCFAN=${MCFAN:-$BUILD/app/mcfan/mcfan}
 [ -x "$MCFAN" ] || { echo "bench: no mcfan binary at $MCFAN (meson setup/ninja, or -b)" >&2; exit 2; }
@@ -108,13 +114,17 @@ run() {
 		return 1
 	fi
 	sleep 1    # settle: the lcores reach their idle state
-	lab_send "$NGROUPS" "$COUNT" "$LEN" "$PPS" &
+	if [ "$SENDER" = paced ]; then
+		lab_send_paced "$NGROUPS" "$COUNT" "$LEN" "$PPS" 100 &
+	else
+		lab_send "$NGROUPS" "$COUNT" "$LEN" "$PPS" &
+	fi
 	spid=$!
 	sleep 1
 	c0=$(cpu_ticks "$MPID"); t0=$(date +%s.%N)
 	sleep "$SECS"
 	c1=$(cpu_ticks "$MPID"); t1=$(date +%s.%N)
-	wait "$spid" || echo "bench: $name: a sender failed (see $LAB_DIR/iperf-*.txt)" >&2
+	wait "$spid" || echo "bench: $name: a sender failed (see $LAB_DIR/*.txt)" >&2
 	sleep 2    # the last copies reach the workers
 	kill -INT "$MPID"
 	for i in $(seq 300); do
@@ -162,6 +172,7 @@ c1 = os.times()
 print("one 50 us sleep costs %.1f us of CPU, lasts %.1f us" % ((c1.user + c1.system - c0.user -
       c0.system) / n * 1e6, (time.monotonic() - t0) / n * 1e6))')"
 lab_up || exit 1
+lab_sender_build || exit 1
 : >"$WORK/rows"
 BACKOFF=backoff$THR
 WAKE=wake$THR

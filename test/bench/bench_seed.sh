@@ -24,9 +24,9 @@
 # is kprocs / readers.
 #
 # Receive-side CPU = the busy time the run adds to the base run's over the traffic (the
-# senders' start to their end + 1 s). The machine is shared and the paced iperf2 senders
-# alone can keep both CPUs busy, so machine-wide busy time saturates and is printed for
-# reference only ("machine"); the figure used ("rx CPU-s") is the same difference taken
+# senders' start to their end + 1 s). The machine is shared and the senders (iperf2's
+# above all) alone can keep both CPUs busy, so machine-wide busy time saturates and is
+# printed for reference only ("machine"); the figure used ("rx CPU-s") is the same difference taken
 # over the lab's own CPU time: the receiver process (utime + stime, every thread), the
 # senders' system time (the cstime they leave to the shell that waits for them: the veth's
 # delivery to the sockets or to af_packet runs as softirq in their context; their user time
@@ -41,8 +41,17 @@
 # kernel / mcfan of CPU per delivered copy (goal: >= 10 at 3,300/s per group; zero loss for
 # mcfan at 16,500/s per group).
 #
+# The senders: by default test/bench/seed_sender (lab_send_paced, built with cc), one
+# process per group, that sleeps between ticks of TICK_US (default 1000) and sends the datagrams due by
+# each tick, so a run carries the rate asked: RATE x SECONDS datagrams a group in SECONDS.
+# Debian 12's iperf 2.1.8 (-S iperf2, the lab's lab_send) does not send the rate asked on
+# this host: ten of them paced by spinning sent 1,500-2,500 datagrams/s a group when asked
+# for 3,300 and, with -n, did not pace at all when asked for 16,500 (49,000/s a group);
+# docs/performance.md "The senders' rate". Every run prints the rate its senders reached.
+#
 # Usage: test/bench/bench_seed.sh [-d SECONDS] [-r ROUNDS] [-R "RATE ..."] [-b BUILD_DIR]
-#                                 [-F FRAMECNT] [-M "RUN ..."] [-k] [-- MCFAN_OPTIONS...]
+#                                 [-F FRAMECNT] [-M "RUN ..."] [-S SENDER] [-T TICK_US] [-k]
+#                                 [-- MCFAN_OPTIONS...]
 #   -d  seconds of traffic per run (default 10)
 #   -r  rounds: each round runs base, kernel, mcfan at every rate (default 1)
 #   -R  datagrams/s per group, space separated (default "3300 16500")
@@ -50,6 +59,8 @@
 #   -F  framecnt of net_af_packet (default 4096, as bench_idle.sh)
 #   -P  CPUS: pin the senders to these CPUs (taskset list, e.g. 0; default: not pinned)
 #   -M  the runs of a round, in order (default "base kernel mcfan"; also kprocs, readers)
+#   -S  the senders: paced (default, lab_send_paced) or iperf2 (lab_send)
+#   -T  the paced senders' tick, microseconds (default 1000)
 #   -k  keep the work directory (reports, logs) and print its path
 #   MCFAN_OPTIONS after -- are added to the mcfan run (e.g. --idle-worker poll to compare)
 # Runs as root; no hugepages needed. A benchmark, never a timed test.
@@ -64,7 +75,9 @@ FRAMECNT=4096
 KEEP=0
 PIN=
 RUNS="base kernel mcfan"
-while getopts "d:r:R:b:F:P:M:kh" o; do
+SENDER=paced
+TICK_US=1000
+while getopts "d:r:R:b:F:P:M:S:T:kh" o; do
 	case $o in
 	d) SECS=$OPTARG ;;
 	r) ROUNDS=$OPTARG ;;
@@ -73,6 +86,8 @@ while getopts "d:r:R:b:F:P:M:kh" o; do
 	F) FRAMECNT=$OPTARG ;;
 	P) PIN=$OPTARG ;;
 	M) RUNS=$OPTARG ;;
+	S) SENDER=$OPTARG ;;
+	T) TICK_US=$OPTARG ;;
 	k) KEEP=1 ;;
 	*) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 2 ;;
 	esac
@@ -81,6 +96,8 @@ shift $((OPTIND - 1))
 EXTRA=("$@")
 case $SECS in ''|*[!0-9]*|0) echo "bench: -d wants whole seconds >= 1" >&2; exit 2 ;; esac
 case $ROUNDS in ''|*[!0-9]*|0) echo "bench: -r wants a count >= 1" >&2; exit 2 ;; esac
+case $SENDER in paced|iperf2) ;; *) echo "bench: -S wants paced or iperf2" >&2; exit 2 ;; esac
+case $TICK_US in ''|*[!0-9]*|0) echo "bench: -T wants microseconds >= 10" >&2; exit 2 ;; esac
 [[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
 MCFAN=${MCFAN:-$BUILD/app/mcfan/mcfan}
 [ -x "$MCFAN" ] ||
@@ -149,13 +166,18 @@ irq_ticks() {
 	awk '/^cpu / { print $7 + $8; exit }' /proc/stat
 }
 
-# send COUNT RATE OUTFILE: the senders (lab_send), then their system time (cstime of this
-# subshell: the children it waited for) in clock ticks to OUTFILE
+# send COUNT RATE OUTFILE: the senders (lab_send_paced or lab_send), then their system time
+# (cstime of this subshell: the children it waited for) in clock ticks to OUTFILE
 send() {
 	(
 		[ -z "$PIN" ] || taskset -pc "$PIN" "$BASHPID" >/dev/null
-		lab_send "$NGROUPS" "$1" "$LEN" "$2" ||
-			echo "bench: a sender failed (see $LAB_DIR/iperf-*.txt)" >&2
+		if [ "$SENDER" = paced ]; then
+			lab_send_paced "$NGROUPS" "$1" "$LEN" "$2" "$TICK_US" ||
+				echo "bench: a sender failed (see $LAB_DIR/sender-*.txt)" >&2
+		else
+			lab_send "$NGROUPS" "$1" "$LEN" "$2" ||
+				echo "bench: a sender failed (see $LAB_DIR/iperf-*.txt)" >&2
+		fi
 		awk '{ sub(/^.*\) /, ""); print $15 }' "/proc/$BASHPID/stat" >"$3"
 	)
 }
@@ -385,10 +407,12 @@ PY
 
 echo "bench_seed: $NGROUPS groups x rates ($RATES) datagrams/s of $LEN bytes, ${SECS} s a run," \
 	"$ROUNDS round(s), kernel: $(( NGROUPS * PER_GROUP )) sockets, mcfan: 10 workers on one" \
-	"CPU, default idle options${EXTRA[*]:+ plus ${EXTRA[*]}}, senders on CPUs ${PIN:-any};" \
+	"CPU, default idle options${EXTRA[*]:+ plus ${EXTRA[*]}}, senders: $SENDER" \
+	"$([ "$SENDER" = paced ] && echo "(tick $TICK_US us)") on CPUs ${PIN:-any};" \
 	"mcfan $MCFAN"
 echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
 lab_up || exit 1
+lab_sender_build || exit 1
 : >"$WORK/rows"
 for round in $(seq "$ROUNDS"); do
 	for rate in $RATES; do
@@ -407,15 +431,16 @@ base = {(r[0], r[1]): (float(r[11]), float(r[3])) for r in rows if r[2] == "base
 res = {}
 print("rx CPU-s: the lab's CPU time over the traffic minus the base run's (see the top of "
       "the script); machine: the same from machine-wide busy time (saturated when the "
-      "machine is)")
+      "machine is); sent/s: datagrams a second a group the senders reached over the run")
 print(f"{'round':>5} {'rate/grp':>8} {'run':<7} {'rx CPU-s':>9} {'us/copy':>8} {'copies':>10} "
       f"{'lost':>9} {'lost %':>7} {'proc CPU-s':>10} {'machine':>8} {'rx cyc/fr':>9} "
-      f"{'wk cyc/cp':>9} {'veth rx':>9}  extra")
+      f"{'wk cyc/cp':>9} {'veth rx':>9} {'sent/s':>7}  extra")
 for r in rows:
     if r[2] == "base":
         secs = max(float(r[7]) - 1, 0.1)
         print(f"{r[0]:>5} {r[1]:>8} {'base':<7} {'lab ' + r[11]:>9} {'':>8} {'':>10} {'':>9} "
-              f"{'':>7} {'':>10} {float(r[3]):>8.2f} {'':>9} {'':>9} {r[12]:>9}  "
+              f"{'':>7} {'':>10} {float(r[3]):>8.2f} {'':>9} {'':>9} {r[12]:>9} "
+              f"{int(r[6]) / PER_GROUP / NGROUPS / secs:>7.0f}  "
               f"{secs:.1f} s of traffic: {int(r[6]) / PER_GROUP / NGROUPS / secs:.0f} "
               f"datagrams/s per group achieved")
         continue
@@ -428,7 +453,8 @@ for r in rows:
     res.setdefault((r[1], r[2]), []).append(us)
     print(f"{r[0]:>5} {r[1]:>8} {r[2]:<7} {rx:>9.3f} {us:>8.3f} {copies:>10} {lost:>9} "
           f"{100 * lost / want:>7.2f} {float(r[4]):>10.3f} {mach:>8.2f} {float(r[8]):>9.0f} "
-          f"{float(r[9]):>9.0f} {r[12]:>9}  {r[10]}")
+          f"{float(r[9]):>9.0f} {r[12]:>9} "
+          f"{want / PER_GROUP / NGROUPS / max(float(r[7]) - 1, 0.1):>7.0f}  {r[10]}")
 print()
 for rate in sorted({r[1] for r in rows}, key=int):
     for kn, mn in (("kernel", "mcfan"), ("kprocs", "readers")):
