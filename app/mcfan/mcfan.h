@@ -431,6 +431,7 @@ struct mcfan_app {
 	unsigned int n_inst;
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
+	unsigned int sched_ticks;         /* control ticks since wait_cpu was read (control.c) */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */
 	uint64_t start_tsc;
 	uint64_t stop_tsc;

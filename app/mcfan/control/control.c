@@ -8,6 +8,7 @@
  */
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 
 #include "mcfan.h"
 #include "control/control.h"
@@ -18,6 +19,28 @@
 #include "control/readers.h"
 #include "control/sched.h"
 #include "control/stats.h"
+
+/* Control ticks between two reads of the data lcores' schedstat for wait_cpu, when no timed
+ * msacc window runs: 10, i.e. every 100 ms. Reading every lcore's
+ * /proc/self/task/TID/schedstat each 10 ms tick was 44 % of an idle control lcore with 11
+ * data lcores (perf, docs/performance.md "The control lcore's tick"). run_delay is
+ * cumulative, so reading it less often loses nothing: the wait of the ticks between reads
+ * is shared out at the next read. Readers of the states (report, telemetry, console) update
+ * first (control/stats.c); a timed window, which freezes at a tick, and `msacc off` get it
+ * every tick. */
+#define SCHED_EVERY_TICKS 10
+
+/* Must wait_cpu be current at this tick? While a timed msacc window runs (it may freeze at
+ * any tick and keeps the wait it has then). */
+static bool
+sched_needed(struct mcfan_app *app)
+{
+	struct mcfan_msacc_window_info wi;
+
+	return app->window != NULL &&
+	       mcfan_msacc_window_info(app->window, rte_rdtsc(), &wi) == 0 &&
+	       wi.mode == MCFAN_MSACC_WIN_TIMED && !wi.frozen;
+}
 
 int
 mcfan_control_init(struct mcfan_app *app)
@@ -84,7 +107,11 @@ mcfan_control_tick(struct mcfan_app *app)
 {
 	mcfan_kernel_tick(app); /* PACKET_STATISTICS resets on read: add it up every tick */
 	mcfan_overrun_tick(app); /* sleep overrun, port side: after the kernel read */
-	mcfan_sched_update(app); /* wait_cpu before a timed msacc window may freeze */
+	/* wait_cpu: every tick before a timed msacc window may freeze, else every 100 ms */
+	if (++app->sched_ticks >= SCHED_EVERY_TICKS || sched_needed(app)) {
+		app->sched_ticks = 0;
+		mcfan_sched_update(app);
+	}
 	mcfan_igmp_tick(app); /* IGMP/MLD: take the control frames, send what is due */
 	if (app->control == NULL || !mcfan_ctl_trylock())
 		return;

@@ -25,6 +25,7 @@
 #include "control/action.h"
 #include "control/igmp.h"
 #include "control/live.h"
+#include "control/sched.h"
 #include "control/stats.h"
 
 #define STOP_DRAIN_WAIT_MS 1000   /* how long `stop` waits for workers to count what is queued */
@@ -196,6 +197,8 @@ mcfan_ctl_msacc_enable(struct mcfan_app *app, bool on, char *msg, size_t len)
 		ret = mcfan_err_set(msg, len, -EALREADY, "msacc %s: accounting is already %s", on ? "on" :
 			      "off", on ? "on" : "off");
 	} else {
+		if (!on)
+			mcfan_sched_update(app); /* the wait_cpu up to now, before it stops */
 		mcfan_atomic_flag_store(&app->live.msacc, on, memory_order_relaxed);
 		ret = mcfan_err_set(msg, len, 0, on ? "microstate accounting on (the time it was off "
 			      "counts as other; msacc reset starts a clean window)" :
