@@ -42,7 +42,7 @@ LIMIT = t.TELEMETRY_MAX_OUTPUT
 STATES = ["other", "poll_empty", "rx", "classify", "fanout", "dequeue", "process", "sleep",
           "console", "telemetry", "wait_cpu"]
 DROPS = ["not_multicast", "not_udp", "malformed", "fragment", "unknown_group", "ring_full",
-         "control", "truncated", "ctl_ring_full"]
+         "control", "truncated", "ctl_ring_full", "quit_drained"]
 ROLES = {"rx", "worker", "rx+worker", "control"}
 
 # The documented reply keys (docs/telemetry.md).
