@@ -5,6 +5,7 @@
 /* The quit drain (control/quitdrain.h): the frames left in the RX queues at quit. */
 
 #include <inttypes.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -13,6 +14,7 @@
 
 #include "mcfan.h"
 #include "log.h"
+#include "control/kernel.h"
 #include "control/quitdrain.h"
 
 #define QUITDRAIN_BURST 32
@@ -44,11 +46,20 @@ uint64_t
 mcfan_quit_drain(struct mcfan_app *app)
 {
 	uint64_t total = 0, frames, bytes;
+	struct mcfan_kernel_view kv;
+	struct rte_eth_stats ps;
 	uint32_t max_frames;
 	uint16_t port, q;
 
+	memset(&ps, 0, sizeof(ps));
+
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!app->ports[port].used || !app->ports[port].started)
+			continue;
+		/* only a port with a kernel queue in its path holds frames that arrived and wait;
+		 * a file source (net_pcap rx_pcap, infinite_rx) or net_ring/net_null would only
+		 * produce new ones */
+		if (mcfan_kernel_read(app, port, &ps, &kv) < 0 || strcmp(kv.source, "none") == 0)
 			continue;
 		max_frames = (uint32_t)app->ports[port].nb_rxd +
 			MCFAN_QUITDRAIN_EXTRA_BURSTS * QUITDRAIN_BURST;

@@ -23,7 +23,9 @@
 #define MCFAN_QUITDRAIN_QUEUE_US 50000
 
 /**
- * Drain every RX queue of every used port: rte_eth_rx_burst() until it returns 0, at most
+ * Drain every RX queue of every used, started port that has a kernel queue in its path
+ * (control/kernel.h source other than "none": net_af_packet, net_tap, net_pcap on a live
+ * interface; a file or memory source only makes new frames): rte_eth_rx_burst() until it returns 0, at most
  * the queue's ring size (nb_rxd) plus MCFAN_QUITDRAIN_EXTRA_BURSTS bursts of frames and
  * MCFAN_QUITDRAIN_QUEUE_US microseconds per queue, so a port that keeps receiving cannot
  * hold the quit. Every mbuf received is freed to its pool here (the drain owns it); the
