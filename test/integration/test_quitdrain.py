@@ -85,6 +85,10 @@ def common(what, rc, err, rep):
     port = rep["ports"][0]
     t.check_eq(port["ipackets"], rep["rx_frames"],
                f"[{what}] every frame the PMD received is counted (ipackets == rx_frames)")
+    # the kernel's own count: a frame left in the af_packet ring is in kernel_packets
+    # (tp_packets) but, undrained, in no ipackets
+    t.check_eq(port["kernel_packets"], port["ipackets"] + port["kernel_drops"],
+               f"[{what}] kernel_packets == ipackets + kernel_drops (nothing left in the ring)")
     return True
 
 
