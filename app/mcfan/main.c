@@ -46,6 +46,7 @@
 #include "seq_check.h"
 #include "group_engine.h"
 #include "control/stats.h"
+#include "control/quitdrain.h"
 #include "metrics/metrics.h"
 #include "telemetry/socket.h"
 
@@ -613,6 +614,10 @@ stop:
 	mcfan_idle_free(app);
 	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_DONE, memory_order_release);
 	app->stop_tsc = rte_rdtsc();
+	/* frames still in the RX queues: counted (quit_drained), and before the ports stop so
+	 * the kernel-side counters read there are final */
+	if (launched)
+		mcfan_quit_drain(app);
 	mcfan_ports_stop(app);
 	close_ports(app);
 	app->mbufs_outside = app->pool == NULL ? 0 :

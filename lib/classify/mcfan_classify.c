@@ -64,6 +64,7 @@ static const char *const drop_names[MCFAN_DROP_MAX] = {
 	[MCFAN_DROP_CONTROL] = "control",
 	[MCFAN_DROP_TRUNCATED] = "truncated",
 	[MCFAN_DROP_CTL_RING_FULL] = "ctl_ring_full",
+	[MCFAN_DROP_QUIT_DRAINED] = "quit_drained",
 };
 
 const char *

@@ -41,6 +41,10 @@ enum mcfan_drop {
 	/** An IGMP or MLD frame the RX lcore's control ring (to the control lcore) had no room
 	 * for; decided by lib/fanout, never by the classifier (such frames are `control`). */
 	MCFAN_DROP_CTL_RING_FULL,
+	/** A frame still in a port's RX queue when mcfan quit: received by the control side
+	 * after the data lcores stopped, freed, counted by no engine (app/mcfan/control/quitdrain.c);
+	 * never decided by the classifier or lib/fanout. */
+	MCFAN_DROP_QUIT_DRAINED,
 	MCFAN_DROP_MAX
 };
 

@@ -6,9 +6,11 @@ at start, and frames the kernel cut to fit the ring count as `truncated`, not `m
 while frames that fit are delivered. A veth pair with MTU 4000; real frames sent into the
 peer with an AF_PACKET socket. Needs root (else 77). Usage: test_afpacket.py MCFAN_BINARY"""
 
+import atexit
 import json
 import os
 import socket
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,6 +19,7 @@ import time
 import mcfantest as t
 
 TMP = tempfile.mkdtemp(prefix="mcfan-afpacket-")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 IF_A, IF_B = f"mcfmtu{os.getpid() % 10000}a", f"mcfmtu{os.getpid() % 10000}b"
 MTU = 4000
 N_EACH = 20

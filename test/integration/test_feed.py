@@ -29,11 +29,13 @@ Usage: test_feed.py MCFAN_BINARY. The live part is skipped (77 overall only if n
 else ran) without root or `ip netns`.
 """
 
+import atexit
 import json
 import os
 import re
 import socket
 import struct
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -95,6 +97,7 @@ def feed_of(rep, group):
 
 def run_pcap(name, frames, app, lcores="0-1"):
     d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    atexit.register(shutil.rmtree, d, ignore_errors=True)
     pcap = os.path.join(d, f"{name}.pcap")
     t.write_pcap(pcap, frames)
     eal = t.eal_args(f"feed-{name}", lcores=lcores,
@@ -153,6 +156,7 @@ show feed
 def test_rtp():
     fr = rtp_frames()
     d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    atexit.register(shutil.rmtree, d, ignore_errors=True)
     script = os.path.join(d, "console.txt")
     with open(script, "w") as f:
         f.write(CONSOLE_SCRIPT)
@@ -438,6 +442,7 @@ def test_wrong_kind():
         fr.append(t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)))
         fr.append(t.udp4_frame("239.9.9.2", PORT, iperf2_payload(s)))
     d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    atexit.register(shutil.rmtree, d, ignore_errors=True)
     pcap = os.path.join(d, "wrong.pcap")
     script = os.path.join(d, "console.txt")
     report = os.path.join(d, "report.json")

@@ -18,8 +18,10 @@ when given; /mcfan/info, show config, the start line and the report say which an
 
 Usage: test_mempool.py MCFAN_BINARY"""
 
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -27,6 +29,7 @@ import time
 import mcfantest as t
 
 TMP = tempfile.mkdtemp(prefix="mcfan-mempool-")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 N_FRAMES = 57          # frames in the capture = mbufs net_pcap keeps
 KEYS = {"name", "size", "cache_size", "ops", "ops_why", "available", "outside_pool"}
 

@@ -18,8 +18,10 @@ Checks, console on a pipe, net_null, lcores 1 (RX and worker) and 2 (worker):
 
 Usage: test_msacc_off.py MCFAN_BINARY"""
 
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -27,6 +29,7 @@ import time
 import mcfantest as t
 
 TMP = tempfile.mkdtemp(prefix="mcfan-msacc-off-")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 
 
 class Run:

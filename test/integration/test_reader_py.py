@@ -15,9 +15,11 @@ Input: net_pcap with a file of 5 frames of 239.9.9.1:3999 (read at start, kept i
 the readers open with oldest=True). Usage: test_reader_py.py MCFAN_BINARY. No root needed.
 """
 
+import atexit
 import errno
 import os
 import signal
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -68,6 +70,7 @@ def main():
     import mcfan_reader as mr
     rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
     tmp = tempfile.mkdtemp(prefix="mcfan-readerpy-")
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     pcap = os.path.join(tmp, "in.pcap")
     t.write_pcap(pcap, [t.udp4_frame("239.9.9.1", PORT, b"x" * 100) for _ in range(FRAMES)])
     prefix = f"mcfan-rdpy-{os.getpid()}"

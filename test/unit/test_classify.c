@@ -188,7 +188,8 @@ test_drop_names(void)
 	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_MAX), "invalid");
 	CHECK_EQ_STR(mcfan_drop_name((enum mcfan_drop)(MCFAN_DROP_MAX + 1)), "invalid");
 	CHECK_EQ_STR(mcfan_drop_name((enum mcfan_drop)-1), "invalid");
-	CHECK_EQ_INT(MCFAN_DROP_MAX, 10);
+	CHECK_EQ_STR(mcfan_drop_name(MCFAN_DROP_QUIT_DRAINED), "quit_drained");
+	CHECK_EQ_INT(MCFAN_DROP_MAX, 11);
 }
 
 static void

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+/* The quit drain (control/quitdrain.h): the frames left in the RX queues at quit. */
+
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "mcfan.h"
+#include "log.h"
+#include "control/kernel.h"
+#include "control/quitdrain.h"
+
+#define QUITDRAIN_BURST 32
+
+/* Drain one queue; *bytes receives the frames' lengths. Returns the frames drained. */
+static uint64_t
+drain_queue(uint16_t port, uint16_t queue, uint32_t max_frames, uint64_t *bytes)
+{
+	struct rte_mbuf *pkts[QUITDRAIN_BURST];
+	uint64_t deadline = rte_get_tsc_cycles() +
+		rte_get_tsc_hz() / 1000000 * MCFAN_QUITDRAIN_QUEUE_US;
+	uint64_t frames = 0;
+	uint16_t n, i;
+
+	while (frames < max_frames && rte_get_tsc_cycles() < deadline) {
+		n = rte_eth_rx_burst(port, queue, pkts, QUITDRAIN_BURST);
+		if (n == 0)
+			break;
+		for (i = 0; i < n; i++) {
+			*bytes += rte_pktmbuf_pkt_len(pkts[i]);
+			rte_pktmbuf_free(pkts[i]);
+		}
+		frames += n;
+	}
+	return frames;
+}
+
+uint64_t
+mcfan_quit_drain(struct mcfan_app *app)
+{
+	uint64_t total = 0, frames, bytes;
+	struct mcfan_kernel_view kv;
+	struct rte_eth_stats ps;
+	uint32_t max_frames;
+	uint16_t port, q;
+
+	memset(&ps, 0, sizeof(ps));
+
+	RTE_ETH_FOREACH_DEV(port) {
+		if (!app->ports[port].used || !app->ports[port].started)
+			continue;
+		/* only a port with a kernel queue in its path holds frames that arrived and wait;
+		 * a file source (net_pcap rx_pcap, infinite_rx) or net_ring/net_null would only
+		 * produce new ones */
+		if (mcfan_kernel_read(app, port, &ps, &kv) < 0 || strcmp(kv.source, "none") == 0)
+			continue;
+		max_frames = (uint32_t)app->ports[port].nb_rxd +
+			MCFAN_QUITDRAIN_EXTRA_BURSTS * QUITDRAIN_BURST;
+		for (q = 0; q < app->ports[port].nb_rxq; q++) {
+			bytes = 0;
+			frames = drain_queue(port, q, max_frames, &bytes);
+			if (frames == 0)
+				continue;
+			app->quit_drained += frames;
+			app->quit_drained_bytes += bytes;
+			total += frames;
+			MCFAN_LOG(INFO, "quit: port %u queue %u: %" PRIu64
+				  " frames still queued, drained (quit_drained)\n", port, q, frames);
+		}
+	}
+	return total;
+}
