@@ -6,7 +6,8 @@ quit drain (app/mcfan/control/quitdrain.c) receives them after the data lcores s
 them under the drop reason quit_drained. A veth pair (198.18.0.0/15 frames, IPv6 off); real
 frames sent into the peer with an AF_PACKET socket; the real console (-i, a pipe).
 Case 1: console `stop`, N frames sent, `quit`: quit_drained == N == rx_frames, conservation
-exact, every mbuf back. Case 2: frames flowing while `quit` arrives: conservation exact, and
+exact, every mbuf back; again with framecnt=4096 and 3,000 frames, more than the port's
+1,024 descriptors. Case 2: frames flowing while `quit` arrives: conservation exact, and
 every frame the PMD received (ipackets) is in rx_frames. Needs root (else 77).
 Usage: test_quitdrain.py MCFAN_BINARY"""
 
@@ -33,9 +34,10 @@ def ip(*args):
     return subprocess.run(["ip", *args], capture_output=True, text=True)
 
 
-def start(name):
+def start(name, vdev_extra=""):
     report = os.path.join(TMP, f"report-{name}.json")
-    eal = t.eal_args(f"qd{name}{os.getpid()}") + ["--vdev", f"net_af_packet0,iface={IF_A}"]
+    eal = t.eal_args(f"qd{name}{os.getpid()}") + ["--vdev",
+                                                  f"net_af_packet0,iface={IF_A}{vdev_extra}"]
     cmd = [t.mcfan_path(), *eal, "--", "--groups", "239.9.9.1:3999", "-i",
            "--duration", "30", "--report-json", report]
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -92,28 +94,30 @@ def common(what, rc, err, rep):
     return True
 
 
-def case_stopped():
-    p, eal, report = start("stop")
+def case_stopped(name="stopped", n=N, vdev_extra=""):
+    p, eal, report = start(name, vdev_extra)
     ok = False
     for line in p.stderr:  # wait for the run (stderr then drained by communicate)
         if "running:" in line:
             ok = True
             break
-    if not t.check(ok, "[stopped] mcfan runs"):
+    if not t.check(ok, f"[{name}] mcfan runs"):
         finish(p, eal, report)
         return
     console(p, "stop")
     time.sleep(1.0)
-    send(N, 0.001)
+    send(n, 0.001 if n <= N else 0.0001)
     time.sleep(0.5)
     console(p, "quit")
     rc, err, rep = finish(p, eal, report)
-    if common("stopped", rc, err, rep):
-        t.check_eq(rep["drops"]["quit_drained"], N,
-                   f"[stopped] the {N} frames sent while RX was stopped are quit_drained")
-        t.check_eq(rep["rx_frames"], N, "[stopped] the wire's frames, all counted")
-        t.check_eq(rep["delivered_frames"], 0, "[stopped] none delivered")
-        t.check("quit_drained" in err, "[stopped] the drain is logged")
+    if common(name, rc, err, rep):
+        kd = rep["ports"][0]["kernel_drops"]
+        t.check_eq(kd, 0, f"[{name}] the kernel ring held every frame (kernel_drops 0)")
+        t.check_eq(rep["drops"]["quit_drained"], n,
+                   f"[{name}] the {n} frames sent while RX was stopped are quit_drained")
+        t.check_eq(rep["rx_frames"], n, f"[{name}] the wire's frames, all counted")
+        t.check_eq(rep["delivered_frames"], 0, f"[{name}] none delivered")
+        t.check("quit_drained" in err, f"[{name}] the drain is logged")
 
 
 def case_flowing():
@@ -150,6 +154,9 @@ def main():
                            capture_output=True)
             ip("link", "set", i, "up")
         case_stopped()
+        # a kernel ring larger than the port's descriptors (framecnt 4096 against nb_rxd
+        # 1024): 3,000 frames wait at quit, more than nb_rxd + a few bursts
+        case_stopped("stopped-4096", 3000, ",framecnt=4096")
         case_flowing()
     finally:
         ip("link", "del", IF_A)

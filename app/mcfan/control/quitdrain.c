@@ -61,7 +61,8 @@ mcfan_quit_drain(struct mcfan_app *app)
 		 * produce new ones */
 		if (mcfan_kernel_read(app, port, &ps, &kv) < 0 || strcmp(kv.source, "none") == 0)
 			continue;
-		max_frames = (uint32_t)app->ports[port].nb_rxd +
+		max_frames = RTE_MAX((uint32_t)app->ports[port].nb_rxd,
+				     (uint32_t)MCFAN_QUITDRAIN_MIN_FRAMES) +
 			MCFAN_QUITDRAIN_EXTRA_BURSTS * QUITDRAIN_BURST;
 		for (q = 0; q < app->ports[port].nb_rxq; q++) {
 			bytes = 0;

@@ -19,14 +19,19 @@
 
 /** Most bursts taken from one RX queue beyond its ring size, frames / burst. */
 #define MCFAN_QUITDRAIN_EXTRA_BURSTS 4
+/** Least ring size assumed for a queue, frames: a kernel ring can hold more than the
+ * port's descriptors (net_af_packet's framecnt is its own vdev argument, 4096 in the
+ * benchmarks, and ignores nb_rxd). The time bound below still holds. */
+#define MCFAN_QUITDRAIN_MIN_FRAMES 262144
 /** Longest time spent draining one RX queue, microseconds. */
 #define MCFAN_QUITDRAIN_QUEUE_US 50000
 
 /**
  * Drain every RX queue of every used, started port that has a kernel queue in its path
  * (control/kernel.h source other than "none": net_af_packet, net_tap, net_pcap on a live
- * interface; a file or memory source only makes new frames): rte_eth_rx_burst() until it returns 0, at most
- * the queue's ring size (nb_rxd) plus MCFAN_QUITDRAIN_EXTRA_BURSTS bursts of frames and
+ * interface; a file or memory source only makes new frames): rte_eth_rx_burst() until it
+ * returns 0, at most the queue's ring size (nb_rxd, and at least MCFAN_QUITDRAIN_MIN_FRAMES)
+ * plus MCFAN_QUITDRAIN_EXTRA_BURSTS bursts of frames and
  * MCFAN_QUITDRAIN_QUEUE_US microseconds per queue, so a port that keeps receiving cannot
  * hold the quit. Every mbuf received is freed to its pool here (the drain owns it); the
  * frames and their bytes are added to app->quit_drained and app->quit_drained_bytes, which
