@@ -365,9 +365,11 @@ mcfan_kernel_final(struct mcfan_app *app)
 	mcfan_ctl_state_unlock(app);
 }
 
-int
-mcfan_kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_stats *ps,
-		  struct mcfan_kernel_view *out)
+/* mcfan_kernel_read(), mcfan_kernel_read_drops(): with_if false reads the interface's
+ * sysfs counters only where kernel_drops comes from them (net_tap). */
+static int
+kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_stats *ps,
+	    struct mcfan_kernel_view *out, bool with_if)
 {
 	struct if_counters now;
 	struct kernel_port *kp;
@@ -383,7 +385,7 @@ mcfan_kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_e
 	kp = &app->kernel->ports[port];
 	port_poll(kp);
 	snprintf(out->ifname, sizeof(out->ifname), "%s", kp->ifname);
-	if (kp->have_if) {
+	if (kp->have_if && (with_if || kp->kind == KIND_TAP)) {
 		if (kp->final)
 			now = kp->if_final;
 		else if (!if_read(kp->ifname, &now))
@@ -421,6 +423,20 @@ mcfan_kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_e
 	}
 	mcfan_ctl_state_unlock(app);
 	return 0;
+}
+
+int
+mcfan_kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_stats *ps,
+		  struct mcfan_kernel_view *out)
+{
+	return kernel_read(app, port, ps, out, true);
+}
+
+int
+mcfan_kernel_read_drops(const struct mcfan_app *app, uint16_t port,
+			const struct rte_eth_stats *ps, struct mcfan_kernel_view *out)
+{
+	return kernel_read(app, port, ps, out, false);
 }
 
 void

@@ -80,6 +80,20 @@ int mcfan_kernel_read(const struct mcfan_app *app, uint16_t port,
 		      const struct rte_eth_stats *ps, struct mcfan_kernel_view *out);
 
 /**
+ * As mcfan_kernel_read(), but without the interface's own counters (have_if false,
+ * if_rx_packets and if_rx_dropped 0) unless kernel_drops comes from them (net_tap): for a
+ * caller that wants only the kernel-side drops, every control tick. The interface counters
+ * are four sysfs files, each opened, read and closed; at 100 ticks a second on
+ * net_af_packet that was 16 % of mcfan's CPU in the seed at 3,300 datagrams/s a group
+ * (docs/performance.md). Same locking and errors as mcfan_kernel_read().
+ *
+ * @return
+ *   0, or -ENODEV for a port mcfan does not use (out is then "none", all zero).
+ */
+int mcfan_kernel_read_drops(const struct mcfan_app *app, uint16_t port,
+			    const struct rte_eth_stats *ps, struct mcfan_kernel_view *out);
+
+/**
  * `clear stats`: the kernel-side counters start from zero now. Control thread, with the
  * other baselines (control/stats.c). Takes ctl_lock.
  */

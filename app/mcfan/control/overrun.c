@@ -231,7 +231,7 @@ mcfan_overrun_tick(struct mcfan_app *app)
 			continue;
 		rd->ok = true;
 		rd->imissed = ps.imissed;
-		if (mcfan_kernel_read(app, port, &ps, &kv) != 0)
+		if (mcfan_kernel_read_drops(app, port, &ps, &kv) != 0)
 			continue;
 		if (strcmp(kv.source, "packet_statistics") == 0) {
 			rd->per_queue = true;
