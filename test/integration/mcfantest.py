@@ -371,6 +371,18 @@ def finish_popen(p, eal, report, timeout):
     return p.returncode, err, load_report(report)
 
 
+def veth_pair_or_skip(test, a, b):
+    """Create the veth pair a <-> b (the caller deletes it: `ip link del a`), or, without
+    root or when the pair cannot be made, say why and exit 77 (skipped); test names it."""
+    if os.geteuid() != 0:
+        print(f"{test}: needs root for a veth pair, skipping")
+        sys.exit(77)
+    if subprocess.run(["ip", "link", "add", a, "type", "veth", "peer", "name", b],
+                      capture_output=True, text=True).returncode != 0:
+        print(f"{test}: cannot create a veth pair, skipping")
+        sys.exit(77)
+
+
 def packet_send(ifname, frames, rounds=1, gap=0.0):
     """Send the raw Ethernet frames (bytes) into interface ifname with an AF_PACKET socket
     (root), rounds times over, sleeping gap seconds after each round (0: none)."""

@@ -10,7 +10,6 @@ import atexit
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 
@@ -47,12 +46,7 @@ def run(devargs, send):
 
 
 def main():
-    if os.geteuid() != 0:
-        print("test_afpacket: needs root for a veth pair, skipping")
-        sys.exit(77)
-    if ip("link", "add", IF_A, "type", "veth", "peer", "name", IF_B).returncode != 0:
-        print("test_afpacket: cannot create a veth pair, skipping")
-        sys.exit(77)
+    t.veth_pair_or_skip("test_afpacket", IF_A, IF_B)
     try:
         for i in (IF_A, IF_B):
             ip("link", "set", i, "mtu", str(MTU), "up")

@@ -18,7 +18,6 @@ import atexit
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -146,12 +145,7 @@ def case_flowing():
 
 
 def main():
-    if os.geteuid() != 0:
-        print("test_quitdrain: needs root for a veth pair, skipping")
-        sys.exit(77)
-    if ip("link", "add", IF_A, "type", "veth", "peer", "name", IF_B).returncode != 0:
-        print("test_quitdrain: cannot create a veth pair, skipping")
-        sys.exit(77)
+    t.veth_pair_or_skip("test_quitdrain", IF_A, IF_B)
     try:
         for i in (IF_A, IF_B):
             subprocess.run(["sysctl", "-qw", f"net.ipv6.conf.{i}.disable_ipv6=1"],
