@@ -432,8 +432,6 @@ struct mcfan_app {
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	unsigned int sched_ticks;         /* control ticks since wait_cpu was read (control.c) */
-	uint64_t quit_drained;            /* frames drained from RX queues at quit (quitdrain.c) */
-	uint64_t quit_drained_bytes;      /* their bytes (frame lengths) */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */
 	uint64_t start_tsc;
 	uint64_t stop_tsc;

@@ -245,6 +245,24 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 	return delivered;
 }
 
+int
+mcfan_rx_stats_add_drops(struct mcfan_rx_stats *st, unsigned int pair, enum mcfan_drop reason,
+			 uint64_t frames, uint64_t bytes)
+{
+	if (reason <= MCFAN_DROP_NONE || reason >= MCFAN_DROP_MAX)
+		return -EINVAL;
+	rte_seqcount_write_begin(&st->seq);
+	st->rx_frames += frames;
+	st->rx_bytes += bytes;
+	st->drops[reason] += frames;
+	if (pair < st->n_pairs) {
+		st->pair[pair].rx_frames += frames;
+		st->pair[pair].drops[reason] += frames;
+	}
+	rte_seqcount_write_end(&st->seq);
+	return 0;
+}
+
 uint16_t
 mcfan_fanout_burst(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *table,
 		   struct rte_mbuf **pkts, uint16_t n, uint64_t rx_tsc)

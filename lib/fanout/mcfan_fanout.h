@@ -22,7 +22,9 @@
  * shared by reference count (rte_pktmbuf_refcnt_update, every segment), never copied.
  *
  * Writer/reader protocol: each stats block has exactly one writer, the lcore
- * that owns it, which wraps each update in rte_seqcount_write_begin() and
+ * that owns it (an RX lcore's block, once that lcore has stopped, the thread that
+ * drains its queues: mcfan_rx_stats_add_drops()), which wraps each update in
+ * rte_seqcount_write_begin() and
  * rte_seqcount_write_end() on the block's seq (odd while writing); readers on
  * other threads copy the block with mcfan_rx_stats_read() / mcfan_rx_ctx_read()
  * / mcfan_worker_stats_read() and retry while the sequence is odd or changed
@@ -50,7 +52,8 @@ struct mcfan_mbuf_meta {
 	uint8_t inst;      /**< The group's worker engine instance (mcfan_group_entry inst). */
 };
 
-/** Counters of one RX lcore. Single writer: that lcore. */
+/** Counters of one RX lcore (struct mcfan_rx_stats below). Single writer: that lcore; after
+ * it stopped, the quit drain (mcfan_rx_stats_add_drops()). */
 /** Most (port, RX queue) pairs whose frames and drops one RX lcore's stats count apart. */
 #define MCFAN_RX_STATS_PAIRS RTE_MAX_ETHPORTS
 
@@ -292,6 +295,34 @@ uint16_t mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_t
  *   Frames delivered (at least one copy enqueued) since the last flush.
  */
 uint16_t mcfan_fanout_flush(struct mcfan_rx_ctx *ctx);
+
+/**
+ * Count frames that another thread took from one of an RX lcore's (port, RX queue) pairs
+ * and dropped, exactly where the lcore counts the frames it drops itself: the block's
+ * rx_frames, rx_bytes and drops[reason], and the pair's rx_frames and drops[reason], so
+ * that the lcore's, the pair's (the port's) and the summed totals all include them. For the
+ * quit drain (app/mcfan/control/quitdrain.c: MCFAN_DROP_QUIT_DRAINED), which receives what
+ * is left in a queue once the lcore has stopped. One rte_seqcount write section, the same
+ * publication as mcfan_fanout_flush(), so readers see the counters change together.
+ * Only while the owning lcore does not run (joined, or not launched): the block keeps one
+ * writer at a time. Not a fast-path function.
+ *
+ * @param st
+ *   The RX lcore's stats block (struct mcfan_rx_ctx stats). Must not be NULL.
+ * @param pair
+ *   The pair's index in st->pair[] (the lcore's pairs in poll order); st->n_pairs or more:
+ *   counted in the lcore's counters only, under no pair.
+ * @param reason
+ *   The drop reason, MCFAN_DROP_NONE + 1 .. MCFAN_DROP_MAX - 1.
+ * @param frames
+ *   Frames to count.
+ * @param bytes
+ *   Their pkt_len summed, bytes.
+ * @return
+ *   0, or -EINVAL for a reason out of range (nothing counted).
+ */
+int mcfan_rx_stats_add_drops(struct mcfan_rx_stats *st, unsigned int pair,
+			     enum mcfan_drop reason, uint64_t frames, uint64_t bytes);
 
 /**
  * Process and free a burst of mbufs dequeued by a worker.

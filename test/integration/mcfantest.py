@@ -357,6 +357,47 @@ def remove_runtime_dir(eal):
     shutil.rmtree(runtime_dir(eal), ignore_errors=True)
 
 
+def finish_popen(p, eal, report, timeout):
+    """Collect a mcfan started with subprocess.Popen, its stderr on a pipe: wait up to timeout
+    seconds for it to end (then SIGKILL it, this process only), remove its EAL runtime
+    directory and load its JSON report (--report-json report). Returns (exit status, stderr,
+    report dict or None)."""
+    try:
+        _, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+    remove_runtime_dir(eal)
+    return p.returncode, err, load_report(report)
+
+
+def veth_pair_or_skip(test, a, b):
+    """Create the veth pair a <-> b (the caller deletes it: `ip link del a`), or, without
+    root or when the pair cannot be made, say why and exit 77 (skipped); test names it."""
+    if os.geteuid() != 0:
+        print(f"{test}: needs root for a veth pair, skipping")
+        sys.exit(77)
+    if subprocess.run(["ip", "link", "add", a, "type", "veth", "peer", "name", b],
+                      capture_output=True, text=True).returncode != 0:
+        print(f"{test}: cannot create a veth pair, skipping")
+        sys.exit(77)
+
+
+def packet_send(ifname, frames, rounds=1, gap=0.0):
+    """Send the raw Ethernet frames (bytes) into interface ifname with an AF_PACKET socket
+    (root), rounds times over, sleeping gap seconds after each round (0: none)."""
+    import socket
+    import time
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((ifname, 0))
+    for _ in range(rounds):
+        for fr in frames:
+            s.send(fr)
+        if gap:
+            time.sleep(gap)
+    s.close()
+
+
 def eal_lines(stderr):
     """Lines EAL printed (a run refused before rte_eal_init prints none)."""
     return [ln for ln in stderr.splitlines() if ln.startswith("EAL:")]

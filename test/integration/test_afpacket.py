@@ -7,12 +7,9 @@ while frames that fit are delivered. A veth pair with MTU 4000; real frames sent
 peer with an AF_PACKET socket. Needs root (else 77). Usage: test_afpacket.py MCFAN_BINARY"""
 
 import atexit
-import json
 import os
-import socket
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 
@@ -42,35 +39,14 @@ def run(devargs, send):
                          stdin=subprocess.DEVNULL)
     if send:
         time.sleep(2.0)
-        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-        s.bind((IF_B, 0))
         long_frame = t.udp4_frame("239.9.9.1", 3999, data=b"L" * 2900)    # 2,942 bytes
         short_frame = t.udp4_frame("239.9.9.1", 3999, data=b"s" * 900)    # 942 bytes
-        for _ in range(N_EACH):
-            s.send(long_frame)
-            s.send(short_frame)
-            time.sleep(0.005)
-        s.close()
-    try:
-        _, err = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        _, err = p.communicate()
-    t.remove_runtime_dir(eal)
-    rep = None
-    if os.path.exists(report):
-        with open(report) as f:
-            rep = json.load(f)
-    return p.returncode, err, rep
+        t.packet_send(IF_B, [long_frame, short_frame], N_EACH, 0.005)
+    return t.finish_popen(p, eal, report, 60)
 
 
 def main():
-    if os.geteuid() != 0:
-        print("test_afpacket: needs root for a veth pair, skipping")
-        sys.exit(77)
-    if ip("link", "add", IF_A, "type", "veth", "peer", "name", IF_B).returncode != 0:
-        print("test_afpacket: cannot create a veth pair, skipping")
-        sys.exit(77)
+    t.veth_pair_or_skip("test_afpacket", IF_A, IF_B)
     try:
         for i in (IF_A, IF_B):
             ip("link", "set", i, "mtu", str(MTU), "up")

@@ -5,19 +5,19 @@
 quit drain (app/mcfan/control/quitdrain.c) receives them after the data lcores stop and counts
 them under the drop reason quit_drained. A veth pair (198.18.0.0/15 frames, IPv6 off); real
 frames sent into the peer with an AF_PACKET socket; the real console (-i, a pipe).
-Case 1: console `stop`, N frames sent, `quit`: quit_drained == N == rx_frames, conservation
-exact, every mbuf back; again with framecnt=4096 and 3,000 frames, more than the port's
-1,024 descriptors. Case 2: frames flowing while `quit` arrives: conservation exact, and
-every frame the PMD received (ipackets) is in rx_frames. Needs root (else 77).
+Case 1: console `stop`, N frames sent, `quit`: quit_drained == N == rx_frames, in the totals
+and on the RX lcore that owned the queue and its port (the report's lcores[] and ports[]
+entries), conservation exact, every mbuf back; again with framecnt=4096 and 3,000 frames,
+more than the port's 1,024 descriptors. Case 2: frames flowing while `quit` arrives:
+conservation exact, and every frame the PMD received (ipackets) is in rx_frames. In every
+case the RX lcores' and the ports' rx_frames and drops sum to the totals. Needs root (else
+77).
 Usage: test_quitdrain.py MCFAN_BINARY"""
 
 import atexit
-import json
 import os
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -51,28 +51,11 @@ def console(p, line):
 
 
 def finish(p, eal, report):
-    try:
-        _, err = p.communicate(timeout=40)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        _, err = p.communicate()
-    t.remove_runtime_dir(eal)
-    rep = None
-    if os.path.exists(report):
-        with open(report) as f:
-            rep = json.load(f)
-    return p.returncode, err, rep
+    return t.finish_popen(p, eal, report, 40)
 
 
 def send(count, gap):
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    s.bind((IF_B, 0))
-    fr = t.udp4_frame("239.9.9.1", 3999, data=b"q" * 100)
-    for _ in range(count):
-        s.send(fr)
-        if gap:
-            time.sleep(gap)
-    s.close()
+    t.packet_send(IF_B, [t.udp4_frame("239.9.9.1", 3999, data=b"q" * 100)], count, gap)
 
 
 def common(what, rc, err, rep):
@@ -91,7 +74,19 @@ def common(what, rc, err, rep):
     # (tp_packets) but, undrained, in no ipackets
     t.check_eq(port["kernel_packets"], port["ipackets"] + port["kernel_drops"],
                f"[{what}] kernel_packets == ipackets + kernel_drops (nothing left in the ring)")
+    # where the frames arose: summed over the RX lcores, and over the ports, the per-lcore
+    # and per-port figures are the totals (the drained frames included)
+    for rows, kind in ((rx_lcores(rep), "RX lcores"), (rep["ports"], "ports")):
+        t.check_eq(sum(x.get("rx_frames", 0) for x in rows), rep["rx_frames"],
+                   f"[{what}] rx_frames summed over the {kind} == the total")
+        for r in sorted(rep["drops"]):
+            t.check_eq(sum(x.get("drops", {}).get(r, 0) for x in rows), rep["drops"][r],
+                       f"[{what}] drops {r} summed over the {kind} == the total")
     return True
+
+
+def rx_lcores(rep):
+    return [lc for lc in rep["lcores"] if "rx" in lc["role"]]
 
 
 def case_stopped(name="stopped", n=N, vdev_extra=""):
@@ -118,6 +113,14 @@ def case_stopped(name="stopped", n=N, vdev_extra=""):
         t.check_eq(rep["rx_frames"], n, f"[{name}] the wire's frames, all counted")
         t.check_eq(rep["delivered_frames"], 0, f"[{name}] none delivered")
         t.check("quit_drained" in err, f"[{name}] the drain is logged")
+        # counted on the RX lcore that owned the queue and on its port, not only in the totals
+        lcs = rx_lcores(rep)
+        t.check_eq(len(lcs), 1, f"[{name}] one RX lcore")
+        for row, kind in ((lcs[0] if lcs else {}, "the RX lcore's"),
+                          (rep["ports"][0], "the port's")):
+            t.check_eq(row.get("drops", {}).get("quit_drained"), n,
+                       f"[{name}] {kind} quit_drained == {n}")
+            t.check_eq(row.get("rx_frames"), n, f"[{name}] {kind} rx_frames == {n}")
 
 
 def case_flowing():
@@ -142,12 +145,7 @@ def case_flowing():
 
 
 def main():
-    if os.geteuid() != 0:
-        print("test_quitdrain: needs root for a veth pair, skipping")
-        sys.exit(77)
-    if ip("link", "add", IF_A, "type", "veth", "peer", "name", IF_B).returncode != 0:
-        print("test_quitdrain: cannot create a veth pair, skipping")
-        sys.exit(77)
+    t.veth_pair_or_skip("test_quitdrain", IF_A, IF_B)
     try:
         for i in (IF_A, IF_B):
             subprocess.run(["sysctl", "-qw", f"net.ipv6.conf.{i}.disable_ipv6=1"],

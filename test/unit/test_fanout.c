@@ -1500,6 +1500,49 @@ out:
 	ring_del(rings[0]);
 }
 
+/* mcfan_rx_stats_add_drops() (the quit drain's frames): the lcore's rx_frames, rx_bytes and
+ * drops[reason] and, for a pair in use, the pair's; one seqcount section (even afterwards,
+ * two more); a pair >= n_pairs counts in the lcore's counters only; a reason out of range
+ * counts nothing. */
+static void
+test_add_drops(void)
+{
+	struct mcfan_rx_stats *st = calloc(1, sizeof(*st));
+	unsigned int k;
+
+	if (st == NULL)
+		return;
+	st->n_pairs = 2;
+	CHECK_EQ_INT(mcfan_rx_stats_add_drops(st, 1, MCFAN_DROP_QUIT_DRAINED, 200, 200 * 142), 0);
+	CHECK_EQ_INT(st->seq.sn, 2);
+	CHECK_EQ_INT(st->rx_frames, 200);
+	CHECK_EQ_INT(st->rx_bytes, 200 * 142);
+	CHECK_EQ_INT(st->drops[MCFAN_DROP_QUIT_DRAINED], 200);
+	CHECK_EQ_INT(st->pair[1].rx_frames, 200);
+	CHECK_EQ_INT(st->pair[1].drops[MCFAN_DROP_QUIT_DRAINED], 200);
+	CHECK_EQ_INT(st->pair[0].rx_frames, 0);
+	CHECK_EQ_INT(st->delivered_frames, 0);
+	/* no pair (index past n_pairs): the lcore's counters only */
+	CHECK_EQ_INT(mcfan_rx_stats_add_drops(st, 2, MCFAN_DROP_QUIT_DRAINED, 5, 500), 0);
+	CHECK_EQ_INT(st->rx_frames, 205);
+	CHECK_EQ_INT(st->rx_bytes, 200 * 142 + 500);
+	CHECK_EQ_INT(st->drops[MCFAN_DROP_QUIT_DRAINED], 205);
+	CHECK_EQ_INT(st->pair[1].rx_frames, 200);
+	CHECK_EQ_INT(st->pair[2].rx_frames, 0);
+	CHECK_EQ_INT(st->pair[2].drops[MCFAN_DROP_QUIT_DRAINED], 0);
+	CHECK_EQ_INT(st->seq.sn, 4);
+	/* conservation holds: every frame added is a drop */
+	CHECK_EQ_INT(st->rx_frames, st->delivered_frames + sum_drops(st));
+	/* bad reasons: nothing counted, the block untouched */
+	CHECK_EQ_INT(mcfan_rx_stats_add_drops(st, 0, MCFAN_DROP_NONE, 7, 7), -EINVAL);
+	CHECK_EQ_INT(mcfan_rx_stats_add_drops(st, 0, MCFAN_DROP_MAX, 7, 7), -EINVAL);
+	CHECK_EQ_INT(st->seq.sn, 4);
+	CHECK_EQ_INT(st->rx_frames, 205);
+	for (k = 1; k < MCFAN_DROP_MAX; k++)
+		CHECK_EQ_INT(st->pair[0].drops[k], 0);
+	free(st);
+}
+
 static void
 test_stats_read(void)
 {
@@ -1822,6 +1865,7 @@ main(void)
 		test_stage_flush();
 		test_stats_read();
 		test_pair_stats();
+		test_add_drops();
 		test_worker_read_bounded();
 		test_control_ring();
 		check_pool_full("end");

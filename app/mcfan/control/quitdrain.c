@@ -42,9 +42,34 @@ drain_queue(uint16_t port, uint16_t queue, uint32_t max_frames, uint64_t *bytes)
 	return frames;
 }
 
+/* The RX lcore that polled (port, queue) and the index of that pair in its stats block
+ * (control/ports.c ports_assign() deals the pairs out before launch). A queue no RX lcore
+ * polls should not exist: its frames are counted on the first RX lcore, under no pair (its
+ * totals only), so that they are still counted where the totals come from. */
+static struct mcfan_lcore *
+queue_owner(struct mcfan_app *app, uint16_t port, uint16_t queue, unsigned int *pair)
+{
+	struct mcfan_lcore *lc;
+	unsigned int r, i;
+
+	for (r = 0; r < app->n_rx; r++) {
+		lc = &app->lcores[app->rx_lcore_ids[r]];
+		for (i = 0; i < lc->n_ports; i++) {
+			if (lc->ports[i] == port && lc->queues[i] == queue) {
+				*pair = i;
+				return lc;
+			}
+		}
+	}
+	*pair = MCFAN_RX_STATS_PAIRS; /* >= n_pairs: no pair */
+	return app->n_rx > 0 ? &app->lcores[app->rx_lcore_ids[0]] : NULL;
+}
+
 uint64_t
 mcfan_quit_drain(struct mcfan_app *app)
 {
+	struct mcfan_lcore *owner;
+	unsigned int pair;
 	uint64_t total = 0, frames, bytes;
 	struct mcfan_kernel_view kv;
 	struct rte_eth_stats ps;
@@ -69,11 +94,17 @@ mcfan_quit_drain(struct mcfan_app *app)
 			frames = drain_queue(port, q, max_frames, &bytes);
 			if (frames == 0)
 				continue;
-			app->quit_drained += frames;
-			app->quit_drained_bytes += bytes;
 			total += frames;
 			MCFAN_LOG(INFO, "quit: port %u queue %u: %" PRIu64
 				  " frames still queued, drained (quit_drained)\n", port, q, frames);
+			/* received and dropped on the RX lcore that owned the queue (joined: the
+			 * block has no other writer now), so that its, the port's and the summed
+			 * totals all include them */
+			owner = queue_owner(app, port, q, &pair);
+			if (owner == NULL) /* no RX lcore: cannot be (ports_assign() needs one) */
+				continue;
+			mcfan_rx_stats_add_drops(&owner->rx.stats, pair, MCFAN_DROP_QUIT_DRAINED,
+						 frames, bytes);
 		}
 	}
 	return total;

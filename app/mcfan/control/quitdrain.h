@@ -34,9 +34,13 @@
  * plus MCFAN_QUITDRAIN_EXTRA_BURSTS bursts of frames and
  * MCFAN_QUITDRAIN_QUEUE_US microseconds per queue, so a port that keeps receiving cannot
  * hold the quit. Every mbuf received is freed to its pool here (the drain owns it); the
- * frames and their bytes are added to app->quit_drained and app->quit_drained_bytes, which
- * the totals (control/stats.h) count as received and as drops[MCFAN_DROP_QUIT_DRAINED].
- * Must be called only when no data lcore polls any port (after they are joined).
+ * frames and their bytes are counted in the stats block of the RX lcore that polled the
+ * queue, under that (port, queue) pair (mcfan_rx_stats_add_drops()), as received (rx_frames,
+ * rx_bytes) and as drops[MCFAN_DROP_QUIT_DRAINED]: the lcore's, the port's and the totals
+ * (control/stats.h) include them with no special case. A queue no RX lcore polled (cannot
+ * happen: control/ports.c gives each one out) would count on the first RX lcore, in its
+ * totals only. Must be called only when no data lcore runs (after they are joined): the
+ * drain is then the blocks' only writer.
  *
  * @param app
  *   The application; its ports[].used, started and nb_rxq say what to drain.

@@ -75,10 +75,6 @@ totals_raw(const struct mcfan_app *app, struct mcfan_totals *t, struct mcfan_rx_
 			t->drops[k] += s.drops[k];
 		t->mac_mismatch += s.mac_mismatch;
 	}
-	/* frames the quit drain took from the RX queues (0 while running): received, dropped */
-	t->rx_frames += app->quit_drained;
-	t->rx_bytes += app->quit_drained_bytes;
-	t->drops[MCFAN_DROP_QUIT_DRAINED] += app->quit_drained;
 	for (k = 1; k < MCFAN_DROP_MAX; k++)
 		t->drops_total += t->drops[k];
 }

@@ -32,6 +32,7 @@
 #include "telemetry/feed.h"
 #include "telemetry/readers.h"
 #include "telemetry/report.h"
+#include "telemetry/report_rx.h"
 
 #define MSACC_TEXT_MAX (64 * 1024)
 
@@ -569,6 +570,7 @@ report_json_build(struct mcfan_app *app)
 	struct mcfan_lcore_engines eng;
 	struct mcfan_sched_view sv;
 	struct mcfan_overrun_view ov;
+	struct mcfan_report_rx rxv = { .rv = NULL, .n = 0 };
 	json_t *root, *drops, *arr, *o, *wl, *states, *lat, *hist, *idle;
 	char addr[MCFAN_GROUP_STR_MAX];
 	unsigned int i, w, s;
@@ -581,7 +583,8 @@ report_json_build(struct mcfan_app *app)
 	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
 	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
 	iv = calloc(RTE_MAX_LCORE, sizeof(*iv));
-	if (root == NULL || wv == NULL || gv == NULL || rows == NULL || lv == NULL || iv == NULL) {
+	if (root == NULL || wv == NULL || gv == NULL || rows == NULL || lv == NULL || iv == NULL ||
+	    mcfan_report_rx_read(app, &rxv) < 0) {
 		json_decref(root);
 		root = NULL;
 		goto out;
@@ -618,6 +621,7 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "ierrors", json_u64(ps.ierrors));
 		json_object_set_new(o, "rx_nombuf", json_u64(ps.rx_nombuf));
 		port_kernel_json(o, app, port, &ps);
+		mcfan_report_rx_port_json(&rxv, port, o); /* "rx_frames", "drops" of its pairs */
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "ports", arr);
@@ -725,6 +729,7 @@ report_json_build(struct mcfan_app *app)
 								     rows[i].lcore_id));
 		json_object_set_new(o, "engine_set_frames",
 				    json_u64(mcfan_lcore_sel_frames(app, rows[i].lcore_id)));
+		mcfan_report_rx_lcore_json(&rxv, rows[i].lcore_id, o); /* RX lcores only */
 		for (k = 0; k < ni; k++) {
 			if (iv[k].lcore_id != rows[i].lcore_id)
 				continue;
@@ -761,6 +766,7 @@ out:
 	free(rows);
 	free(lv);
 	free(iv);
+	mcfan_report_rx_free(&rxv);
 	return root;
 }
 
