@@ -52,8 +52,6 @@ struct mcfan_mbuf_meta {
 	uint8_t inst;      /**< The group's worker engine instance (mcfan_group_entry inst). */
 };
 
-/** Counters of one RX lcore (struct mcfan_rx_stats below). Single writer: that lcore; after
- * it stopped, the quit drain (mcfan_rx_stats_add_drops()). */
 /** Most (port, RX queue) pairs whose frames and drops one RX lcore's stats count apart. */
 #define MCFAN_RX_STATS_PAIRS RTE_MAX_ETHPORTS
 
@@ -63,6 +61,8 @@ struct mcfan_rx_pair_stats {
 	uint64_t drops[MCFAN_DROP_MAX]; /**< Its frames per drop reason (index 0 unused). */
 };
 
+/** Counters of one RX lcore. Single writer: that lcore; after it stopped, the quit drain
+ * (mcfan_rx_stats_add_drops()). */
 struct mcfan_rx_stats {
 	rte_seqcount_t seq;             /**< Odd while the owner writes the block. */
 	uint32_t seq_pad;               /**< Keeps the counters 64-bit aligned. */
