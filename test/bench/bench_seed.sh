@@ -28,11 +28,20 @@
 # above all) alone can keep both CPUs busy, so machine-wide busy time saturates and is
 # printed for reference only ("machine"); the figure used ("rx CPU-s") is the same difference taken
 # over the lab's own CPU time: the receiver process (utime + stime, every thread), the
-# senders' system time (the cstime they leave to the shell that waits for them: the veth's
-# delivery to the sockets or to af_packet runs as softirq in their context; their user time
-# is left out: iperf2 paces by spinning, so it grows with how long a run takes, not with
-# the receiver's work), the ksoftirqd threads, and the machine's irq + softirq time
-# (/proc/stat; non-zero only when the kernel accounts interrupt time apart).
+# senders' CPU time (what they leave to the shell that waits for them: the veth's delivery
+# to the sockets or to af_packet runs as softirq in their context), the ksoftirqd threads,
+# and, only on a kernel that accounts interrupt time apart (CONFIG_IRQ_TIME_ACCOUNTING),
+# the machine's irq + softirq time from /proc/stat.
+# - A task's utime + stime together is its scheduler runtime, exact; the split between
+#   the two is sampled at the tick (250 Hz here), so cstime alone carries sampling noise.
+# - With tick accounting (CONFIG_TICK_CPU_ACCOUNTING, Debian's and this host's kernel)
+#   a tick in softirq is charged both to /proc/stat's softirq and to the task it
+#   interrupted (account_system_time()), the sender above all: adding /proc/stat counted
+#   the senders' softirq work twice, and with it af_packet's
+#   and the sockets' receive work (docs/performance.md "The seed's CPU accounting").
+# - The senders' user time counts for the paced senders (they sleep between ticks, so it
+#   is their sending); with -S iperf2 it is left out: iperf2 paces by spinning, so it
+#   grows with how long a run takes, not with the receiver's work.
 # Delivered copies: what the 100 sockets counted, or what the 10 workers counted
 # (groups[].copies); lost = 100 x datagrams on the wire - delivered. Printed per run: CPU-s
 # of the receiver, us of CPU per delivered copy, copies, lost (%), the receiver process's
@@ -161,13 +170,19 @@ ksoftirqd_ticks() {
 	echo "$t"
 }
 
-# irq + softirq ticks of the whole machine
+# irq + softirq ticks of the whole machine, where the kernel accounts them apart from the
+# tasks they interrupt (CONFIG_IRQ_TIME_ACCOUNTING); else 0: with tick accounting they are
+# already in the interrupted task's time (see the top)
+IRQ_APART=0
+grep -qs '^CONFIG_IRQ_TIME_ACCOUNTING=y' "/boot/config-$(uname -r)" && IRQ_APART=1
 irq_ticks() {
+	[ "$IRQ_APART" = 1 ] || { echo 0; return; }
 	awk '/^cpu / { print $7 + $8; exit }' /proc/stat
 }
 
-# send COUNT RATE OUTFILE: the senders (lab_send_paced or lab_send), then their system time
-# (cstime of this subshell: the children it waited for) in clock ticks to OUTFILE
+# send COUNT RATE OUTFILE: the senders (lab_send_paced or lab_send), then their CPU time
+# (of this subshell's children it waited for) in clock ticks to OUTFILE: cutime + cstime
+# for the paced senders, cstime for iperf2 (see the top)
 send() {
 	(
 		[ -z "$PIN" ] || taskset -pc "$PIN" "$BASHPID" >/dev/null
@@ -178,7 +193,8 @@ send() {
 			lab_send "$NGROUPS" "$1" "$LEN" "$2" ||
 				echo "bench: a sender failed (see $LAB_DIR/iperf-*.txt)" >&2
 		fi
-		awk '{ sub(/^.*\) /, ""); print $15 }' "/proc/$BASHPID/stat" >"$3"
+		awk -v u="$([ "$SENDER" = paced ] && echo 1 || echo 0)" \
+			'{ sub(/^.*\) /, ""); print $15 + u * $14 }' "/proc/$BASHPID/stat" >"$3"
 	)
 }
 
