@@ -608,6 +608,9 @@ stop:
 	 * port); Prometheus keeps the last scrape, the report has the final values */
 	mcfan_metrics_stop();
 	mcfan_atomic_u32_store(&app->live.phase, MCFAN_PHASE_STOP_RX, memory_order_release);
+	/* sleeping workers see the phase now, not at their timer: the RX queues wait unpolled
+	 * until the join and the quit drain */
+	mcfan_idle_wake_all(app);
 	if (launched && wait_data_lcores() != 0 && status == EXIT_SUCCESS)
 		status = EXIT_FAILURE; /* an engine refused to start (logged by its lcore) */
 	mcfan_pcap_stop(app); /* the workers are done: the writer drains their rings */

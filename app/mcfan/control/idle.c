@@ -273,6 +273,25 @@ sched_name(const struct mcfan_lcore *lc)
 	}
 }
 
+void
+mcfan_idle_wake_all(struct mcfan_app *app)
+{
+	uint64_t one = 1;
+	unsigned int id;
+	ssize_t r;
+
+	if (!fds_valid)
+		return;
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		if (!(app->lcores[id].role & (MCFAN_ROLE_RX | MCFAN_ROLE_WORKER)) ||
+		    app->lcores[id].idle.efd < 0)
+			continue;
+		/* EAGAIN (the counter is full): a wake-up is pending anyway */
+		r = write(app->lcores[id].idle.efd, &one, sizeof(one));
+		RTE_SET_USED(r);
+	}
+}
+
 int
 mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsigned int max)
 {

@@ -30,6 +30,18 @@
  */
 int mcfan_idle_setup(struct mcfan_app *app);
 
+/**
+ * Write the eventfd of every data lcore that has one (the `wake` workers, the `interrupt`
+ * lcores), so that an lcore asleep in its bounded sleep looks at the phase now instead of at
+ * the end of its sleep (up to 50 ms for a shared-CPU worker). For quit: after the phase is
+ * set to MCFAN_PHASE_STOP_RX the RX lcores stop polling without waking their workers, so the
+ * join, and the quit drain after it, waited for the workers' timers while the ports' kernel
+ * rings filled (1,643-1,757 kernel_drops a port at 50,000 frames/s). Main lcore; a lcore not
+ * asleep sees one spurious wake-up at its next sleep. Nothing to return: a failed write
+ * leaves that lcore to its timer.
+ */
+void mcfan_idle_wake_all(struct mcfan_app *app);
+
 /** Release what mcfan_idle_setup() made; after the data lcores have returned. Idempotent. */
 void mcfan_idle_free(struct mcfan_app *app);
 
