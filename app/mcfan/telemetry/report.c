@@ -257,7 +257,8 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 			PRIu64 " + kernel_drops %" PRIu64 "%s\n", port, kv.source, kv.ifname,
 			kv.kernel_packets, ps.ipackets, kv.kernel_drops,
 			kv.kernel_packets == ps.ipackets + kv.kernel_drops ? "" :
-			"  (frames still queued, or arrived before the start)");
+			"  (frames queued at the start or at a clear stats, received after it; "
+			"or arriving between the quit drain and the port's stop)");
 	}
 	ng = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
 	fprintf(f, "\ngroups:\n  %-40s %6s %10s %14s %14s %10s %14s  %s\n", "group", "port",
