@@ -146,6 +146,27 @@ mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *ou
 	return (int)r;
 }
 
+bool
+mcfan_rx_port_sum(const struct mcfan_rx_lcore_view *rv, unsigned int n, uint16_t port,
+		  uint64_t *frames, uint64_t drops[MCFAN_DROP_MAX])
+{
+	unsigned int r, i, k;
+	bool seen = false;
+
+	*frames = 0;
+	memset(drops, 0, MCFAN_DROP_MAX * sizeof(drops[0]));
+	for (r = 0; r < n; r++)
+		for (i = 0; i < rv[r].n_ports; i++) {
+			if (rv[r].ports[i] != port)
+				continue;
+			seen = true;
+			*frames += rv[r].pair_frames[i];
+			for (k = 1; k < MCFAN_DROP_MAX; k++)
+				drops[k] += rv[r].pair_drops[i][k];
+		}
+	return seen;
+}
+
 int
 mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
 {

@@ -7,6 +7,7 @@
 
 /* Read side of the counters, shared by report, console and telemetry. */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "mcfan.h"
@@ -103,6 +104,26 @@ struct mcfan_rx_lcore_view {
  */
 int mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *out,
 			 unsigned int max);
+
+/**
+ * One port's RX-side frames and drops: the sum over every (port, RX queue) pair of it in
+ * views that mcfan_rx_lcores_read() gave, whichever RX lcores poll them. Any thread; reads
+ * only the views.
+ *
+ * @param rv
+ *   The views; n of them.
+ * @param port
+ *   The port id.
+ * @param frames
+ *   Receives the frames the RX lcores took from the port (the quit drain's included).
+ * @param drops
+ *   Receives its frames per drop reason (index 0 left 0).
+ * @return
+ *   true if some view polls a queue of the port (frames and drops may still be 0), false
+ *   if none does (both 0).
+ */
+bool mcfan_rx_port_sum(const struct mcfan_rx_lcore_view *rv, unsigned int n, uint16_t port,
+		       uint64_t *frames, uint64_t drops[MCFAN_DROP_MAX]);
 
 /* RX-to-dequeue latency of one worker (lib/fanout/mcfan_fanout.h's histogram), since the last clear. */
 struct mcfan_latency_view {

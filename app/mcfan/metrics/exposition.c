@@ -202,34 +202,19 @@ put_totals(struct expo *e, struct mcfan_app *app)
 static int
 put_rx_lcores(struct expo *e, struct mcfan_app *app)
 {
+	uint64_t frames, pd[MCFAN_DROP_MAX];
 	struct mcfan_rx_lcore_view *rv;
-	uint64_t (*pd)[MCFAN_DROP_MAX];
-	bool *seen;
 	char l[LABELS_MAX];
 	unsigned int r, i, k;
 	uint16_t port;
 	int n;
 
 	rv = calloc(RTE_MAX(app->n_rx, 1u), sizeof(*rv));
-	pd = calloc(RTE_MAX_ETHPORTS, sizeof(*pd));
-	seen = calloc(RTE_MAX_ETHPORTS, sizeof(*seen));
-	if (rv == NULL || pd == NULL || seen == NULL) {
-		free(rv);
-		free(pd);
-		free(seen);
+	if (rv == NULL)
 		return -ENOMEM;
-	}
 	n = mcfan_rx_lcores_read(app, rv, app->n_rx);
 	if (n < 0)
 		n = 0;
-	/* per port: the sum over every (port, queue) pair of it, whichever lcore polls it */
-	for (r = 0; r < (unsigned int)n; r++)
-		for (i = 0; i < rv[r].n_ports; i++) {
-			port = rv[r].ports[i];
-			seen[port] = true;
-			for (k = 1; k < MCFAN_DROP_MAX; k++)
-				pd[port][k] += rv[r].pair_drops[i][k];
-		}
 	family(e, "mcfan_rx_pair", FAM_INFO, NULL, "A (port, RX queue) pair and the RX lcore "
 	       "that polls it (value 1)");
 	for (r = 0; r < (unsigned int)n; r++)
@@ -268,18 +253,17 @@ put_rx_lcores(struct expo *e, struct mcfan_app *app)
 	       "and dropped by mcfan, by drop reason (summed over the ports: "
 	       "mcfan_dropped_frames_total)");
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
-		if (!seen[port])
+		/* the sum over every (port, queue) pair of it, whichever lcore polls it */
+		if (!mcfan_rx_port_sum(rv, (unsigned int)n, port, &frames, pd))
 			continue;
 		for (k = 1; k < MCFAN_DROP_MAX; k++) {
 			l[0] = '\0';
 			label_u(l, sizeof(l), "port", port);
 			label(l, sizeof(l), "reason", mcfan_drop_name(k));
-			sample_u64(e, "mcfan_port_dropped_frames", "_total", l, pd[port][k]);
+			sample_u64(e, "mcfan_port_dropped_frames", "_total", l, pd[k]);
 		}
 	}
 	free(rv);
-	free(pd);
-	free(seen);
 	return 0;
 }
 

@@ -65,20 +65,9 @@ mcfan_report_rx_lcore_json(const struct mcfan_report_rx *rx, unsigned int lcore_
 void
 mcfan_report_rx_port_json(const struct mcfan_report_rx *rx, uint16_t port, json_t *o)
 {
-	uint64_t frames = 0, drops[MCFAN_DROP_MAX] = {0};
-	const struct mcfan_rx_lcore_view *v;
-	unsigned int r, i, k;
+	uint64_t frames, drops[MCFAN_DROP_MAX];
 
-	for (r = 0; r < rx->n; r++) {
-		v = &rx->rv[r];
-		for (i = 0; i < v->n_ports; i++) {
-			if (v->ports[i] != port)
-				continue;
-			frames += v->pair_frames[i];
-			for (k = 1; k < MCFAN_DROP_MAX; k++)
-				drops[k] += v->pair_drops[i][k];
-		}
-	}
+	mcfan_rx_port_sum(rx->rv, rx->n, port, &frames, drops);
 	json_object_set_new(o, "rx_frames", json_integer((json_int_t)frames));
 	json_object_set_new(o, "drops", drops_json(drops));
 }
