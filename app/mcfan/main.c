@@ -540,6 +540,8 @@ main(int argc, char **argv)
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}
+	if (mcfan_placement_hosts(app, app->hosts_why, sizeof(app->hosts_why)) > 0)
+		MCFAN_LOG(INFO, "hosted workers: %s\n", app->hosts_why);
 	app->cfg.ring_size = mcfan_placement_ring_size(app, app->ring_size_why,
 						       sizeof(app->ring_size_why));
 	/* the pool first: it may lower a ring size that placement chose */

@@ -140,6 +140,7 @@ struct mcfan_config {
 	bool idle_rx_set;                  /* --idle-rx given (else the placement default) */
 	bool idle_worker_set;              /* --idle-worker given (else the placement default) */
 	bool idle_max_sleep_set;           /* --idle-max-sleep-us given */
+	bool host_workers;                 /* --host-workers auto (default) or off */
 	/* placement (placement.c, docs/topology.md "Placement") */
 	char *cpu_topology;                /* --cpu-topology MAP (malloc'd); NULL = the host */
 	int bind;                          /* --bind: enum mcfan_sct_bind; -1 = not given */
@@ -357,6 +358,25 @@ struct mcfan_lcore {
 	/* the lcore's thread id: stored by the lcore before its loop, read by the control
 	 * side (control/sched.c); relaxed atomics; 0 until then */
 	int tid;
+	/* hosting (mcfan_placement_hosts(), docs/idle.md "Hosted workers"): a worker-only lcore
+	 * on the one CPU of the only RX lcore has its worker step run by that RX lcore's
+	 * thread, one pass after each RX pass, with no wake-up and no context switch; its own
+	 * thread waits for the end. host_id: the lcore that runs its step, RTE_MAX_LCORE if
+	 * none (itself). hosted[]: the lcores this one hosts. Main lcore before launch, then
+	 * constant. */
+	unsigned int host_id;
+	uint16_t hosted[RTE_MAX_LCORE];
+	unsigned int n_hosted;
+	/* the worker step's private state, kept by the thread that runs it (the lcore's own or
+	 * its host's): the `set engine` selection seen last (worker_engine_sel) and what it
+	 * means, and whether msacc was on at its last pass */
+	uint32_t run_sel;
+	const struct mcfan_engine *run_engine; /* NULL: each copy to its group's instance */
+	int run_inst;                          /* -1, or every copy to instance run_inst */
+	bool run_ms_on;
+	/* a hosted lcore's end: W: its host after the loop and the engines' stop hooks,
+	 * release; R: the hosted lcore's own thread, acquire, then it returns */
+	struct mcfan_atomic_u32 hosted_done;
 } __rte_cache_aligned;
 
 /** Per port state. */
@@ -405,6 +425,7 @@ struct mcfan_app {
 	unsigned int pool_size;
 	const char *pool_ops;            /* the pool's handler (control/placement.h), set once */
 	char pool_ops_why[96];            /* why that handler, for the start line and telemetry */
+	char hosts_why[96];               /* hosted workers or why none (control/placement.h) */
 	char ring_size_why[160];          /* why cfg.ring_size (control/placement.h), set once */
 	bool ring_size_lowered;           /* the pool did not fit: placement's size halved */
 	struct rte_ring **rings;          /* n_rx x n_workers, [rx * n_workers + w] */

@@ -603,6 +603,20 @@ set_idle_worker(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 }
 
 static int
+set_host_workers(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	if (strcmp(v, "auto") == 0)
+		cfg->host_workers = true;
+	else if (strcmp(v, "off") == 0)
+		cfg->host_workers = false;
+	else {
+		snprintf(err, len, "--host-workers: '%s' is not auto or off", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
 set_idle_max_sleep(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
 	unsigned long n;
@@ -1046,7 +1060,7 @@ static const struct opt_def opts[] = {
 	{"fanout", OPT_VALUE, "MODE", "partition (one worker per group) or replicate (every "
 	 "worker gets every frame, by reference)", "partition", set_fanout, true},
 	{"ring-size", OPT_VALUE, "N", "slots of each RX-to-worker ring, a power of two >= burst",
-	 "1024; up to 8192 when a worker shares a CPU", set_ring_size, true},
+	 "1024; up to 8192 when a worker that is not hosted shares a CPU", set_ring_size, true},
 	{"burst", OPT_VALUE, "N", "frames per rx_burst and per ring dequeue, 1..512", "32",
 	 set_burst, true},
 	{"mbufs", OPT_VALUE, "N", "mbufs in the pool", "enough for all rings and RX queues, "
@@ -1079,6 +1093,11 @@ static const struct opt_def opts[] = {
 	 "role, " RTE_STR(MCFAN_IDLE_SHARED_WORKER_MAX_SLEEP_US) " for worker-only lcores",
 	 RTE_STR(MCFAN_IDLE_MAX_SLEEP_US_DEFAULT),
 	 set_idle_max_sleep, true},
+	{"host-workers", OPT_VALUE, "auto|off", "auto: the worker-only lcores on the one CPU of "
+	 "the only RX lcore have their worker step run by that lcore's thread, one pass after "
+	 "each RX pass (no wake-up, no context switch; docs/idle.md \"Hosted workers\"); not "
+	 "when --idle-worker is given. off: every worker lcore runs in its own thread", "auto",
+	 set_host_workers, true},
 	{"rx-engine", OPT_VALUE, "NAME", "what lcores with the RX role do with their frames "
 	 "(the RX engines are listed below)", MCFAN_RX_ENGINE_DEFAULT, set_rx_engine, true},
 	{"worker-engine", OPT_VALUE, "NAME[:ARGS]", "what worker lcores do with their copies "
@@ -1343,6 +1362,7 @@ config_defaults(struct mcfan_config *cfg)
 	cfg->reader_wake_us = MCFAN_RW_WAKE_US_DEFAULT;
 	cfg->burst = MCFAN_DEFAULT_BURST;
 	cfg->msacc = true;
+	cfg->host_workers = true;
 	cfg->idle_rx = MCFAN_IDLE_POLICY(MCFAN_IDLE_POLL, MCFAN_IDLE_THR_NONE);
 	cfg->idle_worker = MCFAN_IDLE_POLICY(MCFAN_IDLE_POLL, MCFAN_IDLE_THR_NONE);
 	cfg->idle_max_sleep_us = MCFAN_IDLE_MAX_SLEEP_US_DEFAULT;

@@ -325,6 +325,19 @@ mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsign
 		else
 			snprintf(out[n].why, sizeof(out[n].why), "%s (alone on its CPU)",
 				 mcfan_idle_origin_name(origin));
+		out[n].hosted_by = lc->host_id == RTE_MAX_LCORE ? -1 : (int)lc->host_id;
+		out[n].n_hosted = lc->n_hosted;
+		if (out[n].hosted_by >= 0) {
+			snprintf(out[n].policy_text, sizeof(out[n].policy_text), "hosted");
+			snprintf(out[n].why, sizeof(out[n].why), "hosted (its step runs in lcore "
+				 "%u's thread on CPU %d)", lc->host_id, lc->idle.share_cpu);
+			out[n].sleep_cap_ns = 0;
+		} else if (lc->n_hosted > 0) {
+			size_t l = strlen(out[n].why);
+
+			snprintf(out[n].why + l, sizeof(out[n].why) - l, ", hosts %u",
+				 lc->n_hosted);
+		}
 		snprintf(out[n].sched, sizeof(out[n].sched), "%s", sched_name(lc));
 		out[n].rx_max_pps = __atomic_load_n(&lc->idle.rx_max_pps, __ATOMIC_RELAXED);
 		out[n].wk_max_pps = __atomic_load_n(&lc->idle.wk_max_pps, __ATOMIC_RELAXED);

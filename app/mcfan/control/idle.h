@@ -47,7 +47,7 @@ void mcfan_idle_free(struct mcfan_app *app);
 
 
 /** Size of mcfan_idle_view.why, bytes. */
-#define MCFAN_IDLE_WHY_MAX 64
+#define MCFAN_IDLE_WHY_MAX 80
 
 /** The idle state of one lcore, for the report, telemetry and the console. */
 struct mcfan_idle_view {
@@ -64,6 +64,10 @@ struct mcfan_idle_view {
 	/** The origin in words with the placement: "default-shared (shares CPU 1 with 10 data
 	 * lcores)", "option (alone on its CPU)" ... */
 	char why[MCFAN_IDLE_WHY_MAX];
+	/** The lcore that runs its worker step (mcfan_placement_hosts()), -1 = its own thread.
+	 * A hosted lcore's policy_text is "hosted": it never waits by itself. */
+	int hosted_by;
+	unsigned int n_hosted;    /**< Worker lcores whose step this lcore's thread runs. */
 	/** The thread's scheduling class now (sched(7); also what chrt set), the one it found
 	 * at start once it ended: "normal", "batch" (a worker-only lcore on a CPU of an RX
 	 * lcore, by placement), "idle", "fifo", "rr"; "-" before launch. */

@@ -268,6 +268,13 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 			sel[id] = id == one;
 		if (!sel[id])
 			continue;
+		if (lc->host_id != RTE_MAX_LCORE)
+			return mcfan_err_set(msg, len, -EINVAL, "set idle: lcore %u is hosted by lcore "
+				       "%u (docs/idle.md \"Hosted workers\"): its worker step runs "
+				       "in lcore %u's thread, which waits by lcore %u's policy (set "
+				       "idle %u); start with --host-workers off for a worker thread "
+				       "of its own", id, lc->host_id, lc->host_id, lc->host_id,
+				       lc->host_id);
 		if (mcfan_idle_role_ok(p, lc->role, err, sizeof(err)) < 0)
 			return mcfan_err_set(msg, len, -EINVAL, "set idle: lcore %u (%s): %s", id,
 				       mcfan_role_name(lc->role), err);

@@ -664,6 +664,62 @@ mcfan_placement_share(const struct mcfan_app *app, unsigned int id, int *cpu, bo
 	return n;
 }
 
+unsigned int
+mcfan_placement_hosts(struct mcfan_app *app, char *why, size_t len)
+{
+	const struct mcfan_config *cfg = &app->cfg;
+	unsigned int id, w, rx, n = 0;
+	rte_cpuset_t rx_set, set;
+	struct mcfan_lcore *host;
+	int cpu = -1, c;
+
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		app->lcores[id].host_id = RTE_MAX_LCORE;
+		app->lcores[id].n_hosted = 0;
+	}
+	if (!cfg->host_workers) {
+		snprintf(why, len, "option (--host-workers off)");
+		return 0;
+	}
+	if (cfg->idle_worker_set) {
+		snprintf(why, len, "none: --idle-worker asks for worker threads that wait by "
+			 "themselves");
+		return 0;
+	}
+	if (app->n_rx != 1) {
+		snprintf(why, len, "none: %u RX lcores (hosting needs exactly one)", app->n_rx);
+		return 0;
+	}
+	rx = app->rx_lcore_ids[0];
+	rx_set = rte_lcore_cpuset(rx);
+	if (CPU_COUNT(&rx_set) != 1) {
+		snprintf(why, len, "none: RX lcore %u may run on %d CPUs", rx, CPU_COUNT(&rx_set));
+		return 0;
+	}
+	for (c = 0; c < CPU_SETSIZE && cpu < 0; c++)
+		if (CPU_ISSET(c, &rx_set))
+			cpu = c;
+	host = &app->lcores[rx];
+	for (w = 0; w < app->n_workers; w++) {
+		id = app->worker_lcore_ids[w];
+		if (id == rx || app->lcores[id].role != MCFAN_ROLE_WORKER)
+			continue;
+		set = rte_lcore_cpuset(id);
+		if (!CPU_EQUAL(&set, &rx_set))
+			continue;
+		app->lcores[id].host_id = rx;
+		host->hosted[host->n_hosted++] = (uint16_t)id;
+		n++;
+	}
+	if (n == 0)
+		snprintf(why, len, "none: no worker-only lcore on CPU %d of RX lcore %u alone",
+			 cpu, rx);
+	else
+		snprintf(why, len, "default (%u worker lcore%s on CPU %d of RX lcore %u, hosted by "
+			 "it)", n, n == 1 ? "" : "s", cpu, rx);
+	return n;
+}
+
 const char *
 mcfan_placement_pool_ops(const struct mcfan_app *app, char *why, size_t len)
 {
@@ -693,7 +749,7 @@ mcfan_placement_ring_size(const struct mcfan_app *app, char *why, size_t len)
 {
 	const struct mcfan_config *cfg = &app->cfg;
 	unsigned int w, id, size, rings = RTE_MAX(app->n_rx * app->n_workers, 1u);
-	bool worker;
+	bool worker, hosted = false;
 	int cpu;
 
 	if (cfg->ring_size_set) {
@@ -702,6 +758,11 @@ mcfan_placement_ring_size(const struct mcfan_app *app, char *why, size_t len)
 	}
 	for (w = 0; w < app->n_workers; w++) {
 		id = app->worker_lcore_ids[w];
+		/* a hosted worker's rings are emptied after each RX pass: they hold a burst */
+		if (app->lcores[id].host_id != RTE_MAX_LCORE) {
+			hosted = true;
+			continue;
+		}
 		if (mcfan_placement_share(app, id, &cpu, &worker) == 0)
 			continue;
 		size = RTE_MIN((unsigned int)MCFAN_RING_SIZE_SHARED,
@@ -711,6 +772,9 @@ mcfan_placement_ring_size(const struct mcfan_app *app, char *why, size_t len)
 			 "lcore)", id, cpu);
 		return size;
 	}
-	snprintf(why, len, "default-alone (no worker shares a CPU with another data lcore)");
+	if (hosted)
+		snprintf(why, len, "default-alone (every worker that shares a CPU is hosted)");
+	else
+		snprintf(why, len, "default-alone (no worker shares a CPU with another data lcore)");
 	return cfg->ring_size;
 }

@@ -173,6 +173,23 @@ void mcfan_placement_view_put(struct mcfan_placement_view *v);
 /** Free the placement state (after rte_eal_cleanup: EAL's argv may be the one built here). */
 void mcfan_placement_free(void);
 
+/**
+ * Hosted workers (docs/idle.md "Hosted workers"): with --host-workers auto (the default)
+ * and no --idle-worker, when there is exactly one RX lcore and EAL pins it to one CPU,
+ * every worker-only lcore that EAL pins to that same CPU (and to it only) is hosted by the
+ * RX lcore: its worker step runs in the RX lcore's thread after each RX pass, so a frame
+ * costs no wake-up and no context switch, and its own thread only waits for the end. Sets
+ * every lcore's host_id (RTE_MAX_LCORE: not hosted) and the host's hosted[]. Main lcore,
+ * once the roles are set, before the idle set-up and the launch.
+ *
+ * @param why
+ *   Receives the decision in words, e.g. "default (10 worker lcores on CPU 1 of RX lcore
+ *   1, hosted by it)" or why none is hosted, cut to len - 1 characters.
+ * @return
+ *   The number of hosted worker lcores (0 = none).
+ */
+unsigned int mcfan_placement_hosts(struct mcfan_app *app, char *why, size_t len);
+
 /** The mbuf pool's handler when data lcores share a CPU (mcfan_placement_pool_ops()). */
 #define MCFAN_POOL_OPS_SHARED "stack"
 
@@ -219,7 +236,8 @@ const char *mcfan_placement_pool_ops(const struct mcfan_app *app, char *why, siz
 /**
  * Slots of each RX-to-worker ring, by placement (docs/performance.md "Worker rings by
  * placement"): --ring-size (command line or config file) if given; else, when a worker lcore
- * shares a CPU with another data lcore, MCFAN_RING_SIZE_SHARED, lowered to the largest power
+ * that is not hosted (mcfan_placement_hosts(), called before) shares a CPU with another data
+ * lcore, MCFAN_RING_SIZE_SHARED, lowered to the largest power
  * of two that keeps n_rx x n_workers rings within MCFAN_RING_SLOTS_SHARED and never below
  * MCFAN_DEFAULT_RING_SIZE: a worker waiting for its time slice meets every frame that came
  * meanwhile in its ring (the seed's 10 workers on one CPU at 165 kpps lost 3 % of their

@@ -53,6 +53,62 @@
  * of 50 us would stretch every short sleep to at least that. */
 #define TIMER_SLACK_NS 1000
 #define INTR_EVENTS_MAX 8 /* events taken per rte_epoll_wait() */
+/* Longest wait of a hosted lcore's own thread between two looks at its end flag, ns: its
+ * host wakes it at the end; this bounds a lost wake-up. */
+#define HOSTED_WAIT_NS (1000 * NS_PER_MS)
+
+static void sleep_ns(uint64_t ns);
+static void efd_drain(int efd);
+
+/* The rate windows of an lcore from now on. */
+static void
+windows_start(struct mcfan_app *app, struct mcfan_idle *id, uint64_t now)
+{
+	id->win_start = now;
+	id->halve_tsc = now;
+	id->win_cycles = RTE_MAX(app->tsc_hz / MS_PER_S * MCFAN_IDLE_RATE_WINDOW_MS, (uint64_t)1);
+}
+
+void
+mcfan_idle_hosted_start(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now)
+{
+	windows_start(app, &lc->idle, now);
+	mcfan_idle_busy(&lc->idle);
+}
+
+void
+mcfan_idle_hosted_wait(struct mcfan_app *app, struct mcfan_lcore *lc)
+{
+	struct pollfd pfd = {.fd = lc->idle.efd, .events = POLLIN};
+	const struct timespec ts = {
+		.tv_sec = (time_t)(HOSTED_WAIT_NS / NS_PER_S),
+		.tv_nsec = (long)(HOSTED_WAIT_NS % NS_PER_S),
+	};
+
+	RTE_SET_USED(app);
+	__atomic_store_n(&lc->idle.sched_class, sched_getscheduler(0) + 1, __ATOMIC_RELAXED);
+	while (mcfan_atomic_u32_load(&lc->hosted_done, memory_order_acquire) == 0) {
+		/* the eventfd: the host's end, or the quit's wake-up (mcfan_idle_wake_all()) */
+		if (lc->idle.efd < 0)
+			sleep_ns(HOSTED_WAIT_NS);
+		else if (ppoll(&pfd, 1, &ts, NULL) > 0)
+			efd_drain(lc->idle.efd);
+	}
+}
+
+void
+mcfan_idle_hosted_end(struct mcfan_lcore *lc)
+{
+	uint64_t one = 1;
+	ssize_t r;
+
+	mcfan_atomic_u32_store(&lc->hosted_done, 1, memory_order_release);
+	if (lc->idle.efd >= 0) {
+		/* EAGAIN (the counter is full): a wake-up is pending anyway */
+		r = write(lc->idle.efd, &one, sizeof(one));
+		RTE_SET_USED(r);
+	}
+}
 
 void
 mcfan_idle_lcore_start(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now)
@@ -73,9 +129,7 @@ mcfan_idle_lcore_start(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t n
 				  strerror(e));
 	}
 	__atomic_store_n(&id->sched_class, sched_getscheduler(0) + 1, __ATOMIC_RELAXED);
-	id->win_start = now;
-	id->halve_tsc = now;
-	id->win_cycles = RTE_MAX(app->tsc_hz / MS_PER_S * MCFAN_IDLE_RATE_WINDOW_MS, (uint64_t)1);
+	windows_start(app, id, now);
 	mcfan_idle_busy(id);
 }
 
@@ -208,6 +262,7 @@ mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, 
 	uint32_t thr = mcfan_idle_threshold_polls(MCFAN_IDLE_THR_OF(policy));
 	uint64_t cap, ns;
 	bool woken = false;
+	unsigned int h;
 
 	/* wake amortisation: wake-ups deferred while the RX lcore had work (datapath/idle.h) */
 	if (id->kick_frames != 0 && (id->kick_defer || kind != MCFAN_IDLE_POLL ||
@@ -226,6 +281,12 @@ mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, 
 				      id->max_sleep_backoff_ns : id->max_sleep_ns);
 	if (id->engine_sleep_cap_ns != 0) /* an engine's deadline (deferred reader wakes) */
 		cap = RTE_MIN(cap, id->engine_sleep_cap_ns);
+	for (h = 0; h < lc->n_hosted; h++) { /* and those of the engines of the lcores it hosts */
+		uint64_t e = app->lcores[lc->hosted[h]].idle.engine_sleep_cap_ns;
+
+		if (e != 0)
+			cap = RTE_MIN(cap, e);
+	}
 	if (cap < MCFAN_IDLE_SLEEP_MIN_NS) {
 		rte_pause();
 		return;

@@ -20,6 +20,25 @@
 /** Start of the lcore's loop: timer slack, rate windows. */
 void mcfan_idle_lcore_start(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now);
 
+/**
+ * Start of a hosted lcore's step in its host's thread (docs/idle.md "Hosted workers"): its
+ * rate windows. Its host's thread, before the loop.
+ */
+void mcfan_idle_hosted_start(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now);
+
+/**
+ * A hosted lcore's own thread: wait, without spinning, until its host has run its last step
+ * and stopped its engines (mcfan_idle_hosted_end()); at most 1 s between two looks at
+ * the end flag, so that a lost wake-up delays the end only. Blocks: never on a data path.
+ */
+void mcfan_idle_hosted_wait(struct mcfan_app *app, struct mcfan_lcore *lc);
+
+/**
+ * The host is done with hosted lcore lc: release its thread from mcfan_idle_hosted_wait()
+ * (a flag, release, then one eventfd write). Its host's thread, after the loop.
+ */
+void mcfan_idle_hosted_end(struct mcfan_lcore *lc);
+
 /** Close the rate window (when now - win_start >= win_cycles) and update the bound. */
 void mcfan_idle_window(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t now);
 

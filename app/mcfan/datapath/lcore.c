@@ -13,6 +13,11 @@
  * skip their engine (frames wait in the PMD, or count as its imissed) and go on
  * reporting RCU quiescent states, so group table updates still complete.
  *
+ * Hosted workers (docs/idle.md "Hosted workers", control/placement.h): an lcore that
+ * hosts others runs their worker step after its own roles, every pass, as their single
+ * writer (rings, stats, msacc tables, engines); it ends once their rings are empty too, then
+ * stops their engines and releases their threads, which only waited.
+ *
  * Idle (datapath/idle.h): an iteration that found no work hands over to the lcore's
  * idle policy, loaded with one relaxed load per iteration; it may pause or
  * sleep, never longer than the lcore's sleep cap, and an RX lcore goes
@@ -84,32 +89,113 @@ worker_stop(struct mcfan_app *app, struct mcfan_lcore *lc)
 			app->inst_engine[k]->stop(app, lc);
 }
 
+/* The `set engine` selection (control/engine.c), re-read every pass: a switch takes effect
+ * between two bursts. Run by the thread that runs lc's worker step. */
+static inline void
+worker_sel(struct mcfan_app *app, struct mcfan_lcore *lc)
+{
+	uint32_t sel = mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
+
+	if (likely(sel == lc->run_sel))
+		return;
+	lc->run_sel = sel;
+	/* NULL: every copy to its group's instance (datapath/deliver.h) */
+	lc->run_inst = sel >= MCFAN_ENGINE_SEL_INST && sel - MCFAN_ENGINE_SEL_INST < app->n_inst ?
+		       (int)(sel - MCFAN_ENGINE_SEL_INST) : -1;
+	lc->run_engine = sel == 0 || sel >= MCFAN_ENGINE_SEL_INST ? NULL :
+			 mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
+}
+
+static void
+run_init(struct mcfan_lcore *lc)
+{
+	lc->run_sel = 0;
+	lc->run_engine = NULL;
+	lc->run_inst = -1;
+	lc->run_ms_on = __atomic_load_n(&lc->ms.paused, __ATOMIC_RELAXED) == 0;
+}
+
+/* msacc switched on or off (lib/msacc/mcfan_msacc.h): freeze the table, or resume it. */
+static inline void
+ms_switch(struct mcfan_lcore *lc, bool ms_on)
+{
+	if (likely(ms_on == lc->run_ms_on))
+		return;
+	if (ms_on)
+		mcfan_msacc_resume(&lc->ms, rte_rdtsc());
+	else
+		mcfan_msacc_pause(&lc->ms, rte_rdtsc());
+	lc->run_ms_on = ms_on;
+}
+
+/* One pass of a hosted lcore's worker step, in its host's thread (docs/idle.md "Hosted
+ * workers"). The host writes the hosted lcore's table: the time since its last pass is its
+ * sleep, then its own dequeue and process. */
+static inline unsigned int
+hosted_pass(struct mcfan_app *app, struct mcfan_lcore *w, unsigned int burst, bool ms_on)
+{
+	ms_switch(w, ms_on);
+	mcfan_engine_charge(&w->ms, ms_on, MCFAN_MS_SLEEP);
+	worker_sel(app, w);
+	return mcfan_worker_step(app, w, burst, ms_on, w->run_engine, w->run_inst);
+}
+
+/* Are the rings of every lcore lc hosts empty? */
+static bool
+hosted_rings_empty(const struct mcfan_app *app, const struct mcfan_lcore *lc)
+{
+	unsigned int h;
+
+	for (h = 0; h < lc->n_hosted; h++)
+		if (!mcfan_lcore_rings_empty(app, &app->lcores[lc->hosted[h]]))
+			return false;
+	return true;
+}
+
+/* A hosted lcore's own thread: it waits until its host has stopped its engines. */
+static int
+hosted_thread(struct mcfan_app *app, struct mcfan_lcore *lc)
+{
+	__atomic_store_n(&lc->tid, rte_sys_gettid(), __ATOMIC_RELAXED);
+	mcfan_idle_hosted_wait(app, lc);
+	return 0;
+}
+
 int
 mcfan_lcore_main(void *arg)
 {
 	struct mcfan_app *app = arg;
 	unsigned int id = rte_lcore_id();
 	struct mcfan_lcore *lc = &app->lcores[id];
-	const struct mcfan_engine *rxe = lc->rx_engine, *wke = lc->worker_engine, *cur = NULL;
+	const struct mcfan_engine *rxe = lc->rx_engine, *wke = lc->worker_engine;
 	bool rx = (lc->role & MCFAN_ROLE_RX) != 0 && rxe != NULL;
 	bool worker = (lc->role & MCFAN_ROLE_WORKER) != 0 && wke != NULL;
-	bool rx_running, ms_on, ms_was_on;
-	unsigned int burst, work;
-	uint32_t phase, policy, sel, cur_sel = 0;
-	int cur_inst = -1; /* set engine LCORE to an instance: every copy to it */
+	bool rx_running, ms_on, hosting = lc->n_hosted > 0;
+	bool hosted_ok[RTE_MAX_LCORE]; /* by index in lc->hosted[]: its engines started */
+	struct mcfan_lcore *w;
+	unsigned int burst, work, h;
+	uint32_t phase, policy;
 	uint64_t now;
 	int err = 0;
 
 	if (lc->role == MCFAN_ROLE_NONE)
 		return 0;
+	if (lc->host_id != RTE_MAX_LCORE)
+		return hosted_thread(app, lc);
 	/* for the control side's schedstat reads (wait_cpu, control/sched.c) */
 	__atomic_store_n(&lc->tid, rte_sys_gettid(), __ATOMIC_RELAXED);
-	ms_was_on = __atomic_load_n(&lc->ms.paused, __ATOMIC_RELAXED) == 0;
+	run_init(lc);
 	mcfan_idle_lcore_start(app, lc, rte_rdtsc());
 	if (rx && !engine_start(app, lc, rxe, &err))
 		rx = false;
 	if (worker && !worker_start(app, lc, &err))
 		worker = false;
+	for (h = 0; h < lc->n_hosted; h++) {
+		w = &app->lcores[lc->hosted[h]];
+		run_init(w);
+		mcfan_idle_hosted_start(app, w, rte_rdtsc());
+		hosted_ok[h] = w->worker_engine != NULL && worker_start(app, w, &err);
+	}
 	if ((lc->role & MCFAN_ROLE_RX) && !rx) /* never polls: done at once for the stop order */
 		mcfan_atomic_u32_add(&app->rx_done_count, 1, memory_order_release);
 	if (rx)
@@ -122,14 +208,7 @@ mcfan_lcore_main(void *arg)
 		policy = mcfan_atomic_u32_load(&lc->idle.policy, memory_order_relaxed);
 		work = 0;
 		ms_on = mcfan_live_msacc(&app->live);
-		if (unlikely(ms_on != ms_was_on)) {
-			/* switched off: freeze the counters; back on: resume (lib/msacc/mcfan_msacc.h) */
-			if (ms_on)
-				mcfan_msacc_resume(&lc->ms, rte_rdtsc());
-			else
-				mcfan_msacc_pause(&lc->ms, rte_rdtsc());
-			ms_was_on = ms_on;
-		}
+		ms_switch(lc, ms_on);
 
 		if (rx_running) {
 			if (phase == MCFAN_PHASE_RUN) {
@@ -147,20 +226,23 @@ mcfan_lcore_main(void *arg)
 			}
 		}
 		if (worker) {
-			sel = mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
-			if (unlikely(sel != cur_sel)) { /* set engine (control/engine.c) */
-				cur_sel = sel;
-				/* NULL: every copy to its group's instance (datapath/deliver.h) */
-				cur_inst = sel >= MCFAN_ENGINE_SEL_INST &&
-					   sel - MCFAN_ENGINE_SEL_INST < app->n_inst ?
-					   (int)(sel - MCFAN_ENGINE_SEL_INST) : -1;
-				cur = sel == 0 || sel >= MCFAN_ENGINE_SEL_INST ? NULL :
-				      mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
-			}
-			work += mcfan_worker_step(app, lc, burst, ms_on, cur, cur_inst);
+			worker_sel(app, lc);
+			work += mcfan_worker_step(app, lc, burst, ms_on, lc->run_engine,
+						  lc->run_inst);
+		}
+		if (hosting) {
+			for (h = 0; h < lc->n_hosted; h++)
+				if (hosted_ok[h])
+					work += hosted_pass(app, &app->lcores[lc->hosted[h]], burst,
+							    ms_on);
+			/* those cycles are in the hosted lcores' tables: here, its roles waited */
+			mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_SLEEP);
+		}
+		if (worker || hosting) {
 			if (work == 0 && phase >= MCFAN_PHASE_STOP_RX && !rx_running &&
 			    mcfan_atomic_u32_load(&app->rx_done_count, memory_order_acquire) == app->n_rx &&
-			    mcfan_lcore_rings_empty(app, lc))
+			    (!worker || mcfan_lcore_rings_empty(app, lc)) &&
+			    (!hosting || hosted_rings_empty(app, lc)))
 				break;
 		} else if (!rx_running) {
 			break;
@@ -170,6 +252,11 @@ mcfan_lcore_main(void *arg)
 			now = rte_rdtsc();
 			if (unlikely(now - lc->idle.win_start >= lc->idle.win_cycles))
 				mcfan_idle_window(app, lc, now);
+			for (h = 0; h < lc->n_hosted; h++) {
+				w = &app->lcores[lc->hosted[h]];
+				if (unlikely(now - w->idle.win_start >= w->idle.win_cycles))
+					mcfan_idle_window(app, w, now);
+			}
 		}
 		if (unlikely(lc->ovr.open)) /* sleep overrun window (lib/overrun) */
 			mcfan_overrun_progress(&lc->ovr, work, burst);
@@ -183,6 +270,13 @@ mcfan_lcore_main(void *arg)
 		rxe->stop(app, lc);
 	if (worker)
 		worker_stop(app, lc);
+	for (h = 0; h < lc->n_hosted; h++) {
+		w = &app->lcores[lc->hosted[h]];
+		if (hosted_ok[h])
+			worker_stop(app, w);
+		mcfan_engine_charge(&w->ms, w->run_ms_on, MCFAN_MS_SLEEP);
+		mcfan_idle_hosted_end(w);
+	}
 	mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_OTHER);
 	return err;
 }

@@ -745,6 +745,8 @@ report_json_build(struct mcfan_app *app)
 			json_object_set_new(idle, "origin", json_string(
 				mcfan_idle_origin_name((enum mcfan_idle_origin)iv[k].origin)));
 			json_object_set_new(idle, "max_sleep_ns", json_u64(iv[k].max_sleep_ns));
+			json_object_set_new(idle, "hosted_by", iv[k].hosted_by < 0 ? json_null() :
+					    json_integer(iv[k].hosted_by));
 			json_object_set_new(o, "idle", idle);
 		}
 		json_array_append_new(arr, o);
@@ -752,6 +754,7 @@ report_json_build(struct mcfan_app *app)
 	json_object_set_new(root, "lcores", arr);
 	json_object_set_new(root, "tsc_hz", json_u64(app->tsc_hz));
 	json_object_set_new(root, "idle_max_sleep_us", json_integer(app->cfg.idle_max_sleep_us));
+	json_object_set_new(root, "hosted_workers", json_string(app->hosts_why));
 	mcfan_overrun_total(app, &ov);
 	json_object_set_new(root, "sleep_overrun", json_u64(ov.total));
 	json_object_set_new(root, "sleep_overrun_ring", json_u64(ov.ring));

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Hosted workers (docs/idle.md "Hosted workers", issue 10) with the real program.
+
+By default, the worker-only lcores that EAL pins to the one CPU of the only RX lcore have
+their worker step run by that RX lcore's thread. These runs check that a hosted worker is
+still a worker in every count, that the decision is shown and follows its rules, and that
+bad input is refused:
+
+1. net_pcap, RX lcore 1 and workers 2-4 on CPU 1, replicate: every worker counts every
+   frame, every group's copies are exact, nothing is dropped, every mbuf is back. The report
+   says which lcores are hosted and by whom (idle.hosted_by, policy "hosted", the host's
+   why "hosts 3", the top-level hosted_workers), the rings get the default-alone size, the
+   hosted workers' tables hold their own dequeue and process cycles, and their threads
+   hardly run (voluntary context switches).
+2. The same with partition: each group's frames go to exactly one worker.
+3. Not hosted: --host-workers off, --idle-worker given, an RX lcore on two CPUs; the
+   report says why, and the counts are the same.
+4. Refused: --host-workers with a bad value (command line and config file); the console's
+   `set idle` on a hosted lcore (and `set idle worker`) with the policy unchanged.
+5. The lab (iperf2 multicast into net_af_packet, test/lab/lab.sh) with mcfan's default
+   options on the seed's shape, 5 hosted workers, replicate: every datagram on the wire is
+   counted by every worker; /mcfan/idle's hosted_by column over the telemetry socket.
+
+Usage: test_hosted.py MCFAN_BINARY. Part 5 is skipped (the rest runs) without root or
+`ip netns`.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import mcfantest as t
+from labtest import Lab, NsRun
+
+PORT = 3999
+NG = 3                 # groups of the pcap runs
+PER_GROUP = 1000       # frames per group in the capture
+TMP = tempfile.mkdtemp(prefix="mcfan-hosted-")
+PCAP = os.path.join(TMP, "frames.pcap")
+SHAPE = "0@0,1@1,(2-4)@1"   # main 0, RX lcore 1 and workers 2-4 on CPU 1
+
+
+def lcore(rep, lc):
+    return next((row for row in rep["lcores"] if row["lcore"] == lc), {})
+
+
+def pcap_run(name, lcores, app, timeout=120):
+    e = t.eal_lcores(lcores, f"mcfan-hosted-{name}-{os.getpid()}", [f"net_pcap0,rx_pcap={PCAP}"])
+    rc, out, err, rep = t.run_mcfan(e, ["--groups", f"239.9.9.1-{NG}:{PORT}", "--duration",
+                                        "3", *app], timeout=timeout)
+    t.remove_runtime_dir(e)
+    return rc, out, err, rep
+
+
+def check_exact(tag, rep, workers, replicate):
+    t.check(t.conservation(rep), f"{tag} conservation")
+    t.check_eq(rep["rx_frames"], NG * PER_GROUP, f"{tag} frames received")
+    t.check_eq(rep["drops"]["ring_full"], 0, f"{tag} ring_full")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} mbufs outside their pool")
+    t.check_eq(sorted(w["lcore"] for w in rep["workers"]), workers, f"{tag} worker lcores")
+    for g in rep["groups"]:
+        t.check_eq(g["frames"], PER_GROUP, f"{tag} group {g['group']} frames")
+        t.check_eq(g["copies"], PER_GROUP * (len(workers) if replicate else 1),
+                   f"{tag} group {g['group']} copies")
+        t.check_eq(g["copy_drops"], 0, f"{tag} group {g['group']} copy drops")
+    if replicate:
+        for w in rep["workers"]:
+            t.check_eq(w["frames"], NG * PER_GROUP, f"{tag} worker {w['lcore']} counts "
+                       "every frame")
+    else:
+        t.check_eq(sum(w["frames"] for w in rep["workers"]), NG * PER_GROUP,
+                   f"{tag} the workers' frames add up to the frames received")
+        t.check(all(len(g["workers"]) == 1 for g in rep["groups"]),
+                f"{tag} one worker a group: {[g['workers'] for g in rep['groups']]}")
+
+
+def test_hosted_replicate():
+    tag = "[hosted replicate]"
+    rc, out, err, rep = pcap_run("rep", SHAPE, ["--rx-lcores", "1", "--worker-lcores", "2-4",
+                                                "--fanout", "replicate"])
+    t.check_eq(rc, 0, f"{tag} exit status ({err[-400:]})")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    check_exact(tag, rep, [2, 3, 4], True)
+    t.check_eq(rep["hosted_workers"], "default (3 worker lcores on CPU 1 of RX lcore 1, "
+               "hosted by it)", f"{tag} the report's hosted_workers")
+    t.check("hosted workers: default (3 worker lcores on CPU 1 of RX lcore 1" in err,
+            f"{tag} the start line says so")
+    host = lcore(rep, 1)["idle"]
+    t.check(host["hosted_by"] is None and host["why"].endswith(", hosts 3"),
+            f"{tag} lcore 1 hosts 3: {host}")
+    t.check_eq(host["policy"], "backoff:none", f"{tag} the host keeps its shared-CPU policy")
+    for w in (2, 3, 4):
+        row = lcore(rep, w)
+        iv = row["idle"]
+        t.check_eq(iv["hosted_by"], 1, f"{tag} lcore {w} hosted_by")
+        t.check_eq(iv["policy"], "hosted", f"{tag} lcore {w} policy")
+        t.check_eq(iv["why"], "hosted (its step runs in lcore 1's thread on CPU 1)",
+                   f"{tag} lcore {w} why")
+        sp = row["state_pct"]
+        t.check(sp["process"] > 0 and sp["dequeue"] > 0 and sp["sleep"] > 50,
+                f"{tag} lcore {w}'s table holds its own dequeue and process, the rest "
+                f"sleep: {sp}")
+        t.check_eq(row["frames"], NG * PER_GROUP, f"{tag} lcore {w}'s table frames")
+        # its thread waits 1 s at a time: a few in 3 s, never one a burst
+        t.check(row["ctx_switches_voluntary"] < 30,
+                f"{tag} lcore {w}'s own thread hardly runs: "
+                f"{row['ctx_switches_voluntary']} voluntary context switches")
+    t.check_eq(rep["ring_size"], 1024, f"{tag} hosted workers get the default ring size")
+    t.check_eq(rep["ring_size_why"], "default-alone (every worker that shares a CPU is hosted)",
+               f"{tag} ring_size_why")
+
+
+def test_hosted_partition():
+    tag = "[hosted partition]"
+    rc, out, err, rep = pcap_run("part", "0@0,1@1,(2-3)@1", ["--rx-lcores", "1",
+                                                           "--worker-lcores", "2-3"])
+    t.check_eq(rc, 0, f"{tag} exit status ({err[-400:]})")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    check_exact(tag, rep, [2, 3], False)
+    t.check_eq([lcore(rep, w)["idle"]["hosted_by"] for w in (2, 3)], [1, 1],
+               f"{tag} both hosted")
+
+
+def test_not_hosted():
+    cases = [
+        ("off", SHAPE, ["--host-workers", "off"], "option (--host-workers off)"),
+        ("idle", SHAPE, ["--idle-worker", "backoff"],
+         "none: --idle-worker asks for worker threads that wait by themselves"),
+        ("twocpu", "0@0,1@(0-1),(2-4)@1", [], "none: RX lcore 1 may run on 2 CPUs"),
+    ]
+    for name, lcores, extra, why in cases:
+        tag = f"[not hosted: {name}]"
+        rc, out, err, rep = pcap_run(name, lcores, ["--rx-lcores", "1", "--worker-lcores",
+                                                    "2-4", "--fanout", "replicate", *extra])
+        t.check_eq(rc, 0, f"{tag} exit status ({err[-400:]})")
+        if not t.check(rep is not None, f"{tag} report"):
+            continue
+        check_exact(tag, rep, [2, 3, 4], True)
+        t.check_eq(rep["hosted_workers"], why, f"{tag} hosted_workers")
+        t.check("hosted workers:" not in err, f"{tag} no start line")
+        for w in (2, 3, 4):
+            iv = lcore(rep, w)["idle"]
+            t.check(iv["hosted_by"] is None and iv["policy"] != "hosted",
+                    f"{tag} lcore {w} runs in its own thread: {iv}")
+        t.check(not lcore(rep, 1)["idle"]["why"].endswith("hosts 3"), f"{tag} lcore 1 hosts none")
+
+
+def test_refused():
+    tag = "[--host-workers bad]"
+    e = t.eal_lcores(SHAPE, f"mcfan-hosted-bad-{os.getpid()}", [f"net_pcap0,rx_pcap={PCAP}"])
+    t.check_refused(e, ["--groups", f"239.9.9.1:{PORT}", "--rx-lcores", "1", "--worker-lcores",
+                        "2-4", "--host-workers", "maybe"],
+                    "--host-workers: 'maybe' is not auto or off", tag)
+    t.remove_runtime_dir(e)
+    t.check_refused_config("hosted-cfg", TMP, "[mcfan]\nhost-workers = sometimes\n",
+                           "'sometimes' is not auto or off", "[config host-workers bad]")
+
+    tag = "[set idle hosted]"
+    cmds = os.path.join(TMP, "cmds.txt")
+    with open(cmds, "w") as f:
+        f.write("set idle 2 backoff\nset idle worker wake\nset idle 1 backoff:short\n"
+                "show idle\nquit\n")
+    e = t.eal_lcores(SHAPE, f"mcfan-hosted-con-{os.getpid()}", [f"net_pcap0,rx_pcap={PCAP}"])
+    with open(cmds) as f:
+        rc, out, err, rep = t.run_mcfan(e, ["--groups", f"239.9.9.1-{NG}:{PORT}", "--rx-lcores",
+                                            "1", "--worker-lcores", "2-4", "-i"], stdin=f,
+                                        timeout=120)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"{tag} exit status ({err[-300:]})")
+    errors = [ln for ln in out.splitlines() if ln.startswith("error:")]
+    t.check_eq(len(errors), 2, f"{tag} two refusals: {errors}")
+    t.check(any("lcore 2 is hosted by lcore 1" in ln and "--host-workers off" in ln
+                for ln in errors), f"{tag} set idle 2: names the host and the way out: {errors}")
+    t.check(any("is hosted by lcore 1" in ln for ln in errors[1:]),
+            f"{tag} set idle worker refused: {errors}")
+    t.check("idle policy backoff:short for lcore 1" in out, f"{tag} the host's policy is set")
+    t.check(out.count("hosted (its step runs in lcore 1's thread on CPU 1)") >= 3,
+            f"{tag} show idle shows the hosted lcores: {out[-1500:]}")
+    if t.check(rep is not None, f"{tag} report"):
+        t.check_eq([lcore(rep, w)["idle"]["policy"] for w in (1, 2, 3, 4)],
+                   ["backoff:short", "hosted", "hosted", "hosted"],
+                   f"{tag} only the host's policy changed")
+
+
+# ---- 5. the lab: real senders, net_af_packet ----
+
+LAB_GROUPS = 10
+LAB_COUNT = 200   # datagrams per group (iperf2 adds its end-of-test datagram)
+LAB_PPS = 100
+
+
+class Run(NsRun):
+    START_TIMEOUT = 120
+
+    def __init__(self, ns, lcores, vdev, app):
+        self.report = os.path.join(TMP, "report-lab.json")
+        self.eal = t.eal_lcores(lcores, f"mcfan-hosted-lab-{os.getpid()}", [vdev])
+        self.tel = None
+        super().__init__(["ip", "netns", "exec", ns, t.mcfan_path(), *self.eal, "--", *app,
+                          "--report-json", self.report], False)
+
+    def query(self, cmd):
+        if self.tel is None:
+            self.tel = t.Telemetry(t.telemetry_socket(self.eal), timeout=120)
+            self.tel.wait_ready()
+        return self.tel.query(cmd)[0]
+
+    def stop(self, timeout=60):
+        if self.tel is not None:
+            self.tel.close()
+            self.tel = None
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGINT)
+        self.end(timeout)
+        t.remove_runtime_dir(self.eal)
+        return self.p.returncode, t.load_report(self.report)
+
+    def kill(self):
+        super().kill()
+        t.remove_runtime_dir(self.eal)
+
+
+def test_lab(lab):
+    tag = "[lab hosted]"
+    want = LAB_GROUPS * (LAB_COUNT + 1)
+    run = Run(lab.rcv, "0@0,1@1,(2-6)@1", lab.af_packet(),
+              ["--groups", f"239.9.9.1-{LAB_GROUPS}:{PORT}", "--rx-lcores", "1",
+               "--worker-lcores", "2-6", "--fanout", "replicate"])
+    try:
+        if not t.check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
+            return
+        iv = run.query("/mcfan/idle")
+        t.check(iv is not None and dict(zip(iv["lcore"], iv["hosted_by"])) ==
+                {1: -1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}, f"{tag} /mcfan/idle hosted_by: {iv}")
+        send = lab.sh(f"lab_send {LAB_GROUPS} {LAB_COUNT} 100 {LAB_PPS}", timeout=180)
+        t.check_eq(send.returncode, 0, f"{tag} every iperf2 client ends well")
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            v = run.query("/mcfan/rings")
+            if v and sum(v["frames"]) >= 5 * want:
+                break
+            time.sleep(0.2)
+        rc, rep = run.stop()
+    finally:
+        run.kill()
+    if not t.check(rep is not None, f"{tag} report (exit {rc}):\n{run.output()[-2000:]}"):
+        return
+    t.check_eq(rc, 0, f"{tag} exit status")
+    t.check(t.conservation(rep), f"{tag} conservation")
+    for w in rep["workers"]:
+        t.check_eq(w["frames"], want, f"{tag} worker {w['lcore']} counts every datagram")
+    port = rep["ports"][0]
+    t.check_eq((port["imissed"], port["rx_nombuf"], rep["drops"]["ring_full"]), (0, 0, 0),
+               f"{tag} imissed, rx_nombuf, ring_full")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} mbufs outside their pool")
+    p99 = max(w["latency"]["p99_ns"] for w in rep["workers"])
+    print(f"hosted: {tag} 5 hosted workers: each counted {rep['workers'][0]['frames']} of "
+          f"{want}, worst RX-to-dequeue p99 {p99 / 1e3:.1f} us", flush=True)
+
+
+def main():
+    def on_signal(sig, frame):
+        raise KeyboardInterrupt(f"signal {sig}")
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    t.write_pcap(PCAP, [t.udp4_frame(f"239.9.9.{1 + i % NG}", PORT) for i in
+                        range(NG * PER_GROUP)])
+    lab = None
+    try:
+        test_hosted_replicate()
+        test_hosted_partition()
+        test_not_hosted()
+        test_refused()
+        if os.geteuid() == 0 and subprocess.run(["ip", "netns", "list"],
+                                                capture_output=True).returncode == 0:
+            lab = Lab()
+            if t.check(lab.up(), "lab_up"):
+                test_lab(lab)
+        else:
+            print("hosted: lab part skipped: needs root and 'ip netns'", flush=True)
+    except KeyboardInterrupt as e:
+        t.check(False, f"interrupted ({e})")
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if lab is not None:
+            lab.down()
+        subprocess.run(["rm", "-rf", "--", TMP])
+    t.finish("hosted")
+
+
+if __name__ == "__main__":
+    main()
