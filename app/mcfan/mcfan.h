@@ -141,6 +141,8 @@ struct mcfan_config {
 	bool idle_worker_set;              /* --idle-worker given (else the placement default) */
 	bool idle_max_sleep_set;           /* --idle-max-sleep-us given */
 	bool host_workers;                 /* --host-workers auto (default) or off */
+	int rx_nice;                       /* --rx-nice: nice of lcores with the RX role */
+	bool rx_nice_set;                  /* --rx-nice given (else by placement, idle.h) */
 	/* placement (placement.c, docs/topology.md "Placement") */
 	char *cpu_topology;                /* --cpu-topology MAP (malloc'd); NULL = the host */
 	int bind;                          /* --bind: enum mcfan_sct_bind; -1 = not given */

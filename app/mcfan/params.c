@@ -617,6 +617,24 @@ set_host_workers(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 }
 
 static int
+set_rx_nice(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno != 0 || end == v || *end != '\0' || n < MCFAN_NICE_MIN || n > MCFAN_NICE_MAX) {
+		snprintf(err, len, "--rx-nice: '%s' is not a nice value, %d..%d", v, MCFAN_NICE_MIN,
+			 MCFAN_NICE_MAX);
+		return -EINVAL;
+	}
+	cfg->rx_nice = (int)n;
+	cfg->rx_nice_set = true;
+	return 0;
+}
+
+static int
 set_idle_max_sleep(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
 	unsigned long n;
@@ -1098,6 +1116,11 @@ static const struct opt_def opts[] = {
 	 "each RX pass (no wake-up, no context switch; docs/idle.md \"Hosted workers\"); not "
 	 "when --idle-worker is given. off: every worker lcore runs in its own thread", "auto",
 	 set_host_workers, true},
+	{"rx-nice", OPT_VALUE, "N", "nice value (-20..19, setpriority(2); below 0 needs "
+	 "CAP_SYS_NICE) of the lcores with the RX role; by default " RTE_STR(MCFAN_RX_NICE_READERS)
+	 " when the readers engine runs: reader processes share its CPUs, and a late RX lcore "
+	 "loses frames in the port's ring where a late reader only lags (docs/idle.md)",
+	 "placement", set_rx_nice, true},
 	{"rx-engine", OPT_VALUE, "NAME", "what lcores with the RX role do with their frames "
 	 "(the RX engines are listed below)", MCFAN_RX_ENGINE_DEFAULT, set_rx_engine, true},
 	{"worker-engine", OPT_VALUE, "NAME[:ARGS]", "what worker lcores do with their copies "

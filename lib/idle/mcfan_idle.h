@@ -163,6 +163,15 @@ struct mcfan_idle_rate {
 	uint64_t capacity; /**< Frames the input holds while the lcore sleeps: half its ring. */
 };
 
+/** Nice values (setpriority(2)): the range --rx-nice takes. */
+#define MCFAN_NICE_MIN (-20)
+#define MCFAN_NICE_MAX 19
+/** The RX role's nice value by default when reader processes share its CPUs (engine
+ *  readers): 16,500 datagrams/s a group to 100 readers on 2 CPUs lost 2-25 % in af_packet's
+ *  ring at nice 0 (the RX lcore waited for a CPU half its time), none at -10
+ *  (docs/performance.md "Readers: the RX lcore's priority"). */
+#define MCFAN_RX_NICE_READERS (-10)
+
 /** Idle state of one data lcore. See the protocol at the top. */
 struct mcfan_idle {
 	struct mcfan_atomic_u32 policy; /**< MCFAN_IDLE_POLICY() word (see the protocol). */
@@ -192,6 +201,13 @@ struct mcfan_idle {
 	/** Set-up: the lcore thread switches itself to SCHED_BATCH at start (a worker-only lcore
 	 * on a CPU of an RX lcore: woken by it, it must not preempt it, docs/idle.md). */
 	bool sched_batch;
+	/** Set-up: the lcore thread sets its nice value to nice at start (setpriority(2));
+	 * the RX role with reader processes on its CPUs, or --rx-nice (docs/idle.md). */
+	bool nice_apply;
+	int nice;
+	/** The nice value the thread found itself at after its start, + 100 (0 = not started
+	 * yet), for the read side after the thread ended too. */
+	int nice_seen;
 	/** The scheduling class the thread found itself in after its start (sched_getscheduler()
 	 * + 1; 0 = not started yet), for the read side after the thread ended too. */
 	int sched_class;

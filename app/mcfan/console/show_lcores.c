@@ -278,21 +278,21 @@ cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
 	       "worker-only ones %u us); ring bound: time half the smallest input "
 	       "ring takes to fill at the highest recent rate\n", app->cfg.idle_max_sleep_us,
 	       MCFAN_IDLE_SHARED_MAX_SLEEP_US, MCFAN_IDLE_SHARED_WORKER_MAX_SLEEP_US);
-	printf("  %5s %-10s %-22s %12s %12s %10s %10s %10s %10s %7s %-6s  %s\n", "lcore", "role",
-	       "policy", "ring_bound", "sleep_cap", "rx_max_pps", "wk_max_pps", "sleeps",
-	       "wakeups", "sleep%", "sched", "why");
+	printf("  %5s %-10s %-22s %12s %12s %10s %10s %10s %10s %7s %-6s %4s  %s\n", "lcore",
+	       "role", "policy", "ring_bound", "sleep_cap", "rx_max_pps", "wk_max_pps", "sleeps",
+	       "wakeups", "sleep%", "sched", "nice", "why");
 	for (i = 0; i < n; i++) {
 		memset(&st, 0, sizeof(st));
 		for (k = 0; k < nr; k++)
 			if (rows[k].lcore_id == iv[i].lcore_id)
 				mcfan_msacc_stats(&rows[k].snap, &st);
 		printf("  %5u %-10s %-22s %10sus %10sus %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-		       " %10" PRIu64 " %7.2f %-6s  %s\n", iv[i].lcore_id, mcfan_role_name(iv[i].role),
+		       " %10" PRIu64 " %7.2f %-6s %4d  %s\n", iv[i].lcore_id, mcfan_role_name(iv[i].role),
 		       iv[i].policy_text,
 		       mcfan_console_us_text(iv[i].ring_bound_ns, bound, sizeof(bound)),
 		       mcfan_console_us_text(iv[i].sleep_cap_ns, cap, sizeof(cap)),
 		       iv[i].rx_max_pps, iv[i].wk_max_pps, st.sleeps, st.wakeups,
-		       st.pct[MCFAN_MS_SLEEP], iv[i].sched, iv[i].why);
+		       st.pct[MCFAN_MS_SLEEP], iv[i].sched, iv[i].nice, iv[i].why);
 	}
 	print_overrun(app, iv, n);
 	free(iv);

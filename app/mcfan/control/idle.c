@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <sys/resource.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -159,6 +160,9 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 	 * (wake-up preemption), before the RX lcore has woken its other workers and gone to
 	 * sleep: each wake-up then costs two context switches instead of one */
 	lc->idle.sched_batch = !rx && shares_rx_cpu(app, id);
+	/* an RX lcore late for its CPU loses frames in the port's ring; a late reader lags */
+	lc->idle.nice_apply = rx && (cfg->rx_nice_set || mcfan_readers_wanted(app));
+	lc->idle.nice = cfg->rx_nice_set ? cfg->rx_nice : MCFAN_RX_NICE_READERS;
 	mcfan_atomic_u32_store(&lc->idle.policy, policy, memory_order_relaxed);
 	mcfan_atomic_u32_store(&lc->idle.origin, origin, memory_order_relaxed);
 	lc->idle.max_sleep_ns = (uint64_t)max_us * NS_PER_US;
@@ -273,6 +277,21 @@ sched_name(const struct mcfan_lcore *lc)
 	}
 }
 
+/* The nice value of the lcore's thread: now while it runs, else the one it found at start;
+ * 0 before it started. */
+static int
+nice_now(const struct mcfan_lcore *lc)
+{
+	int seen = __atomic_load_n(&lc->idle.nice_seen, __ATOMIC_RELAXED);
+	int tid = __atomic_load_n(&lc->tid, __ATOMIC_RELAXED), now;
+
+	if (seen == 0)
+		return 0;
+	errno = 0;
+	now = tid > 0 ? getpriority(PRIO_PROCESS, (id_t)tid) : -1;
+	return errno == 0 && tid > 0 ? now : seen - 100;
+}
+
 void
 mcfan_idle_wake_all(struct mcfan_app *app)
 {
@@ -339,6 +358,7 @@ mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsign
 				 lc->n_hosted);
 		}
 		snprintf(out[n].sched, sizeof(out[n].sched), "%s", sched_name(lc));
+		out[n].nice = nice_now(lc);
 		out[n].rx_max_pps = __atomic_load_n(&lc->idle.rx_max_pps, __ATOMIC_RELAXED);
 		out[n].wk_max_pps = __atomic_load_n(&lc->idle.wk_max_pps, __ATOMIC_RELAXED);
 		n++;

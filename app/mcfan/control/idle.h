@@ -68,6 +68,9 @@ struct mcfan_idle_view {
 	 * A hosted lcore's policy_text is "hosted": it never waits by itself. */
 	int hosted_by;
 	unsigned int n_hosted;    /**< Worker lcores whose step this lcore's thread runs. */
+	/** The thread's nice value now (getpriority(2); also what renice set), the one it found
+	 * at start once it ended; 0 before launch. */
+	int nice;
 	/** The thread's scheduling class now (sched(7); also what chrt set), the one it found
 	 * at start once it ended: "normal", "batch" (a worker-only lcore on a CPU of an RX
 	 * lcore, by placement), "idle", "fifo", "rr"; "-" before launch. */

@@ -25,11 +25,13 @@
  * loses none: the fence and load still follow the enqueues.
  */
 
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,6 +89,7 @@ mcfan_idle_hosted_wait(struct mcfan_app *app, struct mcfan_lcore *lc)
 
 	RTE_SET_USED(app);
 	__atomic_store_n(&lc->idle.sched_class, sched_getscheduler(0) + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&lc->idle.nice_seen, getpriority(PRIO_PROCESS, 0) + 100, __ATOMIC_RELAXED);
 	while (mcfan_atomic_u32_load(&lc->hosted_done, memory_order_acquire) == 0) {
 		/* the eventfd: the host's end, or the quit's wake-up (mcfan_idle_wake_all()) */
 		if (lc->idle.efd < 0)
@@ -128,7 +131,13 @@ mcfan_idle_lcore_start(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t n
 				  "the RX lcore on its CPU it may preempt it\n", lc->lcore_id,
 				  strerror(e));
 	}
+	if (id->nice_apply && setpriority(PRIO_PROCESS, 0, id->nice) != 0)
+		MCFAN_LOG(WARNING, "lcore %u: cannot set its nice value to %d (%s): processes on "
+			  "its CPU may keep it waiting (--rx-nice; CAP_SYS_NICE)\n", lc->lcore_id,
+			  id->nice, strerror(errno));
 	__atomic_store_n(&id->sched_class, sched_getscheduler(0) + 1, __ATOMIC_RELAXED);
+	/* PRIO_PROCESS, 0: this thread (a Linux task has its own nice value) */
+	__atomic_store_n(&id->nice_seen, getpriority(PRIO_PROCESS, 0) + 100, __ATOMIC_RELAXED);
 	windows_start(app, id, now);
 	mcfan_idle_busy(id);
 }

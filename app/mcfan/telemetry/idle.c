@@ -28,6 +28,7 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 		{"max_sleep_ns", RTE_TEL_U64_VAL}, {"sleep_overrun", RTE_TEL_U64_VAL},
 		{"sleep_overrun_ring", RTE_TEL_U64_VAL}, {"sleep_overrun_port", RTE_TEL_U64_VAL},
 		{"sched", RTE_TEL_STRING_VAL}, {"hosted_by", RTE_TEL_INT_VAL},
+		{"nice", RTE_TEL_INT_VAL},
 	};
 	struct mcfan_overrun_view ov;
 	struct mcfan_idle_view *iv;
@@ -60,6 +61,7 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 		rte_tel_data_add_array_u64(c[11], ov.port);
 		rte_tel_data_add_array_string(c[12], iv[k].sched);
 		rte_tel_data_add_array_int(c[13], iv[k].hosted_by);
+		rte_tel_data_add_array_int(c[14], iv[k].nice);
 	}
 	rte_tel_data_add_dict_u64(d, "max_sleep_us", app->cfg.idle_max_sleep_us);
 	mcfan_overrun_total(app, &ov);
@@ -70,4 +72,4 @@ tel_idle(struct mcfan_app *app, const char *cmd, const char *params,
 }
 MCFAN_TEL_COMMAND(tel_idle, "/mcfan/idle",
 		  "Per data lcore: idle policy, ring bound, sleep cap (ns), rates, why, max "
-		  "sleep, sleep overrun, sched, hosted_by. No parameters")
+		  "sleep, overrun, sched, nice, hosted_by. No parameters")

@@ -92,12 +92,14 @@ print_idle_latency(struct mcfan_app *app, FILE *f)
 	n = mcfan_idle_read(app, iv, RTE_MAX_LCORE);
 	fprintf(f, "\nidle policies (--idle-max-sleep-us %u; each lcore's own max sleep below; bound 0: "
 		"no recent traffic):\n"
-		"  %5s %-10s %-22s %14s %14s %14s %-6s  %s\n", app->cfg.idle_max_sleep_us, "lcore",
-		"role", "policy", "ring_bound_us", "sleep_cap_us", "max_sleep_us", "sched", "why");
+		"  %5s %-10s %-22s %14s %14s %14s %-6s %4s  %s\n", app->cfg.idle_max_sleep_us, "lcore",
+		"role", "policy", "ring_bound_us", "sleep_cap_us", "max_sleep_us", "sched", "nice",
+		"why");
 	for (i = 0; i < n; i++)
-		fprintf(f, "  %5u %-10s %-22s %14.1f %14.1f %14.1f %-6s  %s\n", iv[i].lcore_id,
+		fprintf(f, "  %5u %-10s %-22s %14.1f %14.1f %14.1f %-6s %4d  %s\n", iv[i].lcore_id,
 			mcfan_role_name(iv[i].role), iv[i].policy_text, iv[i].ring_bound_ns / 1e3,
-			iv[i].sleep_cap_ns / 1e3, iv[i].max_sleep_ns / 1e3, iv[i].sched, iv[i].why);
+			iv[i].sleep_cap_ns / 1e3, iv[i].max_sleep_ns / 1e3, iv[i].sched, iv[i].nice,
+			iv[i].why);
 out:
 	free(lv);
 	free(iv);
@@ -745,6 +747,7 @@ report_json_build(struct mcfan_app *app)
 			json_object_set_new(idle, "origin", json_string(
 				mcfan_idle_origin_name((enum mcfan_idle_origin)iv[k].origin)));
 			json_object_set_new(idle, "max_sleep_ns", json_u64(iv[k].max_sleep_ns));
+			json_object_set_new(idle, "nice", json_integer(iv[k].nice));
 			json_object_set_new(idle, "hosted_by", iv[k].hosted_by < 0 ? json_null() :
 					    json_integer(iv[k].hosted_by));
 			json_object_set_new(o, "idle", idle);
