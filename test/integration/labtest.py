@@ -7,6 +7,7 @@ main() around one. Standard library only; assertions go through mcfantest.check.
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -180,3 +181,85 @@ class NsRun:
     def output(self):
         """All it printed so far."""
         return "".join(self.lines)
+
+
+class McfanRun(NsRun):
+    """mcfan in namespace ns (eal_lcores(lcores, prefix, [vdev]), then -- app and
+    --report-json DIR/report-NAME.json), with the -i console on a pipe if asked; telemetry
+    over its socket (query), the workers' counts (wait_frames), a clean stop (stop: quit on
+    the console, else SIGINT) that returns (exit status, report)."""
+
+    START_TIMEOUT = 120
+
+    def __init__(self, ns, prefix, lcores, vdev, app, report_dir, name, console=False):
+        self.report = os.path.join(report_dir, f"report-{name}.json")
+        self.eal = t.eal_lcores(lcores, prefix, [vdev])
+        args = [*app, "--report-json", self.report] + (["-i"] if console else [])
+        self.tel = None
+        super().__init__(["ip", "netns", "exec", ns, t.mcfan_path(), *self.eal, "--", *args],
+                         console)
+
+    def telemetry(self):
+        if self.tel is None:
+            self.tel = t.Telemetry(t.telemetry_socket(self.eal), timeout=120)
+            self.tel.wait_ready()
+        return self.tel
+
+    def query(self, cmd):
+        return self.telemetry().query(cmd)[0]
+
+    def wait_frames(self, want, timeout=60):
+        """Until the workers have counted `want` copies (or the timeout)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and self.p.poll() is None:
+            v = self.query("/mcfan/rings")
+            if v and sum(v["frames"]) >= want:
+                return True
+            time.sleep(0.2)
+        return False
+
+    def stop(self, timeout=60):
+        if self.tel is not None:
+            self.tel.close()
+            self.tel = None
+        if self.p.poll() is None:
+            if self.p.stdin is not None:
+                try:
+                    self.say("quit")
+                    self.p.stdin.close()
+                except OSError:
+                    pass
+            else:
+                self.p.send_signal(signal.SIGINT)
+        self.end(timeout)
+        t.remove_runtime_dir(self.eal)
+        rep = t.load_report(self.report)
+        if rep is not None:
+            os.unlink(self.report)
+        return self.p.returncode, rep
+
+    def kill(self):
+        super().kill()
+        t.remove_runtime_dir(self.eal)
+
+    def serve(self, lab, send, want, tag, before=(), after=()):
+        """The usual run: wait until it runs, query each of before (telemetry commands), run
+        send (a lab.sh command line) and check it ends well, wait until the workers counted
+        want copies, query each of after, stop. Kills it whatever happens. Returns (exit
+        status, report or None, {command: reply}); None as the report is checked (tag)."""
+        answers, rc, rep = {}, None, None
+        try:
+            if not t.check(self.wait_running(), f"{tag} mcfan starts:\n{self.output()}"):
+                return rc, rep, answers
+            for cmd in before:
+                answers[cmd] = self.query(cmd)
+            r = lab.sh(send, timeout=180)
+            t.check_eq(r.returncode, 0, f"{tag} every sender ends well")
+            t.check(self.wait_frames(want), f"{tag} the workers count every copy ({want})")
+            for cmd in after:
+                answers[cmd] = self.query(cmd)
+            rc, rep = self.stop()
+        finally:
+            self.kill()
+        t.check(rep is not None, f"{tag} report (exit {rc}):\n{self.output()[-3000:]}")
+        return rc, rep, answers

@@ -32,10 +32,9 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import mcfantest as t
-from labtest import Lab, NsRun
+from labtest import Lab, McfanRun
 
 PORT = 3999
 NG = 3                 # groups of the pcap runs
@@ -196,61 +195,19 @@ LAB_COUNT = 200   # datagrams per group (iperf2 adds its end-of-test datagram)
 LAB_PPS = 100
 
 
-class Run(NsRun):
-    START_TIMEOUT = 120
-
-    def __init__(self, ns, lcores, vdev, app):
-        self.report = os.path.join(TMP, "report-lab.json")
-        self.eal = t.eal_lcores(lcores, f"mcfan-hosted-lab-{os.getpid()}", [vdev])
-        self.tel = None
-        super().__init__(["ip", "netns", "exec", ns, t.mcfan_path(), *self.eal, "--", *app,
-                          "--report-json", self.report], False)
-
-    def query(self, cmd):
-        if self.tel is None:
-            self.tel = t.Telemetry(t.telemetry_socket(self.eal), timeout=120)
-            self.tel.wait_ready()
-        return self.tel.query(cmd)[0]
-
-    def stop(self, timeout=60):
-        if self.tel is not None:
-            self.tel.close()
-            self.tel = None
-        if self.p.poll() is None:
-            self.p.send_signal(signal.SIGINT)
-        self.end(timeout)
-        t.remove_runtime_dir(self.eal)
-        return self.p.returncode, t.load_report(self.report)
-
-    def kill(self):
-        super().kill()
-        t.remove_runtime_dir(self.eal)
-
-
 def test_lab(lab):
     tag = "[lab hosted]"
     want = LAB_GROUPS * (LAB_COUNT + 1)
-    run = Run(lab.rcv, "0@0,1@1,(2-6)@1", lab.af_packet(),
-              ["--groups", f"239.9.9.1-{LAB_GROUPS}:{PORT}", "--rx-lcores", "1",
-               "--worker-lcores", "2-6", "--fanout", "replicate"])
-    try:
-        if not t.check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
-            return
-        iv = run.query("/mcfan/idle")
-        t.check(iv is not None and dict(zip(iv["lcore"], iv["hosted_by"])) ==
-                {1: -1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}, f"{tag} /mcfan/idle hosted_by: {iv}")
-        send = lab.sh(f"lab_send {LAB_GROUPS} {LAB_COUNT} 100 {LAB_PPS}", timeout=180)
-        t.check_eq(send.returncode, 0, f"{tag} every iperf2 client ends well")
-        end = time.monotonic() + 60
-        while time.monotonic() < end:
-            v = run.query("/mcfan/rings")
-            if v and sum(v["frames"]) >= 5 * want:
-                break
-            time.sleep(0.2)
-        rc, rep = run.stop()
-    finally:
-        run.kill()
-    if not t.check(rep is not None, f"{tag} report (exit {rc}):\n{run.output()[-2000:]}"):
+    run = McfanRun(lab.rcv, f"mcfan-hosted-lab-{os.getpid()}", "0@0,1@1,(2-6)@1",
+                   lab.af_packet(), ["--groups", f"239.9.9.1-{LAB_GROUPS}:{PORT}", "--rx-lcores",
+                                     "1", "--worker-lcores", "2-6", "--fanout", "replicate"],
+                   TMP, "lab")
+    rc, rep, ans = run.serve(lab, f"lab_send {LAB_GROUPS} {LAB_COUNT} 100 {LAB_PPS}", 5 * want,
+                             tag, before=["/mcfan/idle"])
+    iv = ans.get("/mcfan/idle")
+    t.check(iv is not None and dict(zip(iv["lcore"], iv["hosted_by"])) ==
+            {1: -1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}, f"{tag} /mcfan/idle hosted_by: {iv}")
+    if rep is None:
         return
     t.check_eq(rc, 0, f"{tag} exit status")
     t.check(t.conservation(rep), f"{tag} conservation")

@@ -49,7 +49,7 @@ if len(sys.argv) == 5 and sys.argv[1] == "--raw-send":
     sys.exit(raw_send_main(sys.argv[2], int(sys.argv[3]), float(sys.argv[4])))
 
 import mcfantest as t  # noqa: E402
-from labtest import Lab, NsRun, preflight, skipper  # noqa: E402
+from labtest import Lab, McfanRun, preflight, skipper  # noqa: E402
 import netnstest as nt  # noqa: E402
 
 NGROUPS = 10
@@ -64,61 +64,12 @@ TMP = tempfile.mkdtemp(prefix="mcfan-idle-")
 skip = skipper("idle")
 
 
-class Run(NsRun):
-    """mcfan in a namespace; its output read by a thread; -i console on a pipe if asked."""
-
-    START_TIMEOUT = 120
+class Run(McfanRun):
+    """mcfan in a namespace (labtest.McfanRun), named for this test."""
 
     def __init__(self, ns, name, lcores, vdev, app, console=False):
-        self.report = os.path.join(TMP, f"report-{name}.json")
-        self.eal = t.eal_lcores(lcores, f"mcfan-idle-{name}-{os.getpid()}", [vdev])
-        args = [*app, "--report-json", self.report] + (["-i"] if console else [])
-        self.tel = None
-        super().__init__(["ip", "netns", "exec", ns, t.mcfan_path(), *self.eal, "--", *args],
+        super().__init__(ns, f"mcfan-idle-{name}-{os.getpid()}", lcores, vdev, app, TMP, name,
                          console)
-
-    def telemetry(self):
-        if self.tel is None:
-            self.tel = t.Telemetry(t.telemetry_socket(self.eal), timeout=120)
-            self.tel.wait_ready()
-        return self.tel
-
-    def query(self, cmd):
-        return self.telemetry().query(cmd)[0]
-
-    def wait_frames(self, want, timeout=60):
-        """Until the workers have counted `want` copies (or the timeout)."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end and self.p.poll() is None:
-            v = self.query("/mcfan/rings")
-            if v and sum(v["frames"]) >= want:
-                return True
-            time.sleep(0.2)
-        return False
-
-    def stop(self, timeout=60):
-        if self.tel is not None:
-            self.tel.close()
-            self.tel = None
-        if self.p.poll() is None:
-            if self.p.stdin is not None:
-                try:
-                    self.say("quit")
-                    self.p.stdin.close()
-                except OSError:
-                    pass
-            else:
-                self.p.send_signal(signal.SIGINT)
-        self.end(timeout)
-        t.remove_runtime_dir(self.eal)
-        rep = t.load_report(self.report)
-        if rep is not None:
-            os.unlink(self.report)
-        return self.p.returncode, rep
-
-    def kill(self):
-        super().kill()
-        t.remove_runtime_dir(self.eal)
 
 
 def lab_run(lab, name, lcores, app, console=False):
@@ -159,19 +110,11 @@ def test_policies(lab):
         tag = f"[{name}]"
         run = lab_run(lab, name, "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2",
                                                  "--idle-rx", rx_pol, "--idle-worker", wk_pol])
-        try:
-            if not t.check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
-                continue
-            send = lab.sh(f"lab_send {NGROUPS} {COUNT} {LEN} {PPS}", timeout=180)
-            t.check_eq(send.returncode, 0, f"{tag} every iperf2 client ends well")
-            t.check(run.wait_frames(NGROUPS * (COUNT + 1)), f"{tag} the worker counts every "
-                    "datagram")
-            idle = run.query("/mcfan/idle")
-            lat = run.query("/mcfan/latency")
-            rc, rep = run.stop()
-        finally:
-            run.kill()
-        if not t.check(rep is not None, f"{tag} report (exit {rc}):\n{run.output()[-3000:]}"):
+        rc, rep, ans = run.serve(lab, f"lab_send {NGROUPS} {COUNT} {LEN} {PPS}",
+                                 NGROUPS * (COUNT + 1), tag,
+                                 after=["/mcfan/idle", "/mcfan/latency"])
+        idle, lat = ans.get("/mcfan/idle"), ans.get("/mcfan/latency")
+        if rep is None:
             continue
         t.check_eq(rc, 0, f"{tag} exit status")
         check_no_loss(tag, rep, COUNT + 1)

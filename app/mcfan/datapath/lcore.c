@@ -140,14 +140,16 @@ hosted_pass(struct mcfan_app *app, struct mcfan_lcore *w, unsigned int burst, bo
 	return mcfan_worker_step(app, w, burst, ms_on, w->run_engine, w->run_inst);
 }
 
-/* Are the rings of every lcore lc hosts empty? */
+/* Are the rings of every lcore lc hosts empty? Those whose engines did not start (ok[h]
+ * false) are left out: nothing takes from them, as with a worker thread whose engine did not
+ * start, and the app is stopping anyway. */
 static bool
-hosted_rings_empty(const struct mcfan_app *app, const struct mcfan_lcore *lc)
+hosted_rings_empty(const struct mcfan_app *app, const struct mcfan_lcore *lc, const bool *ok)
 {
 	unsigned int h;
 
 	for (h = 0; h < lc->n_hosted; h++)
-		if (!mcfan_lcore_rings_empty(app, &app->lcores[lc->hosted[h]]))
+		if (ok[h] && !mcfan_lcore_rings_empty(app, &app->lcores[lc->hosted[h]]))
 			return false;
 	return true;
 }
@@ -242,7 +244,7 @@ mcfan_lcore_main(void *arg)
 			if (work == 0 && phase >= MCFAN_PHASE_STOP_RX && !rx_running &&
 			    mcfan_atomic_u32_load(&app->rx_done_count, memory_order_acquire) == app->n_rx &&
 			    (!worker || mcfan_lcore_rings_empty(app, lc)) &&
-			    (!hosting || hosted_rings_empty(app, lc)))
+			    (!hosting || hosted_rings_empty(app, lc, hosted_ok)))
 				break;
 		} else if (!rx_running) {
 			break;
