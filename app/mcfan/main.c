@@ -462,7 +462,7 @@ main(int argc, char **argv)
 	int eal_argc, app_first, ret, status = EXIT_SUCCESS;
 	char **app_argv;
 	char runtime_dir[PATH_MAX], socket_path[PATH_MAX] = "";
-	bool launched = false;
+	bool launched = false, hosts_shared = false;
 
 	memset(app, 0, sizeof(*app));
 	if (stdio_open() < 0)
@@ -540,7 +540,8 @@ main(int argc, char **argv)
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}
-	if (mcfan_placement_hosts(app, app->hosts_why, sizeof(app->hosts_why)) > 0)
+	if (mcfan_placement_hosts(app, app->hosts_why, sizeof(app->hosts_why), &hosts_shared) > 0 ||
+	    hosts_shared)
 		MCFAN_LOG(INFO, "hosted workers: %s\n", app->hosts_why);
 	app->cfg.ring_size = mcfan_placement_ring_size(app, app->ring_size_why,
 						       sizeof(app->ring_size_why));

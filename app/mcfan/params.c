@@ -9,6 +9,7 @@
  * option name without dashes); the command line wins over the file.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -624,7 +625,9 @@ set_rx_nice(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 
 	errno = 0;
 	n = strtol(v, &end, 10);
-	if (errno != 0 || end == v || *end != '\0' || n < MCFAN_NICE_MIN || n > MCFAN_NICE_MAX) {
+	/* as the other numbers: digits, a '-' in front at most (no blanks, no '+') */
+	if ((v[0] != '-' && !isdigit((unsigned char)v[0])) || errno != 0 || end == v ||
+	    *end != '\0' || n < MCFAN_NICE_MIN || n > MCFAN_NICE_MAX) {
 		snprintf(err, len, "--rx-nice: '%s' is not a nice value, %d..%d", v, MCFAN_NICE_MIN,
 			 MCFAN_NICE_MAX);
 		return -EINVAL;
@@ -1120,7 +1123,7 @@ static const struct opt_def opts[] = {
 	 "CAP_SYS_NICE) of the lcores with the RX role; by default " RTE_STR(MCFAN_RX_NICE_READERS)
 	 " when the readers engine runs: reader processes share its CPUs, and a late RX lcore "
 	 "loses frames in the port's ring where a late reader only lags (docs/idle.md)",
-	 "placement", set_rx_nice, true},
+	 "-10 with the readers engine, else the process's", set_rx_nice, true},
 	{"rx-engine", OPT_VALUE, "NAME", "what lcores with the RX role do with their frames "
 	 "(the RX engines are listed below)", MCFAN_RX_ENGINE_DEFAULT, set_rx_engine, true},
 	{"worker-engine", OPT_VALUE, "NAME[:ARGS]", "what worker lcores do with their copies "

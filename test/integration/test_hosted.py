@@ -143,7 +143,8 @@ def test_not_hosted():
             continue
         check_exact(tag, rep, [2, 3, 4], True)
         t.check_eq(rep["hosted_workers"], why, f"{tag} hosted_workers")
-        t.check("hosted workers:" not in err, f"{tag} no start line")
+        t.check(f"hosted workers: {why}" in err, f"{tag} the start line says why: {err[-600:]}")
+        t.check(f"\nhosted workers: {why}\n" in out, f"{tag} the text report says why")
         for w in (2, 3, 4):
             iv = lcore(rep, w)["idle"]
             t.check(iv["hosted_by"] is None and iv["policy"] != "hosted",

@@ -125,9 +125,9 @@ def ring_runs(pcap):
             {1: ("normal", 5_000_000)}
         for w in rep["workers"]:
             if w["lcore"] != 1:
-                # a hosted worker's thread only waits: it keeps its class
-                want_l[w["lcore"]] = ("batch", 50_000_000) if shared_rx and name != "hosted" \
-                    else ("normal", 50_000_000)
+                # a hosted worker shows its host's class, and no sleep of its own
+                want_l[w["lcore"]] = ("normal", 0) if name == "hosted" else \
+                    ("batch", 50_000_000) if shared_rx else ("normal", 50_000_000)
         t.check_eq(got, want_l, f"[ring {name}] lcores' sched class and max sleep")
 
 

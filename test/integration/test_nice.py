@@ -11,8 +11,10 @@ on net_pcap.
 2. Without readers nothing changes: every data lcore at the process's nice (0 here, and 4
    under `nice -n 4`: the option, not the default, moves it).
 3. --rx-nice 5 (command line) and rx-nice = 3 (config file): the RX role only.
-4. Refused, nothing started: -21, 20, "x", "" and "5x" on the command line, 100 in the config
-   file, each with the range in the message.
+4. Refused, nothing started: -21, 20, "x", "", "5x", " 5", "+5" and "-10 " on the command
+   line, 100 in the config file, each with the range in the message.
+5. A hosted worker (docs/idle.md "Hosted workers") shows its host's nice value: its step runs
+   in the host's thread.
 
 Usage: test_nice.py MCFAN_BINARY. Part 1's -10 needs CAP_SYS_NICE (root): without it the
 check is that mcfan says it cannot and runs on.
@@ -102,6 +104,19 @@ def test_readers_default():
         t.check("cannot set its nice value to -10" in err, f"{tag} says it cannot: {err[-400:]}")
 
 
+def test_hosted_readers():
+    tag = "[readers, hosted worker]"
+    rc, out, err, rep = run("hosted", "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2",
+                                                       "--worker-engine", "readers"])
+    t.check_eq(rc, 0, f"{tag} exit status ({err[-300:]})")
+    if t.check(rep is not None, f"{tag} report"):
+        want = -10 if ROOT else 0
+        # the hosted worker's step runs in lcore 1's thread: it shows that thread's nice
+        t.check_eq(nices(rep), {1: want, 2: want}, f"{tag} lcore 2 shows its host's nice")
+        t.check_eq([l["idle"]["max_sleep_ns"] for l in rep["lcores"] if l["lcore"] == 2], [0],
+                   f"{tag} a hosted lcore has no sleep of its own")
+
+
 def test_no_readers():
     tag = "[no readers]"
     rc, out, err, rep = run("plain", "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2",
@@ -137,7 +152,7 @@ def test_option():
 
 
 def test_refused():
-    for v in ("-21", "20", "x", "", "5x"):
+    for v in ("-21", "20", "x", "", "5x", " 5", "+5", "-10 "):
         e = t.eal_lcores("0@0,1@1", f"mcfan-nice-bad-{os.getpid()}", [f"net_pcap0,rx_pcap={PCAP}"])
         t.check_refused(e, ["--groups", GROUPS, "--rx-nice", v],
                         f"--rx-nice: '{v}' is not a nice value, -20..19", f"[--rx-nice {v!r}]")
@@ -150,6 +165,7 @@ def main():
     t.write_pcap(PCAP, [t.udp4_frame(f"239.9.9.{1 + i % 3}", 3999) for i in range(300)])
     try:
         test_readers_default()
+        test_hosted_readers()
         test_no_readers()
         test_option()
         test_refused()

@@ -278,6 +278,7 @@ cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
 	       "worker-only ones %u us); ring bound: time half the smallest input "
 	       "ring takes to fill at the highest recent rate\n", app->cfg.idle_max_sleep_us,
 	       MCFAN_IDLE_SHARED_MAX_SLEEP_US, MCFAN_IDLE_SHARED_WORKER_MAX_SLEEP_US);
+	printf("hosted workers: %s\n", app->hosts_why);
 	printf("  %5s %-10s %-22s %12s %12s %10s %10s %10s %10s %7s %-6s %4s  %s\n", "lcore",
 	       "role", "policy", "ring_bound", "sleep_cap", "rx_max_pps", "wk_max_pps", "sleeps",
 	       "wakeups", "sleep%", "sched", "nice", "why");

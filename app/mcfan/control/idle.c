@@ -351,14 +351,17 @@ mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsign
 			snprintf(out[n].why, sizeof(out[n].why), "hosted (its step runs in lcore "
 				 "%u's thread on CPU %d)", lc->host_id, lc->idle.share_cpu);
 			out[n].sleep_cap_ns = 0;
+			out[n].max_sleep_ns = 0; /* it never sleeps by itself */
 		} else if (lc->n_hosted > 0) {
 			size_t l = strlen(out[n].why);
 
 			snprintf(out[n].why + l, sizeof(out[n].why) - l, ", hosts %u",
 				 lc->n_hosted);
 		}
-		snprintf(out[n].sched, sizeof(out[n].sched), "%s", sched_name(lc));
-		out[n].nice = nice_now(lc);
+		/* a hosted lcore's step runs in its host's thread: that thread's class and nice */
+		snprintf(out[n].sched, sizeof(out[n].sched), "%s", sched_name(out[n].hosted_by >= 0 ?
+			 &app->lcores[lc->host_id] : lc));
+		out[n].nice = nice_now(out[n].hosted_by >= 0 ? &app->lcores[lc->host_id] : lc);
 		out[n].rx_max_pps = __atomic_load_n(&lc->idle.rx_max_pps, __ATOMIC_RELAXED);
 		out[n].wk_max_pps = __atomic_load_n(&lc->idle.wk_max_pps, __ATOMIC_RELAXED);
 		n++;

@@ -69,7 +69,8 @@ struct mcfan_idle_view {
 	int hosted_by;
 	unsigned int n_hosted;    /**< Worker lcores whose step this lcore's thread runs. */
 	/** The thread's nice value now (getpriority(2); also what renice set), the one it found
-	 * at start once it ended; 0 before launch. */
+	 * at start once it ended; 0 before launch. A hosted lcore shows its host's thread's (its
+	 * sched too), and max_sleep_ns 0. */
 	int nice;
 	/** The thread's scheduling class now (sched(7); also what chrt set), the one it found
 	 * at start once it ended: "normal", "batch" (a worker-only lcore on a CPU of an RX

@@ -664,8 +664,30 @@ mcfan_placement_share(const struct mcfan_app *app, unsigned int id, int *cpu, bo
 	return n;
 }
 
+/* May a worker-only lcore run on a CPU of an RX lcore? */
+static bool
+worker_near_rx(const struct mcfan_app *app)
+{
+	unsigned int w, r, id;
+	rte_cpuset_t a, b;
+
+	for (w = 0; w < app->n_workers; w++) {
+		id = app->worker_lcore_ids[w];
+		if (app->lcores[id].role != MCFAN_ROLE_WORKER)
+			continue;
+		a = rte_lcore_cpuset(id);
+		for (r = 0; r < app->n_rx; r++) {
+			b = rte_lcore_cpuset(app->rx_lcore_ids[r]);
+			CPU_AND(&b, &b, &a);
+			if (CPU_COUNT(&b) != 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 unsigned int
-mcfan_placement_hosts(struct mcfan_app *app, char *why, size_t len)
+mcfan_placement_hosts(struct mcfan_app *app, char *why, size_t len, bool *shared)
 {
 	const struct mcfan_config *cfg = &app->cfg;
 	unsigned int id, w, rx, n = 0;
@@ -673,6 +695,7 @@ mcfan_placement_hosts(struct mcfan_app *app, char *why, size_t len)
 	struct mcfan_lcore *host;
 	int cpu = -1, c;
 
+	*shared = worker_near_rx(app);
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		app->lcores[id].host_id = RTE_MAX_LCORE;
 		app->lcores[id].n_hosted = 0;

@@ -185,10 +185,14 @@ void mcfan_placement_free(void);
  * @param why
  *   Receives the decision in words, e.g. "default (10 worker lcores on CPU 1 of RX lcore
  *   1, hosted by it)" or why none is hosted, cut to len - 1 characters.
+ * @param shared
+ *   Receives whether a worker-only lcore may run on a CPU of an RX lcore: then the decision
+ *   is worth a start line even when none is hosted.
  * @return
  *   The number of hosted worker lcores (0 = none).
  */
-unsigned int mcfan_placement_hosts(struct mcfan_app *app, char *why, size_t len);
+unsigned int mcfan_placement_hosts(struct mcfan_app *app, char *why, size_t len,
+				   bool *shared);
 
 /** The mbuf pool's handler when data lcores share a CPU (mcfan_placement_pool_ops()). */
 #define MCFAN_POOL_OPS_SHARED "stack"

@@ -90,6 +90,7 @@ print_idle_latency(struct mcfan_app *app, FILE *f)
 		fprintf(f, "  %5u %14" PRIu64 " %10.1f %10.1f %10.1f\n", lv[i].lcore_id,
 			lv[i].copies, lv[i].p50_ns / 1e3, lv[i].p99_ns / 1e3, lv[i].max_ns / 1e3);
 	n = mcfan_idle_read(app, iv, RTE_MAX_LCORE);
+	fprintf(f, "\nhosted workers: %s\n", app->hosts_why);
 	fprintf(f, "\nidle policies (--idle-max-sleep-us %u; each lcore's own max sleep below; bound 0: "
 		"no recent traffic):\n"
 		"  %5s %-10s %-22s %14s %14s %14s %-6s %4s  %s\n", app->cfg.idle_max_sleep_us, "lcore",
