@@ -14,7 +14,8 @@ bad input is refused:
    why "hosts 3", the top-level hosted_workers), the rings get the default-alone size, the
    hosted workers' tables hold their own dequeue and process cycles, and their threads
    hardly run (voluntary context switches).
-2. The same with partition: each group's frames go to exactly one worker.
+2. The same with partition: each group's frames go to exactly one worker; and hosted by an
+   RX lcore that is also a worker (run-to-completion), whose own ring is sized alike.
 3. Not hosted: --host-workers off, --idle-worker given, an RX lcore on two CPUs; the
    report says why, and the counts are the same.
 4. Refused: --host-workers with a bad value (command line and config file); the console's
@@ -86,9 +87,9 @@ def test_hosted_replicate():
     if not t.check(rep is not None, f"{tag} report"):
         return
     check_exact(tag, rep, [2, 3, 4], True)
-    t.check_eq(rep["hosted_workers"], "default (3 worker lcores on CPU 1 of RX lcore 1, "
+    t.check_eq(rep["hosted_workers"], "auto (3 worker lcores on CPU 1 of RX lcore 1, "
                "hosted by it)", f"{tag} the report's hosted_workers")
-    t.check("hosted workers: default (3 worker lcores on CPU 1 of RX lcore 1" in err,
+    t.check("hosted workers: auto (3 worker lcores on CPU 1 of RX lcore 1" in err,
             f"{tag} the start line says so")
     host = lcore(rep, 1)["idle"]
     t.check(host["hosted_by"] is None and host["why"].endswith(", hosts 3"),
@@ -125,6 +126,22 @@ def test_hosted_partition():
     check_exact(tag, rep, [2, 3], False)
     t.check_eq([lcore(rep, w)["idle"]["hosted_by"] for w in (2, 3)], [1, 1],
                f"{tag} both hosted")
+
+
+def test_hosted_rtc():
+    tag = "[hosted by a run-to-completion lcore]"
+    rc, out, err, rep = pcap_run("rtc", "0@0,1@1,(2-3)@1", ["--rx-lcores", "1", "--worker-lcores",
+                                                          "1-3", "--fanout", "replicate"])
+    t.check_eq(rc, 0, f"{tag} exit status ({err[-400:]})")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    check_exact(tag, rep, [1, 2, 3], True)
+    t.check_eq([lcore(rep, w)["idle"]["hosted_by"] for w in (1, 2, 3)], [None, 1, 1],
+               f"{tag} lcore 1 (RX and worker) hosts 2 and 3")
+    # the host's own ring is emptied by the thread that fills it, like the hosted ones
+    t.check_eq((rep["ring_size"], rep["ring_size_why"]),
+               (1024, "default-alone (every worker that shares a CPU is hosted)"),
+               f"{tag} ring size")
 
 
 def test_not_hosted():
@@ -234,6 +251,7 @@ def main():
     try:
         test_hosted_replicate()
         test_hosted_partition()
+        test_hosted_rtc()
         test_not_hosted()
         test_refused()
         if os.geteuid() == 0 and subprocess.run(["ip", "netns", "list"],

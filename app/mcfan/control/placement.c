@@ -738,7 +738,7 @@ mcfan_placement_hosts(struct mcfan_app *app, char *why, size_t len, bool *shared
 		snprintf(why, len, "none: no worker-only lcore on CPU %d of RX lcore %u alone",
 			 cpu, rx);
 	else
-		snprintf(why, len, "default (%u worker lcore%s on CPU %d of RX lcore %u, hosted by "
+		snprintf(why, len, "auto (%u worker lcore%s on CPU %d of RX lcore %u, hosted by "
 			 "it)", n, n == 1 ? "" : "s", cpu, rx);
 	return n;
 }
@@ -781,8 +781,9 @@ mcfan_placement_ring_size(const struct mcfan_app *app, char *why, size_t len)
 	}
 	for (w = 0; w < app->n_workers; w++) {
 		id = app->worker_lcore_ids[w];
-		/* a hosted worker's rings are emptied after each RX pass: they hold a burst */
-		if (app->lcores[id].host_id != RTE_MAX_LCORE) {
+		/* a hosted worker's rings, and its host's own, are emptied after each RX pass by the
+		 * thread that filled them: they hold a pass's frames */
+		if (app->lcores[id].host_id != RTE_MAX_LCORE || app->lcores[id].n_hosted > 0) {
 			hosted = true;
 			continue;
 		}

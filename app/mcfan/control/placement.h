@@ -183,7 +183,7 @@ void mcfan_placement_free(void);
  * once the roles are set, before the idle set-up and the launch.
  *
  * @param why
- *   Receives the decision in words, e.g. "default (10 worker lcores on CPU 1 of RX lcore
+ *   Receives the decision in words, e.g. "auto (10 worker lcores on CPU 1 of RX lcore
  *   1, hosted by it)" or why none is hosted, cut to len - 1 characters.
  * @param shared
  *   Receives whether a worker-only lcore may run on a CPU of an RX lcore: then the decision
