@@ -104,42 +104,39 @@ def test_readers_default():
         t.check("cannot set its nice value to -10" in err, f"{tag} says it cannot: {err[-400:]}")
 
 
-def test_hosted_readers():
-    tag = "[readers, hosted worker]"
-    rc, out, err, rep = run("hosted", "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2",
-                                                       "--worker-engine", "readers"])
+def check_nices(tag, name, app, want, what, prefix_cmd=()):
+    """Run RX lcore 1 and worker 2 on CPU 1 with app; the report's nice values must be want.
+    Returns the report (or None)."""
+    rc, out, err, rep = run(name, "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2",
+                                                   *app], prefix_cmd=prefix_cmd)
     t.check_eq(rc, 0, f"{tag} exit status ({err[-300:]})")
     if t.check(rep is not None, f"{tag} report"):
-        want = -10 if ROOT else 0
-        # the hosted worker's step runs in lcore 1's thread: it shows that thread's nice
-        t.check_eq(nices(rep), {1: want, 2: want}, f"{tag} lcore 2 shows its host's nice")
+        t.check_eq(nices(rep), want, f"{tag} {what}")
+    return rep
+
+
+def test_hosted_readers():
+    tag = "[readers, hosted worker]"
+    want = -10 if ROOT else 0
+    # the hosted worker's step runs in lcore 1's thread: it shows that thread's nice
+    rep = check_nices(tag, "hosted", ["--worker-engine", "readers"], {1: want, 2: want},
+                      "lcore 2 shows its host's nice")
+    if rep is not None:
         t.check_eq([l["idle"]["max_sleep_ns"] for l in rep["lcores"] if l["lcore"] == 2], [0],
                    f"{tag} a hosted lcore has no sleep of its own")
 
 
 def test_no_readers():
-    tag = "[no readers]"
-    rc, out, err, rep = run("plain", "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2",
-                                                      "--host-workers", "off"])
-    t.check_eq(rc, 0, f"{tag} exit status ({err[-300:]})")
-    if t.check(rep is not None, f"{tag} report"):
-        t.check_eq(nices(rep), {1: 0, 2: 0}, f"{tag} every data lcore at the process's nice")
-    tag = "[no readers, nice -n 4]"
-    rc, out, err, rep = run("nice4", "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2",
-                                                      "--host-workers", "off"],
-                            prefix_cmd=("nice", "-n", "4"))
-    t.check_eq(rc, 0, f"{tag} exit status ({err[-300:]})")
-    if t.check(rep is not None, f"{tag} report"):
-        t.check_eq(nices(rep), {1: 4, 2: 4}, f"{tag} the process's nice is left alone")
+    off = ["--host-workers", "off"]
+    check_nices("[no readers]", "plain", off, {1: 0, 2: 0},
+                "every data lcore at the process's nice")
+    check_nices("[no readers, nice -n 4]", "nice4", off, {1: 4, 2: 4},
+                "the process's nice is left alone", prefix_cmd=("nice", "-n", "4"))
 
 
 def test_option():
-    tag = "[--rx-nice 5]"
-    rc, out, err, rep = run("opt", "0@0,1@1,2@1", ["--rx-lcores", "1", "--worker-lcores", "2",
-                                                    "--host-workers", "off", "--rx-nice", "5"])
-    t.check_eq(rc, 0, f"{tag} exit status ({err[-300:]})")
-    if t.check(rep is not None, f"{tag} report"):
-        t.check_eq(nices(rep), {1: 5, 2: 0}, f"{tag} the RX role only")
+    check_nices("[--rx-nice 5]", "opt", ["--host-workers", "off", "--rx-nice", "5"],
+                {1: 5, 2: 0}, "the RX role only")
     tag = "[config rx-nice = 3]"
     cfg = os.path.join(TMP, "nice.ini")
     with open(cfg, "w") as f:

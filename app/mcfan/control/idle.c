@@ -100,24 +100,6 @@ intr_setup(struct mcfan_app *app, struct mcfan_lcore *lc, bool refuse)
 	return 0;
 }
 
-/* True if lcore id, a worker-only lcore, may run on a CPU of an RX lcore. */
-static bool
-shares_rx_cpu(const struct mcfan_app *app, unsigned int id)
-{
-	rte_cpuset_t mine = rte_lcore_cpuset(id), both;
-	unsigned int r;
-
-	for (r = 0; r < app->n_rx; r++) {
-		if (app->rx_lcore_ids[r] == id)
-			continue;
-		both = rte_lcore_cpuset(app->rx_lcore_ids[r]);
-		CPU_AND(&both, &both, &mine);
-		if (CPU_COUNT(&both) != 0)
-			return true;
-	}
-	return false;
-}
-
 /* The start policy, its origin and the sleep cap of one data lcore (docs/idle.md). */
 static void
 start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
@@ -159,7 +141,7 @@ start_policy(struct mcfan_app *app, unsigned int id, struct mcfan_lcore *lc)
 	/* woken by an RX lcore on its own CPU, a worker of the normal class preempts it at once
 	 * (wake-up preemption), before the RX lcore has woken its other workers and gone to
 	 * sleep: each wake-up then costs two context switches instead of one */
-	lc->idle.sched_batch = !rx && shares_rx_cpu(app, id);
+	lc->idle.sched_batch = !rx && mcfan_placement_shares_rx_cpu(app, id);
 	/* an RX lcore late for its CPU loses frames in the port's ring; a late reader lags */
 	lc->idle.nice_apply = rx && (cfg->rx_nice_set || mcfan_readers_wanted(app));
 	lc->idle.nice = cfg->rx_nice_set ? cfg->rx_nice : MCFAN_RX_NICE_READERS;

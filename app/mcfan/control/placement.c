@@ -664,24 +664,34 @@ mcfan_placement_share(const struct mcfan_app *app, unsigned int id, int *cpu, bo
 	return n;
 }
 
+bool
+mcfan_placement_shares_rx_cpu(const struct mcfan_app *app, unsigned int id)
+{
+	rte_cpuset_t mine = rte_lcore_cpuset(id), both;
+	unsigned int r;
+
+	for (r = 0; r < app->n_rx; r++) {
+		if (app->rx_lcore_ids[r] == id)
+			continue;
+		both = rte_lcore_cpuset(app->rx_lcore_ids[r]);
+		CPU_AND(&both, &both, &mine);
+		if (CPU_COUNT(&both) != 0)
+			return true;
+	}
+	return false;
+}
+
 /* May a worker-only lcore run on a CPU of an RX lcore? */
 static bool
 worker_near_rx(const struct mcfan_app *app)
 {
-	unsigned int w, r, id;
-	rte_cpuset_t a, b;
+	unsigned int w, id;
 
 	for (w = 0; w < app->n_workers; w++) {
 		id = app->worker_lcore_ids[w];
-		if (app->lcores[id].role != MCFAN_ROLE_WORKER)
-			continue;
-		a = rte_lcore_cpuset(id);
-		for (r = 0; r < app->n_rx; r++) {
-			b = rte_lcore_cpuset(app->rx_lcore_ids[r]);
-			CPU_AND(&b, &b, &a);
-			if (CPU_COUNT(&b) != 0)
-				return true;
-		}
+		if (app->lcores[id].role == MCFAN_ROLE_WORKER &&
+		    mcfan_placement_shares_rx_cpu(app, id))
+			return true;
 	}
 	return false;
 }

@@ -174,6 +174,17 @@ void mcfan_placement_view_put(struct mcfan_placement_view *v);
 void mcfan_placement_free(void);
 
 /**
+ * Whether lcore id may run on a CPU of an RX lcore other than itself: their EAL cpusets
+ * intersect. Main lcore, once the roles are set.
+ *
+ * @param id
+ *   An lcore id, 0..RTE_MAX_LCORE-1.
+ * @return
+ *   true if it may; false otherwise.
+ */
+bool mcfan_placement_shares_rx_cpu(const struct mcfan_app *app, unsigned int id);
+
+/**
  * Hosted workers (docs/idle.md "Hosted workers"): with --host-workers auto (the default)
  * and no --idle-worker, when there is exactly one RX lcore and EAL pins it to one CPU,
  * every worker-only lcore that EAL pins to that same CPU (and to it only) is hosted by the
