@@ -434,6 +434,7 @@ struct mcfan_app {
 	struct rte_rcu_qsbr *qsbr;
 	struct mcfan_group_entry *group_entries; /* control's copy of the table's entries */
 	unsigned int n_group_entries;
+	uint32_t group_entries_gen;       /* +1 at each new group_entries (the action lock) */
 	rte_spinlock_t ctl_lock;          /* control side only: see the protocol above */
 	struct mcfan_stats_base *stats_base; /* baselines of clear stats (stats.c), ctl_lock */
 	struct mcfan_control *control;    /* control/groups.c's state (counter slots) */

@@ -341,6 +341,7 @@ replace_entries(struct mcfan_app *app, const char *what, struct mcfan_group_entr
 	old = app->group_entries;
 	app->group_entries = entries;
 	__atomic_store_n(&app->n_group_entries, n, __ATOMIC_RELEASE);
+	app->group_entries_gen++;
 	mcfan_ctl_state_unlock(app);
 	free(old);
 	return 0;
@@ -402,6 +403,7 @@ mcfan_groups_start(struct mcfan_app *app)
 			return ret;
 	}
 	app->n_group_entries = n;
+	app->group_entries_gen++;
 	if (n == 0)
 		MCFAN_LOG(WARNING, "no groups joined (--groups): every multicast UDP frame counts "
 			  "as unknown_group\n");
