@@ -105,14 +105,32 @@ rewrite_in_memory(int argc, char **argv)
 static unsigned int
 pool_size_needed(const struct mcfan_app *app, uint64_t *held)
 {
-	unsigned int lcores = rte_lcore_count(), w, k;
+	unsigned int lcores = rte_lcore_count(), w, k, rxq, id;
+	bool hosting = false;
 	uint64_t need;
 
-	/* RX descriptors of every queue (and net_pcap infinite_rx's captures) + every ring
-	 * full + a burst and a cache per lcore + in flight */
-	need = mcfan_ports_mbufs(app, held) + (uint64_t)app->n_rx * app->n_workers *
-	       app->cfg.ring_size + (uint64_t)lcores * (app->cfg.burst + MCFAN_MBUF_CACHE) +
-	       MCFAN_MAX_BURST;
+	/* RX descriptors of every queue (and net_pcap infinite_rx's captures) + every worker
+	 * thread's rings full + in flight */
+	need = mcfan_ports_mbufs(app, held, &rxq) + MCFAN_MAX_BURST;
+	for (w = 0; w < app->n_workers; w++) {
+		id = app->worker_lcore_ids[w];
+		/* the rings of hosted workers and their host's own are emptied in the RX pass that
+		 * filled them (datapath/lcore.c): together they hold one pass, counted below */
+		if (app->lcores[id].host_id != RTE_MAX_LCORE || app->lcores[id].n_hosted > 0) {
+			hosting = true;
+			/* a hosted lcore's thread only waits: its host frees into its own cache */
+			if (app->lcores[id].host_id != RTE_MAX_LCORE)
+				lcores--;
+			continue;
+		}
+		need += (uint64_t)app->n_rx * app->cfg.ring_size;
+	}
+	/* a burst and a cache per lcore whose thread takes or returns mbufs */
+	need += (uint64_t)lcores * (app->cfg.burst + MCFAN_MBUF_CACHE);
+	/* one RX pass: every (port, queue) pair polled once, at the largest burst `set burst`
+	 * allows; replicated copies are references to the same mbufs */
+	if (hosting)
+		need += (uint64_t)RTE_MAX(rxq, 1u) * MCFAN_MAX_BURST;
 	/* the pcap engine's rings hold copies until its writer has written them */
 	for (w = 0; w < app->n_workers; w++)
 		for (k = 0; k < app->n_inst; k++)
@@ -142,8 +160,9 @@ pool_failure(const struct mcfan_app *app, unsigned int n)
 	else
 		need = (uint64_t)n * sz.total_size;
 	if (app->cfg.mbufs == 0) /* the pool was sized for the rings: name them */
-		snprintf(rings, sizeof(rings), " or --ring-size (the pool holds every worker ring "
-			 "full: %u slots, %s)", app->cfg.ring_size, app->ring_size_why);
+		snprintf(rings, sizeof(rings), " or --ring-size (the pool holds the ring of every "
+			 "worker that is not hosted full: %u slots, %s)", app->cfg.ring_size,
+			 app->ring_size_why);
 	if (rte_malloc_get_socket_stats(socket, &st) == 0) {
 		free_b = st.heap_freesz_bytes;
 		largest = st.greatest_free_size;

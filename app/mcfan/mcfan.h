@@ -492,8 +492,10 @@ void mcfan_params_usage(const char *prog);
 
 /* control/ports.c */
 /* mbufs the ports take at rest: RX descriptors of every RX queue, plus (in *held) the
- * frames net_pcap with infinite_rx=1 keeps in mbufs for the whole run (its captures). */
-uint64_t mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held);
+ * frames net_pcap with infinite_rx=1 keeps in mbufs for the whole run (its captures);
+ * *rx_queues receives the RX queues of all ports (the (port, queue) pairs to poll). */
+uint64_t mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held,
+			   unsigned int *rx_queues);
 int mcfan_ports_init(struct mcfan_app *app);
 void mcfan_ports_stop(struct mcfan_app *app);
 

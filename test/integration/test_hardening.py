@@ -243,8 +243,8 @@ def test_pool_failure():
                            "off", "--duration", "0.5"])
     t.check(rc not in (0, None), f"rings' pool too big: refused (status {rc})")
     line = next((ln for ln in err.splitlines() if "cannot create a pool" in ln), "")
-    t.check("or --ring-size (the pool holds every worker ring full: 1024 slots, default-shared"
-            in line and "lowered" in line, f"rings' pool too big: names --ring-size: {line!r}")
+    t.check("or --ring-size (the pool holds the ring of every worker that is not hosted full: "
+            "1024 slots, default-shared" in line and "lowered" in line, f"rings' pool too big: names --ring-size: {line!r}")
 
 
 def cfg(text):

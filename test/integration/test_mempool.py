@@ -110,9 +110,15 @@ def ring_runs(pcap):
                    f"[ring {name}] report ring_size, ring_size_why")
         t.check_eq(sorted({w["ring_size"] for w in rep["workers"]}), [want[0]],
                    f"[ring {name}] every worker's ring")
-        # the pool holds every ring full (and the rest): 32 x 2048 slots are in it
-        t.check(rep["mbufs_total"] >= want[0] * len(rep["workers"]),
-                f"[ring {name}] pool {rep['mbufs_total']} >= rings x slots")
+        if name == "hosted":
+            # hosted rings are emptied in the RX pass that filled them: the pool holds one
+            # pass (1 pair x 512, the largest burst), not 10 x 1024 slots, so the smallest
+            # pool mcfan makes (8191 mbufs) is enough
+            t.check_eq(rep["mbufs_total"], 8191, f"[ring {name}] pool: the smallest")
+        else:
+            # the pool holds every ring full (and the rest): 32 x 2048 slots are in it
+            t.check(rep["mbufs_total"] >= want[0] * len(rep["workers"]),
+                    f"[ring {name}] pool {rep['mbufs_total']} >= rings x slots")
         t.check(t.conservation(rep), f"[ring {name}] report conservation")
         # the same placement picks each lcore's scheduling class and longest sleep: a
         # worker-only lcore on the RX lcore's CPU runs SCHED_BATCH (woken by the RX lcore
@@ -129,6 +135,38 @@ def ring_runs(pcap):
                 want_l[w["lcore"]] = ("normal", 0) if name == "hosted" else \
                     ("batch", 50_000_000) if shared_rx else ("normal", 50_000_000)
         t.check_eq(got, want_l, f"[ring {name}] lcores' sched class and max sleep")
+
+
+def hosted_pairs(pcap):
+    """An RX lcore that polls two ports and hosts ten workers (docs/idle.md "Hosted
+    workers"): each RX pass may put two bursts in a hosted worker's ring, and the host empties
+    it in that pass (datapath/lcore.c pass_steps()). Both captures replay without end and
+    saturate the RX lcore, yet no ring fills: ring_full 0, every frame delivered to every
+    worker (replicate), the report conserved."""
+    report = os.path.join(TMP, "pairs.json")
+    eal = t.eal_args("mempool-pairs", extra=[
+        "--vdev", f"net_pcap0,rx_pcap={pcap},infinite_rx=1",
+        "--vdev", f"net_pcap1,rx_pcap={pcap},infinite_rx=1"])
+    eal[0:2] = ["--lcores", "0@0,1@1,(2-11)@1"]
+    r = subprocess.run([t.mcfan_path(), *eal, "--", "--groups", "239.9.9.1-3:3999",
+                        "--fanout", "replicate", "--rx-lcores", "1", "--worker-lcores", "2-11",
+                        "--duration", "1", "--report-json", report],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    t.remove_runtime_dir(eal)
+    if not t.check_eq(r.returncode, 0, f"[pairs] exit status ({r.stderr[-300:]!r})"):
+        return
+    with open(report) as f:
+        rep = json.load(f)
+    t.check_eq(len(rep["workers"]), 10, "[pairs] ten workers")
+    t.check_eq(sorted(l["idle"].get("hosted_by") for l in rep["lcores"]
+                      if l["lcore"] >= 2), [1] * 10, "[pairs] lcores 2-11 hosted by lcore 1")
+    t.check(rep["rx_frames"] > 10 * N_FRAMES, f"[pairs] traffic: {rep['rx_frames']} frames")
+    t.check_eq(rep["drops"].get("ring_full"), 0, "[pairs] ring_full: hosted rings never fill")
+    t.check_eq(sum(rep["drops"].values()), 0, f"[pairs] no drops at all: {rep['drops']}")
+    t.check_eq(sorted({w["frames"] for w in rep["workers"]}), [rep["rx_frames"]],
+               "[pairs] every worker got every frame")
+    t.check(t.conservation(rep), "[pairs] report conservation")
+    t.check_eq(rep["mbufs_total"], 8191, "[pairs] pool: the smallest (one pass is 2 x 512)")
 
 
 def main():
@@ -230,6 +268,7 @@ def main():
     t.remove_runtime_dir(eal)
     handler_runs(pcap)
     ring_runs(pcap)
+    hosted_pairs(pcap)
     subprocess.run(["rm", "-rf", "--", TMP])
     t.finish("mempool")
 

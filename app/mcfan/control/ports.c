@@ -119,17 +119,19 @@ port_rxq_wanted(const struct mcfan_app *app, uint16_t port, const struct rte_eth
 }
 
 uint64_t
-mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held)
+mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held, unsigned int *rx_queues)
 {
 	struct rte_eth_dev_info info;
 	uint64_t need = 0;
 	uint16_t port, q;
 
 	*held = 0;
+	*rx_queues = 0;
 	RTE_ETH_FOREACH_DEV(port) {
 		q = 1;
 		if (rte_eth_dev_info_get(port, &info) == 0)
 			q = port_rxq_wanted(app, port, &info);
+		*rx_queues += q;
 		need += (uint64_t)q * MCFAN_RX_DESC;
 		/* the tx engine's queues hold the copies they send until the PMD frees them */
 		need += (uint64_t)app->ports[port].nb_txq_workers * MCFAN_TX_DESC;

@@ -128,16 +128,37 @@ ms_switch(struct mcfan_lcore *lc, bool ms_on)
 	lc->run_ms_on = ms_on;
 }
 
+/* Worker steps of w until its rings hold nothing of the RX pass that just ran: at most
+ * pairs steps (the host polled pairs (port, queue) pairs once, at most burst frames each,
+ * and hosting means one RX lcore), fewer once a step takes less than a burst. So the rings
+ * of a host and of the workers it hosts hold at most one RX pass between two passes, and
+ * the pool counts them so (main.c pool_size_needed()). */
+static inline unsigned int
+pass_steps(struct mcfan_app *app, struct mcfan_lcore *w, unsigned int burst, bool ms_on,
+	   unsigned int pairs)
+{
+	unsigned int i, n, total = 0;
+
+	for (i = 0; i < RTE_MAX(pairs, 1u); i++) {
+		n = mcfan_worker_step(app, w, burst, ms_on, w->run_engine, w->run_inst);
+		total += n;
+		if (n < burst)
+			break;
+	}
+	return total;
+}
+
 /* One pass of a hosted lcore's worker step, in its host's thread (docs/idle.md "Hosted
  * workers"). The host writes the hosted lcore's table: the time since its last pass is its
  * sleep, then its own dequeue and process. */
 static inline unsigned int
-hosted_pass(struct mcfan_app *app, struct mcfan_lcore *w, unsigned int burst, bool ms_on)
+hosted_pass(struct mcfan_app *app, struct mcfan_lcore *w, unsigned int burst, bool ms_on,
+	    unsigned int pairs)
 {
 	ms_switch(w, ms_on);
 	mcfan_engine_charge(&w->ms, ms_on, MCFAN_MS_SLEEP);
 	worker_sel(app, w);
-	return mcfan_worker_step(app, w, burst, ms_on, w->run_engine, w->run_inst);
+	return pass_steps(app, w, burst, ms_on, pairs);
 }
 
 /* Are the rings of every lcore lc hosts empty? Those whose engines did not start (ok[h]
@@ -229,14 +250,14 @@ mcfan_lcore_main(void *arg)
 		}
 		if (worker) {
 			worker_sel(app, lc);
-			work += mcfan_worker_step(app, lc, burst, ms_on, lc->run_engine,
-						  lc->run_inst);
+			/* a host empties its own ring of the pass too: the pool counts it so */
+			work += pass_steps(app, lc, burst, ms_on, hosting ? lc->n_ports : 1);
 		}
 		if (hosting) {
 			for (h = 0; h < lc->n_hosted; h++)
 				if (hosted_ok[h])
 					work += hosted_pass(app, &app->lcores[lc->hosted[h]], burst,
-							    ms_on);
+							    ms_on, lc->n_ports);
 			/* those cycles are in the hosted lcores' tables: here, its roles waited */
 			mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_SLEEP);
 		}
