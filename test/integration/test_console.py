@@ -253,6 +253,13 @@ BAD = [
     (b"join 239.9.9.5 workers 9", "lcore 9 is not a worker lcore"),
     (b"join 239.9.9.5 workers 1-0", "is decreasing"),
     (b"join", "join: missing <groups>"),
+    # set engine without an engine: what is missing and the syntax, not "missing words"
+    (b"set engine 1", "error: set engine: give an engine after lcore 1: set engine 1 "
+     "NAME[:ARGS] (engines: count, readers, tx, pcap) or set engine 1 outputs, e.g. set "
+     "engine 1 count"),
+    (b"set engine 239.9.9.1:3999", "error: set engine: give an engine after the groups: set "
+     "engine 239.9.9.1:3999 NAME[:ARGS] (engines: count, readers, tx, pcap), e.g. set engine "
+     "239.9.9.1:3999 count"),
     (b"leave 239.9.9.77", "group 239.9.9.77 is not joined"),
     (b"leave 239.9.9.1", "group 239.9.9.1 is not joined (239.9.9.1:3999 is)"),
     (b"msacc start 0", "0 is out of range 1..86400000"),
@@ -318,6 +325,41 @@ def test_bad_input(tmp):
             "bad input: final report clean")
 
 
+def test_set_engine_words(tmp):
+    """set engine LCORE NAME when NAME takes every copy by group only (a --group-engine
+    output, the lcore's start engine is count): the answer says so, not "runs pcap"."""
+    what = "set engine words"
+    pdir = os.path.join(tmp, "pcap-out")
+    os.mkdir(pdir)
+    e = t.eal_args("console-engwords", extra=["--vdev", "net_null0"])
+    data = b"set engine 1 pcap\nset engine 1\nset engine 1 count\nset engine 1 count\nquit\n"
+    fd, path = tempfile.mkstemp(prefix="mcfan-engwords-", dir=tmp)
+    os.write(fd, data)
+    os.close(fd)
+    with open(path, "rb") as f:
+        rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1-2:3999", "--group-engine",
+                                            f"239.9.9.1-2:3999={'pcap:' + pdir}", "-i"],
+                                        timeout=60, stdin=f)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
+    res = {cmd: lines for cmd, lines in blocks(out)}
+    t.check_eq(res.get("set engine 1 pcap"),
+               [f"error: set engine: lcore 1 sends every copy to pcap already, by group: its "
+                f"groups are all on output 1 (pcap:{pdir}); its start engine is count; "
+                f"nothing changed"], f"{what}: pcap by group only")
+    t.check_eq(res.get("set engine 1"),
+               ["error: set engine: give an engine after lcore 1: set engine 1 NAME[:ARGS] "
+                "(engines: count, readers, tx, pcap) or set engine 1 outputs, e.g. set engine "
+                "1 count"], f"{what}: no engine")
+    b = blocks(out)
+    t.check_eq([lines for cmd, lines in b if cmd == "set engine 1 count"],
+               [["lcore 1: worker engine count (was pcap), from its next burst; every copy of "
+                 "the lcore goes to it, whatever its group's output"],
+                ["error: set engine: lcore 1 runs count already, for all its copies"]],
+               f"{what}: count by set engine switches, then is already")
+    t.check(rep is not None and t.conservation(rep), f"{what}: report written, conservation")
+
+
 def test_end_of_input(tmp):
     pcap = os.path.join(tmp, "rr4.pcap")
     round_robin_pcap(pcap)
@@ -366,6 +408,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mcfan-console-") as tmp:
         test_scripted(tmp)
         test_bad_input(tmp)
+        test_set_engine_words(tmp)
         test_end_of_input(tmp)
     t.finish("test_console")
 

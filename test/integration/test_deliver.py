@@ -589,18 +589,29 @@ def test_bad_input():
     t.check(rep is None, f"{tag} tx:net_tap7: no report")
     t.remove_runtime_dir(eal)
     # a tx port with too few TX queues (net_pcap without tx_pcap: 1, queue 0 is the control
-    # lcore's) is refused before any port starts: port 0 (net_null0) is not started
-    eal = t.eal_one_txq_port("dlvbadtxq", TMP)
-    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
-                                          "--worker-engine", "tx:1"])
-    t.check_eq(rc, 2, f"{tag} tx:1 on a port of 1 TX queue: exit status")
-    t.check("port 1 (net_pcap): 1 worker lcores send on it (tx engine) but the driver has at "
-            "most 1 TX queues (one is the control lcore's); use fewer tx workers on this port"
-            in err, f"{tag} tx:1 on a port of 1 TX queue: {err!r}")
-    t.check("started," not in out + err, f"{tag} tx:1: no port started before the refusal: "
-            f"{(out + err)[-600:]!r}")
-    t.check(rep is None, f"{tag} tx:1 on a port of 1 TX queue: no report")
-    t.remove_runtime_dir(eal)
+    # lcore's) is refused before any port starts: port 0 (net_null0) is not started; the
+    # message counts every worker lcore that would send, not those set up so far
+    for n_workers in (1, 2, 3):
+        what = f"{tag} tx:1 on a port of 1 TX queue, {n_workers} worker lcores"
+        eal = t.eal_one_txq_port(f"dlvbadtxq{n_workers}", TMP)
+        app = ["--groups", "239.9.9.1", "--duration", "0.2", "--worker-engine", "tx:1"]
+        if n_workers > 1:
+            lcores = "0@0,1@1," + ",".join(f"{2 + w}@{w % 2}" for w in range(n_workers))
+            eal = [a for a in eal if a not in ("-l", "0-1")] + ["--lcores", lcores]
+            app += ["--rx-lcores", "1", "--worker-lcores", f"2-{1 + n_workers}"]
+        rc, out, err, rep = t.run_mcfan(eal, app)
+        t.check_eq(rc, 2, f"{what}: exit status")
+        msg = (f"mcfan: port 1 (net_pcap): {n_workers} worker lcore"
+               f"{'' if n_workers == 1 else 's'} would send on it (tx engine: "
+               f"{n_workers + 1} TX queues, queue 0 for the control lcore and one per worker "
+               f"lcore) but the driver has at most 1 TX queue; no worker lcore can send on "
+               f"it: send on a port with at least {n_workers + 1} TX queues\n")
+        t.check(msg in err, f"{what}: message {msg!r}: {err!r}")
+        t.check("fewer outputs" not in err, f"{what}: no advice about outputs: {err!r}")
+        t.check("started," not in out + err, f"{what}: no port started before the refusal: "
+                f"{(out + err)[-600:]!r}")
+        t.check(rep is None, f"{what}: no report")
+        t.remove_runtime_dir(eal)
 
 
 HUGE_PAGES = 64          # 2 MiB pages for the dumpcap run (128 MiB), given back after

@@ -346,10 +346,12 @@ def test_bad_input():
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2",
                                           "--group-engine", "239.9.9.2=tx:1"])
     t.check_eq(rc, 2, f"{tag} tx:1 output on a port of 1 TX queue: exit status")
-    t.check("port 1 (net_pcap): 1 worker lcores send on it (tx engine) but the driver has at "
-            "most 1 TX queues (one is the control lcore's); use fewer tx workers on this port "
-            "(each tx output on the port takes one TX queue per worker lcore: fewer outputs "
-            "or workers)" in err, f"{tag} tx:1 output: {err!r}")
+    t.check("mcfan: port 1 (net_pcap): 1 worker lcore would send on it (tx engine: 2 TX "
+            "queues, queue 0 for the control lcore and one per worker lcore) but the driver "
+            "has at most 1 TX queue; no worker lcore can send on it: send on a port with at "
+            "least 2 TX queues\n" in err, f"{tag} tx:1 output: {err!r}")
+    t.check("fewer" not in err, f"{tag} tx:1 output: one tx output, no advice about outputs: "
+            f"{err!r}")
     t.check(rep is None, f"{tag} tx:1 output: no report")
     t.remove_runtime_dir(eal)
 

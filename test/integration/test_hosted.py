@@ -19,10 +19,12 @@ bad input is refused:
 3. Not hosted: --host-workers off, --idle-worker given, an RX lcore on two CPUs; the
    report says why, and the counts are the same.
 4. Refused: --host-workers with a bad value (command line and config file); the console's
-   `set idle` on a hosted lcore (and `set idle worker`) with the policy unchanged.
+   `set idle` on a hosted lcore (and `set idle worker`) with the policy unchanged; `show
+   lcores` marks the hosted lcores (hosted_by, a note each).
 5. The lab (iperf2 multicast into net_af_packet, test/lab/lab.sh) with mcfan's default
    options on the seed's shape, 5 hosted workers, replicate: every datagram on the wire is
-   counted by every worker; /mcfan/idle's hosted_by column over the telemetry socket.
+   counted by every worker; /mcfan/idle's and /mcfan/lcores' hosted_by columns over the
+   telemetry socket.
 
 Usage: test_hosted.py MCFAN_BINARY. Part 5 is skipped (the rest runs) without root or
 `ip netns`.
@@ -183,7 +185,7 @@ def test_refused():
     cmds = os.path.join(TMP, "cmds.txt")
     with open(cmds, "w") as f:
         f.write("set idle 2 backoff\nset idle worker wake\nset idle 1 backoff:short\n"
-                "show idle\nquit\n")
+                "show idle\nshow lcores\nquit\n")
     e = t.eal_lcores(SHAPE, f"mcfan-hosted-con-{os.getpid()}", [f"net_pcap0,rx_pcap={PCAP}"])
     with open(cmds) as f:
         rc, out, err, rep = t.run_mcfan(e, ["--groups", f"239.9.9.1-{NG}:{PORT}", "--rx-lcores",
@@ -200,6 +202,19 @@ def test_refused():
     t.check("idle policy backoff:short for lcore 1" in out, f"{tag} the host's policy is set")
     t.check(out.count("hosted (its step runs in lcore 1's thread on CPU 1)") >= 3,
             f"{tag} show idle shows the hosted lcores: {out[-1500:]}")
+    # show lcores: the hosted_by column (the host, "-" for an lcore in its own thread) and a
+    # note per hosted lcore
+    tag = "[show lcores hosted]"
+    shown = out.split("mcfan> show lcores\n", 1)[-1].split("mcfan> ", 1)[0].splitlines()
+    t.check_eq(shown[0].split(), ["lcore", "cpu", "socket", "role", "state", "rx",
+                                  "hosted_by", "ports"], f"{tag} the header: {shown[:1]}")
+    t.check_eq({int(ln.split()[0]): ln.split()[6] for ln in shown[1:6]},
+               {0: "-", 1: "-", 2: "1", 3: "1", 4: "1"}, f"{tag} hosted_by per lcore: {shown}")
+    t.check_eq(shown[6:], [f"lcore {w}: hosted by lcore 1: its worker step runs in lcore 1's "
+                           "thread, which writes its state; its own thread only waits "
+                           "(docs/idle.md \"Hosted workers\")" for w in (2, 3, 4)],
+               f"{tag} one note per hosted lcore: {shown[6:]}")
+    tag = "[set idle hosted]"
     if t.check(rep is not None, f"{tag} report"):
         t.check_eq([lcore(rep, w)["idle"]["policy"] for w in (1, 2, 3, 4)],
                    ["backoff:short", "hosted", "hosted", "hosted"],
@@ -221,10 +236,14 @@ def test_lab(lab):
                                      "1", "--worker-lcores", "2-6", "--fanout", "replicate"],
                    TMP, "lab")
     rc, rep, ans = run.serve(lab, f"lab_send {LAB_GROUPS} {LAB_COUNT} 100 {LAB_PPS}", 5 * want,
-                             tag, before=["/mcfan/idle"])
+                             tag, before=["/mcfan/idle", "/mcfan/lcores"])
     iv = ans.get("/mcfan/idle")
     t.check(iv is not None and dict(zip(iv["lcore"], iv["hosted_by"])) ==
             {1: -1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}, f"{tag} /mcfan/idle hosted_by: {iv}")
+    lc = ans.get("/mcfan/lcores")
+    t.check(lc is not None and dict(zip(lc["lcore"], lc["hosted_by"])) ==
+            {0: -1, 1: -1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1},
+            f"{tag} /mcfan/lcores hosted_by (-1: its own thread): {lc}")
     if rep is None:
         return
     t.check_eq(rc, 0, f"{tag} exit status")

@@ -473,6 +473,19 @@ def test_stop_leave(igmp_v, mld_v, how):
                 f"{p['mld']['leaves_sent']}")
         t.check_eq([(g["group"], g["state"]) for g in p["igmp"]["groups"] + p["mld"]["groups"]],
                    [(g4, "left"), (g6, "left")], f"[{what}] the report lists the groups as left")
+        # the stop line counts what the report counts: its leaves (no leave before the stop
+        # in this run) and every message of the run
+        li, lm = sum(p["igmp"]["leaves_sent"].values()), sum(p["mld"]["leaves_sent"].values())
+        line = (f"port 0: stopping: left 1 IGMP (v{igmp_v}) and 1 MLD (v{mld_v}) groups with "
+                f"{li + lm} leave messages (IGMP {li}, MLD {lm}, the report's leaves sent; "
+                f"{p['tx_failed']} refused by TX queue 0); {p['tx_frames']} IGMP/MLD messages "
+                f"sent in the run, reports included (the report's sent)")
+        stop = [ln for ln in err.splitlines() if "stopping: left" in ln]
+        t.check(len(stop) == 1 and stop[0].endswith(line),
+                f"[{what}] the stop line agrees with the report: {line!r}, got {stop}")
+        t.check_eq(p["tx_frames"], sum(p["igmp"]["reports_sent"].values()) + li +
+                   sum(p["mld"]["reports_sent"].values()) + lm - p["tx_failed"],
+                   f"[{what}] the report's sent = its reports + leaves - tx_failed")
 
 
 NS_F, TAP_F = f"mcfan-igf-{ID}", f"t{ID}"

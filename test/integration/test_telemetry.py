@@ -53,7 +53,8 @@ KEYS = {
     "/mcfan/info": {"version", "dpdk_version", "uptime_ms", "tsc_hz", "main_lcore",
                     "rx_lcores", "worker_lcores", "groups", "fanout", "burst", "ring_size",
                     "ring_size_why"},
-    "/mcfan/lcores": {"lcore", "role", "cpu", "socket", "state", "rx_engine", "worker_engine"},
+    "/mcfan/lcores": {"lcore", "role", "cpu", "socket", "state", "rx_engine", "worker_engine",
+                      "hosted_by"},
     "/mcfan/msacc": {"tsc_hz", "lcore", "wall_cycles", "busy_bp"} | {s + "_bp" for s in STATES},
     "/mcfan/msacc/types": {"lcores", "role", "wall_cycles", "busy_bp"} |
                           {s + "_bp" for s in STATES},
@@ -284,6 +285,8 @@ def socket_checks(tel, lcores, n_groups, ring_size):
                    "/mcfan/lcores: role and CPU of each lcore (--lcores 0@0,1@1,2@0)")
         t.check(all(s in STATES for s in lc["state"]), f"/mcfan/lcores states: {lc['state']}")
         t.check(all(is_int(x) and x >= 0 for x in lc["socket"]), "/mcfan/lcores socket")
+        t.check_eq(lc["hosted_by"], [-1, -1, -1],
+                   "/mcfan/lcores hosted_by: the worker (CPU 0) is not on the RX lcore's CPU")
 
     ms, raw = tel.query("/mcfan/msacc")
     if check_keys("/mcfan/msacc", ms, KEYS["/mcfan/msacc"]) and \

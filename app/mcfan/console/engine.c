@@ -100,6 +100,22 @@ cmd_set_group_engine(struct mcfan_console *con, const struct mcfan_console_args 
 	return 0;
 }
 
+/* set engine TARGET without an engine: say what is missing and the syntax (the console's
+ * own diagnosis would only say "missing words"). */
+static int
+cmd_set_engine_missing(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	char msg[MCFAN_CTL_MSG_MAX];
+	int ret = mcfan_ctl_set_engine_missing(a->groups, msg, sizeof(msg));
+
+	mcfan_console_error(con, "%s", msg);
+	return ret;
+}
+
+MCFAN_CONSOLE_COMMAND(set_engine_missing, 531, "set engine <groups>", cmd_set_engine_missing,
+		      "without NAME: says what to give (set engine LCORE|GROUPS NAME[:ARGS])",
+		      "set engine 2");
+
 /* One spec for both forms: cmdline would find a number ambiguous between <lcore> and
  * <groups> (a group list may be hex digits), so a plain number is the lcore form. */
 MCFAN_CONSOLE_COMMAND(set_engine, 530, "set engine <groups> <command>...",

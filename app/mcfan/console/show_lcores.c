@@ -39,7 +39,7 @@ cmd_show_lcores(struct mcfan_console *con, const struct mcfan_console_args *a)
 	struct mcfan_app *app = mcfan_console_app(con);
 	struct mcfan_msacc_row *rows;
 	const struct mcfan_lcore *lc;
-	char ports[64];
+	char ports[64], host[16];
 	unsigned int i, p;
 	size_t off;
 	int n;
@@ -49,19 +49,32 @@ cmd_show_lcores(struct mcfan_console *con, const struct mcfan_console_args *a)
 	if (rows == NULL)
 		return -ENOMEM;
 	n = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
-	printf("  %5s %4s %6s  %-10s %-11s %-8s %s\n", "lcore", "cpu", "socket", "role", "state",
-	       "rx", "ports");
+	printf("  %5s %4s %6s  %-10s %-11s %-8s %-9s %s\n", "lcore", "cpu", "socket", "role",
+	       "state", "rx", "hosted_by", "ports");
 	for (i = 0; n > 0 && i < (unsigned int)n; i++) {
 		lc = &app->lcores[rows[i].lcore_id];
 		ports[0] = '\0';
 		for (p = 0, off = 0; p < lc->n_ports && off < sizeof(ports); p++)
 			off += (size_t)snprintf(ports + off, sizeof(ports) - off, "%s%u",
 						p == 0 ? "" : ",", lc->ports[p]);
-		printf("  %5u %4d %6u  %-10s %-11s %-8s %s\n", rows[i].lcore_id,
+		/* a hosted worker's step runs in its host's thread (docs/idle.md) */
+		if (lc->host_id < RTE_MAX_LCORE)
+			snprintf(host, sizeof(host), "%u", lc->host_id);
+		else
+			snprintf(host, sizeof(host), "-");
+		printf("  %5u %4d %6u  %-10s %-11s %-8s %-9s %s\n", rows[i].lcore_id,
 		       mcfan_lcore_cpu(rows[i].lcore_id), rte_lcore_to_socket_id(rows[i].lcore_id),
 		       mcfan_role_name(lc->role), mcfan_ms_state_name(rows[i].snap.state),
-		       (lc->role & MCFAN_ROLE_RX) ? mcfan_console_rx_state(app) : "-",
+		       (lc->role & MCFAN_ROLE_RX) ? mcfan_console_rx_state(app) : "-", host,
 		       lc->n_ports > 0 ? ports : "-");
+	}
+	for (i = 0; n > 0 && i < (unsigned int)n; i++) {
+		lc = &app->lcores[rows[i].lcore_id];
+		if (lc->host_id < RTE_MAX_LCORE)
+			printf("lcore %u: hosted by lcore %u: its worker step runs in lcore %u's "
+			       "thread, which writes its state; its own thread only waits "
+			       "(docs/idle.md \"Hosted workers\")\n", rows[i].lcore_id,
+			       lc->host_id, lc->host_id);
 	}
 	free(rows);
 	return 0;
@@ -69,7 +82,7 @@ cmd_show_lcores(struct mcfan_console *con, const struct mcfan_console_args *a)
 
 MCFAN_CONSOLE_COMMAND(show_lcores, 100, "show lcores", cmd_show_lcores,
 		      "every lcore: CPU, socket, role, microstate now, RX running or stopped, "
-		      "ports polled",
+		      "the host of a hosted worker, ports polled",
 		      "show lcores");
 
 static void

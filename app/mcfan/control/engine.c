@@ -238,9 +238,21 @@ mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec,
 		ret = mcfan_err_set(msg, len, -EALREADY, "set engine: lcore %" PRIu64 " sends "
 				    "each copy to its group's output already (outputs %s)",
 				    lcore_id, format_outputs(was.outputs, outs, sizeof(outs)));
-	} else if (already) {
+	} else if (already && cur != 0) {
 		ret = mcfan_err_set(msg, len, -EALREADY, "set engine: lcore %" PRIu64 " runs %s "
 				    "already, for all its copies", lcore_id, e->name);
+	} else if (already) {
+		/* by group: every group that reaches the lcore is on an output of NAME, which
+		 * need not be the lcore's start engine */
+		ret = mcfan_err_set(msg, len, -EALREADY, "set engine: lcore %" PRIu64 " sends "
+				    "every copy to %s already, by group: its groups are all on "
+				    "output%s %s (%s%s%s); its start engine is %s; nothing changed",
+				    lcore_id, e->name,
+				    (was.outputs & (was.outputs - 1)) != 0 ? "s" : "",
+				    format_outputs(was.outputs, outs, sizeof(outs)), e->name,
+				    k >= 0 && app->cfg.engine_inst[k].args[0] != '\0' ? ":" : "",
+				    k >= 0 ? app->cfg.engine_inst[k].args : "",
+				    lc->worker_engine->name);
 	} else if (e == NULL) {
 		mcfan_atomic_u32_store(&lc->worker_engine_sel, 0, memory_order_release);
 		ret = mcfan_err_set(msg, len, 0, "lcore %" PRIu64 ": each copy to its group's "
@@ -262,6 +274,23 @@ mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec,
 	}
 	mcfan_ctl_unlock();
 	return ret;
+}
+
+int
+mcfan_ctl_set_engine_missing(const char *target, char *msg, size_t len)
+{
+	char names[128];
+	uint64_t id;
+
+	mcfan_engine_names(MCFAN_ENGINE_WORKER, names, sizeof(names));
+	if (mcfan_parse_u64(target, 0, UINT64_MAX, &id) == 0)
+		return mcfan_err_set(msg, len, -EINVAL, "set engine: give an engine after lcore "
+				     "%s: set engine %s NAME[:ARGS] (engines: %s) or set engine %s "
+				     "%s, e.g. set engine %s count", target, target, names, target,
+				     MCFAN_ENGINE_OUTPUTS, target);
+	return mcfan_err_set(msg, len, -EINVAL, "set engine: give an engine after the groups: "
+			     "set engine %s NAME[:ARGS] (engines: %s), e.g. set engine %s count",
+			     target, names, target);
 }
 
 /* The instance of spec for groups (set engine GROUPS, join ... engine): one configured at

@@ -75,6 +75,19 @@ int mcfan_ctl_join_engine(struct mcfan_app *app, const char *groups, const char 
 int mcfan_ctl_set_group_engine(struct mcfan_app *app, const char *groups, const char *spec,
 			       char *msg, size_t len);
 
+/**
+ * The refusal of `set engine TARGET` without an engine: what is missing and the syntax, with
+ * the worker engines of this build. Changes nothing.
+ *
+ * @param target
+ *   The word after `set engine`: an lcore id (decimal digits) or a group list.
+ * @param msg
+ *   Receives one line: "set engine: give an engine after lcore 2: ...".
+ * @return
+ *   -EINVAL, always.
+ */
+int mcfan_ctl_set_engine_missing(const char *target, char *msg, size_t len);
+
 /** How a worker lcore hands on its copies now (struct mcfan_engine_view mode). */
 enum mcfan_engine_mode {
 	MCFAN_ENGINE_MODE_GROUPS = 0, /**< Each copy to its group's output (the start state). */

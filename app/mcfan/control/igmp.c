@@ -510,6 +510,18 @@ mcfan_igmp_drain(struct mcfan_app *app)
 	rte_spinlock_unlock(&g->lock);
 }
 
+/* Leave messages a host counted, every version (the report's leaves_sent). */
+static uint64_t
+leaves_total(const struct mcfan_igmp_host *h)
+{
+	uint64_t n = 0;
+	unsigned int v;
+
+	for (v = 0; v < RTE_DIM(h->c.leaves_sent); v++)
+		n += h->c.leaves_sent[v];
+	return n;
+}
+
 /* Most passes of leave_all: each sends what is due, then makes the repeats due at once
  * (a learned QRV is at most 7, RFC 3376 4.1.6, plus the pass that finds nothing left). */
 #define LEAVE_PASSES 8
@@ -519,7 +531,7 @@ mcfan_igmp_leave_all(struct mcfan_app *app)
 {
 	struct mcfan_igmp *g = app->igmp;
 	unsigned int i, k, pass, left[N_PROTO];
-	uint64_t t, sent;
+	uint64_t t, failed, leaves[N_PROTO];
 	struct igmp_port *p;
 	uint16_t port;
 	bool more;
@@ -532,9 +544,11 @@ mcfan_igmp_leave_all(struct mcfan_app *app)
 		p = &g->ports[port];
 		if (!p->used || !app->ports[port].started)
 			continue;
-		sent = p->tx_frames;
+		failed = p->tx_failed;
 		for (k = 0; k < N_PROTO; k++) {
 			struct mcfan_igmp_host *h = &p->host[k];
+
+			leaves[k] = leaves_total(h);
 
 			/* the report lists what was joined, as "left" */
 			p->final[k] = calloc(RTE_MAX(h->n_groups, 1u), sizeof(h->groups[0]));
@@ -554,10 +568,17 @@ mcfan_igmp_leave_all(struct mcfan_app *app)
 			for (k = 0; k < N_PROTO; k++)
 				more |= mcfan_igmp_host_hurry(&p->host[k], t) > 0;
 		}
-		MCFAN_LOG(INFO, "port %u: stopping: left %u IGMP (%s) and %u MLD (%s) groups, %"
-			  PRIu64 " messages sent\n", port, left[0],
-			  mcfan_igmp_mode_name(p->host[0].mode), left[1],
-			  mcfan_igmp_mode_name(p->host[1].mode), p->tx_frames - sent);
+		for (k = 0; k < N_PROTO; k++)
+			leaves[k] = leaves_total(&p->host[k]) - leaves[k];
+		/* the leaves counted as the report's leaves_sent (also those TX queue 0
+		 * refused), and every message of the run as the report's sent (tx_frames) */
+		MCFAN_LOG(INFO, "port %u: stopping: left %u IGMP (%s) and %u MLD (%s) groups with %"
+			  PRIu64 " leave messages (IGMP %" PRIu64 ", MLD %" PRIu64 ", the report's "
+			  "leaves sent; %" PRIu64 " refused by TX queue 0); %" PRIu64 " IGMP/MLD "
+			  "messages sent in the run, reports included (the report's sent)\n", port,
+			  left[0], mcfan_igmp_mode_name(p->host[0].mode), left[1],
+			  mcfan_igmp_mode_name(p->host[1].mode), leaves[0] + leaves[1], leaves[0],
+			  leaves[1], p->tx_failed - failed, p->tx_frames);
 	}
 	rte_spinlock_unlock(&g->lock);
 }

@@ -218,6 +218,107 @@ tx_port_find(const char *text, uint16_t *port)
 	return rte_eth_dev_get_port_by_name(text, port) == 0 ? 0 : -ENODEV;
 }
 
+/* The lowest instance that is a tx output (engine_tx); n_inst when none. */
+static unsigned int
+tx_first_inst(const struct mcfan_app *app)
+{
+	unsigned int k;
+
+	for (k = 0; k < app->n_inst; k++)
+		if (strcmp(app->inst_engine[k]->name, "tx") == 0)
+			break;
+	return k;
+}
+
+/* The port of instance k's ARGS (a tx output); -EINVAL or -ENODEV (configure says which). */
+static int
+tx_inst_port(const struct mcfan_app *app, unsigned int k, uint16_t *port)
+{
+	char err[256];
+	struct tx_args a;
+
+	if (tx_parse(app->cfg.engine_inst[k].args, &a, err, sizeof(err)) < 0)
+		return -EINVAL;
+	return tx_port_find(a.port, port);
+}
+
+/*
+ * Refuse, before any tx output is set up, a port whose driver has too few TX queues for all
+ * the worker lcores that would send on it: each worker lcore takes one TX queue per tx output
+ * on the port, after queue 0 (the control lcore's). The message counts every worker lcore
+ * and output and offers only the advice that applies. 0 or -EINVAL (one line on stderr).
+ * An output with a bad ARGS or port is skipped: its own configure names it.
+ */
+static int
+tx_queues_check(const struct mcfan_app *app)
+{
+	struct rte_eth_dev_info info;
+	unsigned int k, j, outputs, need, fit;
+	uint16_t port, other;
+	char advice[192];
+	bool seen;
+	int ret;
+
+	for (k = 0; k < app->n_inst; k++) {
+		if (strcmp(app->inst_engine[k]->name, "tx") != 0 || tx_inst_port(app, k, &port) < 0)
+			continue;
+		outputs = 0;
+		seen = false;
+		for (j = 0; j < app->n_inst; j++) {
+			if (strcmp(app->inst_engine[j]->name, "tx") != 0 ||
+			    tx_inst_port(app, j, &other) < 0 || other != port)
+				continue;
+			seen |= j < k; /* the port was checked with instance j */
+			outputs++;
+		}
+		if (seen)
+			continue;
+		ret = rte_eth_dev_info_get(port, &info);
+		if (ret != 0) {
+			fprintf(stderr, "mcfan: %s: tx: port %u: cannot get device info: %s\n",
+				MCFAN_ENGINE_OPTION(k), port, rte_strerror(-ret));
+			return ret;
+		}
+		need = 1u + app->n_workers * outputs;
+		if (info.max_tx_queues < need) {
+			fit = info.max_tx_queues > 1u ? (info.max_tx_queues - 1u) / outputs : 0u;
+			if (info.max_tx_queues <= 1u)
+				snprintf(advice, sizeof(advice), "no worker lcore can send on it: "
+					 "send on a port with at least %u TX queues", need);
+			else if (fit == 0)
+				snprintf(advice, sizeof(advice), "use at most %u tx outputs on this "
+					 "port, or a port with at least %u TX queues",
+					 info.max_tx_queues - 1u, need);
+			else
+				snprintf(advice, sizeof(advice), "use at most %u worker lcores "
+					 "(--worker-lcores)%s, or a port with at least %u TX queues",
+					 fit, outputs > 1 ? " or fewer tx outputs on this port" : "",
+					 need);
+			fprintf(stderr, "mcfan: port %u (%s): %u worker lcore%s would send on it "
+				"(tx engine: %u TX queues, queue 0 for the control lcore and one per "
+				"worker lcore%s) but the driver has at most %u TX queue%s; %s\n",
+				port, info.driver_name, app->n_workers,
+				app->n_workers == 1 ? "" : "s", need,
+				outputs > 1 ? " and tx output on the port" : "", info.max_tx_queues,
+				info.max_tx_queues == 1 ? "" : "s", advice);
+			return -EINVAL;
+		}
+		/* net_tap of DPDK 22.11 passes one file descriptor per RX and per TX queue in
+		 * one multi-process message of at most RTE_MP_MAX_FD_NUM (8) at start and
+		 * overruns it above 4 queue pairs (the process dies: "stack smashing detected") */
+		if (strcmp(info.driver_name, "net_tap") == 0 &&
+		    2u * need > RTE_MP_MAX_FD_NUM) {
+			fprintf(stderr, "mcfan: port %u (net_tap): %u tx outputs of worker lcores "
+				"send on it, but net_tap takes at most %u queue pairs (one is the "
+				"control lcore's: its start passes %u file descriptors at most); use "
+				"fewer tx workers or outputs on this port, or another tap port\n",
+				port, need - 1u, RTE_MP_MAX_FD_NUM / 2, RTE_MP_MAX_FD_NUM);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int
 tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	     const char *args, void **priv)
@@ -225,7 +326,6 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	char err[256], name[RTE_MEMPOOL_NAMESIZE];
 	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
 	struct tx_priv *p;
-	struct rte_eth_dev_info info;
 	struct tx_args a;
 	uint16_t port;
 	int ret;
@@ -241,35 +341,13 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 			rte_eth_dev_count_avail() > 0 ? rte_eth_dev_count_avail() - 1u : 0u);
 		return -EINVAL;
 	}
-	/* every tx lcore's queue is checked here, before any port starts (the ports are
-	 * configured after all engines): queue 0 is the control lcore's, 1.. the workers' */
-	ret = rte_eth_dev_info_get(port, &info);
-	if (ret != 0) {
-		fprintf(stderr, "mcfan: %s: tx: port %u: cannot get device info: %s\n",
-			MCFAN_ENGINE_OPTION(inst), port, rte_strerror(-ret));
-		return ret;
-	}
-	if (info.max_tx_queues < 2u + app->ports[port].nb_txq_workers) {
-		fprintf(stderr, "mcfan: port %u (%s): %u worker lcores send on it (tx engine) but "
-			"the driver has at most %u TX queues (one is the control lcore's); use "
-			"fewer tx workers on this port%s\n", port, info.driver_name,
-			app->ports[port].nb_txq_workers + 1u, info.max_tx_queues,
-			app->n_inst > 1 ? " (each tx output on the port takes one TX queue per "
-			"worker lcore: fewer outputs or workers)" : "");
-		return -EINVAL;
-	}
-	/* net_tap of DPDK 22.11 passes one file descriptor per RX and per TX queue in one
-	 * multi-process message of at most RTE_MP_MAX_FD_NUM (8) at start and overruns it
-	 * above 4 queue pairs (the process dies: "stack smashing detected") */
-	if (strcmp(info.driver_name, "net_tap") == 0 &&
-	    2u * (2u + app->ports[port].nb_txq_workers) > RTE_MP_MAX_FD_NUM) {
-		fprintf(stderr, "mcfan: port %u (net_tap): %u tx outputs of worker lcores send on "
-			"it, but net_tap takes at most %u queue pairs (one is the control lcore's: "
-			"its start passes %u file descriptors at most); use fewer tx workers or "
-			"outputs on this port, or another tap port\n", port,
-			app->ports[port].nb_txq_workers + 1u, RTE_MP_MAX_FD_NUM / 2,
-			RTE_MP_MAX_FD_NUM);
-		return -EINVAL;
+	/* every tx output's TX queues on every port are checked at the first configure of a tx
+	 * output, before any is set up and before any port starts (the ports are configured
+	 * after all engines) */
+	if (lc->lcore_id == app->worker_lcore_ids[0] && tx_first_inst(app) == inst) {
+		ret = tx_queues_check(app);
+		if (ret < 0)
+			return ret;
 	}
 	p = rte_zmalloc_socket("mcfan_tx", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
 	if (p == NULL)

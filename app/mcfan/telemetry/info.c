@@ -59,6 +59,7 @@ tel_lcores(struct mcfan_app *app, const char *cmd, const char *params,
 		{"lcore", RTE_TEL_INT_VAL}, {"role", RTE_TEL_STRING_VAL}, {"cpu", RTE_TEL_INT_VAL},
 		{"socket", RTE_TEL_INT_VAL}, {"state", RTE_TEL_STRING_VAL},
 		{"rx_engine", RTE_TEL_STRING_VAL}, {"worker_engine", RTE_TEL_STRING_VAL},
+		{"hosted_by", RTE_TEL_INT_VAL},
 	};
 	struct rte_tel_data *c[RTE_DIM(cols)];
 	struct mcfan_lcore_engines eng;
@@ -82,9 +83,13 @@ tel_lcores(struct mcfan_app *app, const char *cmd, const char *params,
 		mcfan_lcore_engines_read(app, id, &eng);
 		rte_tel_data_add_array_string(c[5], eng.rx != NULL ? eng.rx : "none");
 		rte_tel_data_add_array_string(c[6], eng.worker != NULL ? eng.worker : "none");
+		/* the lcore whose thread runs its worker step (docs/idle.md), -1: its own */
+		rte_tel_data_add_array_int(c[7], lc->host_id < RTE_MAX_LCORE ?
+					   (int)lc->host_id : -1);
 	}
 	mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_lcores, "/mcfan/lcores",
-		  "Per lcore: role, CPU, NUMA socket, state, engines. No parameters")
+		  "Per lcore: role, CPU, NUMA socket, state, engines, host of a hosted worker. "
+		  "No parameters")
