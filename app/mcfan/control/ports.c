@@ -254,10 +254,12 @@ port_init(struct mcfan_app *app, uint16_t port)
 	/* TX queue 0: the control lcore (IGMP/MLD); 1..: one per worker lcore of the tx engine */
 	nb_txq = (uint16_t)(1 + p->nb_txq_workers);
 	if (p->nb_txq_workers > 0 && info.max_tx_queues < nb_txq) {
-		fprintf(stderr, "mcfan: port %u (%s): %u worker lcores send on it (tx engine) but "
-			"the driver has at most %u TX queues (one is the control lcore's); use "
-			"fewer tx workers on this port\n", port, p->driver, p->nb_txq_workers,
-			info.max_tx_queues);
+		/* the tx engine's set-up refused this before any port started (engine_tx.c):
+		 * reached only if a driver lowers max_tx_queues after that check */
+		fprintf(stderr, "mcfan: port %u (%s): %u worker lcores would send on it (tx "
+			"engine: %u TX queues, queue 0 for the control lcore and one per worker "
+			"lcore) but the driver has at most %u TX queues\n", port, p->driver,
+			p->nb_txq_workers, nb_txq, info.max_tx_queues);
 		return -E2BIG;
 	}
 	ret = rte_eth_dev_configure(port, p->nb_rxq, nb_txq, &conf);
