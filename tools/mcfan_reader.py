@@ -79,6 +79,8 @@ def _load():
     lib.mcfan_reader_close.restype = None
     lib.mcfan_reader_strerror.argtypes = [ctypes.c_int]
     lib.mcfan_reader_strerror.restype = ctypes.c_char_p
+    lib.mcfan_reader_explain.argtypes = [ctypes.c_int]
+    lib.mcfan_reader_explain.restype = ctypes.c_char_p
     return lib
 
 
@@ -98,9 +100,16 @@ def strerror(err):
     return lib().mcfan_reader_strerror(-abs(int(err))).decode()
 
 
+def explain(err):
+    """The library's fullest sentence for an errno this thread got from it last
+    (mcfan_reader_explain()): for -EXDEV the group, the engine mcfan gives it to and what to
+    do, the words mcfan-read prints; else strerror()'s. Call it right after the failing call."""
+    return lib().mcfan_reader_explain(-abs(int(err))).decode()
+
+
 def _error(ret, what):
     """OSError for a negative errno of the library, with the library's message."""
-    return OSError(-ret, f"{what}: {strerror(ret)}")
+    return OSError(-ret, f"{what}: {explain(ret)}")
 
 
 class Frame:
@@ -134,7 +143,8 @@ class Reader:
 
     def wait(self, timeout_ms=-1):
         """1 (a frame is there), 0 (timed out), or a negative errno (-EPIPE: mcfan stopped,
-        -EOWNERDEAD: mcfan was killed without closing the ring); strerror() words it."""
+        -EOWNERDEAD: mcfan was killed without closing the ring, -EXDEV: mcfan no longer
+        writes the ring, its group went to another engine); explain() words it."""
         return lib().mcfan_reader_wait_ms(self._r, int(timeout_ms))
 
     def stats(self):
@@ -199,7 +209,7 @@ def _main(argv):
             if w < 0 and w != -errno.EINTR:
                 closed = w == -errno.EPIPE
                 dead = w == -errno.EOWNERDEAD
-                error = None if closed or dead else strerror(w)
+                error = None if closed or dead else explain(w)
                 break
             continue
         frames += 1

@@ -160,6 +160,11 @@ open_error(const char *prefix, const char *group, int ret)
 	size_t off = 0;
 	long port;
 
+	if (ret == -EXDEV) {
+		/* the library's sentence names the group, the engine it goes to, what to do */
+		fprintf(stderr, "mcfan-read: %s\n", mcfan_reader_explain(ret));
+		return;
+	}
 	fprintf(stderr, "mcfan-read: group %s of file prefix %s: ", group, prefix);
 	if (ret == -ENOENT) {
 		fprintf(stderr, "no such reader ring (is mcfan running with --worker-engine "
@@ -312,6 +317,7 @@ main(int argc, char **argv)
 	uint64_t last_lost = 0, prev_frames = 0;
 	double seconds = 0;
 	bool quiet = false, closed = false, zero_copy = false, writer_dead = false;
+	bool not_served = false;
 	unsigned int flags = 0, line = 0;
 	struct mcfan_reader_stats st;
 	struct mcfan_reader_frame f;
@@ -435,6 +441,14 @@ main(int argc, char **argv)
 			status = EXIT_FAILURE;
 			break;
 		}
+		if (ret == -EXDEV) {
+			/* the group's frames went to another engine, or mcfan left it */
+			fprintf(stderr, "mcfan-read: %s; stopped after %" PRIu64 " frames\n",
+				mcfan_reader_explain(ret), last_frames);
+			not_served = true;
+			status = EXIT_FAILURE;
+			break;
+		}
 		if (ret < 0 && ret != -EINTR) {
 			fprintf(stderr, "mcfan-read: %s: %s\n", mcfan_reader_group(r),
 				strerror(-ret));
@@ -465,7 +479,8 @@ main(int argc, char **argv)
 	       ", \"lag\": %" PRIu64 ", \"closed\": %s, \"seconds\": %.3f", mcfan_reader_group(r),
 	       (int)getpid(), st.frames, bytes, st.lost, st.laps, st.head, st.lag,
 	       closed || st.closed ? "true" : "false", (double)(now_ns() - t0) / 1e9);
-	printf(", \"writer_dead\": %s", writer_dead ? "true" : "false");
+	printf(", \"writer_dead\": %s, \"not_served\": %s", writer_dead ? "true" : "false",
+	       not_served ? "true" : "false");
 	if (seq.on)
 		printf(", \"seq_gaps\": %" PRIu64 ", \"seq_lost\": %" PRIu64 ", \"seq_back\": %"
 		       PRIu64 ", \"seq_ends\": %" PRIu64 ", \"seq_other\": %" PRIu64, seq.gaps,

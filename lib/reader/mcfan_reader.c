@@ -62,6 +62,16 @@ struct mcfan_reader {
 	char group[MCFAN_RD_GROUP_MAX];
 };
 
+/** Longest single futex sleep of a wait, ns: a reader re-reads the serve words this often
+ * (mcfan wakes it when they change; this closes the gap between its look and its sleep). */
+#define SERVE_RECHECK_NS 1000000000u
+/** Longest sentence of mcfan_reader_explain(), with the NUL. */
+#define WHY_MAX 512
+
+/* This thread's last -EXDEV, as a sentence (mcfan_reader_explain()). */
+static __thread int why_err;
+static __thread char why_text[WHY_MAX];
+
 static uint64_t
 mono_ns(clockid_t c)
 {
@@ -302,6 +312,57 @@ find_name(const char *prefix, const char *addr, char *name, size_t len)
 	return 0;
 }
 
+/*
+ * Does mcfan's readers engine write this ring now (the header's serve words, written by
+ * mcfan's control side)? 0 yes, or an older writer that does not say; -EXDEV no, with this
+ * thread's sentence (mcfan_reader_explain()) naming the group, why, and what to do.
+ */
+static int
+serve_check(const struct mcfan_rd_hdr *h, const char *group)
+{
+	char engine[MCFAN_RD_ENGINE_MAX];
+	uint32_t lcore, serve = mcfan_rd_serve_read(h, &lcore, engine, sizeof(engine));
+
+	switch (serve) {
+	case MCFAN_RD_SERVE_ENGINE:
+		snprintf(why_text, sizeof(why_text), "group %s: mcfan serves it with the %s "
+			 "engine, not readers (start mcfan with --worker-engine readers or "
+			 "--group-engine %s=readers, or give its console set engine %s readers)",
+			 group, engine, group, group);
+		break;
+	case MCFAN_RD_SERVE_LCORE:
+		snprintf(why_text, sizeof(why_text), "group %s: mcfan's lcore %u, which writes "
+			 "its ring, runs the %s engine for every copy, not readers (give mcfan's "
+			 "console set engine %u outputs, or set engine %u readers)", group, lcore,
+			 engine, lcore, lcore);
+		break;
+	case MCFAN_RD_SERVE_LEFT:
+		snprintf(why_text, sizeof(why_text), "group %s: mcfan left the group: no frame "
+			 "comes into its ring (join it again from mcfan's console, then open it "
+			 "again)", group);
+		break;
+	case MCFAN_RD_SERVE_MOVED:
+		snprintf(why_text, sizeof(why_text), "group %s: mcfan joined the group again on "
+			 "other workers and writes a new ring of the same name: open it again",
+			 group);
+		break;
+	default:
+		return 0;
+	}
+	why_err = EXDEV;
+	return -EXDEV;
+}
+
+const char *
+mcfan_reader_explain(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err != 0 && err == why_err)
+		return why_text;
+	return mcfan_reader_strerror(err);
+}
+
 int
 mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
 		  struct mcfan_reader **out)
@@ -352,6 +413,10 @@ mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
 	}
 	r->hdr = r->base;
 	ret = check_header(r, r->size);
+	if (ret < 0)
+		goto unmap;
+	/* a ring nobody writes (the group goes to another engine): say so now, not never */
+	ret = serve_check(r->hdr, r->group);
 	if (ret < 0)
 		goto unmap;
 	if (flags & MCFAN_READER_OLDEST) {
@@ -572,7 +637,7 @@ ready(const struct mcfan_reader *r)
 int
 mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns)
 {
-	uint64_t deadline = 0, now;
+	uint64_t deadline = 0, now, left;
 	struct timespec ts, *tsp;
 	uint32_t v;
 	long rc;
@@ -592,21 +657,23 @@ mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns)
 			atomic_store_explicit(&r->me->waiting, 1, memory_order_seq_cst);
 		v = atomic_load_explicit(&r->hdr->head_futex, memory_order_seq_cst);
 		ret = ready(r);
+		if (ret == 0)
+			ret = serve_check(r->hdr, r->group);
 		rc = 0;
 		err = 0;
 		if (ret == 0) {
-			tsp = NULL;
-			if (timeout_ns > 0) {
-				now = mono_ns(CLOCK_MONOTONIC);
-				if (now >= deadline) {
-					rc = -1;
-					err = ETIMEDOUT;
-				} else {
-					ts.tv_sec = (time_t)((deadline - now) / 1000000000u);
-					ts.tv_nsec = (long)((deadline - now) % 1000000000u);
-					tsp = &ts;
-				}
+			/* at most SERVE_RECHECK_NS at a time: then the serve words again */
+			now = mono_ns(CLOCK_MONOTONIC);
+			left = SERVE_RECHECK_NS;
+			if (timeout_ns > 0 && now >= deadline) {
+				rc = -1;
+				err = ETIMEDOUT;
+			} else if (timeout_ns > 0 && deadline - now < left) {
+				left = deadline - now;
 			}
+			ts.tv_sec = (time_t)(left / 1000000000u);
+			ts.tv_nsec = (long)(left % 1000000000u);
+			tsp = &ts;
 			if (err == 0) {
 				rc = futex_wait(&r->hdr->head_futex, v, tsp);
 				err = rc < 0 ? errno : 0;
@@ -625,6 +692,12 @@ mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns)
 			ret = -EINTR;
 			break;
 		}
+		ret = serve_check(r->hdr, r->group);
+		if (ret != 0)
+			break;
+		if (rc < 0 && err == ETIMEDOUT &&
+		    (timeout_ns < 0 || mono_ns(CLOCK_MONOTONIC) < deadline))
+			continue; /* one recheck slice of a longer wait */
 		if (rc < 0 && err == ETIMEDOUT) {
 			/* killed without closing (SIGKILL, a crash): not a clean stop */
 			ret = writer_alive(r) ? 0 : -EOWNERDEAD;
@@ -765,6 +838,9 @@ mcfan_reader_strerror(int err)
 		return "the next frame is longer than the buffer";
 	case EINVAL:
 		return "invalid argument: a bad file prefix, group or flags, or NULL";
+	case EXDEV:
+		return "mcfan's readers engine does not write this group's ring: the group goes to "
+		       "another engine, or mcfan left it (mcfan_reader_explain() names which)";
 	case ENAMETOOLONG:
 		return "the ring's name (file prefix and group) is too long for /dev/shm";
 	default:

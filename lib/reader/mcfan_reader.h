@@ -106,8 +106,11 @@ struct mcfan_reader_stats {
  *   0; -EINVAL (bad prefix, group or flags), -ENOENT (no such ring: mcfan not running
  *   with the readers engine, or the group not joined), -ENOTUNIQ (an address without a
  *   port that has rings for several ports), -EPROTO (not a ring of this format or
- *   version), -ENOSPC (every reader slot is held by a live reader), -ENOMEM, or the
- *   negative errno of shm_open(3) or mmap(2) (-EACCES ...).
+ *   version), -ENOSPC (every reader slot is held by a live reader), -EXDEV (the ring
+ *   exists but mcfan's readers engine does not write it: mcfan hands the group's frames to
+ *   another engine (count, pcap, tx: by --group-engine, the config file, `set engine`), or
+ *   has left the group; mcfan_reader_explain(-EXDEV) names the group, the engine and what
+ *   to do), -ENOMEM, or the negative errno of shm_open(3) or mmap(2) (-EACCES ...).
  */
 int mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
 		      struct mcfan_reader **out);
@@ -164,7 +167,10 @@ int mcfan_reader_read(struct mcfan_reader *r, void *buf, size_t len,
  *   writer process is gone without closing the ring: the ring header's writer_pid does not
  *   exist, or belongs to a process that started at another time than the header's
  *   writer_start (the pid was reused); mcfan was killed or crashed; no frame comes any
- *   more), -EINTR (a signal arrived), -EINVAL.
+ *   more), -EXDEV (no frame is left and mcfan no longer writes the ring: the group's
+ *   frames went to another engine (`set engine`) or mcfan left it, while the reader was
+ *   open; mcfan wakes sleepers when that happens, and a sleeper looks again at least once a
+ *   second; mcfan_reader_explain(-EXDEV) says why), -EINTR (a signal arrived), -EINVAL.
  *   With timeout_ns < 0 a dead writer is not noticed: give a timeout to notice it.
  */
 int mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns);
@@ -221,10 +227,26 @@ int mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t *
  *   -ENOSPC (every reader row taken), -ENOTUNIQ (an address with rings for several ports),
  *   -EOWNERDEAD (writer dead), -EPIPE (closed and drained), -EPROTO (not a ring of this
  *   format or version), -EMSGSIZE (frame longer than the buffer), -EINVAL (bad argument)
- *   and -ENAMETOOLONG (ring name too long); strerror(3)'s text for any other errno (-EACCES
- *   ...), "no error" for 0.
+ *   -ENAMETOOLONG (ring name too long) and -EXDEV (the readers engine does not write the
+ *   ring: mcfan_reader_explain() says why); strerror(3)'s text for any other errno
+ *   (-EACCES ...), "no error" for 0.
  */
 const char *mcfan_reader_strerror(int err);
+
+/**
+ * The fullest sentence for an error this thread got from this library: for the last
+ * -EXDEV of mcfan_reader_open() or mcfan_reader_wait() in this thread, the group, why its
+ * ring is not written and what to do, e.g. "group 239.9.9.1:3999: mcfan serves it with the
+ * count engine, not readers (start mcfan with --worker-engine readers or --group-engine
+ * 239.9.9.1:3999=readers, or give its console set engine 239.9.9.1:3999 readers)"; for any
+ * other error mcfan_reader_strerror()'s text.
+ *
+ * @param err
+ *   A return value of this library: a negative errno (a positive one is taken the same).
+ * @return
+ *   A string, never NULL, valid in this thread until its next call into this library.
+ */
+const char *mcfan_reader_explain(int err);
 
 /** Release the reader: its row in the reader table is freed, the mapping closed. NULL ok. */
 void mcfan_reader_close(struct mcfan_reader *r);

@@ -36,6 +36,9 @@
  *  - waiters: readers (seq_cst add before they sleep on head_futex, sub when they wake;
  *    mcfan subtracts a dead reader's count, see struct mcfan_rd_reader.waiting); the writer
  *    loads it after each burst it published and calls FUTEX_WAKE only when it is not 0;
+ *  - the serve words (serve_seq, serve, serve_lcore, serve_engine; MCFAN_RD_FLAG_SERVE):
+ *    mcfan's control side (mcfan_rw_set_serve(), seqlock), never a worker; readers read them
+ *    at open and while they wait (mcfan_rd_serve_read());
  *  - a reader slot: the reader that claimed it (owner word by compare-and-swap), and
  *    mcfan's control side only to take back a dead reader's waiting count.
  */
@@ -85,6 +88,26 @@
  * and a reader that finds the flag clear (an older writer) judges the writer by its pid only.
  */
 #define MCFAN_RD_FLAG_WRITER_START 2u
+/**
+ * mcfan_rd_hdr.flags: the writer keeps the serve words (serve_seq, serve, serve_lcore,
+ * serve_engine) true: whether its readers engine writes this ring and, if not, why. A
+ * compatible addition to version 1 like MCFAN_RD_FLAG_WRITER_START (bytes that were padding,
+ * zero); a reader that finds the flag clear (an older writer) cannot tell and reads on.
+ */
+#define MCFAN_RD_FLAG_SERVE 4u
+/** Longest engine name in mcfan_rd_hdr.serve_engine, with the NUL. */
+#define MCFAN_RD_ENGINE_MAX 32u
+
+/** mcfan_rd_hdr.serve values: who writes the ring's frames now. */
+#define MCFAN_RD_SERVE_UNSET 0u   /**< Not set yet (or an older writer): taken as served. */
+#define MCFAN_RD_SERVE_READERS 1u /**< mcfan's readers engine writes the group's frames. */
+#define MCFAN_RD_SERVE_ENGINE 2u  /**< The group goes to engine serve_engine, not readers. */
+#define MCFAN_RD_SERVE_LCORE 3u   /**< Its writer lcore serve_lcore runs serve_engine for
+				   * every copy (console `set engine LCORE NAME`). */
+#define MCFAN_RD_SERVE_LEFT 4u    /**< mcfan left the group: no frame comes any more. */
+#define MCFAN_RD_SERVE_MOVED 5u   /**< The group was joined again on other workers: a new
+				   * ring of the same name has its frames, this one none. */
+
 /** Field of /proc/PID/stat that holds the process's start time (proc(5): starttime). */
 #define MCFAN_RD_STAT_STARTTIME 22
 
@@ -108,7 +131,16 @@ struct mcfan_rd_hdr {
 	 * flags has MCFAN_RD_FLAG_WRITER_START: with writer_pid it names the process, so a pid
 	 * reused by another process is not taken for a live writer. */
 	uint64_t writer_start;
-	uint8_t pad0[256 - 136];
+	/** With MCFAN_RD_FLAG_SERVE, a seqlock over the three serve fields below: odd while
+	 * mcfan's control side changes them (release stores; a reader re-reads until it finds
+	 * the same even value before and after). The only header words besides the writer's
+	 * line that change after creation; the worker never touches them. */
+	_Atomic uint32_t serve_seq;
+	_Atomic uint32_t serve;     /**< MCFAN_RD_SERVE_*. */
+	_Atomic uint32_t serve_lcore; /**< With MCFAN_RD_SERVE_LCORE: the writer lcore's id. */
+	/** With MCFAN_RD_SERVE_ENGINE or _LCORE: the engine the frames go to ("count"). */
+	char serve_engine[MCFAN_RD_ENGINE_MAX];
+	uint8_t pad0[256 - 180];
 	/* the writer's words, a cache line of their own (offset 256) */
 	_Atomic uint64_t head;      /**< Frames published (frames 0..head-1 complete). */
 	_Atomic uint32_t head_futex; /**< Low 32 bits of head, bumped at close: the futex. */
@@ -147,6 +179,8 @@ struct mcfan_rd_slot {
 };
 
 _Static_assert(sizeof(struct mcfan_rd_hdr) == MCFAN_RD_HDR_SIZE, "header size");
+_Static_assert(offsetof(struct mcfan_rd_hdr, serve_seq) == 136, "serve words at 136");
+_Static_assert(offsetof(struct mcfan_rd_hdr, head) == 256, "the writer's line at 256");
 _Static_assert(sizeof(struct mcfan_rd_reader) == MCFAN_RD_READER_SIZE, "reader slot size");
 _Static_assert(sizeof(struct mcfan_rd_slot) == MCFAN_RD_SLOT_HDR, "slot header size");
 
@@ -233,6 +267,57 @@ mcfan_rd_proc_start(int32_t pid, uint64_t *start)
 		return -EPROTO;
 	*start = (uint64_t)v;
 	return 0;
+}
+
+/**
+ * Read the serve words of a header (MCFAN_RD_FLAG_SERVE) consistently: the seqlock's even
+ * value before and after. Pure C; the reader library and mcfan's read side both use it.
+ *
+ * @param h
+ *   The mapped header.
+ * @param lcore
+ *   Receives serve_lcore (MCFAN_RD_SERVE_LCORE); may be NULL.
+ * @param engine
+ *   Receives serve_engine, NUL-terminated (MCFAN_RD_SERVE_ENGINE, _LCORE; else ""); may
+ *   be NULL.
+ * @param len
+ *   Size of engine, bytes (MCFAN_RD_ENGINE_MAX always suffices).
+ * @return
+ *   MCFAN_RD_SERVE_*; MCFAN_RD_SERVE_UNSET when the writer does not keep the words (flag
+ *   clear) or changes them for longer than 1,000 looks.
+ */
+static inline uint32_t
+mcfan_rd_serve_read(const struct mcfan_rd_hdr *h, uint32_t *lcore, char *engine, size_t len)
+{
+	char name[MCFAN_RD_ENGINE_MAX];
+	uint32_t s0, s1, serve, lc;
+	unsigned int tries;
+
+	if (engine != NULL && len > 0)
+		engine[0] = '\0';
+	if (lcore != NULL)
+		*lcore = 0;
+	if (!(h->flags & MCFAN_RD_FLAG_SERVE))
+		return MCFAN_RD_SERVE_UNSET;
+	for (tries = 0; tries < 1000; tries++) {
+		s0 = atomic_load_explicit(&h->serve_seq, memory_order_acquire);
+		if (s0 & 1u)
+			continue;
+		serve = atomic_load_explicit(&h->serve, memory_order_relaxed);
+		lc = atomic_load_explicit(&h->serve_lcore, memory_order_relaxed);
+		memcpy(name, h->serve_engine, sizeof(name));
+		atomic_thread_fence(memory_order_acquire);
+		s1 = atomic_load_explicit(&h->serve_seq, memory_order_relaxed);
+		if (s0 != s1)
+			continue;
+		name[sizeof(name) - 1] = '\0';
+		if (engine != NULL && len > 0)
+			snprintf(engine, len, "%s", name);
+		if (lcore != NULL)
+			*lcore = lc;
+		return serve;
+	}
+	return MCFAN_RD_SERVE_UNSET;
 }
 
 /** Process id in a reader slot's owner word (0 = free). */

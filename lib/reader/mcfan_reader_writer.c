@@ -138,7 +138,8 @@ mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const c
 	h->slots_offset = mcfan_rd_slots_offset(n_readers);
 	h->total_size = size;
 	h->writer_pid = (int32_t)getpid();
-	h->flags = MCFAN_RD_FLAG_ETHERNET;
+	/* serve words: UNSET (taken as served) until the control side says who writes it */
+	h->flags = MCFAN_RD_FLAG_ETHERNET | MCFAN_RD_FLAG_SERVE;
 	/* with the pid, the start time names this process (a reused pid is another one) */
 	if (mcfan_rd_proc_start(h->writer_pid, &h->writer_start) == 0)
 		h->flags |= MCFAN_RD_FLAG_WRITER_START;
@@ -274,6 +275,32 @@ mcfan_rw_destroy(struct mcfan_rw *w)
 	shm_unlink(w->name);
 	munmap(w->hdr, w->size);
 	free(w);
+}
+
+bool
+mcfan_rw_set_serve(struct mcfan_rw *w, uint32_t serve, const char *engine, uint32_t lcore)
+{
+	struct mcfan_rd_hdr *h = w->hdr;
+	char name[MCFAN_RD_ENGINE_MAX] = "", now[MCFAN_RD_ENGINE_MAX];
+	uint32_t seq, was, was_lcore;
+
+	if (engine != NULL)
+		snprintf(name, sizeof(name), "%s", engine);
+	was = mcfan_rd_serve_read(h, &was_lcore, now, sizeof(now));
+	if (was == serve && was_lcore == lcore && strcmp(now, name) == 0)
+		return false;
+	/* seqlock: odd while the words change (one writer: the caller holds the action lock) */
+	seq = atomic_load_explicit(&h->serve_seq, memory_order_relaxed);
+	atomic_store_explicit(&h->serve_seq, seq + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&h->serve, serve, memory_order_relaxed);
+	atomic_store_explicit(&h->serve_lcore, lcore, memory_order_relaxed);
+	memcpy(h->serve_engine, name, sizeof(name));
+	atomic_store_explicit(&h->serve_seq, seq + 2, memory_order_seq_cst);
+	/* sleepers look again: no frame comes, so mcfan_reader_wait() tells them why */
+	if (serve != MCFAN_RD_SERVE_READERS && serve != MCFAN_RD_SERVE_UNSET)
+		syscall(SYS_futex, &h->head_futex, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+	return true;
 }
 
 unsigned int

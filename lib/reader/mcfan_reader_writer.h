@@ -247,6 +247,28 @@ int mcfan_rw_remove_stale(const char *prefix);
 void mcfan_rw_destroy(struct mcfan_rw *w);
 
 /**
+ * Say in the ring's header who writes its frames now (the serve words of struct
+ * mcfan_rd_hdr, MCFAN_RD_FLAG_SERVE): the readers engine, or why not. Control side only,
+ * one thread at a time (mcfan: under the action lock); never a worker. When the ring stops
+ * being served its sleeping readers are woken (FUTEX_WAKE), so that mcfan_reader_wait()
+ * returns -EXDEV instead of sleeping on a ring nobody writes.
+ *
+ * @param w
+ *   The ring; not NULL.
+ * @param serve
+ *   MCFAN_RD_SERVE_READERS, _ENGINE, _LCORE, _LEFT or _MOVED.
+ * @param engine
+ *   For _ENGINE and _LCORE: the engine the group's frames go to ("count"), cut to
+ *   MCFAN_RD_ENGINE_MAX - 1 characters; NULL or "" otherwise.
+ * @param lcore
+ *   For _LCORE: the writer lcore's id; 0 otherwise.
+ * @return
+ *   true if the words changed, false if they said this already.
+ */
+bool mcfan_rw_set_serve(struct mcfan_rw *w, uint32_t serve, const char *engine,
+			uint32_t lcore);
+
+/**
  * List a ring's readers (rows whose owner is not free); any thread.
  *
  * @param out

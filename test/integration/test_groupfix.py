@@ -26,9 +26,10 @@ checksums) written into net_tap0 from the kernel side (AF_PACKET), or read from 
    named; in two directories they run.
 3. readers on some groups only (net_pcap input, --group-engine 239.9.9.1-2:3999=readers,
    239.9.9.3 on count), real mcfan-read processes started after the frames (--oldest): each
-   reads exactly its group's frames, lost 0; the count group's ring holds nothing (a reader
-   on it reads 0 frames); mcfan-read on a group that is not joined is refused (exit 1, "no
-   such reader ring").
+   reads exactly its group's frames, lost 0; the count group's ring holds nothing, and a
+   reader on it is refused at open naming the count engine (exit 1, no JSON line, not a
+   reader that silently reads 0 frames); mcfan-read on a group that is not joined is refused
+   (exit 1, "no such reader ring").
 4. tx per group to net_memif (server), dpdk-testpmd the client in rxonly mode, verbose:
    groups 1-2 on tx:net_memif0, group 3 on count: the peer sees per group exactly the frames
    mcfan counted for 1 and 2, none of 3; the outputs' frames split as the groups.
@@ -327,15 +328,22 @@ def test_readers_some():
                 p.kill()
                 o, e = p.communicate()
             lines = [ln for ln in o.splitlines() if ln.startswith("{")]
-            res.append((g, json.loads(lines[-1]) if lines else None, e))
+            res.append((g, json.loads(lines[-1]) if lines else None, e, p.returncode))
         for f in glob.glob(f"/dev/shm/mcfan.{prefix}.*"):
             os.unlink(f)
     t.check_eq(rc, 0, f"{tag} mcfan exit status")
-    for g, r, e in res:
-        t.check_eq(((r or {}).get("frames"), (r or {}).get("lost")),
-                   (want[g] if g != "239.9.9.3" else 0, 0),
-                   f"{tag} mcfan-read on {g}: {'its group' if g != '239.9.9.3' else 'no'} "
-                   f"frames, none lost ({r}, {e.strip()[-200:]!r})")
+    for g, r, e, prc in res:
+        if g == "239.9.9.3":
+            t.check_eq((prc, r, e), (1, None, f"mcfan-read: group {g}:{PORT}: mcfan serves it "
+                                     "with the count engine, not readers (start mcfan with "
+                                     f"--worker-engine readers or --group-engine {g}:{PORT}="
+                                     f"readers, or give its console set engine {g}:{PORT} "
+                                     "readers)\n"),
+                       f"{tag} mcfan-read on the count group: refused at open, why")
+            continue
+        t.check_eq((prc, (r or {}).get("frames"), (r or {}).get("lost")), (0, want[g], 0),
+                   f"{tag} mcfan-read on {g}: its group's frames, none lost ({r}, "
+                   f"{e.strip()[-200:]!r})")
     t.check(nj.returncode == 1 and "no such reader ring" in nj.stderr,
             f"{tag} mcfan-read on a group not joined: exit 1, no such reader ring: "
             f"{nj.returncode} {nj.stderr.strip()!r}")

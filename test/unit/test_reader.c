@@ -768,6 +768,97 @@ out:
 	mcfan_rw_destroy(w2);
 }
 
+/* A reader thread blocked in wait without a limit (the serve words' wake). */
+static void *
+blocked_forever(void *arg)
+{
+	struct blocked *b = arg;
+
+	b->ret = mcfan_reader_wait_ms(b->r, -1);
+	b->woke_ns = mono_ns();
+	return NULL;
+}
+
+/*
+ * The serve words (mcfan_rw_set_serve, MCFAN_RD_FLAG_SERVE): a ring not written by the readers
+ * engine is refused at open with -EXDEV and the sentence naming group and engine; a reader
+ * blocked in wait without a limit when its ring stops being served returns -EXDEV at once,
+ * after the frames already written; UNSET (an older writer) and READERS open.
+ */
+static void
+test_serve(void)
+{
+	struct mcfan_rw *w = make_ring(1007, 64, 4);
+	struct mcfan_reader *r = NULL;
+	struct mcfan_reader_frame f;
+	uint8_t buf[512];
+	struct blocked b;
+	pthread_t th;
+	uint64_t t0;
+	int ret;
+
+	if (w == NULL)
+		return;
+	/* UNSET: taken as served (an older writer's ring, or not set yet) */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1007", 0, &r), 0);
+	mcfan_reader_close(r);
+	r = NULL;
+	CHECK(mcfan_rw_set_serve(w, MCFAN_RD_SERVE_ENGINE, "count", 0), "serve: changed");
+	CHECK(!mcfan_rw_set_serve(w, MCFAN_RD_SERVE_ENGINE, "count", 0), "serve: same again");
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1007", 0, &r), -EXDEV);
+	CHECK(r == NULL, "open -EXDEV: no reader");
+	CHECK_EQ_STR(mcfan_reader_explain(-EXDEV), "group 239.9.9.1:1007: mcfan serves it with "
+		     "the count engine, not readers (start mcfan with --worker-engine readers or "
+		     "--group-engine 239.9.9.1:1007=readers, or give its console set engine "
+		     "239.9.9.1:1007 readers)");
+	CHECK_EQ_STR(mcfan_reader_explain(-ENOENT), mcfan_reader_strerror(-ENOENT));
+	mcfan_rw_set_serve(w, MCFAN_RD_SERVE_LCORE, "pcap", 3);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1007", 0, &r), -EXDEV);
+	CHECK_EQ_STR(mcfan_reader_explain(EXDEV), "group 239.9.9.1:1007: mcfan's lcore 3, which "
+		     "writes its ring, runs the pcap engine for every copy, not readers (give "
+		     "mcfan's console set engine 3 outputs, or set engine 3 readers)");
+	mcfan_rw_set_serve(w, MCFAN_RD_SERVE_READERS, NULL, 0);
+	ret = mcfan_reader_open(prefix, "239.9.9.1:1007", 0, &r);
+	CHECK_EQ_INT(ret, 0);
+	if (ret < 0)
+		goto out;
+	/* one frame written, then the group moves away while the reader sleeps */
+	put(w, 0);
+	mcfan_rw_flush(w);
+	CHECK_EQ_INT(mcfan_reader_read(r, buf, sizeof(buf), &f), 1);
+	b.r = r;
+	b.ret = 99;
+	CHECK_EQ_INT(pthread_create(&th, NULL, blocked_forever, &b), 0);
+	usleep(100 * 1000);
+	CHECK_EQ_INT(b.ret, 99); /* still asleep */
+	put(w, 1);
+	mcfan_rw_flush(w);       /* a frame written before the move is still read first */
+	usleep(50 * 1000);
+	pthread_join(th, NULL);
+	CHECK_EQ_INT(b.ret, 1);
+	CHECK_EQ_INT(mcfan_reader_read(r, buf, sizeof(buf), &f), 1);
+	b.ret = 99;
+	CHECK_EQ_INT(pthread_create(&th, NULL, blocked_forever, &b), 0);
+	usleep(100 * 1000);
+	t0 = mono_ns();
+	mcfan_rw_set_serve(w, MCFAN_RD_SERVE_LEFT, NULL, 0);
+	pthread_join(th, NULL);
+	CHECK_EQ_INT(b.ret, -EXDEV);
+	CHECK(b.woke_ns - t0 < 200u * 1000 * 1000, "woken by the serve change in %" PRIu64 " ns",
+	      b.woke_ns - t0);
+	/* the thread's -EXDEV was its own: this thread's last one is still the lcore's */
+	CHECK(strstr(mcfan_reader_explain(-EXDEV), "mcfan's lcore 3") != NULL,
+	      "explain: per thread");
+	CHECK_EQ_INT(mcfan_reader_wait_ms(r, 0), 0); /* no wait: nothing, no verdict */
+	CHECK_EQ_INT(mcfan_reader_wait_ms(r, 10), -EXDEV);
+	CHECK_EQ_STR(mcfan_reader_explain(-EXDEV), "group 239.9.9.1:1007: mcfan left the group: "
+		     "no frame comes into its ring (join it again from mcfan's console, then open "
+		     "it again)");
+out:
+	mcfan_reader_close(r);
+	mcfan_rw_destroy(w);
+}
+
 int
 main(void)
 {
@@ -779,5 +870,6 @@ main(void)
 	test_processes();
 	test_writer_start();
 	test_coalesced_wake();
+	test_serve();
 	return unit_summary("reader");
 }

@@ -27,7 +27,8 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
 	struct mcfan_readers_worker_view wv[READERS_WORKERS_SHOWN];
 	struct mcfan_readers_view *v = NULL;
-	unsigned int i, j, nw = 0, n_readers = 0, dead = 0;
+	unsigned int i, j, nw = 0, n_readers = 0, dead = 0, other = 0;
+	char served[MCFAN_READERS_SERVED_MAX];
 	int n;
 
 	RTE_SET_USED(a);
@@ -41,12 +42,15 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 		printf("show readers: %s\n", strerror(-n));
 		return n;
 	}
-	printf("  %-22s %5s %10s %12s %10s %8s %7s  %s\n", "group", "lcore", "readers",
-	       "written", "too_big", "waiters", "slots", "ring");
-	for (i = 0; i < (unsigned int)n; i++)
-		printf("  %-22s %5u %10u %12" PRIu64 " %10" PRIu64 " %8u %7u  /dev/shm%s\n",
+	printf("  %-22s %5s %10s %12s %10s %8s %7s  %-16s %s\n", "group", "lcore", "readers",
+	       "written", "too_big", "waiters", "slots", "written_by", "ring");
+	for (i = 0; i < (unsigned int)n; i++) {
+		printf("  %-22s %5u %10u %12" PRIu64 " %10" PRIu64 " %8u %7u  %-16s /dev/shm%s\n",
 		       v[i].group, v[i].owner_lcore, v[i].n_readers, v[i].written, v[i].too_big,
-		       v[i].waiters, v[i].n_slots, v[i].name);
+		       v[i].waiters, v[i].n_slots,
+		       mcfan_readers_served_text(&v[i], served, sizeof(served)), v[i].name);
+		other += v[i].serve != MCFAN_RD_SERVE_READERS;
+	}
 	printf("  %-22s %8s %5s %12s %10s %8s %8s %10s %6s\n", "group", "pid", "row", "frames",
 	       "lost", "lapped", "lag", "last_ms", "alive");
 	for (i = 0; i < (unsigned int)n; i++) {
@@ -66,8 +70,13 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 			printf("lcore %u: copies of groups another worker writes %" PRIu64
 			       ", without a ring %" PRIu64 "\n", wv[i].lcore, wv[i].not_owner,
 			       wv[i].no_ring);
-	printf("%d ring%s, %u reader%s (%u dead) (docs/readers.md)\n", n, n == 1 ? "" : "s",
-	       n_readers, n_readers == 1 ? "" : "s", dead);
+	printf("%d ring%s, %u reader%s (%u dead)", n, n == 1 ? "" : "s", n_readers,
+	       n_readers == 1 ? "" : "s", dead);
+	if (other > 0)
+		printf(", %u ring%s not written by the readers engine (written_by: its group goes "
+		       "to another engine, or was left; its readers get -EXDEV)", other,
+		       other == 1 ? "" : "s");
+	printf(" (docs/readers.md)\n");
 	mcfan_readers_view_free(v, (unsigned int)n);
 	return 0;
 }

@@ -25,6 +25,7 @@
 #include "control/action.h"
 #include "control/engine.h"
 #include "control/groups.h"
+#include "control/readers.h"
 
 /* The engine a worker_engine_sel word names (mcfan.h): NULL for 0 (each copy to its group's
  * instance); inst receives the instance of an MCFAN_ENGINE_SEL_INST word, else -1. */
@@ -272,6 +273,9 @@ mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec,
 				    one != 0 ? format_outputs(one, outs, sizeof(outs)) : "",
 				    one != 0 ? ")" : "");
 	}
+	/* reader rings of this lcore's groups: written by readers now, or why not */
+	if (ret == 0)
+		mcfan_readers_sync(app);
 	mcfan_ctl_unlock();
 	return ret;
 }

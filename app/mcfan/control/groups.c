@@ -344,6 +344,8 @@ replace_entries(struct mcfan_app *app, const char *what, struct mcfan_group_entr
 	app->group_entries_gen++;
 	mcfan_ctl_state_unlock(app);
 	free(old);
+	/* reader rings: whether the readers engine writes each one now (joined, left, moved) */
+	mcfan_readers_sync(app);
 	return 0;
 }
 

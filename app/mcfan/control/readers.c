@@ -257,10 +257,70 @@ mcfan_readers_start(struct mcfan_app *app)
 			return ret;
 		}
 	}
+	mcfan_readers_sync(app);
 	MCFAN_LOG(INFO, "reader rings: %u in /dev/shm/mcfan.%s.*, %u frames of up to %u bytes "
 		  "each\n", mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed), rd->prefix,
 		  rd->n_slots, MCFAN_RW_SLOT_SIZE_DEFAULT - MCFAN_RD_SLOT_HDR);
 	return 0;
+}
+
+/* The engine the worker lcore lc hands a copy of entry g to: its `set engine LCORE`
+ * selection (mcfan.h, worker_engine_sel; *by_lcore true) or the group's instance. */
+static const struct mcfan_engine *
+copy_engine(const struct mcfan_app *app, const struct mcfan_lcore *lc,
+	    const struct mcfan_group_entry *g, bool *by_lcore)
+{
+	uint32_t sel = mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
+
+	*by_lcore = sel != 0;
+	if (sel >= MCFAN_ENGINE_SEL_INST && sel - MCFAN_ENGINE_SEL_INST < app->n_inst)
+		return app->inst_engine[sel - MCFAN_ENGINE_SEL_INST];
+	if (sel != 0 && sel < MCFAN_ENGINE_SEL_INST)
+		return mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
+	*by_lcore = false;
+	return g->inst < app->n_inst ? app->inst_engine[g->inst] : NULL;
+}
+
+void
+mcfan_readers_sync(struct mcfan_app *app)
+{
+	struct mcfan_readers *rd = readers_of(app);
+	const struct mcfan_group_entry *g;
+	const struct mcfan_engine *e;
+	const struct mcfan_lcore *lc;
+	unsigned int i, j, n, lcore;
+	bool by_lcore;
+
+	if (rd == NULL)
+		return;
+	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
+	for (i = 0; i < n; i++) {
+		struct readers_ring *rg = &rd->rings[i];
+
+		if (rg->superseded) {
+			mcfan_rw_set_serve(rg->w, MCFAN_RD_SERVE_MOVED, NULL, 0);
+			continue;
+		}
+		g = NULL;
+		for (j = 0; j < app->n_group_entries; j++)
+			if (mcfan_flow_key_equal(&app->group_entries[j].key, &rg->key))
+				g = &app->group_entries[j];
+		if (g == NULL) {
+			mcfan_rw_set_serve(rg->w, MCFAN_RD_SERVE_LEFT, NULL, 0);
+			continue;
+		}
+		lcore = app->worker_lcore_ids[rg->w->owner];
+		lc = &app->lcores[lcore];
+		e = copy_engine(app, lc, g, &by_lcore);
+		if (e != NULL && strcmp(e->name, MCFAN_READERS_ENGINE) == 0)
+			mcfan_rw_set_serve(rg->w, MCFAN_RD_SERVE_READERS, NULL, 0);
+		else if (by_lcore)
+			mcfan_rw_set_serve(rg->w, MCFAN_RD_SERVE_LCORE, e != NULL ? e->name : "?",
+					   lcore);
+		else
+			mcfan_rw_set_serve(rg->w, MCFAN_RD_SERVE_ENGINE, e != NULL ? e->name : "?",
+					   0);
+	}
 }
 
 void
@@ -291,6 +351,32 @@ mcfan_readers_free(struct mcfan_app *app)
 	for (i = 0; i < n; i++)
 		mcfan_rw_destroy(rd->rings[i].w);
 	rte_free(rd);
+}
+
+const char *
+mcfan_readers_served_text(const struct mcfan_readers_view *v, char *buf, size_t len)
+{
+	switch (v->serve) {
+	case MCFAN_RD_SERVE_READERS:
+		snprintf(buf, len, "%s", MCFAN_READERS_ENGINE);
+		break;
+	case MCFAN_RD_SERVE_ENGINE:
+		snprintf(buf, len, "%s", v->serve_engine);
+		break;
+	case MCFAN_RD_SERVE_LCORE:
+		snprintf(buf, len, "lcore %u: %s", v->serve_lcore, v->serve_engine);
+		break;
+	case MCFAN_RD_SERVE_LEFT:
+		snprintf(buf, len, "left");
+		break;
+	case MCFAN_RD_SERVE_MOVED:
+		snprintf(buf, len, "moved");
+		break;
+	default:
+		snprintf(buf, len, "unknown");
+		break;
+	}
+	return buf;
 }
 
 void
@@ -341,6 +427,8 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		r->too_big = mcfan_atomic_u64_load(&w->too_big, memory_order_relaxed);
 		r->wakes = mcfan_atomic_u64_load(&w->wakes, memory_order_relaxed);
 		r->waiters = atomic_load_explicit(&w->hdr->waiters, memory_order_relaxed);
+		r->serve = mcfan_rd_serve_read(w->hdr, &r->serve_lcore, r->serve_engine,
+					       sizeof(r->serve_engine));
 		r->readers = calloc(w->n_readers, sizeof(*r->readers));
 		if (r->readers == NULL) {
 			mcfan_readers_view_free(v, n);

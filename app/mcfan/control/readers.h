@@ -40,6 +40,9 @@ struct mcfan_readers_view {
 	uint64_t too_big;                /**< Frames longer than data_max: reader_too_big. */
 	uint64_t wakes;                  /**< FUTEX_WAKE calls. */
 	uint32_t waiters;                /**< Readers asleep now. */
+	uint32_t serve;                  /**< MCFAN_RD_SERVE_*: who writes its frames now. */
+	uint32_t serve_lcore;            /**< With MCFAN_RD_SERVE_LCORE: that lcore. */
+	char serve_engine[MCFAN_RD_ENGINE_MAX]; /**< The other engine ("count"), or "". */
 	unsigned int n_readers;          /**< Entries of readers[]. */
 	struct mcfan_rw_reader_info *readers; /**< Its readers, dead ones included. */
 };
@@ -60,6 +63,39 @@ struct mcfan_readers_worker_view {
  *   true if a worker lcore exists and an instance's engine is readers.
  */
 bool mcfan_readers_wanted(const struct mcfan_app *app);
+
+/** Longest text of mcfan_readers_served_text(), with the NUL. */
+#define MCFAN_READERS_SERVED_MAX (MCFAN_RD_ENGINE_MAX + 16)
+
+/**
+ * Who writes a ring's frames now, as show readers, /mcfan/readers and the report word it:
+ * "readers" (the readers engine), the other engine its group goes to ("count"), "lcore L:
+ * NAME" (its writer lcore runs NAME for every copy), "left" (mcfan left the group), "moved"
+ * (joined again on other workers: a newer ring has the frames), "unknown".
+ *
+ * @param v
+ *   A ring of mcfan_readers_read().
+ * @param buf
+ *   Receives the text; MCFAN_READERS_SERVED_MAX bytes suffice.
+ * @param len
+ *   Size of buf, bytes.
+ * @return
+ *   buf.
+ */
+const char *mcfan_readers_served_text(const struct mcfan_readers_view *v, char *buf,
+				      size_t len);
+
+/**
+ * Say in every ring's header whether the readers engine writes it now (mcfan_rw_set_serve()):
+ * for the group's entry, the engine its writer worker hands the copies to (the lcore's
+ * `set engine LCORE` selection, else the group's instance); a group no longer joined is
+ * MCFAN_RD_SERVE_LEFT, a ring replaced by a newer one of the group MCFAN_RD_SERVE_MOVED.
+ * A ring that stops being served wakes its sleepers, whose wait then returns -EXDEV. Under
+ * the action lock (or before launch), after every change of the group entries or of a
+ * worker lcore's engine (rings x group entries key compares: an action's cost, not the
+ * tick's). Nothing without reader rings.
+ */
+void mcfan_readers_sync(struct mcfan_app *app);
 
 /**
  * Create the rings of the groups joined at start, if any worker runs the readers engine

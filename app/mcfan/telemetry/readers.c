@@ -38,6 +38,7 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 		{"ring_group", RTE_TEL_STRING_VAL}, {"ring_lcore", RTE_TEL_INT_VAL},
 		{"ring_written", RTE_TEL_U64_VAL}, {"ring_too_big", RTE_TEL_U64_VAL},
 		{"ring_readers", RTE_TEL_INT_VAL}, {"ring_waiters", RTE_TEL_INT_VAL},
+		{"ring_written_by", RTE_TEL_STRING_VAL},
 	};
 	static const struct mcfan_tel_col cols[] = {
 		{"group", RTE_TEL_STRING_VAL}, {"pid", RTE_TEL_INT_VAL},
@@ -48,6 +49,7 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 	struct rte_tel_data *rc[RTE_DIM(ring_cols)], *c[RTE_DIM(cols)];
 	struct mcfan_readers_view *v = NULL;
 	unsigned int i, j, rows = 0, total = 0, rings = 0;
+	char served[MCFAN_READERS_SERVED_MAX];
 	int n, ret;
 
 	if (mcfan_tel_param_none(cmd, params) < 0)
@@ -77,6 +79,8 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 			rte_tel_data_add_array_u64(rc[3], v[i].too_big);
 			rte_tel_data_add_array_int(rc[4], (int)v[i].n_readers);
 			rte_tel_data_add_array_int(rc[5], (int)v[i].waiters);
+			rte_tel_data_add_array_string(rc[6], mcfan_readers_served_text(&v[i], served,
+										     sizeof(served)));
 			rings++;
 		}
 		for (j = 0; j < v[i].n_readers; j++, total++) {
@@ -127,6 +131,7 @@ mcfan_readers_report_json(const struct mcfan_app *app)
 	struct mcfan_readers_view *v = NULL;
 	uint64_t not_owner = 0, no_ring = 0;
 	json_t *root, *rings, *o, *rl, *r;
+	char served[MCFAN_READERS_SERVED_MAX];
 	unsigned int i, j, nw = 0;
 	int n;
 
@@ -145,6 +150,8 @@ mcfan_readers_report_json(const struct mcfan_app *app)
 		json_object_set_new(o, "bytes", ju64(v[i].bytes));
 		json_object_set_new(o, "reader_too_big", ju64(v[i].too_big));
 		json_object_set_new(o, "wakes", ju64(v[i].wakes));
+		json_object_set_new(o, "written_by", json_string(mcfan_readers_served_text(&v[i],
+				    served, sizeof(served))));
 		rl = json_array();
 		for (j = 0; j < v[i].n_readers; j++) {
 			const struct mcfan_rw_reader_info *x = &v[i].readers[j];

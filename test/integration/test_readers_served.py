@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mcfan authors
+"""Reader rings of groups the readers engine does not serve (docs/readers.md, "Groups served
+by another engine"), on net_pcap (no lab, no namespace): mcfan with --worker-engine count and
+--group-engine 239.9.9.2-3:3999=readers, one worker lcore, 100 / 300 / 50 frames to groups
+239.9.9.1-3:3999 from the pcap file.
+
+  - /mcfan/readers: ring_written [0, 300, 50], ring_written_by [count, readers, readers].
+  - mcfan-read on group 1 (count) fails at open: exit 1, the exact sentence naming the group,
+    the count engine and the options; nothing on stdout. tools/mcfan_reader.py raises
+    OSError EXDEV with the same sentence, and as a program exits 1 saying it.
+  - mcfan-read --oldest on group 2 (readers) reads exactly its 300 frames, lost 0, exit 0.
+  - Readers attached to group 3 (mcfan-read, and a Python reader blocked in wait() without a
+    limit) when the console moves it to count (set engine GROUPS count): both are told at
+    once (mcfan-read exit 1, the sentence, "stopped after 50 frames", "not_served": true;
+    wait() returns -EXDEV, explain() the sentence). show readers says written_by count and
+    counts the rings not written by the readers engine.
+  - set engine GROUPS readers: group 3 opens again; leave: "mcfan left the group".
+  - set engine LCORE count: group 2's reader is told that lcore 2 runs count for every copy.
+
+Usage: test_readers_served.py MCFAN_BINARY. Exit 77 (skip) when not root.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import labtest
+import mcfantest as t
+
+PORT = 3999
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.join(HERE, "..", "..", "tools")
+WANT = {"239.9.9.1": 100, "239.9.9.2": 300, "239.9.9.3": 50}
+
+ADVICE = ("not readers (start mcfan with --worker-engine readers or --group-engine "
+          "{g}:3999=readers, or give its console set engine {g}:3999 readers)")
+
+
+def engine_line(g, engine):
+    return (f"group {g}:{PORT}: mcfan serves it with the {engine} engine, " +
+            ADVICE.format(g=g))
+
+
+def build_dir(mcfan):
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(mcfan))))
+
+
+def json_line(text):
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    try:
+        return json.loads(lines[-1]) if lines else {}
+    except ValueError:
+        return {}
+
+
+WAITER = r"""
+import sys, mcfan_reader
+r = mcfan_reader.Reader(sys.argv[1], sys.argv[2], oldest=True)
+n = 0
+print("open", flush=True)
+while True:
+    f = r.read()
+    if f is None:
+        w = r.wait(-1)
+        if w < 0:
+            print(json.dumps({"frames": n, "wait": w, "why": mcfan_reader.explain(w)}))
+            break
+        continue
+    n += 1
+""".replace("import sys,", "import json, sys,")
+
+
+def main():
+    mcfan = t.mcfan_path()
+    if os.geteuid() != 0:
+        labtest.skipper("readers_served")("needs root (EAL, /dev/shm)")
+    build = build_dir(mcfan)
+    rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
+    env = dict(os.environ, MCFAN_READER_LIB=os.path.join(build, "lib", "libmcfan-reader.so.1"),
+               PYTHONPATH=TOOLS)
+    work = tempfile.mkdtemp(prefix="mcfan-readers-served-")
+    prefix = f"mcfan-rdsrv-{os.getpid()}"
+    pcap = os.path.join(work, "in.pcap")
+    frames = []
+    for g, n in WANT.items():
+        frames += [t.udp4_frame(g, PORT, data=i.to_bytes(4, "big") + b"s" * 20)
+                   for i in range(n)]
+    t.write_pcap(pcap, frames)
+    eal = t.eal_lcores("0@0,1@1,2@1", prefix, [f"net_pcap0,rx_pcap={pcap}"])
+    cmd = [mcfan, *eal, "--", "--rx-lcores", "1", "--worker-lcores", "2", "--groups",
+           f"239.9.9.1-3:{PORT}", "--worker-engine", "count", "--group-engine",
+           f"239.9.9.2-3:{PORT}=readers", "--duration", "120", "-i"]
+    mc = labtest.NsRun(cmd, console=True)
+    waiter = None
+    try:
+        if not t.check(mc.wait_running(), "mcfan runs:\n" + "".join(mc.lines[-30:])):
+            return t.finish("readers_served")
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
+        v, end = None, time.monotonic() + 20
+        while time.monotonic() < end:
+            v, _ = tel.query("/mcfan/readers")
+            if v and v.get("ring_written") == [0, 300, 50]:
+                break
+            time.sleep(0.2)
+        tel.close()
+        t.check_eq((v or {}).get("ring_written"), [0, 300, 50],
+                   "/mcfan/readers: frames written per ring")
+        t.check_eq((v or {}).get("ring_written_by"), ["count", "readers", "readers"],
+                   "/mcfan/readers: ring_written_by")
+
+        def read(group, *extra):
+            p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", group, "--quiet",
+                                "--no-seq", *extra], capture_output=True, text=True,
+                               timeout=30)
+            return p.returncode, p.stdout, p.stderr
+
+        rc, out, err = read(f"239.9.9.1:{PORT}")
+        t.check_eq((rc, out, err), (1, "", "mcfan-read: " + engine_line("239.9.9.1", "count")
+                                    + "\n"), "mcfan-read on a count group: exit 1, why")
+        p = subprocess.run([sys.executable, "-c",
+                            "import mcfan_reader, sys\n"
+                            "try:\n"
+                            "    mcfan_reader.Reader(sys.argv[1], sys.argv[2])\n"
+                            "except OSError as e:\n"
+                            "    print(e.errno, e.strerror)\n", prefix, f"239.9.9.1:{PORT}"],
+                           capture_output=True, text=True, env=env, timeout=30)
+        t.check_eq(p.stdout, f"18 mcfan_reader_open {prefix} 239.9.9.1:{PORT}: " +
+                   engine_line("239.9.9.1", "count") + "\n",
+                   "Python: OSError EXDEV (18) with the library's sentence")
+        p = subprocess.run([sys.executable, os.path.join(TOOLS, "mcfan_reader.py"),
+                            "--file-prefix", prefix, "--group", f"239.9.9.1:{PORT}"],
+                           capture_output=True, text=True, env=env, timeout=30)
+        t.check_eq((p.returncode, p.stderr),
+                   (1, f"mcfan_reader.py: [Errno 18] mcfan_reader_open {prefix} "
+                    f"239.9.9.1:{PORT}: " + engine_line("239.9.9.1", "count") + "\n"),
+                   "mcfan_reader.py on a count group: exit 1, why")
+
+        rc, out, err = read(f"239.9.9.2:{PORT}", "--oldest", "--seconds", "1.5")
+        r = json_line(out)
+        t.check_eq((rc, r.get("frames"), r.get("lost"), r.get("not_served")), (0, 300, 0, False),
+                   f"mcfan-read --oldest on a readers group: its 300 frames: {err!r}")
+
+        # attached readers of group 3 when it moves to count
+        rd = subprocess.Popen([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.3:{PORT}",
+                               "--oldest", "--quiet", "--no-seq"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+        waiter = subprocess.Popen([sys.executable, "-c", WAITER, prefix, f"239.9.9.3:{PORT}"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env=env)
+        t.check_eq(waiter.stdout.readline(), "open\n", "Python waiter opened group 3")
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            v, _ = tel.query("/mcfan/readers")
+            if v and v.get("frames") == [50, 50] and v.get("ring_waiters") == [0, 0, 2]:
+                break
+            time.sleep(0.2)
+        tel.close()
+        t.check_eq(((v or {}).get("frames"), (v or {}).get("ring_waiters")),
+                   ([50, 50], [0, 0, 2]), "group 3's two readers read 50 and wait")
+        t0 = time.monotonic()
+        mc.say(f"set engine 239.9.9.3:{PORT} count")
+        try:
+            out, err = rd.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            rd.kill()
+            out, err = rd.communicate()
+        took = time.monotonic() - t0
+        r = json_line(out)
+        t.check_eq((rd.returncode, r.get("frames"), r.get("not_served"), r.get("closed")),
+                   (1, 50, True, False), "attached mcfan-read: exit 1, 50 frames, not_served")
+        t.check_eq(err.splitlines()[-1:], ["mcfan-read: " + engine_line("239.9.9.3", "count") +
+                                           "; stopped after 50 frames"],
+                   "attached mcfan-read: why it stopped")
+        t.check(took < 3.0, f"attached mcfan-read told at once ({took:.2f} s)")
+        try:
+            wout, _ = waiter.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            waiter.kill()
+            wout, _ = waiter.communicate()
+        t.check_eq(json_line(wout), {"frames": 50, "wait": -18,
+                                     "why": engine_line("239.9.9.3", "count")},
+                   "Python wait(-1): -EXDEV and explain()")
+        mark = len(mc.lines)
+        mc.say("show readers")
+        t.check(mc.wait_for("(docs/readers.md)", 20), "show readers answers")
+        shown = "".join(mc.lines[mark:])
+        row = [ln.split() for ln in shown.splitlines() if ln.strip().startswith("239.9.9.")
+               and "/dev/shm" in ln]
+        t.check_eq([(x[0], x[-2]) for x in row],
+                   [(f"239.9.9.{i}:{PORT}", w) for i, w in ((1, "count"), (2, "readers"),
+                                                             (3, "count"))],
+                   "show readers: written_by per ring")
+        t.check("3 rings, 0 readers (0 dead), 2 rings not written by the readers engine "
+                "(written_by: its group goes to another engine, or was left; its readers get "
+                "-EXDEV) (docs/readers.md)" in shown, f"show readers: the summary: {shown!r}")
+
+        mc.say(f"set engine 239.9.9.3:{PORT} readers")
+        ok = False
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not ok:
+            rc, out, err = read(f"239.9.9.3:{PORT}", "--oldest", "--seconds", "0.3")
+            ok = rc == 0
+        t.check_eq((rc, json_line(out).get("frames")), (0, 50),
+                   f"back on readers: group 3 opens again, its 50 frames: {err!r}")
+        mc.say(f"leave 239.9.9.3:{PORT}")
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            rc, out, err = read(f"239.9.9.3:{PORT}")
+            if rc != 0 and "mcfan-read: reading" not in err:
+                break   # refused at open (not opened just before the change, then told)
+        t.check_eq((rc, err), (1, f"mcfan-read: group 239.9.9.3:{PORT}: mcfan left the group: "
+                               "no frame comes into its ring (join it again from mcfan's "
+                               "console, then open it again)\n"), "after leave: why")
+        mc.say("set engine 2 count")
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            rc, out, err = read(f"239.9.9.2:{PORT}")
+            if rc != 0 and "mcfan-read: reading" not in err:
+                break   # refused at open (not opened just before the change, then told)
+        t.check_eq((rc, err), (1, f"mcfan-read: group 239.9.9.2:{PORT}: mcfan's lcore 2, which "
+                               "writes its ring, runs the count engine for every copy, not "
+                               "readers (give mcfan's console set engine 2 outputs, or set "
+                               "engine 2 readers)\n"), "set engine LCORE count: why")
+        mc.say("quit")
+        t.check_eq(t.wait_or_kill(mc.p, 60), 0, "mcfan exit status")
+        t.check_eq([f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")], [],
+                   "no ring left in /dev/shm")
+    finally:
+        for p in (mc.p, waiter):
+            if p is not None and p.poll() is None:
+                p.kill()
+        for f in os.listdir("/dev/shm"):
+            if f.startswith(f"mcfan.{prefix}."):
+                os.unlink(os.path.join("/dev/shm", f))
+        t.remove_runtime_dir(eal)
+    return t.finish("readers_served")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
