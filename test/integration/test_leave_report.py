@@ -10,6 +10,8 @@ unknown_group), `join B` again, R to B, `quit`: the report's groups are A (N_A +
 frames and copies exactly.
 Case clear: F frames, `clear stats`, K frames, `quit` (worker engine pcap): the frame
 counters, the pcap engine's counters and the report's duration all start at the clear.
+Case fold: 1022 groups joined, left, joined again and left again: 1024 left rows kept, the
+1020 oldest beyond them summed into groups_left_folded with their frames.
 Needs root (else 77).
 Usage: test_leave_report.py MCFAN_BINARY"""
 
@@ -172,6 +174,44 @@ def case_clear():
             "[clear] text engine line: pcap_written since the clear")
 
 
+def case_fold():
+    many = "239.10.0.0-239.10.3.253"  # 1022 groups: with A and B every counter slot
+    g1, n1, n2 = "239.10.0.1", 9, 4
+    p, eal, report = start("fold")
+    console(p, f"join {many}:{PORT}")
+    time.sleep(0.5)
+    send(g1, n1)
+    console(p, f"leave {many}:{PORT}")
+    time.sleep(1.0)  # the slots drain on the control tick, then a join may reuse them
+    console(p, f"join {many}:{PORT}")
+    time.sleep(0.5)
+    send(g1, n2)
+    console(p, f"leave {many}:{PORT}")
+    time.sleep(0.5)
+    console(p, "quit")
+    rc, out, err, rep = finish(p, eal, report)
+    t.check_eq(rc, 0, f"[fold] exit status ({err.strip()[-300:]!r})")
+    t.check_eq(out.count("joined 239.10.0.0:3999 .. 239.10.3.253:3999 (1022 groups)"), 2,
+               f"[fold] both joins of 1022 groups done ({out[-400:]!r})")
+    if not t.check(rep is not None, "[fold] JSON report written"):
+        return
+    left = [g for g in rep["groups"] if g["left"]]
+    t.check_eq(len(left), 1024, "[fold] 1024 left rows kept")
+    t.check_eq(rep["groups_left_folded"], {"groups": 1020, "frames": n1, "copies": n1,
+                                           "copy_drops": 0, "bytes": n1 * 142},
+               "[fold] the 1020 oldest left rows folded, 239.10.0.1's first membership in them")
+    t.check_eq([(g["group"], g["frames"]) for g in left if g["group"] == g1], [(g1, n2)],
+               "[fold] 239.10.0.1's second membership kept as a row")
+    fo = rep["groups_left_folded"]
+    t.check_eq(sum(g["frames"] for g in rep["groups"]) + fo["frames"], rep["delivered_frames"],
+               "[fold] rows plus folded frames sum to delivered_frames")
+    t.check(re.search(r"==== mcfan report after \d+\.\d\d s: fan-out partition, groups 2 "
+                      r"\(left 2044\),", out) is not None,
+            "[fold] text header: left 2044 (1024 rows and 1020 folded)")
+    t.check(re.search(r"\(older left groups\)\s+\d+\s+\d+\s+0\s+\d+\s+\(1020 more left groups", out)
+            is not None, "[fold] the text report's folded row")
+
+
 def main():
     t.veth_pair_or_skip("test_leave_report", IF_A, IF_B)
     try:
@@ -181,6 +221,7 @@ def main():
             ip("link", "set", i, "up")
         case_leave()
         case_clear()
+        case_fold()
     finally:
         ip("link", "del", IF_A)
     t.finish("test_leave_report")
