@@ -112,8 +112,9 @@ def case_leave():
                "[leave] JSON groups: A, B joined again, B left (its own row)")
     t.check_eq(sum(g["copies"] for g in rep["groups"]), rep["delivered_copies"],
                "[leave] JSON groups' copies sum to delivered_copies")
-    t.check_eq(sum(g["frames"] for g in rep["groups"]), rep["delivered_frames"],
-               "[leave] JSON groups' frames sum to delivered_frames")
+    t.check_eq(sum(g["frames"] for g in rep["groups"]),
+               rep["delivered_frames"] + rep["drops"]["ring_full"],
+               "[leave] JSON groups' frames sum to delivered_frames + ring_full")
     left = [g for g in rep["groups"] if g["left"]]
     t.check(len(left) == 1 and 0 < left[0]["left_at_s"] < rep["run_duration_s"],
             f"[leave] left_at_s within the run: {left}")
@@ -203,8 +204,9 @@ def case_fold():
     t.check_eq([(g["group"], g["frames"]) for g in left if g["group"] == g1], [(g1, n2)],
                "[fold] 239.10.0.1's second membership kept as a row")
     fo = rep["groups_left_folded"]
-    t.check_eq(sum(g["frames"] for g in rep["groups"]) + fo["frames"], rep["delivered_frames"],
-               "[fold] rows plus folded frames sum to delivered_frames")
+    t.check_eq(sum(g["frames"] for g in rep["groups"]) + fo["frames"],
+               rep["delivered_frames"] + rep["drops"]["ring_full"],
+               "[fold] rows plus folded frames sum to delivered_frames + ring_full")
     t.check(re.search(r"==== mcfan report after \d+\.\d\d s: fan-out partition, groups 2 "
                       r"\(left 2044\),", out) is not None,
             "[fold] text header: left 2044 (1024 rows and 1020 folded)")
