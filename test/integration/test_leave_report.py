@@ -9,7 +9,8 @@ unknown_group), `join B` again, R to B, `quit`: the report's groups are A (N_A +
 (N_B, its leave's time) and B joined again (R), text and JSON; the rows sum to the delivered
 frames and copies exactly.
 Case clear: F frames, `clear stats`, K frames, `quit` (worker engine pcap): the frame
-counters, the pcap engine's counters and the report's duration all start at the clear.
+counters, the pcap engine's counters (report and `show engines`) and the report's duration
+all start at the clear.
 Case fold: 1022 groups joined, left, joined again and left again: 1024 left rows kept, the
 1020 oldest beyond them summed into groups_left_folded with their frames.
 Needs root (else 77).
@@ -143,6 +144,7 @@ def case_clear():
     time.sleep(0.3)
     send(GA, k)
     time.sleep(0.5)
+    console(p, "show engines")
     console(p, "quit")
     rc, out, err, rep = finish(p, eal, report)
     t.check_eq(rc, 0, f"[clear] exit status ({err.strip()[-300:]!r})")
@@ -173,6 +175,10 @@ def case_clear():
     t.check(m is not None, "[clear] text header: since clear stats at T (run D)")
     t.check(re.search(rf"\nengine pcap on lcore \d+: pcap_written {k} ", out) is not None,
             "[clear] text engine line: pcap_written since the clear")
+    t.check(re.search(rf"pcap_written {k} pcap_full 0 .* pcap_files 0 pcap_bytes {pb}\n",
+                      out[:out.find("==== mcfan report")]) is not None,
+            f"[clear] show engines: the counters since the clear, as the report's "
+            f"({out[:out.find('==== mcfan report')][-600:]!r})")
 
 
 def case_fold():

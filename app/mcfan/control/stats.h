@@ -269,7 +269,8 @@ int mcfan_lcore_inst_read(const struct mcfan_app *app, unsigned int lcore_id, un
 uint64_t mcfan_lcore_sel_frames(const struct mcfan_app *app, unsigned int lcore_id);
 
 /**
- * mcfan_lcore_engine_values() since the last `clear stats` (the report): each counter of
+ * mcfan_lcore_engine_values() since the last `clear stats` (the report, show engines,
+ * /mcfan/engines; /metrics reads the totals): each counter of
  * copies (kind 0 and 1) and each count of kind 2 minus its value at the clear; a kind 2 value
  * that is a level or a name, not a count (pcap_pending, tx_port, tx_queue), is as read.
  * Any control thread.
@@ -281,7 +282,8 @@ int mcfan_lcore_engine_values_cleared(const struct mcfan_app *app, unsigned int 
 				      struct mcfan_engine_value *out, unsigned int max);
 
 /**
- * mcfan_lcore_inst_read() since the last `clear stats` (the report): frames and counters as
+ * mcfan_lcore_inst_read() since the last `clear stats` (the report, show engines,
+ * /mcfan/engines): frames and counters as
  * mcfan_lcore_engine_values_cleared() does them. Any control thread.
  *
  * @return
