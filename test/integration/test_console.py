@@ -223,7 +223,19 @@ def test_scripted(tmp):
     t.check(t.conservation(rep), "scripted: final conservation")
     t.check_eq(rep["rx_frames"], snaps[5]["rx"], "scripted: no frame after the last stop")
     t.check_eq(rep["mbufs_outside_pool"], 0, "scripted: every mbuf back in its pool")
-    t.check_eq(len(rep["groups"]), 1023, "scripted: 1023 groups at exit")
+    joined = [g for g in rep["groups"] if not g["left"]]
+    t.check_eq(len(joined), 1023, "scripted: 1023 groups at exit")
+    # the left groups keep their rows, oldest leave first; 239.9.9.1 and .2's slots were
+    # reused in phase 5, so their rows hold what they had then: the rows still sum exactly
+    t.check_eq([(g["group"], g["left"]) for g in rep["groups"][1023:]],
+               [("239.9.9.2", True), ("239.9.9.4", True), ("239.9.9.1", True)],
+               "scripted: the three left groups' rows, in the order they were left")
+    t.check_eq(sum(g["copies"] for g in rep["groups"]), rep["delivered_copies"],
+               "scripted: joined and left groups' copies sum to delivered_copies")
+    # a frame whose every copy found a full ring is a ring_full drop, yet its group's frame
+    t.check_eq(sum(g["frames"] for g in rep["groups"]),
+               rep["delivered_frames"] + rep["drops"]["ring_full"],
+               "scripted: joined and left groups' frames sum to delivered_frames + ring_full")
 
 
 # Each bad line and a piece of the one error line it must get.

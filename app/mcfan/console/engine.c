@@ -60,7 +60,7 @@ cmd_show_engines(struct mcfan_console *con, const struct mcfan_console_args *a)
 		printf("\n");
 		/* per engine instance ("output": --worker-engine is 0, --group-engine more) */
 		for (j = 0; app->n_inst > 1 && j < app->n_inst; j++) {
-			if (mcfan_lcore_inst_read(app, v[i].lcore_id, j, &iv) < 0)
+			if (mcfan_lcore_inst_read_cleared(app, v[i].lcore_id, j, &iv) < 0)
 				continue;
 			printf("  output %u %s%s%s: frames %" PRIu64 ";", j, iv.engine,
 			       iv.args[0] != '\0' ? ":" : "", iv.args, iv.frames);

@@ -370,8 +370,10 @@ mcfan_engines_read(const struct mcfan_app *app, struct mcfan_engine_view *out,
 		out[k].start_engine = lc->worker_engine->name;
 		out[k].start_args = app->cfg.worker_engine_args;
 		lcore_now(app, lc, &out[k]);
-		out[k].n_values = mcfan_lcore_engine_values(app, lc->lcore_id, out[k].values,
-							     MCFAN_ENGINE_VALUES_MAX);
+		/* since the last clear stats, as the report (the metrics keep the totals) */
+		out[k].n_values = mcfan_lcore_engine_values_cleared(app, lc->lcore_id,
+								     out[k].values,
+								     MCFAN_ENGINE_VALUES_MAX);
 		if (out[k].n_values < 0)
 			out[k].n_values = 0;
 		k++;

@@ -609,7 +609,7 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 {
 	struct mcfan_control *c = app->control;
 	struct mcfan_flow_key *keys = NULL;
-	struct mcfan_group_entry *entries = NULL;
+	struct mcfan_group_entry *entries = NULL, *was = NULL;
 	uint16_t *ids = NULL;
 	bool *gone = NULL;
 	char text[CTL_LIST_MAX];
@@ -624,7 +624,8 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
 	gone = calloc(RTE_MAX(n_old, 1u), sizeof(*gone));
 	ids = calloc(RTE_MAX(n_old, 1u), sizeof(*ids));
-	if (keys == NULL || gone == NULL || ids == NULL) {
+	was = calloc(RTE_MAX(n_old, 1u), sizeof(*was));
+	if (keys == NULL || gone == NULL || ids == NULL || was == NULL) {
 		ret = mcfan_err_set(msg, len, -ENOMEM, "leave: out of memory");
 		goto out;
 	}
@@ -638,18 +639,22 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 		goto out;
 	}
 	for (i = 0, j = 0; i < n_old; i++) {
-		if (gone[i])
+		if (gone[i]) {
+			was[k] = app->group_entries[i];
 			ids[k++] = app->group_entries[i].id;
-		else
+		} else
 			entries[j++] = app->group_entries[i];
 	}
 	ret = replace_entries(app, "leave", entries, j, msg, len);
 	if (ret < 0)
 		goto out;
 	entries = NULL;
-	/* published and past the grace period: no RX lcore tags frames with these slots */
-	for (i = 0; i < k; i++)
+	/* published and past the grace period: no RX lcore tags frames with these slots; the
+	 * report keeps each group's row, counted from its slot until the slot is reused */
+	for (i = 0; i < k; i++) {
+		mcfan_stats_group_left(app, &was[i]);
 		mcfan_slots_retire(c->slots, ids[i]);
+	}
 	update_port_filters(app);
 	mcfan_igmp_sync(app, NULL, 0); /* leaves go out now (control/igmp.h) */
 	mcfan_group_format_list(keys, n, text, sizeof(text));
@@ -660,6 +665,7 @@ out:
 	free(keys);
 	free(gone);
 	free(ids);
+	free(was);
 	mcfan_ctl_unlock();
 	return ret;
 }

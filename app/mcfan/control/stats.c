@@ -39,6 +39,21 @@ struct worker_base {
 	uint64_t lat_sum_ns;
 };
 
+/* A group left since the last clear: its row of the report. */
+struct left_group {
+	struct mcfan_group_view view; /* entry_copy, left_tsc; the counters once frozen */
+	bool frozen;                  /* its slot was reused: view holds its final counters */
+};
+
+/* One worker engine instance's counters at the last clear. */
+struct engine_base {
+	const struct mcfan_engine *engine; /* the instance's engine then (NULL: none read) */
+	uint64_t frames;
+	unsigned int n;
+	const char *names[MCFAN_ENGINE_VALUES_MAX];
+	uint64_t values[MCFAN_ENGINE_VALUES_MAX];
+};
+
 /* What every read subtracts; all zero until the first clear. */
 struct mcfan_stats_base {
 	uint64_t clear_tsc;                           /* TSC of the last clear, 0 = never */
@@ -51,6 +66,13 @@ struct mcfan_stats_base {
 	struct rte_eth_stats ports[RTE_MAX_ETHPORTS];
 	struct mcfan_ring_stats *rings;               /* [n_rx * n_workers], as app->rings */
 	struct mcfan_rx_stats *rx;                    /* [n_rx]: each RX lcore's block */
+	struct left_group left[MCFAN_MAX_GROUPS];     /* groups left since the clear, oldest first */
+	unsigned int n_left;
+	struct mcfan_left_overflow left_over;         /* rows folded in beyond MCFAN_MAX_GROUPS */
+	/* [n_workers * MCFAN_ENGINE_INST_MAX]: per worker and instance (mcfan_lcore_inst_read) */
+	struct engine_base *inst;
+	struct engine_base *values0;                  /* [n_workers]: mcfan_lcore_engine_values */
+	uint64_t *sel_frames;                         /* [n_workers] */
 };
 
 /* The totals of every RX lcore's block; per, if not NULL, receives each block ([n_rx]) as
@@ -313,33 +335,20 @@ rx_groups_sum(const struct mcfan_app *app, struct mcfan_rx_group_stats *out)
 	free(one);
 }
 
-int
-mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max)
+/* Count the groups of out[0..n-1] (entry_copy set, the rest zeroed) from their counter slots,
+ * minus the baselines. ctl_lock held; ws and gs scratch. */
+static void
+slots_count(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int n,
+	    struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs)
 {
-	const struct mcfan_stats_base *base;
-	struct mcfan_rx_group_stats *gs;
-	struct mcfan_worker_stats *ws;
-	unsigned int i, w, n;
+	const struct mcfan_stats_base *base = app->stats_base;
+	unsigned int i, w;
 	uint64_t frames, bytes, first, since;
 	size_t k;
 
-	ws = malloc(sizeof(*ws));
-	gs = calloc(1, sizeof(*gs));
-	if (ws == NULL || gs == NULL) {
-		free(ws);
-		free(gs);
-		return -ENOMEM;
-	}
-	mcfan_ctl_state_lock(app);
-	base = app->stats_base;
-	n = RTE_MIN(app->n_group_entries, max);
+	if (n == 0)
+		return;
 	rx_groups_sum(app, gs);
-	for (i = 0; i < n; i++) {
-		memset(&out[i], 0, sizeof(out[i]));
-		/* a copy: group_entries may be replaced once the lock is released */
-		out[i].entry_copy = app->group_entries[i];
-		out[i].entry = &out[i].entry_copy;
-	}
 	for (w = 0; w < app->n_workers; w++) {
 		mcfan_worker_stats_read(app->lcores[app->worker_lcore_ids[w]].ws, ws);
 		for (i = 0; i < n; i++) {
@@ -378,10 +387,135 @@ mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, uns
 			out[i].copy_drops -= base->rx_groups.copy_drops[id];
 		}
 	}
+}
+
+/* Scratch of the slot reads; false (both NULL) when out of memory. */
+static bool
+scratch_alloc(struct mcfan_worker_stats **ws, struct mcfan_rx_group_stats **gs)
+{
+	*ws = malloc(sizeof(**ws));
+	*gs = calloc(1, sizeof(**gs));
+	if (*ws != NULL && *gs != NULL)
+		return true;
+	free(*ws);
+	free(*gs);
+	*ws = NULL;
+	*gs = NULL;
+	return false;
+}
+
+int
+mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max)
+{
+	struct mcfan_rx_group_stats *gs;
+	struct mcfan_worker_stats *ws;
+	unsigned int i, n;
+
+	if (!scratch_alloc(&ws, &gs))
+		return -ENOMEM;
+	mcfan_ctl_state_lock(app);
+	n = RTE_MIN(app->n_group_entries, max);
+	for (i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		/* a copy: group_entries may be replaced once the lock is released */
+		out[i].entry_copy = app->group_entries[i];
+		out[i].entry = &out[i].entry_copy;
+	}
+	slots_count(app, out, n, ws, gs);
 	mcfan_ctl_state_unlock(app);
 	free(ws);
 	free(gs);
 	return (int)n;
+}
+
+int
+mcfan_left_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
+		       unsigned int max, struct mcfan_left_overflow *ov)
+{
+	const struct mcfan_stats_base *base;
+	struct mcfan_rx_group_stats *gs;
+	struct mcfan_worker_stats *ws;
+	unsigned int i, j, n = 0;
+
+	if (ov != NULL)
+		memset(ov, 0, sizeof(*ov));
+	if (!scratch_alloc(&ws, &gs))
+		return -ENOMEM;
+	mcfan_ctl_state_lock(app);
+	base = app->stats_base;
+	if (base != NULL) {
+		n = RTE_MIN(base->n_left, max);
+		if (ov != NULL)
+			*ov = base->left_over;
+	}
+	/* the rows whose slot is still theirs are counted from it, the others as kept */
+	for (i = 0, j = 0; i < n; i++) {
+		if (base->left[i].frozen)
+			continue;
+		memset(&out[j], 0, sizeof(out[j]));
+		out[j++].entry_copy = base->left[i].view.entry_copy;
+	}
+	slots_count(app, out, j, ws, gs);
+	for (i = n; i-- > 0;) {
+		if (base->left[i].frozen)
+			out[i] = base->left[i].view;
+		else
+			out[i] = out[--j];
+		out[i].entry = &out[i].entry_copy;
+		out[i].left = true;
+		out[i].left_tsc = base->left[i].view.left_tsc;
+	}
+	mcfan_ctl_state_unlock(app);
+	free(ws);
+	free(gs);
+	return (int)n;
+}
+
+int
+mcfan_stats_group_left(struct mcfan_app *app, const struct mcfan_group_entry *e)
+{
+	struct mcfan_stats_base *b = app->stats_base;
+	struct left_group *lg;
+	unsigned int i;
+
+	if (b == NULL)
+		return -ENODEV;
+	mcfan_ctl_state_lock(app);
+	if (b->n_left == MCFAN_MAX_GROUPS) {
+		/* full: fold the oldest row whose slot was reused (there is one: every other row
+		 * holds a retired slot of its own, and the group being left holds a live one) */
+		for (i = 0; i < b->n_left && !b->left[i].frozen; i++)
+			;
+		if (i == b->n_left)
+			i = 0; /* not reached; fold the oldest, its later copies uncounted */
+		lg = &b->left[i];
+		b->left_over.groups++;
+		b->left_over.frames += lg->view.frames;
+		b->left_over.copies += lg->view.copies;
+		b->left_over.copy_drops += lg->view.copy_drops;
+		b->left_over.bytes += lg->view.bytes;
+		memmove(&b->left[i], &b->left[i + 1], (b->n_left - i - 1) * sizeof(b->left[0]));
+		b->n_left--;
+	}
+	lg = &b->left[b->n_left++];
+	memset(lg, 0, sizeof(*lg));
+	lg->view.entry_copy = *e;
+	lg->view.left = true;
+	lg->view.left_tsc = rte_rdtsc();
+	mcfan_ctl_state_unlock(app);
+	return 0;
+}
+
+uint64_t
+mcfan_stats_clear_tsc(const struct mcfan_app *app)
+{
+	uint64_t tsc = 0;
+
+	mcfan_ctl_state_lock(app);
+	if (app->stats_base != NULL)
+		tsc = app->stats_base->clear_tsc;
+	mcfan_ctl_state_unlock(app);
+	return tsc;
 }
 
 int
@@ -439,8 +573,15 @@ mcfan_stats_init(struct mcfan_app *app)
 	b->slot_bytes = calloc(n * MCFAN_MAX_GROUPS, sizeof(b->slot_bytes[0]));
 	b->rings = calloc(n * RTE_MAX(app->n_rx, 1u), sizeof(b->rings[0]));
 	b->rx = calloc(RTE_MAX(app->n_rx, 1u), sizeof(b->rx[0]));
+	b->inst = calloc(n * MCFAN_ENGINE_INST_MAX, sizeof(b->inst[0]));
+	b->values0 = calloc(n, sizeof(b->values0[0]));
+	b->sel_frames = calloc(n, sizeof(b->sel_frames[0]));
 	if (b->workers == NULL || b->slot_frames == NULL || b->slot_bytes == NULL ||
-	    b->rings == NULL || b->rx == NULL) {
+	    b->rings == NULL || b->rx == NULL || b->inst == NULL || b->values0 == NULL ||
+	    b->sel_frames == NULL) {
+		free(b->inst);
+		free(b->values0);
+		free(b->sel_frames);
 		free(b->rx);
 		free(b->rings);
 		free(b->workers);
@@ -471,7 +612,47 @@ mcfan_stats_free(struct mcfan_app *app)
 	free(b->slot_bytes);
 	free(b->rings);
 	free(b->rx);
+	free(b->inst);
+	free(b->values0);
+	free(b->sel_frames);
 	free(b);
+}
+
+/* Every worker's engine counters as they are: inst[w * MCFAN_ENGINE_INST_MAX + k] of
+ * instance k, values0[w] of mcfan_lcore_engine_values(). No lock (the counters hooks read the
+ * engines' own counters). */
+static void
+engines_raw(const struct mcfan_app *app, struct engine_base *inst, struct engine_base *values0)
+{
+	struct mcfan_engine_value v[MCFAN_ENGINE_VALUES_MAX];
+	struct mcfan_inst_view iv;
+	struct engine_base *eb;
+	unsigned int w, k, id;
+	int n, i;
+
+	for (w = 0; w < app->n_workers; w++) {
+		id = app->worker_lcore_ids[w];
+		for (k = 0; k < app->n_inst && k < MCFAN_ENGINE_INST_MAX; k++) {
+			if (mcfan_lcore_inst_read(app, id, k, &iv) < 0)
+				continue;
+			eb = &inst[(size_t)w * MCFAN_ENGINE_INST_MAX + k];
+			eb->engine = app->inst_engine[k];
+			eb->frames = iv.frames;
+			eb->n = (unsigned int)iv.n_values;
+			for (i = 0; i < iv.n_values; i++) {
+				eb->names[i] = iv.values[i].name;
+				eb->values[i] = iv.values[i].value;
+			}
+		}
+		n = mcfan_lcore_engine_values(app, id, v, RTE_DIM(v));
+		eb = &values0[w];
+		eb->engine = app->lcores[id].worker_engine;
+		eb->n = n > 0 ? (unsigned int)n : 0;
+		for (i = 0; i < n; i++) {
+			eb->names[i] = v[i].name;
+			eb->values[i] = v[i].value;
+		}
+	}
 }
 
 int
@@ -482,6 +663,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 	struct mcfan_totals t;
 	struct mcfan_ring_stats *rs;
 	struct mcfan_rx_stats st, *per;
+	struct engine_base *eng;
 	struct rte_eth_stats ps[RTE_MAX_ETHPORTS];
 	unsigned int r, w;
 	uint16_t port;
@@ -508,9 +690,25 @@ mcfan_stats_clear(struct mcfan_app *app)
 		else if (rte_eth_stats_get(port, &ps[port]) != 0)
 			memset(&ps[port], 0, sizeof(ps[port]));
 	}
+	eng = calloc((size_t)RTE_MAX(app->n_workers, 1u) * (MCFAN_ENGINE_INST_MAX + 1),
+		     sizeof(*eng));
+	if (eng == NULL) {
+		free(ws);
+		free(rs);
+		free(per);
+		return -ENOMEM;
+	}
+	engines_raw(app, eng, &eng[(size_t)app->n_workers * MCFAN_ENGINE_INST_MAX]);
 	totals_raw(app, &t, per);
 	mcfan_ctl_state_lock(app);
 	b->clear_tsc = rte_rdtsc();
+	b->n_left = 0; /* the left groups' rows start again too */
+	memset(&b->left_over, 0, sizeof(b->left_over));
+	memcpy(b->inst, eng, (size_t)app->n_workers * MCFAN_ENGINE_INST_MAX * sizeof(*eng));
+	memcpy(b->values0, &eng[(size_t)app->n_workers * MCFAN_ENGINE_INST_MAX],
+	       (size_t)app->n_workers * sizeof(*eng));
+	for (w = 0; w < app->n_workers; w++)
+		b->sel_frames[w] = mcfan_lcore_sel_frames(app, app->worker_lcore_ids[w]);
 	b->totals = t;
 	memcpy(b->rx, per, (size_t)app->n_rx * sizeof(*per));
 	memcpy(b->ports, ps, sizeof(ps));
@@ -539,6 +737,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 	}
 	rx_groups_sum(app, &b->rx_groups);
 	mcfan_ctl_state_unlock(app);
+	free(eng);
 	free(ws);
 	free(rs);
 	free(per);
@@ -551,18 +750,34 @@ mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot)
 	struct mcfan_stats_base *b = app->stats_base;
 	struct mcfan_rx_group_stats *gs;
 	struct mcfan_worker_stats *ws;
-	unsigned int w;
+	unsigned int w, i;
 
 	if (b == NULL || slot >= MCFAN_MAX_GROUPS)
 		return -EINVAL;
 	ws = malloc(sizeof(*ws));
-	gs = malloc(sizeof(*gs));
+	gs = calloc(1, sizeof(*gs));
 	if (ws == NULL || gs == NULL) {
 		free(ws);
 		free(gs);
 		return -ENOMEM;
 	}
 	mcfan_ctl_state_lock(app);
+	/* a left group's row counted from this slot keeps what it has now (all of it: the
+	 * slot is reused only once its frames are drained, see control/groups.c) */
+	for (i = 0; i < b->n_left; i++) {
+		struct left_group *lg = &b->left[i];
+		struct mcfan_group_entry e = lg->view.entry_copy;
+		uint64_t tsc = lg->view.left_tsc;
+
+		if (lg->frozen || e.id != slot)
+			continue;
+		memset(&lg->view, 0, sizeof(lg->view));
+		lg->view.entry_copy = e;
+		lg->view.left_tsc = tsc;
+		lg->view.left = true;
+		slots_count(app, &lg->view, 1, ws, gs);
+		lg->frozen = true;
+	}
 	for (w = 0; w < app->n_workers; w++) {
 		mcfan_worker_stats_read(app->lcores[app->worker_lcore_ids[w]].ws, ws);
 		b->slot_frames[(size_t)w * MCFAN_MAX_GROUPS + slot] = ws->group_frames[slot];
@@ -716,4 +931,95 @@ mcfan_lcore_sel_frames(const struct mcfan_app *app, unsigned int lcore_id)
 	if (lcore_id >= RTE_MAX_LCORE)
 		return 0;
 	return mcfan_atomic_u64_load(&app->lcores[lcore_id].sel_frames, memory_order_relaxed);
+}
+
+/* Worker index of lcore_id, or -1. */
+static int
+worker_index(const struct mcfan_app *app, unsigned int lcore_id)
+{
+	unsigned int w;
+
+	for (w = 0; w < app->n_workers; w++)
+		if (app->worker_lcore_ids[w] == lcore_id)
+			return (int)w;
+	return -1;
+}
+
+/* A kind 2 engine value that is a level or a name, not a count: never rebased. */
+static bool
+value_is_level(const char *name)
+{
+	return strcmp(name, "pcap_pending") == 0 || strcmp(name, "tx_port") == 0 ||
+		strcmp(name, "tx_queue") == 0;
+}
+
+/* Subtract baseline eb (taken from engine e at the clear) from values v[0..n-1]. */
+static void
+values_rebase(const struct engine_base *eb, const struct mcfan_engine *e,
+	      struct mcfan_engine_value *v, unsigned int n)
+{
+	unsigned int i;
+
+	if (eb->engine == NULL || eb->engine != e)
+		return; /* no clear, or the engine changed since: its counters start there */
+	for (i = 0; i < n && i < eb->n; i++) {
+		if (eb->names[i] == NULL || strcmp(eb->names[i], v[i].name) != 0 ||
+		    (v[i].kind == MCFAN_ENGINE_CTR_INFO && value_is_level(v[i].name)))
+			continue;
+		v[i].value = v[i].value >= eb->values[i] ? v[i].value - eb->values[i] : 0;
+	}
+}
+
+int
+mcfan_lcore_engine_values_cleared(const struct mcfan_app *app, unsigned int lcore_id,
+				  struct mcfan_engine_value *out, unsigned int max)
+{
+	int n = mcfan_lcore_engine_values(app, lcore_id, out, max);
+	int w = worker_index(app, lcore_id);
+
+	if (n <= 0 || w < 0)
+		return n;
+	mcfan_ctl_state_lock(app);
+	if (app->stats_base != NULL)
+		values_rebase(&app->stats_base->values0[w], app->lcores[lcore_id].worker_engine, out,
+			      (unsigned int)n);
+	mcfan_ctl_state_unlock(app);
+	return n;
+}
+
+int
+mcfan_lcore_inst_read_cleared(const struct mcfan_app *app, unsigned int lcore_id,
+			      unsigned int inst, struct mcfan_inst_view *out)
+{
+	const struct engine_base *eb;
+	int ret = mcfan_lcore_inst_read(app, lcore_id, inst, out);
+	int w = worker_index(app, lcore_id);
+
+	if (ret < 0 || w < 0 || inst >= MCFAN_ENGINE_INST_MAX)
+		return ret;
+	mcfan_ctl_state_lock(app);
+	if (app->stats_base != NULL) {
+		eb = &app->stats_base->inst[(size_t)w * MCFAN_ENGINE_INST_MAX + inst];
+		if (eb->engine != NULL && eb->engine == app->inst_engine[inst])
+			out->frames -= RTE_MIN(out->frames, eb->frames);
+		values_rebase(eb, app->inst_engine[inst], out->values,
+			      (unsigned int)out->n_values);
+	}
+	mcfan_ctl_state_unlock(app);
+	return 0;
+}
+
+uint64_t
+mcfan_lcore_sel_frames_cleared(const struct mcfan_app *app, unsigned int lcore_id)
+{
+	uint64_t v = mcfan_lcore_sel_frames(app, lcore_id);
+	int w = worker_index(app, lcore_id);
+
+	if (w < 0)
+		return v;
+	mcfan_ctl_state_lock(app);
+	if (app->stats_base != NULL)
+		v -= RTE_MIN(v, app->stats_base->sel_frames[w]);
+	mcfan_ctl_state_unlock(app);
+	return v;
 }

@@ -45,6 +45,18 @@ struct mcfan_group_view {
 	uint64_t first_tsc;           /* RX TSC of the first frame, 0 = none */
 	uint64_t last_tsc;
 	uint64_t worker_bits[MCFAN_WORKER_WORDS]; /* worker indexes that got frames */
+	bool left;                    /* a group left since the last clear (mcfan_left_groups_read) */
+	uint64_t left_tsc;            /* TSC of its leave, 0 for a joined group */
+};
+
+/** Left groups beyond the MCFAN_MAX_GROUPS rows mcfan_left_groups_read() keeps: the oldest
+ * are folded in here, so that the groups' rows plus these still sum to the totals. */
+struct mcfan_left_overflow {
+	uint64_t groups;              /**< Left rows folded in since the last clear. */
+	uint64_t frames;              /**< Their frames (RX lcores). */
+	uint64_t copies;              /**< Their copies processed by workers. */
+	uint64_t copy_drops;          /**< Their copies refused by full worker rings. */
+	uint64_t bytes;               /**< Bytes of their copies processed. */
 };
 
 /** One RX-to-worker ring (app->rings[rx * n_workers + w]), since the last clear. */
@@ -140,8 +152,49 @@ void mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t);
 /* One view per worker, in worker order; returns n_workers. */
 int mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out);
 int mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out);
+/* The groups joined now, in group-table order (show groups, /mcfan/groups, /metrics); their
+ * counters since the last clear. Returns views written or -ENOMEM. */
 int mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
 		      unsigned int max);
+
+/**
+ * Read the groups left since the start or the last `clear stats`, oldest leave first: one row
+ * per membership (a group left, joined again and left again has two rows; while joined it
+ * has its joined row in mcfan_groups_read() too). Each row's counters are those of its
+ * membership: counted from its slot until the slot is reused (copies still queued at the
+ * leave are counted when a worker takes them), then kept as they were at the reuse. With the
+ * rows of mcfan_groups_read() and *ov they sum to mcfan_totals_read()'s once the rings are
+ * empty. Any control thread; takes ctl_lock.
+ *
+ * @param out
+ *   Receives up to max rows (view.left true, view.left_tsc the leave's TSC).
+ * @param max
+ *   Room in out; MCFAN_MAX_GROUPS is enough (at most that many rows are kept).
+ * @param ov
+ *   Receives the rows folded in beyond MCFAN_MAX_GROUPS (all 0 when none); may be NULL.
+ * @return
+ *   Rows written, or -ENOMEM.
+ */
+int mcfan_left_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
+			   unsigned int max, struct mcfan_left_overflow *ov);
+
+/**
+ * Keep a row for a group being left (control/groups.c, under the action lock, after the
+ * table without it is published and before its slot retires). When MCFAN_MAX_GROUPS rows
+ * are kept, the oldest row whose slot was reused is folded into the overflow counters.
+ *
+ * @param e
+ *   The group's entry as it was joined (copied).
+ * @return
+ *   0, or -ENODEV before mcfan_stats_init().
+ */
+int mcfan_stats_group_left(struct mcfan_app *app, const struct mcfan_group_entry *e);
+
+/**
+ * TSC of the last `clear stats`, 0 if there was none: the counters of every read above, and
+ * the report's duration, start there. Any control thread.
+ */
+uint64_t mcfan_stats_clear_tsc(const struct mcfan_app *app);
 /* First CPU of an lcore's cpuset (the --lcores mapping), or -1. */
 int mcfan_lcore_cpu(unsigned int lcore_id);
 int mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned int max);
@@ -215,6 +268,35 @@ int mcfan_lcore_inst_read(const struct mcfan_app *app, unsigned int lcore_id, un
  */
 uint64_t mcfan_lcore_sel_frames(const struct mcfan_app *app, unsigned int lcore_id);
 
+/**
+ * mcfan_lcore_engine_values() since the last `clear stats` (the report, show engines,
+ * /mcfan/engines; /metrics reads the totals): each counter of
+ * copies (kind 0 and 1) and each count of kind 2 minus its value at the clear; a kind 2 value
+ * that is a level or a name, not a count (pcap_pending, tx_port, tx_queue), is as read.
+ * Any control thread.
+ *
+ * @return
+ *   As mcfan_lcore_engine_values().
+ */
+int mcfan_lcore_engine_values_cleared(const struct mcfan_app *app, unsigned int lcore_id,
+				      struct mcfan_engine_value *out, unsigned int max);
+
+/**
+ * mcfan_lcore_inst_read() since the last `clear stats` (the report, show engines,
+ * /mcfan/engines): frames and counters as
+ * mcfan_lcore_engine_values_cleared() does them. Any control thread.
+ *
+ * @return
+ *   As mcfan_lcore_inst_read().
+ */
+int mcfan_lcore_inst_read_cleared(const struct mcfan_app *app, unsigned int lcore_id,
+				  unsigned int inst, struct mcfan_inst_view *out);
+
+/**
+ * mcfan_lcore_sel_frames() since the last `clear stats` (the report). Any control thread.
+ */
+uint64_t mcfan_lcore_sel_frames_cleared(const struct mcfan_app *app, unsigned int lcore_id);
+
 /* Port counters since the last clear (live, or read just before the port was closed);
  * 0, -ENODEV for a port mcfan does not use, or rte_eth_stats_get()'s error. */
 int mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out);
@@ -222,7 +304,9 @@ int mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte
 /* Baselines (control side): allocate once the lcores are set up; free at exit. */
 int mcfan_stats_init(struct mcfan_app *app);
 void mcfan_stats_free(struct mcfan_app *app);
-/* `clear stats`: every read above starts from zero now; no counter is written. 0 or -errno. */
+/* `clear stats`: every read above starts from zero now, and so do the engine counters of
+ * mcfan_lcore_inst_read_cleared() and mcfan_lcore_engine_values_cleared(); the rows of left
+ * groups are dropped. No counter is written. 0 or -errno. */
 int mcfan_stats_clear(struct mcfan_app *app);
 /* A counter slot reused by a new group starts from zero (its old group's frames are all
  * counted: see control/groups.c). 0 or -errno. */

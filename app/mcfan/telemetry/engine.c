@@ -123,7 +123,7 @@ tel_engine_outputs(struct mcfan_app *app, const char *cmd, const char *params,
 	for (w = 0; w < app->n_workers; w++) {
 		id = app->worker_lcore_ids[w];
 		for (k = 0; k < app->n_inst; k++) {
-			if (mcfan_lcore_inst_read(app, id, k, &v) < 0)
+			if (mcfan_lcore_inst_read_cleared(app, id, k, &v) < 0)
 				continue;
 			sum[0] = sum[1] = 0;
 			for (i = 0; i < v.n_values; i++)

@@ -63,6 +63,27 @@ elapsed_s(const struct mcfan_app *app)
 	return (double)(end - app->start_tsc) / (double)app->tsc_hz;
 }
 
+/* Seconds from the start to tsc (0 if either is unknown). */
+static double
+at_s(const struct mcfan_app *app, uint64_t tsc)
+{
+	if (app->start_tsc == 0 || tsc < app->start_tsc)
+		return 0;
+	return (double)(tsc - app->start_tsc) / (double)app->tsc_hz;
+}
+
+/* Seconds the counters cover: from the last clear stats (or the start) to the stop or now. */
+static double
+counted_s(const struct mcfan_app *app)
+{
+	uint64_t end = app->stop_tsc != 0 ? app->stop_tsc : rte_rdtsc();
+	uint64_t clear = mcfan_stats_clear_tsc(app);
+
+	if (clear == 0)
+		return elapsed_s(app);
+	return end > clear ? (double)(end - clear) / (double)app->tsc_hz : 0;
+}
+
 static int64_t
 mbufs_outside(const struct mcfan_app *app)
 {
@@ -163,7 +184,7 @@ print_engine_values(const struct mcfan_app *app, FILE *f)
 
 	for (w = 0; w < app->n_workers; w++) {
 		id = app->worker_lcore_ids[w];
-		n = mcfan_lcore_engine_values(app, id, v, RTE_DIM(v));
+		n = mcfan_lcore_engine_values_cleared(app, id, v, RTE_DIM(v));
 		if (n <= 0 || mcfan_lcore_engines_read(app, id, &e) < 0)
 			continue;
 		fprintf(f, "\nengine %s on lcore %u:", e.worker, id);
@@ -184,16 +205,16 @@ print_engine_outputs(const struct mcfan_app *app, FILE *f)
 	for (w = 0; app->n_inst > 1 && w < app->n_workers; w++) {
 		id = app->worker_lcore_ids[w];
 		for (k = 0; k < app->n_inst; k++) {
-			if (mcfan_lcore_inst_read(app, id, k, &v) < 0)
+			if (mcfan_lcore_inst_read_cleared(app, id, k, &v) < 0)
 				continue;
 			fprintf(f, "\nengine output %u %s%s%s on lcore %u: frames %" PRIu64 ";", k,
 				v.engine, v.args[0] != '\0' ? ":" : "", v.args, id, v.frames);
 			for (i = 0; i < v.n_values; i++)
 				fprintf(f, " %s %" PRIu64, v.values[i].name, v.values[i].value);
 		}
-		if (mcfan_lcore_sel_frames(app, id) != 0)
+		if (mcfan_lcore_sel_frames_cleared(app, id) != 0)
 			fprintf(f, "\nengine set for lcore %u (set engine LCORE): frames %" PRIu64, id,
-				mcfan_lcore_sel_frames(app, id));
+				mcfan_lcore_sel_frames_cleared(app, id));
 	}
 }
 
@@ -202,17 +223,20 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 {
 	struct mcfan_totals t;
 	struct mcfan_worker_view *wv;
-	struct mcfan_group_view *gv;
+	struct mcfan_group_view *gv, *lv;
+	struct mcfan_left_overflow ov;
 	struct mcfan_msacc_row *rows;
 	struct mcfan_kernel_view kv;
 	struct rte_eth_stats ps;
-	char *text, addr[MCFAN_GROUP_STR_MAX];
+	char *text, addr[MCFAN_GROUP_STR_MAX], span[96];
 	unsigned int i, w;
-	int n, ng, nr;
+	int n, ng, nr, nl;
+	uint64_t clear_tsc;
 	uint16_t port;
 
 	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
-	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
+	gv = calloc(MCFAN_MAX_GROUPS * 2, sizeof(*gv));
+	lv = gv + MCFAN_MAX_GROUPS;
 	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
 	text = malloc(MSACC_TEXT_MAX);
 	if (wv == NULL || gv == NULL || rows == NULL || text == NULL) {
@@ -220,10 +244,17 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		goto out;
 	}
 	mcfan_totals_read(app, &t);
-	fprintf(f, "\n==== mcfan %s after %.2f s: fan-out %s, groups %u, RX lcores %u, workers %u "
-		"====\n", final ? "report" : "stats", elapsed_s(app),
-		mcfan_fanout_name(mcfan_live_fanout(&app->live)), app->n_group_entries, app->n_rx,
-		app->n_workers);
+	clear_tsc = mcfan_stats_clear_tsc(app);
+	if (clear_tsc == 0)
+		snprintf(span, sizeof(span), "after %.2f s", elapsed_s(app));
+	else
+		snprintf(span, sizeof(span), "after %.2f s since clear stats at %.2f s (run %.2f s)",
+			 counted_s(app), at_s(app, clear_tsc), elapsed_s(app));
+	nl = mcfan_left_groups_read(app, lv, MCFAN_MAX_GROUPS, &ov);
+	fprintf(f, "\n==== mcfan %s %s: fan-out %s, groups %u (left %d), RX lcores %u, workers %u "
+		"====\n", final ? "report" : "stats", span,
+		mcfan_fanout_name(mcfan_live_fanout(&app->live)), app->n_group_entries,
+		nl > 0 ? nl + (int)ov.groups : 0, app->n_rx, app->n_workers);
 	fprintf(f, "frames: rx %" PRIu64 " = delivered %" PRIu64 " + drops %" PRIu64 "%s\n",
 		t.rx_frames, t.delivered_frames, t.drops_total,
 		t.rx_frames == t.delivered_frames + t.drops_total ? "" : "  (MISMATCH)");
@@ -264,9 +295,17 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 			"or arriving between the quit drain and the port's stop)");
 	}
 	ng = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
-	fprintf(f, "\ngroups:\n  %-40s %6s %10s %14s %14s %10s %14s  %s\n", "group", "port",
+	/* then the groups left since the start or the clear, one row per membership */
+	for (i = 0; ng >= 0 && nl > 0 && i < (unsigned int)nl; i++)
+		gv[ng + i] = lv[i];
+	if (ng >= 0 && nl > 0)
+		ng += nl;
+	fprintf(f, "\ngroups (joined, then left: every row since the %s):\n"
+		"  %-40s %6s %10s %14s %14s %10s %14s  %s\n",
+		clear_tsc == 0 ? "start" : "clear stats", "group", "port",
 		"fan-out", "frames", "copies", "copy_drops", "bytes", "worker lcores");
 	for (i = 0; ng > 0 && i < (unsigned int)ng; i++) {
+		gv[i].entry = &gv[i].entry_copy;
 		char portbuf[8];
 
 		group_addr(&gv[i].entry->key, addr, sizeof(addr));
@@ -280,8 +319,15 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		for (w = 0; w < app->n_workers; w++)
 			if (mcfan_bits_test(gv[i].worker_bits, w))
 				fprintf(f, " %u", app->worker_lcore_ids[w]);
+		if (gv[i].left)
+			fprintf(f, "  (left at %.2f s)", at_s(app, gv[i].left_tsc));
 		fprintf(f, "\n");
 	}
+	if (ov.groups != 0)
+		fprintf(f, "  %-40s %6s %10s %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14" PRIu64
+			"  (%" PRIu64 " more left groups, oldest first, beyond the %u rows kept)\n",
+			"(older left groups)", "", "", ov.frames, ov.copies, ov.copy_drops, ov.bytes,
+			ov.groups, (unsigned int)MCFAN_MAX_GROUPS);
 	mcfan_feed_report_print(app, f); /* feed quality: groups with --seq (telemetry/feed.c) */
 	mcfan_readers_report_print(app, f); /* reader rings, engine readers (telemetry/readers.c) */
 	n = mcfan_workers_read(app, wv);
@@ -333,7 +379,7 @@ json_engine_values(const struct mcfan_app *app, unsigned int id)
 	json_t *o = json_object();
 	int n, i;
 
-	n = mcfan_lcore_engine_values(app, id, v, RTE_DIM(v));
+	n = mcfan_lcore_engine_values_cleared(app, id, v, RTE_DIM(v));
 	for (i = 0; i < n; i++)
 		json_object_set_new(o, v[i].name, json_u64(v[i].value));
 	return o;
@@ -352,7 +398,7 @@ json_engine_outputs(const struct mcfan_app *app, unsigned int id)
 	int i;
 
 	for (k = 0; k < app->n_inst; k++) {
-		if (mcfan_lcore_inst_read(app, id, k, &v) < 0)
+		if (mcfan_lcore_inst_read_cleared(app, id, k, &v) < 0)
 			continue;
 		o = json_object();
 		c = json_object();
@@ -575,6 +621,8 @@ report_json_build(struct mcfan_app *app)
 	struct mcfan_sched_view sv;
 	struct mcfan_overrun_view ov;
 	struct mcfan_report_rx rxv = { .rv = NULL, .n = 0 };
+	struct mcfan_left_overflow lo;
+	uint64_t clear_tsc;
 	json_t *root, *drops, *arr, *o, *wl, *states, *lat, *hist, *idle;
 	char addr[MCFAN_GROUP_STR_MAX];
 	unsigned int i, w, s;
@@ -583,7 +631,7 @@ report_json_build(struct mcfan_app *app)
 
 	root = json_object();
 	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
-	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
+	gv = calloc(MCFAN_MAX_GROUPS * 2, sizeof(*gv));
 	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
 	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
 	iv = calloc(RTE_MAX_LCORE, sizeof(*iv));
@@ -596,7 +644,12 @@ report_json_build(struct mcfan_app *app)
 	mcfan_totals_read(app, &t);
 	json_object_set_new(root, "mcfan_version", json_string(MCFAN_VERSION));
 	json_object_set_new(root, "dpdk_version", json_string(rte_version()));
-	json_object_set_new(root, "duration_s", json_real(elapsed_s(app)));
+	clear_tsc = mcfan_stats_clear_tsc(app);
+	/* the counters' span: from the last clear stats, if any, as the counters below */
+	json_object_set_new(root, "duration_s", json_real(counted_s(app)));
+	json_object_set_new(root, "run_duration_s", json_real(elapsed_s(app)));
+	json_object_set_new(root, "cleared_at_s", clear_tsc == 0 ? json_null() :
+			    json_real(at_s(app, clear_tsc)));
 	json_object_set_new(root, "fanout",
 			    json_string(mcfan_fanout_name(mcfan_live_fanout(&app->live))));
 	json_object_set_new(root, "rx_frames", json_u64(t.rx_frames));
@@ -632,6 +685,14 @@ report_json_build(struct mcfan_app *app)
 
 	arr = json_array();
 	n = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
+	/* then the groups left since the start or the clear, one row per membership */
+	k = mcfan_left_groups_read(app, gv + MCFAN_MAX_GROUPS, MCFAN_MAX_GROUPS, &lo);
+	for (i = 0; n >= 0 && k > 0 && i < (unsigned int)k; i++) {
+		gv[n + i] = gv[MCFAN_MAX_GROUPS + i];
+		gv[n + i].entry = &gv[n + i].entry_copy;
+	}
+	if (n >= 0 && k > 0)
+		n += k;
 	for (i = 0; n > 0 && i < (unsigned int)n; i++) {
 		o = json_object();
 		group_addr(&gv[i].entry->key, addr, sizeof(addr));
@@ -649,10 +710,21 @@ report_json_build(struct mcfan_app *app)
 			if (mcfan_bits_test(gv[i].worker_bits, w))
 				json_array_append_new(wl, json_integer(app->worker_lcore_ids[w]));
 		json_object_set_new(o, "workers", wl);
-		mcfan_feed_report_group_json(app, &gv[i].entry->key, o); /* "feed", with --seq */
+		json_object_set_new(o, "left", json_boolean(gv[i].left));
+		json_object_set_new(o, "left_at_s", gv[i].left ?
+				    json_real(at_s(app, gv[i].left_tsc)) : json_null());
+		if (!gv[i].left) /* the feed of a group joined now */
+			mcfan_feed_report_group_json(app, &gv[i].entry->key, o); /* with --seq */
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "groups", arr);
+	o = json_object();
+	json_object_set_new(o, "groups", json_u64(lo.groups));
+	json_object_set_new(o, "frames", json_u64(lo.frames));
+	json_object_set_new(o, "copies", json_u64(lo.copies));
+	json_object_set_new(o, "copy_drops", json_u64(lo.copy_drops));
+	json_object_set_new(o, "bytes", json_u64(lo.bytes));
+	json_object_set_new(root, "groups_left_folded", o);
 	json_object_set_new(root, "igmp", mcfan_igmp_report_json(app));
 	arr = mcfan_feed_report_pairs_json(app); /* A/B pairs, only when there are some */
 	if (arr != NULL)
@@ -732,7 +804,7 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "engine_outputs", json_engine_outputs(app,
 								     rows[i].lcore_id));
 		json_object_set_new(o, "engine_set_frames",
-				    json_u64(mcfan_lcore_sel_frames(app, rows[i].lcore_id)));
+				    json_u64(mcfan_lcore_sel_frames_cleared(app, rows[i].lcore_id)));
 		mcfan_report_rx_lcore_json(&rxv, rows[i].lcore_id, o); /* RX lcores only */
 		for (k = 0; k < ni; k++) {
 			if (iv[k].lcore_id != rows[i].lcore_id)
