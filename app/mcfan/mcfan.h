@@ -486,6 +486,22 @@ mcfan_ctl_state_unlock(const struct mcfan_app *app)
 	rte_spinlock_unlock((rte_spinlock_t *)(uintptr_t)&app->ctl_lock);
 }
 
+/**
+ * The worker index of an lcore (its place in worker_lcore_ids[], set once before launch).
+ *
+ * @param lcore_id
+ *   Any value (a console or telemetry parameter too).
+ * @return
+ *   0..n_workers-1, or -1 if lcore_id is not a worker lcore (out of range included).
+ */
+static inline int
+mcfan_worker_index(const struct mcfan_app *app, uint64_t lcore_id)
+{
+	if (lcore_id >= RTE_MAX_LCORE || (app->lcores[lcore_id].role & MCFAN_ROLE_WORKER) == 0)
+		return -1;
+	return (int)app->lcores[lcore_id].worker_index;
+}
+
 /* params.c */
 int mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg);
 void mcfan_params_usage(const char *prog);

@@ -53,17 +53,6 @@ struct mcfan_control {
 	uint32_t *copies;                                  /* [n_workers] */
 };
 
-static int
-worker_index(const struct mcfan_app *app, uint64_t lcore)
-{
-	unsigned int w;
-
-	for (w = 0; w < app->n_workers; w++)
-		if (app->worker_lcore_ids[w] == lcore)
-			return (int)w;
-	return -1;
-}
-
 /* "2,3,5" from worker index bits, or "all (N)" when every worker is set and say_all. */
 static void
 format_workers(const struct mcfan_app *app, const uint64_t *bits, bool say_all, char *buf,
@@ -110,7 +99,7 @@ workers_add(uint64_t a, uint64_t b, void *arg)
 				     PRIu64 " is wider than %d lcores", v->text, a, b,
 				     RTE_MAX_LCORE);
 	for (l = a; l <= b; l++) {
-		wi = worker_index(v->app, l);
+		wi = mcfan_worker_index(v->app, l);
 		if (wi < 0)
 			return mcfan_err_set(v->msg, v->len, -EINVAL, "workers: lcore %" PRIu64
 					     " is not a worker lcore (workers: %s)", l, v->all);

@@ -933,18 +933,6 @@ mcfan_lcore_sel_frames(const struct mcfan_app *app, unsigned int lcore_id)
 	return mcfan_atomic_u64_load(&app->lcores[lcore_id].sel_frames, memory_order_relaxed);
 }
 
-/* Worker index of lcore_id, or -1. */
-static int
-worker_index(const struct mcfan_app *app, unsigned int lcore_id)
-{
-	unsigned int w;
-
-	for (w = 0; w < app->n_workers; w++)
-		if (app->worker_lcore_ids[w] == lcore_id)
-			return (int)w;
-	return -1;
-}
-
 /* A kind 2 engine value that is a level or a name, not a count: never rebased. */
 static bool
 value_is_level(const char *name)
@@ -975,7 +963,7 @@ mcfan_lcore_engine_values_cleared(const struct mcfan_app *app, unsigned int lcor
 				  struct mcfan_engine_value *out, unsigned int max)
 {
 	int n = mcfan_lcore_engine_values(app, lcore_id, out, max);
-	int w = worker_index(app, lcore_id);
+	int w = mcfan_worker_index(app, lcore_id);
 
 	if (n <= 0 || w < 0)
 		return n;
@@ -993,7 +981,7 @@ mcfan_lcore_inst_read_cleared(const struct mcfan_app *app, unsigned int lcore_id
 {
 	const struct engine_base *eb;
 	int ret = mcfan_lcore_inst_read(app, lcore_id, inst, out);
-	int w = worker_index(app, lcore_id);
+	int w = mcfan_worker_index(app, lcore_id);
 
 	if (ret < 0 || w < 0 || inst >= MCFAN_ENGINE_INST_MAX)
 		return ret;
@@ -1013,7 +1001,7 @@ uint64_t
 mcfan_lcore_sel_frames_cleared(const struct mcfan_app *app, unsigned int lcore_id)
 {
 	uint64_t v = mcfan_lcore_sel_frames(app, lcore_id);
-	int w = worker_index(app, lcore_id);
+	int w = mcfan_worker_index(app, lcore_id);
 
 	if (w < 0)
 		return v;
