@@ -148,6 +148,21 @@ def eal_one_txq_port(name, tmpdir):
     return eal_args(name, extra=["--vdev", "net_null0", "--vdev", f"net_pcap0,rx_pcap={inp}"])
 
 
+def build_dir(mcfan):
+    """The meson build directory of an mcfan binary (BUILD/app/mcfan/mcfan)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(mcfan))))
+
+
+def json_line(text):
+    """The last line of text that starts with '{', parsed (mcfan-read's closing JSON line);
+    {} if there is none or it does not parse."""
+    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
+    try:
+        return json.loads(lines[-1]) if lines else {}
+    except ValueError:
+        return {}
+
+
 def conservation(rep):
     """rx_frames == delivered_frames + sum(drops), exactly."""
     return rep["rx_frames"] == rep["delivered_frames"] + sum(rep["drops"].values())

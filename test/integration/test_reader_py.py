@@ -34,10 +34,6 @@ ROWS = 256               # reader rows of a ring (MCFAN_RD reader table of the r
 FRAMES = 5
 
 
-def build_dir(mcfan):
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(mcfan))))
-
-
 def eal(prefix, pcap):
     return ["--lcores", "0@0,1@0,2@0", "--no-huge", "-m", "512", "--in-memory",
             "--file-prefix", prefix, "--no-pci", "--log-level", "lib.eal:warning",
@@ -64,7 +60,7 @@ def expect_error(fn, err, what, mr):
 
 def main():
     mcfan = t.mcfan_path()
-    build = build_dir(mcfan)
+    build = t.build_dir(mcfan)
     os.environ["MCFAN_READER_LIB"] = os.path.join(build, "lib", "libmcfan-reader.so.1")
     sys.path.insert(0, TOOLS)
     import mcfan_reader as mr

@@ -22,7 +22,6 @@
 Usage: test_readers_fix.py MCFAN_BINARY. Exit 77 (skip) when not root or without unshare.
 """
 
-import json
 import os
 import shutil
 import signal
@@ -157,24 +156,12 @@ def shm_full(mcfan):
             pass
 
 
-def build_dir(mcfan):
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(mcfan))))
-
-
-def json_line(text):
-    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
-    try:
-        return json.loads(lines[-1]) if lines else {}
-    except ValueError:
-        return {}
-
-
 def rings_of(prefix):
     return sorted(f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}."))
 
 
 def dead_writer(mcfan):
-    build = build_dir(mcfan)
+    build = t.build_dir(mcfan)
     rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
     env = dict(os.environ, MCFAN_READER_LIB=os.path.join(build, "lib", "libmcfan-reader.so.1"))
     prefix = f"mcfan-rdfix-dead-{os.getpid()}"
@@ -204,7 +191,7 @@ def dead_writer(mcfan):
             except subprocess.TimeoutExpired:
                 r.kill()
                 out, err = r.communicate()
-            res = json_line(out)
+            res = t.json_line(out)
             t.check(r.returncode == 1 and res.get("writer_dead") is True and
                     res.get("closed") is False and "writer dead" in err,
                     f"dead_writer: {name} reports the killed writer, exit 1: {r.returncode} "
@@ -246,7 +233,7 @@ sys.stdin.read()
 
 
 def messages(mcfan):
-    build = build_dir(mcfan)
+    build = t.build_dir(mcfan)
     rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
     env = dict(os.environ, MCFAN_READER_LIB=os.path.join(build, "lib", "libmcfan-reader.so.1"))
     prefix = f"mcfan-rdfix-msg-{os.getpid()}"

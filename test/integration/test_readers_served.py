@@ -46,18 +46,6 @@ def engine_line(g, engine):
             ADVICE.format(g=g))
 
 
-def build_dir(mcfan):
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(mcfan))))
-
-
-def json_line(text):
-    lines = [ln for ln in text.splitlines() if ln.startswith("{")]
-    try:
-        return json.loads(lines[-1]) if lines else {}
-    except ValueError:
-        return {}
-
-
 WAITER = r"""
 import sys, mcfan_reader
 r = mcfan_reader.Reader(sys.argv[1], sys.argv[2], oldest=True)
@@ -75,11 +63,21 @@ while True:
 """.replace("import sys,", "import json, sys,")
 
 
+def refused_at_open(read, group):
+    """read(group) again for up to 10 s until mcfan-read is refused at open, not opened just
+    before a change and then told: the last (status, stdout, stderr)."""
+    end = time.monotonic() + 10
+    while True:
+        rc, out, err = read(group)
+        if (rc != 0 and "mcfan-read: reading" not in err) or time.monotonic() >= end:
+            return rc, out, err
+
+
 def main():
     mcfan = t.mcfan_path()
     if os.geteuid() != 0:
         labtest.skipper("readers_served")("needs root (EAL, /dev/shm)")
-    build = build_dir(mcfan)
+    build = t.build_dir(mcfan)
     rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
     env = dict(os.environ, MCFAN_READER_LIB=os.path.join(build, "lib", "libmcfan-reader.so.1"),
                PYTHONPATH=TOOLS)
@@ -141,7 +139,7 @@ def main():
                    "mcfan_reader.py on a count group: exit 1, why")
 
         rc, out, err = read(f"239.9.9.2:{PORT}", "--oldest", "--seconds", "1.5")
-        r = json_line(out)
+        r = t.json_line(out)
         t.check_eq((rc, r.get("frames"), r.get("lost"), r.get("not_served")), (0, 300, 0, False),
                    f"mcfan-read --oldest on a readers group: its 300 frames: {err!r}")
 
@@ -171,7 +169,7 @@ def main():
             rd.kill()
             out, err = rd.communicate()
         took = time.monotonic() - t0
-        r = json_line(out)
+        r = t.json_line(out)
         t.check_eq((rd.returncode, r.get("frames"), r.get("not_served"), r.get("closed")),
                    (1, 50, True, False), "attached mcfan-read: exit 1, 50 frames, not_served")
         t.check_eq(err.splitlines()[-1:], ["mcfan-read: " + engine_line("239.9.9.3", "count") +
@@ -183,7 +181,7 @@ def main():
         except subprocess.TimeoutExpired:
             waiter.kill()
             wout, _ = waiter.communicate()
-        t.check_eq(json_line(wout), {"frames": 50, "wait": -18,
+        t.check_eq(t.json_line(wout), {"frames": 50, "wait": -18,
                                      "why": engine_line("239.9.9.3", "count")},
                    "Python wait(-1): -EXDEV and explain()")
         mark = len(mc.lines)
@@ -206,23 +204,15 @@ def main():
         while time.monotonic() < end and not ok:
             rc, out, err = read(f"239.9.9.3:{PORT}", "--oldest", "--seconds", "0.3")
             ok = rc == 0
-        t.check_eq((rc, json_line(out).get("frames")), (0, 50),
+        t.check_eq((rc, t.json_line(out).get("frames")), (0, 50),
                    f"back on readers: group 3 opens again, its 50 frames: {err!r}")
         mc.say(f"leave 239.9.9.3:{PORT}")
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            rc, out, err = read(f"239.9.9.3:{PORT}")
-            if rc != 0 and "mcfan-read: reading" not in err:
-                break   # refused at open (not opened just before the change, then told)
+        rc, out, err = refused_at_open(read, f"239.9.9.3:{PORT}")
         t.check_eq((rc, err), (1, f"mcfan-read: group 239.9.9.3:{PORT}: mcfan left the group: "
                                "no frame comes into its ring (join it again from mcfan's "
                                "console, then open it again)\n"), "after leave: why")
         mc.say("set engine 2 count")
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            rc, out, err = read(f"239.9.9.2:{PORT}")
-            if rc != 0 and "mcfan-read: reading" not in err:
-                break   # refused at open (not opened just before the change, then told)
+        rc, out, err = refused_at_open(read, f"239.9.9.2:{PORT}")
         t.check_eq((rc, err), (1, f"mcfan-read: group 239.9.9.2:{PORT}: mcfan's lcore 2, which "
                                "writes its ring, runs the count engine for every copy, not "
                                "readers (give mcfan's console set engine 2 outputs, or set "
