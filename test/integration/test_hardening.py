@@ -350,8 +350,17 @@ def test_closed_stdio():
             rep = json.load(open(rep_path))
         except (OSError, ValueError):
             rep = None
-        t.check(rep is not None and rep["rx_frames"] == N_FRAMES,
-                f"{name} closed: the JSON report is complete")
+        if fd == 0:
+            # the console reads the end of input at once and quits: on a loaded host that
+            # may come before the RX lcore's first poll of the capture, so not every frame
+            # need be received; whatever was is accounted for
+            t.check(rep is not None and rep["rx_frames"] <= N_FRAMES and t.conservation(rep),
+                    f"{name} closed: the JSON report is complete and conserved "
+                    f"(rx_frames {rep and rep['rx_frames']} of {N_FRAMES})")
+        else:
+            t.check(rep is not None and rep["rx_frames"] == N_FRAMES,
+                    f"{name} closed: the JSON report is complete "
+                    f"(rx_frames {rep and rep['rx_frames']} of {N_FRAMES})")
         if fd == 0 and p is not None and rc is not None:
             t.check(b"non-ASCII" not in (p.stdout or b"") + (p.stderr or b""),
                     "stdin closed: the console read nothing but the end of input")
