@@ -269,6 +269,8 @@ BAD = [
     (b"set engine 1", "error: set engine: give an engine after lcore 1: set engine 1 "
      "NAME[:ARGS] (engines: count, readers, tx, pcap) or set engine 1 outputs, e.g. set "
      "engine 1 count"),
+    # ... but an lcore that is no worker's first: the syntax would not help
+    (b"set engine 7", "error: set engine: lcore 7 is not a worker lcore"),
     (b"set engine 239.9.9.1:3999", "error: set engine: give an engine after the groups: set "
      "engine 239.9.9.1:3999 NAME[:ARGS] (engines: count, readers, tx, pcap), e.g. set engine "
      "239.9.9.1:3999 count"),

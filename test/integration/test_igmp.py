@@ -477,7 +477,9 @@ def test_stop_leave(igmp_v, mld_v, how):
         # in this run) and every message of the run
         li, lm = sum(p["igmp"]["leaves_sent"].values()), sum(p["mld"]["leaves_sent"].values())
         line = (f"port 0: stopping: left 1 IGMP (v{igmp_v}) and 1 MLD (v{mld_v}) groups with "
-                f"{li + lm} leave messages (IGMP {li}, MLD {lm}, the report's leaves sent; "
+                f"{li + lm} leave messages at the stop (IGMP {li}, MLD {lm}, repeats of "
+                f"earlier leaves included; the report's leaves sent count them and the run's "
+                f"earlier ones; "
                 f"{p['tx_failed']} refused by TX queue 0); {p['tx_frames']} IGMP/MLD messages "
                 f"sent in the run, reports included (the report's sent)")
         stop = [ln for ln in err.splitlines() if "stopping: left" in ln]

@@ -106,7 +106,7 @@ static int
 cmd_set_engine_missing(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
 	char msg[MCFAN_CTL_MSG_MAX];
-	int ret = mcfan_ctl_set_engine_missing(a->groups, msg, sizeof(msg));
+	int ret = mcfan_ctl_set_engine_missing(mcfan_console_app(con), a->groups, msg, sizeof(msg));
 
 	mcfan_console_error(con, "%s", msg);
 	return ret;

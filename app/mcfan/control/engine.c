@@ -281,12 +281,18 @@ mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec,
 }
 
 int
-mcfan_ctl_set_engine_missing(const char *target, char *msg, size_t len)
+mcfan_ctl_set_engine_missing(const struct mcfan_app *app, const char *target, char *msg,
+			     size_t len)
 {
 	char names[128];
 	uint64_t id;
 
 	mcfan_engine_names(MCFAN_ENGINE_WORKER, names, sizeof(names));
+	/* a wrong lcore first: the syntax would not help (as set engine 99 count says) */
+	if (mcfan_parse_u64(target, 0, UINT64_MAX, &id) == 0 &&
+	    (id >= RTE_MAX_LCORE || app->lcores[id].worker_engine == NULL))
+		return mcfan_err_set(msg, len, -EINVAL, "set engine: lcore %s is not a worker "
+				     "lcore", target);
 	if (mcfan_parse_u64(target, 0, UINT64_MAX, &id) == 0)
 		return mcfan_err_set(msg, len, -EINVAL, "set engine: give an engine after lcore "
 				     "%s: set engine %s NAME[:ARGS] (engines: %s) or set engine %s "

@@ -82,11 +82,13 @@ int mcfan_ctl_set_group_engine(struct mcfan_app *app, const char *groups, const 
  * @param target
  *   The word after `set engine`: an lcore id (decimal digits) or a group list.
  * @param msg
- *   Receives one line: "set engine: give an engine after lcore 2: ...".
+ *   Receives one line: "set engine: give an engine after lcore 2: ...", or, for an lcore
+ *   id that is not a worker lcore's, "set engine: lcore 7 is not a worker lcore".
  * @return
  *   -EINVAL, always.
  */
-int mcfan_ctl_set_engine_missing(const char *target, char *msg, size_t len);
+int mcfan_ctl_set_engine_missing(const struct mcfan_app *app, const char *target, char *msg,
+				 size_t len);
 
 /** How a worker lcore hands on its copies now (struct mcfan_engine_view mode). */
 enum mcfan_engine_mode {

@@ -573,9 +573,11 @@ mcfan_igmp_leave_all(struct mcfan_app *app)
 		/* the leaves counted as the report's leaves_sent (also those TX queue 0
 		 * refused), and every message of the run as the report's sent (tx_frames) */
 		MCFAN_LOG(INFO, "port %u: stopping: left %u IGMP (%s) and %u MLD (%s) groups with %"
-			  PRIu64 " leave messages (IGMP %" PRIu64 ", MLD %" PRIu64 ", the report's "
-			  "leaves sent; %" PRIu64 " refused by TX queue 0); %" PRIu64 " IGMP/MLD "
-			  "messages sent in the run, reports included (the report's sent)\n", port,
+			  PRIu64 " leave messages at the stop (IGMP %" PRIu64 ", MLD %" PRIu64
+			  ", repeats of earlier leaves included; the report's leaves sent count them "
+			  "and the run's earlier ones; %" PRIu64 " refused by TX queue 0); %" PRIu64
+			  " IGMP/MLD messages sent in the run, reports included (the report's "
+			  "sent)\n", port,
 			  left[0], mcfan_igmp_mode_name(p->host[0].mode), left[1],
 			  mcfan_igmp_mode_name(p->host[1].mode), leaves[0] + leaves[1], leaves[0],
 			  leaves[1], p->tx_failed - failed, p->tx_frames);
