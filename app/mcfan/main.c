@@ -325,6 +325,28 @@ control_loop(struct mcfan_app *app)
 	}
 }
 
+/* A host empties its hosted workers' rings of each RX pass (datapath/lcore.c), so a ring
+ * smaller than one pass (its pairs x the burst) overflows at every full pass: say so at
+ * start, with the size that keeps every frame. */
+static void
+hosted_ring_check(const struct mcfan_app *app)
+{
+	const struct mcfan_lcore *lc;
+	unsigned int r, pass;
+
+	for (r = 0; r < app->n_rx; r++) {
+		lc = &app->lcores[app->rx_lcore_ids[r]];
+		pass = lc->n_ports * app->cfg.burst;
+		if (lc->n_hosted == 0 || app->cfg.ring_size >= pass)
+			continue;
+		MCFAN_LOG(WARNING, "hosted workers: a worker ring of %u slots holds less than one "
+			  "RX pass of lcore %u (%u (port, queue) pairs x burst %u = %u frames): "
+			  "expect ring_full whenever the ports are busy; --ring-size %u or more "
+			  "keeps every frame\n", app->cfg.ring_size, lc->lcore_id, lc->n_ports,
+			  app->cfg.burst, pass, rte_align32pow2(pass));
+	}
+}
+
 /* Wait for every data lcore to return; 0, or the first lcore's error (an engine's start). */
 static int
 wait_data_lcores(void)
@@ -588,6 +610,7 @@ main(int argc, char **argv)
 	if (mcfan_live_quitting(&app->live))
 		goto stop;
 	mcfan_placement_cli_report(app);
+	hosted_ring_check(app);
 	ret = mcfan_idle_setup(app);
 	if (ret < 0) {
 		status = ret == -ENOTSUP ? MCFAN_EXIT_USAGE : EXIT_FAILURE;

@@ -167,6 +167,23 @@ def hosted_pairs(pcap):
                "[pairs] every worker got every frame")
     t.check(t.conservation(rep), "[pairs] report conservation")
     t.check_eq(rep["mbufs_total"], 8191, "[pairs] pool: the smallest (one pass is 2 x 512)")
+    t.check("holds less than one RX pass" not in r.stderr, "[pairs] no ring warning at 1024")
+    # a ring smaller than one pass (2 pairs x burst 32): said at start, the overflow counted
+    r = subprocess.run([t.mcfan_path(), *eal, "--", "--groups", "239.9.9.1-3:3999",
+                        "--fanout", "replicate", "--rx-lcores", "1", "--worker-lcores", "2-11",
+                        "--ring-size", "32", "--duration", "0.5", "--report-json", report],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    t.remove_runtime_dir(eal)
+    if not t.check_eq(r.returncode, 0, f"[pairs 32] exit status ({r.stderr[-300:]!r})"):
+        return
+    t.check("MCFAN: hosted workers: a worker ring of 32 slots holds less than one RX pass of "
+            "lcore 1 (2 (port, queue) pairs x burst 32 = 64 frames): expect ring_full "
+            "whenever the ports are busy; --ring-size 64 or more keeps every frame"
+            in r.stderr, f"[pairs 32] the start says the ring is too small: {r.stderr[-600:]!r}")
+    with open(report) as f:
+        rep = json.load(f)
+    t.check(rep["drops"]["ring_full"] > 0, f"[pairs 32] ring_full counted: {rep['drops']}")
+    t.check(t.conservation(rep), "[pairs 32] report conservation")
 
 
 def main():
