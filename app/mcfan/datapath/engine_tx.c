@@ -286,14 +286,15 @@ tx_queues_check(const struct mcfan_app *app)
 				snprintf(advice, sizeof(advice), "no worker lcore can send on it: "
 					 "send on a port with at least %u TX queues", need);
 			else if (fit == 0)
-				snprintf(advice, sizeof(advice), "use at most %u tx outputs on this "
+				snprintf(advice, sizeof(advice), "use at most %u tx output%s on this "
 					 "port, or a port with at least %u TX queues",
-					 info.max_tx_queues - 1u, need);
-			else
-				snprintf(advice, sizeof(advice), "use at most %u worker lcores "
-					 "(--worker-lcores)%s, or a port with at least %u TX queues",
-					 fit, outputs > 1 ? " or fewer tx outputs on this port" : "",
+					 info.max_tx_queues - 1u, info.max_tx_queues == 2u ? "" : "s",
 					 need);
+			else
+				snprintf(advice, sizeof(advice), "use at most %u worker lcore%s "
+					 "(--worker-lcores)%s, or a port with at least %u TX queues",
+					 fit, fit == 1u ? "" : "s",
+					 outputs > 1 ? " or fewer tx outputs on this port" : "", need);
 			fprintf(stderr, "mcfan: port %u (%s): %u worker lcore%s would send on it "
 				"(tx engine: %u TX queues, queue 0 for the control lcore and one per "
 				"worker lcore%s) but the driver has at most %u TX queue%s; %s\n",
