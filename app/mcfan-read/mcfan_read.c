@@ -86,6 +86,48 @@ split_group(const char *group, char *addr, size_t len, long *port)
 	return 0;
 }
 
+/*
+ * --group before the open: an address that parses but is not multicast (IPv4 224.0.0.0/4,
+ * RFC 5771; IPv6 ff00::/8, RFC 4291), or a port that is not 1..65535 in decimal, says so
+ * (the library would only answer "invalid argument" or "no such reader ring"). 0 if the
+ * group may be opened, else the message is printed and EXIT_USAGE follows.
+ */
+static int
+check_group(const char *group)
+{
+	char addr[INET6_ADDRSTRLEN];
+	const char *p = NULL, *end;
+	uint8_t bin[16];
+	long port;
+	char *e;
+
+	if (split_group(group, addr, sizeof(addr), &port) < 0)
+		return 0; /* not an address at all: open_error() gives the syntax */
+	if (group[0] == '[') {
+		end = strchr(group, ']');
+		p = end != NULL && end[1] == ':' ? end + 2 : NULL;
+	} else if (strchr(group, ':') != NULL && strchr(group, ':') == strrchr(group, ':')) {
+		p = strchr(group, ':') + 1;
+	}
+	if (p != NULL) {
+		errno = 0;
+		port = strtol(p, &e, 10);
+		if (p[0] < '0' || p[0] > '9' || *e != '\0' || errno != 0 || port < 1 ||
+		    port > 65535) {
+			fprintf(stderr, "mcfan-read: --group %s: the UDP port '%s' is not 1..65535\n",
+				group, p);
+			return -EINVAL;
+		}
+	}
+	if (strchr(addr, ':') != NULL ? inet_pton(AF_INET6, addr, bin) == 1 && bin[0] != 0xff :
+	    inet_pton(AF_INET, addr, bin) == 1 && (bin[0] & 0xf0) != 0xe0) {
+		fprintf(stderr, "mcfan-read: --group %s: %s is not a multicast address (IPv4 "
+			"224.0.0.0/4, IPv6 ff00::/8)\n", group, addr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int
 cmp_long(const void *a, const void *b)
 {
@@ -378,6 +420,8 @@ main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (check_group(group) < 0)
+		return EXIT_USAGE;
 	ret = mcfan_reader_open(prefix, group, flags, &r);
 	if (ret < 0) {
 		open_error(prefix, group, ret);
