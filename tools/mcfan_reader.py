@@ -180,6 +180,10 @@ def _main(argv):
     ap.add_argument("--sleep-every", type=int, default=0, help="sleep after every N frames")
     ap.add_argument("--sleep-ms", type=float, default=0)
     a = ap.parse_args(argv)
+    for name in ("seconds", "count", "sleep_every", "sleep_ms"):
+        if getattr(a, name) < 0:   # 0 means no limit; below it means nothing
+            ap.error(f"--{name.replace('_', '-')} {getattr(a, name)}: must be 0 (no limit) "
+                     f"or more")
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))
@@ -192,7 +196,7 @@ def _main(argv):
           flush=True)
     t0 = time.monotonic()
     frames = lost = 0
-    closed = dead = False
+    closed = dead = not_served = False
     error = None
     while not stop and (a.count == 0 or frames < a.count):
         if a.seconds and time.monotonic() - t0 >= a.seconds:
@@ -203,6 +207,7 @@ def _main(argv):
             closed = e.errno == errno.EPIPE
             dead = e.errno == errno.EOWNERDEAD
             error = None if closed or dead else e.strerror
+            not_served = e.errno == errno.EXDEV
             break
         if f is None:
             w = r.wait(100)
@@ -210,6 +215,7 @@ def _main(argv):
                 closed = w == -errno.EPIPE
                 dead = w == -errno.EOWNERDEAD
                 error = None if closed or dead else explain(w)
+                not_served = w == -errno.EXDEV
                 break
             continue
         frames += 1
@@ -220,7 +226,7 @@ def _main(argv):
     print(json.dumps({"group": r.group(), "pid": os.getpid(), "frames": st["frames"],
                       "lost": st["lost"], "lapped": st["laps"], "head": st["head"],
                       "lag": st["lag"], "lost_seen": lost, "closed": closed or bool(st["closed"]),
-                      "writer_dead": dead}), flush=True)
+                      "writer_dead": dead, "not_served": not_served}), flush=True)
     group = r.group()
     r.close()
     if dead:

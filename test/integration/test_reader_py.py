@@ -64,6 +64,15 @@ def main():
     os.environ["MCFAN_READER_LIB"] = os.path.join(build, "lib", "libmcfan-reader.so.1")
     sys.path.insert(0, TOOLS)
     import mcfan_reader as mr
+    # a negative limit means nothing: refused before any open
+    for opt in ("--seconds", "--count"):
+        p = subprocess.run([sys.executable, os.path.join(TOOLS, "mcfan_reader.py"), "--group",
+                            f"239.9.9.1:{PORT}", opt, "-1"], capture_output=True, text=True,
+                           timeout=30)
+        want = "-1.0" if opt == "--seconds" else "-1"
+        t.check(p.returncode == 2 and f"error: {opt} {want}: must be 0 (no limit) or more"
+                in p.stderr, f"mcfan_reader.py {opt} -1: exit 2: {p.returncode} "
+                f"{p.stderr.strip()[-120:]!r}")
     rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
     tmp = tempfile.mkdtemp(prefix="mcfan-readerpy-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
@@ -143,6 +152,9 @@ def main():
         t.check(ex.returncode == 1 and f"{group}: {mr.strerror(errno.EOWNERDEAD)}" in err,
                 f"mcfan_reader.py prints the library's line for a dead writer: "
                 f"{ex.returncode} {err.strip()!r}")
+        res = t.json_line(out)
+        t.check_eq((res.get("writer_dead"), res.get("not_served")), (True, False),
+                   "mcfan_reader.py's JSON line: writer_dead, not not_served")
         for f in rings_of(prefix):
             os.unlink(os.path.join("/dev/shm", f))
 
