@@ -271,6 +271,10 @@ BAD = [
      "engine 1 count"),
     # ... but an lcore that is no worker's first: the syntax would not help
     (b"set engine 7", "error: set engine: lcore 7 is not a worker lcore"),
+    # and with no target at all, both forms
+    (b"set engine", "error: set engine: give a worker lcore or groups, then an engine: set "
+     "engine LCORE NAME[:ARGS], set engine LCORE outputs or set engine GROUPS NAME[:ARGS] "
+     "(engines: count, readers, tx, pcap), e.g. set engine 2 count"),
     (b"set engine 239.9.9.1:3999", "error: set engine: give an engine after the groups: set "
      "engine 239.9.9.1:3999 NAME[:ARGS] (engines: count, readers, tx, pcap), e.g. set engine "
      "239.9.9.1:3999 count"),

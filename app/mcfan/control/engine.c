@@ -288,6 +288,11 @@ mcfan_ctl_set_engine_missing(const struct mcfan_app *app, const char *target, ch
 	uint64_t id;
 
 	mcfan_engine_names(MCFAN_ENGINE_WORKER, names, sizeof(names));
+	if (target == NULL)
+		return mcfan_err_set(msg, len, -EINVAL, "set engine: give a worker lcore or "
+				     "groups, then an engine: set engine LCORE NAME[:ARGS], set "
+				     "engine LCORE %s or set engine GROUPS NAME[:ARGS] (engines: "
+				     "%s), e.g. set engine 2 count", MCFAN_ENGINE_OUTPUTS, names);
 	/* a wrong lcore first: the syntax would not help (as set engine 99 count says) */
 	if (mcfan_parse_u64(target, 0, UINT64_MAX, &id) == 0 &&
 	    (id >= RTE_MAX_LCORE || app->lcores[id].worker_engine == NULL))

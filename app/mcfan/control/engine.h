@@ -80,7 +80,8 @@ int mcfan_ctl_set_group_engine(struct mcfan_app *app, const char *groups, const 
  * the worker engines of this build. Changes nothing.
  *
  * @param target
- *   The word after `set engine`: an lcore id (decimal digits) or a group list.
+ *   The word after `set engine`: an lcore id (decimal digits) or a group list; NULL for
+ *   `set engine` alone (the answer then names both forms).
  * @param msg
  *   Receives one line: "set engine: give an engine after lcore 2: ...", or, for an lcore
  *   id that is not a worker lcore's, "set engine: lcore 7 is not a worker lcore".
