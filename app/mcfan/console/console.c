@@ -509,7 +509,8 @@ describe_next(const struct mcfan_console *con, const unsigned int *score, unsign
 			console_token_describe(tk, item, sizeof(item), kind);
 			(*n_args)++;
 		} else if (console_token_is_rest(tk)) {
-			snprintf(item, sizeof(item), "words");
+			/* which words: the command's help and examples say */
+			snprintf(item, sizeof(item), "words (help %s)", con->insts[i].words[0]);
 		} else {
 			snprintf(item, sizeof(item), "%s", con->insts[i].words[best]);
 		}
