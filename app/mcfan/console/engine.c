@@ -100,8 +100,9 @@ cmd_set_group_engine(struct mcfan_console *con, const struct mcfan_console_args 
 	return 0;
 }
 
-/* set engine TARGET without an engine: say what is missing and the syntax (the console's
- * own diagnosis would only say "missing words"). */
+/* set engine TARGET without an engine, or set engine alone (a->groups NULL): say what is
+ * missing and the syntax (the console's own diagnosis would only say "missing words", or
+ * name only <groups>). */
 static int
 cmd_set_engine_missing(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
@@ -116,20 +117,7 @@ MCFAN_CONSOLE_COMMAND(set_engine_missing, 531, "set engine <groups>", cmd_set_en
 		      "without NAME: says what to give (set engine LCORE|GROUPS NAME[:ARGS])",
 		      "set engine 2");
 
-/* set engine alone: both forms and the engines (the console's own diagnosis would name
- * only the first missing word, <groups>). */
-static int
-cmd_set_engine_bare(struct mcfan_console *con, const struct mcfan_console_args *a)
-{
-	char msg[MCFAN_CTL_MSG_MAX];
-	int ret = mcfan_ctl_set_engine_missing(mcfan_console_app(con), NULL, msg, sizeof(msg));
-
-	RTE_SET_USED(a);
-	mcfan_console_error(con, "%s", msg);
-	return ret;
-}
-
-MCFAN_CONSOLE_COMMAND(set_engine_bare, 532, "set engine", cmd_set_engine_bare,
+MCFAN_CONSOLE_COMMAND(set_engine_bare, 532, "set engine", cmd_set_engine_missing,
 		      "without a target: says what to give", "set engine");
 
 /* One spec for both forms: cmdline would find a number ambiguous between <lcore> and
