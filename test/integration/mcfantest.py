@@ -163,6 +163,17 @@ def json_line(text):
         return {}
 
 
+def check_groups_sum(rep, what):
+    """The report's groups table, joined and left rows, sums to its totals: copies to
+    delivered_copies; frames to delivered_frames + ring_full (a frame whose every copy found
+    a full ring is still its group's)."""
+    check_eq(sum(g["copies"] for g in rep["groups"]), rep["delivered_copies"],
+             f"{what} groups' copies sum to delivered_copies")
+    check_eq(sum(g["frames"] for g in rep["groups"]),
+             rep["delivered_frames"] + rep["drops"]["ring_full"],
+             f"{what} groups' frames sum to delivered_frames + ring_full")
+
+
 def conservation(rep):
     """rx_frames == delivered_frames + sum(drops), exactly."""
     return rep["rx_frames"] == rep["delivered_frames"] + sum(rep["drops"].values())
@@ -386,9 +397,10 @@ def finish_popen(p, eal, report, timeout):
     return p.returncode, err, load_report(report)
 
 
-def veth_pair_or_skip(test, a, b):
+def veth_pair_or_skip(test, a, b, up=False):
     """Create the veth pair a <-> b (the caller deletes it: `ip link del a`), or, without
-    root or when the pair cannot be made, say why and exit 77 (skipped); test names it."""
+    root or when the pair cannot be made, say why and exit 77 (skipped); test names it.
+    up: also bring both ends up with IPv6 off (no router solicitations on the wire)."""
     if os.geteuid() != 0:
         print(f"{test}: needs root for a veth pair, skipping")
         sys.exit(77)
@@ -396,6 +408,10 @@ def veth_pair_or_skip(test, a, b):
                       capture_output=True, text=True).returncode != 0:
         print(f"{test}: cannot create a veth pair, skipping")
         sys.exit(77)
+    for i in (a, b) if up else ():
+        subprocess.run(["sysctl", "-qw", f"net.ipv6.conf.{i}.disable_ipv6=1"],
+                       capture_output=True)
+        subprocess.run(["ip", "link", "set", i, "up"], capture_output=True)
 
 
 def packet_send(ifname, frames, rounds=1, gap=0.0):

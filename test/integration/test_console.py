@@ -230,12 +230,7 @@ def test_scripted(tmp):
     t.check_eq([(g["group"], g["left"]) for g in rep["groups"][1023:]],
                [("239.9.9.2", True), ("239.9.9.4", True), ("239.9.9.1", True)],
                "scripted: the three left groups' rows, in the order they were left")
-    t.check_eq(sum(g["copies"] for g in rep["groups"]), rep["delivered_copies"],
-               "scripted: joined and left groups' copies sum to delivered_copies")
-    # a frame whose every copy found a full ring is a ring_full drop, yet its group's frame
-    t.check_eq(sum(g["frames"] for g in rep["groups"]),
-               rep["delivered_frames"] + rep["drops"]["ring_full"],
-               "scripted: joined and left groups' frames sum to delivered_frames + ring_full")
+    t.check_groups_sum(rep, "scripted: joined and left")
 
 
 # Each bad line and a piece of the one error line it must get.

@@ -145,12 +145,8 @@ def case_flowing():
 
 
 def main():
-    t.veth_pair_or_skip("test_quitdrain", IF_A, IF_B)
+    t.veth_pair_or_skip("test_quitdrain", IF_A, IF_B, up=True)
     try:
-        for i in (IF_A, IF_B):
-            subprocess.run(["sysctl", "-qw", f"net.ipv6.conf.{i}.disable_ipv6=1"],
-                           capture_output=True)
-            ip("link", "set", i, "up")
         case_stopped()
         # a kernel ring larger than the port's descriptors (framecnt 4096 against nb_rxd
         # 1024): 3,000 frames wait at quit, more than nb_rxd + a few bursts
