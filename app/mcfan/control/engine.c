@@ -27,23 +27,6 @@
 #include "control/groups.h"
 #include "control/readers.h"
 
-/* The engine a worker_engine_sel word names (mcfan.h): NULL for 0 (each copy to its group's
- * instance); inst receives the instance of an MCFAN_ENGINE_SEL_INST word, else -1. */
-static const struct mcfan_engine *
-sel_engine(const struct mcfan_app *app, uint32_t sel, int *inst)
-{
-	*inst = -1;
-	if (sel == 0)
-		return NULL;
-	if (sel >= MCFAN_ENGINE_SEL_INST) {
-		if (sel - MCFAN_ENGINE_SEL_INST >= app->n_inst)
-			return NULL;
-		*inst = (int)(sel - MCFAN_ENGINE_SEL_INST);
-		return app->inst_engine[*inst];
-	}
-	return mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
-}
-
 static bool
 needs_setup(const struct mcfan_engine *e)
 {
@@ -76,7 +59,7 @@ lcore_now(const struct mcfan_app *app, const struct mcfan_lcore *lc,
 	  struct mcfan_engine_view *v)
 {
 	uint32_t sel = mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
-	const struct mcfan_engine *e = sel_engine(app, sel, &v->output);
+	const struct mcfan_engine *e = mcfan_engine_of_sel(app, sel, &v->output);
 	unsigned int k;
 
 	v->outputs = 0;

@@ -271,13 +271,13 @@ copy_engine(const struct mcfan_app *app, const struct mcfan_lcore *lc,
 	    const struct mcfan_group_entry *g, bool *by_lcore)
 {
 	uint32_t sel = mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
+	const struct mcfan_engine *e;
+	int inst;
 
-	*by_lcore = sel != 0;
-	if (sel >= MCFAN_ENGINE_SEL_INST && sel - MCFAN_ENGINE_SEL_INST < app->n_inst)
-		return app->inst_engine[sel - MCFAN_ENGINE_SEL_INST];
-	if (sel != 0 && sel < MCFAN_ENGINE_SEL_INST)
-		return mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
-	*by_lcore = false;
+	e = mcfan_engine_of_sel(app, sel, &inst);
+	*by_lcore = e != NULL;
+	if (e != NULL)
+		return e;
 	return g->inst < app->n_inst ? app->inst_engine[g->inst] : NULL;
 }
 

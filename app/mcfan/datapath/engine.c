@@ -13,6 +13,7 @@
 
 #include <rte_common.h>
 
+#include "mcfan.h"
 #include "datapath/engine.h"
 
 static const struct mcfan_engine *registry[MCFAN_ENGINE_SIDES][MCFAN_ENGINES_MAX];
@@ -94,6 +95,21 @@ mcfan_engine_at(enum mcfan_engine_side side, unsigned int i)
 	if (s >= MCFAN_ENGINE_SIDES || i >= n_registered[s])
 		return NULL;
 	return registry[s][i];
+}
+
+const struct mcfan_engine *
+mcfan_engine_of_sel(const struct mcfan_app *app, uint32_t sel, int *inst)
+{
+	*inst = -1;
+	if (sel == 0)
+		return NULL;
+	if (sel >= MCFAN_ENGINE_SEL_INST) {
+		if (sel - MCFAN_ENGINE_SEL_INST >= app->n_inst)
+			return NULL;
+		*inst = (int)(sel - MCFAN_ENGINE_SEL_INST);
+		return app->inst_engine[*inst];
+	}
+	return mcfan_engine_at(MCFAN_ENGINE_WORKER, sel - 1);
 }
 
 const char *

@@ -259,6 +259,20 @@ const char *mcfan_engine_names(enum mcfan_engine_side side, char *buf, size_t le
  */
 const struct mcfan_engine *mcfan_engine_at(enum mcfan_engine_side side, unsigned int i);
 
+/**
+ * The engine a worker lcore's worker_engine_sel word names (mcfan.h; `set engine LCORE`).
+ *
+ * @param sel
+ *   0 (each copy to its group's instance), 1 + a registered worker engine's index, or
+ *   MCFAN_ENGINE_SEL_INST + an instance of this run.
+ * @param inst
+ *   Receives the instance of an MCFAN_ENGINE_SEL_INST word, else -1.
+ * @return
+ *   The engine; NULL for 0 or a word that names nothing.
+ */
+const struct mcfan_engine *mcfan_engine_of_sel(const struct mcfan_app *app, uint32_t sel,
+					       int *inst);
+
 /** "rx" or "worker". */
 const char *mcfan_engine_side_name(enum mcfan_engine_side side);
 

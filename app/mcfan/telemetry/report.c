@@ -72,6 +72,25 @@ at_s(const struct mcfan_app *app, uint64_t tsc)
 	return (double)(tsc - app->start_tsc) / (double)app->tsc_hz;
 }
 
+/* The report's group rows into gv (2 x MCFAN_MAX_GROUPS views): the groups joined now, then
+ * those left since the start or the last clear stats, one row per membership, oldest leave
+ * first; *n_left receives the left rows, *ov the rows folded beyond them. Returns the rows,
+ * or a negative errno (*n_left 0, *ov zero). */
+static int
+group_rows_read(const struct mcfan_app *app, struct mcfan_group_view *gv, int *n_left,
+		struct mcfan_left_overflow *ov)
+{
+	int n = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS), k;
+
+	*n_left = 0;
+	memset(ov, 0, sizeof(*ov));
+	if (n < 0)
+		return n;
+	k = mcfan_left_groups_read(app, gv + n, MCFAN_MAX_GROUPS, ov);
+	*n_left = k > 0 ? k : 0;
+	return n + *n_left;
+}
+
 /* Seconds the counters cover: from the last clear stats (or the start) to the stop or now. */
 static double
 counted_s(const struct mcfan_app *app)
@@ -223,7 +242,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 {
 	struct mcfan_totals t;
 	struct mcfan_worker_view *wv;
-	struct mcfan_group_view *gv, *lv;
+	struct mcfan_group_view *gv;
 	struct mcfan_left_overflow ov;
 	struct mcfan_msacc_row *rows;
 	struct mcfan_kernel_view kv;
@@ -236,7 +255,6 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 
 	wv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*wv));
 	gv = calloc(MCFAN_MAX_GROUPS * 2, sizeof(*gv));
-	lv = gv + MCFAN_MAX_GROUPS;
 	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
 	text = malloc(MSACC_TEXT_MAX);
 	if (wv == NULL || gv == NULL || rows == NULL || text == NULL) {
@@ -250,11 +268,11 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	else
 		snprintf(span, sizeof(span), "after %.2f s since clear stats at %.2f s (run %.2f s)",
 			 counted_s(app), at_s(app, clear_tsc), elapsed_s(app));
-	nl = mcfan_left_groups_read(app, lv, MCFAN_MAX_GROUPS, &ov);
-	fprintf(f, "\n==== mcfan %s %s: fan-out %s, groups %u (left %d), RX lcores %u, workers %u "
-		"====\n", final ? "report" : "stats", span,
+	ng = group_rows_read(app, gv, &nl, &ov);
+	fprintf(f, "\n==== mcfan %s %s: fan-out %s, groups %u (left %" PRIu64 "), RX lcores %u, "
+		"workers %u ====\n", final ? "report" : "stats", span,
 		mcfan_fanout_name(mcfan_live_fanout(&app->live)), app->n_group_entries,
-		nl > 0 ? nl + (int)ov.groups : 0, app->n_rx, app->n_workers);
+		(uint64_t)nl + ov.groups, app->n_rx, app->n_workers);
 	fprintf(f, "frames: rx %" PRIu64 " = delivered %" PRIu64 " + drops %" PRIu64 "%s\n",
 		t.rx_frames, t.delivered_frames, t.drops_total,
 		t.rx_frames == t.delivered_frames + t.drops_total ? "" : "  (MISMATCH)");
@@ -294,18 +312,11 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 			"  (frames queued at the start or at a clear stats, received after it; "
 			"or arriving between the quit drain and the port's stop)");
 	}
-	ng = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
-	/* then the groups left since the start or the clear, one row per membership */
-	for (i = 0; ng >= 0 && nl > 0 && i < (unsigned int)nl; i++)
-		gv[ng + i] = lv[i];
-	if (ng >= 0 && nl > 0)
-		ng += nl;
 	fprintf(f, "\ngroups (joined, then left: every row since the %s):\n"
 		"  %-40s %6s %10s %14s %14s %10s %14s  %s\n",
 		clear_tsc == 0 ? "start" : "clear stats", "group", "port",
 		"fan-out", "frames", "copies", "copy_drops", "bytes", "worker lcores");
 	for (i = 0; ng > 0 && i < (unsigned int)ng; i++) {
-		gv[i].entry = &gv[i].entry_copy;
 		char portbuf[8];
 
 		group_addr(&gv[i].entry->key, addr, sizeof(addr));
@@ -684,15 +695,7 @@ report_json_build(struct mcfan_app *app)
 	json_object_set_new(root, "ports", arr);
 
 	arr = json_array();
-	n = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
-	/* then the groups left since the start or the clear, one row per membership */
-	k = mcfan_left_groups_read(app, gv + MCFAN_MAX_GROUPS, MCFAN_MAX_GROUPS, &lo);
-	for (i = 0; n >= 0 && k > 0 && i < (unsigned int)k; i++) {
-		gv[n + i] = gv[MCFAN_MAX_GROUPS + i];
-		gv[n + i].entry = &gv[n + i].entry_copy;
-	}
-	if (n >= 0 && k > 0)
-		n += k;
+	n = group_rows_read(app, gv, &k, &lo);
 	for (i = 0; n > 0 && i < (unsigned int)n; i++) {
 		o = json_object();
 		group_addr(&gv[i].entry->key, addr, sizeof(addr));
