@@ -449,9 +449,27 @@ test_processes(void)
 	}
 	CHECK_EQ_INT(mcfan_rw_readers(w, info, 8, 0), 3);
 	writer_run(w, 5000, 16);
-	/* reader 2 is killed while it sleeps in wait: its waiting count is taken back */
-	for (tries = 0; tries < 5000 && atomic_load(&w->hdr->waiters) != 3; tries++)
+	/* reader 2 is killed while it sleeps in wait: its waiting count is taken back. A
+	 * waiting reader leaves its wait once a second to recheck the serve words (its row's
+	 * waiting goes 0 for a moment), so stop it first and kill it only when its row says
+	 * it waits (CI once killed it in that moment: waiters 2, nothing to reap) */
+	for (tries = 0; tries < 5000; tries++) {
+		bool asleep = false;
+
+		if (atomic_load(&w->hdr->waiters) == 3) {
+			kill(pid[2], SIGSTOP);
+			waitpid(pid[2], NULL, WUNTRACED);
+			n = mcfan_rw_readers(w, info, 8, 0);
+			for (i = 0; i < n; i++)
+				if (info[i].pid == pid[2] && info[i].waiting)
+					asleep = true;
+			if (asleep)
+				break;
+			kill(pid[2], SIGCONT);
+		}
 		usleep(1000);
+	}
+	CHECK(tries < 5000, "reader 2 seen asleep in wait before the kill");
 	kill(pid[2], SIGKILL);
 	waitpid(pid[2], NULL, 0);
 	n = mcfan_rw_readers(w, info, 8, 0);
