@@ -182,6 +182,7 @@ create_pool(struct mcfan_app *app)
 	uint64_t held;
 	unsigned int need = pool_size_needed(app, &held);
 	unsigned int n = app->cfg.mbufs;
+	int ret;
 
 	if (n != 0 && held > 0 && n < need) {
 		/* the PMD would fail its queue setup half-way (and warn about its own ring) */
@@ -199,6 +200,10 @@ create_pool(struct mcfan_app *app)
 	/* on the node of the lcores that fill it: the (first) RX lcore's (docs/topology.md) */
 	app->pool_ops = mcfan_placement_pool_ops(app, app->pool_ops_why,
 						 sizeof(app->pool_ops_why));
+	ret = mcfan_ports_pool_ops_check(&app->pool_ops, rte_eal_mbuf_user_pool_ops() != NULL,
+					 app->pool_ops_why, sizeof(app->pool_ops_why));
+	if (ret < 0)
+		return ret;
 	for (;;) {
 		app->pool = rte_pktmbuf_pool_create_by_ops("mcfan_pool", n, MCFAN_MBUF_CACHE, 0,
 			RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]),
@@ -667,6 +672,7 @@ stop:
 	if (launched)
 		mcfan_quit_drain(app);
 	mcfan_ports_stop(app);
+	app->mbufs_kept_max = mcfan_ports_kept_mbufs_max(); /* while the ports are there */
 	close_ports(app);
 	app->mbufs_outside = app->pool == NULL ? 0 :
 		(int64_t)app->pool_size - (int64_t)rte_mempool_avail_count(app->pool);

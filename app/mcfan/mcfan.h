@@ -426,7 +426,7 @@ struct mcfan_app {
 	struct rte_mempool *pool;
 	unsigned int pool_size;
 	const char *pool_ops;            /* the pool's handler (control/placement.h), set once */
-	char pool_ops_why[96];            /* why that handler, for the start line and telemetry */
+	char pool_ops_why[128];           /* why that handler, for the start line and telemetry */
 	char hosts_why[96];               /* hosted workers or why none (control/placement.h) */
 	char ring_size_why[160];          /* why cfg.ring_size (control/placement.h), set once */
 	bool ring_size_lowered;           /* the pool did not fit: placement's size halved */
@@ -457,6 +457,7 @@ struct mcfan_app {
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
 	unsigned int sched_ticks;         /* control ticks since wait_cpu was read (control.c) */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */
+	uint64_t mbufs_kept_max;          /* of those, the most the ports keep after close */
 	uint64_t start_tsc;
 	uint64_t stop_tsc;
 	uint64_t tsc_hz;
@@ -512,6 +513,36 @@ void mcfan_params_usage(const char *prog);
  * *rx_queues receives the RX queues of all ports (the (port, queue) pairs to poll). */
 uint64_t mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held,
 			   unsigned int *rx_queues);
+/**
+ * Check the mbuf pool's handler against the ports' drivers: DPDK 22.11's net_af_xdp (its
+ * umem is the pool's memory) receives nothing from a pool with the LIFO "stack" or
+ * "lf_stack" handler, every frame counting as the port's imissed. Main lcore, after EAL
+ * probed the ports, before the pool is made.
+ *
+ * @param ops
+ *   In: the handler chosen (mcfan_placement_pool_ops()); out: DPDK's best handler instead
+ *   when mcfan chose a stack handler and a port is net_af_xdp.
+ * @param user
+ *   Whether the operator chose it (EAL --mbuf-pool-ops-name): then it is refused, not
+ *   replaced.
+ * @param why
+ *   The handler's reason (len bytes of storage): a replacement writes its own,
+ *   "default-af_xdp (...)", cut to len - 1 characters.
+ * @return
+ *   0 (*ops usable, maybe replaced), or -EINVAL when the operator's handler cannot serve a
+ *   port (one line on stderr says which port and what to give instead).
+ */
+int mcfan_ports_pool_ops_check(const char **ops, bool user, char *why, size_t len);
+/**
+ * The most mbufs the ports may keep after they are closed: DPDK 22.11's net_af_xdp does
+ * not return the mbufs of its fill queue (2048 an RX queue) and of its TX completion
+ * queue (up to its TX descriptors) to the pool at close, so they stay outside the pool
+ * without any frame being lost. Main lcore, before the ports are closed.
+ *
+ * @return
+ *   0 when no port keeps mbufs (every other driver returns them), else the bound, mbufs.
+ */
+uint64_t mcfan_ports_kept_mbufs_max(void);
 int mcfan_ports_init(struct mcfan_app *app);
 void mcfan_ports_stop(struct mcfan_app *app);
 

@@ -22,6 +22,7 @@
 #include <rte_kvargs.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
 
 #include "mcfan.h"
 #include "log.h"
@@ -34,6 +35,9 @@
 #define PCAP_REC_HDR 16    /* record header: ts_sec, ts_usec, incl_len, orig_len */
 #define PCAP_MAGIC 0xa1b2c3d4u
 #define PCAP_MAGIC_NS 0xa1b23c4du
+/* mbufs DPDK 22.11's net_af_xdp puts in an RX queue's fill queue at setup and keeps there
+ * (ETH_AF_XDP_DFLT_NUM_DESCS in drivers/net/af_xdp/rte_eth_af_xdp.c) */
+#define AF_XDP_FILL_MBUFS 2048
 
 /* mbufs a classic pcap file's records fill (one per RTE_MBUF_DEFAULT_DATAROOM bytes of
  * each), or -1 if it is not a classic pcap file mcfan can read. */
@@ -118,6 +122,17 @@ port_rxq_wanted(const struct mcfan_app *app, uint16_t port, const struct rte_eth
 	return q;
 }
 
+/* Is port a net_af_xdp device? (DPDK 22.11's, built on libxdp: its umem is the mbuf pool's
+ * memory and its fill queue holds AF_XDP_FILL_MBUFS mbufs an RX queue.) */
+static bool
+port_is_af_xdp(uint16_t port)
+{
+	struct rte_eth_dev_info info;
+
+	return rte_eth_dev_info_get(port, &info) == 0 &&
+	       strcmp(info.driver_name, "net_af_xdp") == 0;
+}
+
 uint64_t
 mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held, unsigned int *rx_queues)
 {
@@ -133,11 +148,56 @@ mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held, unsigned int *rx_
 			q = port_rxq_wanted(app, port, &info);
 		*rx_queues += q;
 		need += (uint64_t)q * MCFAN_RX_DESC;
+		/* net_af_xdp's fill queue: mbufs the kernel fills, beside those in its RX ring */
+		if (port_is_af_xdp(port))
+			need += (uint64_t)q * AF_XDP_FILL_MBUFS;
 		/* the tx engine's queues hold the copies they send until the PMD frees them */
 		need += (uint64_t)app->ports[port].nb_txq_workers * MCFAN_TX_DESC;
 		*held += pcap_infinite_mbufs(port);
 	}
 	return need + *held;
+}
+
+int
+mcfan_ports_pool_ops_check(const char **ops, bool user, char *why, size_t len)
+{
+	/* DPDK's choice without the operator's (rte_mbuf_best_mempool_ops() returns theirs) */
+	const char *best = rte_mbuf_platform_mempool_ops() != NULL ?
+			   rte_mbuf_platform_mempool_ops() : RTE_MBUF_DEFAULT_MEMPOOL_OPS;
+	uint16_t port;
+
+	if (strcmp(*ops, "stack") != 0 && strcmp(*ops, "lf_stack") != 0)
+		return 0;
+	RTE_ETH_FOREACH_DEV(port) {
+		if (!port_is_af_xdp(port))
+			continue;
+		if (user) {
+			fprintf(stderr, "mcfan: --mbuf-pool-ops-name %s: port %u is net_af_xdp, "
+				"which receives nothing from a pool with the %s handler (DPDK "
+				"22.11: every frame counts as the port's imissed); leave "
+				"--mbuf-pool-ops-name out or give %s\n", *ops, port, *ops, best);
+			return -EINVAL;
+		}
+		snprintf(why, len, "default-af_xdp (port %u is net_af_xdp, which gets no frames "
+			 "from a %s-handler pool in DPDK 22.11)", port, *ops);
+		*ops = best;
+		return 0;
+	}
+	return 0;
+}
+
+uint64_t
+mcfan_ports_kept_mbufs_max(void)
+{
+	struct rte_eth_dev_info info;
+	uint64_t n = 0;
+	uint16_t port;
+
+	RTE_ETH_FOREACH_DEV(port)
+		if (port_is_af_xdp(port) && rte_eth_dev_info_get(port, &info) == 0)
+			n += (uint64_t)RTE_MAX(info.nb_rx_queues, (uint16_t)1) *
+			     (AF_XDP_FILL_MBUFS + MCFAN_TX_DESC);
+	return n;
 }
 
 /* Program the multicast MAC filter for the configured groups; fall back to allmulticast, and

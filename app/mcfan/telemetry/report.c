@@ -355,7 +355,13 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 					       app->tsc_hz, 0) >= 0)
 		fprintf(f, "\nmicrostate accounting (%% of wall time per lcore):\n%s", text);
 	mcfan_igmp_report_print(app, f);
-	if (final)
+	if (final && app->mbufs_outside > 0 &&
+	    (uint64_t)app->mbufs_outside <= app->mbufs_kept_max)
+		fprintf(f, "\nmbufs outside their pool: %" PRId64 "  (kept by net_af_xdp after "
+			"its close, at most %" PRIu64 ": DPDK 22.11 does not return its fill and "
+			"TX completion queues' mbufs; no frame is lost by it)\n", app->mbufs_outside,
+			app->mbufs_kept_max);
+	else if (final)
 		fprintf(f, "\nmbufs outside their pool: %" PRId64 "%s\n", app->mbufs_outside,
 			app->mbufs_outside == 0 ? "" : "  (LEAK)");
 	else
@@ -843,6 +849,8 @@ report_json_build(struct mcfan_app *app)
 	json_object_set_new(root, "ring_size", json_integer(app->cfg.ring_size));
 	json_object_set_new(root, "ring_size_why", json_string(app->ring_size_why));
 	json_object_set_new(root, "mbufs_outside_pool", json_integer(app->mbufs_outside));
+	json_object_set_new(root, "mbufs_kept_by_ports_max",
+			    json_integer((json_int_t)app->mbufs_kept_max));
 out:
 	free(wv);
 	free(gv);
