@@ -163,14 +163,32 @@ print_overrun(const struct mcfan_app *app, FILE *f)
 				v.total, v.ring, v.port);
 }
 
-/* One line: the engines of every data lcore. */
+/* The engine view of worker lcore id among n views, or NULL. */
+static const struct mcfan_engine_view *
+view_of(const struct mcfan_engine_view *ev, unsigned int n, unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (ev[i].lcore_id == id)
+			return &ev[i];
+	return NULL;
+}
+
+/* One line: the engines of every data lcore. A worker lcore shows the engine that takes its
+ * copies now (as show engines: control/engine.h), per-group with the outputs its groups are
+ * on only when they are on more than one. */
 static void
 print_engines(const struct mcfan_app *app, FILE *f)
 {
+	struct mcfan_engine_view *ev = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*ev));
+	const struct mcfan_engine_view *v;
 	struct mcfan_lcore_engines e;
-	unsigned int id, k;
+	unsigned int id, k, n = 0;
 	const char *sep = "";
 
+	if (ev != NULL && app->n_inst > 1)
+		n = mcfan_engines_read(app, ev, app->n_workers);
 	fprintf(f, "\nengines:");
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		if (mcfan_lcore_engines_read(app, id, &e) < 0 || (e.rx == NULL && e.worker == NULL))
@@ -180,16 +198,29 @@ print_engines(const struct mcfan_app *app, FILE *f)
 		sep = ";";
 		if (e.worker == NULL)
 			continue;
-		if (app->n_inst <= 1) {
+		v = view_of(ev, n, id);
+		if (app->n_inst <= 1 || v == NULL) {
 			fprintf(f, " worker %s", e.worker);
 			continue;
 		}
-		/* engines per group (--group-engine): every output the lcore runs */
+		if (v->mode != MCFAN_ENGINE_MODE_GROUPS ||
+		    strcmp(v->engine, MCFAN_ENGINE_PER_GROUP) != 0) {
+			fprintf(f, " worker %s%s", v->engine,
+				v->mode != MCFAN_ENGINE_MODE_GROUPS ? " (set engine)" : "");
+			continue;
+		}
+		/* engines per group (--group-engine): the outputs its groups are on */
 		fprintf(f, " worker %s (outputs", MCFAN_ENGINE_PER_GROUP);
-		for (k = 0; k < app->n_inst; k++)
-			fprintf(f, "%s %u %s", k == 0 ? "" : ",", k, app->cfg.engine_inst[k].name);
+		for (k = 0, sep = ""; k < app->n_inst; k++) {
+			if ((v->outputs & (UINT32_C(1) << k)) == 0)
+				continue;
+			fprintf(f, "%s %u %s", sep, k, app->cfg.engine_inst[k].name);
+			sep = ",";
+		}
 		fprintf(f, ")");
+		sep = ";";
 	}
+	free(ev);
 }
 
 /* Per worker lcore whose engine has counters (tx, pcap: datapath/engine.h), one line. */
