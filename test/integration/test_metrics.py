@@ -1252,6 +1252,17 @@ def readers_run(tmp):
         t.check_eq(no, float(rr.get("not_owner")), "not_owner copies = the report's")
         t.check_eq(sum(series(smp, "mcfan_readers_no_ring_copies_total").values()),
                    float(rr.get("no_ring")), "no_ring copies = the report's")
+        # the readers engine's own counters: every copy delivered or dropped, by name
+        eng = {}
+        for fam in ("mcfan_engine_delivered_copies_total", "mcfan_engine_dropped_copies_total"):
+            for lb, v in series(smp, fam).items():
+                d = dict(lb)
+                if d.get("engine") == "readers":   # summed over the two worker lcores
+                    k = d.get("counter", d.get("reason"))
+                    eng[k] = eng.get(k, 0.0) + v
+        t.check_eq(eng, {"reader_written": float(sum(per.values())), "not_owner": float(no),
+                         "reader_too_big": 2.0, "no_ring": 0.0},
+                   "readers engine series: written, not_owner, too big, no ring")
         r1 = rings[0]["readers"]
         r2 = rings[1]["readers"]
         if not t.check(len(r1) == 1 and len(r2) == 1, f"one reader each on rings 1, 2: "

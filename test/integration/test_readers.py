@@ -198,6 +198,20 @@ def pcap_phase(mcfan, rd_bin):
                    "pcap: the report's reader rings: written, reader_too_big")
         t.check_eq(rr.get("not_owner"), 309 + 100 + 50 + 50,
                    "pcap: the other worker's copies are counted not_owner")
+        # the readers output of each worker: every copy under one of its counters, the 3 too
+        # long for a slot dropped, not delivered (docs/delivery.md: frames = delivered +
+        # dropped)
+        outs = [o for lc in rep["lcores"] for o in (lc.get("engine_outputs") or [])
+                if o["engine"] == "readers"]
+        tot = {k: sum(o["counters"].get(k, 0) for o in outs)
+               for k in ("reader_written", "not_owner", "reader_too_big", "no_ring")}
+        t.check_eq(tot, {"reader_written": 506, "not_owner": 509, "reader_too_big": 3,
+                         "no_ring": 0}, "pcap: the readers outputs' counters")
+        t.check_eq((sum(o["frames"] for o in outs), sum(o["delivered"] for o in outs),
+                    sum(o["dropped"] for o in outs)), (2 * 509, 1015, 3),
+                   "pcap: the readers outputs: frames = delivered + dropped, too big dropped")
+        t.check(all(o["frames"] == o["delivered"] + o["dropped"] for o in outs) and
+                len(outs) == 2, f"pcap: per worker, frames = delivered + dropped: {outs}")
         t.check(os.path.exists(f"/dev/shm/mcfan.{prefix}.239.7.7.7.0") is False and
                 "reader rings (docs/readers.md): 4, frames written 506, reader_too_big 3"
                 in mc.stdout(), "pcap: the text report's reader line")

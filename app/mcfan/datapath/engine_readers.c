@@ -8,7 +8,9 @@
  * number of reader processes read it; then it is counted per group like `count` does and
  * freed. Each ring has one writer, the worker partition gives the group: under replicate,
  * the other workers' copies are counted (not_owner) and freed, the ring has the frame
- * already. A frame longer than a slot counts as reader_too_big in its ring. Each ring
+ * already. A frame longer than a slot counts as reader_too_big in its ring. Per instance on
+ * an lcore, every copy ends under one counter: reader_written, not_owner (delivered),
+ * reader_too_big or no_ring (drops), so frames = delivered + dropped. Each ring
  * written in a pass is published once, after the pass; its sleeping readers are woken when
  * enough frames are waiting for them or the oldest nears the latency budget
  * (--reader-wake-frames, --reader-wake-us: lib/reader's coalesced wakes, checked on every
@@ -19,6 +21,8 @@
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
 
@@ -26,6 +30,77 @@
 #include "log.h"
 #include "mcfan_reader_writer.h"
 #include "datapath/engine.h"
+
+/* What became of the copies one instance handed to this engine on one lcore (its priv):
+ * every copy ends under exactly one (datapath/engine.h). W: the thread that runs the lcore's
+ * worker step (relaxed stores of its local counts); R: the control side. */
+struct readers_inst {
+	struct mcfan_atomic_u64 written;   /* put into the group's ring by this worker */
+	struct mcfan_atomic_u64 not_owner; /* counted and freed: another worker writes the ring */
+	struct mcfan_atomic_u64 too_big;   /* longer than a slot: reader_too_big */
+	struct mcfan_atomic_u64 no_ring;   /* a counter slot without a ring */
+	uint64_t local[4];                 /* the same, the writer's copies */
+};
+
+enum { RD_WRITTEN = 0, RD_NOT_OWNER, RD_TOO_BIG, RD_NO_RING };
+
+static int
+readers_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
+		  const char *args, void **priv)
+{
+	RTE_SET_USED(app);
+	RTE_SET_USED(inst);
+	RTE_SET_USED(args);
+	*priv = rte_zmalloc_socket("mcfan_readers", sizeof(struct readers_inst),
+				   RTE_CACHE_LINE_SIZE, (int)rte_lcore_to_socket_id(lc->lcore_id));
+	return *priv != NULL ? 0 : -ENOMEM;
+}
+
+static void
+readers_release(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv)
+{
+	RTE_SET_USED(app);
+	RTE_SET_USED(lc);
+	rte_free(priv);
+}
+
+/* One more copy under counter k of instance p (NULL: set engine LCORE readers, whose copies
+ * only the lcore's sel_frames and the rings count). */
+static inline void
+inst_count(struct readers_inst *p, unsigned int k)
+{
+	struct mcfan_atomic_u64 *c;
+
+	if (p == NULL)
+		return;
+	c = k == RD_WRITTEN ? &p->written : k == RD_NOT_OWNER ? &p->not_owner :
+	    k == RD_TOO_BIG ? &p->too_big : &p->no_ring;
+	mcfan_atomic_u64_store(c, ++p->local[k], memory_order_relaxed);
+}
+
+static unsigned int
+readers_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc, const void *priv,
+		 struct mcfan_engine_counter *out, unsigned int max)
+{
+	const struct readers_inst *p = priv;
+
+	RTE_SET_USED(app);
+	RTE_SET_USED(lc);
+	if (p == NULL || max < 4)
+		return 0;
+	out[0] = (struct mcfan_engine_counter){"reader_written",
+		mcfan_atomic_u64_load(&p->written, memory_order_relaxed),
+		MCFAN_ENGINE_CTR_DELIVERED};
+	/* counted as count does: the ring has the frame from the worker that writes it */
+	out[1] = (struct mcfan_engine_counter){"not_owner",
+		mcfan_atomic_u64_load(&p->not_owner, memory_order_relaxed),
+		MCFAN_ENGINE_CTR_DELIVERED};
+	out[2] = (struct mcfan_engine_counter){"reader_too_big",
+		mcfan_atomic_u64_load(&p->too_big, memory_order_relaxed), MCFAN_ENGINE_CTR_DROP};
+	out[3] = (struct mcfan_engine_counter){"no_ring",
+		mcfan_atomic_u64_load(&p->no_ring, memory_order_relaxed), MCFAN_ENGINE_CTR_DROP};
+	return 4;
+}
 
 static int
 readers_start(struct mcfan_app *app, struct mcfan_lcore *lc)
@@ -37,8 +112,9 @@ readers_start(struct mcfan_app *app, struct mcfan_lcore *lc)
 	return 0;
 }
 
-/* Write one copy into its group's ring (if this worker writes it); the mbuf stays. */
-static inline void
+/* Write one copy into its group's ring (if this worker writes it); the mbuf stays. Returns
+ * what became of it (RD_*). */
+static inline unsigned int
 readers_put(struct mcfan_rw_table *t, struct mcfan_rw_worker *wc, struct rte_mbuf *m,
 	    int meta_offset, uint16_t self, struct mcfan_rw **touched, unsigned int *n_touched)
 {
@@ -51,16 +127,16 @@ readers_put(struct mcfan_rw_table *t, struct mcfan_rw_worker *wc, struct rte_mbu
 	w = mcfan_rw_slot_load(t, meta->group_id);
 	if (unlikely(w == NULL)) {
 		mcfan_atomic_u64_store(&wc->no_ring, ++wc->no_ring_local, memory_order_relaxed);
-		return;
+		return RD_NO_RING;
 	}
 	if (w->owner != self) {
 		mcfan_atomic_u64_store(&wc->not_owner, ++wc->not_owner_local,
 				       memory_order_relaxed);
-		return;
+		return RD_NOT_OWNER;
 	}
 	d = mcfan_rw_begin(w, len, mcfan_rw_tsc_ns(t, meta->rx_tsc));
 	if (d == NULL)
-		return; /* counted as reader_too_big */
+		return RD_TOO_BIG; /* counted in its ring as reader_too_big */
 	for (seg = m; seg != NULL && off < len; seg = seg->next) {
 		l = RTE_MIN((uint32_t)seg->data_len, len - off);
 		rte_memcpy(d + off, rte_pktmbuf_mtod(seg, const void *), l);
@@ -71,6 +147,7 @@ readers_put(struct mcfan_rw_table *t, struct mcfan_rw_worker *wc, struct rte_mbu
 		w->listed = true;
 		touched[(*n_touched)++] = w;
 	}
+	return RD_WRITTEN;
 }
 
 static void
@@ -84,9 +161,9 @@ readers_deliver(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv,
 	uint16_t self = (uint16_t)lc->worker_index;
 	uint64_t now = 0;
 
-	RTE_SET_USED(priv);
 	for (i = 0; i < n; i++)
-		readers_put(t, wc, pkts[i], app->meta_offset, self, touched, &n_touched);
+		inst_count(priv, readers_put(t, wc, pkts[i], app->meta_offset, self, touched,
+					     &n_touched));
 	/* publish each ring once for the burst; wake its sleepers now or defer it */
 	if (n_touched != 0)
 		now = rte_rdtsc();
@@ -124,6 +201,9 @@ static const struct mcfan_engine engine_readers = {
 	.start = readers_start,
 	.deliver = readers_deliver,
 	.pass = readers_pass,
+	.configure = readers_configure,
+	.release = readers_release,
+	.counters = readers_counters,
 };
 
 MCFAN_ENGINE_REGISTER(engine_readers);
