@@ -245,6 +245,8 @@ def test_set_engine():
         tel_out = telemetry(a.prefix, "/mcfan/engine_outputs")
         tel_bad = telemetry(a.prefix, f"/mcfan/set_engine,239.9.9.1:{PORT} pcap:/tmp")
         tel_set = telemetry(a.prefix, f"/mcfan/set_engine,239.9.9.1:{PORT} tx:net_tap1")
+        # what is missing, as the console says it (trial9: null and no word before)
+        tel_miss = [telemetry(a.prefix, c) for c in ("/mcfan/set_engine", "/mcfan/set_engine,2")]
         dump.stop()
         a.console("quit")
         rc, rep = a.stop()
@@ -264,6 +266,14 @@ def test_set_engine():
     t.check_eq(tel_set, {"status": 0, "message": f"239.9.9.1:{PORT}: engine instance 1 "
                          "(tx:net_tap1) from the next RX burst"},
                f"{tag} /mcfan/set_engine moves a group back to tx")
+    t.check(isinstance(tel_miss[0], dict) and tel_miss[0].get("status") == -22 and
+            tel_miss[0].get("message", "").startswith("set engine: give a worker lcore or "
+                                                      "groups, then an engine"),
+            f"{tag} /mcfan/set_engine without a parameter says what to give: {tel_miss[0]}")
+    t.check(isinstance(tel_miss[1], dict) and tel_miss[1].get("status") == -22 and
+            tel_miss[1].get("message", "").startswith("set engine: give an engine after "
+                                                      "lcore 2: set engine 2 NAME[:ARGS]"),
+            f"{tag} /mcfan/set_engine,2 says an engine is missing: {tel_miss[1]}")
     t.check(isinstance(tel_bad, dict) and tel_bad.get("status") == -95 and
             "is no engine instance of this run" in tel_bad.get("message", ""),
             f"{tag} /mcfan/set_engine refuses an engine with set-up (-ENOTSUP): {tel_bad}")

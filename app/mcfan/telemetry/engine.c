@@ -155,17 +155,23 @@ tel_set_engine(struct mcfan_app *app, const char *cmd, const char *params,
 	int ret;
 
 	RTE_SET_USED(cmd);
-	if (params == NULL || strlen(params) > MCFAN_TEL_PARAM_MAX)
+	if (params != NULL && strlen(params) > MCFAN_TEL_PARAM_MAX)
 		return -EINVAL;
-	snprintf(buf, sizeof(buf), "%s", params);
+	snprintf(buf, sizeof(buf), "%s", params != NULL ? params : "");
 	sp = strchr(buf, ' ');
-	if (sp == NULL || sp == buf || sp[1] == '\0')
-		return -EINVAL;
-	*sp++ = '\0';
-	if (mcfan_tel_param_uint(buf, UINT32_MAX, &id) == 0)
-		ret = mcfan_ctl_set_engine(app, id, sp, msg, sizeof(msg));
-	else
-		ret = mcfan_ctl_set_group_engine(app, buf, sp, msg, sizeof(msg));
+	if (sp != NULL && sp != buf && sp[1] != '\0') {
+		*sp++ = '\0';
+		if (mcfan_tel_param_uint(buf, UINT32_MAX, &id) == 0)
+			ret = mcfan_ctl_set_engine(app, id, sp, msg, sizeof(msg));
+		else
+			ret = mcfan_ctl_set_group_engine(app, buf, sp, msg, sizeof(msg));
+	} else {
+		/* no target or no engine: what is missing, as the console's set engine says */
+		if (sp != NULL)
+			*sp = '\0';
+		ret = mcfan_ctl_set_engine_missing(app, buf[0] != '\0' ? buf : NULL, msg,
+						   sizeof(msg));
+	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_int(d, "status", ret);
 	rte_tel_data_add_dict_string(d, "message", msg);
