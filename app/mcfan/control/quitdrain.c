@@ -81,10 +81,12 @@ mcfan_quit_drain(struct mcfan_app *app)
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!app->ports[port].used || !app->ports[port].started)
 			continue;
-		/* only a port with a kernel queue in its path holds frames that arrived and wait;
-		 * a file source (net_pcap rx_pcap, infinite_rx) or net_ring/net_null would only
-		 * produce new ones */
-		if (mcfan_kernel_read(app, port, &ps, &kv) < 0 || strcmp(kv.source, "none") == 0)
+		/* only a port with a kernel queue in its path, or a net_ring port (its rings hold
+		 * what was sent into them: by mcfan's tx engine too, whose TX feeds its own RX),
+		 * holds frames that arrived and wait; a file source (net_pcap rx_pcap,
+		 * infinite_rx) or net_null would only produce new ones */
+		if (strcmp(app->ports[port].driver, "net_ring") != 0 &&
+		    (mcfan_kernel_read(app, port, &ps, &kv) < 0 || strcmp(kv.source, "none") == 0))
 			continue;
 		max_frames = RTE_MAX((uint32_t)app->ports[port].nb_rxd,
 				     (uint32_t)MCFAN_QUITDRAIN_MIN_FRAMES) +
