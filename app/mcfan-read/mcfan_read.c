@@ -13,7 +13,8 @@
  * Sequence gaps: the UDP payload's iperf2 datagram number (iperf2 include/payloads.h: id at
  * bytes 0..3 and id2 at 12..15, big-endian; a negative id ends a test) is followed, and a
  * jump forward counts as a gap of that many datagrams (seq_lost); frames of other kinds
- * count in seq_other. Exit status: 0, 1 on an error of the library, 2 on bad usage.
+ * (too short for the header, or a tv_usec of a second or more: not iperf2) count in
+ * seq_other. Exit status: 0, 1 on an error of the library, 2 on bad usage.
  */
 
 #include <arpa/inet.h>
@@ -288,6 +289,12 @@ seq_track(struct seq_state *s, const uint8_t *frame, uint32_t len)
 		s->other++;
 		return;
 	}
+	/* tv_usec (bytes 8..11) of an iperf2 datagram is below one second: other payloads
+	 * (bytes of text, another protocol) are not followed as sequence numbers */
+	if (be(p + 8, 4) >= 1000000u) {
+		s->other++;
+		return;
+	}
 	id = (int64_t)(be(p + 12, 4) << 32 | be(p, 4));
 	if (id < 0) {
 		s->ends++;
@@ -359,8 +366,8 @@ main(int argc, char **argv)
 	uint64_t last_lost = 0, prev_frames = 0;
 	double seconds = 0;
 	bool quiet = false, closed = false, zero_copy = false, writer_dead = false;
-	bool not_served = false;
-	unsigned int flags = 0, line = 0;
+	bool not_served = false, seen[26] = {false};
+	unsigned int flags = 0, line = 0, i;
 	struct mcfan_reader_stats st;
 	struct mcfan_reader_frame f;
 	struct mcfan_reader *r;
@@ -370,9 +377,23 @@ main(int argc, char **argv)
 	int c, ret, status = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c >= 'a' && c <= 'z' && seen[c - 'a']) {
+			for (i = 0; opts[i].name != NULL && opts[i].val != c; i++)
+				;
+			fprintf(stderr, "mcfan-read: --%s given twice: give it once\n",
+				opts[i].name != NULL ? opts[i].name : "an option");
+			return EXIT_USAGE;
+		}
+		if (c >= 'a' && c <= 'z')
+			seen[c - 'a'] = true;
 		switch (c) {
 		case 'p':
 			prefix = optarg;
+			if (prefix[0] == '\0' || strchr(prefix, '/') != NULL) {
+				fprintf(stderr, "mcfan-read: --file-prefix '%s': give the name mcfan's "
+					"EAL --file-prefix had (not empty, no '/')\n", prefix);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'g':
 			group = optarg;

@@ -117,6 +117,7 @@ def pcap_phase(mcfan, rd_bin):
     prefix = f"mcfan-readers-pcap-{os.getpid()}"
     mc = None
     rds = {}
+    seq_rd = None
     try:
         pcap = os.path.join(work, "in.pcap")
         frames, want_bytes = [], {"239.9.9.1": 0, "239.9.9.2": 0}
@@ -158,6 +159,10 @@ def pcap_phase(mcfan, rd_bin):
         rds = {g: Reader([rd_bin, "--file-prefix", prefix, "--group",
                           g if ":" in g or g == "239.7.7.7" else f"{g}:{PORT}", "--oldest",
                           "--quiet", "--no-seq"], g, "c") for g in want_frames}
+        # and one following sequence numbers on payloads that are not iperf2 (trial9: a
+        # "seq_lost" of 1.4e17 from bytes of text): every frame counts in seq_other
+        seq_rd = Reader([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.2:{PORT}",
+                         "--oldest", "--quiet"], "239.9.9.2", "c")
         tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
         v, end = None, time.monotonic() + 20
         while time.monotonic() < end:
@@ -221,8 +226,13 @@ def pcap_phase(mcfan, rd_bin):
             t.check_eq((res.get("frames"), res.get("bytes"), res.get("lost")),
                        (want_frames[g], want_bytes[g], 0),
                        f"pcap: {g}: the reader has every frame that fits, byte for byte")
+        seq_rd.finish(30)
+        res = seq_rd.result() or {}
+        t.check_eq({k: res.get(k) for k in ("frames", "seq_gaps", "seq_lost", "seq_other")},
+                   {"frames": 100, "seq_gaps": 0, "seq_lost": 0, "seq_other": 100},
+                   "pcap: payloads that are not iperf2 count in seq_other, not as gaps")
     finally:
-        for r in rds.values():
+        for r in list(rds.values()) + ([seq_rd] if seq_rd is not None else []):
             if r.p.poll() is None:
                 r.p.kill()
                 r.p.wait()
@@ -263,7 +273,17 @@ def main():
                         (["--group", "198.18.0.2:3999"], "mcfan-read: --group 198.18.0.2:3999: "
                          "198.18.0.2 is not a multicast address (IPv4 224.0.0.0/4, IPv6 "
                          "ff00::/8)\n"),
-                        (["--group", "[fe80::1]:5000"], "fe80::1 is not a multicast address")):
+                        (["--group", "[fe80::1]:5000"], "fe80::1 is not a multicast address"),
+                        # an option twice, a prefix that is a path or empty (trial9)
+                        (["--group", "239.9.9.1:3999", "--group", "239.9.9.2:3999"],
+                         "mcfan-read: --group given twice: give it once\n"),
+                        (["--group", "239.9.9.1:3999", "--count", "1", "--count=2"],
+                         "--count given twice"),
+                        (["--file-prefix", "../x", "--group", "239.9.9.1:3999"],
+                         "mcfan-read: --file-prefix '../x': give the name mcfan's EAL "
+                         "--file-prefix had (not empty, no '/')\n"),
+                        (["--file-prefix", "", "--group", "239.9.9.1:3999"],
+                         "--file-prefix '': give the name")):
         p = subprocess.run([rd_bin, *args], capture_output=True, text=True, timeout=30)
         t.check(p.returncode == 2 and words in p.stderr,
                 f"mcfan-read {' '.join(args)}: exit 2, {words!r}: {p.returncode} "
