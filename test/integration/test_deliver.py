@@ -542,6 +542,9 @@ BAD_ENGINE = [
      "directory)"),
     ("pcap:/nonexistent-mcfan", "--worker-engine: pcap: '/nonexistent-mcfan' is not a "
      "directory"),
+    # root passes access() there: a probe file is made (trial9: every copy write_failed)
+    ("pcap:/proc", "--worker-engine: pcap: directory '/proc' is not writable: no file can be "
+     "made in it ("),
     ("pcap:/tmp,rotate-mb=0", "--worker-engine: pcap: rotate-mb '0' is not allowed: MiB, "
      "1..1048576"),
     ("pcap:/tmp,rotate-s=x", "--worker-engine: pcap: rotate-s 'x' is not allowed: seconds, "

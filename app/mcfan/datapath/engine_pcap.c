@@ -15,6 +15,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,29 @@ struct pcap_args {
 	uint64_t rotate_s;
 };
 
+/* Can a file be made in dir? 0, or -errno with err saying so. */
+static int
+probe_file(const char *dir, char *err, size_t len)
+{
+	char path[PATH_MAX];
+	int fd, e;
+
+	if (snprintf(path, sizeof(path), "%s/.mcfan-probe-XXXXXX", dir) >= (int)sizeof(path)) {
+		snprintf(err, len, "directory '%s': its path is too long", dir);
+		return -ENAMETOOLONG;
+	}
+	fd = mkstemp(path);
+	if (fd < 0) {
+		e = errno;
+		snprintf(err, len, "directory '%s' is not writable: no file can be made in it (%s)",
+			 dir, strerror(e));
+		return -e;
+	}
+	close(fd);
+	unlink(path);
+	return 0;
+}
+
 static int
 pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
 {
@@ -69,6 +93,10 @@ pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
 		snprintf(err, len, "directory '%s' is not writable", tok[0]);
 		return -EINVAL;
 	}
+	/* access() says yes to root on any directory of a file system mounted read-write,
+	 * procfs and sysfs too: make (and remove) a file to be sure */
+	if (probe_file(tok[0], err, len) < 0)
+		return -EINVAL;
 	snprintf(a->dir, sizeof(a->dir), "%s", tok[0]);
 	for (i = 1; i < n; i++) {
 		val = strchr(tok[i], '=');
