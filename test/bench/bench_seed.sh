@@ -59,13 +59,15 @@
 # docs/performance.md "The senders' rate". Every run prints the rate its senders reached.
 #
 # Usage: test/bench/bench_seed.sh [-d SECONDS] [-r ROUNDS] [-R "RATE ..."] [-b BUILD_DIR]
-#                                 [-F FRAMECNT] [-M "RUN ..."] [-S SENDER] [-T TICK_US] [-k]
+#                                 [-F FRAMECNT] [-V VDEV] [-M "RUN ..."] [-S SENDER] [-T TICK_US] [-k]
 #                                 [-- MCFAN_OPTIONS...]
 #   -d  seconds of traffic per run (default 10)
 #   -r  rounds: each round runs base, kernel, mcfan at every rate (default 1)
 #   -R  datagrams/s per group, space separated (default "3300 16500")
 #   -b  meson build directory holding app/mcfan/mcfan (default: build); or set MCFAN=path
 #   -F  framecnt of net_af_packet (default 4096, as bench_idle.sh)
+#   -V  mcfan's receive vdev: af_packet (default, net_af_packet: the issues' setup) or af_xdp
+#       (net_af_xdp on the same veth, libxdp's default XDP program; docs/guide.md "net_af_xdp")
 #   -P  CPUS: pin the senders to these CPUs (taskset list, e.g. 0; default: not pinned)
 #   -M  the runs of a round, in order (default "base kernel mcfan"; also kprocs, readers)
 #   -S  the senders: paced (default, lab_send_paced) or iperf2 (lab_send)
@@ -81,18 +83,20 @@ ROUNDS=1
 RATES="3300 16500"
 BUILD=build
 FRAMECNT=4096
+VDEV_KIND=af_packet
 KEEP=0
 PIN=
 RUNS="base kernel mcfan"
 SENDER=paced
 TICK_US=1000
-while getopts "d:r:R:b:F:P:M:S:T:kh" o; do
+while getopts "d:r:R:b:F:V:P:M:S:T:kh" o; do
 	case $o in
 	d) SECS=$OPTARG ;;
 	r) ROUNDS=$OPTARG ;;
 	R) RATES=$OPTARG ;;
 	b) BUILD=$OPTARG ;;
 	F) FRAMECNT=$OPTARG ;;
+	V) VDEV_KIND=$OPTARG ;;
 	P) PIN=$OPTARG ;;
 	M) RUNS=$OPTARG ;;
 	S) SENDER=$OPTARG ;;
@@ -105,6 +109,7 @@ shift $((OPTIND - 1))
 EXTRA=("$@")
 case $SECS in ''|*[!0-9]*|0) echo "bench: -d wants whole seconds >= 1" >&2; exit 2 ;; esac
 case $ROUNDS in ''|*[!0-9]*|0) echo "bench: -r wants a count >= 1" >&2; exit 2 ;; esac
+case $VDEV_KIND in af_packet|af_xdp) ;; *) echo "bench: -V wants af_packet or af_xdp" >&2; exit 2 ;; esac
 case $SENDER in paced|iperf2) ;; *) echo "bench: -S wants paced or iperf2" >&2; exit 2 ;; esac
 case $TICK_US in ''|*[!0-9]*|0) echo "bench: -T wants microseconds >= 10" >&2; exit 2 ;; esac
 [[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
@@ -261,6 +266,15 @@ stop_procs() {
 	PROCS=()
 }
 
+# rcv_vdev: mcfan's --vdev argument on the receiver's veth (-V)
+rcv_vdev() {
+	if [ "$VDEV_KIND" = af_xdp ]; then
+		echo "net_af_xdp0,iface=$LAB_VRCV,start_queue=0,queue_count=1"
+	else
+		echo "net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=$FRAMECNT"
+	fi
+}
+
 # run ROUND RATE NAME: one run; appends "round rate name busy_s rcv_s copies want dur
 # rx_cpf wk_cpf extra" to $WORK/rows
 run() {
@@ -280,7 +294,7 @@ run() {
 	mcfan)
 		lab_rcv_bg "$out" "$MCFAN" --lcores '0@0,1@1,(2-11)@1' --no-huge -m 512 --in-memory \
 			--file-prefix "mcfan-bseed-$$-$tag" --no-pci --log-level lib.eal:warning \
-			--vdev "net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=$FRAMECNT" -- \
+			--vdev "$(rcv_vdev)" -- \
 			--rx-lcores 1 --worker-lcores 2-11 --fanout replicate \
 			--groups "239.9.9.1-$NGROUPS:3999" --report-json "$rep" "${EXTRA[@]}"
 		RPID=$LAB_BG_PID
@@ -304,7 +318,7 @@ run() {
 		local g i files=()
 		lab_rcv_bg "$out" "$MCFAN" --lcores '0@0,1@1' --no-huge -m 512 --in-memory \
 			--file-prefix "mcfan-bseed-$$-$tag" --no-pci --log-level lib.eal:warning \
-			--vdev "net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=$FRAMECNT" -- \
+			--vdev "$(rcv_vdev)" -- \
 			--rx-lcores 1 --worker-lcores 1 --worker-engine readers \
 			--groups "239.9.9.1-$NGROUPS:3999" --report-json "$rep" "${EXTRA[@]}"
 		RPID=$LAB_BG_PID
@@ -423,7 +437,7 @@ PY
 
 echo "bench_seed: $NGROUPS groups x rates ($RATES) datagrams/s of $LEN bytes, ${SECS} s a run," \
 	"$ROUNDS round(s), kernel: $(( NGROUPS * PER_GROUP )) sockets, mcfan: 10 workers on one" \
-	"CPU, default idle options${EXTRA[*]:+ plus ${EXTRA[*]}}, senders: $SENDER" \
+	"CPU on $VDEV_KIND, default idle options${EXTRA[*]:+ plus ${EXTRA[*]}}, senders: $SENDER" \
 	"$([ "$SENDER" = paced ] && echo "(tick $TICK_US us)") on CPUs ${PIN:-any};" \
 	"mcfan $MCFAN"
 echo "host: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
