@@ -620,6 +620,18 @@ def test_bad_input():
     ring_loop(tag)
 
 
+def ring_run(name, vdevs, what):
+    """mcfan for 1 s on vdevs with tx:net_ring0,dst-port=5000: exit status 0 and a report
+    checked; returns (stderr, report or None)."""
+    eal = t.eal_args(name, extra=vdevs)
+    rc, _, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "--duration", "1",
+                                        "--worker-engine", "tx:net_ring0,dst-port=5000"])
+    t.check_eq(rc, 0, f"{what}: exit status ({err[-400:]!r})")
+    t.remove_runtime_dir(eal)
+    t.check(rep is not None, f"{what}: report")
+    return err, rep
+
+
 def ring_loop(tag):
     """tx to a net_ring port, whose TX feeds its own RX (mcfan polls it): unchanged copies
     would loop without end, so refused; rewritten to a port mcfan has not joined they come
@@ -638,12 +650,8 @@ def ring_loop(tag):
             "to a group mcfan has not joined" in err, f"{tag} tx:net_ring0: {err[-500:]!r}")
     t.check(rep is None, f"{tag} tx:net_ring0: no report")
     t.remove_runtime_dir(eal)
-    eal = t.eal_args("dlvring2", extra=vdevs)
-    rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "--duration",
-                                          "1", "--worker-engine", "tx:net_ring0,dst-port=5000"])
-    t.check_eq(rc, 0, f"{tag} tx:net_ring0,dst-port=5000: exit status ({err[-400:]!r})")
-    t.remove_runtime_dir(eal)
-    if not t.check(rep is not None, f"{tag} tx:net_ring0,dst-port=5000: report"):
+    err, rep = ring_run("dlvring2", vdevs, f"{tag} tx:net_ring0,dst-port=5000")
+    if rep is None:
         return
     n = sent_total()
     d = rep["drops"]
@@ -657,13 +665,9 @@ def ring_loop(tag):
     t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} ring loop: every mbuf back in its pool")
     # a flowing loop (infinite_rx): the copies sent after the RX lcore's last poll wait in
     # net_ring's ring at quit; drained and counted, not left outside the pool
-    eal = t.eal_args("dlvring3", extra=["--vdev", f"net_pcap0,rx_pcap={pcap},infinite_rx=1",
-                                        "--vdev", "net_ring0"])
-    rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "--duration",
-                                          "1", "--worker-engine", "tx:net_ring0,dst-port=5000"])
-    t.check_eq(rc, 0, f"{tag} flowing ring loop: exit status ({err[-400:]!r})")
-    t.remove_runtime_dir(eal)
-    if not t.check(rep is not None, f"{tag} flowing ring loop: report"):
+    err, rep = ring_run("dlvring3", ["--vdev", f"net_pcap0,rx_pcap={pcap},infinite_rx=1",
+                                     "--vdev", "net_ring0"], f"{tag} flowing ring loop")
+    if rep is None:
         return
     t.check(rep["drops"]["quit_drained"] > 0 and
             re.search(r"quit: port 1 queue 1: \d+ frames still queued, drained", err),
