@@ -24,6 +24,7 @@ Usage: test_readers_served.py MCFAN_BINARY. Exit 77 (skip) when not root.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -229,6 +230,7 @@ def main():
             if f.startswith(f"mcfan.{prefix}."):
                 os.unlink(os.path.join("/dev/shm", f))
         t.remove_runtime_dir(eal)
+        shutil.rmtree(work, ignore_errors=True)
     return t.finish("readers_served")
 
 
