@@ -45,6 +45,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -501,6 +502,25 @@ mcfan_worker_index(const struct mcfan_app *app, uint64_t lcore_id)
 	if (lcore_id >= RTE_MAX_LCORE || (app->lcores[lcore_id].role & MCFAN_ROLE_WORKER) == 0)
 		return -1;
 	return (int)app->lcores[lcore_id].worker_index;
+}
+
+/**
+ * Is port a device of the given driver (rte_eth_dev_info.driver_name, e.g. "net_af_xdp")?
+ * Any control thread, once EAL probed the ports (before they are configured too).
+ *
+ * @param port
+ *   Any port id; one EAL did not probe is no driver's.
+ * @param driver
+ *   The driver's name.
+ * @return
+ *   true if port is probed and its driver is driver.
+ */
+static inline bool
+mcfan_port_driver_is(uint16_t port, const char *driver)
+{
+	struct rte_eth_dev_info info;
+
+	return rte_eth_dev_info_get(port, &info) == 0 && strcmp(info.driver_name, driver) == 0;
 }
 
 /* params.c */

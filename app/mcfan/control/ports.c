@@ -122,17 +122,6 @@ port_rxq_wanted(const struct mcfan_app *app, uint16_t port, const struct rte_eth
 	return q;
 }
 
-/* Is port a net_af_xdp device? (DPDK 22.11's, built on libxdp: its umem is the mbuf pool's
- * memory and its fill queue holds AF_XDP_FILL_MBUFS mbufs an RX queue.) */
-static bool
-port_is_af_xdp(uint16_t port)
-{
-	struct rte_eth_dev_info info;
-
-	return rte_eth_dev_info_get(port, &info) == 0 &&
-	       strcmp(info.driver_name, "net_af_xdp") == 0;
-}
-
 uint64_t
 mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held, unsigned int *rx_queues)
 {
@@ -148,8 +137,9 @@ mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held, unsigned int *rx_
 			q = port_rxq_wanted(app, port, &info);
 		*rx_queues += q;
 		need += (uint64_t)q * MCFAN_RX_DESC;
-		/* net_af_xdp's fill queue: mbufs the kernel fills, beside those in its RX ring */
-		if (port_is_af_xdp(port))
+		/* net_af_xdp's fill queue: mbufs the kernel fills, beside those in its RX ring
+		 * (its umem is the pool's memory) */
+		if (mcfan_port_driver_is(port, "net_af_xdp"))
 			need += (uint64_t)q * AF_XDP_FILL_MBUFS;
 		/* the tx engine's queues hold the copies they send until the PMD frees them */
 		need += (uint64_t)app->ports[port].nb_txq_workers * MCFAN_TX_DESC;
@@ -169,7 +159,7 @@ mcfan_ports_pool_ops_check(const char **ops, bool user, char *why, size_t len)
 	if (strcmp(*ops, "stack") != 0 && strcmp(*ops, "lf_stack") != 0)
 		return 0;
 	RTE_ETH_FOREACH_DEV(port) {
-		if (!port_is_af_xdp(port))
+		if (!mcfan_port_driver_is(port, "net_af_xdp"))
 			continue;
 		if (user) {
 			fprintf(stderr, "mcfan: --mbuf-pool-ops-name %s: port %u is net_af_xdp, "
@@ -194,7 +184,8 @@ mcfan_ports_kept_mbufs_max(void)
 	uint16_t port;
 
 	RTE_ETH_FOREACH_DEV(port)
-		if (port_is_af_xdp(port) && rte_eth_dev_info_get(port, &info) == 0)
+		if (rte_eth_dev_info_get(port, &info) == 0 &&
+		    strcmp(info.driver_name, "net_af_xdp") == 0)
 			n += (uint64_t)RTE_MAX(info.nb_rx_queues, (uint16_t)1) *
 			     (AF_XDP_FILL_MBUFS + MCFAN_TX_DESC);
 	return n;

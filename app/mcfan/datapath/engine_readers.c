@@ -34,15 +34,30 @@
 /* What became of the copies one instance handed to this engine on one lcore (its priv):
  * every copy ends under exactly one (datapath/engine.h). W: the thread that runs the lcore's
  * worker step (relaxed stores of its local counts); R: the control side. */
-struct readers_inst {
-	struct mcfan_atomic_u64 written;   /* put into the group's ring by this worker */
-	struct mcfan_atomic_u64 not_owner; /* counted and freed: another worker writes the ring */
-	struct mcfan_atomic_u64 too_big;   /* longer than a slot: reader_too_big */
-	struct mcfan_atomic_u64 no_ring;   /* a counter slot without a ring */
-	uint64_t local[4];                 /* the same, the writer's copies */
+enum {
+	RD_WRITTEN = 0, /* put into the group's ring by this worker */
+	RD_NOT_OWNER,   /* counted and freed: another worker writes the ring */
+	RD_TOO_BIG,     /* longer than a slot: reader_too_big */
+	RD_NO_RING,     /* a counter slot without a ring */
+	RD_COUNTERS
 };
 
-enum { RD_WRITTEN = 0, RD_NOT_OWNER, RD_TOO_BIG, RD_NO_RING };
+struct readers_inst {
+	struct mcfan_atomic_u64 n[RD_COUNTERS]; /* by RD_* */
+	uint64_t local[RD_COUNTERS];            /* the same, the writer's copies */
+};
+
+/* Name and kind of each counter, by RD_*. */
+static const struct {
+	const char *name;
+	uint8_t kind;
+} rd_counter[RD_COUNTERS] = {
+	[RD_WRITTEN] = {"reader_written", MCFAN_ENGINE_CTR_DELIVERED},
+	/* counted as count does: the ring has the frame from the worker that writes it */
+	[RD_NOT_OWNER] = {"not_owner", MCFAN_ENGINE_CTR_DELIVERED},
+	[RD_TOO_BIG] = {"reader_too_big", MCFAN_ENGINE_CTR_DROP},
+	[RD_NO_RING] = {"no_ring", MCFAN_ENGINE_CTR_DROP},
+};
 
 static int
 readers_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
@@ -69,13 +84,8 @@ readers_release(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv)
 static inline void
 inst_count(struct readers_inst *p, unsigned int k)
 {
-	struct mcfan_atomic_u64 *c;
-
-	if (p == NULL)
-		return;
-	c = k == RD_WRITTEN ? &p->written : k == RD_NOT_OWNER ? &p->not_owner :
-	    k == RD_TOO_BIG ? &p->too_big : &p->no_ring;
-	mcfan_atomic_u64_store(c, ++p->local[k], memory_order_relaxed);
+	if (p != NULL)
+		mcfan_atomic_u64_store(&p->n[k], ++p->local[k], memory_order_relaxed);
 }
 
 static unsigned int
@@ -83,23 +93,16 @@ readers_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc, cons
 		 struct mcfan_engine_counter *out, unsigned int max)
 {
 	const struct readers_inst *p = priv;
+	unsigned int k;
 
 	RTE_SET_USED(app);
 	RTE_SET_USED(lc);
-	if (p == NULL || max < 4)
+	if (p == NULL || max < RD_COUNTERS)
 		return 0;
-	out[0] = (struct mcfan_engine_counter){"reader_written",
-		mcfan_atomic_u64_load(&p->written, memory_order_relaxed),
-		MCFAN_ENGINE_CTR_DELIVERED};
-	/* counted as count does: the ring has the frame from the worker that writes it */
-	out[1] = (struct mcfan_engine_counter){"not_owner",
-		mcfan_atomic_u64_load(&p->not_owner, memory_order_relaxed),
-		MCFAN_ENGINE_CTR_DELIVERED};
-	out[2] = (struct mcfan_engine_counter){"reader_too_big",
-		mcfan_atomic_u64_load(&p->too_big, memory_order_relaxed), MCFAN_ENGINE_CTR_DROP};
-	out[3] = (struct mcfan_engine_counter){"no_ring",
-		mcfan_atomic_u64_load(&p->no_ring, memory_order_relaxed), MCFAN_ENGINE_CTR_DROP};
-	return 4;
+	for (k = 0; k < RD_COUNTERS; k++)
+		out[k] = (struct mcfan_engine_counter){rd_counter[k].name,
+			mcfan_atomic_u64_load(&p->n[k], memory_order_relaxed), rd_counter[k].kind};
+	return RD_COUNTERS;
 }
 
 static int

@@ -320,17 +320,6 @@ tx_queues_check(const struct mcfan_app *app)
 	return 0;
 }
 
-/* Does port send its TX into its own RX? A net_ring vdev (--vdev net_ringN) does: its rings
- * serve both. */
-static bool
-tx_port_loops(uint16_t port)
-{
-	struct rte_eth_dev_info info;
-
-	return rte_eth_dev_info_get(port, &info) == 0 &&
-	       strcmp(info.driver_name, "net_ring") == 0;
-}
-
 static int
 tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	     const char *args, void **priv)
@@ -353,9 +342,10 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 			rte_eth_dev_count_avail() > 0 ? rte_eth_dev_count_avail() - 1u : 0u);
 		return -EINVAL;
 	}
-	/* mcfan polls every probed port, and a net_ring vdev's TX queues are its RX queues:
-	 * unchanged copies would come back as frames of their group, be sent again, and so on */
-	if (!a.rw_ip && !a.rw_port && tx_port_loops(port)) {
+	/* mcfan polls every probed port, and a net_ring vdev's (--vdev net_ringN) TX queues are
+	 * its RX queues: unchanged copies would come back as frames of their group, be sent
+	 * again, and so on */
+	if (!a.rw_ip && !a.rw_port && mcfan_port_driver_is(port, "net_ring")) {
 		fprintf(stderr, "mcfan: %s: tx:%s: port %u is net_ring, whose TX feeds its own RX, "
 			"which mcfan polls: every copy would come back as a new frame of its group "
 			"and be sent again, without end; send on another port, or rewrite dst-ip "

@@ -185,7 +185,7 @@ print_engines(const struct mcfan_app *app, FILE *f)
 	const struct mcfan_engine_view *v;
 	struct mcfan_lcore_engines e;
 	unsigned int id, k, n = 0;
-	const char *sep = "";
+	const char *sep = "", *osep;
 
 	if (ev != NULL && app->n_inst > 1)
 		n = mcfan_engines_read(app, ev, app->n_workers);
@@ -211,14 +211,13 @@ print_engines(const struct mcfan_app *app, FILE *f)
 		}
 		/* engines per group (--group-engine): the outputs its groups are on */
 		fprintf(f, " worker %s (outputs", MCFAN_ENGINE_PER_GROUP);
-		for (k = 0, sep = ""; k < app->n_inst; k++) {
+		for (k = 0, osep = ""; k < app->n_inst; k++) {
 			if ((v->outputs & (UINT32_C(1) << k)) == 0)
 				continue;
-			fprintf(f, "%s %u %s", sep, k, app->cfg.engine_inst[k].name);
-			sep = ",";
+			fprintf(f, "%s %u %s", osep, k, app->cfg.engine_inst[k].name);
+			osep = ",";
 		}
 		fprintf(f, ")");
-		sep = ";";
 	}
 	free(ev);
 }
