@@ -12,6 +12,17 @@
 #      mean of testpmd's own "Rx-pps" figures (--stats-period 1), the first one (start-up)
 #      left out.
 #   C. mcfan as A with --no-msacc.
+#   E. (once, before the rounds; not with -m) the second peer issue 10's P1 names:
+#      dpdk-test-eventdev's pipeline tests (pipeline_queue, then pipeline_atq) with the
+#      software event device (event_sw0) on the same vdev and the same lcore to CPU map (its
+#      Rx adapter and scheduler as services on lcore 1, CPU 1; its worker lcore 2 on CPU 0).
+#      Printed: its result line, or the reason it cannot run. DPDK 22.11's pipeline tests
+#      need a port with the RSS hash offload when the event device has no internal Rx
+#      adapter port (event_sw has none), and event_sw has no all-types queues (pipeline_atq);
+#      none of the vdevs here has that offload (net_pcap, net_null, net_ring, net_tap,
+#      net_memif: docs/performance.md "The eventdev peer"), so on this host E only prints why.
+#      When it does run, its own throughput lines are printed as they are (Mpps on the wall
+#      clock) with the CPU-seconds of its service lcore; the script makes no ratio of them.
 #
 # Printed: every run, then the medians over the rounds, the ratio mcfan/testpmd (goal
 # >= 0.95 on the wall clock, issue 2; >= 0.9 per CPU-second of the RX lcore, issue 10's
@@ -63,6 +74,7 @@ case $ROUNDS in ''|*[!0-9]*|0) echo "bench: -r wants a count >= 1" >&2; exit 2 ;
 [[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
 MCFAN=${MCFAN:-$BUILD/app/mcfan/mcfan}
 TESTPMD=${TESTPMD:-$(command -v dpdk-testpmd)}
+EVENTDEV=${EVENTDEV:-$(command -v dpdk-test-eventdev)}
 [ -x "$MCFAN" ] || { echo "bench: no mcfan binary at $MCFAN (meson setup/ninja, or -b)" >&2; exit 2; }
 [ -x "$TESTPMD" ] || { echo "bench: dpdk-testpmd not found (apt-get install dpdk)" >&2; exit 2; }
 
@@ -171,6 +183,37 @@ else:
 PY
 }
 
+# E: dpdk-test-eventdev's pipeline test with event_sw; prints one line per test
+run_eventdev() {
+	local t out rc line cpu wt
+	if [ -z "$EVENTDEV" ]; then
+		echo "eventdev peer: dpdk-test-eventdev not found (Debian package dpdk-dev)"
+		return
+	fi
+	for t in pipeline_queue pipeline_atq; do
+		out=$WORK/eventdev-$t.out
+		# shellcheck disable=SC2046
+		timeout -s INT $((SECS + 5)) "$EVENTDEV" $(eal "eventdev-$t" '0@0,1@1,2@0') -s 0x2 \
+			--vdev event_sw0 -- --test=$t --wlcores=2 --prod_type_ethdev --stlist=a \
+			--nb_flows=10 --pool_sz=$POOL </dev/null >"$out" 2>&1 &
+		watch_thread $! rte-worker-1 "$WORK/eventdev-$t.cpu"   # lcore 1: the services
+		wait $!
+		rc=$?
+		read -r cpu wt <"$WORK/eventdev-$t.cpu"
+		line=$(grep -a -m1 -E "doesn't match|Unsupported|[Ff]ailed|error:" "$out" |
+			sed 's/\x1b\[[0-9;]*m//g')
+		if grep -a -q -i "mpps" "$out"; then
+			echo "eventdev peer $t (event_sw): ran (status $rc); its last figures:" \
+				"$(grep -a -i mpps "$out" | tail -1 | sed 's/\x1b\[[0-9;]*m//g');" \
+				"service lcore on CPU $(python3 -c "import sys; print(f'{int(sys.argv[1]) / 1e9:.3f}')" "$cpu") s;" \
+				"output $out"
+			KEEP=1
+		else
+			echo "eventdev peer $t (event_sw): cannot run on this vdev (status $rc): ${line:-no reason printed, see $out}"
+		fi
+	done
+}
+
 echo "mcfan pipeline benchmark: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n), $(nproc) CPUs," \
 	"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "mcfan: $MCFAN ($("$MCFAN" -- --help >/dev/null 2>&1 && echo ok)); testpmd: $TESTPMD;" \
@@ -178,6 +221,7 @@ echo "mcfan: $MCFAN ($("$MCFAN" -- --help >/dev/null 2>&1 && echo ok)); testpmd:
 echo "each run ${SECS}s, $ROUNDS round(s); 64-byte frames to 10 groups; net_pcap infinite_rx;" \
 	"burst $BURST, pool $POOL, cache $CACHE, rxd $RXD"
 echo
+[ "$ONLY_MSACC" = 1 ] || { run_eventdev; echo; }
 printf '%-6s %-16s %12s %12s  %s\n' round run frames/s frames/cpu-s detail
 A=() B=() C=() AN=() BN=() CN=()
 per_cpu() { python3 -c "import sys; f, c = float(sys.argv[1]), float(sys.argv[2]); print(f'{f / c:.0f}' if c > 0 else 'nan')" "$1" "$2"; }
