@@ -12,6 +12,11 @@
    and kernel_drops > 0 (the overload happened). The text report prints the same line.
 2. qpairs=2: the kernel spreads the groups over both sockets (PACKET_FANOUT); mcfan polls
    both queues, receives every frame (ipackets = the wire), and reports both queues.
+3. Frames queued at a clear stats: RX stopped from the console, N frames sent (the kernel
+   counts them into the packet ring), clear stats, start: mcfan receives them after the
+   clear, so ipackets = kernel_packets + N. `show port stats` prints the kernel line with
+   the same caveat after it as the text report's line (docs/guide.md "Frames mcfan never
+   sees").
 
 Usage: test_kernel.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
 """
@@ -23,13 +28,19 @@ import subprocess
 import sys
 import time
 
-from labtest import preflight, run_lab
+from labtest import McfanRun, preflight, run_lab
 import mcfantest as t
 from mcfantest import check, check_eq, conservation, mcfan_path
 from test_lab import LEN, NGROUPS, PORT, iperf_reports, read_pcap, skip
 
 OVER_COUNT, OVER_PPS = 3000, 6000   # per group: 10 x 6000 pps for 0.5 s
 MQ_COUNT, MQ_PPS = 200, 1000
+CLEAR_N, CLEAR_PPS = 100, 1000      # frames left in the packet ring at the clear
+HERE = os.path.dirname(os.path.abspath(__file__))
+# What follows the kernel line when kernel_packets != ipackets + kernel_drops
+# (control/kernel.c, mcfan_kernel_caveat()): the report and show port stats alike.
+CAVEAT = ("  (frames queued at the start or at a clear stats, received after it; "
+          "or arriving between the quit drain and the port's stop)")
 
 
 def sender_capture(lab, path):
@@ -129,6 +140,64 @@ def one_run(lab, name, vdev, lcores, app, count, pps):
     return rep
 
 
+def kernel_lines(text, head):
+    """Every kernel line of port 0 in text whose start matches head (a regex: "port 0 " for
+    the report's, " +" for show port stats'): [(reached, ipackets, kernel_drops, the rest of
+    the line)]."""
+    return [(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4))
+            for m in re.finditer(r"(?m)^" + head + r"kernel \(packet_statistics, \S+\): "
+                                 r"reached the socket (\d+) = ipackets (\d+) \+ "
+                                 r"kernel_drops (\d+)(.*)$", text)]
+
+
+def queued_at_clear(lab):
+    """Frames queued in the packet ring at a clear stats: the console's show port stats
+    says the report's caveat under the same condition."""
+    tag = "[queued at clear stats]"
+    run = McfanRun(lab.rcv, f"mcfan-kern-clear-{lab.id}", "0@0,1@1,2@1", lab.af_packet(),
+                   ["--groups", f"239.9.9.1-{NGROUPS}:{PORT}", "--rx-lcores", "1",
+                    "--worker-lcores", "2"], lab.dir, "clear", console=True)
+    rc = rep = None
+    try:
+        if not check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
+            return
+        run.say("stop")
+        check(run.wait_for("RX stopped", 20), f"{tag} stop")
+        send = subprocess.run(["ip", "netns", "exec", lab.snd, "timeout", "60",
+                               sys.executable, os.path.join(HERE, "test_idle.py"),
+                               "--raw-send", lab.vsnd, str(CLEAR_N), str(CLEAR_PPS)],
+                              capture_output=True, text=True, timeout=90)
+        check_eq(send.returncode, 0, f"{tag} raw sender: {send.stderr}")
+        time.sleep(0.3)       # the control tick reads the sockets' statistics
+        run.say("clear stats")
+        check(run.wait_for("statistics cleared", 20), f"{tag} clear stats")
+        run.say("start")
+        check(run.wait_for("RX started", 20), f"{tag} start")
+        time.sleep(1.0)       # the PMD reads what waited in its ring
+        run.say("show port stats")
+        check(run.wait_for("reached the socket", 20), f"{tag} show port stats")
+        rc, rep = run.stop()
+    finally:
+        run.kill()
+    out = run.output()
+    check_eq(rc, 0, f"{tag} exit status:\n{out[-2000:]}")
+    if not check(rep is not None and rep["ports"], f"{tag} JSON report"):
+        return
+    port = rep["ports"][0]
+    check_eq((port["ipackets"] - port["kernel_packets"], port["kernel_drops"]), (CLEAR_N, 0),
+             f"{tag} the kernel counted {CLEAR_N} frames before the clear, mcfan received "
+             f"them after it: ipackets {port['ipackets']}, kernel_packets "
+             f"{port['kernel_packets']}")
+    console, report = out.split("==== mcfan report", 1) if "==== mcfan report" in out \
+        else (out, "")
+    shown = kernel_lines(console, " +")
+    check(len(shown) == 1 and shown[0][1] - shown[0][0] == CLEAR_N and shown[0][2] == 0 and
+          shown[0][3] == CAVEAT,
+          f"{tag} show port stats: the kernel line with the report's caveat: {shown}")
+    line = kernel_lines(report, "port 0 ")
+    check_eq([x[3] for x in line], [CAVEAT], f"{tag} the text report's line: {line}")
+
+
 def runs(lab):
     # RX lcore 1 and a worker both busy on CPU 1: the RX lcore gets half of it
     rep = one_run(lab, "overload", lab.af_packet(framecnt=64),
@@ -149,6 +218,7 @@ def runs(lab):
         check_eq(port["kernel_drops"], 0, "[qpairs2] no kernel drop at this rate")
         check_eq(sum(g["frames"] for g in rep["groups"]), NGROUPS * (MQ_COUNT + 1),
                  "[qpairs2] every group frame received, from both queues")
+    queued_at_clear(lab)
 
 
 def main():

@@ -210,8 +210,8 @@ print_port_stats(struct mcfan_console *con, uint16_t port, bool header)
 	       ps.ibytes, kv.kernel_drops, kv.if_rx_packets);
 	if (strcmp(kv.source, "none") != 0)
 		printf("       kernel (%s, %s): reached the socket %" PRIu64 " = ipackets %" PRIu64
-		       " + kernel_drops %" PRIu64 "\n", kv.source, kv.ifname, kv.kernel_packets,
-		       ps.ipackets, kv.kernel_drops);
+		       " + kernel_drops %" PRIu64 "%s\n", kv.source, kv.ifname, kv.kernel_packets,
+		       ps.ipackets, kv.kernel_drops, mcfan_kernel_caveat(&kv, &ps));
 	return 0;
 }
 

@@ -439,6 +439,15 @@ mcfan_kernel_read_drops(const struct mcfan_app *app, uint16_t port,
 	return kernel_read(app, port, ps, out, false);
 }
 
+const char *
+mcfan_kernel_caveat(const struct mcfan_kernel_view *kv, const struct rte_eth_stats *ps)
+{
+	if (kv->kernel_packets == ps->ipackets + kv->kernel_drops)
+		return "";
+	return "  (frames queued at the start or at a clear stats, received after it; "
+	       "or arriving between the quit drain and the port's stop)";
+}
+
 void
 mcfan_kernel_clear(struct mcfan_app *app)
 {

@@ -94,6 +94,24 @@ int mcfan_kernel_read_drops(const struct mcfan_app *app, uint16_t port,
 			    const struct rte_eth_stats *ps, struct mcfan_kernel_view *out);
 
 /**
+ * What the line `reached the socket kernel_packets = ipackets + kernel_drops` adds after
+ * itself: nothing when the two sides are equal, else why they can differ (frames queued at
+ * the start or at a clear stats, received after it; frames arriving at quit after the quit
+ * drain). One text for the report and `show port stats`. Any thread; reads only its
+ * arguments.
+ *
+ * @param kv
+ *   The port's kernel-side counters (mcfan_kernel_read()).
+ * @param ps
+ *   The port's ethdev stats that kv was read with.
+ * @return
+ *   "" when kernel_packets == ipackets + kernel_drops, else the caveat, starting with two
+ *   spaces and in parentheses; a static string.
+ */
+const char *mcfan_kernel_caveat(const struct mcfan_kernel_view *kv,
+				const struct rte_eth_stats *ps);
+
+/**
  * `clear stats`: the kernel-side counters start from zero now. Control thread, with the
  * other baselines (control/stats.c). Takes ctl_lock.
  */

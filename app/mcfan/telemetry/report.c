@@ -338,9 +338,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		fprintf(f, "port %u kernel (%s, %s): reached the socket %" PRIu64 " = ipackets %"
 			PRIu64 " + kernel_drops %" PRIu64 "%s\n", port, kv.source, kv.ifname,
 			kv.kernel_packets, ps.ipackets, kv.kernel_drops,
-			kv.kernel_packets == ps.ipackets + kv.kernel_drops ? "" :
-			"  (frames queued at the start or at a clear stats, received after it; "
-			"or arriving between the quit drain and the port's stop)");
+			mcfan_kernel_caveat(&kv, &ps));
 	}
 	fprintf(f, "\ngroups (joined, then left: every row since the %s):\n"
 		"  %-40s %6s %10s %14s %14s %10s %14s  %s\n",
