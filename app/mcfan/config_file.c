@@ -210,8 +210,8 @@ mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *k
 			goto close;
 		}
 		if (strcmp(sects[i], CFG_SECTION) != 0) {
-			ret = keys->apply_section(keys->arg, sects[i], names[i], value, err,
-						  sizeof(err));
+			ret = keys->apply_section(keys->arg, sects[i], names[i], value,
+						  lines[i], err, sizeof(err));
 			if (ret < 0) {
 				fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' in [%s]: "
 					"%s\n", path, lines[i], names[i], sects[i], err);
@@ -234,7 +234,7 @@ mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *k
 			ret = -EINVAL;
 			goto close;
 		}
-		ret = keys->apply(keys->arg, names[i], value, err, sizeof(err));
+		ret = keys->apply(keys->arg, names[i], value, lines[i], err, sizeof(err));
 		if (ret < 0) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s': %s\n", path,
 				lines[i], names[i], err);

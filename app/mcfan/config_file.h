@@ -45,12 +45,16 @@ struct mcfan_cfg_keys {
 	 * @param key, value
 	 *   As written in the file (trimmed, without comment); value has 1..CFG_VALUE_LEN-1
 	 *   characters.
+	 * @param line
+	 *   The key's line in the file (1-based), for a caller that keeps where a value came
+	 *   from.
 	 * @param err, len
 	 *   Receives the one-line reason on failure (without the file and line).
 	 * @return
 	 *   0, or a negative errno with err set.
 	 */
-	int (*apply)(void *arg, const char *key, const char *value, char *err, size_t len);
+	int (*apply)(void *arg, const char *key, const char *value, unsigned int line, char *err,
+		     size_t len);
 	void *arg; /**< Passed to apply and apply_section. */
 	/** Sections besides [mcfan] that the file may hold, names without brackets, ending in
 	 * NULL; NULL: none. Their keys are not option names: any key goes to apply_section. */
@@ -60,13 +64,13 @@ struct mcfan_cfg_keys {
 	 *
 	 * @param section
 	 *   One of sections.
-	 * @param key, value, err, len
+	 * @param key, value, line, err, len
 	 *   As for apply.
 	 * @return
 	 *   0, or a negative errno with err set.
 	 */
 	int (*apply_section)(void *arg, const char *section, const char *key, const char *value,
-			     char *err, size_t len);
+			     unsigned int line, char *err, size_t len);
 };
 
 /**

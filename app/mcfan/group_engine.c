@@ -39,6 +39,27 @@ inst_of(struct mcfan_config *cfg, const char *spec)
 	return (int)k;
 }
 
+/* Where rule r came from, as the config file's own refusals say it (config_file.c), then the
+ * option: "--group-engine" for the command line; "config file 'F' line N: key 'GROUPS' in
+ * [group-engine]: --group-engine" for a row of that section, "config file 'F' line N: key
+ * 'group-engine': --group-engine" for the [mcfan] key. */
+static const char *
+rule_origin(const struct mcfan_config *cfg, unsigned int r, char *buf, size_t len)
+{
+	const char *rule = cfg->group_engine_rules[r];
+
+	if (cfg->group_engine_from[r].line == 0)
+		return "--group-engine";
+	if (cfg->group_engine_from[r].section)
+		snprintf(buf, len, "config file '%s' line %u: key '%.*s' in [group-engine]: "
+			 "--group-engine", cfg->config_file, cfg->group_engine_from[r].line,
+			 (int)strcspn(rule, "="), rule);
+	else
+		snprintf(buf, len, "config file '%s' line %u: key 'group-engine': --group-engine",
+			 cfg->config_file, cfg->group_engine_from[r].line);
+	return buf;
+}
+
 /* Two instances of one engine that would write into one place (its args_collide hook: two
  * pcap outputs in one directory) are refused, both named. */
 static int
@@ -73,6 +94,7 @@ int
 mcfan_group_engine_resolve(struct mcfan_config *cfg)
 {
 	char buf[MCFAN_GROUP_ENGINE_RULE_LEN], g[MCFAN_GROUP_STR_MAX];
+	char from[PATH_MAX + MCFAN_GROUP_ENGINE_RULE_LEN + 64];
 	struct mcfan_flow_key *keys;
 	int16_t *rule_of; /* per --groups entry: the rule that named it, -1 none */
 	unsigned int r, i, j;
@@ -105,9 +127,10 @@ mcfan_group_engine_resolve(struct mcfan_config *cfg)
 		if (n < 0)
 			goto out;
 		if (k < 0) {
-			fprintf(stderr, "mcfan: --group-engine: '%s': more than %d engine instances "
-				"(each distinct NAME[:ARGS], --worker-engine's included)\n",
-				cfg->group_engine_rules[r], MCFAN_ENGINE_INST_MAX);
+			fprintf(stderr, "mcfan: %s: '%s': more than %d engine instances (each "
+				"distinct NAME[:ARGS], --worker-engine's included)\n",
+				rule_origin(cfg, r, from, sizeof(from)), cfg->group_engine_rules[r],
+				MCFAN_ENGINE_INST_MAX);
 			goto out;
 		}
 		for (j = 0; j < (unsigned int)n; j++) {
@@ -127,20 +150,22 @@ mcfan_group_engine_resolve(struct mcfan_config *cfg)
 					char have[64];
 
 					mcfan_group_format(&cfg->groups[i], have, sizeof(have));
-					fprintf(stderr, "mcfan: --group-engine: group %s of '%s' is not "
-						"in --groups: --groups has %s, and a group without a "
+					fprintf(stderr, "mcfan: %s: group %s of '%s' is not in "
+						"--groups: --groups has %s, and a group without a "
 						"port means every port (write the port as --groups "
-						"does)\n", g, cfg->group_engine_rules[r], have);
+						"does)\n", rule_origin(cfg, r, from, sizeof(from)), g,
+						cfg->group_engine_rules[r], have);
 					goto out;
 				}
-				fprintf(stderr, "mcfan: --group-engine: group %s of '%s' is not in "
-					"--groups (join it there too)\n", g,
-					cfg->group_engine_rules[r]);
+				fprintf(stderr, "mcfan: %s: group %s of '%s' is not in --groups "
+					"(join it there too)\n", rule_origin(cfg, r, from, sizeof(from)),
+					g, cfg->group_engine_rules[r]);
 				goto out;
 			}
 			if (rule_of[i] >= 0 && cfg->group_inst[i] != (uint8_t)k) {
-				fprintf(stderr, "mcfan: --group-engine: group %s is given two engines: "
-					"'%s' and '%s' (one engine a group)\n", g,
+				fprintf(stderr, "mcfan: %s: group %s is given two engines: '%s' and "
+					"'%s' (one engine a group)\n",
+					rule_origin(cfg, r, from, sizeof(from)), g,
 					cfg->group_engine_rules[rule_of[i]],
 					cfg->group_engine_rules[r]);
 				goto out;

@@ -19,7 +19,8 @@
  * --worker-engine NAME[:ARGS]; each rule's NAME[:ARGS] text is an instance (the same text
  * twice, or the --worker-engine text, is one instance); count is added when no instance is
  * count, so that `set engine GROUPS count` always has somewhere to go. Refused, one line on
- * standard error naming the token: a group that is not in --groups, a group two rules give
+ * standard error naming the token (and a rule from the config file by the file and its line,
+ * cfg->group_engine_from): a group that is not in --groups, a group two rules give
  * different engines, more than MCFAN_ENGINE_INST_MAX instances, two instances that would
  * write into one place (two pcap outputs in one directory: the engine's args_collide hook).
  *

@@ -183,6 +183,13 @@ struct mcfan_config {
 	 * instance table (instance 0: --worker-engine) and each --groups entry's instance */
 	char group_engine_rules[MCFAN_GROUP_ENGINE_RULES_MAX][MCFAN_GROUP_ENGINE_RULE_LEN];
 	unsigned int n_group_engine_rules;
+	/* where each rule came from, for the messages of group_engine.c: line 0 the command
+	 * line (--group-engine), else that line of config_file, a row of its [group-engine]
+	 * section (section true) or its [mcfan] key group-engine (section false) */
+	struct {
+		unsigned int line;
+		bool section;
+	} group_engine_from[MCFAN_GROUP_ENGINE_RULES_MAX];
 	struct {
 		char name[MCFAN_ENGINE_NAME_MAX + 1];
 		char args[MCFAN_ENGINE_ARGS_MAX + 1]; /* "" = none */

@@ -1266,22 +1266,37 @@ cfg_key_kind(const char *key)
 	return o->kind == OPT_VALUE ? MCFAN_CFG_KEY_VALUE : MCFAN_CFG_KEY_FLAG;
 }
 
+/* Set o from the file's line; a --group-engine rule it added keeps that line and whether it
+ * is a row of [group-engine] (section), so that group_engine.c's checks name them. */
 static int
-cfg_key_apply(void *arg, const char *key, const char *value, char *err, size_t len)
+cfg_set_from_line(const struct cfg_apply_ctx *ctx, const struct opt_def *o, const char *value,
+		  unsigned int line, bool section, char *err, size_t len)
 {
-	const struct cfg_apply_ctx *ctx = arg;
-	const struct opt_def *o = find_opt(key);
+	struct mcfan_config *cfg = ctx->cfg;
+	int ret;
 
 	if (ctx->from_cli[o - opts])
-		return cfg_validate_only(ctx->cfg, o, value, err, len);
-	return o->set(ctx->cfg, value, err, len);
+		return cfg_validate_only(cfg, o, value, err, len);
+	ret = o->set(cfg, value, err, len);
+	if (ret == 0 && o->set == set_group_engine) {
+		cfg->group_engine_from[cfg->n_group_engine_rules - 1].line = line;
+		cfg->group_engine_from[cfg->n_group_engine_rules - 1].section = section;
+	}
+	return ret;
+}
+
+static int
+cfg_key_apply(void *arg, const char *key, const char *value, unsigned int line, char *err,
+	      size_t len)
+{
+	return cfg_set_from_line(arg, find_opt(key), value, line, false, err, len);
 }
 
 /* The file's [seq] section (docs/feed.md): "GROUPS = KIND" is the rule GROUPS=KIND of --seq,
  * "pair = A,B [C,D ...]" pairs of --seq-pair; checked and kept by the same setters. */
 static int
 cfg_section_apply(void *arg, const char *section, const char *key, const char *value,
-		  char *err, size_t len)
+		  unsigned int line, char *err, size_t len)
 {
 	const struct cfg_apply_ctx *ctx = arg;
 	const struct opt_def *o;
@@ -1308,9 +1323,7 @@ cfg_section_apply(void *arg, const char *section, const char *key, const char *v
 					     "characters", MCFAN_SEQ_RULE_LEN - 1);
 		o = find_opt("seq");
 	}
-	if (ctx->from_cli[o - opts])
-		return cfg_validate_only(ctx->cfg, o, v, err, len);
-	return o->set(ctx->cfg, v, err, len);
+	return cfg_set_from_line(ctx, o, v, line, true, err, len);
 }
 
 static int

@@ -26,7 +26,8 @@ valid checksums), written into net_tap0 from the kernel side (AF_PACKET).
    none, the outputs' frames split as the groups.
 4. Refusals (docs/bad-input.md section 15): before EAL, exit 2, nothing started: not
    GROUPS=NAME, unknown engine, bad ARGS, ARGS to count, group not in --groups, a group given
-   two engines, too many instances, the config file row; after EAL: a port without a TX
+   two engines, too many instances, the config file's rows (a bad engine; a group not in
+   groups or given two engines, named by the file's line as its other refusals); after EAL: a port without a TX
    queue for every output, net_tap1 with two tx outputs on two workers (5 queue pairs: DPDK
    22.11's net_tap overruns its multi-process message above 4).
 
@@ -351,6 +352,28 @@ def test_bad_input():
     t.check_refused_config("gebadcfg", TMP,
                            "[mcfan]\ngroups = 239.9.9.1\n[group-engine]\n239.9.9.1 = nope\n",
                            "'nope' is not a worker engine", f"{tag} config file")
+    # the checks against groups after parsing name the file's line, as the file's own
+    # refusals do (before: "--group-engine: ..." alone)
+    bad_ini = os.path.join(TMP, "bad.ini")
+    for i, (text, msg) in enumerate([
+            ("[mcfan]\ngroups = 239.9.9.1\n[group-engine]\n; the rows\n239.9.9.7 = count\n",
+             f"mcfan: config file '{bad_ini}' line 5: key '239.9.9.7' in [group-engine]: "
+             "--group-engine: group 239.9.9.7 of '239.9.9.7=count' is not in --groups (join "
+             "it there too)\n"),
+            ("[mcfan]\ngroups = 239.9.9.1-3:3999\n[group-engine]\n239.9.9.1 = count\n",
+             f"mcfan: config file '{bad_ini}' line 4: key '239.9.9.1' in [group-engine]: "
+             "--group-engine: group 239.9.9.1 of '239.9.9.1=count' is not in --groups: "
+             "--groups has 239.9.9.1:3999, and a group without a port means every port"),
+            ("[mcfan]\ngroups = 239.9.9.1-3\n[group-engine]\n239.9.9.1-2 = pcap:/tmp\n"
+             "239.9.9.2 = count\n",
+             f"mcfan: config file '{bad_ini}' line 5: key '239.9.9.2' in [group-engine]: "
+             "--group-engine: group 239.9.9.2 is given two engines: '239.9.9.1-2=pcap:/tmp' "
+             "and '239.9.9.2=count' (one engine a group)\n"),
+            ("[mcfan]\ngroups = 239.9.9.1\n\ngroup-engine = 239.9.9.7=count\n",
+             f"mcfan: config file '{bad_ini}' line 4: key 'group-engine': --group-engine: "
+             "group 239.9.9.7 of '239.9.9.7=count' is not in --groups (join it there too)\n")]):
+        t.check_refused_config(f"gebadcfg{i}", TMP, text, msg,
+                               f"{tag} config file, checked against groups ({i})")
     # after EAL: net_pcap without tx_pcap has 1 TX queue (the control lcore's)
     eal = t.eal_one_txq_port("gebadtxq", TMP)
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-2", "--duration", "0.2",
