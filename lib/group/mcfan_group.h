@@ -168,6 +168,30 @@ mcfan_flow_key_equal(const struct mcfan_flow_key *a, const struct mcfan_flow_key
 }
 
 /**
+ * Does a joined group match a group as the operator names it (console `show groups`,
+ * telemetry `/mcfan/groups,GROUP`)? A name with a port matches that group only; a name
+ * without a port (udp_port 0) matches every group of its address, the one joined without a
+ * port included.
+ *
+ * @param want
+ *   The group as named. Must not be NULL.
+ * @param key
+ *   A joined group's key. Must not be NULL.
+ * @return
+ *   Non-zero if key matches want.
+ */
+static inline int
+mcfan_flow_key_matches(const struct mcfan_flow_key *want, const struct mcfan_flow_key *key)
+{
+	struct mcfan_flow_key a = *key;
+
+	if (want->udp_port != 0)
+		return mcfan_flow_key_equal(want, key);
+	a.udp_port = 0;
+	return mcfan_flow_key_equal(want, &a);
+}
+
+/**
  * Stable hash of a group, used to partition groups over workers.
  *
  * The value depends only on the key's bytes (CRC32-C, as rte_hash_crc), so a

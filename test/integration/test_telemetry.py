@@ -7,6 +7,9 @@ client (dpdk-telemetry.py), as documented in docs/telemetry.md.
 1. A loaded run (net_pcap infinite_rx, a mix of frame kinds, 1 RX + 1 worker):
    - every command answers through dpdk-telemetry.py with valid JSON and exactly the
      documented keys, and the same through the socket, with consistent values;
+   - /mcfan/groups,ADDRESS without a port names every joined group of the address, as the
+     console's show groups: one (239.9.9.1, 239.7.7.7) in the one-group form, two
+     (239.9.9.2:3999 and :4000) in the page form's columns;
    - /mcfan/counters conserves frames at every moment under load (rx_frames ==
      delivered_frames + every drop reason), while a second client queries everything else;
    - every bad parameter (not a number, no such lcore, no such group, too long, a parameter
@@ -197,7 +200,8 @@ def load_report(path, what):
 # ---------------------------------------------------------------------------------------------
 # 1. One loaded run: shapes, consistency, conservation, bad parameters.
 
-GROUPS_MIX = "239.9.9.1-10:3999,[ff3e::1]:5000,239.7.7.7"
+GROUPS_MIX = "239.9.9.1-10:3999,[ff3e::1]:5000,239.7.7.7,239.9.9.2:4000"
+N_MIX = 13                          # groups in GROUPS_MIX
 
 
 def mix_frames():
@@ -205,6 +209,7 @@ def mix_frames():
     f = [t.udp4_frame(f"239.9.9.{i % 10 + 1}", 3999) for i in range(40)]
     f += [t.udp6_frame("ff3e::1", 5000) for _ in range(4)]
     f += [t.udp4_frame("239.7.7.7", p) for p in (1000, 2000)]
+    f += [t.udp4_frame("239.9.9.2", 4000) for _ in range(2)]
     f += [t.udp4_frame("239.5.5.5", 3999)]                                     # unknown_group
     f += [t.eth(b"\x02\x00\x00\x00\x00\x02", 0x0800,                            # not_multicast
                 t.ipv4("198.18.0.1", "198.18.0.2", 17, t.udp(1, 3999, b"u" * 18)))]
@@ -318,18 +323,32 @@ def socket_checks(tel, lcores, n_groups, ring_size):
         t.check_eq((g["total"], g["page"], g["pages"]), (n_groups, 0, 1),
                    "/mcfan/groups total, page, pages")
         want = {(f"239.9.9.{i}", 3999) for i in range(1, 11)} | {("[ff3e::1]", 5000),
-                                                                  ("239.7.7.7", 0)}
+                                                                  ("239.7.7.7", 0),
+                                                                  ("239.9.9.2", 4000)}
         t.check_eq(set(zip(g["group"], g["udp_port"])), want, "/mcfan/groups rows")
         t.check(all(n in (0, 1) for n in g["n_workers"]), "/mcfan/groups n_workers (partition)")
         g0, _ = tel.query("/mcfan/groups,0")
         t.check(g0 is not None and g0["group"] == g["group"], "/mcfan/groups,0 = /mcfan/groups")
+    # an address without a port names every joined group of it (as show groups does): the
+    # one-group form when that is one group (239.9.9.1: only :3999 is joined)
     for q, grp, port in (("239.9.9.1:3999", "239.9.9.1", 3999),
-                         ("[ff3e::1]:5000", "[ff3e::1]", 5000), ("239.7.7.7", "239.7.7.7", 0)):
+                         ("[ff3e::1]:5000", "[ff3e::1]", 5000), ("239.7.7.7", "239.7.7.7", 0),
+                         ("239.9.9.1", "239.9.9.1", 3999), ("[ff3e::1]", "[ff3e::1]", 5000),
+                         ("239.9.9.2:4000", "239.9.9.2", 4000)):
         one, raw = tel.query(f"/mcfan/groups,{q}")
         if check_keys("/mcfan/groups,GROUP", one, GROUP_ONE_KEYS, f" ({q})"):
             t.check_eq((one["group"], one["udp_port"], one["fanout"]), (grp, port, "partition"),
                        f"/mcfan/groups,{q}: group, port, fan-out")
             t.check(set(one["workers"]) <= {lcores["worker"]}, f"/mcfan/groups,{q}: workers")
+    # two groups of the address (239.9.9.2:3999 and :4000): the page form's columns, total 2
+    two, raw = tel.query("/mcfan/groups,239.9.9.2")
+    if check_keys("/mcfan/groups,ADDRESS", two, KEYS["/mcfan/groups"] - {"page", "pages"}) and \
+            check_columns("/mcfan/groups", two, 2, " (239.9.9.2, every port)"):
+        t.check_eq((two["total"], list(zip(two["group"], two["udp_port"]))),
+                   (2, [("239.9.9.2", 3999), ("239.9.9.2", 4000)]),
+                   "/mcfan/groups,239.9.9.2: both groups of the address, in join order")
+        t.check(all(f > 0 for f in two["frames"]),
+                f"/mcfan/groups,239.9.9.2: frames of both: {two['frames']}")
     one, _ = tel.query("/mcfan/groups,239.9.9.1:3999")
     if one:
         t.check(one["frames"] > 0 and one["first_rx_tsc"] <= one["last_rx_tsc"] and
@@ -428,6 +447,7 @@ def bad_parameters(tel, proc):
         ("too long (200 characters)", "/mcfan/msacc," + "1" * 200),
         ("no such group", "/mcfan/groups,239.9.9.99:3999"),
         ("joined group, other port", "/mcfan/groups,239.9.9.1:4000"),
+        ("no group of the address", "/mcfan/groups,239.9.9.99"),
         ("not a multicast address", "/mcfan/groups,10.0.0.1"),
         ("a range, not one group", "/mcfan/groups,239.9.9.1-2:3999"),
         ("IPv6 without ]", "/mcfan/groups,[ff3e::1:5000"),
@@ -492,7 +512,7 @@ def test_loaded_run():
         if not t.check(info is not None, f"[{what}] /mcfan/* commands answer"):
             return
         time.sleep(1.0)          # let frames flow
-        socket_checks(tel, lcores, 12, 512)
+        socket_checks(tel, lcores, N_MIX, 512)
         conservation_under_load(tel, t.telemetry_socket(e))
         bad_parameters(tel, proc)
         cli_checks(t.file_prefix(e), lcores)

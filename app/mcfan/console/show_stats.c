@@ -35,18 +35,6 @@ print_targets(const struct mcfan_app *app, const struct mcfan_group_entry *e)
 	printf("\n");
 }
 
-/* Does entry key e match a key given by the operator (no port: every port)? */
-static bool
-key_matches(const struct mcfan_flow_key *want, const struct mcfan_flow_key *e)
-{
-	struct mcfan_flow_key a = *e;
-
-	if (want->udp_port != 0)
-		return mcfan_flow_key_equal(want, e);
-	a.udp_port = 0;
-	return mcfan_flow_key_equal(want, &a);
-}
-
 static int
 cmd_show_groups(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
@@ -88,7 +76,7 @@ cmd_show_groups(struct mcfan_console *con, const struct mcfan_console_args *a)
 		bool found = false;
 
 		for (i = 0; i < (unsigned int)n; i++) {
-			if (key_matches(&keys[k], &gv[i].entry->key)) {
+			if (mcfan_flow_key_matches(&keys[k], &gv[i].entry->key)) {
 				show[i] = true;
 				found = true;
 			}

@@ -32,23 +32,107 @@ group_text(const struct mcfan_flow_key *k, char *buf, size_t len)
 	mcfan_group_format(&any, buf, len);
 }
 
+/* The columns of /mcfan/groups' page form, and of /mcfan/groups,GROUP naming several. */
+static const struct mcfan_tel_col page_cols[] = {
+	{"group", RTE_TEL_STRING_VAL}, {"udp_port", RTE_TEL_INT_VAL},
+	{"frames", RTE_TEL_U64_VAL}, {"bytes", RTE_TEL_U64_VAL},
+	{"n_workers", RTE_TEL_INT_VAL}, {"copies", RTE_TEL_U64_VAL},
+	{"copy_drops", RTE_TEL_U64_VAL},
+};
+
+/* One row of page_cols' columns c: the group of g. */
+static void
+group_row(struct rte_tel_data **c, const struct mcfan_group_view *g)
+{
+	char text[MCFAN_GROUP_STR_MAX];
+
+	group_text(&g->entry->key, text, sizeof(text));
+	rte_tel_data_add_array_string(c[0], text);
+	rte_tel_data_add_array_int(c[1], g->entry->key.udp_port);
+	rte_tel_data_add_array_u64(c[2], g->frames);
+	rte_tel_data_add_array_u64(c[3], g->bytes);
+	rte_tel_data_add_array_int(c[4], (int)mcfan_bits_count(g->worker_bits, MCFAN_MAX_WORKERS));
+	rte_tel_data_add_array_u64(c[5], g->copies);
+	rte_tel_data_add_array_u64(c[6], g->copy_drops);
+}
+
+/* The one-group form of /mcfan/groups,GROUP: the group of g. */
+static void
+group_one(const struct mcfan_app *app, const struct mcfan_group_view *g, struct rte_tel_data *d)
+{
+	char text[MCFAN_GROUP_STR_MAX];
+	struct rte_tel_data *wl;
+	unsigned int w;
+
+	group_text(&g->entry->key, text, sizeof(text));
+	rte_tel_data_add_dict_string(d, "group", text);
+	rte_tel_data_add_dict_int(d, "udp_port", g->entry->key.udp_port);
+	rte_tel_data_add_dict_string(d, "fanout", mcfan_fanout_name(g->entry->fanout));
+	rte_tel_data_add_dict_u64(d, "frames", g->frames);
+	rte_tel_data_add_dict_u64(d, "copies", g->copies);
+	rte_tel_data_add_dict_u64(d, "copy_drops", g->copy_drops);
+	rte_tel_data_add_dict_u64(d, "bytes", g->bytes);
+	rte_tel_data_add_dict_u64(d, "first_rx_tsc", g->first_tsc);
+	rte_tel_data_add_dict_u64(d, "last_rx_tsc", g->last_tsc);
+	wl = mcfan_tel_array(RTE_TEL_INT_VAL);
+	if (wl != NULL) {
+		for (w = 0; w < app->n_workers; w++)
+			if (mcfan_bits_test(g->worker_bits, w))
+				rte_tel_data_add_array_int(wl, (int)app->worker_lcore_ids[w]);
+		rte_tel_data_add_dict_container(d, "workers", wl, 0);
+	}
+}
+
+/* /mcfan/groups,GROUP: the joined groups of gv[0..n-1] that want names, as the console's show
+ * groups does (mcfan_flow_key_matches(): without a port, every port of the address). One
+ * answers in the one-group form; several in the page form's columns with "total" (the groups
+ * named), at most a page of them (the first, in join order). */
+static int
+groups_named(const struct mcfan_app *app, const char *cmd, const struct mcfan_flow_key *want,
+	     const struct mcfan_group_view *gv, unsigned int n, struct rte_tel_data *d)
+{
+	struct rte_tel_data *c[RTE_DIM(page_cols)];
+	char text[MCFAN_GROUP_STR_MAX];
+	unsigned int i, first = 0, named = 0, rows = 0;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		if (mcfan_flow_key_matches(want, &gv[i].entry->key) && named++ == 0)
+			first = i;
+	if (named == 0) {
+		mcfan_group_format(want, text, sizeof(text));
+		MCFAN_LOG(WARNING, "telemetry %s: group %s is not joined\n", cmd, text);
+		return -ENOENT;
+	}
+	if (named == 1) {
+		group_one(app, &gv[first], d);
+		return 0;
+	}
+	ret = mcfan_tel_cols_alloc(c, page_cols, RTE_DIM(page_cols));
+	if (ret < 0)
+		return ret;
+	for (i = first; i < n && rows < MCFAN_TEL_GROUPS_PAGE; i++) {
+		if (!mcfan_flow_key_matches(want, &gv[i].entry->key))
+			continue;
+		group_row(c, &gv[i]);
+		rows++;
+	}
+	rte_tel_data_add_dict_u64(d, "total", named);
+	mcfan_tel_cols_attach(d, c, page_cols, RTE_DIM(page_cols));
+	return 0;
+}
+
 static int
 tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	   struct rte_tel_data *d)
 {
-	static const struct mcfan_tel_col page_cols[] = {
-		{"group", RTE_TEL_STRING_VAL}, {"udp_port", RTE_TEL_INT_VAL},
-		{"frames", RTE_TEL_U64_VAL}, {"bytes", RTE_TEL_U64_VAL},
-		{"n_workers", RTE_TEL_INT_VAL}, {"copies", RTE_TEL_U64_VAL},
-		{"copy_drops", RTE_TEL_U64_VAL},
-	};
 	struct mcfan_group_view *gv;
 	struct mcfan_flow_key want;
-	struct rte_tel_data *c[RTE_DIM(page_cols)], *wl;
-	char text[MCFAN_GROUP_STR_MAX], err[128];
+	struct rte_tel_data *c[RTE_DIM(page_cols)];
+	char err[128];
 	uint64_t page = 0;
-	unsigned int i, w, first, last, pages;
-	int n, ret = 0, found = -1;
+	unsigned int i, first, last, pages;
+	int n, ret = 0;
 	bool by_group = false;
 
 	ret = mcfan_tel_param_page_or_group(params, &page, &want, err, sizeof(err));
@@ -68,35 +152,9 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 		return n;
 	}
 	if (by_group) {
-		for (i = 0; i < (unsigned int)n; i++)
-			if (mcfan_flow_key_equal(&gv[i].entry->key, &want))
-				found = (int)i;
-		if (found < 0) {
-			mcfan_group_format(&want, text, sizeof(text));
-			MCFAN_LOG(WARNING, "telemetry %s: group %s is not joined\n", cmd, text);
-			free(gv);
-			return -ENOENT;
-		}
-		i = (unsigned int)found;
-		group_text(&gv[i].entry->key, text, sizeof(text));
-		rte_tel_data_add_dict_string(d, "group", text);
-		rte_tel_data_add_dict_int(d, "udp_port", gv[i].entry->key.udp_port);
-		rte_tel_data_add_dict_string(d, "fanout", mcfan_fanout_name(gv[i].entry->fanout));
-		rte_tel_data_add_dict_u64(d, "frames", gv[i].frames);
-		rte_tel_data_add_dict_u64(d, "copies", gv[i].copies);
-		rte_tel_data_add_dict_u64(d, "copy_drops", gv[i].copy_drops);
-		rte_tel_data_add_dict_u64(d, "bytes", gv[i].bytes);
-		rte_tel_data_add_dict_u64(d, "first_rx_tsc", gv[i].first_tsc);
-		rte_tel_data_add_dict_u64(d, "last_rx_tsc", gv[i].last_tsc);
-		wl = mcfan_tel_array(RTE_TEL_INT_VAL);
-		if (wl != NULL) {
-			for (w = 0; w < app->n_workers; w++)
-				if (mcfan_bits_test(gv[i].worker_bits, w))
-					rte_tel_data_add_array_int(wl, (int)app->worker_lcore_ids[w]);
-			rte_tel_data_add_dict_container(d, "workers", wl, 0);
-		}
+		ret = groups_named(app, cmd, &want, gv, (unsigned int)n, d);
 		free(gv);
-		return 0;
+		return ret;
 	}
 	pages = ((unsigned int)n + MCFAN_TEL_GROUPS_PAGE - 1) / MCFAN_TEL_GROUPS_PAGE;
 	if (page >= RTE_MAX(pages, 1u)) {
@@ -110,17 +168,8 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	ret = mcfan_tel_cols_alloc(c, page_cols, RTE_DIM(page_cols));
 	if (ret < 0)
 		goto out;
-	for (i = first; i < last; i++) {
-		group_text(&gv[i].entry->key, text, sizeof(text));
-		rte_tel_data_add_array_string(c[0], text);
-		rte_tel_data_add_array_int(c[1], gv[i].entry->key.udp_port);
-		rte_tel_data_add_array_u64(c[2], gv[i].frames);
-		rte_tel_data_add_array_u64(c[3], gv[i].bytes);
-		rte_tel_data_add_array_int(c[4], (int)mcfan_bits_count(gv[i].worker_bits,
-								       MCFAN_MAX_WORKERS));
-		rte_tel_data_add_array_u64(c[5], gv[i].copies);
-		rte_tel_data_add_array_u64(c[6], gv[i].copy_drops);
-	}
+	for (i = first; i < last; i++)
+		group_row(c, &gv[i]);
 	rte_tel_data_add_dict_u64(d, "total", (uint64_t)n);
 	rte_tel_data_add_dict_u64(d, "page", page);
 	rte_tel_data_add_dict_u64(d, "pages", pages);
@@ -131,7 +180,7 @@ out:
 }
 MCFAN_TEL_COMMAND(tel_groups, "/mcfan/groups",
 		  "Per group counters, 128 a page. Parameter: page number or a group "
-		  "(239.9.9.1:3999)")
+		  "(239.9.9.1:3999; 239.9.9.1: every port of the address)")
 
 static int
 tel_rings(struct mcfan_app *app, const char *cmd, const char *params,
