@@ -323,7 +323,8 @@ usage(FILE *f)
 		"  --count N             stop after N frames\n"
 		"  --seconds S           stop after S seconds (decimal)\n"
 		"  --oldest              start at the oldest frame in the ring, not the newest\n"
-		"  --quiet               no line a second, only the JSON line at exit\n"
+		"  --quiet               only the JSON line at exit (and errors on stderr): no\n"
+		"                        'reading' line at the start, no line a second\n"
 		"  --no-seq              do not look for iperf2 sequence numbers\n"
 		"  --zero-copy           read the frames in the ring (mcfan_reader_next), not a copy\n");
 }
@@ -463,8 +464,9 @@ main(int argc, char **argv)
 	next_line = t0 + NS_PER_S;
 	if (seconds > 0)
 		deadline = t0 + (uint64_t)(seconds * 1e9);
-	fprintf(stderr, "mcfan-read: reading %s (file prefix %s), pid %d\n",
-		mcfan_reader_group(r), prefix, (int)getpid());
+	if (!quiet)
+		fprintf(stderr, "mcfan-read: reading %s (file prefix %s), pid %d\n",
+			mcfan_reader_group(r), prefix, (int)getpid());
 	while (!stop && (count == 0 || last_frames < count)) {
 		uint64_t now;
 

@@ -315,7 +315,7 @@ run() {
 			{ echo "bench: $tag: the socket processes did not start" >&2; return 1; }
 		;;
 	readers)
-		local g i files=()
+		local g i
 		lab_rcv_bg "$out" "$MCFAN" --lcores '0@0,1@1' --no-huge -m 512 --in-memory \
 			--file-prefix "mcfan-bseed-$$-$tag" --no-pci --log-level lib.eal:warning \
 			--vdev "$(rcv_vdev)" -- \
@@ -329,11 +329,13 @@ run() {
 				"$READ_BIN" --file-prefix "mcfan-bseed-$$-$tag" --group "239.9.9.$g:3999" \
 					--quiet --no-seq >"$WORK/$tag-$g-$i.json" 2>"$WORK/$tag-$g-$i.err" &
 				PROCS+=("$!")
-				files+=("$WORK/$tag-$g-$i.err")
 			done
 		done
-		wait_all "^mcfan-read: reading" "${files[@]}" ||
-			{ echo "bench: $tag: the readers did not open their rings" >&2; return 1; }
+		# every reader attached (mcfan counts its row) before the traffic; --quiet
+		# readers print nothing until their JSON line
+		lab_wait_readers "mcfan-bseed-$$-$tag" $((NGROUPS * PER_GROUP)) 60 >/dev/null ||
+			{ echo "bench: $tag: the readers did not open their rings:" >&2
+			  sort "$WORK/$tag"-*.err | uniq -c | head -5 >&2; return 1; }
 		;;
 	esac
 	sleep 1    # settle: the receiver reaches its idle state

@@ -10,7 +10,9 @@ by another engine"), on net_pcap (no lab, no namespace): mcfan with --worker-eng
   - mcfan-read on group 1 (count) fails at open: exit 1, the exact sentence naming the group,
     the count engine and the options; nothing on stdout. tools/mcfan_reader.py raises
     OSError EXDEV with the same sentence, and as a program exits 1 saying it.
-  - mcfan-read --oldest on group 2 (readers) reads exactly its 300 frames, lost 0, exit 0.
+  - mcfan-read --oldest on group 2 (readers) reads exactly its 300 frames, lost 0, exit 0;
+    with --quiet nothing but its JSON line (no "reading" line on stderr), without it the
+    "reading" line on stderr and a line a second on stdout.
   - Readers attached to group 3 (mcfan-read, and a Python reader blocked in wait() without a
     limit) when the console moves it to count (set engine GROUPS count): both are told at
     once (mcfan-read exit 1, the sentence, "stopped after 50 frames", "not_served": true;
@@ -24,6 +26,7 @@ Usage: test_readers_served.py MCFAN_BINARY. Exit 77 (skip) when not root.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -66,11 +69,12 @@ while True:
 
 def refused_at_open(read, group):
     """read(group) again for up to 10 s until mcfan-read is refused at open, not opened just
-    before a change and then told: the last (status, stdout, stderr)."""
+    before a change and then told (a reader that opened prints its JSON line at exit, one
+    refused at open nothing on stdout): the last (status, stdout, stderr)."""
     end = time.monotonic() + 10
     while True:
         rc, out, err = read(group)
-        if (rc != 0 and "mcfan-read: reading" not in err) or time.monotonic() >= end:
+        if (rc != 0 and out == "") or time.monotonic() >= end:
             return rc, out, err
 
 
@@ -143,6 +147,18 @@ def main():
         r = t.json_line(out)
         t.check_eq((rc, r.get("frames"), r.get("lost"), r.get("not_served")), (0, 300, 0, False),
                    f"mcfan-read --oldest on a readers group: its 300 frames: {err!r}")
+        t.check_eq((err, len(out.splitlines())), ("", 1),
+                   "mcfan-read --quiet: nothing on stderr (no 'reading' line), only the JSON "
+                   "line on stdout")
+        p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.2:{PORT}",
+                            "--no-seq", "--oldest", "--seconds", "1.5"], capture_output=True,
+                           text=True, timeout=30)
+        line = re.fullmatch(rf"mcfan-read: reading 239\.9\.9\.2:{PORT} \(file prefix "
+                            rf"{re.escape(prefix)}\), pid \d+\n", p.stderr)
+        t.check(p.returncode == 0 and line is not None and
+                p.stdout.startswith("1 s: 300 frames (+300)"),
+                f"mcfan-read without --quiet: the 'reading' line, a line a second: "
+                f"{p.returncode} {p.stderr!r} {p.stdout[:200]!r}")
 
         # attached readers of group 3 when it moves to count
         rd = subprocess.Popen([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.3:{PORT}",

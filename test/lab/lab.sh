@@ -12,6 +12,7 @@
 #   lab_send 10 200 100 500         # 10 groups x 200 datagrams of 100 bytes at 500 pps each
 #   lab_capture_stop
 #   lab_wire_counts                 # "239.9.9.1 3999 201 28542" (frames, bytes) per group
+#   lab_wait_readers PREFIX 100     # until that mcfan's reader rings have 100 readers
 #   lab_down
 #
 # Everything is named after LAB_ID (default: the PID of the shell that sources this file),
@@ -305,4 +306,38 @@ lab_wire_counts() {
 			for (k in n) print k, n[k], b[k]
 			print "other", other + 0
 		}' | sort -V
+}
+
+# lab_wait_readers PREFIX N [SECONDS]: wait until the mcfan of EAL --file-prefix PREFIX counts
+# N readers on its reader rings (telemetry /mcfan/readers, "readers": a reader takes its row
+# at the end of mcfan_reader_open(), once its place in the ring is set, so every frame
+# written after this returns reaches it), at most SECONDS (default 30). The telemetry socket
+# is /var/run/dpdk/PREFIX/dpdk_telemetry.v2, reachable from any namespace. Returns 0, or 1
+# after printing the last count seen ("none" when mcfan never answered).
+lab_wait_readers() {
+	python3 - "$1" "$2" "${3:-30}" <<'PY'
+import json
+import socket
+import sys
+import time
+
+path = f"/var/run/dpdk/{sys.argv[1]}/dpdk_telemetry.v2"
+want, end, seen = int(sys.argv[2]), time.monotonic() + float(sys.argv[3]), "none"
+while time.monotonic() < end:
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+            s.settimeout(5)
+            s.connect(path)
+            s.recv(16384)                      # the server's greeting
+            s.send(b"/mcfan/readers")
+            seen = (json.loads(s.recv(1 << 16)).get("/mcfan/readers") or {}).get("readers",
+                                                                                 "none")
+    except (OSError, ValueError):
+        pass
+    if seen == want:
+        sys.exit(0)
+    time.sleep(0.1)
+print(seen)
+sys.exit(1)
+PY
 }

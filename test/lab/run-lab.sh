@@ -133,9 +133,10 @@ stop_readers() {
 }
 
 # Start READERS mcfan-read processes a group (outside the namespaces: ordinary processes that
-# only need /dev/shm) and wait until each has opened its ring (its "reading" line).
+# only need /dev/shm) and wait until each has opened its ring: mcfan counts them all on its
+# rings (lab_wait_readers; --quiet readers print nothing until their JSON line at exit).
 start_readers() {
-	local g i n _
+	local g i n
 	[ "$READERS" -gt 0 ] || return 0
 	for g in $(lab_groups "$NGROUPS"); do
 		for i in $(seq "$READERS"); do
@@ -144,13 +145,9 @@ start_readers() {
 			READER_PIDS+=($!)
 		done
 	done
-	for _ in $(seq 300); do
-		n=$(grep -l '^mcfan-read: reading' "$RUN_DIR"/reader-*.err 2>/dev/null | wc -l)
-		[ "$n" -eq $((READERS * NGROUPS)) ] && return 0
-		sleep 0.1
-	done
+	n=$(lab_wait_readers "mcfan-lab-$LAB_ID" $((READERS * NGROUPS)) 30) && return 0
 	say "only $n of $((READERS * NGROUPS)) readers opened their ring in 30 s:"
-	cat "$RUN_DIR"/reader-*.err | grep -v '^mcfan-read: reading' | sort | uniq -c | head -5
+	cat "$RUN_DIR"/reader-*.err | sort | uniq -c | head -5
 	return 1
 }
 
