@@ -40,6 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # What follows the kernel line when kernel_packets != ipackets + kernel_drops
 # (control/kernel.c, mcfan_kernel_caveat()): the report and show port stats alike.
 CAVEAT = ("  (frames queued at the start or at a clear stats, received after it; "
+          "frames in the kernel's ring not received yet; "
           "or arriving between the quit drain and the port's stop)")
 
 

@@ -445,6 +445,7 @@ mcfan_kernel_caveat(const struct mcfan_kernel_view *kv, const struct rte_eth_sta
 	if (kv->kernel_packets == ps->ipackets + kv->kernel_drops)
 		return "";
 	return "  (frames queued at the start or at a clear stats, received after it; "
+	       "frames in the kernel's ring not received yet; "
 	       "or arriving between the quit drain and the port's stop)";
 }
 

@@ -96,7 +96,8 @@ int mcfan_kernel_read_drops(const struct mcfan_app *app, uint16_t port,
 /**
  * What the line `reached the socket kernel_packets = ipackets + kernel_drops` adds after
  * itself: nothing when the two sides are equal, else why they can differ (frames queued at
- * the start or at a clear stats, received after it; frames arriving at quit after the quit
+ * the start or at a clear stats, received after it; frames in the kernel's ring not
+ * received yet, while it runs; frames arriving at quit after the quit
  * drain). One text for the report and `show port stats`. Any thread; reads only its
  * arguments.
  *
