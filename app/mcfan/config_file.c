@@ -246,3 +246,18 @@ close:
 	rte_cfgfile_close(file);
 	return ret;
 }
+
+const char *
+mcfan_config_origin(const char *path, unsigned int line, const char *section, const char *key,
+		    int key_len, const char *option, char *buf, size_t len)
+{
+	if (line == 0)
+		snprintf(buf, len, "--%s", option);
+	else if (section != NULL)
+		snprintf(buf, len, "config file '%s' line %u: key '%.*s' in [%s]: --%s", path, line,
+			 key_len, key, section, option);
+	else
+		snprintf(buf, len, "config file '%s' line %u: key '%s': --%s", path, line, option,
+			 option);
+	return buf;
+}

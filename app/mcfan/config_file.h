@@ -97,4 +97,29 @@ struct mcfan_cfg_keys {
  */
 int mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *keys);
 
+/**
+ * Where a rule came from, worded as mcfan_config_file_read()'s own refusals, for a check
+ * that runs after the file was read: "--OPTION" for the command line (line 0);
+ * "config file 'PATH' line N: key 'KEY' in [SECTION]: --OPTION" for a row of a section;
+ * "config file 'PATH' line N: key 'OPTION': --OPTION" for a key of [mcfan].
+ *
+ * @param path
+ *   The config file's name (ignored for line 0).
+ * @param line
+ *   The rule's line in the file, 1-based; 0: the command line.
+ * @param section
+ *   The section the row is in, without brackets; NULL: the key OPTION in [mcfan].
+ * @param key, key_len
+ *   The row's key (its first key_len characters); used with section only.
+ * @param option
+ *   The command-line option the rule is of, without the dashes (e.g. "seq-pair").
+ * @param buf, len
+ *   Receives the text (truncated to len - 1 characters).
+ * @return
+ *   buf.
+ */
+const char *mcfan_config_origin(const char *path, unsigned int line, const char *section,
+				const char *key, int key_len, const char *option, char *buf,
+				size_t len);
+
 #endif /* MCFAN_APP_CONFIG_FILE_H */

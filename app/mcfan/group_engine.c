@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mcfan.h"
+#include "config_file.h"
 #include "datapath/engine.h"
 #include "group_engine.h"
 
@@ -39,25 +40,15 @@ inst_of(struct mcfan_config *cfg, const char *spec)
 	return (int)k;
 }
 
-/* Where rule r came from, as the config file's own refusals say it (config_file.c), then the
- * option: "--group-engine" for the command line; "config file 'F' line N: key 'GROUPS' in
- * [group-engine]: --group-engine" for a row of that section, "config file 'F' line N: key
- * 'group-engine': --group-engine" for the [mcfan] key. */
+/* Where rule r came from (config_file.h, mcfan_config_origin()). */
 static const char *
 rule_origin(const struct mcfan_config *cfg, unsigned int r, char *buf, size_t len)
 {
 	const char *rule = cfg->group_engine_rules[r];
 
-	if (cfg->group_engine_from[r].line == 0)
-		return "--group-engine";
-	if (cfg->group_engine_from[r].section)
-		snprintf(buf, len, "config file '%s' line %u: key '%.*s' in [group-engine]: "
-			 "--group-engine", cfg->config_file, cfg->group_engine_from[r].line,
-			 (int)strcspn(rule, "="), rule);
-	else
-		snprintf(buf, len, "config file '%s' line %u: key 'group-engine': --group-engine",
-			 cfg->config_file, cfg->group_engine_from[r].line);
-	return buf;
+	return mcfan_config_origin(cfg->config_file, cfg->group_engine_from[r].line,
+				   cfg->group_engine_from[r].section ? "group-engine" : NULL, rule,
+				   (int)strcspn(rule, "="), "group-engine", buf, len);
 }
 
 /* Two instances of one engine that would write into one place (its args_collide hook: two

@@ -114,6 +114,15 @@ struct mcfan_port_ip {
 	uint8_t ip6[16];                   /* IPv6 link-local (RFC 3810 5.2.13) */
 };
 
+/* Where a rule of the configuration came from, for the checks that run after parsing
+ * (group_engine.c, seq_check.c) to name it as the config file's own refusals do
+ * (config_file.h, mcfan_config_origin()): line 0 the command line, else that line of
+ * config_file, a row of one of its sections (section true) or a key of [mcfan]. */
+struct mcfan_cfg_origin {
+	unsigned int line;
+	bool section;
+};
+
 /** What the operator asked for (options and config file). */
 struct mcfan_config {
 	uint16_t rx_lcores[RTE_MAX_LCORE];
@@ -176,6 +185,7 @@ struct mcfan_config {
 	unsigned int n_seq_rules;
 	char seq_pairs[MCFAN_SEQ_RULES_MAX][MCFAN_SEQ_RULE_LEN];
 	unsigned int n_seq_pairs;
+	struct mcfan_cfg_origin seq_pair_from[MCFAN_SEQ_RULES_MAX]; /* for seq_check.c */
 	unsigned int seq_window_pkts;      /* --seq-window, sequence numbers */
 	uint64_t seq_window_ns;            /* --seq-window-ms, ns */
 	/* per-group engines (group_engine.c, docs/delivery.md): the --group-engine rules
@@ -183,13 +193,8 @@ struct mcfan_config {
 	 * instance table (instance 0: --worker-engine) and each --groups entry's instance */
 	char group_engine_rules[MCFAN_GROUP_ENGINE_RULES_MAX][MCFAN_GROUP_ENGINE_RULE_LEN];
 	unsigned int n_group_engine_rules;
-	/* where each rule came from, for the messages of group_engine.c: line 0 the command
-	 * line (--group-engine), else that line of config_file, a row of its [group-engine]
-	 * section (section true) or its [mcfan] key group-engine (section false) */
-	struct {
-		unsigned int line;
-		bool section;
-	} group_engine_from[MCFAN_GROUP_ENGINE_RULES_MAX];
+	/* where each rule came from, for the messages of group_engine.c */
+	struct mcfan_cfg_origin group_engine_from[MCFAN_GROUP_ENGINE_RULES_MAX];
 	struct {
 		char name[MCFAN_ENGINE_NAME_MAX + 1];
 		char args[MCFAN_ENGINE_ARGS_MAX + 1]; /* "" = none */

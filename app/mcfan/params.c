@@ -1266,22 +1266,25 @@ cfg_key_kind(const char *key)
 	return o->kind == OPT_VALUE ? MCFAN_CFG_KEY_VALUE : MCFAN_CFG_KEY_FLAG;
 }
 
-/* Set o from the file's line; a --group-engine rule it added keeps that line and whether it
- * is a row of [group-engine] (section), so that group_engine.c's checks name them. */
+/* Set o from the file's line; the --group-engine rule or the --seq-pair pairs it added keep
+ * that line and whether it is a row of a section, so that group_engine.c's and seq_check.c's
+ * checks name them. */
 static int
 cfg_set_from_line(const struct cfg_apply_ctx *ctx, const struct opt_def *o, const char *value,
 		  unsigned int line, bool section, char *err, size_t len)
 {
 	struct mcfan_config *cfg = ctx->cfg;
+	const struct mcfan_cfg_origin from = { .line = line, .section = section };
+	unsigned int i, pairs = cfg->n_seq_pairs;
 	int ret;
 
 	if (ctx->from_cli[o - opts])
 		return cfg_validate_only(cfg, o, value, err, len);
 	ret = o->set(cfg, value, err, len);
-	if (ret == 0 && o->set == set_group_engine) {
-		cfg->group_engine_from[cfg->n_group_engine_rules - 1].line = line;
-		cfg->group_engine_from[cfg->n_group_engine_rules - 1].section = section;
-	}
+	if (ret == 0 && o->set == set_group_engine)
+		cfg->group_engine_from[cfg->n_group_engine_rules - 1] = from;
+	for (i = pairs; ret == 0 && i < cfg->n_seq_pairs; i++)
+		cfg->seq_pair_from[i] = from;
 	return ret;
 }
 

@@ -16,6 +16,7 @@
 #include "mcfan.h"
 #include "mcfan_feed.h"
 #include "mcfan_group.h"
+#include "config_file.h"
 #include "seq_check.h"
 
 /* The --seq rules, parsed again (params.c checked them). */
@@ -95,6 +96,10 @@ check_pair(const struct mcfan_config *cfg, const struct seq_rules *r, unsigned i
 	struct mcfan_flow_key k[3], o[3];
 	char g[2][MCFAN_GROUP_STR_MAX], kind[2][MCFAN_FEED_SPEC_STR_MAX + 1];
 	const char *pair = cfg->seq_pairs[p];
+	char o_buf[PATH_MAX + 64];
+	const char *origin = mcfan_config_origin(cfg->config_file, cfg->seq_pair_from[p].line,
+						 cfg->seq_pair_from[p].section ? "seq" : NULL,
+						 "pair", 4, "seq-pair", o_buf, sizeof(o_buf));
 	unsigned int l, q, m;
 
 	if (mcfan_group_parse_list(pair, k, RTE_DIM(k), NULL, 0) != 2)
@@ -102,26 +107,26 @@ check_pair(const struct mcfan_config *cfg, const struct seq_rules *r, unsigned i
 	for (l = 0; l < 2; l++) {
 		mcfan_group_format(&k[l], g[l], sizeof(g[l]));
 		if (!in_groups(cfg, &k[l])) {
-			fprintf(stderr, "mcfan: --seq-pair %s: group %s is not in --groups (both lines "
-				"of a pair are joined at start)\n", pair, g[l]);
+			fprintf(stderr, "mcfan: %s %s: group %s is not in --groups (both lines "
+				"of a pair are joined at start)\n", origin, pair, g[l]);
 			return -EINVAL;
 		}
 		spec[l] = rules_kind(r, &k[l]);
 		if (spec[l] == NULL || spec[l]->kind == MCFAN_FEED_OFF) {
-			fprintf(stderr, "mcfan: --seq-pair %s: group %s has no sequence extractor "
-				"(give it a kind: --seq %s=iperf2, or a [seq] line)\n", pair, g[l], g[l]);
+			fprintf(stderr, "mcfan: %s %s: group %s has no sequence extractor "
+				"(give it a kind: --seq %s=iperf2, or a [seq] line)\n", origin, pair, g[l], g[l]);
 			return -EINVAL;
 		}
 		mcfan_feed_spec_format(spec[l], kind[l], sizeof(kind[l]));
 	}
 	if (strcmp(kind[0], kind[1]) != 0) {
-		fprintf(stderr, "mcfan: --seq-pair %s: line A %s is %s and line B %s is %s: both "
-			"lines of a pair carry one kind\n", pair, g[0], kind[0], g[1], kind[1]);
+		fprintf(stderr, "mcfan: %s %s: line A %s is %s and line B %s is %s: both "
+			"lines of a pair carry one kind\n", origin, pair, g[0], kind[0], g[1], kind[1]);
 		return -EINVAL;
 	}
 	if (spec[0]->kind == MCFAN_FEED_MPEGTS) {
-		fprintf(stderr, "mcfan: --seq-pair %s: mpegts has no sequence space across PIDs to "
-			"arbitrate\n", pair);
+		fprintf(stderr, "mcfan: %s %s: mpegts has no sequence space across PIDs to "
+			"arbitrate\n", origin, pair);
 		return -EINVAL;
 	}
 	for (q = 0; q < p; q++) {
@@ -131,8 +136,8 @@ check_pair(const struct mcfan_config *cfg, const struct seq_rules *r, unsigned i
 			for (m = 0; m < 2; m++) {
 				if (!mcfan_flow_key_equal(&k[l], &o[m]))
 					continue;
-				fprintf(stderr, "mcfan: --seq-pair %s: group %s is a line of the pair "
-					"%s already (a group is in one pair)\n", pair, g[l],
+				fprintf(stderr, "mcfan: %s %s: group %s is a line of the pair "
+					"%s already (a group is in one pair)\n", origin, pair, g[l],
 					cfg->seq_pairs[q]);
 				return -EINVAL;
 			}

@@ -418,7 +418,17 @@ def test_seq_config():
             (f"[seq]\n239.9.9.1:{PORT} = rtp extra\n", 2, ["not one sequence kind"]),
             (f"[mcfan]\n[seq]\npair = 239.9.9.1:{PORT}\n", 3, ["is not two groups"]),
             ("[mcfan]\n[seq]\n[seq]\n", 3, ["second section"]),
-            (f"[seq]\n239.9.9.1:{PORT} = rtp\n239.9.9.1:{PORT} = rtp\n", 3, ["twice"])):
+            (f"[seq]\n239.9.9.1:{PORT} = rtp\n239.9.9.1:{PORT} = rtp\n", 3, ["twice"]),
+            # the pair checks run after the file is read: they name its line all the same
+            (f"[mcfan]\ngroups = 239.9.9.1-3:{PORT}\n[seq]\n239.9.9.1-2:{PORT} = iperf2\n"
+             f"pair = 239.9.9.1:{PORT},239.9.9.7:{PORT}\n", 5,
+             [f"line 5: key 'pair' in [seq]: --seq-pair 239.9.9.1:{PORT},239.9.9.7:{PORT}: "
+              f"group 239.9.9.7:{PORT} is not in --groups (both lines of a pair are joined "
+              "at start)\n"]),
+            (f"[mcfan]\ngroups = 239.9.9.1-3:{PORT}\nseq = 239.9.9.1-2:{PORT}=iperf2\n"
+             f"seq-pair = 239.9.9.1:{PORT},239.9.9.3:{PORT}\n", 4,
+             [f"line 4: key 'seq-pair': --seq-pair 239.9.9.1:{PORT},239.9.9.3:{PORT}: group "
+              f"239.9.9.3:{PORT} has no sequence extractor"])):
         ini = write_ini(text)
         rc, _, err, _ = t.run_mcfan(eal, ["--config", ini], report=False)
         os.unlink(ini)
@@ -541,7 +551,8 @@ def test_bad_input():
     g3 = ["--groups", f"239.9.9.1-3:{PORT}", "--seq", f"239.9.9.1-2:{PORT}=iperf2"]
     for app, words in (
             (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.7:{PORT}"],
-             [f"group 239.9.9.7:{PORT} is not in --groups"]),
+             [f"mcfan: --seq-pair 239.9.9.1:{PORT},239.9.9.7:{PORT}: group 239.9.9.7:{PORT} "
+              "is not in --groups"]),
             (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.1:{PORT}"], ["is not two groups"]),
             (["--seq-pair", f"239.9.9.1:{PORT},239.9.9.3:{PORT}"],
              [f"group 239.9.9.3:{PORT} has no sequence extractor"]),
