@@ -17,6 +17,12 @@
    clear, so ipackets = kernel_packets + N. `show port stats` prints the kernel line with
    the same caveat after it as the text report's line (docs/guide.md "Frames mcfan never
    sees").
+4. IPv4 fragments: the PMD's sockets make the kernel reassemble before them. 4 datagrams
+   of 1,800 bytes (2 fragments each) and 3 lone first fragments (MF set; their datagrams
+   never complete; the receiver's net.ipv4.ipfrag_time is 1 s): the group gets the 4 whole
+   datagrams, no frame counts as `fragment`, and the port's kernel_reassembly is exactly
+   11 fragments in, 4 reassembled, 3 failed, in the JSON, the text report and show port
+   stats (docs/guide.md "IPv4 fragments on net_af_packet").
 
 Usage: test_kernel.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
 """
@@ -199,6 +205,87 @@ def queued_at_clear(lab):
     check_eq([x[3] for x in line], [CAVEAT], f"{tag} the text report's line: {line}")
 
 
+FRAG_WHOLE, FRAG_LONE, FRAG_LEN = 4, 3, 1800
+# Run in the sender's namespace: FRAG_WHOLE datagrams of FRAG_LEN bytes to 239.9.9.1 (the
+# kernel fragments them, 2 each at an MTU of 1,500), then FRAG_LONE first fragments (MF set,
+# offset 0) of datagrams whose other fragments never come, through a packet socket.
+FRAG_SENDER = r"""
+import socket, struct, sys
+whole, lone, size, ifname, src_ip, port = sys.argv[1:7]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(src_ip))
+for _ in range(int(whole)):
+    s.sendto(b"y" * int(size), ("239.9.9.1", int(port)))
+def csum(b):
+    t = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    t = (t >> 16) + (t & 0xffff)
+    return ~(t + (t >> 16)) & 0xffff
+p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+p.bind((ifname, 0))
+mac = p.getsockname()[4]
+for i in range(int(lone)):
+    udp = struct.pack("!HHHH", 5000, int(port), 8 + 1000, 0) + b"z" * 992
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0x4000 + i, 0x2000, 1, 17, 0,
+                     socket.inet_aton(src_ip), socket.inet_aton("239.9.9.1"))
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    p.send(bytes.fromhex("01005e090901") + mac + b"\x08\x00" + ip + udp)
+"""
+
+
+def fragments(lab):
+    """IPv4 fragments on net_af_packet: reassembled by the kernel before the socket; the
+    namespace's reassembly counters in the report and show port stats."""
+    tag = "[fragments]"
+    sysctl = subprocess.run(["ip", "netns", "exec", lab.rcv, "sysctl", "-qw",
+                             "net.ipv4.ipfrag_time=1"], capture_output=True, text=True)
+    check_eq(sysctl.returncode, 0, f"{tag} ipfrag_time 1 s in the receiver's namespace: "
+             f"{sysctl.stderr}")
+    run = McfanRun(lab.rcv, f"mcfan-kern-frag-{lab.id}", "0@0,1@1,2@1", lab.af_packet(),
+                   ["--groups", f"239.9.9.1-{NGROUPS}:{PORT}", "--rx-lcores", "1",
+                    "--worker-lcores", "2"], lab.dir, "frag", console=True)
+    rc = rep = None
+    try:
+        if not check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
+            return
+        send = subprocess.run(["ip", "netns", "exec", lab.snd, "timeout", "60",
+                               sys.executable, "-c", FRAG_SENDER, str(FRAG_WHOLE),
+                               str(FRAG_LONE), str(FRAG_LEN), lab.vsnd, "198.18.0.1",
+                               str(PORT)], capture_output=True, text=True, timeout=90)
+        check_eq(send.returncode, 0, f"{tag} sender: {send.stderr}")
+        time.sleep(2.5)       # the lone fragments' reassembly times out (1 s)
+        run.say("show port stats")
+        check(run.wait_for("reassemblies failed", 20), f"{tag} show port stats")
+        rc, rep = run.stop()
+    finally:
+        run.kill()
+    out = run.output()
+    check_eq(rc, 0, f"{tag} exit status:\n{out[-2000:]}")
+    if not check(rep is not None and rep["ports"], f"{tag} JSON report"):
+        return
+    port = rep["ports"][0]
+    whole_frags = 2 * FRAG_WHOLE
+    check_eq(port["kernel_reassembly"], {"fragments": whole_frags + FRAG_LONE,
+                                         "reassembled": FRAG_WHOLE, "failed": FRAG_LONE},
+             f"{tag} kernel_reassembly")
+    g1 = [g for g in rep["groups"] if g["group"] == "239.9.9.1"]
+    check(len(g1) == 1 and g1[0]["frames"] == FRAG_WHOLE and
+          g1[0]["bytes"] == FRAG_WHOLE * (14 + 20 + 8 + FRAG_LEN),
+          f"{tag} the group got the {FRAG_WHOLE} whole datagrams: {g1}")
+    check_eq((rep["drops"]["fragment"], rep["drops"]["truncated"]), (0, 0),
+             f"{tag} no frame counted as a fragment or truncated")
+    check(port["rx_packets"] >= whole_frags + FRAG_LONE,
+          f"{tag} the interface counted every fragment: rx_packets {port['rx_packets']}")
+    check(conservation(rep), f"{tag} conservation")
+    line = (f"kernel: IPv4 fragments reassembled by the kernel before the socket (the network "
+            f"namespace's counts): {whole_frags + FRAG_LONE} fragments in, {FRAG_WHOLE} "
+            f"datagrams reassembled, {FRAG_LONE} reassemblies failed (their fragments never "
+            f"reach mcfan)\n")
+    console, report = out.split("==== mcfan report", 1) if "==== mcfan report" in out \
+        else (out, "")
+    check("       " + line in console, f"{tag} show port stats says it: {console[-1500:]}")
+    check("port 0 " + line in report, f"{tag} the text report says it: {report[-3000:]}")
+
+
 def runs(lab):
     # RX lcore 1 and a worker both busy on CPU 1: the RX lcore gets half of it
     rep = one_run(lab, "overload", lab.af_packet(framecnt=64),
@@ -220,6 +307,7 @@ def runs(lab):
         check_eq(sum(g["frames"] for g in rep["groups"]), NGROUPS * (MQ_COUNT + 1),
                  "[qpairs2] every group frame received, from both queues")
     queued_at_clear(lab)
+    fragments(lab)
 
 
 def main():

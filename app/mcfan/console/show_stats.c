@@ -180,6 +180,7 @@ print_port_stats(struct mcfan_console *con, uint16_t port, bool header)
 	struct mcfan_app *app = mcfan_console_app(con);
 	struct mcfan_kernel_view kv;
 	struct rte_eth_stats ps;
+	char reasm[256];
 	int ret;
 
 	ret = mcfan_port_stats_read(app, port, &ps);
@@ -200,6 +201,8 @@ print_port_stats(struct mcfan_console *con, uint16_t port, bool header)
 		printf("       kernel (%s, %s): reached the socket %" PRIu64 " = ipackets %" PRIu64
 		       " + kernel_drops %" PRIu64 "%s\n", kv.source, kv.ifname, kv.kernel_packets,
 		       ps.ipackets, kv.kernel_drops, mcfan_kernel_caveat(&kv, &ps));
+	if (mcfan_kernel_reasm_text(&kv, reasm, sizeof(reasm))[0] != '\0')
+		printf("       kernel: %s\n", reasm);
 	return 0;
 }
 

@@ -52,6 +52,7 @@
 #include "control/kernel.h"
 
 #define PROC_NET_PACKET "/proc/net/packet"
+#define PROC_NET_SNMP "/proc/net/snmp"
 #define MAX_PACKET_SOCKETS 256 /* packet sockets of the namespace looked at */
 
 enum kernel_kind {
@@ -85,9 +86,22 @@ struct kernel_port {
 	bool final;
 };
 
-/* app->kernel: one entry per ethdev port. */
+/* The network namespace's IPv4 reassembly counters (RFC 4293 ipSystemStatsReasmReqds,
+ * ReasmOKs, ReasmFails; /proc/net/snmp's "Ip:" lines), raw. */
+struct reasm_counters {
+	uint64_t reqds; /* fragments that needed reassembly */
+	uint64_t oks;   /* datagrams reassembled */
+	uint64_t fails; /* reassemblies that failed (ReasmTimeout's included) */
+};
+
+/* app->kernel: one entry per ethdev port; the namespace's reassembly counters, followed
+ * while a net_af_packet port is (its PMD's sockets ask the kernel to reassemble). */
 struct mcfan_kernel {
 	struct kernel_port ports[RTE_MAX_ETHPORTS];
+	bool have_reasm;
+	bool reasm_final_read;
+	struct reasm_counters reasm_base;  /* at the start, then at each clear */
+	struct reasm_counters reasm_final; /* read at the final read */
 };
 
 /* One number from /sys/class/net/IF/statistics/NAME; false if unreadable. */
@@ -105,6 +119,43 @@ if_stat(const char *ifname, const char *name, uint64_t *v)
 	ok = fscanf(f, "%" SCNu64, v) == 1;
 	fclose(f);
 	return ok;
+}
+
+/* /proc/net/snmp's reassembly counters: the "Ip:" header line names the columns of the
+ * "Ip:" values line after it; false if unreadable. */
+static bool
+reasm_read(struct reasm_counters *c)
+{
+	char head[1024], vals[1024], *hs, *vs, *h, *v;
+	bool found = false;
+	unsigned int got = 0;
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	f = fopen(PROC_NET_SNMP, "r");
+	if (f == NULL)
+		return false;
+	while (!found && fgets(head, sizeof(head), f) != NULL)
+		found = strncmp(head, "Ip: ", 4) == 0 && fgets(vals, sizeof(vals), f) != NULL &&
+			strncmp(vals, "Ip: ", 4) == 0;
+	fclose(f);
+	if (!found)
+		return false;
+	h = strtok_r(head + 4, " \n", &hs);
+	v = strtok_r(vals + 4, " \n", &vs);
+	while (h != NULL && v != NULL) {
+		uint64_t *dst = strcmp(h, "ReasmReqds") == 0 ? &c->reqds :
+				strcmp(h, "ReasmOKs") == 0 ? &c->oks :
+				strcmp(h, "ReasmFails") == 0 ? &c->fails : NULL;
+
+		if (dst != NULL) {
+			*dst = strtoull(v, NULL, 10);
+			got++;
+		}
+		h = strtok_r(NULL, " \n", &hs);
+		v = strtok_r(NULL, " \n", &vs);
+	}
+	return got == 3;
 }
 
 static bool
@@ -315,6 +366,10 @@ mcfan_kernel_port_init(struct mcfan_app *app, uint16_t port)
 			af_packet_find(kp, port, ifindex);
 		}
 	}
+	/* the PMD's sockets reassemble IPv4 (their fanout's defrag flag): follow the
+	 * namespace's reassembly from the first such port on */
+	if (kp->kind == KIND_AF_PACKET && !app->kernel->have_reasm)
+		app->kernel->have_reasm = reasm_read(&app->kernel->reasm_base);
 	kp->have_if = if_read(kp->ifname, &kp->if_base);
 	if (kp->kind != KIND_NONE)
 		MCFAN_LOG(INFO, "port %u: kernel-side counters of %s from %s%s\n", port,
@@ -362,7 +417,28 @@ mcfan_kernel_final(struct mcfan_app *app)
 		}
 		kp->final = true;
 	}
+	if (app->kernel->have_reasm && !app->kernel->reasm_final_read) {
+		if (!reasm_read(&app->kernel->reasm_final))
+			app->kernel->reasm_final = app->kernel->reasm_base;
+		app->kernel->reasm_final_read = true;
+	}
 	mcfan_ctl_state_unlock(app);
+}
+
+/* The reassembly counters since the start or the last clear into out (ctl_lock held). */
+static void
+reasm_view(const struct mcfan_kernel *k, struct mcfan_kernel_view *out)
+{
+	struct reasm_counters now;
+
+	if (k->reasm_final_read)
+		now = k->reasm_final;
+	else if (!reasm_read(&now))
+		now = k->reasm_base;
+	out->have_reasm = true;
+	out->reasm_fragments = now.reqds - k->reasm_base.reqds;
+	out->reasm_datagrams = now.oks - k->reasm_base.oks;
+	out->reasm_failed = now.fails - k->reasm_base.fails;
 }
 
 /* mcfan_kernel_read(), mcfan_kernel_read_drops(): with_if false reads the interface's
@@ -397,6 +473,8 @@ kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_sta
 	switch (kp->kind) {
 	case KIND_AF_PACKET:
 		out->source = "packet_statistics";
+		if (with_if && app->kernel->have_reasm)
+			reasm_view(app->kernel, out);
 		out->n_queues = kp->n_fds;
 		for (q = 0; q < kp->n_fds; q++) {
 			out->queue_packets[q] = kp->packets[q] - kp->base_packets[q];
@@ -449,6 +527,19 @@ mcfan_kernel_caveat(const struct mcfan_kernel_view *kv, const struct rte_eth_sta
 	       "or arriving between the quit drain and the port's stop)";
 }
 
+const char *
+mcfan_kernel_reasm_text(const struct mcfan_kernel_view *kv, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (kv->have_reasm && (kv->reasm_fragments != 0 || kv->reasm_failed != 0))
+		snprintf(buf, len, "IPv4 fragments reassembled by the kernel before the socket "
+			 "(the network namespace's counts): %" PRIu64 " fragments in, %" PRIu64
+			 " datagrams reassembled, %" PRIu64 " reassemblies failed (their fragments "
+			 "never reach mcfan)", kv->reasm_fragments, kv->reasm_datagrams,
+			 kv->reasm_failed);
+	return buf;
+}
+
 void
 mcfan_kernel_clear(struct mcfan_app *app)
 {
@@ -470,6 +561,12 @@ mcfan_kernel_clear(struct mcfan_app *app)
 			else if (if_read(kp->ifname, &now))
 				kp->if_base = now;
 		}
+	}
+	if (app->kernel->have_reasm) {
+		if (app->kernel->reasm_final_read)
+			app->kernel->reasm_base = app->kernel->reasm_final;
+		else
+			reasm_read(&app->kernel->reasm_base);
 	}
 	mcfan_ctl_state_unlock(app);
 }

@@ -42,6 +42,18 @@ struct mcfan_kernel_view {
 	bool have_if;                /**< The interface counters below were read. */
 	uint64_t if_rx_packets;      /**< The interface's statistics/rx_packets. */
 	uint64_t if_rx_dropped;      /**< The interface's statistics/rx_dropped. */
+	/** The reassembly counts below were read: a net_af_packet port (DPDK 22.11's PMD joins
+	 * its sockets to a fanout group with PACKET_FANOUT_FLAG_DEFRAG, so the kernel
+	 * reassembles IPv4 fragments before the socket: whole datagrams reach mcfan, and the
+	 * fragments of one that never completes reach nothing). Not by mcfan_kernel_read_drops(). */
+	bool have_reasm;
+	/** IPv4 fragments that needed reassembly (RFC 4293 ipSystemStatsReasmReqds), of the
+	 * network namespace: every socket's, not only this port's. */
+	uint64_t reasm_fragments;
+	uint64_t reasm_datagrams; /**< Datagrams reassembled (ReasmOKs), the namespace's. */
+	/** Reassemblies that failed (ReasmFails: timed out after net.ipv4.ipfrag_time seconds,
+	 * or refused), the namespace's: datagrams, not fragments. */
+	uint64_t reasm_failed;
 };
 
 /**
@@ -111,6 +123,21 @@ int mcfan_kernel_read_drops(const struct mcfan_app *app, uint16_t port,
  */
 const char *mcfan_kernel_caveat(const struct mcfan_kernel_view *kv,
 				const struct rte_eth_stats *ps);
+
+/**
+ * The line the report and `show port stats` print after a net_af_packet port's kernel line
+ * when the kernel reassembled (or failed to reassemble) IPv4 fragments since the start or
+ * the last clear: the namespace's ReasmReqds, ReasmOKs and ReasmFails (RFC 4293). Any
+ * thread; reads only kv.
+ *
+ * @param kv
+ *   The port's kernel-side counters (mcfan_kernel_read()).
+ * @param buf, len
+ *   Receives the text, without a newline; "" when there is nothing to say.
+ * @return
+ *   buf.
+ */
+const char *mcfan_kernel_reasm_text(const struct mcfan_kernel_view *kv, char *buf, size_t len);
 
 /**
  * `clear stats`: the kernel-side counters start from zero now. Control thread, with the

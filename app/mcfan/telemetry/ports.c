@@ -30,6 +30,8 @@ tel_ports(struct mcfan_app *app, const char *cmd, const char *params, struct rte
 		{"kernel_source", RTE_TEL_STRING_VAL}, {"interface", RTE_TEL_STRING_VAL},
 		{"kernel_packets", RTE_TEL_U64_VAL}, {"kernel_drops", RTE_TEL_U64_VAL},
 		{"rx_packets", RTE_TEL_U64_VAL}, {"rx_dropped", RTE_TEL_U64_VAL},
+		{"reasm_fragments", RTE_TEL_U64_VAL}, {"reasm_reassembled", RTE_TEL_U64_VAL},
+		{"reasm_failed", RTE_TEL_U64_VAL},
 	};
 	struct rte_tel_data *c[RTE_DIM(cols)];
 	struct mcfan_kernel_view kv;
@@ -59,6 +61,10 @@ tel_ports(struct mcfan_app *app, const char *cmd, const char *params, struct rte
 		rte_tel_data_add_array_u64(c[11], kv.kernel_drops);
 		rte_tel_data_add_array_u64(c[12], kv.if_rx_packets);
 		rte_tel_data_add_array_u64(c[13], kv.if_rx_dropped);
+		/* net_af_packet only (0 elsewhere): the namespace's IPv4 reassembly */
+		rte_tel_data_add_array_u64(c[14], kv.reasm_fragments);
+		rte_tel_data_add_array_u64(c[15], kv.reasm_datagrams);
+		rte_tel_data_add_array_u64(c[16], kv.reasm_failed);
 	}
 	mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
 	return 0;

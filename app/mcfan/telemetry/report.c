@@ -277,7 +277,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	struct mcfan_msacc_row *rows;
 	struct mcfan_kernel_view kv;
 	struct rte_eth_stats ps;
-	char *text, addr[MCFAN_GROUP_STR_MAX], span[96];
+	char *text, addr[MCFAN_GROUP_STR_MAX], span[96], reasm[256];
 	unsigned int i, w;
 	int n, ng, nr, nl;
 	uint64_t clear_tsc;
@@ -339,6 +339,8 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 			PRIu64 " + kernel_drops %" PRIu64 "%s\n", port, kv.source, kv.ifname,
 			kv.kernel_packets, ps.ipackets, kv.kernel_drops,
 			mcfan_kernel_caveat(&kv, &ps));
+		if (mcfan_kernel_reasm_text(&kv, reasm, sizeof(reasm))[0] != '\0')
+			fprintf(f, "port %u kernel: %s\n", port, reasm);
 	}
 	fprintf(f, "\ngroups (joined, then left: every row since the %s):\n"
 		"  %-40s %6s %10s %14s %14s %10s %14s  %s\n",
@@ -626,6 +628,15 @@ port_kernel_json(json_t *o, const struct mcfan_app *app, uint16_t port,
 			    json_null());
 	json_object_set_new(o, "rx_dropped", kv.have_if ? json_u64(kv.if_rx_dropped) :
 			    json_null());
+	if (kv.have_reasm) {
+		q = json_object();
+		json_object_set_new(q, "fragments", json_u64(kv.reasm_fragments));
+		json_object_set_new(q, "reassembled", json_u64(kv.reasm_datagrams));
+		json_object_set_new(q, "failed", json_u64(kv.reasm_failed));
+		json_object_set_new(o, "kernel_reassembly", q);
+	} else {
+		json_object_set_new(o, "kernel_reassembly", json_null());
+	}
 	qs = json_array();
 	for (i = 0; qs != NULL && i < kv.n_queues; i++) {
 		q = json_object();
