@@ -57,11 +57,22 @@ RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
 
 struct mcfan_app mcfan_app;
 
+/* SIGUSR1 seen: the control loop prints the report (as --stats-period does) at its next
+ * tick. A signal handler may only set it. */
+static volatile sig_atomic_t report_asked;
+
 static void
 on_signal(int sig)
 {
 	RTE_SET_USED(sig);
 	mcfan_atomic_flag_store(&mcfan_app.live.quit, true, memory_order_release);
+}
+
+static void
+on_report_signal(int sig)
+{
+	RTE_SET_USED(sig);
+	report_asked = 1;
 }
 
 /* Split argv at the first "--": EAL before, mcfan after. */
@@ -315,6 +326,13 @@ control_loop(struct mcfan_app *app)
 				next_stats = now + period;
 			mcfan_msacc_add(ms, MCFAN_MS_TELEMETRY, rte_rdtsc());
 		}
+		if (report_asked) { /* kill -USR1: the report now, the run goes on */
+			report_asked = 0;
+			mcfan_report_print(app, stdout, false);
+			if (stdout_lost())
+				break;
+			mcfan_msacc_add(ms, MCFAN_MS_TELEMETRY, rte_rdtsc());
+		}
 		mcfan_control_tick(app);
 		mcfan_msacc_add(ms, MCFAN_MS_OTHER, rte_rdtsc());
 		timeout = CONTROL_TICK_MS;
@@ -549,6 +567,10 @@ main(int argc, char **argv)
 	 * stops the run cleanly (stdout_lost()), instead of killing it without a report */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+	/* kill -USR1: print the report now and go on (as dd prints its statistics), instead
+	 * of the default action, which killed mcfan with no report and no clean-up */
+	sa.sa_handler = on_report_signal;
+	sigaction(SIGUSR1, &sa, NULL);
 
 	/* --vdev arguments a PMD would fail on in several lines: one line, exit 2 */
 	if (mcfan_vdev_check(eal_argc, argv) != 0)

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -166,6 +167,40 @@ def test_sigpipe():
     t.check(not os.path.exists(t.runtime_dir(e)),
             f"closed stdout: runtime directory and telemetry socket removed "
             f"({t.runtime_dir(e)})")
+    t.remove_runtime_dir(e)
+
+
+def test_sigusr1():
+    """kill -USR1: the report now, the run goes on (it used to kill mcfan with no report
+    and its runtime directory left behind)."""
+    rep_path = os.path.join(TMP, "usr1.json")
+    e = eal()
+    cmd = [t.mcfan_path(), *e, "--", "--groups", "239.9.9.1-5:3999", "--duration", "4",
+           "--report-json", rep_path]
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    lines = []
+    for line in p.stdout:       # the start line (stderr) ends EAL's and the ports' start-up
+        lines.append(line)
+        if "running:" in line:
+            break
+    time.sleep(0.5)
+    p.send_signal(signal.SIGUSR1)
+    try:
+        out, _ = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, _ = p.communicate()
+    out = "".join(lines) + out
+    t.check_eq(p.returncode, 0, f"SIGUSR1: the run goes on and ends well ({out[-300:]!r})")
+    stats = re.findall(r"(?m)^==== mcfan stats after ([0-9.]+) s", out)
+    t.check(len(stats) == 1 and float(stats[0]) < 3.5,
+            f"SIGUSR1: one report printed when it came, before the end: {stats}")
+    t.check(re.search(r"(?m)^==== mcfan report after", out) is not None and
+            f"frames: rx {N_FRAMES} = delivered {N_FRAMES} + drops 0" in out,
+            f"SIGUSR1: the final report after it: {out[-800:]!r}")
+    t.check(os.path.exists(rep_path) and not os.path.exists(t.runtime_dir(e)),
+            "SIGUSR1: JSON report written, runtime directory removed at the end")
     t.remove_runtime_dir(e)
 
 
@@ -393,6 +428,7 @@ def main():
     test_output_targets()
     test_long_names()
     test_sigpipe()
+    test_sigusr1()
     test_closed_stdio()
     test_full_disk()
     test_shared_prefix()
