@@ -345,6 +345,10 @@ struct mcfan_lcore {
 	unsigned int n_ports;
 	/* worker side */
 	struct rte_ring **in_rings;       /* one per RX lcore */
+	/* in_local[r] 1: RX lcore r runs this worker's step in its thread (the same lcore, or
+	 * its host), so copies from in_rings[r] may be local copies (lib/fanout/mcfan_fanout.h
+	 * "Local references") */
+	uint8_t *in_local;
 	struct mcfan_worker_stats *ws;
 	/* accounting */
 	struct mcfan_msacc ms;

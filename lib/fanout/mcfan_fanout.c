@@ -63,14 +63,62 @@ mcfan_rx_ctx_init(struct mcfan_rx_ctx *ctx, struct rte_ring **rings, unsigned in
 	ctx->stage_count = rte_zmalloc_socket("mcfan_rx_stage_count",
 					      n_workers * sizeof(ctx->stage_count[0]), 0,
 					      socket_id);
+	ctx->local = rte_zmalloc_socket("mcfan_rx_local", n_workers * sizeof(ctx->local[0]), 0,
+					socket_id);
 	if (ctx->rings == NULL || ctx->ring_stats == NULL || ctx->group_stats == NULL ||
-	    ctx->stage == NULL ||
-	    ctx->stage_frame == NULL || ctx->stage_count == NULL) {
+	    ctx->stage == NULL || ctx->stage_frame == NULL || ctx->stage_count == NULL ||
+	    ctx->local == NULL) {
 		mcfan_rx_ctx_free(ctx);
 		return -ENOMEM;
 	}
 	memcpy(ctx->rings, rings, n_workers * sizeof(ctx->rings[0]));
 	return 0;
+}
+
+int
+mcfan_rx_ctx_set_local(struct mcfan_rx_ctx *ctx, unsigned int w, bool local)
+{
+	if (ctx == NULL || ctx->local == NULL || w >= ctx->n_workers)
+		return -EINVAL;
+	ctx->local[w] = local ? 1 : 0;
+	return 0;
+}
+
+void
+mcfan_copy_release_bulk(struct rte_mbuf **pkts, uint16_t n, int meta_offset)
+{
+	struct rte_mbuf *out[MCFAN_MAX_BURST];
+	struct mcfan_mbuf_meta *meta;
+	uint16_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		meta = mcfan_meta(pkts[i], meta_offset);
+		if (meta->local_refs > 1) {
+			meta->local_refs--; /* other local copies still hold the reference */
+			continue;
+		}
+		meta->local_refs = 0;
+		out[k++] = pkts[i];
+	}
+	if (k != 0)
+		rte_pktmbuf_free_bulk(out, k);
+}
+
+void
+mcfan_copy_own_bulk(struct rte_mbuf **pkts, uint16_t n, int meta_offset)
+{
+	struct mcfan_mbuf_meta *meta;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		meta = mcfan_meta(pkts[i], meta_offset);
+		if (meta->local_refs > 1) {
+			rte_pktmbuf_refcnt_update(pkts[i], 1);
+			meta->local_refs--;
+		} else {
+			meta->local_refs = 0; /* the last share keeps the shared reference */
+		}
+	}
 }
 
 void
@@ -84,6 +132,8 @@ mcfan_rx_ctx_free(struct mcfan_rx_ctx *ctx)
 	rte_free(ctx->stage);
 	rte_free(ctx->stage_frame);
 	rte_free(ctx->stage_count);
+	rte_free(ctx->local);
+	ctx->local = NULL;
 	ctx->rings = NULL;
 	ctx->ring_stats = NULL;
 	ctx->group_stats = NULL;
@@ -116,7 +166,7 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 	uint16_t cls[MCFAN_MAX_BURST];
 	struct rte_mbuf *ctl[MCFAN_MAX_BURST];
 	struct mcfan_rx_pending *pd = &ctx->pend;
-	uint16_t n_cls = 0, n_ctl = 0, i, j, chunk, base, t;
+	uint16_t n_cls = 0, n_ctl = 0, i, j, chunk, base, t, local;
 	unsigned int w, k;
 	enum mcfan_drop r;
 
@@ -167,8 +217,19 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 			meta->rx_tsc = rx_tsc;
 			meta->group_id = e->id;
 			meta->inst = e->inst;
-			if (e->n_targets > 1)
-				rte_pktmbuf_refcnt_update(m, (int16_t)(e->n_targets - 1));
+			meta->local_refs = 0;
+			if (e->n_targets > 1) {
+				/* copies to workers of this thread share one reference
+				 * ("Local references", mcfan_fanout.h) when two or more */
+				for (t = 0, local = 0; t < e->n_targets; t++)
+					local += ctx->local[e->targets[t]];
+				if (local >= 2)
+					meta->local_refs = local;
+				else
+					local = 1;
+				if (e->n_targets > local)
+					rte_pktmbuf_refcnt_update(m, (int16_t)(e->n_targets - local));
+			}
 			f = (uint16_t)(pd->frames + i);
 			for (t = 0; t < e->n_targets; t++) {
 				w = e->targets[t];
@@ -218,8 +279,13 @@ mcfan_fanout_flush(struct mcfan_rx_ctx *ctx)
 					delivered--;
 				}
 			}
-			/* one bulk free of the refused copies (drops one reference each) */
-			rte_pktmbuf_free_bulk(&ctx->stage[k + sent], cnt - sent);
+			/* one bulk free of the refused copies (drops one reference each; a
+			 * local copy gives its share back) */
+			if (ctx->local[w])
+				mcfan_copy_release_bulk(&ctx->stage[k + sent],
+							(uint16_t)(cnt - sent), ctx->meta_offset);
+			else
+				rte_pktmbuf_free_bulk(&ctx->stage[k + sent], cnt - sent);
 		}
 		ctx->stage_count[w] = 0;
 	}

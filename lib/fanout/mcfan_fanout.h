@@ -50,7 +50,28 @@ struct mcfan_mbuf_meta {
 	uint64_t rx_tsc;   /**< TSC when the burst was received, cycles. */
 	uint16_t group_id; /**< Counter slot of the group, 0..MCFAN_MAX_GROUPS-1. */
 	uint8_t inst;      /**< The group's worker engine instance (mcfan_group_entry inst). */
+	/**
+	 * Local shares (see "Local references" below): 0, or the number of the frame's copies
+	 * not yet released that went to workers run by the RX lcore's own thread (itself, or
+	 * lcores it hosts), which share one mbuf reference between them. Only that thread
+	 * reads or writes it while it is not 0.
+	 */
+	uint8_t local_refs;
 };
+
+/*
+ * Local references. A replicated frame is one mbuf with one reference per copy (its
+ * refcnt), and each copy's free is an atomic decrement: about 25 cycles a copy on this
+ * kind of host, the larger part of a worker's cost per copy. When two or more of a frame's
+ * copies go to workers whose steps run in the RX lcore's own thread (a run-to-completion
+ * lcore, or worker lcores it hosts: docs/idle.md "Hosted workers"), mcfan_fanout_stage()
+ * gives those copies one reference between them and counts them in the frame's
+ * local_refs, which only that thread touches, so it needs no atomic operation. A copy that
+ * came through such a ring (a local copy) is given up with mcfan_copy_release_bulk(), never
+ * with rte_pktmbuf_free(); before it is handed to anything that keeps it or frees it as
+ * an mbuf (a PMD, another ring), mcfan_copy_own_bulk() turns it into a reference of its own.
+ * Copies to workers of other threads keep one reference each, as before.
+ */
 
 /** Most (port, RX queue) pairs whose frames and drops one RX lcore's stats count apart. */
 #define MCFAN_RX_STATS_PAIRS RTE_MAX_ETHPORTS
@@ -132,6 +153,9 @@ struct mcfan_rx_ctx {
 	 * Set before the lcore is launched. Either way they count under drops[CONTROL],
 	 * except those the full ring refuses: drops[CTL_RING_FULL]. */
 	struct rte_ring *ctl_ring;
+	/** local[w] 1: worker w's step runs in this lcore's thread (itself, or an lcore it
+	 * hosts), so its copies may share one reference (mcfan_rx_ctx_set_local()); 0: not. */
+	uint8_t *local;
 	/** The (port, RX queue) pair the staged burst came from (stats.pair[] index), set by
 	 * the RX engine before mcfan_fanout_stage(); 0 by default. Not counted per pair when
 	 * >= stats.n_pairs. */
@@ -223,6 +247,55 @@ mcfan_meta(struct rte_mbuf *m, int offset)
  */
 int mcfan_rx_ctx_init(struct mcfan_rx_ctx *ctx, struct rte_ring **rings, unsigned int n_workers,
 		      int meta_offset, int socket_id);
+
+/**
+ * Say whether worker w's step runs in this RX lcore's own thread (it is the lcore itself,
+ * or an lcore it hosts), so that copies to it may share references ("Local references").
+ * Before the lcores are launched.
+ *
+ * @param ctx
+ *   The state from mcfan_rx_ctx_init().
+ * @param w
+ *   Worker index, 0..n_workers-1.
+ * @param local
+ *   True: run by this lcore's thread.
+ * @return
+ *   0, or -EINVAL for a worker index out of range.
+ */
+int mcfan_rx_ctx_set_local(struct mcfan_rx_ctx *ctx, unsigned int w, bool local);
+
+/**
+ * Give up local copies ("Local references"): each copy that holds a local share gives
+ * its share back, and the last share of a frame frees the reference the shares held
+ * (rte_pktmbuf_free_bulk(), which returns the mbuf to its pool when no reference is left);
+ * a copy without shares (local_refs 0) is freed as it is. Only for copies taken from a
+ * ring whose RX lcore runs in the calling thread. The fast path: never blocks.
+ *
+ * @param pkts
+ *   The copies; all of them are given up (mbuf ownership ends here).
+ * @param n
+ *   0..MCFAN_MAX_BURST.
+ * @param meta_offset
+ *   From mcfan_meta_register().
+ */
+void mcfan_copy_release_bulk(struct rte_mbuf **pkts, uint16_t n, int meta_offset);
+
+/**
+ * Make every local copy in pkts a reference of its own ("Local references"), before the
+ * copies are handed to code that frees them or keeps them as mbufs (a PMD's transmit, an
+ * engine without the borrow contract): a copy that shares its frame's reference with other
+ * copies still out takes one more reference (rte_mbuf_refcnt_update()) and gives its
+ * share back; the frame's last share keeps the reference the shares held. Afterwards each
+ * copy is owned as any mbuf reference is. Same thread rule as mcfan_copy_release_bulk().
+ *
+ * @param pkts
+ *   The copies; still owned by the caller, now one reference each.
+ * @param n
+ *   0..MCFAN_MAX_BURST.
+ * @param meta_offset
+ *   From mcfan_meta_register().
+ */
+void mcfan_copy_own_bulk(struct rte_mbuf **pkts, uint16_t n, int meta_offset);
 
 /**
  * Release what mcfan_rx_ctx_init() allocated (not the rings).

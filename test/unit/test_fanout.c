@@ -741,6 +741,117 @@ out:
  * workers draining only a few frames between bursts. A model of the rings predicts every
  * counter; conservation holds exactly after every burst.
  */
+/* Local references (mcfan_fanout.h): copies to workers of the RX lcore's own thread share
+ * one reference counted in the frame's local_refs; the others keep one each. Every mbuf
+ * returns to the pool exactly after its last copy, whatever the order of release, own and
+ * free, and also when a full local ring refuses a copy. */
+static void
+test_local_refs(void)
+{
+	static const uint16_t four[] = { 0, 1, 2, 3 };
+	static const uint16_t two[] = { 0, 1 };
+	struct rte_ring *rings[4] = {
+		ring_new("ut_loc0", BIG_RING), ring_new("ut_loc1", SMALL_RING),
+		ring_new("ut_loc2", BIG_RING), ring_new("ut_loc3", BIG_RING),
+	};
+	struct mcfan_group_table *t4 = table_new(MCFAN_FANOUT_REPLICATE, four, 4);
+	struct mcfan_group_table *t2 = table_new(MCFAN_FANOUT_REPLICATE, two, 2);
+	static struct rte_mbuf *pkts[BURST], *out[4][BURST];
+	struct rte_ring *big[4];
+	struct mcfan_rx_ctx ctx;
+	struct frame f;
+	unsigned int i, w, n[4];
+
+	if (rings[0] == NULL || rings[1] == NULL || rings[2] == NULL || rings[3] == NULL ||
+	    t4 == NULL || t2 == NULL)
+		goto out;
+	/* 1. workers 0-2 local, 3 not; big rings everywhere (ring 1 swapped for ring 2's
+	 * size: every copy enqueued) */
+	big[0] = rings[0];
+	big[1] = rings[2];
+	big[2] = rings[3];
+	big[3] = ring_new("ut_loc4", BIG_RING);
+	if (big[3] == NULL)
+		goto out;
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, big, 4, meta_off, SOCKET_ID_ANY), 0);
+	CHECK_EQ_INT(mcfan_rx_ctx_set_local(&ctx, 4, true), -EINVAL);
+	for (w = 0; w < 3; w++)
+		CHECK_EQ_INT(mcfan_rx_ctx_set_local(&ctx, w, true), 0);
+	for (i = 0; i < BURST; i++) {
+		build_v4(&f, 0, (uint8_t)(1 + i % N_GROUPS), GROUP_PORT, i, PAYLOAD_LEN);
+		pkts[i] = mbuf_from(&f);
+	}
+	CHECK_EQ_INT(mcfan_fanout_burst(&ctx, t4, pkts, BURST, 7), BURST);
+	CHECK_EQ_INT(ctx.stats.delivered_copies, 4 * BURST);
+	check_conservation("local refs", &ctx);
+	for (w = 0; w < 4; w++)
+		CHECK_EQ_INT(drain(big[w], out[w], BURST), BURST);
+	for (i = 0; i < BURST; i++) {
+		CHECK_EQ_INT(rte_mbuf_refcnt_read(pkts[i]), 2); /* worker 3's + the shared one */
+		CHECK_EQ_INT(mcfan_meta(pkts[i], meta_off)->local_refs, 3);
+	}
+	rte_pktmbuf_free_bulk(out[3], BURST);               /* the other thread's worker */
+	CHECK_EQ_INT(rte_mbuf_refcnt_read(pkts[0]), 1);
+	CHECK_EQ_INT(mcfan_meta(pkts[0], meta_off)->local_refs, 3);
+	mcfan_copy_release_bulk(out[0], BURST, meta_off);   /* a local copy given up */
+	CHECK_EQ_INT(mcfan_meta(pkts[0], meta_off)->local_refs, 2);
+	mcfan_copy_own_bulk(out[1], BURST, meta_off);       /* one handed on (a PMD) */
+	CHECK_EQ_INT(rte_mbuf_refcnt_read(pkts[0]), 2);
+	CHECK_EQ_INT(mcfan_meta(pkts[0], meta_off)->local_refs, 1);
+	rte_pktmbuf_free_bulk(out[1], BURST);               /* ... which frees it */
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - BURST);
+	mcfan_copy_release_bulk(out[2], BURST, meta_off);   /* the last share */
+	check_pool_full("local refs: release, own, free in any order");
+	mcfan_rx_ctx_free(&ctx);
+	ring_del(big[3]);
+
+	/* 2. two local workers, worker 1's ring of SMALL_RING slots refuses the rest: the RX
+	 * lcore gives the refused copies' shares back; worker 0's last release frees them */
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, rings, 2, meta_off, SOCKET_ID_ANY), 0);
+	CHECK_EQ_INT(mcfan_rx_ctx_set_local(&ctx, 0, true), 0);
+	CHECK_EQ_INT(mcfan_rx_ctx_set_local(&ctx, 1, true), 0);
+	for (i = 0; i < BURST; i++) {
+		build_v4(&f, 0, (uint8_t)(1 + i % N_GROUPS), GROUP_PORT, i, PAYLOAD_LEN);
+		pkts[i] = mbuf_from(&f);
+	}
+	CHECK_EQ_INT(mcfan_fanout_burst(&ctx, t2, pkts, BURST, 8), BURST);
+	CHECK_EQ_INT(ctx.ring_stats[1].ring_drops, BURST - SMALL_RING);
+	for (i = 0; i < BURST; i++) {
+		CHECK_EQ_INT(rte_mbuf_refcnt_read(pkts[i]), 1);
+		CHECK_EQ_INT(mcfan_meta(pkts[i], meta_off)->local_refs, i < SMALL_RING ? 2 : 1);
+	}
+	n[0] = drain(rings[0], out[0], BURST);
+	n[1] = drain(rings[1], out[1], BURST);
+	CHECK_EQ_INT(n[0], BURST);
+	CHECK_EQ_INT(n[1], SMALL_RING);
+	mcfan_copy_release_bulk(out[0], (uint16_t)n[0], meta_off);
+	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - SMALL_RING);
+	mcfan_copy_release_bulk(out[1], (uint16_t)n[1], meta_off);
+	check_pool_full("local refs: a full local ring");
+	mcfan_rx_ctx_free(&ctx);
+
+	/* 3. one local target and one other: no sharing (local_refs 0, one reference each) */
+	CHECK_EQ_INT(mcfan_rx_ctx_init(&ctx, big, 2, meta_off, SOCKET_ID_ANY), 0);
+	CHECK_EQ_INT(mcfan_rx_ctx_set_local(&ctx, 0, true), 0);
+	build_v4(&f, 0, 1, GROUP_PORT, 0, PAYLOAD_LEN);
+	pkts[0] = mbuf_from(&f);
+	CHECK_EQ_INT(mcfan_fanout_burst(&ctx, t2, pkts, 1, 9), 1);
+	CHECK_EQ_INT(rte_mbuf_refcnt_read(pkts[0]), 2);
+	CHECK_EQ_INT(mcfan_meta(pkts[0], meta_off)->local_refs, 0);
+	n[0] = drain(big[0], out[0], BURST);
+	n[1] = drain(big[1], out[1], BURST);
+	CHECK_EQ_INT(n[0] + n[1], 2);
+	mcfan_copy_release_bulk(out[0], (uint16_t)n[0], meta_off);
+	rte_pktmbuf_free_bulk(out[1], n[1]);
+	check_pool_full("local refs: one local target");
+	mcfan_rx_ctx_free(&ctx);
+out:
+	mcfan_group_table_free(t4);
+	mcfan_group_table_free(t2);
+	for (w = 0; w < 4; w++)
+		ring_del(rings[w]);
+}
+
 static void
 test_ring_full(void)
 {
@@ -1855,6 +1966,7 @@ main(void)
 		test_partition();
 		test_drop_mix();
 		test_replicate();
+		test_local_refs();
 		test_ring_full();
 		test_replicate_partial();
 		test_worker_stats();

@@ -232,14 +232,26 @@ mcfan_setup_rings(struct mcfan_app *app)
 		lc->in_rings = rte_zmalloc_socket("mcfan_in_rings",
 						  app->n_rx * sizeof(lc->in_rings[0]), 0,
 						  rte_lcore_to_socket_id(lc->lcore_id));
+		lc->in_local = rte_zmalloc_socket("mcfan_in_local",
+						  app->n_rx * sizeof(lc->in_local[0]), 0,
+						  rte_lcore_to_socket_id(lc->lcore_id));
 		lc->ws = rte_zmalloc_socket("mcfan_worker_stats", sizeof(*lc->ws),
 					    RTE_CACHE_LINE_SIZE,
 					    rte_lcore_to_socket_id(lc->lcore_id));
-		if (lc->in_rings == NULL || lc->ws == NULL)
+		if (lc->in_rings == NULL || lc->in_local == NULL || lc->ws == NULL)
 			return -ENOMEM;
 		lc->ws->lat_ns_mult = mcfan_lat_ns_mult(app->tsc_hz);
-		for (r = 0; r < app->n_rx; r++)
+		for (r = 0; r < app->n_rx; r++) {
+			unsigned int rx_id = app->rx_lcore_ids[r];
+
 			lc->in_rings[r] = app->rings[r * app->n_workers + w];
+			/* the same thread: the RX lcore itself, or the lcore hosting this one
+			 * (decided before the rings: mcfan_placement_hosts()) */
+			lc->in_local[r] = lc->lcore_id == rx_id || lc->host_id == rx_id;
+			ret = mcfan_rx_ctx_set_local(&app->lcores[rx_id].rx, w, lc->in_local[r]);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	app->qsbr = rte_zmalloc("mcfan_qsbr", rte_rcu_qsbr_get_memsize(app->n_rx),
 				RTE_CACHE_LINE_SIZE);
@@ -276,6 +288,8 @@ mcfan_setup_free(struct mcfan_app *app)
 		}
 		rte_free(lc->in_rings);
 		lc->in_rings = NULL;
+		rte_free(lc->in_local);
+		lc->in_local = NULL;
 		rte_free(lc->ws);
 		lc->ws = NULL;
 	}

@@ -26,10 +26,29 @@ frames_add(struct mcfan_atomic_u64 *c, uint64_t n)
 			       memory_order_relaxed);
 }
 
+/* Hand a run of copies to engine e (instance state priv). local: they came from a ring
+ * whose RX lcore runs in this thread, so some may share references (lib/fanout
+ * "Local references"): an engine that keeps or frees them gets references of their own
+ * first; after one that borrows them, the step gives them up. */
+static inline void
+deliver_run(struct mcfan_app *app, struct mcfan_lcore *lc, const struct mcfan_engine *e,
+	    void *priv, struct rte_mbuf **pkts, uint16_t n, bool local)
+{
+	if (local && !e->borrows)
+		mcfan_copy_own_bulk(pkts, n, app->meta_offset);
+	e->deliver(app, lc, priv, pkts, n);
+	if (!e->borrows)
+		return;
+	if (local)
+		mcfan_copy_release_bulk(pkts, n, app->meta_offset);
+	else
+		rte_pktmbuf_free_bulk(pkts, n);
+}
+
 /* Hand one ring's burst to the instances of its copies. */
 static inline void
 deliver_burst(struct mcfan_app *app, struct mcfan_lcore *lc, struct rte_mbuf **pkts,
-	      uint16_t n)
+	      uint16_t n, bool local)
 {
 	struct rte_mbuf *out[MCFAN_MAX_BURST];
 	uint16_t start[MCFAN_ENGINE_INST_MAX + 1], i;
@@ -38,7 +57,7 @@ deliver_burst(struct mcfan_app *app, struct mcfan_lcore *lc, struct rte_mbuf **p
 
 	if (likely(n_inst <= 1)) {
 		frames_add(&lc->inst_frames[0], n);
-		app->inst_engine[0]->deliver(app, lc, lc->inst_priv[0], pkts, n);
+		deliver_run(app, lc, app->inst_engine[0], lc->inst_priv[0], pkts, n, local);
 		return;
 	}
 	/* one compare per copy when the burst is all one instance (the common case) */
@@ -49,7 +68,7 @@ deliver_burst(struct mcfan_app *app, struct mcfan_lcore *lc, struct rte_mbuf **p
 	if (i == n) {
 		k = first < n_inst ? first : 0;
 		frames_add(&lc->inst_frames[k], n);
-		app->inst_engine[k]->deliver(app, lc, lc->inst_priv[k], pkts, n);
+		deliver_run(app, lc, app->inst_engine[k], lc->inst_priv[k], pkts, n, local);
 		return;
 	}
 	mcfan_worker_split(pkts, n, app->meta_offset, n_inst, out, start);
@@ -59,7 +78,8 @@ deliver_burst(struct mcfan_app *app, struct mcfan_lcore *lc, struct rte_mbuf **p
 		if (m == 0)
 			continue;
 		frames_add(&lc->inst_frames[k], m);
-		app->inst_engine[k]->deliver(app, lc, lc->inst_priv[k], &out[start[k]], m);
+		deliver_run(app, lc, app->inst_engine[k], lc->inst_priv[k], &out[start[k]], m,
+			    local);
 	}
 }
 
@@ -70,6 +90,7 @@ mcfan_worker_step(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int bu
 	struct rte_mbuf *pkts[MCFAN_MAX_BURST];
 	unsigned int r, avail, total = 0;
 	uint64_t now = 0;
+	bool local;
 	uint16_t n;
 
 	for (r = 0; r < app->n_rx; r++) {
@@ -78,15 +99,16 @@ mcfan_worker_step(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int bu
 			continue;
 		mcfan_feed_worker_burst(app, lc, pkts, n); /* feed quality: reads, before the free */
 		mcfan_worker_account(lc->ws, pkts, n, n + avail, now, app->meta_offset);
+		local = lc->in_local[r] != 0;
 		if (unlikely(sel != NULL)) {
 			frames_add(&lc->sel_frames, n);
-			sel->deliver(app, lc, NULL, pkts, n);
+			deliver_run(app, lc, sel, NULL, pkts, n, local);
 		} else if (unlikely(sel_inst >= 0)) {
 			frames_add(&lc->inst_frames[sel_inst], n);
-			app->inst_engine[sel_inst]->deliver(app, lc, lc->inst_priv[sel_inst], pkts,
-							    n);
+			deliver_run(app, lc, app->inst_engine[sel_inst], lc->inst_priv[sel_inst],
+				    pkts, n, local);
 		} else {
-			deliver_burst(app, lc, pkts, n);
+			deliver_burst(app, lc, pkts, n, local);
 		}
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_PROCESS);
 		total += n;

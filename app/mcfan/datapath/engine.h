@@ -141,6 +141,14 @@ struct mcfan_engine {
 	void (*deliver)(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv,
 			struct rte_mbuf **pkts, uint16_t n);
 	/**
+	 * Worker side: true if deliver only reads the copies and keeps none (count): it then
+	 * neither frees them nor hands them on, and the worker step gives them up after it
+	 * returns, local copies with their shared reference's cheap release
+	 * (lib/fanout/mcfan_fanout.h "Local references"). False (the default): deliver takes
+	 * ownership as said above, and local copies are made references of their own first.
+	 */
+	bool borrows;
+	/**
 	 * Worker side, optional (NULL: none): once per pass of the worker step, on the worker
 	 * lcore, after the rings were polled, whether the pass found copies or not, for every
 	 * instance of this engine on the lcore (also while `set engine LCORE` runs another
