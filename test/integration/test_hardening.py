@@ -186,12 +186,7 @@ def test_sigusr1():
             break
     time.sleep(0.5)
     p.send_signal(signal.SIGUSR1)
-    try:
-        out, _ = p.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out, _ = p.communicate()
-    out = "".join(lines) + out
+    out = "".join(lines) + t.communicate_or_kill(p, 30)
     t.check_eq(p.returncode, 0, f"SIGUSR1: the run goes on and ends well ({out[-300:]!r})")
     stats = re.findall(r"(?m)^==== mcfan stats after ([0-9.]+) s", out)
     t.check(len(stats) == 1 and float(stats[0]) < 3.5,

@@ -157,14 +157,31 @@ def kernel_lines(text, head):
                                  r"kernel_drops (\d+)(.*)$", text)]
 
 
+def console_mcfan(lab, name):
+    """mcfan with its console on the lab's af_packet port: RX lcore 1, worker lcore 2."""
+    return McfanRun(lab.rcv, f"mcfan-kern-{name}-{lab.id}", "0@0,1@1,2@1", lab.af_packet(),
+                    ["--groups", f"239.9.9.1-{NGROUPS}:{PORT}", "--rx-lcores", "1",
+                     "--worker-lcores", "2"], lab.dir, name, console=True)
+
+
+def show_port_stats_and_stop(run, tag, text):
+    """Type show port stats into run's console, wait for text, stop mcfan; check its exit
+    status and JSON report. Returns (its whole output, the report) or None."""
+    run.say("show port stats")
+    check(run.wait_for(text, 20), f"{tag} show port stats")
+    rc, rep = run.stop()
+    out = run.output()
+    check_eq(rc, 0, f"{tag} exit status:\n{out[-2000:]}")
+    if not check(rep is not None and rep["ports"], f"{tag} JSON report"):
+        return None
+    return out, rep
+
+
 def queued_at_clear(lab):
     """Frames queued in the packet ring at a clear stats: the console's show port stats
     says the report's caveat under the same condition."""
     tag = "[queued at clear stats]"
-    run = McfanRun(lab.rcv, f"mcfan-kern-clear-{lab.id}", "0@0,1@1,2@1", lab.af_packet(),
-                   ["--groups", f"239.9.9.1-{NGROUPS}:{PORT}", "--rx-lcores", "1",
-                    "--worker-lcores", "2"], lab.dir, "clear", console=True)
-    rc = rep = None
+    run = console_mcfan(lab, "clear")
     try:
         if not check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
             return
@@ -181,15 +198,12 @@ def queued_at_clear(lab):
         run.say("start")
         check(run.wait_for("RX started", 20), f"{tag} start")
         time.sleep(1.0)       # the PMD reads what waited in its ring
-        run.say("show port stats")
-        check(run.wait_for("reached the socket", 20), f"{tag} show port stats")
-        rc, rep = run.stop()
+        got = show_port_stats_and_stop(run, tag, "reached the socket")
     finally:
         run.kill()
-    out = run.output()
-    check_eq(rc, 0, f"{tag} exit status:\n{out[-2000:]}")
-    if not check(rep is not None and rep["ports"], f"{tag} JSON report"):
+    if got is None:
         return
+    out, rep = got
     port = rep["ports"][0]
     check_eq((port["ipackets"] - port["kernel_packets"], port["kernel_drops"]), (CLEAR_N, 0),
              f"{tag} the kernel counted {CLEAR_N} frames before the clear, mcfan received "
@@ -240,10 +254,7 @@ def fragments(lab):
                              "net.ipv4.ipfrag_time=1"], capture_output=True, text=True)
     check_eq(sysctl.returncode, 0, f"{tag} ipfrag_time 1 s in the receiver's namespace: "
              f"{sysctl.stderr}")
-    run = McfanRun(lab.rcv, f"mcfan-kern-frag-{lab.id}", "0@0,1@1,2@1", lab.af_packet(),
-                   ["--groups", f"239.9.9.1-{NGROUPS}:{PORT}", "--rx-lcores", "1",
-                    "--worker-lcores", "2"], lab.dir, "frag", console=True)
-    rc = rep = None
+    run = console_mcfan(lab, "frag")
     try:
         if not check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
             return
@@ -253,15 +264,12 @@ def fragments(lab):
                                str(PORT)], capture_output=True, text=True, timeout=90)
         check_eq(send.returncode, 0, f"{tag} sender: {send.stderr}")
         time.sleep(2.5)       # the lone fragments' reassembly times out (1 s)
-        run.say("show port stats")
-        check(run.wait_for("reassemblies failed", 20), f"{tag} show port stats")
-        rc, rep = run.stop()
+        got = show_port_stats_and_stop(run, tag, "reassemblies failed")
     finally:
         run.kill()
-    out = run.output()
-    check_eq(rc, 0, f"{tag} exit status:\n{out[-2000:]}")
-    if not check(rep is not None and rep["ports"], f"{tag} JSON report"):
+    if got is None:
         return
+    out, rep = got
     port = rep["ports"][0]
     whole_frags = 2 * FRAG_WHOLE
     check_eq(port["kernel_reassembly"], {"fragments": whole_frags + FRAG_LONE,
