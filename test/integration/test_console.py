@@ -297,9 +297,16 @@ BAD = [
 ]
 
 
+MISMATCH_RE = re.compile(r"^mac_mismatch (\d+) \(delivered, not a drop: frames whose "
+                         r"destination MAC is not their group's multicast MAC\)$")
+
+
 def test_bad_input(tmp):
-    pcap = os.path.join(tmp, "rr4.pcap")
-    round_robin_pcap(pcap)
+    pcap = os.path.join(tmp, "rr4mm.pcap")
+    # the round robin, and 239.9.9.1's frames once with 239.9.9.2's MAC: mac_mismatch moves
+    t.write_pcap(pcap, [t.udp4_frame(GROUPS4[i % 4], PORT) for i in range(400)] +
+                 [t.eth(t.mac_for_group(GROUPS4[1]), 0x0800,
+                        t.ipv4("198.18.0.1", GROUPS4[0], 17, t.udp(1, PORT, b"m" * 18)))] * 4)
     e = eal("console-bad", pcap=pcap)
     good = [b"set burst 08", b"show config", b"set burst 32", b"show groups",
             b"show counters", b"quit"]
@@ -337,6 +344,12 @@ def test_bad_input(tmp):
             "bad input: show counters still answers, conservation holds")
     t.check(rep is not None and t.conservation(rep) and rep["mbufs_outside_pool"] == 0,
             "bad input: final report clean")
+    # mac_mismatch: a line of its own under the drops, a count of delivered frames
+    mm = [int(m.group(1)) for m in map(MISMATCH_RE.match, res.get("show counters", [])) if m]
+    t.check(len(mm) == 1 and 0 < mm[0] <= c.get("delivered", 0) and rep is not None and
+            mm[0] <= rep["mac_mismatch"],
+            f"bad input: show counters has mac_mismatch (delivered, not a drop): {mm}, "
+            f"report {rep and rep['mac_mismatch']}")
 
 
 def test_set_engine_words(tmp):

@@ -28,6 +28,7 @@ Usage: test_telemetry.py MCFAN_BINARY"""
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -66,7 +67,7 @@ KEYS = {
     "/mcfan/rings": {"rx_lcores", "lcore", "size", "count", "high_water", "enqueued", "drops",
                      "frames"},
     "/mcfan/counters": {"rx_frames", "rx_bytes", "delivered_frames", "copies_offered",
-                        "delivered_copies", "drops_total"} | set(DROPS_ALL),
+                        "delivered_copies", "drops_total", "mac_mismatch"} | set(DROPS_ALL),
     "/mcfan/ports": {"port", "name", "driver", "rx_queues", "ipackets", "imissed", "ierrors",
                      "rx_nombuf", "kernel_source", "interface", "kernel_packets",
                      "kernel_drops", "rx_packets", "rx_dropped", "reasm_fragments",
@@ -203,6 +204,7 @@ def load_report(path, what):
 
 GROUPS_MIX = "239.9.9.1-10:3999,[ff3e::1]:5000,239.7.7.7,239.9.9.2:4000"
 N_MIX = 13                          # groups in GROUPS_MIX
+MISMATCH = 3                        # frames of the mix delivered with another group's MAC
 
 
 def mix_frames():
@@ -211,6 +213,9 @@ def mix_frames():
     f += [t.udp6_frame("ff3e::1", 5000) for _ in range(4)]
     f += [t.udp4_frame("239.7.7.7", p) for p in (1000, 2000)]
     f += [t.udp4_frame("239.9.9.2", 4000) for _ in range(2)]
+    # delivered to 239.9.9.3 with 239.9.9.4's MAC: counted in mac_mismatch, not a drop
+    f += [t.eth(t.mac_for_group("239.9.9.4"), 0x0800,
+                t.ipv4("198.18.0.1", "239.9.9.3", 17, t.udp(1, 3999, b"w" * 18)))] * MISMATCH
     f += [t.udp4_frame("239.5.5.5", 3999)]                                     # unknown_group
     f += [t.eth(b"\x02\x00\x00\x00\x00\x02", 0x0800,                            # not_multicast
                 t.ipv4("198.18.0.1", "198.18.0.2", 17, t.udp(1, 3999, b"u" * 18)))]
@@ -373,6 +378,10 @@ def socket_checks(tel, lcores, n_groups, ring_size):
             if d != "ring_full":
                 t.check(c[d] > 0, f"/mcfan/counters: drop reason {d} moves with this traffic")
         t.check(c["delivered_copies"] <= c["copies_offered"], "/mcfan/counters copies")
+        # a warning count of delivered frames: moves with the mix, outside drops_total
+        t.check(0 < c["mac_mismatch"] <= c["delivered_frames"],
+                f"/mcfan/counters: mac_mismatch moves with this traffic and counts delivered "
+                f"frames: {c['mac_mismatch']} of {c['delivered_frames']}")
 
 
 def hammer(path, stop_evt, out, n_min):
@@ -529,6 +538,12 @@ def test_loaded_run():
     if rep:
         t.check_eq(sorted(rep["drops"]), sorted(DROPS_ALL), f"[{what}] the report's drop reasons "
                    "are the counters' drop keys")
+        # the text report has the JSON's mac_mismatch, on its own line under the drops
+        mm = re.findall(r"^mac_mismatch (\d+) \(delivered, not a drop: frames whose destination "
+                        r"MAC is not their group's multicast MAC\)$", proc.stdout(), re.M)
+        t.check(rep["mac_mismatch"] > 0 and mm == [str(rep["mac_mismatch"])],
+                f"[{what}] the text report's mac_mismatch line = the JSON's "
+                f"{rep['mac_mismatch']}: {mm}")
 
 
 def test_clear_under_queries():

@@ -155,6 +155,9 @@ def check_frame(s, where, tel_span=None):
                 f"{where}: drop reason {reason} shown with a rate > 0: {(tot, rt)}")
     t.check("ring_full" in s["drops"] and "truncated" in s["drops"],
             f"{where}: every drop reason has a row: {sorted(s['drops'])}")
+    # /mcfan/counters' mac_mismatch counts delivered frames: not a drop reason's row
+    t.check("mac_mismatch" not in s["drops"],
+            f"{where}: mac_mismatch is no drop reason: {sorted(s['drops'])}")
     t.check(len(s["rings"]) == 1 and s["rings"][0][0] == "2" and
             s["rings"][0][1].endswith("/1024"), f"{where}: the worker's ring row: {s['rings']}")
     if tel_span is None:

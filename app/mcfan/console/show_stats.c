@@ -166,12 +166,14 @@ cmd_show_counters(struct mcfan_console *con, const struct mcfan_console_args *a)
 	printf("drops:");
 	for (k = 1; k < MCFAN_DROP_MAX; k++)
 		printf(" %s %" PRIu64, mcfan_drop_name(k), t.drops[k]);
+	printf("\n" MCFAN_MAC_MISMATCH_FMT, t.mac_mismatch);
 	printf("\nrx: %s; bytes %" PRIu64 "\n", mcfan_console_rx_state(app), t.rx_bytes);
 	return 0;
 }
 
 MCFAN_CONSOLE_COMMAND(show_counters, 170, "show counters", cmd_show_counters,
-		      "the conservation line: rx = delivered + drops, copies, every drop reason",
+		      "the conservation line: rx = delivered + drops, copies, every drop reason, "
+		      "mac_mismatch (delivered, not a drop)",
 		      "show counters");
 
 static int

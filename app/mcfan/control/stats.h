@@ -7,6 +7,7 @@
 
 /* Read side of the counters, shared by report, console and telemetry. */
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,6 +24,11 @@ struct mcfan_totals {
 	uint64_t drops_total;
 	uint64_t mac_mismatch;        /* delivered with a destination MAC not the group's */
 };
+
+/** The text line of mcfan_totals.mac_mismatch, one wording for the report and the console
+ * (docs/guide.md "mac_mismatch"): a warning count of delivered frames, not a drop. */
+#define MCFAN_MAC_MISMATCH_FMT "mac_mismatch %" PRIu64 " (delivered, not a drop: frames " \
+	"whose destination MAC is not their group's multicast MAC)"
 
 struct mcfan_worker_view {
 	unsigned int lcore_id;

@@ -312,6 +312,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	fprintf(f, "drops:");
 	for (i = 1; i < MCFAN_DROP_MAX; i++)
 		fprintf(f, " %s %" PRIu64, mcfan_drop_name(i), t.drops[i]);
+	fprintf(f, "\n" MCFAN_MAC_MISMATCH_FMT, t.mac_mismatch);
 	print_engines(app, f);
 	print_engine_values(app, f);
 	print_engine_outputs(app, f);

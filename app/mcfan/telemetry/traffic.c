@@ -241,10 +241,13 @@ tel_counters(struct mcfan_app *app, const char *cmd, const char *params,
 	rte_tel_data_add_dict_u64(d, "drops_total", t.drops_total);
 	for (k = 1; k < MCFAN_DROP_MAX; k++)
 		rte_tel_data_add_dict_u64(d, mcfan_drop_name(k), t.drops[k]);
+	/* delivered frames, not a drop: not in drops_total */
+	rte_tel_data_add_dict_u64(d, "mac_mismatch", t.mac_mismatch);
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_counters, "/mcfan/counters",
-		  "rx, delivered, copies, every drop reason. No parameters")
+		  "rx, delivered, copies, every drop reason, mac_mismatch (delivered, not a "
+		  "drop). No parameters")
 
 static int
 tel_latency(struct mcfan_app *app, const char *cmd, const char *params,
