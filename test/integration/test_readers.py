@@ -13,7 +13,8 @@ read the groups' rings through libmcfan-reader:
   - one deliberately slow Python reader on 239.9.9.1 (it sleeps): it must be lapped, and
     report exactly the frames it lost: lost = frames written - frames it read, lost > 0;
   - 5 victims (mcfan-read on 239.9.9.2-6), killed with SIGKILL mid-run: mcfan runs on, shows
-    them dead in `show readers` and /mcfan/readers, and the others' counts stay exact.
+    them dead in `show readers` and /mcfan/readers, the text report's "readers now" counts
+    the live readers only (and the 5 dead apart), and the others' counts stay exact.
 `show readers` (console, -i on a pipe) and /mcfan/readers (telemetry socket) must list every
 reader with its pid; a group joined later from the console gets its ring at the join; at
 exit the rings are removed from /dev/shm. A bad --reader-ring-frames is refused (exit 2)
@@ -399,8 +400,14 @@ def main():
                 f"show readers: {NGROUPS + 1} rings, {want} readers, {VICTIMS} dead")
         t.check(all(f" {r.pid} " in shown for r in procs), "show readers lists every pid")
         tel.close()
+        mark = len(out_lines)
         mc.say("quit")
         t.check_eq(mc.end(60), 0, "mcfan exit status")
+        # the text report counts the live readers as show readers does, the killed apart
+        report_text = "".join(out_lines[mark:])
+        t.check(f", readers now {want - VICTIMS} alive, {VICTIMS} dead\n" in report_text,
+                f"the text report: readers now {want - VICTIMS} alive, {VICTIMS} dead: "
+                f"{[ln for ln in report_text.splitlines() if 'readers now' in ln]}")
         with open(report) as f:
             rep = json.load(f)
         per_group = {g["group"]: g["frames"] for g in rep["groups"]}

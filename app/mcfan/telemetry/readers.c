@@ -184,7 +184,7 @@ mcfan_readers_report_print(const struct mcfan_app *app, FILE *f)
 {
 	struct mcfan_readers_view *v = NULL;
 	uint64_t written = 0, too_big = 0;
-	unsigned int i, readers = 0;
+	unsigned int i, j, alive = 0, dead = 0;
 	int n;
 
 	n = mcfan_readers_read(app, &v, NULL, 0, NULL);
@@ -193,9 +193,14 @@ mcfan_readers_report_print(const struct mcfan_app *app, FILE *f)
 	for (i = 0; i < (unsigned int)n; i++) {
 		written += v[i].written;
 		too_big += v[i].too_big;
-		readers += v[i].n_readers;
+		/* alive as show readers and /mcfan/readers say it: the process exists */
+		for (j = 0; j < v[i].n_readers; j++) {
+			alive += v[i].readers[j].alive;
+			dead += !v[i].readers[j].alive;
+		}
 	}
 	fprintf(f, "reader rings (docs/readers.md): %d, frames written %" PRIu64
-		", reader_too_big %" PRIu64 ", readers now %u\n", n, written, too_big, readers);
+		", reader_too_big %" PRIu64 ", readers now %u alive, %u dead\n", n, written,
+		too_big, alive, dead);
 	mcfan_readers_view_free(v, (unsigned int)n);
 }
