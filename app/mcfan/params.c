@@ -1107,7 +1107,8 @@ static const struct opt_def opts[] = {
 	 "another data lcore", "placement", set_idle_rx, true},
 	{"idle-worker", OPT_VALUE, "POLICY", "what worker-only lcores do when idle: poll, "
 	 "backoff[:THRESHOLD], wake[:THRESHOLD]; default by placement: poll alone on its CPU, "
-	 "wake:none sharing one", "placement", set_idle_worker, true},
+	 "wake:none sharing one; refused (exit 2) when no lcore is only a worker",
+	 "placement", set_idle_worker, true},
 	{"idle-max-sleep-us", OPT_VALUE, "N", "longest backoff or wake sleep, microseconds; "
 	 "every sleep is also bounded by the time half an input ring takes to fill; with the "
 	 "shared-CPU default " RTE_STR(MCFAN_IDLE_SHARED_MAX_SLEEP_US) " for lcores with the RX "

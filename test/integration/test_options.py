@@ -404,6 +404,26 @@ def test_post_eal():
         for w in words:
             t.check(w.lower() in err.lower(), f"[{what}] message has {w!r}: "
                     f"{err.strip()[-300:]!r}")
+    # --idle-worker with no worker-only lcore (lcore 1 is RX and worker and waits by the RX
+    # policy): refused as the console's `set idle worker` is, exit 2, no report; also from a
+    # config file; with a worker lcore of its own it runs
+    want = ("mcfan: --idle-worker wake:very_short: there is no worker lcore that is only a "
+            "worker (worker lcore 1 also polls ports and waits by --idle-rx's policy); give a "
+            "worker lcore of its own (e.g. -l 0-2, or --worker-lcores apart from "
+            "--rx-lcores), or leave --idle-worker out and set --idle-rx\n")
+    for app in (["--idle-worker", "wake"],
+                ["--config", cfg("[mcfan]\nidle-worker = wake\n")]):
+        e = eal(lcores="0-1")
+        rc, out, err = run(e, ["--groups", "239.9.9.1", *app, "--duration", "0.2"])
+        t.remove_runtime_dir(e)
+        t.check(rc == 2 and want in err and "mcfan report" not in out,
+                f"-l 0-1 {' '.join(app)}: refused, exit 2: {rc} {err.strip()[-400:]!r}")
+    e = eal(["--lcores", "0@0,1@1,2@1"], lcores=None)
+    rc, out, err = run(e, ["--groups", "239.9.9.1", "--idle-worker", "wake", "--duration", "0.2"])
+    t.remove_runtime_dir(e)
+    t.check(rc == 0 and "there is no worker lcore" not in err,
+            f"--lcores 0@0,1@1,2@1 --idle-worker wake (lcore 2 only a worker): runs: {rc} "
+            f"{err.strip()[-300:]!r}")
     # main lcore not 0: --rx-lcores naming it
     e = eal(["--main-lcore", "1"], lcores="0-1")
     rc, out, err = run(e, ["--rx-lcores", "1", "--duration", "0.2"])

@@ -20,6 +20,9 @@
 #include "log.h"
 #include "datapath/engine.h"
 
+/** Room for the worker lcore list of a refusal, bytes (a longer list is cut). */
+#define CHECK_IDS_MAX 128
+
 static int
 check_lcore(const struct mcfan_app *app, unsigned int id, const char *opt)
 {
@@ -34,6 +37,38 @@ check_lcore(const struct mcfan_app *app, unsigned int id, const char *opt)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * --idle-worker (or the config file's idle-worker) sets the policy of worker-only lcores
+ * (docs/idle.md): with none, every worker also polls ports and waits by --idle-rx's policy,
+ * so the option would be taken and used nowhere. The console's `set idle worker` refuses the
+ * same layout (control/live.c); a worker-only lcore is one whose role is only worker, as
+ * there (no worker is hosted when --idle-worker is given: control/placement.c).
+ */
+static int
+check_idle_worker(const struct mcfan_app *app)
+{
+	char policy[MCFAN_IDLE_POLICY_TEXT_MAX + 1], ids[CHECK_IDS_MAX] = "";
+	size_t off = 0;
+	unsigned int w;
+
+	if (!app->cfg.idle_worker_set)
+		return 0;
+	for (w = 0; w < app->n_workers; w++)
+		if (app->lcores[app->worker_lcore_ids[w]].role == MCFAN_ROLE_WORKER)
+			return 0;
+	for (w = 0; w < app->n_workers && off < sizeof(ids); w++)
+		off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%u", w == 0 ? "" : ",",
+					app->worker_lcore_ids[w]);
+	fprintf(stderr, "mcfan: --idle-worker %s: there is no worker lcore that is only a worker "
+		"(worker lcore%s %s also poll%s ports and wait%s by --idle-rx's policy); give a "
+		"worker lcore of its own (e.g. -l 0-2, or --worker-lcores apart from --rx-lcores), "
+		"or leave --idle-worker out and set --idle-rx\n",
+		mcfan_idle_format(app->cfg.idle_worker, policy, sizeof(policy)),
+		app->n_workers == 1 ? "" : "s", ids, app->n_workers == 1 ? "s" : "",
+		app->n_workers == 1 ? "s" : "");
+	return -EINVAL;
 }
 
 /* Every worker engine instance's per-lcore set-up with its ARGS (engine configure hook),
@@ -182,6 +217,8 @@ mcfan_setup_lcores(struct mcfan_app *app)
 	}
 	app->lcores[app->main_lcore].lcore_id = app->main_lcore;
 	app->lcores[app->main_lcore].role = MCFAN_ROLE_CONTROL;
+	if (check_idle_worker(app) < 0)
+		return -EINVAL;
 	return setup_engines(app);
 }
 
