@@ -23,7 +23,8 @@ checksums) written into net_tap0 from the kernel side (AF_PACKET), or read from 
    = its captured frames (port 5001) = tx_sent, output 2 = group 6's (port 5002); the two
    tx outputs on one port have their own TX queues (tx_queue 1 and 2).
 2. Two pcap outputs in one directory (however spelled) are refused at start, exit 2, both
-   named; in two directories they run.
+   named; in two directories they run, and the writer's start line counts one worker lcore
+   and two outputs and names both directories.
 3. readers on some groups only (net_pcap input, --group-engine 239.9.9.1-2:3999=readers,
    239.9.9.3 on count), real mcfan-read processes started after the frames (--oldest): each
    reads exactly its group's frames, lost 0; the count group's ring holds nothing, and a
@@ -273,6 +274,10 @@ def test_pcap_dirs():
                                           "--group-engine", f"239.9.9.1=pcap:{d1}",
                                           "--group-engine", f"239.9.9.2=pcap:{d2}"])
     t.check_eq(rc, 0, f"{tag} two directories: runs ({err.strip()[-300:]!r})")
+    # -l 0-1: one worker lcore (lcore 1) with two pcap outputs, each directory named
+    line = [x for x in (out + err).splitlines() if "pcap: writer thread" in x]
+    t.check_eq(line, [f"MCFAN: pcap: writer thread for 1 worker lcore and 2 pcap outputs, "
+                      f"files in {d1}, {d2}"], f"{tag} two directories: the writer's start line")
     t.remove_runtime_dir(eal)
 
 

@@ -44,6 +44,8 @@
 #define WRITER_IDLE_US 1000        /* sleep when every ring was empty */
 #define COPY_POOL_MBUFS 1023       /* rte_pcapng_copy's mbufs: one burst in hand at a time */
 #define PCAP_NS_PER_S 1000000000ull
+/* The start line's directories, bytes: a longer list is cut. */
+#define PCAP_DIRS_TEXT_MAX 1024
 
 /* One open file of a (pcap lcore, group slot). */
 struct pcap_file {
@@ -329,6 +331,36 @@ writer_main(void *arg)
 	return NULL;
 }
 
+/* The start line: the worker lcores and the pcap outputs the writer serves, and the directory
+ * of every output (one each: two outputs in one directory are refused at start). */
+static void
+log_start(const struct pcap_writer *w)
+{
+	bool lcore_seen[RTE_MAX_LCORE] = {false}, inst_seen[MCFAN_ENGINE_INST_MAX] = {false};
+	char dirs[PCAP_DIRS_TEXT_MAX] = "";
+	unsigned int i, n_lcores = 0, n_outputs = 0;
+	size_t off = 0;
+
+	for (i = 0; i < w->n; i++) {
+		const struct mcfan_pcap_lcore *p = w->lc[i];
+
+		if (p->lcore_id < RTE_MAX_LCORE && !lcore_seen[p->lcore_id]) {
+			lcore_seen[p->lcore_id] = true;
+			n_lcores++;
+		}
+		if (p->inst >= MCFAN_ENGINE_INST_MAX || inst_seen[p->inst])
+			continue;
+		inst_seen[p->inst] = true;
+		if (off < sizeof(dirs))
+			off += (size_t)snprintf(dirs + off, sizeof(dirs) - off, "%s%s",
+						n_outputs == 0 ? "" : ", ", p->dir);
+		n_outputs++;
+	}
+	MCFAN_LOG(INFO, "pcap: writer thread for %u worker lcore%s and %u pcap output%s, files "
+		  "in %s\n", n_lcores, n_lcores == 1 ? "" : "s", n_outputs,
+		  n_outputs == 1 ? "" : "s", dirs);
+}
+
 int
 mcfan_pcap_start(struct mcfan_app *app)
 {
@@ -370,8 +402,7 @@ mcfan_pcap_start(struct mcfan_app *app)
 	}
 	pthread_setname_np(w->thread, "mcfan-pcap");
 	w->running = true;
-	MCFAN_LOG(INFO, "pcap: writer thread for %u worker lcore(s), files in %s\n", w->n,
-		  w->lc[0]->dir);
+	log_start(w);
 	return 0;
 free_state:
 	rte_mempool_free(w->pool);
