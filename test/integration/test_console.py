@@ -242,8 +242,14 @@ BAD = [
     (b"show msacc 99", "lcore 99 is not used by mcfan"),
     (b"show port stats 7", "port 7 is not used by mcfan"),
     (b"show port xstats", "show port xstats: missing <port>"),
-    (b"show counters now", "unexpected 'now' after the command"),
-    (b"stop now", "unexpected 'now' after the command"),
+    (b"show counters now", "unexpected 'now' after the command (help show counters)"),
+    (b"stop now", "unexpected 'now' after the command (help stop)"),
+    # the help hint names the command, not its arguments or choices
+    (b"set burst 32 extra", "error: set burst 32: unexpected 'extra' after the command "
+     "(help set burst)"),
+    (b"show msacc 1 x", "error: show msacc 1: unexpected 'x' after the command (help show msacc)"),
+    (b"set idle rx backoff x", "(help set idle)"),
+    (b"set fanout all partition x", "(help set fanout all)"),
     (b"set burst 0", "set burst: 0 is out of range 1..512"),
     (b"set burst 513", "set burst: 513 is out of range 1..512"),
     (b"set burst ten", "'ten' is not <n> (a decimal number)"),

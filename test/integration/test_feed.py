@@ -145,7 +145,10 @@ show feed gaps 239.9.9.1:3999
 set seq 239.9.9.1:3999 rtpx
 set pair 239.9.9.1:3999
 set seq 239.9.9.9:3999 rtp
+show feed gaps 239.9.9.7:3999
+show feed gaps 239.9.9.1
 set seq 239.9.9.1:3999 off
+show feed gaps 239.9.9.1:3999
 show feed
 join 239.9.9.5:3999
 wait 200
@@ -187,6 +190,15 @@ def test_rtp():
     t.check("set seq: group 239.9.9.9:3999 is not joined" in out,
             "console: set seq of a group not joined is refused")
     t.check("seq off for 239.9.9.1:3999" in out, "console: set seq off says so")
+    # show feed gaps of a group without a feed says why, under its own name
+    for line, want in (
+            ("239.9.9.7:3999", "error: show feed gaps: group 239.9.9.7:3999 is not joined ("),
+            ("239.9.9.1", "error: show feed gaps: group 239.9.9.1 is not joined "
+             "(239.9.9.1:3999 is) ("),
+            ("239.9.9.1:3999", "error: show feed gaps: group 239.9.9.1:3999 has no sequence "
+             "extractor (")):
+        t.check(f"mcfan> show feed gaps {line}\n{want}" in out,
+                f"console: show feed gaps {line}: {want[:-2]!r} (and the script's line)")
     t.check("0 groups with a sequence extractor" in out, "console: show feed after off")
     t.check(re.search(r"^\s+239\.9\.9\.5:3999\s+rtp\s", out, re.M) is not None and
             "1 group with a sequence extractor" in out,
@@ -473,6 +485,8 @@ def test_wrong_kind():
                 is not None, "wrong kind: show feed ran")
         tel_all, _ = tel.query("/mcfan/feed")
         tel_one, _ = tel.query(f"/mcfan/feed,239.9.9.1:{PORT}")
+        tel_none, _ = tel.query(f"/mcfan/feed,239.9.9.7:{PORT}")
+        t.check(tel_none is None, f"/mcfan/feed of a group not joined: null ({tel_none})")
         tel.close()
     except (OSError, ValueError, TimeoutError, RuntimeError) as e:
         t.check(False, f"wrong kind: telemetry: {e}")
@@ -506,6 +520,9 @@ def test_wrong_kind():
             1 <= int(logged[0][0]) <= WRONG_N,
             f"wrong kind: one warning in the log, K of K malformed, K <= {WRONG_N}: {logged} "
             f"({err[-800:]})")
+    t.check(f"MCFAN: telemetry /mcfan/feed: group 239.9.9.7:{PORT} is not joined\n" in err,
+            f"/mcfan/feed of a group not joined: one log line under its own name "
+            f"({[ln for ln in err.splitlines() if '/mcfan/feed' in ln]})")
     if t.check(tel_all is not None and tel_one is not None, "wrong kind: /mcfan/feed answered"):
         i = tel_all["group"].index(f"239.9.9.1:{PORT}")
         j = tel_all["group"].index(f"239.9.9.2:{PORT}")

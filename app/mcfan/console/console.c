@@ -186,6 +186,8 @@ struct mcfan_console {
 	unsigned char tty_bad;           /* first non-ASCII byte typed on this line, 0 = none */
 	unsigned int tty_bad_col;
 	bool tty_long;                   /* a character was typed into a full line */
+	size_t tty_over;                 /* characters typed into the full line (the editor
+					  * dropped them), for the line's length */
 	bool tty_refused;                /* the line just entered was refused: keep it out of
 					  * the history (the editor holds a different text) */
 	bool started;
@@ -488,14 +490,33 @@ match_words(const cmdline_parse_inst_t *inst, const struct word *w, unsigned int
 	return t;
 }
 
+/* The words a "(help ...)" hint gives for instance ci, matched by the typed words w[0..n-1]:
+ * the command's fixed words before its first argument or choice ("set burst 32 extra":
+ * "set burst"; "set idle rx backoff x": "set idle"; "join 239.9.9.5 engine": "join"), which
+ * `help` takes. */
+static void
+help_words(const struct cmd_inst *ci, const struct word *w, unsigned int n, char *buf,
+	   size_t len)
+{
+	unsigned int k;
+
+	for (k = 0; k < n && k < ci->n_words && ci->words[k][0] != '<' &&
+	     strchr(ci->words[k], '|') == NULL; k++)
+		;
+	if (k == 0) /* every command starts with a word; keep the hint whole anyway */
+		k = 1;
+	snprintf(buf, len, "%.*s", (int)(w[k - 1].p + w[k - 1].len - w[0].p), w[0].p);
+}
+
 /* What may come at a position, for messages: "lcores, msacc, <lcore> (a decimal number)".
  * Returns the number of different items. */
 static unsigned int
 describe_next(const struct mcfan_console *con, const unsigned int *score, unsigned int best,
-	      char *buf, size_t len, enum console_arg_kind *kind, unsigned int *n_args)
+	      const struct word *w, char *buf, size_t len, enum console_arg_kind *kind,
+	      unsigned int *n_args)
 {
 	const cmdline_parse_token_hdr_t *tk;
-	char seen[1024] = ";", item[160], key[170], *p, *save = NULL;
+	char seen[1024] = ";", item[160], key[170], hint[LINE_MAX_CHARS + 1], *p, *save = NULL;
 	size_t off = 0;
 	unsigned int i, n = 0;
 
@@ -510,7 +531,8 @@ describe_next(const struct mcfan_console *con, const unsigned int *score, unsign
 			(*n_args)++;
 		} else if (console_token_is_rest(tk)) {
 			/* which words: the command's help and examples say */
-			snprintf(item, sizeof(item), "words (help %s)", con->insts[i].words[0]);
+			help_words(&con->insts[i], w, best, hint, sizeof(hint));
+			snprintf(item, sizeof(item), "words (help %.140s)", hint);
 		} else {
 			snprintf(item, sizeof(item), "%s", con->insts[i].words[best]);
 		}
@@ -535,7 +557,7 @@ diagnose(struct mcfan_console *con, const char *line)
 	struct word w[MAX_LINE_WORDS];
 	unsigned int score[MCFAN_CONSOLE_CMDS_MAX];
 	unsigned int n, i, best = 0, n_args, n_next;
-	char prefix[LINE_MAX_CHARS + 1], next[512], err[256];
+	char prefix[LINE_MAX_CHARS + 1], hint[LINE_MAX_CHARS + 1], next[512], err[256];
 	struct mcfan_flow_key key;
 	enum console_arg_kind kind = CONSOLE_ARG_UINT;
 	size_t plen;
@@ -552,15 +574,19 @@ diagnose(struct mcfan_console *con, const char *line)
 	}
 	plen = (size_t)(w[best - 1].p + w[best - 1].len - w[0].p);
 	snprintf(prefix, sizeof(prefix), "%.*s", (int)plen, w[0].p);
-	n_next = describe_next(con, score, best, next, sizeof(next), &kind, &n_args);
+	n_next = describe_next(con, score, best, w, next, sizeof(next), &kind, &n_args);
 	if (best >= n) {
 		mcfan_console_error(con, "%s: missing %s%s", prefix, n_next > 1 ? "one of: " : "",
 			  next[0] != '\0' ? next : "argument");
 		return;
 	}
 	if (next[0] == '\0') {
+		/* a command that ended: help with its words, not with its arguments */
+		for (i = 0; i < con->n_insts && score[i] != best; i++)
+			;
+		help_words(&con->insts[i < con->n_insts ? i : 0], w, best, hint, sizeof(hint));
 		mcfan_console_error(con, "%s: unexpected '%.*s' after the command (help %s)",
-				    prefix, (int)w[best].len, w[best].p, prefix);
+				    prefix, (int)w[best].len, w[best].p, hint);
 		return;
 	}
 	if (n_args == 1 && n_next == 1 && kind == CONSOLE_ARG_GROUPS) {
@@ -575,6 +601,16 @@ diagnose(struct mcfan_console *con, const char *line)
 	}
 	mcfan_console_error(con, "%s: '%.*s' is not %s%s", prefix, (int)w[best].len, w[best].p,
 		  n_next > 1 ? "one of: " : "", next);
+}
+
+/* The refusal of a line of len characters, more than a line holds: the same words from a
+ * pipe, a file and a terminal. */
+static void
+line_too_long(struct mcfan_console *con, size_t len)
+{
+	mcfan_console_error(con, "line too long: %zu characters, at most %d; nothing was run "
+			    "(give long group lists as ranges, e.g. 239.1.1.1-200, or in several "
+			    "commands)", len, LINE_MAX_CHARS);
 }
 
 /* Printable copy of a line for echo and messages: other bytes shown as '?'. */
@@ -608,9 +644,7 @@ run_line(struct mcfan_console *con, const char *line, size_t len, bool echo)
 			printf("%s%s%s\n", PROMPT, shown, len > ECHO_MAX ? "..." : "");
 	}
 	if (len > LINE_MAX_CHARS) {
-		mcfan_console_error(con, "line too long: %zu characters, at most %d; nothing was "
-				    "run (give long group lists as ranges, e.g. 239.1.1.1-200, or "
-				    "in several commands)", len, LINE_MAX_CHARS);
+		line_too_long(con, len);
 		return;
 	}
 	for (k = 0; k < len; k++) {
@@ -674,9 +708,7 @@ tty_validate(struct rdline *rdl, const char *buf, unsigned int size)
 		len--;
 	con->tty_refused = con->tty_long || con->tty_bad != 0;
 	if (con->tty_long)
-		mcfan_console_error(con, "line too long: more than %d characters; nothing was run "
-				    "(give long group lists as ranges, e.g. 239.1.1.1-200, or in "
-				    "several commands)", LINE_MAX_CHARS);
+		line_too_long(con, len + con->tty_over); /* the editor holds len of them */
 	else if (con->tty_bad != 0)
 		mcfan_console_error(con, "non-ASCII byte 0x%02x at column %u; commands are plain "
 				    "ASCII (a pasted dash or quote?); nothing was run",
@@ -684,6 +716,7 @@ tty_validate(struct rdline *rdl, const char *buf, unsigned int size)
 	else
 		run_line(con, buf, len, false);
 	con->tty_long = false;
+	con->tty_over = 0;
 	con->tty_bad = 0;
 }
 
@@ -748,10 +781,13 @@ tty_feed(struct mcfan_console *con)
 			continue;
 		}
 		if (con->esc == 0 && c >= ' ' && c < ASCII_DEL && c != '?' &&
-		    tty_line_len(con) >= LINE_MAX_CHARS)
+		    tty_line_len(con) >= LINE_MAX_CHARS) {
 			con->tty_long = true;
+			con->tty_over++;
+		}
 		if (c == ASCII_CTRL_C) {
 			con->tty_long = false;
+			con->tty_over = 0;
 			con->tty_bad = 0;
 		}
 		/* escape sequences (arrows, Alt+key) are editing keys, not text */

@@ -124,7 +124,8 @@ cmd_show_feed_gaps(struct mcfan_console *con, const struct mcfan_console_args *a
 	char msg[MCFAN_CTL_MSG_MAX], text[MCFAN_GROUP_STR_MAX];
 	int n, i;
 
-	n = mcfan_feed_gaps_read(app, a->groups, &v, log, RTE_DIM(log), msg, sizeof(msg));
+	n = mcfan_feed_gaps_read(app, "show feed gaps", a->groups, &v, log, RTE_DIM(log), msg,
+				 sizeof(msg));
 	if (n < 0)
 		return mcfan_console_result(con, n, msg);
 	mcfan_group_format(&v.key, text, sizeof(text));

@@ -705,8 +705,40 @@ mcfan_feed_view_read(const struct mcfan_app *app, const struct mcfan_flow_key *k
 	return 0;
 }
 
+/* Why a group has no feed, for a read path's message: not joined (naming a joined group of
+ * its address, as leave does), or joined without an extractor. Reads group_entries under
+ * ctl_lock, which their replacement takes. Returns -ENOENT. */
+static int
+no_feed(const struct mcfan_app *app, const char *what, const struct mcfan_flow_key *key,
+	char *msg, size_t len)
+{
+	char text[MCFAN_GROUP_STR_MAX], other[MCFAN_GROUP_STR_MAX] = "";
+	struct mcfan_flow_key a = *key, b;
+	bool joined = false;
+	unsigned int i;
+
+	a.udp_port = 0;
+	mcfan_ctl_state_lock(app);
+	for (i = 0; i < app->n_group_entries && !joined; i++) {
+		b = app->group_entries[i].key;
+		joined = mcfan_flow_key_equal(&b, key);
+		b.udp_port = 0;
+		if (other[0] == '\0' && mcfan_flow_key_equal(&a, &b))
+			mcfan_group_format(&app->group_entries[i].key, other, sizeof(other));
+	}
+	mcfan_ctl_state_unlock(app);
+	mcfan_group_format(key, text, sizeof(text));
+	if (joined)
+		return mcfan_err_set(msg, len, -ENOENT, "%s: group %s has no sequence extractor",
+				     what, text);
+	if (other[0] != '\0')
+		return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined (%s is)", what,
+				     text, other);
+	return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined", what, text);
+}
+
 int
-mcfan_feed_gaps_read(const struct mcfan_app *app, const char *group,
+mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const char *group,
 		     struct mcfan_feed_view *view, struct mcfan_feed_gap *log, unsigned int max,
 		     char *msg, size_t len)
 {
@@ -718,12 +750,12 @@ mcfan_feed_gaps_read(const struct mcfan_app *app, const char *group,
 	n = group == NULL ? -EINVAL : mcfan_group_parse_list(group, k, RTE_DIM(k), err,
 							    sizeof(err));
 	if (n != 1)
-		return mcfan_err_set(msg, len, -EINVAL, "feed gaps: '%.*s' is not one group (e.g. "
-				     "239.9.9.1:3999)", CTL_LIST_MAX, group != NULL ? group : "");
+		return mcfan_err_set(msg, len, -EINVAL, "%s: '%.*s' is not one group (e.g. "
+				     "239.9.9.1:3999)", what, CTL_LIST_MAX,
+				     group != NULL ? group : "");
 	g = find_group(app, &k[0], view);
 	if (g == NULL)
-		return mcfan_err_set(msg, len, -ENOENT, "feed gaps: group %s has no sequence "
-				     "extractor", group);
+		return no_feed(app, what, &k[0], msg, len);
 	n = mcfan_feed_group_read(g, &view->c, log, max);
 	return n < 0 ? 0 : n;
 }

@@ -120,15 +120,17 @@ int mcfan_feed_view_read(const struct mcfan_app *app, const struct mcfan_flow_ke
 			 struct mcfan_feed_view *view);
 
 /**
- * Copy one group's counters and gap log (oldest first).
+ * Copy one group's counters and gap log (oldest first); any control thread.
  *
+ * @param what
+ *   The command that asks, for the message ("show feed gaps", "/mcfan/feed").
  * @param group
  *   One group, as in --groups.
  * @return
- *   Gap events written (0..max), or -EINVAL (not one group), -ENOENT (no extractor);
- *   msg says why.
+ *   Gap events written (0..max), or -EINVAL (not one group), -ENOENT (the group is not
+ *   joined, or joined without an extractor); msg says why, starting with what.
  */
-int mcfan_feed_gaps_read(const struct mcfan_app *app, const char *group,
+int mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const char *group,
 			 struct mcfan_feed_view *view, struct mcfan_feed_gap *log,
 			 unsigned int max, char *msg, size_t len);
 

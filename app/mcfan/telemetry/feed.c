@@ -45,9 +45,9 @@ tel_feed_group(struct mcfan_app *app, const char *cmd, const char *params,
 	char msg[256], text[MCFAN_GROUP_STR_MAX];
 	int n, i;
 
-	n = mcfan_feed_gaps_read(app, params, &v, log, RTE_DIM(log), msg, sizeof(msg));
+	n = mcfan_feed_gaps_read(app, cmd, params, &v, log, RTE_DIM(log), msg, sizeof(msg));
 	if (n < 0) {
-		MCFAN_LOG(WARNING, "telemetry %s: %s\n", cmd, msg);
+		MCFAN_LOG(WARNING, "telemetry %s\n", msg); /* msg starts with cmd */
 		return n;
 	}
 	mcfan_group_format(&v.key, text, sizeof(text));
