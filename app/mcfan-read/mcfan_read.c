@@ -42,6 +42,8 @@
 /** Bytes of iperf2's datagram header (id, tv_sec, tv_usec, id2). */
 #define IPERF2_HDR_LEN 16
 #define NS_PER_S 1000000000ull
+/** Largest --seconds, s (about 31 years; its deadline in ns fits 64 bits). */
+#define SECONDS_MAX 1e9
 /** Longest single wait, ms: the per-second line and the signals are looked at between. */
 #define WAIT_SLICE_MS 100
 /** Most ports listed in the message for an address without a port. */
@@ -320,8 +322,8 @@ usage(FILE *f)
 		"  --file-prefix PREFIX  mcfan's EAL --file-prefix (default rte)\n"
 		"  --group GROUP[:PORT]  the group, as mcfan names it: 239.9.9.1:3999, "
 		"[ff3e::1]:5000\n"
-		"  --count N             stop after N frames\n"
-		"  --seconds S           stop after S seconds (decimal)\n"
+		"  --count N             stop after N frames (0: no limit, the default)\n"
+		"  --seconds S           stop after S seconds, decimal (0: no limit, the default)\n"
 		"  --oldest              start at the oldest frame in the ring, not the newest\n"
 		"  --quiet               only the JSON line at exit (and errors on stderr): no\n"
 		"                        'reading' line at the start, no line a second\n"
@@ -406,10 +408,11 @@ main(int argc, char **argv)
 		case 's':
 			errno = 0;
 			seconds = strtod(optarg, &end);
-			if (errno != 0 || *end != '\0' || end == optarg || !(seconds > 0) ||
-			    seconds > 1e9) {
-				fprintf(stderr, "mcfan-read: --seconds '%s': expected a number of "
-					"seconds above 0\n", optarg);
+			/* 0 is no limit, as for --count and tools/mcfan_reader.py */
+			if (errno != 0 || *end != '\0' || end == optarg || !(seconds >= 0) ||
+			    seconds > SECONDS_MAX) {
+				fprintf(stderr, "mcfan-read: --seconds '%s': must be 0 (no limit) or "
+					"more seconds, decimal, at most %.0f\n", optarg, SECONDS_MAX);
 				return EXIT_USAGE;
 			}
 			break;

@@ -470,7 +470,7 @@ set_stats_period(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	if (parse_seconds(v, &cfg->stats_period_s) < 0 ||
 	    (cfg->stats_period_s > 0 && cfg->stats_period_s < STATS_PERIOD_MIN_S)) {
 		snprintf(err, len, "--stats-period: '%s' is not allowed: seconds, 0 or %.1f..%.0f, "
-			 "decimal (0 = no periodic summary)", v, STATS_PERIOD_MIN_S, SECONDS_MAX);
+			 "decimal (0 = no periodic report)", v, STATS_PERIOD_MIN_S, SECONDS_MAX);
 		return -EINVAL;
 	}
 	return 0;
@@ -1088,7 +1088,8 @@ static const struct opt_def opts[] = {
 	 "at least 8191", set_mbufs, true},
 	{"duration", OPT_VALUE, "SEC", "run SEC seconds, then stop cleanly", "0 (until "
 	 "SIGINT/SIGTERM)", set_duration, true},
-	{"stats-period", OPT_VALUE, "SEC", "print a summary every SEC seconds", "0 (off)",
+	{"stats-period", OPT_VALUE, "SEC", "print the whole text report every SEC seconds, "
+	 "headed '==== mcfan stats' (the final one at exit: 'report')", "0 (off)",
 	 set_stats_period, true},
 	{"report-json", OPT_VALUE, "FILE", "write the final report as JSON to FILE", "none",
 	 set_report_json, true},

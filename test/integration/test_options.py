@@ -151,6 +151,10 @@ def test_help():
         nxt = lines[idx[0] + 1] if idx[0] + 1 < len(lines) else ""
         t.check("default:" in nxt, f"--help gives the default of --{o}: {nxt!r}")
     t.check(any(re.match(r"\s+--help\b", ln) for ln in lines), "--help lists --help")
+    # --stats-period prints the whole report each period, not a summary: its help says so
+    t.check("print the whole text report every SEC seconds, headed '==== mcfan stats' (the "
+            "final one at exit: 'report')" in " ".join(ln.strip() for ln in lines),
+            "--help: --stats-period prints the whole text report")
     listed = set(re.findall(r"^\s+(?:-\w, )?--([a-z-]+)", out, re.M))
     if listed - set(opts) - {"help"}:
         print(f"NOTE: --help lists options this test does not cover yet: "
@@ -325,7 +329,12 @@ def test_times():
     t.remove_runtime_dir(e)
     n = out.count("==== mcfan stats")
     t.check(rc == 0 and n >= 2, f"--stats-period 0.25 --duration 1.6: status {rc}, "
-            f"{n} periodic summaries (>= 2 expected)")
+            f"{n} periodic reports (>= 2 expected)")
+    # each one the whole text report (as --help says), with mbufs in use at its end
+    first = out.split("==== mcfan stats")[1].split("==== mcfan")[0] if n else ""
+    t.check(all(s in first for s in ("\nports:\n", "\ngroups (joined", "\nworkers:\n",
+                                     "\nmicrostate accounting", "\nmbufs in use: ")),
+            f"--stats-period: a periodic print is the whole text report: {first[-300:]!r}")
     e = eal()
     rc, out, err = run(e, ["--stats-period", "0", "--duration", "0.6"])
     t.remove_runtime_dir(e)
@@ -535,7 +544,8 @@ def test_review_findings():
             ["cannot write"], what="--report-json in a missing directory")
     finally:
         shutil.rmtree(d, ignore_errors=True)
-    bad(["--stats-period", "0.05"], ["--stats-period"], ["0.1"], what="--stats-period 0.05")
+    bad(["--stats-period", "0.05"], ["--stats-period"], ["0.1", "0 = no periodic report"],
+        what="--stats-period 0.05")
     bad(["--no"], ["--no"], ["abbreviated", "--no-msacc"], what="abbreviated --no")
     bad(["--grou", "239.9.9.1"], ["--grou"], ["abbreviated", "--groups"],
         what="abbreviated --grou")

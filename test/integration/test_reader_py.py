@@ -64,7 +64,13 @@ def main():
     os.environ["MCFAN_READER_LIB"] = os.path.join(build, "lib", "libmcfan-reader.so.1")
     sys.path.insert(0, TOOLS)
     import mcfan_reader as mr
-    # a negative limit means nothing: refused before any open
+    # a negative limit means nothing: refused before any open, by mcfan-read too
+    rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
+    p = subprocess.run([rd_bin, "--group", f"239.9.9.1:{PORT}", "--seconds", "-1"],
+                       capture_output=True, text=True, timeout=30)
+    t.check(p.returncode == 2 and "mcfan-read: --seconds '-1': must be 0 (no limit) or more "
+            "seconds" in p.stderr, f"mcfan-read --seconds -1: exit 2: {p.returncode} "
+            f"{p.stderr.strip()[-160:]!r}")
     for opt in ("--seconds", "--count"):
         p = subprocess.run([sys.executable, os.path.join(TOOLS, "mcfan_reader.py"), "--group",
                             f"239.9.9.1:{PORT}", opt, "-1"], capture_output=True, text=True,
@@ -73,7 +79,6 @@ def main():
         t.check(p.returncode == 2 and f"error: {opt} {want}: must be 0 (no limit) or more"
                 in p.stderr, f"mcfan_reader.py {opt} -1: exit 2: {p.returncode} "
                 f"{p.stderr.strip()[-120:]!r}")
-    rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
     tmp = tempfile.mkdtemp(prefix="mcfan-readerpy-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     pcap = os.path.join(tmp, "in.pcap")
@@ -113,6 +118,13 @@ def main():
                             "--count", "1"], capture_output=True, text=True, timeout=30)
         t.check(p.returncode == 1 and "has reader rings for several UDP ports" in p.stderr and
                 "give GROUP:PORT" in p.stderr, f"mcfan-read's ENOTUNIQ: {p.stderr.strip()!r}")
+        # --seconds 0 is no limit in mcfan-read as in mcfan_reader.py (and --count 0)
+        p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", group, "--oldest",
+                            "--count", str(FRAMES), "--seconds", "0", "--quiet", "--no-seq"],
+                           capture_output=True, text=True, timeout=30)
+        t.check(p.returncode == 0 and t.json_line(p.stdout).get("frames") == FRAMES,
+                f"mcfan-read --seconds 0: no limit, reads the {FRAMES} frames: {p.returncode} "
+                f"{p.stdout.strip()[-200:]!r} {p.stderr.strip()[-200:]!r}")
         with open(fake, "wb") as f:
             f.write(b"NOTARING" + b"\0" * 8184)
         expect_error(lambda: mr.Reader(prefix, f"239.9.9.9:{PORT}"), errno.EPROTO,

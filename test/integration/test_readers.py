@@ -261,7 +261,8 @@ def main():
                 f"--reader-ring-frames {val} refused, exit 2: {p.returncode} "
                 f"{p.stderr.strip()!r}")
     for args, words in ((["--group", "239.9.9.1:3999", "--count", "x"], "--count 'x'"),
-                        (["--group", "239.9.9.1:3999", "--seconds", "0"], "--seconds '0'"),
+                        (["--group", "239.9.9.1:3999", "--seconds", "-1"],
+                         "--seconds '-1': must be 0 (no limit) or more"),
                         (["--group", "239.9.9.1:3999", "--bogus"], "usage:"),
                         ([], "--group is needed"),
                         (["--file-prefix", "nosuchmcfan", "--group", "bogus"],

@@ -6,7 +6,7 @@
  * Telemetry: /mcfan/mempool, the mbufs outside their pool while mcfan runs
  * (docs/telemetry.md). DPDK 22.11's own /mempool/info gives the pool's size but not how many
  * mbufs are available, so a soak or a monitor could not see a leak before the final report
- * (its mbufs_outside_pool). The count is the same as the periodic summary's "mbufs in use":
+ * (its mbufs_outside_pool). The count is the same as the periodic report's "mbufs in use":
  * rte_mempool_avail_count() (the common pool plus every lcore's cache) from the pool size.
  */
 
