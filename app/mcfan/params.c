@@ -1067,7 +1067,8 @@ static const struct opt_def opts[] = {
 	 set_worker_lcores, true},
 	{"groups", OPT_VALUE, "LIST", "groups to receive: 239.9.9.1, 239.9.9.1-10:3999, "
 	 "[ff3e::1]:5000, comma-separated; no port = every UDP port; GROUP@SOURCE[+SOURCE] "
-	 "joins from these sources only (IGMPv3/MLDv2 INCLUDE, docs/igmp.md)", "none",
+	 "asks the network for these sources only (IGMPv3/MLDv2 INCLUDE reports: the switch "
+	 "filters; mcfan's data path does not filter by source, docs/igmp.md)", "none",
 	 set_groups, true},
 	{"seq", OPT_VALUE, "GROUPS=KIND", "track feed quality of groups: KIND iperf2, rtp[:HZ], "
 	 "mpegts, moldudp64, OFFSET:WIDTH:be|le (docs/feed.md); repeatable, one kind a group",

@@ -129,6 +129,30 @@ out:
 	return ret;
 }
 
+unsigned int
+mcfan_igmp_ssm_format(const struct mcfan_igmp_ssm *ssm, unsigned int n,
+		      const struct mcfan_flow_key *key, char *buf, size_t len)
+{
+	char a[MCFAN_IGMP_ADDR_STR];
+	bool v6 = key->family == MCFAN_FAMILY_IPV6;
+	unsigned int i, found = 0;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (!mcfan_flow_key_equal(&ssm[i].key, key))
+			continue;
+		mcfan_igmp_addr_format(v6 ? MCFAN_IGMP_PROTO_MLD : MCFAN_IGMP_PROTO_IGMP,
+				       ssm[i].source, a);
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s%s%s",
+						found == 0 ? "" : "+", v6 ? "[" : "", a,
+						v6 ? "]" : "");
+		found++;
+	}
+	return found;
+}
+
 int
 mcfan_igmp_ssm_check(const struct mcfan_igmp_ssm *ssm, unsigned int n, int igmp_mode,
 		     int mld_mode, char *err, size_t err_len)

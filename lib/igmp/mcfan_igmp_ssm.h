@@ -58,6 +58,27 @@ int mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 			 char *err, size_t err_len);
 
 /**
+ * The sources of one group among (group, source) pairs, written as a group list names them:
+ * `+` between them, an IPv6 source in brackets ("198.18.0.1+198.18.0.3", "[fe80::1]").
+ *
+ * @param ssm
+ *   The pairs; may be NULL when n is 0.
+ * @param n
+ *   Entries of ssm.
+ * @param key
+ *   The group (address and UDP port, as joined).
+ * @param buf
+ *   Receives the text, "" when no pair names key (a group joined from any source). Must
+ *   not be NULL.
+ * @param len
+ *   Size of buf, bytes, at least 1; a longer text is cut.
+ * @return
+ *   The number of sources of key.
+ */
+unsigned int mcfan_igmp_ssm_format(const struct mcfan_igmp_ssm *ssm, unsigned int n,
+				   const struct mcfan_flow_key *key, char *buf, size_t len);
+
+/**
  * Check the (group, source) pairs of the groups joined together (all of a run: the start's
  * and every later join's): at most MCFAN_IGMP_MAX_SOURCES distinct sources per group
  * address (over all its UDP ports; the host joins their union), and a mode that can send

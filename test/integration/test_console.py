@@ -8,6 +8,8 @@
    and a reused slot starts from zero;
  - bad input: a table of bad lines on a pipe (-i), each refused with its own one-line error
    and nothing changed; afterwards show counters answers, `08` is eight, quit exits 0;
+ - source-specific groups: join GROUP@SOURCE names its sources and who filters by them, show
+   groups shows such groups as GROUP@SOURCE;
  - end of input on /dev/null and on a closed pipe ends mcfan cleanly; a missing command file
    is refused with status 2.
 Usage: test_console.py MCFAN_BINARY"""
@@ -393,6 +395,48 @@ def test_set_engine_words(tmp):
     t.check(rep is not None and t.conservation(rep), f"{what}: report written, conservation")
 
 
+def test_source_specific(tmp):
+    """join GROUP@SOURCE says the sources it joined from and that the switch filters by them,
+    not mcfan; show groups shows a source-specific group as joined (GROUP@SOURCE), at start
+    and after a join, and says what that means once; a join from any source says nothing
+    of sources."""
+    what = "source-specific"
+    e = t.eal_args("console-ssm", extra=["--vdev", "net_null0"])
+    data = (b"join 232.1.1.1-2:5000@198.18.0.1+198.18.0.3\njoin [ff3e::5]:5000@[fe80::1]\n"
+            b"join 239.9.9.2\nshow groups\nquit\n")
+    fd, path = tempfile.mkstemp(prefix="mcfan-ssm-", dir=tmp)
+    os.write(fd, data)
+    os.close(fd)
+    with open(path, "rb") as f:
+        rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1:3999,232.2.2.2@198.18.0.9",
+                                            "-i"], timeout=60, stdin=f)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"{what}: exit status ({err.strip()[-300:]!r})")
+    res = {cmd: lines for cmd, lines in blocks(out)}
+    filt = " (IGMPv3/MLDv2 INCLUDE: the switch forwards these sources only; mcfan does not " \
+           "filter by source)"
+    t.check_eq(res.get("join 232.1.1.1-2:5000@198.18.0.1+198.18.0.3"),
+               ["joined 232.1.1.1:5000 .. 232.1.1.2:5000 (2 groups): counter slots 2 .., "
+                "fan-out partition, workers all (1); source-specific: "
+                "232.1.1.1:5000@198.18.0.1+198.18.0.3, 232.1.1.2:5000@198.18.0.1+198.18.0.3" +
+                filt], f"{what}: the join names its sources")
+    t.check_eq(res.get("join [ff3e::5]:5000@[fe80::1]"),
+               ["joined [ff3e::5]:5000: counter slot 4, fan-out partition, workers all (1); "
+                "source-specific: [ff3e::5]:5000@[fe80::1]" + filt], f"{what}: an IPv6 source")
+    t.check_eq(res.get("join 239.9.9.2"),
+               ["joined 239.9.9.2: counter slot 5, fan-out partition, workers all (1)"],
+               f"{what}: a join from any source")
+    shown = res.get("show groups", [])
+    t.check_eq([ln.split()[0] for ln in shown[1:-2]],
+               ["239.9.9.1:3999", "232.2.2.2@198.18.0.9", "232.1.1.1:5000@198.18.0.1+198.18.0.3",
+                "232.1.1.2:5000@198.18.0.1+198.18.0.3", "[ff3e::5]:5000@[fe80::1]", "239.9.9.2"],
+               f"{what}: show groups names each group as joined: {shown}")
+    t.check(shown[-1:] == ["GROUP@SOURCE: joined from these sources only (IGMPv3/MLDv2 "
+                           "INCLUDE): the switch forwards them; mcfan's data path does not "
+                           "filter by source (docs/igmp.md)"],
+            f"{what}: show groups says what GROUP@SOURCE means: {shown[-1:]}")
+
+
 def test_end_of_input(tmp):
     pcap = os.path.join(tmp, "rr4.pcap")
     round_robin_pcap(pcap)
@@ -442,6 +486,7 @@ def main():
         test_scripted(tmp)
         test_bad_input(tmp)
         test_set_engine_words(tmp)
+        test_source_specific(tmp)
         test_end_of_input(tmp)
     t.finish("test_console")
 

@@ -151,6 +151,11 @@ def test_help():
         nxt = lines[idx[0] + 1] if idx[0] + 1 < len(lines) else ""
         t.check("default:" in nxt, f"--help gives the default of --{o}: {nxt!r}")
     t.check(any(re.match(r"\s+--help\b", ln) for ln in lines), "--help lists --help")
+    # GROUP@SOURCE: the help says who filters by source (the switch), not that mcfan does
+    flat = " ".join(ln.strip() for ln in lines)
+    t.check("GROUP@SOURCE[+SOURCE] asks the network for these sources only (IGMPv3/MLDv2 "
+            "INCLUDE reports: the switch filters; mcfan's data path does not filter by source, "
+            "docs/igmp.md)" in flat, "--help: --groups' GROUP@SOURCE says the switch filters")
     # --stats-period prints the whole report each period, not a summary: its help says so
     t.check("print the whole text report every SEC seconds, headed '==== mcfan stats' (the "
             "final one at exit: 'report')" in " ".join(ln.strip() for ln in lines),

@@ -901,9 +901,21 @@ test_ssm(void)
 	CHECK_EQ_INT(n, 4);
 	CHECK(ssm[0].key.addr[3] == 1 && ssm[0].key.udp_port == 5000 && ssm[0].source[3] == 1 &&
 	      ssm[1].key.addr[3] == 2 && ssm[2].source[3] == 3, "every group with every source");
+	/* the sources of one group written back as the list names them; none for another */
+	CHECK_EQ_INT(mcfan_igmp_ssm_format(ssm, n, &ssm[1].key, out, sizeof(out)), 2);
+	CHECK_EQ_STR(out, "198.18.0.1+198.18.0.3");
+	CHECK_EQ_INT(mcfan_igmp_ssm_format(ssm, n, &ssm[0].key, out, 12), 2);
+	CHECK_EQ_STR(out, "198.18.0.1+"); /* cut to the room */
+	ssm[4] = ssm[0];
+	ssm[4].key.udp_port = 5001;
+	CHECK_EQ_INT(mcfan_igmp_ssm_format(ssm, n, &ssm[4].key, out, sizeof(out)), 0);
+	CHECK_EQ_STR(out, "");
+	CHECK_EQ_INT(mcfan_igmp_ssm_format(NULL, 0, &ssm[0].key, out, sizeof(out)), 0);
 	CHECK_EQ_INT(mcfan_igmp_ssm_split("[ff3e::1]:5000@[fe80::1]", out, sizeof(out), ssm, 8, &n,
 					  err, sizeof(err)), 0);
 	CHECK(n == 1 && ssm[0].source[0] == 0xfe && ssm[0].source[15] == 1, "IPv6 source");
+	CHECK_EQ_INT(mcfan_igmp_ssm_format(ssm, n, &ssm[0].key, out, sizeof(out)), 1);
+	CHECK_EQ_STR(out, "[fe80::1]");
 	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1@239.1.1.1", out, sizeof(out), ssm, 8, &n,
 					  err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "'239.1.1.1'") != NULL, "names the bad source: %s", err);

@@ -20,10 +20,14 @@
 #include <rte_ethdev.h>
 
 #include "mcfan.h"
+#include "control/igmp.h"
 #include "control/kernel.h"
 #include "control/stats.h"
 #include "console/console.h"
 #include "console/show.h"
+
+/** Room for one group's sources in show groups: the most, IPv6 in brackets, '+' between. */
+#define SHOW_SOURCES_MAX (MCFAN_IGMP_MAX_SOURCES * (MCFAN_IGMP_ADDR_STR + 3))
 
 static void
 print_targets(const struct mcfan_app *app, const struct mcfan_group_entry *e)
@@ -42,9 +46,10 @@ cmd_show_groups(struct mcfan_console *con, const struct mcfan_console_args *a)
 	const char *which = a->groups;
 	struct mcfan_flow_key *keys = NULL;
 	struct mcfan_group_view *gv;
-	char text[MCFAN_GROUP_STR_MAX], err[256];
+	char text[MCFAN_GROUP_STR_MAX], err[256], src[SHOW_SOURCES_MAX];
+	char row_group[MCFAN_GROUP_STR_MAX + SHOW_SOURCES_MAX];
 	bool *show = NULL;
-	unsigned int i, k, n_keys = 0, shown = 0;
+	unsigned int i, k, n_keys = 0, shown = 0, n_ssm = 0;
 	int n, ret = 0;
 
 	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
@@ -94,8 +99,15 @@ cmd_show_groups(struct mcfan_console *con, const struct mcfan_console_args *a)
 		if (!show[i])
 			continue;
 		mcfan_group_format(&gv[i].entry->key, text, sizeof(text));
+		/* a source-specific group as it was joined: GROUP@SOURCE[+SOURCE] */
+		if (mcfan_igmp_sources_text(app, &gv[i].entry->key, src, sizeof(src)) > 0) {
+			snprintf(row_group, sizeof(row_group), "%s@%s", text, src);
+			n_ssm++;
+		} else {
+			snprintf(row_group, sizeof(row_group), "%s", text);
+		}
 		printf("  %-46s %-9s %4u %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %16" PRIu64 "  ",
-		       text, mcfan_fanout_name((enum mcfan_fanout)gv[i].entry->fanout),
+		       row_group, mcfan_fanout_name((enum mcfan_fanout)gv[i].entry->fanout),
 		       gv[i].entry->id, gv[i].frames, gv[i].copies, gv[i].copy_drops,
 		       gv[i].bytes);
 		print_targets(app, gv[i].entry);
@@ -103,6 +115,10 @@ cmd_show_groups(struct mcfan_console *con, const struct mcfan_console_args *a)
 	}
 	printf("%u of %d groups; fan-out of later joins: %s\n", shown, n,
 	       mcfan_fanout_name(mcfan_live_fanout(&app->live)));
+	if (n_ssm > 0)
+		printf("GROUP@SOURCE: joined from these sources only (IGMPv3/MLDv2 INCLUDE): the "
+		       "switch forwards them; mcfan's data path does not filter by source "
+		       "(docs/igmp.md)\n");
 out:
 	free(gv);
 	free(keys);
@@ -111,8 +127,8 @@ out:
 }
 
 MCFAN_CONSOLE_COMMAND(show_groups_all, 140, "show groups", cmd_show_groups,
-		      "every joined group: fan-out, counter slot, frames and bytes counted by "
-		      "workers, target workers",
+		      "every joined group (GROUP@SOURCE: source-specific): fan-out, counter slot, "
+		      "frames and bytes counted by workers, target workers",
 		      "show groups");
 
 MCFAN_CONSOLE_COMMAND(show_groups_some, 150, "show groups <groups>", cmd_show_groups,

@@ -43,6 +43,10 @@
 #include "control/readers.h"
 #include "control/stats.h"
 
+/** Source-specific groups a join's message names (the others are counted). */
+#define JOIN_SSM_SHOWN 4
+/** Room for one group's sources in a message: the most, IPv6 in brackets, '+' between. */
+#define JOIN_SSM_TEXT_MAX (MCFAN_IGMP_MAX_SOURCES * (MCFAN_IGMP_ADDR_STR + 3))
 
 /* Owned by the group actions and mcfan_groups_tick(), under the action lock. */
 struct mcfan_control {
@@ -75,6 +79,37 @@ format_workers(const struct mcfan_app *app, const uint64_t *bits, bool say_all, 
 		off += (size_t)snprintf(buf + off, len - off, "%s%u", off == 0 ? "" : ",",
 					app->worker_lcore_ids[w]);
 	}
+}
+
+/* The source-specific groups of a join for its message (docs/igmp.md): "; source-specific:
+ * G@S+S, ... (...)", the first JOIN_SSM_SHOWN of them; "" for a join from any source. */
+static void
+format_join_sources(const struct mcfan_flow_key *keys, unsigned int n,
+		    const struct mcfan_igmp_ssm *ssm, unsigned int n_ssm, char *buf, size_t len)
+{
+	char group[MCFAN_GROUP_STR_MAX], src[JOIN_SSM_TEXT_MAX];
+	unsigned int i, shown = 0, more = 0;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && n_ssm > 0; i++) {
+		if (mcfan_igmp_ssm_format(ssm, n_ssm, &keys[i], src, sizeof(src)) == 0)
+			continue;
+		if (shown == JOIN_SSM_SHOWN) {
+			more++;
+			continue;
+		}
+		mcfan_group_format(&keys[i], group, sizeof(group));
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s@%s",
+						shown == 0 ? "; source-specific: " : ", ", group, src);
+		shown++;
+	}
+	if (more > 0 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " and %u more (show groups)", more);
+	if (shown > 0 && off < len)
+		snprintf(buf + off, len - off, " (IGMPv3/MLDv2 INCLUDE: the switch forwards these "
+			 "sources only; mcfan does not filter by source)");
 }
 
 /* Worker lcores of a "workers" list, as worker index bits; the message quotes the list. */
@@ -417,7 +452,7 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 	struct mcfan_group_entry *entries = NULL;
 	uint16_t eligible[MCFAN_MAX_WORKERS], *slots = NULL;
 	uint64_t bits[MCFAN_WORKER_WORDS] = {0};
-	char text[CTL_LIST_MAX], wtext[CTL_LIST_MAX], *gtext = NULL;
+	char text[CTL_LIST_MAX], wtext[CTL_LIST_MAX], stext[MCFAN_CTL_MSG_MAX], *gtext = NULL;
 	struct mcfan_igmp_ssm *ssm = NULL;
 	unsigned int i, n_old, n_el, n_free, n, n_ssm = 0;
 	enum mcfan_fanout fanout;
@@ -533,9 +568,10 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 	mcfan_igmp_sync(app, ssm, n_ssm); /* the reports go out now (control/igmp.h) */
 	mcfan_group_format_list(keys, n, text, sizeof(text));
 	format_workers(app, bits, true, wtext, sizeof(wtext));
-	ret = mcfan_err_set(msg, len, 0, "joined %s: counter slot%s %u%s, fan-out %s, workers %s", text,
-		      n == 1 ? "" : "s", slots[0], n == 1 ? "" : " ..", mcfan_fanout_name(fanout),
-		      wtext);
+	format_join_sources(keys, n, ssm, n_ssm, stext, sizeof(stext));
+	ret = mcfan_err_set(msg, len, 0, "joined %s: counter slot%s %u%s, fan-out %s, workers %s%s",
+		      text, n == 1 ? "" : "s", slots[0], n == 1 ? "" : " ..",
+		      mcfan_fanout_name(fanout), wtext, stext);
 out:
 	free(entries);
 	free(keys);

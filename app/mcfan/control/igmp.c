@@ -693,6 +693,22 @@ mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
 	return n;
 }
 
+unsigned int
+mcfan_igmp_sources_text(const struct mcfan_app *app, const struct mcfan_flow_key *key,
+			char *buf, size_t len)
+{
+	struct mcfan_igmp *g = app->igmp;
+	unsigned int n;
+
+	buf[0] = '\0';
+	if (g == NULL)
+		return 0;
+	rte_spinlock_lock(&g->lock);
+	n = mcfan_igmp_ssm_format(g->ssm, g->n_ssm, key, buf, len);
+	rte_spinlock_unlock(&g->lock);
+	return n;
+}
+
 int
 mcfan_igmp_read_groups(const struct mcfan_app *app, uint16_t port, unsigned int proto_idx_,
 		       struct mcfan_igmp_group_view *out, unsigned int max)

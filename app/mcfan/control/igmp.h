@@ -201,4 +201,22 @@ unsigned int mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port
 int mcfan_igmp_read_groups(const struct mcfan_app *app, uint16_t port, unsigned int proto_idx,
 			   struct mcfan_igmp_group_view *out, unsigned int max);
 
+/**
+ * The sources a joined group was joined from (`GROUP@SOURCE`, docs/igmp.md), as a group list
+ * names them (mcfan_igmp_ssm_format()); any control thread. Takes the lock above (not
+ * ctl_lock: the caller may read the groups first).
+ *
+ * @param key
+ *   The group, as joined.
+ * @param buf
+ *   Receives the text, "" for a group joined from any source (or before
+ *   mcfan_igmp_init()). Must not be NULL.
+ * @param len
+ *   Size of buf, bytes, at least 1.
+ * @return
+ *   The number of sources.
+ */
+unsigned int mcfan_igmp_sources_text(const struct mcfan_app *app,
+				     const struct mcfan_flow_key *key, char *buf, size_t len);
+
 #endif /* MCFAN_CONTROL_IGMP_H */
