@@ -24,6 +24,11 @@
    lines, pair = A,B) beside [mcfan]'s seq key, the command line winning, and bad [seq]
    lines refused with the file and line; a kind that does not match its stream (rtp on
    iperf2) shown as malformed and a warning in show feed, /mcfan/feed, the report and the log.
+5. clear stats: iperf2-sequenced frames through a veth into net_af_packet (AF_PACKET sends),
+   three rounds with a loss and a duplicate, `clear stats` typed into the console (-i, a
+   pipe), one more round with its own loss, duplicate and swap: show feed, show feed gaps,
+   /mcfan/feed, /mcfan/feed,GROUP and the report (text and JSON) count that round only,
+   exactly, beside the groups' frames since the clear (root, else skipped).
 
 Usage: test_feed.py MCFAN_BINARY. The live part is skipped (77 overall only if nothing
 else ran) without root or `ip netns`.
@@ -540,6 +545,139 @@ def test_wrong_kind():
                 and f2["received"] == WRONG_N, f"wrong kind: JSON feed of the right kind ({f2})")
 
 
+# ---- clear stats ----
+
+CLEAR_N = 1000                        # numbers a round, each group
+CLEAR_BEFORE = {(1, 10): "drop", (2, 1500): "dup"}          # (group, seq) in rounds 1-3
+CLEAR_AFTER = {(1, 3500): "drop", (1, 3501): "drop", (3, 3600): "dup",
+               (4, 3700): "swap"}                           # in round 4, after the clear
+
+
+def clear_round(rnd, impair):
+    """The frames of round rnd (1..): CLEAR_N numbers for each of 239.9.9.1-5, numbers going
+    on from the last round, interleaved by group; impair {(group, seq): drop, dup or swap
+    (seq and seq + 1 go out as seq + 1, seq)}."""
+    out = []
+    first = (rnd - 1) * CLEAR_N + 1
+    for seq in range(first, first + CLEAR_N):
+        for g in range(1, 6):
+            how = impair.get((g, seq))
+            if how == "drop" or impair.get((g, seq - 1)) == "swap":
+                continue
+            frame = t.udp4_frame(f"239.9.9.{g}", PORT, iperf2_payload(seq))
+            if how == "swap":
+                frame = [t.udp4_frame(f"239.9.9.{g}", PORT, iperf2_payload(seq + 1)), frame]
+            else:
+                frame = [frame] * (2 if how == "dup" else 1)
+            out += frame
+    return out
+
+
+def clear_send(ifname, frames):
+    t.packet_burst(ifname, frames)
+    time.sleep(0.6)             # received, and the 100 ms window settled what was missing
+
+
+def test_clear():
+    """Feed quality after clear stats counts from the clear, as the report's frames do."""
+    ifa, ifb = f"mcffc{os.getpid() % 10000}a", f"mcffc{os.getpid() % 10000}b"
+    why = t.veth_pair(ifa, ifb, up=True)
+    if why is not None:
+        print(f"feed: clear stats part skipped ({why})", flush=True)
+        return
+    d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    report = os.path.join(d, "report.json")
+    eal = t.eal_args("feed-clear", extra=["--vdev", f"net_af_packet0,iface={ifa}"])
+    after = clear_round(4, CLEAR_AFTER)
+    p = subprocess.Popen([t.mcfan_path(), *eal, "--", "--groups", f"239.9.9.1-5:{PORT}",
+                          "--seq", f"239.9.9.1-5:{PORT}=iperf2", "-i", "--duration", "60",
+                          "--report-json", report],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    tel_all = tel_one = None
+    try:
+        # the run is up (stderr then drained by communicate; if it ended, its output says why)
+        if any("running:" in line for line in p.stderr):
+            for rnd in (1, 2, 3):
+                clear_send(ifb, clear_round(rnd, CLEAR_BEFORE))
+            p.stdin.write("clear stats\n")
+            p.stdin.flush()
+            time.sleep(0.3)
+            clear_send(ifb, after)
+            p.stdin.write(f"show feed\nshow feed gaps 239.9.9.1:{PORT}\n")
+            p.stdin.flush()
+            try:
+                tel = t.Telemetry(t.telemetry_socket(eal), timeout=10)
+                tel_all, _ = tel.query("/mcfan/feed")
+                tel_one, _ = tel.query(f"/mcfan/feed,239.9.9.1:{PORT}")
+                tel.close()
+            except (OSError, ValueError, TimeoutError) as e:
+                t.check(False, f"clear: telemetry /mcfan/feed: {e}")
+            time.sleep(0.3)
+            p.stdin.write("quit\n")
+            p.stdin.flush()
+        out, err = p.communicate(timeout=40)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        t.remove_runtime_dir(eal)
+        subprocess.run(["ip", "link", "del", ifa], capture_output=True)
+    rep = t.load_report(report)
+    shutil.rmtree(d, ignore_errors=True)
+    t.check_eq(p.returncode, 0, f"clear: exit status ({err.strip()[-600:]!r})")
+    t.check("statistics cleared" in out, "clear: the console cleared the statistics")
+    if not t.check(rep is not None, "clear: a JSON report"):
+        return
+    # round 4 alone: CLEAR_N numbers a group, less its drops; its duplicate and swap
+    want = {}
+    for g in range(1, 6):
+        drops = sum(1 for (x, _), h in CLEAR_AFTER.items() if x == g and h == "drop")
+        dups = sum(1 for (x, _), h in CLEAR_AFTER.items() if x == g and h == "dup")
+        swaps = sum(1 for (x, _), h in CLEAR_AFTER.items() if x == g and h == "swap")
+        gaps = 1 if drops or swaps else 0   # one run of missing numbers each
+        want[g] = {"expected": CLEAR_N, "received": CLEAR_N - drops, "lost": drops,
+                   "duplicates": dups, "reordered": swaps, "pending": 0, "late": 0,
+                   "datagrams": CLEAR_N - drops + dups, "gaps": gaps, "gap_events": gaps}
+    frames = {g: sum(1 for fr in after if fr[:6] == t.mac_for_group(f"239.9.9.{g}"))
+              for g in range(1, 6)}
+    t.check_eq(rep["rx_frames"], len(after), "clear: report rx_frames = round 4's frames")
+    for g in range(1, 6):
+        grp = f"239.9.9.{g}"
+        t.check_eq(t.group_frames(rep).get((grp, PORT)), frames[g],
+                   f"clear: report {grp} frames since the clear")
+        expect(f"clear {grp} (JSON)", feed_of(rep, grp), want[g])
+        t.check_eq(want[g]["datagrams"], frames[g], f"clear: {grp}: datagrams = frames")
+    # the text report's feed table and show feed: expected received lost pending reordered
+    # dups per group (show feed has the lcore column first)
+    cut = out.find("==== mcfan report")
+    for what, text, lead in (("show feed", out[:cut], r"\s+\d+"),
+                             ("the report text", out[cut:], "")):
+        rows = {int(m[0]): tuple(int(x) for x in m[1:]) for m in re.findall(
+            r"^\s+239\.9\.9\.(\d):3999\s+iperf2%s\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
+            r"\s+(\d+)\s+(\d+)\s" % lead, text, re.M)}
+        t.check_eq(rows, {g: (w["expected"], w["received"], w["lost"], w["pending"],
+                              w["reordered"], w["duplicates"]) for g, w in want.items()},
+                   f"clear: {what}: expected, received, lost, pending, reordered, dups")
+    gaps = re.findall(r"^\s+0\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+$", out[:cut], re.M)
+    t.check_eq(gaps, [("3500", "3501", "2")], "clear: show feed gaps: the gap since the clear")
+    t.check(re.search(r"239\.9\.9\.1:3999 \(iperf2\): 1 gap events, the last 1 shown",
+                      out) is not None, "clear: show feed gaps: 1 gap event since the clear")
+    if t.check(tel_all is not None and tel_one is not None, "clear: telemetry answered"):
+        for k in ("expected", "received", "lost", "duplicates", "reordered"):
+            got = dict(zip(tel_all.get("group", []), tel_all.get(k, [])))
+            t.check_eq(got, {f"239.9.9.{g}:{PORT}": w[k] for g, w in want.items()},
+                       f"clear: /mcfan/feed {k}")
+        t.check_eq((tel_one.get("expected"), tel_one.get("received"), tel_one.get("lost")),
+                   (CLEAR_N, CLEAR_N - 2, 2), "clear: /mcfan/feed,239.9.9.1:3999")
+        t.check_eq(list(zip(tel_one.get("gap_first", []), tel_one.get("gap_last", []),
+                            tel_one.get("gap_lost", []))), [(3500, 3501, 2)],
+                   "clear: /mcfan/feed,GROUP gap log: the gap since the clear")
+
+
 # ---- bad input ----
 
 def test_bad_input():
@@ -766,6 +904,7 @@ def main():
     test_mpegts()
     test_moldudp64()
     test_ab()
+    test_clear()
     test_live()
     print(f"feed: {time.monotonic() - t0:.1f} s", flush=True)
     t.finish("feed")

@@ -742,8 +742,8 @@ def test_clear_stats():
                                           "--cmdline-file", cmds, "--duration", "3"],
                                     timeout=60)
     t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
-    t.check("statistics cleared (frames, drops, workers, groups, ports, IGMP/MLD counters)"
-            in out + err, f"[{what}] the console says the IGMP/MLD counters are cleared")
+    t.check("statistics cleared (frames, drops, workers, groups, ports, feed quality, IGMP/MLD "
+            "counters)" in out + err, f"[{what}] the console says the IGMP/MLD counters are cleared")
     b = igmp_blocks(out)
     if t.check(len(b) == 2 and all("v3" in x and "taken" in x for x in b),
                f"[{what}] two show igmp answers ({out[-800:]!r})"):

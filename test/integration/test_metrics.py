@@ -20,7 +20,8 @@
      final report against the last scrape.
 3. --metrics-max-groups 2 with 10 groups and a pcap read once, listening on [::1]:PORT (IPv6
    loopback; 127.0.0.1 without IPv6): exactly 2 groups of their own
-   plus group="_other" holding the exact sum of the other 8.
+   plus group="_other" holding the exact sum of the other 8; clear stats on the console then
+   zeroes every counter, the feed ones too.
 Prometheus, promtool and the OpenMetrics parser missing: 77 (skip).
 """
 
@@ -796,7 +797,9 @@ def max_groups_run(tmp):
         smp = samples(http_get(mport, host=host)[2].decode())
         for name in ("mcfan_rx_frames_total", "mcfan_group_frames_total",
                      "mcfan_worker_enqueued_copies_total", "mcfan_ring_enqueued_copies_total",
-                     "mcfan_port_rx_frames_total"):
+                     "mcfan_port_rx_frames_total", "mcfan_feed_expected_total",
+                     "mcfan_feed_received_total", "mcfan_feed_lost_total",
+                     "mcfan_feed_gaps_total"):
             vals = [v for (n, _), v in smp.items() if n == name]
             t.check(vals and all(v == 0 for v in vals), f"after clear stats: {name} {vals}")
         proc.signal(signal.SIGINT)

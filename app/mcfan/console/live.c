@@ -76,8 +76,8 @@ cmd_clear_stats(struct mcfan_console *con, const struct mcfan_console_args *a)
 }
 
 MCFAN_CONSOLE_COMMAND(clear_stats, 320, "clear stats", cmd_clear_stats,
-		      "count frames, drops, workers, groups, port stats and the IGMP/MLD counters "
-		      "from zero (msacc has msacc reset)",
+		      "count frames, drops, workers, groups, port stats, feed quality and the "
+		      "IGMP/MLD counters from zero (msacc has msacc reset)",
 		      "clear stats");
 
 static int

@@ -16,6 +16,11 @@
  *
  * The slot table below belongs to the actions and mcfan_feed_tick() (the action lock); the
  * read side copies it under ctl_lock, which every change also takes.
+ *
+ * `clear stats` (mcfan_feed_clear()) never writes a state: it keeps each state's counts at the
+ * clear as its baseline here, and every read subtracts it, the reads of the states under
+ * ctl_lock with the baselines (a clear in between would take the difference below zero). A
+ * state bound after the clear has a zero baseline.
  */
 
 #include <errno.h>
@@ -46,6 +51,7 @@ struct feed_slot {
 	bool seen;                      /* the group in this slot was looked at by the tick */
 	struct mcfan_flow_key seen_key;
 	bool warned;                    /* its kind's mismatch was logged (once a state) */
+	struct mcfan_feed_counters base; /* used: its state's counts at the last clear */
 };
 
 struct feed_rule {
@@ -58,6 +64,7 @@ struct feed_pair {
 	bool used;
 	uint16_t slot[2];
 	struct mcfan_feed_arb *arb;
+	struct mcfan_feed_arb_counters base; /* its counts at the last clear */
 };
 
 enum retired_type { RETIRED_BIND, RETIRED_GROUP, RETIRED_ARB };
@@ -81,6 +88,70 @@ struct feed_ctl {
 	uint32_t followed_gen;          /* app->group_entries_gen that follow_groups() saw */
 	bool followed;                  /* followed_gen is set */
 };
+
+/* The counts of struct mcfan_feed_counters, besides gap_hist: what a clear starts from zero
+ * (pending and jitter_ns are levels, as they are now). */
+static const size_t count_off[] = {
+	offsetof(struct mcfan_feed_counters, datagrams),
+	offsetof(struct mcfan_feed_counters, expected),
+	offsetof(struct mcfan_feed_counters, received),
+	offsetof(struct mcfan_feed_counters, lost),
+	offsetof(struct mcfan_feed_counters, reordered),
+	offsetof(struct mcfan_feed_counters, late),
+	offsetof(struct mcfan_feed_counters, duplicates),
+	offsetof(struct mcfan_feed_counters, gaps),
+	offsetof(struct mcfan_feed_counters, resets),
+	offsetof(struct mcfan_feed_counters, sessions),
+	offsetof(struct mcfan_feed_counters, ends),
+	offsetof(struct mcfan_feed_counters, heartbeats),
+	offsetof(struct mcfan_feed_counters, malformed),
+	offsetof(struct mcfan_feed_counters, gap_log_total),
+};
+
+/* dst's counts plus (add) or minus src's; its levels untouched. */
+static void
+counts_fold(struct mcfan_feed_counters *dst, const struct mcfan_feed_counters *src, bool add)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(count_off); i++) {
+		uint64_t *d = RTE_PTR_ADD(dst, count_off[i]);
+		const uint64_t *v = RTE_PTR_ADD(src, count_off[i]);
+
+		*d = add ? *d + *v : *d - *v;
+	}
+	for (i = 0; i < MCFAN_FEED_GAP_BUCKETS; i++)
+		dst->gap_hist[i] = add ? dst->gap_hist[i] + src->gap_hist[i] :
+			dst->gap_hist[i] - src->gap_hist[i];
+}
+
+/* The baseline of counters c at a clear: their counts, but for the numbers pending then,
+ * which count as expected after the clear (they settle after it: received, or lost). */
+static void
+counts_base(struct mcfan_feed_counters *base, const struct mcfan_feed_counters *c)
+{
+	memset(base, 0, sizeof(*base));
+	counts_fold(base, c, true);
+	base->expected -= RTE_MIN(c->pending, c->expected);
+}
+
+/* Slot s's counters since the clear into c, and up to max gap events since then into log
+ * (oldest first); returns the events written. ctl_lock held (the baseline with the read). */
+static unsigned int
+slot_counters(const struct feed_slot *s, struct mcfan_feed_counters *c,
+	      struct mcfan_feed_gap *log, unsigned int max)
+{
+	int n = mcfan_feed_group_read(s->group, c, log, max);
+	unsigned int k = n < 0 ? 0 : (unsigned int)n;
+
+	counts_fold(c, &s->base, false);
+	if (c->gap_log_total < k) {
+		/* the older events were logged before the clear */
+		memmove(log, log + (k - c->gap_log_total), c->gap_log_total * sizeof(*log));
+		k = (unsigned int)c->gap_log_total;
+	}
+	return k;
+}
 
 static struct feed_ctl *
 ctl_of(const struct mcfan_app *app)
@@ -206,6 +277,7 @@ bind_slot(struct mcfan_app *app, struct feed_ctl *c, uint16_t id, const struct m
 	s->owner = owner;
 	s->group = g;
 	s->warned = false;
+	memset(&s->base, 0, sizeof(s->base)); /* a new state counts from zero */
 	mcfan_ctl_state_unlock(app);
 	retire(c, old, RETIRED_GROUP);
 	return 0;
@@ -305,6 +377,31 @@ follow_groups(struct mcfan_app *app, struct feed_ctl *c)
 
 static void fill_view(const struct mcfan_app *app, const struct feed_slot *s, uint16_t id,
 		      struct mcfan_feed_view *v);
+
+/* An arbitration's counters c since its baseline b; the largest skew since the clear is
+ * unknown: at most the top of the highest bucket counted since (lib/feed's log2 buckets). */
+static void
+arb_since(struct mcfan_feed_arb_counters *c, const struct mcfan_feed_arb_counters *b)
+{
+	unsigned int l, sign, k, top;
+
+	counts_fold(&c->merged, &b->merged, false);
+	for (l = 0; l < 2; l++) {
+		c->line[l].first_arrivals -= b->line[l].first_arrivals;
+		c->line[l].arb_duplicates -= b->line[l].arb_duplicates;
+		c->line[l].missed -= b->line[l].missed;
+	}
+	for (sign = 0; sign < 2; sign++) {
+		for (k = 0, top = 0; k < MCFAN_FEED_SKEW_BUCKETS; k++) {
+			c->skew_hist[sign][k] -= b->skew_hist[sign][k];
+			if (c->skew_hist[sign][k] != 0)
+				top = k + 1;
+		}
+		if (top < MCFAN_FEED_SKEW_BUCKETS)
+			c->skew_max_ns[sign] = RTE_MIN(c->skew_max_ns[sign],
+						       (UINT64_C(1) << top) - 1);
+	}
+}
 
 const char *
 mcfan_feed_suspect_line(const struct mcfan_feed_view *v, char *buf, size_t len)
@@ -512,6 +609,7 @@ set_pair_locked(struct mcfan_app *app, struct feed_ctl *c, const char *groups, c
 	c->pair[p].slot[0] = ids[0];
 	c->pair[p].slot[1] = ids[1];
 	c->pair[p].arb = arb;
+	memset(&c->pair[p].base, 0, sizeof(c->pair[p].base));
 	mcfan_ctl_state_unlock(app);
 	return mcfan_err_set(msg, len, 0, "pair: line A %s, line B %s (%s), arbitrated by worker "
 			     "lcore %u", a, b, mcfan_feed_spec_format(&sa->spec, kt, sizeof(kt)),
@@ -651,58 +749,82 @@ unsigned int
 mcfan_feed_read(const struct mcfan_app *app, struct mcfan_feed_view *out, unsigned int max)
 {
 	const struct feed_ctl *c = ctl_of(app);
-	const struct mcfan_feed_group *g[MCFAN_MAX_GROUPS];
-	unsigned int id, n = 0, i;
+	unsigned int id, n = 0;
 
 	if (c == NULL)
 		return 0;
+	/* the states are read with their baselines (see the top of this file) */
 	mcfan_ctl_state_lock(app);
 	for (id = 0; id < MCFAN_MAX_GROUPS && n < max; id++) {
 		if (!c->slot[id].used)
 			continue;
 		fill_view(app, &c->slot[id], (uint16_t)id, &out[n]);
-		g[n++] = c->slot[id].group;
+		slot_counters(&c->slot[id], &out[n++].c, NULL, 0);
 	}
 	mcfan_ctl_state_unlock(app);
-	/* states are freed only at exit: safe to read after the unlock */
-	for (i = 0; i < n; i++)
-		(void)mcfan_feed_group_read(g[i], &out[i].c, NULL, 0);
 	return n;
 }
 
-/* The group state of key (NULL: none), its view filled but for the counters. */
-static const struct mcfan_feed_group *
-find_group(const struct mcfan_app *app, const struct mcfan_flow_key *key,
-	   struct mcfan_feed_view *view)
+void
+mcfan_feed_clear(struct mcfan_app *app)
 {
-	const struct feed_ctl *c = ctl_of(app);
-	const struct mcfan_feed_group *g = NULL;
-	unsigned int id;
+	struct feed_ctl *c = ctl_of(app);
+	struct mcfan_feed_counters now;
+	unsigned int id, p;
 
 	if (c == NULL)
-		return NULL;
+		return;
+	/* under the action lock no state is bound or replaced; ctl_lock for the readers */
+	mcfan_ctl_state_lock(app);
+	for (id = 0; id < MCFAN_MAX_GROUPS; id++) {
+		struct feed_slot *s = &c->slot[id];
+
+		if (!s->used)
+			continue;
+		(void)mcfan_feed_group_read(s->group, &now, NULL, 0);
+		counts_base(&s->base, &now);
+	}
+	for (p = 0; p < MCFAN_FEED_PAIRS_MAX; p++) {
+		struct feed_pair *fp = &c->pair[p];
+
+		if (!fp->used)
+			continue;
+		(void)mcfan_feed_arb_read(fp->arb, &fp->base);
+		now = fp->base.merged;
+		counts_base(&fp->base.merged, &now);
+	}
+	mcfan_ctl_state_unlock(app);
+}
+
+/* Key's view with its counters and up to max gap events since the clear into log: the
+ * events written, or -ENOENT when the group has no extractor. */
+static int
+find_group(const struct mcfan_app *app, const struct mcfan_flow_key *key,
+	   struct mcfan_feed_view *view, struct mcfan_feed_gap *log, unsigned int max)
+{
+	const struct feed_ctl *c = ctl_of(app);
+	unsigned int id;
+	int n = -ENOENT;
+
+	if (c == NULL)
+		return -ENOENT;
 	mcfan_ctl_state_lock(app);
 	for (id = 0; id < MCFAN_MAX_GROUPS; id++) {
 		if (c->slot[id].used && mcfan_flow_key_equal(&c->slot[id].key, key)) {
 			fill_view(app, &c->slot[id], (uint16_t)id, view);
-			g = c->slot[id].group;
+			n = (int)slot_counters(&c->slot[id], &view->c, log, max);
 			break;
 		}
 	}
 	mcfan_ctl_state_unlock(app);
-	return g;
+	return n;
 }
 
 int
 mcfan_feed_view_read(const struct mcfan_app *app, const struct mcfan_flow_key *key,
 		     struct mcfan_feed_view *view)
 {
-	const struct mcfan_feed_group *g = find_group(app, key, view);
-
-	if (g == NULL)
-		return -ENOENT;
-	(void)mcfan_feed_group_read(g, &view->c, NULL, 0);
-	return 0;
+	return find_group(app, key, view, NULL, 0) < 0 ? -ENOENT : 0;
 }
 
 /* Why a group has no feed, for a read path's message: not joined (naming a joined group of
@@ -742,7 +864,6 @@ mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const char *
 		     struct mcfan_feed_view *view, struct mcfan_feed_gap *log, unsigned int max,
 		     char *msg, size_t len)
 {
-	const struct mcfan_feed_group *g;
 	struct mcfan_flow_key k[2];
 	char err[CTL_ERR_MAX];
 	int n;
@@ -753,11 +874,10 @@ mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const char *
 		return mcfan_err_set(msg, len, -EINVAL, "%s: '%.*s' is not one group (e.g. "
 				     "239.9.9.1:3999)", what, CTL_LIST_MAX,
 				     group != NULL ? group : "");
-	g = find_group(app, &k[0], view);
-	if (g == NULL)
+	n = find_group(app, &k[0], view, log, max);
+	if (n < 0)
 		return no_feed(app, what, &k[0], msg, len);
-	n = mcfan_feed_group_read(g, &view->c, log, max);
-	return n < 0 ? 0 : n;
+	return n;
 }
 
 unsigned int
@@ -765,12 +885,11 @@ mcfan_feed_pairs_read(const struct mcfan_app *app, struct mcfan_feed_pair_view *
 		      unsigned int max)
 {
 	const struct feed_ctl *c = ctl_of(app);
-	const struct mcfan_feed_arb *arb[MCFAN_FEED_PAIRS_MAX];
-	unsigned int p, n = 0, i;
+	unsigned int p, n = 0;
 
 	if (c == NULL)
 		return 0;
-	mcfan_ctl_state_lock(app);
+	mcfan_ctl_state_lock(app); /* the arbitrations read with their baselines */
 	for (p = 0; p < MCFAN_FEED_PAIRS_MAX && n < max; p++) {
 		const struct feed_pair *fp = &c->pair[p];
 
@@ -779,10 +898,9 @@ mcfan_feed_pairs_read(const struct mcfan_app *app, struct mcfan_feed_pair_view *
 		out[n].key[0] = c->slot[fp->slot[0]].key;
 		out[n].key[1] = c->slot[fp->slot[1]].key;
 		out[n].lcore = app->worker_lcore_ids[c->slot[fp->slot[0]].owner];
-		arb[n++] = fp->arb;
+		(void)mcfan_feed_arb_read(fp->arb, &out[n].c);
+		arb_since(&out[n++].c, &fp->base);
 	}
 	mcfan_ctl_state_unlock(app);
-	for (i = 0; i < n; i++)
-		(void)mcfan_feed_arb_read(arb[i], &out[i].c);
 	return n;
 }

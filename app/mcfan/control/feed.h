@@ -31,10 +31,12 @@ struct mcfan_feed_view {
 	unsigned int lcore;             /**< The worker lcore that tracks it. */
 	char kind[MCFAN_FEED_SPEC_STR_MAX + 1];
 	int pair;                       /**< Its pair's index in mcfan_feed_pairs_read(), or -1. */
+	/** Its counts since the last `clear stats` (or since it got this state), see
+	 * mcfan_feed_clear(); pending and jitter_ns as they are now. */
 	struct mcfan_feed_counters c;
 };
 
-/** One A/B pair. */
+/** One A/B pair; its counts since the last `clear stats` or since it was declared. */
 struct mcfan_feed_pair_view {
 	struct mcfan_flow_key key[2];   /**< Lines A and B. */
 	unsigned int lcore;             /**< The worker lcore that arbitrates. */
@@ -100,7 +102,8 @@ int mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kin
 int mcfan_ctl_set_pair(struct mcfan_app *app, const char *groups, char *msg, size_t len);
 
 /**
- * Copy every group with an extractor (in counter-slot order); any control thread.
+ * Copy every group with an extractor (in counter-slot order), its counts since the last
+ * `clear stats`; any control thread.
  *
  * @param out
  *   Room for max views.
@@ -111,7 +114,18 @@ unsigned int mcfan_feed_read(const struct mcfan_app *app, struct mcfan_feed_view
 			     unsigned int max);
 
 /**
- * Copy one group's counters, if it has an extractor.
+ * `clear stats` for feed quality (mcfan_ctl_clear_stats(), under the action lock): every
+ * count of the reads here (mcfan_feed_read(), mcfan_feed_view_read(), mcfan_feed_gaps_read()
+ * and its gap log, mcfan_feed_pairs_read()) starts from zero now, by baselines on the
+ * control side: no worker's state is written. The levels (pending, jitter_ns) and the
+ * trackers' state (the last number seen, the open gaps) go on; the numbers pending at the
+ * clear are counted where they settle, as expected after the clear too. Nothing before
+ * mcfan_feed_control_init().
+ */
+void mcfan_feed_clear(struct mcfan_app *app);
+
+/**
+ * Copy one group's counters (since the last `clear stats`), if it has an extractor.
  *
  * @return
  *   0, or -ENOENT (no extractor, not joined).
@@ -120,7 +134,8 @@ int mcfan_feed_view_read(const struct mcfan_app *app, const struct mcfan_flow_ke
 			 struct mcfan_feed_view *view);
 
 /**
- * Copy one group's counters and gap log (oldest first); any control thread.
+ * Copy one group's counters and gap log (oldest first), since the last `clear stats`: the
+ * events logged before it are left out. Any control thread.
  *
  * @param what
  *   The command that asks, for the message ("show feed gaps", "/mcfan/feed").
@@ -152,7 +167,8 @@ int mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const ch
 const char *mcfan_feed_suspect_line(const struct mcfan_feed_view *v, char *buf, size_t len);
 
 /**
- * Copy every A/B pair.
+ * Copy every A/B pair, its counts since the last `clear stats` (skew_max_ns: at most the top
+ * of the highest bucket counted since).
  *
  * @return
  *   The number of pairs written (0..max).

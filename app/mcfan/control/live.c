@@ -23,6 +23,7 @@
 #include "mcfan.h"
 #include "mcfan_parse.h"
 #include "control/action.h"
+#include "control/feed.h"
 #include "control/igmp.h"
 #include "control/live.h"
 #include "control/sched.h"
@@ -134,13 +135,15 @@ mcfan_ctl_clear_stats(struct mcfan_app *app, char *msg, size_t len)
 
 	mcfan_ctl_lock();
 	ret = mcfan_stats_clear(app);
-	if (ret == 0)
+	if (ret == 0) {
+		mcfan_feed_clear(app); /* feed quality's counts: baselines too (control/feed.h) */
 		mcfan_igmp_clear(app); /* after the baselines: see control/igmp.h */
+	}
 	mcfan_ctl_unlock();
 	if (ret < 0)
 		return mcfan_err_set(msg, len, ret, "clear stats: %s", strerror(-ret));
 	return mcfan_err_set(msg, len, 0, "statistics cleared (frames, drops, workers, groups, ports, "
-			     "IGMP/MLD counters)");
+			     "feed quality, IGMP/MLD counters)");
 }
 
 static void

@@ -51,7 +51,8 @@ int mcfan_ctl_rx_start(struct mcfan_app *app, char *msg, size_t len);
 
 /**
  * Clear statistics: every counter read through stats.h (totals, workers,
- * groups, port stats) starts from zero; no counter is written.
+ * groups, port stats), the feed quality counts (control/feed.h) and the IGMP/MLD
+ * counters start from zero; no counter is written.
  *
  * @return
  *   0, or -ENOMEM.
