@@ -22,6 +22,8 @@
    loopback; 127.0.0.1 without IPv6): exactly 2 groups of their own
    plus group="_other" holding the exact sum of the other 8; clear stats on the console then
    zeroes every counter, the feed ones too.
+4. group="_other" across joins and leaves (other_run, root): a real Prometheus sees no reset
+   of any _other series while groups leave, join and are not promoted; exact pages each step.
 Prometheus, promtool and the OpenMetrics parser missing: 77 (skip).
 """
 
@@ -499,6 +501,14 @@ def start_prometheus(tmp, mport):
     return p, pport, log
 
 
+def stop_prometheus(prom, log):
+    """Stop a Prometheus of start_prometheus() (SIGTERM; SIGKILL after 15 s) and close its
+    log."""
+    prom.terminate()
+    t.wait_or_kill(prom, 15)
+    log.close()
+
+
 def wait_scrapes(pport, n, timeout=60):
     """Wait until Prometheus has n scrapes of mcfan with the target up; the target."""
     end = time.monotonic() + timeout
@@ -673,13 +683,7 @@ def main_run(pcap, tmp):
         if proc.p.poll() is None:
             proc.signal(signal.SIGINT)
             proc.wait(30)
-        prom.terminate()
-        try:
-            prom.wait(15)
-        except subprocess.TimeoutExpired:
-            prom.kill()
-            prom.wait()
-        log.close()
+        stop_prometheus(prom, log)
         t.remove_runtime_dir(eal)
 
 
@@ -809,6 +813,175 @@ def max_groups_run(tmp):
             proc.signal(signal.SIGINT)
             proc.wait(30)
         t.remove_runtime_dir(eal)
+
+
+OTHER_FAMS = ("mcfan_group_frames_total", "mcfan_group_copies_total",
+              "mcfan_group_copy_drops_total", "mcfan_group_bytes_total",
+              "mcfan_feed_expected_total", "mcfan_feed_received_total",
+              "mcfan_feed_lost_total", "mcfan_feed_duplicates_total")
+FRAME_BYTES = len(t.udp4_frame("239.9.9.1", 3999, t.iperf2_payload(1)))   # other_run's frames
+
+
+def other_run(tmp):
+    """group="_other" never goes back (docs/metrics.md "Cardinality"): a veth, net_af_packet
+    on one end, iperf2-sequenced frames sent into the other (AF_PACKET), --groups
+    239.9.9.1-5:3999 --metrics-max-groups 2 with --seq on every group, a real Prometheus
+    scraping every second, and the console (-i, a pipe): 3001 frames a group, leave
+    239.9.9.5 (an _other group), leave 239.9.9.1 (a shown one), join 239.9.9.6 (takes the
+    free place, from 0) and 239.9.9.7 (_other), 1000 frames to 239.9.9.2, .3, .6 and .7,
+    then 239.9.9.1 and .5 joined again into their reused counter slots. After each step the page's every group and feed series is exact (the left groups' counts
+    stay in _other; 239.9.9.3 is not promoted), and Prometheus's resets() of every _other
+    counter series over the run is 0. Then clear stats: the documented reset, every group
+    and feed series at 0, and _other counting again from there. Needs root (a veth pair);
+    skipped without."""
+    ifa, ifb = f"mcfmo{os.getpid() % 10000}a", f"mcfmo{os.getpid() % 10000}b"
+    why = t.veth_pair(ifa, ifb, up=True)
+    if why is not None:
+        print(f"metrics: _other run skipped ({why})", flush=True)
+        return
+    mport = free_port()
+    pdir = os.path.join(tmp, "other")   # a TSDB of its own: only this run's series
+    os.mkdir(pdir)
+    prom, pport, log = start_prometheus(pdir, mport)
+    eal = t.eal_args("metrics-other", "0-1", extra=["--vdev", f"net_af_packet0,iface={ifa}"])
+    proc = McfanWithConsole(eal, ["--groups", "239.9.9.1-5:3999", "--metrics-listen",
+                                  str(mport), "--metrics-max-groups", "2",
+                                  "--seq", "239.9.9.1-7:3999=iperf2", "--duration", "120",
+                                  "-i"])
+    nxt = {}   # group's last index -> next sequence number
+
+    def send(counts):
+        """counts: {group index: frames}; each group's numbers go on from its last."""
+        frames = []
+        for g, n in counts.items():
+            first = nxt.get(g, 1)
+            frames += [t.udp4_frame(f"239.9.9.{g}", 3999, t.iperf2_payload(s))
+                       for s in range(first, first + n)]
+            nxt[g] = first + n
+        t.packet_burst(ifb, frames)
+
+    def want_page(frames, feed, what):
+        """Wait until the page's group frames and feed received are {group: value} as
+        given (feed expected too; copies, bytes/frames and lost besides), then check them
+        and return the page."""
+        end, smp = time.monotonic() + 10, {}
+        while time.monotonic() < end:
+            smp = samples(http_get(mport)[2].decode())
+            if (by_label(smp, "mcfan_group_frames_total", "group") == frames and
+                    by_label(smp, "mcfan_feed_received_total", "group") == feed):
+                break
+            time.sleep(0.2)
+        t.check_eq(by_label(smp, "mcfan_group_frames_total", "group"), frames,
+                   f"{what}: mcfan_group_frames_total")
+        t.check_eq(by_label(smp, "mcfan_group_copies_total", "group"), frames,
+                   f"{what}: mcfan_group_copies_total")
+        t.check_eq(by_label(smp, "mcfan_group_bytes_total", "group"),
+                   {g: v * FRAME_BYTES for g, v in frames.items()},
+                   f"{what}: mcfan_group_bytes_total")
+        t.check_eq(by_label(smp, "mcfan_feed_received_total", "group"), feed,
+                   f"{what}: mcfan_feed_received_total")
+        t.check_eq(by_label(smp, "mcfan_feed_expected_total", "group"), feed,
+                   f"{what}: mcfan_feed_expected_total")
+        t.check_eq(set(by_label(smp, "mcfan_feed_lost_total", "group").values()), {0.0},
+                   f"{what}: mcfan_feed_lost_total")
+        return smp
+
+    def console(line, reply):
+        proc.command(line)
+        t.check(proc.wait_line(reply, 10, stream="out") is not None,
+                f"console: {line}: {reply!r}")
+
+    def scraped(groups, shown):
+        """Wait until Prometheus has scraped a page with these mcfan_groups and
+        mcfan_groups_shown (the state after the last console line)."""
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            try:
+                a = prom_query(pport, "mcfan_groups")
+                b = prom_query(pport, "mcfan_groups_shown")
+                if (a and b and float(a[0]["value"][1]) == groups and
+                        float(b[0]["value"][1]) == shown):
+                    return True
+            except (OSError, ValueError, RuntimeError):
+                pass
+            time.sleep(0.3)
+        return t.check(False, f"Prometheus scraped mcfan_groups {groups}, shown {shown}")
+
+    g = {i: f"239.9.9.{i}:3999" for i in range(1, 8)}
+    try:
+        if not t.check(wait_metrics(mport, proc), "_other run serves /metrics"):
+            return
+        n = 3001
+        send({i: n for i in range(1, 6)})
+        want_page({g[1]: n, g[2]: n, "_other": 3.0 * n}, {g[1]: n, g[2]: n, "_other": 3.0 * n},
+                  "3001 frames a group")
+        scraped(5, 2)
+        console("leave 239.9.9.5:3999", "left 239.9.9.5:3999")
+        time.sleep(0.5)   # the feed binding goes at the next control tick
+        smp = want_page({g[1]: n, g[2]: n, "_other": 3.0 * n},
+                        {g[1]: n, g[2]: n, "_other": 3.0 * n}, "leave 239.9.9.5 (_other)")
+        t.check_eq(smp.get(("mcfan_groups_shown", frozenset())), 2.0, "shown after leave .5")
+        scraped(4, 2)
+        console("leave 239.9.9.1:3999", "left 239.9.9.1:3999")
+        time.sleep(0.5)
+        smp = want_page({g[2]: n, "_other": 3.0 * n}, {g[2]: n, "_other": 3.0 * n},
+                        "leave 239.9.9.1 (shown): 239.9.9.3 not promoted")
+        t.check_eq(smp.get(("mcfan_groups_shown", frozenset())), 1.0, "shown after leave .1")
+        scraped(3, 1)
+        console("join 239.9.9.6:3999", "joined 239.9.9.6:3999")
+        console("join 239.9.9.7:3999", "joined 239.9.9.7:3999")
+        time.sleep(0.5)
+        smp = want_page({g[2]: n, g[6]: 0, "_other": 3.0 * n}, {g[2]: n, g[6]: 0,
+                        "_other": 3.0 * n}, "join .6 (the free place, from 0), .7 (_other)")
+        t.check_eq(smp.get(("mcfan_groups_shown", frozenset())), 2.0, "shown after the joins")
+        scraped(5, 2)
+        send({2: 1000, 3: 1000, 6: 1000, 7: 1000})
+        want_page({g[2]: n + 1000, g[6]: 1000, "_other": 3.0 * n + 2000},
+                  {g[2]: n + 1000, g[6]: 1000, "_other": 3.0 * n + 2000},
+                  "1000 more to .2, .3, .6, .7")
+        scraped(5, 2)
+        # counter slots reused: 1017 groups take the last free ones, leave, and once drained
+        # 239.9.9.1 and .5 join again into their old slots (0 and 4), which freezes their
+        # left rows (.1's shown, .5's in _other): each stays where it was counted, and the
+        # new memberships (no place free) count in _other from 0
+        many = "239.10.0.0-239.10.3.248:3999"
+        console(f"join {many}", "(1017 groups)")
+        console(f"leave {many}", "left 239.10.0.0:3999 .. 239.10.3.248:3999")
+        time.sleep(1.0)   # the slots drain on the control tick
+        console("join 239.9.9.1:3999", "joined 239.9.9.1:3999: counter slot 0,")
+        console("join 239.9.9.5:3999", "joined 239.9.9.5:3999: counter slot 4,")
+        time.sleep(0.5)
+        smp = want_page({g[2]: n + 1000, g[6]: 1000, "_other": 3.0 * n + 2000},
+                        {g[2]: n + 1000, g[6]: 1000, "_other": 3.0 * n + 2000},
+                        "slots 0 and 4 reused by .1 and .5 again")
+        t.check_eq(smp.get(("mcfan_groups", frozenset())), 7.0, "joined after the reuse")
+        scraped(7, 2)
+        got = {}
+        for name in OTHER_FAMS:
+            res = prom_query(pport, f'resets({name}{{group="_other"}}[10m])')
+            got[name] = float(res[0]["value"][1]) if len(res) == 1 else res
+        t.check_eq(got, {name: 0.0 for name in OTHER_FAMS},
+                   "Prometheus: resets() of every _other counter over the run")
+        cnt = prom_query(pport, 'count_over_time(mcfan_group_frames_total{group="_other"}[10m])')
+        t.check(cnt and float(cnt[0]["value"][1]) >= 5,
+                f"Prometheus holds the _other series over the steps: {cnt}")
+        # clear stats: the documented reset, every group and feed series from zero (the left
+        # groups' part of _other too), then counting again
+        console("clear stats", "statistics cleared")
+        smp = samples(http_get(mport)[2].decode())
+        for name in OTHER_FAMS:
+            t.check_eq(by_label(smp, name, "group"), {g[2]: 0.0, g[6]: 0.0, "_other": 0.0},
+                       f"after clear stats: {name}")
+        send({3: 10})
+        want_page({g[2]: 0, g[6]: 0, "_other": 10}, {g[2]: 0, g[6]: 0, "_other": 10},
+                  "10 frames to .3 after the clear")
+    finally:
+        proc.signal(signal.SIGINT)
+        rc = proc.wait(30)
+        stop_prometheus(prom, log)
+        t.remove_runtime_dir(eal)
+        subprocess.run(["ip", "link", "del", ifa], capture_output=True)
+    t.check_eq(rc, 0, "_other run: exit status after SIGINT")
 
 
 def igmp_frame(dst, msg, ttl=1, fix=True):
@@ -1361,6 +1534,7 @@ def main():
         only = [x for x in os.environ.get("MCFAN_METRICS_ONLY", "").split(",") if x]
         runs = (("port_in_use", lambda: port_in_use(pcap)),
                 ("main", lambda: main_run(pcap, tmp)), ("max_groups", lambda: max_groups_run(tmp)),
+                ("other", lambda: other_run(tmp)),
                 ("labels", lambda: labels_run(tmp)), ("engines", lambda: engines_run(tmp)),
                 ("readers", lambda: readers_run(tmp)), ("shared_rx", lambda: shared_rx_run(tmp)))
         for name, run in runs:

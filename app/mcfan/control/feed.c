@@ -21,6 +21,13 @@
  * clear as its baseline here, and every read subtracts it, the reads of the states under
  * ctl_lock with the baselines (a clear in between would take the difference below zero). A
  * state bound after the clear has a zero baseline.
+ *
+ * /metrics' cap (--metrics-max-groups): a slot whose group gets an extractor takes a place
+ * of its own while fewer than the cap have one, and keeps it while the group keeps an
+ * extractor (set seq, set fanout give it a fresh state in the same place); without a place
+ * its counts are summed under group="_other", and when such a state is replaced or removed
+ * its counts since the clear are kept in that sum (struct mcfan_feed_gone), which so never
+ * goes back but at a clear.
  */
 
 #include <errno.h>
@@ -51,6 +58,7 @@ struct feed_slot {
 	bool seen;                      /* the group in this slot was looked at by the tick */
 	struct mcfan_flow_key seen_key;
 	bool warned;                    /* its kind's mismatch was logged (once a state) */
+	bool own_series;                /* used: a place of its own on /metrics, else _other */
 	struct mcfan_feed_counters base; /* used: its state's counts at the last clear */
 };
 
@@ -87,6 +95,8 @@ struct feed_ctl {
 	uint64_t next_check_tsc;        /* when mcfan_feed_tick() next looks for wrong kinds */
 	uint32_t followed_gen;          /* app->group_entries_gen that follow_groups() saw */
 	bool followed;                  /* followed_gen is set */
+	unsigned int n_own;             /* used slots with a place of their own on /metrics */
+	struct mcfan_feed_gone gone;    /* _other's states replaced or removed since the clear */
 };
 
 /* The counts of struct mcfan_feed_counters, besides gap_hist: what a clear starts from zero
@@ -250,6 +260,27 @@ unpair(struct mcfan_app *app, struct feed_ctl *c, int p)
 	fp->arb = NULL;
 }
 
+/* Slot s's place on /metrics as it gets a state for group k (bound false: none); the counts
+ * of a replaced state without a place stay in _other. ctl_lock held. */
+static void
+place(const struct mcfan_app *app, struct feed_ctl *c, struct feed_slot *s,
+      const struct mcfan_flow_key *k, bool bound)
+{
+	struct mcfan_feed_counters now;
+
+	if (s->used && !s->own_series) {
+		slot_counters(s, &now, NULL, 0);
+		counts_fold(&c->gone.c, &now, true);
+		c->gone.states++;
+	}
+	if (s->used && bound && mcfan_flow_key_equal(&s->key, k))
+		return; /* the same group, a fresh state (set seq, set fanout): its place stays */
+	if (s->used && s->own_series)
+		c->n_own--;
+	s->own_series = bound && c->n_own < app->cfg.metrics_max_groups;
+	c->n_own += s->own_series;
+}
+
 /* Give slot id a fresh state of spec on worker owner (kind off: none). */
 static int
 bind_slot(struct mcfan_app *app, struct feed_ctl *c, uint16_t id, const struct mcfan_flow_key *k,
@@ -271,6 +302,7 @@ bind_slot(struct mcfan_app *app, struct feed_ctl *c, uint16_t id, const struct m
 		return ret;
 	}
 	mcfan_ctl_state_lock(app);
+	place(app, c, s, k, g != NULL);
 	s->used = g != NULL;
 	s->key = *k;
 	s->spec = *spec;
@@ -743,14 +775,17 @@ fill_view(const struct mcfan_app *app, const struct feed_slot *s, uint16_t id,
 	v->lcore = app->worker_lcore_ids[s->owner];
 	mcfan_feed_spec_format(&s->spec, v->kind, sizeof(v->kind));
 	v->pair = s->pair;
+	v->own_series = s->own_series;
 }
 
 unsigned int
-mcfan_feed_read(const struct mcfan_app *app, struct mcfan_feed_view *out, unsigned int max)
+mcfan_feed_series_read(const struct mcfan_app *app, struct mcfan_feed_view *out,
+		       unsigned int max, struct mcfan_feed_gone *gone)
 {
 	const struct feed_ctl *c = ctl_of(app);
 	unsigned int id, n = 0;
 
+	memset(gone, 0, sizeof(*gone));
 	if (c == NULL)
 		return 0;
 	/* the states are read with their baselines (see the top of this file) */
@@ -761,8 +796,17 @@ mcfan_feed_read(const struct mcfan_app *app, struct mcfan_feed_view *out, unsign
 		fill_view(app, &c->slot[id], (uint16_t)id, &out[n]);
 		slot_counters(&c->slot[id], &out[n++].c, NULL, 0);
 	}
+	*gone = c->gone;
 	mcfan_ctl_state_unlock(app);
 	return n;
+}
+
+unsigned int
+mcfan_feed_read(const struct mcfan_app *app, struct mcfan_feed_view *out, unsigned int max)
+{
+	struct mcfan_feed_gone gone;
+
+	return mcfan_feed_series_read(app, out, max, &gone);
 }
 
 void
@@ -793,6 +837,7 @@ mcfan_feed_clear(struct mcfan_app *app)
 		now = fp->base.merged;
 		counts_base(&fp->base.merged, &now);
 	}
+	memset(&c->gone, 0, sizeof(c->gone));
 	mcfan_ctl_state_unlock(app);
 }
 

@@ -13,6 +13,7 @@
  * control/control.h: the action lock, every check before any change, one line of message.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,9 @@ struct mcfan_feed_view {
 	unsigned int lcore;             /**< The worker lcore that tracks it. */
 	char kind[MCFAN_FEED_SPEC_STR_MAX + 1];
 	int pair;                       /**< Its pair's index in mcfan_feed_pairs_read(), or -1. */
+	/** /metrics gives its feed series of their own (else they count in group="_other"):
+	 * decided when the group got its extractor, kept while it has one. */
+	bool own_series;
 	/** Its counts since the last `clear stats` (or since it got this state), see
 	 * mcfan_feed_clear(); pending and jitter_ns as they are now. */
 	struct mcfan_feed_counters c;
@@ -41,6 +45,14 @@ struct mcfan_feed_pair_view {
 	struct mcfan_flow_key key[2];   /**< Lines A and B. */
 	unsigned int lcore;             /**< The worker lcore that arbitrates. */
 	struct mcfan_feed_arb_counters c;
+};
+
+/** Feed states /metrics counted in group="_other" that were replaced or removed since the
+ * last `clear stats`: a left group's, one that `set seq` gave another kind or took away, one
+ * that `set fanout` moved to another worker (docs/metrics.md "Cardinality"). */
+struct mcfan_feed_gone {
+	uint64_t states;                /**< States summed. */
+	struct mcfan_feed_counters c;   /**< Their counts since the clear; pending, jitter_ns 0. */
 };
 
 /**
@@ -112,6 +124,21 @@ int mcfan_ctl_set_pair(struct mcfan_app *app, const char *groups, char *msg, siz
  */
 unsigned int mcfan_feed_read(const struct mcfan_app *app, struct mcfan_feed_view *out,
 			     unsigned int max);
+
+/**
+ * Copy every group with an extractor as mcfan_feed_read() does and, in the same read, the
+ * states that /metrics counted in group="_other" and that are gone since the last
+ * `clear stats` (so that its sum never goes back before a clear); any control thread.
+ *
+ * @param out
+ *   Room for max views (view.own_series set).
+ * @param gone
+ *   Receives the gone states' sum. Must not be NULL.
+ * @return
+ *   The number of views written.
+ */
+unsigned int mcfan_feed_series_read(const struct mcfan_app *app, struct mcfan_feed_view *out,
+				    unsigned int max, struct mcfan_feed_gone *gone);
 
 /**
  * `clear stats` for feed quality (mcfan_ctl_clear_stats(), under the action lock): every

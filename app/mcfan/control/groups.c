@@ -349,12 +349,16 @@ mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entr
 }
 
 /* Publish a new entries array (RCU inside), then swap it in for the control side. Takes
- * ownership of entries on success; on failure writes the message, naming the action what. */
+ * ownership of entries on success; on failure writes the message, naming the action what.
+ * left[0..n_left-1]: the groups the new array leaves out (a leave), whose rows the report
+ * keeps: recorded in the same critical section as the swap (control/stats.h). */
 static int
 replace_entries(struct mcfan_app *app, const char *what, struct mcfan_group_entry *entries,
-		unsigned int n, char *msg, size_t len)
+		unsigned int n, const struct mcfan_group_entry *left, unsigned int n_left,
+		char *msg, size_t len)
 {
 	struct mcfan_group_entry *old;
+	unsigned int i;
 	int ret;
 
 	ret = mcfan_groups_publish(app, entries, n);
@@ -366,6 +370,8 @@ replace_entries(struct mcfan_app *app, const char *what, struct mcfan_group_entr
 	app->group_entries = entries;
 	__atomic_store_n(&app->n_group_entries, n, __ATOMIC_RELEASE);
 	app->group_entries_gen++;
+	for (i = 0; i < n_left; i++)
+		mcfan_stats_group_left(app, &left[i]);
 	mcfan_ctl_state_unlock(app);
 	free(old);
 	/* reader rings: whether the readers engine writes each one now (joined, left, moved) */
@@ -547,13 +553,20 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 			goto out;
 		}
 	}
+	/* /metrics: series of their own while places are free, else group _other (stats.h) */
+	ret = mcfan_stats_groups_joining(app, slots, n);
+	if (ret < 0) {
+		ret = mcfan_err_set(msg, len, ret, "join: the read side is not ready: %s",
+				    strerror(-ret));
+		goto out;
+	}
 	/* reader rings (readers engine): in their slots before the table tags frames with them */
 	ret = mcfan_readers_join(app, keys, slots, n, eligible, n_el, msg, len);
 	if (ret < 0)
 		goto out;
 	/* their --seq extractors first, so the table brings them along (control/feed.h) */
 	mcfan_feed_join(app, &entries[n_old], n);
-	ret = replace_entries(app, "join", entries, n_old + n, msg, len);
+	ret = replace_entries(app, "join", entries, n_old + n, NULL, 0, msg, len);
 	if (ret < 0)
 		goto out;
 	entries = NULL;
@@ -670,16 +683,14 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 		} else
 			entries[j++] = app->group_entries[i];
 	}
-	ret = replace_entries(app, "leave", entries, j, msg, len);
+	/* the report keeps each group's row, counted from its slot until the slot is reused */
+	ret = replace_entries(app, "leave", entries, j, was, k, msg, len);
 	if (ret < 0)
 		goto out;
 	entries = NULL;
-	/* published and past the grace period: no RX lcore tags frames with these slots; the
-	 * report keeps each group's row, counted from its slot until the slot is reused */
-	for (i = 0; i < k; i++) {
-		mcfan_stats_group_left(app, &was[i]);
+	/* published and past the grace period: no RX lcore tags frames with these slots */
+	for (i = 0; i < k; i++)
 		mcfan_slots_retire(c->slots, ids[i]);
-	}
 	update_port_filters(app);
 	mcfan_igmp_sync(app, NULL, 0); /* leaves go out now (control/igmp.h) */
 	mcfan_group_format_list(keys, n, text, sizeof(text));
@@ -749,7 +760,7 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 			goto out;
 	}
 	if (n_old > 0) {
-		ret = replace_entries(app, "set fanout", entries, n_old, msg, len);
+		ret = replace_entries(app, "set fanout", entries, n_old, NULL, 0, msg, len);
 		if (ret < 0)
 			goto out;
 		entries = NULL;
@@ -820,7 +831,7 @@ mcfan_ctl_set_groups_inst(struct mcfan_app *app, const char *groups, unsigned in
 	}
 	/* published like a join: the RX side stamps the new instance from its next burst;
 	 * copies already in a worker ring keep theirs, so none is lost or handed on twice */
-	ret = replace_entries(app, what, entries, n_old, msg, len);
+	ret = replace_entries(app, what, entries, n_old, NULL, 0, msg, len);
 	if (ret < 0)
 		goto out;
 	entries = NULL;

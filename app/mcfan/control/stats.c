@@ -69,6 +69,10 @@ struct mcfan_stats_base {
 	struct left_group left[MCFAN_MAX_GROUPS];     /* groups left since the clear, oldest first */
 	unsigned int n_left;
 	struct mcfan_left_overflow left_over;         /* rows folded in beyond MCFAN_MAX_GROUPS */
+	struct mcfan_left_overflow left_over_other;   /* those of them without own series */
+	/* per slot: its group (while joined) has series of its own on /metrics, decided at the
+	 * join and kept across clears (mcfan_stats_groups_joining()) */
+	bool own_series[MCFAN_MAX_GROUPS];
 	/* [n_workers * MCFAN_ENGINE_INST_MAX]: per worker and instance (mcfan_lcore_inst_read) */
 	struct engine_base *inst;
 	struct engine_base *values0;                  /* [n_workers]: mcfan_lcore_engine_values */
@@ -404,51 +408,37 @@ scratch_alloc(struct mcfan_worker_stats **ws, struct mcfan_rx_group_stats **gs)
 	return false;
 }
 
-int
-mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max)
+/* The groups joined now into out[0..max-1], counted. ctl_lock held; ws and gs scratch. */
+static unsigned int
+joined_rows(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max,
+	    struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs)
 {
-	struct mcfan_rx_group_stats *gs;
-	struct mcfan_worker_stats *ws;
-	unsigned int i, n;
+	const struct mcfan_stats_base *base = app->stats_base;
+	unsigned int i, n = RTE_MIN(app->n_group_entries, max);
 
-	if (!scratch_alloc(&ws, &gs))
-		return -ENOMEM;
-	mcfan_ctl_state_lock(app);
-	n = RTE_MIN(app->n_group_entries, max);
 	for (i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		/* a copy: group_entries may be replaced once the lock is released */
 		out[i].entry_copy = app->group_entries[i];
 		out[i].entry = &out[i].entry_copy;
+		out[i].own_series = base != NULL && base->own_series[out[i].entry_copy.id];
 	}
 	slots_count(app, out, n, ws, gs);
-	mcfan_ctl_state_unlock(app);
-	free(ws);
-	free(gs);
-	return (int)n;
+	return n;
 }
 
-int
-mcfan_left_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
-		       unsigned int max, struct mcfan_left_overflow *ov)
+/* The left rows since the clear into out[0..max-1], oldest first: those whose slot is still
+ * theirs counted from it, the others as kept. ctl_lock held; ws and gs scratch. */
+static unsigned int
+left_rows(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max,
+	  struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs)
 {
-	const struct mcfan_stats_base *base;
-	struct mcfan_rx_group_stats *gs;
-	struct mcfan_worker_stats *ws;
-	unsigned int i, j, n = 0;
+	const struct mcfan_stats_base *base = app->stats_base;
+	unsigned int i, j, n;
 
-	if (ov != NULL)
-		memset(ov, 0, sizeof(*ov));
-	if (!scratch_alloc(&ws, &gs))
-		return -ENOMEM;
-	mcfan_ctl_state_lock(app);
-	base = app->stats_base;
-	if (base != NULL) {
-		n = RTE_MIN(base->n_left, max);
-		if (ov != NULL)
-			*ov = base->left_over;
-	}
-	/* the rows whose slot is still theirs are counted from it, the others as kept */
+	if (base == NULL)
+		return 0;
+	n = RTE_MIN(base->n_left, max);
 	for (i = 0, j = 0; i < n; i++) {
 		if (base->left[i].frozen)
 			continue;
@@ -464,11 +454,98 @@ mcfan_left_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out
 		out[i].entry = &out[i].entry_copy;
 		out[i].left = true;
 		out[i].left_tsc = base->left[i].view.left_tsc;
+		out[i].own_series = base->left[i].view.own_series;
 	}
+	return n;
+}
+
+/* Add one group's counters to a sum of left groups. */
+static void
+left_sum_add(struct mcfan_left_overflow *sum, const struct mcfan_group_view *v)
+{
+	sum->groups++;
+	sum->frames += v->frames;
+	sum->copies += v->copies;
+	sum->copy_drops += v->copy_drops;
+	sum->bytes += v->bytes;
+}
+
+/*
+ * One hold of ctl_lock, so that a group being left is counted once (as joined or as left) and
+ * a row folded is counted once (as a row or in the overflow): the groups joined now into
+ * out[0..max-1] (out NULL: none), the left rows since the clear into left[0..max_left-1]
+ * (left NULL: none; *n_left receives how many), the overflow into ov and its part without
+ * series of their own into ov_other (each may be NULL). Returns the joined views written, or
+ * -ENOMEM.
+ */
+static int
+rows_read(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max,
+	  struct mcfan_group_view *left, unsigned int max_left, unsigned int *n_left,
+	  struct mcfan_left_overflow *ov, struct mcfan_left_overflow *ov_other)
+{
+	const struct mcfan_stats_base *base;
+	struct mcfan_rx_group_stats *gs;
+	struct mcfan_worker_stats *ws;
+	unsigned int n = 0;
+
+	*n_left = 0;
+	if (!scratch_alloc(&ws, &gs))
+		return -ENOMEM;
+	mcfan_ctl_state_lock(app);
+	base = app->stats_base;
+	if (out != NULL)
+		n = joined_rows(app, out, max, ws, gs);
+	if (left != NULL)
+		*n_left = left_rows(app, left, max_left, ws, gs);
+	if (base != NULL && ov != NULL)
+		*ov = base->left_over;
+	if (base != NULL && ov_other != NULL)
+		*ov_other = base->left_over_other;
 	mcfan_ctl_state_unlock(app);
 	free(ws);
 	free(gs);
 	return (int)n;
+}
+
+int
+mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max)
+{
+	unsigned int k;
+
+	return rows_read(app, out, max, NULL, 0, &k, NULL, NULL);
+}
+
+int
+mcfan_groups_series_read(const struct mcfan_app *app, struct mcfan_group_view *out,
+			 unsigned int max, struct mcfan_left_overflow *other)
+{
+	struct mcfan_group_view *left;
+	unsigned int i, k;
+	int n;
+
+	memset(other, 0, sizeof(*other));
+	left = calloc(MCFAN_MAX_GROUPS, sizeof(*left));
+	if (left == NULL)
+		return -ENOMEM;
+	n = rows_read(app, out, max, left, MCFAN_MAX_GROUPS, &k, NULL, other);
+	for (i = 0; i < k; i++)
+		if (!left[i].own_series)
+			left_sum_add(other, &left[i]);
+	free(left);
+	return n;
+}
+
+int
+mcfan_left_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
+		       unsigned int max, struct mcfan_left_overflow *ov)
+{
+	unsigned int k;
+	int ret;
+
+	if (ov != NULL)
+		memset(ov, 0, sizeof(*ov));
+	ret = rows_read(app, NULL, 0, out, max, &k, ov, NULL);
+	return ret < 0 ? ret : (int)k;
 }
 
 int
@@ -480,7 +557,7 @@ mcfan_stats_group_left(struct mcfan_app *app, const struct mcfan_group_entry *e)
 
 	if (b == NULL)
 		return -ENODEV;
-	mcfan_ctl_state_lock(app);
+	/* ctl_lock held by the caller (see stats.h) */
 	if (b->n_left == MCFAN_MAX_GROUPS) {
 		/* full: fold the oldest row whose slot was reused (there is one: every other row
 		 * holds a retired slot of its own, and the group being left holds a live one) */
@@ -489,11 +566,9 @@ mcfan_stats_group_left(struct mcfan_app *app, const struct mcfan_group_entry *e)
 		if (i == b->n_left)
 			i = 0; /* not reached; fold the oldest, its later copies uncounted */
 		lg = &b->left[i];
-		b->left_over.groups++;
-		b->left_over.frames += lg->view.frames;
-		b->left_over.copies += lg->view.copies;
-		b->left_over.copy_drops += lg->view.copy_drops;
-		b->left_over.bytes += lg->view.bytes;
+		left_sum_add(&b->left_over, &lg->view);
+		if (!lg->view.own_series)
+			left_sum_add(&b->left_over_other, &lg->view);
 		memmove(&b->left[i], &b->left[i + 1], (b->n_left - i - 1) * sizeof(b->left[0]));
 		b->n_left--;
 	}
@@ -502,6 +577,33 @@ mcfan_stats_group_left(struct mcfan_app *app, const struct mcfan_group_entry *e)
 	lg->view.entry_copy = *e;
 	lg->view.left = true;
 	lg->view.left_tsc = rte_rdtsc();
+	lg->view.own_series = b->own_series[e->id];
+	return 0;
+}
+
+/* Give the groups of slots[0..n-1], in that order, series of their own while fewer than
+ * --metrics-max-groups joined groups have them. ctl_lock held. */
+static void
+deal_series(const struct mcfan_app *app, struct mcfan_stats_base *b, const uint16_t *slots,
+	    unsigned int n)
+{
+	unsigned int i, own = 0;
+
+	for (i = 0; i < app->n_group_entries; i++)
+		own += b->own_series[app->group_entries[i].id];
+	for (i = 0; i < n; i++) {
+		b->own_series[slots[i]] = own < app->cfg.metrics_max_groups;
+		own += b->own_series[slots[i]];
+	}
+}
+
+int
+mcfan_stats_groups_joining(struct mcfan_app *app, const uint16_t *slots, unsigned int n)
+{
+	if (app->stats_base == NULL)
+		return -ENODEV;
+	mcfan_ctl_state_lock(app);
+	deal_series(app, app->stats_base, slots, n);
 	mcfan_ctl_state_unlock(app);
 	return 0;
 }
@@ -564,6 +666,7 @@ mcfan_stats_init(struct mcfan_app *app)
 {
 	struct mcfan_stats_base *b;
 	size_t n = (size_t)RTE_MAX(app->n_workers, 1u);
+	unsigned int i;
 
 	b = calloc(1, sizeof(*b));
 	if (b == NULL)
@@ -591,6 +694,9 @@ mcfan_stats_init(struct mcfan_app *app)
 		return -ENOMEM;
 	}
 	mcfan_ctl_state_lock(app);
+	/* the groups of --groups, in their order (deal_series() with none joined before) */
+	for (i = 0; i < app->n_group_entries; i++)
+		b->own_series[app->group_entries[i].id] = i < app->cfg.metrics_max_groups;
 	app->stats_base = b;
 	mcfan_ctl_state_unlock(app);
 	return 0;
@@ -704,6 +810,7 @@ mcfan_stats_clear(struct mcfan_app *app)
 	b->clear_tsc = rte_rdtsc();
 	b->n_left = 0; /* the left groups' rows start again too */
 	memset(&b->left_over, 0, sizeof(b->left_over));
+	memset(&b->left_over_other, 0, sizeof(b->left_over_other));
 	memcpy(b->inst, eng, (size_t)app->n_workers * MCFAN_ENGINE_INST_MAX * sizeof(*eng));
 	memcpy(b->values0, &eng[(size_t)app->n_workers * MCFAN_ENGINE_INST_MAX],
 	       (size_t)app->n_workers * sizeof(*eng));
@@ -768,6 +875,7 @@ mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot)
 		struct left_group *lg = &b->left[i];
 		struct mcfan_group_entry e = lg->view.entry_copy;
 		uint64_t tsc = lg->view.left_tsc;
+		bool own = lg->view.own_series;
 
 		if (lg->frozen || e.id != slot)
 			continue;
@@ -775,6 +883,7 @@ mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot)
 		lg->view.entry_copy = e;
 		lg->view.left_tsc = tsc;
 		lg->view.left = true;
+		lg->view.own_series = own; /* where /metrics counts it stays so */
 		slots_count(app, &lg->view, 1, ws, gs);
 		lg->frozen = true;
 	}

@@ -53,12 +53,16 @@ struct mcfan_group_view {
 	uint64_t worker_bits[MCFAN_WORKER_WORDS]; /* worker indexes that got frames */
 	bool left;                    /* a group left since the last clear (mcfan_left_groups_read) */
 	uint64_t left_tsc;            /* TSC of its leave, 0 for a joined group */
+	/* /metrics gives it series of its own (else it counts in group="_other"); decided at its
+	 * join for the whole membership (mcfan_stats_groups_joining(), docs/metrics.md) */
+	bool own_series;
 };
 
-/** Left groups beyond the MCFAN_MAX_GROUPS rows mcfan_left_groups_read() keeps: the oldest
- * are folded in here, so that the groups' rows plus these still sum to the totals. */
+/** Left groups summed: those beyond the MCFAN_MAX_GROUPS rows mcfan_left_groups_read() keeps
+ * (the oldest are folded in here, so that the groups' rows plus these still sum to the
+ * totals), or those that /metrics keeps in group="_other" (mcfan_groups_series_read()). */
 struct mcfan_left_overflow {
-	uint64_t groups;              /**< Left rows folded in since the last clear. */
+	uint64_t groups;              /**< Left rows summed since the last clear. */
 	uint64_t frames;              /**< Their frames (RX lcores). */
 	uint64_t copies;              /**< Their copies processed by workers. */
 	uint64_t copy_drops;          /**< Their copies refused by full worker rings. */
@@ -164,6 +168,27 @@ int mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
 		      unsigned int max);
 
 /**
+ * Read the groups joined now, as mcfan_groups_read() does, and in the same read (one hold of
+ * ctl_lock, so that a group being left is counted once: as joined or as left) the sum of the
+ * groups left since the last `clear stats` that had no series of their own: what /metrics
+ * keeps in group="_other" besides the joined groups without (docs/metrics.md
+ * "Cardinality"). Any control thread; never touches a data lcore.
+ *
+ * @param out
+ *   Receives up to max views (view.own_series set).
+ * @param max
+ *   Room in out; MCFAN_MAX_GROUPS is enough.
+ * @param other
+ *   Receives the left groups without series of their own: how many, and their frames,
+ *   copies, copy drops and bytes since the last clear (the rows folded beyond
+ *   MCFAN_MAX_GROUPS included). Must not be NULL.
+ * @return
+ *   Views written, or -ENOMEM.
+ */
+int mcfan_groups_series_read(const struct mcfan_app *app, struct mcfan_group_view *out,
+			     unsigned int max, struct mcfan_left_overflow *other);
+
+/**
  * Read the groups left since the start or the last `clear stats`, oldest leave first: one row
  * per membership (a group left, joined again and left again has two rows; while joined it
  * has its joined row in mcfan_groups_read() too). Each row's counters are those of its
@@ -186,8 +211,10 @@ int mcfan_left_groups_read(const struct mcfan_app *app, struct mcfan_group_view 
 
 /**
  * Keep a row for a group being left (control/groups.c, under the action lock, after the
- * table without it is published and before its slot retires). When MCFAN_MAX_GROUPS rows
- * are kept, the oldest row whose slot was reused is folded into the overflow counters.
+ * table without it is published and before its slot retires), with ctl_lock held by the
+ * caller: in the critical section that takes the group out of group_entries, so that no
+ * read sees the group in neither list (or in both). When MCFAN_MAX_GROUPS rows are kept,
+ * the oldest row whose slot was reused is folded into the overflow counters.
  *
  * @param e
  *   The group's entry as it was joined (copied).
@@ -195,6 +222,23 @@ int mcfan_left_groups_read(const struct mcfan_app *app, struct mcfan_group_view 
  *   0, or -ENODEV before mcfan_stats_init().
  */
 int mcfan_stats_group_left(struct mcfan_app *app, const struct mcfan_group_entry *e);
+
+/**
+ * Decide which groups a join is about to publish get series of their own on /metrics (the
+ * rest count in group="_other" for as long as they are joined, and after their leave until
+ * the next clear, docs/metrics.md "Cardinality"): in the order given, each while fewer than
+ * --metrics-max-groups joined groups have them. Under the action lock, before the table
+ * with them is published (mcfan_ctl_join_inst()); mcfan_stats_init() decides for the
+ * groups of --groups. Takes ctl_lock.
+ *
+ * @param slots
+ *   The new groups' counter slots, n of them.
+ * @param n
+ *   0..MCFAN_MAX_GROUPS.
+ * @return
+ *   0, or -ENODEV before mcfan_stats_init().
+ */
+int mcfan_stats_groups_joining(struct mcfan_app *app, const uint16_t *slots, unsigned int n);
 
 /**
  * TSC of the last `clear stats`, 0 if there was none: the counters of every read above, and
@@ -307,12 +351,15 @@ uint64_t mcfan_lcore_sel_frames_cleared(const struct mcfan_app *app, unsigned in
  * 0, -ENODEV for a port mcfan does not use, or rte_eth_stats_get()'s error. */
 int mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out);
 
-/* Baselines (control side): allocate once the lcores are set up; free at exit. */
+/* Baselines (control side): allocate once the lcores are set up; free at exit. The groups of
+ * --groups get series of their own on /metrics here (the first --metrics-max-groups). */
 int mcfan_stats_init(struct mcfan_app *app);
 void mcfan_stats_free(struct mcfan_app *app);
 /* `clear stats`: every read above starts from zero now, and so do the engine counters of
  * mcfan_lcore_inst_read_cleared() and mcfan_lcore_engine_values_cleared(); the rows of left
- * groups are dropped. No counter is written. 0 or -errno. */
+ * groups are dropped (and with them their sums, /metrics' group="_other" included); which
+ * joined groups have series of their own does not change. No counter is written. 0 or
+ * -errno. */
 int mcfan_stats_clear(struct mcfan_app *app);
 /* A counter slot reused by a new group starts from zero (its old group's frames are all
  * counted: see control/groups.c). 0 or -errno. */

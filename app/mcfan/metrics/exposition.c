@@ -381,9 +381,10 @@ put_groups(struct expo *e, struct mcfan_app *app)
 		 offsetof(struct group_sum, bytes)},
 	};
 	struct mcfan_group_view *gv;
-	struct group_sum *gs, other = {0};
+	struct mcfan_left_overflow left;
+	struct group_sum *gs, other;
 	char l[LABELS_MAX];
-	unsigned int i, f, shown, cap = app->cfg.metrics_max_groups;
+	unsigned int i, f, shown = 0;
 	uint64_t v;
 	int n;
 
@@ -394,20 +395,26 @@ put_groups(struct expo *e, struct mcfan_app *app)
 		free(gs);
 		return -ENOMEM;
 	}
-	n = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
+	/* _other: the joined groups without series of their own, and those left since the
+	 * clear, so that it never goes back before a clear (stats.h, docs/metrics.md) */
+	n = mcfan_groups_series_read(app, gv, MCFAN_MAX_GROUPS, &left);
 	if (n < 0)
 		n = 0;
+	other = (struct group_sum){left.frames, left.copies, left.copy_drops, left.bytes};
 	for (i = 0; i < (unsigned int)n; i++) {
-		gs[i] = (struct group_sum){gv[i].frames, gv[i].copies, gv[i].copy_drops,
-					   gv[i].bytes};
-		if (i >= cap) {
+		if (!gv[i].own_series) {
 			other.frames += gv[i].frames;
 			other.copies += gv[i].copies;
 			other.copy_drops += gv[i].copy_drops;
 			other.bytes += gv[i].bytes;
+			continue;
 		}
+		/* the shown groups first, in group-table order */
+		gv[shown] = gv[i];
+		gv[shown].entry = &gv[shown].entry_copy;
+		gs[shown++] = (struct group_sum){gv[i].frames, gv[i].copies, gv[i].copy_drops,
+						 gv[i].bytes};
 	}
-	shown = RTE_MIN((unsigned int)n, cap);
 	gauge1(e, "mcfan_groups", NULL, "Groups joined now", n);
 	/* no double quote in a HELP text: OpenMetrics allows it only escaped, 0.0.4 not at all */
 	gauge1(e, "mcfan_groups_shown", NULL, "Groups with series of their own (at most "
@@ -426,7 +433,7 @@ put_groups(struct expo *e, struct mcfan_app *app)
 			memcpy(&v, (const char *)&gs[i] + fams[f].off, sizeof(v));
 			sample_u64(e, fams[f].name, "_total", l, v);
 		}
-		if ((unsigned int)n > shown) {
+		if ((unsigned int)n > shown || left.groups > 0) {
 			l[0] = '\0';
 			label(l, sizeof(l), "group", OTHER_GROUP);
 			memcpy(&v, (const char *)&other + fams[f].off, sizeof(v));
@@ -439,8 +446,9 @@ put_groups(struct expo *e, struct mcfan_app *app)
 }
 
 /* Feed quality of the groups with a sequence extractor (docs/feed.md), capped like the
- * groups: the first --metrics-max-groups in their own series, the counters of the rest
- * summed under group="_other" (jitter is not summed). */
+ * groups: those with a place of their own (control/feed.h) in their own series, the counters
+ * of the rest, and of the states of _other gone since the clear, summed under
+ * group="_other" (jitter is not summed). */
 static int
 put_feed(struct expo *e, struct mcfan_app *app)
 {
@@ -467,23 +475,29 @@ put_feed(struct expo *e, struct mcfan_app *app)
 		 "test)", offsetof(struct mcfan_feed_counters, sessions)},
 	};
 	struct mcfan_feed_view *fv;
-	struct mcfan_feed_counters other = {0};
+	struct mcfan_feed_gone gone;
+	struct mcfan_feed_counters other;
 	char l[LABELS_MAX], text[MCFAN_GROUP_STR_MAX];
-	unsigned int i, f, n, shown, cap = app->cfg.metrics_max_groups;
+	unsigned int i, f, n, shown = 0;
 	uint64_t v, w;
 
 	fv = calloc(MCFAN_MAX_GROUPS, sizeof(*fv));
 	if (fv == NULL)
 		return -ENOMEM;
-	n = mcfan_feed_read(app, fv, MCFAN_MAX_GROUPS);
-	shown = RTE_MIN(n, cap);
-	for (i = shown; i < n; i++)
+	n = mcfan_feed_series_read(app, fv, MCFAN_MAX_GROUPS, &gone);
+	other = gone.c;
+	for (i = 0; i < n; i++) {
+		if (fv[i].own_series) {
+			fv[shown++] = fv[i]; /* the shown groups first, in slot order */
+			continue;
+		}
 		for (f = 0; f < RTE_DIM(fams); f++) {
 			memcpy(&v, (const char *)&fv[i].c + fams[f].off, sizeof(v));
 			memcpy(&w, (const char *)&other + fams[f].off, sizeof(w));
 			w += v;
 			memcpy((char *)&other + fams[f].off, &w, sizeof(w));
 		}
+	}
 #define FEED_LABELS(k) do { \
 	if (mcfan_group_format(&fv[k].key, text, sizeof(text)) < 0) \
 		snprintf(text, sizeof(text), "invalid"); \
@@ -505,7 +519,7 @@ put_feed(struct expo *e, struct mcfan_app *app)
 			memcpy(&v, (const char *)&fv[i].c + fams[f].off, sizeof(v));
 			sample_u64(e, fams[f].name, "_total", l, v);
 		}
-		if (n > shown) {
+		if (n > shown || gone.states > 0) {
 			l[0] = '\0';
 			label(l, sizeof(l), "group", OTHER_GROUP);
 			memcpy(&v, (const char *)&other + fams[f].off, sizeof(v));
