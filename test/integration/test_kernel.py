@@ -22,7 +22,7 @@
    never complete; the receiver's net.ipv4.ipfrag_time is 1 s): the group gets the 4 whole
    datagrams, no frame counts as `fragment`, and the port's kernel_reassembly is exactly
    11 fragments in, 4 reassembled, 3 failed, in the JSON, the text report and show port
-   stats (docs/guide.md "IPv4 fragments on net_af_packet").
+   stats, and /metrics (docs/guide.md "IPv4 fragments on net_af_packet").
 
 Usage: test_kernel.py MCFAN_BINARY. Exit 77 (skip) when not root or without `ip netns`.
 """
@@ -157,11 +157,17 @@ def kernel_lines(text, head):
                                  r"kernel_drops (\d+)(.*)$", text)]
 
 
-def console_mcfan(lab, name):
+def console_mcfan(lab, name, extra=()):
     """mcfan with its console on the lab's af_packet port: RX lcore 1, worker lcore 2."""
     return McfanRun(lab.rcv, f"mcfan-kern-{name}-{lab.id}", "0@0,1@1,2@1", lab.af_packet(),
                     ["--groups", f"239.9.9.1-{NGROUPS}:{PORT}", "--rx-lcores", "1",
-                     "--worker-lcores", "2"], lab.dir, name, console=True)
+                     "--worker-lcores", "2", *extra], lab.dir, name, console=True)
+
+
+METRICS_PORT = 9464   # in the receiver's namespace, on its own loopback
+# Run in the receiver's namespace: print the /metrics page
+SCRAPE = ("import sys, urllib.request; sys.stdout.write(urllib.request.urlopen("
+          "sys.argv[1], timeout=10).read().decode())")
 
 
 def show_port_stats_and_stop(run, tag, text):
@@ -254,7 +260,8 @@ def fragments(lab):
                              "net.ipv4.ipfrag_time=1"], capture_output=True, text=True)
     check_eq(sysctl.returncode, 0, f"{tag} ipfrag_time 1 s in the receiver's namespace: "
              f"{sysctl.stderr}")
-    run = console_mcfan(lab, "frag")
+    run = console_mcfan(lab, "frag", ["--metrics-listen", f"127.0.0.1:{METRICS_PORT}"])
+    page = ""
     try:
         if not check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
             return
@@ -264,6 +271,11 @@ def fragments(lab):
                                str(PORT)], capture_output=True, text=True, timeout=90)
         check_eq(send.returncode, 0, f"{tag} sender: {send.stderr}")
         time.sleep(2.5)       # the lone fragments' reassembly times out (1 s)
+        scrape = subprocess.run(["ip", "netns", "exec", lab.rcv, sys.executable, "-c", SCRAPE,
+                                 f"http://127.0.0.1:{METRICS_PORT}/metrics"],
+                                capture_output=True, text=True, timeout=30)
+        check_eq(scrape.returncode, 0, f"{tag} /metrics scraped: {scrape.stderr[-300:]}")
+        page = scrape.stdout
         got = show_port_stats_and_stop(run, tag, "reassemblies failed")
     finally:
         run.kill()
@@ -275,6 +287,12 @@ def fragments(lab):
     check_eq(port["kernel_reassembly"], {"fragments": whole_frags + FRAG_LONE,
                                          "reassembled": FRAG_WHOLE, "failed": FRAG_LONE},
              f"{tag} kernel_reassembly")
+    for name, want in (("mcfan_port_kernel_reassembly_fragments_total", whole_frags + FRAG_LONE),
+                       ("mcfan_port_kernel_reassembled_datagrams_total", FRAG_WHOLE),
+                       ("mcfan_port_kernel_reassembly_failed_datagrams_total", FRAG_LONE)):
+        m = re.search(r"(?m)^" + name + r'\{port="0"\} (\d+)$', page)
+        check(m is not None and int(m.group(1)) == want,
+              f"{tag} /metrics {name} = {want}: {m.group(0) if m else page[-600:]}")
     g1 = [g for g in rep["groups"] if g["group"] == "239.9.9.1"]
     check(len(g1) == 1 and g1[0]["frames"] == FRAG_WHOLE and
           g1[0]["bytes"] == FRAG_WHOLE * (14 + 20 + 8 + FRAG_LEN),

@@ -274,9 +274,16 @@ struct port_read {
 	struct mcfan_kernel_view kv;
 };
 
+/* Which ports a port counter has series for. */
+enum port_set {
+	PORTS_ALL,    /* every port */
+	PORTS_KERNEL, /* ports with a kernel source */
+	PORTS_REASM,  /* net_af_packet ports: the kernel's IPv4 reassembly before them */
+};
+
 static void
 port_counter(struct expo *e, const struct port_read *pr, unsigned int n, const char *name,
-	     const char *unit, const char *help, size_t off, bool kernel_only)
+	     const char *unit, const char *help, size_t off, enum port_set which)
 {
 	char l[LABELS_MAX];
 	unsigned int i;
@@ -284,7 +291,8 @@ port_counter(struct expo *e, const struct port_read *pr, unsigned int n, const c
 
 	family(e, name, FAM_COUNTER, unit, help);
 	for (i = 0; i < n; i++) {
-		if (kernel_only && strcmp(pr[i].kv.source, "none") == 0)
+		if ((which == PORTS_KERNEL && strcmp(pr[i].kv.source, "none") == 0) ||
+		    (which == PORTS_REASM && !pr[i].kv.have_reasm))
 			continue;
 		memcpy(&v, (const char *)&pr[i] + off, sizeof(v));
 		l[0] = '\0';
@@ -326,22 +334,33 @@ put_ports(struct expo *e, struct mcfan_app *app)
 		sample_u64(e, "mcfan_port", "_info", l, 1);
 	}
 	port_counter(e, pr, n, "mcfan_port_rx_frames", NULL, "Frames the port received "
-		     "(ethdev ipackets)", offsetof(struct port_read, ps.ipackets), false);
+		     "(ethdev ipackets)", offsetof(struct port_read, ps.ipackets), PORTS_ALL);
 	port_counter(e, pr, n, "mcfan_port_rx_bytes", "bytes", "Bytes the port received "
-		     "(ethdev ibytes)", offsetof(struct port_read, ps.ibytes), false);
+		     "(ethdev ibytes)", offsetof(struct port_read, ps.ibytes), PORTS_ALL);
 	port_counter(e, pr, n, "mcfan_port_rx_missed_frames", NULL, "Frames the port dropped "
 		     "for want of RX descriptors (ethdev imissed)",
-		     offsetof(struct port_read, ps.imissed), false);
+		     offsetof(struct port_read, ps.imissed), PORTS_ALL);
 	port_counter(e, pr, n, "mcfan_port_rx_error_frames", NULL, "Erroneous frames "
-		     "(ethdev ierrors)", offsetof(struct port_read, ps.ierrors), false);
+		     "(ethdev ierrors)", offsetof(struct port_read, ps.ierrors), PORTS_ALL);
 	port_counter(e, pr, n, "mcfan_port_rx_nombuf", NULL, "RX mbuf allocation failures "
-		     "(ethdev rx_nombuf)", offsetof(struct port_read, ps.rx_nombuf), false);
+		     "(ethdev rx_nombuf)", offsetof(struct port_read, ps.rx_nombuf), PORTS_ALL);
 	port_counter(e, pr, n, "mcfan_port_kernel_frames", NULL, "Frames that reached the "
 		     "port's kernel sockets or queue, dropped ones included (ports with a kernel "
-		     "source only)", offsetof(struct port_read, kv.kernel_packets), true);
+		     "source only)", offsetof(struct port_read, kv.kernel_packets), PORTS_KERNEL);
 	port_counter(e, pr, n, "mcfan_port_kernel_dropped_frames", NULL, "Frames the kernel "
 		     "dropped before the PMD saw them (ports with a kernel source only)",
-		     offsetof(struct port_read, kv.kernel_drops), true);
+		     offsetof(struct port_read, kv.kernel_drops), PORTS_KERNEL);
+	port_counter(e, pr, n, "mcfan_port_kernel_reassembly_fragments", NULL, "IPv4 fragments "
+		     "the kernel took for reassembly before the port's sockets (net_af_packet "
+		     "ports; the network namespace's count, every socket's)",
+		     offsetof(struct port_read, kv.reasm_fragments), PORTS_REASM);
+	port_counter(e, pr, n, "mcfan_port_kernel_reassembled_datagrams", NULL, "IPv4 "
+		     "datagrams the kernel reassembled (net_af_packet ports; the namespace's)",
+		     offsetof(struct port_read, kv.reasm_datagrams), PORTS_REASM);
+	port_counter(e, pr, n, "mcfan_port_kernel_reassembly_failed_datagrams", NULL, "IPv4 "
+		     "reassemblies that failed, their fragments never reaching mcfan "
+		     "(net_af_packet ports; the namespace's)",
+		     offsetof(struct port_read, kv.reasm_failed), PORTS_REASM);
 	free(pr);
 	return 0;
 }
