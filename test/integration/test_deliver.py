@@ -370,6 +370,64 @@ def test_pcap_size():
     print(f"deliver: {tag} {len(lst)} files, {c}", flush=True)
 
 
+def test_pcap_rejoin():
+    """A group left and joined again (its new membership has another counter slot) keeps
+    its earlier file and numbers on; a file of the same name already in DIR (an earlier
+    run's) is never overwritten. Before: the rejoin reopened SEQ 00001 with O_TRUNC, and
+    the frames written before it were lost while pcap_written counted them."""
+    tag = "[pcap rejoin]"
+    d = os.path.join(TMP, "pcap-rejoin")
+    os.makedirs(d)
+    keep = os.path.join(d, f"mcfan-239.9.9.1_{PORT}-w2-00001.pcapng")
+    with open(keep, "wb") as f:
+        f.write(b"an earlier run's file\n")
+    a = Mcfan("pcaprj", [f"net_tap0,iface={TIN}"], ["--worker-engine", f"pcap:{d}", "-i"],
+              console=True)
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        send(TIN)
+        time.sleep(0.5)
+        a.console(f"leave 239.9.9.1:{PORT}")
+        time.sleep(0.3)
+        a.console(f"join 239.9.9.1:{PORT}")
+        time.sleep(0.3)
+        send(TIN)
+        time.sleep(0.5)
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+    if not a.ended(rc, rep, tag):
+        return
+    with open(keep, "rb") as f:
+        t.check_eq(f.read(), b"an earlier run's file\n", f"{tag} the earlier file is untouched")
+    c = engine_conservation(rep, tag)
+    t.check(t.conservation(rep), f"{tag} conservation")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} every mbuf back in its pool")
+    files = pcap_files(d)
+    seqs = [s for s, _ in files.get("239.9.9.1", [])]
+    t.check_eq(seqs, [1, 2, 3], f"{tag} 239.9.9.1: the earlier file, then one file a "
+               f"membership")
+    total, per_group = 0, {}
+    for g, lst in files.items():
+        for s, path in lst:
+            if path == keep:
+                continue
+            rows, r = tshark_fields(path, ["ip.dst"])
+            t.check(r.returncode == 0, f"{tag} tshark reads {path}: {r.stderr[-300:]}")
+            t.check(all(x[0] == g for x in rows), f"{tag} {path}: only group {g}")
+            per_group[g] = per_group.get(g, 0) + len(rows)
+            total += len(rows)
+    t.check_eq(per_group, {g: 2 * n for g, n in GROUPS.items()},
+               f"{tag} every frame of both sends in its group's files")
+    if c is not None:
+        t.check_eq(c.get("pcap_written"), total, f"{tag} pcap_written = the frames in the "
+                   f"files")
+        t.check_eq(c.get("pcap_files"), sum(len(v) for v in files.values()) - 1,
+                   f"{tag} pcap_files = the files made")
+    print(f"deliver: {tag} files {files}, {c}", flush=True)
+
+
 FULL_FRAMES = 1000       # frames of about 1.4 KB (1.4 MB) into a 256 KiB tmpfs
 
 
@@ -808,7 +866,8 @@ def main():
     # even with --no-shconf, and the dumpcap run shares its own (no --in-memory)
     LAB.main((("memif", test_memif), ("tap", test_tap_rewrite),
               ("refusals", test_refusals), ("pcap_time", test_pcap_time),
-              ("pcap_size", test_pcap_size), ("set_engine", test_set_engine),
+              ("pcap_size", test_pcap_size), ("pcap_rejoin", test_pcap_rejoin),
+              ("set_engine", test_set_engine),
               ("pcap_full_disk", test_pcap_full_disk),
               ("tap_group", test_tap_group),
               ("dumpcap", test_dumpcap), ("pdump", test_pdump),

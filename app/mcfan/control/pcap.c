@@ -46,6 +46,8 @@
 #define PCAP_NS_PER_S 1000000000ull
 /* The start line's directories, bytes: a longer list is cut. */
 #define PCAP_DIRS_TEXT_MAX 1024
+/* Sequence numbers tried past existing files before a file of a group counts as failed. */
+#define SEQ_PROBE_MAX 100000
 
 /* One open file of a (pcap lcore, group slot). */
 struct pcap_file {
@@ -66,6 +68,7 @@ struct pcap_writer {
 	struct rte_mempool *pool;          /* rte_pcapng_copy's */
 	pthread_t thread;
 	bool running;
+	uint32_t groups_gen;               /* app->group_entries_gen files_follow() saw */
 	uint64_t tsc_hz;                   /* the time base of the copies' RX TSC */
 	uint64_t base_tsc;
 	uint64_t base_ns;                  /* CLOCK_REALTIME at base_tsc, ns */
@@ -84,8 +87,9 @@ mono_ns(void)
 	return (uint64_t)ts.tv_sec * PCAP_NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
-/* The group text of counter slot g for a file name, "" if it is not joined now. */
-static void
+/* The group text of counter slot g for a file name ("slotG" if it is not joined now);
+ * returns whether it is joined now. */
+static bool
 group_name(const struct mcfan_app *app, uint16_t g, char *buf, size_t len)
 {
 	struct mcfan_flow_key key;
@@ -104,11 +108,12 @@ group_name(const struct mcfan_app *app, uint16_t g, char *buf, size_t len)
 	mcfan_ctl_state_unlock(app);
 	if (!found || mcfan_group_format(&key, buf, len) < 0) {
 		snprintf(buf, len, "slot%u", g);
-		return;
+		return false;
 	}
 	for (c = buf; *c != '\0'; c++)
 		if (*c == ':' || *c == '[' || *c == ']')
 			*c = '_';
+	return true;
 }
 
 static void
@@ -140,14 +145,22 @@ static bool
 file_open(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f, uint16_t g)
 {
 	char path[PATH_MAX], grp[MCFAN_GROUP_STR_MAX], comment[96];
+	unsigned int tries;
 	int fd;
 
 	group_name(w->app, g, grp, sizeof(grp));
-	if (!file_path(p, grp, f->seq + 1, path, sizeof(path))) {
-		errno = ENAMETOOLONG;
-		fd = -1;
-	} else {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* never over an existing file (the group's files of an earlier membership, whose
+	 * state was another counter slot's, or of an earlier run): the next free number */
+	for (tries = 0;; tries++) {
+		if (!file_path(p, grp, f->seq + 1, path, sizeof(path))) {
+			errno = ENAMETOOLONG;
+			fd = -1;
+			break;
+		}
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST || tries >= SEQ_PROBE_MAX)
+			break;
+		f->seq++;
 	}
 	if (fd < 0) {
 		if (!f->failed)
@@ -303,6 +316,28 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	f->bytes += (uint64_t)len;
 }
 
+/* The groups changed (a join, leave or set fanout): an open file whose counter slot another
+ * group holds now is closed, so that group's copies start files of their own name. A slot
+ * no group holds keeps its file: the copies still on their way are the left group's. */
+static void
+files_follow(struct pcap_writer *w)
+{
+	char grp[MCFAN_GROUP_STR_MAX];
+	size_t i;
+
+	for (i = 0; i < (size_t)w->n * MCFAN_MAX_GROUPS; i++) {
+		struct pcap_file *f = &w->files[i];
+
+		if (f->pc == NULL)
+			continue;
+		if (group_name(w->app, (uint16_t)(i % MCFAN_MAX_GROUPS), grp, sizeof(grp)) &&
+		    strcmp(grp, f->grp) != 0) {
+			file_close(w->lc[i / MCFAN_MAX_GROUPS], f);
+			f->seq = 0; /* numbered as that group's files (file_open() skips used ones) */
+		}
+	}
+}
+
 static void *
 writer_main(void *arg)
 {
@@ -310,10 +345,16 @@ writer_main(void *arg)
 	struct rte_mbuf *pkts[WRITER_BURST];
 	unsigned int i, k, n, work;
 	bool stopping;
+	uint32_t gen;
 
 	for (;;) {
 		/* read before the rings: once stop is seen, one more pass finds them all */
 		stopping = mcfan_atomic_flag_load(&w->stop, memory_order_acquire);
+		gen = __atomic_load_n(&w->app->group_entries_gen, __ATOMIC_ACQUIRE);
+		if (gen != w->groups_gen) {
+			w->groups_gen = gen;
+			files_follow(w);
+		}
 		work = 0;
 		for (i = 0; i < w->n; i++) {
 			n = rte_ring_sc_dequeue_burst(w->lc[i]->ring, (void **)pkts, WRITER_BURST,
