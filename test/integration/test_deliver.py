@@ -576,6 +576,12 @@ def test_set_engine():
         c = worker(rep)["engine_counters"]
         t.check_eq((c.get("tx_sent"), w[0]["frames"] if w else None), (2 * n, 3 * n),
                    f"{tag} tx_sent = the copies while tx ran; worker frames = all")
+        lc2 = worker(rep)
+        t.check_eq({k: lc2.get(k) for k in ("worker_engine", "worker_engine_now",
+                                            "worker_engine_set")},
+                   {"worker_engine": "tx", "worker_engine_now": "tx",
+                    "worker_engine_set": True},
+                   f"{tag} the JSON says the start engine and the one set at the end")
         t.check(t.conservation(rep), f"{tag} conservation")
 
 

@@ -675,6 +675,8 @@ report_json_build(struct mcfan_app *app)
 	struct mcfan_latency_view *lv = NULL;
 	struct mcfan_idle_view *iv = NULL;
 	struct mcfan_lcore_engines eng;
+	struct mcfan_engine_view *ev = NULL;
+	const struct mcfan_engine_view *v;
 	struct mcfan_sched_view sv;
 	struct mcfan_overrun_view ov;
 	struct mcfan_report_rx rxv = { .rv = NULL, .n = 0 };
@@ -682,7 +684,7 @@ report_json_build(struct mcfan_app *app)
 	uint64_t clear_tsc;
 	json_t *root, *drops, *arr, *o, *wl, *states, *lat, *hist, *idle;
 	char addr[MCFAN_GROUP_STR_MAX];
-	unsigned int i, w, s;
+	unsigned int i, w, s, n_ev;
 	int n, ni, nl, k;
 	uint16_t port;
 
@@ -692,13 +694,15 @@ report_json_build(struct mcfan_app *app)
 	rows = calloc(RTE_MAX_LCORE, sizeof(*rows));
 	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
 	iv = calloc(RTE_MAX_LCORE, sizeof(*iv));
+	ev = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*ev));
 	if (root == NULL || wv == NULL || gv == NULL || rows == NULL || lv == NULL || iv == NULL ||
-	    mcfan_report_rx_read(app, &rxv) < 0) {
+	    ev == NULL || mcfan_report_rx_read(app, &rxv) < 0) {
 		json_decref(root);
 		root = NULL;
 		goto out;
 	}
 	mcfan_totals_read(app, &t);
+	n_ev = mcfan_engines_read(app, ev, app->n_workers);
 	json_object_set_new(root, "mcfan_version", json_string(MCFAN_VERSION));
 	json_object_set_new(root, "dpdk_version", json_string(rte_version()));
 	clear_tsc = mcfan_stats_clear_tsc(app);
@@ -848,6 +852,12 @@ report_json_build(struct mcfan_app *app)
 		mcfan_lcore_engines_read(app, rows[i].lcore_id, &eng);
 		json_object_set_new(o, "rx_engine", json_str_or_null(eng.rx));
 		json_object_set_new(o, "worker_engine", json_str_or_null(eng.worker));
+		/* what takes the copies at the end, as the text's engines line (set engine) */
+		v = view_of(ev, n_ev, rows[i].lcore_id);
+		json_object_set_new(o, "worker_engine_now", v == NULL ? json_null() :
+				    json_string(v->engine));
+		json_object_set_new(o, "worker_engine_set", v == NULL ? json_null() :
+				    json_boolean(v->mode != MCFAN_ENGINE_MODE_GROUPS));
 		json_object_set_new(o, "engine_counters", json_engine_values(app,
 								       rows[i].lcore_id));
 		json_object_set_new(o, "engine_outputs", json_engine_outputs(app,
@@ -897,6 +907,7 @@ out:
 	free(rows);
 	free(lv);
 	free(iv);
+	free(ev);
 	mcfan_report_rx_free(&rxv);
 	return root;
 }
