@@ -170,27 +170,33 @@ SCRAPE = ("import sys, urllib.request; sys.stdout.write(urllib.request.urlopen("
           "sys.argv[1], timeout=10).read().decode())")
 
 
-def show_port_stats_and_stop(run, tag, text):
-    """Type show port stats into run's console, wait for text, stop mcfan; check its exit
-    status and JSON report. Returns (its whole output, the report) or None."""
-    run.say("show port stats")
-    check(run.wait_for(text, 20), f"{tag} show port stats")
-    rc, rep = run.stop()
+def console_case(lab, name, tag, during, text, extra=()):
+    """console_mcfan(lab, name, extra); once it runs, during(run), then show port stats
+    typed into its console (waiting for text) and mcfan stopped; its exit status and JSON
+    report checked. Returns (its whole output, the report, the report's port 0) or None."""
+    run = console_mcfan(lab, name, extra)
+    try:
+        if not check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
+            return None
+        during(run)
+        run.say("show port stats")
+        check(run.wait_for(text, 20), f"{tag} show port stats")
+        rc, rep = run.stop()
+    finally:
+        run.kill()
     out = run.output()
     check_eq(rc, 0, f"{tag} exit status:\n{out[-2000:]}")
     if not check(rep is not None and rep["ports"], f"{tag} JSON report"):
         return None
-    return out, rep
+    return out, rep, rep["ports"][0]
 
 
 def queued_at_clear(lab):
     """Frames queued in the packet ring at a clear stats: the console's show port stats
     says the report's caveat under the same condition."""
     tag = "[queued at clear stats]"
-    run = console_mcfan(lab, "clear")
-    try:
-        if not check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
-            return
+
+    def during(run):
         run.say("stop")
         check(run.wait_for("RX stopped", 20), f"{tag} stop")
         send = subprocess.run(["ip", "netns", "exec", lab.snd, "timeout", "60",
@@ -204,13 +210,11 @@ def queued_at_clear(lab):
         run.say("start")
         check(run.wait_for("RX started", 20), f"{tag} start")
         time.sleep(1.0)       # the PMD reads what waited in its ring
-        got = show_port_stats_and_stop(run, tag, "reached the socket")
-    finally:
-        run.kill()
+
+    got = console_case(lab, "clear", tag, during, "reached the socket")
     if got is None:
         return
-    out, rep = got
-    port = rep["ports"][0]
+    out, rep, port = got
     check_eq((port["ipackets"] - port["kernel_packets"], port["kernel_drops"]), (CLEAR_N, 0),
              f"{tag} the kernel counted {CLEAR_N} frames before the clear, mcfan received "
              f"them after it: ipackets {port['ipackets']}, kernel_packets "
@@ -260,11 +264,9 @@ def fragments(lab):
                              "net.ipv4.ipfrag_time=1"], capture_output=True, text=True)
     check_eq(sysctl.returncode, 0, f"{tag} ipfrag_time 1 s in the receiver's namespace: "
              f"{sysctl.stderr}")
-    run = console_mcfan(lab, "frag", ["--metrics-listen", f"127.0.0.1:{METRICS_PORT}"])
-    page = ""
-    try:
-        if not check(run.wait_running(), f"{tag} mcfan starts:\n{run.output()}"):
-            return
+    page = []
+
+    def during(run):
         send = subprocess.run(["ip", "netns", "exec", lab.snd, "timeout", "60",
                                sys.executable, "-c", FRAG_SENDER, str(FRAG_WHOLE),
                                str(FRAG_LONE), str(FRAG_LEN), lab.vsnd, "198.18.0.1",
@@ -275,14 +277,14 @@ def fragments(lab):
                                  f"http://127.0.0.1:{METRICS_PORT}/metrics"],
                                 capture_output=True, text=True, timeout=30)
         check_eq(scrape.returncode, 0, f"{tag} /metrics scraped: {scrape.stderr[-300:]}")
-        page = scrape.stdout
-        got = show_port_stats_and_stop(run, tag, "reassemblies failed")
-    finally:
-        run.kill()
+        page.append(scrape.stdout)
+
+    got = console_case(lab, "frag", tag, during, "reassemblies failed",
+                       ["--metrics-listen", f"127.0.0.1:{METRICS_PORT}"])
     if got is None:
         return
-    out, rep = got
-    port = rep["ports"][0]
+    out, rep, port = got
+    page = "".join(page)
     whole_frags = 2 * FRAG_WHOLE
     check_eq(port["kernel_reassembly"], {"fragments": whole_frags + FRAG_LONE,
                                          "reassembled": FRAG_WHOLE, "failed": FRAG_LONE},

@@ -301,12 +301,46 @@ port_counter(struct expo *e, const struct port_read *pr, unsigned int n, const c
 	}
 }
 
+/* The port counter families, in the page's order. */
+static const struct {
+	const char *name, *unit, *help;
+	size_t off;
+	enum port_set which;
+} port_fams[] = {
+	{"mcfan_port_rx_frames", NULL, "Frames the port received (ethdev ipackets)",
+	 offsetof(struct port_read, ps.ipackets), PORTS_ALL},
+	{"mcfan_port_rx_bytes", "bytes", "Bytes the port received (ethdev ibytes)",
+	 offsetof(struct port_read, ps.ibytes), PORTS_ALL},
+	{"mcfan_port_rx_missed_frames", NULL, "Frames the port dropped for want of RX "
+	 "descriptors (ethdev imissed)", offsetof(struct port_read, ps.imissed), PORTS_ALL},
+	{"mcfan_port_rx_error_frames", NULL, "Erroneous frames (ethdev ierrors)",
+	 offsetof(struct port_read, ps.ierrors), PORTS_ALL},
+	{"mcfan_port_rx_nombuf", NULL, "RX mbuf allocation failures (ethdev rx_nombuf)",
+	 offsetof(struct port_read, ps.rx_nombuf), PORTS_ALL},
+	{"mcfan_port_kernel_frames", NULL, "Frames that reached the port's kernel sockets or "
+	 "queue, dropped ones included (ports with a kernel source only)",
+	 offsetof(struct port_read, kv.kernel_packets), PORTS_KERNEL},
+	{"mcfan_port_kernel_dropped_frames", NULL, "Frames the kernel dropped before the PMD saw "
+	 "them (ports with a kernel source only)", offsetof(struct port_read, kv.kernel_drops),
+	 PORTS_KERNEL},
+	{"mcfan_port_kernel_reassembly_fragments", NULL, "IPv4 fragments the kernel took for "
+	 "reassembly before the port's sockets (net_af_packet ports; the network namespace's "
+	 "count, every socket's)", offsetof(struct port_read, kv.reasm_fragments), PORTS_REASM},
+	{"mcfan_port_kernel_reassembled_datagrams", NULL, "IPv4 datagrams the kernel reassembled "
+	 "(net_af_packet ports; the namespace's)", offsetof(struct port_read, kv.reasm_datagrams),
+	 PORTS_REASM},
+	{"mcfan_port_kernel_reassembly_failed_datagrams", NULL, "IPv4 reassemblies that failed, "
+	 "their fragments never reaching mcfan (net_af_packet ports; the namespace's)",
+	 offsetof(struct port_read, kv.reasm_failed), PORTS_REASM},
+};
+
 static int
 put_ports(struct expo *e, struct mcfan_app *app)
 {
 	struct port_read *pr;
 	char l[LABELS_MAX];
 	unsigned int i, n = 0;
+	size_t f;
 	uint16_t port;
 
 	pr = calloc(RTE_MAX_ETHPORTS, sizeof(*pr));
@@ -333,34 +367,9 @@ put_ports(struct expo *e, struct mcfan_app *app)
 		label(l, sizeof(l), "kernel_source", pr[i].kv.source);
 		sample_u64(e, "mcfan_port", "_info", l, 1);
 	}
-	port_counter(e, pr, n, "mcfan_port_rx_frames", NULL, "Frames the port received "
-		     "(ethdev ipackets)", offsetof(struct port_read, ps.ipackets), PORTS_ALL);
-	port_counter(e, pr, n, "mcfan_port_rx_bytes", "bytes", "Bytes the port received "
-		     "(ethdev ibytes)", offsetof(struct port_read, ps.ibytes), PORTS_ALL);
-	port_counter(e, pr, n, "mcfan_port_rx_missed_frames", NULL, "Frames the port dropped "
-		     "for want of RX descriptors (ethdev imissed)",
-		     offsetof(struct port_read, ps.imissed), PORTS_ALL);
-	port_counter(e, pr, n, "mcfan_port_rx_error_frames", NULL, "Erroneous frames "
-		     "(ethdev ierrors)", offsetof(struct port_read, ps.ierrors), PORTS_ALL);
-	port_counter(e, pr, n, "mcfan_port_rx_nombuf", NULL, "RX mbuf allocation failures "
-		     "(ethdev rx_nombuf)", offsetof(struct port_read, ps.rx_nombuf), PORTS_ALL);
-	port_counter(e, pr, n, "mcfan_port_kernel_frames", NULL, "Frames that reached the "
-		     "port's kernel sockets or queue, dropped ones included (ports with a kernel "
-		     "source only)", offsetof(struct port_read, kv.kernel_packets), PORTS_KERNEL);
-	port_counter(e, pr, n, "mcfan_port_kernel_dropped_frames", NULL, "Frames the kernel "
-		     "dropped before the PMD saw them (ports with a kernel source only)",
-		     offsetof(struct port_read, kv.kernel_drops), PORTS_KERNEL);
-	port_counter(e, pr, n, "mcfan_port_kernel_reassembly_fragments", NULL, "IPv4 fragments "
-		     "the kernel took for reassembly before the port's sockets (net_af_packet "
-		     "ports; the network namespace's count, every socket's)",
-		     offsetof(struct port_read, kv.reasm_fragments), PORTS_REASM);
-	port_counter(e, pr, n, "mcfan_port_kernel_reassembled_datagrams", NULL, "IPv4 "
-		     "datagrams the kernel reassembled (net_af_packet ports; the namespace's)",
-		     offsetof(struct port_read, kv.reasm_datagrams), PORTS_REASM);
-	port_counter(e, pr, n, "mcfan_port_kernel_reassembly_failed_datagrams", NULL, "IPv4 "
-		     "reassemblies that failed, their fragments never reaching mcfan "
-		     "(net_af_packet ports; the namespace's)",
-		     offsetof(struct port_read, kv.reasm_failed), PORTS_REASM);
+	for (f = 0; f < RTE_DIM(port_fams); f++)
+		port_counter(e, pr, n, port_fams[f].name, port_fams[f].unit, port_fams[f].help,
+			     port_fams[f].off, port_fams[f].which);
 	free(pr);
 	return 0;
 }
