@@ -112,12 +112,11 @@ mcfan_copy_own_bulk(struct rte_mbuf **pkts, uint16_t n, int meta_offset)
 
 	for (i = 0; i < n; i++) {
 		meta = mcfan_meta(pkts[i], meta_offset);
-		if (meta->local_refs > 1) {
-			rte_pktmbuf_refcnt_update(pkts[i], 1);
-			meta->local_refs--;
-		} else {
-			meta->local_refs = 0; /* the last share keeps the shared reference */
-		}
+		/* every local copy still out gets a reference of its own, in one update:
+		 * at most one atomic operation a frame, as without sharing */
+		if (meta->local_refs > 1)
+			rte_pktmbuf_refcnt_update(pkts[i], (int16_t)(meta->local_refs - 1));
+		meta->local_refs = 0;
 	}
 }
 

@@ -283,10 +283,11 @@ void mcfan_copy_release_bulk(struct rte_mbuf **pkts, uint16_t n, int meta_offset
 /**
  * Make every local copy in pkts a reference of its own ("Local references"), before the
  * copies are handed to code that frees them or keeps them as mbufs (a PMD's transmit, an
- * engine without the borrow contract): a copy that shares its frame's reference with other
- * copies still out takes one more reference (rte_mbuf_refcnt_update()) and gives its
- * share back; the frame's last share keeps the reference the shares held. Afterwards each
- * copy is owned as any mbuf reference is. Same thread rule as mcfan_copy_release_bulk().
+ * engine without the borrow contract): for a frame whose shares are still out, every local
+ * copy of it not yet given up, this one and the others, gets a reference of its own in one
+ * rte_mbuf_refcnt_update() (local_refs - 1 more), and local_refs becomes 0, so the others
+ * are given up as plain references later. Afterwards each copy is owned as any mbuf
+ * reference is. Same thread rule as mcfan_copy_release_bulk().
  *
  * @param pkts
  *   The copies; still owned by the caller, now one reference each.

@@ -796,11 +796,12 @@ test_local_refs(void)
 	mcfan_copy_release_bulk(out[0], BURST, meta_off);   /* a local copy given up */
 	CHECK_EQ_INT(mcfan_meta(pkts[0], meta_off)->local_refs, 2);
 	mcfan_copy_own_bulk(out[1], BURST, meta_off);       /* one handed on (a PMD) */
+	/* both local copies still out (1 and 2) now hold a reference each, no share left */
 	CHECK_EQ_INT(rte_mbuf_refcnt_read(pkts[0]), 2);
-	CHECK_EQ_INT(mcfan_meta(pkts[0], meta_off)->local_refs, 1);
+	CHECK_EQ_INT(mcfan_meta(pkts[0], meta_off)->local_refs, 0);
 	rte_pktmbuf_free_bulk(out[1], BURST);               /* ... which frees it */
 	CHECK_EQ_INT(rte_mempool_avail_count(pool), POOL_SIZE - BURST);
-	mcfan_copy_release_bulk(out[2], BURST, meta_off);   /* the last share */
+	mcfan_copy_release_bulk(out[2], BURST, meta_off);   /* now a plain reference */
 	check_pool_full("local refs: release, own, free in any order");
 	mcfan_rx_ctx_free(&ctx);
 	ring_del(big[3]);

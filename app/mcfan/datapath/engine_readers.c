@@ -174,7 +174,7 @@ readers_deliver(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv,
 		touched[i]->listed = false;
 		mcfan_rw_worker_flush(wc, touched[i], now);
 	}
-	rte_pktmbuf_free_bulk(pkts, n); /* counted per group by the worker step */
+	/* the copies are borrowed: the worker step gives them up (.borrows) */
 }
 
 /* Deferred wakes (coalesced, lib/reader): looked at on every pass of the worker step, with
@@ -203,6 +203,7 @@ static const struct mcfan_engine engine_readers = {
 		"(libmcfan-reader, mcfan-read), count it and free it",
 	.start = readers_start,
 	.deliver = readers_deliver,
+	.borrows = true,
 	.pass = readers_pass,
 	.configure = readers_configure,
 	.release = readers_release,
