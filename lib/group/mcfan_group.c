@@ -594,3 +594,25 @@ mcfan_group_format_list(const struct mcfan_flow_key *keys, unsigned int n, char 
 		snprintf(b, sizeof(b), "invalid");
 	snprintf(buf, len, "%s .. %s (%u groups)", a, b, n);
 }
+
+int
+mcfan_group_not_joined(const struct mcfan_group_entry *entries, unsigned int n,
+		       const char *what, const struct mcfan_flow_key *key, char *msg, size_t len)
+{
+	char text[MCFAN_GROUP_STR_MAX], other[MCFAN_GROUP_STR_MAX];
+	struct mcfan_flow_key a = *key, b;
+	unsigned int i;
+
+	mcfan_group_format(key, text, sizeof(text));
+	a.udp_port = 0;
+	for (i = 0; i < n; i++) {
+		b = entries[i].key;
+		b.udp_port = 0;
+		if (mcfan_flow_key_equal(&a, &b)) {
+			mcfan_group_format(&entries[i].key, other, sizeof(other));
+			return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined (%s is)",
+					     what, text, other);
+		}
+	}
+	return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined", what, text);
+}

@@ -304,4 +304,24 @@ void mcfan_group_table_lookup_bulk(const struct mcfan_group_table *t,
 				   const struct mcfan_flow_key **keys, unsigned int n,
 				   const struct mcfan_group_entry **out);
 
+/**
+ * The message for a group that is not joined, naming a joined group of the same address
+ * when there is one (e.g. the operator left out or mistyped the port): "WHAT: group G is
+ * not joined (G:PORT is)", else "WHAT: group G is not joined".
+ *
+ * @param entries, n
+ *   The joined groups (the caller keeps them from changing while this reads them).
+ * @param what
+ *   The command, for the message's start.
+ * @param key
+ *   The group asked for. Must not be NULL.
+ * @param msg, len
+ *   Receives the message.
+ * @return
+ *   -ENOENT.
+ */
+int mcfan_group_not_joined(const struct mcfan_group_entry *entries, unsigned int n,
+			   const char *what, const struct mcfan_flow_key *key, char *msg,
+			   size_t len);
+
 #endif /* MCFAN_GROUP_H */

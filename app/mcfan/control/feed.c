@@ -879,29 +879,23 @@ static int
 no_feed(const struct mcfan_app *app, const char *what, const struct mcfan_flow_key *key,
 	char *msg, size_t len)
 {
-	char text[MCFAN_GROUP_STR_MAX], other[MCFAN_GROUP_STR_MAX] = "";
-	struct mcfan_flow_key a = *key, b;
+	char text[MCFAN_GROUP_STR_MAX];
 	bool joined = false;
 	unsigned int i;
+	int ret = 0;
 
-	a.udp_port = 0;
 	mcfan_ctl_state_lock(app);
-	for (i = 0; i < app->n_group_entries && !joined; i++) {
-		b = app->group_entries[i].key;
-		joined = mcfan_flow_key_equal(&b, key);
-		b.udp_port = 0;
-		if (other[0] == '\0' && mcfan_flow_key_equal(&a, &b))
-			mcfan_group_format(&app->group_entries[i].key, other, sizeof(other));
-	}
+	for (i = 0; i < app->n_group_entries && !joined; i++)
+		joined = mcfan_flow_key_equal(&app->group_entries[i].key, key);
+	if (!joined)
+		ret = mcfan_group_not_joined(app->group_entries, app->n_group_entries, what, key,
+					     msg, len);
 	mcfan_ctl_state_unlock(app);
+	if (!joined)
+		return ret;
 	mcfan_group_format(key, text, sizeof(text));
-	if (joined)
-		return mcfan_err_set(msg, len, -ENOENT, "%s: group %s has no sequence extractor",
-				     what, text);
-	if (other[0] != '\0')
-		return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined (%s is)", what,
-				     text, other);
-	return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined", what, text);
+	return mcfan_err_set(msg, len, -ENOENT, "%s: group %s has no sequence extractor", what,
+			     text);
 }
 
 int

@@ -600,23 +600,8 @@ static int
 not_joined(const struct mcfan_app *app, const char *what, const struct mcfan_flow_key *k,
 	   char *msg, size_t len)
 {
-	struct mcfan_flow_key a, b;
-	char text[MCFAN_GROUP_STR_MAX], other[MCFAN_GROUP_STR_MAX];
-	unsigned int i;
-
-	mcfan_group_format(k, text, sizeof(text));
-	a = *k;
-	a.udp_port = 0;
-	for (i = 0; i < app->n_group_entries; i++) {
-		b = app->group_entries[i].key;
-		b.udp_port = 0;
-		if (mcfan_flow_key_equal(&a, &b)) {
-			mcfan_group_format(&app->group_entries[i].key, other, sizeof(other));
-			return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined (%s is)",
-				       what, text, other);
-		}
-	}
-	return mcfan_err_set(msg, len, -ENOENT, "%s: group %s is not joined", what, text);
+	return mcfan_group_not_joined(app->group_entries, app->n_group_entries, what, k, msg,
+				      len);
 }
 
 /* Parse a group list and mark each group's position in group_entries; every group must be

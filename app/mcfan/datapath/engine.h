@@ -141,7 +141,7 @@ struct mcfan_engine {
 	void (*deliver)(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv,
 			struct rte_mbuf **pkts, uint16_t n);
 	/**
-	 * Worker side: true if deliver only reads the copies and keeps none (count): it then
+	 * Worker side: true if deliver only reads the copies and keeps none (count, readers): it then
 	 * neither frees them nor hands them on, and the worker step gives them up after it
 	 * returns, local copies with their shared reference's cheap release
 	 * (lib/fanout/mcfan_fanout.h "Local references"). False (the default): deliver takes
