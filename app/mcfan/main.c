@@ -52,8 +52,6 @@
 
 RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
 
-#define CONTROL_TICK_NS 10000000L /* control loop period: 10 ms */
-#define CONTROL_TICK_MS 10
 
 struct mcfan_app mcfan_app;
 
@@ -293,15 +291,26 @@ stdout_lost(void)
 	return true;
 }
 
+/* Milliseconds from now to deadline (TSC), rounded up; 0 if it has passed. */
+static int
+ms_until(uint64_t deadline, uint64_t now, uint64_t hz)
+{
+	if (now >= deadline)
+		return 0;
+	return (int)RTE_MIN((deadline - now) * 1000 / hz + 1, (uint64_t)INT32_MAX);
+}
+
 /* The main lcore's loop: periodic summary, duration, stop requests, control housekeeping and
- * the console (with one, it waits on its input instead of sleeping). */
+ * the console. Between two ticks it waits in poll() for the console's input, an action's
+ * wake-up (control/action.h) or the next deadline: its own (--duration, --stats-period) or
+ * the tick's (mcfan_control_wait_ms(): 10 ms while the tick has work, else up to 100 ms). */
 static void
 control_loop(struct mcfan_app *app)
 {
 	struct mcfan_msacc *ms = &app->lcores[app->main_lcore].ms;
 	uint64_t hz = app->tsc_hz, now, end = 0, next_stats = 0, period = 0;
-	struct timespec tick = {0, CONTROL_TICK_NS};
-	struct pollfd pfd;
+	struct pollfd pfd[2];
+	bool console;
 	int timeout, n;
 
 	if (app->cfg.duration_s > 0)
@@ -310,6 +319,11 @@ control_loop(struct mcfan_app *app)
 		period = (uint64_t)(app->cfg.stats_period_s * (double)hz);
 		next_stats = app->start_tsc + period;
 	}
+	pfd[1].fd = mcfan_ctl_wake_open();
+	if (pfd[1].fd < 0)
+		MCFAN_LOG(WARNING, "control lcore: no wake-up for actions (%s): it ticks every "
+			  "%d ms\n", strerror(-pfd[1].fd), MCFAN_CONTROL_TICK_MS);
+	pfd[1].events = POLLIN;
 	for (;;) {
 		now = rte_rdtsc();
 		mcfan_msacc_add(ms, MCFAN_MS_OTHER, now);
@@ -334,18 +348,25 @@ control_loop(struct mcfan_app *app)
 			mcfan_msacc_add(ms, MCFAN_MS_TELEMETRY, rte_rdtsc());
 		}
 		mcfan_control_tick(app);
-		mcfan_msacc_add(ms, MCFAN_MS_OTHER, rte_rdtsc());
-		timeout = CONTROL_TICK_MS;
-		if (mcfan_console_pollfd(&pfd, &timeout)) {
-			n = poll(&pfd, 1, timeout);
-			mcfan_msacc_add(ms, MCFAN_MS_SLEEP, rte_rdtsc());
-			if (mcfan_console_handle(app, n > 0 ? pfd.revents : 0) > 0)
-				mcfan_msacc_add(ms, MCFAN_MS_CONSOLE, rte_rdtsc());
-			continue;
-		}
-		nanosleep(&tick, NULL);
+		now = rte_rdtsc();
+		/* up to 100 ms of sleep follow: a snapshot meanwhile guesses them so */
+		mcfan_msacc_add_then(ms, MCFAN_MS_OTHER, MCFAN_MS_SLEEP, now);
+		timeout = pfd[1].fd >= 0 ? (int)mcfan_control_wait_ms(app) : MCFAN_CONTROL_TICK_MS;
+		if (end != 0)
+			timeout = RTE_MIN(timeout, ms_until(end, now, hz));
+		if (period != 0)
+			timeout = RTE_MIN(timeout, ms_until(next_stats, now, hz));
+		console = mcfan_console_pollfd(&pfd[0], &timeout);
+		if (!console)
+			pfd[0].fd = -1; /* poll() skips it */
+		n = poll(pfd, 2, timeout);
 		mcfan_msacc_add(ms, MCFAN_MS_SLEEP, rte_rdtsc());
+		if (n > 0 && pfd[1].fd >= 0 && (pfd[1].revents & POLLIN))
+			mcfan_ctl_wake_take();
+		if (console && mcfan_console_handle(app, n > 0 ? pfd[0].revents : 0) > 0)
+			mcfan_msacc_add(ms, MCFAN_MS_CONSOLE, rte_rdtsc());
 	}
+	mcfan_ctl_wake_close();
 }
 
 /* A host empties its hosted workers' rings of each RX pass (datapath/lcore.c), so a ring

@@ -472,7 +472,8 @@ struct mcfan_app {
 	unsigned int n_inst;
 	int meta_offset;
 	struct mcfan_msacc_window *window; /* control side only: the msacc window */
-	unsigned int sched_ticks;         /* control ticks since wait_cpu was read (control.c) */
+	uint64_t sched_next_tsc;          /* when wait_cpu is next read (control.c) */
+	bool tick_busy;                   /* the last tick left work for the next (control.c) */
 	int64_t mbufs_outside;            /* pool size - available, after ports closed */
 	uint64_t mbufs_kept_max;          /* of those, the most the ports keep after close */
 	uint64_t start_tsc;

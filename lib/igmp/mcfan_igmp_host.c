@@ -640,6 +640,34 @@ poll_query(struct mcfan_igmp_host *h, struct mcfan_igmp_group *g, unsigned int v
 	return 1;
 }
 
+uint64_t
+mcfan_igmp_host_next_due(const struct mcfan_igmp_host *h)
+{
+	const struct mcfan_igmp_group *g;
+	uint64_t due = UINT64_MAX;
+	unsigned int i;
+
+	/* the conditions mcfan_igmp_host_poll() acts on, at their times; off sends nothing
+	 * and only removes the left groups */
+	for (i = 0; i < h->n_groups; i++) {
+		g = &h->groups[i];
+		if (h->mode == MCFAN_IGMP_MODE_OFF) {
+			if (g->leaving)
+				return 0;
+			continue;
+		}
+		if (g->change_left > 0)
+			due = g->change_due_ms < due ? g->change_due_ms : due;
+		else if (g->leaving)
+			return 0;
+		if (g->query_why != 0 && !g->leaving)
+			due = g->query_due_ms < due ? g->query_due_ms : due;
+	}
+	if (h->general_pending && h->mode != MCFAN_IGMP_MODE_OFF)
+		due = h->general_due_ms < due ? h->general_due_ms : due;
+	return due;
+}
+
 int
 mcfan_igmp_host_poll(struct mcfan_igmp_host *h, uint64_t now_ms, struct mcfan_igmp_send *out)
 {

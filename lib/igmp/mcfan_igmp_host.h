@@ -333,6 +333,21 @@ int mcfan_igmp_host_report_heard(struct mcfan_igmp_host *h, const struct mcfan_i
 int mcfan_igmp_host_poll(struct mcfan_igmp_host *h, uint64_t now_ms, struct mcfan_igmp_send *out);
 
 /**
+ * When the host next has something to send or to remove, without changing it: the earliest
+ * of its groups' pending join, leave or change messages, its pending answers to queries
+ * (general, group-specific, group-and-source-specific) and its left groups whose leave is
+ * complete (due at once). For the caller's sleep: mcfan_igmp_host_poll() at that time hands
+ * out the message.
+ *
+ * @param h
+ *   The host.
+ * @return
+ *   The time, ms on the clock mcfan_igmp_host_poll() is given (may be in the past: due now);
+ *   UINT64_MAX if nothing is pending.
+ */
+uint64_t mcfan_igmp_host_next_due(const struct mcfan_igmp_host *h);
+
+/**
  * Find a group.
  *
  * @param h

@@ -195,6 +195,36 @@ mcfan_msacc_add(struct mcfan_msacc *ms, enum mcfan_ms_state s, uint64_t now_tsc)
 }
 
 /**
+ * As mcfan_msacc_add(), then name the state of the time until the owner's next change:
+ * a snapshot taken meanwhile charges those pending cycles to next instead of s. For an
+ * owner about to wait a long time in a known state (the control lcore's sleep between
+ * ticks), so that snapshots during the wait do not guess it as the work before it. Owner
+ * lcore only; no atomic read-modify-write, no lock, no system call.
+ *
+ * @param ms
+ *   The lcore's own block (not NULL).
+ * @param s
+ *   State the elapsed time was spent in (as mcfan_msacc_add()).
+ * @param next
+ *   State of the time from now_tsc to the next change; out-of-range values count as
+ *   MCFAN_MS_OTHER.
+ * @param now_tsc
+ *   Current TSC (cycles).
+ */
+static inline void
+mcfan_msacc_add_then(struct mcfan_msacc *ms, enum mcfan_ms_state s, enum mcfan_ms_state next,
+		     uint64_t now_tsc)
+{
+	if (unlikely((unsigned int)next >= MCFAN_MS_MAX))
+		next = MCFAN_MS_OTHER;
+	mcfan_msacc_write_begin_(ms);
+	mcfan_msacc_charge_(ms, s, now_tsc);
+	__atomic_store_n(&ms->state, (uint32_t)next, __ATOMIC_RELAXED);
+	mcfan_msacc_write_end_(ms);
+	mcfan_msacc_serve_(ms);
+}
+
+/**
  * Count one poll (rx_burst or ring dequeue): polls += 1 and, if nb_frames > 0,
  * polls_work += 1, frames += nb_frames and one histogram bucket += 1. Owner
  * lcore only; no atomic read-modify-write, no lock, no system call.

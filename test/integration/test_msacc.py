@@ -76,7 +76,8 @@ def check_window(what, lcore, sa, sb):
     w = window(va, vb)
     # A snapshot charges the interval in progress to the lcore's last state, a guess the
     # lcore may correct later (docs/msacc.md), so a state may lose that much between two
-    # snapshots: at most one state interval (a burst; a 10 ms tick of the control lcore).
+    # snapshots: at most one state interval (a burst; a tick of the control lcore, whose
+    # sleep between ticks, up to 100 ms, is guessed as sleep).
     slack = 0.01 * w["wall_cycles"]
     t.check(all(w[s] >= -slack for s in STATES), f"[{what}] lcore {lcore}: no state goes "
             f"back by more than one state interval in the window: {w}")

@@ -254,6 +254,22 @@ test_transitions(void)
 	CHECK_EQ_INT(snap.pending, 0);
 	CHECK_EQ_INT(sum_cycles(snap.cycles), t - T0);
 
+	/* add_then: the elapsed time to s, the pending time guessed as next (the control
+	 * lcore's sleep after its tick), then charged as the owner says at its next change. */
+	mcfan_msacc_add_then(&ms, MCFAN_MS_OTHER, MCFAN_MS_SLEEP, t += 40);
+	CHECK_EQ_INT(ms.cycles[MCFAN_MS_OTHER], 95);
+	CHECK_EQ_INT(ms.state, MCFAN_MS_SLEEP);
+	mcfan_msacc_snapshot(&ms, t + 300, &snap);
+	CHECK_EQ_INT(snap.pending, 300);
+	CHECK_EQ_INT(snap.cycles[MCFAN_MS_SLEEP], 1300);
+	CHECK_EQ_INT(snap.cycles[MCFAN_MS_OTHER], 95);
+	mcfan_msacc_add(&ms, MCFAN_MS_SLEEP, t += 300);
+	CHECK_EQ_INT(ms.cycles[MCFAN_MS_SLEEP], 1300);
+	mcfan_msacc_add_then(&ms, MCFAN_MS_CONSOLE, MCFAN_MS_MAX, t += 10);
+	CHECK_EQ_INT(ms.cycles[MCFAN_MS_CONSOLE], 10);
+	CHECK_EQ_INT(ms.state, MCFAN_MS_OTHER); /* out of range: other */
+	CHECK_EQ_INT(sum_cycles(ms.cycles), t - T0);
+
 	/* Long mixed run: the states add up to the window length exactly. */
 	mcfan_msacc_init(&ms, MCFAN_ROLE_RX | MCFAN_ROLE_WORKER, T0);
 	t = T0;

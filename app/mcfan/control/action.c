@@ -4,9 +4,12 @@
 
 /* The control actions' lock, message and number parsing (control/action.h). */
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "mcfan_parse.h"
 #include "control/action.h"
@@ -14,10 +17,17 @@
 /* Serialises the actions (groups.c, live.c) and the control tick among themselves. */
 static pthread_mutex_t action_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+/* The control lcore's wake-up: an eventfd written when an action releases the lock, so that
+ * the tick that follows an action (a leave's slot drain, a timed window, IGMP reports) comes
+ * at once, not after the quiet wait (mcfan_control_wait_ms()). -1 until opened. */
+static int wake_fd = -1;
+static bool acted; /* action_mutex: taken by an action (not by the tick's trylock) */
+
 void
 mcfan_ctl_lock(void)
 {
 	pthread_mutex_lock(&action_mutex);
+	acted = true;
 }
 
 bool
@@ -29,6 +39,39 @@ mcfan_ctl_trylock(void)
 void
 mcfan_ctl_unlock(void)
 {
+	if (acted) {
+		acted = false;
+		if (wake_fd >= 0)
+			(void)eventfd_write(wake_fd, 1); /* cannot block: the count only grows */
+	}
+	pthread_mutex_unlock(&action_mutex);
+}
+
+int
+mcfan_ctl_wake_open(void)
+{
+	if (wake_fd >= 0)
+		return wake_fd;
+	wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	return wake_fd >= 0 ? wake_fd : -errno;
+}
+
+void
+mcfan_ctl_wake_take(void)
+{
+	eventfd_t v;
+
+	if (wake_fd >= 0)
+		(void)eventfd_read(wake_fd, &v);
+}
+
+void
+mcfan_ctl_wake_close(void)
+{
+	pthread_mutex_lock(&action_mutex);
+	if (wake_fd >= 0)
+		close(wake_fd);
+	wake_fd = -1;
 	pthread_mutex_unlock(&action_mutex);
 }
 

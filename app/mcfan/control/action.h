@@ -31,8 +31,26 @@ void mcfan_ctl_lock(void);
 /** Take the action lock if it is free; true if taken. */
 bool mcfan_ctl_trylock(void);
 
-/** Release the action lock. */
+/** Release the action lock; after an action (mcfan_ctl_lock()), wake the control lcore
+ * (mcfan_ctl_wake_open()). */
 void mcfan_ctl_unlock(void);
+
+/**
+ * Open the control lcore's wake-up: an eventfd that becomes readable when an action has
+ * released the action lock, so that the control lcore, which sleeps up to its quiet wait
+ * when nothing needs its tick, ticks at once after a join, leave, window or clear. Main
+ * lcore, before the control loop; idempotent.
+ *
+ * @return
+ *   The descriptor (>= 0) to poll for POLLIN, or -errno of eventfd().
+ */
+int mcfan_ctl_wake_open(void);
+
+/** Reset the wake-up once poll() found it readable. Main lcore. */
+void mcfan_ctl_wake_take(void);
+
+/** Close the wake-up (after the control loop); actions after it wake nothing. */
+void mcfan_ctl_wake_close(void);
 
 /* An action's one-line message: mcfan_err_set() (lib/util/mcfan_parse.h), which returns
  * its ret, so that an action can end with `return mcfan_err_set(msg, len, -EINVAL, ...)`. */

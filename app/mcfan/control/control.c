@@ -20,15 +20,15 @@
 #include "control/sched.h"
 #include "control/stats.h"
 
-/* Control ticks between two reads of the data lcores' schedstat for wait_cpu, when no timed
- * msacc window runs: 10, i.e. every 100 ms. Reading every lcore's
+/* Time between two reads of the data lcores' schedstat for wait_cpu, when no timed msacc
+ * window runs, ms (control/sched.c mcfan_sched_update()). Opening
  * /proc/self/task/TID/schedstat each 10 ms tick was 44 % of an idle control lcore with 11
  * data lcores (perf, docs/performance.md "The control lcore's tick"). run_delay is
- * cumulative, so reading it less often loses nothing: the wait of the ticks between reads
- * is shared out at the next read. Readers of the states (report, telemetry, console) update
- * first (control/stats.c); a timed window, which freezes at a tick, and `msacc off` get it
- * every tick. */
-#define SCHED_EVERY_TICKS 10
+ * cumulative, so reading it less often loses nothing: the wait between reads is taken at
+ * the next. A reader that needs it now (report, telemetry, console) reads it first
+ * (control/stats.c); a timed window, which freezes at a tick, and `msacc off` get it every
+ * tick. */
+#define SCHED_EVERY_MS 100
 
 /* Must wait_cpu be current at this tick? While a timed msacc window runs (it may freeze at
  * any tick and keeps the wait it has then). */
@@ -107,17 +107,37 @@ mcfan_control_tick(struct mcfan_app *app)
 {
 	mcfan_kernel_tick(app); /* PACKET_STATISTICS resets on read: add it up every tick */
 	mcfan_overrun_tick(app); /* sleep overrun, port side: after the kernel read */
+	uint64_t now = rte_rdtsc();
+
 	/* wait_cpu: every tick before a timed msacc window may freeze, else every 100 ms */
-	if (++app->sched_ticks >= SCHED_EVERY_TICKS || sched_needed(app)) {
-		app->sched_ticks = 0;
+	if (now >= app->sched_next_tsc || sched_needed(app)) {
+		app->sched_next_tsc = now + app->tsc_hz / 1000 * SCHED_EVERY_MS;
 		mcfan_sched_update(app);
 	}
 	mcfan_igmp_tick(app); /* IGMP/MLD: take the control frames, send what is due */
-	if (app->control == NULL || !mcfan_ctl_trylock())
+	app->tick_busy = false;
+	if (app->control == NULL)
 		return;
+	if (!mcfan_ctl_trylock()) {
+		app->tick_busy = true; /* an action runs: the next tick is a short one */
+		return;
+	}
 	mcfan_live_tick(app);
 	mcfan_groups_tick(app);
 	mcfan_feed_tick(app);
 	mcfan_readers_tick(app);
+	app->tick_busy = mcfan_groups_drain_pending(app);
 	mcfan_ctl_unlock();
+}
+
+unsigned int
+mcfan_control_wait_ms(struct mcfan_app *app)
+{
+	uint64_t igmp;
+
+	if (app->tick_busy || sched_needed(app) || mcfan_overrun_busy(app))
+		return MCFAN_CONTROL_TICK_MS;
+	igmp = mcfan_igmp_idle_ms(app);
+	return (unsigned int)RTE_MIN(RTE_MAX(igmp, (uint64_t)MCFAN_CONTROL_TICK_MS),
+				     (uint64_t)MCFAN_CONTROL_QUIET_MS);
 }

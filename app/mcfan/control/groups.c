@@ -839,6 +839,14 @@ ring_tail(const struct rte_ring *r, bool prod)
 	return __atomic_load_n(prod ? &r->prod.tail : &r->cons.tail, __ATOMIC_ACQUIRE);
 }
 
+bool
+mcfan_groups_drain_pending(const struct mcfan_app *app)
+{
+	const struct mcfan_control *c = app->control;
+
+	return c != NULL && mcfan_slots_drain_pending(c->slots);
+}
+
 void
 mcfan_groups_tick(struct mcfan_app *app)
 {

@@ -63,6 +63,12 @@ int mcfan_groups_control_init(struct mcfan_app *app);
 void mcfan_groups_control_free(struct mcfan_app *app);
 
 /**
+ * Are retired counter slots waiting to be drained (mcfan_groups_tick() has work)? With the
+ * action lock held.
+ */
+bool mcfan_groups_drain_pending(const struct mcfan_app *app);
+
+/**
  * One step of draining retired counter slots (lib/group/mcfan_slots.h); from
  * mcfan_control_tick(), with the action lock held. Cheap when nothing is retired.
  */

@@ -498,6 +498,37 @@ mcfan_igmp_tick(struct mcfan_app *app)
 	rte_spinlock_unlock(&g->lock);
 }
 
+uint64_t
+mcfan_igmp_idle_ms(struct mcfan_app *app)
+{
+	struct mcfan_igmp *g = app->igmp;
+	uint64_t t, due = UINT64_MAX, d;
+	unsigned int r, k;
+	uint16_t port;
+
+	if (g == NULL)
+		return UINT64_MAX;
+	for (r = 0; r < g->n_rings; r++)
+		if (rte_ring_count(g->rings[r]) != 0)
+			return 0;
+	rte_spinlock_lock(&g->lock);
+	t = now_ms(app, g);
+	if (!g->synced)
+		due = 0;
+	for (port = 0; due != 0 && port < RTE_MAX_ETHPORTS; port++) {
+		if (!g->ports[port].used)
+			continue;
+		for (k = 0; k < N_PROTO; k++) {
+			d = mcfan_igmp_host_next_due(&g->ports[port].host[k]);
+			due = RTE_MIN(due, d);
+		}
+	}
+	rte_spinlock_unlock(&g->lock);
+	if (due == UINT64_MAX)
+		return UINT64_MAX;
+	return due > t ? due - t : 0;
+}
+
 void
 mcfan_igmp_drain(struct mcfan_app *app)
 {

@@ -111,6 +111,17 @@ int mcfan_igmp_init(struct mcfan_app *app);
 void mcfan_igmp_tick(struct mcfan_app *app);
 
 /**
+ * How long the control lcore may sleep before mcfan_igmp_tick() has work: control frames
+ * waiting in an RX lcore's control ring, a first sync not yet run, or the earliest message
+ * due on any port's host (mcfan_igmp_host_next_due()). The control lcore, before it sleeps.
+ *
+ * @return
+ *   Milliseconds, 0 if there is work now; UINT64_MAX if nothing is pending (or IGMP is not
+ *   set up).
+ */
+uint64_t mcfan_igmp_idle_ms(struct mcfan_app *app);
+
+/**
  * Bring the hosts' membership to the joined groups and send what is due at once. Called
  * by the join and leave actions (without ctl_lock held) after they changed the groups.
  *

@@ -18,8 +18,10 @@
  * smallest RX ring's worth of frames waiting (full_closes moved: that ring may have been
  * full, lib/overrun/mcfan_overrun.h), and are dropped once its windows are closed (gen
  * even, read after the counters) with none such (no ring was full: the sleep lost
- * nothing; the drops were load). The attribution is as fine as the control tick (10 ms): load-caused drops in the
- * same tick as a window that overflowed count as sleep overrun too; drops in ticks with no
+ * nothing; the drops were load). The attribution is as fine as the control tick: load-caused
+ * drops in the same tick as a window that overflowed count as sleep overrun too (the tick is
+ * 10 ms while drops come or are held, mcfan_overrun_busy(); the first tick of a burst of
+ * drops after a quiet time may span the control lcore's quiet wait, up to 100 ms); drops in ticks with no
  * window open never do, so with the poll policy it is 0, and it never exceeds the drops it
  * explains.
  */
@@ -55,6 +57,7 @@ struct port_read {
 /* Control side state (app->overrun), ctl_lock. */
 struct mcfan_overrun_ctl {
 	bool resync;                                 /* next tick only takes new baselines */
+	bool busy;                                   /* the last tick saw drops or held some */
 	uint32_t prev_gen[RTE_MAX_LCORE];            /* gen_a of the previous tick */
 	uint64_t port[RTE_MAX_LCORE];                /* port-side overrun since the clear */
 	uint64_t pending[RTE_MAX_LCORE];             /* drops held until the window closes */
@@ -234,6 +237,7 @@ mcfan_overrun_tick(struct mcfan_app *app)
 	uint64_t d;
 	unsigned int i, id, q;
 	uint16_t port;
+	bool busy;
 
 	if (s == NULL)
 		return;
@@ -262,19 +266,23 @@ mcfan_overrun_tick(struct mcfan_app *app)
 		} /* "pcap_stats" is imissed itself */
 	}
 	mcfan_ctl_state_lock(app);
+	busy = false;
 	for (i = 0; i < s->n_ports; i++) {
 		port = s->port_ids[i];
 		rd = &s->rd[port];
 		if (!rd->ok)
 			continue;
 		d = delta(rd->imissed, &s->last_imissed[port]);
+		busy |= d != 0;
 		if (d != 0 && !s->resync)
 			charge_port(s, app, port, d);
 		d = delta(rd->kdrops, &s->last_kdrops[port]);
+		busy |= d != 0;
 		if (d != 0 && !s->resync)
 			charge_port(s, app, port, d);
 		for (q = 0; rd->per_queue && q < rd->n_queues; q++) {
 			d = delta(rd->qdrops[q], &s->last_qdrops[port][q]);
+			busy |= d != 0;
 			if (d != 0 && !s->resync)
 				charge_queue(s, app, port, (uint16_t)q, d);
 		}
@@ -293,11 +301,21 @@ mcfan_overrun_tick(struct mcfan_app *app)
 		} else if ((g & 1) == 0) {
 			s->pending[id] = 0; /* closed, no full ring: the held drops were load */
 		} /* else still open: keep holding */
+		busy |= s->pending[id] != 0;
 	}
+	s->busy = busy;
 	s->resync = false;
 	for (i = 0; i < s->n_lc; i++)
 		s->prev_gen[s->lc_ids[i]] = s->gen_a[s->lc_ids[i]];
 	mcfan_ctl_state_unlock(app);
+}
+
+bool
+mcfan_overrun_busy(const struct mcfan_app *app)
+{
+	const struct mcfan_overrun_ctl *s = app->overrun;
+
+	return s != NULL && s->busy;
 }
 
 void

@@ -48,6 +48,16 @@ int mcfan_overrun_setup(struct mcfan_app *app);
  */
 void mcfan_overrun_tick(struct mcfan_app *app);
 
+/**
+ * Did the last mcfan_overrun_tick() see port or kernel drops, or hold drops for a window
+ * still open? While it did, the control lcore keeps its short tick, so that drops are
+ * attributed as finely as the tick allows. The control lcore (the thread that ticks).
+ *
+ * @return
+ *   true if so; false otherwise, or before the first tick.
+ */
+bool mcfan_overrun_busy(const struct mcfan_app *app);
+
 /** `clear stats`: sleep overrun starts from zero now. Control thread; takes ctl_lock. */
 void mcfan_overrun_clear(struct mcfan_app *app);
 
