@@ -426,6 +426,15 @@ struct mcfan_igmp;       /* control/igmp.c */
 struct mcfan_feed_table; /* lib/feed/mcfan_feed.h */
 struct mcfan_rw_table;   /* lib/reader/mcfan_reader_writer.h */
 
+/** Memberships of one counter slot struct mcfan_slot_history keeps, newest first. */
+#define MCFAN_SLOT_HISTORY 8
+
+/** A counter slot's last memberships (struct mcfan_app slot_history), newest at [0]. */
+struct mcfan_slot_history {
+	uint32_t join_seq[MCFAN_SLOT_HISTORY];       /**< 0 = no membership recorded. */
+	struct mcfan_flow_key key[MCFAN_SLOT_HISTORY]; /**< The group of join_seq[i]. */
+};
+
 struct mcfan_app {
 	struct mcfan_config cfg;          /* parsed configuration: constant once launched */
 	struct mcfan_live live;           /* what changes at run time (struct mcfan_live) */
@@ -452,6 +461,13 @@ struct mcfan_app {
 	struct mcfan_group_entry *group_entries; /* control's copy of the table's entries */
 	unsigned int n_group_entries;
 	uint32_t group_entries_gen;       /* +1 at each new group_entries (the action lock) */
+	/* the last join_seq handed out (mcfan_group_entry join_seq): the join actions, under
+	 * the action lock */
+	uint32_t join_seq_last;
+	/* each counter slot's last memberships, for a consumer that lags behind the slot drain
+	 * (the pcap writer names a copy's group by its join_seq after the slot was reused):
+	 * written by the join actions (control/groups.c) under ctl_lock, read under ctl_lock */
+	struct mcfan_slot_history slot_history[MCFAN_MAX_GROUPS];
 	rte_spinlock_t ctl_lock;          /* control side only: see the protocol above */
 	struct mcfan_stats_base *stats_base; /* baselines of clear stats (stats.c), ctl_lock */
 	struct mcfan_control *control;    /* control/groups.c's state (counter slots) */

@@ -216,6 +216,7 @@ mcfan_fanout_stage(struct mcfan_rx_ctx *ctx, const struct mcfan_group_table *tab
 			meta->rx_tsc = rx_tsc;
 			meta->group_id = e->id;
 			meta->inst = e->inst;
+			meta->join_seq = e->join_seq;
 			meta->local_refs = 0;
 			if (e->n_targets > 1) {
 				/* copies to workers of this thread share one reference

@@ -57,6 +57,12 @@ struct mcfan_mbuf_meta {
 	 * reads or writes it while it is not 0.
 	 */
 	uint8_t local_refs;
+	/**
+	 * The group's membership number (mcfan_group_entry join_seq): tells a left group's
+	 * copies from those of a later group in the same counter slot, for a consumer that
+	 * lags behind the slot drain (the pcap engine's writer).
+	 */
+	uint32_t join_seq;
 };
 
 /*

@@ -56,6 +56,9 @@ struct mcfan_group_entry {
 	 * docs/delivery.md), stamped by the RX side into each copy's metadata; 0 by default. */
 	uint8_t inst;
 	uint16_t n_targets;        /**< Workers that receive each frame: 1 for partition. */
+	/** The membership's number: 1, 2, ... in the order of joins (a rejoin gets a new one),
+	 * kept while joined; stamped by the RX side into each copy's metadata. 0 = not set. */
+	uint32_t join_seq;
 	uint16_t targets[MCFAN_MAX_WORKERS]; /**< Worker indexes (0..n_workers-1). */
 };
 

@@ -27,6 +27,9 @@ side (an AF_PACKET socket on the tap interface).
    captures frames of the input port into a pcapng that tshark reads back.
    dpdk-pdump (--pdump 'port=0,queue=*,rx-dev=FILE'): attached before the frames arrive, its
    libpcap file holds exactly each group's frames mcfan counted, and its own counts agree.
+   A left group's copies still in the pcap writer's ring when a new group takes its counter
+   slot go into the left group's file, never into the new group's (the writer thread held
+   with ptrace meanwhile, as a slow disk would).
 6. pcap on a full disk (a 256 KiB tmpfs): a short write is pcap_write_failed, files read
    back whole, pcap_written = tshark's count over all files.
 7. tx with a multicast dst-ip and no dst-mac: the destination MAC is the group's (RFC 1112).
@@ -35,6 +38,7 @@ Usage: test_deliver.py MCFAN_BINARY. Exit 77 (skip) when not root, without `ip n
 tcpdump or tshark.
 """
 
+import ctypes
 import glob
 import ipaddress
 import os
@@ -426,6 +430,85 @@ def test_pcap_rejoin():
         t.check_eq(c.get("pcap_files"), sum(len(v) for v in files.values()) - 1,
                    f"{tag} pcap_files = the files made")
     print(f"deliver: {tag} files {files}, {c}", flush=True)
+
+
+class HeldThread:
+    """One thread of another process held still (ptrace PTRACE_SEIZE + PTRACE_INTERRUPT: only
+    that thread stops, the others run on) until release(); the kernel lets it go if this
+    process ends first."""
+    SEIZE, INTERRUPT, DETACH, WALL = 0x4206, 0x4207, 17, 0x40000000
+
+    def __init__(self, pid, comm):
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p,
+                                     ctypes.c_void_p]
+        self.tid = None
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                if f.read().strip() == comm:
+                    self.tid = int(tid)
+        if self.tid is None:
+            raise RuntimeError(f"no thread {comm} in process {pid}")
+        for req in (self.SEIZE, self.INTERRUPT):
+            if self.libc.ptrace(req, self.tid, None, None) != 0:
+                raise OSError(ctypes.get_errno(), f"ptrace {req:#x} on thread {self.tid}")
+        os.waitpid(self.tid, self.WALL)
+
+    def release(self):
+        if self.tid is not None:
+            self.libc.ptrace(self.DETACH, self.tid, None, None)
+            self.tid = None
+
+
+def test_pcap_slot_reuse():
+    """A group leaves while its copies wait in the pcap writer's ring (the writer held, as on
+    a slow disk), its counter slot drains (the slot drain waits for the workers, not for the
+    writer) and a new group takes it: every copy of the left group is written into the left
+    group's file, none into the new group's. Before: the writer named the file by the slot's
+    group at open time, so the left group's copies went into mcfan-239.9.9.7_..."""
+    tag = "[pcap slot reuse]"
+    d = os.path.join(TMP, "pcap-reuse")
+    os.makedirs(d)
+    fresh = f"239.10.0.0-239.10.3.252:{PORT}"   # slots 3..1023: no fresh slot is left
+    a = Mcfan("pcapru", [f"net_tap0,iface={TIN}"], ["--worker-engine", f"pcap:{d}", "-i"],
+              console=True)
+    held = None
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        a.console(f"join {fresh}", 0.5)
+        a.console(f"leave {fresh}", 1.0)         # drained on the control tick
+        held = HeldThread(a.p.pid, "mcfan-pcap")
+        send(TIN)
+        time.sleep(0.5)
+        a.console(f"leave 239.9.9.1:{PORT}", 1.0)
+        a.console(f"join 239.9.9.7:{PORT}", 0.5)
+        held.release()
+        time.sleep(0.5)
+        rc, rep = a.stop()
+    finally:
+        if held is not None:
+            held.release()
+        a.kill()
+    if not a.ended(rc, rep, tag):
+        return
+    t.check(re.search(rf"joined 239\.9\.9\.7:{PORT}: counter slot 0,", a.out) is not None,
+            f"{tag} the new group took the left group's slot 0:\n{a.out[-1500:]}")
+    c = engine_conservation(rep, tag)
+    t.check(t.conservation(rep), f"{tag} conservation")
+    per_group = {}
+    for g, lst in pcap_files(d).items():
+        for _, path in lst:
+            rows, r = tshark_fields(path, ["ip.dst"])
+            t.check(r.returncode == 0, f"{tag} tshark reads {path}: {r.stderr[-300:]}")
+            t.check_eq(sorted({x[0] for x in rows}), [g], f"{tag} {path}: only group {g}")
+            per_group[g] = per_group.get(g, 0) + len(rows)
+    t.check_eq(per_group, GROUPS, f"{tag} every frame in its own group's files, no file of "
+               f"239.9.9.7 (it got no frame)")
+    if c is not None:
+        t.check_eq((c.get("pcap_written"), c.get("pcap_write_failed"), c.get("pcap_full")),
+                   (sent_total(), 0, 0), f"{tag} pcap_written, write_failed, full")
+    print(f"deliver: {tag} {per_group}, {c}", flush=True)
 
 
 FULL_FRAMES = 1000       # frames of about 1.4 KB (1.4 MB) into a 256 KiB tmpfs
@@ -873,6 +956,7 @@ def main():
     LAB.main((("memif", test_memif), ("tap", test_tap_rewrite),
               ("refusals", test_refusals), ("pcap_time", test_pcap_time),
               ("pcap_size", test_pcap_size), ("pcap_rejoin", test_pcap_rejoin),
+              ("pcap_slot_reuse", test_pcap_slot_reuse),
               ("set_engine", test_set_engine),
               ("pcap_full_disk", test_pcap_full_disk),
               ("tap_group", test_tap_group),

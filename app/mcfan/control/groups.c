@@ -348,6 +348,29 @@ mcfan_groups_publish(struct mcfan_app *app, const struct mcfan_group_entry *entr
 	return 0;
 }
 
+/* Record the memberships of entries[0..n-1] not yet in their slots' histories (app
+ * slot_history: a join's new entries); under ctl_lock, or before the launch. */
+static void
+record_memberships(struct mcfan_app *app, const struct mcfan_group_entry *entries,
+		   unsigned int n)
+{
+	struct mcfan_slot_history *h;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (entries[i].id >= MCFAN_MAX_GROUPS)
+			continue;
+		h = &app->slot_history[entries[i].id];
+		if (h->join_seq[0] == entries[i].join_seq)
+			continue;
+		memmove(&h->join_seq[1], &h->join_seq[0],
+			(MCFAN_SLOT_HISTORY - 1) * sizeof(h->join_seq[0]));
+		memmove(&h->key[1], &h->key[0], (MCFAN_SLOT_HISTORY - 1) * sizeof(h->key[0]));
+		h->join_seq[0] = entries[i].join_seq;
+		h->key[0] = entries[i].key;
+	}
+}
+
 /* Publish a new entries array (RCU inside), then swap it in for the control side. Takes
  * ownership of entries on success; on failure writes the message, naming the action what.
  * left[0..n_left-1]: the groups the new array leaves out (a leave), whose rows the report
@@ -370,6 +393,7 @@ replace_entries(struct mcfan_app *app, const char *what, struct mcfan_group_entr
 	app->group_entries = entries;
 	__atomic_store_n(&app->n_group_entries, n, __ATOMIC_RELEASE);
 	app->group_entries_gen++;
+	record_memberships(app, entries, n);
 	for (i = 0; i < n_left; i++)
 		mcfan_stats_group_left(app, &left[i]);
 	mcfan_ctl_state_unlock(app);
@@ -429,6 +453,7 @@ mcfan_groups_start(struct mcfan_app *app)
 		app->group_entries[i].key = app->cfg.groups[i];
 		app->group_entries[i].id = (uint16_t)i;
 		app->group_entries[i].inst = app->cfg.group_inst[i]; /* --group-engine */
+		app->group_entries[i].join_seq = ++app->join_seq_last;
 		ret = mcfan_group_assign(&app->group_entries[i], mcfan_live_fanout(&app->live),
 					 eligible, app->n_workers);
 		if (ret < 0)
@@ -436,6 +461,7 @@ mcfan_groups_start(struct mcfan_app *app)
 	}
 	app->n_group_entries = n;
 	app->group_entries_gen++;
+	record_memberships(app, app->group_entries, n);
 	if (n == 0)
 		MCFAN_LOG(WARNING, "no groups joined (--groups): every multicast UDP frame counts "
 			  "as unknown_group\n");
@@ -538,6 +564,7 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 		e->id = slots[i];
 		/* in the table from its first publication: never seen on instance 0 first */
 		e->inst = (uint8_t)inst;
+		e->join_seq = ++app->join_seq_last;
 		ret = assign_workers(e, fanout, eligible, n_el, "join", msg, len);
 		if (ret < 0)
 			goto out;

@@ -56,6 +56,8 @@ struct pcap_file {
 	uint64_t bytes;          /* written so far, bytes */
 	uint64_t opened_ns;      /* CLOCK_MONOTONIC at open */
 	unsigned int seq;        /* of the last file opened, from 1 */
+	uint32_t join_seq;       /* the membership grp names (mcfan_group_entry); 0 = none yet */
+	uint32_t unknown_seq;    /* the last membership that could not be named (logged once) */
 	char grp[MCFAN_GROUP_STR_MAX]; /* the group text in the open file's name */
 	bool failed;             /* the last open failed: retried on the next copy */
 };
@@ -68,7 +70,6 @@ struct pcap_writer {
 	struct rte_mempool *pool;          /* rte_pcapng_copy's */
 	pthread_t thread;
 	bool running;
-	uint32_t groups_gen;               /* app->group_entries_gen files_follow() saw */
 	uint64_t tsc_hz;                   /* the time base of the copies' RX TSC */
 	uint64_t base_tsc;
 	uint64_t base_ns;                  /* CLOCK_REALTIME at base_tsc, ns */
@@ -87,29 +88,29 @@ mono_ns(void)
 	return (uint64_t)ts.tv_sec * PCAP_NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
-/* The group text of counter slot g for a file name ("slotG" if it is not joined now);
- * returns whether it is joined now. */
+/* The group text for a file name of membership join_seq of counter slot g (the group
+ * that held the slot then, joined or left since: app slot_history); false if that
+ * membership is too old to be known (the slot was reused MCFAN_SLOT_HISTORY times since). */
 static bool
-group_name(const struct mcfan_app *app, uint16_t g, char *buf, size_t len)
+group_name(const struct mcfan_app *app, uint16_t g, uint32_t join_seq, char *buf, size_t len)
 {
+	const struct mcfan_slot_history *h = &app->slot_history[g];
 	struct mcfan_flow_key key;
 	bool found = false;
 	unsigned int i;
 	char *c;
 
 	mcfan_ctl_state_lock(app);
-	for (i = 0; i < app->n_group_entries; i++) {
-		if (app->group_entries[i].id == g) {
-			key = app->group_entries[i].key;
+	for (i = 0; i < MCFAN_SLOT_HISTORY && join_seq != 0; i++) {
+		if (h->join_seq[i] == join_seq) {
+			key = h->key[i];
 			found = true;
 			break;
 		}
 	}
 	mcfan_ctl_state_unlock(app);
-	if (!found || mcfan_group_format(&key, buf, len) < 0) {
-		snprintf(buf, len, "slot%u", g);
+	if (!found || mcfan_group_format(&key, buf, len) < 0)
 		return false;
-	}
 	for (c = buf; *c != '\0'; c++)
 		if (*c == ':' || *c == '[' || *c == ']')
 			*c = '_';
@@ -139,16 +140,16 @@ file_path(const struct mcfan_pcap_lcore *p, const char *grp, unsigned int seq, c
 	return n >= 0 && (size_t)n < len;
 }
 
-/* Open the next file of (p, g); false on failure (counted, logged). pcap_files counts it
- * once its first frame is wholly written (write_one). */
+/* Open the next file of (p, group f->grp); false on failure (counted, logged). pcap_files
+ * counts it once its first frame is wholly written (write_one). */
 static bool
-file_open(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f, uint16_t g)
+file_open(struct mcfan_pcap_lcore *p, struct pcap_file *f)
 {
-	char path[PATH_MAX], grp[MCFAN_GROUP_STR_MAX], comment[96];
+	char path[PATH_MAX], comment[96];
+	const char *grp = f->grp;
 	unsigned int tries;
 	int fd;
 
-	group_name(w->app, g, grp, sizeof(grp));
 	/* never over an existing file (the group's files of an earlier membership, whose
 	 * state was another counter slot's, or of an earlier run): the next free number */
 	for (tries = 0;; tries++) {
@@ -194,7 +195,6 @@ file_open(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f
 	f->failed = false;
 	f->bytes = 0;
 	f->opened_ns = mono_ns();
-	memcpy(f->grp, grp, sizeof(f->grp));
 	return true;
 }
 
@@ -216,6 +216,41 @@ file_close(const struct mcfan_pcap_lcore *p, struct pcap_file *f)
 		MCFAN_LOG(ERR, "pcap: cannot remove %s (no frame in it): %s\n", path,
 			  strerror(errno));
 	f->seq--;
+}
+
+/*
+ * Make f the file of membership join_seq of slot g (the copy's: mcfan_mbuf_meta). The slot
+ * drain waits for the workers, not for this writer, so copies of a left group may still be
+ * in the ring when a new group holds its slot: they go on into the left group's file, and
+ * the new group's first copy closes it and starts the new group's own. False when the
+ * membership is too old to name (counted pcap_write_failed by the caller, logged once).
+ */
+static bool
+file_follow(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f, uint16_t g,
+	    uint32_t join_seq)
+{
+	char grp[MCFAN_GROUP_STR_MAX];
+
+	if (f->join_seq == join_seq)
+		return true;
+	if (!group_name(w->app, g, join_seq, grp, sizeof(grp))) {
+		if (f->unknown_seq != join_seq) {
+			MCFAN_LOG(ERR, "pcap: copies of a left group of counter slot %u (lcore %u) "
+				  "whose name is no longer known (the slot was reused %u times "
+				  "since) count as pcap_write_failed\n", g, p->lcore_id,
+				  MCFAN_SLOT_HISTORY);
+			f->unknown_seq = join_seq;
+			wr_count(p, 0, 0, 1, 0, 0);
+		}
+		return false;
+	}
+	file_close(p, f);
+	if (strcmp(grp, f->grp) != 0)
+		f->seq = 0; /* numbered as that group's files (file_open() skips used ones) */
+	memcpy(f->grp, grp, sizeof(f->grp));
+	f->join_seq = join_seq;
+	f->failed = false;
+	return true;
 }
 
 /*
@@ -267,11 +302,16 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	ssize_t len, want;
 	off_t end;
 
+	if (!file_follow(w, p, f, g, meta->join_seq)) {
+		rte_pktmbuf_free(m);
+		wr_count(p, 0, 1, 0, 0, 0);
+		return;
+	}
 	if (f->pc != NULL && ((p->rotate_bytes != 0 && f->bytes >= p->rotate_bytes) ||
 			      (p->rotate_s != 0 &&
 			       mono_ns() - f->opened_ns >= p->rotate_s * PCAP_NS_PER_S)))
 		file_close(p, f);
-	if (f->pc == NULL && !file_open(w, p, f, g)) {
+	if (f->pc == NULL && !file_open(p, f)) {
 		rte_pktmbuf_free(m);
 		wr_count(p, 0, 1, 0, 0, 0);
 		return;
@@ -316,28 +356,6 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	f->bytes += (uint64_t)len;
 }
 
-/* The groups changed (a join, leave or set fanout): an open file whose counter slot another
- * group holds now is closed, so that group's copies start files of their own name. A slot
- * no group holds keeps its file: the copies still on their way are the left group's. */
-static void
-files_follow(struct pcap_writer *w)
-{
-	char grp[MCFAN_GROUP_STR_MAX];
-	size_t i;
-
-	for (i = 0; i < (size_t)w->n * MCFAN_MAX_GROUPS; i++) {
-		struct pcap_file *f = &w->files[i];
-
-		if (f->pc == NULL)
-			continue;
-		if (group_name(w->app, (uint16_t)(i % MCFAN_MAX_GROUPS), grp, sizeof(grp)) &&
-		    strcmp(grp, f->grp) != 0) {
-			file_close(w->lc[i / MCFAN_MAX_GROUPS], f);
-			f->seq = 0; /* numbered as that group's files (file_open() skips used ones) */
-		}
-	}
-}
-
 static void *
 writer_main(void *arg)
 {
@@ -345,16 +363,10 @@ writer_main(void *arg)
 	struct rte_mbuf *pkts[WRITER_BURST];
 	unsigned int i, k, n, work;
 	bool stopping;
-	uint32_t gen;
 
 	for (;;) {
 		/* read before the rings: once stop is seen, one more pass finds them all */
 		stopping = mcfan_atomic_flag_load(&w->stop, memory_order_acquire);
-		gen = __atomic_load_n(&w->app->group_entries_gen, __ATOMIC_ACQUIRE);
-		if (gen != w->groups_gen) {
-			w->groups_gen = gen;
-			files_follow(w);
-		}
 		work = 0;
 		for (i = 0; i < w->n; i++) {
 			n = rte_ring_sc_dequeue_burst(w->lc[i]->ring, (void **)pkts, WRITER_BURST,
