@@ -303,36 +303,44 @@ mcfan_rw_set_serve(struct mcfan_rw *w, uint32_t serve, const char *engine, uint3
 	return true;
 }
 
+int
+mcfan_rw_reader_at(const struct mcfan_rw *w, unsigned int i, uint64_t now_ns,
+		   struct mcfan_rw_reader_info *r)
+{
+	uint64_t head = mcfan_atomic_u64_load(&w->written, memory_order_relaxed);
+	const struct mcfan_rd_reader *row;
+	uint64_t o, cur, last, start;
+
+	if (i >= w->n_readers)
+		return -EINVAL;
+	row = row_at(w, i);
+	o = atomic_load_explicit(&row->owner, memory_order_acquire);
+	r->slot = i;
+	r->owner = o;
+	r->pid = mcfan_rd_owner_pid(o);
+	r->alive = r->pid > 0 && pid_alive(r->pid);
+	r->frames = atomic_load_explicit(&row->frames, memory_order_relaxed);
+	r->lost = atomic_load_explicit(&row->lost, memory_order_relaxed);
+	r->laps = atomic_load_explicit(&row->laps, memory_order_relaxed);
+	cur = atomic_load_explicit(&row->cursor, memory_order_relaxed);
+	last = atomic_load_explicit(&row->last_ns, memory_order_relaxed);
+	start = atomic_load_explicit(&row->started_ns, memory_order_relaxed);
+	r->lag = head > cur ? head - cur : 0;
+	r->idle_ns = now_ns > last ? now_ns - last : 0;
+	r->age_ns = now_ns > start ? now_ns - start : 0;
+	r->waiting = atomic_load_explicit(&row->waiting, memory_order_relaxed) != 0;
+	return r->pid > 0 ? 1 : 0;
+}
+
 unsigned int
 mcfan_rw_readers(const struct mcfan_rw *w, struct mcfan_rw_reader_info *out, unsigned int max,
 		 uint64_t now_ns)
 {
-	uint64_t head = mcfan_atomic_u64_load(&w->written, memory_order_relaxed);
 	unsigned int i, n = 0;
 
-	for (i = 0; i < w->n_readers && n < max; i++) {
-		const struct mcfan_rd_reader *row = row_at(w, i);
-		uint64_t o = atomic_load_explicit(&row->owner, memory_order_acquire);
-		struct mcfan_rw_reader_info *r = &out[n];
-		uint64_t cur, last, start;
-
-		if (mcfan_rd_owner_pid(o) <= 0)
-			continue;
-		r->slot = i;
-		r->pid = mcfan_rd_owner_pid(o);
-		r->alive = pid_alive(r->pid);
-		r->frames = atomic_load_explicit(&row->frames, memory_order_relaxed);
-		r->lost = atomic_load_explicit(&row->lost, memory_order_relaxed);
-		r->laps = atomic_load_explicit(&row->laps, memory_order_relaxed);
-		cur = atomic_load_explicit(&row->cursor, memory_order_relaxed);
-		last = atomic_load_explicit(&row->last_ns, memory_order_relaxed);
-		start = atomic_load_explicit(&row->started_ns, memory_order_relaxed);
-		r->lag = head > cur ? head - cur : 0;
-		r->idle_ns = now_ns > last ? now_ns - last : 0;
-		r->age_ns = now_ns > start ? now_ns - start : 0;
-		r->waiting = atomic_load_explicit(&row->waiting, memory_order_relaxed) != 0;
-		n++;
-	}
+	for (i = 0; i < w->n_readers && n < max; i++)
+		if (mcfan_rw_reader_at(w, i, now_ns, &out[n]) > 0)
+			n++;
 	return n;
 }
 

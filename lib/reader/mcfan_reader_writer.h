@@ -161,7 +161,10 @@ mcfan_rw_tsc_ns(const struct mcfan_rw_table *t, uint64_t tsc)
 /** One reader of a ring, as mcfan_rw_readers() reports it. */
 struct mcfan_rw_reader_info {
 	unsigned int slot;   /**< Row in the reader table. */
-	int32_t pid;         /**< The reader's process id. */
+	/** The row's owner word (pid | generation << 32): a new reader in the row, or the
+	 * row freed, changes it. */
+	uint64_t owner;
+	int32_t pid;         /**< The reader's process id; 0 for a free row. */
 	bool alive;          /**< The process exists (kill(pid, 0)). */
 	uint64_t frames;     /**< Frames it read. */
 	uint64_t lost;       /**< Frames it lost, lapped. */
@@ -280,6 +283,23 @@ bool mcfan_rw_set_serve(struct mcfan_rw *w, uint32_t serve, const char *engine,
  */
 unsigned int mcfan_rw_readers(const struct mcfan_rw *w, struct mcfan_rw_reader_info *out,
 			      unsigned int max, uint64_t now_ns);
+
+/**
+ * Read one row of a ring's reader table, free or not; any thread. A free row (pid 0) keeps
+ * the counters of the reader that freed it (mcfan_reader_close()) until the next reader
+ * claims it, so the read side can count a closed reader's last frames.
+ *
+ * @param i
+ *   Row, 0..n_readers-1.
+ * @param now_ns
+ *   CLOCK_MONOTONIC now, ns (idle and age are measured from it).
+ * @param out
+ *   Receives the row; alive is false for a free row.
+ * @return
+ *   1 if a reader owns the row, 0 if it is free, -EINVAL if i is past the table.
+ */
+int mcfan_rw_reader_at(const struct mcfan_rw *w, unsigned int i, uint64_t now_ns,
+		       struct mcfan_rw_reader_info *out);
 
 /**
  * Take back the waiting count of readers whose process is gone (they died asleep), so the

@@ -24,6 +24,8 @@
    zeroes every counter, the feed ones too.
 4. group="_other" across joins and leaves (other_run, root): a real Prometheus sees no reset
    of any _other series while groups leave, join and are not promoted; exact pages each step.
+5. reader="_other" across readers closing (readers_other_run): consecutive pages never show
+   a counter that went back, and the closed readers' counts stay in _other, exactly.
 Prometheus, promtool and the OpenMetrics parser missing: 77 (skip).
 """
 
@@ -1469,6 +1471,106 @@ def readers_run(tmp):
                 os.unlink(os.path.join("/dev/shm", f))
 
 
+def readers_other_run(tmp):
+    """reader="_other" never goes back when readers close (docs/metrics.md "Cardinality"):
+    --metrics-max-groups 1, two rings (239.9.9.1 of its own, 239.9.9.2 under group _other).
+    Readers A and B on ring 1 (A first: the one place of its own; B under reader _other of
+    ring 1) and C on ring 2 (under group _other, reader _other) read every frame; then all
+    three close and D opens on ring 1 (A's place is free again: D takes it; B's counts are
+    not replaced by D's). Every page from before the closes to the end: no counter sample
+    lower than on the page before, and reader _other holds B's and C's counts exactly.
+    Before: the closed readers left the reader table and their counts the _other sums, and
+    a reader of _other was promoted to a place freed."""
+    per = {1: 40, 2: 30}
+    frames = []
+    for g, n in per.items():
+        frames += [t.udp4_frame(f"239.9.9.{g}", 3999, data=b"o" * (20 + g))] * n
+    pcap = os.path.join(tmp, "rdo.pcap")
+    t.write_pcap(pcap, frames)
+    mport = free_port()
+    eal = t.eal_args("metrics-rdo")[2:] + ["--lcores", "0@0,1@1,2@1",
+                                          "--vdev", f"net_pcap0,rx_pcap={pcap}"]
+    prefix = eal[eal.index("--file-prefix") + 1]
+    build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(t.mcfan_path()))))
+    rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
+    proc = t.McfanProcess(eal, ["--groups", "239.9.9.1-2:3999", "--rx-lcores", "1",
+                                "--worker-lcores", "2", "--worker-engine", "readers",
+                                "--metrics-max-groups", "1", "--metrics-listen", str(mport),
+                                "--duration", "30"])
+    rds, pages = {}, []
+    fams = ("mcfan_reader_frames_total", "mcfan_reader_lost_frames_total",
+            "mcfan_reader_lapped_total")
+
+    def reader(name, g):
+        rds[name] = subprocess.Popen([rd_bin, "--file-prefix", prefix, "--group",
+                                      f"239.9.9.{g}:3999", "--oldest", "--quiet", "--no-seq",
+                                      "--seconds", "40"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def page():
+        smp = samples(http_get(mport)[2].decode())
+        pages.append(smp)
+        return smp
+
+    def others(smp):
+        return {(dict(lb)["group"], dict(lb)["reader"]): v for lb, v in
+                series(smp, "mcfan_reader_frames_total").items() if dict(lb)["reader"] == "_other"}
+
+    try:
+        if not t.check(wait_metrics(mport, proc), "readers _other run serves /metrics"):
+            return
+        reader("A", 1)
+        time.sleep(1.0)          # A is seen first: the place of its own
+        page()
+        reader("B", 1)
+        reader("C", 2)
+        smp, body = settle(mport, lambda s: sum(series(s, "mcfan_reader_frames_total")
+                                                .values()) == 2 * per[1] + per[2])
+        if not t.check(smp is not None, "readers _other run: A, B, C read every frame:\n" +
+                       "\n".join(ln for ln in body.splitlines()
+                                 if ln.startswith("mcfan_reader_"))):
+            return
+        pages.append(smp)
+        want = {("239.9.9.1:3999", "_other"): float(per[1]), ("_other", "_other"): float(per[2])}
+        t.check_eq(others(smp), want, "before the closes: B under ring 1's _other, C under "
+                   "group _other")
+        for name in ("B", "C", "A"):
+            rds[name].send_signal(signal.SIGINT)
+            t.check_eq(rds[name].wait(10), 0, f"reader {name} closes")
+            page()
+        reader("D", 1)
+        smp, body = settle(mport, lambda s: any(dict(lb).get("reader") not in ("_other", None)
+                                                for lb in series(s, "mcfan_reader_frames_total")))
+        t.check(smp is not None, "readers _other run: D seen")
+        if smp is not None:
+            pages.append(smp)
+            t.check_eq(others(smp), want, "after the closes: B's and C's counts still in "
+                       "_other, exactly")
+            own = {dict(lb)["reader"]: v for lb, v in series(smp, "mcfan_reader_frames_total")
+                   .items() if dict(lb)["reader"] != "_other"}
+            t.check_eq(list(own.values()), [float(per[1])], f"D has the freed place of its "
+                       f"own and read ring 1: {own}")
+        went_back = []
+        for a, b in zip(pages, pages[1:]):
+            for fam in fams:
+                sa, sb = series(a, fam), series(b, fam)
+                went_back += [(fam, dict(lb), sa[lb], sb.get(lb)) for lb in sa
+                              if dict(lb)["reader"] == "_other" and sb.get(lb, 0.0) < sa[lb]]
+        t.check_eq(went_back, [], f"no reader _other counter went back over {len(pages)} pages")
+    finally:
+        for r in rds.values():
+            if r.poll() is None:
+                r.kill()
+                r.wait()
+        if proc.p.poll() is None:
+            proc.signal(signal.SIGINT)
+            proc.wait(30)
+        t.remove_runtime_dir(eal)
+        for f in os.listdir("/dev/shm"):
+            if f.startswith(f"mcfan.{prefix}."):
+                os.unlink(os.path.join("/dev/shm", f))
+
+
 def shared_rx_run(tmp):
     """Drops per port when ONE RX lcore polls both ports (lcore 1; worker lcore 2): the
     lcore counts each (port, queue) pair apart, so each port's drop series is exactly its
@@ -1536,7 +1638,9 @@ def main():
                 ("main", lambda: main_run(pcap, tmp)), ("max_groups", lambda: max_groups_run(tmp)),
                 ("other", lambda: other_run(tmp)),
                 ("labels", lambda: labels_run(tmp)), ("engines", lambda: engines_run(tmp)),
-                ("readers", lambda: readers_run(tmp)), ("shared_rx", lambda: shared_rx_run(tmp)))
+                ("readers", lambda: readers_run(tmp)),
+                ("readers_other", lambda: readers_other_run(tmp)),
+                ("shared_rx", lambda: shared_rx_run(tmp)))
         for name, run in runs:
             if not only or name in only:
                 run()

@@ -19,6 +19,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
+#include <rte_spinlock.h>
 
 #include "mcfan.h"
 #include "log.h"
@@ -34,10 +35,20 @@
 static_assert(MCFAN_RW_TABLE_SLOTS == MCFAN_MAX_GROUPS, "a ring pointer per counter slot");
 static_assert(MCFAN_RW_TABLE_WORKERS >= MCFAN_MAX_WORKERS, "a counter block per worker");
 
+/* What the read side last saw of one row of a ring's reader table (the tally below). */
+struct reader_tally {
+	uint64_t owner;                  /* owner word last seen (pid 0: no reader) */
+	uint64_t frames, lost, laps;     /* its reader's counts last seen */
+	bool own;                        /* its reader has series of its own (mcfan_readers_view) */
+};
+
 struct readers_ring {
 	struct mcfan_rw *w;
 	struct mcfan_flow_key key;
 	bool superseded;                 /* a newer ring of the group exists (action lock) */
+	/* the tally: [w->n_readers], made with the ring; read and written under tally_lock */
+	struct reader_tally *tally;
+	struct mcfan_readers_gone gone;  /* readers without own series gone, tally_lock */
 };
 
 /* The control side's state; table first: app->readers points at it. */
@@ -52,6 +63,11 @@ struct mcfan_readers {
 	struct readers_ring rings[READERS_RINGS_MAX];
 	struct mcfan_atomic_u32 n_rings;
 	uint64_t next_reap_tsc;
+	/* the read side's memory of the readers (rings[].tally, gone, n_own), so that /metrics
+	 * counters never go back when readers come and go: any control thread (console,
+	 * telemetry, /metrics, the tick), never a data lcore */
+	rte_spinlock_t tally_lock;
+	unsigned int n_own;              /* readers present now with series of their own */
 };
 
 static struct mcfan_readers *
@@ -147,6 +163,12 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 	if (ret < 0)
 		return mcfan_err_set(msg, len, ret, "reader ring for %s in /dev/shm: %s", text,
 				     strerror(-ret));
+	rd->rings[n].tally = calloc(w->n_readers, sizeof(rd->rings[n].tally[0]));
+	if (rd->rings[n].tally == NULL) {
+		mcfan_rw_destroy(w);
+		return mcfan_err_set(msg, len, -ENOMEM, "reader ring for %s: out of memory", text);
+	}
+	memset(&rd->rings[n].gone, 0, sizeof(rd->rings[n].gone));
 	/* coalesced wakes (lib/reader): the budget in TSC cycles, the workers' clock */
 	mcfan_rw_set_wake(w, rd->wake_frames, rd->wake_cycles);
 	/* the old ring (another writer) stays mapped until exit: copies in flight may reach it */
@@ -217,6 +239,7 @@ mcfan_readers_start(struct mcfan_app *app)
 		MCFAN_LOG(ERR, "reader rings: out of memory\n");
 		return -ENOMEM;
 	}
+	rte_spinlock_init(&rd->tally_lock);
 	file_prefix(rd->prefix, sizeof(rd->prefix));
 	rd->n_slots = app->cfg.reader_ring_frames != 0 ? app->cfg.reader_ring_frames :
 		      MCFAN_RW_SLOTS_DEFAULT;
@@ -323,6 +346,101 @@ mcfan_readers_sync(struct mcfan_app *app)
 	}
 }
 
+static void
+gone_add(struct mcfan_readers_gone *g, uint64_t frames, uint64_t lost, uint64_t laps)
+{
+	g->frames += frames;
+	g->lost += lost;
+	g->laps += laps;
+}
+
+/*
+ * Bring row x->slot of ring ri's tally up to x (mcfan_rw_reader_at()): a reader that left
+ * (its row freed, or taken by another reader) has its counts added to the ring's gone when
+ * it had no series of its own (all of them when the row was freed and not taken since, else
+ * the counts last seen: the new reader zeroed them); a reader seen for the first time gets
+ * its place. The counts kept never go back. tally_lock held.
+ */
+static void
+tally_row(const struct mcfan_app *app, struct mcfan_readers *rd, unsigned int ri,
+	  const struct mcfan_rw_reader_info *x)
+{
+	struct readers_ring *r = &rd->rings[ri];
+	struct reader_tally *t = &r->tally[x->slot];
+	unsigned int cap = app->cfg.metrics_max_groups;
+	bool freed_since = x->pid <= 0 && (x->owner >> 32) == (t->owner >> 32) + 1;
+
+	if (t->owner != x->owner) {
+		if (mcfan_rd_owner_pid(t->owner) > 0) {
+			if (freed_since) {
+				t->frames = RTE_MAX(t->frames, x->frames);
+				t->lost = RTE_MAX(t->lost, x->lost);
+				t->laps = RTE_MAX(t->laps, x->laps);
+			}
+			if (!t->own)
+				gone_add(&r->gone, t->frames, t->lost, t->laps);
+			else
+				rd->n_own--;
+			/* freed again after readers came unseen: the last one's counts */
+			if (x->pid <= 0 && !freed_since)
+				gone_add(&r->gone, x->frames, x->lost, x->laps);
+		} else if (x->pid <= 0) {
+			/* readers came and left unseen: the last one's counts are in the row */
+			gone_add(&r->gone, x->frames, x->lost, x->laps);
+		}
+		t->owner = x->owner;
+		t->frames = 0;
+		t->lost = 0;
+		t->laps = 0;
+		t->own = x->pid > 0 && ri < cap && rd->n_own < cap;
+		if (t->own)
+			rd->n_own++;
+	}
+	if (x->pid <= 0)
+		return;
+	t->frames = RTE_MAX(t->frames, x->frames);
+	t->lost = RTE_MAX(t->lost, x->lost);
+	t->laps = RTE_MAX(t->laps, x->laps);
+}
+
+/*
+ * Every row of ring ri through the tally; the readers present into v (when not NULL: its
+ * readers and own arrays hold the ring's n_readers rows), counts as the tally keeps them.
+ * tally_lock held.
+ */
+static void
+tally_ring(const struct mcfan_app *app, struct mcfan_readers *rd, unsigned int ri,
+	   uint64_t now, struct mcfan_readers_view *v)
+{
+	const struct mcfan_rw *w = rd->rings[ri].w;
+	struct mcfan_rw_reader_info x;
+	unsigned int j;
+
+	for (j = 0; j < w->n_readers; j++) {
+		if (mcfan_rw_reader_at(w, j, now, &x) < 0)
+			break;
+		tally_row(app, rd, ri, &x);
+		if (v == NULL || x.pid <= 0)
+			continue;
+		x.frames = rd->rings[ri].tally[j].frames;
+		x.lost = rd->rings[ri].tally[j].lost;
+		x.laps = rd->rings[ri].tally[j].laps;
+		v->own[v->n_readers] = rd->rings[ri].tally[j].own;
+		v->readers[v->n_readers++] = x;
+	}
+	if (v != NULL)
+		v->gone = rd->rings[ri].gone;
+}
+
+static uint64_t
+mono_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
 void
 mcfan_readers_tick(struct mcfan_app *app)
 {
@@ -336,6 +454,11 @@ mcfan_readers_tick(struct mcfan_app *app)
 	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
 	for (i = 0; i < n; i++)
 		mcfan_rw_reap(rd->rings[i].w);
+	/* the tally sees a closed reader's last counts before another reader takes its row */
+	rte_spinlock_lock(&rd->tally_lock);
+	for (i = 0; i < n; i++)
+		tally_ring(app, rd, i, mono_now_ns(), NULL);
+	rte_spinlock_unlock(&rd->tally_lock);
 }
 
 void
@@ -348,8 +471,10 @@ mcfan_readers_free(struct mcfan_app *app)
 		return;
 	app->readers = NULL;
 	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		mcfan_rw_destroy(rd->rings[i].w);
+		free(rd->rings[i].tally);
+	}
 	rte_free(rd);
 }
 
@@ -386,8 +511,10 @@ mcfan_readers_view_free(struct mcfan_readers_view *v, unsigned int n)
 
 	if (v == NULL)
 		return;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(v[i].readers);
+		free(v[i].own);
+	}
 	free(v);
 }
 
@@ -396,9 +523,8 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		   struct mcfan_readers_worker_view *workers, unsigned int max_workers,
 		   unsigned int *n_workers)
 {
-	const struct mcfan_readers *rd = readers_of(app);
+	struct mcfan_readers *rd = readers_of(app);
 	struct mcfan_readers_view *v;
-	struct timespec ts;
 	unsigned int i, n, k = 0;
 	uint64_t now;
 
@@ -407,8 +533,7 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		*n_workers = 0;
 	if (rd == NULL)
 		return -ENODEV;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+	now = mono_now_ns();
 	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
 	v = calloc(RTE_MAX(n, 1u), sizeof(*v));
 	if (v == NULL)
@@ -430,12 +555,16 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		r->serve = mcfan_rd_serve_read(w->hdr, &r->serve_lcore, r->serve_engine,
 					       sizeof(r->serve_engine));
 		r->readers = calloc(w->n_readers, sizeof(*r->readers));
-		if (r->readers == NULL) {
+		r->own = calloc(w->n_readers, sizeof(*r->own));
+		if (r->readers == NULL || r->own == NULL) {
 			mcfan_readers_view_free(v, n);
 			return -ENOMEM;
 		}
-		r->n_readers = mcfan_rw_readers(w, r->readers, w->n_readers, now);
 	}
+	rte_spinlock_lock(&rd->tally_lock);
+	for (i = 0; i < n; i++)
+		tally_ring(app, rd, i, now, &v[i]);
+	rte_spinlock_unlock(&rd->tally_lock);
 	for (i = 0; workers != NULL && i < app->n_workers && k < max_workers; i++) {
 		const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[i]];
 		const struct mcfan_rw_worker *c = &rd->table.worker[i];

@@ -28,6 +28,13 @@
 /** Name of the worker engine that writes reader rings. */
 #define MCFAN_READERS_ENGINE "readers"
 
+/** Counts of readers gone from a ring (closed, or their row taken by another reader). */
+struct mcfan_readers_gone {
+	uint64_t frames;                 /**< Frames they read. */
+	uint64_t lost;                   /**< Frames they lost, lapped. */
+	uint64_t laps;                   /**< Times they were lapped. */
+};
+
 /** One ring, as the read side copies it. */
 struct mcfan_readers_view {
 	char group[MCFAN_RD_GROUP_MAX];  /**< "239.9.9.1:3999". */
@@ -45,6 +52,20 @@ struct mcfan_readers_view {
 	char serve_engine[MCFAN_RD_ENGINE_MAX]; /**< The other engine ("count"), or "". */
 	unsigned int n_readers;          /**< Entries of readers[]. */
 	struct mcfan_rw_reader_info *readers; /**< Its readers, dead ones included. */
+	/**
+	 * Per reader (same index as readers): true if it has series of its own on /metrics.
+	 * Decided when the read side first sees the reader and kept while it stays: the first
+	 * --metrics-max-groups readers of the first --metrics-max-groups rings that are
+	 * there at once get one; a reader that leaves frees its place for the next one to come,
+	 * and a reader without one is never promoted (docs/metrics.md "Cardinality").
+	 */
+	bool *own;
+	/**
+	 * The readers without series of their own that have left the ring since the start,
+	 * their counts when last seen (the whole of them when the read side saw the row freed):
+	 * with the present ones they make reader="_other" monotonic.
+	 */
+	struct mcfan_readers_gone gone;
 };
 
 /** Counters of one worker lcore that runs the engine. */

@@ -1062,6 +1062,15 @@ reader_sum_add(struct reader_sum *s, const struct mcfan_rw_reader_info *x)
 	s->lag += x->lag;
 }
 
+/* The counts of a ring's readers gone (no lag: they wait for no frame). */
+static void
+reader_sum_gone(struct reader_sum *s, const struct mcfan_readers_gone *g)
+{
+	s->frames += g->frames;
+	s->lost += g->lost;
+	s->laps += g->laps;
+}
+
 /* Family f's sample of one reader or of a sum of readers, labels l. */
 static void
 reader_samples(struct expo *e, const char *l, const struct reader_sum *s, unsigned int f)
@@ -1076,9 +1085,11 @@ reader_samples(struct expo *e, const char *l, const struct reader_sum *s, unsign
 /*
  * Reader rings (control/readers.h, docs/readers.md), when a worker runs the readers engine:
  * per ring (capped like the groups: the first --metrics-max-groups rings, the rest summed
- * under group="_other"), per worker, and per reader: at most --metrics-max-groups readers
- * in all have series of their own (ring order, then table order), the others are summed
- * per ring under reader="_other" (those of the rings past the cap under group="_other").
+ * under group="_other"; rings are only ever appended), per worker, and per reader: at most
+ * --metrics-max-groups readers at once have series of their own (decided when the read side
+ * first sees them: mcfan_readers_view own), the others are summed per ring under
+ * reader="_other" (those of the rings past the cap under group="_other"), with the counts
+ * of such readers that have left (gone), so that no _other counter goes back.
  */
 static int
 put_readers(struct expo *e, struct mcfan_app *app)
@@ -1116,7 +1127,7 @@ put_readers(struct expo *e, struct mcfan_app *app)
 	struct reader_sum rs, other_rs;
 	uint64_t rv[RTE_DIM(rfams)], ov[RTE_DIM(rfams)];
 	unsigned int i, j, f, nw = 0, shown, cap = app->cfg.metrics_max_groups;
-	unsigned int own, any_other;
+	unsigned int any_other;
 	char l[LABELS_MAX];
 	int n;
 
@@ -1167,13 +1178,20 @@ put_readers(struct expo *e, struct mcfan_app *app)
 	}
 	for (f = 0; f < RTE_DIM(pfams); f++) {
 		family(e, pfams[f].name, pfams[f].type, NULL, pfams[f].help);
-		own = 0;
 		any_other = 0;
 		memset(&other_rs, 0, sizeof(other_rs));
 		for (i = 0; i < (unsigned int)n; i++) {
-			bool ring_other = false;
+			const struct mcfan_readers_gone *g = &v[i].gone;
+			bool had = g->frames != 0 || g->lost != 0 || g->laps != 0;
+			bool ring_other = i < shown && had;
 
 			memset(&rs, 0, sizeof(rs));
+			if (i >= shown) {
+				reader_sum_gone(&other_rs, g);
+				any_other |= had;
+			} else {
+				reader_sum_gone(&rs, g);
+			}
 			for (j = 0; j < v[i].n_readers; j++) {
 				const struct mcfan_rw_reader_info *x = &v[i].readers[j];
 				struct reader_sum one = {0};
@@ -1183,12 +1201,11 @@ put_readers(struct expo *e, struct mcfan_app *app)
 					any_other = 1;
 					continue;
 				}
-				if (own >= cap) {
+				if (!v[i].own[j]) {
 					reader_sum_add(&rs, x);
 					ring_other = true;
 					continue;
 				}
-				own++;
 				reader_sum_add(&one, x);
 				l[0] = '\0';
 				label(l, sizeof(l), "group", v[i].group);
