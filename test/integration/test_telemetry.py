@@ -21,7 +21,11 @@ client (dpdk-telemetry.py), as documented in docs/telemetry.md.
 2. 1024 groups: every page of /mcfan/groups is valid JSON under the 16 KiB output limit, no
    element lost, and the pages cover the 1024 groups exactly once (the longest page is made
    of the longest IPv6 groups with port 65535).
-3. 128 lcores (EAL --lcores '0@0,(1-127)@(0-1)', 1 RX + 126 workers on 2 CPUs): /mcfan/msacc,
+3. Source-specific groups (IGMPv3/MLDv2 INCLUDE, GROUP@SOURCE): /mcfan/groups has each
+   group's sources in its sources column ("" for any source), /mcfan/groups,GROUP a sources
+   list ([] for any source), through the socket and dpdk-telemetry.py; the JSON report's
+   groups[] the same lists, the text report a "(sources S+S)" on the group's row.
+4. 128 lcores (EAL --lcores '0@0,(1-127)@(0-1)', 1 RX + 126 workers on 2 CPUs): /mcfan/msacc,
    /mcfan/lcores and the others have every row, valid JSON, under the limit.
 
 Usage: test_telemetry.py MCFAN_BINARY"""
@@ -63,7 +67,7 @@ KEYS = {
     "/mcfan/msacc/types": {"lcores", "role", "wall_cycles", "busy_bp"} |
                           {s + "_bp" for s in STATES},
     "/mcfan/groups": {"total", "page", "pages", "group", "udp_port", "frames", "bytes",
-                      "n_workers", "copies", "copy_drops"},
+                      "n_workers", "copies", "copy_drops", "sources"},
     "/mcfan/rings": {"rx_lcores", "lcore", "size", "count", "high_water", "enqueued", "drops",
                      "frames"},
     "/mcfan/counters": {"rx_frames", "rx_bytes", "delivered_frames", "copies_offered",
@@ -79,7 +83,7 @@ MSACC_ONE_KEYS = ({"lcore", "role", "wall_cycles", "tsc_hz", "busy_cycles", "bus
                    "ctx_switches_voluntary", "ctx_switches_involuntary"} |
                   {s + "_cycles" for s in STATES} | {s + "_bp" for s in STATES})
 GROUP_ONE_KEYS = {"group", "udp_port", "fanout", "frames", "copies", "copy_drops", "bytes",
-                  "first_rx_tsc", "last_rx_tsc", "workers"}
+                  "first_rx_tsc", "last_rx_tsc", "workers", "sources"}
 # Columns of the table-shaped replies (parallel arrays, one element a row).
 COLUMNS = {
     "/mcfan/lcores": sorted(KEYS["/mcfan/lcores"]),
@@ -87,7 +91,7 @@ COLUMNS = {
     "/mcfan/msacc/types": ["lcores", "role", "wall_cycles", "busy_bp"] +
                           [s + "_bp" for s in STATES],
     "/mcfan/groups": ["group", "udp_port", "frames", "bytes", "n_workers", "copies",
-                      "copy_drops"],
+                      "copy_drops", "sources"],
     "/mcfan/rings": ["lcore", "size", "count", "high_water", "enqueued", "drops", "frames"],
 }
 
@@ -701,7 +705,68 @@ def test_1024_groups():
 
 
 # ---------------------------------------------------------------------------------------------
-# 3. 128 lcores on 2 CPUs.
+# 3. Source-specific groups.
+
+GROUPS_SSM = ("239.9.9.1:3999,232.2.2.2@198.18.0.9,232.1.1.1:5000@198.18.0.1+198.18.0.3,"
+              "[ff3e::5]:5000@[fe80::1]")
+
+
+def test_source_specific():
+    """The sources of source-specific groups in /mcfan/groups (both forms) and the report.
+    Before: only the console's join and show groups named them."""
+    what = "source-specific"
+    pcap = os.path.join(TMP, "ssm.pcap")
+    t.write_pcap(pcap, [t.udp4_frame("239.9.9.1", 3999)] * 10)
+    e = eal("tel-ssm", "0@0,1@1,2@0", pcap)
+    report = os.path.join(TMP, "ssm.json")
+    proc = t.McfanProcessRaw(e, ["--groups", GROUPS_SSM, "--duration", "600",
+                                 "--report-json", report])
+    try:
+        tel = t.Telemetry(t.telemetry_socket(e), timeout=120, proc=proc)
+        if not t.check(tel.wait_ready(timeout=120) is not None,
+                       f"[{what}] /mcfan/* commands answer"):
+            return
+        g, _ = tel.query("/mcfan/groups")
+        if check_columns("/mcfan/groups", g, 4, f" [{what}]"):
+            t.check_eq(list(zip(g["group"], g["udp_port"], g["sources"])),
+                       [("239.9.9.1", 3999, ""), ("232.2.2.2", 0, "198.18.0.9"),
+                        ("232.1.1.1", 5000, "198.18.0.1+198.18.0.3"),
+                        ("[ff3e::5]", 5000, "[fe80::1]")],
+                       f"[{what}] /mcfan/groups: each group's sources, '' for any source")
+        for grp, want in (("239.9.9.1:3999", []), ("232.2.2.2", ["198.18.0.9"]),
+                          ("232.1.1.1:5000", ["198.18.0.1", "198.18.0.3"]),
+                          ("[ff3e::5]:5000", ["fe80::1"])):
+            one, _ = tel.query(f"/mcfan/groups,{grp}")
+            if check_keys("/mcfan/groups", one, GROUP_ONE_KEYS, f" [{what}] {grp}"):
+                t.check_eq(one["sources"], want, f"[{what}] /mcfan/groups,{grp}: sources")
+        parsed, out = t.telemetry_cli(t.file_prefix(e), "/mcfan/groups,232.1.1.1:5000")
+        t.check_eq((parsed or {}).get("/mcfan/groups", {}).get("sources"),
+                   ["198.18.0.1", "198.18.0.3"],
+                   f"[{what}] dpdk-telemetry.py /mcfan/groups,232.1.1.1:5000: {out[-300:]!r}")
+        tel.close()
+    except (OSError, ValueError, RuntimeError, subprocess.TimeoutExpired) as ex:
+        t.check(False, f"[{what}] telemetry session: {ex!r}")
+    finally:
+        stop(proc, what)
+        t.remove_runtime_dir(e)
+    rep = load_report(report, what)
+    if rep:
+        t.check_eq([(x["group"], x["udp_port"], x["sources"]) for x in rep["groups"]],
+                   [("239.9.9.1", 3999, []), ("232.2.2.2", None, ["198.18.0.9"]),
+                    ("232.1.1.1", 5000, ["198.18.0.1", "198.18.0.3"]),
+                    ("ff3e::5", 5000, ["fe80::1"])],
+                   f"[{what}] report groups[]: sources, [] for any source")
+    rows = re.findall(r"^  (\S+) +(\S+) +partition .*?(?:  \(sources (\S+)\))?$",
+                      proc.stdout(), re.M)
+    t.check_eq([r for r in rows if r[0] in ("239.9.9.1", "232.2.2.2", "232.1.1.1", "ff3e::5")],
+               [("239.9.9.1", "3999", ""), ("232.2.2.2", "any", "198.18.0.9"),
+                ("232.1.1.1", "5000", "198.18.0.1+198.18.0.3"),
+                ("ff3e::5", "5000", "[fe80::1]")],
+               f"[{what}] text report: the sources on each source-specific group's row")
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. 128 lcores on 2 CPUs.
 
 def test_128_lcores():
     what = "128 lcores"
@@ -801,7 +866,7 @@ def main():
         sys.exit(77)
     try:
         for fn in (test_loaded_run, test_clear_under_queries, test_1024_groups,
-                   test_128_lcores):
+                   test_source_specific, test_128_lcores):
             if only and only not in fn.__name__:
                 continue
             t0 = time.monotonic()

@@ -740,6 +740,29 @@ mcfan_igmp_sources_text(const struct mcfan_app *app, const struct mcfan_flow_key
 	return n;
 }
 
+unsigned int
+mcfan_igmp_sources_list(const struct mcfan_app *app, const struct mcfan_flow_key *key,
+			char (*out)[MCFAN_IGMP_ADDR_STR], unsigned int max)
+{
+	struct mcfan_igmp *g = app->igmp;
+	uint8_t proto = key->family == MCFAN_FAMILY_IPV6 ? MCFAN_IGMP_PROTO_MLD :
+		MCFAN_IGMP_PROTO_IGMP;
+	unsigned int i, n = 0;
+
+	if (g == NULL)
+		return 0;
+	rte_spinlock_lock(&g->lock);
+	for (i = 0; i < g->n_ssm; i++) {
+		if (!mcfan_flow_key_equal(&g->ssm[i].key, key))
+			continue;
+		if (n < max)
+			mcfan_igmp_addr_format(proto, g->ssm[i].source, out[n]);
+		n++;
+	}
+	rte_spinlock_unlock(&g->lock);
+	return n;
+}
+
 int
 mcfan_igmp_read_groups(const struct mcfan_app *app, uint16_t port, unsigned int proto_idx_,
 		       struct mcfan_igmp_group_view *out, unsigned int max)

@@ -230,4 +230,23 @@ int mcfan_igmp_read_groups(const struct mcfan_app *app, uint16_t port, unsigned 
 unsigned int mcfan_igmp_sources_text(const struct mcfan_app *app,
 				     const struct mcfan_flow_key *key, char *buf, size_t len);
 
+/**
+ * The sources a joined group was joined from, one address a row ("198.18.0.1", "fe80::1":
+ * no brackets), for the telemetry reply and the report; any control thread, the lock of
+ * mcfan_igmp_sources_text().
+ *
+ * @param key
+ *   The group, as joined.
+ * @param out
+ *   Receives up to max addresses, in the order they were given at the join.
+ * @param max
+ *   Room in out (MCFAN_IGMP_MAX_SOURCES holds every source a group may have).
+ * @return
+ *   The number of sources (0 for a group joined from any source, or before
+ *   mcfan_igmp_init()); only the first max are written.
+ */
+unsigned int mcfan_igmp_sources_list(const struct mcfan_app *app,
+				     const struct mcfan_flow_key *key,
+				     char (*out)[MCFAN_IGMP_ADDR_STR], unsigned int max);
+
 #endif /* MCFAN_CONTROL_IGMP_H */

@@ -22,6 +22,7 @@
 #include "mcfan.h"
 #include "log.h"
 #include "control/engine.h"
+#include "control/igmp.h"
 #include "control/idle.h"
 #include "control/kernel.h"
 #include "control/overrun.h"
@@ -278,6 +279,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	struct mcfan_kernel_view kv;
 	struct rte_eth_stats ps;
 	char *text, addr[MCFAN_GROUP_STR_MAX], span[96], reasm[256];
+	char src[MCFAN_IGMP_MAX_SOURCES * (MCFAN_IGMP_ADDR_STR + 3)];
 	unsigned int i, w;
 	int n, ng, nr, nl;
 	uint64_t clear_tsc;
@@ -361,6 +363,10 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		for (w = 0; w < app->n_workers; w++)
 			if (mcfan_bits_test(gv[i].worker_bits, w))
 				fprintf(f, " %u", app->worker_lcore_ids[w]);
+		/* a source-specific group joined now: its sources, as a group list writes them */
+		if (!gv[i].left && mcfan_igmp_sources_text(app, &gv[i].entry->key, src,
+							   sizeof(src)) > 0)
+			fprintf(f, "  (sources %s)", src);
 		if (gv[i].left)
 			fprintf(f, "  (left at %.2f s)", at_s(app, gv[i].left_tsc));
 		fprintf(f, "\n");
@@ -410,6 +416,25 @@ static json_t *
 json_u64(uint64_t v)
 {
 	return json_integer((json_int_t)v);
+}
+
+/* A group row's "sources": the addresses a source-specific group (IGMPv3/MLDv2 INCLUDE) was
+ * joined from, [] for a group joined from any source, null for a left group (its sources are
+ * not kept after the leave). */
+static json_t *
+group_sources_json(const struct mcfan_app *app, const struct mcfan_group_view *g)
+{
+	char src[MCFAN_IGMP_MAX_SOURCES][MCFAN_IGMP_ADDR_STR];
+	unsigned int i, n;
+	json_t *a;
+
+	if (g->left)
+		return json_null();
+	a = json_array();
+	n = mcfan_igmp_sources_list(app, &g->entry->key, src, RTE_DIM(src));
+	for (i = 0; i < RTE_MIN(n, (unsigned int)RTE_DIM(src)); i++)
+		json_array_append_new(a, json_string(src[i]));
+	return a;
 }
 
 /* A number that is negative when unknown (cpu, node, ...): null then. */
@@ -763,6 +788,7 @@ report_json_build(struct mcfan_app *app)
 			if (mcfan_bits_test(gv[i].worker_bits, w))
 				json_array_append_new(wl, json_integer(app->worker_lcore_ids[w]));
 		json_object_set_new(o, "workers", wl);
+		json_object_set_new(o, "sources", group_sources_json(app, &gv[i]));
 		json_object_set_new(o, "left", json_boolean(gv[i].left));
 		json_object_set_new(o, "left_at_s", gv[i].left ?
 				    json_real(at_s(app, gv[i].left_tsc)) : json_null());

@@ -17,6 +17,7 @@
 #include "mcfan.h"
 #include "bits.h"
 #include "log.h"
+#include "control/igmp.h"
 #include "control/stats.h"
 #include "telemetry/telemetry.h"
 
@@ -37,14 +38,17 @@ static const struct mcfan_tel_col page_cols[] = {
 	{"group", RTE_TEL_STRING_VAL}, {"udp_port", RTE_TEL_INT_VAL},
 	{"frames", RTE_TEL_U64_VAL}, {"bytes", RTE_TEL_U64_VAL},
 	{"n_workers", RTE_TEL_INT_VAL}, {"copies", RTE_TEL_U64_VAL},
-	{"copy_drops", RTE_TEL_U64_VAL},
+	{"copy_drops", RTE_TEL_U64_VAL}, {"sources", RTE_TEL_STRING_VAL},
 };
+
+/* Room for one group's sources as a group list writes them: "S+S", IPv6 in brackets. */
+#define SOURCES_TEXT_MAX (MCFAN_IGMP_MAX_SOURCES * (MCFAN_IGMP_ADDR_STR + 3))
 
 /* One row of page_cols' columns c: the group of g. */
 static void
-group_row(struct rte_tel_data **c, const struct mcfan_group_view *g)
+group_row(const struct mcfan_app *app, struct rte_tel_data **c, const struct mcfan_group_view *g)
 {
-	char text[MCFAN_GROUP_STR_MAX];
+	char text[MCFAN_GROUP_STR_MAX], src[SOURCES_TEXT_MAX];
 
 	group_text(&g->entry->key, text, sizeof(text));
 	rte_tel_data_add_array_string(c[0], text);
@@ -54,15 +58,18 @@ group_row(struct rte_tel_data **c, const struct mcfan_group_view *g)
 	rte_tel_data_add_array_int(c[4], (int)mcfan_bits_count(g->worker_bits, MCFAN_MAX_WORKERS));
 	rte_tel_data_add_array_u64(c[5], g->copies);
 	rte_tel_data_add_array_u64(c[6], g->copy_drops);
+	/* a source-specific group's sources (IGMPv3/MLDv2 INCLUDE), "" for any source */
+	mcfan_igmp_sources_text(app, &g->entry->key, src, sizeof(src));
+	rte_tel_data_add_array_string(c[7], src);
 }
 
 /* The one-group form of /mcfan/groups,GROUP: the group of g. */
 static void
 group_one(const struct mcfan_app *app, const struct mcfan_group_view *g, struct rte_tel_data *d)
 {
-	char text[MCFAN_GROUP_STR_MAX];
-	struct rte_tel_data *wl;
-	unsigned int w;
+	char text[MCFAN_GROUP_STR_MAX], src[MCFAN_IGMP_MAX_SOURCES][MCFAN_IGMP_ADDR_STR];
+	struct rte_tel_data *wl, *sl;
+	unsigned int w, n_src;
 
 	group_text(&g->entry->key, text, sizeof(text));
 	rte_tel_data_add_dict_string(d, "group", text);
@@ -80,6 +87,14 @@ group_one(const struct mcfan_app *app, const struct mcfan_group_view *g, struct 
 			if (mcfan_bits_test(g->worker_bits, w))
 				rte_tel_data_add_array_int(wl, (int)app->worker_lcore_ids[w]);
 		rte_tel_data_add_dict_container(d, "workers", wl, 0);
+	}
+	/* a source-specific group's sources (IGMPv3/MLDv2 INCLUDE), [] for any source */
+	sl = mcfan_tel_array(RTE_TEL_STRING_VAL);
+	if (sl != NULL) {
+		n_src = mcfan_igmp_sources_list(app, &g->entry->key, src, RTE_DIM(src));
+		for (w = 0; w < RTE_MIN(n_src, (unsigned int)RTE_DIM(src)); w++)
+			rte_tel_data_add_array_string(sl, src[w]);
+		rte_tel_data_add_dict_container(d, "sources", sl, 0);
 	}
 }
 
@@ -114,7 +129,7 @@ groups_named(const struct mcfan_app *app, const char *cmd, const struct mcfan_fl
 	for (i = first; i < n && rows < MCFAN_TEL_GROUPS_PAGE; i++) {
 		if (!mcfan_flow_key_matches(want, &gv[i].entry->key))
 			continue;
-		group_row(c, &gv[i]);
+		group_row(app, c, &gv[i]);
 		rows++;
 	}
 	rte_tel_data_add_dict_u64(d, "total", named);
@@ -169,7 +184,7 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	if (ret < 0)
 		goto out;
 	for (i = first; i < last; i++)
-		group_row(c, &gv[i]);
+		group_row(app, c, &gv[i]);
 	rte_tel_data_add_dict_u64(d, "total", (uint64_t)n);
 	rte_tel_data_add_dict_u64(d, "page", page);
 	rte_tel_data_add_dict_u64(d, "pages", pages);
