@@ -779,6 +779,37 @@ def ring_run(name, vdevs, what):
     return err, rep
 
 
+def ring_join(tag, vdevs):
+    """The real console on tx:net_ring0,dst-port=5000: a join of a group the copies would
+    come back as (239.9.9.1:5000, or 239.9.9.1 on every port) is refused and changes
+    nothing; one they would not (239.9.9.7:4000, sent to 239.9.9.7:5000) is joined."""
+    eal = t.eal_args("dlvringjoin", extra=vdevs)
+    path = os.path.join(TMP, "ringjoin.cmd")
+    with open(path, "w") as f:
+        f.write("join 239.9.9.1:5000\njoin 239.9.9.1\njoin 239.9.9.7:4000\nshow groups\n"
+                "quit\n")
+    with open(path) as f:
+        rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "-i",
+                                              "--worker-engine", "tx:net_ring0,dst-port=5000"],
+                                        stdin=f)
+    t.remove_runtime_dir(eal)
+    os.unlink(path)
+    t.check_eq(rc, 0, f"{tag} ring join: exit status ({err[-400:]!r})")
+    head = ("error: join: --worker-engine: tx:net_ring0,dst-port=5000: port 1 is net_ring, "
+            "whose TX feeds its own RX, which mcfan polls: copies of group 239.9.9.1:3999 "
+            "would go to 239.9.9.1:5000, which group ")
+    tail = (" matches, come back as new frames of it and be sent again, without end; join "
+            "no group a tx output on a net_ring port sends to\n")
+    for g in ("239.9.9.1:5000", "239.9.9.1"):
+        t.check(head + g + tail in out, f"{tag} ring join {g}: refused: {out[-1500:]!r}")
+    t.check("joined 239.9.9.7:4000" in out, f"{tag} ring join 239.9.9.7:4000: joined")
+    if t.check(rep is not None, f"{tag} ring join: report"):
+        names = sorted((g["group"], g["udp_port"]) for g in rep["groups"])
+        t.check_eq(names, [(f"239.9.9.{i}", p) for i, p in ((1, PORT), (2, PORT), (3, PORT),
+                                                            (7, 4000))],
+                   f"{tag} ring join: the refused groups were not joined")
+
+
 def ring_loop(tag):
     """tx to a net_ring port, whose TX feeds its own RX (mcfan polls it): unchanged copies
     would loop without end, so refused; rewritten to a port mcfan has not joined they come
@@ -797,6 +828,23 @@ def ring_loop(tag):
             "to a group mcfan has not joined" in err, f"{tag} tx:net_ring0: {err[-500:]!r}")
     t.check(rep is None, f"{tag} tx:net_ring0: no report")
     t.remove_runtime_dir(eal)
+    # a rewrite that still lands on a joined group loops as well (trial: 33 frames became
+    # 6703 of 239.9.9.2 in 1.5 s): refused at start, for either rewrite
+    for i, (rw, dst) in enumerate((("dst-ip=239.9.9.2", f"239.9.9.2:{PORT}"),
+                                   (f"dst-port={PORT}", f"239.9.9.1:{PORT}"))):
+        eal = t.eal_args(f"dlvringrw{i}", extra=vdevs)
+        rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "--duration",
+                                              "1", "--worker-engine", f"tx:net_ring0,{rw}"])
+        t.remove_runtime_dir(eal)
+        t.check_eq(rc, 2, f"{tag} tx:net_ring0,{rw}: exit status")
+        msg = (f"mcfan: --worker-engine: tx:net_ring0,{rw}: port 1 is net_ring, whose TX feeds "
+               f"its own RX, which mcfan polls: copies of group 239.9.9.1:{PORT} would go to "
+               f"{dst}, which group {dst} matches, come back as new frames of it and be sent "
+               f"again, without end; send on another port, or rewrite dst-ip or dst-port to a "
+               f"group mcfan has not joined\n")
+        t.check(msg in err, f"{tag} tx:net_ring0,{rw}: {msg!r} in {err[-600:]!r}")
+        t.check(rep is None, f"{tag} tx:net_ring0,{rw}: no report")
+    ring_join(tag, vdevs)
     err, rep = ring_run("dlvring2", vdevs, f"{tag} tx:net_ring0,dst-port=5000")
     if rep is None:
         return

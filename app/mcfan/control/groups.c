@@ -36,6 +36,7 @@
 #include "bits.h"
 #include "mcfan_slots.h"
 #include "log.h"
+#include "datapath/engine_tx.h"
 #include "control/action.h"
 #include "control/feed.h"
 #include "control/groups.h"
@@ -480,7 +481,7 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 		    unsigned int inst, char *msg, size_t len)
 {
 	struct mcfan_control *c = app->control;
-	struct mcfan_flow_key *keys = NULL;
+	struct mcfan_flow_key *keys = NULL, *all = NULL;
 	struct mcfan_group_entry *entries = NULL;
 	uint16_t eligible[MCFAN_MAX_WORKERS], *slots = NULL;
 	uint64_t bits[MCFAN_WORKER_WORDS] = {0};
@@ -544,6 +545,18 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 			      "%d a table holds", n_old, n, MCFAN_MAX_GROUPS);
 		goto out;
 	}
+	/* a tx output on a net_ring port must not send to a group of the new table */
+	all = calloc(n_old + n, sizeof(*all));
+	if (all == NULL) {
+		ret = mcfan_err_set(msg, len, -ENOMEM, "join: out of memory");
+		goto out;
+	}
+	for (i = 0; i < n_old; i++)
+		all[i] = app->group_entries[i].key;
+	memcpy(&all[n_old], keys, n * sizeof(*keys));
+	ret = mcfan_tx_loop_check(app, all, n_old + n, "join", msg, len);
+	if (ret < 0)
+		goto out;
 	n_free = mcfan_slots_find(c->slots, n, slots);
 	if (n_free < n) {
 		ret = mcfan_err_set(msg, len, -ENOSPC, "join: only %u counter slots are free for %u "
@@ -614,6 +627,7 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 		      mcfan_fanout_name(fanout), wtext, stext);
 out:
 	free(entries);
+	free(all);
 	free(keys);
 	free(slots);
 	free(ssm);

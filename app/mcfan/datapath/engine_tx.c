@@ -51,6 +51,7 @@
 #include "mcfan.h"
 #include "mcfan_parse.h"
 #include "datapath/engine.h"
+#include "datapath/engine_tx.h"
 
 /* Header mbufs and clones per tx lcore: the TX ring can hold MCFAN_TX_DESC copies (each one
  * header and one clone), plus a burst in hand, plus the per-lcore cache. */
@@ -242,6 +243,67 @@ tx_inst_port(const struct mcfan_app *app, unsigned int k, uint16_t *port)
 	return tx_port_find(a.port, port);
 }
 
+/* Does a copy sent to dst (udp_port 0: the port of the frame, any) match joined group j? */
+static bool
+loop_dst_matches(const struct mcfan_flow_key *dst, const struct mcfan_flow_key *j)
+{
+	size_t alen = dst->family == MCFAN_FAMILY_IPV4 ? 4 : 16;
+
+	return dst->family == j->family && memcmp(dst->addr, j->addr, alen) == 0 &&
+	       (dst->udp_port == 0 || j->udp_port == 0 || dst->udp_port == j->udp_port);
+}
+
+int
+mcfan_tx_loop_check(const struct mcfan_app *app, const struct mcfan_flow_key *keys,
+		    unsigned int n, const char *what, char *msg, size_t len)
+{
+	char err[256], gt[MCFAN_GROUP_STR_MAX], dt[MCFAN_GROUP_STR_MAX], jt[MCFAN_GROUP_STR_MAX];
+	struct mcfan_flow_key dst;
+	struct tx_args a;
+	unsigned int k, g, j;
+	uint16_t port;
+
+	msg[0] = '\0';
+	for (k = 0; k < app->n_inst; k++) {
+		if (strcmp(app->inst_engine[k]->name, "tx") != 0 ||
+		    tx_parse(app->cfg.engine_inst[k].args, &a, err, sizeof(err)) < 0 ||
+		    tx_port_find(a.port, &port) < 0 || !mcfan_port_driver_is(port, "net_ring"))
+			continue;
+		for (g = 0; g < n; g++) {
+			/* dst-ip rewrites IPv4 frames only: an IPv6 group's copies are dropped */
+			if (a.rw_ip && keys[g].family != MCFAN_FAMILY_IPV4)
+				continue;
+			dst = keys[g];
+			if (a.rw_ip) {
+				memset(dst.addr, 0, sizeof(dst.addr));
+				memcpy(dst.addr, &a.ip, sizeof(a.ip));
+			}
+			if (a.rw_port)
+				dst.udp_port = rte_be_to_cpu_16(a.udp_port);
+			for (j = 0; j < n; j++)
+				if (loop_dst_matches(&dst, &keys[j]))
+					break;
+			if (j == n)
+				continue;
+			mcfan_group_format(&keys[g], gt, sizeof(gt));
+			mcfan_group_format(&dst, dt, sizeof(dt));
+			mcfan_group_format(&keys[j], jt, sizeof(jt));
+			return mcfan_err_set(msg, len, -ELOOP, "%s: %s: tx:%s: port %u is net_ring, "
+					     "whose TX feeds its own RX, which mcfan polls: copies "
+					     "of group %s would go to %s%s, which group %s matches, "
+					     "come back as new frames of it and be sent again, "
+					     "without end; %s", what, MCFAN_ENGINE_OPTION(k),
+					     app->cfg.engine_inst[k].args, port, gt, dt,
+					     dst.udp_port == 0 ? " (any port)" : "", jt,
+					     strcmp(what, "join") == 0 ?
+					     "join no group a tx output on a net_ring port sends to" :
+					     "send on another port, or rewrite dst-ip or dst-port to a "
+					     "group mcfan has not joined");
+		}
+	}
+	return 0;
+}
+
 /*
  * Refuse, before any tx output is set up, a port whose driver has too few TX queues for all
  * the worker lcores that would send on it: each worker lcore takes one TX queue per tx output
@@ -324,7 +386,7 @@ static int
 tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	     const char *args, void **priv)
 {
-	char err[256], name[RTE_MEMPOOL_NAMESIZE];
+	char err[256], loop[MCFAN_TX_LOOP_MSG_MAX], name[RTE_MEMPOOL_NAMESIZE];
 	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
 	struct tx_priv *p;
 	struct tx_args a;
@@ -355,11 +417,18 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	}
 	/* every tx output's TX queues on every port are checked at the first configure of a tx
 	 * output, before any is set up and before any port starts (the ports are configured
-	 * after all engines) */
+	 * after all engines); so are the rewrites of every tx output on a net_ring port, with
+	 * the groups of --groups */
 	if (lc->lcore_id == app->worker_lcore_ids[0] && tx_first_inst(app) == inst) {
 		ret = tx_queues_check(app);
 		if (ret < 0)
 			return ret;
+		ret = mcfan_tx_loop_check(app, app->cfg.groups, app->cfg.n_groups, "mcfan", loop,
+					  sizeof(loop));
+		if (ret < 0) {
+			fprintf(stderr, "%s\n", loop);
+			return -EINVAL;
+		}
 	}
 	p = rte_zmalloc_socket("mcfan_tx", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
 	if (p == NULL)
