@@ -151,10 +151,23 @@ def kernel_lines(text, head):
     """Every kernel line of port 0 in text whose start matches head (a regex: "port 0 " for
     the report's, " +" for show port stats'): [(reached, ipackets, kernel_drops, the rest of
     the line)]."""
-    return [(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4))
-            for m in re.finditer(r"(?m)^" + head + r"kernel \(packet_statistics, \S+\): "
-                                 r"reached the socket (\d+) = ipackets (\d+) \+ "
-                                 r"kernel_drops (\d+)(.*)$", text)]
+    out = []
+    for m in re.finditer(r"(?m)^" + head + r"kernel \(packet_statistics, \S+\): "
+                         r"reached the socket (\d+)(?: = |; )ipackets (\d+) \+ "
+                         r"kernel_drops (\d+)(.*)$", text):
+        k, i, d, rest = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
+        # never a false '=': equal sides as K = I + D, else both sides and the difference
+        if k == i + d:
+            check(" = ipackets" in m.group(0) and not rest.startswith(" ="),
+                  f"kernel line with equal sides as an equation: {m.group(0)!r}")
+        else:
+            want = (f" = {i + d}, {abs(i + d - k)} {'more' if i + d > k else 'fewer'} than "
+                    f"reached the socket")
+            check(f"reached the socket {k}; ipackets" in m.group(0) and rest.startswith(want),
+                  f"kernel line with unequal sides: {want!r} in {m.group(0)!r}")
+            rest = rest[len(want):]
+        out.append((k, i, d, rest))
+    return out
 
 
 def console_mcfan(lab, name, extra=()):

@@ -198,7 +198,7 @@ print_port_stats(struct mcfan_console *con, uint16_t port, bool header)
 	struct mcfan_app *app = mcfan_console_app(con);
 	struct mcfan_kernel_view kv;
 	struct rte_eth_stats ps;
-	char reasm[256];
+	char reasm[256], balance[384];
 	int ret;
 
 	ret = mcfan_port_stats_read(app, port, &ps);
@@ -216,9 +216,8 @@ print_port_stats(struct mcfan_console *con, uint16_t port, bool header)
 	       app->ports[port].filter_mode, ps.ipackets, ps.imissed, ps.ierrors, ps.rx_nombuf,
 	       ps.ibytes, kv.kernel_drops, kv.if_rx_packets);
 	if (strcmp(kv.source, "none") != 0)
-		printf("       kernel (%s, %s): reached the socket %" PRIu64 " = ipackets %" PRIu64
-		       " + kernel_drops %" PRIu64 "%s\n", kv.source, kv.ifname, kv.kernel_packets,
-		       ps.ipackets, kv.kernel_drops, mcfan_kernel_caveat(&kv, &ps));
+		printf("       kernel (%s, %s): %s\n", kv.source, kv.ifname,
+		       mcfan_kernel_balance_text(&kv, &ps, balance, sizeof(balance)));
 	if (mcfan_kernel_reasm_text(&kv, reasm, sizeof(reasm))[0] != '\0')
 		printf("       kernel: %s\n", reasm);
 	return 0;

@@ -528,6 +528,26 @@ mcfan_kernel_caveat(const struct mcfan_kernel_view *kv, const struct rte_eth_sta
 }
 
 const char *
+mcfan_kernel_balance_text(const struct mcfan_kernel_view *kv, const struct rte_eth_stats *ps,
+			  char *buf, size_t len)
+{
+	uint64_t sum = ps->ipackets + kv->kernel_drops;
+
+	if (kv->kernel_packets == sum)
+		snprintf(buf, len, "reached the socket %" PRIu64 " = ipackets %" PRIu64
+			 " + kernel_drops %" PRIu64, kv->kernel_packets, ps->ipackets,
+			 kv->kernel_drops);
+	else
+		snprintf(buf, len, "reached the socket %" PRIu64 "; ipackets %" PRIu64
+			 " + kernel_drops %" PRIu64 " = %" PRIu64 ", %" PRIu64 " %s than reached "
+			 "the socket%s", kv->kernel_packets, ps->ipackets, kv->kernel_drops, sum,
+			 sum > kv->kernel_packets ? sum - kv->kernel_packets :
+			 kv->kernel_packets - sum, sum > kv->kernel_packets ? "more" : "fewer",
+			 mcfan_kernel_caveat(kv, ps));
+	return buf;
+}
+
+const char *
 mcfan_kernel_reasm_text(const struct mcfan_kernel_view *kv, char *buf, size_t len)
 {
 	buf[0] = '\0';

@@ -125,6 +125,27 @@ const char *mcfan_kernel_caveat(const struct mcfan_kernel_view *kv,
 				const struct rte_eth_stats *ps);
 
 /**
+ * The kernel line's balance for the report and `show port stats`, never a false `=`:
+ * "reached the socket K = ipackets I + kernel_drops D" when K = I + D; else "reached the
+ * socket K; ipackets I + kernel_drops D = S, N more|fewer than reached the socket" and the
+ * caveat (mcfan_kernel_caveat()). All values are frames since the start or the last clear
+ * stats. Any thread; reads only its arguments.
+ *
+ * @param kv
+ *   The port's kernel-side counters (mcfan_kernel_read()). Not NULL.
+ * @param ps
+ *   The port's ethdev stats that kv was read with. Not NULL.
+ * @param buf
+ *   Output, always NUL-terminated (cut to fit; 384 bytes always suffice). Not NULL.
+ * @param len
+ *   Size of buf in bytes, > 0.
+ * @return
+ *   buf.
+ */
+const char *mcfan_kernel_balance_text(const struct mcfan_kernel_view *kv,
+				      const struct rte_eth_stats *ps, char *buf, size_t len);
+
+/**
  * The line the report and `show port stats` print after a net_af_packet port's kernel line
  * when the kernel reassembled (or failed to reassemble) IPv4 fragments since the start or
  * the last clear: the namespace's ReasmReqds, ReasmOKs and ReasmFails (RFC 4293). Any

@@ -278,7 +278,7 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	struct mcfan_msacc_row *rows;
 	struct mcfan_kernel_view kv;
 	struct rte_eth_stats ps;
-	char *text, addr[MCFAN_GROUP_STR_MAX], span[96], reasm[256];
+	char *text, addr[MCFAN_GROUP_STR_MAX], span[96], reasm[256], balance[384];
 	char src[MCFAN_IGMP_MAX_SOURCES * (MCFAN_IGMP_ADDR_STR + 3)];
 	unsigned int i, w;
 	int n, ng, nr, nl;
@@ -338,10 +338,8 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		mcfan_kernel_read(app, port, &ps, &kv);
 		if (strcmp(kv.source, "none") == 0)
 			continue;
-		fprintf(f, "port %u kernel (%s, %s): reached the socket %" PRIu64 " = ipackets %"
-			PRIu64 " + kernel_drops %" PRIu64 "%s\n", port, kv.source, kv.ifname,
-			kv.kernel_packets, ps.ipackets, kv.kernel_drops,
-			mcfan_kernel_caveat(&kv, &ps));
+		fprintf(f, "port %u kernel (%s, %s): %s\n", port, kv.source, kv.ifname,
+			mcfan_kernel_balance_text(&kv, &ps, balance, sizeof(balance)));
 		if (mcfan_kernel_reasm_text(&kv, reasm, sizeof(reasm))[0] != '\0')
 			fprintf(f, "port %u kernel: %s\n", port, reasm);
 	}
