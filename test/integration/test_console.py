@@ -367,7 +367,9 @@ def test_set_engine_words(tmp):
     pdir = os.path.join(tmp, "pcap-out")
     os.mkdir(pdir)
     e = t.eal_args("console-engwords", extra=["--vdev", "net_null0"])
-    data = b"set engine 1 pcap\nset engine 1\nset engine 1 count\nset engine 1 count\nquit\n"
+    data = (b"set engine 1 pcap\nset engine 1\nset engine 1 count\nset engine 1 count\n"
+            b"set engine 1 count extra\njoin 239.9.9.5 engine count extra\n"
+            b"set engine 239.9.9.1 count  more words\nquit\n")
     fd, path = tempfile.mkstemp(prefix="mcfan-engwords-", dir=tmp)
     os.write(fd, data)
     os.close(fd)
@@ -392,6 +394,15 @@ def test_set_engine_words(tmp):
                  "the lcore goes to it, whatever its group's output"],
                 ["error: set engine: lcore 1 runs count already, for all its copies"]],
                f"{what}: count by set engine switches, then is already")
+    # a word after the engine: refused as after any other command, not as an engine name
+    for cmd, want in (("set engine 1 count extra", "set engine"),
+                      ("join 239.9.9.5 engine count extra", "join"),
+                      ("set engine 239.9.9.1 count  more words", "set engine")):
+        word = cmd.split()[-1] if cmd.endswith("extra") else "more"
+        t.check_eq(res.get(cmd), [f"error: {want}: unexpected '{word}' after the command "
+                                  f"(help {want})"], f"{what}: {cmd}")
+    t.check(rep is not None and "239.9.9.5" not in [g["group"] for g in rep["groups"]],
+            f"{what}: the refused join joined nothing")
     t.check(rep is not None and t.conservation(rep), f"{what}: report written, conservation")
 
 

@@ -445,6 +445,23 @@ def conservation_under_load(tel, path):
           f"{out[-1] if out and isinstance(out[-1], int) else '?'} queries", flush=True)
 
 
+def set_engine_words(prefix, worker):
+    """/mcfan/set_engine through dpdk-telemetry.py: spaces around the words do not count,
+    a word after the engine is refused as the console refuses it."""
+    cases = [
+        (f"/mcfan/set_engine,{worker}  count  extra", -22,
+         "set engine: unexpected 'extra' after the command (help set engine)"),
+        (f"/mcfan/set_engine,  {worker}   count  ", -114,
+         f"set engine: lcore {worker} sends every copy to count already, by group"),
+    ]
+    for cmd, status, msg in cases:
+        parsed, out = t.telemetry_cli(prefix, cmd)
+        got = parsed.get("/mcfan/set_engine") if isinstance(parsed, dict) else None
+        t.check(isinstance(got, dict) and got.get("status") == status and
+                str(got.get("message")).startswith(msg),
+                f"[set engine words] {cmd!r}: status {status}, {msg!r}: {out[-300:]!r}")
+
+
 def bad_parameters(tel, proc):
     """Each bad query: the null reply {"CMD": null}, exactly one new log line naming the
     command, and the app goes on."""
@@ -530,6 +547,7 @@ def test_loaded_run():
         conservation_under_load(tel, t.telemetry_socket(e))
         bad_parameters(tel, proc)
         cli_checks(t.file_prefix(e), lcores)
+        set_engine_words(t.file_prefix(e), lcores["worker"])
         c, _ = tel.query("/mcfan/counters")
         t.check(c is not None and conserved(c), f"[{what}] a valid query after everything")
         tel.close()

@@ -93,6 +93,33 @@ format_outputs(uint32_t bits, char *buf, size_t len)
 	return buf;
 }
 
+/* Room for NAME[:ARGS] with its colon, bytes with the NUL. */
+#define SPEC_MAX (MCFAN_ENGINE_NAME_MAX + 1 + MCFAN_ENGINE_ARGS_MAX + 1)
+
+/* The one word NAME[:ARGS] of spec into buf, without the spaces around it (the console's
+ * <command>... and telemetry's parameter are the rest of a line); a second word is refused
+ * as the console refuses words after any other command, naming the word. */
+static int
+spec_word(const char *what, const char *spec, char *buf, size_t len, char *msg, size_t mlen)
+{
+	size_t n, extra;
+
+	spec += strspn(spec, " \t");
+	n = strcspn(spec, " \t");
+	extra = n + strspn(spec + n, " \t");
+	if (spec[extra] != '\0')
+		return mcfan_err_set(msg, mlen, -EINVAL, "%s: unexpected '%.*s' after the command "
+				     "(help %s)", what, (int)strcspn(spec + extra, " \t"),
+				     spec + extra, what);
+	if (n >= len)
+		return mcfan_err_set(msg, mlen, -EINVAL, "%s: '%.*s' is not a worker engine: "
+				     "NAME[:ARGS] of at most %zu characters", what, (int)n, spec,
+				     len - 1);
+	memcpy(buf, spec, n);
+	buf[n] = '\0';
+	return 0;
+}
+
 /* NAME of NAME[:ARGS] as a worker engine; the message names the word. */
 static int
 parse_engine(const char *what, const char *spec, const struct mcfan_engine **e,
@@ -180,7 +207,7 @@ mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec,
 {
 	const struct mcfan_engine *e = NULL;
 	struct mcfan_engine_view was;
-	char outs[64], tail[160] = "";
+	char outs[64], tail[160] = "", word[SPEC_MAX];
 	struct mcfan_lcore *lc;
 	uint32_t sel = 0, cur, one;
 	unsigned int i;
@@ -191,6 +218,10 @@ mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec,
 		return mcfan_err_set(msg, len, -EINVAL, "set engine: lcore %" PRIu64 " is not a "
 				     "worker lcore", lcore_id);
 	lc = &app->lcores[lcore_id];
+	ret = spec_word("set engine", spec, word, sizeof(word), msg, len);
+	if (ret < 0)
+		return ret;
+	spec = word;
 	if (strcmp(spec, MCFAN_ENGINE_OUTPUTS) != 0) {
 		ret = lcore_target(app, lc, spec, &e, &sel, &k, msg, len);
 		if (ret < 0)
@@ -298,9 +329,14 @@ group_inst(const struct mcfan_app *app, const char *what, const char *groups,
 	   const char *spec, char *msg, size_t len)
 {
 	const struct mcfan_engine *e;
+	char word[SPEC_MAX];
 	const char *args;
 	int ret, k;
 
+	ret = spec_word(what, spec, word, sizeof(word), msg, len);
+	if (ret < 0)
+		return ret;
+	spec = word;
 	ret = parse_engine(what, spec, &e, &args, msg, len);
 	if (ret < 0)
 		return ret;

@@ -150,7 +150,7 @@ static int
 tel_set_engine(struct mcfan_app *app, const char *cmd, const char *params,
 	       struct rte_tel_data *d)
 {
-	char buf[MCFAN_TEL_PARAM_MAX + 1], msg[MCFAN_CTL_MSG_MAX], *sp;
+	char buf[MCFAN_TEL_PARAM_MAX + 1], msg[MCFAN_CTL_MSG_MAX], *target, *sp;
 	uint64_t id;
 	int ret;
 
@@ -158,18 +158,20 @@ tel_set_engine(struct mcfan_app *app, const char *cmd, const char *params,
 	if (params != NULL && strlen(params) > MCFAN_TEL_PARAM_MAX)
 		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%s", params != NULL ? params : "");
-	sp = strchr(buf, ' ');
-	if (sp != NULL && sp != buf && sp[1] != '\0') {
+	/* words separated by spaces, as on the console: none around them counts */
+	target = buf + strspn(buf, " \t");
+	sp = target + strcspn(target, " \t");
+	if (*sp != '\0')
 		*sp++ = '\0';
-		if (mcfan_tel_param_uint(buf, UINT32_MAX, &id) == 0)
+	sp += strspn(sp, " \t");
+	if (target[0] != '\0' && sp[0] != '\0') {
+		if (mcfan_tel_param_uint(target, UINT32_MAX, &id) == 0)
 			ret = mcfan_ctl_set_engine(app, id, sp, msg, sizeof(msg));
 		else
-			ret = mcfan_ctl_set_group_engine(app, buf, sp, msg, sizeof(msg));
+			ret = mcfan_ctl_set_group_engine(app, target, sp, msg, sizeof(msg));
 	} else {
 		/* no target or no engine: what is missing, as the console's set engine says */
-		if (sp != NULL)
-			*sp = '\0';
-		ret = mcfan_ctl_set_engine_missing(app, buf[0] != '\0' ? buf : NULL, msg,
+		ret = mcfan_ctl_set_engine_missing(app, target[0] != '\0' ? target : NULL, msg,
 						   sizeof(msg));
 	}
 	rte_tel_data_start_dict(d);
