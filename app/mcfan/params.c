@@ -1106,10 +1106,12 @@ static const struct opt_def opts[] = {
 	{"idle-rx", OPT_VALUE, "POLICY", "what lcores that poll a port do when idle: poll, "
 	 "backoff[:THRESHOLD], interrupt[:THRESHOLD] (docs/idle.md); default by placement: "
 	 "poll for an lcore alone on its CPU, backoff:none for one that shares a CPU with "
-	 "another data lcore", "placement", set_idle_rx, true},
+	 "another data lcore, and for every one when the readers engine runs (its reader "
+	 "processes share mcfan's CPUs)", "placement", set_idle_rx, true},
 	{"idle-worker", OPT_VALUE, "POLICY", "what worker-only lcores do when idle: poll, "
 	 "backoff[:THRESHOLD], wake[:THRESHOLD]; default by placement: poll alone on its CPU, "
-	 "wake:none sharing one; refused (exit 2) when no lcore is only a worker",
+	 "wake:none sharing one, and for every one when the readers engine runs (its reader "
+	 "processes share mcfan's CPUs); refused (exit 2) when no lcore is only a worker",
 	 "placement", set_idle_worker, true},
 	{"idle-max-sleep-us", OPT_VALUE, "N", "longest backoff or wake sleep, microseconds; "
 	 "every sleep is also bounded by the time half an input ring takes to fill; with the "

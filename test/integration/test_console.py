@@ -406,6 +406,45 @@ def test_set_engine_words(tmp):
     t.check(rep is not None and t.conservation(rep), f"{what}: report written, conservation")
 
 
+def eal_lcores_args(name, lcores):
+    """EAL arguments on net_null0 with --lcores (one CPU each for RX and worker lcore)."""
+    args = t.eal_args(name, extra=["--vdev", "net_null0"])
+    i = args.index("-l")
+    args[i:i + 2] = ["--lcores", lcores]
+    return args
+
+
+def test_readers_idle_config(tmp):
+    """show config with --worker-engine readers and no --idle-rx/--idle-worker: the policy
+    the lcores run (backoff:none, wake:none: reader processes share mcfan's CPUs), not the
+    poll of an lcore alone on its CPU; show idle agrees (default-readers)."""
+    what = "readers show config"
+    e = eal_lcores_args("console-rdcfg", "0@0,1@1,2@0")
+    data = b"show config\nshow idle\nquit\n"
+    fd, path = tempfile.mkstemp(prefix="mcfan-rdcfg-", dir=tmp)
+    os.write(fd, data)
+    os.close(fd)
+    with open(path, "rb") as f:
+        rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1-2:3999", "--worker-engine",
+                                            "readers", "--rx-lcores", "1", "--worker-lcores",
+                                            "2", "-i"], timeout=60, stdin=f)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
+    res = {cmd: lines for cmd, lines in blocks(out)}
+    cfg = res.get("show config", [])
+    t.check_eq([ln for ln in cfg if ln.startswith(("idle-rx:", "idle-worker:"))],
+               ["idle-rx:       backoff:none (not given: the default with the readers engine, "
+                "whose reader processes share mcfan's CPUs, so no lcore with the RX role "
+                "polls; see show idle)",
+                "idle-worker:   wake:none (not given: the default with the readers engine, "
+                "whose reader processes share mcfan's CPUs, so no worker-only lcore polls; "
+                "see show idle)"], f"{what}: idle lines")
+    idle = "\n".join(res.get("show idle", []))
+    t.check(re.search(r"^\s+1\s.*backoff:none.*default-readers", idle, re.M) is not None and
+            re.search(r"^\s+2\s.*wake:none.*default-readers", idle, re.M) is not None,
+            f"{what}: show idle says the same policies, default-readers:\n{idle}")
+
+
 def test_source_specific(tmp):
     """join GROUP@SOURCE says the sources it joined from and that the switch filters by them,
     not mcfan; show groups shows a source-specific group as joined (GROUP@SOURCE), at start
@@ -497,6 +536,7 @@ def main():
         test_scripted(tmp)
         test_bad_input(tmp)
         test_set_engine_words(tmp)
+        test_readers_idle_config(tmp)
         test_source_specific(tmp)
         test_end_of_input(tmp)
     t.finish("test_console")

@@ -23,6 +23,7 @@
 #include "control/idle.h"
 #include "control/overrun.h"
 #include "control/placement.h"
+#include "control/readers.h"
 #include "control/stats.h"
 #include "console/console.h"
 #include "console/show.h"
@@ -199,6 +200,7 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 	const struct mcfan_config *cfg = &app->cfg;
 	char text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
 	uint32_t rx_pol, wk_pol;
+	bool readers;
 	unsigned int i;
 
 	RTE_SET_USED(a);
@@ -228,13 +230,27 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 	printf("interactive:   %s\n", cfg->interactive ? "yes" : "no");
 	rx_pol = mcfan_atomic_u32_load(&app->live.idle_rx, memory_order_relaxed);
 	wk_pol = mcfan_atomic_u32_load(&app->live.idle_worker, memory_order_relaxed);
-	/* not given (and not set since): the lcores run their placement defaults */
-	printf("idle-rx:       %s%s\n", mcfan_idle_format(rx_pol, text, sizeof(text)),
-	       !cfg->idle_rx_set && rx_pol == cfg->idle_rx ? " (not given: each lcore with the "
-	       "RX role runs its placement default, see show idle)" : "");
-	printf("idle-worker:   %s%s\n", mcfan_idle_format(wk_pol, text, sizeof(text)),
-	       !cfg->idle_worker_set && wk_pol == cfg->idle_worker ? " (not given: each "
-	       "worker-only lcore runs its placement default, see show idle)" : "");
+	/* not given (and not set since): the lcores run their placement defaults; with the
+	 * readers engine that is the shared-CPU default on every lcore (docs/idle.md) */
+	readers = mcfan_readers_wanted(app);
+	if (!cfg->idle_rx_set && rx_pol == cfg->idle_rx && readers)
+		printf("idle-rx:       %s (not given: the default with the readers engine, whose "
+		       "reader processes share mcfan's CPUs, so no lcore with the RX role polls; "
+		       "see show idle)\n", mcfan_idle_format(mcfan_idle_default_policy(
+		       MCFAN_ROLE_RX, true), text, sizeof(text)));
+	else
+		printf("idle-rx:       %s%s\n", mcfan_idle_format(rx_pol, text, sizeof(text)),
+		       !cfg->idle_rx_set && rx_pol == cfg->idle_rx ? " (not given: each lcore "
+		       "with the RX role runs its placement default, see show idle)" : "");
+	if (!cfg->idle_worker_set && wk_pol == cfg->idle_worker && readers)
+		printf("idle-worker:   %s (not given: the default with the readers engine, whose "
+		       "reader processes share mcfan's CPUs, so no worker-only lcore polls; see "
+		       "show idle)\n", mcfan_idle_format(mcfan_idle_default_policy(
+		       MCFAN_ROLE_WORKER, true), text, sizeof(text)));
+	else
+		printf("idle-worker:   %s%s\n", mcfan_idle_format(wk_pol, text, sizeof(text)),
+		       !cfg->idle_worker_set && wk_pol == cfg->idle_worker ? " (not given: each "
+		       "worker-only lcore runs its placement default, see show idle)" : "");
 	printf("idle-max-sleep-us: %u", cfg->idle_max_sleep_us);
 	if (!cfg->idle_max_sleep_set)
 		printf(" (not given: with the shared-CPU default lcores with the RX role sleep up "
