@@ -453,6 +453,14 @@ def set_engine_words(prefix, worker):
          "set engine: unexpected 'extra' after the command (help set engine)"),
         (f"/mcfan/set_engine,  {worker}   count  ", -114,
          f"set engine: lcore {worker} sends every copy to count already, by group"),
+        # the parameters joined by a comma: say they are space separated
+        (f"/mcfan/set_engine,{worker},bogus", -22,
+         f"set engine: '{worker},bogus': the parameters are space separated, e.g. "
+         f"/mcfan/set_engine,1 count"),
+        # a group list (commas of its own) without an engine: still what is missing
+        ("/mcfan/set_engine,239.9.9.1:3999,239.9.9.2:3999", -22,
+         "set engine: give an engine after the groups: set engine "
+         "239.9.9.1:3999,239.9.9.2:3999 NAME[:ARGS]"),
     ]
     for cmd, status, msg in cases:
         parsed, out = t.telemetry_cli(prefix, cmd)

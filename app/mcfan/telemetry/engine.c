@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@
 #include <rte_telemetry.h>
 
 #include "mcfan.h"
+#include "mcfan_parse.h"
 #include "control/action.h"
 #include "control/engine.h"
 #include "control/stats.h"
@@ -145,6 +147,24 @@ MCFAN_TEL_COMMAND(tel_engine_outputs, "/mcfan/engine_outputs",
 		  "Engine outputs per worker lcore as columns: lcore, output, engine, args, "
 		  "frames, delivered, dropped. No parameters")
 
+/* Is target (one word, no engine after it) the parameters joined by commas ("1,count",
+ * "239.9.9.1,count") rather than a group list? A comma that is no group list's. */
+static bool
+comma_joined(const char *target)
+{
+	struct mcfan_flow_key *keys;
+	int n;
+
+	if (strchr(target, ',') == NULL)
+		return false;
+	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
+	if (keys == NULL)
+		return false;
+	n = mcfan_group_parse_list(target, keys, MCFAN_MAX_GROUPS, NULL, 0);
+	free(keys);
+	return n < 0;
+}
+
 /* /mcfan/set_engine,GROUPS NAME[:ARGS] or LCORE NAME[:ARGS]: the console's set engine. */
 static int
 tel_set_engine(struct mcfan_app *app, const char *cmd, const char *params,
@@ -169,6 +189,12 @@ tel_set_engine(struct mcfan_app *app, const char *cmd, const char *params,
 			ret = mcfan_ctl_set_engine(app, id, sp, msg, sizeof(msg));
 		else
 			ret = mcfan_ctl_set_group_engine(app, target, sp, msg, sizeof(msg));
+	} else if (comma_joined(target)) {
+		/* "1,count": the engine joined to the target by a comma, which separates the
+		 * groups of a list, not the parameters; short, as a telemetry string holds at
+		 * most RTE_TEL_MAX_STRING_LEN (128) bytes */
+		ret = mcfan_err_set(msg, sizeof(msg), -EINVAL, "set engine: '%s': the parameters "
+				    "are space separated, e.g. /mcfan/set_engine,1 count", target);
 	} else {
 		/* no target or no engine: what is missing, as the console's set engine says */
 		ret = mcfan_ctl_set_engine_missing(app, target[0] != '\0' ? target : NULL, msg,
