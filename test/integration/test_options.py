@@ -340,16 +340,32 @@ def test_times():
     t.check(all(s in first for s in ("\nports:\n", "\ngroups (joined", "\nworkers:\n",
                                      "\nmicrostate accounting", "\nmbufs in use: ")),
             f"--stats-period: a periodic print is the whole text report: {first[-300:]!r}")
+    final = out.split("==== mcfan report")[-1] if "==== mcfan report" in out else ""
+    t.check("\nmbufs outside their pool: " in final and "\nmbufs in use: " not in final,
+            f"--stats-period: the final report ends with mbufs outside their pool: "
+            f"{final[-200:]!r}")
+    # the docs say the same: guide.md's --stats-period row and the seed workload's comment
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    with open(os.path.join(root, "docs", "guide.md")) as f:
+        row = [ln for ln in f if ln.startswith("| `--stats-period SEC` |")]
+    t.check(len(row) == 1 and "each ends with `mbufs in use`; the final one at exit is "
+            "headed `report` and ends with `mbufs outside their pool`" in row[0],
+            f"docs/guide.md --stats-period row says which report ends how: {row!r}")
+    with open(os.path.join(root, "config", "seed-workload.ini")) as f:
+        seed = f.read()
+    t.check("stats-period" in seed and "summary" not in seed and
+            "Print the whole text report every" in seed,
+            "config/seed-workload.ini: stats-period prints the whole report, no 'summary'")
     e = eal()
     rc, out, err = run(e, ["--stats-period", "0", "--duration", "0.6"])
     t.remove_runtime_dir(e)
-    t.check(rc == 0 and "==== mcfan stats" not in out, "--stats-period 0: no summary")
+    t.check(rc == 0 and "==== mcfan stats" not in out, "--stats-period 0: no periodic report")
     e = eal()
     rc, out, err = run(e, ["--stats-period", "08", "--duration", "9"], timeout=60)
     t.remove_runtime_dir(e)
     t.check_eq(rc, 0, "--stats-period 08 --duration 9: exit status")
     t.check_eq(out.count("==== mcfan stats"), 1,
-               "--stats-period 08 --duration 9: exactly one summary (at 8 s)")
+               "--stats-period 08 --duration 9: exactly one periodic report (at 8 s)")
 
 
 def test_paths_flags():
