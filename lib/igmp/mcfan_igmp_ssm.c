@@ -102,6 +102,21 @@ mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 						   "232.1.1.1@198.18.0.1 or [ff3e::1]@[fe80::1])", item);
 					goto out;
 				}
+				/* "G@S+S": the same source twice is a typing error, not one more
+				 * filter (the pairs of keys[0] stand for the whole item) */
+				for (k = 0; k < (int)*n_ssm; k++)
+					if (mcfan_flow_key_equal(&ssm[k].key, &keys[0]) &&
+					    memcmp(ssm[k].source, src, 16) == 0)
+						break;
+				if (k < (int)*n_ssm) {
+					if (err != NULL && err_len > 0)
+						snprintf(err, err_len, "duplicate source %s in "
+							 "group %.*s: name each source once "
+							 "(e.g. 232.1.1.1@198.18.0.1+198.18.0.3)",
+							 item, (int)glen, p);
+					ret = -EINVAL;
+					goto out;
+				}
 				for (k = 0; k < n; k++) {
 					if (*n_ssm == max) {
 						if (err != NULL && err_len > 0)

@@ -837,6 +837,10 @@ def test_bad_input():
         (["--groups", "232.1.1.1@239.1.1.1"], "'239.1.1.1' is not a unicast source address"),
         (["--groups", "232.1.1.1@"], "'' is not a unicast source address"),
         (["--groups", "[ff3e::1]@198.18.0.1"], "'198.18.0.1' is not a unicast source address"),
+        # a source named twice for a group: refused, not merged into one
+        (["--groups", "232.1.1.1@198.18.0.1+198.18.0.1"],
+         "mcfan: --groups: duplicate source 198.18.0.1 in group 232.1.1.1: name each source "
+         "once (e.g. 232.1.1.1@198.18.0.1+198.18.0.3)"),
         # report sources that cannot be one: loopback, this host, broadcast, ::1, multicast
         (["--port-ip", "0=127.0.0.1"], "--port-ip: '127.0.0.1' is not a unicast IPv4 address "
          "of a network (127.0.0.0/8 is loopback)"),

@@ -926,6 +926,24 @@ test_ssm(void)
 	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1-9@198.18.0.1", out, sizeof(out), ssm, 8, &n,
 					  err, sizeof(err)), -E2BIG);
 	CHECK_EQ_STR(err, "more than 8 (group, source) pairs");
+	/* the same source twice for one group: refused, naming both (not merged) */
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1@198.18.0.1+198.18.0.1", out, sizeof(out),
+					  ssm, 8, &n, err, sizeof(err)), -EINVAL);
+	CHECK_EQ_STR(err, "duplicate source 198.18.0.1 in group 232.1.1.1: name each source once "
+		     "(e.g. 232.1.1.1@198.18.0.1+198.18.0.3)");
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1-2:5000@198.18.0.1+198.18.0.3+198.18.0.1",
+					  out, sizeof(out), ssm, 8, &n, err, sizeof(err)),
+		     -EINVAL);
+	CHECK_EQ_STR(err, "duplicate source 198.18.0.1 in group 232.1.1.1-2:5000: name each "
+		     "source once (e.g. 232.1.1.1@198.18.0.1+198.18.0.3)");
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("[ff3e::1]@[fe80::1]+[fe80::1]", out, sizeof(out), ssm,
+					  8, &n, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "duplicate source [fe80::1] in group [ff3e::1]") != NULL,
+	      "IPv6 duplicate source: %s", err);
+	/* the same source for two groups is no duplicate */
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1@198.18.0.1,232.1.1.2@198.18.0.1", out,
+					  sizeof(out), ssm, 8, &n, err, sizeof(err)), 0);
+	CHECK_EQ_INT(n, 2);
 }
 
 /* 224.0.0.1, ff02::1 and the ff00::/ff01:: scopes are never reported; their neighbours are. */
