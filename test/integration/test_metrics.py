@@ -1458,17 +1458,23 @@ def readers_run(tmp):
         t.check_eq((r1[0]["frames"], r2[0]["frames"]), (per[1], per[2]),
                    "the readers read every frame of their rings")
     finally:
-        for r in rds:
-            if r.poll() is None:
-                r.kill()
-                r.wait()
-        if proc.p.poll() is None:
-            proc.signal(signal.SIGINT)
-            proc.wait(30)
-        t.remove_runtime_dir(eal)
-        for f in os.listdir("/dev/shm"):
-            if f.startswith(f"mcfan.{prefix}."):
-                os.unlink(os.path.join("/dev/shm", f))
+        readers_cleanup(rds, proc, eal, prefix)
+
+
+def readers_cleanup(rds, proc, eal, prefix):
+    """Kill the reader processes still running, stop mcfan, remove its runtime directory and
+    its reader rings in /dev/shm."""
+    for r in rds:
+        if r.poll() is None:
+            r.kill()
+            r.wait()
+    if proc.p.poll() is None:
+        proc.signal(signal.SIGINT)
+        proc.wait(30)
+    t.remove_runtime_dir(eal)
+    for f in os.listdir("/dev/shm"):
+        if f.startswith(f"mcfan.{prefix}."):
+            os.unlink(os.path.join("/dev/shm", f))
 
 
 def readers_other_run(tmp):
@@ -1558,17 +1564,7 @@ def readers_other_run(tmp):
                               if dict(lb)["reader"] == "_other" and sb.get(lb, 0.0) < sa[lb]]
         t.check_eq(went_back, [], f"no reader _other counter went back over {len(pages)} pages")
     finally:
-        for r in rds.values():
-            if r.poll() is None:
-                r.kill()
-                r.wait()
-        if proc.p.poll() is None:
-            proc.signal(signal.SIGINT)
-            proc.wait(30)
-        t.remove_runtime_dir(eal)
-        for f in os.listdir("/dev/shm"):
-            if f.startswith(f"mcfan.{prefix}."):
-                os.unlink(os.path.join("/dev/shm", f))
+        readers_cleanup(list(rds.values()), proc, eal, prefix)
 
 
 def shared_rx_run(tmp):
