@@ -718,16 +718,20 @@ mcfan_reader_wait_ms(struct mcfan_reader *r, int timeout_ms)
 int
 mcfan_reader_stats(const struct mcfan_reader *r, struct mcfan_reader_stats *st)
 {
-	uint64_t head;
+	uint64_t head, behind, gone;
 
 	if (r == NULL || st == NULL)
 		return -EINVAL;
 	head = atomic_load_explicit(&r->hdr->head, memory_order_acquire);
+	behind = head > r->cursor ? head - r->cursor : 0;
+	/* frames the writer has overwritten already are lost now, not at the next read: the
+	 * oldest frame still in the ring is head - n_slots (as the next read finds) */
+	gone = behind > r->n_slots ? behind - r->n_slots : 0;
 	st->frames = r->frames;
-	st->lost = r->lost;
+	st->lost = r->lost + gone;
 	st->laps = r->laps;
 	st->head = head;
-	st->lag = head > r->cursor ? head - r->cursor : 0;
+	st->lag = behind - gone;
 	st->n_slots = r->n_slots;
 	st->data_max = r->data_max;
 	st->closed = atomic_load_explicit(&r->hdr->state, memory_order_acquire) ==

@@ -80,10 +80,14 @@ struct mcfan_reader_frame {
 /** A reader's counters (mcfan shows the same in `show readers`). */
 struct mcfan_reader_stats {
 	uint64_t frames;   /**< Frames read (returned by next/read). */
-	uint64_t lost;     /**< Frames lost by being lapped. */
+	/** Frames lost by being lapped: those the reader stepped over, and those the writer
+	 * has overwritten that it has not reached yet (lost now, before its next read). */
+	uint64_t lost;
 	uint64_t laps;     /**< Times the writer lapped this reader. */
 	uint64_t head;     /**< Frames the writer has published so far. */
-	uint64_t lag;      /**< Frames published and not yet read or lost (head - cursor). */
+	/** Frames published that the reader can still read: head - cursor, at most n_slots
+	 * (the rest are in lost). frames + lost + lag = frames published since it opened. */
+	uint64_t lag;
 	uint32_t n_slots;  /**< Frames the ring holds. */
 	uint32_t data_max; /**< Longest frame a slot holds, bytes. */
 	int closed;        /**< 1 once the writer (mcfan) has stopped writing. */

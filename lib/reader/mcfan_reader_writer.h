@@ -167,9 +167,10 @@ struct mcfan_rw_reader_info {
 	int32_t pid;         /**< The reader's process id; 0 for a free row. */
 	bool alive;          /**< The process exists (kill(pid, 0)). */
 	uint64_t frames;     /**< Frames it read. */
-	uint64_t lost;       /**< Frames it lost, lapped. */
+	/** Frames it lost, lapped: stepped over, or overwritten before it got there. */
+	uint64_t lost;
 	uint64_t laps;       /**< Times it was lapped. */
-	uint64_t lag;        /**< Frames written and not yet read or lost by it. */
+	uint64_t lag;        /**< Frames written that it can still read (at most the ring's). */
 	uint64_t idle_ns;    /**< Since its last read or wait, ns (CLOCK_MONOTONIC). */
 	uint64_t age_ns;     /**< Since it opened the ring, ns. */
 	bool waiting;        /**< Asleep in mcfan_reader_wait(). */

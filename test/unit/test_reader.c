@@ -280,7 +280,18 @@ test_lapped(void)
 	mcfan_rw_flush(w);
 	CHECK_EQ_INT(mcfan_reader_frame_valid(r, &f), 0);
 	mcfan_reader_stats(r, &st);
-	CHECK_EQ_INT(st.frames + st.lost, 115);
+	/* cursor 115, head 150: 115..133 are overwritten (lost now), 134..149 readable */
+	CHECK_EQ_INT(st.lag, 16);
+	CHECK_EQ_INT(st.frames + st.lost, 134);
+	CHECK_EQ_INT(st.frames + st.lost + st.lag, 150);
+	{
+		/* mcfan's view of the row says the same (show readers, /metrics) */
+		struct mcfan_rw_reader_info info[2];
+
+		CHECK_EQ_INT(mcfan_rw_readers(w, info, 2, 0), 1);
+		CHECK_EQ_INT(info[0].lag, 16);
+		CHECK_EQ_INT(info[0].frames + info[0].lost + info[0].lag, 150);
+	}
 	while (mcfan_reader_next(r, &f) == 1)
 		got++;
 	mcfan_reader_stats(r, &st);
