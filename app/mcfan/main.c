@@ -539,6 +539,17 @@ stdout_status(int status)
 	return status == EXIT_SUCCESS ? EXIT_FAILURE : status;
 }
 
+/* CLOCK_REALTIME in seconds since the epoch (0 if the clock cannot be read). */
+static double
+wall_clock_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -550,6 +561,7 @@ main(int argc, char **argv)
 	bool launched = false, hosts_shared = false;
 
 	memset(app, 0, sizeof(*app));
+	app->start_time_s = wall_clock_s();
 	if (stdio_open() < 0)
 		return EXIT_FAILURE;
 	split_args(argc, argv, &eal_argc);

@@ -494,6 +494,9 @@ struct mcfan_app {
 	uint64_t mbufs_kept_max;          /* of those, the most the ports keep after close */
 	uint64_t start_tsc;
 	uint64_t stop_tsc;
+	/* The wall clock (CLOCK_REALTIME, seconds since the epoch) when main() began: the
+	 * process start, /metrics' process_start_time_seconds. W: main() first; R: metrics. */
+	double start_time_s;
 	uint64_t tsc_hz;
 	/* Workers announced asleep in the wake protocol (datapath/idle.c). W: a worker, seq_cst
 	 * add before it sleeps, release sub when it wakes. R: every RX lcore after each burst,

@@ -1021,6 +1021,7 @@ mcfan_lcore_inst_read(const struct mcfan_app *app, unsigned int lcore_id, unsign
 	out->frames = mcfan_atomic_u64_load(&lc->inst_frames[inst], memory_order_relaxed);
 	if (e->counters != NULL)
 		n = e->counters(app, lc, lc->inst_priv[inst], c, RTE_DIM(c));
+	out->own_counters = n > 0;
 	if (n == 0) {
 		/* an engine without counters (count) delivers every copy it is handed */
 		out->values[0] = (struct mcfan_engine_value){"counted", out->frames,

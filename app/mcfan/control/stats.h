@@ -297,6 +297,8 @@ struct mcfan_inst_view {
 	const char *args;         /**< Its ARGS, "" for none. */
 	uint64_t frames;          /**< Copies the lcore handed to it. */
 	int n_values;             /**< Counters in values (>= 1). */
+	/** The engine has counters of its own (false: count, values is its one "counted"). */
+	bool own_counters;
 	/** Its counters; an engine without any (count) shows one, "counted" = frames. The
 	 * copies handed to it = sum(kind 0) + sum(kind 1) once nothing is pending. */
 	struct mcfan_engine_value values[MCFAN_ENGINE_VALUES_MAX];

@@ -21,6 +21,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mempool.h>
@@ -150,16 +151,28 @@ gauge1(struct expo *e, const char *name, const char *unit, const char *help, dou
 static void
 put_info(struct expo *e, struct mcfan_app *app)
 {
+	const char *rd = rte_eal_get_runtime_dir(), *prefix = strrchr(rd, '/');
 	char l[LABELS_MAX] = "";
 
-	family(e, "mcfan", FAM_INFO, NULL, "mcfan and DPDK versions (value 1)");
+	/* EAL's runtime directory is <base>/<--file-prefix> */
+	prefix = prefix != NULL ? prefix + 1 : rd;
+	family(e, "mcfan", FAM_INFO, NULL, "mcfan and DPDK versions and the EAL --file-prefix "
+	       "(value 1)");
 	label(l, sizeof(l), "version", MCFAN_VERSION);
 	label(l, sizeof(l), "dpdk_version", rte_version());
+	label(l, sizeof(l), "file_prefix", prefix);
 	sample_u64(e, "mcfan", "_info", l, 1);
+	gauge1(e, "process_start_time_seconds", "seconds", "Start time of the process since "
+	       "unix epoch in seconds", app->start_time_s);
 	gauge1(e, "mcfan_uptime_seconds", "seconds", "Time since the data lcores were launched "
 	       "(up to the stop once stopped)",
 	       app->start_tsc == 0 ? 0 : (double)((app->stop_tsc != 0 ? app->stop_tsc :
 	       rte_rdtsc()) - app->start_tsc) / (double)app->tsc_hz);
+	gauge1(e, "mcfan_rx_running", NULL, "1 while the RX lcores poll (launched, not held by "
+	       "the console's stop, no stop of mcfan requested), else 0",
+	       mcfan_atomic_u32_load(&app->live.phase, memory_order_acquire) ==
+	       MCFAN_PHASE_RUN && !mcfan_live_rx_paused(&app->live) &&
+	       !mcfan_live_quitting(&app->live) ? 1 : 0);
 	gauge1(e, "mcfan_msacc_enabled", NULL, "1 while microstate accounting of the data lcores "
 	       "is on", mcfan_live_msacc(&app->live) ? 1 : 0);
 }
@@ -956,8 +969,10 @@ put_rings(struct expo *e, struct mcfan_app *app)
 }
 
 /* The worker engines' own counters (datapath/engine.h counters hook, as the report's
- * engine_counters): copies delivered and dropped by reason, and the other values; indexed
- * by struct mcfan_engine_value's kind (0 delivered, 1 drop, 2 not a copy count). */
+ * engine_outputs[].counters) per worker lcore and engine instance ("output",
+ * docs/delivery.md, numbered as show engines and /mcfan/engine_outputs do): copies delivered
+ * and dropped by reason, and the other values; indexed by struct mcfan_engine_value's kind
+ * (0 delivered, 1 drop, 2 not a copy count). An engine without counters (count) has none. */
 static int
 put_engines(struct expo *e, struct mcfan_app *app)
 {
@@ -968,37 +983,41 @@ put_engines(struct expo *e, struct mcfan_app *app)
 		const char *help;
 	} fams[] = {
 		[0] = {"mcfan_engine_delivered_copies", FAM_COUNTER,
-			"counter", "Copies the worker engine delivered (sent, written), by counter"},
+			"counter", "Copies the worker engine output delivered (sent, written), by "
+			"counter (output: the engine instance, 0 = --worker-engine)"},
 		[1] = {"mcfan_engine_dropped_copies", FAM_COUNTER, "reason",
-			"Copies the worker engine dropped, by drop reason; an engine's copies in = "
-			"its delivered + its dropped copies"},
+			"Copies the worker engine output dropped, by drop reason; per lcore and "
+			"output, copies in (mcfan_engine_output_copies_total state=in) = its "
+			"delivered + its dropped copies once nothing is pending"},
 		[2] = {"mcfan_engine_value", FAM_GAUGE, "counter",
-			"Other values of the worker engine (bytes, files, errors, pending, the "
-			"output port): not copy counts"},
+			"Other values of the worker engine output (bytes, files, errors, pending, "
+			"the output port): not copy counts"},
 	};
-	struct mcfan_engine_value v[MCFAN_ENGINE_VALUES_MAX];
-	struct mcfan_lcore_engines eng;
+	struct mcfan_inst_view v;
 	char l[LABELS_MAX];
-	unsigned int w, f;
-	int n, i;
+	unsigned int w, k, f;
+	int i;
 
 	for (f = 0; f < RTE_DIM(fams); f++) {
 		family(e, fams[f].name, fams[f].type, NULL, fams[f].help);
 		for (w = 0; w < app->n_workers; w++) {
 			unsigned int id = app->worker_lcore_ids[w];
 
-			if (mcfan_lcore_engines_read(app, id, &eng) != 0 || eng.worker == NULL)
-				continue;
-			n = mcfan_lcore_engine_values(app, id, v, RTE_DIM(v));
-			for (i = 0; i < n; i++) {
-				if (v[i].kind != f)
+			for (k = 0; k < app->n_inst; k++) {
+				if (mcfan_lcore_inst_read(app, id, k, &v) < 0 || !v.own_counters)
 					continue;
-				l[0] = '\0';
-				label_u(l, sizeof(l), "lcore", id);
-				label(l, sizeof(l), "engine", eng.worker);
-				label(l, sizeof(l), fams[f].key, v[i].name);
-				sample_u64(e, fams[f].name, fams[f].type == FAM_COUNTER ? "_total" : "",
-					   l, v[i].value);
+				for (i = 0; i < v.n_values; i++) {
+					if (v.values[i].kind != f)
+						continue;
+					l[0] = '\0';
+					label_u(l, sizeof(l), "lcore", id);
+					label_u(l, sizeof(l), "output", k);
+					label(l, sizeof(l), "engine", v.engine);
+					label(l, sizeof(l), fams[f].key, v.values[i].name);
+					sample_u64(e, fams[f].name,
+						   fams[f].type == FAM_COUNTER ? "_total" : "", l,
+						   v.values[i].value);
+				}
 			}
 		}
 	}
