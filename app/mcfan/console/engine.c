@@ -68,6 +68,11 @@ cmd_show_engines(struct mcfan_console *con, const struct mcfan_console_args *a)
 				printf(" %s %" PRIu64, iv.values[k].name, iv.values[k].value);
 			printf("\n");
 		}
+		/* copies a `set engine LCORE` engine took instead of an output: the outputs'
+		 * frames and this line add up to the worker's copies (as in the report) */
+		if (app->n_inst > 1 && mcfan_lcore_sel_frames_cleared(app, v[i].lcore_id) != 0)
+			printf("  set engine (set engine LCORE): frames %" PRIu64 "\n",
+			       mcfan_lcore_sel_frames_cleared(app, v[i].lcore_id));
 	}
 	free(v);
 	return 0;

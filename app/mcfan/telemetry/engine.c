@@ -26,7 +26,7 @@
 #include "telemetry/telemetry.h"
 
 /* Columns (DPDK 22.11 replies nest one level, arrays of scalars only: telemetry.h). */
-enum { COL_LCORE, COL_ENGINE, COL_START, COL_ARGS, COL_MODE, COLS };
+enum { COL_LCORE, COL_ENGINE, COL_START, COL_ARGS, COL_MODE, COL_SET_FRAMES, COLS };
 
 /* The mode column: how each lcore hands on its copies now (enum mcfan_engine_mode). */
 static const char *const mode_names[] = {
@@ -40,7 +40,7 @@ tel_engines(struct mcfan_app *app, const char *cmd, const char *params,
 	    struct rte_tel_data *d)
 {
 	static const char *const names[COLS] = {"lcore", "engine", "start_engine", "start_args",
-						"mode"};
+						"mode", "set_engine_frames"};
 	struct rte_tel_data *col[COLS] = {NULL}, *ctr[MCFAN_ENGINE_VALUES_MAX] = {NULL};
 	struct mcfan_engine_view *v;
 	unsigned int n, i, j;
@@ -58,8 +58,8 @@ tel_engines(struct mcfan_app *app, const char *cmd, const char *params,
 		col[j] = rte_tel_data_alloc();
 		if (col[j] == NULL)
 			goto out;
-		rte_tel_data_start_array(col[j], j == COL_LCORE ? RTE_TEL_U64_VAL :
-					 RTE_TEL_STRING_VAL);
+		rte_tel_data_start_array(col[j], j == COL_LCORE || j == COL_SET_FRAMES ?
+					 RTE_TEL_U64_VAL : RTE_TEL_STRING_VAL);
 	}
 	for (k = 0; k < nv; k++) {
 		ctr[k] = rte_tel_data_alloc();
@@ -73,6 +73,8 @@ tel_engines(struct mcfan_app *app, const char *cmd, const char *params,
 		rte_tel_data_add_array_string(col[COL_START], v[i].start_engine);
 		rte_tel_data_add_array_string(col[COL_ARGS], v[i].start_args);
 		rte_tel_data_add_array_string(col[COL_MODE], mode_names[v[i].mode]);
+		rte_tel_data_add_array_u64(col[COL_SET_FRAMES],
+					   mcfan_lcore_sel_frames_cleared(app, v[i].lcore_id));
 		for (k = 0; k < nv; k++)
 			rte_tel_data_add_array_u64(ctr[k], k < v[i].n_values ?
 						   v[i].values[k].value : 0);
@@ -96,8 +98,8 @@ out:
 	return ret;
 }
 MCFAN_TEL_COMMAND(tel_engines, "/mcfan/engines",
-		  "Worker lcores as columns: lcore, engine, start_engine, start_args, mode and "
-		  "the engine's counters. No parameters")
+		  "Worker lcores as columns: lcore, engine, start_engine, start_args, mode, "
+		  "set_engine_frames and the engine's counters. No parameters")
 
 /* Columns of /mcfan/engine_outputs. */
 enum { OC_LCORE, OC_OUTPUT, OC_ENGINE, OC_ARGS, OC_FRAMES, OC_DELIVERED, OC_DROPPED, OC_COLS };
