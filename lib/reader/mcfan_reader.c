@@ -325,9 +325,12 @@ serve_check(const struct mcfan_rd_hdr *h, const char *group)
 
 	switch (serve) {
 	case MCFAN_RD_SERVE_ENGINE:
+		/* the ring exists, so readers is an engine of this run already (maybe the
+		 * --worker-engine): what helps is routing this group to it */
 		snprintf(why_text, sizeof(why_text), "group %s: mcfan serves it with the %s "
-			 "engine, not readers (start mcfan with --worker-engine readers or "
-			 "--group-engine %s=readers, or give its console set engine %s readers)",
+			 "engine, not readers (route the group to readers: give mcfan's console "
+			 "set engine %s readers, or start mcfan with --group-engine %s=readers "
+			 "and no other --group-engine or [group-engine] row for it)",
 			 group, engine, group, group);
 		break;
 	case MCFAN_RD_SERVE_LCORE:

@@ -241,8 +241,9 @@ const char *mcfan_reader_strerror(int err);
  * The fullest sentence for an error this thread got from this library: for the last
  * -EXDEV of mcfan_reader_open() or mcfan_reader_wait() in this thread, the group, why its
  * ring is not written and what to do, e.g. "group 239.9.9.1:3999: mcfan serves it with the
- * count engine, not readers (start mcfan with --worker-engine readers or --group-engine
- * 239.9.9.1:3999=readers, or give its console set engine 239.9.9.1:3999 readers)"; for any
+ * count engine, not readers (route the group to readers: give mcfan's console set engine
+ * 239.9.9.1:3999 readers, or start mcfan with --group-engine 239.9.9.1:3999=readers and no
+ * other --group-engine or [group-engine] row for it)"; for any
  * other error mcfan_reader_strerror()'s text.
  *
  * @param err

@@ -340,10 +340,11 @@ def test_readers_some():
     for g, r, e, prc in res:
         if g == "239.9.9.3":
             t.check_eq((prc, r, e), (1, None, f"mcfan-read: group {g}:{PORT}: mcfan serves it "
-                                     "with the count engine, not readers (start mcfan with "
-                                     f"--worker-engine readers or --group-engine {g}:{PORT}="
-                                     f"readers, or give its console set engine {g}:{PORT} "
-                                     "readers)\n"),
+                                     "with the count engine, not readers (route the group to "
+                                     "readers: give mcfan's console set engine "
+                                     f"{g}:{PORT} readers, or start mcfan with "
+                                     f"--group-engine {g}:{PORT}=readers and no other "
+                                     "--group-engine or [group-engine] row for it)\n"),
                        f"{tag} mcfan-read on the count group: refused at open, why")
             continue
         t.check_eq((prc, (r or {}).get("frames"), (r or {}).get("lost")), (0, want[g], 0),

@@ -41,8 +41,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(HERE, "..", "..", "tools")
 WANT = {"239.9.9.1": 100, "239.9.9.2": 300, "239.9.9.3": 50}
 
-ADVICE = ("not readers (start mcfan with --worker-engine readers or --group-engine "
-          "{g}:3999=readers, or give its console set engine {g}:3999 readers)")
+ADVICE = ("not readers (route the group to readers: give mcfan's console set engine "
+          "{g}:3999 readers, or start mcfan with --group-engine {g}:3999=readers and no "
+          "other --group-engine or [group-engine] row for it)")
 
 
 def engine_line(g, engine):

@@ -837,9 +837,10 @@ test_serve(void)
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1007", 0, &r), -EXDEV);
 	CHECK(r == NULL, "open -EXDEV: no reader");
 	CHECK_EQ_STR(mcfan_reader_explain(-EXDEV), "group 239.9.9.1:1007: mcfan serves it with "
-		     "the count engine, not readers (start mcfan with --worker-engine readers or "
-		     "--group-engine 239.9.9.1:1007=readers, or give its console set engine "
-		     "239.9.9.1:1007 readers)");
+		     "the count engine, not readers (route the group to readers: give mcfan's "
+		     "console set engine 239.9.9.1:1007 readers, or start mcfan with "
+		     "--group-engine 239.9.9.1:1007=readers and no other --group-engine or "
+		     "[group-engine] row for it)");
 	CHECK_EQ_STR(mcfan_reader_explain(-ENOENT), mcfan_reader_strerror(-ENOENT));
 	mcfan_rw_set_serve(w, MCFAN_RD_SERVE_LCORE, "pcap", 3);
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1007", 0, &r), -EXDEV);
