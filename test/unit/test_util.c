@@ -15,6 +15,7 @@
 #include "bits.h"
 #include "mcfan_group.h"
 #include "mcfan_parse.h"
+#include "mcfan_txstall.h"
 #include "unit.h"
 
 UNIT_DEFINE_COUNTERS;
@@ -261,6 +262,38 @@ test_bits(void)
 	CHECK_EQ_INT(bits[0], 1);
 }
 
+/* The tx stall warning's decision (lib/util/mcfan_txstall.h): the trial's memif output,
+ * tx_sent 0 and tx_full growing, is warned once after the window; any copy sent ends the
+ * span; full copies with sends between them, a burst that stops, or none refused, never. */
+static void
+test_txstall(void)
+{
+	struct mcfan_txstall s = {0};
+
+	/* tx_sent 0, tx_full 0 -> 3609 over 2 s (window 1000 ms) */
+	CHECK(!mcfan_txstall_check(&s, 0, 0, 100, 1000), "first reading");
+	CHECK(!mcfan_txstall_check(&s, 0, 600, 200, 1000), "refused, none sent: span begins");
+	CHECK(!mcfan_txstall_check(&s, 0, 1200, 700, 1000), "0.5 s: not yet");
+	CHECK(mcfan_txstall_check(&s, 0, 2400, 1200, 1000), "1 s, none sent, more full: warn");
+	CHECK(!mcfan_txstall_check(&s, 0, 3609, 2200, 1000), "once only");
+	CHECK(!mcfan_txstall_check(&s, 5, 4000, 9200, 1000), "warned: never again");
+
+	/* sends between the full copies: each send ends the span, no warning */
+	memset(&s, 0, sizeof(s));
+	CHECK(!mcfan_txstall_check(&s, 10, 5, 100, 1000), "first reading");
+	CHECK(!mcfan_txstall_check(&s, 20, 50, 900, 1000), "sent");
+	CHECK(!mcfan_txstall_check(&s, 30, 90, 1800, 1000), "sent again");
+	CHECK(!mcfan_txstall_check(&s, 40, 900, 2700, 1000), "still sending: no warning");
+
+	/* idle, then a burst refused that stops: no more refused after the span began */
+	memset(&s, 0, sizeof(s));
+	CHECK(!mcfan_txstall_check(&s, 7, 3, 100, 1000), "first reading");
+	CHECK(!mcfan_txstall_check(&s, 7, 3, 5000, 1000), "idle, nothing refused");
+	CHECK(!mcfan_txstall_check(&s, 7, 40, 6000, 1000), "a burst refused: span begins");
+	CHECK(!mcfan_txstall_check(&s, 7, 40, 9000, 1000), "nothing more refused: no warning");
+	CHECK(mcfan_txstall_check(&s, 7, 41, 9100, 1000), "refused again 3.1 s on: warn");
+}
+
 int
 main(void)
 {
@@ -269,5 +302,6 @@ main(void)
 	test_parse_u64();
 	test_err_set();
 	test_bits();
+	test_txstall();
 	return unit_summary("util");
 }

@@ -16,6 +16,7 @@
 #include "control/feed.h"
 #include "control/kernel.h"
 #include "control/overrun.h"
+#include "control/txstall.h"
 #include "control/readers.h"
 #include "control/sched.h"
 #include "control/stats.h"
@@ -115,6 +116,7 @@ mcfan_control_tick(struct mcfan_app *app)
 		mcfan_sched_update(app);
 	}
 	mcfan_igmp_tick(app); /* IGMP/MLD: take the control frames, send what is due */
+	mcfan_txstall_tick(app); /* a tx output that sends nothing: warned once */
 	app->tick_busy = false;
 	if (app->control == NULL)
 		return;
