@@ -99,7 +99,7 @@ out:
 }
 MCFAN_TEL_COMMAND(tel_engines, "/mcfan/engines",
 		  "Worker lcores as columns: lcore, engine, start_engine, start_args, mode, "
-		  "set_engine_frames and the engine's counters. No parameters")
+		  "set_engine_frames, engine counters. No parameters")
 
 /* Columns of /mcfan/engine_outputs. */
 enum { OC_LCORE, OC_OUTPUT, OC_ENGINE, OC_ARGS, OC_FRAMES, OC_DELIVERED, OC_DROPPED, OC_COLS };

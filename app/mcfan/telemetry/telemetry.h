@@ -77,8 +77,20 @@ struct mcfan_tel_cmd {
  */
 void mcfan_tel_register(struct mcfan_tel_cmd *cmd);
 
-/** Register handler fn as telemetry command name with help text help, from this file. */
+/** Bytes of a command name with its NUL that DPDK 22.11 registers (telemetry.c MAX_CMD_LEN,
+ * not public). */
+#define MCFAN_TEL_NAME_SIZE 56
+
+/** Register handler fn as telemetry command name with help text help, from this file. A name
+ * or help text DPDK would refuse (rte_telemetry_register_cmd() -EINVAL, and then no later
+ * command) fails the build. */
 #define MCFAN_TEL_COMMAND(fn, name, help) \
+	_Static_assert(sizeof(help) <= RTE_TEL_MAX_STRING_LEN, \
+		       name ": the help text is longer than DPDK 22.11 registers " \
+		       "(RTE_TEL_MAX_STRING_LEN with its NUL; rte_telemetry_register_cmd() " \
+		       "refuses it with -EINVAL, and no later command is registered)"); \
+	_Static_assert(sizeof(name) <= MCFAN_TEL_NAME_SIZE, name ": the name is longer than " \
+		       "DPDK 22.11 registers (MAX_CMD_LEN)"); \
 	static struct mcfan_tel_cmd fn ## _tel_cmd = { name, fn, help, NULL }; \
 	RTE_INIT(fn ## _tel_register) \
 	{ \
