@@ -644,6 +644,15 @@ def check_docs(pport, tmp):
     t.check(n >= 20, f"dashboard expressions with data: {n} of 25")
 
 
+def stop_mcfan(proc, tel=None):
+    """Close the telemetry session, if any, and stop mcfan with SIGINT if it still runs."""
+    if tel is not None:
+        tel.close()
+    if proc.p.poll() is None:
+        proc.signal(signal.SIGINT)
+        proc.wait(30)
+
+
 def main_run(pcap, tmp):
     mport = free_port()
     prom, pport, log = start_prometheus(tmp, mport)
@@ -680,11 +689,7 @@ def main_run(pcap, tmp):
                     * 3 + 1000, f"final report rx_frames {rep['rx_frames']} vs last scrape "
                     f"{pv:.0f}")
     finally:
-        if tel is not None:
-            tel.close()
-        if proc.p.poll() is None:
-            proc.signal(signal.SIGINT)
-            proc.wait(30)
+        stop_mcfan(proc, tel)
         stop_prometheus(prom, log)
         t.remove_runtime_dir(eal)
 
@@ -1474,11 +1479,7 @@ def outputs_run(tmp):
                            {n: float(v) for n, v in eo_r["counters"].items()},
                            f"output {o}: engine series = the report's engine_outputs counters")
     finally:
-        if tel is not None:
-            tel.close()
-        if proc.p.poll() is None:
-            proc.signal(signal.SIGINT)
-            proc.wait(30)
+        stop_mcfan(proc, tel)
         t.remove_runtime_dir(eal)
 
 
