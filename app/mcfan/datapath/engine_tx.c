@@ -184,7 +184,9 @@ tx_parse(const char *args, struct tx_args *a, char *err, size_t len)
 		}
 	}
 	if (a->rw_ip && !a->rw_mac) {
-		if (!RTE_IS_IPV4_MCAST(rte_be_to_cpu_32(a->ip))) {
+		/* 224.0.0.0/4 (RFC 5771); not DPDK's RTE_IS_IPV4_MCAST(), whose RTE_IPV4()
+		 * shifts 224 into an int's sign bit (UndefinedBehaviorSanitizer) */
+		if ((rte_be_to_cpu_32(a->ip) >> 28) != 0xeu) {
 			inet_ntop(AF_INET, &a->ip, ipt, sizeof(ipt));
 			snprintf(err, len, "dst-ip '%s' is unicast: give dst-mac= too (the MAC "
 				 "of the host or next hop; mcfan does no ARP)", ipt);
