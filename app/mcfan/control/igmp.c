@@ -462,23 +462,46 @@ out:
 	return ret;
 }
 
+/* Take up to `limit` frames of ring r. g->lock held. */
+static void
+drain_ring(struct mcfan_app *app, struct mcfan_igmp *g, unsigned int r, uint64_t t,
+	   unsigned int limit)
+{
+	struct rte_mbuf *pkts[DEQ_BURST];
+	unsigned int n, i, taken;
+
+	for (taken = 0; taken < limit; taken += n) {
+		n = rte_ring_dequeue_burst(g->rings[r], (void **)pkts,
+					   RTE_MIN(limit - taken, (unsigned int)DEQ_BURST), NULL);
+		if (n == 0)
+			break;
+		for (i = 0; i < n; i++)
+			take_frame(app, g, pkts[i], t);
+		rte_pktmbuf_free_bulk(pkts, n);
+	}
+}
+
 /* Take up to `limit` frames of each ring. g->lock held. */
 static void
 drain_rings(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t, unsigned int limit)
 {
-	struct rte_mbuf *pkts[DEQ_BURST];
-	unsigned int r, n, i, taken;
+	unsigned int r;
 
-	for (r = 0; r < g->n_rings; r++) {
-		for (taken = 0; taken < limit; taken += n) {
-			n = rte_ring_dequeue_burst(g->rings[r], (void **)pkts, DEQ_BURST, NULL);
-			if (n == 0)
-				break;
-			for (i = 0; i < n; i++)
-				take_frame(app, g, pkts[i], t);
-			rte_pktmbuf_free_bulk(pkts, n);
-		}
-	}
+	for (r = 0; r < g->n_rings; r++)
+		drain_ring(app, g, r, t, limit);
+}
+
+/* Take what each ring holds now, and no more: an RX lcore that keeps adding control frames
+ * (a capture of queries replayed at line rate) would keep an unbounded drain going while
+ * the RX lcore runs, with the clear stats action, the action lock and the console stuck in
+ * it. g->lock held. */
+static void
+drain_held(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
+{
+	unsigned int r;
+
+	for (r = 0; r < g->n_rings; r++)
+		drain_ring(app, g, r, t, rte_ring_count(g->rings[r]));
 }
 
 void
@@ -627,7 +650,7 @@ mcfan_igmp_clear(struct mcfan_app *app)
 	if (g == NULL)
 		return;
 	rte_spinlock_lock(&g->lock);
-	drain_rings(app, g, now_ms(app, g), UINT32_MAX);
+	drain_held(app, g, now_ms(app, g));
 	g->dequeued = 0;
 	g->unknown_port = 0;
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {

@@ -165,8 +165,9 @@ void mcfan_igmp_leave_all(struct mcfan_app *app);
 /**
  * `clear stats`: the IGMP/MLD counters start from zero now (queries seen, reports, leaves
  * and suppressed answers sent, taken, invalid frames, frames dequeued, unknown_port,
- * tx_frames, tx_failed); the membership, the querier and its timers stay. The rings are
- * drained first, so the frames classified before the clear are not counted after it.
+ * tx_frames, tx_failed); the membership, the querier and its timers stay. What the rings
+ * hold is taken first, so the frames classified before the clear are not counted after it
+ * (only what they hold at the clear: RX lcores go on adding).
  * Control thread (the clear stats action), after mcfan_stats_clear().
  */
 void mcfan_igmp_clear(struct mcfan_app *app);
