@@ -106,9 +106,11 @@ mcfan_control_free(struct mcfan_app *app)
 void
 mcfan_control_tick(struct mcfan_app *app)
 {
+	uint64_t now;
+
 	mcfan_kernel_tick(app); /* PACKET_STATISTICS resets on read: add it up every tick */
 	mcfan_overrun_tick(app); /* sleep overrun, port side: after the kernel read */
-	uint64_t now = rte_rdtsc();
+	now = rte_rdtsc();
 
 	/* wait_cpu: every tick before a timed msacc window may freeze, else every 100 ms */
 	if (now >= app->sched_next_tsc || sched_needed(app)) {
