@@ -480,12 +480,15 @@ eal_lock_holder(const char *prefix)
 	return lk.l_pid;
 }
 
-/* rte_eal_init failed: one line with the cause where mcfan can tell it, and the remedy. */
+/*
+ * rte_eal_init failed: one line with the cause where mcfan can tell it, and the remedy.
+ * prefix and no_huge are read from argv before rte_eal_init, which rewrites argv (getopt's
+ * permutation, and its program name written over the last option it parsed: a
+ * --file-prefix value given last before "--").
+ */
 static void
-eal_failure(int argc, char **argv)
+eal_failure(const char *prefix, bool no_huge)
 {
-	const char *prefix = eal_opt_value(argc, argv, "--file-prefix");
-	bool no_huge = eal_has_flag(argc, argv, "--no-huge");
 	pid_t holder;
 
 	if (prefix == NULL)
@@ -558,7 +561,8 @@ main(int argc, char **argv)
 	int eal_argc, app_first, ret, status = EXIT_SUCCESS;
 	char **app_argv;
 	char runtime_dir[PATH_MAX], socket_path[PATH_MAX] = "";
-	bool launched = false, hosts_shared = false;
+	bool launched = false, hosts_shared = false, eal_no_huge;
+	const char *eal_prefix;
 
 	memset(app, 0, sizeof(*app));
 	app->start_time_s = wall_clock_s();
@@ -612,9 +616,11 @@ main(int argc, char **argv)
 	if (mcfan_prefix_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
 	rewrite_in_memory(eal_argc, argv);
+	eal_prefix = eal_opt_value(eal_argc, argv, "--file-prefix");
+	eal_no_huge = eal_has_flag(eal_argc, argv, "--no-huge");
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
-		eal_failure(eal_argc, argv);
+		eal_failure(eal_prefix, eal_no_huge);
 		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 	}
 	mcfan_capture_init(eal_argc, argv); /* dpdk-dumpcap, dpdk-pdump (docs/capture.md) */
