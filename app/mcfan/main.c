@@ -480,15 +480,13 @@ eal_lock_holder(const char *prefix)
 	return lk.l_pid;
 }
 
-/*
- * rte_eal_init failed: one line with the cause where mcfan can tell it, and the remedy.
- * prefix and no_huge are read from argv before rte_eal_init, which rewrites argv (getopt's
- * permutation, and its program name written over the last option it parsed: a
- * --file-prefix value given last before "--").
- */
+/* rte_eal_init failed: one line with the cause where mcfan can tell it, and the remedy.
+ * argv: the EAL options as given (a copy from before rte_eal_init). */
 static void
-eal_failure(const char *prefix, bool no_huge)
+eal_failure(int argc, char **argv)
 {
+	const char *prefix = eal_opt_value(argc, argv, "--file-prefix");
+	bool no_huge = eal_has_flag(argc, argv, "--no-huge");
 	pid_t holder;
 
 	if (prefix == NULL)
@@ -561,8 +559,8 @@ main(int argc, char **argv)
 	int eal_argc, app_first, ret, status = EXIT_SUCCESS;
 	char **app_argv;
 	char runtime_dir[PATH_MAX], socket_path[PATH_MAX] = "";
-	bool launched = false, hosts_shared = false, eal_no_huge;
-	const char *eal_prefix;
+	bool launched = false, hosts_shared = false;
+	char **eal_given;
 
 	memset(app, 0, sizeof(*app));
 	app->start_time_s = wall_clock_s();
@@ -616,14 +614,21 @@ main(int argc, char **argv)
 	if (mcfan_prefix_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
 	rewrite_in_memory(eal_argc, argv);
-	eal_prefix = eal_opt_value(eal_argc, argv, "--file-prefix");
-	eal_no_huge = eal_has_flag(eal_argc, argv, "--no-huge");
+	/* rte_eal_init rewrites argv (getopt's permutation, and its program name over the last
+	 * option it parsed: a --file-prefix or --in-memory given last before "--"): what mcfan
+	 * reads of the EAL options afterwards comes from this copy of the pointers */
+	eal_given = calloc((size_t)eal_argc + 1, sizeof(*eal_given));
+	if (eal_given == NULL)
+		return EXIT_FAILURE;
+	memcpy(eal_given, argv, (size_t)eal_argc * sizeof(*argv));
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
-		eal_failure(eal_prefix, eal_no_huge);
+		eal_failure(eal_argc, eal_given);
+		free(eal_given);
 		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 	}
-	mcfan_capture_init(eal_argc, argv); /* dpdk-dumpcap, dpdk-pdump (docs/capture.md) */
+	mcfan_capture_init(eal_argc, eal_given); /* dpdk-dumpcap, dpdk-pdump (docs/capture.md) */
+	free(eal_given);
 	if (mcfan_telemetry_socket_path(rte_eal_get_runtime_dir(), socket_path,
 					sizeof(socket_path)) == 0)
 		MCFAN_LOG(INFO, "telemetry socket %s\n", socket_path);

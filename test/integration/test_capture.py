@@ -33,9 +33,13 @@ CANNOT = "dpdk-dumpcap and dpdk-pdump cannot attach: "
 MAY = "dpdk-dumpcap/dpdk-pdump may attach"
 
 
-def eal(name, mem, flags):
-    return ["-l", "0-1", *mem, *flags, "--file-prefix", f"mcfan-cap-{name}-{ID}", "--no-pci",
-            "--log-level", "lib.eal:warning", "--vdev", "net_null0"]
+def eal(name, mem, flags, last=False):
+    """EAL options with flags after the memory options, or last (just before "--")."""
+    rest = ["--file-prefix", f"mcfan-cap-{name}-{ID}", "--no-pci", "--log-level",
+            "lib.eal:warning", "--vdev", "net_null0"]
+    if last:
+        return ["-l", "0-1", *mem, *rest, *flags]
+    return ["-l", "0-1", *mem, *flags, *rest]
 
 
 def dumpcap_list(prefix):
@@ -45,11 +49,11 @@ def dumpcap_list(prefix):
     return r.returncode, r.stdout + r.stderr
 
 
-def run(name, mem, flags, want, attachable):
+def run(name, mem, flags, want, attachable, last=False):
     """One mcfan run; its capture line must be the one wanted, exactly once; with dumpcap
     present, dpdk-dumpcap -D must succeed exactly when mcfan says it may attach."""
     tag = f"[{name}]"
-    e = eal(name, mem, flags)
+    e = eal(name, mem, flags, last)
     p = t.McfanProcess(e, ["--groups", "239.9.9.1", "--duration", "8"])
     try:
         started = p.wait_line("running:", 30) is not None
@@ -93,6 +97,10 @@ def main():
                   "passes it for --no-huge --in-memory)"), False)
     run("nohuge-noshconf", nohuge, ["--no-shconf"],
         re.escape(CANNOT + "EAL runs with --no-shconf"), False)
+    # last before "--": EAL writes its program name over the last option it parsed, so
+    # mcfan reads a copy of the options from before rte_eal_init (this said --no-huge)
+    run("nohuge-noshconf-last", nohuge, ["--no-shconf"],
+        re.escape(CANNOT + "EAL runs with --no-shconf"), False, last=True)
     run("nohuge", nohuge, [],
         re.escape(CANNOT + "EAL runs with --no-huge (no hugepage files"), False)
     tmp = tempfile.mkdtemp(prefix="mcfan-capture-")
