@@ -737,6 +737,51 @@ def test_bad_input():
             f"--seq-pair of mpegts lines: named before EAL ({err[-300:]})")
 
 
+FOLLOW_SCRIPT = """set pair 239.9.9.2:3999,239.9.9.3:3999
+leave 239.9.9.3:3999
+show feed
+show feed gaps 239.9.9.3:3999
+join 239.9.9.3:3999
+set pair 239.9.9.2:3999,239.9.9.3:3999
+set seq 239.9.9.2:3999 iperf2
+show feed
+"""
+
+
+def test_follow():
+    """A leave, a join and set seq on a pair's line reach show feed at once, not at the next
+    control tick: the console's next line (a script's, here, with no tick between) sees them
+    (a trial finding: a left group and its pair stayed listed until the tick)."""
+    d = tempfile.mkdtemp(prefix="mcfan-feed-follow-")
+    script = os.path.join(d, "console.txt")
+    with open(script, "w") as f:
+        f.write(FOLLOW_SCRIPT)
+    eal = t.eal_args("feed-follow", extra=["--vdev", "net_null0"])
+    rc, out, err, _ = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "--seq",
+                                        f"239.9.9.1-3:{PORT}=iperf2", "--cmdline-file", script,
+                                        "--duration", "0.5"], report=False)
+    shutil.rmtree(d, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+    t.check_eq(rc, 0, f"follow: exit ({err[-300:]})")
+    blocks = out.split("mcfan> ")
+    after_leave = next((b for b in blocks if b.startswith("show feed\n")), "")
+    t.check("2 groups with a sequence extractor, 0 pairs" in after_leave and
+            "239.9.9.3:3999" not in after_leave.split("\n", 1)[1],
+            f"follow: show feed right after leave: the left group and its pair are gone:"
+            f"\n{after_leave}")
+    t.check(f"error: show feed gaps: group 239.9.9.3:{PORT} is not joined" in out,
+            "follow: show feed gaps of the left group: not joined")
+    t.check(f"pair: line A 239.9.9.2:{PORT}, line B 239.9.9.3:{PORT} (iperf2)" in out,
+            f"follow: set pair right after the rejoin: the rejoined line has its extractor"
+            f"\n{out[-2000:]}")
+    t.check(f"seq iperf2 for 239.9.9.2:{PORT}: counters from zero, tracked by worker lcore 1; "
+            f"pair 239.9.9.2:{PORT},239.9.9.3:{PORT} dissolved (set pair again)" in out,
+            f"follow: set seq on a pair's line says the pair is dissolved\n{out[-2000:]}")
+    last = blocks[-1] if blocks else ""
+    t.check("3 groups with a sequence extractor, 0 pairs" in last,
+            f"follow: show feed after set seq: 0 pairs\n{last[:1500]}")
+
+
 # ---------------------------------------------------------------- live on the lab
 
 def wire_truth(frames, group):
@@ -898,6 +943,7 @@ def main():
     t0 = time.monotonic()
     test_bad_input()
     test_seq_repeat()
+    test_follow()
     test_seq_config()
     test_wrong_kind()
     test_rtp()

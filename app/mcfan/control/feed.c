@@ -474,6 +474,15 @@ check_kinds(struct mcfan_app *app, struct feed_ctl *c)
 }
 
 void
+mcfan_feed_follow(struct mcfan_app *app)
+{
+	struct feed_ctl *c = ctl_of(app);
+
+	if (c != NULL)
+		follow_groups(app, c);
+}
+
+void
 mcfan_feed_tick(struct mcfan_app *app)
 {
 	struct feed_ctl *c = ctl_of(app);
@@ -514,6 +523,19 @@ joined_slots(const struct mcfan_app *app, const char *what, const char *text,
 	return n;
 }
 
+/* Append pair p's name ("A,B"; " and " between two) to buf of len bytes (cut to fit). */
+static void
+pair_append(const struct feed_ctl *c, int p, char *buf, size_t len)
+{
+	char a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX];
+	size_t used = strlen(buf);
+
+	mcfan_group_format(&c->slot[c->pair[p].slot[0]].key, a, sizeof(a));
+	mcfan_group_format(&c->slot[c->pair[p].slot[1]].key, b, sizeof(b));
+	if (used + 1 < len)
+		snprintf(buf + used, len - used, "%s%s,%s", used > 0 ? " and " : "", a, b);
+}
+
 int
 mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, char *msg,
 		  size_t len)
@@ -523,6 +545,7 @@ mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, c
 	uint16_t *ids = NULL, *owners = NULL;
 	struct mcfan_feed_spec spec;
 	char err[CTL_ERR_MAX], text[CTL_LIST_MAX], kt[MCFAN_FEED_SPEC_STR_MAX + 1];
+	char gone[CTL_LIST_MAX] = "";
 	unsigned int i, n;
 	int ret;
 
@@ -553,6 +576,9 @@ mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, c
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
+		/* a line of a pair: the pair goes with its state (bind_slot()); the reply says so */
+		if (c->slot[ids[i]].pair >= 0 && c->pair[c->slot[ids[i]].pair].used)
+			pair_append(c, c->slot[ids[i]].pair, gone, sizeof(gone));
 		ret = bind_slot(app, c, ids[i], &keys[i], &spec, owners[i]);
 		if (ret < 0) {
 			ret = mcfan_err_set(msg, len, ret, "set seq: cannot create the state of "
@@ -565,11 +591,15 @@ mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, c
 	mcfan_group_format_list(keys, n, text, sizeof(text));
 	mcfan_feed_spec_format(&spec, kt, sizeof(kt));
 	if (spec.kind == MCFAN_FEED_OFF)
-		ret = mcfan_err_set(msg, len, 0, "seq off for %s: no feed quality", text);
+		ret = mcfan_err_set(msg, len, 0, "seq off for %s: no feed quality%s%s%s", text,
+				    gone[0] != '\0' ? "; pair " : "", gone,
+				    gone[0] != '\0' ? " dissolved" : "");
 	else
 		ret = mcfan_err_set(msg, len, 0, "seq %s for %s: counters from zero, tracked by "
-				    "worker lcore %u%s", kt, text,
-				    app->worker_lcore_ids[owners[0]], n > 1 ? " (the first)" : "");
+				    "worker lcore %u%s%s%s%s", kt, text,
+				    app->worker_lcore_ids[owners[0]], n > 1 ? " (the first)" : "",
+				    gone[0] != '\0' ? "; pair " : "", gone,
+				    gone[0] != '\0' ? " dissolved (set pair again)" : "");
 out:
 	free(keys);
 	free(ids);

@@ -75,6 +75,18 @@ void mcfan_feed_control_free(struct mcfan_app *app);
 void mcfan_feed_tick(struct mcfan_app *app);
 
 /**
+ * Follow a change of the group table now (mcfan_ctl_join(), leave, set fanout: right after
+ * they publish it, under the action lock), not at the next tick: a left group's feed state
+ * and A/B pair are withdrawn, a group moved to another worker gets a fresh state, before the
+ * next console line or telemetry query reads them. Does nothing when the table did not
+ * change since the last follow.
+ *
+ * @param app
+ *   The application.
+ */
+void mcfan_feed_follow(struct mcfan_app *app);
+
+/**
  * Give the groups a join is about to publish the extractor of the --seq rule that names
  * them, before their group table is published (mcfan_ctl_join(), under the action lock):
  * the binding is stored (release) before the table, so the first frame an RX lcore tags

@@ -401,6 +401,8 @@ replace_entries(struct mcfan_app *app, const char *what, struct mcfan_group_entr
 	free(old);
 	/* reader rings: whether the readers engine writes each one now (joined, left, moved) */
 	mcfan_readers_sync(app);
+	/* feed states and pairs of left or moved groups: now, before the next line reads them */
+	mcfan_feed_follow(app);
 	return 0;
 }
 
