@@ -108,7 +108,8 @@ parse_ipv6_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	struct in6_addr a;
 
 	if (max < 1) {
-		return mcfan_err_set(err, err_len, -E2BIG, "group '%s': too many groups", item);
+		return mcfan_err_set(err, err_len, -E2BIG, "group '%s': names more groups than "
+				     "allowed (at most %u in all)", item, MCFAN_MAX_GROUPS);
 	}
 	memset(out, 0, sizeof(*out));
 	if (close == NULL) {
@@ -209,7 +210,7 @@ parse_ipv4_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	if ((uint64_t)last - first + 1 > max) {
 		return mcfan_err_set(err, err_len, -E2BIG,
 				     "group '%s': names more groups than allowed (at most "
-				     "1024 in all)", item);
+				     "%u in all)", item, MCFAN_MAX_GROUPS);
 	}
 	n = last - first + 1;
 	for (i = 0; i < n; i++) {

@@ -217,6 +217,10 @@ def test_groups():
     bad(["--groups", "239.8.0.0-239.8.4.0"], ["--groups"], ["1024"])
     many = ",".join(f"239.8.{i // 256}.{i % 256}" for i in range(1025))
     bad(["--groups", many], ["--groups"], ["1024"], what="--groups with 1025 items")
+    # an IPv6 item past the limit gets the same answer as an IPv4 one (a trial finding)
+    bad(["--groups", "239.1.0.0-239.1.3.255,[ff3e::1]"], ["--groups"],
+        ["'[ff3e::1]': names more groups than allowed", "1024"],
+        what="--groups with an IPv6 group after 1024")
 
     rep = good(["--groups", "239.9.9.1-10:3999,[ff3e::1]:5000,239.7.7.7"])
     if rep:
