@@ -71,7 +71,7 @@ def _load():
     lib.mcfan_reader_frame_valid.argtypes = [ctypes.c_void_p, p(_Frame)]
     lib.mcfan_reader_read.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
                                       p(_Frame)]
-    lib.mcfan_reader_wait_ms.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.mcfan_reader_wait.argtypes = [ctypes.c_void_p, ctypes.c_int64]
     lib.mcfan_reader_stats.argtypes = [ctypes.c_void_p, p(_Stats)]
     lib.mcfan_reader_group.argtypes = [ctypes.c_void_p]
     lib.mcfan_reader_group.restype = ctypes.c_char_p
@@ -120,11 +120,31 @@ class Frame:
         self.data, self.seq, self.lost, self.rx_ns = data, seq, lost, rx_ns
 
 
+#: Longest wait() timeout, ms: the library's wait takes int64 nanoseconds (about 292 years).
+WAIT_MS_MAX = (2**63 - 1) // 1000000
+
+
+def _wait_ns(timeout_ms):
+    """wait()'s timeout in ms as the library's int64 ns: -1 (no limit) or 0..WAIT_MS_MAX, a
+    whole number (an int: not a bool or a float); anything else raises ValueError."""
+    if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int):
+        raise ValueError(f"wait timeout {timeout_ms!r}: must be a whole number of ms (an int), "
+                         f"-1 (no limit) or 0..{WAIT_MS_MAX}")
+    if timeout_ms == -1:
+        return -1
+    if not 0 <= timeout_ms <= WAIT_MS_MAX:
+        raise ValueError(f"wait timeout {timeout_ms} ms: must be -1 (no limit) or "
+                         f"0..{WAIT_MS_MAX} ms")
+    return timeout_ms * 1000000
+
+
 class Reader:
-    """An open ring. Errors raise OSError with the library's errno and message (strerror())."""
+    """An open ring. Errors raise OSError with the library's errno and message (strerror());
+    any method but close() on a closed reader raises ValueError("reader is closed"), as
+    Python's own files do."""
 
     def __init__(self, prefix, group, oldest=False, bufsize=65600):
-        self._r = ctypes.c_void_p()
+        self._r = ctypes.c_void_p()   # before the open: close() and __del__ find it
         ret = lib().mcfan_reader_open((prefix or "rte").encode(), group.encode(),
                                       OLDEST if oldest else 0, ctypes.byref(self._r))
         if ret < 0:
@@ -132,8 +152,20 @@ class Reader:
         self._buf = ctypes.create_string_buffer(bufsize)
         self._f = _Frame()
 
+    def _open(self):
+        """The library's reader; ValueError once close() was called."""
+        if not self._r:
+            raise ValueError("reader is closed")
+        return self._r
+
+    @property
+    def closed(self):
+        """True once close() was called (or the open failed)."""
+        return not self._r
+
     def read(self):
         """The next frame (copied), None if there is none yet; EPIPE once mcfan stopped."""
+        self._open()
         ret = lib().mcfan_reader_read(self._r, self._buf, len(self._buf), ctypes.byref(self._f))
         if ret == 1:
             return Frame(self._buf.raw[:self._f.len], self._f.seq, self._f.lost, self._f.rx_ns)
@@ -144,16 +176,24 @@ class Reader:
     def wait(self, timeout_ms=-1):
         """1 (a frame is there), 0 (timed out), or a negative errno (-EPIPE: mcfan stopped,
         -EOWNERDEAD: mcfan was killed without closing the ring, -EXDEV: mcfan no longer
-        writes the ring, its group went to another engine); explain() words it."""
-        return lib().mcfan_reader_wait_ms(self._r, int(timeout_ms))
+        writes the ring, its group went to another engine); explain() words it.
+
+        timeout_ms: an int, -1 (no limit) or 0..WAIT_MS_MAX ms (the library's 64-bit ns
+        wait); a bool, a float or any other value raises ValueError naming it."""
+        ns = _wait_ns(timeout_ms)
+        return lib().mcfan_reader_wait(self._open(), ns)
 
     def stats(self):
+        """The reader's counters (mcfan_reader_stats()) as a dict."""
         s = _Stats()
-        lib().mcfan_reader_stats(self._r, ctypes.byref(s))
+        ret = lib().mcfan_reader_stats(self._open(), ctypes.byref(s))
+        if ret < 0:
+            raise _error(ret, "mcfan_reader_stats")
         return {k: getattr(s, k) for k, _ in _Stats._fields_}
 
     def group(self):
-        return lib().mcfan_reader_group(self._r).decode()
+        """The ring's group as mcfan names it ("239.9.9.1:3999")."""
+        return lib().mcfan_reader_group(self._open()).decode()
 
     def close(self):
         if self._r:
@@ -161,6 +201,7 @@ class Reader:
             self._r = ctypes.c_void_p()
 
     def __enter__(self):
+        self._open()
         return self
 
     def __exit__(self, *exc):

@@ -10,6 +10,9 @@ readers): each one is an OSError with the library's errno and the library's own 
   rows this process holds), EPROTO (an object of that name that is not a ring), EMSGSIZE
   (a frame longer than the buffer), EPIPE (read after mcfan closed and every frame was read),
   EOWNERDEAD (wait after mcfan was SIGKILLed: wait()'s -EOWNERDEAD and the example's line).
+Bad use of the binding: wait() timeouts that are not an int -1 or 0..WAIT_MS_MAX (ValueError;
+2**32 + 100 and 2**40 ms wait that long), every method of a closed Reader (ValueError "reader
+is closed").
 
 Input: net_pcap with a file of 5 frames of 239.9.9.1:3999 (read at start, kept in the ring:
 the readers open with oldest=True). Usage: test_reader_py.py MCFAN_BINARY. No root needed.
@@ -23,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import mcfantest as t
@@ -130,6 +134,37 @@ def main():
         expect_error(lambda: mr.Reader(prefix, f"239.9.9.9:{PORT}"), errno.EPROTO,
                      "not a ring", mr)
 
+        # wait(): an int, -1 or 0..WAIT_MS_MAX; anything else is refused naming the value
+        r = mr.Reader(prefix, group)
+        for bad, words in ((2**63, f"must be -1 (no limit) or 0..{mr.WAIT_MS_MAX} ms"),
+                           (-2, f"must be -1 (no limit) or 0..{mr.WAIT_MS_MAX} ms"),
+                           (True, "must be a whole number of ms (an int)"),
+                           (1.5, "must be a whole number of ms (an int)"),
+                           ("100", "must be a whole number of ms (an int)")):
+            try:
+                r.wait(bad)
+                t.check(False, f"wait({bad!r}): no ValueError")
+            except ValueError as e:
+                t.check(f"wait timeout {bad!r}" in str(e) and words in str(e),
+                        f"wait({bad!r}): ValueError naming it: {e}")
+        t.check_eq(mr.WAIT_MS_MAX, 9223372036854, "WAIT_MS_MAX: int64 ns in ms")
+        t0 = time.monotonic()
+        t.check_eq(r.wait(0), 0, "wait(0): nothing new, at once")
+        t.check_eq(r.wait(200), 0, "wait(200): times out")
+        t.check(0.15 <= time.monotonic() - t0 < 2, f"wait(200) took about 0.2 s: "
+                f"{time.monotonic() - t0:.3f}")
+        # a closed reader: one ValueError for every method; close() twice is harmless
+        r.close()
+        r.close()
+        t.check(r.closed, "closed is True after close()")
+        for name, fn in (("read", r.read), ("wait", lambda: r.wait(0)), ("stats", r.stats),
+                         ("group", r.group), ("with", lambda: r.__enter__())):
+            try:
+                fn()
+                t.check(False, f"closed reader: {name}() raised nothing")
+            except ValueError as e:
+                t.check_eq(str(e), "reader is closed", f"closed reader: {name}()")
+
         # EMSGSIZE: the 5 frames are in the ring; a 16-byte buffer is too small
         r = mr.Reader(prefix, group, oldest=True, bufsize=16)
         expect_error(r.read, errno.EMSGSIZE, "a frame longer than the buffer", mr)
@@ -175,7 +210,24 @@ def main():
         if not t.check(mc.wait_line("running:", 60) is not None, "mcfan runs again"):
             return
         r = mr.Reader(prefix, group, oldest=True)
+        # long waits block until mcfan stops (they did not: the timeout was cut to a C int,
+        # 2**32 + 100 ms waited 0.1 s and 2**40 ms returned at once)
+        longs = {}
+        sleepers = [mr.Reader(prefix, group) for _ in range(2)]
+        threads = [threading.Thread(target=lambda i=i, ms=ms: longs.__setitem__(
+                       ms, sleepers[i].wait(ms)), daemon=True)
+                   for i, ms in enumerate((2**32 + 100, 2**40))]
+        for th in threads:
+            th.start()
+        time.sleep(0.6)
+        t.check_eq(longs, {}, "wait(2**32 + 100) and wait(2**40) still wait after 0.6 s")
         mc.signal(signal.SIGINT)
+        for th in threads:
+            th.join(20)
+        t.check_eq(longs, {2**32 + 100: -errno.EPIPE, 2**40: -errno.EPIPE},
+                   "the long waits end with -EPIPE when mcfan stops")
+        for sl in sleepers:
+            sl.close()
         t.check_eq(mc.wait(30), 0, "mcfan stops cleanly")
         n = 0
         try:
