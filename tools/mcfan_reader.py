@@ -211,20 +211,46 @@ class Reader:
         self.close()
 
 
+#: Largest --seconds, s (as mcfan-read's: about 31 years).
+SECONDS_MAX = 1e9
+#: Largest --sleep-ms, ms (one hour a sleep).
+SLEEP_MS_MAX = 3600000.0
+
+
+def _decimal(ap, opt, text, top, unit, zero="no limit"):
+    """A finite decimal 0..top of the command line, else exit 2 naming the option and value
+    (nan, inf and negative values are refused, as mcfan-read refuses them)."""
+    try:
+        v = float(text)
+    except ValueError:
+        v = None
+    if v is None or not 0 <= v <= top:   # nan compares false: refused too
+        ap.error(f"{opt} '{text}': must be 0 ({zero}) or more {unit}, decimal, at most "
+                 f"{top:.0f}")
+    return v
+
+
+def _whole(ap, opt, text, zero="no limit"):
+    """A whole number 0 or more of the command line, else exit 2 naming the option."""
+    if not text.isdigit() or not text.isascii():
+        ap.error(f"{opt} '{text}': must be 0 ({zero}) or more, a whole number")
+    return int(text)
+
+
 def _main(argv):
     import argparse
     ap = argparse.ArgumentParser(description="count a group's frames from a running mcfan")
     ap.add_argument("--file-prefix", default="rte")
     ap.add_argument("--group", required=True)
-    ap.add_argument("--seconds", type=float, default=0)
-    ap.add_argument("--count", type=int, default=0)
-    ap.add_argument("--sleep-every", type=int, default=0, help="sleep after every N frames")
-    ap.add_argument("--sleep-ms", type=float, default=0)
+    ap.add_argument("--seconds", default="0", help="stop after S seconds (0: no limit)")
+    ap.add_argument("--count", default="0", help="stop after N frames (0: no limit)")
+    ap.add_argument("--sleep-every", default="0", help="sleep after every N frames")
+    ap.add_argument("--sleep-ms", default="0", help="ms of each such sleep")
     a = ap.parse_args(argv)
-    for name in ("seconds", "count", "sleep_every", "sleep_ms"):
-        if getattr(a, name) < 0:   # 0 means no limit; below it means nothing
-            ap.error(f"--{name.replace('_', '-')} {getattr(a, name)}: must be 0 (no limit) "
-                     f"or more")
+    a.seconds = _decimal(ap, "--seconds", a.seconds, SECONDS_MAX, "seconds")
+    a.sleep_ms = _decimal(ap, "--sleep-ms", a.sleep_ms, SLEEP_MS_MAX, "ms", "no sleep")
+    a.count = _whole(ap, "--count", a.count)
+    a.sleep_every = _whole(ap, "--sleep-every", a.sleep_every, "no sleep")
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))

@@ -12,7 +12,7 @@ readers): each one is an OSError with the library's errno and the library's own 
   EOWNERDEAD (wait after mcfan was SIGKILLed: wait()'s -EOWNERDEAD and the example's line).
 Bad use of the binding: wait() timeouts that are not an int -1 or 0..WAIT_MS_MAX (ValueError;
 2**32 + 100 and 2**40 ms wait that long), every method of a closed Reader (ValueError "reader
-is closed").
+is closed"), the example's numeric options (nan, inf, negative: exit 2).
 
 Input: net_pcap with a file of 5 frames of 239.9.9.1:3999 (read at start, kept in the ring:
 the readers open with oldest=True). Usage: test_reader_py.py MCFAN_BINARY. No root needed.
@@ -75,14 +75,26 @@ def main():
     t.check(p.returncode == 2 and "mcfan-read: --seconds '-1': must be 0 (no limit) or more "
             "seconds" in p.stderr, f"mcfan-read --seconds -1: exit 2: {p.returncode} "
             f"{p.stderr.strip()[-160:]!r}")
-    for opt in ("--seconds", "--count"):
+    # the example's numeric options: nan, inf, negative, not a number: exit 2 naming the
+    # option and the value (mcfan-read's words), before any open
+    for opt, val, words in (
+            ("--seconds", "-1", "must be 0 (no limit) or more seconds, decimal, at most "
+             "1000000000"),
+            ("--seconds", "nan", "must be 0 (no limit) or more seconds"),
+            ("--seconds", "inf", "must be 0 (no limit) or more seconds"),
+            ("--seconds", "1e10", "must be 0 (no limit) or more seconds, decimal, at most "
+             "1000000000"),
+            ("--count", "-1", "must be 0 (no limit) or more, a whole number"),
+            ("--count", "1.5", "must be 0 (no limit) or more, a whole number"),
+            ("--sleep-every", "-3", "must be 0 (no sleep) or more, a whole number"),
+            ("--sleep-ms", "nan", "must be 0 (no sleep) or more ms, decimal, at most 3600000"),
+            ("--sleep-ms", "inf", "must be 0 (no sleep) or more ms")):
         p = subprocess.run([sys.executable, os.path.join(TOOLS, "mcfan_reader.py"), "--group",
-                            f"239.9.9.1:{PORT}", opt, "-1"], capture_output=True, text=True,
+                            f"239.9.9.1:{PORT}", opt, val], capture_output=True, text=True,
                            timeout=30)
-        want = "-1.0" if opt == "--seconds" else "-1"
-        t.check(p.returncode == 2 and f"error: {opt} {want}: must be 0 (no limit) or more"
-                in p.stderr, f"mcfan_reader.py {opt} -1: exit 2: {p.returncode} "
-                f"{p.stderr.strip()[-120:]!r}")
+        t.check(p.returncode == 2 and f"error: {opt} '{val}': {words}" in p.stderr,
+                f"mcfan_reader.py {opt} {val}: exit 2: {p.returncode} "
+                f"{p.stderr.strip()[-160:]!r}")
     tmp = tempfile.mkdtemp(prefix="mcfan-readerpy-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     pcap = os.path.join(tmp, "in.pcap")
