@@ -258,7 +258,9 @@ def _main(argv):
         r = Reader(a.file_prefix, a.group)
     except OSError as e:
         print(f"mcfan_reader.py: {e}", file=sys.stderr)
-        return 1
+        # a bad --file-prefix or --group (the library's sentence says which) is bad usage,
+        # as in mcfan-read
+        return 2 if e.errno in (errno.EINVAL, errno.EADDRNOTAVAIL, errno.ENAMETOOLONG) else 1
     print(f"mcfan_reader.py: reading {r.group()}, pid {os.getpid()}", file=sys.stderr,
           flush=True)
     t0 = time.monotonic()

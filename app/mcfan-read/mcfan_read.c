@@ -89,48 +89,6 @@ split_group(const char *group, char *addr, size_t len, long *port)
 	return 0;
 }
 
-/*
- * --group before the open: an address that parses but is not multicast (IPv4 224.0.0.0/4,
- * RFC 5771; IPv6 ff00::/8, RFC 4291), or a port that is not 1..65535 in decimal, says so
- * (the library would only answer "invalid argument" or "no such reader ring"). 0 if the
- * group may be opened, else the message is printed and EXIT_USAGE follows.
- */
-static int
-check_group(const char *group)
-{
-	char addr[INET6_ADDRSTRLEN];
-	const char *p = NULL, *end;
-	uint8_t bin[16];
-	long port;
-	char *e;
-
-	if (split_group(group, addr, sizeof(addr), &port) < 0)
-		return 0; /* not an address at all: open_error() gives the syntax */
-	if (group[0] == '[') {
-		end = strchr(group, ']');
-		p = end != NULL && end[1] == ':' ? end + 2 : NULL;
-	} else if (strchr(group, ':') != NULL && strchr(group, ':') == strrchr(group, ':')) {
-		p = strchr(group, ':') + 1;
-	}
-	if (p != NULL) {
-		errno = 0;
-		port = strtol(p, &e, 10);
-		if (p[0] < '0' || p[0] > '9' || *e != '\0' || errno != 0 || port < 1 ||
-		    port > 65535) {
-			fprintf(stderr, "mcfan-read: --group %s: the UDP port '%s' is not 1..65535\n",
-				group, p);
-			return -EINVAL;
-		}
-	}
-	if (strchr(addr, ':') != NULL ? inet_pton(AF_INET6, addr, bin) == 1 && bin[0] != 0xff :
-	    inet_pton(AF_INET, addr, bin) == 1 && (bin[0] & 0xf0) != 0xe0) {
-		fprintf(stderr, "mcfan-read: --group %s: %s is not a multicast address (IPv4 "
-			"224.0.0.0/4, IPv6 ff00::/8)\n", group, addr);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int
 cmp_long(const void *a, const void *b)
 {
@@ -210,11 +168,14 @@ open_error(const char *prefix, const char *group, int ret)
 		fprintf(stderr, "mcfan-read: %s\n", mcfan_reader_explain(ret));
 		return;
 	}
+	if (ret == -ENOENT || ret == -EINVAL || ret == -EADDRNOTAVAIL || ret == -ENAMETOOLONG) {
+		/* the library's sentence: the bad prefix or group and what is allowed (one rule
+		 * for mcfan-read and tools/mcfan_reader.py), or the rings mcfan serves instead */
+		fprintf(stderr, "mcfan-read: %s\n", mcfan_reader_explain(ret));
+		return;
+	}
 	fprintf(stderr, "mcfan-read: group %s of file prefix %s: ", group, prefix);
-	if (ret == -ENOENT) {
-		fprintf(stderr, "no such reader ring (is mcfan running with --worker-engine "
-			"readers, and the group joined?)\n");
-	} else if (ret == -ENOSPC) {
+	if (ret == -ENOSPC) {
 		n = ring_rows(prefix, group);
 		if (n > 0)
 			fprintf(stderr, "all %u reader rows of ring %s are taken by running "
@@ -230,9 +191,6 @@ open_error(const char *prefix, const char *group, int ret)
 		fprintf(stderr, "%s has reader rings for several UDP ports (%s): give GROUP:PORT, "
 			"e.g. --group %s%s%s:%d\n", addr, list, strchr(addr, ':') ? "[" : "", addr,
 			strchr(addr, ':') ? "]" : "", n > 0 ? (int)ports[0] : 0);
-	} else if (ret == -EINVAL && split_group(group, addr, sizeof(addr), &port) < 0) {
-		fprintf(stderr, "'%s' is not a group: give GROUP or GROUP:PORT, e.g. --group "
-			"239.9.9.1:3999 or --group [ff3e::1]:5000\n", group);
 	} else {
 		fprintf(stderr, "%s\n", mcfan_reader_strerror(ret));
 	}
@@ -445,12 +403,12 @@ main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (check_group(group) < 0)
-		return EXIT_USAGE;
 	ret = mcfan_reader_open(prefix, group, flags, &r);
 	if (ret < 0) {
 		open_error(prefix, group, ret);
-		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILURE;
+		/* a bad --file-prefix or --group (the library says which) is bad usage */
+		return ret == -EINVAL || ret == -EADDRNOTAVAIL || ret == -ENAMETOOLONG ?
+			EXIT_USAGE : EXIT_FAILURE;
 	}
 	buf = malloc(BUF_SIZE);
 	if (buf == NULL) {

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,8 +34,6 @@
 #define SHM_DIR "/dev/shm"
 /** The smaller of two lengths. */
 #define MIN_LEN(a, b) ((a) < (b) ? (a) : (b))
-/** Longest --file-prefix accepted, characters. */
-#define PREFIX_MAX 128
 
 struct mcfan_reader {
 	int fd;
@@ -68,9 +67,31 @@ struct mcfan_reader {
 /** Longest sentence of mcfan_reader_explain(), with the NUL. */
 #define WHY_MAX 512
 
-/* This thread's last -EXDEV, as a sentence (mcfan_reader_explain()). */
+/* This thread's last error with a sentence of its own (mcfan_reader_explain()): -EXDEV, and
+ * open's bad prefix or group and missing ring. */
 static __thread int why_err;
 static __thread char why_text[WHY_MAX];
+
+/* Forget the last sentence: a call that fails without one must not show an older one of the
+ * same errno (a success keeps it: explain() words this thread's last such error). */
+static void
+why_clear(void)
+{
+	why_err = 0;
+}
+
+/* Keep a sentence for err (a negative errno) and return err. */
+static int
+why_set(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why_text, sizeof(why_text), fmt, ap);
+	va_end(ap);
+	why_err = -err;
+	return err;
+}
 
 static uint64_t
 mono_ns(clockid_t c)
@@ -210,7 +231,14 @@ check_header(struct mcfan_reader *r, size_t size)
 	return 0;
 }
 
-/* Parse "ADDR[:PORT]" / "[V6][:PORT]" / bare V6 into normalised text and a port (-1 none). */
+/* The syntax every group sentence ends with. */
+#define GROUP_SYNTAX "give GROUP or GROUP:PORT, e.g. 239.9.9.1:3999 or [ff3e::1]:5000"
+
+/*
+ * Parse "ADDR[:PORT]" / "[V6][:PORT]" / bare V6 into normalised text and a port (-1 none).
+ * -EINVAL (not a group, a port not 1..65535), -EADDRNOTAVAIL (an address that is not
+ * multicast), each with this thread's sentence (mcfan_reader_explain()).
+ */
 static int
 parse_group(const char *group, char *addr, size_t alen, int *port)
 {
@@ -221,20 +249,20 @@ parse_group(const char *group, char *addr, size_t alen, int *port)
 	long v;
 
 	if (strlen(group) >= sizeof(buf) || group[0] == '\0')
-		return -EINVAL;
+		goto syntax;
 	strcpy(buf, group);
 	*port = -1;
 	p = NULL;
 	if (buf[0] == '[') {
 		end = strchr(buf, ']');
 		if (end == NULL)
-			return -EINVAL;
+			goto syntax;
 		*end = '\0';
 		a = buf + 1;
 		if (end[1] == ':')
 			p = end + 2;
 		else if (end[1] != '\0')
-			return -EINVAL;
+			goto syntax;
 		fam = AF_INET6;
 	} else if (strchr(buf, ':') != strrchr(buf, ':')) {
 		a = buf; /* a bare IPv6 address: no port */
@@ -248,20 +276,71 @@ parse_group(const char *group, char *addr, size_t alen, int *port)
 		a = buf;
 		fam = AF_INET;
 	}
+	if (inet_pton(fam, a, bin) != 1 || inet_ntop(fam, bin, addr, (socklen_t)alen) == NULL)
+		goto syntax;
 	if (p != NULL) {
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
 		errno = 0;
-		v = strtol(p, &end, 10);
-		if (errno != 0 || *end != '\0' || v < 1 || v > 65535)
-			return -EINVAL;
+		v = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : 0;
+		if (*p < '0' || *p > '9' || errno != 0 || *end != '\0' || v < 1 || v > 65535)
+			return why_set(-EINVAL, "group %s: the UDP port '%s' is not 1..65535",
+				       group, p);
 		*port = (int)v;
 	}
-	if (inet_pton(fam, a, bin) != 1)
-		return -EINVAL;
-	if (inet_ntop(fam, bin, addr, (socklen_t)alen) == NULL)
-		return -EINVAL;
+	/* IPv4 224.0.0.0/4 (RFC 5771), IPv6 ff00::/8 (RFC 4291): mcfan joins nothing else */
+	if (fam == AF_INET ? (bin[0] & 0xf0) != 0xe0 : bin[0] != 0xff)
+		return why_set(-EADDRNOTAVAIL, "group %s: %s is not a multicast address (IPv4 "
+			       "224.0.0.0/4, IPv6 ff00::/8)", group, addr);
 	return 0;
+syntax:
+	return why_set(-EINVAL, "group %.*s: '%.*s' is not a group: " GROUP_SYNTAX,
+		       MCFAN_RD_GROUP_MAX, group, MCFAN_RD_GROUP_MAX, group);
+}
+
+/*
+ * No ring for group (port >= 0) under prefix: this thread's sentence for -ENOENT, with the
+ * rings mcfan does serve for the address under the prefix (another port, or any port), if
+ * any: the usual mistake is a port given for a group joined without one, or the other way.
+ */
+static int
+no_ring(const char *prefix, const char *group, const char *addr, int port)
+{
+	char want[MCFAN_RD_NAME_MAX], hint[WHY_MAX / 2] = "";
+	bool v6 = strchr(addr, ':') != NULL;
+	unsigned int n = 0;
+	struct dirent *de;
+	size_t wl, off = 0;
+	DIR *d;
+
+	snprintf(want, sizeof(want), "mcfan.%s.%s.", prefix, addr);
+	wl = strlen(want);
+	d = opendir(SHM_DIR);
+	while (d != NULL && (de = readdir(d)) != NULL && off < sizeof(hint)) {
+		const char *tail = de->d_name + wl;
+		int p;
+
+		if (strncmp(de->d_name, want, wl) != 0 || *tail == '\0' ||
+		    strspn(tail, "0123456789") != strlen(tail))
+			continue;
+		p = (int)strtol(tail, NULL, 10);
+		if (p == port)
+			continue;
+		n++;
+		if (p == 0)
+			off += (size_t)snprintf(hint + off, sizeof(hint) - off, "%s%s (any port): "
+						"use --group %s", n > 1 ? "; " : "", addr, addr);
+		else
+			off += (size_t)snprintf(hint + off, sizeof(hint) - off, "%s%s%s%s:%d: use "
+						"--group %s%s%s:%d", n > 1 ? "; " : "",
+						v6 ? "[" : "", addr, v6 ? "]" : "", p,
+						v6 ? "[" : "", addr, v6 ? "]" : "", p);
+	}
+	if (d != NULL)
+		closedir(d);
+	if (n == 0)
+		return why_set(-ENOENT, "group %s of file prefix %s: %s", group, prefix,
+			       mcfan_reader_strerror(ENOENT));
+	return why_set(-ENOENT, "group %s of file prefix %s: no such reader ring; mcfan serves "
+		       "%s", group, prefix, hint);
 }
 
 /* For an address without a port: the name of its any-port ring, else its only ring. */
@@ -375,13 +454,20 @@ mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
 	struct stat st;
 	int port, ret;
 
-	if (out == NULL || group == NULL || (flags & ~MCFAN_READER_OLDEST) != 0)
-		return -EINVAL;
+	if (out == NULL || group == NULL)
+		return why_set(-EINVAL, "mcfan_reader_open: %s is NULL", out == NULL ? "out" :
+			       "group");
 	*out = NULL;
+	if ((flags & ~MCFAN_READER_OLDEST) != 0)
+		return why_set(-EINVAL, "mcfan_reader_open: flags %#x: only MCFAN_READER_OLDEST "
+			       "(%#x) or 0", flags, MCFAN_READER_OLDEST);
 	if (prefix == NULL || prefix[0] == '\0')
 		prefix = "rte";
-	if (strlen(prefix) > PREFIX_MAX || strchr(prefix, '/') != NULL)
-		return -EINVAL;
+	ret = mcfan_rd_prefix_check(prefix, why_text, sizeof(why_text));
+	if (ret < 0) {
+		why_err = -ret;
+		return ret;
+	}
 	ret = parse_group(group, addr, sizeof(addr), &port);
 	if (ret < 0)
 		return ret;
@@ -389,6 +475,8 @@ mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
 		ret = mcfan_rd_name(name, sizeof(name), prefix, addr, (unsigned int)port);
 	else
 		ret = find_name(prefix, addr, name, sizeof(name));
+	if (ret == -ENOENT)
+		return no_ring(prefix, group, addr, -1);
 	if (ret < 0)
 		return ret;
 	r = calloc(1, sizeof(*r));
@@ -398,6 +486,8 @@ mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
 	r->fd = shm_open(name, O_RDWR, 0);
 	if (r->fd < 0) {
 		ret = -errno;
+		if (ret == -ENOENT)
+			ret = no_ring(prefix, group, addr, port);
 		goto free_reader;
 	}
 	if (fstat(r->fd, &st) < 0) {
@@ -536,8 +626,10 @@ mcfan_reader_next(struct mcfan_reader *r, struct mcfan_reader_frame *f)
 	uint32_t len;
 	int ret;
 
-	if (r == NULL || f == NULL)
+	if (r == NULL || f == NULL) {
+		why_clear();
 		return -EINVAL;
+	}
 	for (;;) {
 		ret = locate(r, &slot, &want);
 		if (ret <= 0) {
@@ -564,8 +656,10 @@ mcfan_reader_frame_valid(struct mcfan_reader *r, const struct mcfan_reader_frame
 {
 	struct mcfan_rd_slot *slot;
 
-	if (r == NULL || f == NULL)
+	if (r == NULL || f == NULL) {
+		why_clear();
 		return -EINVAL;
+	}
 	slot = slot_at(r, f->seq);
 	atomic_thread_fence(memory_order_acquire);
 	if (atomic_load_explicit(&slot->seq, memory_order_relaxed) == 2 * f->seq + 2)
@@ -589,8 +683,10 @@ mcfan_reader_read(struct mcfan_reader *r, void *buf, size_t len, struct mcfan_re
 	uint32_t n;
 	int ret;
 
-	if (r == NULL || f == NULL || (buf == NULL && len > 0))
+	if (r == NULL || f == NULL || (buf == NULL && len > 0)) {
+		why_clear();
 		return -EINVAL;
+	}
 	for (;;) {
 		ret = locate(r, &slot, &want);
 		if (ret <= 0) {
@@ -646,8 +742,10 @@ mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns)
 	long rc;
 	int ret, err;
 
-	if (r == NULL)
+	if (r == NULL) {
+		why_clear();
 		return -EINVAL;
+	}
 	ret = ready(r);
 	if (ret != 0 || timeout_ns == 0)
 		return ret;
@@ -723,8 +821,10 @@ mcfan_reader_stats(const struct mcfan_reader *r, struct mcfan_reader_stats *st)
 {
 	uint64_t head, behind, gone;
 
-	if (r == NULL || st == NULL)
+	if (r == NULL || st == NULL) {
+		why_clear();
 		return -EINVAL;
+	}
 	head = atomic_load_explicit(&r->hdr->head, memory_order_acquire);
 	behind = head > r->cursor ? head - r->cursor : 0;
 	/* frames the writer has overwritten already are lost now, not at the next read: the
@@ -774,8 +874,10 @@ mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t **pay
 	uint32_t off = ETH_HLEN, ulen, tags = 0;
 	unsigned int type, proto;
 
-	if (frame == NULL || payload == NULL || plen == NULL)
+	if (frame == NULL || payload == NULL || plen == NULL) {
+		why_clear();
 		return -EINVAL;
+	}
 	if (len < ETH_HLEN)
 		return -EPROTO;
 	type = (unsigned int)frame[12] << 8 | frame[13];
@@ -844,12 +946,17 @@ mcfan_reader_strerror(int err)
 	case EMSGSIZE:
 		return "the next frame is longer than the buffer";
 	case EINVAL:
-		return "invalid argument: a bad file prefix, group or flags, or NULL";
+		return "invalid argument: a bad file prefix, group or flags, or NULL "
+		       "(mcfan_reader_explain() says which)";
+	case EADDRNOTAVAIL:
+		return "the group's address is not a multicast address (IPv4 224.0.0.0/4, IPv6 "
+		       "ff00::/8)";
 	case EXDEV:
 		return "mcfan's readers engine does not write this group's ring: the group goes to "
 		       "another engine, or mcfan left it (mcfan_reader_explain() names which)";
 	case ENAMETOOLONG:
-		return "the ring's name (file prefix and group) is too long for /dev/shm";
+		return "the file prefix is too long: a reader ring's name must fit /dev/shm (at "
+		       "most 186 characters)";
 	default:
 		return strerror(err);
 	}

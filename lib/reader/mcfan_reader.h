@@ -98,7 +98,9 @@ struct mcfan_reader_stats {
  * Open a group's ring for reading.
  *
  * @param prefix
- *   mcfan's EAL --file-prefix; NULL or "" for DPDK's default "rte". No '/'.
+ *   mcfan's EAL --file-prefix; NULL or "" for DPDK's default "rte". At most 186 characters
+ *   (MCFAN_RD_PREFIX_MAX, mcfan's own limit for the rings' names), no '/' or '%', not "." or
+ *   "..".
  * @param group
  *   "239.9.9.1:3999", "239.9.9.1" (the ring of a group joined without a port, or else the
  *   only ring of that address), "[ff3e::1]:5000", "ff3e::1".
@@ -107,8 +109,12 @@ struct mcfan_reader_stats {
  * @param out
  *   Receives the reader; not NULL.
  * @return
- *   0; -EINVAL (bad prefix, group or flags), -ENOENT (no such ring: mcfan not running
- *   with the readers engine, or the group not joined), -ENOTUNIQ (an address without a
+ *   0; -EINVAL (a prefix with '/' or '%', "." or "..", a group that is not an address with
+ *   an optional port 1..65535, bad flags, NULL), -ENAMETOOLONG (a prefix longer than 186
+ *   characters), -EADDRNOTAVAIL (the group's address is not multicast: IPv4 224.0.0.0/4,
+ *   IPv6 ff00::/8), -ENOENT (no such ring: mcfan not running with the readers engine, or the
+ *   group not joined; mcfan_reader_explain() names the rings mcfan serves for the address
+ *   under the prefix, e.g. the group without its port), -ENOTUNIQ (an address without a
  *   port that has rings for several ports), -EPROTO (not a ring of this format or
  *   version), -ENOSPC (every reader slot is held by a live reader), -EXDEV (the ring
  *   exists but mcfan's readers engine does not write it: mcfan hands the group's frames to
@@ -228,10 +234,11 @@ int mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t *
  *   A return value of this library: a negative errno (a positive one is taken the same).
  * @return
  *   A constant string, never NULL: the library's own text for -ENOENT (no such ring),
+ *   -EADDRNOTAVAIL (not a multicast address),
  *   -ENOSPC (every reader row taken), -ENOTUNIQ (an address with rings for several ports),
  *   -EOWNERDEAD (writer dead), -EPIPE (closed and drained), -EPROTO (not a ring of this
- *   format or version), -EMSGSIZE (frame longer than the buffer), -EINVAL (bad argument)
- *   -ENAMETOOLONG (ring name too long) and -EXDEV (the readers engine does not write the
+ *   format or version), -EMSGSIZE (frame longer than the buffer), -EINVAL (bad argument),
+ *   -ENAMETOOLONG (file prefix too long) and -EXDEV (the readers engine does not write the
  *   ring: mcfan_reader_explain() says why); strerror(3)'s text for any other errno
  *   (-EACCES ...), "no error" for 0.
  */
@@ -243,8 +250,13 @@ const char *mcfan_reader_strerror(int err);
  * ring is not written and what to do, e.g. "group 239.9.9.1:3999: mcfan serves it with the
  * count engine, not readers (route the group to readers: give mcfan's console set engine
  * 239.9.9.1:3999 readers, or start mcfan with --group-engine 239.9.9.1:3999=readers and no
- * other --group-engine or [group-engine] row for it)"; for any
- * other error mcfan_reader_strerror()'s text.
+ * other --group-engine or [group-engine] row for it)"; for the last error of
+ * mcfan_reader_open() the bad input and what is allowed: the file prefix ("file prefix 'a/b':
+ * has a '/' ..."; too long: its length and the limit), the group ("group 10.0.0.1: 10.0.0.1 is
+ * not a multicast address (IPv4 224.0.0.0/4, IPv6 ff00::/8)", a port not 1..65535, not an
+ * address), or for -ENOENT the rings mcfan does serve for the address ("group
+ * 239.9.9.2:3999 of file prefix lab: no such reader ring; mcfan serves 239.9.9.2 (any port):
+ * use --group 239.9.9.2"); for any other error mcfan_reader_strerror()'s text.
  *
  * @param err
  *   A return value of this library: a negative errno (a positive one is taken the same).

@@ -76,6 +76,14 @@
 /** Longest object name, with the NUL (NAME_MAX 255 of /dev/shm). */
 #define MCFAN_RD_NAME_MAX 256u
 
+/**
+ * Longest file prefix, characters: a ring's name "mcfan.PREFIX.ADDRESS.PORT" (an address of up
+ * to 45 characters, a port of up to 5) with the writer's temporary ".newPID" must fit NAME_MAX
+ * 255. mcfan refuses a longer --file-prefix before EAL (app/mcfan/vdev_check.c), the reader
+ * library a longer prefix at open.
+ */
+#define MCFAN_RD_PREFIX_MAX 186u
+
 /** mcfan_rd_hdr.state values. */
 #define MCFAN_RD_STATE_OPEN 1u   /**< The writer is running. */
 #define MCFAN_RD_STATE_CLOSED 2u /**< The writer has stopped: no frame comes any more. */
@@ -189,7 +197,7 @@ _Static_assert(sizeof(struct mcfan_rd_slot) == MCFAN_RD_SLOT_HDR, "slot header s
  *
  * @param buf
  *   Receives "/mcfan.PREFIX.ADDRESS.PORT"; MCFAN_RD_NAME_MAX bytes always suffice for a
- *   prefix of up to 128 characters.
+ *   prefix of up to MCFAN_RD_PREFIX_MAX characters.
  * @param len
  *   Size of buf, bytes.
  * @param prefix
@@ -207,6 +215,55 @@ mcfan_rd_name(char *buf, size_t len, const char *prefix, const char *addr, unsig
 	int n = snprintf(buf, len, "/mcfan.%s.%s.%u", prefix, addr, port);
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/**
+ * Is prefix a file prefix an mcfan can run under (one rule for mcfan, mcfan-top and the reader
+ * library)? A DPDK file prefix names a directory under EAL's runtime directory
+ * (RUNDIR/dpdk/PREFIX) and is part of the rings' names: it is not empty, has no '/' (a path
+ * would leave the runtime directory), no '%' (DPDK 22.11's EAL refuses it), is not "." or
+ * "..", and has at most MCFAN_RD_PREFIX_MAX characters.
+ *
+ * @param prefix
+ *   The prefix; not NULL.
+ * @param why
+ *   Receives, on an error, a sentence naming the prefix and the rule ("file prefix 'a/b':
+ *   has a '/' ..."); may be NULL.
+ * @param len
+ *   Size of why, bytes.
+ * @return
+ *   0; -EINVAL (empty, '/', '%', "." or ".."), -ENAMETOOLONG (longer than
+ *   MCFAN_RD_PREFIX_MAX characters).
+ */
+static inline int
+mcfan_rd_prefix_check(const char *prefix, char *why, size_t len)
+{
+	static const char rule[] = "give the name of mcfan's EAL --file-prefix: a directory "
+				   "name under DPDK's runtime directory (not empty, no '/' or "
+				   "'%', not . or ..)";
+	size_t n = strlen(prefix);
+	const char *bad = NULL;
+
+	if (n > MCFAN_RD_PREFIX_MAX) {
+		if (why != NULL)
+			snprintf(why, len, "file prefix '%.40s...': %zu characters, more than the "
+				 "%u a reader ring's name allows (mcfan refuses longer ones too)",
+				 prefix, n, MCFAN_RD_PREFIX_MAX);
+		return -ENAMETOOLONG;
+	}
+	if (n == 0)
+		bad = "is empty";
+	else if (strchr(prefix, '/') != NULL)
+		bad = "has a '/' (it is not a path)";
+	else if (strchr(prefix, '%') != NULL)
+		bad = "has a '%' (DPDK's EAL refuses it)";
+	else if (strcmp(prefix, ".") == 0 || strcmp(prefix, "..") == 0)
+		bad = "is a directory of the path itself";
+	if (bad == NULL)
+		return 0;
+	if (why != NULL)
+		snprintf(why, len, "file prefix '%s': %s: %s", prefix, bad, rule);
+	return -EINVAL;
 }
 
 /** Offset of the first slot for n_readers reader slots: rounded up to 4096 bytes. */

@@ -48,13 +48,14 @@ def rings_of(prefix):
     return sorted(f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}."))
 
 
-def expect_error(fn, err, what, mr):
-    """fn() must raise OSError with errno err and the library's message for it."""
+def expect_error(fn, err, what, mr, text=None):
+    """fn() must raise OSError with errno err and the library's message for it (text: the
+    library's sentence for this input, mcfan_reader_explain()'s, instead of strerror()'s)."""
     try:
         fn()
     except OSError as e:
         t.check_eq(e.errno, err, f"{what}: errno")
-        text = mr.strerror(err)
+        text = text or mr.strerror(err)
         t.check(text in str(e) and text != os.strerror(err),
                 f"{what}: the library's message {text!r} in {str(e)!r}")
         return str(e)
@@ -102,7 +103,8 @@ def main():
     prefix = f"mcfan-rdpy-{os.getpid()}"
     group = f"239.9.9.1:{PORT}"
     app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
-           "--reader-ring-frames", "64", "--groups", f"239.9.9.1:{PORT},239.9.9.1:4000"]
+           "--reader-ring-frames", "64", "--groups",
+           f"239.9.9.1:{PORT},239.9.9.1:4000,239.9.9.2"]
     mc = t.McfanProcess(eal(prefix, pcap), app + ["--duration", "60"])
     fake = f"/dev/shm/mcfan.{prefix}.239.9.9.9.{PORT}"
     held = []
@@ -119,7 +121,8 @@ def main():
                    "strerror(EACCES): strerror(3)'s text")
 
         expect_error(lambda: mr.Reader(prefix, "239.9.9.300:3999"), errno.EINVAL,
-                     "a bad group", mr)
+                     "a bad group", mr, "group 239.9.9.300:3999: '239.9.9.300:3999' is not a "
+                     "group: give GROUP or GROUP:PORT, e.g. 239.9.9.1:3999 or [ff3e::1]:5000")
         msg = expect_error(lambda: mr.Reader(prefix, f"239.9.9.7:{PORT}"), errno.ENOENT,
                            "no such ring", mr)
         p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.7:{PORT}",
@@ -128,6 +131,49 @@ def main():
                 f"no such ring: mcfan-read says the same sentence: {p.stderr.strip()!r}")
         t.check(f"mcfan_reader_open {prefix} 239.9.9.7:{PORT}" in msg,
                 f"no such ring: the prefix and group named: {msg!r}")
+        # bad prefixes and groups: the library's own errno and sentence, the same words from
+        # the binding, its example and mcfan-read (one check, in mcfan_reader_open())
+        longp = "p" * 300
+        for pfx, grp, err, words in (
+                (prefix, "10.0.0.1", errno.EADDRNOTAVAIL, "group 10.0.0.1: 10.0.0.1 is not a "
+                 "multicast address (IPv4 224.0.0.0/4, IPv6 ff00::/8)"),
+                (prefix, "[fe80::1]:5000", errno.EADDRNOTAVAIL, "group [fe80::1]:5000: "
+                 "fe80::1 is not a multicast address"),
+                (prefix, "239.9.9.1:70000", errno.EINVAL, "group 239.9.9.1:70000: the UDP "
+                 "port '70000' is not 1..65535"),
+                (longp, group, errno.ENAMETOOLONG, f"file prefix '{longp[:40]}...': 300 "
+                 "characters, more than the 186 a reader ring's name allows"),
+                ("a%b", group, errno.EINVAL, "file prefix 'a%b': has a '%' (DPDK's EAL "
+                 "refuses it): give the name of mcfan's EAL --file-prefix")):
+            try:
+                mr.Reader(pfx, grp)
+                t.check(False, f"Reader({pfx[:20]!r}, {grp!r}): no error")
+            except OSError as e:
+                t.check(e.errno == err and words in str(e),
+                        f"Reader({pfx[:20]!r}, {grp!r}): errno {errno.errorcode[err]}, "
+                        f"{words!r}: {e.errno} {str(e)[-200:]!r}")
+            for argv in ([rd_bin], [sys.executable, os.path.join(TOOLS, "mcfan_reader.py")]):
+                p = subprocess.run(argv + ["--file-prefix", pfx, "--group", grp, "--count",
+                                           "1"], capture_output=True, text=True, timeout=30)
+                t.check(p.returncode == 2 and words in p.stderr,
+                        f"{os.path.basename(argv[-1])} --file-prefix {pfx[:20]} --group {grp}: "
+                        f"exit 2, {words!r}: {p.returncode} {p.stderr.strip()[-200:]!r}")
+        # a port asked for a group joined without one, or another port: the rings there are
+        for grp, hint in (("239.9.9.2:3999", "mcfan serves 239.9.9.2 (any port): use --group "
+                           "239.9.9.2"),
+                          ("239.9.9.1:5000", f"239.9.9.1:{PORT}: use --group 239.9.9.1:{PORT}"),
+                          ("239.9.9.1:5000", "239.9.9.1:4000: use --group 239.9.9.1:4000")):
+            words = f"group {grp} of file prefix {prefix}: no such reader ring; "
+            try:
+                mr.Reader(prefix, grp)
+                t.check(False, f"Reader({grp!r}): no error")
+            except OSError as e:
+                t.check(e.errno == errno.ENOENT and words in str(e) and hint in str(e),
+                        f"Reader({grp!r}): ENOENT naming the rings there, {hint!r}: {e}")
+            p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", grp, "--count",
+                                "1"], capture_output=True, text=True, timeout=30)
+            t.check(p.returncode == 1 and words in p.stderr and hint in p.stderr,
+                    f"mcfan-read --group {grp}: exit 1, {hint!r}: {p.stderr.strip()!r}")
         expect_error(lambda: mr.Reader(prefix, "239.9.9.1"), errno.ENOTUNIQ,
                      "an address with two rings", mr)
         p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", "239.9.9.1",

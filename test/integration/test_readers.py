@@ -268,11 +268,11 @@ def main():
                         (["--file-prefix", "nosuchmcfan", "--group", "bogus"],
                          "'bogus' is not a group: give GROUP or GROUP:PORT"),
                         # a port or an address that parses but cannot be a group's
-                        (["--group", "239.9.9.1:70000"], "mcfan-read: --group "
+                        (["--group", "239.9.9.1:70000"], "mcfan-read: group "
                          "239.9.9.1:70000: the UDP port '70000' is not 1..65535\n"),
                         (["--group", "239.9.9.1:0"], "the UDP port '0' is not 1..65535"),
                         (["--group", "239.9.9.1:39x"], "the UDP port '39x' is not 1..65535"),
-                        (["--group", "198.18.0.2:3999"], "mcfan-read: --group 198.18.0.2:3999: "
+                        (["--group", "198.18.0.2:3999"], "mcfan-read: group 198.18.0.2:3999: "
                          "198.18.0.2 is not a multicast address (IPv4 224.0.0.0/4, IPv6 "
                          "ff00::/8)\n"),
                         (["--group", "[fe80::1]:5000"], "fe80::1 is not a multicast address"),

@@ -31,6 +31,8 @@
 UNIT_DEFINE_COUNTERS;
 
 static char prefix[64];
+/** Bytes of an expected sentence of mcfan_reader_explain(). */
+#define WANT_MAX 512
 
 /* Frame i: len = 60 + i % 200 bytes, each byte (i + k) & 0xff, so a torn frame shows. */
 static uint32_t
@@ -193,6 +195,7 @@ test_bad_args(void)
 	struct mcfan_reader *r = NULL;
 	struct mcfan_rw *w = NULL;
 	struct mcfan_rw *w2 = NULL;
+	char want[WANT_MAX];
 
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:0", 0, &r), -EINVAL);
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:70000", 0, &r), -EINVAL);
@@ -219,6 +222,82 @@ test_bad_args(void)
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "[ff3e:0::1]:7", 0, &r), 0);
 	mcfan_reader_close(r);
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "ff3e::1", 0, &r), 0);
+	mcfan_reader_close(r);
+	/* a port the ring does not have: the hint names the one it has */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "[ff3e::1]:8", 0, &r), -ENOENT);
+	snprintf(want, sizeof(want), "group [ff3e::1]:8 of file prefix %s: no such reader ring; "
+		 "mcfan serves [ff3e::1]:7: use --group [ff3e::1]:7", prefix);
+	CHECK_EQ_STR(mcfan_reader_explain(-ENOENT), want);
+	mcfan_rw_destroy(w);
+}
+
+/*
+ * Bad input to mcfan_reader_open(): each kind gets its own errno and a sentence of
+ * mcfan_reader_explain() that names it and says what is allowed (before: -EINVAL and "invalid
+ * argument: a bad file prefix, group or flags, or NULL" for all, -ENOENT for a unicast
+ * group, and a bare "no such reader ring" for a group asked with a port it was not joined on).
+ */
+static void
+test_open_explain(void)
+{
+	struct mcfan_reader *r = NULL;
+	struct mcfan_rw *w = NULL;
+	char longp[400], want[WANT_MAX];
+
+	memset(longp, 'p', 300);
+	longp[300] = '\0';
+	CHECK_EQ_INT(mcfan_reader_open(longp, "239.9.9.1:3999", 0, &r), -ENAMETOOLONG);
+	CHECK_EQ_STR(mcfan_reader_explain(-ENAMETOOLONG), "file prefix "
+		     "'pppppppppppppppppppppppppppppppppppppppp...': 300 characters, more than the "
+		     "186 a reader ring's name allows (mcfan refuses longer ones too)");
+	CHECK(strstr(mcfan_reader_strerror(-ENAMETOOLONG), "at most 186 characters") != NULL,
+	      "strerror(ENAMETOOLONG) names the limit: %s",
+	      mcfan_reader_strerror(-ENAMETOOLONG));
+	/* 186 characters are allowed (no ring: -ENOENT), 187 are not */
+	longp[MCFAN_RD_PREFIX_MAX] = '\0';
+	CHECK_EQ_INT(mcfan_reader_open(longp, "239.9.9.1:3999", 0, &r), -ENOENT);
+	longp[MCFAN_RD_PREFIX_MAX] = 'p';
+	longp[MCFAN_RD_PREFIX_MAX + 1] = '\0';
+	CHECK_EQ_INT(mcfan_reader_open(longp, "239.9.9.1:3999", 0, &r), -ENAMETOOLONG);
+	CHECK_EQ_INT(mcfan_reader_open("../../etc", "239.9.9.1:3999", 0, &r), -EINVAL);
+	CHECK_EQ_STR(mcfan_reader_explain(-EINVAL), "file prefix '../../etc': has a '/' (it is "
+		     "not a path): give the name of mcfan's EAL --file-prefix: a directory name "
+		     "under DPDK's runtime directory (not empty, no '/' or '%', not . or ..)");
+	CHECK_EQ_INT(mcfan_reader_open("50%", "239.9.9.1:3999", 0, &r), -EINVAL);
+	CHECK(strstr(mcfan_reader_explain(-EINVAL), "file prefix '50%': has a '%'") != NULL,
+	      "'%%' named: %s", mcfan_reader_explain(-EINVAL));
+	CHECK_EQ_INT(mcfan_reader_open("..", "239.9.9.1:3999", 0, &r), -EINVAL);
+	CHECK(strstr(mcfan_reader_explain(-EINVAL), "file prefix '..': is a directory") != NULL,
+	      "'..' named: %s", mcfan_reader_explain(-EINVAL));
+	/* groups: not multicast, a bad port, not an address */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "10.0.0.1", 0, &r), -EADDRNOTAVAIL);
+	CHECK_EQ_STR(mcfan_reader_explain(-EADDRNOTAVAIL), "group 10.0.0.1: 10.0.0.1 is not a "
+		     "multicast address (IPv4 224.0.0.0/4, IPv6 ff00::/8)");
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "[fe80::1]:5000", 0, &r), -EADDRNOTAVAIL);
+	CHECK_EQ_STR(mcfan_reader_explain(-EADDRNOTAVAIL), "group [fe80::1]:5000: fe80::1 is not "
+		     "a multicast address (IPv4 224.0.0.0/4, IPv6 ff00::/8)");
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.255.255.255:9", 0, &r), -ENOENT);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "240.0.0.1:9", 0, &r), -EADDRNOTAVAIL);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:70000", 0, &r), -EINVAL);
+	CHECK_EQ_STR(mcfan_reader_explain(-EINVAL), "group 239.9.9.1:70000: the UDP port "
+		     "'70000' is not 1..65535");
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "bogus", 0, &r), -EINVAL);
+	CHECK_EQ_STR(mcfan_reader_explain(-EINVAL), "group bogus: 'bogus' is not a group: give "
+		     "GROUP or GROUP:PORT, e.g. 239.9.9.1:3999 or [ff3e::1]:5000");
+	/* a later -EINVAL without a sentence of its own does not show the old one */
+	CHECK_EQ_INT(mcfan_reader_next(NULL, NULL), -EINVAL);
+	CHECK_EQ_STR(mcfan_reader_explain(-EINVAL), mcfan_reader_strerror(-EINVAL));
+	/* no ring: the generic sentence; with a port the any-port ring lacks, the hint */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.8:3999", 0, &r), -ENOENT);
+	snprintf(want, sizeof(want), "group 239.9.9.8:3999 of file prefix %s: %s", prefix,
+		 mcfan_reader_strerror(-ENOENT));
+	CHECK_EQ_STR(mcfan_reader_explain(-ENOENT), want);
+	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.8", 0, "239.9.9.8", 4, 512, 1, 0, &w), 0);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.8:3999", 0, &r), -ENOENT);
+	snprintf(want, sizeof(want), "group 239.9.9.8:3999 of file prefix %s: no such reader "
+		 "ring; mcfan serves 239.9.9.8 (any port): use --group 239.9.9.8", prefix);
+	CHECK_EQ_STR(mcfan_reader_explain(-ENOENT), want);
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.8", 0, &r), 0);
 	mcfan_reader_close(r);
 	mcfan_rw_destroy(w);
 }
@@ -895,6 +974,7 @@ main(void)
 	snprintf(prefix, sizeof(prefix), "unit%d", (int)getpid());
 	test_basic();
 	test_bad_args();
+	test_open_explain();
 	test_lapped();
 	test_threads();
 	test_processes();
