@@ -27,6 +27,7 @@
 #include <rte_kvargs.h>
 #include <rte_mbuf_core.h>
 
+#include "mcfan_reader_ring.h"
 #include "vdev_check.h"
 
 #define VDEV_OPT "--vdev"
@@ -192,6 +193,7 @@ mcfan_prefix_check(int argc, char **argv)
 	size_t n = strlen(PREFIX_OPT), len, max_sock, max_shm, max;
 	struct sockaddr_un sa;
 	const char *arg, *base = runtime_base();
+	char why[512];
 	int i;
 
 	/* the socket path RUNDIR/dpdk/PREFIX/dpdk_telemetry.v2 with its NUL in sun_path */
@@ -212,6 +214,13 @@ mcfan_prefix_check(int argc, char **argv)
 		else
 			continue;
 		len = strlen(arg);
+		/* a path ("../../etc": EAL would make RUNDIR/dpdk/../../etc its runtime
+		 * directory), '%', "." or "..", empty: the rule the reader library and mcfan-top
+		 * apply too (mcfan_rd_prefix_check()) */
+		if (len <= max && mcfan_rd_prefix_check(arg, why, sizeof(why)) == -EINVAL) {
+			fprintf(stderr, "mcfan: --file-prefix: %s\n", why);
+			return -EINVAL;
+		}
 		if (len <= max)
 			continue;
 		if (max == max_sock)

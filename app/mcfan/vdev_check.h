@@ -38,17 +38,18 @@ int mcfan_vdev_check(int argc, char **argv);
  * mcfan.PREFIX.ADDRESS.PORT(.newPID) within NAME_MAX (255), fails later in words that do
  * not name the prefix (EAL: "TELEMETRY: Error with socket binding, path too long" and
  * "No such file or directory"; the readers engine: no ring). With --no-telemetry only the
- * ring name limit (186 characters) applies. Prints one line on standard error naming the
- * prefix, its length and the limit.
+ * ring name limit (186 characters) applies. A prefix that is not a directory name (empty, with
+ * '/' or '%', "." or "..": mcfan_rd_prefix_check(), the reader library's and mcfan-top's rule)
+ * is refused too: EAL would make a path such as ../../etc its runtime directory. Prints one
+ * line on standard error naming the prefix and the limit or the rule.
  *
  * @param argc
  *   EAL's argument count (argv[0] included).
  * @param argv
  *   EAL's arguments; not changed.
  * @return
- *   0, or -ENAMETOOLONG: a prefix longer than the limit (75 characters for root with
- *   telemetry). Bad
- *   input (exit 2).
+ *   0, -ENAMETOOLONG (a prefix longer than the limit: 75 characters for root with
+ *   telemetry) or -EINVAL (not a directory name). Bad input (exit 2).
  */
 int mcfan_prefix_check(int argc, char **argv);
 

@@ -291,6 +291,31 @@ def prefix_limit(mcfan):
                 and "EAL:" not in p.stdout + p.stderr,
                 f"prefix_limit: {form[0][:16]}: 76 characters refused before EAL: "
                 f"{p.returncode} {p.stderr.strip()[-400:]!r}")
+    # not a directory name: a path would be EAL's runtime directory (RUNDIR/dpdk/../x is
+    # RUNDIR/x, made by EAL before); the rule of the reader library and mcfan-top
+    rule = ("give the name of mcfan's EAL --file-prefix: a directory name under DPDK's runtime "
+            "directory (not empty, no '/' or '%', not . or ..)")
+    esc = "r%d-esc" % os.getpid()
+    for form, words in ((["--file-prefix", f"../{esc}"], f"file prefix '../{esc}': has a '/' "
+                         "(it is not a path)"),
+                        ([f"--file-prefix=../../{esc}"], f"file prefix '../../{esc}': has a "
+                         "'/'"),
+                        (["--file-prefix", "a%b"], "file prefix 'a%b': has a '%' (DPDK's EAL "
+                         "refuses it)"),
+                        (["--file-prefix", ".."], "file prefix '..': is a directory of the path "
+                         "itself"),
+                        (["--file-prefix", ""], "file prefix '': is empty")):
+        p = subprocess.run([mcfan, "--no-pci", "--no-huge", "-m", "512", *form, "--",
+                            "--groups", f"239.9.9.1:{PORT}", "--duration", "1"],
+                           capture_output=True, text=True, timeout=60)
+        t.check(p.returncode == 2 and f"mcfan: --file-prefix: {words}" in p.stderr and
+                rule in p.stderr and "EAL:" not in p.stdout + p.stderr,
+                f"prefix_limit: {' '.join(form)!r} refused before EAL: {p.returncode} "
+                f"{p.stderr.strip()[-300:]!r}")
+    t.check(not os.path.exists(f"/var/run/{esc}") and not os.path.exists(f"/var/{esc}"),
+            "prefix_limit: no runtime directory made outside /var/run/dpdk")
+    for d in (f"/var/run/{esc}", f"/var/{esc}"):   # left by a failing run, before the fix
+        shutil.rmtree(d, ignore_errors=True)
     # without telemetry there is no socket in the runtime directory: only the ring names limit
     p = subprocess.run([mcfan, "--no-pci", "--no-huge", "-m", "512", "--no-telemetry",
                         "--file-prefix", "z" * 187, "--", "--groups", f"239.9.9.1:{PORT}"],

@@ -391,6 +391,21 @@ def run_wrong_prefix(tmp):
                    "wrong prefix live: exit status")
     finally:
         tmux("kill-session", "-t", sess, check=False)
+    # -f that cannot be mcfan's file prefix (mcfan refuses it too: test_readers_fix.py)
+    rule = ("give the name of mcfan's EAL --file-prefix: a directory name under DPDK's runtime "
+            "directory (not empty, no '/' or '%', not . or ..)")
+    for val, words in (("../../etc", "'../../etc' has a '/' (it is not a path): " + rule),
+                       ("a/b", "'a/b' has a '/'"),
+                       ("", "'' is empty: " + rule),
+                       ("..", "'..' is a directory of the path itself"),
+                       ("a%b", "'a%b' has a '%' (DPDK's EAL refuses it)"),
+                       ("x" * 76, "'" + "x" * 40 + "...': 76 characters, more than the 75 an mcfan can run under "
+                        "(its telemetry socket /var/run/dpdk/PREFIX/dpdk_telemetry.v2 must fit "
+                        "a socket path of 108 bytes)")):
+        p = subprocess.run([sys.executable, TOP, "-f", val, "--once"], capture_output=True,
+                           text=True, timeout=30)
+        t.check(p.returncode == 2 and f"argument -f/--file-prefix: {words}" in p.stderr,
+                f"-f {val[:20]!r}: exit 2 naming it: {p.returncode} {p.stderr.strip()[-300:]!r}")
     for args, words in ((["--interval", "0"], "'0' is outside 0.1 .. 3600 seconds"),
                         (["--interval", "abc"], "'abc' is not a number of seconds"),
                         (["--instance", "-1"], "'-1' is negative"),
