@@ -271,6 +271,11 @@ def main():
         # long waits block until mcfan stops (they did not: the timeout was cut to a C int,
         # 2**32 + 100 ms waited 0.1 s and 2**40 ms returned at once)
         longs = {}
+        for _ in range(100):   # the pcap's frames all written first: none comes after them
+            if r.stats()["head"] >= FRAMES:
+                break
+            time.sleep(0.05)
+        t.check_eq(r.stats()["head"], FRAMES, "every frame of the pcap in the ring")
         sleepers = [mr.Reader(prefix, group) for _ in range(2)]
         threads = [threading.Thread(target=lambda i=i, ms=ms: longs.__setitem__(
                        ms, sleepers[i].wait(ms)), daemon=True)
