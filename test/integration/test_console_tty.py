@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The mcfan authors
 """The console on a terminal, as a person types it (docs/console.md): mcfan -i runs in a tmux
-session; keys go in with `tmux send-keys` (Tab completion, ?, help, history, an en dash, a
-line past 512 characters, Ctrl-C, quit) and the pane is read with `tmux capture-pane`.
+session; keys go in with `tmux send-keys` (Tab completion, ?, help, history, an en dash, a NUL,
+Ctrl-U, function keys, Home and End, a line past 512 characters, Ctrl-C, quit) and the pane is read with `tmux capture-pane`.
 Skips (77) without tmux.
 Usage: test_console_tty.py MCFAN_BINARY"""
 
@@ -136,6 +136,45 @@ def run(tmp):
         keys("Enter")
         text = wait_for(lambda s: "non-ASCII byte" in s)
         t.check("error: non-ASCII byte 0xe2 at column 15" in text, "tty: en dash refused")
+        # a NUL typed inside a line: refused whole with its column, as on a pipe (the
+        # editor would drop it and run the join)
+        typed("join 239.9.9.12")
+        keys("-H", "00")
+        keys("Enter")
+        text = wait_for(lambda s: "control character 0x00" in s)
+        t.check("error: control character 0x00 at column 16 (Ctrl-@, not a key of the line "
+                "editor; Ctrl-C clears a line); nothing was run" in text,
+                "tty: a NUL typed in a line refuses it, naming the byte and its column")
+        t.check("joined 239.9.9.12" not in text, "tty: the join with a NUL in it did not run")
+        # Ctrl-U is no key of DPDK's editor: refused the same way, not dropped
+        typed("show gr")
+        keys("C-u")
+        keys("Enter")
+        text = wait_for(lambda s: "control character 0x15" in s)
+        t.check("error: control character 0x15 at column 8 (Ctrl-U, not a key of the line "
+                "editor; Ctrl-C clears a line); nothing was run" in text,
+                "tty: Ctrl-U refuses the line, named as the key")
+        # function keys the editor has not (F1 is ESC O P, F12 ESC [ 2 4 ~, F5 ESC [ 1 5 ~)
+        # and Alt+x are ignored, not typed into the line as 'OP~'; Home and End move as
+        # Ctrl-A and Ctrl-E
+        typed("how")
+        keys("F1", "F12", "M-x", "Home")
+        typed("s")
+        keys("End", "F5")
+        typed(" counters")
+        text = wait_for(lambda s: last_line(s) == "mcfan> show counters")
+        t.check_eq(last_line(text), "mcfan> show counters",
+                   "tty: F1, F12, F5, Alt+x leave nothing in the line; Home and End move")
+        keys("Enter")
+        text = wait_for(lambda s: s.count("frames: rx") >= 2 and last_line(s) == "mcfan>")
+        t.check_eq(text.count("frames: rx"), 2, "tty: the line with function keys in it runs")
+        t.check("OP~" not in text and "unknown command" not in text,
+                "tty: no function key's bytes reached the parser")
+        # the arrows of a terminal in application mode (SS3: ESC O A is Up) recall history
+        tmux("send-keys", "-t", SESSION, "-H", "1b", "4f", "41")
+        text = wait_for(lambda s: last_line(s) == "mcfan> show counters")
+        t.check_eq(last_line(text), "mcfan> show counters", "tty: ESC O A is Up")
+        keys("C-c")
         # a line past the 512-character buffer: refused whole, its length counted as on a
         # pipe (the editor holds 512 of its characters)
         long_line = "join " + ",".join(f"239.8.0.{i}" for i in range(1, 60))

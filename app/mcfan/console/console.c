@@ -38,6 +38,7 @@
 #include <cmdline_parse.h>
 #include <cmdline_parse_string.h>
 #include <cmdline_rdline.h>
+#include <cmdline_vt100.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -62,6 +63,8 @@
 #define ASCII_DEL 0x7f
 #define ASCII_ESC 0x1b
 #define ASCII_CTRL_C 0x03
+#define ESC_SEQ_MAX 16             /* bytes of an escape sequence kept; longer ones are
+				    * dropped whole */
 #define NO_FIELD SIZE_MAX          /* a literal spec word: it goes to no argument */
 
 /* ------------------------------------------------------------------------------------------
@@ -182,8 +185,13 @@ struct mcfan_console {
 	bool prompt_due;                 /* print the prompt when input may be read again */
 	char tty_buf[CONSOLE_READ_CHUNK]; /* bytes read but held back by `wait` */
 	size_t tty_len, tty_off;
-	int esc;                         /* escape sequence state: 0 none, 1 ESC, 2 ESC [ */
-	unsigned char tty_bad;           /* first non-ASCII byte typed on this line, 0 = none */
+	char esc_seq[ESC_SEQ_MAX];       /* the escape sequence being typed (a key: arrows,
+					  * F1, Alt+b), held back from the editor until whole */
+	size_t esc_len;                  /* its bytes so far, 0 = none */
+	bool tty_has_bad;                /* a byte the editor would drop silently was typed
+					  * on this line: non-ASCII, or a control character
+					  * that is no key of the editor (NUL, Ctrl-U) */
+	unsigned char tty_bad;           /* the first such byte */
 	unsigned int tty_bad_col;
 	bool tty_long;                   /* a character was typed into a full line */
 	size_t tty_over;                 /* characters typed into the full line (the editor
@@ -613,6 +621,24 @@ line_too_long(struct mcfan_console *con, size_t len)
 			    "commands)", len, LINE_MAX_CHARS);
 }
 
+/* The refusal of a line for a byte other than printable ASCII and tabs at column col: the
+ * same words from a pipe, a file and a terminal; a control character typed on a terminal
+ * (one the line editor has no key for) is also named as the key that types it. */
+static void
+bad_byte(struct mcfan_console *con, unsigned char c, size_t col, bool typed)
+{
+	if (c >= 0x80)
+		mcfan_console_error(con, "non-ASCII byte 0x%02x at column %zu; commands are plain "
+				    "ASCII (a pasted dash or quote?); nothing was run", c, col);
+	else if (typed && c < ' ')
+		mcfan_console_error(con, "control character 0x%02x at column %zu (Ctrl-%c, not a "
+				    "key of the line editor; Ctrl-C clears a line); nothing was "
+				    "run", c, col, c ^ 0x40);
+	else
+		mcfan_console_error(con, "control character 0x%02x at column %zu; nothing was run",
+				    c, col);
+}
+
 /* Printable copy of a line for echo and messages: other bytes shown as '?'. */
 static void
 sanitize(const char *line, size_t len, char *out, size_t size)
@@ -650,15 +676,8 @@ run_line(struct mcfan_console *con, const char *line, size_t len, bool echo)
 	for (k = 0; k < len; k++) {
 		unsigned char c = (unsigned char)line[k];
 
-		if (c >= 0x80) {
-			mcfan_console_error(con, "non-ASCII byte 0x%02x at column %zu; commands "
-					    "are plain ASCII (a pasted dash or quote?); nothing "
-					    "was run", c, k + 1);
-			return;
-		}
-		if ((c < ' ' && c != '\t') || c == ASCII_DEL) {
-			mcfan_console_error(con, "control character 0x%02x at column %zu; nothing "
-					    "was run", c, k + 1);
+		if (c >= 0x80 || (c < ' ' && c != '\t') || c == ASCII_DEL) {
+			bad_byte(con, c, k + 1, false);
 			return;
 		}
 	}
@@ -690,6 +709,16 @@ run_line(struct mcfan_console *con, const char *line, size_t len, bool echo)
  * Terminal mode: the library's line editor with mcfan's own checks around it.
  */
 
+/* A new line: nothing refused on it yet. */
+static void
+tty_line_clean(struct mcfan_console *con)
+{
+	con->tty_long = false;
+	con->tty_over = 0;
+	con->tty_has_bad = false;
+	con->tty_bad = 0;
+}
+
 static int
 tty_write_char(struct rdline *rdl, char c)
 {
@@ -706,18 +735,14 @@ tty_validate(struct rdline *rdl, const char *buf, unsigned int size)
 	RTE_SET_USED(size);
 	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 		len--;
-	con->tty_refused = con->tty_long || con->tty_bad != 0;
+	con->tty_refused = con->tty_long || con->tty_has_bad;
 	if (con->tty_long)
 		line_too_long(con, len + con->tty_over); /* the editor holds len of them */
-	else if (con->tty_bad != 0)
-		mcfan_console_error(con, "non-ASCII byte 0x%02x at column %u; commands are plain "
-				    "ASCII (a pasted dash or quote?); nothing was run",
-				    con->tty_bad, con->tty_bad_col);
+	else if (con->tty_has_bad)
+		bad_byte(con, con->tty_bad, con->tty_bad_col, true);
 	else
 		run_line(con, buf, len, false);
-	con->tty_long = false;
-	con->tty_over = 0;
-	con->tty_bad = 0;
+	tty_line_clean(con);
 }
 
 static int
@@ -758,58 +783,170 @@ tty_history(struct mcfan_console *con)
 	rdline_add_history(con->rdl, b);
 }
 
-/* Feed typed bytes to the line editor; stops early while a `wait` holds input. Returns the
- * bytes taken. */
+/* Does the library's line editor take these bytes as one key (its own vt100 parser: Enter,
+ * Tab, Ctrl-A, arrows, Delete, Alt+b ...)? Asked of a fresh parser; the editor's is untouched. */
+static bool
+editor_key(const char *seq, size_t len)
+{
+	struct cmdline_vt100 vt;
+	int key = -1;
+	size_t i;
+
+	memset(&vt, 0, sizeof(vt));
+	vt100_init(&vt);
+	for (i = 0; i < len; i++) {
+		key = vt100_parser(&vt, seq[i]);
+		if (i + 1 < len && key != -2)
+			return false; /* it ends before the last byte: not one key */
+	}
+	return key >= 0;
+}
+
+/* Keys the editor knows under another sequence: arrows in the terminal's application mode
+ * (SS3, ESC O A), Home and End as Ctrl-A and Ctrl-E. */
+struct key_alias {
+	const char *seq;
+	const char *as;
+};
+
+static const struct key_alias key_aliases[] = {
+	{ "\033OA", vt100_up_arr }, { "\033OB", vt100_down_arr },
+	{ "\033OC", vt100_right_arr }, { "\033OD", vt100_left_arr },
+	{ "\033[H", "\001" }, { "\033OH", "\001" }, { "\033[1~", "\001" }, { "\033[7~", "\001" },
+	{ "\033[F", "\005" }, { "\033OF", "\005" }, { "\033[4~", "\005" }, { "\033[8~", "\005" },
+};
+
+/* Where byte c leaves the escape sequence seq of len bytes typed so far. */
+enum esc_step {
+	ESC_MORE, /* c is part of it */
+	ESC_END,  /* c ends it */
+	ESC_NOT,  /* c is not part of it: the sequence is cut short, c is read anew */
+};
+
+static enum esc_step
+esc_step(const char *seq, size_t len, unsigned char c)
+{
+	/* ECMA-48: after ESC [ (CSI) and ESC O (SS3) come parameter and intermediate bytes
+	 * 0x20..0x3f, then a final byte 0x40..0x7e; after ESC alone intermediate bytes
+	 * 0x20..0x2f, then one byte 0x30..0x7e (Alt+key), or DEL (Alt+Backspace) */
+	if (len >= 2 && (seq[1] == '[' || seq[1] == 'O')) {
+		if (c >= 0x20 && c <= 0x3f)
+			return ESC_MORE;
+		return c >= 0x40 && c <= 0x7e ? ESC_END : ESC_NOT;
+	}
+	if ((len == 1 && (c == '[' || c == 'O')) || (c >= 0x20 && c <= 0x2f))
+		return ESC_MORE;
+	if (c >= 0x30 && c <= 0x7e)
+		return ESC_END;
+	return len == 1 && c == ASCII_DEL ? ESC_END : ESC_NOT;
+}
+
+/* Hand one key (its bytes) to the line editor and act on what it says. Returns true when
+ * mcfan stops (Ctrl-D on an empty line): read no more. */
+static bool
+tty_key(struct mcfan_console *con, const char *bytes, size_t n)
+{
+	int ret = RDLINE_RES_SUCCESS;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ret = rdline_char_in(con->rdl, bytes[i]);
+	if (ret == RDLINE_RES_VALIDATED) {
+		tty_history(con);
+		if (con->wait_until == 0 && !mcfan_live_quitting(&con->app->live))
+			tty_newline(con);
+		else
+			con->prompt_due = true;
+	} else if (ret == RDLINE_RES_EOF) {
+		printf("quit\n");
+		con->prompt_due = false;
+		con_quit(con);
+		return true;
+	}
+	return false;
+}
+
+/* A whole escape sequence was typed: a key the editor knows goes to it, an alias as its
+ * key; any other (F1 ESC O P, F12 ESC [ 2 4 ~, Alt+x) is ignored: the 22.11 editor would
+ * end it early and type its last bytes into the line ("OP~"). Returns tty_key()'s answer. */
+static bool
+tty_esc_key(struct mcfan_console *con, const char *seq, size_t len)
+{
+	unsigned int i;
+
+	if (editor_key(seq, len))
+		return tty_key(con, seq, len);
+	for (i = 0; i < RTE_DIM(key_aliases); i++)
+		if (strlen(key_aliases[i].seq) == len && memcmp(key_aliases[i].seq, seq, len) == 0)
+			return tty_key(con, key_aliases[i].as, strlen(key_aliases[i].as));
+	return false;
+}
+
+/* Remember the first byte of the line the editor would drop silently, for the refusal. */
+static void
+tty_note_bad(struct mcfan_console *con, unsigned char c)
+{
+	if (con->tty_has_bad)
+		return;
+	con->tty_has_bad = true;
+	con->tty_bad = c;
+	con->tty_bad_col = (unsigned int)tty_line_len(con) + 1;
+}
+
+/* Feed typed bytes to the line editor, escape sequences whole; stops early while a `wait`
+ * holds input. Returns the bytes taken. */
 static unsigned int
 tty_feed(struct mcfan_console *con)
 {
 	unsigned int taken = 0;
+	enum esc_step step;
 	unsigned char c;
-	int ret;
+	size_t len;
 
 	while (con->tty_off < con->tty_len) {
 		if (con->wait_until != 0 || mcfan_live_quitting(&con->app->live))
 			return taken;
-		taken++;
-		c = (unsigned char)con->tty_buf[con->tty_off++];
-		if (c >= 0x80) {
-			/* the editor would drop it silently: remember it for the error */
-			if (con->tty_bad == 0) {
-				con->tty_bad = c;
-				con->tty_bad_col = (unsigned int)tty_line_len(con) + 1;
+		c = (unsigned char)con->tty_buf[con->tty_off];
+		if (con->esc_len > 0) {
+			step = esc_step(con->esc_seq, con->esc_len, c);
+			if (step == ESC_NOT) {
+				con->esc_len = 0; /* dropped; c is read anew */
+				continue;
+			}
+			taken++;
+			con->tty_off++;
+			if (con->esc_len < ESC_SEQ_MAX)
+				con->esc_seq[con->esc_len] = (char)c;
+			con->esc_len++;
+			if (step == ESC_END) {
+				len = con->esc_len;
+				con->esc_len = 0;
+				if (len <= ESC_SEQ_MAX && tty_esc_key(con, con->esc_seq, len))
+					return taken;
 			}
 			continue;
 		}
-		if (con->esc == 0 && c >= ' ' && c < ASCII_DEL && c != '?' &&
-		    tty_line_len(con) >= LINE_MAX_CHARS) {
+		taken++;
+		con->tty_off++;
+		if (c == ASCII_ESC) {
+			con->esc_seq[0] = (char)c;
+			con->esc_len = 1;
+			continue;
+		}
+		/* non-ASCII, or a control character that is no key of the editor (NUL,
+		 * Ctrl-U): the editor would drop it silently and run the rest */
+		if (c >= 0x80 || ((c < ' ' || c == ASCII_DEL) && !editor_key((char *)&c, 1))) {
+			tty_note_bad(con, c);
+			continue;
+		}
+		if (c >= ' ' && c < ASCII_DEL && c != '?' && tty_line_len(con) >= LINE_MAX_CHARS) {
 			con->tty_long = true;
 			con->tty_over++;
 		}
-		if (c == ASCII_CTRL_C) {
-			con->tty_long = false;
-			con->tty_over = 0;
-			con->tty_bad = 0;
-		}
-		/* escape sequences (arrows, Alt+key) are editing keys, not text */
-		if (c == ASCII_ESC)
-			con->esc = 1;
-		else if (con->esc == 1)
-			con->esc = c == '[' ? 2 : 0;
-		else if (con->esc == 2 && c >= '@' && c <= '~')
-			con->esc = 0;
-		ret = rdline_char_in(con->rdl, (char)c);
-		if (ret == RDLINE_RES_VALIDATED) {
-			tty_history(con);
-			if (con->wait_until == 0 && !mcfan_live_quitting(&con->app->live))
-				tty_newline(con);
-			else
-				con->prompt_due = true;
-		} else if (ret == RDLINE_RES_EOF) {
-			printf("quit\n");
-			con->prompt_due = false;
-			con_quit(con);
+		if (c == ASCII_CTRL_C)
+			tty_line_clean(con);
+		if (tty_key(con, (const char *)&c, 1))
 			return taken;
-		}
 	}
 	return taken;
 }
