@@ -221,6 +221,19 @@ def test_print_topology():
         last = cpus[-1]
         rc, out, err = run([], ["--print-topology"], prefix=["taskset", "-c", str(last)])
         check_topology_output(rc, out, err, [last], f"taskset -c {last} --print-topology")
+    # given together, in either order, both print: the map, then the placement, each as it
+    # prints alone
+    rc, topo, err = run([], ["--print-topology"])
+    rc2, plan, err2 = run([], ["--print-placement"])
+    for app in (["--print-topology", "--print-placement"],
+                ["--print-placement", "--print-topology"]):
+        what = " ".join(app)
+        rc3, out, err3 = run([], app)
+        t.check_eq(rc3, 0, f"{what}: exit status ({err3[-200:]})")
+        t.check(rc == 0 and rc2 == 0 and out == topo + plan,
+                f"{what}: the map, then the placement table: {out[-400:]!r}")
+        t.check("eal: --lcores " in out and out.count("+sct ") == 2,
+                f"{what}: both outputs are there")
 
 
 # ---- --print-placement on the 24-CPU map ----
@@ -386,6 +399,10 @@ def test_refusals():
             (["--cpu-topology", "L0:L1"], "a map with two CPUs in one place",
              "not unique"),
             (["--json"], "--json alone", "--json goes with --print-placement"),
+            (["--print-topology", "--print-placement", "--json"],
+             "--print-topology --print-placement --json (text before the JSON)",
+             "--print-topology with --print-placement --json: --print-topology prints text"
+             " (+sct lines and a tree), which would come before the JSON on standard output"),
             (["--rx", "1", "--rx-lcores", "1"], "--rx with --rx-lcores", "not both"),
             (["--rx", "0"], "--rx 0", "--rx"),
             (["--workers", "x"], "--workers x", "--workers"),

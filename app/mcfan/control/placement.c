@@ -252,6 +252,13 @@ mcfan_placement_load(const struct mcfan_config *cfg, int *status, char *err, siz
 	if (cfg->json && !cfg->print_placement) {
 		return mcfan_err_set(err, len, -EINVAL, "--json goes with --print-placement");
 	}
+	if (cfg->json && cfg->print_topology) {
+		/* both print, the map first: its text would come before the JSON */
+		return mcfan_err_set(err, len, -EINVAL, "--print-topology with --print-placement "
+			      "--json: --print-topology prints text (+sct lines and a tree), which "
+			      "would come before the JSON on standard output; the JSON's map and "
+			      "map_cpus hold the map: leave --print-topology out, or --json");
+	}
 	if (plc.counts_given && (cfg->n_rx_lcores > 0 || cfg->n_worker_lcores > 0)) {
 		return mcfan_err_set(err, len, -EINVAL, "--rx/--workers count lcores for mcfan to "
 			      "place, --rx-lcores/--worker-lcores name EAL lcores: give one kind, "
