@@ -291,6 +291,16 @@ stdout_lost(void)
 	return true;
 }
 
+/* Where the text reports go (the final one, --stats-period's, kill -USR1's): standard output,
+ * or standard error when the JSON report goes to standard output (--report-json -), which
+ * then holds the JSON alone. */
+static FILE *
+text_report_out(const struct mcfan_app *app)
+{
+	return app->cfg.report_json[0] != '\0' &&
+	       app->cfg.report_json_mode == MCFAN_OUTFILE_STDOUT ? stderr : stdout;
+}
+
 /* Milliseconds from now to deadline (TSC), rounded up; 0 if it has passed. */
 static int
 ms_until(uint64_t deadline, uint64_t now, uint64_t hz)
@@ -332,7 +342,7 @@ control_loop(struct mcfan_app *app)
 		if (end != 0 && now >= end)
 			break;
 		if (period != 0 && now >= next_stats) {
-			mcfan_report_print(app, stdout, false);
+			mcfan_report_print(app, text_report_out(app), false);
 			if (stdout_lost())
 				break;
 			next_stats += period;
@@ -342,7 +352,7 @@ control_loop(struct mcfan_app *app)
 		}
 		if (report_asked) { /* kill -USR1: the report now, the run goes on */
 			report_asked = 0;
-			mcfan_report_print(app, stdout, false);
+			mcfan_report_print(app, text_report_out(app), false);
 			if (stdout_lost())
 				break;
 			mcfan_msacc_add(ms, MCFAN_MS_TELEMETRY, rte_rdtsc());
@@ -745,7 +755,7 @@ stop:
 	/* a refused or failed start reports nothing (its one line said why); a stop asked for
 	 * before the start still reports */
 	if (launched || status == EXIT_SUCCESS) {
-		mcfan_report_print(app, stdout, true);
+		mcfan_report_print(app, text_report_out(app), true);
 		stdout_check(); /* now, while errno still says why */
 		if (app->cfg.report_json[0] != '\0' &&
 		    mcfan_report_json(app, app->cfg.report_json) < 0)

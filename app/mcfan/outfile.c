@@ -42,6 +42,10 @@ mcfan_outfile_check(const char *path, const char *opt, enum mcfan_outfile_mode *
 	struct stat lst, st;
 	int fd, ret;
 
+	if (strcmp(path, "-") == 0) {
+		*mode = MCFAN_OUTFILE_STDOUT;
+		return 0;
+	}
 	if (strlen(path) + 16 >= PATH_MAX) {
 		snprintf(err, len, "--%s: '%.64s...' is longer than a path may be (%d bytes)", opt,
 			 path, PATH_MAX - 17);
@@ -112,6 +116,16 @@ mcfan_outfile_write(const char *path, enum mcfan_outfile_mode mode,
 	FILE *f;
 	int fd, ret;
 
+	if (mode == MCFAN_OUTFILE_STDOUT) {
+		ret = write_fn(stdout, arg);
+		if (fflush(stdout) != 0 && ret == 0)
+			ret = -errno;
+		if (ret == 0 && ferror(stdout))
+			ret = -EIO;
+		if (ret != 0)
+			snprintf(err, len, "cannot write to standard output: %s", strerror(-ret));
+		return ret;
+	}
 	if (mode == MCFAN_OUTFILE_RENAME) {
 		tmp_name(path, tmp, sizeof(tmp));
 		target = tmp;

@@ -15,7 +15,8 @@
  *  - a FIFO, a character device (/dev/null, a terminal) or a symbolic link to one of these or
  *    to a regular file (/dev/stdout): mcfan writes into it in place (truncating a regular
  *    file), the link and the device stay what they are;
- *  - anything else (a directory, a socket, a block device, a dangling link): refused.
+ *  - anything else (a directory, a socket, a block device, a dangling link): refused;
+ *  - "-": standard output (a file named '-' is "./-").
  */
 
 #include <stdbool.h>
@@ -26,6 +27,7 @@
 enum mcfan_outfile_mode {
 	MCFAN_OUTFILE_RENAME = 0, /**< A temporary file next to it, then rename(2). */
 	MCFAN_OUTFILE_IN_PLACE,   /**< Opened and written where it is (FIFO, device, link). */
+	MCFAN_OUTFILE_STDOUT,     /**< "-": written to standard output, which stays open. */
 };
 
 /**
@@ -44,7 +46,8 @@ enum mcfan_outfile_mode {
  * @param len
  *   Size of err, bytes.
  * @return
- *   0; -EINVAL (a directory, a socket, a block device, a dangling link), -ENAMETOOLONG,
+ *   0 (for "-" always, with MCFAN_OUTFILE_STDOUT); -EINVAL (a directory, a socket, a block
+ *   device, a dangling link), -ENAMETOOLONG,
  *   or the negative errno of the failed creation or access check (-EACCES, -EROFS, ...).
  */
 int mcfan_outfile_check(const char *path, const char *opt, enum mcfan_outfile_mode *mode,
@@ -52,7 +55,8 @@ int mcfan_outfile_check(const char *path, const char *opt, enum mcfan_outfile_mo
 
 /**
  * Write a file as mcfan_outfile_check() decided. A FIFO without a reader is not waited for
- * (opened non-blocking: -ENXIO).
+ * (opened non-blocking: -ENXIO). MCFAN_OUTFILE_STDOUT: write_fn gets stdout, which is
+ * flushed, not closed.
  *
  * @param path
  *   The path.
@@ -67,7 +71,8 @@ int mcfan_outfile_check(const char *path, const char *opt, enum mcfan_outfile_mo
  * @param len
  *   Size of err, bytes.
  * @return
- *   0, write_fn's error, or the negative errno of open, write, close or rename.
+ *   0, write_fn's error, or the negative errno of open, write, close or rename (of the
+ *   flush for standard output: -EPIPE when its reader has gone).
  */
 int mcfan_outfile_write(const char *path, enum mcfan_outfile_mode mode,
 			int (*write_fn)(FILE *f, void *arg), void *arg, char *err, size_t len);

@@ -1092,7 +1092,9 @@ static const struct opt_def opts[] = {
 	{"stats-period", OPT_VALUE, "SEC", "print the whole text report every SEC seconds, "
 	 "headed '==== mcfan stats' (the final one at exit: 'report')", "0 (off)",
 	 set_stats_period, true},
-	{"report-json", OPT_VALUE, "FILE", "write the final report as JSON to FILE", "none",
+	{"report-json", OPT_VALUE, "FILE", "write the final report as JSON to FILE; - writes it "
+	 "to standard output, and the text reports then go to standard error (not with -i or "
+	 "--cmdline-file, whose output is on standard output; ./- is a file named -)", "none",
 	 set_report_json, true},
 	{"config", OPT_VALUE, "FILE", "read options from an INI file (section [mcfan]); the "
 	 "command line wins", "none", set_config, false},
@@ -1550,6 +1552,16 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 	if (mcfan_igmp_ssm_check(cfg->ssm, cfg->n_ssm, cfg->igmp_mode, cfg->mld_mode, err,
 				 sizeof(err)) < 0) {
 		fprintf(stderr, "mcfan: --groups: %s\n", err);
+		return -EINVAL;
+	}
+	/* --report-json -: standard output holds the JSON alone; the console writes there */
+	if (cfg->report_json_mode == MCFAN_OUTFILE_STDOUT && cfg->report_json[0] != '\0' &&
+	    (cfg->interactive || cfg->cmdline_file[0] != '\0')) {
+		fprintf(stderr, "mcfan: --report-json -: the JSON report would go to standard "
+			"output, where the console (%s) writes too: give the report a file "
+			"(e.g. --report-json report.json), or leave %s out\n",
+			cfg->interactive ? "-i" : "--cmdline-file",
+			cfg->interactive ? "-i" : "--cmdline-file");
 		return -EINVAL;
 	}
 	if (cfg->ring_size < cfg->burst) {

@@ -410,6 +410,48 @@ def test_paths_flags():
     t.remove_runtime_dir(e)
 
 
+def test_report_stdout():
+    """--report-json -: the JSON report on standard output, alone (the text reports go to
+    standard error); no file named '-'; refused with the console, which writes there."""
+    d = tempfile.mkdtemp(dir=TMP)
+    e = eal()
+    cmd = [t.mcfan_path(), *e, "--", "--groups", "239.9.9.1-10:3999", "--stats-period", "0.3",
+           "--duration", "1", "--report-json", "-"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=d,
+                       stdin=subprocess.DEVNULL)
+    t.remove_runtime_dir(e)
+    t.check_eq(p.returncode, 0, "--report-json -: exit status")
+    t.check_eq(os.listdir(d), [], "--report-json -: no file named '-' (nor any other) made")
+    try:
+        rep = json.loads(p.stdout)
+        t.check_eq(rep["rx_frames"], N_FRAMES, "--report-json -: the JSON on stdout")
+        t.check_eq(rep["delivered_frames"], N_SEED, "--report-json -: delivered in the JSON")
+    except ValueError as ex:
+        t.check(False, f"--report-json -: stdout is not one JSON document: {ex}: "
+                f"{p.stdout[:200]!r}")
+    t.check(p.stdout.endswith("}\n"), "--report-json -: the JSON ends with a newline")
+    t.check("==== mcfan report" in p.stderr and "==== mcfan stats" in p.stderr,
+            "--report-json -: the final and periodic text reports go to stderr")
+    # a file named '-' is ./-
+    e = eal()
+    p = subprocess.run([t.mcfan_path(), *e, "--", "--duration", "0.3", "--report-json", "./-"],
+                       capture_output=True, text=True, timeout=60, cwd=d,
+                       stdin=subprocess.DEVNULL)
+    t.remove_runtime_dir(e)
+    t.check(p.returncode == 0 and os.listdir(d) == ["-"] and "==== mcfan report" in p.stdout,
+            f"--report-json ./-: a file named '-', text report on stdout: {p.returncode} "
+            f"{os.listdir(d)}")
+    # the console writes to standard output: refused, before EAL
+    words = ["standard output", "give the report a file"]
+    bad(["--report-json", "-", "-i"], ["--report-json -"], [*words, "leave -i out"],
+        what="--report-json - -i")
+    script = cfg("show counters\n")
+    bad(["--report-json", "-", "--cmdline-file", script], ["--report-json -"],
+        [*words, "leave --cmdline-file out"], what="--report-json - --cmdline-file")
+    bad(["--config", cfg("[mcfan]\ninteractive = yes\n"), "--report-json", "-"],
+        ["--report-json -"], [*words, "(-i)"], what="--report-json - with interactive = yes")
+
+
 def test_argv_errors():
     bad(["--bogus"], ["--bogus"], ["--help"])
     bad(["--burst", "32", "--burst", "64"], ["--burst"], ["twice"])
@@ -624,6 +666,7 @@ def main():
     test_ring_burst_mbufs()
     test_times()
     test_paths_flags()
+    test_report_stdout()
     test_post_eal()
     test_config()
     test_review_findings()

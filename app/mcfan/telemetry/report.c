@@ -940,7 +940,8 @@ static int
 report_dump(FILE *f, void *arg)
 {
 	errno = 0;
-	if (json_dumpf(arg, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0)
+	if (json_dumpf(arg, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0 &&
+	    (f != stdout || fputc('\n', f) != EOF)) /* on standard output: a whole last line */
 		return 0;
 	return errno != 0 ? -errno : -EIO; /* the write's own reason when stdio kept one */
 }
