@@ -606,6 +606,48 @@ void mcfan_ports_stop(struct mcfan_app *app);
 int mcfan_lcore_main(void *arg);
 
 /* control/setup.c: lcore roles and engines, rings, RCU; free (the group table too) */
+
+/**
+ * The roles the data lcores get (docs/guide.md "Lcores and ports"): --rx-lcores and
+ * --worker-lcores as given; without --rx-lcores the first data lcore that is not a given
+ * worker (else the first); without --worker-lcores every data lcore that is not RX, or the
+ * RX lcores when none is left. Pure: also used before EAL (lcore_check.c).
+ *
+ * @param cfg
+ *   The options; every lcore of its rx_lcores and worker_lcores is one of data.
+ * @param data
+ *   The data lcores (every enabled lcore but the main one), ascending; n_data >= 1.
+ * @param n_data
+ *   How many.
+ * @param is_rx
+ *   RTE_MAX_LCORE entries, false on entry: set true for each RX lcore.
+ * @param is_worker
+ *   RTE_MAX_LCORE entries, false on entry: set true for each worker lcore.
+ */
+void mcfan_lcore_roles(const struct mcfan_config *cfg, const unsigned int *data,
+		       unsigned int n_data, bool *is_rx, bool *is_worker);
+
+/**
+ * Refuse --idle-worker (or the config file's idle-worker) when no data lcore is only a
+ * worker: every worker also polls ports and waits by --idle-rx's policy, so the policy
+ * would be used nowhere. Prints the one line of the refusal on standard error.
+ *
+ * @param cfg
+ *   The options (idle_worker_set, idle_worker).
+ * @param data
+ *   The data lcores, ascending.
+ * @param n_data
+ *   How many.
+ * @param is_rx
+ *   The RX lcores (mcfan_lcore_roles()), indexed by lcore id.
+ * @param is_worker
+ *   The worker lcores, indexed by lcore id.
+ * @return
+ *   0 (not given, or a worker-only lcore exists); -EINVAL: refused (bad input, exit 2).
+ */
+int mcfan_idle_worker_check(const struct mcfan_config *cfg, const unsigned int *data,
+			    unsigned int n_data, const bool *is_rx, const bool *is_worker);
+
 int mcfan_setup_lcores(struct mcfan_app *app);
 int mcfan_setup_rings(struct mcfan_app *app);
 void mcfan_setup_free(struct mcfan_app *app);

@@ -39,6 +39,35 @@ check_lcore(const struct mcfan_app *app, unsigned int id, const char *opt)
 	return 0;
 }
 
+void
+mcfan_lcore_roles(const struct mcfan_config *cfg, const unsigned int *data, unsigned int n_data,
+		  bool *is_rx, bool *is_worker)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < cfg->n_rx_lcores; i++)
+		is_rx[cfg->rx_lcores[i]] = true;
+	for (i = 0; i < cfg->n_worker_lcores; i++)
+		is_worker[cfg->worker_lcores[i]] = true;
+	if (cfg->n_rx_lcores == 0) {
+		/* the first data lcore that is not an explicit worker, else the first worker */
+		for (i = 0; i < n_data && is_worker[data[i]]; i++)
+			;
+		is_rx[i < n_data ? data[i] : data[0]] = true;
+	}
+	if (cfg->n_worker_lcores == 0) {
+		for (i = 0, j = 0; i < n_data; i++) {
+			if (!is_rx[data[i]]) {
+				is_worker[data[i]] = true;
+				j++;
+			}
+		}
+		if (j == 0)
+			for (i = 0; i < n_data; i++)
+				is_worker[data[i]] = is_rx[data[i]];
+	}
+}
+
 /*
  * --idle-worker (or the config file's idle-worker) sets the policy of worker-only lcores
  * (docs/idle.md): with none, every worker also polls ports and waits by --idle-rx's policy,
@@ -46,28 +75,33 @@ check_lcore(const struct mcfan_app *app, unsigned int id, const char *opt)
  * same layout (control/live.c); a worker-only lcore is one whose role is only worker, as
  * there (no worker is hosted when --idle-worker is given: control/placement.c).
  */
-static int
-check_idle_worker(const struct mcfan_app *app)
+int
+mcfan_idle_worker_check(const struct mcfan_config *cfg, const unsigned int *data,
+			unsigned int n_data, const bool *is_rx, const bool *is_worker)
 {
 	char policy[MCFAN_IDLE_POLICY_TEXT_MAX + 1], ids[CHECK_IDS_MAX] = "";
+	unsigned int i, n_workers = 0;
 	size_t off = 0;
-	unsigned int w;
 
-	if (!app->cfg.idle_worker_set)
+	if (!cfg->idle_worker_set)
 		return 0;
-	for (w = 0; w < app->n_workers; w++)
-		if (app->lcores[app->worker_lcore_ids[w]].role == MCFAN_ROLE_WORKER)
+	for (i = 0; i < n_data; i++) {
+		if (!is_worker[data[i]])
+			continue;
+		if (!is_rx[data[i]])
 			return 0;
-	for (w = 0; w < app->n_workers && off < sizeof(ids); w++)
-		off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%u", w == 0 ? "" : ",",
-					app->worker_lcore_ids[w]);
+		if (off < sizeof(ids))
+			off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%u",
+						n_workers == 0 ? "" : ",", data[i]);
+		n_workers++;
+	}
 	fprintf(stderr, "mcfan: --idle-worker %s: there is no worker lcore that is only a worker "
 		"(worker lcore%s %s also poll%s ports and wait%s by --idle-rx's policy); give a "
 		"worker lcore of its own (e.g. -l 0-2, or --worker-lcores apart from --rx-lcores), "
 		"or leave --idle-worker out and set --idle-rx\n",
-		mcfan_idle_format(app->cfg.idle_worker, policy, sizeof(policy)),
-		app->n_workers == 1 ? "" : "s", ids, app->n_workers == 1 ? "s" : "",
-		app->n_workers == 1 ? "s" : "");
+		mcfan_idle_format(cfg->idle_worker, policy, sizeof(policy)),
+		n_workers == 1 ? "" : "s", ids, n_workers == 1 ? "s" : "",
+		n_workers == 1 ? "s" : "");
 	return -EINVAL;
 }
 
@@ -156,7 +190,7 @@ int
 mcfan_setup_lcores(struct mcfan_app *app)
 {
 	const struct mcfan_config *cfg = &app->cfg;
-	unsigned int data[RTE_MAX_LCORE], n_data = 0, id, i, j;
+	unsigned int data[RTE_MAX_LCORE], n_data = 0, id, i;
 	bool is_rx[RTE_MAX_LCORE] = {false}, is_worker[RTE_MAX_LCORE] = {false};
 
 	app->main_lcore = rte_get_main_lcore();
@@ -167,33 +201,13 @@ mcfan_setup_lcores(struct mcfan_app *app)
 			"least two lcores, e.g. -l 0-1\n", app->main_lcore);
 		return -EINVAL;
 	}
-	for (i = 0; i < cfg->n_rx_lcores; i++) {
+	for (i = 0; i < cfg->n_rx_lcores; i++)
 		if (check_lcore(app, cfg->rx_lcores[i], "rx-lcores") < 0)
 			return -EINVAL;
-		is_rx[cfg->rx_lcores[i]] = true;
-	}
-	for (i = 0; i < cfg->n_worker_lcores; i++) {
+	for (i = 0; i < cfg->n_worker_lcores; i++)
 		if (check_lcore(app, cfg->worker_lcores[i], "worker-lcores") < 0)
 			return -EINVAL;
-		is_worker[cfg->worker_lcores[i]] = true;
-	}
-	if (cfg->n_rx_lcores == 0) {
-		/* the first data lcore that is not an explicit worker, else the first worker */
-		for (i = 0; i < n_data && is_worker[data[i]]; i++)
-			;
-		is_rx[i < n_data ? data[i] : data[0]] = true;
-	}
-	if (cfg->n_worker_lcores == 0) {
-		for (i = 0, j = 0; i < n_data; i++) {
-			if (!is_rx[data[i]]) {
-				is_worker[data[i]] = true;
-				j++;
-			}
-		}
-		if (j == 0)
-			for (i = 0; i < n_data; i++)
-				is_worker[data[i]] = is_rx[data[i]];
-	}
+	mcfan_lcore_roles(cfg, data, n_data, is_rx, is_worker);
 	app->n_rx = 0;
 	app->n_workers = 0;
 	for (i = 0; i < n_data; i++) {
@@ -217,7 +231,7 @@ mcfan_setup_lcores(struct mcfan_app *app)
 	}
 	app->lcores[app->main_lcore].lcore_id = app->main_lcore;
 	app->lcores[app->main_lcore].role = MCFAN_ROLE_CONTROL;
-	if (check_idle_worker(app) < 0)
+	if (mcfan_idle_worker_check(cfg, data, n_data, is_rx, is_worker) < 0)
 		return -EINVAL;
 	return setup_engines(app);
 }
