@@ -42,6 +42,7 @@
 #include "datapath/engine_pcap.h"
 #include "control/placement.h"
 #include "placement_cli.h"
+#include "lcore_check.h"
 #include "vdev_check.h"
 #include "seq_check.h"
 #include "group_engine.h"
@@ -622,6 +623,9 @@ main(int argc, char **argv)
 		return stdout_status(MCFAN_EXIT_USAGE);
 	/* a --file-prefix EAL could not use (it would fall back to "rte"): exit 2 */
 	if (mcfan_prefix_check(eal_argc, argv) != 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
+	/* an option the lcores of -l, -c or --lcores cannot serve (--idle-worker): exit 2 */
+	if (mcfan_lcore_check(&app->cfg, eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
 	rewrite_in_memory(eal_argc, argv);
 	/* rte_eal_init rewrites argv (getopt's permutation, and its program name over the last

@@ -482,18 +482,41 @@ def test_post_eal():
                     f"{err.strip()[-300:]!r}")
     # --idle-worker with no worker-only lcore (lcore 1 is RX and worker and waits by the RX
     # policy): refused as the console's `set idle worker` is, exit 2, no report; also from a
-    # config file; with a worker lcore of its own it runs
-    want = ("mcfan: --idle-worker wake:very_short: there is no worker lcore that is only a "
-            "worker (worker lcore 1 also polls ports and waits by --idle-rx's policy); give a "
-            "worker lcore of its own (e.g. -l 0-2, or --worker-lcores apart from "
-            "--rx-lcores), or leave --idle-worker out and set --idle-rx\n")
-    for app in (["--idle-worker", "wake"],
-                ["--config", cfg("[mcfan]\nidle-worker = wake\n")]):
-        e = eal(lcores="0-1")
+    # config file; before EAL when -l, -c or --lcores says the lcores (nothing started);
+    # with a worker lcore of its own it runs
+    def want(policy, lcore):
+        return (f"mcfan: --idle-worker {policy}: there is no worker lcore that is only a "
+                f"worker (worker lcore {lcore} also polls ports and waits by --idle-rx's "
+                "policy); give a worker lcore of its own (e.g. -l 0-2, or --worker-lcores "
+                "apart from --rx-lcores), or leave --idle-worker out and set --idle-rx\n")
+    for lc, extra, app, lcore in (
+            ("0-1", [], ["--idle-worker", "wake"], 1),
+            ("0-1", [], ["--config", cfg("[mcfan]\nidle-worker = wake\n")], 1),
+            ("0-1", [], ["--idle-worker", "poll"], 1),
+            (None, ["-c", "0x3"], ["--idle-worker", "poll"], 1),
+            (None, ["--lcores", "0@0,1@1"], ["--idle-worker", "poll"], 1),
+            (None, ["--lcores=(0-1)@0"], ["--idle-worker", "poll"], 1),
+            ("0-1", ["--main-lcore", "1"], ["--idle-worker", "poll"], 0)):
+        e = eal(extra, lcores=lc)
+        what = f"{'-l ' + lc if lc else ''} {' '.join(extra)} -- {' '.join(app)}"
         rc, out, err = run(e, ["--groups", "239.9.9.1", *app, "--duration", "0.2"])
+        policy = "poll" if "poll" in app else "wake:very_short"
+        t.check(rc == 2 and want(policy, lcore) in err and "mcfan report" not in out,
+                f"{what}: refused, exit 2: {rc} {err.strip()[-400:]!r}")
+        t.check(not started_lines(err), f"{what}: refused before EAL: "
+                f"{started_lines(err)[:2]}")
+        t.check(not os.path.exists(t.runtime_dir(e)),
+                f"{what}: no runtime directory {t.runtime_dir(e)}")
         t.remove_runtime_dir(e)
-        t.check(rc == 2 and want in err and "mcfan report" not in out,
-                f"-l 0-1 {' '.join(app)}: refused, exit 2: {rc} {err.strip()[-400:]!r}")
+    # --rx/--workers counted on the user's lcores: the roles come after EAL, so does the
+    # refusal (still exit 2, no report)
+    e = eal(lcores="0-1")
+    rc, out, err = run(e, ["--rx", "1", "--workers", "0", "--idle-worker", "poll",
+                           "--duration", "0.2"])
+    t.remove_runtime_dir(e)
+    t.check(rc == 2 and want("poll", 1) in err and "mcfan report" not in out,
+            f"-l 0-1 -- --rx 1 --workers 0 --idle-worker poll: refused after EAL: {rc} "
+            f"{err.strip()[-300:]!r}")
     e = eal(["--lcores", "0@0,1@1,2@1"], lcores=None)
     rc, out, err = run(e, ["--groups", "239.9.9.1", "--idle-worker", "wake", "--duration", "0.2"])
     t.remove_runtime_dir(e)

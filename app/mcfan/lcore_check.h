@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mcfan authors
+ */
+
+#ifndef MCFAN_APP_LCORE_CHECK_H
+#define MCFAN_APP_LCORE_CHECK_H
+
+/*
+ * Lcore options checked before rte_eal_init (lcore_check.c): when EAL's -l, -c or --lcores
+ * already says which lcores there will be, an mcfan option that cannot work with them is
+ * refused before EAL starts (no EAL line, no runtime directory), with the words of the
+ * check that runs after EAL. Where the lcores cannot be known before EAL (none of these
+ * options, two of them, --rx/--workers counted on the user's lcores, a list EAL itself
+ * will refuse), nothing is refused here and the check after EAL answers.
+ * Main lcore only, before EAL.
+ */
+
+#include "mcfan.h"
+
+/**
+ * Check --idle-worker against the lcores EAL's -l, -c or --lcores (and --main-lcore) will
+ * enable: the roles they get (mcfan_lcore_roles()) must leave a worker-only lcore
+ * (mcfan_idle_worker_check()). Prints one line on standard error when refused.
+ *
+ * @param cfg
+ *   The options, after placement (mcfan_placement_cli_pre_eal(): a generated --lcores and
+ *   its roles are in argv and cfg).
+ * @param argc
+ *   EAL's argument count (argv[0] included).
+ * @param argv
+ *   EAL's arguments; not changed.
+ * @return
+ *   0: good, or not known before EAL; -EINVAL: refused (bad input, exit 2).
+ */
+int mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv);
+
+#endif /* MCFAN_APP_LCORE_CHECK_H */
