@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The mcfan authors
 """The console on a terminal, as a person types it (docs/console.md): mcfan -i runs in a tmux
 session; keys go in with `tmux send-keys` (Tab completion, ?, help, history, an en dash, a NUL,
-Ctrl-U, function keys, Home and End, a line past 512 characters, Ctrl-C, quit) and the pane is read with `tmux capture-pane`.
+Ctrl-U, Ctrl-Z, function keys, Home and End, a line past 512 characters, Ctrl-C, quit) and the pane is read with `tmux capture-pane`.
 Skips (77) without tmux.
 Usage: test_console_tty.py MCFAN_BINARY"""
 
@@ -146,14 +146,33 @@ def run(tmp):
                 "editor; Ctrl-C clears a line); nothing was run" in text,
                 "tty: a NUL typed in a line refuses it, naming the byte and its column")
         t.check("joined 239.9.9.12" not in text, "tty: the join with a NUL in it did not run")
-        # Ctrl-U is no key of DPDK's editor: refused the same way, not dropped
-        typed("show gr")
+        # Ctrl-U clears the line, as in a shell (no key of DPDK's editor: mcfan gives it
+        # as Ctrl-A, Ctrl-K), also a line a bad byte was typed in; what follows runs
+        typed("join 239.9.9.13")
+        keys("-H", "00")
         keys("C-u")
+        text = wait_for(lambda s: last_line(s) == "mcfan>")
+        t.check_eq(last_line(text), "mcfan>", "tty: Ctrl-U clears the line")
+        typed("show gr")
+        keys("Left", "Left", "C-u")
+        text = wait_for(lambda s: last_line(s) == "mcfan>")
+        t.check_eq(last_line(text), "mcfan>", "tty: Ctrl-U clears it with the cursor inside")
+        typed("show groups")
         keys("Enter")
-        text = wait_for(lambda s: "control character 0x15" in s)
-        t.check("error: control character 0x15 at column 8 (Ctrl-U, not a key of the line "
+        text = wait_for(lambda s: "239.9.9.3:3999" in s.split("mcfan> show groups")[-1])
+        t.check("control character 0x15" not in text and
+                text.count("control character 0x00") == 1 and "joined 239.9.9.13" not in text,
+                "tty: after Ctrl-U nothing of the cleared line runs or is refused (the one "
+                "NUL refusal is the line before's)")
+        # Ctrl-Z is no key of DPDK's editor (mcfan's terminal has no job control): refused
+        # the same way as a NUL, not dropped
+        typed("show gr")
+        keys("C-z")
+        keys("Enter")
+        text = wait_for(lambda s: "control character 0x1a" in s)
+        t.check("error: control character 0x1a at column 8 (Ctrl-Z, not a key of the line "
                 "editor; Ctrl-C clears a line); nothing was run" in text,
-                "tty: Ctrl-U refuses the line, named as the key")
+                "tty: Ctrl-Z refuses the line, named as the key")
         # function keys the editor has not (F1 is ESC O P, F12 ESC [ 2 4 ~, F5 ESC [ 1 5 ~)
         # and Alt+x are ignored, not typed into the line as 'OP~'; Home and End move as
         # Ctrl-A and Ctrl-E

@@ -63,6 +63,7 @@
 #define ASCII_DEL 0x7f
 #define ASCII_ESC 0x1b
 #define ASCII_CTRL_C 0x03
+#define ASCII_CTRL_U 0x15          /* readline's unix-line-discard: not a key of the editor */
 #define ESC_SEQ_MAX 16             /* bytes of an escape sequence kept; longer ones are
 				    * dropped whole */
 #define NO_FIELD SIZE_MAX          /* a literal spec word: it goes to no argument */
@@ -933,8 +934,16 @@ tty_feed(struct mcfan_console *con)
 			con->esc_len = 1;
 			continue;
 		}
+		/* Ctrl-U: the line goes, as in readline and a shell (the editor has no such key;
+		 * Ctrl-A then Ctrl-K is it, the whole line wherever the cursor is) */
+		if (c == ASCII_CTRL_U) {
+			tty_line_clean(con);
+			if (tty_key(con, "\001\013", 2))
+				return taken;
+			continue;
+		}
 		/* non-ASCII, or a control character that is no key of the editor (NUL,
-		 * Ctrl-U): the editor would drop it silently and run the rest */
+		 * Ctrl-Z): the editor would drop it silently and run the rest */
 		if (c >= 0x80 || ((c < ' ' || c == ASCII_DEL) && !editor_key((char *)&c, 1))) {
 			tty_note_bad(con, c);
 			continue;
