@@ -991,6 +991,61 @@ def other_run(tmp):
     t.check_eq(rc, 0, "_other run: exit status after SIGINT")
 
 
+def states_run(tmp):
+    """mcfan_lcore_state_seconds_total never goes back while an lcore sleeps (a trial
+    finding: with --idle-rx backoff:none, a snapshot guessed the sleep in progress as the
+    poll_empty before it and took it back at the wake-up, so poll_empty fell at every other
+    scrape and Prometheus counted each fall as a reset). net_af_packet on a veth that carries
+    no frames, so the one data lcore sleeps all the time; 60 pages read 0.1 s apart, each
+    state of each lcore never below the page before; a real Prometheus scraping every second
+    meanwhile: resets() of every state series 0. Needs root (a veth pair); skipped without."""
+    ifa, ifb = f"mcfms{os.getpid() % 10000}a", f"mcfms{os.getpid() % 10000}b"
+    why = t.veth_pair(ifa, ifb, up=True)
+    if why is not None:
+        print(f"metrics: states run skipped ({why})", flush=True)
+        return
+    mport = free_port()
+    pdir = os.path.join(tmp, "states")
+    os.mkdir(pdir)
+    prom, pport, log = start_prometheus(pdir, mport)
+    eal = t.eal_args("metrics-states", "0-1", extra=["--vdev", f"net_af_packet0,iface={ifa}"])
+    proc = t.McfanProcess(eal, ["--groups", "239.9.9.1:3999", "--metrics-listen", str(mport),
+                                "--idle-rx", "backoff:none", "--duration", "60"])
+    try:
+        if not t.check(wait_metrics(mport, proc), "states run serves /metrics"):
+            return
+        wait_scrapes(pport, 3)
+        fam = "mcfan_lcore_state_seconds_total"
+        prev, falls, pages, sleep_grew = {}, [], 0, False
+        for _ in range(60):
+            smp = samples(http_get(mport)[2].decode())
+            cur = {k: v for k, v in smp.items() if k[0] == fam}
+            for k, v in cur.items():
+                if k in prev and v < prev[k]:
+                    falls.append((dict(k[1]), prev[k], v))
+                if k in prev and dict(k[1]).get("state") == "sleep" and v > prev[k]:
+                    sleep_grew = True
+            prev = cur
+            pages += 1
+            time.sleep(0.1)
+        t.check(pages == 60 and len(prev) >= 2 * 9, f"states run: {pages} pages, "
+                f"{len(prev)} state series")
+        t.check(sleep_grew, "states run: the data lcore sleeps (its sleep series grows)")
+        t.check_eq(falls[:5], [], f"states run: no {fam} sample below the page before "
+                   f"({len(falls)} falls in {pages} pages)")
+        wait_scrapes(pport, 10)
+        res = prom_query(pport, f"max(resets({fam}[5m]))")
+        t.check(len(res) == 1 and float(res[0]["value"][1]) == 0.0,
+                f"Prometheus: resets() of every lcore state series is 0: {res}")
+    finally:
+        proc.signal(signal.SIGINT)
+        rc = proc.wait(30)
+        stop_prometheus(prom, log)
+        t.remove_runtime_dir(eal)
+        subprocess.run(["ip", "link", "del", ifa], capture_output=True)
+    t.check_eq(rc, 0, "states run: exit status after SIGINT")
+
+
 def igmp_frame(dst, msg, ttl=1, fix=True):
     """An IGMP message in IPv4 with the Router Alert option (as test_igmp.py builds it)."""
     if fix:
@@ -1753,7 +1808,7 @@ def main():
         only = [x for x in os.environ.get("MCFAN_METRICS_ONLY", "").split(",") if x]
         runs = (("port_in_use", lambda: port_in_use(pcap)),
                 ("main", lambda: main_run(pcap, tmp)), ("max_groups", lambda: max_groups_run(tmp)),
-                ("other", lambda: other_run(tmp)),
+                ("other", lambda: other_run(tmp)), ("states", lambda: states_run(tmp)),
                 ("labels", lambda: labels_run(tmp)), ("engines", lambda: engines_run(tmp)),
                 ("outputs", lambda: outputs_run(tmp)),
                 ("readers", lambda: readers_run(tmp)),

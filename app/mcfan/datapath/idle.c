@@ -320,6 +320,21 @@ mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, 
 		mcfan_overrun_close(&lc->ovr);
 	else
 		mcfan_overrun_sleep(&lc->ovr);
+	/* the time up to the wake-up is sleep, the lcore's and its hosted lcores' (the wake-up
+	 * and their next pass charge it so): a snapshot taken meanwhile guesses the interval
+	 * in progress as sleep too, not as the poll_empty it would take back at the wake-up */
+	if (ms_on) {
+		uint64_t now = rte_rdtsc();
+
+		mcfan_msacc_add(&lc->ms, MCFAN_MS_SLEEP, now);
+		for (h = 0; h < lc->n_hosted; h++) {
+			struct mcfan_lcore *w = &app->lcores[lc->hosted[h]];
+
+			/* its table runs (its last pass switched it on): not one paused */
+			if (w->run_ms_on)
+				mcfan_msacc_add(&w->ms, MCFAN_MS_SLEEP, now);
+		}
+	}
 	if (rx_online)
 		rte_rcu_qsbr_thread_offline(app->qsbr, lc->rx_index);
 	switch (kind) {

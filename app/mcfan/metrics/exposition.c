@@ -1258,6 +1258,38 @@ lcore_labels(char *l, size_t len, const struct mcfan_msacc_row *r)
 	label(l, len, "role", mcfan_role_name(r->role));
 }
 
+/*
+ * mcfan_lcore_state_seconds never goes back, as a counter must not (OpenMetrics): a snapshot
+ * charges the interval in progress to the lcore's last state, which the lcore may charge to
+ * another one later, and the wait_cpu share moves cycles out of the other states as
+ * schedstat is read (docs/msacc.md). So each sample is the largest this window has shown:
+ * a state taken back stays flat until its cycles pass it again. A new window (another start:
+ * msacc reset, a timed window) starts the lcore's row afresh, the reset docs/metrics.md
+ * names. Only libmicrohttpd's one thread formats pages (server.c): no lock.
+ */
+struct state_shown {
+	bool seen;
+	uint64_t start_tsc;             /* the window's start: which window the row is of */
+	uint64_t cycles[MCFAN_MS_MAX];  /* the largest cycles shown per state */
+};
+static struct state_shown state_shown[RTE_MAX_LCORE];
+
+/* The cycles of state s of row r (stats st) to show: never fewer than shown before. */
+static uint64_t
+state_cycles_shown(const struct mcfan_msacc_row *r, const struct mcfan_msacc_stats *st,
+		   unsigned int s)
+{
+	struct state_shown *h = &state_shown[r->lcore_id % RTE_MAX_LCORE];
+
+	if (!h->seen || h->start_tsc != r->snap.start_tsc) {
+		memset(h, 0, sizeof(*h));
+		h->seen = true;
+		h->start_tsc = r->snap.start_tsc;
+	}
+	h->cycles[s] = RTE_MAX(h->cycles[s], st->cycles[s]);
+	return h->cycles[s];
+}
+
 static int
 put_lcores(struct expo *e, struct mcfan_app *app)
 {
@@ -1283,13 +1315,14 @@ put_lcores(struct expo *e, struct mcfan_app *app)
 		mcfan_msacc_stats(&rows[i].snap, &st[i]);
 	family(e, "mcfan_lcore_state_seconds", FAM_COUNTER, "seconds", "Time of each lcore in "
 	       "each microstate (docs/msacc.md), wait_cpu included; the states of an lcore add "
-	       "up to its wall time in the msacc window");
+	       "up to its wall time in the msacc window, ahead of it by at most one interval "
+	       "(a state never goes back)");
 	for (i = 0; i < n; i++) {
 		for (s = 0; s < MCFAN_MS_MAX; s++) {
 			lcore_labels(l, sizeof(l), &rows[i]);
 			label(l, sizeof(l), "state", mcfan_ms_state_name(s));
 			sample_dbl(e, "mcfan_lcore_state_seconds", "_total", l,
-				   (double)st[i].cycles[s] / hz);
+				   (double)state_cycles_shown(&rows[i], &st[i], s) / hz);
 		}
 	}
 #define LCORE_FAM(fname, help, expr) do { \
