@@ -454,6 +454,29 @@ def run(tmp):
         t.remove_runtime_dir(eal)
 
 
+def run_once_exit():
+    """mcfan exits inside the --once interval: the documented line naming its pid and
+    prefix, exit 1 (a trial finding: a raw 'Broken pipe')."""
+    eal = t.eal_args("top-exit", extra=["--vdev", "net_null0"])
+    mc = t.McfanProcess(eal, ["--groups", "239.9.9.1:3999", "--duration", "4"])
+    try:
+        tel = t.Telemetry(t.telemetry_socket(eal), proc=mc)
+        ready = tel.wait_ready() is not None
+        tel.close()
+        if not t.check(ready, "--once exit: mcfan's telemetry answers"):
+            return
+        p = subprocess.run([sys.executable, TOP, "-f", t.file_prefix(eal), "--once",
+                            "--interval", "6"], capture_output=True, text=True, timeout=60)
+        t.check_eq(p.returncode, 1, f"--once exit: exit status ({p.stderr!r})")
+        t.check(f"mcfan-top: mcfan (pid {mc.pid}) under prefix '{t.file_prefix(eal)}' has "
+                "exited during the --once interval; nothing to show (" in p.stderr,
+                f"--once exit: the documented line: {p.stderr!r}")
+    finally:
+        mc.signal(signal.SIGINT)
+        mc.wait(30)
+        t.remove_runtime_dir(eal)
+
+
 def main():
     t.mcfan_path()
     if shutil.which("tmux") is None:
@@ -461,6 +484,7 @@ def main():
         sys.exit(77)
     with tempfile.TemporaryDirectory(prefix="mcfan-top-") as tmp:
         run(tmp)
+    run_once_exit()
     t.finish("test_top")
 
 
