@@ -829,6 +829,33 @@ OTHER_FAMS = ("mcfan_group_frames_total", "mcfan_group_copies_total",
 FRAME_BYTES = len(t.udp4_frame("239.9.9.1", 3999, t.iperf2_payload(1)))   # other_run's frames
 
 
+def start_veth_run(tmp, name, tag):
+    """The start of a run with a Prometheus and a veth of its own (a TSDB of its own: only
+    this run's series): (ifa, ifb, metrics port, prometheus, its port, its log), or None,
+    said, when the veth pair cannot be made (not root)."""
+    ifa, ifb = f"mcf{tag}{os.getpid() % 10000}a", f"mcf{tag}{os.getpid() % 10000}b"
+    why = t.veth_pair(ifa, ifb, up=True)
+    if why is not None:
+        print(f"metrics: {name} run skipped ({why})", flush=True)
+        return None
+    mport = free_port()
+    pdir = os.path.join(tmp, name)
+    os.mkdir(pdir)
+    prom, pport, log = start_prometheus(pdir, mport)
+    return ifa, ifb, mport, prom, pport, log
+
+
+def stop_veth_run(proc, prom, log, eal, ifa):
+    """The end of a run with a Prometheus and a veth of its own: SIGINT to mcfan, Prometheus
+    stopped, mcfan's runtime directory and the veth pair removed; mcfan's exit status."""
+    proc.signal(signal.SIGINT)
+    rc = proc.wait(30)
+    stop_prometheus(prom, log)
+    t.remove_runtime_dir(eal)
+    subprocess.run(["ip", "link", "del", ifa], capture_output=True)
+    return rc
+
+
 def other_run(tmp):
     """group="_other" never goes back (docs/metrics.md "Cardinality"): a veth, net_af_packet
     on one end, iperf2-sequenced frames sent into the other (AF_PACKET), --groups
@@ -841,15 +868,10 @@ def other_run(tmp):
     counter series over the run is 0. Then clear stats: the documented reset, every group
     and feed series at 0, and _other counting again from there. Needs root (a veth pair);
     skipped without."""
-    ifa, ifb = f"mcfmo{os.getpid() % 10000}a", f"mcfmo{os.getpid() % 10000}b"
-    why = t.veth_pair(ifa, ifb, up=True)
-    if why is not None:
-        print(f"metrics: _other run skipped ({why})", flush=True)
+    run = start_veth_run(tmp, "other", "mo")
+    if run is None:
         return
-    mport = free_port()
-    pdir = os.path.join(tmp, "other")   # a TSDB of its own: only this run's series
-    os.mkdir(pdir)
-    prom, pport, log = start_prometheus(pdir, mport)
+    ifa, ifb, mport, prom, pport, log = run
     eal = t.eal_args("metrics-other", "0-1", extra=["--vdev", f"net_af_packet0,iface={ifa}"])
     proc = McfanWithConsole(eal, ["--groups", "239.9.9.1-5:3999", "--metrics-listen",
                                   str(mport), "--metrics-max-groups", "2",
@@ -983,11 +1005,7 @@ def other_run(tmp):
         want_page({g[2]: 0, g[6]: 0, "_other": 10}, {g[2]: 0, g[6]: 0, "_other": 10},
                   "10 frames to .3 after the clear")
     finally:
-        proc.signal(signal.SIGINT)
-        rc = proc.wait(30)
-        stop_prometheus(prom, log)
-        t.remove_runtime_dir(eal)
-        subprocess.run(["ip", "link", "del", ifa], capture_output=True)
+        rc = stop_veth_run(proc, prom, log, eal, ifa)
     t.check_eq(rc, 0, "_other run: exit status after SIGINT")
 
 
@@ -999,15 +1017,10 @@ def states_run(tmp):
     no frames, so the one data lcore sleeps all the time; 60 pages read 0.1 s apart, each
     state of each lcore never below the page before; a real Prometheus scraping every second
     meanwhile: resets() of every state series 0. Needs root (a veth pair); skipped without."""
-    ifa, ifb = f"mcfms{os.getpid() % 10000}a", f"mcfms{os.getpid() % 10000}b"
-    why = t.veth_pair(ifa, ifb, up=True)
-    if why is not None:
-        print(f"metrics: states run skipped ({why})", flush=True)
+    run = start_veth_run(tmp, "states", "ms")
+    if run is None:
         return
-    mport = free_port()
-    pdir = os.path.join(tmp, "states")
-    os.mkdir(pdir)
-    prom, pport, log = start_prometheus(pdir, mport)
+    ifa, _, mport, prom, pport, log = run
     eal = t.eal_args("metrics-states", "0-1", extra=["--vdev", f"net_af_packet0,iface={ifa}"])
     proc = t.McfanProcess(eal, ["--groups", "239.9.9.1:3999", "--metrics-listen", str(mport),
                                 "--idle-rx", "backoff:none", "--duration", "60"])
@@ -1038,11 +1051,7 @@ def states_run(tmp):
         t.check(len(res) == 1 and float(res[0]["value"][1]) == 0.0,
                 f"Prometheus: resets() of every lcore state series is 0: {res}")
     finally:
-        proc.signal(signal.SIGINT)
-        rc = proc.wait(30)
-        stop_prometheus(prom, log)
-        t.remove_runtime_dir(eal)
-        subprocess.run(["ip", "link", "del", ifa], capture_output=True)
+        rc = stop_veth_run(proc, prom, log, eal, ifa)
     t.check_eq(rc, 0, "states run: exit status after SIGINT")
 
 
