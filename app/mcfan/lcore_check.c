@@ -121,23 +121,6 @@ parse_lcores(const char *s, struct lcore_set *set)
 	return 0;
 }
 
-/* The value of an option at argv[*i] ("-l 0-1", "-l0-1", "--lcores=..."), or NULL if
- * argv[*i] is not this option; *i moves past a separate value. */
-static const char *
-opt_value(int argc, char **argv, int *i, const char *opt)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(opt);
-
-	if (strncmp(a, opt, n) != 0)
-		return NULL;
-	if (a[n] == '\0')
-		return *i + 1 < argc ? argv[++*i] : NULL;
-	if (opt[1] != '-') /* -l0-1 */
-		return a + n;
-	return a[n] == '=' ? a + n + 1 : NULL;
-}
-
 int
 mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv)
 {
@@ -159,15 +142,15 @@ mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv)
 	if (set == NULL)
 		return 0; /* the check after EAL answers */
 	for (a = 1; a < argc && ret == 0; a++) {
-		if ((v = opt_value(argc, argv, &a, "--main-lcore")) != NULL) {
+		if ((v = mcfan_opt_value(argc, argv, &a, "--main-lcore")) != NULL) {
 			main_arg = v;
 			continue;
 		}
-		if ((v = opt_value(argc, argv, &a, "--lcores")) != NULL)
+		if ((v = mcfan_opt_value(argc, argv, &a, "--lcores")) != NULL)
 			ret = parse_lcores(v, set);
-		else if ((v = opt_value(argc, argv, &a, "-l")) != NULL)
+		else if ((v = mcfan_opt_value(argc, argv, &a, "-l")) != NULL)
 			ret = parse_l(v, set);
-		else if ((v = opt_value(argc, argv, &a, "-c")) != NULL)
+		else if ((v = mcfan_opt_value(argc, argv, &a, "-c")) != NULL)
 			ret = parse_c(v, set);
 		else
 			continue;

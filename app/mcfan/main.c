@@ -32,6 +32,7 @@
 #include <rte_mbuf.h>
 
 #include "mcfan.h"
+#include "mcfan_parse.h"
 #include "control/control.h"
 #include "control/groups.h"
 #include "control/igmp.h"
@@ -446,15 +447,12 @@ remove_runtime_dir(const char *dir, const char *socket_path)
 static const char *
 eal_opt_value(int argc, char **argv, const char *opt)
 {
-	size_t n = strlen(opt);
+	const char *v;
 	int i;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], opt) == 0 && i + 1 < argc)
-			return argv[i + 1];
-		if (strncmp(argv[i], opt, n) == 0 && argv[i][n] == '=')
-			return argv[i] + n + 1;
-	}
+	for (i = 1; i < argc; i++)
+		if ((v = mcfan_opt_value(argc, argv, &i, opt)) != NULL)
+			return v;
 	return NULL;
 }
 

@@ -27,6 +27,7 @@
 #include <rte_kvargs.h>
 #include <rte_mbuf_core.h>
 
+#include "mcfan_parse.h"
 #include "mcfan_reader_ring.h"
 #include "vdev_check.h"
 
@@ -190,7 +191,7 @@ runtime_base(void)
 int
 mcfan_prefix_check(int argc, char **argv)
 {
-	size_t n = strlen(PREFIX_OPT), len, max_sock, max_shm, max;
+	size_t len, max_sock, max_shm, max;
 	struct sockaddr_un sa;
 	const char *arg, *base = runtime_base();
 	char why[512];
@@ -207,11 +208,7 @@ mcfan_prefix_check(int argc, char **argv)
 			max_sock = SIZE_MAX;
 	max = RTE_MIN(max_sock, max_shm);
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], PREFIX_OPT) == 0 && i + 1 < argc)
-			arg = argv[++i];
-		else if (strncmp(argv[i], PREFIX_OPT, n) == 0 && argv[i][n] == '=')
-			arg = argv[i] + n + 1;
-		else
+		if ((arg = mcfan_opt_value(argc, argv, &i, PREFIX_OPT)) == NULL)
 			continue;
 		len = strlen(arg);
 		/* a path ("../../etc": EAL would make RUNDIR/dpdk/../../etc its runtime
@@ -243,16 +240,11 @@ mcfan_prefix_check(int argc, char **argv)
 int
 mcfan_vdev_check(int argc, char **argv)
 {
-	size_t n = strlen(VDEV_OPT);
 	const char *arg;
 	int i, ret;
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], VDEV_OPT) == 0 && i + 1 < argc)
-			arg = argv[++i];
-		else if (strncmp(argv[i], VDEV_OPT, n) == 0 && argv[i][n] == '=')
-			arg = argv[i] + n + 1;
-		else
+		if ((arg = mcfan_opt_value(argc, argv, &i, VDEV_OPT)) == NULL)
 			continue;
 		ret = check_one(arg);
 		if (ret != 0)

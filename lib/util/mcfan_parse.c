@@ -123,3 +123,18 @@ mcfan_corelist_parse(const char *text, size_t len, uint64_t max_id,
 			return 0;
 	}
 }
+
+const char *
+mcfan_opt_value(int argc, char **argv, int *i, const char *opt)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(opt);
+
+	if (strncmp(a, opt, n) != 0)
+		return NULL;
+	if (a[n] == '\0')
+		return *i + 1 < argc ? argv[++*i] : NULL;
+	if (opt[1] != '-') /* -l0-1 */
+		return a + n;
+	return a[n] == '=' ? a + n + 1 : NULL;
+}

@@ -133,4 +133,22 @@ typedef int (*mcfan_corelist_visit_t)(uint64_t first, uint64_t last, void *arg);
 int mcfan_corelist_parse(const char *text, size_t len, uint64_t max_id,
 			 mcfan_corelist_visit_t visit, void *arg, struct mcfan_corelist_err *err);
 
+/**
+ * The value of command-line option opt at argv[*i], as getopt_long() and EAL read it:
+ * "--opt VALUE" or "--opt=VALUE" for a long option, "-o VALUE" or "-oVALUE" for a short one.
+ * For the scans of EAL's arguments mcfan makes before (or instead of) rte_eal_init.
+ *
+ * @param argc
+ *   Number of arguments (argv[0] included).
+ * @param argv
+ *   The arguments; not changed.
+ * @param i
+ *   Index of the argument to look at, 1..argc-1; moved past a separate value.
+ * @param opt
+ *   The option with its dashes: "--file-prefix", "-l".
+ * @return
+ *   The value (inside argv), or NULL: argv[*i] is not opt, or opt is last with no value.
+ */
+const char *mcfan_opt_value(int argc, char **argv, int *i, const char *opt);
+
 #endif /* MCFAN_PARSE_H */

@@ -294,9 +294,40 @@ test_txstall(void)
 	CHECK(mcfan_txstall_check(&s, 7, 41, 9100, 1000), "refused again 3.1 s on: warn");
 }
 
+/* mcfan_opt_value(): the spellings getopt_long() and EAL take, and the near misses. */
+static void
+test_opt_value(void)
+{
+	char *argv[] = {"mcfan", "--file-prefix", "a", "--file-prefix=b", "--file-prefixc",
+			"-l0-1", "-l", "2-3", "--lcores=(0-1)@0", "--vdev"};
+	int argc = (int)RTE_DIM(argv), i = 1;
+
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "--file-prefix"), "a");
+	CHECK_EQ_INT(i, 2); /* moved past the separate value */
+	i = 3;
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "--file-prefix"), "b");
+	CHECK_EQ_INT(i, 3);
+	i = 4; /* a longer long option is another option */
+	CHECK(mcfan_opt_value(argc, argv, &i, "--file-prefix") == NULL, "--file-prefixc");
+	i = 5;
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "-l"), "0-1");
+	i = 6;
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "-l"), "2-3");
+	CHECK_EQ_INT(i, 7);
+	i = 8; /* a short option is not a prefix of a long one */
+	CHECK(mcfan_opt_value(argc, argv, &i, "-l") == NULL, "-l against --lcores");
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "--lcores"), "(0-1)@0");
+	i = 9; /* last, without its value */
+	CHECK(mcfan_opt_value(argc, argv, &i, "--vdev") == NULL, "--vdev with no value");
+	CHECK_EQ_INT(i, 9);
+	i = 1;
+	CHECK(mcfan_opt_value(argc, argv, &i, "--vdev") == NULL, "another option");
+}
+
 int
 main(void)
 {
+	test_opt_value();
 	test_corelist_good();
 	test_corelist_errors();
 	test_parse_u64();
