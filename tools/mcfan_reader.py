@@ -138,15 +138,29 @@ def _wait_ns(timeout_ms):
     return timeout_ms * 1000000
 
 
+def _c_text(what, value):
+    """A str argument as the library's C string: TypeError for anything but a str, ValueError
+    for a str with a NUL character (C would end the string there: "239.9.9.1:3999\\0x" would
+    open the ring of 239.9.9.1:3999, "lab\\0x" that of prefix lab)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} {value!r}: must be a str, not {type(value).__name__}")
+    if "\0" in value:
+        raise ValueError(f"{what} {value!r}: has a NUL character (C would cut the name there)")
+    return value.encode()
+
+
 class Reader:
     """An open ring. Errors raise OSError with the library's errno and message (strerror());
-    any method but close() on a closed reader raises ValueError("reader is closed"), as
-    Python's own files do."""
+    a prefix or group that is not a str raises TypeError, one with a NUL character
+    ValueError; any method but close() on a closed reader raises ValueError("reader is
+    closed"), as Python's own files do."""
 
     def __init__(self, prefix, group, oldest=False, bufsize=65600):
         self._r = ctypes.c_void_p()   # before the open: close() and __del__ find it
-        ret = lib().mcfan_reader_open((prefix or "rte").encode(), group.encode(),
-                                      OLDEST if oldest else 0, ctypes.byref(self._r))
+        cprefix = _c_text("file prefix", prefix or "rte")
+        cgroup = _c_text("group", group)
+        ret = lib().mcfan_reader_open(cprefix, cgroup, OLDEST if oldest else 0,
+                                      ctypes.byref(self._r))
         if ret < 0:
             raise _error(ret, f"mcfan_reader_open {prefix or 'rte'} {group}")
         self._buf = ctypes.create_string_buffer(bufsize)

@@ -123,6 +123,26 @@ def main():
         expect_error(lambda: mr.Reader(prefix, "239.9.9.300:3999"), errno.EINVAL,
                      "a bad group", mr, "group 239.9.9.300:3999: '239.9.9.300:3999' is not a "
                      "group: give GROUP or GROUP:PORT, e.g. 239.9.9.1:3999 or [ff3e::1]:5000")
+        # a NUL character or a value that is not a str: refused by the binding (before: C cut
+        # the string at the NUL and opened the ring of what came before it; None and bytes
+        # raised AttributeError on .encode)
+        for pfx, grp, exc, words in (
+                (prefix, group + "\0junk", ValueError, "group '239.9.9.1:3999\\x00junk': has a "
+                 "NUL character"),
+                (prefix + "\0x", group, ValueError, "file prefix " + repr(prefix + "\0x") +
+                 ": has a NUL character"),
+                (prefix, None, TypeError, "group None: must be a str, not NoneType"),
+                (prefix.encode(), group, TypeError, "must be a str, not bytes"),
+                (prefix, 5, TypeError, "group 5: must be a str, not int")):
+            try:
+                mr.Reader(pfx, grp).close()
+                t.check(False, f"Reader({pfx!r}, {grp!r}): opened, no {exc.__name__}")
+            except exc as e:
+                t.check(words in str(e), f"Reader({pfx!r}, {grp!r}): {exc.__name__} "
+                        f"{words!r}: {e}")
+            except Exception as e:   # noqa: BLE001 (the wrong kind is the failure shown)
+                t.check(False, f"Reader({pfx!r}, {grp!r}): {exc.__name__} wanted, got "
+                        f"{type(e).__name__}: {e}")
         msg = expect_error(lambda: mr.Reader(prefix, f"239.9.9.7:{PORT}"), errno.ENOENT,
                            "no such ring", mr)
         p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.7:{PORT}",
