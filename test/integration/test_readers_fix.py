@@ -18,6 +18,8 @@
     EAL (exit 2, the prefix, its length and the limit 75 named, no EAL line); one of 75
     works (its telemetry socket and reader ring carry the prefix), and one of 100 with
     --no-telemetry (no socket there: only the ring names' limit).
+  - many_rings: /mcfan/readers of 100 rings: rings 100, rings_shown 64 and 64 ring rows (the
+    reply's bound, said in the reply).
 
 Usage: test_readers_fix.py MCFAN_BINARY. Exit 77 (skip) when not root or without unshare.
 """
@@ -346,6 +348,35 @@ def prefix_limit(mcfan):
             f"{out[-600:]!r}")
 
 
+def many_rings(mcfan):
+    """/mcfan/readers of 100 rings lists the first 64 (the reply's bound) and says so:
+    rings 100, rings_shown 64, 64 entries in each ring column (before: no rings_shown, so
+    rings 100 beside 64 rows looked like 36 rings missing)."""
+    prefix = f"mcfan-rdfix-many-{os.getpid()}"
+    app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
+           "--reader-ring-frames", "2", "--groups", f"239.9.9.1-100:{PORT}",
+           "--duration", "60"]
+    mc = t.McfanProcess(eal(prefix), app)
+    try:
+        if not t.check(mc.wait_line("running:", 60) is not None, "many_rings: mcfan runs"):
+            print(mc.stderr()[-2000:])
+            return
+        tel = t.Telemetry(t.telemetry_socket(eal(prefix)), proc=mc)
+        v = tel.wait_ready("/mcfan/readers")
+        tel.close()
+        if not t.check(v is not None, "many_rings: /mcfan/readers answers"):
+            return
+        t.check_eq((v.get("rings"), v.get("rings_shown"), len(v.get("ring_group", []))),
+                   (100, 64, 64), "many_rings: /mcfan/readers: rings, rings_shown, ring rows")
+    finally:
+        if mc.p.poll() is None:
+            mc.p.send_signal(signal.SIGINT)
+            if mc.wait(30) is None and mc.p.poll() is None:
+                mc.p.kill()
+        for f in rings_of(prefix):
+            os.unlink(os.path.join("/dev/shm", f))
+
+
 def main():
     mcfan = t.mcfan_path()
     if os.geteuid() != 0:
@@ -355,6 +386,7 @@ def main():
     shm_full(mcfan)
     dead_writer(mcfan)
     messages(mcfan)
+    many_rings(mcfan)
     prefix_limit(mcfan)
     return t.finish("readers_fix")
 

@@ -100,6 +100,8 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 		}
 	}
 	rte_tel_data_add_dict_u64(d, "rings", (uint64_t)n);
+	/* the ring columns hold the first TEL_RINGS_ROWS: say how many, as shown for readers */
+	rte_tel_data_add_dict_u64(d, "rings_shown", rings);
 	rte_tel_data_add_dict_u64(d, "readers", total);
 	rte_tel_data_add_dict_u64(d, "shown", rows);
 	ret = mcfan_tel_cols_attach(d, rc, ring_cols, RTE_DIM(ring_cols));
