@@ -193,7 +193,8 @@ class Reader:
         writes the ring, its group went to another engine); explain() words it.
 
         timeout_ms: an int, -1 (no limit) or 0..WAIT_MS_MAX ms (the library's 64-bit ns
-        wait); a bool, a float or any other value raises ValueError naming it."""
+        wait); a bool, a float or any other value raises ValueError naming it. 0 only looks
+        (1, 0 or -EPIPE): -EOWNERDEAD and -EXDEV need a timeout of 1 ms or more."""
         ns = _wait_ns(timeout_ms)
         return lib().mcfan_reader_wait(self._open(), ns)
 

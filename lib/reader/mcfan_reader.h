@@ -170,7 +170,9 @@ int mcfan_reader_read(struct mcfan_reader *r, void *buf, size_t len,
  * wakes sleepers at most once per burst, and only when someone sleeps).
  *
  * @param timeout_ns
- *   Longest wait, ns; 0 = do not wait, < 0 = no limit.
+ *   Longest wait, ns; 0 = do not wait, < 0 = no limit. With 0 it only looks: 1, 0 or
+ *   -EPIPE, never -EXDEV or -EOWNERDEAD (a poll gives no verdict on the writer: a ring
+ *   nobody writes, or whose writer died, answers 0 there); give at least 1 ns to be told.
  * @return
  *   1 (a frame can be read), 0 (timed out), -EPIPE (mcfan closed the ring and every frame
  *   was read: a clean stop), -EOWNERDEAD (the timeout ran out, no frame is left and the
