@@ -94,17 +94,32 @@ def lib():
     return _lib
 
 
+#: Largest errno strerror() and explain() take: the library's int (C would cut a larger one).
+ERRNO_MAX = 2**31 - 1
+
+
+def _errno_arg(err):
+    """An errno as the library's C int, negative: an int (not a bool) of magnitude at most
+    ERRNO_MAX, else ValueError (ctypes would cut 2**40 to 0, "no error")."""
+    if isinstance(err, bool) or not isinstance(err, int) or abs(err) > ERRNO_MAX:
+        raise ValueError(f"errno {err!r}: must be an int, -{ERRNO_MAX}..{ERRNO_MAX} (a "
+                         f"negative errno of the library, or a positive one)")
+    return -abs(err)
+
+
 def strerror(err):
     """The library's own sentence for an errno it returned (negative or positive): the words
-    mcfan-read prints (mcfan_reader_strerror())."""
-    return lib().mcfan_reader_strerror(-abs(int(err))).decode()
+    mcfan-read prints (mcfan_reader_strerror()). ValueError for anything but an int of at most
+    ERRNO_MAX either way."""
+    return lib().mcfan_reader_strerror(_errno_arg(err)).decode()
 
 
 def explain(err):
     """The library's fullest sentence for an errno this thread got from it last
     (mcfan_reader_explain()): for -EXDEV the group, the engine mcfan gives it to and what to
-    do, the words mcfan-read prints; else strerror()'s. Call it right after the failing call."""
-    return lib().mcfan_reader_explain(-abs(int(err))).decode()
+    do, the words mcfan-read prints; else strerror()'s. Call it right after the failing call.
+    ValueError as strerror()."""
+    return lib().mcfan_reader_explain(_errno_arg(err)).decode()
 
 
 def _error(ret, what):

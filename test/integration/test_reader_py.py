@@ -119,6 +119,20 @@ def main():
                     f"strerror({errno.errorcode[e]}) is the library's: {mr.strerror(e)!r}")
         t.check_eq(mr.strerror(errno.EACCES), os.strerror(errno.EACCES),
                    "strerror(EACCES): strerror(3)'s text")
+        # an errno the library's int cannot hold, or not an int: ValueError (before: ctypes cut
+        # 2**40 to 0 and the answer was "no error"; 2**31 reached C as INT_MIN)
+        for bad in (2**40, -2**40, 2**31, "2", 2.0, True, None):
+            for fn in (mr.strerror, mr.explain):
+                try:
+                    got = fn(bad)
+                    t.check(False, f"{fn.__name__}({bad!r}): no ValueError, {got!r}")
+                except ValueError as e:
+                    t.check(f"errno {bad!r}: must be an int" in str(e),
+                            f"{fn.__name__}({bad!r}): ValueError naming it: {e}")
+                except Exception as e:   # noqa: BLE001 (the wrong kind is the failure shown)
+                    t.check(False, f"{fn.__name__}({bad!r}): ValueError wanted, got "
+                            f"{type(e).__name__}: {e}")
+        t.check_eq(mr.strerror(2**31 - 1), mr.strerror(-(2**31 - 1)), "strerror(INT_MAX) works")
 
         expect_error(lambda: mr.Reader(prefix, "239.9.9.300:3999"), errno.EINVAL,
                      "a bad group", mr, "group 239.9.9.300:3999: '239.9.9.300:3999' is not a "
