@@ -333,8 +333,8 @@ main(int argc, char **argv)
 	struct mcfan_reader_frame f;
 	struct mcfan_reader *r;
 	struct sigaction sa;
+	char *end, why[512];
 	uint8_t *buf;
-	char *end;
 	int c, ret, status = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -349,10 +349,11 @@ main(int argc, char **argv)
 			seen[c - 'a'] = true;
 		switch (c) {
 		case 'p':
+			/* the library's rule and words (mcfan_reader_open() would map "" to rte:
+			 * an empty value given here is a mistake, so it is refused too) */
 			prefix = optarg;
-			if (prefix[0] == '\0' || strchr(prefix, '/') != NULL) {
-				fprintf(stderr, "mcfan-read: --file-prefix '%s': give the name mcfan's "
-					"EAL --file-prefix had (not empty, no '/')\n", prefix);
+			if (mcfan_rd_prefix_check(prefix, why, sizeof(why)) < 0) {
+				fprintf(stderr, "mcfan-read: %s\n", why);
 				return EXIT_USAGE;
 			}
 			break;

@@ -178,7 +178,12 @@ def main():
                 (longp, group, errno.ENAMETOOLONG, f"file prefix '{longp[:40]}...': 300 "
                  "characters, more than the 186 a reader ring's name allows"),
                 ("a%b", group, errno.EINVAL, "file prefix 'a%b': has a '%' (DPDK's EAL "
-                 "refuses it): give the name of mcfan's EAL --file-prefix")):
+                 "refuses it): give the name of mcfan's EAL --file-prefix"),
+                # a path: the same words from mcfan-read (before, its own: "--file-prefix
+                # '../../etc': give the name mcfan's EAL --file-prefix had (not empty, no '/')")
+                ("../../etc", group, errno.EINVAL, "file prefix '../../etc': has a '/' (it is "
+                 "not a path): give the name of mcfan's EAL --file-prefix: a directory name "
+                 "under DPDK's runtime directory")):
             try:
                 mr.Reader(pfx, grp)
                 t.check(False, f"Reader({pfx[:20]!r}, {grp!r}): no error")

@@ -281,11 +281,14 @@ def main():
                          "mcfan-read: --group given twice: give it once\n"),
                         (["--group", "239.9.9.1:3999", "--count", "1", "--count=2"],
                          "--count given twice"),
+                        # the library's rule and words (mcfan_rd_prefix_check), as
+                        # mcfan and tools/mcfan_reader.py say them
                         (["--file-prefix", "../x", "--group", "239.9.9.1:3999"],
-                         "mcfan-read: --file-prefix '../x': give the name mcfan's EAL "
-                         "--file-prefix had (not empty, no '/')\n"),
+                         "mcfan-read: file prefix '../x': has a '/' (it is not a path): give "
+                         "the name of mcfan's EAL --file-prefix: a directory name under "
+                         "DPDK's runtime directory (not empty, no '/' or '%', not . or ..)\n"),
                         (["--file-prefix", "", "--group", "239.9.9.1:3999"],
-                         "--file-prefix '': give the name")):
+                         "mcfan-read: file prefix '': is empty: give the name")):
         p = subprocess.run([rd_bin, *args], capture_output=True, text=True, timeout=30)
         t.check(p.returncode == 2 and words in p.stderr,
                 f"mcfan-read {' '.join(args)}: exit 2, {words!r}: {p.returncode} "
