@@ -277,6 +277,12 @@ def _main(argv):
     ap.add_argument("--sleep-every", default="0", help="sleep after every N frames")
     ap.add_argument("--sleep-ms", default="0", help="ms of each such sleep")
     a = ap.parse_args(argv)
+    if a.file_prefix == "":
+        # Reader() takes "" as rte, as the library does; given on the command line it is a
+        # mistake (an unset shell variable): refused, in mcfan-read's words
+        ap.error("file prefix '': is empty: give the name of mcfan's EAL --file-prefix: a "
+                 "directory name under DPDK's runtime directory (not empty, no '/' or '%', "
+                 "not . or ..)")
     a.seconds = _decimal(ap, "--seconds", a.seconds, SECONDS_MAX, "seconds")
     a.sleep_ms = _decimal(ap, "--sleep-ms", a.sleep_ms, SLEEP_MS_MAX, "ms", "no sleep")
     a.count = _whole(ap, "--count", a.count)

@@ -197,6 +197,15 @@ def main():
                 t.check(p.returncode == 2 and words in p.stderr,
                         f"{os.path.basename(argv[-1])} --file-prefix {pfx[:20]} --group {grp}: "
                         f"exit 2, {words!r}: {p.returncode} {p.stderr.strip()[-200:]!r}")
+        # an empty --file-prefix: refused by both programs in the same words (before,
+        # mcfan_reader.py took it as rte and looked for that mcfan's ring)
+        for argv in ([rd_bin], [sys.executable, os.path.join(TOOLS, "mcfan_reader.py")]):
+            p = subprocess.run(argv + ["--file-prefix", "", "--group", group, "--count", "1"],
+                               capture_output=True, text=True, timeout=30)
+            t.check(p.returncode == 2 and "file prefix '': is empty: give the name of mcfan's "
+                    "EAL --file-prefix" in p.stderr and "rte" not in p.stderr,
+                    f"{os.path.basename(argv[-1])} --file-prefix '': exit 2, is empty: "
+                    f"{p.returncode} {p.stderr.strip()[-200:]!r}")
         # a port asked for a group joined without one, or another port: the rings there are
         for grp, hint in (("239.9.9.2:3999", "mcfan serves 239.9.9.2 (any port): use --group "
                            "239.9.9.2"),
