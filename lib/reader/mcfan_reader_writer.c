@@ -36,6 +36,25 @@ pid_alive(int32_t pid)
 	return kill(pid, 0) == 0 || errno == EPERM;
 }
 
+/*
+ * Does the writer a ring's header names still run? Its pid exists and, when the header has
+ * the writer's start time, the process with that pid started then: a pid reused by another
+ * process after the writer died is not the writer (the readers' rule, writer_alive() of
+ * mcfan_reader.c). A start time that cannot be read leaves the answer to the pid.
+ */
+static bool
+writer_runs(const struct mcfan_rd_hdr *h)
+{
+	uint64_t start;
+
+	if (!pid_alive(h->writer_pid))
+		return false;
+	if (!(h->flags & MCFAN_RD_FLAG_WRITER_START) ||
+	    mcfan_rd_proc_start(h->writer_pid, &start) < 0)
+		return pid_alive(h->writer_pid);
+	return start == h->writer_start;
+}
+
 static const struct mcfan_rd_reader *
 row_at(const struct mcfan_rw *w, unsigned int i)
 {
@@ -61,7 +80,7 @@ name_in_use(const char *name)
 			busy = memcmp(h->magic, MCFAN_RD_MAGIC, sizeof(MCFAN_RD_MAGIC)) == 0 &&
 			       atomic_load_explicit(&h->state, memory_order_acquire) ==
 			       MCFAN_RD_STATE_OPEN && h->writer_pid != (int32_t)getpid() &&
-			       pid_alive(h->writer_pid);
+			       writer_runs(h);
 			munmap(h, MCFAN_RD_HDR_SIZE);
 		}
 	}
@@ -204,14 +223,17 @@ ring_tail(const char *tail, int32_t *tmp_pid)
 	return inet_pton(AF_INET, addr, bin) == 1 || inet_pton(AF_INET6, addr, bin) == 1;
 }
 
-/* The writer pid in the header of /dev/shm/NAME, 0 if it has none (not a ring, half-made). */
-static int32_t
-ring_writer(const char *name)
+/*
+ * Is /dev/shm/NAME a ring whose writer is gone (writer_runs(): its pid, and its start time
+ * when the header has one)? Not a ring, a half-made one, or one of this process: false.
+ */
+static bool
+ring_stale(const char *name)
 {
 	char path[PATH_MAX];
 	struct mcfan_rd_hdr *h;
 	struct stat st;
-	int32_t pid = 0;
+	bool stale = false;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", SHM_DIR, name);
@@ -223,12 +245,13 @@ ring_writer(const char *name)
 		h = mmap(NULL, MCFAN_RD_HDR_SIZE, PROT_READ, MAP_SHARED, fd, 0);
 		if (h != MAP_FAILED) {
 			if (memcmp(h->magic, MCFAN_RD_MAGIC, sizeof(MCFAN_RD_MAGIC)) == 0)
-				pid = h->writer_pid;
+				stale = h->writer_pid > 0 && h->writer_pid != (int32_t)getpid() &&
+					!writer_runs(h);
 			munmap(h, MCFAN_RD_HDR_SIZE);
 		}
 	}
 	close(fd);
-	return pid;
+	return stale;
 }
 
 int
@@ -236,7 +259,7 @@ mcfan_rw_remove_stale(const char *prefix)
 {
 	char want[MCFAN_RD_NAME_MAX], path[PATH_MAX];
 	struct dirent *de;
-	int32_t pid, tmp_pid;
+	int32_t tmp_pid;
 	size_t wl;
 	int n = 0;
 	DIR *d;
@@ -250,9 +273,9 @@ mcfan_rw_remove_stale(const char *prefix)
 	while ((de = readdir(d)) != NULL) {
 		if (strncmp(de->d_name, want, wl) != 0 || !ring_tail(de->d_name + wl, &tmp_pid))
 			continue;
-		/* a ring being made names its maker; a ring its writer */
-		pid = tmp_pid != 0 ? tmp_pid : ring_writer(de->d_name);
-		if (pid <= 0 || pid == (int32_t)getpid() || pid_alive(pid))
+		/* a ring being made names its maker (its pid alone); a ring its writer */
+		if (tmp_pid != 0 ? tmp_pid < 0 || tmp_pid == (int32_t)getpid() ||
+				   pid_alive(tmp_pid) : !ring_stale(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", SHM_DIR, de->d_name);
 		if (unlink(path) == 0)

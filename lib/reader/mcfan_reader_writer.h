@@ -220,7 +220,9 @@ mcfan_rw_ring_bytes(uint32_t n_slots, uint32_t slot_size, uint32_t n_readers)
  *   Receives the ring (malloc'd).
  * @return
  *   0; -EINVAL (a size out of range), -ENAMETOOLONG, -EADDRINUSE (a ring of that name is
- *   open and its writer, another process, runs: another mcfan with the same file prefix),
+ *   open and its writer, another process, runs: another mcfan with the same file prefix; a
+ *   writer runs when its pid exists and, when the header has it, started at the header's
+ *   writer_start: a pid reused after the writer died is not it, and its ring is replaced),
  *   -ENOMEM, or the negative errno of shm_open(3), ftruncate(2), posix_fallocate(3) (-ENOSPC:
  *   /dev/shm cannot hold the ring; nothing is left behind), mmap(2), rename(2).
  */
@@ -231,7 +233,9 @@ int mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, con
 /**
  * Remove the rings of a file prefix that a dead writer left (mcfan killed or crashed, so
  * they were never closed): /dev/shm/mcfan.PREFIX.ADDRESS.PORT whose header's writer_pid is
- * no running process, and half-made ones (ADDRESS.PORT.newPID) whose PID is gone. Rings of
+ * no running process, or a process that started at another time than the header's
+ * writer_start (the pid was reused), and half-made ones (ADDRESS.PORT.newPID) whose PID is
+ * gone. Rings of
  * another prefix (a name that is not exactly PREFIX, then an address and a port), rings
  * of a running writer, and files that are not rings of this format are left alone. Readers
  * that still map a removed ring keep their mapping.

@@ -644,6 +644,44 @@ wait_verdict(unsigned int port)
 	return ret;
 }
 
+/*
+ * mcfan's side of a reused pid: a ring left open by a writer that died, whose pid another
+ * process (child, started at child_start) has now, is stale by the same rule as the readers'
+ * (pid and start time): the next mcfan of the prefix removes it and makes its own, where it
+ * said "in use by another running mcfan" and refused to start. With the child's own start
+ * time in the header the ring is in use (-EADDRINUSE) and stays.
+ */
+static void
+stale_reused_pid(pid_t child, uint64_t child_start, uint64_t writer_start)
+{
+	struct mcfan_rw *w = make_ring(1006, 64, 4), *w2 = NULL;
+	char path[256];
+	int ret;
+
+	if (w == NULL)
+		return;
+	snprintf(path, sizeof(path), "/dev/shm/mcfan.%s.239.9.9.1.1006", prefix);
+	w->hdr->writer_pid = child;
+	w->hdr->writer_start = child_start;      /* the child is the writer: in use */
+	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.1", 1006, "239.9.9.1:1006", 64, 512, 4, 0,
+				     &w2), -EADDRINUSE);
+	CHECK_EQ_INT(mcfan_rw_remove_stale(prefix), 0);
+	CHECK(access(path, F_OK) == 0, "a ring of a running writer stays");
+	w->hdr->writer_start = writer_start;     /* the dead writer's: the pid was reused */
+	CHECK_EQ_INT(mcfan_rw_remove_stale(prefix), 1);
+	CHECK(access(path, F_OK) != 0, "the ring of a reused pid is removed as stale");
+	ret = mcfan_rw_create(prefix, "239.9.9.1", 1006, "239.9.9.1:1006", 64, 512, 4, 0, &w2);
+	CHECK_EQ_INT(ret, 0);
+	if (ret == 0) {
+		/* a ring of the same name left by the reused pid's writer is replaced, too */
+		w2->hdr->writer_pid = child;
+		w2->hdr->writer_start = writer_start;
+		mcfan_rw_destroy(w2);
+		w2 = NULL;
+	}
+	mcfan_rw_destroy(w);
+}
+
 static void
 test_writer_start(void)
 {
@@ -693,6 +731,7 @@ test_writer_start(void)
 		CHECK_EQ_INT(wait_verdict(1005), -EOWNERDEAD);
 		w->hdr->writer_start = child_start;
 		CHECK_EQ_INT(wait_verdict(1005), 0);
+		stale_reused_pid(child, child_start, me);
 		kill(child, SIGKILL);
 		waitpid(child, &st, 0);
 		/* gone: dead whatever the start time says */
