@@ -114,19 +114,23 @@ pid_alive(int32_t pid)
 /*
  * Does the ring's writer still run? Its pid exists and, when the header has it, the
  * process with that pid started when the writer did: a pid reused by another process after
- * mcfan died is not the writer. A start time that cannot be read (no /proc, hidepid) leaves
- * the answer to the pid.
+ * mcfan died is not the writer, nor is a zombie (mcfan exited, its parent has not reaped it).
+ * A start time that cannot be read (no /proc, hidepid) leaves the answer to the pid.
  */
 static bool
 writer_alive(const struct mcfan_reader *r)
 {
 	uint64_t start;
+	int ret;
 
 	if (!pid_alive(r->writer_pid))
 		return false;
+	ret = mcfan_rd_proc_start(r->writer_pid, &start);
+	if (ret == -ESRCH)
+		return false; /* a zombie: exited, not reaped yet (kill(pid, 0) still finds it) */
 	if (!r->writer_start_known)
 		return true;
-	if (mcfan_rd_proc_start(r->writer_pid, &start) < 0)
+	if (ret < 0)
 		/* no /proc, or hidden: the pid decides (and a process gone meanwhile is dead) */
 		return pid_alive(r->writer_pid);
 	return start == r->writer_start;

@@ -284,8 +284,10 @@ mcfan_rd_slots_offset(uint32_t n_readers)
  * @param start
  *   Receives the start time; not NULL.
  * @return
- *   0; -ENOENT (no such process, or no /proc), -EPROTO (a stat line this parser does not
- *   know), or the negative errno of fopen(3) (-EACCES ...).
+ *   0; -ENOENT (no such process, or no /proc), -ESRCH (the process has exited and waits to be
+ *   reaped by its parent: a zombie, state Z or X, field 3; kill(pid, 0) still finds it, but it
+ *   runs no more), -EPROTO (a stat line this parser does not know), or the negative errno of
+ *   fopen(3) (-EACCES ...).
  */
 static inline int
 mcfan_rd_proc_start(int32_t pid, uint64_t *start)
@@ -310,6 +312,9 @@ mcfan_rd_proc_start(int32_t pid, uint64_t *start)
 	if (p == NULL)
 		return -EPROTO;
 	p++;
+	/* field 3, the state: Z (zombie) and X (dead) have exited */
+	if (p[0] == ' ' && (p[1] == 'Z' || p[1] == 'X'))
+		return -ESRCH;
 	for (field = 3; field < MCFAN_RD_STAT_STARTTIME; field++) {
 		while (*p == ' ')
 			p++;

@@ -39,18 +39,22 @@ pid_alive(int32_t pid)
 /*
  * Does the writer a ring's header names still run? Its pid exists and, when the header has
  * the writer's start time, the process with that pid started then: a pid reused by another
- * process after the writer died is not the writer (the readers' rule, writer_alive() of
- * mcfan_reader.c). A start time that cannot be read leaves the answer to the pid.
+ * process after the writer died is not the writer, nor is a zombie (the readers' rule,
+ * writer_alive() of mcfan_reader.c). A start time that cannot be read leaves the answer to
+ * the pid.
  */
 static bool
 writer_runs(const struct mcfan_rd_hdr *h)
 {
 	uint64_t start;
+	int ret;
 
 	if (!pid_alive(h->writer_pid))
 		return false;
-	if (!(h->flags & MCFAN_RD_FLAG_WRITER_START) ||
-	    mcfan_rd_proc_start(h->writer_pid, &start) < 0)
+	ret = mcfan_rd_proc_start(h->writer_pid, &start);
+	if (ret == -ESRCH)
+		return false; /* a zombie: exited, not reaped yet (kill(pid, 0) still finds it) */
+	if (!(h->flags & MCFAN_RD_FLAG_WRITER_START) || ret < 0)
 		return pid_alive(h->writer_pid);
 	return start == h->writer_start;
 }

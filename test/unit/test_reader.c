@@ -738,6 +738,44 @@ test_writer_start(void)
 		CHECK_EQ_INT(mcfan_rd_proc_start(child, &renamed), -ENOENT);
 		CHECK_EQ_INT(wait_verdict(1005), -EOWNERDEAD);
 	}
+	/* a writer that exited and whose parent has not reaped it yet (a zombie: kill(pid, 0)
+	 * still succeeds) is dead: to a reader's wait, and to the next mcfan, which removes its
+	 * ring (before: alive until reaped; a restart right after a kill -9 was refused as "in
+	 * use by another running mcfan") */
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	CHECK(child > 0, "fork");
+	if (child > 0) {
+		struct mcfan_rw *z = make_ring(1007, 64, 4);
+		uint64_t zstart = 0;
+		char path[256];
+
+		CHECK_EQ_INT(mcfan_rd_proc_start(child, &zstart), 0);
+		kill(child, SIGKILL);
+		usleep(100000); /* a zombie now: not waited for */
+		CHECK_EQ_INT(kill(child, 0), 0);
+		CHECK_EQ_INT(mcfan_rd_proc_start(child, &renamed), -ESRCH);
+		w->hdr->writer_pid = child;
+		w->hdr->writer_start = zstart;
+		CHECK_EQ_INT(wait_verdict(1005), -EOWNERDEAD);
+		w->hdr->flags &= ~MCFAN_RD_FLAG_WRITER_START;
+		CHECK_EQ_INT(wait_verdict(1005), -EOWNERDEAD);
+		w->hdr->flags |= MCFAN_RD_FLAG_WRITER_START;
+		w->hdr->writer_pid = self;
+		w->hdr->writer_start = me;
+		if (z != NULL) {
+			snprintf(path, sizeof(path), "/dev/shm/mcfan.%s.239.9.9.1.1007", prefix);
+			z->hdr->writer_pid = child;
+			z->hdr->writer_start = zstart;
+			CHECK_EQ_INT(mcfan_rw_remove_stale(prefix), 1);
+			CHECK(access(path, F_OK) != 0, "the ring of a zombie writer is removed");
+			mcfan_rw_destroy(z);
+		}
+		waitpid(child, &st, 0);
+	}
 	/* a pid that no longer exists, flag clear: dead by the pid alone */
 	dead = fork();
 	if (dead == 0)
