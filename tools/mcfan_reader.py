@@ -164,16 +164,24 @@ def _c_text(what, value):
     return value.encode()
 
 
+#: Largest Reader bufsize, bytes (the copy buffer; frames are at most a slot's 2016).
+BUFSIZE_MAX = 1 << 24
+
+
 class Reader:
     """An open ring. Errors raise OSError with the library's errno and message (strerror());
     a prefix or group that is not a str raises TypeError, one with a NUL character
-    ValueError; any method but close() on a closed reader raises ValueError("reader is
+    ValueError, as does a bufsize that is not an int 1..BUFSIZE_MAX; any method but close() on a closed reader raises ValueError("reader is
     closed"), as Python's own files do."""
 
     def __init__(self, prefix, group, oldest=False, bufsize=65600):
         self._r = ctypes.c_void_p()   # before the open: close() and __del__ find it
         cprefix = _c_text("file prefix", prefix or "rte")
         cgroup = _c_text("group", group)
+        if isinstance(bufsize, bool) or not isinstance(bufsize, int) or \
+                not 1 <= bufsize <= BUFSIZE_MAX:
+            raise ValueError(f"bufsize {bufsize!r}: must be a whole number of bytes (an int), "
+                             f"1..{BUFSIZE_MAX} (a slot holds at most 2016)")
         ret = lib().mcfan_reader_open(cprefix, cgroup, OLDEST if oldest else 0,
                                       ctypes.byref(self._r))
         if ret < 0:

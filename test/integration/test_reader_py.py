@@ -271,6 +271,20 @@ def main():
             except ValueError as e:
                 t.check_eq(str(e), "reader is closed", f"closed reader: {name}()")
 
+        # a bufsize that is not an int 1..BUFSIZE_MAX: ValueError naming it, nothing opened
+        # (before: TypeError "1.5", ValueError "Array length must be >= 0, not -1", after the
+        # open; 0 opened a reader whose every read failed)
+        bufmax = getattr(mr, "BUFSIZE_MAX", 1 << 24)
+        for bad in (1.5, -1, 0, True, "4096", bufmax + 1):
+            try:
+                mr.Reader(prefix, group, bufsize=bad).close()
+                t.check(False, f"Reader(bufsize={bad!r}): no ValueError")
+            except ValueError as e:
+                t.check(f"bufsize {bad!r}: must be a whole number of bytes (an int), "
+                        f"1..{bufmax}" in str(e), f"Reader(bufsize={bad!r}): {e}")
+            except Exception as e:   # noqa: BLE001 (the wrong kind is the failure shown)
+                t.check(False, f"Reader(bufsize={bad!r}): ValueError wanted, got "
+                        f"{type(e).__name__}: {e}")
         # EMSGSIZE: the 5 frames are in the ring; a 16-byte buffer is too small
         r = mr.Reader(prefix, group, oldest=True, bufsize=16)
         expect_error(r.read, errno.EMSGSIZE, "a frame longer than the buffer", mr)
