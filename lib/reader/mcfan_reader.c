@@ -442,7 +442,7 @@ serve_check(const struct mcfan_rd_hdr *h, const char *group)
 const char *
 mcfan_reader_explain(int err)
 {
-	if (err < 0)
+	if (err < 0 && err != INT_MIN) /* -INT_MIN is not an int: no errno, strerror(3)'s */
 		err = -err;
 	if (err != 0 && err == why_err)
 		return why_text;
@@ -927,7 +927,7 @@ mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t **pay
 const char *
 mcfan_reader_strerror(int err)
 {
-	if (err < 0)
+	if (err < 0 && err != INT_MIN) /* -INT_MIN is not an int: no errno, strerror(3)'s */
 		err = -err;
 	switch (err) {
 	case 0:

@@ -242,7 +242,7 @@ int mcfan_reader_udp_payload(const uint8_t *frame, uint32_t len, const uint8_t *
  *   format or version), -EMSGSIZE (frame longer than the buffer), -EINVAL (bad argument),
  *   -ENAMETOOLONG (file prefix too long) and -EXDEV (the readers engine does not write the
  *   ring: mcfan_reader_explain() says why); strerror(3)'s text for any other errno
- *   (-EACCES ...), "no error" for 0.
+ *   (-EACCES ...) and for any other int (INT_MIN too), "no error" for 0.
  */
 const char *mcfan_reader_strerror(int err);
 

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -207,6 +208,11 @@ test_bad_args(void)
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.77", 0, &r), -ENOENT);
 	CHECK_EQ_INT(mcfan_reader_next(NULL, NULL), -EINVAL);
 	CHECK_EQ_INT(mcfan_reader_wait(NULL, 0), -EINVAL);
+	/* INT_MIN, no errno of either sign: strerror(3)'s text (before: -INT_MIN, undefined
+	 * behaviour, which the sanitizer pass aborts on) */
+	CHECK_EQ_STR(mcfan_reader_strerror(INT_MIN), strerror(INT_MIN));
+	CHECK_EQ_STR(mcfan_reader_explain(INT_MIN), strerror(INT_MIN));
+	CHECK_EQ_STR(mcfan_reader_strerror(INT_MAX), strerror(INT_MAX));
 	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.1", 5, "x", 3, 512, 1, 0, &w), -EINVAL);
 	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.1", 5, "x", 4, 100, 1, 0, &w), -EINVAL);
 	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.1", 5, "x", 4, 512, 0, 0, &w), -EINVAL);
