@@ -100,6 +100,9 @@ def feed_of(rep, group):
     return None
 
 
+LAST_ERR = [""]   # standard error of the last run_pcap()
+
+
 def run_pcap(name, frames, app, lcores="0-1"):
     d = tempfile.mkdtemp(prefix="mcfan-feed-")
     atexit.register(shutil.rmtree, d, ignore_errors=True)
@@ -110,6 +113,7 @@ def run_pcap(name, frames, app, lcores="0-1"):
     if "@" in lcores:
         eal[0] = "--lcores"   # more lcores than CPUs: mapped
     rc, out, err, rep = t.run_mcfan(eal, [*app, "--duration", "1"])
+    LAST_ERR[0] = err
     os.unlink(pcap)
     os.rmdir(d)
     t.check_eq(rc, 0, f"{name}: mcfan exit status ({err[-1500:]})")
@@ -365,6 +369,30 @@ def test_seq_repeat():
            {"kind": "iperf2", "expected": 20, "received": 20, "malformed": 0})
     expect("repeat rtp", feed_of(rep, "239.9.9.2"),
            {"kind": "rtp", "expected": 20, "received": 20, "malformed": 0})
+
+
+def test_seq_unjoined():
+    """A --seq rule that names no group joined at start (a port mcfan did not join the group
+    on, a typo) is said at start, once a rule, naming the group and how many of its groups are
+    not joined; the run goes on and the rule still applies to a later join. Before: nothing,
+    and show feed listed no extractor."""
+    fr = [t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)) for s in range(1, 11)]
+    rep, _ = run_pcap("unjoined", fr, ["--groups", f"239.9.9.1:{PORT}",
+                                       "--seq", f"239.9.9.1:{PORT}=iperf2",
+                                       "--seq", f"239.9.9.1:{PORT + 1}=iperf2",
+                                       "--seq", f"239.9.9.5-7:{PORT}=rtp"])
+    if rep is None:
+        return
+    err = LAST_ERR[0]
+    t.check(f"--seq 239.9.9.1:{PORT + 1}=iperf2: group 239.9.9.1:{PORT + 1} is not joined at "
+            "start: no feed quality for it until a console join brings it (is it in --groups, "
+            "with this port?)" in err, f"unjoined: the rule's warning: {err[-800:]!r}")
+    t.check(f"--seq 239.9.9.5-7:{PORT}=rtp: group 239.9.9.5:{PORT} and 2 more are not joined "
+            "at start" in err, f"unjoined: a range's warning counts them: {err[-800:]!r}")
+    t.check(f"--seq 239.9.9.1:{PORT}=iperf2:" not in err,
+            f"unjoined: no warning for a joined group: {err[-800:]!r}")
+    expect("unjoined iperf2", feed_of(rep, "239.9.9.1"),
+           {"kind": "iperf2", "expected": 10, "received": 10})
 
 
 # ---- the config file's [seq] section ----
@@ -943,6 +971,7 @@ def main():
     t0 = time.monotonic()
     test_bad_input()
     test_seq_repeat()
+    test_seq_unjoined()
     test_follow()
     test_seq_config()
     test_wrong_kind()

@@ -733,6 +733,45 @@ load_rules(const struct mcfan_app *app, struct feed_ctl *c)
 	return 0;
 }
 
+/*
+ * A --seq rule whose groups are not all joined at start is most often a mistake (another
+ * port than --groups has, a group joined without one, a typo): say so once a rule, with its
+ * first such group and how many more. The rule stays: a console join of the group binds it.
+ */
+static void
+warn_unjoined(const struct mcfan_app *app, const struct feed_ctl *c)
+{
+	char text[MCFAN_GROUP_STR_MAX];
+	unsigned int r, i, j, n, first;
+
+	for (r = 0; r < c->n_rules; r++) {
+		n = 0;
+		first = 0;
+		for (i = 0; i < c->rules[r].n; i++) {
+			for (j = 0; j < app->n_group_entries; j++)
+				if (mcfan_flow_key_equal(&app->group_entries[j].key,
+							 &c->rules[r].keys[i]))
+					break;
+			if (j < app->n_group_entries)
+				continue;
+			if (n++ == 0)
+				first = i;
+		}
+		if (n == 0)
+			continue;
+		mcfan_group_format(&c->rules[r].keys[first], text, sizeof(text));
+		if (n == 1)
+			MCFAN_LOG(WARNING, "--seq %s: group %s is not joined at start: no feed "
+				  "quality for it until a console join brings it (is it in --groups, "
+				  "with this port?)\n", app->cfg.seq_rules[r], text);
+		else
+			MCFAN_LOG(WARNING, "--seq %s: group %s and %u more are not joined at start: "
+				  "no feed quality for them until a console join brings them (are they "
+				  "in --groups, with these ports?)\n", app->cfg.seq_rules[r], text,
+				  n - 1);
+	}
+}
+
 int
 mcfan_feed_control_init(struct mcfan_app *app)
 {
@@ -760,6 +799,7 @@ mcfan_feed_control_init(struct mcfan_app *app)
 		return ret;
 	}
 	app->feed = &c->tab;
+	warn_unjoined(app, c);
 	mcfan_ctl_lock();
 	follow_groups(app, c);
 	for (i = 0; i < app->cfg.n_seq_pairs; i++) {
