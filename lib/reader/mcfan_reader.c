@@ -111,6 +111,16 @@ pid_alive(int32_t pid)
 	return kill(pid, 0) == 0 || errno == EPERM;
 }
 
+/* Does process pid run: pid_alive(), and not a zombie (exited, not yet reaped by its parent:
+ * kill(pid, 0) still finds it, but it reads and writes nothing any more)? */
+static bool
+pid_runs(int32_t pid)
+{
+	uint64_t start;
+
+	return pid_alive(pid) && mcfan_rd_proc_start(pid, &start) != -ESRCH;
+}
+
 /*
  * Does the ring's writer still run? Its pid exists and, when the header has it, the
  * process with that pid started when the writer did: a pid reused by another process after
@@ -180,7 +190,7 @@ claim_row(struct mcfan_reader *r)
 			int32_t p = mcfan_rd_owner_pid(o);
 			uint64_t next = mcfan_rd_owner_next(o, pid);
 
-			if (pass == 0 ? p != 0 : (p == 0 || pid_alive(p)))
+			if (pass == 0 ? p != 0 : (p == 0 || pid_runs(p)))
 				continue;
 			if (!atomic_compare_exchange_strong_explicit(&row->owner, &o, next,
 					memory_order_acq_rel, memory_order_relaxed))

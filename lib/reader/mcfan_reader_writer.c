@@ -36,6 +36,16 @@ pid_alive(int32_t pid)
 	return kill(pid, 0) == 0 || errno == EPERM;
 }
 
+/* Does process pid run: pid_alive(), and not a zombie (exited, not yet reaped by its parent:
+ * kill(pid, 0) still finds it, but it reads and writes nothing any more)? */
+static bool
+pid_runs(int32_t pid)
+{
+	uint64_t start;
+
+	return pid_alive(pid) && mcfan_rd_proc_start(pid, &start) != -ESRCH;
+}
+
 /*
  * Does the writer a ring's header names still run? Its pid exists and, when the header has
  * the writer's start time, the process with that pid started then: a pid reused by another
@@ -345,7 +355,7 @@ mcfan_rw_reader_at(const struct mcfan_rw *w, unsigned int i, uint64_t now_ns,
 	r->slot = i;
 	r->owner = o;
 	r->pid = mcfan_rd_owner_pid(o);
-	r->alive = r->pid > 0 && pid_alive(r->pid);
+	r->alive = r->pid > 0 && pid_runs(r->pid);
 	r->frames = atomic_load_explicit(&row->frames, memory_order_relaxed);
 	r->lost = atomic_load_explicit(&row->lost, memory_order_relaxed);
 	r->laps = atomic_load_explicit(&row->laps, memory_order_relaxed);
@@ -388,7 +398,7 @@ mcfan_rw_reap(struct mcfan_rw *w)
 
 		if (mcfan_rd_owner_pid(o) <= 0 ||
 		    atomic_load_explicit(&row->waiting, memory_order_relaxed) == 0 ||
-		    pid_alive(mcfan_rd_owner_pid(o)))
+		    pid_runs(mcfan_rd_owner_pid(o)))
 			continue;
 		if (atomic_exchange_explicit(&row->waiting, 0, memory_order_acq_rel) == 1) {
 			atomic_fetch_sub_explicit(&w->hdr->waiters, 1, memory_order_seq_cst);
