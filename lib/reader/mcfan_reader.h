@@ -86,7 +86,9 @@ struct mcfan_reader_stats {
 	uint64_t laps;     /**< Times the writer lapped this reader. */
 	uint64_t head;     /**< Frames the writer has published so far. */
 	/** Frames published that the reader can still read: head - cursor, at most n_slots
-	 * (the rest are in lost). frames + lost + lag = frames published since it opened. */
+	 * (the rest are in lost). frames + lost + lag = head - the frame it started at: the
+	 * frames published since it opened, or with MCFAN_READER_OLDEST also those the ring
+	 * held at the open. */
 	uint64_t lag;
 	uint32_t n_slots;  /**< Frames the ring holds. */
 	uint32_t data_max; /**< Longest frame a slot holds, bytes. */
