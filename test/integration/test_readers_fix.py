@@ -18,8 +18,9 @@
     EAL (exit 2, the prefix, its length and the limit 75 named, no EAL line); one of 75
     works (its telemetry socket and reader ring carry the prefix), and one of 100 with
     --no-telemetry (no socket there: only the ring names' limit).
-  - many_rings: /mcfan/readers of 100 rings: rings 100, rings_shown 64 and 64 ring rows (the
-    reply's bound, said in the reply).
+  - many_rings: /mcfan/readers of 100 rings (long IPv6 groups): rings 100, rings_shown 64 and
+    64 ring rows (the reply's bound, said in the reply); with 128 readers whose rows hold
+    20-digit counts every column still has its shown rows (the reply fits DPDK's 16 KiB).
 
 Usage: test_readers_fix.py MCFAN_BINARY. Exit 77 (skip) when not root or without unshare.
 """
@@ -234,6 +235,27 @@ sys.stdin.read()
 """
 
 
+# many_rings' groups: V6 and 1..100 in hex
+V6 = "ff3e:1234:5678:9abc:def0:1234:5678:"
+# 2 readers on each of the first 64 rings of many_rings; then 20-digit counts in their rows
+HOLD_BIG = r"""
+import mmap, os, struct, sys
+sys.path.insert(0, sys.argv[1])
+import mcfan_reader
+addrs = ["%s%x" % (sys.argv[3], i) for i in range(1, 65)]
+rs = [mcfan_reader.Reader(sys.argv[2], "[%s]:3999" % a) for a in addrs for _ in range(2)]
+for a in addrs:
+    fd = os.open("/dev/shm/mcfan.%s.%s.3999" % (sys.argv[2], a), os.O_RDWR)
+    mm = mmap.mmap(fd, 8192)
+    for row in range(2):   # frames, lost, laps of rows 0 and 1 (mcfan_reader_ring.h)
+        struct.pack_into("<QQQ", mm, 4096 + row * 64 + 8, 2**64 - 1, 2**63, 2**63)
+    mm.close()
+    os.close(fd)
+print("held", len(rs), flush=True)
+sys.stdin.read()
+"""
+
+
 def messages(mcfan):
     build = t.build_dir(mcfan)
     rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
@@ -353,9 +375,10 @@ def many_rings(mcfan):
     rings 100, rings_shown 64, 64 entries in each ring column (before: no rings_shown, so
     rings 100 beside 64 rows looked like 36 rings missing)."""
     prefix = f"mcfan-rdfix-many-{os.getpid()}"
+    # long IPv6 groups (41 characters as a ring names them): the reply's rows are the widest
+    groups = ",".join(f"[{V6}{i:x}]:{PORT}" for i in range(1, 101))
     app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
-           "--reader-ring-frames", "2", "--groups", f"239.9.9.1-100:{PORT}",
-           "--duration", "60"]
+           "--reader-ring-frames", "2", "--groups", groups, "--duration", "60"]
     mc = t.McfanProcess(eal(prefix), app)
     try:
         if not t.check(mc.wait_line("running:", 60) is not None, "many_rings: mcfan runs"):
@@ -368,6 +391,34 @@ def many_rings(mcfan):
             return
         t.check_eq((v.get("rings"), v.get("rings_shown"), len(v.get("ring_group", []))),
                    (100, 64, 64), "many_rings: /mcfan/readers: rings, rings_shown, ring rows")
+        # 2 readers on each of the first 64 rings, whose rows say 20-digit counts (a
+        # long-lived reader's, written here into the rows): the reply must stay whole under
+        # DPDK's 16 KiB (before: 128 rows did not fit, and last_ms and alive were dropped
+        # without a word while shown said 128)
+        build = t.build_dir(mcfan)
+        env = dict(os.environ,
+                   MCFAN_READER_LIB=os.path.join(build, "lib", "libmcfan-reader.so.1"))
+        hold = subprocess.Popen([sys.executable, "-c", HOLD_BIG, TOOLS, prefix, V6], env=env,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        t.check_eq(hold.stdout.readline().strip(), "held 128", "many_rings: 128 readers")
+        tel = t.Telemetry(t.telemetry_socket(eal(prefix)), proc=mc)
+        v, raw = tel.query("/mcfan/readers")
+        tel.close()
+        if t.check(v is not None, "many_rings: /mcfan/readers answers with 128 readers"):
+            cols = ("group", "pid", "frames", "lost", "lapped", "lag", "last_ms", "alive")
+            rcols = ("ring_group", "ring_lcore", "ring_written", "ring_too_big",
+                     "ring_readers", "ring_waiters", "ring_written_by")
+            t.check(v.get("readers") == 128 and 0 < v.get("shown", 0) <= 128 and
+                    all(len(v.get(c, [])) == v["shown"] for c in cols) and
+                    all(len(v.get(c, [])) == v.get("rings_shown") for c in rcols),
+                    f"many_rings: every column has its shown rows ({len(raw)} bytes): "
+                    f"readers {v.get('readers')} shown {v.get('shown')} rings_shown "
+                    f"{v.get('rings_shown')}: " +
+                    str({c: len(v.get(c, [])) for c in cols + rcols}))
+            t.check(v.get("frames", [0])[0] == 2**64 - 1,
+                    f"many_rings: the rows' counts read: {v.get('frames', [])[:1]}")
+        hold.stdin.close()
+        hold.wait(30)
     finally:
         if mc.p.poll() is None:
             mc.p.send_signal(signal.SIGINT)

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,9 +28,45 @@
 #define TEL_READERS_ROWS 128
 /** Most ring rows in one reply. */
 #define TEL_RINGS_ROWS 64
+/** Bytes of a telemetry reply (DPDK 22.11's MAX_OUTPUT_LEN): a column that does not fit the
+ * rest is left out whole, without a word. */
+#define TEL_REPLY_BYTES 16384
+/** Of them, for what is not a row: the command and column names, brackets, the counts. */
+#define TEL_REPLY_RESERVE 1024
 #define NS_PER_MS 1000000u
 /** Most worker lcores the report lists. */
 #define REPORT_WORKERS_MAX 128
+
+/* Characters of v in decimal. */
+static size_t
+dec_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* JSON bytes of one ring row of /mcfan/readers: each value, its comma, a string's quotes. */
+static size_t
+ring_row_bytes(const struct mcfan_readers_view *v, const char *served)
+{
+	return strlen(v->group) + 3 + dec_len(v->owner_lcore) + 1 + dec_len(v->written) + 1 +
+	       dec_len(v->too_big) + 1 + dec_len(v->n_readers) + 1 + dec_len(v->waiters) + 1 +
+	       strlen(served) + 3;
+}
+
+/* JSON bytes of one reader row of /mcfan/readers (a pid is not negative). */
+static size_t
+reader_row_bytes(const char *group, const struct mcfan_rw_reader_info *r)
+{
+	return strlen(group) + 3 + dec_len((uint64_t)(r->pid > 0 ? r->pid : 0)) + 1 +
+	       dec_len(r->frames) + 1 + dec_len(r->lost) + 1 + dec_len(r->laps) + 1 +
+	       dec_len(r->lag) + 1 + dec_len(r->idle_ns / NS_PER_MS) + 1 + 2;
+}
 
 static int
 tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct rte_tel_data *d)
@@ -50,6 +87,8 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 	struct mcfan_readers_view *v = NULL;
 	unsigned int i, j, rows = 0, total = 0, rings = 0;
 	char served[MCFAN_READERS_SERVED_MAX];
+	bool full = false;
+	size_t used = 0;
 	int n, ret;
 
 	if (mcfan_tel_param_none(cmd, params) < 0)
@@ -71,23 +110,33 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 			rte_tel_data_free(rc[i]);
 		goto out;
 	}
+	/* the first rings, then the first readers, as many as fit the reply: a row that does
+	 * not fit ends the listing (else DPDK would drop whole columns, silently) */
+	for (i = 0; i < (unsigned int)n && rings < TEL_RINGS_ROWS; i++) {
+		mcfan_readers_served_text(&v[i], served, sizeof(served));
+		if (used + ring_row_bytes(&v[i], served) > TEL_REPLY_BYTES - TEL_REPLY_RESERVE)
+			break;
+		used += ring_row_bytes(&v[i], served);
+		rte_tel_data_add_array_string(rc[0], v[i].group);
+		rte_tel_data_add_array_int(rc[1], (int)v[i].owner_lcore);
+		rte_tel_data_add_array_u64(rc[2], v[i].written);
+		rte_tel_data_add_array_u64(rc[3], v[i].too_big);
+		rte_tel_data_add_array_int(rc[4], (int)v[i].n_readers);
+		rte_tel_data_add_array_int(rc[5], (int)v[i].waiters);
+		rte_tel_data_add_array_string(rc[6], served);
+		rings++;
+	}
 	for (i = 0; i < (unsigned int)n; i++) {
-		if (rings < TEL_RINGS_ROWS) {
-			rte_tel_data_add_array_string(rc[0], v[i].group);
-			rte_tel_data_add_array_int(rc[1], (int)v[i].owner_lcore);
-			rte_tel_data_add_array_u64(rc[2], v[i].written);
-			rte_tel_data_add_array_u64(rc[3], v[i].too_big);
-			rte_tel_data_add_array_int(rc[4], (int)v[i].n_readers);
-			rte_tel_data_add_array_int(rc[5], (int)v[i].waiters);
-			rte_tel_data_add_array_string(rc[6], mcfan_readers_served_text(&v[i], served,
-										     sizeof(served)));
-			rings++;
-		}
 		for (j = 0; j < v[i].n_readers; j++, total++) {
 			const struct mcfan_rw_reader_info *r = &v[i].readers[j];
 
-			if (rows == TEL_READERS_ROWS)
+			if (full || rows == TEL_READERS_ROWS ||
+			    used + reader_row_bytes(v[i].group, r) >
+			    TEL_REPLY_BYTES - TEL_REPLY_RESERVE) {
+				full = true;
 				continue;
+			}
+			used += reader_row_bytes(v[i].group, r);
 			rte_tel_data_add_array_string(c[0], v[i].group);
 			rte_tel_data_add_array_int(c[1], (int)r->pid);
 			rte_tel_data_add_array_u64(c[2], r->frames);
@@ -100,7 +149,7 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 		}
 	}
 	rte_tel_data_add_dict_u64(d, "rings", (uint64_t)n);
-	/* the ring columns hold the first TEL_RINGS_ROWS: say how many, as shown for readers */
+	/* the ring columns hold the first rings that fit: say how many, as shown for readers */
 	rte_tel_data_add_dict_u64(d, "rings_shown", rings);
 	rte_tel_data_add_dict_u64(d, "readers", total);
 	rte_tel_data_add_dict_u64(d, "shown", rows);
