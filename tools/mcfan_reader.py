@@ -205,7 +205,9 @@ class Reader:
         self._open()
         ret = lib().mcfan_reader_read(self._r, self._buf, len(self._buf), ctypes.byref(self._f))
         if ret == 1:
-            return Frame(self._buf.raw[:self._f.len], self._f.seq, self._f.lost, self._f.rx_ns)
+            # the frame's bytes only (.raw would copy the whole buffer, 65600 bytes or more)
+            return Frame(ctypes.string_at(self._buf, self._f.len), self._f.seq, self._f.lost,
+                         self._f.rx_ns)
         if ret == 0:
             return None
         raise _error(ret, f"mcfan_reader_read {self.group()}")
