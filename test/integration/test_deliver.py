@@ -33,6 +33,9 @@ side (an AF_PACKET socket on the tap interface).
 6. pcap on a full disk (a 256 KiB tmpfs): a short write is pcap_write_failed, files read
    back whole, pcap_written = tshark's count over all files.
 7. tx with a multicast dst-ip and no dst-mac: the destination MAC is the group's (RFC 1112).
+8. tx without a rewrite, fed frames with partial (a Linux sender's CHECKSUM_PARTIAL, as from
+   a veth), complete and corrupt UDP checksums: udp-csum auto (the default) completes the
+   partial ones only, full every one, update none; every other byte as sent.
 
 Usage: test_deliver.py MCFAN_BINARY. Exit 77 (skip) when not root, without `ip netns`,
 tcpdump or tshark.
@@ -80,9 +83,29 @@ def all_frames():
     return out
 
 
+def partial(fr):
+    """fr with the UDP checksum a Linux sender leaves to the hardware (CHECKSUM_PARTIAL):
+    the pseudo-header's folded sum, not complemented (what a veth peer's receiver sees)."""
+    pseudo = fr[26:34] + struct.pack("!BBH", 0, 17, len(fr) - 34)
+    return fr[:40] + struct.pack("!H", ~t.csum(pseudo) & 0xFFFF) + fr[42:]
+
+
 if len(sys.argv) == 4 and sys.argv[1] == "--raw-send":
     # inside the namespace: every frame of all_frames() out of iface, paced
     sys.exit(nt.send_paced(sys.argv[2], all_frames(), float(sys.argv[3])))
+def corrupt(fr):
+    """fr with a UDP checksum that is wrong (neither complete nor partial)."""
+    return fr[:40] + struct.pack("!H", struct.unpack("!H", fr[40:42])[0] ^ 0x0101) + fr[42:]
+
+
+def csum_mix():
+    """all_frames() in turn as sent by a Linux sender over a veth (partial), complete, and
+    corrupt: (the frame sent, its complete form)."""
+    return [((partial, lambda f: f, corrupt)[i % 3](f), f) for i, f in enumerate(all_frames())]
+
+
+if len(sys.argv) == 4 and sys.argv[1] == "--raw-send-csum-mix":
+    sys.exit(nt.send_paced(sys.argv[2], [s for s, _ in csum_mix()], float(sys.argv[3])))
 
 LAB = nt.Netns("deliver", "dlv")
 TMP, ID = LAB.tmp, LAB.id
@@ -238,6 +261,53 @@ def test_tap_rewrite():
                [(RW_MAC, RW_IP, str(RW_PORT), "1", "1", SRC_IP, str(SPORT))],
                f"{tag} tshark: rewritten fields, checksums good (status 1), sources kept")
     print(f"deliver: {tag} captured {len(got)}, {c}", flush=True)
+
+
+def csum_run(mode, want, tag):
+    """tx:net_tap1 (no rewrite; udp-csum=MODE unless mode is None) fed csum_mix(); the
+    frames captured on the tap's kernel side must be want(sent, complete) for each."""
+    cap = os.path.join(TMP, f"tap-csum-{mode}.pcap")
+    a = Mcfan(f"csum-{mode}", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
+              ["--worker-engine", "tx:net_tap1" + (f",udp-csum={mode}" if mode else "")])
+    dump = None
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        dump = nt.Tcpdump(LAB, TOUT, cap, tag)
+        r = LAB.run("timeout", "60", sys.executable, os.path.abspath(__file__),
+                    "--raw-send-csum-mix", TIN, str(PPS), capture_output=True, text=True,
+                    timeout=90)
+        t.check_eq(r.returncode, 0, f"{tag} raw sender: {r.stderr}")
+        time.sleep(1.0)
+        dump.stop()
+        rc, rep = a.stop()
+    finally:
+        nt.kill_all(a, dump)
+    if not a.ended(rc, rep, tag):
+        return
+    c = engine_conservation(rep, tag)
+    if c is not None:
+        t.check_eq((c.get("tx_sent"), c.get("tx_unrewritable")), (sent_total(), 0),
+                   f"{tag} tx_sent = every copy, none unrewritable")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} no mbuf outside its pool")
+    got = read_pcap(cap)
+    exp = sorted(want(sent, full) for sent, full in csum_mix())
+    t.check_eq(len(got), len(exp), f"{tag} frames captured on the tap's kernel side")
+    t.check(sorted(got) == exp, f"{tag} every frame as expected, every other byte as sent: "
+            f"{sum(1 for g in got if g not in exp)} differ")
+    print(f"deliver: {tag} captured {len(got)}, {c}", flush=True)
+
+
+def test_tap_csum():
+    """udp-csum without a rewrite, each frame of a third sent with a Linux sender's partial
+    UDP checksum (CHECKSUM_PARTIAL, as from a veth), a third complete, a third corrupt
+    (docs/delivery.md, "Checksums from a Linux sender on the same host"): auto (the
+    default) completes the partial ones and passes the others on unchanged; full computes
+    every one anew; update leaves them all as they came."""
+    csum_run(None, lambda sent, full: full if sent == partial(full) else sent,
+             "[tx udp-csum auto]")
+    csum_run("full", lambda sent, full: full, "[tx udp-csum=full]")
+    csum_run("update", lambda sent, full: sent, "[tx udp-csum=update]")
 
 
 def test_refusals():
@@ -678,9 +748,12 @@ BAD_ENGINE = [
     ("tx:0,dst-port=65536", "--worker-engine: tx: dst-port '65536' is not a UDP port "
      "(1..65535)"),
     ("tx:0,ttl=3", "--worker-engine: tx: 'ttl' is not a tx argument (dst-mac, dst-ip, "
-     "dst-port)"),
+     "dst-port, udp-csum)"),
     ("tx:0,dst-port", "--worker-engine: tx: 'dst-port' is not KEY=VALUE (keys: dst-mac, "
-     "dst-ip, dst-port)"),
+     "dst-ip, dst-port, udp-csum)"),
+    ("tx:0,udp-csum=zero", "--worker-engine: tx: udp-csum 'zero' is not auto (the default: a "
+     "partial checksum computed, others updated), update (updated for the rewritten words) "
+     "or full (computed anew over the datagram)"),
     ("tx:a=b", "--worker-engine: tx: 'a=b' is not an output port: the first argument is PORT "
      "(a port id or an ethdev name)"),
     ("count:fast", "--worker-engine: 'count:fast': engine count takes no arguments"),
@@ -1001,7 +1074,7 @@ def test_pdump():
 def main():
     # runtime directories of this run's prefixes are removed at the end: testpmd makes one
     # even with --no-shconf, and the dumpcap run shares its own (no --in-memory)
-    LAB.main((("memif", test_memif), ("tap", test_tap_rewrite),
+    LAB.main((("memif", test_memif), ("tap", test_tap_rewrite), ("tap_csum", test_tap_csum),
               ("refusals", test_refusals), ("pcap_time", test_pcap_time),
               ("pcap_size", test_pcap_size), ("pcap_rejoin", test_pcap_rejoin),
               ("pcap_slot_reuse", test_pcap_slot_reuse),

@@ -10,7 +10,10 @@ frames.
    kernel_source "tap", the interface named; kernel_packets (the tap's tx_packets +
    tx_dropped) = ipackets + kernel_drops exactly, every frame received and delivered;
    rx_packets (what the PMD wrote into the kernel) 0: mcfan sends nothing; the text
-   report's kernel line says the same.
+   report's kernel line says the same. Then the tap is moved to another namespace and
+   back while mcfan runs: away, /mcfan/ports says kernel_source none (not a count of 0
+   that looks exact) and a WARNING line says why; back, the counts are read again; renamed,
+   it is followed by its index.
 2. net_pcap iface= on the lab's receiving veth, iperf2 sending 10 groups, a capture on the
    sending side: kernel_source "pcap_stats", kernel_drops = imissed (libpcap's ps_drop),
    kernel_packets = ipackets + imissed, the interface's rx_packets = the frames on the wire
@@ -29,7 +32,7 @@ import time
 
 from labtest import preflight, run_lab
 import netnstest as nt
-from mcfantest import check, check_eq, conservation
+from mcfantest import check, check_eq, conservation, telemetry_once
 from test_lab import NGROUPS, LEN, PORT, iperf_reports, read_pcap, skip
 import test_kernel
 
@@ -49,6 +52,60 @@ def kernel_line(out, source, iface):
     m = re.search(rf"port 0 kernel \({source}, {re.escape(iface)}\): reached the socket "
                   r"(\d+) = ipackets (\d+) \+ kernel_drops (\d+)\n", out)
     return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
+
+
+def ports_row(prefix):
+    """/mcfan/ports' port 0 as a dict (its columns' first values), or None."""
+    try:
+        cols = telemetry_once(prefix, "/mcfan/ports")
+    except (OSError, ValueError):
+        return None
+    return {k: v[0] for k, v in cols.items()} if cols and cols.get("port") else None
+
+
+def tap_away(ns, tap, prefix):
+    """The tap moved to another namespace while mcfan runs, then back (docs/guide.md,
+    "Frames mcfan never sees"): away, its counters cannot be read, and /mcfan/ports says
+    so (kernel_source none, not a count of 0 that looks exact); back, they are read again
+    and cover the time away."""
+    tag = "[net_tap moved away and back]"
+    other = f"{ns}-away"
+    before = ports_row(prefix)
+    if not check(before is not None and before["kernel_source"] == "tap" and
+                 before["kernel_packets"] == TAP_N, f"{tag} before: {before}"):
+        return
+    if not check(nt.netns_add(other), f"{tag} ip netns add {other}"):
+        return
+    try:
+        moved = subprocess.run(["ip", "-n", ns, "link", "set", tap, "netns", other],
+                               capture_output=True, text=True)
+        if not check_eq(moved.returncode, 0, f"{tag} ip link set netns: {moved.stderr}"):
+            return
+        away = ports_row(prefix)
+        check(away is not None and away["kernel_source"] == "none" and
+              away["kernel_packets"] == 0 and away["rx_packets"] == 0 and
+              away["interface"] == tap,
+              f"{tag} away: kernel_source none, the interface still named: {away}")
+        back = subprocess.run(["ip", "-n", other, "link", "set", tap, "netns", ns],
+                              capture_output=True, text=True)
+        check_eq(back.returncode, 0, f"{tag} moved back: {back.stderr}")
+        again = ports_row(prefix)
+        check(again is not None and again["kernel_source"] == "tap" and
+              again["kernel_packets"] == TAP_N,
+              f"{tag} back: kernel_source tap, kernel_packets {TAP_N} again: {again}")
+        # back, it is down (a move takes it down), and a down interface may be renamed
+        renamed = subprocess.run(["ip", "-n", ns, "link", "set", tap, "name", tap + "r"],
+                                 capture_output=True, text=True)
+        if check_eq(renamed.returncode, 0, f"{tag} renamed: {renamed.stderr}"):
+            row = ports_row(prefix)
+            check(row is not None and row["interface"] == tap + "r" and
+                  row["kernel_source"] == "tap" and row["kernel_packets"] == TAP_N,
+                  f"{tag} renamed: followed by its index, the new name shown: {row}")
+            subprocess.run(["ip", "-n", ns, "link", "set", tap + "r", "name", tap])
+            check_eq((ports_row(prefix) or {}).get("interface"), tap,
+                     f"{tag} its old name again")
+    finally:
+        subprocess.run(["ip", "netns", "del", other])
 
 
 def test_tap(tmp):
@@ -73,6 +130,7 @@ def test_tap(tmp):
                               capture_output=True, text=True, timeout=180)
         check_eq(send.returncode, 0, f"{tag} raw sender on the tap: {send.stderr}")
         time.sleep(1.0)
+        tap_away(ns, tap, f"mcfan-kern-tap-{os.getpid()}")
         rc, out, rep = test_kernel.stop_mcfan(p, report)
         p = None
     finally:
@@ -96,6 +154,11 @@ def test_tap(tmp):
     check_eq(port["kernel_queues"], [], f"{tag} no per-queue kernel counts for a tap")
     check(conservation(rep), f"{tag} conservation")
     check_eq(kernel_line(out, "tap", tap), (TAP_N, TAP_N, 0), f"{tag} the text report's line")
+    check(re.search(rf"port 0: interface {tap} is gone from mcfan's network "
+                    r"namespace .*kernel_source none", out) is not None,
+          f"{tag} one line when the tap left the namespace")
+    check(re.search(rf"port 0: interface {tap} is back in mcfan's network namespace", out)
+          is not None, f"{tag} one line when it came back")
     print(f"kernelsrc: {tag} kernel_packets {port['kernel_packets']}, ipackets "
           f"{port['ipackets']}, kernel_drops {port['kernel_drops']}, rx_packets "
           f"{port['rx_packets']}, rx_dropped {port['rx_dropped']}", flush=True)

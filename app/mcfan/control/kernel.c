@@ -74,6 +74,8 @@ struct if_counters {
 struct kernel_port {
 	enum kernel_kind kind;
 	char ifname[IF_NAMESIZE];
+	unsigned int ifindex;                        /* 0 = unknown */
+	bool if_gone;                                /* told once: not in the namespace */
 	unsigned int n_fds;
 	int fds[MCFAN_KERNEL_MAX_QUEUES];            /* duplicates, -1 once closed */
 	uint64_t packets[MCFAN_KERNEL_MAX_QUEUES];   /* accumulated since the start */
@@ -168,6 +170,36 @@ if_read(const char *ifname, struct if_counters *c)
 	       if_stat(ifname, "rx_dropped", &c->rx_dropped) &&
 	       if_stat(ifname, "tx_packets", &c->tx_packets) &&
 	       if_stat(ifname, "tx_dropped", &c->tx_dropped);
+}
+
+/* The interface counters of port's interface, following a rename by its index. False while
+ * it is not in mcfan's network namespace (moved to another with ip link set IF netns NS, or
+ * deleted): told once when it goes and once when it comes back (its counters, kept by the
+ * interface, then cover the time away too). ctl_lock held (or before launch). */
+static bool
+if_follow(struct kernel_port *kp, uint16_t port, struct if_counters *c)
+{
+	char name[IF_NAMESIZE];
+	bool ok = if_read(kp->ifname, c);
+
+	if (!ok && kp->ifindex != 0 && if_indextoname(kp->ifindex, name) != NULL &&
+	    strcmp(name, kp->ifname) != 0) {
+		MCFAN_LOG(INFO, "port %u: interface %s is now %s (index %u): its counters are "
+			  "read under the new name\n", port, kp->ifname, name, kp->ifindex);
+		snprintf(kp->ifname, sizeof(kp->ifname), "%s", name);
+		ok = if_read(kp->ifname, c);
+	}
+	if (ok && kp->if_gone)
+		MCFAN_LOG(INFO, "port %u: interface %s is back in mcfan's network namespace: its "
+			  "counters are read again (they cover the time away)\n", port, kp->ifname);
+	else if (!ok && !kp->if_gone)
+		MCFAN_LOG(WARNING, "port %u: interface %s is gone from mcfan's network namespace "
+			  "(moved to another namespace, or deleted): its interface counters cannot "
+			  "be read while it is away (rx_packets and rx_dropped null%s)\n", port,
+			  kp->ifname, kp->kind == KIND_TAP ? "; the tap's kernel drops are not "
+			  "counted: kernel_source none" : "");
+	kp->if_gone = !ok;
+	return ok;
 }
 
 /* The value of key=... in a device argument string ("iface=veth0,qpairs=2"), or "". */
@@ -357,6 +389,8 @@ mcfan_kernel_port_init(struct mcfan_app *app, uint16_t port)
 		ifindex = if_nametoindex(val);
 	if (ifindex == 0 || if_indextoname(ifindex, kp->ifname) == NULL)
 		snprintf(kp->ifname, sizeof(kp->ifname), "%s", val);
+	else
+		kp->ifindex = ifindex;
 	if (kp->kind == KIND_AF_PACKET) {
 		if (ifindex == 0) {
 			MCFAN_LOG(WARNING, "port %u: net_af_packet without a kernel interface index: "
@@ -408,7 +442,7 @@ mcfan_kernel_final(struct mcfan_app *app)
 		if (kp->final)
 			continue;
 		port_poll(kp);
-		if (kp->have_if && !if_read(kp->ifname, &kp->if_final))
+		if (kp->have_if && !if_follow(kp, port, &kp->if_final))
 			kp->have_if = false;
 		for (q = 0; q < kp->n_fds; q++) {
 			if (kp->fds[q] >= 0)
@@ -460,16 +494,17 @@ kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_sta
 	mcfan_ctl_state_lock(app);
 	kp = &app->kernel->ports[port];
 	port_poll(kp);
-	snprintf(out->ifname, sizeof(out->ifname), "%s", kp->ifname);
 	if (kp->have_if && (with_if || kp->kind == KIND_TAP)) {
 		if (kp->final)
 			now = kp->if_final;
-		else if (!if_read(kp->ifname, &now))
-			now = kp->if_base;
-		out->have_if = true;
-		out->if_rx_packets = now.rx_packets - kp->if_base.rx_packets;
-		out->if_rx_dropped = now.rx_dropped - kp->if_base.rx_dropped;
+		/* a live read that fails is not a zero: the view says "not read" */
+		out->have_if = kp->final || if_follow(kp, port, &now);
+		if (out->have_if) {
+			out->if_rx_packets = now.rx_packets - kp->if_base.rx_packets;
+			out->if_rx_dropped = now.rx_dropped - kp->if_base.rx_dropped;
+		}
 	}
+	snprintf(out->ifname, sizeof(out->ifname), "%s", kp->ifname);
 	switch (kp->kind) {
 	case KIND_AF_PACKET:
 		out->source = "packet_statistics";
@@ -578,7 +613,7 @@ mcfan_kernel_clear(struct mcfan_app *app)
 		if (kp->have_if) {
 			if (kp->final)
 				kp->if_base = kp->if_final;
-			else if (if_read(kp->ifname, &now))
+			else if (if_follow(kp, port, &now))
 				kp->if_base = now;
 		}
 	}

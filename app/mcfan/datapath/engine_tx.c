@@ -6,6 +6,7 @@
  * Worker engine "tx": send every copy out of one port (docs/delivery.md).
  *
  *   --worker-engine tx:PORT[,dst-mac=XX:XX:XX:XX:XX:XX][,dst-ip=A.B.C.D][,dst-port=N]
+ *                      [,udp-csum=auto|update|full]
  *
  * PORT is a port id (0, 1 ...) or an ethdev name (net_tap0, net_memif0). Without a rewrite
  * the copy goes out unchanged: the worker's mbuf reference (replicate mode shares one mbuf
@@ -15,14 +16,20 @@
  * headers, DPDK's examples/ipv4_multicast technique, so that the shared frame is never
  * written. The IPv4 header checksum is recomputed (RFC 791); the UDP checksum is updated
  * incrementally for the changed words (RFC 1624) and a checksum of 0 stays 0 (IPv4: none,
- * RFC 768); dst-ip rewrites IPv4 frames only. A multicast dst-ip without dst-mac also
+ * RFC 768); dst-ip rewrites IPv4 frames only. A partial UDP checksum, such as a Linux sender
+ * writes into a veth (CHECKSUM_PARTIAL: only the pseudo-header's sum), which a receiver
+ * after the port would drop as bad, is computed anew over the pseudo-header, the UDP header
+ * and the payload (RFC 768; RFC 8200 8.1 for IPv6), with or without a rewrite (udp-csum=auto,
+ * the default); udp-csum=update never computes one anew, udp-csum=full always does. A multicast dst-ip without dst-mac also
  * rewrites the destination MAC to the group's (RFC 1112 6.4); a unicast one needs dst-mac.
  *
  * Each worker lcore of the engine has its own TX queue (1.., queue 0 is the control lcore's:
  * control/ports.c). Every copy ends under exactly one counter: tx_sent (the PMD took it) or a
  * drop: tx_full (tx_burst refused it: the TX ring was full or the port down), tx_nohdr (no
  * header or clone mbuf), tx_unrewritable (a rewrite asked for and the frame is not
- * Ethernet/IPv4|IPv6/UDP with its headers in the first segment, or dst-ip on IPv6). Every
+ * Ethernet/IPv4|IPv6/UDP with its headers in the first segment, or dst-ip on IPv6, or where
+ * the UDP checksum is computed anew a datagram whose UDP length disagrees with its IP
+ * header's). Every
  * refused mbuf is freed at once.
  */
 
@@ -62,10 +69,18 @@
 #define TX_PORT_TEXT 64
 #define VLAN_TAGS_MAX 2
 
+/* udp-csum=: what becomes of a copy's UDP checksum. */
+enum tx_csum {
+	TX_CSUM_AUTO = 0, /* a partial one (the pseudo-header's sum) computed, others updated */
+	TX_CSUM_UPDATE,   /* updated for the rewritten words (RFC 1624) */
+	TX_CSUM_FULL,     /* computed anew (RFC 768) */
+};
+
 /* What ARGS asked for. */
 struct tx_args {
 	char port[TX_PORT_TEXT];
 	bool rw_mac, rw_ip, rw_port;
+	enum tx_csum csum;      /* udp-csum= */
 	struct rte_ether_addr mac;
 	rte_be32_t ip;
 	rte_be16_t udp_port;
@@ -145,8 +160,8 @@ tx_parse(const char *args, struct tx_args *a, char *err, size_t len)
 	for (i = 1; i < n; i++) {
 		val = strchr(tok[i], '=');
 		if (val == NULL) {
-			snprintf(err, len, "'%s' is not KEY=VALUE (keys: dst-mac, dst-ip, dst-port)",
-				 tok[i]);
+			snprintf(err, len, "'%s' is not KEY=VALUE (keys: dst-mac, dst-ip, dst-port, "
+				 "udp-csum)", tok[i]);
 			return -EINVAL;
 		}
 		*val++ = '\0';
@@ -177,9 +192,23 @@ tx_parse(const char *args, struct tx_args *a, char *err, size_t len)
 			}
 			a->udp_port = rte_cpu_to_be_16((uint16_t)v);
 			a->rw_port = true;
+		} else if (strcmp(tok[i], "udp-csum") == 0) {
+			if (strcmp(val, "auto") == 0) {
+				a->csum = TX_CSUM_AUTO;
+			} else if (strcmp(val, "update") == 0) {
+				a->csum = TX_CSUM_UPDATE;
+			} else if (strcmp(val, "full") == 0) {
+				a->csum = TX_CSUM_FULL;
+			} else {
+				snprintf(err, len, "udp-csum '%s' is not auto (the default: a partial "
+					 "checksum computed, others updated), update (updated for the "
+					 "rewritten words) or full (computed anew over the datagram)",
+					 val);
+				return -EINVAL;
+			}
 		} else {
-			snprintf(err, len, "'%s' is not a tx argument (dst-mac, dst-ip, dst-port)",
-				 tok[i]);
+			snprintf(err, len, "'%s' is not a tx argument (dst-mac, dst-ip, dst-port, "
+				 "udp-csum)", tok[i]);
 			return -EINVAL;
 		}
 	}
@@ -196,6 +225,13 @@ tx_parse(const char *args, struct tx_args *a, char *err, size_t len)
 		a->rw_mac = true;
 	}
 	return 0;
+}
+
+/* Does a copy go out as a header mbuf chained to a clone (a rewrite or udp-csum=full)? */
+static inline bool
+tx_header_mbuf(const struct tx_args *a)
+{
+	return a->rw_mac || a->rw_ip || a->rw_port || a->csum == TX_CSUM_FULL;
 }
 
 static int
@@ -437,7 +473,7 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 		return -ENOMEM;
 	p->a = a;
 	p->port = port;
-	if (a.rw_mac || a.rw_ip || a.rw_port) {
+	if (tx_header_mbuf(&a) || a.csum == TX_CSUM_AUTO) { /* auto: for partial checksums */
 		snprintf(name, sizeof(name), "mcfan_txh%u_%u", lc->lcore_id, inst);
 		p->hdr_pool = rte_pktmbuf_pool_create(name, TX_POOL_MBUFS, TX_POOL_CACHE, 0,
 						      RTE_PKTMBUF_HEADROOM + TX_HDR_ROOM, socket);
@@ -486,50 +522,125 @@ csum_update16(uint16_t hc, uint16_t m, uint16_t m2)
 }
 
 /*
- * The copy m with its headers rewritten: a header mbuf chained to a clone of m past the UDP
- * header; m's reference is given up (the clone holds one). NULL if it cannot be done: m is
- * then freed and *drop names the counter.
+ * udp-csum=full: the UDP checksum of h (headers at l3, UDP at l4) computed anew over the
+ * pseudo-header, the UDP header and the payload in every segment (RFC 768; IPv6: RFC 8200
+ * 8.1, where 0 is sent as 0xffff too). False when the datagram's UDP length disagrees with
+ * its IP header's or runs past the frame: there is no datagram to sum.
+ */
+static bool
+udp_csum_full(struct rte_mbuf *h, uint16_t l3, uint16_t l4, bool v4)
+{
+	uint8_t *d = rte_pktmbuf_mtod(h, uint8_t *);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(d + l4);
+	uint16_t ulen = rte_be_to_cpu_16(udp->dgram_len), iplen, sum;
+	uint32_t c;
+
+	if (v4)
+		iplen = (uint16_t)(rte_be_to_cpu_16(((struct rte_ipv4_hdr *)(d + l3))->total_length) -
+				   (l4 - l3));
+	else
+		iplen = rte_be_to_cpu_16(((struct rte_ipv6_hdr *)(d + l3))->payload_len);
+	if (ulen < sizeof(*udp) || ulen != iplen || (uint32_t)l4 + ulen > h->pkt_len)
+		return false;
+	udp->dgram_cksum = 0;
+	if (rte_raw_cksum_mbuf(h, l4, ulen, &sum) != 0)
+		return false;
+	c = sum + (v4 ? rte_ipv4_phdr_cksum((struct rte_ipv4_hdr *)(d + l3), 0) :
+			rte_ipv6_phdr_cksum((struct rte_ipv6_hdr *)(d + l3), 0));
+	c = (c & 0xffff) + (c >> 16);
+	c = (c & 0xffff) + (c >> 16);
+	sum = (uint16_t)~c;
+	udp->dgram_cksum = sum == 0 ? 0xffff : sum;
+	return true;
+}
+
+/* Where m's headers are: Ethernet (up to VLAN_TAGS_MAX tags), IPv4 or IPv6, UDP, all in the
+ * first segment. */
+struct tx_hdrs {
+	uint16_t l3;  /* IP header's offset */
+	uint16_t l4;  /* UDP header's offset */
+	bool v4;
+};
+
+/* Parse m's headers into h; false when m is not Ethernet/IPv4|IPv6/UDP with its headers (at
+ * most TX_HDR_ROOM bytes) in the first segment. */
+static inline bool
+tx_headers(const struct rte_mbuf *m, struct tx_hdrs *h)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint16_t off = RTE_ETHER_HDR_LEN, et;
+	unsigned int tags = 0;
+	uint8_t proto;
+
+	if (m->data_len < RTE_ETHER_HDR_LEN)
+		return false;
+	et = rte_be_to_cpu_16(((const struct rte_ether_hdr *)d)->ether_type);
+	while ((et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ) && tags < VLAN_TAGS_MAX) {
+		if (m->data_len < off + sizeof(struct rte_vlan_hdr))
+			return false;
+		et = rte_be_to_cpu_16(((const struct rte_vlan_hdr *)(d + off))->eth_proto);
+		off += sizeof(struct rte_vlan_hdr);
+		tags++;
+	}
+	h->l3 = off;
+	if (et == RTE_ETHER_TYPE_IPV4) {
+		if (m->data_len < h->l3 + sizeof(struct rte_ipv4_hdr))
+			return false;
+		off += (uint16_t)(((d[h->l3] & 0x0f)) * 4);
+		proto = ((const struct rte_ipv4_hdr *)(d + h->l3))->next_proto_id;
+	} else if (et == RTE_ETHER_TYPE_IPV6) {
+		off += sizeof(struct rte_ipv6_hdr);
+		if (m->data_len < off)
+			return false;
+		proto = ((const struct rte_ipv6_hdr *)(d + h->l3))->proto;
+	} else {
+		return false;
+	}
+	h->l4 = off;
+	h->v4 = et == RTE_ETHER_TYPE_IPV4;
+	return proto == IPPROTO_UDP && m->data_len >= off + sizeof(struct rte_udp_hdr) &&
+	       off + sizeof(struct rte_udp_hdr) <= TX_HDR_ROOM;
+}
+
+/* Is the UDP checksum at d + h->l4 a partial one: the pseudo-header's folded sum, not
+ * complemented, which a Linux sender leaves for the hardware to complete (CHECKSUM_PARTIAL)
+ * and a veth passes on as it is? A complete checksum is equal to it once in 65,536 frames; it
+ * is then computed anew, to the same value. */
+static inline bool
+udp_csum_partial(const uint8_t *d, const struct tx_hdrs *h)
+{
+	uint16_t c = ((const struct rte_udp_hdr *)(d + h->l4))->dgram_cksum;
+
+	if (c == 0)
+		return false;
+	return c == (h->v4 ? rte_ipv4_phdr_cksum((const struct rte_ipv4_hdr *)(d + h->l3), 0) :
+			     rte_ipv6_phdr_cksum((const struct rte_ipv6_hdr *)(d + h->l3), 0));
+}
+
+/*
+ * The copy m with its headers rewritten (and its UDP checksum computed anew where udp-csum
+ * asks): a header mbuf chained to a clone of m past the UDP header; m's reference is given
+ * up (the clone holds one). NULL if it cannot be done: m is then freed and *drop names the
+ * counter.
  */
 static struct rte_mbuf *
 tx_rewrite(struct tx_priv *p, struct rte_mbuf *m, uint64_t **drop)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint16_t off = RTE_ETHER_HDR_LEN, et, l3, hlen, c;
 	struct rte_ipv4_hdr *ip4 = NULL;
 	struct rte_udp_hdr *udp;
 	struct rte_mbuf *h, *cl = NULL;
-	uint8_t *hd, proto;
-	unsigned int tags = 0;
-	uint16_t w_old[2], w_new[2];
+	uint16_t hlen, c, w_old[2], w_new[2];
+	struct tx_hdrs hd_at;
 	unsigned int i;
+	uint8_t *hd;
+	bool full;
 
-	if (m->data_len < RTE_ETHER_HDR_LEN)
+	if (!tx_headers(m, &hd_at) || (!hd_at.v4 && p->a.rw_ip))
 		goto bad;
-	et = rte_be_to_cpu_16(((const struct rte_ether_hdr *)d)->ether_type);
-	while ((et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ) && tags < VLAN_TAGS_MAX) {
-		if (m->data_len < off + sizeof(struct rte_vlan_hdr))
-			goto bad;
-		et = rte_be_to_cpu_16(((const struct rte_vlan_hdr *)(d + off))->eth_proto);
-		off += sizeof(struct rte_vlan_hdr);
-		tags++;
-	}
-	l3 = off;
-	if (et == RTE_ETHER_TYPE_IPV4) {
-		if (m->data_len < l3 + sizeof(struct rte_ipv4_hdr))
-			goto bad;
-		off += (uint16_t)(((d[l3] & 0x0f)) * 4);
-		proto = ((const struct rte_ipv4_hdr *)(d + l3))->next_proto_id;
-	} else if (et == RTE_ETHER_TYPE_IPV6 && !p->a.rw_ip) {
-		off += sizeof(struct rte_ipv6_hdr);
-		if (m->data_len < off)
-			goto bad;
-		proto = ((const struct rte_ipv6_hdr *)(d + l3))->proto;
-	} else {
-		goto bad;
-	}
-	hlen = (uint16_t)(off + sizeof(struct rte_udp_hdr));
-	if (proto != IPPROTO_UDP || m->data_len < hlen || hlen > TX_HDR_ROOM)
-		goto bad;
+	full = p->a.csum == TX_CSUM_FULL ||
+	       (p->a.csum == TX_CSUM_AUTO && udp_csum_partial(d, &hd_at));
+	hlen = (uint16_t)(hd_at.l4 + sizeof(struct rte_udp_hdr));
 	h = rte_pktmbuf_alloc(p->hdr_pool);
 	if (h == NULL)
 		goto nohdr;
@@ -545,13 +656,12 @@ tx_rewrite(struct tx_priv *p, struct rte_mbuf *m, uint64_t **drop)
 	memcpy(hd, d, hlen);
 	if (p->a.rw_mac)
 		rte_ether_addr_copy(&p->a.mac, &((struct rte_ether_hdr *)hd)->dst_addr);
-	udp = (struct rte_udp_hdr *)(hd + off);
-	if (et == RTE_ETHER_TYPE_IPV4)
-		ip4 = (struct rte_ipv4_hdr *)(hd + l3);
+	udp = (struct rte_udp_hdr *)(hd + hd_at.l4);
+	if (hd_at.v4)
+		ip4 = (struct rte_ipv4_hdr *)(hd + hd_at.l3);
 	if (p->a.rw_ip) {
-		if (udp->dgram_cksum != 0) {
-			memcpy(w_old, hd + l3 + offsetof(struct rte_ipv4_hdr, dst_addr),
-			       sizeof(w_old));
+		if (udp->dgram_cksum != 0 && !full) {
+			memcpy(w_old, &ip4->dst_addr, sizeof(w_old));
 			memcpy(w_new, &p->a.ip, sizeof(w_new));
 			c = udp->dgram_cksum;
 			for (i = 0; i < 2; i++)
@@ -561,7 +671,7 @@ tx_rewrite(struct tx_priv *p, struct rte_mbuf *m, uint64_t **drop)
 		ip4->dst_addr = p->a.ip;
 	}
 	if (p->a.rw_port) {
-		if (udp->dgram_cksum != 0) {
+		if (udp->dgram_cksum != 0 && !full) {
 			c = csum_update16(udp->dgram_cksum, udp->dst_port, p->a.udp_port);
 			udp->dgram_cksum = c == 0 ? 0xffff : c;
 		}
@@ -576,6 +686,10 @@ tx_rewrite(struct tx_priv *p, struct rte_mbuf *m, uint64_t **drop)
 		h->nb_segs = (uint16_t)(1 + cl->nb_segs);
 		h->pkt_len = hlen + cl->pkt_len;
 	}
+	if (full && !udp_csum_full(h, hd_at.l3, hd_at.l4, hd_at.v4)) {
+		rte_pktmbuf_free(h); /* and the clone, chained to it */
+		goto bad;
+	}
 	h->port = m->port;
 	rte_pktmbuf_free(m); /* the worker's reference; the clone keeps the frame */
 	return h;
@@ -589,12 +703,21 @@ nohdr:
 	return NULL;
 }
 
+/* udp-csum=auto without a rewrite: does copy m need a header mbuf (a partial checksum)? */
+static inline bool
+tx_needs_csum(const struct rte_mbuf *m)
+{
+	struct tx_hdrs h;
+
+	return tx_headers(m, &h) && udp_csum_partial(rte_pktmbuf_mtod(m, const uint8_t *), &h);
+}
+
 static void
 tx_deliver(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv, struct rte_mbuf **pkts,
 	   uint16_t n)
 {
 	struct tx_priv *p = priv;
-	bool rw = p->a.rw_mac || p->a.rw_ip || p->a.rw_port;
+	bool rw = tx_header_mbuf(&p->a);
 	struct rte_mbuf *out[MCFAN_MAX_BURST], **tx = pkts;
 	uint64_t sent_bytes, *drop;
 	unsigned int i, k = n;
@@ -603,9 +726,13 @@ tx_deliver(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv, struct rte
 	RTE_SET_USED(app);
 	RTE_SET_USED(lc);
 	rte_seqcount_write_begin(&p->st.seq);
-	if (rw) {
+	if (rw || p->a.csum == TX_CSUM_AUTO) {
 		tx = out;
 		for (i = 0, k = 0; i < n; i++) {
+			if (!rw && !tx_needs_csum(pkts[i])) {
+				out[k++] = pkts[i]; /* unchanged: the reference as it is */
+				continue;
+			}
 			drop = NULL;
 			out[k] = tx_rewrite(p, pkts[i], &drop);
 			if (out[k] != NULL)
@@ -657,8 +784,8 @@ tx_counters(const struct mcfan_app *app, const struct mcfan_lcore *lc, const voi
 static const struct mcfan_engine engine_tx = {
 	.name = "tx",
 	.side = MCFAN_ENGINE_WORKER,
-	.help = "tx:PORT[,dst-mac=M,dst-ip=A,dst-port=N]: send every copy out of PORT, "
-		"unchanged or with its destination rewritten",
+	.help = "tx:PORT[,dst-mac=M,dst-ip=A,dst-port=N,udp-csum=auto|update|full]: send every "
+		"copy out of PORT, unchanged or with its destination rewritten",
 	.deliver = tx_deliver,
 	.args_check = tx_args_check,
 	.configure = tx_configure,
