@@ -102,25 +102,6 @@ mono_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Does process pid exist (EPERM: it does, it is someone else's)? */
-static bool
-pid_alive(int32_t pid)
-{
-	if (pid <= 0)
-		return false;
-	return kill(pid, 0) == 0 || errno == EPERM;
-}
-
-/* Does process pid run: pid_alive(), and not a zombie (exited, not yet reaped by its parent:
- * kill(pid, 0) still finds it, but it reads and writes nothing any more)? */
-static bool
-pid_runs(int32_t pid)
-{
-	uint64_t start;
-
-	return pid_alive(pid) && mcfan_rd_proc_start(pid, &start) != -ESRCH;
-}
-
 /*
  * Does the ring's writer still run? Its pid exists and, when the header has it, the
  * process with that pid started when the writer did: a pid reused by another process after
@@ -130,20 +111,7 @@ pid_runs(int32_t pid)
 static bool
 writer_alive(const struct mcfan_reader *r)
 {
-	uint64_t start;
-	int ret;
-
-	if (!pid_alive(r->writer_pid))
-		return false;
-	ret = mcfan_rd_proc_start(r->writer_pid, &start);
-	if (ret == -ESRCH)
-		return false; /* a zombie: exited, not reaped yet (kill(pid, 0) still finds it) */
-	if (!r->writer_start_known)
-		return true;
-	if (ret < 0)
-		/* no /proc, or hidden: the pid decides (and a process gone meanwhile is dead) */
-		return pid_alive(r->writer_pid);
-	return start == r->writer_start;
+	return mcfan_rd_writer_runs(r->writer_pid, r->writer_start_known, r->writer_start);
 }
 
 static struct mcfan_rd_slot *
@@ -190,7 +158,7 @@ claim_row(struct mcfan_reader *r)
 			int32_t p = mcfan_rd_owner_pid(o);
 			uint64_t next = mcfan_rd_owner_next(o, pid);
 
-			if (pass == 0 ? p != 0 : (p == 0 || pid_runs(p)))
+			if (pass == 0 ? p != 0 : (p == 0 || mcfan_rd_pid_runs(p)))
 				continue;
 			if (!atomic_compare_exchange_strong_explicit(&row->owner, &o, next,
 					memory_order_acq_rel, memory_order_relaxed))

@@ -44,7 +44,9 @@
  */
 
 #include <errno.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -329,6 +331,73 @@ mcfan_rd_proc_start(int32_t pid, uint64_t *start)
 		return -EPROTO;
 	*start = (uint64_t)v;
 	return 0;
+}
+
+/**
+ * Does process pid exist? kill(2) with signal 0; EPERM means it does and is another user's.
+ * A zombie exists too (see mcfan_rd_pid_runs()).
+ *
+ * @param pid
+ *   A process id; <= 0 is no process.
+ * @return
+ *   true if a process with that pid exists.
+ */
+static inline bool
+mcfan_rd_pid_alive(int32_t pid)
+{
+	if (pid <= 0)
+		return false;
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+/**
+ * Does process pid run: it exists and is not a zombie (exited, not yet reaped by its parent:
+ * kill(2) still finds it, but it reads and writes nothing any more)?
+ *
+ * @param pid
+ *   A process id; <= 0 is no process.
+ * @return
+ *   true if it exists and /proc does not show it exited (unreadable /proc: the pid decides).
+ */
+static inline bool
+mcfan_rd_pid_runs(int32_t pid)
+{
+	uint64_t start;
+
+	return mcfan_rd_pid_alive(pid) && mcfan_rd_proc_start(pid, &start) != -ESRCH;
+}
+
+/**
+ * Does a ring's writer still run? Its pid runs (mcfan_rd_pid_runs()) and, when its start
+ * time is known (the header's MCFAN_RD_FLAG_WRITER_START), the process with that pid started
+ * then: a pid reused by another process after the writer died is not the writer. A start
+ * time that cannot be read (no /proc, hidepid) leaves the answer to the pid. The one rule of
+ * readers (a wait's -EOWNERDEAD) and of mcfan (a stale ring of a dead mcfan).
+ *
+ * @param pid
+ *   The header's writer_pid.
+ * @param start_known
+ *   The header has the writer's start time.
+ * @param start
+ *   The writer's start time (/proc/PID/stat field 22, clock ticks after boot).
+ * @return
+ *   true if the writer runs.
+ */
+static inline bool
+mcfan_rd_writer_runs(int32_t pid, bool start_known, uint64_t start)
+{
+	uint64_t now;
+	int ret;
+
+	if (!mcfan_rd_pid_alive(pid))
+		return false;
+	ret = mcfan_rd_proc_start(pid, &now);
+	if (ret == -ESRCH)
+		return false; /* a zombie: exited, not reaped yet */
+	if (!start_known || ret < 0)
+		/* no /proc, or hidden: the pid decides (and a process gone meanwhile is dead) */
+		return mcfan_rd_pid_alive(pid);
+	return now == start;
 }
 
 /**

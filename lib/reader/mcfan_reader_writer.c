@@ -28,45 +28,12 @@
 /** Mode of a ring: every local user may read it, and write its reader rows and waiters. */
 #define RING_MODE 0666
 
-static bool
-pid_alive(int32_t pid)
-{
-	if (pid <= 0)
-		return false;
-	return kill(pid, 0) == 0 || errno == EPERM;
-}
-
-/* Does process pid run: pid_alive(), and not a zombie (exited, not yet reaped by its parent:
- * kill(pid, 0) still finds it, but it reads and writes nothing any more)? */
-static bool
-pid_runs(int32_t pid)
-{
-	uint64_t start;
-
-	return pid_alive(pid) && mcfan_rd_proc_start(pid, &start) != -ESRCH;
-}
-
-/*
- * Does the writer a ring's header names still run? Its pid exists and, when the header has
- * the writer's start time, the process with that pid started then: a pid reused by another
- * process after the writer died is not the writer, nor is a zombie (the readers' rule,
- * writer_alive() of mcfan_reader.c). A start time that cannot be read leaves the answer to
- * the pid.
- */
+/* Does the writer the header h names still run (mcfan_rd_writer_runs())? */
 static bool
 writer_runs(const struct mcfan_rd_hdr *h)
 {
-	uint64_t start;
-	int ret;
-
-	if (!pid_alive(h->writer_pid))
-		return false;
-	ret = mcfan_rd_proc_start(h->writer_pid, &start);
-	if (ret == -ESRCH)
-		return false; /* a zombie: exited, not reaped yet (kill(pid, 0) still finds it) */
-	if (!(h->flags & MCFAN_RD_FLAG_WRITER_START) || ret < 0)
-		return pid_alive(h->writer_pid);
-	return start == h->writer_start;
+	return mcfan_rd_writer_runs(h->writer_pid, (h->flags & MCFAN_RD_FLAG_WRITER_START) != 0,
+				    h->writer_start);
 }
 
 static const struct mcfan_rd_reader *
@@ -289,7 +256,7 @@ mcfan_rw_remove_stale(const char *prefix)
 			continue;
 		/* a ring being made names its maker (its pid alone); a ring its writer */
 		if (tmp_pid != 0 ? tmp_pid < 0 || tmp_pid == (int32_t)getpid() ||
-				   pid_alive(tmp_pid) : !ring_stale(de->d_name))
+				   mcfan_rd_pid_alive(tmp_pid) : !ring_stale(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", SHM_DIR, de->d_name);
 		if (unlink(path) == 0)
@@ -355,7 +322,7 @@ mcfan_rw_reader_at(const struct mcfan_rw *w, unsigned int i, uint64_t now_ns,
 	r->slot = i;
 	r->owner = o;
 	r->pid = mcfan_rd_owner_pid(o);
-	r->alive = r->pid > 0 && pid_runs(r->pid);
+	r->alive = r->pid > 0 && mcfan_rd_pid_runs(r->pid);
 	r->frames = atomic_load_explicit(&row->frames, memory_order_relaxed);
 	r->lost = atomic_load_explicit(&row->lost, memory_order_relaxed);
 	r->laps = atomic_load_explicit(&row->laps, memory_order_relaxed);
@@ -398,7 +365,7 @@ mcfan_rw_reap(struct mcfan_rw *w)
 
 		if (mcfan_rd_owner_pid(o) <= 0 ||
 		    atomic_load_explicit(&row->waiting, memory_order_relaxed) == 0 ||
-		    pid_runs(mcfan_rd_owner_pid(o)))
+		    mcfan_rd_pid_runs(mcfan_rd_owner_pid(o)))
 			continue;
 		if (atomic_exchange_explicit(&row->waiting, 0, memory_order_acq_rel) == 1) {
 			atomic_fetch_sub_explicit(&w->hdr->waiters, 1, memory_order_seq_cst);

@@ -295,12 +295,18 @@ def messages(mcfan):
         if hold is not None:
             hold.kill()
             hold.wait()
-        if mc.p.poll() is None:
-            mc.p.send_signal(signal.SIGINT)
-            if mc.wait(30) is None and mc.p.poll() is None:
-                mc.p.kill()
-        for f in rings_of(prefix):
-            os.unlink(os.path.join("/dev/shm", f))
+        stop_and_unlink(mc, prefix)
+
+
+def stop_and_unlink(mc, prefix):
+    """Stop mcfan mc if it still runs (SIGINT, then SIGKILL after 30 s) and remove the reader
+    rings of its file prefix."""
+    if mc.p.poll() is None:
+        mc.p.send_signal(signal.SIGINT)
+        if mc.wait(30) is None and mc.p.poll() is None:
+            mc.p.kill()
+    for f in rings_of(prefix):
+        os.unlink(os.path.join("/dev/shm", f))
 
 
 def prefix_limit(mcfan):
@@ -420,12 +426,7 @@ def many_rings(mcfan):
         hold.stdin.close()
         hold.wait(30)
     finally:
-        if mc.p.poll() is None:
-            mc.p.send_signal(signal.SIGINT)
-            if mc.wait(30) is None and mc.p.poll() is None:
-                mc.p.kill()
-        for f in rings_of(prefix):
-            os.unlink(os.path.join("/dev/shm", f))
+        stop_and_unlink(mc, prefix)
 
 
 def main():
