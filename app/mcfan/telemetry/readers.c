@@ -28,44 +28,29 @@
 #define TEL_READERS_ROWS 128
 /** Most ring rows in one reply. */
 #define TEL_RINGS_ROWS 64
-/** Bytes of a telemetry reply (DPDK 22.11's MAX_OUTPUT_LEN): a column that does not fit the
- * rest is left out whole, without a word. */
-#define TEL_REPLY_BYTES 16384
-/** Of them, for what is not a row: the command and column names, brackets, the counts. */
-#define TEL_REPLY_RESERVE 1024
 #define NS_PER_MS 1000000u
 /** Most worker lcores the report lists. */
 #define REPORT_WORKERS_MAX 128
-
-/* Characters of v in decimal. */
-static size_t
-dec_len(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
 
 /* JSON bytes of one ring row of /mcfan/readers: each value, its comma, a string's quotes. */
 static size_t
 ring_row_bytes(const struct mcfan_readers_view *v, const char *served)
 {
-	return strlen(v->group) + 3 + dec_len(v->owner_lcore) + 1 + dec_len(v->written) + 1 +
-	       dec_len(v->too_big) + 1 + dec_len(v->n_readers) + 1 + dec_len(v->waiters) + 1 +
-	       strlen(served) + 3;
+	return mcfan_tel_str_bytes(v->group) + mcfan_tel_u64_bytes(v->owner_lcore) +
+	       mcfan_tel_u64_bytes(v->written) + mcfan_tel_u64_bytes(v->too_big) +
+	       mcfan_tel_u64_bytes(v->n_readers) + mcfan_tel_u64_bytes(v->waiters) +
+	       mcfan_tel_str_bytes(served);
 }
 
 /* JSON bytes of one reader row of /mcfan/readers (a pid is not negative). */
 static size_t
 reader_row_bytes(const char *group, const struct mcfan_rw_reader_info *r)
 {
-	return strlen(group) + 3 + dec_len((uint64_t)(r->pid > 0 ? r->pid : 0)) + 1 +
-	       dec_len(r->frames) + 1 + dec_len(r->lost) + 1 + dec_len(r->laps) + 1 +
-	       dec_len(r->lag) + 1 + dec_len(r->idle_ns / NS_PER_MS) + 1 + 2;
+	return mcfan_tel_str_bytes(group) +
+	       mcfan_tel_u64_bytes((uint64_t)(r->pid > 0 ? r->pid : 0)) +
+	       mcfan_tel_u64_bytes(r->frames) + mcfan_tel_u64_bytes(r->lost) +
+	       mcfan_tel_u64_bytes(r->laps) + mcfan_tel_u64_bytes(r->lag) +
+	       mcfan_tel_u64_bytes(r->idle_ns / NS_PER_MS) + 2;
 }
 
 static int
@@ -114,7 +99,8 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 	 * not fit ends the listing (else DPDK would drop whole columns, silently) */
 	for (i = 0; i < (unsigned int)n && rings < TEL_RINGS_ROWS; i++) {
 		mcfan_readers_served_text(&v[i], served, sizeof(served));
-		if (used + ring_row_bytes(&v[i], served) > TEL_REPLY_BYTES - TEL_REPLY_RESERVE)
+		if (used + ring_row_bytes(&v[i], served) >
+		    MCFAN_TEL_REPLY_BYTES - MCFAN_TEL_REPLY_RESERVE)
 			break;
 		used += ring_row_bytes(&v[i], served);
 		rte_tel_data_add_array_string(rc[0], v[i].group);
@@ -132,7 +118,7 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 
 			if (full || rows == TEL_READERS_ROWS ||
 			    used + reader_row_bytes(v[i].group, r) >
-			    TEL_REPLY_BYTES - TEL_REPLY_RESERVE) {
+			    MCFAN_TEL_REPLY_BYTES - MCFAN_TEL_REPLY_RESERVE) {
 				full = true;
 				continue;
 			}

@@ -100,6 +100,22 @@ mcfan_tel_bp(double pct)
 	return pct <= 0 ? 0 : (uint64_t)(pct * BASIS_POINTS + 0.5);
 }
 
+size_t
+mcfan_tel_u64_bytes(uint64_t v)
+{
+	size_t n = 2; /* one digit and the comma */
+
+	for (; v >= 10; v /= 10)
+		n++;
+	return n;
+}
+
+size_t
+mcfan_tel_str_bytes(const char *s)
+{
+	return strlen(s) + 3;
+}
+
 struct rte_tel_data *
 mcfan_tel_array(enum rte_tel_value_type type)
 {

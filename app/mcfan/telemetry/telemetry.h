@@ -151,6 +151,33 @@ int mcfan_tel_param_page_or_group(const char *params, uint64_t *page,
  */
 uint64_t mcfan_tel_bp(double pct);
 
+/** Bytes of a telemetry reply in DPDK 22.11 (lib/telemetry's MAX_OUTPUT_LEN): a container
+ * that does not fit what is left is left out whole, without a word. */
+#define MCFAN_TEL_REPLY_BYTES 16384
+/** Of them, kept for what is not a table row: the command, keys, brackets and counts. */
+#define MCFAN_TEL_REPLY_RESERVE 1024
+
+/**
+ * JSON bytes of an unsigned integer in an array: its decimal digits and a comma.
+ *
+ * @param v
+ *   The value.
+ * @return
+ *   Bytes, 2..21.
+ */
+size_t mcfan_tel_u64_bytes(uint64_t v);
+
+/**
+ * JSON bytes of a string in an array: the string, its two quotes and a comma (mcfan's
+ * strings need no escapes).
+ *
+ * @param s
+ *   The string; not NULL.
+ * @return
+ *   Bytes, strlen(s) + 3.
+ */
+size_t mcfan_tel_str_bytes(const char *s);
+
 /** One column of a table reply: DPDK 22.11 gives tables as parallel arrays. */
 struct mcfan_tel_col {
 	const char *name;             /**< Its key in the reply. */

@@ -44,23 +44,90 @@ static const struct mcfan_tel_col page_cols[] = {
 /* Room for one group's sources as a group list writes them: "S+S", IPv6 in brackets. */
 #define SOURCES_TEXT_MAX (MCFAN_IGMP_MAX_SOURCES * (MCFAN_IGMP_ADDR_STR + 3))
 
-/* One row of page_cols' columns c: the group of g. */
-static void
-group_row(const struct mcfan_app *app, struct rte_tel_data **c, const struct mcfan_group_view *g)
-{
-	char text[MCFAN_GROUP_STR_MAX], src[SOURCES_TEXT_MAX];
+/* One row of the page form, its texts made before the reply so that its size is known. */
+struct page_row {
+	const struct mcfan_group_view *g;
+	char group[MCFAN_GROUP_STR_MAX];
+	char src[SOURCES_TEXT_MAX]; /* "S+S", or "N sources" when shortened */
+	bool cut;                   /* src shortened to its count */
+};
 
-	group_text(&g->entry->key, text, sizeof(text));
-	rte_tel_data_add_array_string(c[0], text);
-	rte_tel_data_add_array_int(c[1], g->entry->key.udp_port);
-	rte_tel_data_add_array_u64(c[2], g->frames);
-	rte_tel_data_add_array_u64(c[3], g->bytes);
-	rte_tel_data_add_array_int(c[4], (int)mcfan_bits_count(g->worker_bits, MCFAN_MAX_WORKERS));
-	rte_tel_data_add_array_u64(c[5], g->copies);
-	rte_tel_data_add_array_u64(c[6], g->copy_drops);
-	/* a source-specific group's sources (IGMPv3/MLDv2 INCLUDE), "" for any source */
-	mcfan_igmp_sources_text(app, &g->entry->key, src, sizeof(src));
-	rte_tel_data_add_array_string(c[7], src);
+/* JSON bytes of row r in page_cols' columns. */
+static size_t
+row_bytes(const struct page_row *r)
+{
+	const struct mcfan_group_view *g = r->g;
+
+	return mcfan_tel_str_bytes(r->group) + mcfan_tel_u64_bytes(g->entry->key.udp_port) +
+	       mcfan_tel_u64_bytes(g->frames) + mcfan_tel_u64_bytes(g->bytes) +
+	       mcfan_tel_u64_bytes(MCFAN_MAX_WORKERS) + mcfan_tel_u64_bytes(g->copies) +
+	       mcfan_tel_u64_bytes(g->copy_drops) + mcfan_tel_str_bytes(r->src);
+}
+
+/*
+ * The texts of rows[0..n-1] (g set). Rows whose sources (IGMPv3/MLDv2 INCLUDE) would take
+ * the reply past DPDK's limit, which drops a whole column without a word, get their count
+ * instead, "N sources", the longest lists first, until the rows fit. Returns how many were
+ * shortened (/mcfan/groups,GROUP lists a group's sources whole).
+ */
+static unsigned int
+rows_make(const struct mcfan_app *app, struct page_row *rows, unsigned int n)
+{
+	size_t used = 0, len, best_len;
+	unsigned int i, best, cut = 0, n_src;
+
+	for (i = 0; i < n; i++) {
+		group_text(&rows[i].g->entry->key, rows[i].group, sizeof(rows[i].group));
+		/* "" for a group joined from any source */
+		mcfan_igmp_sources_text(app, &rows[i].g->entry->key, rows[i].src,
+					sizeof(rows[i].src));
+		used += row_bytes(&rows[i]);
+	}
+	while (used > MCFAN_TEL_REPLY_BYTES - MCFAN_TEL_REPLY_RESERVE) {
+		best = n;
+		best_len = 0;
+		for (i = 0; i < n; i++) {
+			len = strlen(rows[i].src);
+			if (!rows[i].cut && len > best_len) {
+				best = i;
+				best_len = len;
+			}
+		}
+		if (best == n)
+			break; /* nothing left to shorten */
+		used -= row_bytes(&rows[best]);
+		for (n_src = 1, i = 0; rows[best].src[i] != '\0'; i++)
+			n_src += rows[best].src[i] == '+';
+		snprintf(rows[best].src, sizeof(rows[best].src), "%u source%s", n_src,
+			 n_src == 1 ? "" : "s");
+		rows[best].cut = true;
+		used += row_bytes(&rows[best]);
+		cut++;
+	}
+	return cut;
+}
+
+/* rows[0..n-1] into page_cols' columns c, and "sources_cut" into d. */
+static void
+rows_add(const struct mcfan_app *app, struct rte_tel_data *d, struct rte_tel_data **c,
+	 struct page_row *rows, unsigned int n)
+{
+	unsigned int i, cut = rows_make(app, rows, n);
+	const struct mcfan_group_view *g;
+
+	for (i = 0; i < n; i++) {
+		g = rows[i].g;
+		rte_tel_data_add_array_string(c[0], rows[i].group);
+		rte_tel_data_add_array_int(c[1], g->entry->key.udp_port);
+		rte_tel_data_add_array_u64(c[2], g->frames);
+		rte_tel_data_add_array_u64(c[3], g->bytes);
+		rte_tel_data_add_array_int(c[4], (int)mcfan_bits_count(g->worker_bits,
+								       MCFAN_MAX_WORKERS));
+		rte_tel_data_add_array_u64(c[5], g->copies);
+		rte_tel_data_add_array_u64(c[6], g->copy_drops);
+		rte_tel_data_add_array_string(c[7], rows[i].src);
+	}
+	rte_tel_data_add_dict_u64(d, "sources_cut", cut);
 }
 
 /* The one-group form of /mcfan/groups,GROUP: the group of g. */
@@ -108,7 +175,8 @@ groups_named(const struct mcfan_app *app, const char *cmd, const struct mcfan_fl
 {
 	struct rte_tel_data *c[RTE_DIM(page_cols)];
 	char text[MCFAN_GROUP_STR_MAX];
-	unsigned int i, first = 0, named = 0, rows = 0;
+	unsigned int i, first = 0, named = 0, n_rows = 0;
+	struct page_row *rows;
 	int ret;
 
 	for (i = 0; i < n; i++)
@@ -123,15 +191,19 @@ groups_named(const struct mcfan_app *app, const char *cmd, const struct mcfan_fl
 		group_one(app, &gv[first], d);
 		return 0;
 	}
+	rows = calloc(MCFAN_TEL_GROUPS_PAGE, sizeof(*rows));
+	if (rows == NULL)
+		return -ENOMEM;
 	ret = mcfan_tel_cols_alloc(c, page_cols, RTE_DIM(page_cols));
-	if (ret < 0)
+	if (ret < 0) {
+		free(rows);
 		return ret;
-	for (i = first; i < n && rows < MCFAN_TEL_GROUPS_PAGE; i++) {
-		if (!mcfan_flow_key_matches(want, &gv[i].entry->key))
-			continue;
-		group_row(app, c, &gv[i]);
-		rows++;
 	}
+	for (i = first; i < n && n_rows < MCFAN_TEL_GROUPS_PAGE; i++)
+		if (mcfan_flow_key_matches(want, &gv[i].entry->key))
+			rows[n_rows++].g = &gv[i];
+	rows_add(app, d, c, rows, n_rows);
+	free(rows);
 	rte_tel_data_add_dict_u64(d, "total", named);
 	mcfan_tel_cols_attach(d, c, page_cols, RTE_DIM(page_cols));
 	return 0;
@@ -142,6 +214,7 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	   struct rte_tel_data *d)
 {
 	struct mcfan_group_view *gv;
+	struct page_row *rows = NULL;
 	struct mcfan_flow_key want;
 	struct rte_tel_data *c[RTE_DIM(page_cols)];
 	char err[128];
@@ -180,16 +253,23 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	}
 	first = (unsigned int)page * MCFAN_TEL_GROUPS_PAGE;
 	last = RTE_MIN(first + MCFAN_TEL_GROUPS_PAGE, (unsigned int)n);
+	rows = calloc(MCFAN_TEL_GROUPS_PAGE, sizeof(*rows));
+	if (rows == NULL) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	ret = mcfan_tel_cols_alloc(c, page_cols, RTE_DIM(page_cols));
 	if (ret < 0)
 		goto out;
 	for (i = first; i < last; i++)
-		group_row(app, c, &gv[i]);
+		rows[i - first].g = &gv[i];
+	rows_add(app, d, c, rows, last - first);
 	rte_tel_data_add_dict_u64(d, "total", (uint64_t)n);
 	rte_tel_data_add_dict_u64(d, "page", page);
 	rte_tel_data_add_dict_u64(d, "pages", pages);
 	mcfan_tel_cols_attach(d, c, page_cols, RTE_DIM(page_cols));
 out:
+	free(rows);
 	free(gv);
 	return ret;
 }
