@@ -369,7 +369,9 @@ def test_set_engine_words(tmp):
     e = t.eal_args("console-engwords", extra=["--vdev", "net_null0"])
     data = (b"set engine 1 pcap\nset engine 1\nset engine 1 count\nset engine 1 count\n"
             b"set engine 1 count extra\njoin 239.9.9.5 engine count extra\n"
-            b"set engine 239.9.9.1 count  more words\nquit\n")
+            b"set engine 239.9.9.1 count  more words\n"
+            b"set engine 239.9.9.1 pcap:\njoin 239.9.9.5 engine tx:0,dst-port=0\n"
+            b"set engine 1 pcap:/nonexistent-mcfan\nset engine 239.9.9.2 tx\nquit\n")
     fd, path = tempfile.mkstemp(prefix="mcfan-engwords-", dir=tmp)
     os.write(fd, data)
     os.close(fd)
@@ -401,6 +403,21 @@ def test_set_engine_words(tmp):
         word = cmd.split()[-1] if cmd.endswith("extra") else "more"
         t.check_eq(res.get(cmd), [f"error: {want}: unexpected '{word}' after the command "
                                   f"(help {want})"], f"{what}: {cmd}")
+    # ARGS the engine itself refuses: its own refusal, not "no engine instance ... start
+    # mcfan with --group-engine ...=pcap:", an advice that start would refuse too
+    for cmd, want in (("set engine 239.9.9.1 pcap:",
+                       "error: set engine: pcap: no directory: give pcap:DIR (an existing, "
+                       "writable directory)"),
+                      ("join 239.9.9.5 engine tx:0,dst-port=0",
+                       "error: join: tx: dst-port '0' is not a UDP port (1..65535)"),
+                      ("set engine 1 pcap:/nonexistent-mcfan",
+                       "error: set engine: pcap: '/nonexistent-mcfan' is not a directory"),
+                      ("set engine 239.9.9.2 tx",
+                       "error: set engine: tx is no engine instance of this run: an engine "
+                       "with its set-up (ports, queues, files) cannot be added at run time; "
+                       "start mcfan with --group-engine 239.9.9.2=tx:ARGS (or move the groups "
+                       "to count)")):
+        t.check_eq(res.get(cmd), [want], f"{what}: {cmd}")
     t.check(rep is not None and "239.9.9.5" not in [g["group"] for g in rep["groups"]],
             f"{what}: the refused join joined nothing")
     t.check(rep is not None and t.conservation(rep), f"{what}: report written, conservation")

@@ -158,6 +158,20 @@ find_inst(const struct mcfan_app *app, const struct mcfan_engine *e, const char 
 	return -1;
 }
 
+/* ARGS that engine e (one that needs set-up) would refuse at start, when no instance has
+ * them: the engine's own refusal (as --worker-engine words it), so that no answer advises a
+ * start that is refused; 0 for ARGS it takes (or none given). */
+static int
+args_refused(const char *what, const struct mcfan_engine *e, const char *args, char *msg,
+	     size_t len)
+{
+	char err[256];
+
+	if (args == NULL || e->args_check == NULL || e->args_check(args, err, sizeof(err)) == 0)
+		return 0;
+	return mcfan_err_set(msg, len, -EINVAL, "%s: %s: %s", what, e->name, err);
+}
+
 /* What set engine LCORE spec asks for: *sel, the worker_engine_sel word (mcfan.h), its
  * engine *e and instance *k (-1 none); or a refusal, naming the word. */
 static int
@@ -186,6 +200,9 @@ lcore_target(const struct mcfan_app *app, const struct mcfan_lcore *lc, const ch
 		*sel = MCFAN_ENGINE_SEL_INST + (uint32_t)*k;
 		return 0;
 	}
+	ret = args_refused("set engine", *e, args, msg, len);
+	if (ret < 0)
+		return ret;
 	if (*e == lc->worker_engine)
 		return mcfan_err_set(msg, len, -ENOTSUP, "set engine: lcore %u runs %s with the "
 				     "ARGS it started with ('%s'); '%s' would need a new set-up",
@@ -347,10 +364,15 @@ group_inst(const struct mcfan_app *app, const char *what, const char *groups,
 	k = find_inst(app, e, args);
 	if (k >= 0)
 		return k;
+	ret = args_refused(what, e, args, msg, len);
+	if (ret < 0)
+		return ret;
+	/* NAME alone of an engine that takes ARGS: the advice asks for them (pcap:DIR) */
 	return mcfan_err_set(msg, len, -ENOTSUP, "%s: %s is no engine instance of this run: an "
 			     "engine with its set-up (ports, queues, files) cannot be added at run "
-			     "time; start mcfan with --group-engine %s=%s (or move the groups to "
-			     "count)", what, spec, groups, spec);
+			     "time; start mcfan with --group-engine %s=%s%s (or move the groups to "
+			     "count)", what, spec, groups, spec,
+			     args == NULL && e->args_check != NULL ? ":ARGS" : "");
 }
 
 int
