@@ -318,12 +318,21 @@ def test_refusals():
     try:
         if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
             return
-        send(TIN)
-        time.sleep(1.0)
+        send(TIN, pps=100)   # 2.4 s of copies refused: the tx stall warning (1 s) comes
+        time.sleep(0.5)
         rc, rep = a.stop()
     finally:
         a.kill()
     t.check_eq(rc, 0, f"{tag} exit:\n{a.out[-2000:]}")
+    # no peer at all: the warning says the link is down, not that the peer has too few
+    # queues (there is no peer to give them)
+    warns = [x for x in a.out.splitlines() if "has sent nothing for" in x]
+    t.check_eq(len(warns), 1, f"{tag} one tx stall warning: {warns}")
+    t.check(len(warns) == 1 and "port 1 (net_memif0) TX queue 1 has sent nothing for 1000 ms"
+            in warns[0] and "tx_full (tx_sent 0): the port's link is down: no net_memif peer "
+            "is connected; connect one with 2 RX queues (e.g. dpdk-testpmd --rxq=2 --txq=2)"
+            in warns[0] and "must have as many RX queues" not in warns[0],
+            f"{tag} the warning names the link down, no peer: {warns}")
     t.check_eq(len(re.findall(r"dpdk-dumpcap and dpdk-pdump cannot attach: EAL runs with "
                               r"--no-shconf", a.out)), 1,
                f"{tag} --no-huge --in-memory: mcfan says once why capture tools cannot attach")

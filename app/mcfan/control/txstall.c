@@ -12,6 +12,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_ethdev.h>
 
 #include "mcfan.h"
 #include "mcfan_txstall.h"
@@ -29,8 +30,28 @@ warn(const struct mcfan_app *app, unsigned int lcore, const struct mcfan_inst_vi
 {
 	const struct mcfan_port *p = port < RTE_MAX_ETHPORTS ? &app->ports[port] : NULL;
 	unsigned int txq = p != NULL ? 1u + p->nb_txq_workers : 0u;
+	bool memif = p != NULL && strcmp(p->driver, "net_memif") == 0;
+	struct rte_eth_link link;
+	char why[224] = "";
 
-	if (p != NULL && strcmp(p->driver, "net_memif") == 0) {
+	/* A link that is down is the reason whatever the queues: a net_memif without a peer
+	 * connected (its queue advice would send the user to a peer that is not there). */
+	memset(&link, 0, sizeof(link));
+	if (p != NULL && rte_eth_link_get_nowait((uint16_t)port, &link) == 0 &&
+	    link.link_status == RTE_ETH_LINK_DOWN) {
+		if (memif)
+			snprintf(why, sizeof(why), ": no net_memif peer is connected; connect one "
+				 "with %u RX queues (e.g. dpdk-testpmd --rxq=%u --txq=%u)", txq, txq,
+				 txq);
+		MCFAN_LOG(WARNING, "tx output %s%s%s on lcore %u: port %" PRIu64 " (%s) TX queue %"
+			  PRIu64 " has sent nothing for %u ms and refused %" PRIu64 " copies as "
+			  "tx_full (tx_sent %" PRIu64 "): the port's link is down%s "
+			  "(docs/delivery.md \"A tx output that sends nothing\")\n", v->engine,
+			  v->args[0] != '\0' ? ":" : "", v->args, lcore, port, p->name, queue,
+			  MCFAN_TXSTALL_MS, full, sent, why);
+		return;
+	}
+	if (memif) {
 		MCFAN_LOG(WARNING, "tx output %s%s%s on lcore %u: port %" PRIu64 " (%s) TX queue %"
 			  PRIu64 " has sent nothing for %u ms and refused %" PRIu64 " copies as "
 			  "tx_full (tx_sent %" PRIu64 "): a net_memif peer must have as many RX "
