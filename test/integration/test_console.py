@@ -371,7 +371,9 @@ def test_set_engine_words(tmp):
             b"set engine 1 count extra\njoin 239.9.9.5 engine count extra\n"
             b"set engine 239.9.9.1 count  more words\n"
             b"set engine 239.9.9.1 pcap:\njoin 239.9.9.5 engine tx:0,dst-port=0\n"
-            b"set engine 1 pcap:/nonexistent-mcfan\nset engine 239.9.9.2 tx\nquit\n")
+            b"set engine 1 pcap:/nonexistent-mcfan\nset engine 239.9.9.2 tx\n" +
+            f"set engine 239.9.9.1 pcap:{pdir}/\njoin 239.9.9.5 engine pcap:{pdir}/.,rotate-s=5"
+            "\nquit\n".encode())
     fd, path = tempfile.mkstemp(prefix="mcfan-engwords-", dir=tmp)
     os.write(fd, data)
     os.close(fd)
@@ -418,6 +420,15 @@ def test_set_engine_words(tmp):
                        "start mcfan with --group-engine 239.9.9.2=tx:ARGS (or move the groups "
                        "to count)")):
         t.check_eq(res.get(cmd), [want], f"{what}: {cmd}")
+    # the directory of the run's pcap output spelled otherwise: that output named, not a
+    # start with both outputs advised (refused: both write into one directory)
+    for cmd, want, args in ((f"set engine 239.9.9.1 pcap:{pdir}/", "set engine", f"{pdir}/"),
+                            (f"join 239.9.9.5 engine pcap:{pdir}/.,rotate-s=5", "join",
+                             f"{pdir}/.,rotate-s=5")):
+        t.check_eq(res.get(cmd), [f"error: {want}: pcap:{args} is no engine instance of this "
+                                  f"run, but output 1 (pcap:{pdir}) writes into directory "
+                                  f"{pdir}: give it as this run has it, pcap:{pdir}"],
+                   f"{what}: {cmd}")
     t.check(rep is not None and "239.9.9.5" not in [g["group"] for g in rep["groups"]],
             f"{what}: the refused join joined nothing")
     t.check(rep is not None and t.conservation(rep), f"{what}: report written, conservation")

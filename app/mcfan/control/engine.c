@@ -172,6 +172,27 @@ args_refused(const char *what, const struct mcfan_engine *e, const char *args, c
 	return mcfan_err_set(msg, len, -EINVAL, "%s: %s: %s", what, e->name, err);
 }
 
+/* ARGS spelled otherwise than an instance's that name its place (pcap: the same directory,
+ * however written): the instance, named, since a start with both would be refused too;
+ * 0 when no instance writes there. */
+static int
+same_place(const struct mcfan_app *app, const char *what, const struct mcfan_engine *e,
+	   const char *args, char *msg, size_t len)
+{
+	char place[192];
+	unsigned int k;
+
+	for (k = 0; args != NULL && e->args_collide != NULL && k < app->n_inst; k++)
+		if (app->inst_engine[k] == e &&
+		    e->args_collide(app->cfg.engine_inst[k].args, args, place, sizeof(place)))
+			return mcfan_err_set(msg, len, -ENOTSUP, "%s: %s:%s is no engine instance "
+					     "of this run, but output %u (%s:%s) writes into %s: "
+					     "give it as this run has it, %s:%s", what, e->name,
+					     args, k, e->name, app->cfg.engine_inst[k].args, place,
+					     e->name, app->cfg.engine_inst[k].args);
+	return 0;
+}
+
 /* What set engine LCORE spec asks for: *sel, the worker_engine_sel word (mcfan.h), its
  * engine *e and instance *k (-1 none); or a refusal, naming the word. */
 static int
@@ -201,6 +222,8 @@ lcore_target(const struct mcfan_app *app, const struct mcfan_lcore *lc, const ch
 		return 0;
 	}
 	ret = args_refused("set engine", *e, args, msg, len);
+	if (ret == 0)
+		ret = same_place(app, "set engine", *e, args, msg, len);
 	if (ret < 0)
 		return ret;
 	if (*e == lc->worker_engine)
@@ -365,6 +388,8 @@ group_inst(const struct mcfan_app *app, const char *what, const char *groups,
 	if (k >= 0)
 		return k;
 	ret = args_refused(what, e, args, msg, len);
+	if (ret == 0)
+		ret = same_place(app, what, e, args, msg, len);
 	if (ret < 0)
 		return ret;
 	/* NAME alone of an engine that takes ARGS: the advice asks for them (pcap:DIR) */
