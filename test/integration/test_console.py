@@ -373,7 +373,8 @@ def test_set_engine_words(tmp):
             b"set engine 239.9.9.1 pcap:\njoin 239.9.9.5 engine tx:0,dst-port=0\n"
             b"set engine 1 pcap:/nonexistent-mcfan\nset engine 239.9.9.2 tx\n" +
             f"set engine 239.9.9.1 pcap:{pdir}/\njoin 239.9.9.5 engine pcap:{pdir}/.,rotate-s=5"
-            "\nquit\n".encode())
+            "\nset engine 99999999999999999999 count\nset engine 99999999999999999999\n"
+            "quit\n".encode())
     fd, path = tempfile.mkstemp(prefix="mcfan-engwords-", dir=tmp)
     os.write(fd, data)
     os.close(fd)
@@ -420,6 +421,11 @@ def test_set_engine_words(tmp):
                        "start mcfan with --group-engine 239.9.9.2=tx:ARGS (or move the groups "
                        "to count)")):
         t.check_eq(res.get(cmd), [want], f"{what}: {cmd}")
+    # an lcore id beyond 64 bits: no worker lcore, not a bad group (before: "group
+    # '99999999999999999999': not a valid IPv4 address")
+    for cmd in ("set engine 99999999999999999999 count", "set engine 99999999999999999999"):
+        t.check_eq(res.get(cmd), ["error: set engine: lcore 99999999999999999999 is not a "
+                                  "worker lcore"], f"{what}: {cmd}")
     # the directory of the run's pcap output spelled otherwise: that output named, not a
     # start with both outputs advised (refused: both write into one directory)
     for cmd, want, args in ((f"set engine 239.9.9.1 pcap:{pdir}/", "set engine", f"{pdir}/"),

@@ -461,6 +461,13 @@ def set_engine_words(prefix, worker):
         ("/mcfan/set_engine,239.9.9.1:3999,239.9.9.2:3999", -22,
          "set engine: give an engine after the groups: set engine "
          "239.9.9.1:3999,239.9.9.2:3999 NAME[:ARGS]"),
+        # an lcore id too large for 32 or 64 bits: no worker lcore, not a bad group
+        ("/mcfan/set_engine,4294967296 count", -22,
+         "set engine: lcore 4294967296 is not a worker lcore"),
+        ("/mcfan/set_engine,99999999999999999999 count", -22,
+         "set engine: lcore 99999999999999999999 is not a worker lcore"),
+        ("/mcfan/set_engine,99999999999999999999", -22,
+         "set engine: lcore 99999999999999999999 is not a worker lcore"),
     ]
     for cmd, status, msg in cases:
         parsed, out = t.telemetry_cli(prefix, cmd)

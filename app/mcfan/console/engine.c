@@ -87,16 +87,11 @@ static int
 cmd_set_group_engine(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
 	char msg[MCFAN_CTL_MSG_MAX];
-	uint64_t id;
 	int ret;
 
 	/* a plain number matches <groups> too: it is an lcore (set engine <lcore> ...) */
-	if (mcfan_ctl_parse_u64(a->groups, &id) == 0)
-		ret = mcfan_ctl_set_engine(mcfan_console_app(con), id, a->command, msg,
-					   sizeof(msg));
-	else
-		ret = mcfan_ctl_set_group_engine(mcfan_console_app(con), a->groups, a->command,
-						 msg, sizeof(msg));
+	ret = mcfan_ctl_set_engine_target(mcfan_console_app(con), a->groups, a->command, msg,
+					  sizeof(msg));
 	if (ret < 0) {
 		mcfan_console_error(con, "%s", msg);
 		return ret;

@@ -334,6 +334,28 @@ mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec,
 	return ret;
 }
 
+/* A target of decimal digits only is an lcore id, however long: no group list is written
+ * so, and a number too large for an lcore id is no worker lcore, not a bad group. */
+static bool
+target_is_lcore(const char *target)
+{
+	return target[0] != '\0' && target[strspn(target, "0123456789")] == '\0';
+}
+
+int
+mcfan_ctl_set_engine_target(struct mcfan_app *app, const char *target, const char *spec,
+			    char *msg, size_t len)
+{
+	uint64_t id;
+
+	if (!target_is_lcore(target))
+		return mcfan_ctl_set_group_engine(app, target, spec, msg, len);
+	if (mcfan_parse_u64(target, 0, UINT64_MAX, &id) < 0)
+		return mcfan_err_set(msg, len, -EINVAL, "set engine: lcore %s is not a worker "
+				     "lcore", target);
+	return mcfan_ctl_set_engine(app, id, spec, msg, len);
+}
+
 int
 mcfan_ctl_set_engine_missing(const struct mcfan_app *app, const char *target, char *msg,
 			     size_t len)
@@ -348,11 +370,12 @@ mcfan_ctl_set_engine_missing(const struct mcfan_app *app, const char *target, ch
 				     "engine LCORE %s or set engine GROUPS NAME[:ARGS] (engines: "
 				     "%s), e.g. set engine 2 count", MCFAN_ENGINE_OUTPUTS, names);
 	/* a wrong lcore first: the syntax would not help (as set engine 99 count says) */
-	if (mcfan_parse_u64(target, 0, UINT64_MAX, &id) == 0 &&
-	    (id >= RTE_MAX_LCORE || app->lcores[id].worker_engine == NULL))
+	if (target_is_lcore(target) &&
+	    (mcfan_parse_u64(target, 0, UINT64_MAX, &id) < 0 || id >= RTE_MAX_LCORE ||
+	     app->lcores[id].worker_engine == NULL))
 		return mcfan_err_set(msg, len, -EINVAL, "set engine: lcore %s is not a worker "
 				     "lcore", target);
-	if (mcfan_parse_u64(target, 0, UINT64_MAX, &id) == 0)
+	if (target_is_lcore(target))
 		return mcfan_err_set(msg, len, -EINVAL, "set engine: give an engine after lcore "
 				     "%s: set engine %s NAME[:ARGS] (engines: %s) or set engine %s "
 				     "%s, e.g. set engine %s count", target, target, names, target,

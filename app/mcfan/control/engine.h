@@ -76,6 +76,25 @@ int mcfan_ctl_set_group_engine(struct mcfan_app *app, const char *groups, const 
 			       char *msg, size_t len);
 
 /**
+ * `set engine TARGET SPEC` as the console and telemetry give it: TARGET of decimal digits only
+ * is a worker lcore (mcfan_ctl_set_engine(); one too large for an lcore id is refused as no
+ * worker lcore, "set engine: lcore 99999999999999999999 is not a worker lcore", never read as
+ * a group), anything else a group list (mcfan_ctl_set_group_engine()).
+ *
+ * @param target
+ *   The word after `set engine`, not empty.
+ * @param spec
+ *   NAME[:ARGS] (or MCFAN_ENGINE_OUTPUTS for an lcore).
+ * @param msg
+ *   Receives one line: what was done, or what is wrong (naming the word).
+ * @return
+ *   As mcfan_ctl_set_engine() or mcfan_ctl_set_group_engine(); -EINVAL for an lcore id
+ *   beyond 64 bits.
+ */
+int mcfan_ctl_set_engine_target(struct mcfan_app *app, const char *target, const char *spec,
+				char *msg, size_t len);
+
+/**
  * The refusal of `set engine TARGET` without an engine: what is missing and the syntax, with
  * the worker engines of this build. Changes nothing.
  *

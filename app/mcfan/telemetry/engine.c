@@ -173,7 +173,6 @@ tel_set_engine(struct mcfan_app *app, const char *cmd, const char *params,
 	       struct rte_tel_data *d)
 {
 	char buf[MCFAN_TEL_PARAM_MAX + 1], msg[MCFAN_CTL_MSG_MAX], *target, *sp;
-	uint64_t id;
 	int ret;
 
 	RTE_SET_USED(cmd);
@@ -187,10 +186,7 @@ tel_set_engine(struct mcfan_app *app, const char *cmd, const char *params,
 		*sp++ = '\0';
 	sp += strspn(sp, " \t");
 	if (target[0] != '\0' && sp[0] != '\0') {
-		if (mcfan_tel_param_uint(target, UINT32_MAX, &id) == 0)
-			ret = mcfan_ctl_set_engine(app, id, sp, msg, sizeof(msg));
-		else
-			ret = mcfan_ctl_set_group_engine(app, target, sp, msg, sizeof(msg));
+		ret = mcfan_ctl_set_engine_target(app, target, sp, msg, sizeof(msg));
 	} else if (comma_joined(target)) {
 		/* "1,count": the engine joined to the target by a comma, which separates the
 		 * groups of a list, not the parameters; short, as a telemetry string holds at
