@@ -161,11 +161,17 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 			return -EINVAL;
 		}
 		for (i = 0; i < n_keys; i++) {
-			if (sects[i] == cur && strcmp(names[i], key) == 0) {
-				fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' is given "
-					"twice (first on line %u)\n", path, no, key, lines[i]);
-				return -EINVAL;
-			}
+			if (sects[i] != cur || strcmp(names[i], key) != 0)
+				continue;
+			/* a repeatable option with a section of its rows (seq, group-engine):
+			 * say where several go, as --help calls the option repeatable */
+			known = strcmp(cur, CFG_SECTION) == 0 ? cfg_section_known(keys, key) : NULL;
+			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' is given twice "
+				"(first on line %u)%s%s%s\n", path, no, key, lines[i],
+				known != NULL ? "; give several rules as rows of a [" : "",
+				known != NULL ? known : "",
+				known != NULL ? "] section, one rule a row" : "");
+			return -EINVAL;
 		}
 		if (n_keys == max_keys || n_keys == CFG_KEYS_MAX) {
 			fprintf(stderr, "mcfan: config file '%s' line %u: more than %u keys\n", path,

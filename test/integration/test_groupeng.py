@@ -425,7 +425,13 @@ def test_bad_input():
              "and '239.9.9.2=count' (one engine a group)\n"),
             ("[mcfan]\ngroups = 239.9.9.1\n\ngroup-engine = 239.9.9.7=count\n",
              f"mcfan: config file '{bad_ini}' line 4: key 'group-engine': --group-engine: "
-             "group 239.9.9.7 of '239.9.9.7=count' is not in --groups (join it there too)\n")]):
+             "group 239.9.9.7 of '239.9.9.7=count' is not in --groups (join it there too)\n"),
+            # a repeatable option given twice as a key: where several rules go
+            ("[mcfan]\ngroups = 239.9.9.1-2\ngroup-engine = 239.9.9.1=count\n"
+             "group-engine = 239.9.9.2=pcap:/tmp\n",
+             f"mcfan: config file '{bad_ini}' line 4: key 'group-engine' is given twice "
+             "(first on line 3); give several rules as rows of a [group-engine] section, one "
+             "rule a row\n")]):
         t.check_refused_config(f"gebadcfg{i}", TMP, text, msg,
                                f"{tag} config file, checked against groups ({i})")
     # after EAL: net_pcap without tx_pcap has 1 TX queue (the control lcore's)
