@@ -869,7 +869,8 @@ def ring_join(tag, vdevs):
     path = os.path.join(TMP, "ringjoin.cmd")
     with open(path, "w") as f:
         f.write("join 239.9.9.1:5000\njoin 239.9.9.1\njoin 239.9.9.7:4000\nshow groups\n"
-                "quit\n")
+                f"set engine 239.9.9.2:{PORT} tx:net_ring0\nset engine 1 tx:9\n"
+                "join 239.9.9.8 engine tx:net_tap7\nquit\n")
     with open(path) as f:
         rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "-i",
                                               "--worker-engine", "tx:net_ring0,dst-port=5000"],
@@ -885,11 +886,23 @@ def ring_join(tag, vdevs):
     for g in ("239.9.9.1:5000", "239.9.9.1"):
         t.check(head + g + tail in out, f"{tag} ring join {g}: refused: {out[-1500:]!r}")
     t.check("joined 239.9.9.7:4000" in out, f"{tag} ring join 239.9.9.7:4000: joined")
+    # tx ARGS that start would refuse after EAL (no such port; unchanged on net_ring): that
+    # refusal, not "no engine instance ... start mcfan with --group-engine ...=tx:9"
+    for want in ("error: set engine: tx: port 1 is net_ring, whose TX feeds its own RX, "
+                 "which mcfan polls: every copy would come back as a new frame of its group "
+                 "and be sent again, without end; send on another port, or rewrite dst-ip or "
+                 "dst-port to a group mcfan has not joined\n",
+                 "error: set engine: tx: '9' is not a probed port: give a port id (0..1) or an "
+                 "ethdev name of a --vdev/-a device\n",
+                 "error: join: tx: 'net_tap7' is not a probed port: give a port id (0..1) or "
+                 "an ethdev name of a --vdev/-a device\n"):
+        t.check(want in out, f"{tag} ring console: {want!r} in {out[-1500:]!r}")
     if t.check(rep is not None, f"{tag} ring join: report"):
         names = sorted((g["group"], g["udp_port"]) for g in rep["groups"])
         t.check_eq(names, [(f"239.9.9.{i}", p) for i, p in ((1, PORT), (2, PORT), (3, PORT),
                                                             (7, 4000))],
                    f"{tag} ring join: the refused groups were not joined")
+        t.check(t.conservation(rep), f"{tag} ring join: conservation")
 
 
 def ring_loop(tag):

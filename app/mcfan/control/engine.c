@@ -159,17 +159,24 @@ find_inst(const struct mcfan_app *app, const struct mcfan_engine *e, const char 
 }
 
 /* ARGS that engine e (one that needs set-up) would refuse at start, when no instance has
- * them: the engine's own refusal (as --worker-engine words it), so that no answer advises a
- * start that is refused; 0 for ARGS it takes (or none given). */
+ * them: the engine's own refusal (as --worker-engine words it; also against the probed
+ * ports: a tx PORT that is not there), so that no answer advises a start that is refused;
+ * 0 for ARGS it takes (or none given). */
 static int
 args_refused(const char *what, const struct mcfan_engine *e, const char *args, char *msg,
 	     size_t len)
 {
-	char err[256];
+	char err[512];
+	int ret;
 
-	if (args == NULL || e->args_check == NULL || e->args_check(args, err, sizeof(err)) == 0)
+	if (args == NULL || e->args_check == NULL)
 		return 0;
-	return mcfan_err_set(msg, len, -EINVAL, "%s: %s: %s", what, e->name, err);
+	ret = e->args_check(args, err, sizeof(err));
+	if (ret == 0 && e->args_check_probed != NULL)
+		ret = e->args_check_probed(args, err, sizeof(err));
+	if (ret == 0)
+		return 0;
+	return mcfan_err_set(msg, len, ret, "%s: %s: %s", what, e->name, err);
 }
 
 /* ARGS spelled otherwise than an instance's that name its place (pcap: the same directory,

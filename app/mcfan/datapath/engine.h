@@ -230,6 +230,21 @@ struct mcfan_engine {
 	 *   true if they collide.
 	 */
 	bool (*args_collide)(const char *a, const char *b, char *place, size_t place_len);
+	/**
+	 * Check ARGS (accepted by args_check) against the ports EAL probed, as configure would
+	 * refuse them at start, without setting anything up: on the control side after
+	 * rte_eal_init() (control/engine.c: set engine and join ... engine name no start that
+	 * would be refused). Nothing allocated, nothing kept. NULL: nothing to check beyond
+	 * args_check.
+	 *
+	 * @param args
+	 *   ARGS that args_check accepted.
+	 * @param err
+	 *   Receives one line naming the offending token (no "--worker-engine: " prefix).
+	 * @return
+	 *   0, or -ENODEV (no such probed port) or -EINVAL (err filled).
+	 */
+	int (*args_check_probed)(const char *args, char *err, size_t err_len);
 };
 
 /**

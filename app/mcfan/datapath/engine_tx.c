@@ -257,6 +257,39 @@ tx_port_find(const char *text, uint16_t *port)
 	return rte_eth_dev_get_port_by_name(text, port) == 0 ? 0 : -ENODEV;
 }
 
+/* The port of a (its PORT a probed port's id or name) and, unless a rewrites dst-ip or
+ * dst-port, no net_ring port (its TX feeds its own RX, which mcfan polls: every copy would
+ * come back); 0, or -ENODEV / -EINVAL with err naming the token. */
+static int
+tx_port_of(const struct tx_args *a, uint16_t *port, char *err, size_t len)
+{
+	uint16_t n = rte_eth_dev_count_avail();
+
+	if (tx_port_find(a->port, port) < 0) {
+		snprintf(err, len, "'%s' is not a probed port: give a port id (0..%u) or an "
+			 "ethdev name of a --vdev/-a device", a->port, n > 0 ? n - 1u : 0u);
+		return -ENODEV;
+	}
+	if (!a->rw_ip && !a->rw_port && mcfan_port_driver_is(*port, "net_ring")) {
+		snprintf(err, len, "port %u is net_ring, whose TX feeds its own RX, which mcfan "
+			 "polls: every copy would come back as a new frame of its group and be "
+			 "sent again, without end; send on another port, or rewrite dst-ip or "
+			 "dst-port to a group mcfan has not joined", *port);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+tx_args_check_probed(const char *args, char *err, size_t len)
+{
+	struct tx_args a;
+	uint16_t port;
+	int ret = tx_parse(args, &a, err, len);
+
+	return ret < 0 ? ret : tx_port_of(&a, &port, err, len);
+}
+
 /* The lowest instance that is a tx output (engine_tx); n_inst when none. */
 static unsigned int
 tx_first_inst(const struct mcfan_app *app)
@@ -435,22 +468,13 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 		fprintf(stderr, "mcfan: %s: tx: %s\n", MCFAN_ENGINE_OPTION(inst), err);
 		return -EINVAL;
 	}
-	if (tx_port_find(a.port, &port) < 0) {
-		fprintf(stderr, "mcfan: %s: tx: '%s' is not a probed port: give a "
-			"port id (0..%u) or an ethdev name of a --vdev/-a device\n",
-			MCFAN_ENGINE_OPTION(inst), a.port,
-			rte_eth_dev_count_avail() > 0 ? rte_eth_dev_count_avail() - 1u : 0u);
-		return -EINVAL;
-	}
 	/* mcfan polls every probed port, and a net_ring vdev's (--vdev net_ringN) TX queues are
 	 * its RX queues: unchanged copies would come back as frames of their group, be sent
 	 * again, and so on */
-	if (!a.rw_ip && !a.rw_port && mcfan_port_driver_is(port, "net_ring")) {
-		fprintf(stderr, "mcfan: %s: tx:%s: port %u is net_ring, whose TX feeds its own RX, "
-			"which mcfan polls: every copy would come back as a new frame of its group "
-			"and be sent again, without end; send on another port, or rewrite dst-ip "
-			"or dst-port to a group mcfan has not joined\n", MCFAN_ENGINE_OPTION(inst),
-			args, port);
+	ret = tx_port_of(&a, &port, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "mcfan: %s: tx%s%s: %s\n", MCFAN_ENGINE_OPTION(inst),
+			ret == -ENODEV ? "" : ":", ret == -ENODEV ? "" : args, err);
 		return -EINVAL;
 	}
 	/* every tx output's TX queues on every port are checked at the first configure of a tx
@@ -788,6 +812,7 @@ static const struct mcfan_engine engine_tx = {
 		"copy out of PORT, unchanged or with its destination rewritten",
 	.deliver = tx_deliver,
 	.args_check = tx_args_check,
+	.args_check_probed = tx_args_check_probed,
 	.configure = tx_configure,
 	.release = tx_release,
 	.counters = tx_counters,
