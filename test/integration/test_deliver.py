@@ -330,7 +330,8 @@ def test_refusals():
     t.check_eq(len(warns), 1, f"{tag} one tx stall warning: {warns}")
     t.check(len(warns) == 1 and "port 1 (net_memif0) TX queue 1 has sent nothing for 1000 ms"
             in warns[0] and "tx_full (tx_sent 0): the port's link is down: no net_memif peer "
-            "is connected; connect one with 2 RX queues (e.g. dpdk-testpmd --rxq=2 --txq=2)"
+            "is connected; connect one with 2 RX queues (e.g. dpdk-testpmd --rxq=2 --txq=2; "
+            "a peer in another network namespace needs socket-abstract=no on both sides)"
             in warns[0] and "must have as many RX queues" not in warns[0],
             f"{tag} the warning names the link down, no peer: {warns}")
     t.check_eq(len(re.findall(r"dpdk-dumpcap and dpdk-pdump cannot attach: EAL runs with "

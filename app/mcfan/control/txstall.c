@@ -41,8 +41,9 @@ warn(const struct mcfan_app *app, unsigned int lcore, const struct mcfan_inst_vi
 	    link.link_status == RTE_ETH_LINK_DOWN) {
 		if (memif)
 			snprintf(why, sizeof(why), ": no net_memif peer is connected; connect one "
-				 "with %u RX queues (e.g. dpdk-testpmd --rxq=%u --txq=%u)", txq, txq,
-				 txq);
+				 "with %u RX queues (e.g. dpdk-testpmd --rxq=%u --txq=%u; a peer in "
+				 "another network namespace needs socket-abstract=no on both sides)",
+				 txq, txq, txq);
 		MCFAN_LOG(WARNING, "tx output %s%s%s on lcore %u: port %" PRIu64 " (%s) TX queue %"
 			  PRIu64 " has sent nothing for %u ms and refused %" PRIu64 " copies as "
 			  "tx_full (tx_sent %" PRIu64 "): the port's link is down%s "
