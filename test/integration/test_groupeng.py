@@ -246,6 +246,10 @@ def test_set_engine():
         tel_out = telemetry(a.prefix, "/mcfan/engine_outputs")
         tel_bad = telemetry(a.prefix, f"/mcfan/set_engine,239.9.9.1:{PORT} pcap:/tmp")
         tel_set = telemetry(a.prefix, f"/mcfan/set_engine,239.9.9.1:{PORT} tx:net_tap1")
+        # where each group's copies go now: 239.9.9.1 back on tx, the others on count
+        a.console("show groups")
+        tel_g1 = telemetry(a.prefix, f"/mcfan/groups,239.9.9.1:{PORT}")
+        tel_page = telemetry(a.prefix, "/mcfan/groups")
         # what is missing, as the console says it (trial9: null and no word before)
         tel_miss = [telemetry(a.prefix, c) for c in ("/mcfan/set_engine", "/mcfan/set_engine,2")]
         dump.stop()
@@ -278,6 +282,12 @@ def test_set_engine():
     t.check(isinstance(tel_bad, dict) and tel_bad.get("status") == -95 and
             "is no engine instance of this run" in tel_bad.get("message", ""),
             f"{tag} /mcfan/set_engine refuses an engine with set-up (-ENOTSUP): {tel_bad}")
+    rows = re.findall(r"^  (239\.9\.9\.\d):\d+ .*  output (\d) (\S+)$", out, re.M)
+    t.check_eq(rows[-3:], [("239.9.9.1", "1", "tx:net_tap1"), ("239.9.9.2", "0", "count"),
+                           ("239.9.9.3", "0", "count")],
+               f"{tag} show groups: the output each group's copies go to now")
+    t.check_eq((tel_g1 or {}).get("output"), 1, f"{tag} /mcfan/groups,GROUP: output")
+    t.check_eq((tel_page or {}).get("output"), [1, 0, 0], f"{tag} /mcfan/groups: output column")
     if t.check(isinstance(tel_out, dict), f"{tag} /mcfan/engine_outputs: {tel_out}"):
         t.check_eq({k: tel_out.get(k) for k in ("lcore", "output", "engine", "args")},
                    {"lcore": [2, 2], "output": [0, 1], "engine": ["count", "tx"],
@@ -290,6 +300,8 @@ def test_set_engine():
         return
     t.check_eq(t.group_frames(rep), {(f"239.9.9.{i}", PORT): 200 for i in (1, 2, 3)},
                f"{tag} every frame counted per group")
+    t.check_eq([g.get("output") for g in rep["groups"]], [1, 0, 0],
+               f"{tag} report groups[]: the output of each at the end")
     tot = outputs_check(rep, tag)
     tx, cnt = tot.get(("tx", "net_tap1"), {}), tot.get(("count", ""), {})
     t.check_eq(tx.get("frames", 0) + cnt.get("frames", 0), n,

@@ -67,7 +67,7 @@ KEYS = {
     "/mcfan/msacc/types": {"lcores", "role", "wall_cycles", "busy_bp"} |
                           {s + "_bp" for s in STATES},
     "/mcfan/groups": {"total", "page", "pages", "group", "udp_port", "frames", "bytes",
-                      "n_workers", "copies", "copy_drops", "sources", "sources_cut"},
+                      "n_workers", "copies", "copy_drops", "sources", "sources_cut", "output"},
     "/mcfan/rings": {"rx_lcores", "lcore", "size", "count", "high_water", "enqueued", "drops",
                      "frames"},
     "/mcfan/counters": {"rx_frames", "rx_bytes", "delivered_frames", "copies_offered",
@@ -83,7 +83,7 @@ MSACC_ONE_KEYS = ({"lcore", "role", "wall_cycles", "tsc_hz", "busy_cycles", "bus
                    "ctx_switches_voluntary", "ctx_switches_involuntary"} |
                   {s + "_cycles" for s in STATES} | {s + "_bp" for s in STATES})
 GROUP_ONE_KEYS = {"group", "udp_port", "fanout", "frames", "copies", "copy_drops", "bytes",
-                  "first_rx_tsc", "last_rx_tsc", "workers", "sources"}
+                  "first_rx_tsc", "last_rx_tsc", "workers", "sources", "output"}
 # Columns of the table-shaped replies (parallel arrays, one element a row).
 COLUMNS = {
     "/mcfan/lcores": sorted(KEYS["/mcfan/lcores"]),
@@ -91,7 +91,7 @@ COLUMNS = {
     "/mcfan/msacc/types": ["lcores", "role", "wall_cycles", "busy_bp"] +
                           [s + "_bp" for s in STATES],
     "/mcfan/groups": ["group", "udp_port", "frames", "bytes", "n_workers", "copies",
-                      "copy_drops", "sources"],
+                      "copy_drops", "sources", "output"],
     "/mcfan/rings": ["lcore", "size", "count", "high_water", "enqueued", "drops", "frames"],
 }
 

@@ -29,6 +29,7 @@
 /** Room for one group's sources in show groups: the most, IPv6 in brackets, '+' between. */
 #define SHOW_SOURCES_MAX (MCFAN_IGMP_MAX_SOURCES * (MCFAN_IGMP_ADDR_STR + 3))
 
+/* The group's target workers and, with per-group engines, the output its copies go to. */
 static void
 print_targets(const struct mcfan_app *app, const struct mcfan_group_entry *e)
 {
@@ -36,6 +37,10 @@ print_targets(const struct mcfan_app *app, const struct mcfan_group_entry *e)
 
 	for (t = 0; t < e->n_targets && t < app->n_workers; t++)
 		printf("%s%u", t == 0 ? "" : ",", app->worker_lcore_ids[e->targets[t]]);
+	if (app->n_inst > 1 && e->inst < app->cfg.n_engine_inst)
+		printf("  output %u %s%s%s", e->inst, app->cfg.engine_inst[e->inst].name,
+		       app->cfg.engine_inst[e->inst].args[0] != '\0' ? ":" : "",
+		       app->cfg.engine_inst[e->inst].args);
 	printf("\n");
 }
 
@@ -93,8 +98,8 @@ cmd_show_groups(struct mcfan_console *con, const struct mcfan_console_args *a)
 			goto out;
 		}
 	}
-	printf("  %-46s %-9s %4s %14s %14s %10s %16s  %s\n", "group", "fan-out", "slot", "frames",
-	       "copies", "copy_drops", "bytes", "workers");
+	printf("  %-46s %-9s %4s %14s %14s %10s %16s  %s%s\n", "group", "fan-out", "slot", "frames",
+	       "copies", "copy_drops", "bytes", "workers", app->n_inst > 1 ? "  output" : "");
 	for (i = 0; i < (unsigned int)n; i++) {
 		if (!show[i])
 			continue;
@@ -128,7 +133,8 @@ out:
 
 MCFAN_CONSOLE_COMMAND(show_groups_all, 140, "show groups", cmd_show_groups,
 		      "every joined group (GROUP@SOURCE: source-specific): fan-out, counter slot, "
-		      "frames and bytes counted by workers, target workers",
+		      "frames and bytes counted by workers, target workers, and with per-group "
+		      "engines the output its copies go to",
 		      "show groups");
 
 MCFAN_CONSOLE_COMMAND(show_groups_some, 150, "show groups <groups>", cmd_show_groups,

@@ -786,6 +786,8 @@ report_json_build(struct mcfan_app *app)
 			if (mcfan_bits_test(gv[i].worker_bits, w))
 				json_array_append_new(wl, json_integer(app->worker_lcore_ids[w]));
 		json_object_set_new(o, "workers", wl);
+		/* the engine instance its copies go to (docs/delivery.md "Per-group engines") */
+		json_object_set_new(o, "output", json_integer(gv[i].entry->inst));
 		json_object_set_new(o, "sources", group_sources_json(app, &gv[i]));
 		json_object_set_new(o, "left", json_boolean(gv[i].left));
 		json_object_set_new(o, "left_at_s", gv[i].left ?

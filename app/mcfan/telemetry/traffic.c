@@ -39,6 +39,7 @@ static const struct mcfan_tel_col page_cols[] = {
 	{"frames", RTE_TEL_U64_VAL}, {"bytes", RTE_TEL_U64_VAL},
 	{"n_workers", RTE_TEL_INT_VAL}, {"copies", RTE_TEL_U64_VAL},
 	{"copy_drops", RTE_TEL_U64_VAL}, {"sources", RTE_TEL_STRING_VAL},
+	{"output", RTE_TEL_INT_VAL},
 };
 
 /* Room for one group's sources as a group list writes them: "S+S", IPv6 in brackets. */
@@ -61,7 +62,8 @@ row_bytes(const struct page_row *r)
 	return mcfan_tel_str_bytes(r->group) + mcfan_tel_u64_bytes(g->entry->key.udp_port) +
 	       mcfan_tel_u64_bytes(g->frames) + mcfan_tel_u64_bytes(g->bytes) +
 	       mcfan_tel_u64_bytes(MCFAN_MAX_WORKERS) + mcfan_tel_u64_bytes(g->copies) +
-	       mcfan_tel_u64_bytes(g->copy_drops) + mcfan_tel_str_bytes(r->src);
+	       mcfan_tel_u64_bytes(g->copy_drops) + mcfan_tel_str_bytes(r->src) +
+	       mcfan_tel_u64_bytes(MCFAN_ENGINE_INST_MAX);
 }
 
 /*
@@ -126,6 +128,7 @@ rows_add(const struct mcfan_app *app, struct rte_tel_data *d, struct rte_tel_dat
 		rte_tel_data_add_array_u64(c[5], g->copies);
 		rte_tel_data_add_array_u64(c[6], g->copy_drops);
 		rte_tel_data_add_array_string(c[7], rows[i].src);
+		rte_tel_data_add_array_int(c[8], g->entry->inst);
 	}
 	rte_tel_data_add_dict_u64(d, "sources_cut", cut);
 }
@@ -146,6 +149,7 @@ group_one(const struct mcfan_app *app, const struct mcfan_group_view *g, struct 
 	rte_tel_data_add_dict_u64(d, "copies", g->copies);
 	rte_tel_data_add_dict_u64(d, "copy_drops", g->copy_drops);
 	rte_tel_data_add_dict_u64(d, "bytes", g->bytes);
+	rte_tel_data_add_dict_int(d, "output", g->entry->inst);
 	rte_tel_data_add_dict_u64(d, "first_rx_tsc", g->first_tsc);
 	rte_tel_data_add_dict_u64(d, "last_rx_tsc", g->last_tsc);
 	wl = mcfan_tel_array(RTE_TEL_INT_VAL);
