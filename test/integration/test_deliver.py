@@ -755,6 +755,8 @@ BAD_ENGINE = [
     ("tx:0,dst-mac=02:00:00:00:00", "--worker-engine: tx: dst-mac '02:00:00:00:00' is not a "
      "MAC address (XX:XX:XX:XX:XX:XX)"),
     ("tx:0,dst-ip=239.1.1", "--worker-engine: tx: dst-ip '239.1.1' is not an IPv4 address"),
+    ("tx:0,dst-mac=00:00:00:00:00:00", "--worker-engine: tx: dst-mac '00:00:00:00:00:00' is "
+     "not a destination (all zero, as dst-ip 0.0.0.0 is none)"),
     ("tx:0,dst-port=65536", "--worker-engine: tx: dst-port '65536' is not a UDP port "
      "(1..65535)"),
     ("tx:0,ttl=3", "--worker-engine: tx: 'ttl' is not a tx argument (dst-mac, dst-ip, "

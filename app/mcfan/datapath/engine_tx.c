@@ -171,6 +171,11 @@ tx_parse(const char *args, struct tx_args *a, char *err, size_t len)
 					 "(XX:XX:XX:XX:XX:XX)", val);
 				return -EINVAL;
 			}
+			if (rte_is_zero_ether_addr(&a->mac)) {
+				snprintf(err, len, "dst-mac '%s' is not a destination (all zero, "
+					 "as dst-ip 0.0.0.0 is none)", val);
+				return -EINVAL;
+			}
 			a->rw_mac = true;
 		} else if (strcmp(tok[i], "dst-ip") == 0) {
 			if (inet_pton(AF_INET, val, &in) != 1) {
