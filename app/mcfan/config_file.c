@@ -53,13 +53,28 @@ cfg_section_known(const struct mcfan_cfg_keys *keys, const char *name)
 	return NULL;
 }
 
+/* Cut the comment off a key line: a ';' or '#' after a blank (or first) starts one, as in
+ * "ring-size = 64 ; 64 slots"; one inside a value ("pcap:/cap#1") is the value's. */
+static void
+cfg_uncomment(char *p)
+{
+	char *c;
+
+	for (c = p; *c != '\0'; c++) {
+		if ((*c == ';' || *c == '#') && (c == p || c[-1] == ' ' || c[-1] == '\t')) {
+			*c = '\0';
+			return;
+		}
+	}
+}
+
 /*
  * Read a config file into an rte_cfgfile made empty by the caller, one line at a time, so
  * that every error names its line and no limit of rte_cfgfile_load() (22.11: lines of at
  * most CFG_NAME_LEN + CFG_VALUE_LEN + 3 characters, ';' comments only, values cut at
  * CFG_VALUE_LEN - 1 characters without a word) can change what a line means. Every line
- * must be blank, a comment (starting with ';' or '#'; a ';' or '#' later in a line starts a
- * comment too), "[mcfan]" or another known section's header, or "key = value"; no key
+ * must be blank, a comment (starting with ';' or '#'; a ';' or '#' after a blank later in a
+ * line starts a comment too, one inside a value is the value's), "[mcfan]" or another known section's header, or "key = value"; no key
  * before a section, no key twice in a section. lines[i], names[i] and sects[i] receive the
  * line, the name and the section of the i-th key; *n_out the number of keys.
  */
@@ -125,7 +140,7 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 			cur = known;
 			continue;
 		}
-		p[strcspn(p, ";#")] = '\0';
+		cfg_uncomment(p);
 		eq = strchr(p, '=');
 		if (eq == NULL) {
 			if (keys->kind(cfg_trim(p, p + strlen(p))) == MCFAN_CFG_KEY_FLAG)

@@ -309,6 +309,13 @@ def test_config_file():
     t.check(rep is not None and rings == [64] and len(rep["groups"]) == 5,
             f"config comments: ring-size 64 and 5 groups ({rings}, "
             f"{rep and len(rep['groups'])})")
+    # a '#' or ';' inside a value (no blank before it) is the value's: before, pcap:/cap#1
+    # silently became pcap:/cap; here report-json = DIR/rep#1;x.json is written there
+    want = os.path.join(TMP, "rep#1;x.json")
+    path = cfg(f"[mcfan]\ngroups = 239.9.9.1:3999 # one group\nreport-json = {want}\n")
+    rc, out, err = run(eal(), ["--config", path, "--duration", "0.3"])
+    t.check(rc == 0 and os.path.exists(want) and not os.path.exists(os.path.join(TMP, "rep")),
+            f"config: '#' and ';' inside a value kept: {rc}, {err.strip()[-200:]!r}")
     # a value over rte_cfgfile's 255 characters: refused with the file and the line
     groups = ",".join(f"239.1.{i // 200}.{i % 200 + 1}" for i in range(30)) + ":12345"
     path = cfg(f"[mcfan]\nburst = 8\ngroups = {groups}\n")
