@@ -776,10 +776,11 @@ mold_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64
 	return 0;
 }
 
-/* Parse and track one datagram; fate (may be NULL) as track(). */
+/* Parse and track one datagram; fate (may be NULL) as track(). On 0, *seq_out and
+ * *count_out are the numbers it brought: [seq, seq + count) (count 0: a heartbeat). */
 static int
 datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t now_ns,
-	 enum fate *fate, uint64_t *seq_out)
+	 enum fate *fate, uint64_t *seq_out, uint32_t *count_out)
 {
 	const struct mcfan_feed_spec *s = &g->spec;
 	uint64_t seq = 0, raw;
@@ -831,6 +832,7 @@ datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t no
 		return ret;
 	track(g, seq, count, now_ns, fate);
 	*seq_out = seq;
+	*count_out = count;
 	return 0;
 }
 
@@ -925,10 +927,11 @@ mcfan_feed_group_datagram(struct mcfan_feed_group *g, const uint8_t *payload, ui
 			  uint64_t now_ns)
 {
 	uint64_t seq;
+	uint32_t count;
 	int ret;
 
 	rte_seqcount_write_begin(&g->seq);
-	ret = datagram(g, payload, len, now_ns, NULL, &seq);
+	ret = datagram(g, payload, len, now_ns, NULL, &seq, &count);
 	if (ret < 0)
 		g->c.malformed++;
 	rte_seqcount_write_end(&g->seq);
@@ -1142,24 +1145,33 @@ mcfan_feed_arb_datagram(struct mcfan_feed_arb *a, unsigned int line, const uint8
 {
 	struct tracker *t = &a->g.t;
 	enum fate f = FATE_DUP;
-	uint64_t seq = 0, skew;
+	uint64_t seq = 0, s, skew;
+	uint32_t count = 0;
 	unsigned int other = line ^ 1u, sign, i;
 	int ret;
 
 	if (line > 1)
 		return -EINVAL;
 	rte_seqcount_write_begin(&a->g.seq);
-	ret = datagram(&a->g, payload, len, now_ns, &f, &seq);
-	if (ret < 0) {
+	ret = datagram(&a->g, payload, len, now_ns, &f, &seq, &count);
+	if (ret < 0)
 		a->g.c.malformed++;
-	} else if (ret == 0 && t->started && t->next - seq <= t->cap && seq >= t->base) {
-		i = (unsigned int)(seq & t->mask);
-		if (f != FATE_DUP) {
+	/*
+	 * Each number the datagram brought (a MoldUDP64 datagram: every message; a heartbeat:
+	 * none) that the bitmap still holds. A number no line had before went on from this
+	 * line (the merged bitmap is the union of the lines' bitmaps, so this is the merged
+	 * fate of each number); one only the other line had is an arbitration duplicate.
+	 */
+	for (s = seq; ret == 0 && t->started && s - seq < count; s++) {
+		if (t->next - s > t->cap || s < t->base)
+			continue;
+		i = (unsigned int)(s & t->mask);
+		if (!bit_get(t->line_bits[line], t->mask, s) &&
+		    !bit_get(t->line_bits[other], t->mask, s)) {
 			t->line[line].first_arrivals++;
 			t->first_ns[i] = now_ns;
 			t->first_line[i] = (uint8_t)line;
-		} else if (!bit_get(t->line_bits[line], t->mask, seq) &&
-			   bit_get(t->line_bits[other], t->mask, seq) &&
+		} else if (!bit_get(t->line_bits[line], t->mask, s) &&
 			   t->first_line[i] == other) {
 			/* the other line had it first: an arbitration duplicate; skew B - A */
 			t->line[line].arb_duplicates++;
@@ -1168,7 +1180,7 @@ mcfan_feed_arb_datagram(struct mcfan_feed_arb *a, unsigned int line, const uint8
 			t->skew_hist[sign][log2_bucket(skew, MCFAN_FEED_SKEW_BUCKETS)]++;
 			t->skew_max_ns[sign] = RTE_MAX(t->skew_max_ns[sign], skew);
 		}
-		bit_set(t->line_bits[line], t->mask, seq);
+		bit_set(t->line_bits[line], t->mask, s);
 	}
 	arb_publish(a);
 	rte_seqcount_write_end(&a->g.seq);

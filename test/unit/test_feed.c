@@ -561,6 +561,60 @@ test_arb(void)
 	CHECK(mcfan_feed_arb_create(&s, &params_default, 0) == NULL, "no arb for mpegts");
 }
 
+static void
+mold_arb_send(struct mcfan_feed_arb *a, unsigned int line, uint64_t seq, uint16_t count,
+	      uint64_t t_ns)
+{
+	uint8_t p[64] = {0};
+
+	memcpy(p, "SESSION001", 10);
+	put_be(p + 10, seq, 8);
+	put_be(p + 18, count, 2);
+	CHECK_EQ_INT(mcfan_feed_arb_datagram(a, line, p, sizeof(p), t_ns), 0);
+}
+
+/*
+ * A/B of MoldUDP64 lines whose datagrams carry several messages: every message counts in
+ * each line's first_arrivals, arb_duplicates and missed, not only a datagram's first one,
+ * and a heartbeat (count 0) brings no message. Before: only the first message of a datagram
+ * was marked as the line's, so a line that had every message was said to miss two of three,
+ * first_arrivals and arb_duplicates counted datagrams, and a heartbeat was a first arrival.
+ */
+static void
+test_arb_mold(void)
+{
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_arb *a;
+	struct mcfan_feed_arb_counters c;
+	uint64_t i;
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse("moldudp64", &s, NULL, 0), 0);
+	a = mcfan_feed_arb_create(&s, &params_default, 0);
+	CHECK(a != NULL, "arb create");
+	/* 10 datagrams of 3 messages (1..30); A lacks the one of 7..9, B the one of 16..18 */
+	for (i = 0; i < 10; i++) {
+		if (i != 2)
+			mold_arb_send(a, 0, 1 + 3 * i, 3, (i * 10 + 1) * MS);
+		if (i != 5)
+			mold_arb_send(a, 1, 1 + 3 * i, 3, (i * 10 + 3) * MS);
+	}
+	mold_arb_send(a, 0, 31, 0, 200 * MS); /* heartbeat: 31 is next */
+	mold_arb_send(a, 1, 31, 0, 201 * MS);
+	mcfan_feed_arb_tick(a, 10000 * MS);
+	CHECK_EQ_INT(mcfan_feed_arb_read(a, &c), 0);
+	CHECK_EQ_INT(c.merged.expected, 30);
+	CHECK_EQ_INT(c.merged.received, 30);
+	CHECK_EQ_INT(c.merged.lost, 0);
+	CHECK_EQ_INT(c.line[0].first_arrivals, 27);
+	CHECK_EQ_INT(c.line[1].first_arrivals, 3);    /* 7..9 */
+	CHECK_EQ_INT(c.line[1].arb_duplicates, 24);   /* all but 7..9 and 16..18 */
+	CHECK_EQ_INT(c.line[0].arb_duplicates, 0);
+	CHECK_EQ_INT(c.line[0].missed, 3);
+	CHECK_EQ_INT(c.line[1].missed, 3);
+	CHECK_EQ_INT(c.skew_hist[0][20], 24);         /* B - A = 2 ms, per message */
+	mcfan_feed_arb_free(a);
+}
+
 int
 main(void)
 {
@@ -574,5 +628,6 @@ main(void)
 	test_generic();
 	test_generic64();
 	test_arb();
+	test_arb_mold();
 	return unit_summary("feed");
 }
