@@ -798,7 +798,12 @@ datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t no
 			return -EINVAL;
 		raw = (load_be(p + 12, 4) << 32) | load_be(p, 4);
 		if ((int64_t)raw < 0) {
+			/* -(next number): a heartbeat for the merged stream (both lines may have
+			 * lost the tail); its session goes on, as the other line's copies may
+			 * still come */
 			g->c.ends++;
+			if (g->t.started)
+				track(g, UINT64_C(0) - raw, 0, now_ns, NULL);
 			return 1;
 		}
 		seq = raw;

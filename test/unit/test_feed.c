@@ -615,6 +615,49 @@ test_arb_mold(void)
 	mcfan_feed_arb_free(a);
 }
 
+/*
+ * A/B of iperf2 lines that both lose the tail of a test: the end-of-test datagram says
+ * which number is next (-(next)), so the merged stream knows the tail it never got, as
+ * each line's own feed does. Before: the merged stream ignored the end datagram and
+ * counted expected 18, lost 0 where both lines had lost 19 and 20.
+ */
+static void
+test_arb_end(void)
+{
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_arb *a;
+	struct mcfan_feed_arb_counters c;
+	int64_t i;
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
+	a = mcfan_feed_arb_create(&s, &params_default, 0);
+	CHECK(a != NULL, "arb create");
+	/* 1..20 sent; A has 1..17, B 1..18; both get the end -(21) */
+	for (i = 1; i <= 20; i++) {
+		if (i <= 17)
+			arb_send(a, 0, i, (uint64_t)i * MS);
+		if (i <= 18)
+			arb_send(a, 1, i, (uint64_t)i * MS + MS / 2);
+	}
+	arb_send(a, 0, -21, 30 * MS);
+	arb_send(a, 1, -21, 31 * MS);
+	CHECK_EQ_INT(mcfan_feed_arb_read(a, &c), 0);
+	CHECK_EQ_INT(c.merged.expected, 20);
+	CHECK_EQ_INT(c.merged.pending, 2);
+	mcfan_feed_arb_tick(a, 10000 * MS);
+	CHECK_EQ_INT(mcfan_feed_arb_read(a, &c), 0);
+	CHECK_EQ_INT(c.merged.expected, 20);
+	CHECK_EQ_INT(c.merged.received, 18);
+	CHECK_EQ_INT(c.merged.lost, 2);                /* 19, 20: both lines missed them */
+	CHECK_EQ_INT(c.merged.pending, 0);
+	CHECK_EQ_INT(c.merged.ends, 2);
+	CHECK_EQ_INT(c.line[0].missed, 3);             /* 18, 19, 20 */
+	CHECK_EQ_INT(c.line[1].missed, 2);
+	CHECK_EQ_INT(c.line[0].first_arrivals, 17);
+	CHECK_EQ_INT(c.line[1].first_arrivals, 1);
+	mcfan_feed_arb_free(a);
+}
+
 int
 main(void)
 {
@@ -629,5 +672,6 @@ main(void)
 	test_generic64();
 	test_arb();
 	test_arb_mold();
+	test_arb_end();
 	return unit_summary("feed");
 }
