@@ -665,7 +665,7 @@ iperf2_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint
 		g->c.ends++;
 		if (!g->t.ended && g->t.started) {
 			/* -(next number): a heartbeat, then the test is over */
-			track(g, (uint64_t)-id, 0, now_ns, NULL);
+			track(g, UINT64_C(0) - (uint64_t)id, 0, now_ns, NULL);
 			session_end(g);
 			g->t.ended = true;
 		}

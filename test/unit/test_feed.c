@@ -658,6 +658,36 @@ test_arb_end(void)
 	mcfan_feed_arb_free(a);
 }
 
+/*
+ * An iperf2 end-of-test datagram whose -(next number) is INT64_MIN (id 0, id2 0x80000000):
+ * taken as an end that names 2^63 next (a jump: a reset), with no signed overflow. Before:
+ * the negation of INT64_MIN, undefined behaviour (an abort under the sanitizer pass).
+ */
+static void
+test_iperf2_end_min(void)
+{
+	struct mcfan_feed_group *g = make("iperf2", &params_default);
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_arb *a;
+	struct mcfan_feed_counters c;
+	int64_t i;
+
+	for (i = 1; i <= 3; i++)
+		iperf2_send(g, i, (uint64_t)i * MS);
+	iperf2_send(g, INT64_MIN, 4 * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.ends, 1);
+	CHECK_EQ_INT(c.resets, 1);
+	CHECK_EQ_INT(c.received, 3);
+	mcfan_feed_group_free(g);
+	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
+	a = mcfan_feed_arb_create(&s, &params_default, 0);
+	CHECK(a != NULL, "arb create");
+	arb_send(a, 0, 1, MS);
+	arb_send(a, 1, INT64_MIN, 2 * MS);
+	mcfan_feed_arb_free(a);
+}
+
 int
 main(void)
 {
@@ -673,5 +703,6 @@ main(void)
 	test_arb();
 	test_arb_mold();
 	test_arb_end();
+	test_iperf2_end_min();
 	return unit_summary("feed");
 }
