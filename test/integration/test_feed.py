@@ -152,6 +152,9 @@ CONSOLE_SCRIPT = """wait 400
 show feed
 show feed gaps 239.9.9.1:3999
 set seq 239.9.9.1:3999 rtpx
+set seq 239.9.9.1:3999
+set seq 239.9.9.1:3999 RTP
+help set seq
 set pair 239.9.9.1:3999
 set seq 239.9.9.9:3999 rtp
 show feed gaps 239.9.9.7:3999
@@ -194,6 +197,16 @@ def test_rtp():
                [(65530, 65530, 1), (65536 + 5, 65536 + 7, 3), (65536 + 40, 65536 + 40, 0)],
                "console: show feed gaps: first, last (extended), lost, oldest first")
     t.check("set seq: 'rtpx' is not a sequence kind" in out, "console: a bad kind is named")
+    # the kind word is <kind>, not an idle <policy> with a backoff:short example; a kind in
+    # capitals reaches the kind's own parser (before: "missing <policy> (a name, e.g.
+    # backoff:short)", "'RTP' is not <policy> (...)", help "set seq <groups> <policy>")
+    t.check("error: set seq 239.9.9.1:3999: missing <kind> (a sequence kind: iperf2, "
+            "rtp[:HZ], mpegts, moldudp64, OFFSET:WIDTH:be, OFFSET:WIDTH:le or off)" in out,
+            f"console: set seq without a kind names <kind>:\n{out[-3000:]}")
+    t.check("error: set seq: 'RTP' is not a sequence kind: iperf2, rtp," in out,
+            "console: a kind in capitals is named as a sequence kind")
+    t.check("set seq <groups> <kind>\n" in out and "<policy>" not in out,
+            "console: help set seq shows <kind>")
     t.check("set pair: '239.9.9.1:3999' is not two groups" in out,
             "console: set pair of one group is refused")
     t.check("set seq: group 239.9.9.9:3999 is not joined" in out,

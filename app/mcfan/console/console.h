@@ -41,6 +41,7 @@ struct mcfan_console_args {
 	const char *groups;  /**< `<groups>`: a group list (hex digits . : [ ] - , @ +) */
 	const char *list;    /**< `<list>`: an lcore list (digits - ,) */
 	const char *policy;  /**< `<policy>`: a name (lower-case letters, digits _ :) */
+	const char *kind;    /**< `<kind>`: a sequence kind (docs/feed.md), any printable word */
 	const char *lcore;   /**< `<lcore>`: decimal digits */
 	const char *port;    /**< `<port>`: decimal digits */
 	const char *ms;      /**< `<ms>`: decimal digits, milliseconds */

@@ -29,10 +29,10 @@ cmd_set_seq(struct mcfan_console *con, const struct mcfan_console_args *a)
 	char msg[MCFAN_CTL_MSG_MAX];
 
 	return mcfan_console_result(con, mcfan_ctl_set_seq(mcfan_console_app(con), a->groups,
-							   a->policy, msg, sizeof(msg)), msg);
+							   a->kind, msg, sizeof(msg)), msg);
 }
 
-MCFAN_CONSOLE_COMMAND(set_seq, 450, "set seq <groups> <policy>", cmd_set_seq,
+MCFAN_CONSOLE_COMMAND(set_seq, 450, "set seq <groups> <kind>", cmd_set_seq,
 		      "give joined groups a sequence extractor (iperf2, rtp[:HZ], mpegts, "
 		      "moldudp64, OFFSET:WIDTH:be|le) or none (off); counters from zero",
 		      "set seq 239.9.9.1-10:3999 iperf2");

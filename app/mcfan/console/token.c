@@ -35,6 +35,7 @@ static const struct arg_name {
 	{"groups", CONSOLE_ARG_GROUPS, offsetof(struct mcfan_console_args, groups)},
 	{"list", CONSOLE_ARG_LIST, offsetof(struct mcfan_console_args, list)},
 	{"policy", CONSOLE_ARG_WORD, offsetof(struct mcfan_console_args, policy)},
+	{"kind", CONSOLE_ARG_KIND, offsetof(struct mcfan_console_args, kind)},
 	{"lcore", CONSOLE_ARG_UINT, offsetof(struct mcfan_console_args, lcore)},
 	{"port", CONSOLE_ARG_UINT, offsetof(struct mcfan_console_args, port)},
 	{"ms", CONSOLE_ARG_UINT, offsetof(struct mcfan_console_args, ms)},
@@ -103,6 +104,10 @@ arg_kind_text(enum console_arg_kind k)
 		return "groups, e.g. 239.9.9.1-10:3999";
 	case CONSOLE_ARG_WORD:
 		return "a name, e.g. backoff:short";
+	case CONSOLE_ARG_KIND:
+		/* no '|': describe_next() takes it for alternatives */
+		return "a sequence kind: iperf2, rtp[:HZ], mpegts, moldudp64, OFFSET:WIDTH:be, "
+		       "OFFSET:WIDTH:le or off";
 	default:
 		return "lcores, e.g. 2,4-5";
 	}
@@ -121,6 +126,8 @@ arg_char_ok(enum console_arg_kind k, char c)
 		return c == '-' || c == ',';
 	case CONSOLE_ARG_WORD:
 		return (c >= 'a' && c <= 'z') || c == '_' || c == ':';
+	case CONSOLE_ARG_KIND:
+		return c > ' ' && c < 0x7f;
 	default:
 		return false;
 	}

@@ -33,6 +33,8 @@ enum console_arg_kind {
 	CONSOLE_ARG_GROUPS, /**< group list characters: hex digits . : [ ] - , */
 	CONSOLE_ARG_LIST,   /**< lcore list: digits - , */
 	CONSOLE_ARG_WORD,   /**< a name such as an idle policy: lower-case letters, digits _ : */
+	CONSOLE_ARG_KIND,   /**< a sequence kind: any printable word (the handler's parser says
+			     *   what is wrong with it) */
 	CONSOLE_ARG_REST,   /**< the rest of the line (`<name>...`) */
 };
 
