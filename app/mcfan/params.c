@@ -246,6 +246,7 @@ set_seq(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	char buf[MCFAN_SEQ_RULE_LEN * 4], msg[ERR_MAX], *item, *save = NULL, *eq;
 	struct mcfan_flow_key *keys;
 	struct mcfan_feed_spec spec;
+	unsigned int rules = 0;
 	int n;
 
 	if (strlen(v) >= sizeof(buf)) {
@@ -283,6 +284,13 @@ set_seq(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 			goto bad;
 		}
 		snprintf(cfg->seq_rules[cfg->n_seq_rules++], MCFAN_SEQ_RULE_LEN, "%s", item);
+		rules++;
+	}
+	if (rules == 0) {
+		/* an unset shell variable: say so, as --groups '' does */
+		snprintf(err, len, "--seq: no rule in '%.64s': give GROUPS=KIND (e.g. "
+			 "239.9.9.1-10:3999=iperf2)", v);
+		goto bad;
 	}
 	free(keys);
 	return 0;
@@ -297,6 +305,7 @@ set_seq_pair(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
 	char buf[MCFAN_SEQ_RULE_LEN * 4], msg[ERR_MAX], *item, *save = NULL;
 	struct mcfan_flow_key keys[3];
+	unsigned int pairs = 0;
 	int n;
 
 	if (strlen(v) >= sizeof(buf)) {
@@ -318,6 +327,12 @@ set_seq_pair(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 			return -EINVAL;
 		}
 		snprintf(cfg->seq_pairs[cfg->n_seq_pairs++], MCFAN_SEQ_RULE_LEN, "%s", item);
+		pairs++;
+	}
+	if (pairs == 0) {
+		snprintf(err, len, "--seq-pair: no pair in '%.64s': give two groups A,B (e.g. "
+			 "239.9.9.1:3999,239.9.9.2:3999)", v);
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -770,6 +770,21 @@ def test_bad_input():
         t.check(not os.path.exists(t.runtime_dir(eal)), f"{what}: no runtime directory")
         t.check("mcfan report" not in out, f"{what}: no report")
         t.remove_runtime_dir(eal)
+    # an empty --seq or --seq-pair (an unset shell variable) is refused as --groups '' is
+    # (before: taken as no rule, the run went on without feed quality and said nothing)
+    for app, words in ((["--seq", ""], "--seq: no rule in '': give GROUPS=KIND (e.g. "
+                        "239.9.9.1-10:3999=iperf2)"),
+                       (["--seq", "  "], "--seq: no rule in '  ': give GROUPS=KIND"),
+                       (["--seq", f"239.9.9.1-2:{PORT}=iperf2", "--seq-pair", ""],
+                        "--seq-pair: no pair in '': give two groups A,B (e.g. "
+                        "239.9.9.1:3999,239.9.9.2:3999)")):
+        what = f"empty {app[-2]} {app[-1]!r}"
+        rc, out, err, _ = t.run_mcfan(eal, ["--groups", f"239.9.9.1-2:{PORT}", *app,
+                                            "--duration", "0.2"], report=False)
+        t.check_eq(rc, 2, f"{what}: exit 2")
+        t.check(words in err and not t.eal_lines(err) and "mcfan report" not in out,
+                f"{what}: named before EAL ({err[-300:]})")
+        t.remove_runtime_dir(eal)
     mp = ["--groups", f"239.9.9.1-2:{PORT}", "--seq", f"239.9.9.1-2:{PORT}=mpegts",
           "--seq-pair", f"239.9.9.1:{PORT},239.9.9.2:{PORT}"]
     rc, _, err, _ = t.run_mcfan(eal, mp, report=False)
