@@ -235,6 +235,13 @@ mcfan_group_parse(const char *text, struct mcfan_flow_key *out, unsigned int max
 	if (strlen(text) >= sizeof(buf)) {
 		return mcfan_err_set(err, err_len, -EINVAL, "group '%.40s...': too long", text);
 	}
+	if (strchr(text, '@') != NULL) {
+		/* source-specific groups (GROUP@SOURCE) are split off before this parser by
+		 * --groups and join only; elsewhere the group alone is meant */
+		return mcfan_err_set(err, err_len, -EINVAL, "group '%s': a source (@SOURCE) is "
+				     "not taken here: give the group without it (%.*s)", text,
+				     (int)strcspn(text, "@"), text);
+	}
 	strcpy(buf, text);
 	if (buf[0] == '[')
 		return parse_ipv6_item(buf, text, out, max, err, err_len);

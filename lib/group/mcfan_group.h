@@ -99,7 +99,8 @@ int mcfan_fanout_parse(const char *text);
  *   Size of err in bytes.
  * @return
  *   Number of keys written (>= 1), -EINVAL for bad syntax, a non-multicast
- *   address, a port outside 1..65535 or a decreasing range, -E2BIG if the
+ *   address, a port outside 1..65535, a decreasing range or a source-specific item
+ *   (GROUP@SOURCE: split off first, mcfan_igmp_ssm_split()), -E2BIG if the
  *   item names more groups than max.
  */
 int mcfan_group_parse(const char *text, struct mcfan_flow_key *out, unsigned int max,

@@ -286,6 +286,18 @@ test_parse_bad(void)
 	expect_bad(true, "239.9.9.1,", KEYS_MAX, -EINVAL, "239.9.9.1,");
 	expect_bad(true, ",239.9.9.1", KEYS_MAX, -EINVAL, ",239.9.9.1");
 	expect_bad(true, "239.9.9.1,,239.9.9.2", KEYS_MAX, -EINVAL, "239.9.9.1,,239.9.9.2");
+	/* A source-specific item where only groups are taken (--seq, set pair, show feed gaps):
+	 * the source is named, not the port (before: "UDP port must be a decimal number"). */
+	expect_bad(false, "239.9.9.1:5000@198.18.0.1", KEYS_MAX, -EINVAL,
+		   "group '239.9.9.1:5000@198.18.0.1': a source (@SOURCE) is not taken here: "
+		   "give the group without it (239.9.9.1:5000)");
+	expect_bad(true, "239.9.9.2:5000,239.9.9.1:5000@198.18.0.1+198.18.0.3", KEYS_MAX,
+		   -EINVAL, "a source (@SOURCE) is not taken here: give the group without it "
+		   "(239.9.9.1:5000)");
+	expect_bad(false, "239.9.9.1@198.18.0.1", KEYS_MAX, -EINVAL,
+		   "give the group without it (239.9.9.1)");
+	expect_bad(false, "[ff3e::1]:5000@[2001:db8::1]", KEYS_MAX, -EINVAL,
+		   "give the group without it ([ff3e::1]:5000)");
 	/* A bad item in the middle of a list is named. */
 	expect_bad(true, "239.9.9.1,10.0.0.1,239.9.9.2", KEYS_MAX, -EINVAL, "10.0.0.1");
 	expect_bad(true, "[ff3e::1]:5000,[fe80::1]", KEYS_MAX, -EINVAL, "[fe80::1]");
