@@ -363,6 +363,40 @@ def test_ab():
             "ab: the text report has no console pair lines")
 
 
+def test_ab_skew():
+    """Line B ahead of line A on every number (200 frames of another group between B's copy
+    and A's, so they come in different RX bursts): show feed's skew line shows the B-earlier
+    side, negative, as the report's line A has it. Before: "skew B-A: p50 +0.0 us, p99 +0.0 us
+    (B later 0, B earlier 40)", the B-later side only."""
+    fill = [t.udp4_frame("239.9.9.99", PORT, b"f" * 18)] * 200
+    fr = []
+    for s in range(1, 41):
+        fr += [t.udp4_frame("239.9.9.12", PORT, iperf2_payload(s)), *fill,
+               t.udp4_frame("239.9.9.11", PORT, iperf2_payload(s))]
+    d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    atexit.register(shutil.rmtree, d, ignore_errors=True)
+    script = os.path.join(d, "console.txt")
+    with open(script, "w") as f:
+        f.write("wait 700\nshow feed\n")
+    rep, out = run_pcap("abskew", fr, ["--groups", f"239.9.9.11-12:{PORT}",
+                                       "--seq", f"239.9.9.11-12:{PORT}=iperf2",
+                                       "--seq-pair", f"239.9.9.11:{PORT},239.9.9.12:{PORT}",
+                                       "--cmdline-file", script])
+    os.unlink(script)
+    os.rmdir(d)
+    if rep is None:
+        return
+    a = rep["feed_pairs"][0]["lines"][0]
+    t.check(a["arb_duplicates"] == 40 and a["skew_p50_ns"] > 0,
+            f"ab skew: line A came later on every number, with a skew: {a}")
+    m = re.search(r"skew B-A: B later 0: p50 \+0\.0 us, p99 \+0\.0 us; B earlier 40: "
+                  r"p50 (-[0-9.]+) us, p99 (-[0-9.]+) us", out)
+    if t.check(m is not None, f"ab skew: show feed shows the B-earlier side:\n{out[-2500:]}"):
+        t.check_eq((float(m.group(1)), float(m.group(2))),
+                   (-round(a["skew_p50_ns"] / 1000, 1), -round(a["skew_p99_ns"] / 1000, 1)),
+                   "ab skew: show feed's B-earlier p50, p99 = the report's line A's, negative")
+
+
 # ---- --seq repeated ----
 
 def test_seq_repeat():
@@ -1007,6 +1041,7 @@ def main():
     test_mpegts()
     test_moldudp64()
     test_ab()
+    test_ab_skew()
     test_clear()
     test_live()
     print(f"feed: {time.monotonic() - t0:.1f} s", flush=True)

@@ -58,7 +58,8 @@ cmd_show_feed(struct mcfan_console *con, const struct mcfan_console_args *a)
 	struct mcfan_feed_view *v;
 	struct mcfan_feed_pair_view *pv;
 	char text[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX], warn[MCFAN_CTL_MSG_MAX];
-	unsigned int n, i, np, l;
+	unsigned int n, i, np, l, k;
+	double q[2][2];
 
 	RTE_SET_USED(a);
 	v = mcfan_console_calloc(con, "show feed", MCFAN_MAX_GROUPS, sizeof(*v));
@@ -96,13 +97,17 @@ cmd_show_feed(struct mcfan_console *con, const struct mcfan_console_args *a)
 			printf("  line %c: first arrivals %" PRIu64 ", missed %" PRIu64 "\n",
 			       l == 0 ? 'A' : 'B', pv[i].c.line[l].first_arrivals,
 			       pv[i].c.line[l].missed);
-		printf("  skew B-A: p50 %+.1f us, p99 %+.1f us (B later %" PRIu64 ", B earlier %"
-		       PRIu64 ")\n",
-		       (double)mcfan_feed_skew_quantile_ns(pv[i].c.skew_hist[0],
-							   pv[i].c.skew_max_ns[0], 500) / NS_PER_US,
-		       (double)mcfan_feed_skew_quantile_ns(pv[i].c.skew_hist[0],
-							   pv[i].c.skew_max_ns[0], 990) / NS_PER_US,
-		       pv[i].c.line[1].arb_duplicates, pv[i].c.line[0].arb_duplicates);
+		/* both sides: hist 0 holds the numbers B brought later (B - A > 0), hist 1
+		 * those B brought earlier (B - A < 0, shown negative) */
+		for (l = 0; l < 2; l++)
+			for (k = 0; k < 2; k++)
+				q[l][k] = (double)mcfan_feed_skew_quantile_ns(
+					pv[i].c.skew_hist[l], pv[i].c.skew_max_ns[l],
+					k == 0 ? 500 : 990) / NS_PER_US;
+		printf("  skew B-A: B later %" PRIu64 ": p50 %+.1f us, p99 %+.1f us; B earlier %"
+		       PRIu64 ": p50 %+.1f us, p99 %+.1f us\n", pv[i].c.line[1].arb_duplicates,
+		       q[0][0], q[0][1], pv[i].c.line[0].arb_duplicates,
+		       q[1][0] == 0 ? 0.0 : -q[1][0], q[1][1] == 0 ? 0.0 : -q[1][1]);
 	}
 	printf("%u group%s with a sequence extractor, %u pair%s (docs/feed.md)\n", n,
 	       n == 1 ? "" : "s", np, np == 1 ? "" : "s");
