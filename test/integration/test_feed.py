@@ -397,6 +397,38 @@ def test_ab_skew():
                    "ab skew: show feed's B-earlier p50, p99 = the report's line A's, negative")
 
 
+def test_set_seq_workers():
+    """set seq of groups that two workers track names both (partition puts 239.9.9.1,3,5 on
+    one worker and 2,4,6 on the other). Before: "tracked by worker lcore 2 (the first)", as if
+    all six were on lcore 2 (which set pair, one worker a pair, cares about)."""
+    d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    atexit.register(shutil.rmtree, d, ignore_errors=True)
+    script = os.path.join(d, "console.txt")
+    with open(script, "w") as f:
+        f.write(f"set seq 239.9.9.1-6:{PORT} rtp\nset seq 239.9.9.1:{PORT},239.9.9.3:{PORT} iperf2\n"
+                "show feed\n")
+    fr = [t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)) for s in range(1, 4)]
+    rep, out = run_pcap("seqworkers", fr, ["--groups", f"239.9.9.1-6:{PORT}",
+                                           "--cmdline-file", script],
+                        lcores="0@0,1@1,2@1,3@1")
+    os.unlink(script)
+    os.rmdir(d)
+    if rep is None:
+        return
+    # show feed's rows (group, kind, lcore, ...) come before the report's (no lcore column)
+    rows = dict(re.findall(r"^  (239\.9\.9\.\d:\d+)\s+\S+\s+(\d+)\s", out, re.M)[:6])
+    want = ",".join(sorted({rows[g] for g in rows}, key=int))
+    t.check(len(rows) == 6 and "," in want, f"set seq workers: show feed's lcores {rows}")
+    t.check(f"seq rtp for 239.9.9.1:{PORT} .. 239.9.9.6:{PORT} (6 groups): counters from zero, "
+            f"tracked by worker lcores {want}\n" in out,
+            f"set seq workers: the reply names every tracking lcore ({want}):\n{out[-2500:]}")
+    t.check(f"seq iperf2 for 239.9.9.1:{PORT} .. 239.9.9.3:{PORT} (2 groups): counters from "
+            "zero, tracked by "
+            f"worker lcore {rows[f'239.9.9.1:{PORT}']}\n" in out,
+            f"set seq workers: one lcore for groups of one worker:\n{out[-2500:]}")
+    t.check("(the first)" not in out, "set seq workers: no 'the first'")
+
+
 # ---- --seq repeated ----
 
 def test_seq_repeat():
@@ -1042,6 +1074,7 @@ def main():
     test_moldudp64()
     test_ab()
     test_ab_skew()
+    test_set_seq_workers()
     test_clear()
     test_live()
     print(f"feed: {time.monotonic() - t0:.1f} s", flush=True)

@@ -536,6 +536,30 @@ pair_append(const struct feed_ctl *c, int p, char *buf, size_t len)
 		snprintf(buf + used, len - used, "%s%s,%s", used > 0 ? " and " : "", a, b);
 }
 
+/* "lcore 2" or "lcores 2,3": the worker lcores of owners[0..n-1] (worker indexes), each
+ * once, in worker order. */
+static const char *
+owner_lcores(const struct mcfan_app *app, const uint16_t *owners, unsigned int n, char *buf,
+	     size_t len)
+{
+	char list[CTL_LIST_MAX] = "";
+	unsigned int w, i, k = 0;
+	size_t off = 0;
+
+	for (w = 0; w < app->n_workers; w++) {
+		for (i = 0; i < n && owners[i] != w; i++)
+			;
+		if (i == n)
+			continue;
+		if (off < sizeof(list))
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%u",
+						k == 0 ? "" : ",", app->worker_lcore_ids[w]);
+		k++;
+	}
+	snprintf(buf, len, "lcore%s %s", k > 1 ? "s" : "", list);
+	return buf;
+}
+
 int
 mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, char *msg,
 		  size_t len)
@@ -545,7 +569,7 @@ mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, c
 	uint16_t *ids = NULL, *owners = NULL;
 	struct mcfan_feed_spec spec;
 	char err[CTL_ERR_MAX], text[CTL_LIST_MAX], kt[MCFAN_FEED_SPEC_STR_MAX + 1];
-	char gone[CTL_LIST_MAX] = "";
+	char gone[CTL_LIST_MAX] = "", wl[CTL_LIST_MAX];
 	unsigned int i, n;
 	int ret;
 
@@ -596,9 +620,9 @@ mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, c
 				    gone[0] != '\0' ? " dissolved" : "");
 	else
 		ret = mcfan_err_set(msg, len, 0, "seq %s for %s: counters from zero, tracked by "
-				    "worker lcore %u%s%s%s%s", kt, text,
-				    app->worker_lcore_ids[owners[0]], n > 1 ? " (the first)" : "",
-				    gone[0] != '\0' ? "; pair " : "", gone,
+				    "worker %s%s%s%s", kt, text,
+				    owner_lcores(app, owners, n, wl, sizeof(wl)), gone[0] != '\0' ?
+				    "; pair " : "", gone,
 				    gone[0] != '\0' ? " dissolved (set pair again)" : "");
 out:
 	free(keys);
