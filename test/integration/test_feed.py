@@ -155,6 +155,8 @@ set seq 239.9.9.1:3999 rtpx
 set seq 239.9.9.1:3999
 set seq 239.9.9.1:3999 RTP
 help set seq
+set seq 239.9.9.1 rtp
+set pair 239.9.9.1:4000,239.9.9.5:3999
 set pair 239.9.9.1:3999
 set seq 239.9.9.9:3999 rtp
 show feed gaps 239.9.9.7:3999
@@ -207,6 +209,12 @@ def test_rtp():
             "console: a kind in capitals is named as a sequence kind")
     t.check("set seq <groups> <kind>\n" in out and "<policy>" not in out,
             "console: help set seq shows <kind>")
+    # a group of a joined address, another port: the joined one is named, as leave and show
+    # feed gaps do (before: "group 239.9.9.1 is not joined" alone)
+    t.check("error: set seq: group 239.9.9.1 is not joined (239.9.9.1:3999 is)" in out,
+            "console: set seq names the joined group of the address")
+    t.check("error: set pair: group 239.9.9.1:4000 is not joined (239.9.9.1:3999 is)" in out,
+            "console: set pair names the joined group of the address")
     t.check("set pair: '239.9.9.1:3999' is not two groups" in out,
             "console: set pair of one group is refused")
     t.check("set seq: group 239.9.9.9:3999 is not joined" in out,

@@ -499,7 +499,7 @@ static int
 joined_slots(const struct mcfan_app *app, const char *what, const char *text,
 	     struct mcfan_flow_key *keys, uint16_t *ids, uint16_t *owners, char *msg, size_t len)
 {
-	char err[CTL_ERR_MAX], g[MCFAN_GROUP_STR_MAX];
+	char err[CTL_ERR_MAX];
 	unsigned int i, j;
 	int n;
 
@@ -514,8 +514,10 @@ joined_slots(const struct mcfan_app *app, const char *what, const char *text,
 			if (mcfan_flow_key_equal(&app->group_entries[j].key, &keys[i]))
 				break;
 		if (j == app->n_group_entries) {
-			mcfan_group_format(&keys[i], g, sizeof(g));
-			return mcfan_err_set(msg, len, -EINVAL, "%s: group %s is not joined", what, g);
+			/* naming the joined group of the address, as leave does */
+			mcfan_group_not_joined(app->group_entries, app->n_group_entries, what,
+					       &keys[i], msg, len);
+			return -EINVAL;
 		}
 		ids[i] = app->group_entries[j].id;
 		owners[i] = app->group_entries[j].targets[0];
