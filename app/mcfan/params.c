@@ -1339,6 +1339,13 @@ cfg_section_apply(void *arg, const char *section, const char *key, const char *v
 		o = find_opt("seq-pair");
 		v = value;
 	} else {
+		/* GROUPS start with a digit or '[': a word is a key that belongs elsewhere
+		 * (seq-window, seq in [mcfan]) or a misspelt pair */
+		if (!(key[0] >= '0' && key[0] <= '9') && key[0] != '[')
+			return mcfan_err_set(err, len, -EINVAL, "'%s' is neither GROUPS nor pair (in "
+					     "[seq]: GROUPS = KIND, e.g. 239.9.9.1-10:3999 = iperf2; "
+					     "pair = A,B; the keys seq, seq-pair, seq-window and "
+					     "seq-window-ms go in [mcfan])", key);
 		if (strpbrk(value, " \t") != NULL)
 			return mcfan_err_set(err, len, -EINVAL, "'%s' is not one sequence kind (in "
 					     "[seq]: GROUPS = KIND, e.g. 239.9.9.1-10:3999 = iperf2; "

@@ -548,6 +548,14 @@ def test_seq_config():
             (f"[mcfan]\ngroups = 239.9.9.1:{PORT}\n\n[seq]\n239.9.9.1:{PORT} = rtpx\n", 5,
              ["'rtpx' is not a sequence kind"]),
             (f"[seq]\n239.9.9.1:{PORT} = rtp extra\n", 2, ["not one sequence kind"]),
+            # a key of [mcfan] put in [seq], a misspelt pair (before: "group
+            # 'seq-window=100': not a valid IPv4 address", "group 'Pair': ...")
+            ("[mcfan]\n[seq]\nseq-window = 100\n", 3,
+             ["key 'seq-window' in [seq]: 'seq-window' is neither GROUPS nor pair (in [seq]: "
+              "GROUPS = KIND, e.g. 239.9.9.1-10:3999 = iperf2; pair = A,B; the keys seq, "
+              "seq-pair, seq-window and seq-window-ms go in [mcfan])"]),
+            (f"[seq]\nPair = 239.9.9.1:{PORT},239.9.9.2:{PORT}\n", 2,
+             ["'Pair' is neither GROUPS nor pair"]),
             (f"[mcfan]\n[seq]\npair = 239.9.9.1:{PORT}\n", 3, ["is not two groups"]),
             ("[mcfan]\n[seq]\n[seq]\n", 3, ["second section"]),
             (f"[seq]\n239.9.9.1:{PORT} = rtp\n239.9.9.1:{PORT} = rtp\n", 3, ["twice"]),
