@@ -85,6 +85,11 @@ struct tracker {
 	uint32_t prev_ts;
 	uint64_t jitter_q4;
 	struct mcfan_feed_line line[2];
+	/* arb, iperf2: a line's test number (it goes up when the line sends data after its own
+	 * end-of-test), whether its end came, and the merged stream's test number */
+	uint32_t line_test[2];
+	bool line_ended[2];
+	uint32_t test;
 	uint64_t skew_hist[2][MCFAN_FEED_SKEW_BUCKETS];
 	uint64_t skew_max_ns[2];
 };
@@ -776,11 +781,57 @@ mold_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64
 	return 0;
 }
 
+/*
+ * An iperf2 datagram of line `line` of an A/B pair. The merged stream's test ends when a line
+ * that sent its end-of-test sends data again (a new test): then the tail is settled and a
+ * session counted, as for one group. Until then an end is a heartbeat only (the other line's
+ * copies may still come). A line still on an older test than the merged stream (a lagging
+ * copy, a repeated end) is not tracked: its data count late. Returns 0 with *seq to track,
+ * 1 for a datagram not tracked, -EINVAL for a malformed one.
+ */
+static int
+iperf2_arb_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len,
+		    uint64_t now_ns, unsigned int line, uint64_t *seq)
+{
+	struct tracker *t = &g->t;
+	uint64_t raw;
+
+	if (len < IPERF2_HDR_LEN)
+		return -EINVAL;
+	raw = (load_be(p + 12, 4) << 32) | load_be(p, 4);
+	if ((int64_t)raw < 0) {
+		g->c.ends++;
+		if (t->line_test[line] == t->test && !t->line_ended[line] && t->started)
+			/* -(next number): a heartbeat for the merged stream */
+			track(g, UINT64_C(0) - raw, 0, now_ns, NULL);
+		t->line_ended[line] = true;
+		return 1;
+	}
+	if (t->line_ended[line]) {
+		t->line_ended[line] = false;
+		t->line_test[line]++;
+	}
+	if (t->line_test[line] != t->test) {
+		if ((int32_t)(t->line_test[line] - t->test) < 0) {
+			g->c.received++;
+			g->c.late++;
+			return 1;
+		}
+		/* the first line on a new test: the merged stream's test is over */
+		session_end(g);
+		g->c.sessions++;
+		t->test = t->line_test[line];
+	}
+	*seq = raw;
+	jitter_spacing(g, now_ns);
+	return 0;
+}
+
 /* Parse and track one datagram; fate (may be NULL) as track(). On 0, *seq_out and
  * *count_out are the numbers it brought: [seq, seq + count) (count 0: a heartbeat). */
 static int
 datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t now_ns,
-	 enum fate *fate, uint64_t *seq_out, uint32_t *count_out)
+	 enum fate *fate, unsigned int line, uint64_t *seq_out, uint32_t *count_out)
 {
 	const struct mcfan_feed_spec *s = &g->spec;
 	uint64_t seq = 0, raw;
@@ -794,20 +845,7 @@ datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t no
 	case MCFAN_FEED_IPERF2:
 		if (fate == NULL)
 			return iperf2_datagram(g, p, len, now_ns);
-		if (len < IPERF2_HDR_LEN)
-			return -EINVAL;
-		raw = (load_be(p + 12, 4) << 32) | load_be(p, 4);
-		if ((int64_t)raw < 0) {
-			/* -(next number): a heartbeat for the merged stream (both lines may have
-			 * lost the tail); its session goes on, as the other line's copies may
-			 * still come */
-			g->c.ends++;
-			if (g->t.started)
-				track(g, UINT64_C(0) - raw, 0, now_ns, NULL);
-			return 1;
-		}
-		seq = raw;
-		jitter_spacing(g, now_ns);
+		ret = iperf2_arb_datagram(g, p, len, now_ns, line, &seq);
 		break;
 	case MCFAN_FEED_RTP:
 		ret = rtp_datagram(g, p, len, now_ns, &seq);
@@ -936,7 +974,7 @@ mcfan_feed_group_datagram(struct mcfan_feed_group *g, const uint8_t *payload, ui
 	int ret;
 
 	rte_seqcount_write_begin(&g->seq);
-	ret = datagram(g, payload, len, now_ns, NULL, &seq, &count);
+	ret = datagram(g, payload, len, now_ns, NULL, 0, &seq, &count);
 	if (ret < 0)
 		g->c.malformed++;
 	rte_seqcount_write_end(&g->seq);
@@ -1158,7 +1196,7 @@ mcfan_feed_arb_datagram(struct mcfan_feed_arb *a, unsigned int line, const uint8
 	if (line > 1)
 		return -EINVAL;
 	rte_seqcount_write_begin(&a->g.seq);
-	ret = datagram(&a->g, payload, len, now_ns, &f, &seq, &count);
+	ret = datagram(&a->g, payload, len, now_ns, &f, line, &seq, &count);
 	if (ret < 0)
 		a->g.c.malformed++;
 	/*

@@ -688,6 +688,93 @@ test_iperf2_end_min(void)
 	mcfan_feed_arb_free(a);
 }
 
+/*
+ * A/B of iperf2 lines over two tests (each ends with -(51), sent three times as iperf2 repeats
+ * it): the merged stream starts a new session with the second test, as each group does.
+ * Before: the second test's
+ * numbers were taken as duplicates of the first's (merged expected 50 of 100, sessions 0).
+ */
+static void
+test_arb_tests(void)
+{
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_arb *a;
+	struct mcfan_feed_arb_counters c;
+	uint64_t t_ns = 0;
+	int64_t i;
+	int test, k;
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
+	a = mcfan_feed_arb_create(&s, &params_default, 0);
+	CHECK(a != NULL, "arb create");
+	for (test = 0; test < 2; test++) {
+		for (i = 1; i <= 50; i++) {
+			if (i != (test == 0 ? 7 : 20))
+				arb_send(a, 0, i, t_ns += MS);
+			if (i != (test == 0 ? 8 : 30))
+				arb_send(a, 1, i, t_ns += MS);
+		}
+		for (k = 0; k < 3; k++) {
+			arb_send(a, 0, -51, t_ns += MS);
+			arb_send(a, 1, -51, t_ns += MS);
+		}
+	}
+	mcfan_feed_arb_tick(a, t_ns + 10000 * MS);
+	CHECK_EQ_INT(mcfan_feed_arb_read(a, &c), 0);
+	CHECK_EQ_INT(c.merged.expected, 100);
+	CHECK_EQ_INT(c.merged.received, 100);         /* the holes are on one line each */
+	CHECK_EQ_INT(c.merged.lost, 0);
+	CHECK_EQ_INT(c.merged.sessions, 1);
+	CHECK_EQ_INT(c.merged.ends, 12);
+	CHECK_EQ_INT(c.line[0].first_arrivals, 98);
+	CHECK_EQ_INT(c.line[1].first_arrivals, 2);    /* 7, 20 */
+	CHECK_EQ_INT(c.line[0].missed, 2);
+	CHECK_EQ_INT(c.line[1].missed, 2);
+	CHECK_EQ_INT(c.line[1].arb_duplicates, 96);
+	mcfan_feed_arb_free(a);
+}
+
+/*
+ * Line B lags across the end of a test: A sends 1..5 and its end, B 1..4; A begins the next
+ * test (1, 2) before B's copy of 5 and B's end come. Those belong to the old test: B's 5 is
+ * late, B's end is no heartbeat in the new test; B's own next test is then arbitrated.
+ */
+static void
+test_arb_lag(void)
+{
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_arb *a;
+	struct mcfan_feed_arb_counters c;
+	int64_t i;
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
+	a = mcfan_feed_arb_create(&s, &params_default, 0);
+	CHECK(a != NULL, "arb create");
+	for (i = 1; i <= 5; i++) {
+		arb_send(a, 0, i, (uint64_t)i * MS);
+		if (i <= 4)
+			arb_send(a, 1, i, (uint64_t)i * MS + MS / 2);
+	}
+	arb_send(a, 0, -6, 10 * MS);
+	arb_send(a, 0, 1, 20 * MS);      /* A: the next test */
+	arb_send(a, 0, 2, 21 * MS);
+	arb_send(a, 1, 5, 22 * MS);      /* B: the old test's last copy, late */
+	arb_send(a, 1, -6, 23 * MS);     /* B: the old test's end */
+	arb_send(a, 1, 1, 30 * MS);      /* B: the next test */
+	arb_send(a, 1, 2, 31 * MS);
+	CHECK_EQ_INT(mcfan_feed_arb_read(a, &c), 0);
+	CHECK_EQ_INT(c.merged.sessions, 1);
+	CHECK_EQ_INT(c.merged.expected, 7);
+	CHECK_EQ_INT(c.merged.received, 8);
+	CHECK_EQ_INT(c.merged.late, 1);
+	CHECK_EQ_INT(c.merged.lost, 0);
+	CHECK_EQ_INT(c.merged.pending, 0);
+	CHECK_EQ_INT(c.merged.duplicates, 6);
+	CHECK_EQ_INT(c.line[1].arb_duplicates, 6);
+	CHECK_EQ_INT(c.line[0].first_arrivals, 7);
+	mcfan_feed_arb_free(a);
+}
+
 int
 main(void)
 {
@@ -704,5 +791,7 @@ main(void)
 	test_arb_mold();
 	test_arb_end();
 	test_iperf2_end_min();
+	test_arb_tests();
+	test_arb_lag();
 	return unit_summary("feed");
 }
