@@ -1188,9 +1188,15 @@ mcfan_feed_arb_datagram(struct mcfan_feed_arb *a, unsigned int line, const uint8
 {
 	struct tracker *t = &a->g.t;
 	enum fate f = FATE_DUP;
-	uint64_t seq = 0, s, skew;
+	uint64_t seq = 0, s, skew, firsts = 0;
 	uint32_t count = 0;
 	unsigned int other = line ^ 1u, sign, i;
+	/* the jitter of the arbitrated stream: a datagram that brought nothing first (a copy
+	 * the other line had, a heartbeat) takes back its sample */
+	const unsigned int jit_n = t->jit_n;
+	const uint64_t prev_ns = t->prev_ns, prev_gap_ns = t->prev_gap_ns;
+	const uint64_t jitter_q4 = t->jitter_q4, jitter_ns = a->g.c.jitter_ns;
+	const uint32_t prev_ts = t->prev_ts;
 	int ret;
 
 	if (line > 1)
@@ -1212,6 +1218,7 @@ mcfan_feed_arb_datagram(struct mcfan_feed_arb *a, unsigned int line, const uint8
 		if (!bit_get(t->line_bits[line], t->mask, s) &&
 		    !bit_get(t->line_bits[other], t->mask, s)) {
 			t->line[line].first_arrivals++;
+			firsts++;
 			t->first_ns[i] = now_ns;
 			t->first_line[i] = (uint8_t)line;
 		} else if (!bit_get(t->line_bits[line], t->mask, s) &&
@@ -1224,6 +1231,14 @@ mcfan_feed_arb_datagram(struct mcfan_feed_arb *a, unsigned int line, const uint8
 			t->skew_max_ns[sign] = RTE_MAX(t->skew_max_ns[sign], skew);
 		}
 		bit_set(t->line_bits[line], t->mask, s);
+	}
+	if (firsts == 0 && t->started) {
+		t->jit_n = jit_n;
+		t->prev_ns = prev_ns;
+		t->prev_gap_ns = prev_gap_ns;
+		t->jitter_q4 = jitter_q4;
+		t->prev_ts = prev_ts;
+		a->g.c.jitter_ns = jitter_ns;
 	}
 	arb_publish(a);
 	rte_seqcount_write_end(&a->g.seq);

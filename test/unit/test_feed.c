@@ -775,6 +775,33 @@ test_arb_lag(void)
 	mcfan_feed_arb_free(a);
 }
 
+/*
+ * The merged stream's jitter is that of the arbitrated stream: line A every 10 ms exactly,
+ * line B 3 ms after each; A's copies go on, so the merged spacing is even: jitter 0, as
+ * line A's own. Before: every copy of both lines was a sample (spacings 3, 7, 3, 7 ms):
+ * about 4 ms of jitter on a perfectly even stream.
+ */
+static void
+test_arb_jitter(void)
+{
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_arb *a;
+	struct mcfan_feed_arb_counters c;
+	int64_t i;
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
+	a = mcfan_feed_arb_create(&s, &params_default, 0);
+	CHECK(a != NULL, "arb create");
+	for (i = 1; i <= 100; i++) {
+		arb_send(a, 0, i, (uint64_t)i * 10 * MS);
+		arb_send(a, 1, i, (uint64_t)i * 10 * MS + 3 * MS);
+	}
+	CHECK_EQ_INT(mcfan_feed_arb_read(a, &c), 0);
+	CHECK_EQ_INT(c.line[0].first_arrivals, 100);
+	CHECK_EQ_INT(c.merged.jitter_ns, 0);
+	mcfan_feed_arb_free(a);
+}
+
 int
 main(void)
 {
@@ -793,5 +820,6 @@ main(void)
 	test_iperf2_end_min();
 	test_arb_tests();
 	test_arb_lag();
+	test_arb_jitter();
 	return unit_summary("feed");
 }
