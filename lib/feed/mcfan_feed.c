@@ -90,6 +90,9 @@ struct tracker {
 	uint32_t line_test[2];
 	bool line_ended[2];
 	uint32_t test;
+	/* arb, rtp and moldudp64: each line's own session (SSRC, session name hash) */
+	uint64_t line_session[2];
+	bool line_have_session[2];
 	uint64_t skew_hist[2][MCFAN_FEED_SKEW_BUCKETS];
 	uint64_t skew_max_ns[2];
 };
@@ -685,15 +688,50 @@ iperf2_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint
 	return 0;
 }
 
+/*
+ * The session of a datagram of line `line` of an A/B pair (line < 0: a group alone,
+ * session_check()). The lines may name one session differently (each its SSRC): a session
+ * changes when a line's own id changes; the first line on a new session ends the merged
+ * one, and a line still on an older session than the merged stream (a lagging copy) is not
+ * tracked (counted late). Returns 0, or 1 for a datagram not to track.
+ */
+static int
+session_of_line(struct mcfan_feed_group *g, int line, uint64_t id)
+{
+	struct tracker *t = &g->t;
+
+	if (line < 0) {
+		session_check(g, id);
+		return 0;
+	}
+	if (t->line_have_session[line] && t->line_session[line] != id)
+		t->line_test[line]++;
+	t->line_session[line] = id;
+	t->line_have_session[line] = true;
+	if (t->line_test[line] != t->test) {
+		if ((int32_t)(t->line_test[line] - t->test) < 0) {
+			g->c.received++;
+			g->c.late++;
+			return 1;
+		}
+		session_end(g);
+		g->c.sessions++;
+		g->ext.init = false;
+		t->test = t->line_test[line];
+	}
+	return 0;
+}
+
 static int
 rtp_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t now_ns,
-	     uint64_t *seq_out)
+	     int line, uint64_t *seq_out)
 {
 	uint64_t ext;
 
 	if (len < RTP_HDR_LEN || (p[0] >> 6) != RTP_VERSION)
 		return -EINVAL;
-	session_check(g, load_be(p + 8, 4));
+	if (session_of_line(g, line, load_be(p + 8, 4)) != 0)
+		return 1;
 	if (!extend(g, load_be(p + 2, 2), 16, true, &ext))
 		return 1; /* held back by A.1's large-jump rule */
 	*seq_out = ext;
@@ -756,13 +794,14 @@ mpegts_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint
 
 static int
 mold_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t now_ns,
-	      uint64_t *seq, uint32_t *count)
+	      int line, uint64_t *seq, uint32_t *count)
 {
 	uint32_t n;
 
 	if (len < MOLD_HDR_LEN)
 		return -EINVAL;
-	session_check(g, session_hash(p, MOLD_SESSION_LEN));
+	if (session_of_line(g, line, session_hash(p, MOLD_SESSION_LEN)) != 0)
+		return 1;
 	*seq = load_be(p + MOLD_SESSION_LEN, 8);
 	n = (uint32_t)load_be(p + MOLD_SESSION_LEN + 8, 2);
 	if (n == MOLD_END) {
@@ -848,12 +887,12 @@ datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t no
 		ret = iperf2_arb_datagram(g, p, len, now_ns, line, &seq);
 		break;
 	case MCFAN_FEED_RTP:
-		ret = rtp_datagram(g, p, len, now_ns, &seq);
+		ret = rtp_datagram(g, p, len, now_ns, fate != NULL ? (int)line : -1, &seq);
 		break;
 	case MCFAN_FEED_MPEGTS:
 		return mpegts_datagram(g, p, len, now_ns);
 	case MCFAN_FEED_MOLDUDP64:
-		ret = mold_datagram(g, p, len, now_ns, &seq, &count);
+		ret = mold_datagram(g, p, len, now_ns, fate != NULL ? (int)line : -1, &seq, &count);
 		break;
 	case MCFAN_FEED_GENERIC:
 		if ((uint32_t)s->offset + s->width > len)

@@ -802,6 +802,66 @@ test_arb_jitter(void)
 	mcfan_feed_arb_free(a);
 }
 
+static void
+rtp_arb_send(struct mcfan_feed_arb *a, unsigned int line, uint16_t seq, uint32_t ssrc,
+	     uint64_t t_ns)
+{
+	uint8_t p[32] = {0};
+
+	p[0] = 0x80;
+	p[1] = 96;
+	put_be(p + 2, seq, 2);
+	put_be(p + 4, (uint64_t)seq * 3000, 4);
+	put_be(p + 8, ssrc, 4);
+	CHECK_EQ_INT(mcfan_feed_arb_datagram(a, line, p, sizeof(p), t_ns), 0);
+}
+
+/*
+ * A/B of RTP lines whose SSRCs differ (each sender of a line its own): one sequence space,
+ * arbitrated; a session changes when a line's own SSRC does, and a copy of the old session
+ * that the lagging line sends after that counts late. Before: the merged stream took every
+ * change of SSRC between the lines for a new session (193 sessions in 197 datagrams), each
+ * line's numbers lost where the other line's came.
+ */
+static void
+test_arb_ssrc(void)
+{
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_arb *a;
+	struct mcfan_feed_arb_counters c;
+	uint64_t t_ns = 0;
+	uint16_t q;
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse("rtp", &s, NULL, 0), 0);
+	a = mcfan_feed_arb_create(&s, &params_default, 0);
+	CHECK(a != NULL, "arb create");
+	for (q = 100; q < 120; q++) {
+		if (q != 105)
+			rtp_arb_send(a, 0, q, 0x1111, t_ns += MS);
+		if (q != 110 && q != 119)
+			rtp_arb_send(a, 1, q, 0x2222, t_ns += MS);
+	}
+	rtp_arb_send(a, 0, 5000, 0x3333, t_ns += MS); /* A restarts: a new session */
+	rtp_arb_send(a, 1, 119, 0x2222, t_ns += MS);  /* B's last copy of the old one */
+	for (q = 5001; q < 5010; q++)
+		rtp_arb_send(a, 0, q, 0x3333, t_ns += MS);
+	for (q = 5000; q < 5010; q++)
+		rtp_arb_send(a, 1, q, 0x4444, t_ns += MS);
+	mcfan_feed_arb_tick(a, t_ns + 10000 * MS);
+	CHECK_EQ_INT(mcfan_feed_arb_read(a, &c), 0);
+	CHECK_EQ_INT(c.merged.sessions, 1);
+	CHECK_EQ_INT(c.merged.expected, 30);
+	CHECK_EQ_INT(c.merged.received, 31);
+	CHECK_EQ_INT(c.merged.late, 1);
+	CHECK_EQ_INT(c.merged.lost, 0);
+	CHECK_EQ_INT(c.merged.duplicates, 17 + 10);
+	CHECK_EQ_INT(c.line[0].first_arrivals, 19 + 10);
+	CHECK_EQ_INT(c.line[1].first_arrivals, 1);
+	CHECK_EQ_INT(c.line[0].missed, 1);
+	CHECK_EQ_INT(c.line[1].missed, 2);
+	mcfan_feed_arb_free(a);
+}
+
 int
 main(void)
 {
@@ -821,5 +881,6 @@ main(void)
 	test_arb_tests();
 	test_arb_lag();
 	test_arb_jitter();
+	test_arb_ssrc();
 	return unit_summary("feed");
 }
