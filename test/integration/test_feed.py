@@ -373,9 +373,10 @@ def test_ab():
 
 def test_ab_skew():
     """Line B ahead of line A on every number (200 frames of another group between B's copy
-    and A's, so they come in different RX bursts): show feed's skew line shows the B-earlier
-    side, negative, as the report's line A has it. Before: "skew B-A: p50 +0.0 us, p99 +0.0 us
-    (B later 0, B earlier 40)", the B-later side only."""
+    and A's, so they come in different RX bursts): show feed's skew line and /mcfan/feed_pairs
+    show the B-earlier side (negative on the console, skew_earlier_* in telemetry), as the
+    report's line A has it. Before: "skew B-A: p50 +0.0 us, p99 +0.0 us (B later 0, B earlier
+    40)" and skew_p50_ns 0, the B-later side only."""
     fill = [t.udp4_frame("239.9.9.99", PORT, b"f" * 18)] * 200
     fr = []
     for s in range(1, 41):
@@ -383,15 +384,39 @@ def test_ab_skew():
                t.udp4_frame("239.9.9.11", PORT, iperf2_payload(s))]
     d = tempfile.mkdtemp(prefix="mcfan-feed-")
     atexit.register(shutil.rmtree, d, ignore_errors=True)
+    pcap = os.path.join(d, "abskew.pcap")
     script = os.path.join(d, "console.txt")
+    report = os.path.join(d, "report.json")
+    t.write_pcap(pcap, fr)
     with open(script, "w") as f:
         f.write("wait 700\nshow feed\n")
-    rep, out = run_pcap("abskew", fr, ["--groups", f"239.9.9.11-12:{PORT}",
-                                       "--seq", f"239.9.9.11-12:{PORT}=iperf2",
-                                       "--seq-pair", f"239.9.9.11:{PORT},239.9.9.12:{PORT}",
-                                       "--cmdline-file", script])
-    os.unlink(script)
+    eal = t.eal_args("feed-abskew", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
+    proc = t.McfanProcess(eal, ["--groups", f"239.9.9.11-12:{PORT}",
+                                "--seq", f"239.9.9.11-12:{PORT}=iperf2",
+                                "--seq-pair", f"239.9.9.11:{PORT},239.9.9.12:{PORT}",
+                                "--cmdline-file", script, "--duration", "2.5",
+                                "--report-json", report])
+    tel = None
+    try:
+        tm = t.Telemetry(t.telemetry_socket(eal), timeout=20, proc=proc)
+        tm.wait_ready("/mcfan/feed_pairs")
+        t.check(proc.wait_line("groups with a sequence extractor", 10, stream="out")
+                is not None, "ab skew: show feed ran")
+        tel, _ = tm.query("/mcfan/feed_pairs")
+        tm.close()
+    except (OSError, ValueError, TimeoutError, RuntimeError) as e:
+        t.check(False, f"ab skew: telemetry: {e}")
+    rc = proc.wait(30)
+    out, err = proc.stdout(), proc.stderr()
+    rep = None
+    if os.path.exists(report):
+        with open(report) as f:
+            rep = json.load(f)
+    for p in (pcap, script, report):
+        if os.path.exists(p):
+            os.unlink(p)
     os.rmdir(d)
+    t.check_eq(rc, 0, f"ab skew: exit status ({err[-800:]})")
     if rep is None:
         return
     a = rep["feed_pairs"][0]["lines"][0]
@@ -403,6 +428,11 @@ def test_ab_skew():
         t.check_eq((float(m.group(1)), float(m.group(2))),
                    (-round(a["skew_p50_ns"] / 1000, 1), -round(a["skew_p99_ns"] / 1000, 1)),
                    "ab skew: show feed's B-earlier p50, p99 = the report's line A's, negative")
+    if t.check(tel is not None, "ab skew: /mcfan/feed_pairs answered"):
+        t.check_eq((tel.get("skew_p50_ns"), tel.get("skew_earlier_p50_ns"),
+                    tel.get("skew_earlier_p99_ns")),
+                   ([0], [a["skew_p50_ns"]], [a["skew_p99_ns"]]),
+                   "ab skew: /mcfan/feed_pairs skew_earlier_* = the report's line A's")
 
 
 def test_set_seq_workers():

@@ -151,7 +151,8 @@ tel_feed_pairs(struct mcfan_app *app, const char *cmd, const char *params,
 		{"lost", RTE_TEL_U64_VAL}, {"a_first_arrivals", RTE_TEL_U64_VAL},
 		{"b_first_arrivals", RTE_TEL_U64_VAL}, {"a_missed", RTE_TEL_U64_VAL},
 		{"b_missed", RTE_TEL_U64_VAL}, {"skew_p50_ns", RTE_TEL_U64_VAL},
-		{"skew_p99_ns", RTE_TEL_U64_VAL},
+		{"skew_p99_ns", RTE_TEL_U64_VAL}, {"skew_earlier_p50_ns", RTE_TEL_U64_VAL},
+		{"skew_earlier_p99_ns", RTE_TEL_U64_VAL},
 	};
 	struct mcfan_feed_pair_view pv[MCFAN_FEED_PAIRS_MAX];
 	struct rte_tel_data *c[RTE_DIM(cols)];
@@ -181,11 +182,17 @@ tel_feed_pairs(struct mcfan_app *app, const char *cmd, const char *params,
 			pv[i].c.skew_hist[0], pv[i].c.skew_max_ns[0], 500));
 		rte_tel_data_add_array_u64(c[10], mcfan_feed_skew_quantile_ns(
 			pv[i].c.skew_hist[0], pv[i].c.skew_max_ns[0], 990));
+		/* the numbers B brought earlier: how far A came after (A - B, ns) */
+		rte_tel_data_add_array_u64(c[11], mcfan_feed_skew_quantile_ns(
+			pv[i].c.skew_hist[1], pv[i].c.skew_max_ns[1], 500));
+		rte_tel_data_add_array_u64(c[12], mcfan_feed_skew_quantile_ns(
+			pv[i].c.skew_hist[1], pv[i].c.skew_max_ns[1], 990));
 	}
 	return mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
 }
 MCFAN_TEL_COMMAND(tel_feed_pairs, "/mcfan/feed_pairs",
-		  "A/B pairs: merged counters, each line's first arrivals, misses, skew p50/p99. "
+		  "A/B pairs: merged counters, each line's first arrivals, misses, skew p50/p99 "
+		  "(B later, B earlier). "
 		  "No parameters")
 
 /* ---- the report's pieces (telemetry/feed.h) ---- */
