@@ -693,7 +693,7 @@ iperf2_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint
  * session_check()). The lines may name one session differently (each its SSRC): a session
  * changes when a line's own id changes; the first line on a new session ends the merged
  * one, and a line still on an older session than the merged stream (a lagging copy) is not
- * tracked (counted late). Returns 0, or 1 for a datagram not to track.
+ * tracked (the caller counts it late). Returns 0, or 1 for a datagram not to track.
  */
 static int
 session_of_line(struct mcfan_feed_group *g, int line, uint64_t id)
@@ -709,11 +709,8 @@ session_of_line(struct mcfan_feed_group *g, int line, uint64_t id)
 	t->line_session[line] = id;
 	t->line_have_session[line] = true;
 	if (t->line_test[line] != t->test) {
-		if ((int32_t)(t->line_test[line] - t->test) < 0) {
-			g->c.received++;
-			g->c.late++;
+		if ((int32_t)(t->line_test[line] - t->test) < 0)
 			return 1;
-		}
 		session_end(g);
 		g->c.sessions++;
 		g->ext.init = false;
@@ -730,8 +727,11 @@ rtp_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_
 
 	if (len < RTP_HDR_LEN || (p[0] >> 6) != RTP_VERSION)
 		return -EINVAL;
-	if (session_of_line(g, line, load_be(p + 8, 4)) != 0)
+	if (session_of_line(g, line, load_be(p + 8, 4)) != 0) {
+		g->c.received++;
+		g->c.late++;
 		return 1;
+	}
 	if (!extend(g, load_be(p + 2, 2), 16, true, &ext))
 		return 1; /* held back by A.1's large-jump rule */
 	*seq_out = ext;
@@ -797,22 +797,30 @@ mold_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64
 	      int line, uint64_t *seq, uint32_t *count)
 {
 	uint32_t n;
+	int stale;
 
 	if (len < MOLD_HDR_LEN)
 		return -EINVAL;
-	if (session_of_line(g, line, session_hash(p, MOLD_SESSION_LEN)) != 0)
-		return 1;
+	stale = session_of_line(g, line, session_hash(p, MOLD_SESSION_LEN));
 	*seq = load_be(p + MOLD_SESSION_LEN, 8);
 	n = (uint32_t)load_be(p + MOLD_SESSION_LEN + 8, 2);
 	if (n == MOLD_END) {
 		g->c.ends++;
-		if (g->t.started)
+		if (g->t.started && stale == 0)
 			track(g, *seq, 0, now_ns, NULL);
-		session_end(g);
+		/* a pair's session goes on: the other line's copies may still come; a new
+		 * session name on a line ends it (session_of_line()) */
+		if (line < 0)
+			session_end(g);
 		return 1;
 	}
 	if (n > g->t.p.window_pkts)
 		return -EINVAL; /* more messages than the window holds: not tracked */
+	if (stale != 0) {
+		g->c.received += n;
+		g->c.late += n;
+		return 1;
+	}
 	if (n == 0)
 		g->c.heartbeats++;
 	*count = n;

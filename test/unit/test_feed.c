@@ -862,6 +862,55 @@ test_arb_ssrc(void)
 	mcfan_feed_arb_free(a);
 }
 
+/*
+ * A/B of MoldUDP64 lines where line B lags across the end of session: A sends 1..6 and the
+ * end (next 7), B's copy of 4..6 and its end come after A's end. They are copies of the same
+ * session: arbitration duplicates, not a new start. Then a new session (another name) on
+ * both lines is one session more. Before: A's end closed the merged session and B's late
+ * copies started another (expected 9 for 6 numbers, 3 duplicates missed).
+ */
+static void
+test_arb_mold_end(void)
+{
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_arb *a;
+	struct mcfan_feed_arb_counters c;
+	uint8_t p[64] = {0};
+	unsigned int i;
+	static const struct {
+		unsigned int line;
+		const char *session;
+		uint64_t seq;
+		uint16_t count;
+	} in[] = {
+		{0, "SESSION001", 1, 3}, {1, "SESSION001", 1, 3}, {0, "SESSION001", 4, 3},
+		{0, "SESSION001", 7, 0xffff}, {1, "SESSION001", 4, 3}, {1, "SESSION001", 7, 0xffff},
+		{0, "SESSION002", 1, 2}, {1, "SESSION002", 1, 2},
+	};
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse("moldudp64", &s, NULL, 0), 0);
+	a = mcfan_feed_arb_create(&s, &params_default, 0);
+	CHECK(a != NULL, "arb create");
+	for (i = 0; i < RTE_DIM(in); i++) {
+		memcpy(p, in[i].session, 10);
+		put_be(p + 10, in[i].seq, 8);
+		put_be(p + 18, in[i].count, 2);
+		CHECK_EQ_INT(mcfan_feed_arb_datagram(a, in[i].line, p, sizeof(p), (i + 1) * MS), 0);
+	}
+	mcfan_feed_arb_tick(a, 10000 * MS);
+	CHECK_EQ_INT(mcfan_feed_arb_read(a, &c), 0);
+	CHECK_EQ_INT(c.merged.expected, 8);
+	CHECK_EQ_INT(c.merged.received, 8);
+	CHECK_EQ_INT(c.merged.lost, 0);
+	CHECK_EQ_INT(c.merged.duplicates, 8);
+	CHECK_EQ_INT(c.merged.sessions, 1);
+	CHECK_EQ_INT(c.merged.ends, 2);
+	CHECK_EQ_INT(c.line[0].first_arrivals, 8);
+	CHECK_EQ_INT(c.line[1].arb_duplicates, 8);
+	CHECK_EQ_INT(c.line[1].missed, 0);
+	mcfan_feed_arb_free(a);
+}
+
 int
 main(void)
 {
@@ -882,5 +931,6 @@ main(void)
 	test_arb_lag();
 	test_arb_jitter();
 	test_arb_ssrc();
+	test_arb_mold_end();
 	return unit_summary("feed");
 }
