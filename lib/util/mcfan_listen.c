@@ -92,6 +92,17 @@ mcfan_listen_parse(const char *text, struct mcfan_listen *out, char *err, size_t
 					     "address (it needs an interface scope, not taken): "
 					     "give another address, or [::]", text, host);
 		}
+		/* RFC 4291 2.5.5.2 (::ffff:0:0/96): the listener is IPv6 only (IPV6_V6ONLY),
+		 * where bind() refuses a mapped IPv4 address (EINVAL) */
+		if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
+			char v4text[INET_ADDRSTRLEN];
+
+			inet_ntop(AF_INET, &v6->sin6_addr.s6_addr[12], v4text, sizeof(v4text));
+			memset(out, 0, sizeof(*out));
+			return mcfan_err_set(err, len, -EINVAL, "'%s': '%s' is an IPv4-mapped "
+					     "address (the IPv6 listener takes no IPv4): write "
+					     "%s:%s", text, host, v4text, close + 2);
+		}
 		ret = port_parse(text, close + 2, &out->port, err, len);
 		if (ret < 0) {
 			memset(out, 0, sizeof(*out));

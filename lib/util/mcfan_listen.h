@@ -46,7 +46,8 @@ struct mcfan_listen {
  *   0; -EINVAL for an empty or malformed text, an address that is not a numeric IPv4
  *   (inet_pton(): four decimal numbers, no leading zeros) or bracketed IPv6 address, a
  *   multicast address (224.0.0.0/4, ff00::/8), the IPv4 broadcast address
- *   255.255.255.255, an IPv6 link-local address (fe80::/10: it needs a scope), or a port
+ *   255.255.255.255, an IPv6 link-local address (fe80::/10: it needs a scope), an
+ *   IPv4-mapped IPv6 address (::ffff:0:0/96: the IPv6 listener is IPv6 only), or a port
  *   that is not a decimal number; -ERANGE for a port 0 or above 65535.
  */
 int mcfan_listen_parse(const char *text, struct mcfan_listen *out, char *err, size_t err_len);

@@ -98,6 +98,10 @@ main(void)
 	check_bad("255.255.255.255:9100", -EINVAL, "'255.255.255.255' is a broadcast");
 	check_bad("[ff02::1]:9100", -EINVAL, "'ff02::1' is a multicast");
 	check_bad("[fe80::1]:9100", -EINVAL, "'fe80::1' is a link-local");
+	/* the listener is IPv6 only (IPV6_V6ONLY): bind() refuses a mapped IPv4 address with
+	 * EINVAL after EAL, so it is refused here, before EAL, and the IPv4 form named */
+	check_bad("[::ffff:127.0.0.1]:9100", -EINVAL, "'::ffff:127.0.0.1' is an IPv4-mapped");
+	check_bad("[::ffff:0.0.0.0]:9100", -EINVAL, "write 0.0.0.0:9100");
 	check_ok("223.255.255.255:9", AF_INET, "223.255.255.255", 9, "223.255.255.255:9");
 	check_ok("240.0.0.1:9", AF_INET, "240.0.0.1", 9, "240.0.0.1:9");
 	/* what inet_pton() refuses among digits and dots: said so, not "no host names" */
