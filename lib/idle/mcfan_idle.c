@@ -71,10 +71,14 @@ mcfan_idle_parse(const char *text, uint32_t *policy, char *err, size_t len)
 	size_t n;
 	unsigned int k, t;
 
-	if (text == NULL || text[0] == '\0' || strlen(text) > MCFAN_IDLE_POLICY_TEXT_MAX)
+	if (text == NULL || text[0] == '\0')
 		goto bad;
 	colon = strchr(text, ':');
 	n = colon != NULL ? (size_t)(colon - text) : strlen(text);
+	/* a text too long for any policy still names its kind: a known kind with a long
+	 * threshold is told its threshold is wrong, as a short bad one is */
+	if (n > MCFAN_IDLE_POLICY_TEXT_MAX)
+		goto bad;
 	snprintf(kind_text, sizeof(kind_text), "%.*s", (int)n, text);
 	for (k = 0; k < MCFAN_IDLE_KIND_MAX; k++)
 		if (strcmp(kind_text, kind_names[k]) == 0)

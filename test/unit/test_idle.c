@@ -133,6 +133,13 @@ test_parse_errors(void)
 		 "very_short, short, medium, long, very_long", long_text,
 		 long_text + strlen("backoff:"));
 	check_bad(long_text, want);
+	/* a known kind with a threshold longer than that is a bad threshold, not a bad kind */
+	check_bad("backoff:99999999999999999999", "idle policy 'backoff:99999999999999999999': "
+		  "threshold '99999999999999999999' is not one of none, very_short, short, "
+		  "medium, long, very_long");
+	check_bad("wake:very_short_and_some_more", "idle policy 'wake:very_short_and_some_more'"
+		  ": threshold 'very_short_and_some_more' is not one of none, very_short, short, "
+		  "medium, long, very_long");
 }
 
 /* A message is cut to the caller's buffer, and no buffer at all is fine. */
