@@ -1187,8 +1187,8 @@ static const struct opt_def opts[] = {
 	 "one per CPU left (with a placement option)", set_workers_count, true},
 	{"control-cpu", OPT_VALUE, "N", "CPU of the control (main) lcore",
 	 "the first CPU of the bind order", set_control_cpu, true},
-	{"print-topology", OPT_FLAG, NULL, "print the host's map (+sct and a tree) and exit",
-	 NULL, set_print_topology, false},
+	{"print-topology", OPT_FLAG, NULL, "print the map (--cpu-topology's, else the host's) "
+	 "as +sct and a tree, and exit", NULL, set_print_topology, false},
 	{"print-placement", OPT_FLAG, NULL, "print the placement table and the EAL --lcores "
 	 "argument, then exit (plans only: any map)", NULL, set_print_placement, false},
 	{"json", OPT_FLAG, NULL, "with --print-placement: print JSON", NULL, set_json, false},

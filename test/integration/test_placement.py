@@ -221,6 +221,16 @@ def test_print_topology():
         last = cpus[-1]
         rc, out, err = run([], ["--print-topology"], prefix=["taskset", "-c", str(last)])
         check_topology_output(rc, out, err, [last], f"taskset -c {last} --print-topology")
+    # with --cpu-topology it prints that map, and --help says so (it said "the host's map")
+    rc, out, err = run([], ["--cpu-topology", "L0-3T0,1,0,1C0,0,1,1P0N0", "--print-topology"])
+    t.check(rc == 0 and out.startswith("# map of --cpu-topology: 4 CPUs\n+sct "
+                                       "L0-1T0-1C0P0N0:L2-3T0-1C1P0N0\n"),
+            f"--cpu-topology MAP --print-topology prints MAP: {out[:120]!r}")
+    rc, out, err = run([], ["--help"])
+    line = " ".join(ln.strip() for ln in out.splitlines()
+                    if re.match(r"\s+--print-topology\b", ln))
+    t.check("--cpu-topology" in line and "host" in line,
+            f"--help: --print-topology prints --cpu-topology's map or the host's: {line!r}")
     # given together, in either order, both print: the map, then the placement, each as it
     # prints alone
     rc, topo, err = run([], ["--print-topology"])
