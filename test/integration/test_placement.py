@@ -556,6 +556,17 @@ def test_user_lcores():
     t.check_eq(rc, 2, "-l with too few lcores for --rx/--workers: exit 2")
     t.check("need 2 data lcores" in err, f"... says so: {err[-200:]}")
     t.remove_runtime_dir(e)
+    # --control-cpu places mcfan's control lcore; with the user's lcores EAL's main lcore is
+    # it wherever -l puts it: refused before EAL (before: ignored without a word, the
+    # control lcore on cpus[0] though CPU cpus[1] was asked)
+    e = t.eal_args("plc-user3", lcores=lc) + vdev()
+    rc, out, err = run(e, ["--control-cpu", str(cpus[1]), "--duration", "1"])
+    t.check_eq(rc, 2, f"-l {lc} with --control-cpu {cpus[1]}: exit 2 ({err[-300:]})")
+    t.check(f"--control-cpu {cpus[1]}: the EAL lcores are given (-l, -c or --lcores)" in err,
+            f"... says why: {err[-300:]}")
+    t.check(not t.eal_lines(err) and not os.path.exists(t.runtime_dir(e)),
+            "... before EAL: no EAL line, no runtime directory")
+    t.remove_runtime_dir(e)
 
 
 def main():

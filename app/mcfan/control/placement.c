@@ -312,6 +312,16 @@ mcfan_placement_apply(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
 			      cfg->control_cpu);
 	}
 	if (eal_has_lcores(*eal_argc, *eal_argv)) {
+		/* --control-cpu places the control lcore of mcfan's plan; with the user's
+		 * lcores EAL's main lcore is the control lcore where they put it */
+		if (cfg->control_cpu >= 0) {
+			return mcfan_err_set(err, len, -EINVAL, "--control-cpu %d: the EAL lcores "
+				      "are given (-l, -c or --lcores), and the control lcore is "
+				      "EAL's main lcore on the CPUs they give it; leave out "
+				      "--control-cpu, or -l/-c/--lcores (mcfan then places the "
+				      "lcores, the control lcore on CPU %d)", cfg->control_cpu,
+				      cfg->control_cpu);
+		}
 		/* the user's lcores as given: roles after EAL init, the table reported */
 		return 0;
 	}
