@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,26 +122,20 @@ parse_lcores(const char *s, struct lcore_set *set)
 	return 0;
 }
 
-int
-mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv)
+/*
+ * The data lcores EAL's -l, -c or --lcores (and --main-lcore) will enable, in id order, and
+ * the lcore set. 0: known; 1: not known before EAL (no such option, two, one EAL refuses,
+ * a --main-lcore that is not one of the lcores); -ENOMEM.
+ */
+static int
+eal_data_lcores(int argc, char **argv, struct lcore_set *set, unsigned int *data,
+		unsigned int *n_data, unsigned int *main_out)
 {
-	unsigned int data[RTE_MAX_LCORE], n_data = 0, main_lcore = RTE_MAX_LCORE, id, i;
-	bool is_rx[RTE_MAX_LCORE] = {false}, is_worker[RTE_MAX_LCORE] = {false};
-	struct lcore_set *set;
+	unsigned int main_lcore = RTE_MAX_LCORE, id, n_opts = 0;
 	const char *v, *main_arg = NULL;
-	unsigned int n_opts = 0;
 	int a, ret = 0;
 	char *end;
 
-	if (!cfg->idle_worker_set)
-		return 0;
-	/* --rx/--workers on the user's lcores: roles counted after EAL (control/placement.c) */
-	if ((cfg->rx_count > 0 || cfg->workers_count >= 0) && cfg->n_rx_lcores == 0 &&
-	    cfg->n_worker_lcores == 0)
-		return 0;
-	set = calloc(1, sizeof(*set));
-	if (set == NULL)
-		return 0; /* the check after EAL answers */
 	for (a = 1; a < argc && ret == 0; a++) {
 		if ((v = mcfan_opt_value(argc, argv, &a, "--main-lcore")) != NULL) {
 			main_arg = v;
@@ -157,21 +152,69 @@ mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv)
 		n_opts++;
 	}
 	if (ret < 0 || n_opts != 1)
-		goto unknown; /* none, two, or one EAL refuses: EAL and the later check answer */
+		return 1; /* none, two, or one EAL refuses: EAL and the later check answer */
 	if (main_arg != NULL) {
 		errno = 0;
 		main_lcore = (unsigned int)strtoul(main_arg, &end, 10);
 		if (errno != 0 || *end != '\0' || end == main_arg || main_lcore >= RTE_MAX_LCORE ||
 		    !set->on[main_lcore])
-			goto unknown;
+			return 1;
 	}
+	*n_data = 0;
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		if (!set->on[id])
 			continue;
 		if (main_lcore == RTE_MAX_LCORE)
 			main_lcore = id; /* EAL's default: the first lcore */
 		else if (id != main_lcore)
-			data[n_data++] = id;
+			data[(*n_data)++] = id;
+	}
+	*main_out = main_lcore;
+	return 0;
+}
+
+/*
+ * --rx N / --workers M counted on the user's lcores: too few data lcores for them, said
+ * before EAL in the words of mcfan_placement_roles(), which answers after EAL otherwise.
+ */
+static int
+counts_check(const struct mcfan_config *cfg, unsigned int n_data)
+{
+	unsigned int n_rx = cfg->rx_count > 0 ? (unsigned int)cfg->rx_count : 1, n_workers;
+
+	n_workers = cfg->workers_count >= 0 ? (unsigned int)cfg->workers_count :
+		    (n_data > n_rx ? n_data - n_rx : 0);
+	if (n_data >= n_rx + n_workers)
+		return 0;
+	fprintf(stderr, "mcfan: --rx %u --workers %u need %u data lcores, -l/-c/--lcores give "
+		"%u (leave out -l/-c/--lcores and mcfan places them on the map)\n", n_rx,
+		n_workers, n_rx + n_workers, n_data);
+	return -EINVAL;
+}
+
+int
+mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv)
+{
+	unsigned int data[RTE_MAX_LCORE], n_data = 0, main_lcore = RTE_MAX_LCORE, i;
+	bool is_rx[RTE_MAX_LCORE] = {false}, is_worker[RTE_MAX_LCORE] = {false};
+	bool counts_on_user = (cfg->rx_count > 0 || cfg->workers_count >= 0) &&
+			      cfg->n_rx_lcores == 0 && cfg->n_worker_lcores == 0;
+	struct lcore_set *set;
+	int ret;
+
+	if (!cfg->idle_worker_set && !counts_on_user)
+		return 0;
+	set = calloc(1, sizeof(*set));
+	if (set == NULL)
+		return 0; /* the check after EAL answers */
+	ret = eal_data_lcores(argc, argv, set, data, &n_data, &main_lcore);
+	if (ret != 0)
+		goto unknown;
+	/* --rx/--workers on the user's lcores: roles counted after EAL (control/placement.c);
+	 * only too few lcores for the counts is known now */
+	if (counts_on_user) {
+		free(set);
+		return counts_check(cfg, n_data);
 	}
 	if (n_data == 0)
 		goto unknown; /* "no data lcore", after EAL */

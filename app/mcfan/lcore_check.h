@@ -7,11 +7,11 @@
 
 /*
  * Lcore options checked before rte_eal_init (lcore_check.c): when EAL's -l, -c or --lcores
- * already says which lcores there will be, an mcfan option that cannot work with them is
- * refused before EAL starts (no EAL line, no runtime directory), with the words of the
+ * already says which lcores there will be, an mcfan option that cannot work with them
+ * (--idle-worker without a worker-only lcore, --rx/--workers counting more) is refused
+ * before EAL starts (no EAL line, no runtime directory), with the words of the
  * check that runs after EAL. Where the lcores cannot be known before EAL (none of these
- * options, two of them, --rx/--workers counted on the user's lcores, a list EAL itself
- * will refuse), nothing is refused here and the check after EAL answers.
+ * options, two of them, a list EAL itself will refuse), nothing is refused here and the check after EAL answers.
  * Main lcore only, before EAL.
  */
 
@@ -20,7 +20,9 @@
 /**
  * Check --idle-worker against the lcores EAL's -l, -c or --lcores (and --main-lcore) will
  * enable: the roles they get (mcfan_lcore_roles()) must leave a worker-only lcore
- * (mcfan_idle_worker_check()). Prints one line on standard error when refused.
+ * (mcfan_idle_worker_check()). With --rx/--workers counted on those lcores, check only that
+ * there are enough data lcores for the counts (the roles are picked after EAL). Prints one
+ * line on standard error when refused.
  *
  * @param cfg
  *   The options, after placement (mcfan_placement_cli_pre_eal(): a generated --lcores and
