@@ -921,6 +921,13 @@ msacc_never_measured(const struct mcfan_msacc *ms)
 int
 mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned int max)
 {
+	return mcfan_lcore_rows_in(app, app->window, rows, max);
+}
+
+int
+mcfan_lcore_rows_in(struct mcfan_app *app, struct mcfan_msacc_window *window,
+		    struct mcfan_msacc_row *rows, unsigned int max)
+{
 	const struct mcfan_msacc *ms[RTE_MAX_LCORE] = {NULL};
 	unsigned int id;
 
@@ -933,7 +940,7 @@ mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned i
 	if (app->stop_tsc == 0)
 		mcfan_sched_update(app); /* wait_cpu up to now (control/sched.h) */
 	/* after the stop, every view ends at the stop, so the text and JSON reports agree */
-	n = mcfan_msacc_window_collect(app->window, ms, RTE_MAX_LCORE,
+	n = mcfan_msacc_window_collect(window, ms, RTE_MAX_LCORE,
 				       app->stop_tsc != 0 ? app->stop_tsc : rte_rdtsc(), rows, max);
 	/* leave out lcores that never measured anything (--no-msacc since start); an lcore whose
 	 * accounting was switched off keeps its row even when the window holds none of its time

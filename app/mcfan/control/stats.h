@@ -249,6 +249,25 @@ uint64_t mcfan_stats_clear_tsc(const struct mcfan_app *app);
 int mcfan_lcore_cpu(unsigned int lcore_id);
 int mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned int max);
 
+/**
+ * The microstate rows of every lcore mcfan uses, in lcore id order, over a window of the
+ * caller's (mcfan_lcore_rows() reads the shared one, app->window, which the console's and
+ * telemetry's msacc reset and start move); the lcores that never measured anything are left
+ * out. Control side, any thread; the window's own lock serialises its users.
+ *
+ * @param window
+ *   The window (mcfan_msacc_window_init()); e.g. a continuous one, whose rows count since
+ *   each lcore's accounting started. Must not be NULL.
+ * @param rows
+ *   Receives up to max rows.
+ * @param max
+ *   Room in rows.
+ * @return
+ *   The number of rows, or a negative errno of mcfan_msacc_window_collect().
+ */
+int mcfan_lcore_rows_in(struct mcfan_app *app, struct mcfan_msacc_window *window,
+			struct mcfan_msacc_row *rows, unsigned int max);
+
 /** The engines a data lcore runs (datapath/engine.h), by name; NULL for a role it lacks. */
 struct mcfan_lcore_engines {
 	const char *rx;      /**< RX-side engine (RX role), e.g. "fanout". */

@@ -28,6 +28,7 @@
 #include <rte_version.h>
 
 #include "mcfan.h"
+#include "mcfan_msacc_window.h"
 #include "control/feed.h"
 #include "control/idle.h"
 #include "control/igmp.h"
@@ -1259,13 +1260,22 @@ lcore_labels(char *l, size_t len, const struct mcfan_msacc_row *r)
 }
 
 /*
+ * The page's own msacc window, continuous: its rows count since each lcore's accounting
+ * started, whatever the console or telemetry do to the shared window (a timed window there
+ * froze every mcfan_lcore_* msacc series at its end, and msacc reset took them back to 0).
+ * Only libmicrohttpd's one thread formats pages (server.c): no lock for the flag.
+ */
+static struct mcfan_msacc_window page_window;
+static bool page_window_ready;
+
+/*
  * mcfan_lcore_state_seconds never goes back, as a counter must not (OpenMetrics): a snapshot
  * charges the interval in progress to the lcore's last state, which the lcore may charge to
  * another one later, and the wait_cpu share moves cycles out of the other states as
  * schedstat is read (docs/msacc.md). So each sample is the largest this window has shown:
- * a state taken back stays flat until its cycles pass it again. A new window (another start:
- * msacc reset, a timed window) starts the lcore's row afresh, the reset docs/metrics.md
- * names. Only libmicrohttpd's one thread formats pages (server.c): no lock.
+ * a state taken back stays flat until its cycles pass it again. A row that starts again
+ * (an lcore whose accounting first comes on with msacc on) starts afresh. Only
+ * libmicrohttpd's one thread formats pages (server.c): no lock.
  */
 struct state_shown {
 	bool seen;
@@ -1308,14 +1318,19 @@ put_lcores(struct expo *e, struct mcfan_app *app)
 		free(st);
 		return -ENOMEM;
 	}
-	n = mcfan_lcore_rows(app, rows, RTE_MAX_LCORE);
+	if (!page_window_ready) {
+		mcfan_msacc_window_init(&page_window);
+		page_window_ready = true;
+	}
+	n = mcfan_lcore_rows_in(app, &page_window, rows, RTE_MAX_LCORE);
 	if (n < 0)
 		n = 0;
 	for (i = 0; i < n; i++)
 		mcfan_msacc_stats(&rows[i].snap, &st[i]);
 	family(e, "mcfan_lcore_state_seconds", FAM_COUNTER, "seconds", "Time of each lcore in "
-	       "each microstate (docs/msacc.md), wait_cpu included; the states of an lcore add "
-	       "up to its wall time in the msacc window, ahead of it by at most one interval "
+	       "each microstate (docs/msacc.md), wait_cpu included, since its accounting started "
+	       "(msacc windows do not move it); the states of an lcore add up to its wall "
+	       "time, ahead of it by at most one interval "
 	       "(a state never goes back)");
 	for (i = 0; i < n; i++) {
 		for (s = 0; s < MCFAN_MS_MAX; s++) {
