@@ -483,6 +483,10 @@ def check_run(name, app, n_rows, expect_warn):
         shared = sorted(c for c, n in count.items() if n > 1)
         named = [int(x) for x in re.findall(r"(\d+) \(\d+ lcores\)", warn[0])]
         t.check_eq(named, shared, f"[{name}] the warning names the shared CPUs")
+    # the report and /mcfan/topology name the CPUs the warning names, floating lcores
+    # (--bind u) included (before: [] for them, though the warning named every CPU)
+    warned = [{"cpu": int(c), "lcores": int(k)} for c, k in
+              re.findall(r"(\d+) \((\d+) lcores\)", warn[0])] if warn else []
     rep = None
     if t.check(os.path.exists(rep_path), f"[{name}] report written"):
         with open(rep_path) as f:
@@ -500,6 +504,8 @@ def check_run(name, app, n_rows, expect_warn):
         t.check(all(r["node"] == r["worker_node"] for r in top["rings"]) and top["rings"],
                 f"[{name}] report: rings on their worker's node {top['rings']}")
         t.check(t.conservation(rep), f"[{name}] rx = delivered + drops")
+        t.check_eq(top["oversubscribed"], warned, f"[{name}] report: oversubscribed CPUs as "
+                   f"the warning says")
     if isinstance(tel, dict):
         t.check_eq(tel.get("lcore"), [r["lcore"] for r in rows], f"[{name}] telemetry lcores")
         t.check_eq(tel.get("cpus"), [r["cpus"] for r in rows], f"[{name}] telemetry cpus")
@@ -508,6 +514,8 @@ def check_run(name, app, n_rows, expect_warn):
         t.check(isinstance(tel.get("sct"), str) and tel["sct"], f"[{name}] telemetry sct")
         t.check_eq(tel.get("lcores_built"), 1, f"[{name}] telemetry: lcores built")
         t.check("mempool_node" in tel and "ring_node" in tel, f"[{name}] telemetry nodes")
+        t.check_eq(tel.get("oversubscribed"), [w["cpu"] for w in warned],
+                   f"[{name}] telemetry: oversubscribed CPUs as the warning says")
     t.remove_runtime_dir(e)
     return rows
 

@@ -418,7 +418,8 @@ static int
 rows_build(struct mcfan_app *app)
 {
 	struct mcfan_cpuset *set = calloc(1, sizeof(*set));
-	unsigned int id, n = 0, i, j, count[CPU_SETSIZE] = {0};
+	unsigned int id, n = 0, i, j, n_union = 0, count[CPU_SETSIZE] = {0};
+	unsigned int may[CPU_SETSIZE] = {0};
 	rte_cpuset_t cs;
 	int cpu;
 
@@ -434,9 +435,12 @@ rows_build(struct mcfan_app *app)
 
 		mcfan_cpuset_zero(set);
 		cs = rte_lcore_cpuset(id);
-		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			if (CPU_ISSET(cpu, &cs))
-				mcfan_cpuset_add(set, (unsigned int)cpu);
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+			if (!CPU_ISSET(cpu, &cs))
+				continue;
+			mcfan_cpuset_add(set, (unsigned int)cpu);
+			n_union += may[cpu]++ == 0;
+		}
 		r->lcore = id;
 		r->role = id == app->main_lcore ? MCFAN_ROLE_CONTROL : app->lcores[id].role;
 		r->want_node = -1;
@@ -451,6 +455,11 @@ rows_build(struct mcfan_app *app)
 	}
 	plc.n_rows = n;
 	free(set);
+	/* more lcores than the CPUs they may use: as the plan counts it (mcfan_plan.c), every
+	 * such CPU carries each lcore that may run there, floating ones (a CPU set) included;
+	 * otherwise only lcores pinned to one CPU count */
+	if (n > n_union)
+		memcpy(count, may, sizeof(count));
 	for (i = 0; i < CPU_SETSIZE; i++)
 		if (count[i] > 1)
 			plc.n_shared++;
