@@ -418,7 +418,15 @@ def test_refusals():
             (["--workers", "x"], "--workers x", "--workers"),
             (["--control-cpu", "7", "--cpu-topology", host_map(cpus)],
              "--control-cpu outside the map", "not a CPU of the map"),
-            (["--control-cpu", "70000"], "--control-cpu 70000", "--control-cpu")):
+            (["--control-cpu", "70000"], "--control-cpu 70000", "--control-cpu"),
+            # mcfan builds --lcores from a placement option: lcores named by the user are
+            # not its lcores (before: ignored without a word, lcore 1 ran as RX and worker)
+            (["--bind", "ns", "--rx-lcores", "1", "--worker-lcores", "2"],
+             "--bind with --rx-lcores/--worker-lcores",
+             "--rx-lcores/--worker-lcores name EAL lcores, but mcfan builds EAL's --lcores "
+             "here (from --bind)"),
+            (["--cpu-topology", host_map(cpus), "--worker-lcores", "1"],
+             "--cpu-topology with --worker-lcores", "(from --cpu-topology)")):
         e = eal("bad", vdev())
         rc, out, err = run(e, app)
         t.check_eq(rc, 2, f"{what}: exit 2 ({err[-200:]})")

@@ -325,6 +325,20 @@ mcfan_placement_apply(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
 		/* the user's lcores as given: roles after EAL init, the table reported */
 		return 0;
 	}
+	/* mcfan builds --lcores: lcores the user named are not its lcores (the plan sets the
+	 * roles below, so they would be dropped without a word) */
+	if (cfg->n_rx_lcores > 0 || cfg->n_worker_lcores > 0) {
+		return mcfan_err_set(err, len, -EINVAL, "--rx-lcores/--worker-lcores name EAL "
+			      "lcores, but mcfan builds EAL's --lcores here (from %s%s%s%s%s): "
+			      "give --rx N/--workers M for mcfan to place, or -l/--lcores with "
+			      "the lcores you name",
+			      cfg->cpu_topology != NULL ? "--cpu-topology" : "",
+			      cfg->cpu_topology != NULL && cfg->bind >= 0 ? ", " : "",
+			      cfg->bind >= 0 ? "--bind" : "",
+			      (cfg->cpu_topology != NULL || cfg->bind >= 0) &&
+			      cfg->control_cpu >= 0 ? ", " : "",
+			      cfg->control_cpu >= 0 ? "--control-cpu" : "");
+	}
 	for (i = 1; i < (unsigned int)*eal_argc; i++) {
 		if (strncmp((*eal_argv)[i], "--main-lcore", 12) == 0) {
 			mcfan_err_set(err, len, -EINVAL, "--main-lcore: mcfan builds --lcores with "
