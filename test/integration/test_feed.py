@@ -103,6 +103,39 @@ def feed_of(rep, group):
 LAST_ERR = [""]   # standard error of the last run_pcap()
 
 
+def scripted_start(name, frames, script_text, app, duration):
+    """mcfan on a net_pcap of frames, with a console script (--cmdline-file) of script_text
+    and a JSON report, running duration seconds: (the McfanProcess, its EAL arguments, the
+    files for scripted_end())."""
+    d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    atexit.register(shutil.rmtree, d, ignore_errors=True)
+    files = {"dir": d, "pcap": os.path.join(d, f"{name}.pcap"),
+             "script": os.path.join(d, "console.txt"), "report": os.path.join(d, "report.json")}
+    t.write_pcap(files["pcap"], frames)
+    with open(files["script"], "w") as f:
+        f.write(script_text)
+    eal = t.eal_args(f"feed-{name}", extra=["--vdev", f"net_pcap0,rx_pcap={files['pcap']}"])
+    proc = t.McfanProcess(eal, [*app, "--cmdline-file", files["script"], "--duration",
+                                duration, "--report-json", files["report"]])
+    return proc, eal, files
+
+
+def scripted_end(proc, files):
+    """Wait for a scripted_start() run (30 s at most): (exit status, standard output,
+    standard error, the JSON report or None); its files are removed."""
+    rc = proc.wait(30)
+    out, err = proc.stdout(), proc.stderr()
+    rep = None
+    if os.path.exists(files["report"]):
+        with open(files["report"]) as f:
+            rep = json.load(f)
+    for k in ("pcap", "script", "report"):
+        if os.path.exists(files[k]):
+            os.unlink(files[k])
+    os.rmdir(files["dir"])
+    return rc, out, err, rep
+
+
 def run_pcap(name, frames, app, lcores="0-1"):
     d = tempfile.mkdtemp(prefix="mcfan-feed-")
     atexit.register(shutil.rmtree, d, ignore_errors=True)
@@ -382,20 +415,11 @@ def test_ab_skew():
     for s in range(1, 41):
         fr += [t.udp4_frame("239.9.9.12", PORT, iperf2_payload(s)), *fill,
                t.udp4_frame("239.9.9.11", PORT, iperf2_payload(s))]
-    d = tempfile.mkdtemp(prefix="mcfan-feed-")
-    atexit.register(shutil.rmtree, d, ignore_errors=True)
-    pcap = os.path.join(d, "abskew.pcap")
-    script = os.path.join(d, "console.txt")
-    report = os.path.join(d, "report.json")
-    t.write_pcap(pcap, fr)
-    with open(script, "w") as f:
-        f.write("wait 700\nshow feed\n")
-    eal = t.eal_args("feed-abskew", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
-    proc = t.McfanProcess(eal, ["--groups", f"239.9.9.11-12:{PORT}",
-                                "--seq", f"239.9.9.11-12:{PORT}=iperf2",
-                                "--seq-pair", f"239.9.9.11:{PORT},239.9.9.12:{PORT}",
-                                "--cmdline-file", script, "--duration", "2.5",
-                                "--report-json", report])
+    proc, eal, files = scripted_start("abskew", fr, "wait 700\nshow feed\n",
+                                      ["--groups", f"239.9.9.11-12:{PORT}",
+                                       "--seq", f"239.9.9.11-12:{PORT}=iperf2",
+                                       "--seq-pair", f"239.9.9.11:{PORT},239.9.9.12:{PORT}"],
+                                      "2.5")
     tel = None
     try:
         tm = t.Telemetry(t.telemetry_socket(eal), timeout=20, proc=proc)
@@ -406,16 +430,7 @@ def test_ab_skew():
         tm.close()
     except (OSError, ValueError, TimeoutError, RuntimeError) as e:
         t.check(False, f"ab skew: telemetry: {e}")
-    rc = proc.wait(30)
-    out, err = proc.stdout(), proc.stderr()
-    rep = None
-    if os.path.exists(report):
-        with open(report) as f:
-            rep = json.load(f)
-    for p in (pcap, script, report):
-        if os.path.exists(p):
-            os.unlink(p)
-    os.rmdir(d)
+    rc, out, err, rep = scripted_end(proc, files)
     t.check_eq(rc, 0, f"ab skew: exit status ({err[-800:]})")
     if rep is None:
         return
@@ -621,20 +636,10 @@ def test_wrong_kind():
     for s in range(1, WRONG_N + 1):
         fr.append(t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)))
         fr.append(t.udp4_frame("239.9.9.2", PORT, iperf2_payload(s)))
-    d = tempfile.mkdtemp(prefix="mcfan-feed-")
-    atexit.register(shutil.rmtree, d, ignore_errors=True)
-    pcap = os.path.join(d, "wrong.pcap")
-    script = os.path.join(d, "console.txt")
-    report = os.path.join(d, "report.json")
-    t.write_pcap(pcap, fr)
-    with open(script, "w") as f:
-        f.write("wait 1500\nshow feed\n")
-    eal = t.eal_args("feed-wrong", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
-    proc = t.McfanProcess(eal, ["--groups", f"239.9.9.1-2:{PORT}",
-                                "--seq", f"239.9.9.1:{PORT}=rtp",
-                                "--seq", f"239.9.9.2:{PORT}=iperf2",
-                                "--cmdline-file", script, "--duration", "3",
-                                "--report-json", report])
+    proc, eal, files = scripted_start("wrong", fr, "wait 1500\nshow feed\n",
+                                      ["--groups", f"239.9.9.1-2:{PORT}",
+                                       "--seq", f"239.9.9.1:{PORT}=rtp",
+                                       "--seq", f"239.9.9.2:{PORT}=iperf2"], "3")
     tel_all = tel_one = None
     try:
         tel = t.Telemetry(t.telemetry_socket(eal), timeout=20, proc=proc)
@@ -648,16 +653,7 @@ def test_wrong_kind():
         tel.close()
     except (OSError, ValueError, TimeoutError, RuntimeError) as e:
         t.check(False, f"wrong kind: telemetry: {e}")
-    rc = proc.wait(30)
-    out, err = proc.stdout(), proc.stderr()
-    rep = None
-    if os.path.exists(report):
-        with open(report) as f:
-            rep = json.load(f)
-    for p in (pcap, script, report):
-        if os.path.exists(p):
-            os.unlink(p)
-    os.rmdir(d)
+    rc, out, err, rep = scripted_end(proc, files)
     t.check_eq(rc, 0, f"wrong kind: exit status ({err[-800:]})")
     warn = (f"warning: 239.9.9.1:{PORT}: {WRONG_N} of {WRONG_N} datagrams did not parse as "
             "rtp (malformed): is its --seq kind right?")

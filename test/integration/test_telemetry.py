@@ -744,6 +744,23 @@ GROUPS_SSM = ("239.9.9.1:3999,232.2.2.2@198.18.0.9,232.1.1.1:5000@198.18.0.1+198
               "[ff3e::5]:5000@[fe80::1]")
 
 
+def session(e, proc, what, body):
+    """Once mcfan proc (EAL arguments e) answers on its telemetry socket, body(tel) with the
+    connection; any error of the session is a failed check; then mcfan stops (SIGINT) and its
+    runtime directory goes."""
+    try:
+        tel = t.Telemetry(t.telemetry_socket(e), timeout=120, proc=proc)
+        if t.check(tel.wait_ready(timeout=120) is not None,
+                   f"[{what}] /mcfan/* commands answer"):
+            body(tel)
+        tel.close()
+    except (OSError, ValueError, RuntimeError, subprocess.TimeoutExpired) as ex:
+        t.check(False, f"[{what}] telemetry session: {ex!r}")
+    finally:
+        stop(proc, what)
+        t.remove_runtime_dir(e)
+
+
 def test_source_specific():
     """The sources of source-specific groups in /mcfan/groups (both forms) and the report.
     Before: only the console's join and show groups named them."""
@@ -754,11 +771,8 @@ def test_source_specific():
     report = os.path.join(TMP, "ssm.json")
     proc = t.McfanProcessRaw(e, ["--groups", GROUPS_SSM, "--duration", "600",
                                  "--report-json", report])
-    try:
-        tel = t.Telemetry(t.telemetry_socket(e), timeout=120, proc=proc)
-        if not t.check(tel.wait_ready(timeout=120) is not None,
-                       f"[{what}] /mcfan/* commands answer"):
-            return
+
+    def body(tel):
         g, _ = tel.query("/mcfan/groups")
         if check_columns("/mcfan/groups", g, 4, f" [{what}]"):
             t.check_eq(list(zip(g["group"], g["udp_port"], g["sources"])),
@@ -776,12 +790,8 @@ def test_source_specific():
         t.check_eq((parsed or {}).get("/mcfan/groups", {}).get("sources"),
                    ["198.18.0.1", "198.18.0.3"],
                    f"[{what}] dpdk-telemetry.py /mcfan/groups,232.1.1.1:5000: {out[-300:]!r}")
-        tel.close()
-    except (OSError, ValueError, RuntimeError, subprocess.TimeoutExpired) as ex:
-        t.check(False, f"[{what}] telemetry session: {ex!r}")
-    finally:
-        stop(proc, what)
-        t.remove_runtime_dir(e)
+
+    session(e, proc, what, body)
     rep = load_report(report, what)
     if rep:
         t.check_eq([(x["group"], x["udp_port"], x["sources"]) for x in rep["groups"]],
@@ -814,11 +824,8 @@ def test_long_sources():
     t.write_pcap(pcap, [t.udp4_frame("239.9.9.1", 3999)] * 10)
     e = eal("tel-longsrc", "0@0,1@1,2@0", pcap)
     proc = t.McfanProcessRaw(e, ["--groups", arg, "--duration", "600"])
-    try:
-        tel = t.Telemetry(t.telemetry_socket(e), timeout=120, proc=proc)
-        if not t.check(tel.wait_ready(timeout=120) is not None,
-                       f"[{what}] /mcfan/* commands answer"):
-            return
+
+    def body(tel):
         g, raw = tel.query("/mcfan/groups")
         t.check(len(raw) < LIMIT, f"[{what}] {len(raw)} bytes, under {LIMIT}")
         if check_keys("/mcfan/groups", g, KEYS["/mcfan/groups"], f" [{what}]") and \
@@ -836,12 +843,8 @@ def test_long_sources():
         one, _ = tel.query(f"/mcfan/groups,[{groups[0]}]:65535")
         t.check_eq((one or {}).get("sources"), srcs[groups[0]],
                    f"[{what}] /mcfan/groups,GROUP lists the 2 sources whole")
-        tel.close()
-    except (OSError, ValueError, RuntimeError, subprocess.TimeoutExpired) as ex:
-        t.check(False, f"[{what}] telemetry session: {ex!r}")
-    finally:
-        stop(proc, what)
-        t.remove_runtime_dir(e)
+
+    session(e, proc, what, body)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -509,6 +509,19 @@ test_generic64(void)
 	mcfan_feed_group_free(g);
 }
 
+/* An A/B pair of lines of kind (a --seq KIND), default parameters; checked not NULL. */
+static struct mcfan_feed_arb *
+arb_new(const char *kind)
+{
+	struct mcfan_feed_spec s;
+	struct mcfan_feed_arb *a;
+
+	CHECK_EQ_INT(mcfan_feed_spec_parse(kind, &s, NULL, 0), 0);
+	a = mcfan_feed_arb_create(&s, &params_default, 0);
+	CHECK(a != NULL, "arb create");
+	return a;
+}
+
 static void
 arb_send(struct mcfan_feed_arb *a, unsigned int line, int64_t id, uint64_t t_ns)
 {
@@ -528,9 +541,7 @@ test_arb(void)
 	struct mcfan_feed_arb_counters c;
 	int64_t i;
 
-	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
-	a = mcfan_feed_arb_create(&s, &params_default, 0);
-	CHECK(a != NULL, "arb create");
+	a = arb_new("iperf2");
 	/* A misses 10..14 and 30; B misses 12..20 and 30; B always 2 ms after A */
 	for (i = 0; i < 50; i++) {
 		if (!((i >= 10 && i <= 14) || i == 30))
@@ -583,14 +594,11 @@ mold_arb_send(struct mcfan_feed_arb *a, unsigned int line, uint64_t seq, uint16_
 static void
 test_arb_mold(void)
 {
-	struct mcfan_feed_spec s;
 	struct mcfan_feed_arb *a;
 	struct mcfan_feed_arb_counters c;
 	uint64_t i;
 
-	CHECK_EQ_INT(mcfan_feed_spec_parse("moldudp64", &s, NULL, 0), 0);
-	a = mcfan_feed_arb_create(&s, &params_default, 0);
-	CHECK(a != NULL, "arb create");
+	a = arb_new("moldudp64");
 	/* 10 datagrams of 3 messages (1..30); A lacks the one of 7..9, B the one of 16..18 */
 	for (i = 0; i < 10; i++) {
 		if (i != 2)
@@ -624,14 +632,11 @@ test_arb_mold(void)
 static void
 test_arb_end(void)
 {
-	struct mcfan_feed_spec s;
 	struct mcfan_feed_arb *a;
 	struct mcfan_feed_arb_counters c;
 	int64_t i;
 
-	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
-	a = mcfan_feed_arb_create(&s, &params_default, 0);
-	CHECK(a != NULL, "arb create");
+	a = arb_new("iperf2");
 	/* 1..20 sent; A has 1..17, B 1..18; both get the end -(21) */
 	for (i = 1; i <= 20; i++) {
 		if (i <= 17)
@@ -667,7 +672,6 @@ static void
 test_iperf2_end_min(void)
 {
 	struct mcfan_feed_group *g = make("iperf2", &params_default);
-	struct mcfan_feed_spec s;
 	struct mcfan_feed_arb *a;
 	struct mcfan_feed_counters c;
 	int64_t i;
@@ -680,9 +684,7 @@ test_iperf2_end_min(void)
 	CHECK_EQ_INT(c.resets, 1);
 	CHECK_EQ_INT(c.received, 3);
 	mcfan_feed_group_free(g);
-	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
-	a = mcfan_feed_arb_create(&s, &params_default, 0);
-	CHECK(a != NULL, "arb create");
+	a = arb_new("iperf2");
 	arb_send(a, 0, 1, MS);
 	arb_send(a, 1, INT64_MIN, 2 * MS);
 	mcfan_feed_arb_free(a);
@@ -697,16 +699,13 @@ test_iperf2_end_min(void)
 static void
 test_arb_tests(void)
 {
-	struct mcfan_feed_spec s;
 	struct mcfan_feed_arb *a;
 	struct mcfan_feed_arb_counters c;
 	uint64_t t_ns = 0;
 	int64_t i;
 	int test, k;
 
-	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
-	a = mcfan_feed_arb_create(&s, &params_default, 0);
-	CHECK(a != NULL, "arb create");
+	a = arb_new("iperf2");
 	for (test = 0; test < 2; test++) {
 		for (i = 1; i <= 50; i++) {
 			if (i != (test == 0 ? 7 : 20))
@@ -742,14 +741,11 @@ test_arb_tests(void)
 static void
 test_arb_lag(void)
 {
-	struct mcfan_feed_spec s;
 	struct mcfan_feed_arb *a;
 	struct mcfan_feed_arb_counters c;
 	int64_t i;
 
-	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
-	a = mcfan_feed_arb_create(&s, &params_default, 0);
-	CHECK(a != NULL, "arb create");
+	a = arb_new("iperf2");
 	for (i = 1; i <= 5; i++) {
 		arb_send(a, 0, i, (uint64_t)i * MS);
 		if (i <= 4)
@@ -784,14 +780,11 @@ test_arb_lag(void)
 static void
 test_arb_jitter(void)
 {
-	struct mcfan_feed_spec s;
 	struct mcfan_feed_arb *a;
 	struct mcfan_feed_arb_counters c;
 	int64_t i;
 
-	CHECK_EQ_INT(mcfan_feed_spec_parse("iperf2", &s, NULL, 0), 0);
-	a = mcfan_feed_arb_create(&s, &params_default, 0);
-	CHECK(a != NULL, "arb create");
+	a = arb_new("iperf2");
 	for (i = 1; i <= 100; i++) {
 		arb_send(a, 0, i, (uint64_t)i * 10 * MS);
 		arb_send(a, 1, i, (uint64_t)i * 10 * MS + 3 * MS);
@@ -826,15 +819,12 @@ rtp_arb_send(struct mcfan_feed_arb *a, unsigned int line, uint16_t seq, uint32_t
 static void
 test_arb_ssrc(void)
 {
-	struct mcfan_feed_spec s;
 	struct mcfan_feed_arb *a;
 	struct mcfan_feed_arb_counters c;
 	uint64_t t_ns = 0;
 	uint16_t q;
 
-	CHECK_EQ_INT(mcfan_feed_spec_parse("rtp", &s, NULL, 0), 0);
-	a = mcfan_feed_arb_create(&s, &params_default, 0);
-	CHECK(a != NULL, "arb create");
+	a = arb_new("rtp");
 	for (q = 100; q < 120; q++) {
 		if (q != 105)
 			rtp_arb_send(a, 0, q, 0x1111, t_ns += MS);
@@ -872,7 +862,6 @@ test_arb_ssrc(void)
 static void
 test_arb_mold_end(void)
 {
-	struct mcfan_feed_spec s;
 	struct mcfan_feed_arb *a;
 	struct mcfan_feed_arb_counters c;
 	uint8_t p[64] = {0};
@@ -888,9 +877,7 @@ test_arb_mold_end(void)
 		{0, "SESSION002", 1, 2}, {1, "SESSION002", 1, 2},
 	};
 
-	CHECK_EQ_INT(mcfan_feed_spec_parse("moldudp64", &s, NULL, 0), 0);
-	a = mcfan_feed_arb_create(&s, &params_default, 0);
-	CHECK(a != NULL, "arb create");
+	a = arb_new("moldudp64");
 	for (i = 0; i < RTE_DIM(in); i++) {
 		memcpy(p, in[i].session, 10);
 		put_be(p + 10, in[i].seq, 8);
