@@ -41,6 +41,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include <rte_bus.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_errno.h>
@@ -106,6 +107,10 @@ struct tx_priv {
 	uint16_t queue;
 	struct rte_mempool *hdr_pool;   /* header mbufs, TX_HDR_ROOM bytes */
 	struct rte_mempool *clone_pool; /* indirect mbufs (no data room) */
+	/* udp-csum=auto: copies received on these ports are looked at: every port but a PCI
+	 * one (a NIC: checksums on a wire are complete; a partial one exists only inside a
+	 * host, from a kernel sender through a vdev) */
+	bool look[RTE_MAX_ETHPORTS];
 } __rte_cache_aligned;
 
 /* RFC 1112 section 6.4: the Ethernet group address of an IPv4 host group is 01:00:5e and
@@ -295,6 +300,19 @@ tx_args_check_probed(const char *args, char *err, size_t len)
 	return ret < 0 ? ret : tx_port_of(&a, &port, err, len);
 }
 
+/* Is port a PCI device (a NIC), not a virtual one? */
+static bool
+port_is_pci(uint16_t port)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_bus *bus;
+
+	if (rte_eth_dev_info_get(port, &info) != 0 || info.device == NULL)
+		return false;
+	bus = rte_dev_bus(info.device);
+	return bus != NULL && strcmp(rte_bus_name(bus), "pci") == 0;
+}
+
 /* The lowest instance that is a tx output (engine_tx); n_inst when none. */
 static unsigned int
 tx_first_inst(const struct mcfan_app *app)
@@ -466,6 +484,7 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
 	struct tx_priv *p;
 	struct tx_args a;
+	unsigned int i;
 	uint16_t port;
 	int ret;
 
@@ -502,6 +521,8 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 		return -ENOMEM;
 	p->a = a;
 	p->port = port;
+	for (i = 0; a.csum == TX_CSUM_AUTO && i < RTE_MAX_ETHPORTS; i++)
+		p->look[i] = rte_eth_dev_is_valid_port((uint16_t)i) && !port_is_pci((uint16_t)i);
 	if (tx_header_mbuf(&a) || a.csum == TX_CSUM_AUTO) { /* auto: for partial checksums */
 		snprintf(name, sizeof(name), "mcfan_txh%u_%u", lc->lcore_id, inst);
 		p->hdr_pool = rte_pktmbuf_pool_create(name, TX_POOL_MBUFS, TX_POOL_CACHE, 0,
@@ -732,13 +753,55 @@ nohdr:
 	return NULL;
 }
 
-/* udp-csum=auto without a rewrite: does copy m need a header mbuf (a partial checksum)? */
-static inline bool
-tx_needs_csum(const struct rte_mbuf *m)
+/* Offsets in the common frame: untagged Ethernet, IPv4 of IHL 5, UDP. */
+#define V4_L3 RTE_ETHER_HDR_LEN
+#define V4_L4 (V4_L3 + sizeof(struct rte_ipv4_hdr))
+#define V4_IHL5 0x45 /* version 4, IHL 5 (RFC 791) */
+
+/* 16-bit word of d at off, as memory holds it (the sums below need no byte swap). */
+static inline uint32_t
+word_at(const uint8_t *d, size_t off)
 {
+	uint16_t w;
+
+	memcpy(&w, d + off, sizeof(w));
+	return w;
+}
+
+/*
+ * udp-csum=auto without a rewrite: does copy m need a header mbuf (a partial checksum)? Only
+ * copies from a port that is not a NIC are looked at (p->look). Once per copy, so the common
+ * frame (untagged IPv4, IHL 5) is looked at directly: the
+ * pseudo-header's words (RFC 768: source, destination, protocol, UDP length) summed in
+ * memory order and folded, against the checksum field; any other goes through
+ * tx_headers().
+ */
+static inline bool
+tx_needs_csum(const struct tx_priv *p, const struct rte_mbuf *m)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	const size_t src = V4_L3 + offsetof(struct rte_ipv4_hdr, src_addr);
+	uint32_t c, sum;
 	struct tx_hdrs h;
 
-	return tx_headers(m, &h) && udp_csum_partial(rte_pktmbuf_mtod(m, const uint8_t *), &h);
+	if (m->port >= RTE_MAX_ETHPORTS || !p->look[m->port])
+		return false; /* from a NIC: complete */
+	if (likely(m->data_len >= V4_L4 + sizeof(struct rte_udp_hdr) &&
+		   word_at(d, offsetof(struct rte_ether_hdr, ether_type)) ==
+		   RTE_BE16(RTE_ETHER_TYPE_IPV4) && d[V4_L3] == V4_IHL5)) {
+		if (d[V4_L3 + offsetof(struct rte_ipv4_hdr, next_proto_id)] != IPPROTO_UDP)
+			return false;
+		c = word_at(d, V4_L4 + offsetof(struct rte_udp_hdr, dgram_cksum));
+		if (c == 0)
+			return false;
+		sum = word_at(d, src) + word_at(d, src + 2) + word_at(d, src + 4) +
+		      word_at(d, src + 6) + RTE_BE16(IPPROTO_UDP) +
+		      word_at(d, V4_L4 + offsetof(struct rte_udp_hdr, dgram_len));
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		return c == sum;
+	}
+	return tx_headers(m, &h) && udp_csum_partial(d, &h);
 }
 
 static void
@@ -749,16 +812,25 @@ tx_deliver(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv, struct rte
 	bool rw = tx_header_mbuf(&p->a);
 	struct rte_mbuf *out[MCFAN_MAX_BURST], **tx = pkts;
 	uint64_t sent_bytes, *drop;
-	unsigned int i, k = n;
+	unsigned int i, k = n, first;
 	uint16_t sent;
 
 	RTE_SET_USED(app);
 	RTE_SET_USED(lc);
 	rte_seqcount_write_begin(&p->st.seq);
-	if (rw || p->a.csum == TX_CSUM_AUTO) {
+	/* udp-csum=auto without a rewrite: the burst goes as it is up to the first copy with
+	 * a partial checksum (none, from a NIC) */
+	first = rw ? 0 : n;
+	for (i = 0; !rw && p->a.csum == TX_CSUM_AUTO && i < n; i++) {
+		if (tx_needs_csum(p, pkts[i])) {
+			first = i;
+			break;
+		}
+	}
+	if (first < n) {
 		tx = out;
 		for (i = 0, k = 0; i < n; i++) {
-			if (!rw && !tx_needs_csum(pkts[i])) {
+			if (!rw && (i < first || (i > first && !tx_needs_csum(p, pkts[i])))) {
 				out[k++] = pkts[i]; /* unchanged: the reference as it is */
 				continue;
 			}
