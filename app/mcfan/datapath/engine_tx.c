@@ -19,8 +19,9 @@
  * RFC 768); dst-ip rewrites IPv4 frames only. A partial UDP checksum, such as a Linux sender
  * writes into a veth (CHECKSUM_PARTIAL: only the pseudo-header's sum), which a receiver
  * after the port would drop as bad, is computed anew over the pseudo-header, the UDP header
- * and the payload (RFC 768; RFC 8200 8.1 for IPv6), with or without a rewrite (udp-csum=auto,
- * the default); udp-csum=update never computes one anew, udp-csum=full always does. A multicast dst-ip without dst-mac also
+ * and the payload (RFC 768; RFC 8200 8.1 for IPv6), with or without a rewrite
+ * (udp-csum=auto, the default); udp-csum=update never computes one anew, udp-csum=full
+ * always does. A multicast dst-ip without dst-mac also
  * rewrites the destination MAC to the group's (RFC 1112 6.4); a unicast one needs dst-mac.
  *
  * Each worker lcore of the engine has its own TX queue (1.., queue 0 is the control lcore's:
@@ -753,55 +754,16 @@ nohdr:
 	return NULL;
 }
 
-/* Offsets in the common frame: untagged Ethernet, IPv4 of IHL 5, UDP. */
-#define V4_L3 RTE_ETHER_HDR_LEN
-#define V4_L4 (V4_L3 + sizeof(struct rte_ipv4_hdr))
-#define V4_IHL5 0x45 /* version 4, IHL 5 (RFC 791) */
-
-/* 16-bit word of d at off, as memory holds it (the sums below need no byte swap). */
-static inline uint32_t
-word_at(const uint8_t *d, size_t off)
-{
-	uint16_t w;
-
-	memcpy(&w, d + off, sizeof(w));
-	return w;
-}
-
-/*
- * udp-csum=auto without a rewrite: does copy m need a header mbuf (a partial checksum)? Only
- * copies from a port that is not a NIC are looked at (p->look). Once per copy, so the common
- * frame (untagged IPv4, IHL 5) is looked at directly: the
- * pseudo-header's words (RFC 768: source, destination, protocol, UDP length) summed in
- * memory order and folded, against the checksum field; any other goes through
- * tx_headers().
- */
+/* udp-csum=auto without a rewrite: does copy m need a header mbuf (a partial checksum)?
+ * Only copies from a port that is not a NIC are looked at (p->look). */
 static inline bool
 tx_needs_csum(const struct tx_priv *p, const struct rte_mbuf *m)
 {
-	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-	const size_t src = V4_L3 + offsetof(struct rte_ipv4_hdr, src_addr);
-	uint32_t c, sum;
 	struct tx_hdrs h;
 
 	if (m->port >= RTE_MAX_ETHPORTS || !p->look[m->port])
 		return false; /* from a NIC: complete */
-	if (likely(m->data_len >= V4_L4 + sizeof(struct rte_udp_hdr) &&
-		   word_at(d, offsetof(struct rte_ether_hdr, ether_type)) ==
-		   RTE_BE16(RTE_ETHER_TYPE_IPV4) && d[V4_L3] == V4_IHL5)) {
-		if (d[V4_L3 + offsetof(struct rte_ipv4_hdr, next_proto_id)] != IPPROTO_UDP)
-			return false;
-		c = word_at(d, V4_L4 + offsetof(struct rte_udp_hdr, dgram_cksum));
-		if (c == 0)
-			return false;
-		sum = word_at(d, src) + word_at(d, src + 2) + word_at(d, src + 4) +
-		      word_at(d, src + 6) + RTE_BE16(IPPROTO_UDP) +
-		      word_at(d, V4_L4 + offsetof(struct rte_udp_hdr, dgram_len));
-		sum = (sum & 0xffff) + (sum >> 16);
-		sum = (sum & 0xffff) + (sum >> 16);
-		return c == sum;
-	}
-	return tx_headers(m, &h) && udp_csum_partial(d, &h);
+	return tx_headers(m, &h) && udp_csum_partial(rte_pktmbuf_mtod(m, const uint8_t *), &h);
 }
 
 static void
@@ -812,25 +774,16 @@ tx_deliver(struct mcfan_app *app, struct mcfan_lcore *lc, void *priv, struct rte
 	bool rw = tx_header_mbuf(&p->a);
 	struct rte_mbuf *out[MCFAN_MAX_BURST], **tx = pkts;
 	uint64_t sent_bytes, *drop;
-	unsigned int i, k = n, first;
+	unsigned int i, k = n;
 	uint16_t sent;
 
 	RTE_SET_USED(app);
 	RTE_SET_USED(lc);
 	rte_seqcount_write_begin(&p->st.seq);
-	/* udp-csum=auto without a rewrite: the burst goes as it is up to the first copy with
-	 * a partial checksum (none, from a NIC) */
-	first = rw ? 0 : n;
-	for (i = 0; !rw && p->a.csum == TX_CSUM_AUTO && i < n; i++) {
-		if (tx_needs_csum(p, pkts[i])) {
-			first = i;
-			break;
-		}
-	}
-	if (first < n) {
+	if (rw || p->a.csum == TX_CSUM_AUTO) {
 		tx = out;
 		for (i = 0, k = 0; i < n; i++) {
-			if (!rw && (i < first || (i > first && !tx_needs_csum(p, pkts[i])))) {
+			if (!rw && !tx_needs_csum(p, pkts[i])) {
 				out[k++] = pkts[i]; /* unchanged: the reference as it is */
 				continue;
 			}
