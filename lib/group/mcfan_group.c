@@ -604,6 +604,18 @@ mcfan_group_format_list(const struct mcfan_flow_key *keys, unsigned int n, char 
 }
 
 int
+mcfan_group_entry_find(const struct mcfan_group_entry *entries, unsigned int n,
+		       const struct mcfan_flow_key *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (mcfan_flow_key_equal(&entries[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+int
 mcfan_group_not_joined(const struct mcfan_group_entry *entries, unsigned int n,
 		       const char *what, const struct mcfan_flow_key *key, char *msg, size_t len)
 {

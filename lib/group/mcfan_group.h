@@ -309,6 +309,22 @@ void mcfan_group_table_lookup_bulk(const struct mcfan_group_table *t,
 				   const struct mcfan_group_entry **out);
 
 /**
+ * The entry of a group: its exact key (address and port; port 0 = every port) among
+ * entries[0..n-1]. Linear; control side (a join, a leave, a console answer).
+ *
+ * @param entries
+ *   The group entries, e.g. the application's joined groups.
+ * @param n
+ *   Their number.
+ * @param key
+ *   The group looked for.
+ * @return
+ *   Its index (0..n-1), or -1 when it is not there.
+ */
+int mcfan_group_entry_find(const struct mcfan_group_entry *entries, unsigned int n,
+			   const struct mcfan_flow_key *key);
+
+/**
  * The message for a group that is not joined, naming a joined group of the same address
  * when there is one (e.g. the operator left out or mistyped the port): "WHAT: group G is
  * not joined (G:PORT is)", else "WHAT: group G is not joined".

@@ -500,7 +500,8 @@ joined_slots(const struct mcfan_app *app, const char *what, const char *text,
 	     struct mcfan_flow_key *keys, uint16_t *ids, uint16_t *owners, char *msg, size_t len)
 {
 	char err[CTL_ERR_MAX];
-	unsigned int i, j;
+	unsigned int i;
+	int j;
 	int n;
 
 	if (text == NULL || text[0] == '\0')
@@ -510,10 +511,8 @@ joined_slots(const struct mcfan_app *app, const char *what, const char *text,
 	if (n < 0)
 		return mcfan_err_set(msg, len, -EINVAL, "%s: %s", what, err);
 	for (i = 0; i < (unsigned int)n; i++) {
-		for (j = 0; j < app->n_group_entries; j++)
-			if (mcfan_flow_key_equal(&app->group_entries[j].key, &keys[i]))
-				break;
-		if (j == app->n_group_entries) {
+		j = mcfan_group_entry_find(app->group_entries, app->n_group_entries, &keys[i]);
+		if (j < 0) {
 			/* naming the joined group of the address, as leave does */
 			mcfan_group_not_joined(app->group_entries, app->n_group_entries, what,
 					       &keys[i], msg, len);
@@ -768,17 +767,14 @@ static void
 warn_unjoined(const struct mcfan_app *app, const struct feed_ctl *c)
 {
 	char text[MCFAN_GROUP_STR_MAX];
-	unsigned int r, i, j, n, first;
+	unsigned int r, i, n, first;
 
 	for (r = 0; r < c->n_rules; r++) {
 		n = 0;
 		first = 0;
 		for (i = 0; i < c->rules[r].n; i++) {
-			for (j = 0; j < app->n_group_entries; j++)
-				if (mcfan_flow_key_equal(&app->group_entries[j].key,
-							 &c->rules[r].keys[i]))
-					break;
-			if (j < app->n_group_entries)
+			if (mcfan_group_entry_find(app->group_entries, app->n_group_entries,
+						   &c->rules[r].keys[i]) >= 0)
 				continue;
 			if (n++ == 0)
 				first = i;
@@ -977,12 +973,10 @@ no_feed(const struct mcfan_app *app, const char *what, const struct mcfan_flow_k
 {
 	char text[MCFAN_GROUP_STR_MAX];
 	bool joined = false;
-	unsigned int i;
 	int ret = 0;
 
 	mcfan_ctl_state_lock(app);
-	for (i = 0; i < app->n_group_entries && !joined; i++)
-		joined = mcfan_flow_key_equal(&app->group_entries[i].key, key);
+	joined = mcfan_group_entry_find(app->group_entries, app->n_group_entries, key) >= 0;
 	if (!joined)
 		ret = mcfan_group_not_joined(app->group_entries, app->n_group_entries, what, key,
 					     msg, len);

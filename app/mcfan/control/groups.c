@@ -201,12 +201,7 @@ slot_workers(const struct mcfan_control *c, uint16_t slot, const struct mcfan_ap
 static int
 find_entry(const struct mcfan_app *app, const struct mcfan_flow_key *k)
 {
-	unsigned int i;
-
-	for (i = 0; i < app->n_group_entries; i++)
-		if (mcfan_flow_key_equal(&app->group_entries[i].key, k))
-			return (int)i;
-	return -1;
+	return mcfan_group_entry_find(app->group_entries, app->n_group_entries, k);
 }
 
 /* Parse a group list for an action; keys must hold MCFAN_MAX_GROUPS. */

@@ -311,7 +311,8 @@ mcfan_readers_sync(struct mcfan_app *app)
 	const struct mcfan_group_entry *g;
 	const struct mcfan_engine *e;
 	const struct mcfan_lcore *lc;
-	unsigned int i, j, n, lcore;
+	unsigned int i, n, lcore;
+	int k;
 	bool by_lcore;
 
 	if (rd == NULL)
@@ -324,10 +325,8 @@ mcfan_readers_sync(struct mcfan_app *app)
 			mcfan_rw_set_serve(rg->w, MCFAN_RD_SERVE_MOVED, NULL, 0);
 			continue;
 		}
-		g = NULL;
-		for (j = 0; j < app->n_group_entries; j++)
-			if (mcfan_flow_key_equal(&app->group_entries[j].key, &rg->key))
-				g = &app->group_entries[j];
+		k = mcfan_group_entry_find(app->group_entries, app->n_group_entries, &rg->key);
+		g = k >= 0 ? &app->group_entries[k] : NULL;
 		if (g == NULL) {
 			mcfan_rw_set_serve(rg->w, MCFAN_RD_SERVE_LEFT, NULL, 0);
 			continue;
