@@ -180,15 +180,14 @@ eal_data_lcores(int argc, char **argv, struct lcore_set *set, unsigned int *data
 static int
 counts_check(const struct mcfan_config *cfg, unsigned int n_data)
 {
-	unsigned int n_rx = cfg->rx_count > 0 ? (unsigned int)cfg->rx_count : 1, n_workers;
+	unsigned int n_workers;
+	char err[256];
 
-	n_workers = cfg->workers_count >= 0 ? (unsigned int)cfg->workers_count :
-		    (n_data > n_rx ? n_data - n_rx : 0);
-	if (n_data >= n_rx + n_workers)
+	if (mcfan_role_counts(cfg->rx_count > 0 ? (unsigned int)cfg->rx_count : 1,
+			      cfg->workers_count, n_data, "-l/-c/--lcores give", &n_workers, err,
+			      sizeof(err)) == 0)
 		return 0;
-	fprintf(stderr, "mcfan: --rx %u --workers %u need %u data lcores, -l/-c/--lcores give "
-		"%u (leave out -l/-c/--lcores and mcfan places them on the map)\n", n_rx,
-		n_workers, n_rx + n_workers, n_data);
+	fprintf(stderr, "mcfan: %s\n", err);
 	return -EINVAL;
 }
 

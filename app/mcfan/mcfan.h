@@ -648,6 +648,28 @@ void mcfan_lcore_roles(const struct mcfan_config *cfg, const unsigned int *data,
 int mcfan_idle_worker_check(const struct mcfan_config *cfg, const unsigned int *data,
 			    unsigned int n_data, const bool *is_rx, const bool *is_worker);
 
+/**
+ * --rx N / --workers M counted on the data lcores the user's -l/-c/--lcores enable: how many
+ * workers that gives, or the refusal when they are too few. Pure; the check before EAL
+ * (lcore_check.c, from the options) and the one after it (control/placement.c, from EAL's
+ * lcores) share its rule and its words.
+ *
+ * @param n_rx
+ *   RX lcores asked for (--rx; 1 when not given), >= 1.
+ * @param workers
+ *   Workers asked for (--workers), or -1: every data lcore after the RX ones.
+ * @param n_data
+ *   Data lcores there are.
+ * @param given_by
+ *   Who gives them, for the message: "-l/-c/--lcores give", "EAL gave".
+ * @param n_workers
+ *   Receives the workers, on success.
+ * @return
+ *   0; -EINVAL with err ("--rx 1 --workers 1 need 2 data lcores, ..."): too few.
+ */
+int mcfan_role_counts(unsigned int n_rx, int workers, unsigned int n_data,
+		      const char *given_by, unsigned int *n_workers, char *err, size_t len);
+
 int mcfan_setup_lcores(struct mcfan_app *app);
 int mcfan_setup_rings(struct mcfan_app *app);
 void mcfan_setup_free(struct mcfan_app *app);

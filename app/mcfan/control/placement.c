@@ -390,14 +390,9 @@ mcfan_placement_roles(struct mcfan_app *app, char *err, size_t len)
 		return 0;
 	RTE_LCORE_FOREACH_WORKER(id)
 		data[n_data++] = id;
-	n_workers = plc.workers >= 0 ? (unsigned int)plc.workers :
-		    (n_data > plc.n_rx ? n_data - plc.n_rx : 0);
-	if (n_data < plc.n_rx + n_workers) {
-		return mcfan_err_set(err, len, -EINVAL, "--rx %u --workers %u need %u data lcores, "
-			      "EAL gave %u (leave out -l/-c/--lcores and mcfan places them on the "
-			      "map)",
-			      plc.n_rx, n_workers, plc.n_rx + n_workers, n_data);
-	}
+	if (mcfan_role_counts(plc.n_rx, plc.workers, n_data, "EAL gave", &n_workers, err,
+			      len) < 0)
+		return -EINVAL;
 	cfg->n_rx_lcores = plc.n_rx;
 	cfg->n_worker_lcores = 0;
 	for (i = 0; i < plc.n_rx; i++)

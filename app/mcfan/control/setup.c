@@ -17,6 +17,7 @@
 #include <rte_ring.h>
 
 #include "mcfan.h"
+#include "mcfan_parse.h"
 #include "log.h"
 #include "datapath/engine.h"
 
@@ -75,6 +76,18 @@ mcfan_lcore_roles(const struct mcfan_config *cfg, const unsigned int *data, unsi
  * same layout (control/live.c); a worker-only lcore is one whose role is only worker, as
  * there (no worker is hosted when --idle-worker is given: control/placement.c).
  */
+int
+mcfan_role_counts(unsigned int n_rx, int workers, unsigned int n_data, const char *given_by,
+		  unsigned int *n_workers, char *err, size_t len)
+{
+	*n_workers = workers >= 0 ? (unsigned int)workers : (n_data > n_rx ? n_data - n_rx : 0);
+	if (n_data >= n_rx + *n_workers)
+		return 0;
+	return mcfan_err_set(err, len, -EINVAL, "--rx %u --workers %u need %u data lcores, %s "
+			     "%u (leave out -l/-c/--lcores and mcfan places them on the map)",
+			     n_rx, *n_workers, n_rx + *n_workers, given_by, n_data);
+}
+
 int
 mcfan_idle_worker_check(const struct mcfan_config *cfg, const unsigned int *data,
 			unsigned int n_data, const bool *is_rx, const bool *is_worker)
