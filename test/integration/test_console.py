@@ -302,6 +302,10 @@ BAD = [
     (b"show\x1b[Acounters", "control character 0x1b at column 5"),
     (bytes(range(0x80, 0x100)), "non-ASCII byte 0x80 at column 1"),
     (b"join 239.9.9.3:3999 # \xff comment", "non-ASCII byte 0xff"),
+    # DPDK's cmdline ends a word at '#': refused, not run with the word cut
+    (b"set engine 1 pcap:/tmp/cap#1", "word 4 'pcap:/tmp/cap#...' holds '#', which starts a "
+     "comment only after a blank; a word cannot hold '#'; nothing was run"),
+    (b"join 239.9.9.3:3999#x", "word 2 '239.9.9.3:3999#...' holds '#'"),
 ]
 
 

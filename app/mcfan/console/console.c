@@ -688,6 +688,13 @@ run_line(struct mcfan_console *con, const char *line, size_t len, bool echo)
 	n = split_words(buf, w, MAX_LINE_WORDS);
 	if (n == 0)
 		return;
+	if (w[n - 1].p[w[n - 1].len] == '#') {
+		/* the library ends a word at '#' and drops the rest: a word cut in two */
+		mcfan_console_error(con, "word %u '%.*s#...' holds '#', which starts a comment only "
+				    "after a blank; a word cannot hold '#'; nothing was run", n,
+				    (int)RTE_MIN(w[n - 1].len, (size_t)TOKEN_MAX_CHARS), w[n - 1].p);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		if (w[i].len > TOKEN_MAX_CHARS) {
 			mcfan_console_error(con, "word %u is %zu characters long, at most %d: "
