@@ -10,7 +10,8 @@
  * The reader ring's format in shared memory: one per group, one writer (the mcfan worker
  * that owns the group), any number of reader processes (docs/readers.md is the format spec
  * in prose). Pure C11, no DPDK: the writer (mcfan_reader_writer.h) and the reader library
- * (mcfan_reader.h, libmcfan-reader.so) both include it.
+ * (mcfan_reader.h, libmcfan-reader.so) both include it. It also compiles as C++11 and
+ * later, where the shared words are std::atomic (the same size, lock-free, checked below).
  *
  * The object is a POSIX shared-memory object (shm_open(3), /dev/shm/NAME) named
  * "mcfan.PREFIX.ADDRESS.PORT" (mcfan_rd_name()): PREFIX is mcfan's EAL --file-prefix
@@ -45,13 +46,38 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef __cplusplus
+#include <atomic>
+/** A word shared between processes: std::atomic in C++ (lock-free: checked below). */
+#define MCFAN_RD_ATOMIC(T) std::atomic<T>
+/** atomic_load_explicit() of C11 and C++11 alike; mo is a memory_order_* name. */
+#define MCFAN_RD_LOAD(p, mo) std::atomic_load_explicit((p), std::mo)
+/** atomic_thread_fence() of C11 and C++11 alike. */
+#define MCFAN_RD_FENCE(mo) std::atomic_thread_fence(std::mo)
+/** A compile-time check, C11 and C++11 alike. */
+#define MCFAN_RD_STATIC_ASSERT(c, m) static_assert(c, m)
+static_assert(sizeof(std::atomic<uint64_t>) == 8 && sizeof(std::atomic<uint32_t>) == 4,
+	      "the ring's shared words must be plain 8- and 4-byte words");
+static_assert(ATOMIC_LONG_LOCK_FREE == 2 && ATOMIC_LLONG_LOCK_FREE == 2 &&
+	      ATOMIC_INT_LOCK_FREE == 2, "the ring's shared words must be lock-free");
+#else
+#include <stdatomic.h>
+/** A word shared between processes: _Atomic in C11. */
+#define MCFAN_RD_ATOMIC(T) _Atomic T
+/** atomic_load_explicit() of C11 and C++11 alike; mo is a memory_order_* name. */
+#define MCFAN_RD_LOAD(p, mo) atomic_load_explicit((p), mo)
+/** atomic_thread_fence() of C11 and C++11 alike. */
+#define MCFAN_RD_FENCE(mo) atomic_thread_fence(mo)
+/** A compile-time check, C11 and C++11 alike. */
+#define MCFAN_RD_STATIC_ASSERT(c, m) _Static_assert(c, m)
+#endif
 
 /** Magic bytes at offset 0 ("MCFANRD" and a NUL). */
 #define MCFAN_RD_MAGIC "MCFANRD"
@@ -145,19 +171,19 @@ struct mcfan_rd_hdr {
 	 * mcfan's control side changes them (release stores; a reader re-reads until it finds
 	 * the same even value before and after). The only header words besides the writer's
 	 * line that change after creation; the worker never touches them. */
-	_Atomic uint32_t serve_seq;
-	_Atomic uint32_t serve;     /**< MCFAN_RD_SERVE_*. */
-	_Atomic uint32_t serve_lcore; /**< With MCFAN_RD_SERVE_LCORE: the writer lcore's id. */
+	MCFAN_RD_ATOMIC(uint32_t) serve_seq;
+	MCFAN_RD_ATOMIC(uint32_t) serve;     /**< MCFAN_RD_SERVE_*. */
+	MCFAN_RD_ATOMIC(uint32_t) serve_lcore; /**< With MCFAN_RD_SERVE_LCORE: the writer lcore's id. */
 	/** With MCFAN_RD_SERVE_ENGINE or _LCORE: the engine the frames go to ("count"). */
 	char serve_engine[MCFAN_RD_ENGINE_MAX];
 	uint8_t pad0[256 - 180];
 	/* the writer's words, a cache line of their own (offset 256) */
-	_Atomic uint64_t head;      /**< Frames published (frames 0..head-1 complete). */
-	_Atomic uint32_t head_futex; /**< Low 32 bits of head, bumped at close: the futex. */
-	_Atomic uint32_t state;     /**< MCFAN_RD_STATE_*. */
+	MCFAN_RD_ATOMIC(uint64_t) head;      /**< Frames published (frames 0..head-1 complete). */
+	MCFAN_RD_ATOMIC(uint32_t) head_futex; /**< Low 32 bits of head, bumped at close: the futex. */
+	MCFAN_RD_ATOMIC(uint32_t) state;     /**< MCFAN_RD_STATE_*. */
 	uint8_t pad1[64 - 16];
 	/* the readers' word (offset 320) */
-	_Atomic uint32_t waiters;   /**< Readers asleep or about to sleep on head_futex. */
+	MCFAN_RD_ATOMIC(uint32_t) waiters;   /**< Readers asleep or about to sleep on head_futex. */
 	uint8_t pad2[MCFAN_RD_HDR_SIZE - 324];
 };
 
@@ -165,34 +191,34 @@ struct mcfan_rd_hdr {
 struct mcfan_rd_reader {
 	/** pid | generation << 32; pid 0 = free. Claimed and released with compare-and-swap;
 	 * a slot whose pid no longer exists is a dead reader's and may be claimed again. */
-	_Atomic uint64_t owner;
-	_Atomic uint64_t frames;    /**< Frames read. */
-	_Atomic uint64_t lost;      /**< Frames skipped because the writer lapped the reader. */
-	_Atomic uint64_t laps;      /**< Times the writer lapped it. */
-	_Atomic uint64_t cursor;    /**< The next frame the reader wants (lag = head - cursor). */
-	_Atomic uint64_t last_ns;   /**< CLOCK_MONOTONIC of its last read or wait, ns. */
-	_Atomic uint64_t started_ns; /**< CLOCK_MONOTONIC when it opened the ring, ns. */
+	MCFAN_RD_ATOMIC(uint64_t) owner;
+	MCFAN_RD_ATOMIC(uint64_t) frames;    /**< Frames read. */
+	MCFAN_RD_ATOMIC(uint64_t) lost;      /**< Frames skipped because the writer lapped the reader. */
+	MCFAN_RD_ATOMIC(uint64_t) laps;      /**< Times the writer lapped it. */
+	MCFAN_RD_ATOMIC(uint64_t) cursor;    /**< The next frame the reader wants (lag = head - cursor). */
+	MCFAN_RD_ATOMIC(uint64_t) last_ns;   /**< CLOCK_MONOTONIC of its last read or wait, ns. */
+	MCFAN_RD_ATOMIC(uint64_t) started_ns; /**< CLOCK_MONOTONIC when it opened the ring, ns. */
 	/** 1 while the reader counts in waiters (set after its add, cleared by whoever
 	 * exchanges it back to 0 first: the reader when it wakes, or mcfan / the next owner
 	 * of the slot for a dead reader, which then subtracts it from waiters). */
-	_Atomic uint32_t waiting;
+	MCFAN_RD_ATOMIC(uint32_t) waiting;
 	uint32_t pad;
 };
 
 /** A slot's header; its data follows at MCFAN_RD_SLOT_HDR. */
 struct mcfan_rd_slot {
-	_Atomic uint64_t seq;       /**< 2s+1 while frame s is written, 2s+2 once complete. */
-	_Atomic uint32_t len;       /**< Bytes of data, <= slot_size - MCFAN_RD_SLOT_HDR. */
+	MCFAN_RD_ATOMIC(uint64_t) seq;       /**< 2s+1 while frame s is written, 2s+2 once complete. */
+	MCFAN_RD_ATOMIC(uint32_t) len;       /**< Bytes of data, <= slot_size - MCFAN_RD_SLOT_HDR. */
 	uint32_t pad;
-	_Atomic uint64_t rx_ns;     /**< When mcfan received the frame: CLOCK_REALTIME, ns. */
+	MCFAN_RD_ATOMIC(uint64_t) rx_ns;     /**< When mcfan received the frame: CLOCK_REALTIME, ns. */
 	uint64_t pad2;
 };
 
-_Static_assert(sizeof(struct mcfan_rd_hdr) == MCFAN_RD_HDR_SIZE, "header size");
-_Static_assert(offsetof(struct mcfan_rd_hdr, serve_seq) == 136, "serve words at 136");
-_Static_assert(offsetof(struct mcfan_rd_hdr, head) == 256, "the writer's line at 256");
-_Static_assert(sizeof(struct mcfan_rd_reader) == MCFAN_RD_READER_SIZE, "reader slot size");
-_Static_assert(sizeof(struct mcfan_rd_slot) == MCFAN_RD_SLOT_HDR, "slot header size");
+MCFAN_RD_STATIC_ASSERT(sizeof(struct mcfan_rd_hdr) == MCFAN_RD_HDR_SIZE, "header size");
+MCFAN_RD_STATIC_ASSERT(offsetof(struct mcfan_rd_hdr, serve_seq) == 136, "serve words at 136");
+MCFAN_RD_STATIC_ASSERT(offsetof(struct mcfan_rd_hdr, head) == 256, "the writer's line at 256");
+MCFAN_RD_STATIC_ASSERT(sizeof(struct mcfan_rd_reader) == MCFAN_RD_READER_SIZE, "reader slot size");
+MCFAN_RD_STATIC_ASSERT(sizeof(struct mcfan_rd_slot) == MCFAN_RD_SLOT_HDR, "slot header size");
 
 /**
  * The shared-memory object's name of a group (for shm_open(3): with the leading '/').
@@ -431,14 +457,14 @@ mcfan_rd_serve_read(const struct mcfan_rd_hdr *h, uint32_t *lcore, char *engine,
 	if (!(h->flags & MCFAN_RD_FLAG_SERVE))
 		return MCFAN_RD_SERVE_UNSET;
 	for (tries = 0; tries < 1000; tries++) {
-		s0 = atomic_load_explicit(&h->serve_seq, memory_order_acquire);
+		s0 = MCFAN_RD_LOAD(&h->serve_seq, memory_order_acquire);
 		if (s0 & 1u)
 			continue;
-		serve = atomic_load_explicit(&h->serve, memory_order_relaxed);
-		lc = atomic_load_explicit(&h->serve_lcore, memory_order_relaxed);
+		serve = MCFAN_RD_LOAD(&h->serve, memory_order_relaxed);
+		lc = MCFAN_RD_LOAD(&h->serve_lcore, memory_order_relaxed);
 		memcpy(name, h->serve_engine, sizeof(name));
-		atomic_thread_fence(memory_order_acquire);
-		s1 = atomic_load_explicit(&h->serve_seq, memory_order_relaxed);
+		MCFAN_RD_FENCE(memory_order_acquire);
+		s1 = MCFAN_RD_LOAD(&h->serve_seq, memory_order_relaxed);
 		if (s0 != s1)
 			continue;
 		name[sizeof(name) - 1] = '\0';

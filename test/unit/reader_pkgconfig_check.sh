@@ -29,6 +29,38 @@ out=$("$d/myreader" "mcfan-pc-check-$$") ||
 [ "$out" = "open: -2" ] || { echo "FAIL: expected 'open: -2' (-ENOENT), got '$out'"; exit 1; }
 grep -qF '#include <mcfan_reader.h>' "$DOC" || { echo "FAIL: the doc's include line"; exit 1; }
 echo "reader-pkgconfig: compiled with '$flags', ran: $out"
+# the installed headers in C++ (a market-data reader is often C++): both compile and link as
+# C++11 and C++17 without a warning, the ring's format header included
+cat >"$d/cxxreader.cpp" <<'CXX'
+#include <mcfan_reader.h>
+#include <mcfan_reader_ring.h>
+#include <cstdio>
+
+static struct mcfan_rd_hdr hdr; /* zeroed: no MCFAN_RD_FLAG_SERVE */
+
+int main(int argc, char **argv)
+{
+	struct mcfan_reader *r = nullptr;
+	char engine[MCFAN_RD_ENGINE_MAX];
+	uint32_t lcore = 7;
+	int ret = mcfan_reader_open(argc > 1 ? argv[1] : "rte", "239.9.9.1:3999", 0, &r);
+	uint32_t serve = mcfan_rd_serve_read(&hdr, &lcore, engine, sizeof(engine));
+
+	std::printf("open: %d serve: %u lcore: %u head: %llu\n", ret, serve, lcore,
+		    (unsigned long long)MCFAN_RD_LOAD(&hdr.head, memory_order_acquire));
+	return 0;
+}
+CXX
+for std in c++11 c++17; do
+	# shellcheck disable=SC2086
+	c++ -std=$std -Wall -Wextra -pedantic -Werror $san -o "$d/cxxreader" "$d/cxxreader.cpp" \
+		$flags -Wl,-rpath,"$BUILD/lib" ||
+		{ echo "FAIL: the headers do not compile as $std with: $flags"; exit 1; }
+	out=$("$d/cxxreader" "mcfan-pc-check-$$") || { echo "FAIL: the C++ reader exits $?"; exit 1; }
+	[ "$out" = "open: -2 serve: 0 lcore: 0 head: 0" ] ||
+		{ echo "FAIL: $std: expected 'open: -2 serve: 0 lcore: 0 head: 0', got '$out'"; exit 1; }
+	echo "reader-pkgconfig: $std: compiled, ran: $out"
+done
 # and after `meson install` (into a scratch DESTDIR): the installed .pc and headers
 root="$d/root"
 meson install -C "$BUILD" --destdir "$root" --quiet >"$d/install.log" 2>&1 ||
