@@ -216,6 +216,13 @@ mcfan_placement_plan(const struct mcfan_config *cfg, int eal_argc, char **eal_ar
 	unsigned int n_cpus = (unsigned int)mcfan_sct_count(plc.map);
 	int ret;
 
+	if (eal_has_lcores(eal_argc, eal_argv)) {
+		/* EAL then runs the user's lcores as given: a plan would show other lcores */
+		return mcfan_err_set(err, len, -EINVAL, "--print-placement: the EAL lcores are "
+			      "given (-l, -c or --lcores), and mcfan runs them as given, not a "
+			      "plan of its own (the start-up table shows their roles and CPUs); "
+			      "leave out -l/-c/--lcores to see where mcfan would place the lcores");
+	}
 	memset(&req, 0, sizeof(req));
 	req.map = plc.map;
 	req.bind = plc.bind;

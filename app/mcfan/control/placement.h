@@ -111,7 +111,9 @@ const struct mcfan_sct_map *mcfan_placement_map(bool *from_option);
  * @param plan
  *   The new plan, owned by the caller (mcfan_plan_free()).
  * @return
- *   0, or the negative errno of mcfan_plan_build() with err set ("placement: ...").
+ *   0; -EINVAL when the EAL arguments give the lcores (-l, -c, --lcores: they run as
+ *   given, there is no plan); or the negative errno of mcfan_plan_build() with err set
+ *   ("placement: ...").
  */
 int mcfan_placement_plan(const struct mcfan_config *cfg, int eal_argc, char **eal_argv,
 			 struct mcfan_plan **plan, char *err, size_t len);
