@@ -27,6 +27,7 @@ import ctypes
 import errno
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -260,10 +261,9 @@ SLEEP_MS_MAX = 3600000.0
 def _decimal(ap, opt, text, top, unit, zero="no limit"):
     """A finite decimal 0..top of the command line, else exit 2 naming the option and value
     (nan, inf and negative values are refused, as mcfan-read refuses them)."""
-    try:
-        v = float(text)
-    except ValueError:
-        v = None
+    v = None
+    if re.fullmatch(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", text, re.ASCII):  # as mcfan-read: not
+        v = float(text)                                             # 1e3, 0x10, " 5", 1_0
     if v is None or not 0 <= v <= top:   # nan compares false: refused too
         ap.error(f"{opt} '{text}': must be 0 ({zero}) or more {unit}, decimal, at most "
                  f"{top:.0f}")

@@ -289,6 +289,18 @@ usage(FILE *f)
 		"  --zero-copy           read the frames in the ring (mcfan_reader_next), not a copy\n");
 }
 
+/* "12", "1.5", "0.25", ".5", "3.": decimal digits and at most one point, nothing else. */
+static bool
+is_decimal(const char *s)
+{
+	size_t digits = strspn(s, "0123456789");
+
+	if (s[digits] == '.')
+		return digits + strspn(s + digits + 1, "0123456789") > 0 &&
+		       s[digits + 1 + strspn(s + digits + 1, "0123456789")] == '\0';
+	return digits > 0 && s[digits] == '\0';
+}
+
 static int
 parse_u64(const char *opt, const char *s, uint64_t *v)
 {
@@ -367,8 +379,9 @@ main(int argc, char **argv)
 		case 's':
 			errno = 0;
 			seconds = strtod(optarg, &end);
-			/* 0 is no limit, as for --count and tools/mcfan_reader.py */
-			if (errno != 0 || *end != '\0' || end == optarg || !(seconds >= 0) ||
+			/* 0 is no limit, as for --count and tools/mcfan_reader.py; decimal digits
+			 * and a point only (strtod also takes 0x10, 1e3, " 5", inf, nan) */
+			if (!is_decimal(optarg) || errno != 0 || *end != '\0' || !(seconds >= 0) ||
 			    seconds > SECONDS_MAX) {
 				fprintf(stderr, "mcfan-read: --seconds '%s': must be 0 (no limit) or "
 					"more seconds, decimal, at most %.0f\n", optarg, SECONDS_MAX);

@@ -89,13 +89,26 @@ def main():
             ("--count", "1.5", "must be 0 (no limit) or more, a whole number"),
             ("--sleep-every", "-3", "must be 0 (no sleep) or more, a whole number"),
             ("--sleep-ms", "nan", "must be 0 (no sleep) or more ms, decimal, at most 3600000"),
-            ("--sleep-ms", "inf", "must be 0 (no sleep) or more ms")):
+            ("--sleep-ms", "inf", "must be 0 (no sleep) or more ms"),
+            # decimal means digits and a point: not C's hex float, an exponent, a blank or
+            # Python's digit separator (before: 0x10 ran 16 s in mcfan-read)
+            ("--seconds", "0x10", "must be 0 (no limit) or more seconds, decimal"),
+            ("--seconds", "1e3", "must be 0 (no limit) or more seconds, decimal"),
+            ("--seconds", " 5", "must be 0 (no limit) or more seconds, decimal"),
+            ("--seconds", "1_0", "must be 0 (no limit) or more seconds, decimal"),
+            ("--sleep-ms", "0x10", "must be 0 (no sleep) or more ms, decimal")):
         p = subprocess.run([sys.executable, os.path.join(TOOLS, "mcfan_reader.py"), "--group",
                             f"239.9.9.1:{PORT}", opt, val], capture_output=True, text=True,
                            timeout=30)
         t.check(p.returncode == 2 and f"error: {opt} '{val}': {words}" in p.stderr,
                 f"mcfan_reader.py {opt} {val}: exit 2: {p.returncode} "
                 f"{p.stderr.strip()[-160:]!r}")
+    for val in ("0x10", "1e3", " 5", "1_0", "5.5.5", "."):
+        p = subprocess.run([rd_bin, "--group", f"239.9.9.1:{PORT}", "--seconds", val],
+                           capture_output=True, text=True, timeout=30)
+        t.check(p.returncode == 2 and f"mcfan-read: --seconds '{val}': must be 0 (no limit) "
+                "or more seconds, decimal" in p.stderr,
+                f"mcfan-read --seconds {val!r}: exit 2: {p.returncode} {p.stderr[-160:]!r}")
     tmp = tempfile.mkdtemp(prefix="mcfan-readerpy-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     pcap = os.path.join(tmp, "in.pcap")
