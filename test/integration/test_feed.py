@@ -933,6 +933,9 @@ def test_follow():
             "239.9.9.3:3999" not in after_leave.split("\n", 1)[1],
             f"follow: show feed right after leave: the left group and its pair are gone:"
             f"\n{after_leave}")
+    t.check(f"left 239.9.9.3:{PORT}: its frames count as unknown_group from now on; pair "
+            f"239.9.9.2:{PORT},239.9.9.3:{PORT} dissolved\n" in out,
+            f"follow: leave of a pair's line says the pair is dissolved\n{out[-2000:]}")
     t.check(f"error: show feed gaps: group 239.9.9.3:{PORT} is not joined" in out,
             "follow: show feed gaps of the left group: not joined")
     t.check(f"pair: line A 239.9.9.2:{PORT}, line B 239.9.9.3:{PORT} (iperf2)" in out,

@@ -364,8 +364,12 @@ mcfan_feed_join(struct mcfan_app *app, const struct mcfan_group_entry *e, unsign
 		bind_new(app, c, &e[i]);
 }
 
+static void pair_append(const struct feed_ctl *c, int p, char *buf, size_t len);
+
+/* Follow the group table; the pairs a left or moved line dissolves are appended to gone
+ * (pair_append(); NULL: not wanted). */
 static void
-follow_groups(struct mcfan_app *app, struct feed_ctl *c)
+follow_groups(struct mcfan_app *app, struct feed_ctl *c, char *gone, size_t gone_len)
 {
 	bool present[MCFAN_MAX_GROUPS];
 	unsigned int i, id;
@@ -392,6 +396,8 @@ follow_groups(struct mcfan_app *app, struct feed_ctl *c)
 			/* set fanout moved it: a fresh state on its new worker */
 			struct mcfan_feed_spec spec = s->spec;
 
+			if (gone != NULL && s->pair >= 0 && c->pair[s->pair].used)
+				pair_append(c, s->pair, gone, gone_len);
 			bind_slot(app, c, e->id, &e->key, &spec, owner);
 		}
 	}
@@ -401,6 +407,8 @@ follow_groups(struct mcfan_app *app, struct feed_ctl *c)
 		if (!s->seen || present[id])
 			continue;
 		s->seen = false; /* left */
+		if (gone != NULL && s->used && s->pair >= 0 && c->pair[s->pair].used)
+			pair_append(c, s->pair, gone, gone_len);
 		if (s->used && room(c, 3))
 			bind_slot(app, c, (uint16_t)id, &s->key, &(struct mcfan_feed_spec){0},
 				  s->owner);
@@ -474,12 +482,14 @@ check_kinds(struct mcfan_app *app, struct feed_ctl *c)
 }
 
 void
-mcfan_feed_follow(struct mcfan_app *app)
+mcfan_feed_follow(struct mcfan_app *app, char *gone, size_t len)
 {
 	struct feed_ctl *c = ctl_of(app);
 
+	if (gone != NULL && len > 0)
+		gone[0] = '\0';
 	if (c != NULL)
-		follow_groups(app, c);
+		follow_groups(app, c, gone, len);
 }
 
 void
@@ -489,7 +499,7 @@ mcfan_feed_tick(struct mcfan_app *app)
 
 	if (c == NULL)
 		return;
-	follow_groups(app, c);
+	follow_groups(app, c, NULL, 0);
 	check_kinds(app, c);
 }
 
@@ -823,7 +833,7 @@ mcfan_feed_control_init(struct mcfan_app *app)
 	app->feed = &c->tab;
 	warn_unjoined(app, c);
 	mcfan_ctl_lock();
-	follow_groups(app, c);
+	follow_groups(app, c, NULL, 0);
 	for (i = 0; i < app->cfg.n_seq_pairs; i++) {
 		ret = set_pair_locked(app, c, app->cfg.seq_pairs[i], msg, sizeof(msg));
 		if (ret < 0) {

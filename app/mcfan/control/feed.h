@@ -83,8 +83,13 @@ void mcfan_feed_tick(struct mcfan_app *app);
  *
  * @param app
  *   The application.
+ * @param gone
+ *   Receives the A/B pairs this dissolved ("A,B", " and " between several; "" for none; cut
+ *   to fit), for the action's reply; NULL: not wanted.
+ * @param len
+ *   Size of gone, bytes.
  */
-void mcfan_feed_follow(struct mcfan_app *app);
+void mcfan_feed_follow(struct mcfan_app *app, char *gone, size_t len);
 
 /**
  * Give the groups a join is about to publish the extractor of the --seq rule that names

@@ -370,11 +370,12 @@ record_memberships(struct mcfan_app *app, const struct mcfan_group_entry *entrie
 /* Publish a new entries array (RCU inside), then swap it in for the control side. Takes
  * ownership of entries on success; on failure writes the message, naming the action what.
  * left[0..n_left-1]: the groups the new array leaves out (a leave), whose rows the report
- * keeps: recorded in the same critical section as the swap (control/stats.h). */
+ * keeps: recorded in the same critical section as the swap (control/stats.h). The A/B pairs
+ * a left or moved line dissolves go to pairs ("" for none; control/feed.h). */
 static int
 replace_entries(struct mcfan_app *app, const char *what, struct mcfan_group_entry *entries,
 		unsigned int n, const struct mcfan_group_entry *left, unsigned int n_left,
-		char *msg, size_t len)
+		char *pairs, size_t pairs_len, char *msg, size_t len)
 {
 	struct mcfan_group_entry *old;
 	unsigned int i;
@@ -397,7 +398,7 @@ replace_entries(struct mcfan_app *app, const char *what, struct mcfan_group_entr
 	/* reader rings: whether the readers engine writes each one now (joined, left, moved) */
 	mcfan_readers_sync(app);
 	/* feed states and pairs of left or moved groups: now, before the next line reads them */
-	mcfan_feed_follow(app);
+	mcfan_feed_follow(app, pairs, pairs_len);
 	return 0;
 }
 
@@ -603,7 +604,7 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 		goto out;
 	/* their --seq extractors first, so the table brings them along (control/feed.h) */
 	mcfan_feed_join(app, &entries[n_old], n);
-	ret = replace_entries(app, "join", entries, n_old + n, NULL, 0, msg, len);
+	ret = replace_entries(app, "join", entries, n_old + n, NULL, 0, NULL, 0, msg, len);
 	if (ret < 0)
 		goto out;
 	entries = NULL;
@@ -673,7 +674,7 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 	struct mcfan_group_entry *entries = NULL, *was = NULL;
 	uint16_t *ids = NULL;
 	bool *gone = NULL;
-	char text[CTL_LIST_MAX];
+	char text[CTL_LIST_MAX], pairs[CTL_LIST_MAX] = "";
 	unsigned int i, j, k = 0, n, n_old;
 	int ret;
 
@@ -707,7 +708,7 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 			entries[j++] = app->group_entries[i];
 	}
 	/* the report keeps each group's row, counted from its slot until the slot is reused */
-	ret = replace_entries(app, "leave", entries, j, was, k, msg, len);
+	ret = replace_entries(app, "leave", entries, j, was, k, pairs, sizeof(pairs), msg, len);
 	if (ret < 0)
 		goto out;
 	entries = NULL;
@@ -717,8 +718,10 @@ mcfan_ctl_leave(struct mcfan_app *app, const char *groups, char *msg, size_t len
 	update_port_filters(app);
 	mcfan_igmp_sync(app, NULL, 0); /* leaves go out now (control/igmp.h) */
 	mcfan_group_format_list(keys, n, text, sizeof(text));
-	ret = mcfan_err_set(msg, len, 0, "left %s: %s frames count as unknown_group from now on", text,
-		      n == 1 ? "its" : "their");
+	ret = mcfan_err_set(msg, len, 0, "left %s: %s frames count as unknown_group from now "
+			    "on%s%s%s", text, n == 1 ? "its" : "their",
+			    pairs[0] != '\0' ? "; pair " : "", pairs,
+			    pairs[0] != '\0' ? " dissolved" : "");
 out:
 	free(entries);
 	free(keys);
@@ -738,7 +741,7 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 	struct mcfan_group_entry *entries = NULL;
 	uint16_t eligible[MCFAN_MAX_WORKERS];
 	bool *sel = NULL;
-	char text[CTL_LIST_MAX];
+	char text[CTL_LIST_MAX], pairs[CTL_LIST_MAX] = "";
 	unsigned int i, n = 0, n_el, n_old;
 	int ret, f;
 
@@ -783,19 +786,24 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 			goto out;
 	}
 	if (n_old > 0) {
-		ret = replace_entries(app, "set fanout", entries, n_old, NULL, 0, msg, len);
+		ret = replace_entries(app, "set fanout", entries, n_old, NULL, 0, pairs, sizeof(pairs),
+				      msg, len);
 		if (ret < 0)
 			goto out;
 		entries = NULL;
 	}
 	if (groups == NULL) {
 		mcfan_atomic_u32_store(&app->live.fanout, (uint32_t)f, memory_order_relaxed);
-		ret = mcfan_err_set(msg, len, 0, "fan-out %s for every group (%u) and later joins",
-			      mcfan_fanout_name((enum mcfan_fanout)f), n_old);
+		ret = mcfan_err_set(msg, len, 0, "fan-out %s for every group (%u) and later "
+			      "joins%s%s%s", mcfan_fanout_name((enum mcfan_fanout)f), n_old,
+			      pairs[0] != '\0' ? "; pair " : "", pairs,
+			      pairs[0] != '\0' ? " dissolved (set pair again)" : "");
 	} else {
 		mcfan_group_format_list(keys, n, text, sizeof(text));
-		ret = mcfan_err_set(msg, len, 0, "fan-out %s for %s",
-			      mcfan_fanout_name((enum mcfan_fanout)f), text);
+		ret = mcfan_err_set(msg, len, 0, "fan-out %s for %s%s%s%s",
+			      mcfan_fanout_name((enum mcfan_fanout)f), text,
+			      pairs[0] != '\0' ? "; pair " : "", pairs,
+			      pairs[0] != '\0' ? " dissolved (set pair again)" : "");
 	}
 out:
 	free(entries);
@@ -854,7 +862,7 @@ mcfan_ctl_set_groups_inst(struct mcfan_app *app, const char *groups, unsigned in
 	}
 	/* published like a join: the RX side stamps the new instance from its next burst;
 	 * copies already in a worker ring keep theirs, so none is lost or handed on twice */
-	ret = replace_entries(app, what, entries, n_old, NULL, 0, msg, len);
+	ret = replace_entries(app, what, entries, n_old, NULL, 0, NULL, 0, msg, len);
 	if (ret < 0)
 		goto out;
 	entries = NULL;
