@@ -28,8 +28,8 @@ static void
 warn_shared(const unsigned int *cpus, const unsigned int *lcores, unsigned int n,
 	    unsigned int n_lcores, unsigned int n_cpus)
 {
-	fprintf(stderr, "mcfan: warning: oversubscribed: %u lcores on %u CPUs; CPUs with more "
-		"than one lcore:", n_lcores, n_cpus);
+	fprintf(stderr, "mcfan: warning: oversubscribed: %u lcores on %u CPU%s; CPUs with more "
+		"than one lcore:", n_lcores, n_cpus, n_cpus == 1 ? "" : "s");
 	mcfan_plan_shared_print(stderr, cpus, lcores, n);
 	fprintf(stderr, "\n");
 }
@@ -122,8 +122,9 @@ print_topology(const struct mcfan_sct_map *map, bool from_option)
 		free(tree);
 		return -ENOMEM;
 	}
-	printf("# %s: %zu CPUs\n", from_option ? "map of --cpu-topology" :
-	       "this host: CPUs online and allowed", mcfan_sct_count(map));
+	printf("# %s: %zu CPU%s\n", from_option ? "map of --cpu-topology" :
+	       "this host: CPUs online and allowed", mcfan_sct_count(map),
+	       mcfan_sct_count(map) == 1 ? "" : "s");
 	printf("+sct %s\n", compact);
 	printf("+sct %s\n", full);
 	printf("%s", tree);

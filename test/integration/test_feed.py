@@ -813,7 +813,7 @@ def test_clear():
                    f"clear: {what}: expected, received, lost, pending, reordered, dups")
     gaps = re.findall(r"^\s+0\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+$", out[:cut], re.M)
     t.check_eq(gaps, [("3500", "3501", "2")], "clear: show feed gaps: the gap since the clear")
-    t.check(re.search(r"239\.9\.9\.1:3999 \(iperf2\): 1 gap events, the last 1 shown",
+    t.check(re.search(r"239\.9\.9\.1:3999 \(iperf2\): 1 gap event, the last 1 shown",
                       out) is not None, "clear: show feed gaps: 1 gap event since the clear")
     if t.check(tel_all is not None and tel_one is not None, "clear: telemetry answered"):
         for k in ("expected", "received", "lost", "duplicates", "reordered"):

@@ -375,6 +375,12 @@ def test_print_placement():
     t.check_eq(rc, 0, "--print-placement of a map this host lacks")
     t.check_eq(len(parse_table(out)["rows"]), 24,
                "defaults: control, 1 RX, one worker per CPU left")
+    # one CPU: "1 CPU", not "1 CPUs", in the map's header and the oversubscribed warning
+    rc, out, err = run([], ["--cpu-topology", "L0", "--rx", "1", "--workers", "1",
+                            "--print-topology", "--print-placement"])
+    t.check(rc == 0 and "# map of --cpu-topology: 1 CPU\n" in out and
+            "oversubscribed: 3 lcores on 1 CPU; CPUs with more than one lcore: 0 (3 lcores)"
+            in err, f"a one-CPU map: singular CPU: {rc} {out[:80]!r} {err[-200:]!r}")
 
 
 # ---- refusals ----

@@ -138,8 +138,8 @@ cmd_show_feed_gaps(struct mcfan_console *con, const struct mcfan_console_args *a
 	for (i = 0; i < n; i++)
 		printf("  %6u %20" PRIu64 " %20" PRIu64 " %8" PRIu64 " %16" PRIu64 "\n",
 		       log[i].stream, log[i].first, log[i].last, log[i].lost, log[i].t_ns);
-	printf("%s (%s): %" PRIu64 " gap events, the last %d shown\n", text, v.kind,
-	       v.c.gap_log_total, n);
+	printf("%s (%s): %" PRIu64 " gap event%s, the last %d shown\n", text, v.kind,
+	       v.c.gap_log_total, v.c.gap_log_total == 1 ? "" : "s", n);
 	return 0;
 }
 
