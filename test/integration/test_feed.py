@@ -512,15 +512,20 @@ def test_seq_unjoined():
     rep, _ = run_pcap("unjoined", fr, ["--groups", f"239.9.9.1:{PORT}",
                                        "--seq", f"239.9.9.1:{PORT}=iperf2",
                                        "--seq", f"239.9.9.1:{PORT + 1}=iperf2",
-                                       "--seq", f"239.9.9.5-7:{PORT}=rtp"])
+                                       "--seq", f"239.9.9.5-7:{PORT}=rtp",
+                                       "--seq", "239.9.9.8=rtp"])
     if rep is None:
         return
     err = LAST_ERR[0]
-    t.check(f"--seq 239.9.9.1:{PORT + 1}=iperf2: group 239.9.9.1:{PORT + 1} is not joined at "
-            "start: no feed quality for it until a console join brings it (is it in --groups, "
-            "with this port?)" in err, f"unjoined: the rule's warning: {err[-800:]!r}")
+    t.check(f"--seq 239.9.9.1:{PORT + 1}=iperf2: group 239.9.9.1:{PORT + 1} is not joined "
+            f"(239.9.9.1:{PORT} is) at start: no feed quality for it until a console join "
+            "brings it (a rule names the group as --groups does, with its port)" in err,
+            f"unjoined: the rule's warning names the joined group: {err[-800:]!r}")
     t.check(f"--seq 239.9.9.5-7:{PORT}=rtp: group 239.9.9.5:{PORT} and 2 more are not joined "
             "at start" in err, f"unjoined: a range's warning counts them: {err[-800:]!r}")
+    t.check("--seq 239.9.9.8=rtp: group 239.9.9.8 is not joined at start: no feed quality for "
+            "it until a console join brings it (is it in --groups, with this port?)" in err,
+            f"unjoined: no joined group of the address: the question: {err[-800:]!r}")
     t.check(f"--seq 239.9.9.1:{PORT}=iperf2:" not in err,
             f"unjoined: no warning for a joined group: {err[-800:]!r}")
     expect("unjoined iperf2", feed_of(rep, "239.9.9.1"),

@@ -776,7 +776,7 @@ load_rules(const struct mcfan_app *app, struct feed_ctl *c)
 static void
 warn_unjoined(const struct mcfan_app *app, const struct feed_ctl *c)
 {
-	char text[MCFAN_GROUP_STR_MAX];
+	char text[MCFAN_GROUP_STR_MAX], what[CTL_LIST_MAX], msg[CTL_LIST_MAX + 160];
 	unsigned int r, i, n, first;
 
 	for (r = 0; r < c->n_rules; r++) {
@@ -792,11 +792,16 @@ warn_unjoined(const struct mcfan_app *app, const struct feed_ctl *c)
 		if (n == 0)
 			continue;
 		mcfan_group_format(&c->rules[r].keys[first], text, sizeof(text));
-		if (n == 1)
-			MCFAN_LOG(WARNING, "--seq %s: group %s is not joined at start: no feed "
-				  "quality for it until a console join brings it (is it in --groups, "
-				  "with this port?)\n", app->cfg.seq_rules[r], text);
-		else
+		if (n == 1) {
+			/* "... is not joined (239.9.9.1:3999 is)" when only the port differs */
+			snprintf(what, sizeof(what), "--seq %s", app->cfg.seq_rules[r]);
+			mcfan_group_not_joined(app->group_entries, app->n_group_entries, what,
+					       &c->rules[r].keys[first], msg, sizeof(msg));
+			MCFAN_LOG(WARNING, "%s at start: no feed quality for it until a console "
+				  "join brings it (%s)\n", msg, strstr(msg, " is)") != NULL ?
+				  "a rule names the group as --groups does, with its port" :
+				  "is it in --groups, with this port?");
+		} else
 			MCFAN_LOG(WARNING, "--seq %s: group %s and %u more are not joined at start: "
 				  "no feed quality for them until a console join brings them (are they "
 				  "in --groups, with these ports?)\n", app->cfg.seq_rules[r], text,
