@@ -146,6 +146,22 @@ def test_hosted_rtc():
                f"{tag} ring size")
 
 
+def test_alone():
+    """An RX-and-worker lcore with no other data lcore on its CPU polls, and says so in those
+    words: the sleeping control lcore may share the CPU (before: "alone on its CPU", here
+    where control lcore 0 runs on CPU 0 too)."""
+    tag = "[no other data lcore]"
+    rc, out, err, rep = pcap_run("alone", "(0-1)@0", ["--rx-lcores", "1", "--worker-lcores",
+                                                      "1"])
+    t.check_eq(rc, 0, f"{tag} exit status ({err[-400:]})")
+    if not t.check(rep is not None, f"{tag} report"):
+        return
+    check_exact(tag, rep, [1], False)
+    iv = lcore(rep, 1)["idle"]
+    t.check_eq((iv["policy"], iv["why"]), ("poll", "default-alone (no other data lcore on its "
+                                           "CPU)"), f"{tag} lcore 1's policy and why")
+
+
 def test_not_hosted():
     cases = [
         ("off", SHAPE, ["--host-workers", "off"], "option (--host-workers off)"),
@@ -271,6 +287,7 @@ def main():
         test_hosted_replicate()
         test_hosted_partition()
         test_hosted_rtc()
+        test_alone()
         test_not_hosted()
         test_refused()
         if os.geteuid() == 0 and subprocess.run(["ip", "netns", "list"],

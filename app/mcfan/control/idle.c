@@ -324,7 +324,7 @@ mcfan_idle_read(const struct mcfan_app *app, struct mcfan_idle_view *out, unsign
 			snprintf(out[n].why, sizeof(out[n].why), "%s (reader processes share "
 				 "its CPUs)", mcfan_idle_origin_name(origin));
 		else
-			snprintf(out[n].why, sizeof(out[n].why), "%s (alone on its CPU)",
+			snprintf(out[n].why, sizeof(out[n].why), "%s (no other data lcore on its CPU)",
 				 mcfan_idle_origin_name(origin));
 		out[n].hosted_by = lc->host_id == RTE_MAX_LCORE ? -1 : (int)lc->host_id;
 		out[n].n_hosted = lc->n_hosted;

@@ -62,7 +62,7 @@ struct mcfan_idle_view {
 	uint64_t max_sleep_ns;    /**< This lcore's longest backoff/wake sleep, ns. */
 	uint32_t origin;          /**< enum mcfan_idle_origin: why it runs this policy. */
 	/** The origin in words with the placement: "default-shared (shares CPU 1 with 10 data
-	 * lcores)", "option (alone on its CPU)" ... */
+	 * lcores)", "option (no other data lcore on its CPU)" ... */
 	char why[MCFAN_IDLE_WHY_MAX];
 	/** The lcore that runs its worker step (mcfan_placement_hosts()), -1 = its own thread.
 	 * A hosted lcore's policy_text is "hosted": it never waits by itself. */
