@@ -400,8 +400,16 @@ def test_ab():
         f = feed_of(rep, g)
         t.check(f is not None and f["lost"] == len(AB_HOLES[line]),
                 f"ab: {g}'s own feed lost = its holes ({f})")
-    t.check("pair 239.9.9.11:3999 / 239.9.9.12:3999" not in out,
-            "ab: the text report has no console pair lines")
+    # the text report gives the pair as show feed does (before: only the JSON had it)
+    both = AB_N - len(AB_HOLES[0] | AB_HOLES[1])
+    want = (f"\nA/B pairs (docs/feed.md \"A/B arbitration\"):\n"
+            f"  pair 239.9.9.11:{PORT} / 239.9.9.12:{PORT}: merged expected {AB_N} received "
+            f"{union} lost {len(AB_HOLES[0] & AB_HOLES[1])} arbitration duplicates {both}\n"
+            f"    line A: first arrivals {AB_N - len(AB_HOLES[0])}, missed "
+            f"{len(AB_HOLES[0])}\n"
+            f"    line B: first arrivals {len(AB_HOLES[0] - AB_HOLES[1])}, missed "
+            f"{len(AB_HOLES[1])}\n    skew B-A: B later ")
+    t.check(want in out, f"ab: the text report's A/B pair lines {want!r}:\n{out[-1500:]}")
 
 
 def test_ab_skew():

@@ -57,9 +57,8 @@ cmd_show_feed(struct mcfan_console *con, const struct mcfan_console_args *a)
 	struct mcfan_app *app = mcfan_console_app(con);
 	struct mcfan_feed_view *v;
 	struct mcfan_feed_pair_view *pv;
-	char text[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX], warn[MCFAN_CTL_MSG_MAX];
-	unsigned int n, i, np, l, k;
-	double q[2][2];
+	char text[MCFAN_GROUP_STR_MAX], warn[MCFAN_CTL_MSG_MAX];
+	unsigned int n, i, np;
 
 	RTE_SET_USED(a);
 	v = mcfan_console_calloc(con, "show feed", MCFAN_MAX_GROUPS, sizeof(*v));
@@ -86,29 +85,8 @@ cmd_show_feed(struct mcfan_console *con, const struct mcfan_console_args *a)
 		if (mcfan_feed_kind_suspect(&v[i].c))
 			printf("%s\n", mcfan_feed_suspect_line(&v[i], warn, sizeof(warn)));
 	np = mcfan_feed_pairs_read(app, pv, MCFAN_FEED_PAIRS_MAX);
-	for (i = 0; i < np; i++) {
-		mcfan_group_format(&pv[i].key[0], text, sizeof(text));
-		mcfan_group_format(&pv[i].key[1], b, sizeof(b));
-		printf("pair %s / %s: merged expected %" PRIu64 " received %" PRIu64 " lost %" PRIu64
-		       " arbitration duplicates %" PRIu64 "\n", text, b, pv[i].c.merged.expected,
-		       pv[i].c.merged.received, pv[i].c.merged.lost,
-		       pv[i].c.line[0].arb_duplicates + pv[i].c.line[1].arb_duplicates);
-		for (l = 0; l < 2; l++)
-			printf("  line %c: first arrivals %" PRIu64 ", missed %" PRIu64 "\n",
-			       l == 0 ? 'A' : 'B', pv[i].c.line[l].first_arrivals,
-			       pv[i].c.line[l].missed);
-		/* both sides: hist 0 holds the numbers B brought later (B - A > 0), hist 1
-		 * those B brought earlier (B - A < 0, shown negative) */
-		for (l = 0; l < 2; l++)
-			for (k = 0; k < 2; k++)
-				q[l][k] = (double)mcfan_feed_skew_quantile_ns(
-					pv[i].c.skew_hist[l], pv[i].c.skew_max_ns[l],
-					k == 0 ? 500 : 990) / NS_PER_US;
-		printf("  skew B-A: B later %" PRIu64 ": p50 %+.1f us, p99 %+.1f us; B earlier %"
-		       PRIu64 ": p50 %+.1f us, p99 %+.1f us\n", pv[i].c.line[1].arb_duplicates,
-		       q[0][0], q[0][1], pv[i].c.line[0].arb_duplicates,
-		       q[1][0] == 0 ? 0.0 : -q[1][0], q[1][1] == 0 ? 0.0 : -q[1][1]);
-	}
+	for (i = 0; i < np; i++)
+		mcfan_feed_pair_print(&pv[i], "", stdout);
 	printf("%u group%s with a sequence extractor, %u pair%s (docs/feed.md)\n", n,
 	       n == 1 ? "" : "s", np, np == 1 ? "" : "s");
 	free(pv);

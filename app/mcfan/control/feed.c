@@ -455,6 +455,34 @@ mcfan_feed_suspect_line(const struct mcfan_feed_view *v, char *buf, size_t len)
 	return buf;
 }
 
+void
+mcfan_feed_pair_print(const struct mcfan_feed_pair_view *pv, const char *indent, FILE *f)
+{
+	char a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX];
+	double q[2][2];
+	unsigned int l, k;
+
+	mcfan_group_format(&pv->key[0], a, sizeof(a));
+	mcfan_group_format(&pv->key[1], b, sizeof(b));
+	fprintf(f, "%spair %s / %s: merged expected %" PRIu64 " received %" PRIu64 " lost %"
+		PRIu64 " arbitration duplicates %" PRIu64 "\n", indent, a, b,
+		pv->c.merged.expected, pv->c.merged.received, pv->c.merged.lost,
+		pv->c.line[0].arb_duplicates + pv->c.line[1].arb_duplicates);
+	for (l = 0; l < 2; l++)
+		fprintf(f, "%s  line %c: first arrivals %" PRIu64 ", missed %" PRIu64 "\n", indent,
+			l == 0 ? 'A' : 'B', pv->c.line[l].first_arrivals, pv->c.line[l].missed);
+	/* both sides: hist 0 holds the numbers B brought later (B - A > 0), hist 1 those B
+	 * brought earlier (B - A < 0, shown negative) */
+	for (l = 0; l < 2; l++)
+		for (k = 0; k < 2; k++)
+			q[l][k] = (double)mcfan_feed_skew_quantile_ns(pv->c.skew_hist[l],
+				pv->c.skew_max_ns[l], k == 0 ? 500 : 990) / 1000.0;
+	fprintf(f, "%s  skew B-A: B later %" PRIu64 ": p50 %+.1f us, p99 %+.1f us; B earlier %"
+		PRIu64 ": p50 %+.1f us, p99 %+.1f us\n", indent, pv->c.line[1].arb_duplicates,
+		q[0][0], q[0][1], pv->c.line[0].arb_duplicates, q[1][0] == 0 ? 0.0 : -q[1][0],
+		q[1][1] == 0 ? 0.0 : -q[1][1]);
+}
+
 /* Once a second: log each group whose kind does not match its stream, once a state. */
 static void
 check_kinds(struct mcfan_app *app, struct feed_ctl *c)

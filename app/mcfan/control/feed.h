@@ -211,6 +211,21 @@ int mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const ch
 const char *mcfan_feed_suspect_line(const struct mcfan_feed_view *v, char *buf, size_t len);
 
 /**
+ * Print one A/B pair as text, three lines after indent each: "pair A / B: merged expected E
+ * received R lost L arbitration duplicates D", each line's first arrivals and misses, and
+ * the skew B-A (p50 and p99 in us of the numbers B brought later and of those it brought
+ * earlier, the latter negative). `show feed` and the text report share it.
+ *
+ * @param pv
+ *   The pair's view (mcfan_feed_pairs_read()).
+ * @param indent
+ *   Written before each line ("" or "  ").
+ * @param f
+ *   Where to print.
+ */
+void mcfan_feed_pair_print(const struct mcfan_feed_pair_view *pv, const char *indent, FILE *f);
+
+/**
  * Copy every A/B pair, its counts since the last `clear stats` (skew_max_ns: at most the top
  * of the highest bucket counted since).
  *

@@ -307,9 +307,10 @@ mcfan_feed_report_pairs_json(const struct mcfan_app *app)
 void
 mcfan_feed_report_print(const struct mcfan_app *app, FILE *f)
 {
+	struct mcfan_feed_pair_view *pv;
 	struct mcfan_feed_view *v;
 	char text[MCFAN_GROUP_STR_MAX], warn[MCFAN_CTL_MSG_MAX];
-	unsigned int n, i;
+	unsigned int n, i, np;
 
 	v = calloc(MCFAN_MAX_GROUPS, sizeof(*v));
 	if (v == NULL)
@@ -331,4 +332,14 @@ mcfan_feed_report_print(const struct mcfan_app *app, FILE *f)
 		if (mcfan_feed_kind_suspect(&v[i].c))
 			fprintf(f, "  %s\n", mcfan_feed_suspect_line(&v[i], warn, sizeof(warn)));
 	free(v);
+	/* the A/B pairs, as show feed gives them: the merged stream and each line's share */
+	pv = calloc(MCFAN_FEED_PAIRS_MAX, sizeof(*pv));
+	if (pv == NULL)
+		return;
+	np = mcfan_feed_pairs_read(app, pv, MCFAN_FEED_PAIRS_MAX);
+	if (np > 0)
+		fprintf(f, "\nA/B pairs (docs/feed.md \"A/B arbitration\"):\n");
+	for (i = 0; i < np; i++)
+		mcfan_feed_pair_print(&pv[i], "  ", f);
+	free(pv);
 }
