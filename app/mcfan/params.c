@@ -533,6 +533,34 @@ set_report_json(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * --report-json naming the file of --config or --cmdline-file (the same file by device and
+ * inode: the same path, another spelling of it, a hard or symbolic link to it): the exit
+ * would replace the operator's input with the report. 0, or -EINVAL after one message.
+ */
+static int
+check_report_not_input(const struct mcfan_config *cfg)
+{
+	const char *in[2] = {cfg->config_file, cfg->cmdline_file};
+	const char *opt[2] = {"--config", "--cmdline-file"};
+	struct stat rst, ist;
+	unsigned int i;
+
+	if (cfg->report_json[0] == '\0' || cfg->report_json_mode == MCFAN_OUTFILE_STDOUT ||
+	    stat(cfg->report_json, &rst) != 0 || !S_ISREG(rst.st_mode))
+		return 0;
+	for (i = 0; i < RTE_DIM(in); i++) {
+		if (in[i][0] == '\0' || stat(in[i], &ist) != 0 || ist.st_dev != rst.st_dev ||
+		    ist.st_ino != rst.st_ino)
+			continue;
+		fprintf(stderr, "mcfan: --report-json: '%s' is the %s file '%s': the report "
+			"would replace it at exit; give the report a file of its own\n",
+			cfg->report_json, opt[i], in[i]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int
 set_config(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
@@ -1576,6 +1604,9 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 		fprintf(stderr, "mcfan: --groups: %s\n", err);
 		return -EINVAL;
 	}
+	/* the report must not replace a file mcfan reads: the config file, the command file */
+	if (check_report_not_input(cfg) < 0)
+		return -EINVAL;
 	/* --report-json -: standard output holds the JSON alone; the console writes there */
 	if (cfg->report_json_mode == MCFAN_OUTFILE_STDOUT && cfg->report_json[0] != '\0' &&
 	    (cfg->interactive || cfg->cmdline_file[0] != '\0')) {

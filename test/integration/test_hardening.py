@@ -126,6 +126,55 @@ def test_output_targets():
         os.unlink(p)
 
 
+def test_report_over_input():
+    """--report-json naming the --config or --cmdline-file file (also as a symbolic or hard
+    link, or from the config file's own report-json key): refused before EAL, the input
+    file left as it was (before: the exit replaced the operator's config with the report)."""
+    conf_text = "[mcfan]\ngroups = 239.9.9.1-5:3999\nduration = 0.5\n"
+    conf = cfg(conf_text)
+    cmds = cfg("show counters\n")
+    link = os.path.join(TMP, "conf-link.json")
+    hard = os.path.join(TMP, "conf-hard.json")
+    os.symlink(conf, link)
+    os.link(conf, hard)
+    self_ref = cfg(conf_text)
+    with open(self_ref, "a") as f:
+        f.write(f"report-json = {self_ref}\n")
+    cases = (
+        (["--config", conf, "--report-json", conf], "the --config file", conf, conf_text,
+         "same path"),
+        (["--config", conf, "--report-json", link], "the --config file", conf, conf_text,
+         "symbolic link"),
+        (["--config", conf, "--report-json", hard], "the --config file", conf, conf_text,
+         "hard link"),
+        (["--config", self_ref], "the --config file", self_ref,
+         conf_text + f"report-json = {self_ref}\n", "config file's own key"),
+        ([*APP, "--cmdline-file", cmds, "--report-json", cmds], "the --cmdline-file file",
+         cmds, "show counters\n", "cmdline file"),
+    )
+    for app, words, path, text, what in cases:
+        e = eal()
+        rc, out, err = run(e, app)
+        t.check_eq(rc, 2, f"--report-json over input ({what}): exit status")
+        t.check(words in err and "give the report a file of its own" in err,
+                f"--report-json over input ({what}): message: {err.strip()[-300:]!r}")
+        t.check(not t.eal_lines(err) and "mcfan report" not in out,
+                f"--report-json over input ({what}): nothing started")
+        with open(path) as f:
+            kept = f.read()
+        t.check(kept == text, f"--report-json over input ({what}): file kept: {kept[:60]!r}")
+    for p in (conf, cmds, link, hard, self_ref):
+        os.unlink(p)
+    # another file next to the config file is still written
+    conf = cfg(conf_text)
+    rep = os.path.join(TMP, "next-to-conf.json")
+    rc, out, err = run(eal(), ["--config", conf, "--report-json", rep])
+    t.check_eq(rc, 0, f"--report-json beside --config: exit status ({err.strip()[-200:]!r})")
+    t.check(t.load_report(rep) is not None, "--report-json beside --config: report written")
+    os.unlink(conf)
+    os.unlink(rep)
+
+
 def test_long_names():
     """A report name the file system cannot hold: refused at start, not lost at exit."""
     for n in (300, 252):   # longer than NAME_MAX; and one that fits only without the
@@ -436,6 +485,7 @@ def test_full_disk():
 def main():
     t.write_pcap(PCAP, [t.udp4_frame(f"239.9.9.{i % 5 + 1}", 3999) for i in range(N_FRAMES)])
     test_output_targets()
+    test_report_over_input()
     test_long_names()
     test_sigpipe()
     test_sigusr1()
