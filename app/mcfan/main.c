@@ -622,6 +622,9 @@ main(int argc, char **argv)
 	/* a --file-prefix EAL could not use (it would fall back to "rte"): exit 2 */
 	if (mcfan_prefix_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
+	/* an -m EAL would read as another size (atoi: "1G" is 1 MB): exit 2 */
+	if (mcfan_mem_check(eal_argc, argv) != 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
 	/* an option the lcores of -l, -c or --lcores cannot serve (--idle-worker): exit 2 */
 	if (mcfan_lcore_check(&app->cfg, eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);

@@ -33,6 +33,7 @@
 
 #define VDEV_OPT "--vdev"
 #define PREFIX_OPT "--file-prefix"
+#define MEM_OPT "-m"
 /* DPDK 22.11 lib/telemetry: the socket in the runtime directory RUNDIR/dpdk/PREFIX */
 #define TELEMETRY_SOCKET "/dpdk_telemetry.v2"
 /* The longest reader ring name's tail after the prefix: "." IPv6 (45) "." port (5)
@@ -233,6 +234,38 @@ mcfan_prefix_check(int argc, char **argv)
 				"a file name (NAME_MAX %d): give a prefix of at most %zu characters\n",
 				arg, len, max, NAME_MAX, max);
 		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+int
+mcfan_mem_check(int argc, char **argv)
+{
+	const char *arg;
+	unsigned long mb;
+	char *end, eal[64];
+	int i, n;
+
+	for (i = 1; i < argc; i++) {
+		if ((arg = mcfan_opt_value(argc, argv, &i, MEM_OPT)) == NULL)
+			continue;
+		/* EAL 22.11 reads -m with atoi(): "1G" is 1 MB, "0x200" and "abc" are 0 (its
+		 * default, 64 MB without hugepages), "4294967808" wraps to 512 */
+		errno = 0;
+		mb = strtoul(arg, &end, 10);
+		if (arg[0] >= '0' && arg[0] <= '9' && *end == '\0' && errno == 0 && mb >= 1 &&
+		    mb <= INT_MAX)
+			continue;
+		n = atoi(arg);
+		if (n > 0)
+			snprintf(eal, sizeof(eal), "%d MB", n);
+		else
+			snprintf(eal, sizeof(eal), "%s", n == 0 ? "0, EAL's default size" :
+				 "a negative size, which EAL fails to allocate");
+		fprintf(stderr, "mcfan: -m '%s': not a whole number of megabytes 1..%d (EAL reads "
+			"-m with atoi(), so '%s' would be %s): give megabytes in decimal, without "
+			"a unit, e.g. -m 512, or -m 1024 for 1 GB\n", arg, INT_MAX, arg, eal);
+		return -EINVAL;
 	}
 	return 0;
 }

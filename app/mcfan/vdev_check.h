@@ -53,4 +53,21 @@ int mcfan_vdev_check(int argc, char **argv);
  */
 int mcfan_prefix_check(int argc, char **argv);
 
+/**
+ * Check EAL's -m (also -mN) before EAL: DPDK 22.11 reads it with atoi(), so a unit ("1G":
+ * 1 MB), a hex or other non-decimal text (0: EAL's default memory, 64 MB without
+ * hugepages), 0 itself, or a number beyond INT_MAX (wrapped) would start with a memory size
+ * other than the one written, and fail later (if at all) in words about the pool. Prints one
+ * line on standard error naming the value, what EAL would make of it and the form to write.
+ *
+ * @param argc
+ *   EAL's argument count (argv[0] included).
+ * @param argv
+ *   EAL's arguments; not changed.
+ * @return
+ *   0 (every -m a decimal number of megabytes 1..INT_MAX, or no -m), or -EINVAL. Bad input
+ *   (exit 2).
+ */
+int mcfan_mem_check(int argc, char **argv);
+
 #endif /* MCFAN_APP_VDEV_CHECK_H */

@@ -463,6 +463,22 @@ def test_argv_errors():
     bad(["-x"], ["-x"], [], what="a short option")
 
 
+def test_eal_memory():
+    """EAL's -m in a form DPDK 22.11's atoi() reads as another size: refused before EAL
+    (before: -m 1G started with 1 MB and failed at the pool with "raise -m", -m 0x200 and
+    -m abc ran on EAL's default 64 MB, -m 4294967808 on 512 MB, all without a word)."""
+    for v, eal_reads in (("1G", "1 MB"), ("512M", "512 MB"), ("0x200", "EAL's default"),
+                         ("abc", "EAL's default"), ("0", "EAL's default"),
+                         ("4294967808", "512 MB"), ("-5", "negative"), (" 512", "512 MB")):
+        bad([], [f"-m '{v}'"], ["whole number of megabytes", eal_reads, "-m 1024 for 1 GB"],
+            what=f"-m {v!r}", extra_eal=["-m", v])
+    bad([], ["-m '2g'"], ["1..2147483647"], what="-m2g", extra_eal=["-m2g"])
+    # a decimal number of megabytes still starts, given last or as -mN
+    for extra in (["-m", "256"], ["-m256"]):
+        rc, out, err = run(eal(extra), ["--groups", "239.9.9.1-10:3999", "--duration", "0.3"])
+        t.check_eq(rc, 0, f"-m {extra}: exit status ({err.strip()[-200:]!r})")
+
+
 def test_post_eal():
     """Errors found only once EAL knows the lcores and ports: status 2 and a clear message."""
     cases = [
@@ -689,6 +705,7 @@ def main():
     test_ring_burst_mbufs()
     test_times()
     test_paths_flags()
+    test_eal_memory()
     test_report_stdout()
     test_post_eal()
     test_config()
