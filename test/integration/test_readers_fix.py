@@ -11,6 +11,8 @@
     "closed": false and exit 1 (mcfan-read and tools/mcfan_reader.py), not as a clean stop;
     the next mcfan of the same file prefix removes the 2 stale rings at start (and says
     so), but not a dead ring of another prefix (PREFIX.x).
+  - stale_no_readers: the next start of the prefix removes a killed run's rings also when it
+    runs no readers engine.
   - messages: the 257th reader of a ring (256 rows held by one Python process) is told
     "all 256 reader rows of ring GROUP are taken"; --group ADDRESS when rings exist for
     ports 3999 and 4000 names both and asks for GROUP:PORT (exit 1 both).
@@ -218,6 +220,37 @@ def dead_writer(mcfan):
             if r.poll() is None:
                 r.kill()
                 r.wait()
+        if mc.p.poll() is None:
+            mc.p.kill()
+            mc.wait(10)
+        for f in rings_of(prefix):
+            os.unlink(os.path.join("/dev/shm", f))
+
+
+def stale_no_readers(mcfan):
+    """A SIGKILLed readers run's rings are removed by the next start of the prefix that runs
+    no readers engine too (before: only a readers run removed them; a restart with the count
+    engine left each ring's memory in /dev/shm for good)."""
+    prefix = f"mcfan-rdfix-stale-{os.getpid()}"
+    app = ["--rx-lcores", "1", "--worker-lcores", "2", "--groups", f"239.9.9.1-2:{PORT}"]
+    mc = t.McfanProcess(eal(prefix), app + ["--worker-engine", "readers",
+                                            "--reader-ring-frames", "64", "--duration", "60"])
+    try:
+        if not t.check(mc.wait_line("running:", 60) is not None,
+                       "stale_no_readers: mcfan runs"):
+            print(mc.stderr()[-2000:])
+            return
+        os.kill(mc.pid, signal.SIGKILL)
+        mc.wait(30)
+        t.check_eq(len(rings_of(prefix)), 2, "stale_no_readers: the killed run left 2 rings")
+        mc2 = t.McfanProcess(eal(prefix), app + ["--duration", "0.5"])
+        rc = mc2.wait(60)
+        text = mc2.stdout() + mc2.stderr()
+        t.check(rc == 0 and f"reader rings: removed 2 stale rings of file prefix {prefix} "
+                "from /dev/shm (their writer is gone)" in text,
+                f"stale_no_readers: a count-engine run removes them: {rc} {text[-400:]!r}")
+        t.check_eq(rings_of(prefix), [], "stale_no_readers: no ring of the prefix left")
+    finally:
         if mc.p.poll() is None:
             mc.p.kill()
             mc.wait(10)
@@ -437,6 +470,7 @@ def main():
         skip("no unshare(1)")
     shm_full(mcfan)
     dead_writer(mcfan)
+    stale_no_readers(mcfan)
     messages(mcfan)
     many_rings(mcfan)
     prefix_limit(mcfan)

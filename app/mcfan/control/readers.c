@@ -227,11 +227,19 @@ mcfan_readers_start(struct mcfan_app *app)
 	uint16_t eligible[MCFAN_MAX_WORKERS], slot;
 	uint64_t ring;
 	int64_t avail;
-	char msg[256];
+	char msg[256], prefix[sizeof(rd->prefix)];
 	struct timespec ts;
 	unsigned int i;
 	int ret;
 
+	/* a killed run's rings stay until someone removes them: ours, if their writer is gone;
+	 * on every start of the prefix, with the readers engine or not (each ring holds
+	 * --reader-ring-frames slots of /dev/shm's memory) */
+	file_prefix(prefix, sizeof(prefix));
+	ret = mcfan_rw_remove_stale(prefix);
+	if (ret > 0)
+		MCFAN_LOG(INFO, "reader rings: removed %d stale ring%s of file prefix %s from "
+			  "/dev/shm (their writer is gone)\n", ret, ret == 1 ? "" : "s", prefix);
 	if (!mcfan_readers_wanted(app))
 		return 0;
 	rd = rte_zmalloc("mcfan_readers", sizeof(*rd), 0);
@@ -249,12 +257,6 @@ mcfan_readers_start(struct mcfan_app *app)
 	rd->table.base_tsc = rte_rdtsc();
 	rd->table.base_ns = (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 	rd->table.ns_mult = mcfan_lat_ns_mult(app->tsc_hz);
-	/* a killed run's rings stay until someone removes them: ours, if their writer is gone */
-	ret = mcfan_rw_remove_stale(rd->prefix);
-	if (ret > 0)
-		MCFAN_LOG(INFO, "reader rings: removed %d stale ring%s of file prefix %s from "
-			  "/dev/shm (their writer is gone)\n", ret, ret == 1 ? "" : "s",
-			  rd->prefix);
 	ring = mcfan_rw_ring_bytes(rd->n_slots, MCFAN_RW_SLOT_SIZE_DEFAULT,
 				   MCFAN_RW_READERS_DEFAULT);
 	avail = shm_free_bytes();

@@ -119,7 +119,9 @@ const char *mcfan_readers_served_text(const struct mcfan_readers_view *v, char *
 void mcfan_readers_sync(struct mcfan_app *app);
 
 /**
- * Create the rings of the groups joined at start, if any worker runs the readers engine
+ * Remove the reader rings of this file prefix that a dead writer left in /dev/shm
+ * (mcfan_rw_remove_stale(): a killed run's; on every start, with the readers engine or not),
+ * then create the rings of the groups joined at start, if any worker runs the readers engine
  * (app->readers stays NULL otherwise). Before launch, after the group table is published.
  *
  * @return
