@@ -74,7 +74,7 @@ cfg_uncomment(char *p)
  * most CFG_NAME_LEN + CFG_VALUE_LEN + 3 characters, ';' comments only, values cut at
  * CFG_VALUE_LEN - 1 characters without a word) can change what a line means. Every line
  * must be blank, a comment (starting with ';' or '#'; a ';' or '#' after a blank later in a
- * line starts a comment too, one inside a value is the value's), "[mcfan]" or another known section's header, or "key = value"; no key
+ * line starts a comment too, one inside a value is the value's), "[mcfan]" or another known section's header (a comment may follow it likewise), or "key = value"; no key
  * before a section, no key twice in a section. lines[i], names[i] and sects[i] receive the
  * line, the name and the section of the i-th key; *n_out the number of keys.
  */
@@ -108,7 +108,12 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 			p = cfg_trim(p + strlen(UTF8_BOM), p + strlen(p)); /* editors' BOM */
 		if (*p == '\0' || *p == ';' || *p == '#')
 			continue;
-		if (*p == '[' && strpbrk(p, "=;#") == NULL) {
+		if (*p == '[') {
+			/* "[mcfan] ; comment": a header may end in a comment, as a value may */
+			cfg_uncomment(p);
+			p = cfg_trim(p, p + strlen(p));
+		}
+		if (*p == '[' && strchr(p, '=') == NULL) {
 			end = p + strlen(p);
 			if (end[-1] != ']' || end - p < 3) {
 				fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not a "

@@ -401,6 +401,23 @@ def test_config_file():
     rc, out, err = run(eal(), ["--config", path])
     t.check(rc == 2 and "line 3" in err and "line 2" in err,
             f"config key twice: both lines named: {err.strip()!r}")
+    # a comment after a section header, as after a value: the header holds (before:
+    # "'[mcfan]' is not 'key = value'", of a line that is a header)
+    rep_path = os.path.join(TMP, "hdr.json")
+    path = cfg("[mcfan] ; the main section\nring-size = 64\ngroups = 239.9.9.1-5:3999\n"
+               "[seq]\t# feed rules\n239.9.9.1:3999 = iperf2 ; one rule\n")
+    rc, out, err = run(eal(), ["--config", path, "--duration", "0.3", "--report-json",
+                               rep_path])
+    t.check_eq(rc, 0, f"config header with a comment: accepted ({err.strip()[-200:]!r})")
+    rep = t.load_report(rep_path)
+    t.check(rep is not None and len(rep["groups"]) == 5 and
+            {w["ring_size"] for w in rep["workers"]} == {64},
+            "config header with a comment: its keys taken")
+    # a header with something else after it is called what it is, not a key line
+    path = cfg("[mcfan]#x\ngroups = 239.9.9.1\n")
+    rc, out, err = run(eal(), ["--config", path])
+    t.check(rc == 2 and "'[mcfan]#x' is not a [section] header" in err,
+            f"config header with a glued '#': not a header: {err.strip()!r}")
 
 
 def test_messages():
