@@ -529,6 +529,19 @@ def bad_parameters(tel, proc):
         v, _ = tel.query("/mcfan/info")
         t.check(v is not None, f"[{what}] the app goes on: /mcfan/info answers after it")
 
+    # /mcfan/igmp says what it got and what is allowed, or which ports there are (before:
+    # "parameter must be a port number" and "port 7 is not in use", neither)
+    for msg, words in (("/mcfan/igmp,abc", "telemetry /mcfan/igmp: parameter must be a port id "
+                        "0..31, got 'abc'"),
+                       ("/mcfan/igmp,7", "telemetry /mcfan/igmp: port 7 is not in use (mcfan's "
+                        "ports: 0)")):
+        n0 = len(proc.err)
+        val = json.loads(tel.raw(msg.encode()))
+        t.check_eq(val, {"/mcfan/igmp": None}, f"[{msg}] null reply")
+        wait_err_count(proc, n0 + 1, 10)
+        lines = new_lines(proc, n0)
+        t.check(len(lines) == 1 and words in lines[0], f"[{msg}] log line {words!r}: {lines!r}")
+
     # garbage as the whole message (not an mcfan command): the server answers for itself;
     # mcfan must just go on
     for msg in (b"\xff\xfe\x00garbage", b"\x00", b"/mcfan", b"/mcfan/infox", b"," * 10,

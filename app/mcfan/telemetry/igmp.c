@@ -100,13 +100,15 @@ tel_igmp(struct mcfan_app *app, const char *cmd, const char *params, struct rte_
 	struct mcfan_igmp_totals tot;
 	struct rte_tel_data *c;
 	uint64_t want = 0;
-	unsigned int n, i, k;
-	char key[16];
+	unsigned int n = 0, i, k;
+	char key[16], list[72] = "";
+	size_t used;
 	int ret = -ENOENT;
 
 	if (params != NULL && params[0] != '\0' &&
 	    mcfan_tel_param_uint(params, RTE_MAX_ETHPORTS - 1, &want) < 0) {
-		MCFAN_LOG(WARNING, "telemetry %s: parameter must be a port number\n", cmd);
+		MCFAN_LOG(WARNING, "telemetry %s: parameter must be a port id 0..%d, got '%.64s'\n",
+			  cmd, RTE_MAX_ETHPORTS - 1, params);
 		return -EINVAL;
 	}
 	views = calloc(RTE_MAX_ETHPORTS, sizeof(*views));
@@ -147,8 +149,14 @@ tel_igmp(struct mcfan_app *app, const char *cmd, const char *params, struct rte_
 		}
 		ret = 0;
 	}
-	if (ret == -ENOENT)
-		MCFAN_LOG(WARNING, "telemetry %s: port %" PRIu64 " is not in use\n", cmd, want);
+	if (ret == -ENOENT) {
+		/* name the ports that are: "0", "0, 1, 3" (cut after about 60 characters) */
+		for (i = 0, used = 0; i < n && used < sizeof(list) - 8; i++)
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%u",
+						 i == 0 ? "" : ", ", views[i].port);
+		MCFAN_LOG(WARNING, "telemetry %s: port %" PRIu64 " is not in use (mcfan's ports: "
+			  "%s%s)\n", cmd, want, n == 0 ? "none" : list, i < n ? ", ..." : "");
+	}
 out:
 	free(views);
 	free(gv);
