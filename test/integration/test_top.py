@@ -199,6 +199,20 @@ def run_not_a_terminal(prefix):
             f"{p.stderr!r}")
 
 
+def run_other_instance(prefix):
+    """--instance N where only instance 0 runs: the error names instance N, not the prefix
+    as if no mcfan ran there (before: "no mcfan runs under file prefix 'P'", with mcfan
+    running under P)."""
+    p = subprocess.run([sys.executable, TOP, "-f", prefix, "--instance", "5", "--once"],
+                       capture_output=True, text=True, timeout=30)
+    t.check(p.returncode == 1 and
+            f"mcfan-top: no mcfan instance 5 runs under file prefix '{prefix}': cannot "
+            "connect to" in p.stderr and "dpdk_telemetry.v2:5" in p.stderr and
+            "other telemetry sockets there: dpdk_telemetry.v2 (--instance N)" in p.stderr,
+            f"--instance 5: exit 1 naming instance 5 and the socket there: {p.returncode} "
+            f"{p.stderr!r}")
+
+
 def run_once(prefix, tel):
     def attempt():
         t0, c0 = group_counters(tel)
@@ -440,6 +454,7 @@ def run(tmp):
             print(mc.stderr())
             return
         run_wrong_prefix(tmp)
+        run_other_instance(prefix)
         run_not_a_terminal(prefix)
         run_once(prefix, tel)
         run_small(prefix, tmp)
