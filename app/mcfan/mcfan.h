@@ -172,6 +172,7 @@ struct mcfan_config {
 	bool metrics_on;                   /* --metrics-listen given: serve /metrics */
 	struct mcfan_listen metrics_listen; /* --metrics-listen ADDR:PORT */
 	unsigned int metrics_max_groups;   /* --metrics-max-groups: own series, the rest _other */
+	bool metrics_max_groups_given;     /* --metrics-max-groups given (command line or file) */
 	/* IGMP / MLD host side (control/igmp.c, docs/igmp.md) */
 	int igmp_mode;                     /* --igmp: enum mcfan_igmp_mode (lib/igmp) */
 	int mld_mode;                      /* --mld */

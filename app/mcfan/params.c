@@ -865,6 +865,7 @@ set_metrics_max_groups(struct mcfan_config *cfg, const char *v, char *err, size_
 		return -EINVAL;
 	}
 	cfg->metrics_max_groups = (unsigned int)n;
+	cfg->metrics_max_groups_given = true;
 	return 0;
 }
 
@@ -1602,6 +1603,14 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 	if (mcfan_igmp_ssm_check(cfg->ssm, cfg->n_ssm, cfg->igmp_mode, cfg->mld_mode, err,
 				 sizeof(err)) < 0) {
 		fprintf(stderr, "mcfan: --groups: %s\n", err);
+		return -EINVAL;
+	}
+	/* --metrics-max-groups caps the groups of /metrics: without the endpoint it does nothing */
+	if (cfg->metrics_max_groups_given && !cfg->metrics_on) {
+		fprintf(stderr, "mcfan: --metrics-max-groups %u: no --metrics-listen, so there is "
+			"no /metrics whose groups it caps%s: give --metrics-listen ADDR:PORT too, or "
+			"leave --metrics-max-groups out\n", cfg->metrics_max_groups,
+			cfg->config_file[0] != '\0' ? " (command line and config file)" : "");
 		return -EINVAL;
 	}
 	/* the report must not replace a file mcfan reads: the config file, the command file */

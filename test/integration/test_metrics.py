@@ -178,6 +178,21 @@ def bad_options(mcfan):
         t.check(token in p.stderr and args[0] in p.stderr,
                 f"{args}: the message names {args[0]} and {token}: {p.stderr.strip()!r}")
         t.check(not t.eal_lines(p.stderr), f"{args}: refused before EAL")
+    # --metrics-max-groups without --metrics-listen caps nothing: refused, not ignored
+    # (before: accepted without a word); from a config file too
+    with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
+        f.write("[mcfan]\nmetrics-max-groups = 8\n")
+    for args, token in ((["--metrics-max-groups", "5"], "--metrics-max-groups 5: no "
+                         "--metrics-listen, so there is no /metrics whose groups it caps"),
+                        (["--config", f.name], "--metrics-max-groups 8: no --metrics-listen")):
+        p = subprocess.run([mcfan, "--no-pci", "--", *args], capture_output=True, text=True,
+                           timeout=30)
+        t.check(p.returncode == 2 and token in p.stderr and "give --metrics-listen ADDR:PORT "
+                "too, or leave --metrics-max-groups out" in p.stderr and
+                not t.eal_lines(p.stderr),
+                f"{args} without --metrics-listen: exit 2 before EAL, said: {p.returncode} "
+                f"{p.stderr.strip()!r}")
+    os.unlink(f.name)
     with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as f:
         f.write("[mcfan]\nmetrics-listen = 10.1.2:80\n")
     p = subprocess.run([mcfan, "--", "--config", f.name], capture_output=True, text=True,
