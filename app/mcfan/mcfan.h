@@ -167,6 +167,7 @@ struct mcfan_config {
 	unsigned int reader_ring_frames;   /* --reader-ring-frames: slots of each reader ring */
 	unsigned int reader_wake_frames;   /* --reader-wake-frames: coalesced reader wakes */
 	unsigned int reader_wake_us;       /* --reader-wake-us: their latency budget, us */
+	const char *reader_opt_given;      /* the first --reader-* option given, or NULL */
 	char worker_engine_args[MCFAN_ENGINE_ARGS_MAX + 1]; /* its ARGS after ':', "" = none */
 	/* the metrics endpoint (metrics/, docs/metrics.md) */
 	bool metrics_on;                   /* --metrics-listen given: serve /metrics */

@@ -35,6 +35,7 @@
 #include "outfile.h"
 #include "datapath/engine.h"
 
+#define READERS_ENGINE "readers" /* control/readers.h MCFAN_READERS_ENGINE */
 #define ERR_MAX 256
 #define CORELIST_TEXT_MAX 256   /* longest corelist option value, with NUL */
 #define RING_SIZE_MAX (1u << 24)  /* 16 Mi slots: far above any sane queue */
@@ -406,6 +407,8 @@ set_reader_ring_frames(struct mcfan_config *cfg, const char *v, char *err, size_
 		return -EINVAL;
 	}
 	cfg->reader_ring_frames = (unsigned int)n;
+	if (cfg->reader_opt_given == NULL)
+		cfg->reader_opt_given = "--reader-ring-frames";
 	return 0;
 }
 
@@ -422,6 +425,8 @@ set_reader_wake_frames(struct mcfan_config *cfg, const char *v, char *err, size_
 		return -EINVAL;
 	}
 	cfg->reader_wake_frames = (unsigned int)n;
+	if (cfg->reader_opt_given == NULL)
+		cfg->reader_opt_given = "--reader-wake-frames";
 	return 0;
 }
 
@@ -437,6 +442,8 @@ set_reader_wake_us(struct mcfan_config *cfg, const char *v, char *err, size_t le
 		return -EINVAL;
 	}
 	cfg->reader_wake_us = (unsigned int)n;
+	if (cfg->reader_opt_given == NULL)
+		cfg->reader_opt_given = "--reader-wake-us";
 	return 0;
 }
 
@@ -836,6 +843,26 @@ set_group_engine(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	snprintf(cfg->group_engine_rules[cfg->n_group_engine_rules++],
 		 MCFAN_GROUP_ENGINE_RULE_LEN, "%s", v);
 	return 0;
+}
+
+/* Whether the readers engine serves any group: --worker-engine readers[:ARGS] or a
+ * --group-engine GROUPS=readers[:ARGS] rule (the command line's, else the file's). */
+static bool
+readers_engine_given(const struct mcfan_config *cfg)
+{
+	const char *name;
+	unsigned int i;
+	size_t n = strlen(READERS_ENGINE);
+
+	if (strcmp(cfg->worker_engine, READERS_ENGINE) == 0)
+		return true;
+	for (i = 0; i < cfg->n_group_engine_rules; i++) {
+		name = strchr(cfg->group_engine_rules[i], '=');
+		if (name != NULL && strncmp(name + 1, READERS_ENGINE, n) == 0 &&
+		    (name[1 + n] == '\0' || name[1 + n] == ':'))
+			return true;
+	}
+	return false;
 }
 
 /* ---- the metrics endpoint (metrics/, docs/metrics.md) ---- */
@@ -1603,6 +1630,16 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 	if (mcfan_igmp_ssm_check(cfg->ssm, cfg->n_ssm, cfg->igmp_mode, cfg->mld_mode, err,
 				 sizeof(err)) < 0) {
 		fprintf(stderr, "mcfan: --groups: %s\n", err);
+		return -EINVAL;
+	}
+	/* the --reader-* options shape the readers engine's rings: without it they do nothing */
+	if (cfg->reader_opt_given != NULL && !readers_engine_given(cfg)) {
+		fprintf(stderr, "mcfan: %s: no group goes to the readers engine (--worker-engine "
+			"%s), so there is no reader ring it shapes%s: give --worker-engine readers or "
+			"a --group-engine GROUPS=readers too, or leave %s out\n",
+			cfg->reader_opt_given, cfg->worker_engine,
+			cfg->config_file[0] != '\0' ? " (command line and config file)" : "",
+			cfg->reader_opt_given);
 		return -EINVAL;
 	}
 	/* --metrics-max-groups caps the groups of /metrics: without the endpoint it does nothing */

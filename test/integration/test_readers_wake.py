@@ -58,6 +58,28 @@ def refusals(mcfan):
                            capture_output=True, text=True, timeout=60)
         t.check(p.returncode == 2 and f"{opt}: '{val}' is not allowed: {want}" in p.stderr,
                 f"{opt} {val} refused, exit 2: {p.returncode} {p.stderr.strip()[-200:]}")
+    # a --reader-* option where no group goes to the readers engine shapes nothing: refused
+    # before EAL, not ignored (before: accepted without a word); with the engine, taken
+    for opt, val, engine in (("--reader-wake-us", "5000", []),
+                             ("--reader-wake-frames", "8", ["--worker-engine", "tx:0"]),
+                             ("--reader-ring-frames", "64", ["--group-engine",
+                                                             f"{GROUP}=count"])):
+        p = subprocess.run([mcfan, "--no-pci", "--no-huge", "-m", "64", "--in-memory",
+                            "--file-prefix", f"rdwake-bad-{os.getpid()}", "--", "--groups",
+                            GROUP, *engine, opt, val], capture_output=True, text=True,
+                           timeout=60)
+        t.check(p.returncode == 2 and f"{opt}: no group goes to the readers engine" in p.stderr
+                and f"or leave {opt} out" in p.stderr and not t.eal_lines(p.stderr),
+                f"{opt} {val} {engine} without readers: exit 2 before EAL: {p.returncode} "
+                f"{p.stderr.strip()[-300:]}")
+    for engine in (["--worker-engine", "readers"], ["--group-engine", f"{GROUP}=readers"]):
+        prefix = f"rdwake-ok-{os.getpid()}"
+        p = subprocess.run([mcfan, "-l", "0-1", "--no-pci", "--no-huge", "-m", "256",
+                            "--in-memory", "--file-prefix", prefix, "--vdev", "net_null0",
+                            "--", "--groups", GROUP, *engine, "--reader-wake-us", "5000",
+                            "--duration", "0.3"], capture_output=True, text=True, timeout=60)
+        t.check_eq(p.returncode, 0, f"--reader-wake-us with {engine}: exit status "
+                   f"({p.stderr.strip()[-200:]!r})")
 
 
 class Lab(labtest.Lab):
