@@ -1130,6 +1130,35 @@ set_port_ip(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	}
 }
 
+/*
+ * --port-ip naming an address of a protocol that is off: an ADDR with --igmp off or an
+ * ADDR6 with --mld off would source reports that are never sent. 0, or -EINVAL after one
+ * message naming the port, the address kind and the mode.
+ */
+static int
+check_port_ip_used(const struct mcfan_config *cfg)
+{
+	const struct mcfan_port_ip *pi;
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_port_ip; i++) {
+		pi = &cfg->port_ip[i];
+		if (pi->has4 && cfg->igmp_mode == MCFAN_IGMP_MODE_OFF) {
+			fprintf(stderr, "mcfan: --port-ip: port %u's IPv4 address is the source of "
+				"IGMP reports, and --igmp is off: nothing is sent from it; give "
+				"--igmp auto, v2 or v3, or leave the IPv4 address out\n", pi->port);
+			return -EINVAL;
+		}
+		if (pi->has6 && cfg->mld_mode == MCFAN_IGMP_MODE_OFF) {
+			fprintf(stderr, "mcfan: --port-ip: port %u's IPv6 address is the source of "
+				"MLD reports, and --mld is off: nothing is sent from it; give --mld "
+				"auto, v1 or v2, or leave the IPv6 address out\n", pi->port);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static const struct opt_def opts[] = {
 	{"rx-lcores", OPT_VALUE, "LIST", "lcores that poll RX (corelist, e.g. 1 or 1-2)",
 	 "the first lcore after the main lcore", set_rx_lcores, true},
@@ -1632,6 +1661,10 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 		fprintf(stderr, "mcfan: --groups: %s\n", err);
 		return -EINVAL;
 	}
+	/* a --port-ip address is the source of IGMP (ADDR) or MLD (ADDR6) reports: with the
+	 * protocol off nothing is ever sent from it */
+	if (check_port_ip_used(cfg) < 0)
+		return -EINVAL;
 	/* the --reader-* options shape the readers engine's rings: without it they do nothing */
 	if (cfg->reader_opt_given != NULL && !readers_engine_given(cfg)) {
 		fprintf(stderr, "mcfan: %s: no group goes to the readers engine (--worker-engine "

@@ -866,6 +866,14 @@ def test_bad_input():
          "--groups: ff3e::1 from a source needs MLDv2 (--mld auto or v2), not --mld v1"),
         (["--mld", "off", "--groups", "[ff3e::1]:5000@[fe80::1]"],
          "--groups: ff3e::1 from a source needs MLDv2 (--mld auto or v2), not --mld off"),
+        # an address of a protocol that is off: the source of reports never sent (before:
+        # accepted without a word)
+        (["--igmp", "off", "--mld", "off", "--port-ip", "0=198.18.0.2"],
+         "--port-ip: port 0's IPv4 address is the source of IGMP reports, and --igmp is off: "
+         "nothing is sent from it; give --igmp auto, v2 or v3, or leave the IPv4 address out"),
+        (["--mld", "off", "--port-ip", "0=198.18.0.2/1=198.18.0.3,fe80::3"],
+         "--port-ip: port 1's IPv6 address is the source of MLD reports, and --mld is off: "
+         "nothing is sent from it; give --mld auto, v1 or v2, or leave the IPv6 address out"),
     ]
     for app, msg in cases:
         rc, out, err, rep = t.run_mcfan(eal, app, timeout=60)
