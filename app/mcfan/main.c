@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,11 +62,55 @@ struct mcfan_app mcfan_app;
  * tick. A signal handler may only set it. */
 static volatile sig_atomic_t report_asked;
 
+/* Seconds standard output may stay blocked after a stop signal before mcfan stops writing to
+ * it (on_output_timeout()): a reader that does not read must not keep mcfan from stopping. */
+#define STOP_OUTPUT_GRACE_S 10
+
+static volatile sig_atomic_t stop_signalled;
+static volatile sig_atomic_t output_dropped;
+
 static void
 on_signal(int sig)
 {
 	RTE_SET_USED(sig);
 	mcfan_atomic_flag_store(&mcfan_app.live.quit, true, memory_order_release);
+	if (!stop_signalled) {
+		stop_signalled = 1;
+		alarm(STOP_OUTPUT_GRACE_S);
+	}
+}
+
+/*
+ * SIGALRM, STOP_OUTPUT_GRACE_S after the stop signal (then every as long): standard output
+ * that cannot take a byte now (a full pipe whose reader does not read, a terminal stopped
+ * with Ctrl-S) would block the report's writes, and mcfan would never stop. Standard output,
+ * and standard error when it is the same file, then point to /dev/null, where the blocked
+ * write goes on (SA_RESTART), so the stop goes on: the JSON report is written, EAL cleaned up.
+ * Output that moves is left alone. Async-signal-safe calls only.
+ */
+static void
+on_output_timeout(int sig)
+{
+	struct pollfd pfd = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	struct stat so, se;
+	bool same;
+	int fd;
+
+	RTE_SET_USED(sig);
+	if (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLOUT) != 0) {
+		alarm(STOP_OUTPUT_GRACE_S);
+		return;
+	}
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	same = fstat(STDOUT_FILENO, &so) == 0 && fstat(STDERR_FILENO, &se) == 0 &&
+	       so.st_dev == se.st_dev && so.st_ino == se.st_ino;
+	dup2(fd, STDOUT_FILENO);
+	if (same)
+		dup2(fd, STDERR_FILENO);
+	close(fd);
+	output_dropped = 1;
 }
 
 static void
@@ -286,6 +331,8 @@ stdout_lost(void)
 {
 	if (stdout_check() == 0)
 		return false;
+	if (output_dropped) /* stopping already; stdout_status() says why */
+		return true;
 	fprintf(stderr, "mcfan: cannot write to standard output (%s): stopping; the JSON "
 		"report, if asked for, is still written\n", strerror(stdout_err));
 	stdout_said = true;
@@ -541,6 +588,14 @@ stdio_open(void)
 static int
 stdout_status(int status)
 {
+	alarm(0); /* written: no grace left to watch */
+	if (output_dropped) {
+		fprintf(stderr, "mcfan: standard output took nothing for %d s after the stop "
+			"signal (a reader that does not read): the rest of the text report was "
+			"dropped, so that mcfan could stop; the JSON report, if asked for, is "
+			"written\n", STOP_OUTPUT_GRACE_S);
+		return status;
+	}
 	if (stdout_check() == 0 || stdout_err == EPIPE)
 		return status;
 	if (!stdout_said)
@@ -615,6 +670,11 @@ main(int argc, char **argv)
 	 * of the default action, which killed mcfan with no report and no clean-up */
 	sa.sa_handler = on_report_signal;
 	sigaction(SIGUSR1, &sa, NULL);
+	/* a stop signal's grace for a blocked standard output (on_output_timeout()); restarted,
+	 * a blocked write(1) goes on into /dev/null and any other call as if nothing came */
+	sa.sa_handler = on_output_timeout;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
 
 	/* --vdev arguments a PMD would fail on in several lines: one line, exit 2 */
 	if (mcfan_vdev_check(eal_argc, argv) != 0)

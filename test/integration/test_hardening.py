@@ -219,6 +219,44 @@ def test_sigpipe():
     t.remove_runtime_dir(e)
 
 
+def test_blocked_stdout():
+    """SIGTERM while standard output is a pipe nobody reads (full: the stats report's write
+    blocks): mcfan stops within its 10 s grace, the rest of the text dropped and said on
+    standard error, the JSON report written, status 0 (before: blocked in write(2) for good;
+    a service manager's SIGTERM did nothing, its SIGKILL left no report)."""
+    rep_path = os.path.join(TMP, "blocked.json")
+    err_path = os.path.join(TMP, "blocked.err")
+    e = eal()
+    cmd = [t.mcfan_path(), *e, "--", "--groups", "239.9.9.1-200:3999", "--stats-period",
+           "0.1", "--report-json", rep_path]
+    with open(err_path, "w") as err_f:
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=err_f)
+        time.sleep(3)         # 64 KiB of pipe: a few reports of 200 groups fill it
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        try:
+            rc = p.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = None
+            p.wait()
+        took = time.monotonic() - t0
+        p.stdout.close()
+    err = open(err_path).read()
+    t.check(rc == 0 and 9 <= took <= 30, f"blocked stdout: SIGTERM stops it in the grace, "
+            f"status 0: {rc}, {took:.1f} s ({err.strip()[-200:]!r})")
+    t.check("mcfan: standard output took nothing for 10 s after the stop signal (a reader "
+            "that does not read): the rest of the text report was dropped" in err,
+            f"blocked stdout: says so: {err.strip()[-300:]!r}")
+    rep = t.load_report(rep_path) if os.path.exists(rep_path) else None
+    t.check(rep is not None and rep["rx_frames"] == N_FRAMES,
+            "blocked stdout: the JSON report is written")
+    t.check(not os.path.exists(t.runtime_dir(e)),
+            f"blocked stdout: runtime directory removed ({t.runtime_dir(e)})")
+    t.remove_runtime_dir(e)
+
+
 def test_sigusr1():
     """kill -USR1: the report now, the run goes on (it used to kill mcfan with no report
     and its runtime directory left behind)."""
@@ -505,6 +543,7 @@ def main():
     test_report_over_input()
     test_long_names()
     test_sigpipe()
+    test_blocked_stdout()
     test_sigusr1()
     test_closed_stdio()
     test_full_disk()
