@@ -490,17 +490,18 @@ remove_runtime_dir(const char *dir, const char *socket_path)
 		rmdir(dir);
 }
 
-/* Value of an EAL option ("--file-prefix X" or "--file-prefix=X") in argv[1..argc), or NULL. */
+/* Value of an EAL option ("--file-prefix X" or "--file-prefix=X") in argv[1..argc), or NULL;
+ * of the last one when it is given more than once, the one EAL's getopt leaves in force. */
 static const char *
 eal_opt_value(int argc, char **argv, const char *opt)
 {
-	const char *v;
+	const char *v, *last = NULL;
 	int i;
 
 	for (i = 1; i < argc; i++)
 		if ((v = mcfan_opt_value(argc, argv, &i, opt)) != NULL)
-			return v;
-	return NULL;
+			last = v;
+	return last;
 }
 
 static bool

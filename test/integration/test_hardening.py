@@ -326,8 +326,13 @@ def test_second_primary():
     # option it parsed, so a prefix read after rte_eal_init was the program's path there:
     # a trial finding), in both spellings
     rest = [a for a in e if a not in ("--file-prefix", name)]
+    # given twice: EAL takes the last one, so must the message (before: the first was
+    # looked up, its lock found free, and only "EAL initialisation failed" was said)
+    other = f"{name}-other"
     for label, eal in (("first", e), ("last", rest + ["--file-prefix", name]),
-                       ("last with =", rest + [f"--file-prefix={name}"])):
+                       ("last with =", rest + [f"--file-prefix={name}"]),
+                       ("given twice, this one last", rest + ["--file-prefix", other,
+                                                            "--file-prefix", name])):
         p = subprocess.run([t.mcfan_path(), *eal, "--", "--duration", "0.5"],
                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
         last = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
@@ -341,6 +346,7 @@ def test_second_primary():
     first.signal(2)
     first.wait(30)
     shutil.rmtree(f"/var/run/dpdk/{name}", ignore_errors=True)
+    shutil.rmtree(f"/var/run/dpdk/{other}", ignore_errors=True)
 
 
 def test_pool_failure():
