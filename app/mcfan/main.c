@@ -657,8 +657,15 @@ main(int argc, char **argv)
 	mcfan_live_init(&app->live, &app->cfg);
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
+	/* a stop signal's grace for a blocked standard output (on_output_timeout()), set
+	 * before the stop signals that arm it; restarted, a blocked write(1) goes on into
+	 * /dev/null and any other call as if nothing came */
+	sa.sa_handler = on_output_timeout;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_flags = 0;
+	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/* a closed terminal stops the run the same way, with its report */
@@ -671,11 +678,6 @@ main(int argc, char **argv)
 	 * of the default action, which killed mcfan with no report and no clean-up */
 	sa.sa_handler = on_report_signal;
 	sigaction(SIGUSR1, &sa, NULL);
-	/* a stop signal's grace for a blocked standard output (on_output_timeout()); restarted,
-	 * a blocked write(1) goes on into /dev/null and any other call as if nothing came */
-	sa.sa_handler = on_output_timeout;
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGALRM, &sa, NULL);
 
 	/* --vdev arguments a PMD would fail on in several lines: one line, exit 2 */
 	if (mcfan_vdev_check(eal_argc, argv) != 0)
