@@ -1241,7 +1241,8 @@ static const struct opt_def opts[] = {
 	 "one engine a group, at most " RTE_STR(MCFAN_ENGINE_INST_MAX) " instances in all",
 	 "--worker-engine", set_group_engine, true, 0, true},
 	{"reader-ring-frames", OPT_VALUE, "N", "frames each group's reader ring holds (worker "
-	 "engine readers, docs/readers.md), a power of two; a reader further behind is lapped",
+	 "engine readers, docs/readers.md), a power of two; a reader further behind is lapped "
+	 "(this and --reader-wake-*: only with the readers engine)",
 	 RTE_STR(MCFAN_RW_SLOTS_DEFAULT), set_reader_ring_frames, true},
 	{"reader-wake-frames", OPT_VALUE, "N", "wake a ring's sleeping readers once N frames "
 	 "wait for them (or --reader-wake-us passed); 1: after every burst (docs/readers.md)",
@@ -1253,7 +1254,8 @@ static const struct opt_def opts[] = {
 	 "on ADDR:PORT (PORT or :PORT: 127.0.0.1; [::1]:PORT for IPv6; docs/metrics.md)", "off",
 	 set_metrics_listen, true},
 	{"metrics-max-groups", OPT_VALUE, "N", "groups with series of their own in /metrics; "
-	 "the others are summed under group=\"_other\"", RTE_STR(MCFAN_METRICS_MAX_GROUPS_DEFAULT),
+	 "the others are summed under group=\"_other\" (only with --metrics-listen)",
+	 RTE_STR(MCFAN_METRICS_MAX_GROUPS_DEFAULT),
 	 set_metrics_max_groups, true},
 	{"igmp", OPT_VALUE, "MODE", "IGMP host side on every port (docs/igmp.md): auto (the "
 	 "querier's version, v3 without one), v2, v3 (pinned) or off", "auto", set_igmp, true},
