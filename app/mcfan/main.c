@@ -589,13 +589,19 @@ stdio_open(void)
 static int
 stdout_status(int status)
 {
+	bool json_out;
+
 	alarm(0); /* written: no grace left to watch */
 	if (output_dropped) {
+		json_out = mcfan_app.cfg.report_json[0] != '\0' &&
+			   mcfan_app.cfg.report_json_mode == MCFAN_OUTFILE_STDOUT;
 		fprintf(stderr, "mcfan: standard output took nothing for %d s after the stop "
-			"signal (a reader that does not read): the rest of the text report was "
-			"dropped, so that mcfan could stop; the JSON report, if asked for, is "
-			"written\n", STOP_OUTPUT_GRACE_S);
-		return status;
+			"signal (a reader that does not read): the rest of the %s report was "
+			"dropped, so that mcfan could stop%s\n", STOP_OUTPUT_GRACE_S,
+			json_out ? "JSON" : "text", json_out ? "" :
+			"; the JSON report, if asked for, is written");
+		/* --report-json -: the report asked for is lost */
+		return json_out && status == EXIT_SUCCESS ? EXIT_FAILURE : status;
 	}
 	if (stdout_check() == 0 || stdout_err == EPIPE)
 		return status;

@@ -255,6 +255,31 @@ def test_blocked_stdout():
     t.check(not os.path.exists(t.runtime_dir(e)),
             f"blocked stdout: runtime directory removed ({t.runtime_dir(e)})")
     t.remove_runtime_dir(e)
+    # --report-json -: the JSON (about 100 KB for 200 groups) is what blocks, and is lost:
+    # said so, status 1
+    e = eal()
+    cmd = [t.mcfan_path(), *e, "--", "--groups", "239.9.9.1-200:3999", "--report-json", "-"]
+    with open(err_path, "w") as err_f:
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=err_f)
+        time.sleep(2)
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        try:
+            rc = p.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = None
+            p.wait()
+        took = time.monotonic() - t0
+        p.stdout.close()
+    err = open(err_path).read()
+    t.check(rc == 1 and 9 <= took <= 30 and "standard output took nothing for 10 s after the "
+            "stop signal (a reader that does not read): the rest of the JSON report was "
+            "dropped, so that mcfan could stop\n" in err,
+            f"blocked stdout, --report-json -: stops, says the JSON was lost, status 1: {rc}, "
+            f"{took:.1f} s, {err.strip()[-300:]!r}")
+    t.remove_runtime_dir(e)
 
 
 def test_sigusr1():
