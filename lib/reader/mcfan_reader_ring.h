@@ -249,8 +249,10 @@ mcfan_rd_name(char *buf, size_t len, const char *prefix, const char *addr, unsig
  * Is prefix a file prefix an mcfan can run under (one rule for mcfan, mcfan-top and the reader
  * library)? A DPDK file prefix names a directory under EAL's runtime directory
  * (RUNDIR/dpdk/PREFIX) and is part of the rings' names: it is not empty, has no '/' (a path
- * would leave the runtime directory), no '%' (DPDK 22.11's EAL refuses it), is not "." or
- * "..", and has at most MCFAN_RD_PREFIX_MAX characters.
+ * would leave the runtime directory), no '%' (DPDK 22.11's EAL refuses it), no control
+ * character (a "\r" or "\n" of a file the prefix was read from would make a directory
+ * nobody finds by the name), is not "." or "..", and has at most MCFAN_RD_PREFIX_MAX
+ * characters.
  *
  * @param prefix
  *   The prefix; not NULL.
@@ -260,8 +262,8 @@ mcfan_rd_name(char *buf, size_t len, const char *prefix, const char *addr, unsig
  * @param len
  *   Size of why, bytes.
  * @return
- *   0; -EINVAL (empty, '/', '%', "." or ".."), -ENAMETOOLONG (longer than
- *   MCFAN_RD_PREFIX_MAX characters).
+ *   0; -EINVAL (empty, '/', '%', a control character, "." or ".."), -ENAMETOOLONG
+ *   (longer than MCFAN_RD_PREFIX_MAX characters).
  */
 static inline int
 mcfan_rd_prefix_check(const char *prefix, char *why, size_t len)
@@ -269,7 +271,7 @@ mcfan_rd_prefix_check(const char *prefix, char *why, size_t len)
 	static const char rule[] = "give the name of mcfan's EAL --file-prefix: a directory "
 				   "name under DPDK's runtime directory (not empty, no '/' or "
 				   "'%', not . or ..)";
-	size_t n = strlen(prefix);
+	size_t n = strlen(prefix), i;
 	const char *bad = NULL;
 
 	if (n > MCFAN_RD_PREFIX_MAX) {
@@ -278,6 +280,17 @@ mcfan_rd_prefix_check(const char *prefix, char *why, size_t len)
 				 "%u a reader ring's name allows (mcfan refuses longer ones too)",
 				 prefix, n, MCFAN_RD_PREFIX_MAX);
 		return -ENAMETOOLONG;
+	}
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)prefix[i] >= 0x20 && prefix[i] != 0x7f)
+			continue;
+		/* not quoted: the character would break the line it is shown on */
+		if (why != NULL)
+			snprintf(why, len, "file prefix of %zu characters: has a control character "
+				 "(0x%02x, character %zu%s): %s", n, (unsigned char)prefix[i], i + 1,
+				 prefix[i] == '\r' || prefix[i] == '\n' ?
+				 "; a line end of the file it was read from?" : "", rule);
+		return -EINVAL;
 	}
 	if (n == 0)
 		bad = "is empty";

@@ -367,7 +367,14 @@ def prefix_limit(mcfan):
                          "refuses it)"),
                         (["--file-prefix", ".."], "file prefix '..': is a directory of the path "
                          "itself"),
-                        (["--file-prefix", ""], "file prefix '': is empty")):
+                        (["--file-prefix", ""], "file prefix '': is empty"),
+                        # a line end kept from a file the prefix was read from (CRLF): EAL
+                        # made RUNDIR/dpdk/"P\r", which mcfan-top -f P never found
+                        (["--file-prefix", f"{esc}\r"], f"file prefix of {len(esc) + 1} "
+                         f"characters: has a control character (0x0d, character {len(esc) + 1}"
+                         "; a line end of the file it was read from?)"),
+                        (["--file-prefix", "a\tb"], "file prefix of 3 characters: has a "
+                         "control character (0x09, character 2)")):
         p = subprocess.run([mcfan, "--no-pci", "--no-huge", "-m", "512", *form, "--",
                             "--groups", f"239.9.9.1:{PORT}", "--duration", "1"],
                            capture_output=True, text=True, timeout=60)
@@ -377,6 +384,9 @@ def prefix_limit(mcfan):
                 f"{p.stderr.strip()[-300:]!r}")
     t.check(not os.path.exists(f"/var/run/{esc}") and not os.path.exists(f"/var/{esc}"),
             "prefix_limit: no runtime directory made outside /var/run/dpdk")
+    for d in (f"/var/run/dpdk/{esc}\r", "/var/run/dpdk/a\tb"):   # made before the fix
+        t.check(not os.path.exists(d), f"prefix_limit: no runtime directory {d!r}")
+        shutil.rmtree(d, ignore_errors=True)
     for d in (f"/var/run/{esc}", f"/var/{esc}"):   # left by a failing run, before the fix
         shutil.rmtree(d, ignore_errors=True)
     # without telemetry there is no socket in the runtime directory: only the ring names limit

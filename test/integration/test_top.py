@@ -413,6 +413,8 @@ def run_wrong_prefix(tmp):
                        ("", "'' is empty: " + rule),
                        ("..", "'..' is a directory of the path itself"),
                        ("a%b", "'a%b' has a '%' (DPDK's EAL refuses it)"),
+                       ("feed1\r", "file prefix of 6 characters: has a control character "
+                        "(0x0d, character 6; a line end of the file it was read from?): " + rule),
                        ("x" * 76, "'" + "x" * 40 + "...': 76 characters, more than the 75 an mcfan can run under "
                         "(its telemetry socket /var/run/dpdk/PREFIX/dpdk_telemetry.v2 must fit "
                         "a socket path of 108 bytes)")):

@@ -282,6 +282,13 @@ test_open_explain(void)
 	CHECK_EQ_INT(mcfan_reader_open("..", "239.9.9.1:3999", 0, &r), -EINVAL);
 	CHECK(strstr(mcfan_reader_explain(-EINVAL), "file prefix '..': is a directory") != NULL,
 	      "'..' named: %s", mcfan_reader_explain(-EINVAL));
+	/* a control character (a CR kept from a CRLF file): refused, not quoted (before:
+	 * looked up as a ring name, -ENOENT) */
+	CHECK_EQ_INT(mcfan_reader_open("feed1\r", "239.9.9.1:3999", 0, &r), -EINVAL);
+	CHECK(strstr(mcfan_reader_explain(-EINVAL), "file prefix of 6 characters: has a control "
+		     "character (0x0d, character 6; a line end of the file it was read from?)") !=
+	      NULL && strchr(mcfan_reader_explain(-EINVAL), '\r') == NULL,
+	      "control character named, not printed: %s", mcfan_reader_explain(-EINVAL));
 	/* groups: not multicast, a bad port, not an address */
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "10.0.0.1", 0, &r), -EADDRNOTAVAIL);
 	CHECK_EQ_STR(mcfan_reader_explain(-EADDRNOTAVAIL), "group 10.0.0.1: 10.0.0.1 is not a "
