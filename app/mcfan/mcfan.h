@@ -272,6 +272,11 @@ struct mcfan_live {
 	 * (control/live.c); relaxed. R: the console; relaxed. */
 	struct mcfan_atomic_u32 idle_rx;
 	struct mcfan_atomic_u32 idle_worker;
+	/** A `set idle rx` / `set idle worker` came since the start: show config then shows
+	 * idle_rx / idle_worker as set, not as the placement default of an option not given.
+	 * W: set idle rx/worker (control/live.c); relaxed. R: the console; relaxed. */
+	struct mcfan_atomic_flag idle_rx_set;
+	struct mcfan_atomic_flag idle_worker_set;
 	/** The published group table. W: control/groups.c (exchange, acq_rel; the old table
 	 * is freed after an RCU grace period). R: RX engines once a burst; acquire. */
 	struct mcfan_live_table groups;
@@ -329,6 +334,8 @@ mcfan_live_init(struct mcfan_live *live, const struct mcfan_config *cfg)
 	mcfan_atomic_u32_store(&live->fanout, (uint32_t)cfg->fanout, memory_order_relaxed);
 	mcfan_atomic_u32_store(&live->idle_rx, cfg->idle_rx, memory_order_relaxed);
 	mcfan_atomic_u32_store(&live->idle_worker, cfg->idle_worker, memory_order_relaxed);
+	mcfan_atomic_flag_store(&live->idle_rx_set, false, memory_order_relaxed);
+	mcfan_atomic_flag_store(&live->idle_worker_set, false, memory_order_relaxed);
 	atomic_init(&live->groups.val, NULL);
 }
 

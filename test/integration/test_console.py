@@ -483,6 +483,36 @@ def test_readers_idle_config(tmp):
             f"{what}: show idle says the same policies, default-readers:\n{idle}")
 
 
+def test_set_idle_config(tmp):
+    """show config after set idle: `set idle rx poll` on a readers run without --idle-rx is
+    the policy in effect, no longer "not given: the default" (before: backoff:none (not
+    given ...) while every RX lcore polled), and an lcore that `set idle LCORE` gave
+    another policy is named on its role's line."""
+    what = "set idle, show config"
+    e = eal_lcores_args("console-setidle", "0@0,1@1,2@0")
+    data = (b"set idle rx poll\nshow config\nset idle 2 backoff:short\nshow config\n"
+            b"set idle worker wake:none\nshow config\nquit\n")
+    fd, path = tempfile.mkstemp(prefix="mcfan-setidle-", dir=tmp)
+    os.write(fd, data)
+    os.close(fd)
+    with open(path, "rb") as f:
+        rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1-2:3999", "--worker-engine",
+                                            "readers", "--rx-lcores", "1", "--worker-lcores",
+                                            "2", "-i"], timeout=60, stdin=f)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
+    cfgs = [[ln for ln in lines if ln.startswith(("idle-rx:", "idle-worker:"))]
+            for cmd, lines in blocks(out) if cmd == "show config"]
+    dflt_wk = ("idle-worker:   wake:none (not given: the default with the readers engine, "
+               "whose reader processes share mcfan's CPUs, so no worker-only lcore polls; "
+               "see show idle)")
+    t.check_eq(cfgs, [["idle-rx:       poll", dflt_wk],
+                      ["idle-rx:       poll", dflt_wk + "; by set idle LCORE: lcore 2 "
+                       "backoff:short"],
+                      ["idle-rx:       poll", "idle-worker:   wake:none"]],
+               f"{what}: idle lines after each set idle")
+
+
 def test_source_specific(tmp):
     """join GROUP@SOURCE says the sources it joined from and that the switch filters by them,
     not mcfan; show groups shows a source-specific group as joined (GROUP@SOURCE), at start
@@ -575,6 +605,7 @@ def main():
         test_bad_input(tmp)
         test_set_engine_words(tmp)
         test_readers_idle_config(tmp)
+        test_set_idle_config(tmp)
         test_source_specific(tmp)
         test_end_of_input(tmp)
     t.finish("test_console")

@@ -193,12 +193,50 @@ MCFAN_CONSOLE_COMMAND(show_msacc_types, 130, "show msacc types", cmd_show_msacc_
 		      "means",
 		      "show msacc types");
 
+/*
+ * show config's idle-rx (rx) or idle-worker line: the policy of every lcore with the RX role,
+ * or of every worker-only lcore. Not given (no option, no set idle rx|worker since): the
+ * placement default, with the readers engine the shared-CPU one. Then the lcores of the role
+ * that set idle LCORE gave another policy, so the line never hides what an lcore runs.
+ */
+static void
+print_idle_config(const struct mcfan_app *app, bool rx, uint32_t pol, bool given, bool readers)
+{
+	char text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
+	const struct mcfan_lcore *lc;
+	unsigned int id, n = 0;
+	uint32_t shown = pol, p;
+
+	if (!given && readers)
+		shown = mcfan_idle_default_policy(rx ? MCFAN_ROLE_RX : MCFAN_ROLE_WORKER, true);
+	printf("%s%s", rx ? "idle-rx:       " : "idle-worker:   ",
+	       mcfan_idle_format(shown, text, sizeof(text)));
+	if (!given && readers)
+		printf(" (not given: the default with the readers engine, whose reader processes "
+		       "share mcfan's CPUs, so no %s polls; see show idle)", rx ?
+		       "lcore with the RX role" : "worker-only lcore");
+	else if (!given)
+		printf(" (not given: each %s runs its placement default, see show idle)", rx ?
+		       "lcore with the RX role" : "worker-only lcore");
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		lc = &app->lcores[id];
+		if (rx ? !(lc->role & MCFAN_ROLE_RX) : lc->role != MCFAN_ROLE_WORKER)
+			continue;
+		p = mcfan_atomic_u32_load(&lc->idle.policy, memory_order_relaxed);
+		if (mcfan_atomic_u32_load(&lc->idle.origin, memory_order_relaxed) !=
+		    MCFAN_IDLE_FROM_SET || p == shown)
+			continue;
+		printf("%s lcore %u %s", n++ == 0 ? "; by set idle LCORE:" : ",", id,
+		       mcfan_idle_format(p, text, sizeof(text)));
+	}
+	printf("\n");
+}
+
 static int
 cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
 	struct mcfan_app *app = mcfan_console_app(con);
 	const struct mcfan_config *cfg = &app->cfg;
-	char text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
 	uint32_t rx_pol, wk_pol;
 	bool readers;
 	unsigned int i;
@@ -230,27 +268,13 @@ cmd_show_config(struct mcfan_console *con, const struct mcfan_console_args *a)
 	printf("interactive:   %s\n", cfg->interactive ? "yes" : "no");
 	rx_pol = mcfan_atomic_u32_load(&app->live.idle_rx, memory_order_relaxed);
 	wk_pol = mcfan_atomic_u32_load(&app->live.idle_worker, memory_order_relaxed);
-	/* not given (and not set since): the lcores run their placement defaults; with the
-	 * readers engine that is the shared-CPU default on every lcore (docs/idle.md) */
 	readers = mcfan_readers_wanted(app);
-	if (!cfg->idle_rx_set && rx_pol == cfg->idle_rx && readers)
-		printf("idle-rx:       %s (not given: the default with the readers engine, whose "
-		       "reader processes share mcfan's CPUs, so no lcore with the RX role polls; "
-		       "see show idle)\n", mcfan_idle_format(mcfan_idle_default_policy(
-		       MCFAN_ROLE_RX, true), text, sizeof(text)));
-	else
-		printf("idle-rx:       %s%s\n", mcfan_idle_format(rx_pol, text, sizeof(text)),
-		       !cfg->idle_rx_set && rx_pol == cfg->idle_rx ? " (not given: each lcore "
-		       "with the RX role runs its placement default, see show idle)" : "");
-	if (!cfg->idle_worker_set && wk_pol == cfg->idle_worker && readers)
-		printf("idle-worker:   %s (not given: the default with the readers engine, whose "
-		       "reader processes share mcfan's CPUs, so no worker-only lcore polls; see "
-		       "show idle)\n", mcfan_idle_format(mcfan_idle_default_policy(
-		       MCFAN_ROLE_WORKER, true), text, sizeof(text)));
-	else
-		printf("idle-worker:   %s%s\n", mcfan_idle_format(wk_pol, text, sizeof(text)),
-		       !cfg->idle_worker_set && wk_pol == cfg->idle_worker ? " (not given: each "
-		       "worker-only lcore runs its placement default, see show idle)" : "");
+	print_idle_config(app, true, rx_pol, cfg->idle_rx_set ||
+			  mcfan_atomic_flag_load(&app->live.idle_rx_set, memory_order_relaxed),
+			  readers);
+	print_idle_config(app, false, wk_pol, cfg->idle_worker_set ||
+			  mcfan_atomic_flag_load(&app->live.idle_worker_set, memory_order_relaxed),
+			  readers);
 	printf("idle-max-sleep-us: %u", cfg->idle_max_sleep_us);
 	if (!cfg->idle_max_sleep_set)
 		printf(" (not given: with the shared-CPU default lcores with the RX role sleep up "

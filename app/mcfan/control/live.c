@@ -303,10 +303,13 @@ mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, c
 			off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%u",
 						off == 0 ? "" : ",", id);
 	}
-	if (strcmp(who, "rx") == 0)
+	if (strcmp(who, "rx") == 0) {
 		mcfan_atomic_u32_store(&app->live.idle_rx, p, memory_order_relaxed);
-	else if (strcmp(who, "worker") == 0)
+		mcfan_atomic_flag_store(&app->live.idle_rx_set, true, memory_order_relaxed);
+	} else if (strcmp(who, "worker") == 0) {
 		mcfan_atomic_u32_store(&app->live.idle_worker, p, memory_order_relaxed);
+		mcfan_atomic_flag_store(&app->live.idle_worker_set, true, memory_order_relaxed);
+	}
 	mcfan_ctl_unlock();
 	return mcfan_err_set(msg, len, 0, "idle policy %s for lcore%s %s", mcfan_idle_format(p, text,
 		       sizeof(text)), n == 1 ? "" : "s", ids);
