@@ -279,6 +279,42 @@ syntax:
 }
 
 /*
+ * A bare IPv6 group ("ff3e::1:5000", no brackets) is an address: its last field is never a
+ * port. When the text before the last ':' is a multicast address with a ring for the last
+ * field as its UDP port, write "[ADDR]:PORT: use --group [ADDR]:PORT" into hint: what the
+ * caller most likely meant. True when there is such a ring.
+ */
+static bool
+bare_v6_port(const char *prefix, const char *group, char *hint, size_t len)
+{
+	char head[MCFAN_RD_GROUP_MAX], addr[INET6_ADDRSTRLEN], name[MCFAN_RD_NAME_MAX];
+	char path[MCFAN_RD_NAME_MAX + sizeof(SHM_DIR)];
+	const char *colon = strrchr(group, ':');
+	unsigned char bin[16];
+	size_t hl;
+	long v;
+
+	if (group[0] == '[' || colon == NULL || colon[1] == '\0' ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1) || strlen(colon + 1) > 5)
+		return false;
+	v = strtol(colon + 1, NULL, 10);
+	hl = (size_t)(colon - group);
+	if (v < 1 || v > 65535 || hl >= sizeof(head))
+		return false;
+	memcpy(head, group, hl);
+	head[hl] = '\0';
+	if (inet_pton(AF_INET6, head, bin) != 1 || bin[0] != 0xff ||
+	    inet_ntop(AF_INET6, bin, addr, sizeof(addr)) == NULL ||
+	    mcfan_rd_name(name, sizeof(name), prefix, addr, (unsigned int)v) < 0)
+		return false;
+	snprintf(path, sizeof(path), "%s%s", SHM_DIR, name);
+	if (access(path, F_OK) != 0)
+		return false;
+	snprintf(hint, len, "[%s]:%d: use --group [%s]:%d", addr, (int)v, addr, (int)v);
+	return true;
+}
+
+/*
  * No ring for group (port >= 0) under prefix: this thread's sentence for -ENOENT, with the
  * rings mcfan does serve for the address under the prefix (another port, or any port), if
  * any: the usual mistake is a port given for a group joined without one, or the other way.
@@ -318,6 +354,10 @@ no_ring(const char *prefix, const char *group, const char *addr, int port)
 	}
 	if (d != NULL)
 		closedir(d);
+	if (n == 0 && bare_v6_port(prefix, group, hint, sizeof(hint)))
+		return why_set(-ENOENT, "group %s of file prefix %s: no such reader ring; an IPv6 "
+			       "group with a port goes in brackets: mcfan serves %s", group, prefix,
+			       hint);
 	if (n == 0)
 		return why_set(-ENOENT, "group %s of file prefix %s: %s", group, prefix,
 			       mcfan_reader_strerror(ENOENT));

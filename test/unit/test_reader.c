@@ -241,6 +241,19 @@ test_bad_args(void)
 	snprintf(want, sizeof(want), "group [ff3e::1]:8 of file prefix %s: no such reader ring; "
 		 "mcfan serves [ff3e::1]:7: use --group [ff3e::1]:7", prefix);
 	CHECK_EQ_STR(mcfan_reader_explain(-ENOENT), want);
+	/* the port written without brackets, "ff3e::1:7": an address (ff3e::1:7), whose ring
+	 * there is not; the hint says the brackets and names the ring (before: only "is mcfan
+	 * running with --worker-engine readers, and the group joined?"); docs/bad-input.md 421 */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "ff3e::1:7", 0, &r), -ENOENT);
+	snprintf(want, sizeof(want), "group ff3e::1:7 of file prefix %s: no such reader ring; "
+		 "an IPv6 group with a port goes in brackets: mcfan serves [ff3e::1]:7: use "
+		 "--group [ff3e::1]:7", prefix);
+	CHECK_EQ_STR(mcfan_reader_explain(-ENOENT), want);
+	/* no ring for the bracketed reading either: the plain sentence */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "ff3e::1:9", 0, &r), -ENOENT);
+	snprintf(want, sizeof(want), "group ff3e::1:9 of file prefix %s: %s", prefix,
+		 mcfan_reader_strerror(-ENOENT));
+	CHECK_EQ_STR(mcfan_reader_explain(-ENOENT), want);
 	mcfan_rw_destroy(w);
 }
 
