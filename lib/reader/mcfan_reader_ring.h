@@ -9,8 +9,8 @@
  * @file
  * The reader ring's format in shared memory: one per group, one writer (the mcfan worker
  * that owns the group), any number of reader processes (docs/readers.md is the format spec
- * in prose). Pure C11, no DPDK: the writer (mcfan_reader_writer.h) and the reader library
- * (mcfan_reader.h, libmcfan-reader.so) both include it. It also compiles as C++11 and
+ * in prose). C11 with POSIX (kill(2)), no DPDK: the writer (mcfan_reader_writer.h) and the
+ * reader library (mcfan_reader.h, libmcfan-reader.so) both include it. It also compiles as C++11 and
  * later, where the shared words are std::atomic (the same size, lock-free, checked below).
  *
  * The object is a POSIX shared-memory object (shm_open(3), /dev/shm/NAME) named
@@ -52,6 +52,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if !defined(__cplusplus) && defined(__STRICT_ANSI__) && !defined(_POSIX_C_SOURCE)
+/* -std=c11 without POSIX: <signal.h> then declares no kill(2), and mcfan_rd_pid_alive()
+ * would call an implicit declaration (an error from GCC 14 on) */
+#error "mcfan_reader_ring.h needs POSIX (kill(2)): compile with -std=gnu11, or define _POSIX_C_SOURCE 200809L before the first #include"
+#else /* the rest, only where it compiles: one error, not one a call */
 
 #ifdef __cplusplus
 #include <atomic>
@@ -503,5 +509,7 @@ mcfan_rd_owner_next(uint64_t owner, int32_t pid)
 {
 	return (((owner >> 32) + 1) << 32) | (uint32_t)pid;
 }
+
+#endif /* strict ISO C without POSIX */
 
 #endif /* MCFAN_READER_RING_H */

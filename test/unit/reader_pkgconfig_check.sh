@@ -29,6 +29,27 @@ out=$("$d/myreader" "mcfan-pc-check-$$") ||
 [ "$out" = "open: -2" ] || { echo "FAIL: expected 'open: -2' (-ENOENT), got '$out'"; exit 1; }
 grep -qF '#include <mcfan_reader.h>' "$DOC" || { echo "FAIL: the doc's include line"; exit 1; }
 echo "reader-pkgconfig: compiled with '$flags', ran: $out"
+# mcfan_reader_ring.h in strict ISO C (-std=c11): it needs POSIX's kill(2), so without
+# _POSIX_C_SOURCE one #error says how to compile it (before: an implicit declaration of
+# kill, an error from GCC 14 on); with -D_POSIX_C_SOURCE=200809L, -std=c11 and -std=gnu11
+# it compiles clean with -Werror
+printf '#include <mcfan_reader.h>\n#include <mcfan_reader_ring.h>\nint main(void) { return 0; }\n' \
+	>"$d/ring.c"
+# shellcheck disable=SC2086
+err=$(cc -std=c11 -Wall -Werror -fsyntax-only "$d/ring.c" $flags 2>&1)
+n=$(printf '%s\n' "$err" | grep -c 'error:')
+if [ "$n" != 1 ] || ! printf '%s\n' "$err" | grep -q 'needs POSIX'; then
+	echo "FAIL: mcfan_reader_ring.h with -std=c11: want one error 'needs POSIX', got $n:"
+	printf '%s\n' "$err" | head -5
+	exit 1
+fi
+for std in "-std=c11 -D_POSIX_C_SOURCE=200809L" -std=gnu11; do
+	# shellcheck disable=SC2086
+	cc $std -Wall -Wextra -Werror -fsyntax-only "$d/ring.c" $flags ||
+		{ echo "FAIL: mcfan_reader_ring.h does not compile with $std"; exit 1; }
+done
+echo "reader-pkgconfig: mcfan_reader_ring.h: -std=c11 refused with its own #error (POSIX);" \
+	"-std=c11 -D_POSIX_C_SOURCE=200809L and -std=gnu11 compile"
 # the installed headers in C++ (a market-data reader is often C++): both compile and link as
 # C++11 and C++17 without a warning, the ring's format header included
 cat >"$d/cxxreader.cpp" <<'CXX'
