@@ -306,6 +306,11 @@ BAD = [
     (b"set engine 1 pcap:/tmp/cap#1", "word 4 'pcap:/tmp/cap#...' holds '#', which starts a "
      "comment only after a blank; a word cannot hold '#'; nothing was run"),
     (b"join 239.9.9.3:3999#x", "word 2 '239.9.9.3:3999#...' holds '#'"),
+    # the command's words as help spells them, one blank apart: not the tabs and blanks
+    # typed (before: "error: set\tburst\t32: ... (help set\tburst)"; bad-input.md row 423)
+    (b"set\tburst\t32\textra", "error: set burst 32: unexpected 'extra' after the command "
+     "(help set burst)"),
+    (b"show   msacc    abc", "error: show msacc: 'abc' is not one of:"),
 ]
 
 

@@ -503,6 +503,20 @@ match_words(const cmdline_parse_inst_t *inst, const struct word *w, unsigned int
  * the command's fixed words before its first argument or choice ("set burst 32 extra":
  * "set burst"; "set idle rx backoff x": "set idle"; "join 239.9.9.5 engine": "join"), which
  * `help` takes. */
+/* Words w[0..n-1] into buf, one blank between two: messages quote a line's command words as
+ * the command is spelled (help's, examples'), not with the blanks and tabs typed. */
+static void
+join_words(const struct word *w, unsigned int n, char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < n && off < len; k++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%.*s", k == 0 ? "" : " ",
+					(int)w[k].len, w[k].p);
+}
+
 static void
 help_words(const struct cmd_inst *ci, const struct word *w, unsigned int n, char *buf,
 	   size_t len)
@@ -514,7 +528,7 @@ help_words(const struct cmd_inst *ci, const struct word *w, unsigned int n, char
 		;
 	if (k == 0) /* every command starts with a word; keep the hint whole anyway */
 		k = 1;
-	snprintf(buf, len, "%.*s", (int)(w[k - 1].p + w[k - 1].len - w[0].p), w[0].p);
+	join_words(w, k, buf, len);
 }
 
 /* What may come at a position, for messages: "lcores, msacc, <lcore> (a decimal number)".
@@ -569,7 +583,6 @@ diagnose(struct mcfan_console *con, const char *line)
 	char prefix[LINE_MAX_CHARS + 1], hint[LINE_MAX_CHARS + 1], next[512], err[256];
 	struct mcfan_flow_key key;
 	enum console_arg_kind kind = CONSOLE_ARG_UINT;
-	size_t plen;
 
 	n = split_words(line, w, MAX_LINE_WORDS);
 	for (i = 0; i < con->n_insts; i++) {
@@ -581,8 +594,7 @@ diagnose(struct mcfan_console *con, const char *line)
 				    (int)w[0].len, w[0].p);
 		return;
 	}
-	plen = (size_t)(w[best - 1].p + w[best - 1].len - w[0].p);
-	snprintf(prefix, sizeof(prefix), "%.*s", (int)plen, w[0].p);
+	join_words(w, best, prefix, sizeof(prefix));
 	n_next = describe_next(con, score, best, w, next, sizeof(next), &kind, &n_args);
 	if (best >= n) {
 		mcfan_console_error(con, "%s: missing %s%s", prefix, n_next > 1 ? "one of: " : "",
