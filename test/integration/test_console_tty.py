@@ -210,6 +210,19 @@ def run(tmp):
         t.check("3 of 3 groups" in text and "239.8.0." not in text.split("show groups")[-1],
                 "tty: nothing of the refused lines was joined")
 
+        # wait typed on a terminal: refused (before: it held every key, Ctrl-C and quit too,
+        # for up to 10 minutes; docs/bad-input.md row 424); the next line runs at once
+        typed("wait 600000")
+        keys("Enter")
+        text = wait_for(lambda s: "error: wait:" in s and last_line(s) == "mcfan>")
+        t.check("error: wait: not on a terminal: it would hold every key, quit too, until it "
+                "ends; wait is for command files (--cmdline-file) and pipes" in text,
+                "tty: wait typed on a terminal is refused")
+        typed("show config")
+        keys("Enter")
+        text = wait_for(lambda s: "burst:" in s and last_line(s) == "mcfan>", 5)
+        t.check("burst:" in text.split("wait 600000")[-1], "tty: the next line runs at once")
+
         # quit: the same stop as SIGINT, with the report
         typed("quit")
         keys("Enter")

@@ -353,13 +353,20 @@ cmd_wait(struct mcfan_console *con, const struct mcfan_console_args *a)
 
 	if (mcfan_console_u64(con, "wait", "ms", a->ms, 0, WAIT_MS_MAX, &ms) < 0)
 		return -EINVAL;
+	/* typed on a terminal it would hold every key, Ctrl-C and quit too, for up to 10 minutes */
+	if (con->mode == CON_TTY && !con->from_file) {
+		mcfan_console_error(con, "wait: not on a terminal: it would hold every key, quit "
+				    "too, until it ends; wait is for command files (--cmdline-file) "
+				    "and pipes");
+		return -EINVAL;
+	}
 	con->wait_until = rte_rdtsc() + ms * (con->app->tsc_hz / 1000);
 	return 0;
 }
 
 MCFAN_CONSOLE_COMMAND(wait, 600, "wait <ms>", cmd_wait,
 		      "read the next command only after <ms> milliseconds (for command files and "
-		      "pipes)",
+		      "pipes; refused on a terminal)",
 		      "wait 500");
 
 /* ------------------------------------------------------------------------------------------
