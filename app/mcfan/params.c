@@ -187,8 +187,8 @@ set_groups(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 		n = mcfan_group_parse_list(text, cfg->groups, MCFAN_MAX_GROUPS, msg, sizeof(msg));
 	free(text);
 	if (n < 0) {
-		/* the source-specific messages carry their own example */
-		snprintf(err, len, "--groups: %s%s", msg, strstr(msg, "(e.g.") != NULL ? "" :
+		/* the source-specific messages and the bracket hint carry their own example */
+		snprintf(err, len, "--groups: %s%s", msg, strstr(msg, "e.g.") != NULL ? "" :
 			 " (e.g. 239.9.9.1-10:3999 or [ff3e::1]:5000)");
 		return n;
 	}
