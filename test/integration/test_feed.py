@@ -220,12 +220,13 @@ def test_rtp():
     # the report is taken after `set seq ... off`: the counters are the console's to check
     t.check(feed_of(rep, "239.9.9.1") is None, "console: set seq off removed the feed object")
     rows = re.findall(r"^\s+239\.9\.9\.1:3999\s+rtp\s+\d+\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
-                      r"\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", out, re.M)
+                      r"\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", out, re.M)
     if t.check(len(rows) == 1, f"console: show feed has the group's row once:\n{out[-3000:]}"):
-        exp, rcv, lost, pend, reord, dups, resets, gaps = map(int, rows[0])
-        t.check_eq((exp, rcv, lost, pend, reord, dups, resets),
-                   (136 + 50 + 20, 132 + 50 + 20, 4, 0, 1, 1, 1),
-                   "rtp: expected, received, lost, pending, reordered, duplicates, resets")
+        exp, rcv, lost, late, pend, reord, dups, resets, gaps = map(int, rows[0])
+        t.check_eq((exp, rcv, lost, late, pend, reord, dups, resets),
+                   (136 + 50 + 20, 132 + 50 + 20, 4, 0, 0, 1, 1, 1),
+                   "rtp: expected, received, lost, late, pending, reordered, duplicates, "
+                   "resets")
         t.check_eq(gaps, 3, "rtp: gap events (65530, 5-7, the swap at 40)")
     gl = re.findall(r"^\s+0\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+$", out, re.M)
     t.check_eq([tuple(map(int, g)) for g in gl],
@@ -671,7 +672,7 @@ def test_wrong_kind():
     warn = (f"warning: 239.9.9.1:{PORT}: {WRONG_N} of {WRONG_N} datagrams did not parse as "
             "rtp (malformed): is its --seq kind right?")
     # show feed: the malformed column, then the warning line (console) ...
-    for what, ints in (("show feed", 9), ("the report text", 7)):
+    for what, ints in (("show feed", 10), ("the report text", 8)):
         rows = re.findall(r"^\s+239\.9\.9\.([12]):3999\s+(\S+)(?:\s+\d+){%d}\s+[\d.]+"
                           r"\s+(\d+)$" % ints, out, re.M)
         t.check_eq(sorted(rows), [("1", "rtp", str(WRONG_N)), ("2", "iperf2", "0")],
@@ -813,17 +814,18 @@ def test_clear():
                    f"clear: report {grp} frames since the clear")
         expect(f"clear {grp} (JSON)", feed_of(rep, grp), want[g])
         t.check_eq(want[g]["datagrams"], frames[g], f"clear: {grp}: datagrams = frames")
-    # the text report's feed table and show feed: expected received lost pending reordered
-    # dups per group (show feed has the lcore column first)
+    # the text report's feed table and show feed: expected received lost late pending
+    # reordered dups per group (show feed has the lcore column first)
     cut = out.find("==== mcfan report")
     for what, text, lead in (("show feed", out[:cut], r"\s+\d+"),
                              ("the report text", out[cut:], "")):
         rows = {int(m[0]): tuple(int(x) for x in m[1:]) for m in re.findall(
             r"^\s+239\.9\.9\.(\d):3999\s+iperf2%s\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
-            r"\s+(\d+)\s+(\d+)\s" % lead, text, re.M)}
-        t.check_eq(rows, {g: (w["expected"], w["received"], w["lost"], w["pending"],
-                              w["reordered"], w["duplicates"]) for g, w in want.items()},
-                   f"clear: {what}: expected, received, lost, pending, reordered, dups")
+            r"\s+(\d+)\s+(\d+)\s+(\d+)\s" % lead, text, re.M)}
+        t.check_eq(rows, {g: (w["expected"], w["received"], w["lost"], w["late"],
+                              w["pending"], w["reordered"], w["duplicates"])
+                          for g, w in want.items()},
+                   f"clear: {what}: expected, received, lost, late, pending, reordered, dups")
     gaps = re.findall(r"^\s+0\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+$", out[:cut], re.M)
     t.check_eq(gaps, [("3500", "3501", "2")], "clear: show feed gaps: the gap since the clear")
     t.check(re.search(r"239\.9\.9\.1:3999 \(iperf2\): 1 gap event, the last 1 shown",
@@ -923,6 +925,41 @@ set pair 239.9.9.2:3999,239.9.9.3:3999
 set seq 239.9.9.2:3999 iperf2
 show feed
 """
+
+
+def test_late_column():
+    """A number that comes after it was counted lost is `late`: show feed and the report's
+    text show it beside lost, so expected = received - late + lost + pending can be checked
+    there (before: neither showed late, and 15 expected, 11 received, 5 lost, 0 pending did
+    not add up). iperf2 numbers 1-4, 10, 11, 11, 12, 8, 13-15 with --seq-window 2: 5..9
+    lost, 8 late, 11 once more."""
+    d = tempfile.mkdtemp(prefix="mcfan-feed-late-")
+    pcap = os.path.join(d, "late.pcap")
+    t.write_pcap(pcap, [t.udp4_frame("239.9.9.1", PORT, struct.pack(">iIII", n, 1, 1000, 0) +
+                                     b"x" * 40)
+                        for n in (1, 2, 3, 4, 10, 11, 11, 12, 8, 13, 14, 15)])
+    script = os.path.join(d, "console.txt")
+    with open(script, "w") as f:
+        f.write("wait 400\nshow feed\n")
+    eal = t.eal_args("feed-late", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
+    rc, out, err, _ = t.run_mcfan(eal, ["--groups", f"239.9.9.1:{PORT}", "--seq",
+                                        f"239.9.9.1:{PORT}=iperf2", "--seq-window", "2",
+                                        "--cmdline-file", script, "--duration", "0.8"],
+                                  report=False)
+    shutil.rmtree(d, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+    t.check_eq(rc, 0, f"late: exit ({err[-300:]})")
+    heads = re.findall(r"^\s+group\s+kind\s+(?:lcore\s+)?expected\s+received\s+lost\s+(\w+)",
+                       out, re.M)
+    t.check_eq(heads, ["late", "late"], "late: show feed and the report name late after lost")
+    rows = re.findall(r"^\s+239\.9\.9\.1:3999\s+iperf2\s+(?:1\s+)?(\d+)\s+(\d+)\s+(\d+)"
+                      r"\s+(\d+)\s+(\d+)\s+\d+\s+(\d+)", out, re.M)
+    t.check_eq(rows, [("15", "11", "5", "1", "0", "1")] * 2,
+               "late: expected 15, received 11, lost 5, late 1, pending 0, dups 1 (show feed, "
+               "report)")
+    for e, r, lo, la, p, _ in rows:
+        t.check_eq(int(e), int(r) - int(la) + int(lo) + int(p),
+                   "late: expected = received - late + lost + pending")
 
 
 def test_follow():
@@ -1125,6 +1162,7 @@ def main():
     test_seq_repeat()
     test_seq_unjoined()
     test_follow()
+    test_late_column()
     test_seq_config()
     test_wrong_kind()
     test_rtp()

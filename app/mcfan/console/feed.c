@@ -70,15 +70,16 @@ cmd_show_feed(struct mcfan_console *con, const struct mcfan_console_args *a)
 		return -ENOMEM;
 	}
 	n = mcfan_feed_read(app, v, MCFAN_MAX_GROUPS);
-	printf("  %-24s %-10s %5s %12s %12s %9s %8s %9s %9s %6s %6s %11s %10s\n", "group",
-	       "kind", "lcore", "expected", "received", "lost", "pending", "reordered", "dups",
-	       "resets", "gaps", "jitter_us", "malformed");
+	/* late beside lost: expected = received - late + lost + pending (docs/feed.md) */
+	printf("  %-24s %-10s %5s %12s %12s %9s %6s %8s %9s %9s %6s %6s %11s %10s\n", "group",
+	       "kind", "lcore", "expected", "received", "lost", "late", "pending", "reordered",
+	       "dups", "resets", "gaps", "jitter_us", "malformed");
 	for (i = 0; i < n; i++) {
 		mcfan_group_format(&v[i].key, text, sizeof(text));
-		printf("  %-24s %-10s %5u %12" PRIu64 " %12" PRIu64 " %9" PRIu64 " %8" PRIu64
-		       " %9" PRIu64 " %9" PRIu64 " %6" PRIu64 " %6" PRIu64 " %11.1f %10" PRIu64 "\n",
-		       text, v[i].kind, v[i].lcore, v[i].c.expected, v[i].c.received, v[i].c.lost,
-		       v[i].c.pending, v[i].c.reordered, v[i].c.duplicates, v[i].c.resets,
+		printf("  %-24s %-10s %5u %12" PRIu64 " %12" PRIu64 " %9" PRIu64 " %6" PRIu64
+		       " %8" PRIu64 " %9" PRIu64 " %9" PRIu64 " %6" PRIu64 " %6" PRIu64 " %11.1f %10"
+		       PRIu64 "\n", text, v[i].kind, v[i].lcore, v[i].c.expected, v[i].c.received,
+		       v[i].c.lost, v[i].c.late, v[i].c.pending, v[i].c.reordered, v[i].c.duplicates, v[i].c.resets,
 		       v[i].c.gaps, (double)v[i].c.jitter_ns / NS_PER_US, v[i].c.malformed);
 	}
 	for (i = 0; i < n; i++)

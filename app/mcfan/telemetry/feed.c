@@ -317,14 +317,15 @@ mcfan_feed_report_print(const struct mcfan_app *app, FILE *f)
 		return;
 	n = mcfan_feed_read(app, v, MCFAN_MAX_GROUPS);
 	if (n > 0)
-		fprintf(f, "\nfeed quality (docs/feed.md):\n  %-24s %-10s %12s %12s %9s %8s %9s "
-			"%9s %6s %11s %10s\n", "group", "kind", "expected", "received", "lost",
-			"pending", "reordered", "dups", "resets", "jitter_us", "malformed");
+		fprintf(f, "\nfeed quality (docs/feed.md):\n  %-24s %-10s %12s %12s %9s %6s %8s "
+			"%9s %9s %6s %11s %10s\n", "group", "kind", "expected", "received", "lost",
+			"late", "pending", "reordered", "dups", "resets", "jitter_us", "malformed");
 	for (i = 0; i < n; i++) {
 		mcfan_group_format(&v[i].key, text, sizeof(text));
-		fprintf(f, "  %-24s %-10s %12" PRIu64 " %12" PRIu64 " %9" PRIu64 " %8" PRIu64
-			" %9" PRIu64 " %9" PRIu64 " %6" PRIu64 " %11.1f %10" PRIu64 "\n", text,
-			v[i].kind, v[i].c.expected, v[i].c.received, v[i].c.lost, v[i].c.pending,
+		fprintf(f, "  %-24s %-10s %12" PRIu64 " %12" PRIu64 " %9" PRIu64 " %6" PRIu64
+			" %8" PRIu64 " %9" PRIu64 " %9" PRIu64 " %6" PRIu64 " %11.1f %10" PRIu64 "\n",
+			text, v[i].kind, v[i].c.expected, v[i].c.received, v[i].c.lost, v[i].c.late,
+			v[i].c.pending,
 			v[i].c.reordered, v[i].c.duplicates, v[i].c.resets,
 			(double)v[i].c.jitter_ns / 1000.0, v[i].c.malformed);
 	}
