@@ -405,7 +405,8 @@ def test_ab():
     both = AB_N - len(AB_HOLES[0] | AB_HOLES[1])
     want = (f"\nA/B pairs (docs/feed.md \"A/B arbitration\"):\n"
             f"  pair 239.9.9.11:{PORT} / 239.9.9.12:{PORT}: merged expected {AB_N} received "
-            f"{union} lost {len(AB_HOLES[0] & AB_HOLES[1])} arbitration duplicates {both}\n"
+            f"{union} lost {len(AB_HOLES[0] & AB_HOLES[1])} late 0 pending 0 arbitration "
+            f"duplicates {both}\n"
             f"    line A: first arrivals {AB_N - len(AB_HOLES[0])}, missed "
             f"{len(AB_HOLES[0])}\n"
             f"    line B: first arrivals {len(AB_HOLES[0] - AB_HOLES[1])}, missed "
@@ -960,6 +961,27 @@ def test_late_column():
     for e, r, lo, la, p, _ in rows:
         t.check_eq(int(e), int(r) - int(la) + int(lo) + int(p),
                    "late: expected = received - late + lost + pending")
+    # an A/B pair of two such lines: its merged line says late and pending too
+    d = tempfile.mkdtemp(prefix="mcfan-feed-late-ab-")
+    pcap = os.path.join(d, "late-ab.pcap")
+    t.write_pcap(pcap, [t.udp4_frame(g, PORT, struct.pack(">iIII", n, 1, 1000, 0) + b"x" * 40)
+                        for n in (1, 2, 3, 4, 10, 11, 12, 8, 13, 14, 15)
+                        for g in ("239.9.9.1", "239.9.9.2")])
+    script = os.path.join(d, "console.txt")
+    with open(script, "w") as f:
+        f.write("wait 400\nshow feed\n")
+    eal = t.eal_args("feed-late-ab", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
+    rc, out, err, _ = t.run_mcfan(eal, ["--groups", f"239.9.9.1-2:{PORT}", "--seq",
+                                        f"239.9.9.1-2:{PORT}=iperf2", "--seq-pair",
+                                        f"239.9.9.1:{PORT},239.9.9.2:{PORT}", "--seq-window",
+                                        "2", "--cmdline-file", script, "--duration", "0.8"],
+                                  report=False)
+    shutil.rmtree(d, ignore_errors=True)
+    t.remove_runtime_dir(eal)
+    t.check_eq(rc, 0, f"late A/B: exit ({err[-300:]})")
+    t.check(f"pair 239.9.9.1:{PORT} / 239.9.9.2:{PORT}: merged expected 15 received 11 lost 5 "
+            "late 1 pending 0 arbitration duplicates 11" in out,
+            f"late A/B: the merged line adds up (15 = 11 - 1 + 5 + 0):\n{out[-1500:]}")
 
 
 def test_follow():

@@ -465,8 +465,9 @@ mcfan_feed_pair_print(const struct mcfan_feed_pair_view *pv, const char *indent,
 	mcfan_group_format(&pv->key[0], a, sizeof(a));
 	mcfan_group_format(&pv->key[1], b, sizeof(b));
 	fprintf(f, "%spair %s / %s: merged expected %" PRIu64 " received %" PRIu64 " lost %"
-		PRIu64 " arbitration duplicates %" PRIu64 "\n", indent, a, b,
-		pv->c.merged.expected, pv->c.merged.received, pv->c.merged.lost,
+		PRIu64 " late %" PRIu64 " pending %" PRIu64 " arbitration duplicates %" PRIu64
+		"\n", indent, a, b, pv->c.merged.expected, pv->c.merged.received,
+		pv->c.merged.lost, pv->c.merged.late, pv->c.merged.pending,
 		pv->c.line[0].arb_duplicates + pv->c.line[1].arb_duplicates);
 	for (l = 0; l < 2; l++)
 		fprintf(f, "%s  line %c: first arrivals %" PRIu64 ", missed %" PRIu64 "\n", indent,

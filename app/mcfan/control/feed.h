@@ -211,8 +211,9 @@ int mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const ch
 const char *mcfan_feed_suspect_line(const struct mcfan_feed_view *v, char *buf, size_t len);
 
 /**
- * Print one A/B pair as text, three lines after indent each: "pair A / B: merged expected E
- * received R lost L arbitration duplicates D", each line's first arrivals and misses, and
+ * Print one A/B pair as text, four lines after indent each: "pair A / B: merged expected E
+ * received R lost L late T pending P arbitration duplicates D" (E = R - T + L + P at rest),
+ * each line's first arrivals and misses, and
  * the skew B-A (p50 and p99 in us of the numbers B brought later and of those it brought
  * earlier, the latter negative). `show feed` and the text report share it.
  *
