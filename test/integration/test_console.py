@@ -518,6 +518,40 @@ def test_set_idle_config(tmp):
                f"{what}: idle lines after each set idle")
 
 
+def test_fanout_pair(tmp):
+    """set fanout that moves a pair's line to another tracking worker dissolves the pair and
+    says so, as leave and set seq do (before: "fan-out replicate for G" and the pair gone
+    from show feed without a word); one that moves no line says nothing of pairs. The two
+    lines go to worker lcore 2 by partition's stable hash over workers 1,2; replicate makes
+    lcore 1 the first target of 239.42.0.2."""
+    what = "set fanout a pair's line"
+    e = eal_lcores_args("console-fopair", "0@0,1@1,2@1")
+    data = (b"join 239.42.0.1-8:5001\nset seq 239.42.0.1-8:5001 rtp\n"
+            b"set pair 239.42.0.2:5001,239.42.0.4:5001\nset fanout 239.42.0.3:5001 replicate\n"
+            b"set fanout 239.42.0.2:5001 replicate\nshow feed\nquit\n")
+    fd, path = tempfile.mkstemp(prefix="mcfan-fopair-", dir=tmp)
+    os.write(fd, data)
+    os.close(fd)
+    with open(path, "rb") as f:
+        rc, out, err, rep = t.run_mcfan(e, ["--rx-lcores", "1", "--worker-lcores", "1,2",
+                                            "--host-workers", "off", "-i"], timeout=60,
+                                        stdin=f)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"{what}: exit status ({err.strip()[-300:]!r})")
+    res = {cmd: lines for cmd, lines in blocks(out)}
+    t.check_eq(res.get("set pair 239.42.0.2:5001,239.42.0.4:5001"),
+               ["pair: line A 239.42.0.2:5001, line B 239.42.0.4:5001 (rtp), arbitrated by "
+                "worker lcore 2"], f"{what}: the pair, on lcore 2")
+    t.check_eq(res.get("set fanout 239.42.0.3:5001 replicate"),
+               ["fan-out replicate for 239.42.0.3:5001"], f"{what}: no line moved")
+    t.check_eq(res.get("set fanout 239.42.0.2:5001 replicate"),
+               ["fan-out replicate for 239.42.0.2:5001; pair 239.42.0.2:5001,239.42.0.4:5001 "
+                "dissolved (set pair again)"], f"{what}: line A moved to lcore 1")
+    feed = res.get("show feed", [])
+    t.check(any(ln.startswith("8 groups with a sequence extractor, 0 pairs") for ln in feed),
+            f"{what}: show feed has no pair left: {feed}")
+
+
 def test_source_specific(tmp):
     """join GROUP@SOURCE says the sources it joined from and that the switch filters by them,
     not mcfan; show groups shows a source-specific group as joined (GROUP@SOURCE), at start
@@ -611,6 +645,7 @@ def main():
         test_set_engine_words(tmp)
         test_readers_idle_config(tmp)
         test_set_idle_config(tmp)
+        test_fanout_pair(tmp)
         test_source_specific(tmp)
         test_end_of_input(tmp)
     t.finish("test_console")
