@@ -307,7 +307,7 @@ BAD = [
      "comment only after a blank; a word cannot hold '#'; nothing was run"),
     (b"join 239.9.9.3:3999#x", "word 2 '239.9.9.3:3999#...' holds '#'"),
     # the command's words as help spells them, one blank apart: not the tabs and blanks
-    # typed (before: "error: set\tburst\t32: ... (help set\tburst)"; bad-input.md row 423)
+    # typed (before: "error: set\tburst\t32: ... (help set\tburst)"; bad-input.md row 366)
     (b"set\tburst\t32\textra", "error: set burst 32: unexpected 'extra' after the command "
      "(help set burst)"),
     (b"show   msacc    abc", "error: show msacc: 'abc' is not one of:"),

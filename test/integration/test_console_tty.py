@@ -211,7 +211,7 @@ def run(tmp):
                 "tty: nothing of the refused lines was joined")
 
         # wait typed on a terminal: refused (before: it held every key, Ctrl-C and quit too,
-        # for up to 10 minutes; docs/bad-input.md row 424); the next line runs at once
+        # for up to 10 minutes; docs/bad-input.md row 367); the next line runs at once
         typed("wait 600000")
         keys("Enter")
         text = wait_for(lambda s: "error: wait:" in s and last_line(s) == "mcfan>")
