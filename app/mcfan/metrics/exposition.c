@@ -505,6 +505,8 @@ put_feed(struct expo *e, struct mcfan_app *app)
 		 offsetof(struct mcfan_feed_counters, received)},
 		{"mcfan_feed_lost", "Missing sequence numbers whose reorder window ran out",
 		 offsetof(struct mcfan_feed_counters, lost)},
+		{"mcfan_feed_late", "Sequence numbers that came after they were counted lost",
+		 offsetof(struct mcfan_feed_counters, late)},
 		{"mcfan_feed_reordered", "Sequence numbers that came late inside the window",
 		 offsetof(struct mcfan_feed_counters, reordered)},
 		{"mcfan_feed_duplicates", "Sequence numbers received again",
@@ -521,7 +523,7 @@ put_feed(struct expo *e, struct mcfan_app *app)
 	struct mcfan_feed_counters other;
 	char l[LABELS_MAX], text[MCFAN_GROUP_STR_MAX];
 	unsigned int i, f, n, shown = 0;
-	uint64_t v, w;
+	uint64_t v, w, other_pending = 0;
 
 	fv = calloc(MCFAN_MAX_GROUPS, sizeof(*fv));
 	if (fv == NULL)
@@ -533,6 +535,7 @@ put_feed(struct expo *e, struct mcfan_app *app)
 			fv[shown++] = fv[i]; /* the shown groups first, in slot order */
 			continue;
 		}
+		other_pending += fv[i].c.pending; /* of groups joined now only: a gauge */
 		for (f = 0; f < RTE_DIM(fams); f++) {
 			memcpy(&v, (const char *)&fv[i].c + fams[f].off, sizeof(v));
 			memcpy(&w, (const char *)&other + fams[f].off, sizeof(w));
@@ -567,6 +570,19 @@ put_feed(struct expo *e, struct mcfan_app *app)
 			memcpy(&v, (const char *)&other + fams[f].off, sizeof(v));
 			sample_u64(e, fams[f].name, "_total", l, v);
 		}
+	}
+	/* pending goes down as missing numbers come or settle: a gauge (at rest expected =
+	 * received - late + lost + pending) */
+	family(e, "mcfan_feed_pending", FAM_GAUGE, NULL, "Missing sequence numbers still inside "
+	       "the reorder window (they may still come)");
+	for (i = 0; i < shown; i++) {
+		FEED_LABELS(i);
+		sample_u64(e, "mcfan_feed_pending", "", l, fv[i].c.pending);
+	}
+	if (n > shown || gone.states > 0) {
+		l[0] = '\0';
+		label(l, sizeof(l), "group", OTHER_GROUP);
+		sample_u64(e, "mcfan_feed_pending", "", l, other_pending);
 	}
 	family(e, "mcfan_feed_jitter_seconds", FAM_GAUGE, "seconds", "RFC 3550 6.4.1 "
 	       "interarrival jitter of the group now");
