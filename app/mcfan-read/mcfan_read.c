@@ -314,7 +314,8 @@ parse_u64(const char *opt, const char *s, uint64_t *v)
 		goto bad;
 	return 0;
 bad:
-	fprintf(stderr, "mcfan-read: %s '%s': expected a whole number\n", opt, s);
+	fprintf(stderr, "mcfan-read: %s '%s': expected a whole number 0..%" PRIu64 "\n", opt, s,
+		UINT64_MAX);
 	return -EINVAL;
 }
 

@@ -274,6 +274,8 @@ parse_group(const char *group, char *addr, size_t alen, int *port)
 			       "224.0.0.0/4, IPv6 ff00::/8)", group, addr);
 	return 0;
 syntax:
+	if (group[0] == '\0') /* not "group : '' is not a group" */
+		return why_set(-EINVAL, "group '': empty: " GROUP_SYNTAX);
 	return why_set(-EINVAL, "group %.*s: '%.*s' is not a group: " GROUP_SYNTAX,
 		       MCFAN_RD_GROUP_MAX, group, MCFAN_RD_GROUP_MAX, group);
 }

@@ -103,6 +103,12 @@ def main():
         t.check(p.returncode == 2 and f"error: {opt} '{val}': {words}" in p.stderr,
                 f"mcfan_reader.py {opt} {val}: exit 2: {p.returncode} "
                 f"{p.stderr.strip()[-160:]!r}")
+    # --count beyond 64 bits: the range in the message (before: "expected a whole number")
+    p = subprocess.run([rd_bin, "--group", f"239.9.9.1:{PORT}", "--count", "9" * 23],
+                       capture_output=True, text=True, timeout=30)
+    t.check(p.returncode == 2 and f"mcfan-read: --count '{'9' * 23}': expected a whole number "
+            "0..18446744073709551615" in p.stderr, f"mcfan-read --count 9x23: the range: "
+            f"{p.returncode} {p.stderr[-160:]!r}")
     for val in ("0x10", "1e3", " 5", "1_0", "5.5.5", "."):
         p = subprocess.run([rd_bin, "--group", f"239.9.9.1:{PORT}", "--seconds", val],
                            capture_output=True, text=True, timeout=30)

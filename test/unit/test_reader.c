@@ -317,6 +317,10 @@ test_open_explain(void)
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "bogus", 0, &r), -EINVAL);
 	CHECK_EQ_STR(mcfan_reader_explain(-EINVAL), "group bogus: 'bogus' is not a group: give "
 		     "GROUP or GROUP:PORT, e.g. 239.9.9.1:3999 or [ff3e::1]:5000");
+	/* an empty group (an unset shell variable): said so, not "group : '' is not a group" */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "", 0, &r), -EINVAL);
+	CHECK_EQ_STR(mcfan_reader_explain(-EINVAL), "group '': empty: give GROUP or GROUP:PORT, "
+		     "e.g. 239.9.9.1:3999 or [ff3e::1]:5000");
 	/* a later -EINVAL without a sentence of its own does not show the old one */
 	CHECK_EQ_INT(mcfan_reader_next(NULL, NULL), -EINVAL);
 	CHECK_EQ_STR(mcfan_reader_explain(-EINVAL), mcfan_reader_strerror(-EINVAL));
