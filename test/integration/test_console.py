@@ -457,21 +457,29 @@ def eal_lcores_args(name, lcores):
     return args
 
 
+def console_script(tmp, name, lcores, app, data):
+    """mcfan with EAL lcores `lcores`, options app and -i, the console lines data (bytes) on
+    standard input: (status, standard output, standard error); the runtime directory
+    removed."""
+    e = eal_lcores_args(f"console-{name}", lcores)
+    fd, path = tempfile.mkstemp(prefix=f"mcfan-{name}-", dir=tmp)
+    os.write(fd, data)
+    os.close(fd)
+    with open(path, "rb") as f:
+        rc, out, err, _ = t.run_mcfan(e, [*app, "-i"], timeout=60, stdin=f)
+    t.remove_runtime_dir(e)
+    return rc, out, err
+
+
 def test_readers_idle_config(tmp):
     """show config with --worker-engine readers and no --idle-rx/--idle-worker: the policy
     the lcores run (backoff:none, wake:none: reader processes share mcfan's CPUs), not the
     poll of an lcore alone on its CPU; show idle agrees (default-readers)."""
     what = "readers show config"
-    e = eal_lcores_args("console-rdcfg", "0@0,1@1,2@0")
-    data = b"show config\nshow idle\nquit\n"
-    fd, path = tempfile.mkstemp(prefix="mcfan-rdcfg-", dir=tmp)
-    os.write(fd, data)
-    os.close(fd)
-    with open(path, "rb") as f:
-        rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1-2:3999", "--worker-engine",
-                                            "readers", "--rx-lcores", "1", "--worker-lcores",
-                                            "2", "-i"], timeout=60, stdin=f)
-    t.remove_runtime_dir(e)
+    rc, out, err = console_script(tmp, "rdcfg", "0@0,1@1,2@0",
+                                  ["--groups", "239.9.9.1-2:3999", "--worker-engine", "readers",
+                                   "--rx-lcores", "1", "--worker-lcores", "2"],
+                                  b"show config\nshow idle\nquit\n")
     t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
     res = {cmd: lines for cmd, lines in blocks(out)}
     cfg = res.get("show config", [])
@@ -494,17 +502,12 @@ def test_set_idle_config(tmp):
     given ...) while every RX lcore polled), and an lcore that `set idle LCORE` gave
     another policy is named on its role's line."""
     what = "set idle, show config"
-    e = eal_lcores_args("console-setidle", "0@0,1@1,2@0")
-    data = (b"set idle rx poll\nshow config\nset idle 2 backoff:short\nshow config\n"
-            b"set idle worker wake:none\nshow config\nquit\n")
-    fd, path = tempfile.mkstemp(prefix="mcfan-setidle-", dir=tmp)
-    os.write(fd, data)
-    os.close(fd)
-    with open(path, "rb") as f:
-        rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1-2:3999", "--worker-engine",
-                                            "readers", "--rx-lcores", "1", "--worker-lcores",
-                                            "2", "-i"], timeout=60, stdin=f)
-    t.remove_runtime_dir(e)
+    rc, out, err = console_script(tmp, "setidle", "0@0,1@1,2@0",
+                                  ["--groups", "239.9.9.1-2:3999", "--worker-engine", "readers",
+                                   "--rx-lcores", "1", "--worker-lcores", "2"],
+                                  b"set idle rx poll\nshow config\nset idle 2 backoff:short\n"
+                                  b"show config\nset idle worker wake:none\nshow config\n"
+                                  b"quit\n")
     t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
     cfgs = [[ln for ln in lines if ln.startswith(("idle-rx:", "idle-worker:"))]
             for cmd, lines in blocks(out) if cmd == "show config"]
@@ -525,18 +528,13 @@ def test_fanout_pair(tmp):
     lines go to worker lcore 2 by partition's stable hash over workers 1,2; replicate makes
     lcore 1 the first target of 239.42.0.2."""
     what = "set fanout a pair's line"
-    e = eal_lcores_args("console-fopair", "0@0,1@1,2@1")
-    data = (b"join 239.42.0.1-8:5001\nset seq 239.42.0.1-8:5001 rtp\n"
-            b"set pair 239.42.0.2:5001,239.42.0.4:5001\nset fanout 239.42.0.3:5001 replicate\n"
-            b"set fanout 239.42.0.2:5001 replicate\nshow feed\nquit\n")
-    fd, path = tempfile.mkstemp(prefix="mcfan-fopair-", dir=tmp)
-    os.write(fd, data)
-    os.close(fd)
-    with open(path, "rb") as f:
-        rc, out, err, rep = t.run_mcfan(e, ["--rx-lcores", "1", "--worker-lcores", "1,2",
-                                            "--host-workers", "off", "-i"], timeout=60,
-                                        stdin=f)
-    t.remove_runtime_dir(e)
+    rc, out, err = console_script(tmp, "fopair", "0@0,1@1,2@1",
+                                  ["--rx-lcores", "1", "--worker-lcores", "1,2", "--host-workers",
+                                   "off"],
+                                  b"join 239.42.0.1-8:5001\nset seq 239.42.0.1-8:5001 rtp\n"
+                                  b"set pair 239.42.0.2:5001,239.42.0.4:5001\n"
+                                  b"set fanout 239.42.0.3:5001 replicate\n"
+                                  b"set fanout 239.42.0.2:5001 replicate\nshow feed\nquit\n")
     t.check_eq(rc, 0, f"{what}: exit status ({err.strip()[-300:]!r})")
     res = {cmd: lines for cmd, lines in blocks(out)}
     t.check_eq(res.get("set pair 239.42.0.2:5001,239.42.0.4:5001"),

@@ -225,25 +225,9 @@ def test_blocked_stdout():
     standard error, the JSON report written, status 0 (before: blocked in write(2) for good;
     a service manager's SIGTERM did nothing, its SIGKILL left no report)."""
     rep_path = os.path.join(TMP, "blocked.json")
-    err_path = os.path.join(TMP, "blocked.err")
     e = eal()
-    cmd = [t.mcfan_path(), *e, "--", "--groups", "239.9.9.1-200:3999", "--stats-period",
-           "0.1", "--report-json", rep_path]
-    with open(err_path, "w") as err_f:
-        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=err_f)
-        time.sleep(3)         # 64 KiB of pipe: a few reports of 200 groups fill it
-        t0 = time.monotonic()
-        p.send_signal(signal.SIGTERM)
-        try:
-            rc = p.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            rc = None
-            p.wait()
-        took = time.monotonic() - t0
-        p.stdout.close()
-    err = open(err_path).read()
+    rc, took, err = blocked_stop(e, ["--groups", "239.9.9.1-200:3999", "--stats-period", "0.1",
+                                     "--report-json", rep_path], 3)
     t.check(rc == 0 and 9 <= took <= 30, f"blocked stdout: SIGTERM stops it in the grace, "
             f"status 0: {rc}, {took:.1f} s ({err.strip()[-200:]!r})")
     t.check("mcfan: standard output took nothing for 10 s after the stop signal (a reader "
@@ -258,11 +242,25 @@ def test_blocked_stdout():
     # --report-json -: the JSON (about 100 KB for 200 groups) is what blocks, and is lost:
     # said so, status 1
     e = eal()
-    cmd = [t.mcfan_path(), *e, "--", "--groups", "239.9.9.1-200:3999", "--report-json", "-"]
+    rc, took, err = blocked_stop(e, ["--groups", "239.9.9.1-200:3999", "--report-json", "-"],
+                                 2)
+    t.check(rc == 1 and 9 <= took <= 30 and "standard output took nothing for 10 s after the "
+            "stop signal (a reader that does not read): the rest of the JSON report was "
+            "dropped, so that mcfan could stop\n" in err,
+            f"blocked stdout, --report-json -: stops, says the JSON was lost, status 1: {rc}, "
+            f"{took:.1f} s, {err.strip()[-300:]!r}")
+    t.remove_runtime_dir(e)
+
+
+def blocked_stop(e, app, wait_s):
+    """mcfan with standard output a pipe nobody reads, SIGTERM after wait_s seconds:
+    (status or None when it did not stop in 40 s, seconds from the signal to the exit,
+    standard error)."""
+    err_path = os.path.join(TMP, "blocked.err")
     with open(err_path, "w") as err_f:
-        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=err_f)
-        time.sleep(2)
+        p = subprocess.Popen([t.mcfan_path(), *e, "--", *app], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=err_f)
+        time.sleep(wait_s)    # 64 KiB of pipe: a few reports of 200 groups fill it
         t0 = time.monotonic()
         p.send_signal(signal.SIGTERM)
         try:
@@ -273,13 +271,8 @@ def test_blocked_stdout():
             p.wait()
         took = time.monotonic() - t0
         p.stdout.close()
-    err = open(err_path).read()
-    t.check(rc == 1 and 9 <= took <= 30 and "standard output took nothing for 10 s after the "
-            "stop signal (a reader that does not read): the rest of the JSON report was "
-            "dropped, so that mcfan could stop\n" in err,
-            f"blocked stdout, --report-json -: stops, says the JSON was lost, status 1: {rc}, "
-            f"{took:.1f} s, {err.strip()[-300:]!r}")
-    t.remove_runtime_dir(e)
+    with open(err_path) as f:
+        return rc, took, f.read()
 
 
 def test_sigusr1():
