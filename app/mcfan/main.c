@@ -64,7 +64,7 @@ static volatile sig_atomic_t report_asked;
 
 /* Seconds standard output may stay blocked after a stop signal before mcfan stops writing to
  * it (on_output_timeout()): a reader that does not read must not keep mcfan from stopping. */
-#define STOP_OUTPUT_GRACE_S 10
+#define STOP_OUTPUT_GRACE_S 5
 
 static volatile sig_atomic_t stop_signalled;
 static volatile sig_atomic_t output_dropped;
