@@ -37,11 +37,11 @@
 
 #define LINE_MAX_IN 2048 /* longer lines are refused by length alone; 4x the console's */
 #define WORD_MAX 128
-#define FIELDS 9         /* the fields of struct mcfan_console_args */
+#define FIELDS 10        /* the fields of struct mcfan_console_args */
 #define FAKE_TSC_HZ 1000000000ull
 
 static const char *const field_names[FIELDS] = {
-	"command", "groups", "list", "policy", "lcore", "port", "ms", "n", "choice",
+	"command", "groups", "list", "policy", "lcore", "port", "ms", "n", "choice", "kind",
 };
 
 /* One match, copied out of the callback. */
@@ -59,7 +59,7 @@ field_at(const struct mcfan_console_args *a, unsigned int i)
 {
 	const char *const f[FIELDS] = {
 		a->command, a->groups, a->list, a->policy, a->lcore, a->port, a->ms, a->n,
-		a->choice,
+		a->choice, a->kind,
 	};
 
 	return f[i];
@@ -109,6 +109,20 @@ field_index(const char *name, size_t len)
 	return -1;
 }
 
+/* A word of printable ASCII without blanks, 1..WORD_MAX - 2 characters. */
+static bool
+printable_word(const char *s)
+{
+	const char *p;
+
+	if (s[0] == '\0' || strlen(s) > WORD_MAX - 2)
+		return false;
+	for (p = s; *p != '\0'; p++)
+		if (*p <= ' ' || *p >= 0x7f)
+			return false;
+	return true;
+}
+
 /* Check a match against its spec; write the command back from spec and words into out. */
 static void
 check_match(const struct match *m, char *out, size_t out_len)
@@ -137,6 +151,8 @@ check_match(const struct match *m, char *out, size_t out_len)
 			else if (f == 3)
 				FUZZ_CHECK(chars_ok(v, "abcdefghijklmnopqrstuvwxyz_:", false),
 					   "policy word '%s'", v);
+			else if (f == 9) /* <kind>: any printable word (console/token.c) */
+				FUZZ_CHECK(printable_word(v), "kind word '%s'", v);
 			else if (f >= 4 && f <= 7) {
 				FUZZ_CHECK(chars_ok(v, NULL, false), "number word '%s'", v);
 				ret = mcfan_ctl_parse_u64(v, &num);
