@@ -14,6 +14,7 @@
 
 #include "mcfan.h"
 #include "config_file.h"
+#include "control/readers.h"
 #include "datapath/engine.h"
 #include "group_engine.h"
 
@@ -172,6 +173,21 @@ out:
 	if (ret < 0)
 		return ret;
 count:
+	/* the --reader-* options shape the readers engine's rings: without it they do nothing */
+	if (cfg->reader_opt_given != NULL) {
+		for (i = 0; i < cfg->n_engine_inst; i++)
+			if (strcmp(cfg->engine_inst[i].name, MCFAN_READERS_ENGINE) == 0)
+				break;
+		if (i == cfg->n_engine_inst) {
+			fprintf(stderr, "mcfan: %s: no group goes to the readers engine "
+				"(--worker-engine %s), so there is no reader ring it shapes%s: give "
+				"--worker-engine %s or a --group-engine GROUPS=%s too, or leave %s "
+				"out\n", cfg->reader_opt_given, cfg->worker_engine,
+				cfg->config_file[0] != '\0' ? " (command line and config file)" : "",
+				MCFAN_READERS_ENGINE, MCFAN_READERS_ENGINE, cfg->reader_opt_given);
+			return -EINVAL;
+		}
+	}
 	for (i = 0; i < cfg->n_engine_inst; i++)
 		if (strcmp(cfg->engine_inst[i].name, "count") == 0 &&
 		    cfg->engine_inst[i].args[0] == '\0')

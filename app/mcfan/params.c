@@ -35,7 +35,6 @@
 #include "outfile.h"
 #include "datapath/engine.h"
 
-#define READERS_ENGINE "readers" /* control/readers.h MCFAN_READERS_ENGINE */
 #define ERR_MAX 256
 #define CORELIST_TEXT_MAX 256   /* longest corelist option value, with NUL */
 #define RING_SIZE_MAX (1u << 24)  /* 16 Mi slots: far above any sane queue */
@@ -845,26 +844,6 @@ set_group_engine(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	return 0;
 }
 
-/* Whether the readers engine serves any group: --worker-engine readers[:ARGS] or a
- * --group-engine GROUPS=readers[:ARGS] rule (the command line's, else the file's). */
-static bool
-readers_engine_given(const struct mcfan_config *cfg)
-{
-	const char *name;
-	unsigned int i;
-	size_t n = strlen(READERS_ENGINE);
-
-	if (strcmp(cfg->worker_engine, READERS_ENGINE) == 0)
-		return true;
-	for (i = 0; i < cfg->n_group_engine_rules; i++) {
-		name = strchr(cfg->group_engine_rules[i], '=');
-		if (name != NULL && strncmp(name + 1, READERS_ENGINE, n) == 0 &&
-		    (name[1 + n] == '\0' || name[1 + n] == ':'))
-			return true;
-	}
-	return false;
-}
-
 /* ---- the metrics endpoint (metrics/, docs/metrics.md) ---- */
 
 static int
@@ -1667,16 +1646,6 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 	 * protocol off nothing is ever sent from it */
 	if (check_port_ip_used(cfg) < 0)
 		return -EINVAL;
-	/* the --reader-* options shape the readers engine's rings: without it they do nothing */
-	if (cfg->reader_opt_given != NULL && !readers_engine_given(cfg)) {
-		fprintf(stderr, "mcfan: %s: no group goes to the readers engine (--worker-engine "
-			"%s), so there is no reader ring it shapes%s: give --worker-engine readers or "
-			"a --group-engine GROUPS=readers too, or leave %s out\n",
-			cfg->reader_opt_given, cfg->worker_engine,
-			cfg->config_file[0] != '\0' ? " (command line and config file)" : "",
-			cfg->reader_opt_given);
-		return -EINVAL;
-	}
 	/* --metrics-max-groups caps the groups of /metrics: without the endpoint it does nothing */
 	if (cfg->metrics_max_groups_given && !cfg->metrics_on) {
 		fprintf(stderr, "mcfan: --metrics-max-groups %u: no --metrics-listen, so there is "
