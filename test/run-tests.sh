@@ -22,8 +22,10 @@ FUZZ_BUILD=${MCFAN_TEST_FUZZ_BUILD:-build-fuzz}
 # console (console), signals and --duration (signals), ring overflow accounting
 # (accounting), the adversary's inputs (hardening), the feed trackers on captures and the lab
 # (feed), the metrics endpoint and its HTTP server (metrics), failed starts (failstart).
-ASAN_INTEGRATION=(options pcap telemetry console signals accounting hardening feed metrics
-	failstart)
+# The ones that may run two at a time (test/meson.build, integration_parallel) come first:
+# meson runs named tests in the order given.
+ASAN_INTEGRATION=(options pcap accounting console hardening failstart telemetry signals feed
+	metrics)
 # Any finding fails the test: report, print the stack and abort (a crash, not a warning).
 # LeakSanitizer is on; test/sanitizer/lsan.supp names the only leaks suppressed (DPDK's).
 SAN_ENV=(
@@ -85,7 +87,7 @@ if [ "${MCFAN_TEST_SANITIZE:-1}" != 0 ]; then
 				--num-processes 2 --suite unit --suite fuzz --logbase asan-unit ||
 				status=1
 			env "${SAN_ENV[@]}" meson test -C "$ASAN_BUILD" --print-errorlogs \
-				--num-processes 1 --logbase asan-integration "${ASAN_INTEGRATION[@]}" ||
+				--num-processes 2 --logbase asan-integration "${ASAN_INTEGRATION[@]}" ||
 				status=1
 			logs+=("$ASAN_BUILD/meson-logs/asan-unit.json"
 			       "$ASAN_BUILD/meson-logs/asan-integration.json")
