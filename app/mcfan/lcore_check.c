@@ -19,6 +19,7 @@
 
 #include <rte_common.h>
 
+#include "mcfan_hosttopo.h"
 #include "mcfan_parse.h"
 #include "lcore_check.h"
 
@@ -120,6 +121,126 @@ parse_lcores(const char *s, struct lcore_set *set)
 			return -EINVAL;
 	}
 	return 0;
+}
+
+/* --lcores 'LCORES[@CPUS],...': the CPUs its lcores run on (CPUS, or the lcores' own ids
+ * where there is no @, as EAL reads them). */
+static int
+parse_lcores_cpus(const char *s, struct lcore_set *cpus)
+{
+	struct lcore_set *own = calloc(1, sizeof(*own));
+	const char *p = s;
+	unsigned int i;
+	int ret = 0;
+
+	if (own == NULL)
+		return -ENOMEM;
+	while (*p != '\0' && ret == 0) {
+		memset(own, 0, sizeof(*own));
+		if (lcores_item(&p, own) < 0) {
+			ret = -EINVAL;
+			break;
+		}
+		if (*p == '@') {
+			p++;
+			if (lcores_item(&p, cpus) < 0)
+				ret = -EINVAL;
+		} else {
+			for (i = 0; i < RTE_MAX_LCORE; i++)
+				cpus->on[i] |= own->on[i];
+		}
+		if (*p == ',' && p[1] != '\0')
+			p++;
+		else if (*p != '\0')
+			ret = -EINVAL;
+	}
+	free(own);
+	return ret;
+}
+
+/* The CPUs of a set, as a list ("0-1,4") in buf. */
+static void
+cpus_text(const struct lcore_set *set, char *buf, size_t len)
+{
+	struct mcfan_cpuset cs;
+	unsigned int i;
+
+	mcfan_cpuset_zero(&cs);
+	for (i = 0; i < RTE_MAX_LCORE && i < MCFAN_SCT_MAX_CPUS; i++)
+		if (set->on[i])
+			mcfan_cpuset_add(&cs, i);
+	if (mcfan_cpuset_format(&cs, buf, len) < 0)
+		snprintf(buf, len, "?");
+}
+
+int
+mcfan_lcore_cpus_check(int argc, char **argv)
+{
+	struct lcore_set *cpus, *off, *out;
+	struct mcfan_cpuset online, allowed;
+	char have[256], bad[256];
+	const char *opt = NULL, *v, *val = NULL;
+	unsigned int i, n_opts = 0, n_off = 0, n_out = 0;
+	int a, ret = 0;
+
+	cpus = calloc(3, sizeof(*cpus));
+	if (cpus == NULL)
+		return 0; /* EAL answers */
+	off = &cpus[1];
+	out = &cpus[2];
+	for (a = 1; a < argc && ret == 0; a++) {
+		if ((v = mcfan_opt_value(argc, argv, &a, "--lcores")) != NULL) {
+			opt = "--lcores";
+			ret = parse_lcores_cpus(v, cpus);
+		} else if ((v = mcfan_opt_value(argc, argv, &a, "-l")) != NULL) {
+			opt = "-l";
+			ret = parse_l(v, cpus);
+		} else if ((v = mcfan_opt_value(argc, argv, &a, "-c")) != NULL) {
+			opt = "-c";
+			ret = parse_c(v, cpus);
+		} else {
+			continue;
+		}
+		val = v;
+		n_opts++;
+	}
+	/* none, two, or one EAL refuses: EAL answers; a host mcfan cannot read: EAL too */
+	if (ret < 0 || n_opts != 1 || mcfan_hosttopo_online(NULL, &online) < 0 ||
+	    mcfan_hosttopo_allowed(&allowed) < 0)
+		goto done;
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		if (!cpus->on[i])
+			continue;
+		if (i >= MCFAN_SCT_MAX_CPUS || !mcfan_cpuset_has(&online, i)) {
+			off->on[i] = true;
+			n_off++;
+		} else if (!mcfan_cpuset_has(&allowed, i)) {
+			out->on[i] = true;
+			n_out++;
+		}
+	}
+	if (n_off > 0) {
+		/* EAL: "lcore N unavailable", "invalid core list", then its whole usage */
+		cpus_text(off, bad, sizeof(bad));
+		if (mcfan_cpuset_format(&online, have, sizeof(have)) < 0)
+			snprintf(have, sizeof(have), "?");
+		fprintf(stderr, "mcfan: %s %s: CPU%s %s %s not online on this host (its CPUs: "
+			"%s): name online CPUs, or place more lcores than CPUs with --lcores "
+			"(e.g. --lcores '0@0,(1-3)@1')\n", opt, val, n_off > 1 ? "s" : "", bad,
+			n_off > 1 ? "are" : "is", have);
+		ret = -EINVAL;
+	} else if (n_out > 0) {
+		/* EAL pins its lcores wherever the option says, outside taskset's set too */
+		cpus_text(out, bad, sizeof(bad));
+		if (mcfan_cpuset_format(&allowed, have, sizeof(have)) < 0)
+			snprintf(have, sizeof(have), "?");
+		fprintf(stderr, "mcfan: warning: %s %s: CPU%s %s %s outside the CPUs this process "
+			"may run on (%s: taskset or a cpuset); EAL pins lcores there all the same\n",
+			opt, val, n_out > 1 ? "s" : "", bad, n_out > 1 ? "are" : "is", have);
+	}
+done:
+	free(cpus);
+	return ret;
 }
 
 /*

@@ -36,4 +36,23 @@
  */
 int mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv);
 
+/**
+ * Check the CPUs of EAL's -l, -c or --lcores (the @CPUS of --lcores, else the lcore ids)
+ * against this host before EAL. A CPU that is not online is refused with one line naming it
+ * and the online CPUs (EAL would refuse the list too, after its own lines and its whole
+ * usage). A CPU outside the calling thread's affinity (sched_getaffinity(2): taskset, a
+ * cpuset) gets one warning line on standard error: EAL pins lcores there all the same.
+ * Where the CPUs cannot be known before EAL (none of these options, two, a list EAL refuses,
+ * sysfs unreadable), nothing is said here and EAL answers.
+ *
+ * @param argc
+ *   EAL's argument count (argv[0] included).
+ * @param argv
+ *   EAL's arguments; not changed.
+ * @return
+ *   0: good, warned, or not known before EAL; -EINVAL: a CPU that is not online (bad input,
+ *   exit 2).
+ */
+int mcfan_lcore_cpus_check(int argc, char **argv);
+
 #endif /* MCFAN_APP_LCORE_CHECK_H */

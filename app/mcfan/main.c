@@ -694,6 +694,9 @@ main(int argc, char **argv)
 	/* an -m EAL would read as another size (atoi: "1G" is 1 MB): exit 2 */
 	if (mcfan_mem_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
+	/* a CPU of -l, -c or --lcores that is not online: exit 2 (outside taskset's: warned) */
+	if (mcfan_lcore_cpus_check(eal_argc, argv) != 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
 	/* an option the lcores of -l, -c or --lcores cannot serve (--idle-worker): exit 2 */
 	if (mcfan_lcore_check(&app->cfg, eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);

@@ -81,8 +81,16 @@ mcfan_outfile_check(const char *path, const char *opt, enum mcfan_outfile_mode *
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
-		snprintf(err, len, "--%s: cannot write '%s%s': %s", opt,
-			 strlen(path) > MSG_PATH_MAX ? "..." : "", msg_path(path), strerror(errno));
+		if (lstat(path, &lst) == 0) /* it exists: the new file beside it is refused */
+			snprintf(err, len, "--%s: cannot write '%s%s': the report is written to a "
+				 "new file beside it ('%s.tmpPID') and renamed over it, and its "
+				 "directory takes no new file: %s", opt,
+				 strlen(path) > MSG_PATH_MAX ? "..." : "", msg_path(path),
+				 msg_path(path), strerror(-ret));
+		else
+			snprintf(err, len, "--%s: cannot write '%s%s': %s", opt,
+				 strlen(path) > MSG_PATH_MAX ? "..." : "", msg_path(path),
+				 strerror(-ret));
 		return ret;
 	}
 	close(fd);

@@ -70,12 +70,12 @@ def started_lines(err):
             "passing --no-shconf" in ln]
 
 
-def bad(app, names, hints=(), what=None, extra_eal=(), timeout=30, guard=True):
+def bad(app, names, hints=(), what=None, extra_eal=(), timeout=30, guard=True, lcores="0-1"):
     """A value refused before EAL: status 2, the option and what is allowed named, nothing
     started. names: strings of which at least one must appear (the option); hints: strings
     that must all appear (what is allowed)."""
     what = what or " ".join(app) or "(empty)"
-    e = eal(extra_eal)
+    e = eal(extra_eal, lcores=lcores)
     # A bounded run if mcfan wrongly accepts the value (unless the case is about --duration).
     # (not when the case is about --duration, or a config file's duration: the command line
     # would win over it)
@@ -486,6 +486,57 @@ def test_eal_memory():
         t.check_eq(rc, 0, f"-m {extra}: exit status ({err.strip()[-200:]!r})")
 
 
+def online_cpus():
+    """The online CPUs' ids (sysfs), as EAL and mcfan read them."""
+    ids = set()
+    with open("/sys/devices/system/cpu/online") as f:
+        for part in f.read().strip().split(","):
+            a, _, b = part.partition("-")
+            ids.update(range(int(a), int(b or a) + 1))
+    return ids
+
+
+def test_eal_cpus():
+    """A CPU of -l, -c or --lcores that is not online: one line naming it and the online
+    CPUs, exit 2 before EAL (before: EAL's "lcore 2 unavailable" and its whole usage, 60
+    lines). A CPU outside the process's affinity (taskset): warned, and the run goes on."""
+    cpus = online_cpus()
+    n = max(cpus) + 1
+    if n + 2 >= 128:
+        print(f"options: eal cpus skipped ({n} CPUs: no id above them below RTE_MAX_LCORE)")
+        return
+    listed = f"0-{max(cpus)}" if cpus == set(range(n)) else ",".join(map(str, sorted(cpus)))
+    for opt, v in (("-l", f"0-{n}"), ("-c", hex((1 << (n + 1)) - 1)),
+                   ("--lcores", f"0@0,1@{n + 1}")):
+        want = n + 1 if opt == "--lcores" else n
+        err = bad([], [f"{opt} {v}"], [f"CPU {want} is not online on this host",
+                                       f"(its CPUs: {listed})", "--lcores"],
+                  what=f"{opt} {v}", extra_eal=[opt, v], lcores=None)
+        t.check_eq(len(err.strip().splitlines()), 1, f"{opt} {v}: one line")
+    # more lcores than CPUs, placed with --lcores on CPUs that are online: taken
+    rc, out, err = run(eal(["--lcores", "0@0,(1-3)@0"], lcores=None),
+                       ["--groups", "239.9.9.1-10:3999", "--duration", "0.3"])
+    t.check_eq(rc, 0, f"--lcores 0@0,(1-3)@0: exit status ({err.strip()[-200:]!r})")
+    t.check("not online" not in err and "outside the CPUs" not in err,
+            f"--lcores 0@0,(1-3)@0: no word about CPUs: {err.strip()[-200:]!r}")
+    if len(cpus) < 2:
+        return
+    # taskset -c FIRST: lcore 1's CPU is outside the affinity: one warning, the run goes on
+    first, second = sorted(cpus)[:2]
+    e = eal(["-l", f"{first},{second}"], lcores=None)
+    p = subprocess.run([t.mcfan_path(), *e, "--", "--groups", "239.9.9.1-10:3999",
+                        "--duration", "0.3"], capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL, preexec_fn=lambda: os.sched_setaffinity(
+                           0, {first}))
+    t.remove_runtime_dir(e)
+    t.check_eq(p.returncode, 0, f"taskset -c {first}: exit status "
+               f"({p.stderr.strip()[-200:]!r})")
+    t.check(f"mcfan: warning: -l {first},{second}: CPU {second} is outside the CPUs this "
+            f"process may run on ({first}: taskset or a cpuset); EAL pins lcores there all "
+            f"the same" in p.stderr, f"taskset -c {first}: the warning: "
+            f"{p.stderr.strip()[:300]!r}")
+
+
 def test_post_eal():
     """Errors found only once EAL knows the lcores and ports: status 2 and a clear message."""
     cases = [
@@ -654,7 +705,14 @@ def test_review_findings():
             what="--cmdline-file DIR")
         bad(["--report-json", d], ["--report-json"], ["directory"], what="--report-json DIR")
         bad(["--report-json", os.path.join(d, "missing", "r.json")], ["--report-json"],
-            ["cannot write"], what="--report-json in a missing directory")
+            ["cannot write", "No such file or directory"],
+            what="--report-json in a missing directory")
+        # an existing file whose directory takes no new file: the temporary file beside it
+        # is what fails (before: "No such file or directory" about a file that exists)
+        bad(["--report-json", "/proc/version"], ["--report-json"],
+            ["cannot write '/proc/version'", "new file beside it", "'/proc/version.tmpPID'",
+             "renamed over it", "its directory takes no new file"],
+            what="--report-json /proc/version")
     finally:
         shutil.rmtree(d, ignore_errors=True)
     bad(["--stats-period", "0.05"], ["--stats-period"], ["0.1", "0 = no periodic report"],
@@ -714,6 +772,7 @@ def main():
     test_paths_flags()
     test_eal_memory()
     test_report_stdout()
+    test_eal_cpus()
     test_post_eal()
     test_config()
     test_review_findings()
