@@ -62,26 +62,40 @@ struct mcfan_app mcfan_app;
  * tick. A signal handler may only set it. */
 static volatile sig_atomic_t report_asked;
 
-/* Seconds standard output may stay blocked after a stop signal before mcfan stops writing to
- * it (on_output_timeout()): a reader that does not read must not keep mcfan from stopping. */
+/* Seconds standard output may stay blocked after the stop (a stop signal, the end of
+ * --duration, the run's end) before mcfan stops writing to it (on_output_timeout()): a
+ * reader that does not read must not keep mcfan from stopping. */
 #define STOP_OUTPUT_GRACE_S 5
 
-static volatile sig_atomic_t stop_signalled;
+/* What armed the grace (0: nothing yet): a stop signal, or the run's end (the end of
+ * --duration, console quit, an error). */
+enum { GRACE_NONE, GRACE_SIGNAL, GRACE_END };
+static volatile sig_atomic_t grace_armed;
 static volatile sig_atomic_t output_dropped;
+
+/* The stop: STOP_OUTPUT_GRACE_S from now, a standard output that takes nothing is dropped.
+ * Once; async-signal-safe. */
+static void
+arm_output_grace(int why)
+{
+	if (grace_armed == GRACE_NONE) {
+		grace_armed = why;
+		alarm(STOP_OUTPUT_GRACE_S);
+	}
+}
 
 static void
 on_signal(int sig)
 {
 	RTE_SET_USED(sig);
 	mcfan_atomic_flag_store(&mcfan_app.live.quit, true, memory_order_release);
-	if (!stop_signalled) {
-		stop_signalled = 1;
-		alarm(STOP_OUTPUT_GRACE_S);
-	}
+	arm_output_grace(GRACE_SIGNAL);
 }
 
 /*
- * SIGALRM, STOP_OUTPUT_GRACE_S after the stop signal (then every as long): standard output
+ * SIGALRM, STOP_OUTPUT_GRACE_S after the stop (then every as long; with --duration also
+ * that long after its end, when a blocked write keeps the control loop from seeing it,
+ * armed by control_loop()): standard output
  * that cannot take a byte now (a full pipe whose reader does not read, a terminal stopped
  * with Ctrl-S) would block the report's writes, and mcfan would never stop. Standard output,
  * and standard error when it is the same file, then point to /dev/null, where the blocked
@@ -372,8 +386,13 @@ control_loop(struct mcfan_app *app)
 	bool console;
 	int timeout, n;
 
-	if (app->cfg.duration_s > 0)
+	if (app->cfg.duration_s > 0) {
 		end = app->start_tsc + (uint64_t)(app->cfg.duration_s * (double)hz);
+		/* a periodic report blocked in write(1) at --duration's end would keep this
+		 * loop from seeing it: the grace runs from the end (on_output_timeout()) */
+		if (app->cfg.duration_s < (double)(UINT_MAX - STOP_OUTPUT_GRACE_S - 1))
+			alarm((unsigned int)app->cfg.duration_s + 1 + STOP_OUTPUT_GRACE_S);
+	}
 	if (app->cfg.stats_period_s > 0) {
 		period = (uint64_t)(app->cfg.stats_period_s * (double)hz);
 		next_stats = app->start_tsc + period;
@@ -595,9 +614,10 @@ stdout_status(int status)
 	if (output_dropped) {
 		json_out = mcfan_app.cfg.report_json[0] != '\0' &&
 			   mcfan_app.cfg.report_json_mode == MCFAN_OUTFILE_STDOUT;
-		fprintf(stderr, "mcfan: standard output took nothing for %d s after the stop "
-			"signal (a reader that does not read): the rest of the %s report was "
+		fprintf(stderr, "mcfan: standard output took nothing for %d s after the %s "
+			"(a reader that does not read): the rest of the %s report was "
 			"dropped, so that mcfan could stop%s\n", STOP_OUTPUT_GRACE_S,
+			grace_armed == GRACE_SIGNAL ? "stop signal" : "run's end",
 			json_out ? "JSON" : "text", json_out ? "" :
 			"; the JSON report, if asked for, is written");
 		/* --report-json -: the report asked for is lost */
@@ -806,6 +826,8 @@ main(int argc, char **argv)
 	}
 
 stop:
+	/* the end of the run (--duration, quit, an error): the report's writes get the grace */
+	arm_output_grace(GRACE_END);
 	mcfan_console_close(app); /* the terminal back to normal before the report */
 	/* no scrape while the ports are stopped and closed (rte_eth_stats_get on a closing
 	 * port); Prometheus keeps the last scrape, the report has the final values */

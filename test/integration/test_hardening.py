@@ -227,7 +227,16 @@ def test_blocked_stdout():
     - the JSON (about 100 KB for 200 groups) is what blocks, and is lost: said so, status 1.
     The two runs go side by side."""
     rep_path = os.path.join(TMP, "blocked.json")
-    e1, e2 = eal(), eal()
+    e1, e2, e3 = eal(), eal(), eal()
+    # the third run ends by --duration 2, no signal: its periodic report blocks in write(2)
+    # before the end, so the grace runs from the end (before: blocked for good)
+    rep3_path = os.path.join(TMP, "blocked-duration.json")
+    err3_f = open(os.path.join(TMP, "blocked-duration.err"), "w")
+    t0 = time.monotonic()
+    p3 = subprocess.Popen([t.mcfan_path(), *e3, "--", "--groups", "239.9.9.1-200:3999",
+                           "--stats-period", "0.1", "--duration", "2", "--report-json",
+                           rep3_path], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=err3_f)
     (rc, took, err), (rc2, took2, err2) = blocked_stops(
         [(e1, ["--groups", "239.9.9.1-200:3999", "--stats-period", "0.1", "--report-json",
                rep_path]),
@@ -247,8 +256,27 @@ def test_blocked_stdout():
             "dropped, so that mcfan could stop\n" in err2,
             f"blocked stdout, --report-json -: stops, says the JSON was lost, status 1: {rc2}, "
             f"{took2:.1f} s, {err2.strip()[-300:]!r}")
+    try:
+        rc3 = p3.wait(timeout=max(1.0, 40 - (time.monotonic() - t0)))
+    except subprocess.TimeoutExpired:
+        p3.kill()
+        rc3 = None
+        p3.wait()
+    took3 = time.monotonic() - t0
+    p3.stdout.close()
+    err3_f.close()
+    with open(os.path.join(TMP, "blocked-duration.err")) as f:
+        err3 = f.read()
+    t.check(rc3 == 0 and 6 <= took3 <= 30 and "mcfan: standard output took nothing for 5 s "
+            "after the run's end (a reader that does not read): the rest of the text report "
+            "was dropped" in err3, f"blocked stdout, --duration 2: stops in the grace after "
+            f"the end, says so, status 0: {rc3}, {took3:.1f} s, {err3.strip()[-300:]!r}")
+    rep3 = t.load_report(rep3_path) if os.path.exists(rep3_path) else None
+    t.check(rep3 is not None and rep3["rx_frames"] == N_FRAMES,
+            "blocked stdout, --duration 2: the JSON report is written")
     t.remove_runtime_dir(e1)
     t.remove_runtime_dir(e2)
+    t.remove_runtime_dir(e3)
 
 
 def blocked_stops(runs, wait_s):
