@@ -251,6 +251,10 @@ BAD = [
      "(help set burst)"),
     (b"show msacc 1 x", "error: show msacc 1: unexpected 'x' after the command (help show msacc)"),
     (b"set idle rx backoff x", "(help set idle)"),
+    # a command that may end where the bad word is, or go on with a word: both said
+    # (before: "join 239.9.9.7 workers 1: 'extra' is not engine")
+    (b"join 239.9.9.7 workers 1 extra", "error: join 239.9.9.7 workers 1: unexpected "
+     "'extra': the command ends here or goes on with engine (help join)"),
     (b"set fanout all partition x", "(help set fanout all)"),
     (b"set burst 0", "set burst: 0 is out of range 1..512"),
     (b"set burst 513", "set burst: 513 is out of range 1..512"),

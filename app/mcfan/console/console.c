@@ -617,6 +617,18 @@ diagnose(struct mcfan_console *con, const char *line)
 				    prefix, (int)w[best].len, w[best].p, hint);
 		return;
 	}
+	for (i = 0; i < con->n_insts; i++)
+		if (score[i] == best && con->insts[i].n_words == best)
+			break;
+	if (i < con->n_insts && n_args == 0) {
+		/* a command that may end here or go on with a word ("join G workers 1 extra"):
+		 * both said (an argument that does not parse keeps "is not" below) */
+		help_words(&con->insts[i], w, best, hint, sizeof(hint));
+		mcfan_console_error(con, "%s: unexpected '%.*s': the command ends here or goes "
+				    "on with %s%s (help %s)", prefix, (int)w[best].len, w[best].p,
+				    n_next > 1 ? "one of: " : "", next, hint);
+		return;
+	}
 	if (n_args == 1 && n_next == 1 && kind == CONSOLE_ARG_GROUPS) {
 		char word[STR_TOKEN_SIZE];
 
