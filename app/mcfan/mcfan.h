@@ -123,6 +123,9 @@ struct mcfan_cfg_origin {
 	bool section;
 };
 
+/** Options params.c's table may hold (a compile-time check there). */
+#define MCFAN_OPTS_MAX 96
+
 /** What the operator asked for (options and config file). */
 struct mcfan_config {
 	uint16_t rx_lcores[RTE_MAX_LCORE];
@@ -203,6 +206,9 @@ struct mcfan_config {
 	} engine_inst[MCFAN_ENGINE_INST_MAX];
 	unsigned int n_engine_inst;        /* 1.. once resolved */
 	uint8_t group_inst[MCFAN_MAX_GROUPS]; /* instance of groups[i] */
+	/* per option of params.c's table: the config file line that set it, 0 = not the file
+	 * (mcfan_params_origin()) */
+	unsigned int opt_line[MCFAN_OPTS_MAX];
 };
 
 /** Lifecycle phases, in order; only ever advanced. */
@@ -571,6 +577,23 @@ mcfan_port_driver_is(uint16_t port, const char *driver)
 /* params.c */
 int mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg);
 void mcfan_params_usage(const char *prog);
+/**
+ * Where the option a message is about was set, for a check that runs after parsing and
+ * whose message begins with the option ("--control-cpu 1: ..."): the config file's line, as
+ * the file's own refusals name it.
+ *
+ * @param cfg
+ *   The parsed configuration (mcfan_params_parse() returned 0).
+ * @param msg
+ *   The message; its first word, up to a blank, '=' or ':', names the option ("--NAME").
+ * @param buf, len
+ *   Receives "config file 'PATH' line N: " when the option came from the config file, ""
+ *   otherwise (truncated to len - 1 characters).
+ * @return
+ *   buf.
+ */
+const char *mcfan_params_origin(const struct mcfan_config *cfg, const char *msg, char *buf,
+				size_t len);
 
 /* control/ports.c */
 /* mbufs the ports take at rest: RX descriptors of every RX queue, plus (in *held) the

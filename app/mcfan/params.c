@@ -1262,6 +1262,7 @@ static const struct opt_def opts[] = {
 };
 
 #define N_OPTS RTE_DIM(opts)
+static_assert(N_OPTS <= MCFAN_OPTS_MAX, "struct mcfan_config opt_line[] holds every option");
 
 void
 mcfan_params_usage(const char *prog)
@@ -1369,6 +1370,8 @@ cfg_set_from_line(const struct cfg_apply_ctx *ctx, const struct opt_def *o, cons
 	if (ctx->from_cli[o - opts])
 		return cfg_validate_only(cfg, o, value, err, len);
 	ret = o->set(cfg, value, err, len);
+	if (ret == 0 && !section)
+		cfg->opt_line[o - opts] = line;
 	if (ret == 0 && o->set == set_group_engine)
 		cfg->group_engine_from[cfg->n_group_engine_rules - 1] = from;
 	for (i = pairs; ret == 0 && i < cfg->n_seq_pairs; i++)
@@ -1445,6 +1448,24 @@ load_config(struct mcfan_config *cfg, bool from_cli[])
 	ret = mcfan_config_file_read(path, f, &keys);
 	fclose(f);
 	return ret < 0 ? -EINVAL : 0;
+}
+
+const char *
+mcfan_params_origin(const struct mcfan_config *cfg, const char *msg, char *buf, size_t len)
+{
+	const struct opt_def *o;
+	char name[64];
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (strncmp(msg, "--", 2) != 0 || cfg->config_file[0] == '\0')
+		return buf;
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(msg + 2, " =:/"), msg + 2);
+	o = find_opt(name);
+	if (o != NULL && cfg->opt_line[o - opts] != 0)
+		snprintf(buf, len, "config file '%s' line %u: ", cfg->config_file,
+			 cfg->opt_line[o - opts]);
+	return buf;
 }
 
 /*

@@ -169,19 +169,22 @@ int
 mcfan_placement_cli_pre_eal(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
 			    int *status)
 {
-	char err[PLC_CLI_ERR_MAX];
+	char err[PLC_CLI_ERR_MAX], from[PATH_MAX + 64];
 	const struct mcfan_plan *planned;
 	int ret;
 
 	if (mcfan_placement_load(cfg, status, err, sizeof(err)) < 0) {
-		fprintf(stderr, "mcfan: %s\n", err);
+		fprintf(stderr, "mcfan: %s%s\n",
+			mcfan_params_origin(cfg, err, from, sizeof(from)), err);
 		return 1;
 	}
 	if (cfg->print_topology || cfg->print_placement)
 		return print_options(cfg, *eal_argc, *eal_argv, status);
 	ret = mcfan_placement_apply(cfg, eal_argc, eal_argv, &planned, err, sizeof(err));
 	if (ret < 0) {
-		fprintf(stderr, "mcfan: %s\n", err);
+		/* an option the config file set: its file and line, as the file's refusals */
+		fprintf(stderr, "mcfan: %s%s\n",
+			mcfan_params_origin(cfg, err, from, sizeof(from)), err);
 		*status = ret == -ENOMEM ? EXIT_FAILURE : MCFAN_EXIT_USAGE;
 		return 1;
 	}

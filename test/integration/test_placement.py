@@ -604,6 +604,18 @@ def test_user_lcores():
             f"... says why: {err[-300:]}")
     t.check(not started(err), f"... before EAL ({err[-300:]})")
     t.remove_runtime_dir(e)
+    # the same from a config file: the file and its line named, as the file's own refusals
+    # (before: "--control-cpu N: ..." alone, though the command line had no --control-cpu)
+    cfg = os.path.join(TMP, "control-cpu.ini")
+    with open(cfg, "w") as f:
+        f.write(f"[mcfan]\n; the control lcore\ncontrol-cpu = {cpus[1]}\n")
+    e = t.eal_args("plc-user4", lcores=lc) + vdev()
+    rc, out, err = run(e, ["--config", cfg, "--duration", "1"])
+    t.check(rc == 2 and f"mcfan: config file '{cfg}' line 3: --control-cpu {cpus[1]}: the EAL "
+            f"lcores are given" in err and not started(err),
+            f"control-cpu from a config file beside -l: exit 2, the file and line named, "
+            f"before EAL: {rc} {err[-300:]}")
+    t.remove_runtime_dir(e)
 
 
 def main():
