@@ -820,12 +820,17 @@ mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns)
 		ret = serve_check(r->hdr, r->group);
 		if (ret != 0)
 			break;
-		if (rc < 0 && err == ETIMEDOUT &&
-		    (timeout_ns < 0 || mono_ns(CLOCK_MONOTONIC) < deadline))
-			continue; /* one recheck slice of a longer wait */
 		if (rc < 0 && err == ETIMEDOUT) {
-			/* killed without closing (SIGKILL, a crash): not a clean stop */
-			ret = writer_alive(r) ? 0 : -EOWNERDEAD;
+			/* killed without closing (SIGKILL, a crash): not a clean stop; looked at
+			 * at every recheck slice, so a long wait (or one without a limit) is
+			 * told within SERVE_RECHECK_NS too, not only when its timeout runs out */
+			if (!writer_alive(r)) {
+				ret = -EOWNERDEAD;
+				break;
+			}
+			if (timeout_ns < 0 || mono_ns(CLOCK_MONOTONIC) < deadline)
+				continue; /* one recheck slice of a longer wait */
+			ret = 0;
 			break;
 		}
 		/* woken or EAGAIN without a frame (a close, another ring's writer...): again */

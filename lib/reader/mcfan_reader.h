@@ -177,15 +177,15 @@ int mcfan_reader_read(struct mcfan_reader *r, void *buf, size_t len,
  *   nobody writes, or whose writer died, answers 0 there); give at least 1 ns to be told.
  * @return
  *   1 (a frame can be read), 0 (timed out), -EPIPE (mcfan closed the ring and every frame
- *   was read: a clean stop), -EOWNERDEAD (the timeout ran out, no frame is left and the
- *   writer process is gone without closing the ring: the ring header's writer_pid does not
- *   exist, or belongs to a process that started at another time than the header's
- *   writer_start (the pid was reused); mcfan was killed or crashed; no frame comes any
- *   more), -EXDEV (no frame is left and mcfan no longer writes the ring: the group's
+ *   was read: a clean stop), -EOWNERDEAD (no frame is left and the writer process is
+ *   gone without closing the ring, seen when the timeout runs out or at a recheck, at
+ *   least once a second, of a longer wait or one without a limit: the ring header's
+ *   writer_pid does not exist, or belongs to a process that started at another time
+ *   than the header's writer_start (the pid was reused); mcfan was killed or crashed; no
+ *   frame comes any more), -EXDEV (no frame is left and mcfan no longer writes the ring: the group's
  *   frames went to another engine (`set engine`) or mcfan left it, while the reader was
  *   open; mcfan wakes sleepers when that happens, and a sleeper looks again at least once a
  *   second; mcfan_reader_explain(-EXDEV) says why), -EINTR (a signal arrived), -EINVAL.
- *   With timeout_ns < 0 a dead writer is not noticed: give a timeout to notice it.
  */
 int mcfan_reader_wait(struct mcfan_reader *r, int64_t timeout_ns);
 

@@ -691,6 +691,43 @@ wait_verdict(unsigned int port)
 	return ret;
 }
 
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A dead writer seen by a long wait and by one without a limit at their first recheck slice
+ * (within about a second), not only when the timeout runs out (before: a 5 s wait returned
+ * -EOWNERDEAD after 5 s, and a wait without a limit, the Python binding's default, never
+ * returned after mcfan was killed).
+ */
+static void
+long_wait_dead(void)
+{
+	struct mcfan_reader *r = NULL;
+	uint64_t t0;
+	int ret;
+
+	ret = mcfan_reader_open(prefix, "239.9.9.1:1005", 0, &r);
+	CHECK(ret == 0, "open: %s", strerror(-ret));
+	if (ret != 0)
+		return;
+	t0 = mono_ns();
+	CHECK_EQ_INT(mcfan_reader_wait(r, 5000000000LL), -EOWNERDEAD);
+	CHECK(mono_ns() - t0 < 2500000000u, "5 s wait told of the dead writer after %" PRIu64
+	      " ms", (mono_ns() - t0) / 1000000);
+	t0 = mono_ns();
+	CHECK_EQ_INT(mcfan_reader_wait(r, -1), -EOWNERDEAD);
+	CHECK(mono_ns() - t0 < 2500000000u, "wait without a limit told after %" PRIu64 " ms",
+	      (mono_ns() - t0) / 1000000);
+	mcfan_reader_close(r);
+}
+
 /*
  * mcfan's side of a reused pid: a ring left open by a writer that died, whose pid another
  * process (child, started at child_start) has now, is stale by the same rule as the readers'
@@ -752,6 +789,7 @@ test_writer_start(void)
 	/* the same pid with another start time: the pid was reused, the writer is dead */
 	w->hdr->writer_start = me + 1;
 	CHECK_EQ_INT(wait_verdict(1005), -EOWNERDEAD);
+	long_wait_dead();
 	/* an older writer (flag clear): the pid alone decides, as before */
 	w->hdr->flags &= ~MCFAN_RD_FLAG_WRITER_START;
 	CHECK_EQ_INT(wait_verdict(1005), 0);
@@ -843,15 +881,6 @@ static uint64_t
 wakes_of(const struct mcfan_rw *w)
 {
 	return mcfan_atomic_u64_load(&w->wakes, memory_order_relaxed);
-}
-
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* A reader thread blocked in wait: when did it get its frame? */
