@@ -823,6 +823,16 @@ def test_bad_input():
             "an ethdev name of a --vdev/-a device" in err, f"{tag} tx:net_tap7: {err!r}")
     t.check(rep is None, f"{tag} tx:net_tap7: no report")
     t.remove_runtime_dir(eal)
+    # no port probed at all: no port id range to offer (before: "give a port id (0..0)")
+    eal = t.eal_args("dlvbadnoport")
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
+                                          "--worker-engine", "tx:0"])
+    t.check_eq(rc, 2, f"{tag} tx:0, no port: exit status")
+    t.check("mcfan: --worker-engine: tx: '0' is not a probed port: no port was probed: give "
+            "a device with --vdev (e.g. net_tap0) or -a PCI_ADDRESS" in err and "0..0" not in err,
+            f"{tag} tx:0, no port: {err!r}")
+    t.check(rep is None, f"{tag} tx:0, no port: no report")
+    t.remove_runtime_dir(eal)
     # a tx port with too few TX queues (net_pcap without tx_pcap: 1, queue 0 is the control
     # lcore's) is refused before any port starts: port 0 (net_null0) is not started; the
     # message counts every worker lcore that would send, not those set up so far

@@ -277,8 +277,14 @@ tx_port_of(const struct tx_args *a, uint16_t *port, char *err, size_t len)
 	uint16_t n = rte_eth_dev_count_avail();
 
 	if (tx_port_find(a->port, port) < 0) {
-		snprintf(err, len, "'%s' is not a probed port: give a port id (0..%u) or an "
-			 "ethdev name of a --vdev/-a device", a->port, n > 0 ? n - 1u : 0u);
+		if (n == 0)
+			/* not "a port id (0..0)": there is no port 0 to give */
+			snprintf(err, len, "'%s' is not a probed port: no port was probed: "
+				 "give a device with --vdev (e.g. net_tap0) or -a PCI_ADDRESS",
+				 a->port);
+		else
+			snprintf(err, len, "'%s' is not a probed port: give a port id (0..%u) "
+				 "or an ethdev name of a --vdev/-a device", a->port, n - 1u);
 		return -ENODEV;
 	}
 	if (!a->rw_ip && !a->rw_port && mcfan_port_driver_is(*port, "net_ring")) {
