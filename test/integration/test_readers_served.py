@@ -229,6 +229,15 @@ def main():
         t.check_eq((rc, err), (1, f"mcfan-read: group 239.9.9.3:{PORT}: mcfan left the group: "
                                "no frame comes into its ring (join it again from mcfan's "
                                "console, then open it again)\n"), "after leave: why")
+        # readers takes no ARGS: "readers:" is refused as at start, not taken as readers
+        # (before: "lcore 2: worker engine readers ...", and "readers:x" "would need a new
+        # set-up")
+        for arg in ("", "x"):
+            mc.say(f"set engine 2 readers:{arg}")
+            want = f"error: set engine: engine readers takes no arguments ('{arg}')"
+            t.check(mc.wait_for(want, 10), f"set engine 2 readers:{arg}: {mc.lines[-3:]!r}")
+        t.check(not any("worker engine readers" in ln for ln in mc.lines),
+                "set engine 2 readers: changed nothing")
         mc.say("set engine 2 count")
         rc, out, err = refused_at_open(read, f"239.9.9.2:{PORT}")
         t.check_eq((rc, err), (1, f"mcfan-read: group 239.9.9.2:{PORT}: mcfan's lcore 2, which "

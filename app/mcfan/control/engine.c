@@ -213,12 +213,13 @@ lcore_target(const struct mcfan_app *app, const struct mcfan_lcore *lc, const ch
 	ret = parse_engine("set engine", spec, e, &args, msg, len);
 	if (ret < 0)
 		return ret;
+	/* an engine without args_check takes no ARGS ("--worker-engine NAME"), also one with
+	 * a set-up: "readers:" is refused as at start, not taken as readers */
+	if (args != NULL && (*e)->args_check == NULL)
+		return mcfan_err_set(msg, len, -EINVAL, "set engine: engine %s takes no "
+				     "arguments ('%s')", (*e)->name, args);
 	*k = find_inst(app, *e, args);
 	if (!needs_setup(*e)) {
-		/* an engine without args_check takes no ARGS: "--worker-engine NAME" */
-		if (args != NULL)
-			return mcfan_err_set(msg, len, -EINVAL, "set engine: engine %s takes no "
-					     "arguments ('%s')", (*e)->name, args);
 		for (i = 0; mcfan_engine_at(MCFAN_ENGINE_WORKER, i) != *e; i++)
 			;
 		*sel = i + 1;
