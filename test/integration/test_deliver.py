@@ -823,6 +823,22 @@ def test_bad_input():
             "an ethdev name of a --vdev/-a device" in err, f"{tag} tx:net_tap7: {err!r}")
     t.check(rep is None, f"{tag} tx:net_tap7: no report")
     t.remove_runtime_dir(eal)
+    # --fanout replicate over 2 tx workers: each sends every frame, so it leaves the port
+    # twice; said at start (before: nothing, and the tap's kernel side saw 102 of 51)
+    warn = ("MCFAN: tx: --fanout replicate gives every frame to each of the 2 worker lcores, "
+            "and each sends its copy: every frame of a group on a tx output leaves its port "
+            "2 times; give --fanout partition to send each frame once (docs/delivery.md)")
+    for fanout in ("replicate", "partition"):
+        eal = t.eal_lcores("0@0,1@1,2@0,3@1", f"mcfan-dlvrep{fanout[0]}-{os.getpid()}",
+                           ["net_null0"])
+        rc, out, err, rep = t.run_mcfan(eal, ["--rx-lcores", "1", "--worker-lcores", "2-3",
+                                              "--groups", "239.9.9.1", "--duration", "0.2",
+                                              "--fanout", fanout, "--worker-engine", "tx:0"])
+        t.check_eq(rc, 0, f"{tag} tx, --fanout {fanout}, 2 workers: exit status")
+        t.check((warn in err) == (fanout == "replicate"),
+                f"{tag} tx, --fanout {fanout}: the replicate warning "
+                f"{'given' if fanout == 'replicate' else 'not given'}: {err[-600:]!r}")
+        t.remove_runtime_dir(eal)
     # no port probed at all: no port id range to offer (before: "give a port id (0..0)")
     eal = t.eal_args("dlvbadnoport")
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",

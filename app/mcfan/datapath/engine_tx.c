@@ -61,6 +61,7 @@
 #include "mcfan_parse.h"
 #include "datapath/engine.h"
 #include "datapath/engine_tx.h"
+#include "log.h"
 
 /* Header mbufs and clones per tx lcore: the TX ring can hold MCFAN_TX_DESC copies (each one
  * header and one clone), plus a burst in hand, plus the per-lcore cache. */
@@ -522,6 +523,14 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 			fprintf(stderr, "%s\n", loop);
 			return -EINVAL;
 		}
+		/* replicate hands each worker lcore a reference to every frame, and every
+		 * worker's tx output sends its own: N times the frame on the port */
+		if (app->cfg.fanout == MCFAN_FANOUT_REPLICATE && app->n_workers > 1)
+			MCFAN_LOG(WARNING, "tx: --fanout replicate gives every frame to each of "
+				  "the %u worker lcores, and each sends its copy: every frame of a "
+				  "group on a tx output leaves its port %u times; give --fanout "
+				  "partition to send each frame once (docs/delivery.md)\n",
+				  app->n_workers, app->n_workers);
 	}
 	p = rte_zmalloc_socket("mcfan_tx", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
 	if (p == NULL)
