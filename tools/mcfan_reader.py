@@ -211,6 +211,15 @@ class Reader:
                          self._f.rx_ns)
         if ret == 0:
             return None
+        if ret == -errno.EMSGSIZE:
+            # the library leaves the frame unread, and this buffer never grows: say so, and
+            # the size that reads it (before: "longer than the buffer" on every read, for ever)
+            raise OSError(errno.EMSGSIZE, f"mcfan_reader_read {self.group()}: "
+                          f"{strerror(ret)}: the next frame is {self._f.len} bytes, bufsize "
+                          f"{len(self._buf)}; it stays the next frame, so every read() "
+                          f"raises this: open a Reader with bufsize {self._f.len} or more "
+                          f"(a frame of this ring is at most {self.stats()['data_max']} "
+                          f"bytes)")
         raise _error(ret, f"mcfan_reader_read {self.group()}")
 
     def wait(self, timeout_ms=-1):

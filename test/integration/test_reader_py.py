@@ -317,7 +317,13 @@ def main():
                 f"{took * 1e3:.2f} ms (at most 1 ms each)")
         # EMSGSIZE: the 5 frames are in the ring; a 16-byte buffer is too small
         r = mr.Reader(prefix, group, oldest=True, bufsize=16)
-        expect_error(r.read, errno.EMSGSIZE, "a frame longer than the buffer", mr)
+        msg = expect_error(r.read, errno.EMSGSIZE, "a frame longer than the buffer", mr)
+        # which sizes, and that no read() gets past it (before: the library's sentence only,
+        # on every read for ever)
+        flen = len(got[0].data)
+        t.check(f"the next frame is {flen} bytes, bufsize 16; it stays the next frame, so "
+                f"every read() raises this: open a Reader with bufsize {flen} or more (a frame "
+                f"of this ring is at most 2016 bytes)" in msg, f"EMSGSIZE names the sizes: {msg!r}")
         r.close()
 
         held = [mr.Reader(prefix, group) for _ in range(ROWS)]
