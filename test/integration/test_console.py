@@ -387,7 +387,7 @@ def test_set_engine_words(tmp):
             b"set engine 1 pcap:/nonexistent-mcfan\nset engine 239.9.9.2 tx\n" +
             f"set engine 239.9.9.1 pcap:{pdir}/\njoin 239.9.9.5 engine pcap:{pdir}/.,rotate-s=5"
             "\nset engine 99999999999999999999 count\nset engine 99999999999999999999\n"
-            "quit\n".encode())
+            "help set engine\nhelp join\nquit\n".encode())
     fd, path = tempfile.mkstemp(prefix="mcfan-engwords-", dir=tmp)
     os.write(fd, data)
     os.close(fd)
@@ -398,6 +398,14 @@ def test_set_engine_words(tmp):
     t.remove_runtime_dir(e)
     t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
     res = {cmd: lines for cmd, lines in blocks(out)}
+    # help names the engine word <engine>... (NAME[:ARGS]), not <command>... (before)
+    t.check("set engine <groups> <engine>..." in res.get("help set engine", []) and
+            "join <groups> engine <engine>..." in res.get("help join", []) and
+            "join <groups> workers <list> engine <engine>..." in res.get("help join", []) and
+            not any("<command>" in ln for ln in res.get("help set engine", []) +
+                    res.get("help join", [])),
+            f"{what}: help shows <engine>: {res.get('help set engine')!r} "
+            f"{res.get('help join')!r}")
     t.check_eq(res.get("set engine 1 pcap"),
                [f"error: set engine: lcore 1 sends every copy to pcap already, by group: its "
                 f"groups are all on output 1 (pcap:{pdir}); its start engine is count; "

@@ -122,7 +122,7 @@ MCFAN_CONSOLE_COMMAND(set_engine_bare, 532, "set engine", cmd_set_engine_missing
 
 /* One spec for both forms: cmdline would find a number ambiguous between <lcore> and
  * <groups> (a group list may be hex digits), so a plain number is the lcore form. */
-MCFAN_CONSOLE_COMMAND(set_engine, 530, "set engine <groups> <command>...",
+MCFAN_CONSOLE_COMMAND(set_engine, 530, "set engine <groups> <engine>...",
 		      cmd_set_group_engine,
 		      "LCORE NAME[:ARGS]: every copy of one worker lcore to an engine instance "
 		      "of this run or to count, from its next burst (LCORE outputs: back to each "

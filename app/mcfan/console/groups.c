@@ -45,13 +45,13 @@ cmd_join_engine(struct mcfan_console *con, const struct mcfan_console_args *a)
 							       sizeof(msg)), msg);
 }
 
-MCFAN_CONSOLE_COMMAND(join_engine, 412, "join <groups> engine <command>...", cmd_join_engine,
+MCFAN_CONSOLE_COMMAND(join_engine, 412, "join <groups> engine <engine>...", cmd_join_engine,
 		      "join groups with their copies on an engine instance of this run "
 		      "(NAME[:ARGS] as set engine GROUPS takes it, docs/delivery.md)",
 		      "join 239.9.9.11:3999 engine count");
 
 MCFAN_CONSOLE_COMMAND(join_workers_engine, 414, "join <groups> workers <list> engine "
-		      "<command>...", cmd_join_engine,
+		      "<engine>...", cmd_join_engine,
 		      "join groups for these worker lcores, on an engine instance of this run",
 		      "join 239.9.9.12:3999 workers 2 engine tx:net_tap1");
 

@@ -32,6 +32,9 @@ static const struct arg_name {
 	size_t offset;
 } arg_names[] = {
 	{"command", CONSOLE_ARG_REST, offsetof(struct mcfan_console_args, command)},
+	/* NAME[:ARGS] of set engine and join ... engine: help shows <engine>..., not
+	 * <command>... (a command was asked for); the same words as command */
+	{"engine", CONSOLE_ARG_REST, offsetof(struct mcfan_console_args, command)},
 	{"groups", CONSOLE_ARG_GROUPS, offsetof(struct mcfan_console_args, groups)},
 	{"list", CONSOLE_ARG_LIST, offsetof(struct mcfan_console_args, list)},
 	{"policy", CONSOLE_ARG_WORD, offsetof(struct mcfan_console_args, policy)},
