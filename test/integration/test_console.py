@@ -272,7 +272,14 @@ BAD = [
     (b"join 239.9.9.5 workers 9", "lcore 9 is not a worker lcore"),
     (b"join 239.9.9.5 workers 1-0", "is decreasing"),
     (b"join", "join: missing <groups>"),
-    (b"join 239.9.9.5 engine", "join 239.9.9.5 engine: missing words (help join)"),
+    # join ... engine without an engine: what to give, as set engine says it (before:
+    # "join 239.9.9.5 engine: missing words (help join)")
+    (b"join 239.9.9.5 engine", "error: join: give an engine after 'engine': join 239.9.9.5 "
+     "engine NAME[:ARGS] (an engine instance of this run, or count; engines: count, readers, "
+     "tx, pcap), e.g. join 239.9.9.5 engine count"),
+    (b"join 239.9.9.5 workers 1 engine", "error: join: give an engine after 'engine': join "
+     "239.9.9.5 workers 1 engine NAME[:ARGS] (an engine instance of this run, or count; "
+     "engines: count, readers, tx, pcap), e.g. join 239.9.9.5 workers 1 engine count"),
     # set engine without an engine: what is missing and the syntax, not "missing words"
     (b"set engine 1", "error: set engine: give an engine after lcore 1: set engine 1 "
      "NAME[:ARGS] (engines: count, readers, tx, pcap) or set engine 1 outputs, e.g. set "

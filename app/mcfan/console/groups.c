@@ -55,6 +55,28 @@ MCFAN_CONSOLE_COMMAND(join_workers_engine, 414, "join <groups> workers <list> en
 		      "join groups for these worker lcores, on an engine instance of this run",
 		      "join 239.9.9.12:3999 workers 2 engine tx:net_tap1");
 
+/* join <groups> [workers <list>] engine without an engine: what to give (the console's own
+ * diagnosis would only say "missing words") */
+static int
+cmd_join_engine_missing(struct mcfan_console *con, const struct mcfan_console_args *a)
+{
+	char msg[MCFAN_CTL_MSG_MAX];
+	int ret = mcfan_ctl_join_engine_missing(a->groups, a->list, msg, sizeof(msg));
+
+	mcfan_console_error(con, "%s", msg);
+	return ret;
+}
+
+MCFAN_CONSOLE_COMMAND(join_engine_missing, 413, "join <groups> engine",
+		      cmd_join_engine_missing,
+		      "without NAME: says what to give (join GROUPS engine NAME[:ARGS])",
+		      "join 239.9.9.11:3999 engine");
+
+MCFAN_CONSOLE_COMMAND(join_workers_engine_missing, 415, "join <groups> workers <list> engine",
+		      cmd_join_engine_missing,
+		      "without NAME: says what to give (join GROUPS workers LIST engine "
+		      "NAME[:ARGS])", "join 239.9.9.12:3999 workers 2 engine");
+
 static int
 cmd_leave(struct mcfan_console *con, const struct mcfan_console_args *a)
 {

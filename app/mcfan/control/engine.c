@@ -393,6 +393,20 @@ mcfan_ctl_set_engine_missing(const struct mcfan_app *app, const char *target, ch
 			     target, names, target);
 }
 
+int
+mcfan_ctl_join_engine_missing(const char *groups, const char *workers, char *msg, size_t len)
+{
+	char names[128];
+
+	mcfan_engine_names(MCFAN_ENGINE_WORKER, names, sizeof(names));
+	return mcfan_err_set(msg, len, -EINVAL, "join: give an engine after 'engine': join %s%s%s "
+			     "engine NAME[:ARGS] (an engine instance of this run, or count; "
+			     "engines: %s), e.g. join %s%s%s engine count", groups,
+			     workers != NULL ? " workers " : "", workers != NULL ? workers : "",
+			     names, groups, workers != NULL ? " workers " : "",
+			     workers != NULL ? workers : "");
+}
+
 /* The instance of spec for groups (set engine GROUPS, join ... engine): one configured at
  * start (NAME alone: the first of NAME) or count; the message names the word. */
 static int

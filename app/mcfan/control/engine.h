@@ -39,6 +39,22 @@ int mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *s
 			 size_t len);
 
 /**
+ * The refusal of `join GROUPS [workers LIST] engine` without an engine: what is missing and
+ * the syntax, with the worker engines of this build. Changes nothing, joins nothing.
+ *
+ * @param groups
+ *   The group list as typed.
+ * @param workers
+ *   The worker lcore list as typed, or NULL when none was given.
+ * @param msg
+ *   Receives one line: "join: give an engine after 'engine': join G engine NAME[:ARGS] ...".
+ * @return
+ *   -EINVAL, always.
+ */
+int mcfan_ctl_join_engine_missing(const char *groups, const char *workers, char *msg,
+				  size_t len);
+
+/**
  * Join groups (mcfan_ctl_join()) with their copies on the worker engine instance of spec
  * (NAME[:ARGS], found as mcfan_ctl_set_group_engine() finds it, with the same refusals
  * under "join:"): the groups are in the published table with that instance from the start,
