@@ -106,6 +106,9 @@ field_index(const char *name, size_t len)
 	for (i = 0; i < FIELDS; i++)
 		if (strlen(field_names[i]) == len && strncmp(field_names[i], name, len) == 0)
 			return (int)i;
+	/* <engine>... of set engine and join ... engine: the command field (console/token.c) */
+	if (len == 6 && strncmp(name, "engine", len) == 0)
+		return 0;
 	return -1;
 }
 
