@@ -654,12 +654,53 @@ def test_end_of_input(tmp):
             "--help lists -i and --cmdline-file")
 
 
+def test_set_engine_tx_spelling(tmp):
+    """set engine and join ... engine with a tx output of this run spelled otherwise (its
+    port by id, a number with a leading zero, udp-csum=auto written out): that output is
+    named, as pcap's directory spelled otherwise is (before: "no engine instance of this run
+    ... start mcfan with --group-engine 239.9.9.1=tx:1", a second output on the same port)."""
+    what = "set engine tx spelled otherwise"
+    e = t.eal_args("console-txspell", extra=["--vdev", "net_null0", "--vdev", "net_null1"])
+    data = (b"set engine 239.9.9.1 tx:1\nset engine 1 tx:net_null1,udp-csum=auto\n"
+            b"join 239.9.9.5 engine tx:1,dst-port=05001\n"
+            b"set engine 239.9.9.1 tx:1,dst-port=5002\nquit\n")
+    fd, path = tempfile.mkstemp(prefix="mcfan-txspell-", dir=tmp)
+    os.write(fd, data)
+    os.close(fd)
+    with open(path, "rb") as f:
+        rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1-2", "--group-engine",
+                                            "239.9.9.2=tx:net_null1", "--group-engine",
+                                            "239.9.9.1=tx:net_null1,dst-port=5001", "-i"],
+                                        timeout=60, stdin=f)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
+    res = {cmd: lines for cmd, lines in blocks(out)}
+    same = " sends out of port 1 (net_null1) with the same destination and udp-csum: give it as "
+    t.check_eq(res.get("set engine 239.9.9.1 tx:1"),
+               ["error: set engine: tx:1 is no engine instance of this run, but output 1 "
+                "(tx:net_null1)" + same + "this run has it, tx:net_null1"], f"{what}: tx:1")
+    t.check_eq(res.get("set engine 1 tx:net_null1,udp-csum=auto"),
+               ["error: set engine: tx:net_null1,udp-csum=auto is no engine instance of this "
+                "run, but output 1 (tx:net_null1)" + same + "this run has it, tx:net_null1"],
+               f"{what}: udp-csum=auto written out")
+    t.check_eq(res.get("join 239.9.9.5 engine tx:1,dst-port=05001"),
+               ["error: join: tx:1,dst-port=05001 is no engine instance of this run, but "
+                "output 2 (tx:net_null1,dst-port=5001)" + same + "this run has it, "
+                "tx:net_null1,dst-port=5001"], f"{what}: join, dst-port=05001")
+    # another destination is another output: the advice to start with it stays
+    t.check(any("tx:1,dst-port=5002 is no engine instance of this run: an engine with its "
+                "set-up" in ln for ln in res.get("set engine 239.9.9.1 tx:1,dst-port=5002", [])),
+            f"{what}: another dst-port: {res.get('set engine 239.9.9.1 tx:1,dst-port=5002')!r}")
+    t.check("joined 239.9.9.5" not in out, f"{what}: nothing joined")
+
+
 def main():
     t.mcfan_path()
     with tempfile.TemporaryDirectory(prefix="mcfan-console-") as tmp:
         test_scripted(tmp)
         test_bad_input(tmp)
         test_set_engine_words(tmp)
+        test_set_engine_tx_spelling(tmp)
         test_readers_idle_config(tmp)
         test_set_idle_config(tmp)
         test_fanout_pair(tmp)

@@ -180,8 +180,8 @@ args_refused(const char *what, const struct mcfan_engine *e, const char *args, c
 }
 
 /* ARGS spelled otherwise than an instance's that name its place (pcap: the same directory,
- * however written): the instance, named, since a start with both would be refused too;
- * 0 when no instance writes there. */
+ * however written: a start with both would be refused too) or the same output (tx: its
+ * port by id or by name): the instance, named; 0 when there is none. */
 static int
 same_place(const struct mcfan_app *app, const char *what, const struct mcfan_engine *e,
 	   const char *args, char *msg, size_t len)
@@ -194,6 +194,16 @@ same_place(const struct mcfan_app *app, const char *what, const struct mcfan_eng
 		    e->args_collide(app->cfg.engine_inst[k].args, args, place, sizeof(place)))
 			return mcfan_err_set(msg, len, -ENOTSUP, "%s: %s:%s is no engine instance "
 					     "of this run, but output %u (%s:%s) writes into %s: "
+					     "give it as this run has it, %s:%s", what, e->name,
+					     args, k, e->name, app->cfg.engine_inst[k].args, place,
+					     e->name, app->cfg.engine_inst[k].args);
+	/* the same output spelled otherwise (tx:1 for tx:net_tap0): that instance, named */
+	for (k = 0; args != NULL && e->args_same_probed != NULL && k < app->n_inst; k++)
+		if (app->inst_engine[k] == e &&
+		    e->args_same_probed(app->cfg.engine_inst[k].args, args, place,
+					sizeof(place)))
+			return mcfan_err_set(msg, len, -ENOTSUP, "%s: %s:%s is no engine instance "
+					     "of this run, but output %u (%s:%s) sends out of %s: "
 					     "give it as this run has it, %s:%s", what, e->name,
 					     args, k, e->name, app->cfg.engine_inst[k].args, place,
 					     e->name, app->cfg.engine_inst[k].args);

@@ -245,6 +245,20 @@ struct mcfan_engine {
 	 *   0, or -ENODEV (no such probed port) or -EINVAL (err filled).
 	 */
 	int (*args_check_probed)(const char *args, char *err, size_t err_len);
+	/**
+	 * Whether ARGS a and b (different texts, both accepted by args_check and
+	 * args_check_probed) name the same output once the ports are probed (tx: one port,
+	 * given by id or by name, with the same rewrites and udp-csum): on the control side
+	 * after rte_eal_init() (control/engine.c: set engine and join ... engine name the
+	 * instance a text spelled otherwise means). Nothing allocated, nothing kept. NULL: only
+	 * the same text is the same output.
+	 *
+	 * @param what
+	 *   Receives where both send, for the message (when true is returned).
+	 * @return
+	 *   true if they are the same output.
+	 */
+	bool (*args_same_probed)(const char *a, const char *b, char *what, size_t what_len);
 };
 
 /**

@@ -298,6 +298,29 @@ tx_port_of(const struct tx_args *a, uint16_t *port, char *err, size_t len)
 	return 0;
 }
 
+/* ARGS a and b (both accepted) that send the same copies out of the same probed port: the
+ * port given once by id and once by name (tx:1, tx:net_tap0), a number written otherwise
+ * (dst-port=05001), udp-csum=auto given or not. */
+static bool
+tx_args_same_probed(const char *a, const char *b, char *what, size_t len)
+{
+	struct tx_args x, y;
+	uint16_t px, py;
+	char err[256], name[RTE_ETH_NAME_MAX_LEN];
+
+	if (tx_parse(a, &x, err, sizeof(err)) < 0 || tx_parse(b, &y, err, sizeof(err)) < 0 ||
+	    tx_port_find(x.port, &px) < 0 || tx_port_find(y.port, &py) < 0 || px != py ||
+	    x.csum != y.csum || x.rw_mac != y.rw_mac || x.rw_ip != y.rw_ip ||
+	    x.rw_port != y.rw_port ||
+	    (x.rw_mac && !rte_is_same_ether_addr(&x.mac, &y.mac)) ||
+	    (x.rw_ip && x.ip != y.ip) || (x.rw_port && x.udp_port != y.udp_port))
+		return false;
+	if (rte_eth_dev_get_name_by_port(px, name) != 0)
+		snprintf(name, sizeof(name), "?");
+	snprintf(what, len, "port %u (%s) with the same destination and udp-csum", px, name);
+	return true;
+}
+
 static int
 tx_args_check_probed(const char *args, char *err, size_t len)
 {
@@ -858,6 +881,7 @@ static const struct mcfan_engine engine_tx = {
 	.deliver = tx_deliver,
 	.args_check = tx_args_check,
 	.args_check_probed = tx_args_check_probed,
+	.args_same_probed = tx_args_same_probed,
 	.configure = tx_configure,
 	.release = tx_release,
 	.counters = tx_counters,
