@@ -277,6 +277,12 @@ BAD = [
     (b"join 239.9.9.5 engine", "error: join: give an engine after 'engine': join 239.9.9.5 "
      "engine NAME[:ARGS] (an engine instance of this run, or count; engines: count, readers, "
      "tx, pcap), e.g. join 239.9.9.5 engine count"),
+    # one fixed word may come next: quoted, not read as a description (before: "'foo' is not
+    # gaps", "'workers' is not engine")
+    (b"show feed foo", "error: show feed: 'foo' is not 'gaps', the only word that may come "
+     "next"),
+    (b"join 239.9.9.5 workers 1 workers 1", "error: join 239.9.9.5 workers 1: 'workers' is not "
+     "'engine', the only word that may come next"),
     (b"join 239.9.9.5 workers 1 engine", "error: join: give an engine after 'engine': join "
      "239.9.9.5 workers 1 engine NAME[:ARGS] (an engine instance of this run, or count; "
      "engines: count, readers, tx, pcap), e.g. join 239.9.9.5 workers 1 engine count"),

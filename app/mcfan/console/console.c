@@ -639,6 +639,12 @@ diagnose(struct mcfan_console *con, const char *line)
 			return;
 		}
 	}
+	if (n_next == 1 && next[0] != '<') {
+		/* one fixed word: quoted, so it does not read as a description ("is not gaps") */
+		mcfan_console_error(con, "%s: '%.*s' is not '%s', the only word that may come "
+				    "next", prefix, (int)w[best].len, w[best].p, next);
+		return;
+	}
 	mcfan_console_error(con, "%s: '%.*s' is not %s%s", prefix, (int)w[best].len, w[best].p,
 		  n_next > 1 ? "one of: " : "", next);
 }
