@@ -254,7 +254,7 @@ BAD = [
     # a command that may end where the bad word is, or go on with a word: both said
     # (before: "join 239.9.9.7 workers 1: 'extra' is not engine")
     (b"join 239.9.9.7 workers 1 extra", "error: join 239.9.9.7 workers 1: unexpected "
-     "'extra': the command ends here or goes on with engine (help join)"),
+     "'extra': the command ends here or goes on with 'engine' (help join)"),
     (b"set fanout all partition x", "(help set fanout all)"),
     (b"set burst 0", "set burst: 0 is out of range 1..512"),
     (b"set burst 513", "set burst: 513 is out of range 1..512"),
@@ -277,12 +277,12 @@ BAD = [
     (b"join 239.9.9.5 engine", "error: join: give an engine after 'engine': join 239.9.9.5 "
      "engine NAME[:ARGS] (an engine instance of this run, or count; engines: count, readers, "
      "tx, pcap), e.g. join 239.9.9.5 engine count"),
-    # one fixed word may come next: quoted, not read as a description (before: "'foo' is not
-    # gaps", "'workers' is not engine")
-    (b"show feed foo", "error: show feed: 'foo' is not 'gaps', the only word that may come "
-     "next"),
-    (b"join 239.9.9.5 workers 1 workers 1", "error: join 239.9.9.5 workers 1: 'workers' is not "
-     "'engine', the only word that may come next"),
+    # one fixed word may come next, where the command may also end: quoted, not read as a
+    # description (before: "'foo' is not gaps", "'workers' is not engine")
+    (b"show feed foo", "error: show feed: unexpected 'foo': the command ends here or goes on "
+     "with 'gaps' (help show feed)"),
+    (b"join 239.9.9.5 workers 1 workers 1", "error: join 239.9.9.5 workers 1: unexpected "
+     "'workers': the command ends here or goes on with 'engine' (help join)"),
     (b"join 239.9.9.5 workers 1 engine", "error: join: give an engine after 'engine': join "
      "239.9.9.5 workers 1 engine NAME[:ARGS] (an engine instance of this run, or count; "
      "engines: count, readers, tx, pcap), e.g. join 239.9.9.5 workers 1 engine count"),

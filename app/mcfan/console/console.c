@@ -625,8 +625,8 @@ diagnose(struct mcfan_console *con, const char *line)
 		 * both said (an argument that does not parse keeps "is not" below) */
 		help_words(&con->insts[i], w, best, hint, sizeof(hint));
 		mcfan_console_error(con, "%s: unexpected '%.*s': the command ends here or goes "
-				    "on with %s%s (help %s)", prefix, (int)w[best].len, w[best].p,
-				    n_next > 1 ? "one of: " : "", next, hint);
+				    "on with %s%s%s (help %s)", prefix, (int)w[best].len, w[best].p,
+				    n_next > 1 ? "one of: " : "'", next, n_next > 1 ? "" : "'", hint);
 		return;
 	}
 	if (n_args == 1 && n_next == 1 && kind == CONSOLE_ARG_GROUPS) {
