@@ -75,12 +75,29 @@ cfg_uncomment(char *p)
  * CFG_VALUE_LEN - 1 characters without a word) can change what a line means. Every line
  * must be blank, a comment (starting with ';' or '#'; a ';' or '#' after a blank later in a
  * line starts a comment too, one inside a value is the value's), "[mcfan]" or another known section's header (a comment may follow it likewise), or "key = value"; no key
- * before a section, no key twice in a section. lines[i], names[i] and sects[i] receive the
- * line, the name and the section of the i-th key; *n_out the number of keys.
+ * before a section, no key twice in a section but those of keys->repeatable. lines[i],
+ * names[i], values[i] and sects[i] receive the line, the name, the value and the section of
+ * the i-th key; *n_out the number of keys.
  */
+/* Is key of section one that keys->repeatable lets come on several lines? */
+static bool
+cfg_repeatable(const struct mcfan_cfg_keys *keys, const char *section, const char *key)
+{
+	size_t sl = strlen(section);
+	unsigned int i;
+
+	for (i = 0; keys->repeatable != NULL && keys->repeatable[i] != NULL; i++) {
+		if (strncmp(keys->repeatable[i], section, sl) == 0 &&
+		    keys->repeatable[i][sl] == '/' && strcmp(keys->repeatable[i] + sl + 1, key) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int
 cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *lines,
-	 char (*names)[CFG_NAME_LEN], const char **sects, unsigned int *n_out,
+	 char (*names)[CFG_NAME_LEN], char (*values)[CFG_VALUE_LEN], const char **sects,
+	 unsigned int *n_out,
 	 unsigned int max_keys, const struct mcfan_cfg_keys *keys)
 {
 	char line[CFG_LINE_MAX];
@@ -180,7 +197,7 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 				"section: put it under [%s]\n", path, no, key, CFG_SECTION);
 			return -EINVAL;
 		}
-		for (i = 0; i < n_keys; i++) {
+		for (i = 0; i < n_keys && !cfg_repeatable(keys, cur, key); i++) {
 			if (sects[i] != cur || strcmp(names[i], key) != 0)
 				continue;
 			/* a repeatable option with a section of its rows (seq, group-engine):
@@ -198,9 +215,12 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 				no, max_keys);
 			return -EINVAL;
 		}
-		if (rte_cfgfile_add_entry(file, cur, key, value) < 0)
+		/* values[] has every line's; the rte_cfgfile keeps a repeatable key once */
+		if (!rte_cfgfile_has_entry(file, cur, key) &&
+		    rte_cfgfile_add_entry(file, cur, key, value) < 0)
 			return -ENOMEM;
 		snprintf(names[n_keys], CFG_NAME_LEN, "%s", key);
+		snprintf(values[n_keys], CFG_VALUE_LEN, "%s", value);
 		sects[n_keys] = cur;
 		lines[n_keys++] = no;
 	}
@@ -213,6 +233,7 @@ mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *k
 {
 	unsigned int lines[CFG_KEYS_MAX], n_keys = 0, i;
 	static char names[CFG_KEYS_MAX][CFG_NAME_LEN]; /* main thread, once */
+	static char values[CFG_KEYS_MAX][CFG_VALUE_LEN]; /* a repeatable key's lines apart */
 	const char *sects[CFG_KEYS_MAX], *value;
 	enum mcfan_cfg_key_kind kind;
 	struct rte_cfgfile *file;
@@ -224,17 +245,13 @@ mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *k
 		fprintf(stderr, "mcfan: config file '%s': out of memory\n", path);
 		return -ENOMEM;
 	}
-	ret = cfg_read(path, f, file, lines, names, sects, &n_keys, CFG_KEYS_MAX, keys);
+	ret = cfg_read(path, f, file, lines, names, values, sects, &n_keys, CFG_KEYS_MAX, keys);
 	if (ret == -ENOMEM)
 		fprintf(stderr, "mcfan: config file '%s': out of memory\n", path);
 	if (ret < 0)
 		goto close;
 	for (i = 0; i < n_keys; i++) {
-		value = rte_cfgfile_get_entry(file, sects[i], names[i]);
-		if (value == NULL) {
-			ret = -EINVAL;
-			goto close;
-		}
+		value = values[i]; /* not by name: a repeatable key has one a line */
 		if (strcmp(sects[i], CFG_SECTION) != 0) {
 			ret = keys->apply_section(keys->arg, sects[i], names[i], value,
 						  lines[i], err, sizeof(err));

@@ -71,6 +71,10 @@ struct mcfan_cfg_keys {
 	 */
 	int (*apply_section)(void *arg, const char *section, const char *key, const char *value,
 			     unsigned int line, char *err, size_t len);
+	/** Keys of sections that may be given on several lines of their section, each line
+	 * handed to apply_section in turn (a list, such as pair of [seq]), as "SECTION/KEY",
+	 * ending in NULL; NULL: none. Every other key is refused the second time. */
+	const char *const *repeatable;
 };
 
 /**
@@ -81,7 +85,7 @@ struct mcfan_cfg_keys {
  * is neither [mcfan] nor one of keys->sections, or one of them a second time; a line that is not
  * "key = value" (with a hint for a flag); an empty key or one of CFG_NAME_LEN characters or more;
  * an empty value or one of CFG_VALUE_LEN characters or more; a key before any section; a key given
- * twice in one section; more than 64 keys; an unknown key; a command-line-only key in [mcfan]; a
+ * twice in one section (but one of keys->repeatable); more than 64 keys; an unknown key; a command-line-only key in [mcfan]; a
  * value keys->apply or keys->apply_section refuses. A line that starts with '[' but holds '=' is a
  * key (an IPv6 group, "[ff3e::1]:5000 = rtp"). Keys are handed over in the file's order. A UTF-8
  * byte order mark first is skipped.

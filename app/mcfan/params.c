@@ -1431,11 +1431,13 @@ static int
 load_config(struct mcfan_config *cfg, bool from_cli[])
 {
 	static const char *const sections[] = { "seq", "group-engine", NULL };
+	static const char *const repeatable[] = { "seq/pair", NULL }; /* a pair a line */
 	const char *path = cfg->config_file;
 	struct cfg_apply_ctx ctx = { .cfg = cfg, .from_cli = from_cli };
 	const struct mcfan_cfg_keys keys = {
 		.kind = cfg_key_kind, .apply = cfg_key_apply, .arg = &ctx,
 		.sections = sections, .apply_section = cfg_section_apply,
+		.repeatable = repeatable,
 	};
 	FILE *f;
 	int ret;

@@ -545,15 +545,17 @@ def test_seq_unjoined():
 # ---- the config file's [seq] section ----
 
 SEQ_INI = f"""[mcfan]
-groups = 239.9.9.1-3:{PORT},239.9.9.11-12:{PORT}
+groups = 239.9.9.1-3:{PORT},239.9.9.11-14:{PORT}
 seq = 239.9.9.3:{PORT}=0:4:be   ; the old key in [mcfan] still works
 
 [seq]
-; GROUPS = KIND, and the A/B pairs
+; GROUPS = KIND, and the A/B pairs, one a line (before: a second pair line was refused,
+; "key 'pair' is given twice", and one line holds 255 characters: 8 IPv4 pairs)
 239.9.9.1:{PORT} = iperf2
-239.9.9.11-12:{PORT} = iperf2
+239.9.9.11-14:{PORT} = iperf2
 239.9.9.2:{PORT} = rtp
 pair = 239.9.9.11:{PORT},239.9.9.12:{PORT}
+pair = 239.9.9.13:{PORT},239.9.9.14:{PORT}
 """
 
 
@@ -587,9 +589,12 @@ def test_seq_config():
         expect("[mcfan] seq", feed_of(rep, "239.9.9.3"),
                {"kind": "0:4:be", "expected": 10, "received": 9, "lost": 1})
         pairs = rep.get("feed_pairs") or []
-        if t.check(len(pairs) == 1, f"[seq] pair: one pair in the report ({pairs})"):
+        if t.check(len(pairs) == 2, f"[seq] pair: two pair lines, two pairs ({pairs})"):
             t.check_eq([ln["group"] for ln in pairs[0]["lines"]],
                        [f"239.9.9.11:{PORT}", f"239.9.9.12:{PORT}"], "[seq] pair: lines A and B")
+            t.check_eq([ln["group"] for ln in pairs[1]["lines"]],
+                       [f"239.9.9.13:{PORT}", f"239.9.9.14:{PORT}"],
+                       "[seq] second pair line: lines A and B")
             t.check_eq(pairs[0]["merged"]["lost"], len(AB_HOLES[0] & AB_HOLES[1]),
                        "[seq] pair: gaps = the intersection")
     os.unlink(ini)
@@ -619,6 +624,12 @@ def test_seq_config():
             (f"[mcfan]\n[seq]\npair = 239.9.9.1:{PORT}\n", 3, ["is not two groups"]),
             ("[mcfan]\n[seq]\n[seq]\n", 3, ["second section"]),
             (f"[seq]\n239.9.9.1:{PORT} = rtp\n239.9.9.1:{PORT} = rtp\n", 3, ["twice"]),
+            # pair lines add up; one group in two of them is refused at its line
+            (f"[mcfan]\ngroups = 239.9.9.1-3:{PORT}\n[seq]\n239.9.9.1-3:{PORT} = iperf2\n"
+             f"pair = 239.9.9.1:{PORT},239.9.9.2:{PORT}\n"
+             f"pair = 239.9.9.3:{PORT},239.9.9.1:{PORT}\n", 6,
+             [f"line 6: key 'pair' in [seq]: --seq-pair 239.9.9.3:{PORT},239.9.9.1:{PORT}: "
+              f"group 239.9.9.1:{PORT} is a line of the pair"]),
             # the pair checks run after the file is read: they name its line all the same
             (f"[mcfan]\ngroups = 239.9.9.1-3:{PORT}\n[seq]\n239.9.9.1-2:{PORT} = iperf2\n"
              f"pair = 239.9.9.1:{PORT},239.9.9.7:{PORT}\n", 5,
