@@ -810,6 +810,21 @@ def test_bad_input():
                          extra=["--vdev", "net_null0"])
         t.check_refused(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
                               "--worker-engine", val], msg, f"{tag} {val}")
+    # a DIR with a ',' is split there: the refusal says so (before: only "'D/cap' is not a
+    # directory", or "'b' is not KEY=VALUE" when D/cap exists too)
+    comma, cap = os.path.join(TMP, "cap,b"), os.path.join(TMP, "cap")
+    os.makedirs(comma, exist_ok=True)
+    hint = (f" ('{comma}' is a directory, but the arguments are split at every ',': give a "
+            "DIR without a ',', e.g. a symlink to it)")
+    for i, msg in enumerate((f"pcap: '{cap}' is not a directory{hint}",
+                             f"pcap: 'b' is not KEY=VALUE (keys: rotate-mb, rotate-s){hint}")):
+        if i == 1:
+            os.makedirs(cap, exist_ok=True)
+        t.check_refused(t.eal_args(f"dlvbadcomma{i}", extra=["--vdev", "net_null0"]),
+                        ["--groups", "239.9.9.1", "--duration", "0.2", "--worker-engine",
+                         f"pcap:{comma},rotate-s=1"], msg, f"{tag} pcap:{comma} ({i})")
+    os.rmdir(cap)
+    os.rmdir(comma)
     # in the config file: the same check, file and line named
     t.check_refused_config("dlvbadcfg", TMP,
                            "[mcfan]\ngroups = 239.9.9.1\nworker-engine = tx:0,dst-port=0\n",

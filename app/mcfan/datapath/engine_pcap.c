@@ -69,6 +69,40 @@ probe_file(const char *dir, char *err, size_t len)
 	return 0;
 }
 
+/* The arguments are split at every ',', a DIR's too: the length of the shortest prefix of
+ * args longer than its first argument that ends at a ',' (or at the end) and names a
+ * directory, or 0. */
+static size_t
+comma_dir_len(const char *args)
+{
+	char path[MCFAN_ENGINE_ARGS_MAX + 1];
+	const char *c = strchr(args, ','), *next;
+	struct stat st;
+	size_t n;
+
+	while (c != NULL) {
+		next = strchr(c + 1, ',');
+		n = next != NULL ? (size_t)(next - args) : strlen(args);
+		snprintf(path, sizeof(path), "%.*s", (int)n, args);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return n;
+		c = next;
+	}
+	return 0;
+}
+
+/* err += what comma_dir_len() found, if anything */
+static void
+comma_dir_hint(const char *args, char *err, size_t len)
+{
+	size_t n = comma_dir_len(args), used = strlen(err);
+
+	if (n != 0 && used < len)
+		snprintf(err + used, len - used, " ('%.*s' is a directory, but the arguments are "
+			 "split at every ',': give a DIR without a ',', e.g. a symlink to it)",
+			 (int)n, args);
+}
+
 static int
 pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
 {
@@ -87,6 +121,7 @@ pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
 		return n;
 	if (stat(tok[0], &st) != 0 || !S_ISDIR(st.st_mode)) {
 		snprintf(err, len, "'%s' is not a directory", tok[0]);
+		comma_dir_hint(args, err, len);
 		return -EINVAL;
 	}
 	if (access(tok[0], W_OK | X_OK) != 0) {
@@ -103,6 +138,7 @@ pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
 		if (val == NULL) {
 			snprintf(err, len, "'%s' is not KEY=VALUE (keys: rotate-mb, rotate-s)",
 				 tok[i]);
+			comma_dir_hint(args, err, len);
 			return -EINVAL;
 		}
 		*val++ = '\0';
