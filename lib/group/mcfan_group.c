@@ -159,6 +159,13 @@ parse_ipv4_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	unsigned long v;
 	unsigned int i, n;
 
+	if (colon != NULL && strchr(colon + 1, ':') != NULL &&
+	    memchr(s, '.', (size_t)(colon - s)) != NULL) {
+		/* 239.9.9.1:3999:4000: an IPv4 group with two ports, not IPv6 */
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "group '%s': one ':PORT' after an IPv4 group (one UDP port "
+				     "a group, e.g. 239.9.9.1-10:3999)", item);
+	}
 	if (colon != NULL && strchr(colon + 1, ':') != NULL) {
 		return mcfan_err_set(err, err_len, -EINVAL,
 				     "group '%s': an IPv6 group goes in brackets, e.g. "

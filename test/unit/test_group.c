@@ -349,6 +349,15 @@ test_parse_bad(void)
 	/* one group asked for (telemetry's /mcfan/groups,GROUP), a range given: says so */
 	expect_bad(false, "239.1.0.1-3", 1, -E2BIG, "names 3 groups: give one group");
 
+	/* two ports after an IPv4 group: not the IPv6 bracket hint (before: "an IPv6 group
+	 * goes in brackets"); a bare IPv6 group keeps it */
+	expect_bad(false, "239.9.9.1:3999:4000", KEYS_MAX, -EINVAL,
+		   "one ':PORT' after an IPv4 group");
+	expect_bad(true, "239.9.9.1-10:3999:4000", KEYS_MAX, -EINVAL,
+		   "one ':PORT' after an IPv4 group");
+	expect_bad(false, "239.9.9.1::3999", KEYS_MAX, -EINVAL, "one ':PORT' after an IPv4 group");
+	expect_bad(false, "ff3e::1:5000", KEYS_MAX, -EINVAL, "an IPv6 group goes in brackets");
+	expect_bad(false, "::ffff:239.9.9.1", KEYS_MAX, -EINVAL, "an IPv6 group goes in brackets");
 }
 
 /* ---- formatting ---- */
