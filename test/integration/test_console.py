@@ -242,6 +242,8 @@ BAD = [
     (b"show foo", "show: 'foo' is not one of:"),
     (b"show msacc abc", "'abc' is not one of: <lcore> (a decimal number), types"),
     (b"show msacc 99", "lcore 99 is not used by mcfan"),
+    (b"set seq 239.9.9.1:3999 none", "'none' is not a sequence kind: iperf2, rtp, mpegts, "
+     "moldudp64, OFFSET:WIDTH:be|le or off"),
     (b"show port stats 7", "port 7 is not used by mcfan"),
     (b"show port xstats", "show port xstats: missing <port>"),
     (b"show counters now", "unexpected 'now' after the command (help show counters)"),
@@ -343,7 +345,7 @@ def test_bad_input(tmp):
                         t.ipv4("198.18.0.1", GROUPS4[0], 17, t.udp(1, PORT, b"m" * 18)))] * 4)
     e = eal("console-bad", pcap=pcap)
     good = [b"set burst 08", b"show config", b"set burst 32", b"show groups",
-            b"show counters", b"quit"]
+            b"show counters", b"help set seq", b"quit"]
     data = b"\n".join([line for line, _ in BAD] + good) + b"\n"
     fd, path = tempfile.mkstemp(prefix="mcfan-bad-", dir=tmp)
     os.write(fd, data)
@@ -365,6 +367,11 @@ def test_bad_input(tmp):
                 f"bad input {line[:40]!r}: one error line with {want!r}, got {lines!r}")
     res = {cmd: lines for cmd, lines in b[len(BAD):]}
     t.check_eq(res.get("set burst 08"), ["burst 8 (was 32)"], "bad input: 08 is eight")
+    # the word that removes an extractor is off (before: "... or none (off)", and set seq
+    # GROUPS none is refused: "'none' is not a sequence kind")
+    hs = "\n".join(res.get("help set seq", []))
+    t.check("or off (no extractor)" in hs and "none" not in hs,
+            f"help set seq names the word off: {hs!r}")
     cfg = "\n".join(res.get("show config", []))
     t.check("burst:         8 " in cfg, "bad input: show config shows burst 8")
     t.check("rx lcores:     1 (running)" in cfg and "msacc:         on" in cfg,

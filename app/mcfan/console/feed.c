@@ -34,7 +34,7 @@ cmd_set_seq(struct mcfan_console *con, const struct mcfan_console_args *a)
 
 MCFAN_CONSOLE_COMMAND(set_seq, 450, "set seq <groups> <kind>", cmd_set_seq,
 		      "give joined groups a sequence extractor (iperf2, rtp[:HZ], mpegts, "
-		      "moldudp64, OFFSET:WIDTH:be|le) or none (off); counters from zero",
+		      "moldudp64, OFFSET:WIDTH:be|le) or off (no extractor); counters from zero",
 		      "set seq 239.9.9.1-10:3999 iperf2");
 
 /* set pair <A,B> */
