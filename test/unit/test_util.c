@@ -15,6 +15,7 @@
 #include "bits.h"
 #include "mcfan_group.h"
 #include "mcfan_parse.h"
+#include "mcfan_tsclock.h"
 #include "mcfan_txstall.h"
 #include "unit.h"
 
@@ -323,6 +324,53 @@ test_opt_value(void)
 	i = 1;
 	CHECK(mcfan_opt_value(argc, argv, &i, "--vdev") == NULL, "another option");
 }
+/* The pcap writer's TSC-to-wall-clock conversion (mcfan_tsclock.h): a TSC that runs 1 ppm
+ * slow against CLOCK_REALTIME over an hour, the writer's loop every 100 ms. */
+static int64_t
+tsclock_err(const struct mcfan_tsclock *c, uint64_t tsc, uint64_t wall)
+{
+	return (int64_t)(mcfan_tsclock_ns(c, tsc) - wall);
+}
+
+static void
+test_tsclock(void)
+{
+	const uint64_t hz = 1000000000ull, t0 = 5000000000ull, w0 = 1700000000ull * hz;
+	struct mcfan_tsclock once = { .hz = hz }, synced = { .hz = hz };
+	uint64_t tsc, wall, syncs = 0;
+	int64_t e, worst = 0;
+
+	/* wall(tsc) = w0 + (tsc - t0) * 1.000001 */
+#define WALL(t) (w0 + ((t) - t0) + ((t) - t0) / 1000000u)
+	mcfan_tsclock_sync(&once, t0, w0);
+	mcfan_tsclock_sync(&synced, t0, w0);
+	CHECK(!mcfan_tsclock_due(&synced, t0 + hz - 1), "tsclock: due before a second");
+	CHECK(mcfan_tsclock_due(&synced, t0 + hz), "tsclock: not due after a second");
+	for (tsc = t0 + hz / 10; tsc <= t0 + 3600 * hz; tsc += hz / 10) {
+		if (mcfan_tsclock_due(&synced, tsc)) {
+			mcfan_tsclock_sync(&synced, tsc, WALL(tsc));
+			syncs++;
+		}
+		/* a copy received 50 ms before, converted now (it waited in the ring) */
+		wall = WALL(tsc - hz / 20);
+		e = tsclock_err(&synced, tsc - hz / 20, wall);
+		if ((e < 0 ? -e : e) > worst)
+			worst = e < 0 ? -e : e;
+	}
+	CHECK(syncs == 3600, "tsclock: %" PRIu64 " syncs in an hour, expected 3600", syncs);
+	/* 1 ppm of one second and a bit: within 2 us all hour long */
+	CHECK(worst <= 2000, "tsclock: synced every second, off by %" PRId64 " ns", worst);
+	/* one pair at start, as before: 3.6 ms behind after the hour */
+	e = tsclock_err(&once, t0 + 3600 * hz, WALL(t0 + 3600 * hz));
+	CHECK(e < -3500000 && e > -3700000, "tsclock: one pair at start: off by %" PRId64, e);
+	/* before the sync: earlier, not the sync's own time */
+	CHECK(mcfan_tsclock_ns(&synced, synced.tsc - hz) == synced.ns - hz,
+	      "tsclock: a TSC a second before the sync");
+	CHECK(mcfan_tsclock_ns(&synced, 0) == synced.ns - (synced.tsc / hz) * hz -
+	      (synced.tsc % hz), "tsclock: TSC 0");
+#undef WALL
+}
+
 
 int
 main(void)
@@ -334,5 +382,6 @@ main(void)
 	test_err_set();
 	test_bits();
 	test_txstall();
+	test_tsclock();
 	return unit_summary("util");
 }
