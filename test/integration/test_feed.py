@@ -35,6 +35,7 @@ else ran) without root or `ip netns`.
 """
 
 import atexit
+import datetime
 import json
 import os
 import re
@@ -210,6 +211,7 @@ def test_rtp():
     script = os.path.join(d, "console.txt")
     with open(script, "w") as f:
         f.write(CONSOLE_SCRIPT)
+    t0 = time.time()
     rep, out = run_pcap("rtp", fr, ["--groups", f"239.9.9.1:{PORT}",
                                     "--seq", f"239.9.9.1:{PORT},239.9.9.5:{PORT}=rtp",
                                     "--cmdline-file", script])
@@ -228,10 +230,17 @@ def test_rtp():
                    "rtp: expected, received, lost, late, pending, reordered, duplicates, "
                    "resets")
         t.check_eq(gaps, 3, "rtp: gap events (65530, 5-7, the swap at 40)")
-    gl = re.findall(r"^\s+0\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+$", out, re.M)
-    t.check_eq([tuple(map(int, g)) for g in gl],
+    t1 = time.time()
+    gl = re.findall(r"^\s+0\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+(\S+)$", out, re.M)
+    t.check_eq([tuple(map(int, g[:3])) for g in gl],
                [(65530, 65530, 1), (65536 + 5, 65536 + 7, 3), (65536 + 40, 65536 + 40, 0)],
                "console: show feed gaps: first, last (extended), lost, oldest first")
+    # each event's time in UTC, the pcap files' clock (before: only time_ns, the RX TSC in
+    # ns, whose zero is not the epoch: a gap could not be found in a recording)
+    utc = [datetime.datetime.strptime(g[3][:26], "%Y-%m-%dT%H:%M:%S.%f").replace(
+        tzinfo=datetime.timezone.utc).timestamp() for g in gl if g[3].endswith("Z")]
+    t.check(len(utc) == 3 and all(t0 <= u <= t1 for u in utc) and utc == sorted(utc),
+            f"console: show feed gaps: utc within the run ({t0:.3f}..{t1:.3f}): {gl}")
     t.check("set seq: 'rtpx' is not a sequence kind" in out, "console: a bad kind is named")
     # the kind word is <kind>, not an idle <policy> with a backoff:short example; a kind in
     # capitals reaches the kind's own parser (before: "missing <policy> (a name, e.g.
@@ -838,7 +847,7 @@ def test_clear():
                               w["pending"], w["reordered"], w["duplicates"])
                           for g, w in want.items()},
                    f"clear: {what}: expected, received, lost, late, pending, reordered, dups")
-    gaps = re.findall(r"^\s+0\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+$", out[:cut], re.M)
+    gaps = re.findall(r"^\s+0\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\S+Z$", out[:cut], re.M)
     t.check_eq(gaps, [("3500", "3501", "2")], "clear: show feed gaps: the gap since the clear")
     t.check(re.search(r"239\.9\.9\.1:3999 \(iperf2\): 1 gap event, the last 1 shown",
                       out) is not None, "clear: show feed gaps: 1 gap event since the clear")
@@ -852,6 +861,9 @@ def test_clear():
         t.check_eq(list(zip(tel_one.get("gap_first", []), tel_one.get("gap_last", []),
                             tel_one.get("gap_lost", []))), [(3500, 3501, 2)],
                    "clear: /mcfan/feed,GROUP gap log: the gap since the clear")
+        ep = tel_one.get("gap_epoch_ns", [])
+        t.check(len(ep) == 1 and abs(ep[0] / 1e9 - time.time()) < 120,
+                f"clear: /mcfan/feed,GROUP gap_epoch_ns is this run's UTC time: {ep}")
 
 
 # ---- bad input ----

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <rte_common.h>
 
@@ -99,13 +100,29 @@ MCFAN_CONSOLE_COMMAND(show_feed, 260, "show feed", cmd_show_feed,
 		      "feed quality per group with a sequence extractor, and A/B pairs",
 		      "show feed");
 
+#define UTC_TEXT_MAX 40
+
+/* ns since the epoch as 2026-12-06T03:28:55.123456789Z */
+static const char *
+utc_text(uint64_t ns, char *buf, size_t len)
+{
+	time_t s = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+	size_t n;
+
+	if (gmtime_r(&s, &tm) == NULL || (n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm)) == 0)
+		return "-";
+	snprintf(buf + n, len - n, ".%09" PRIu64 "Z", (uint64_t)(ns % 1000000000ull));
+	return buf;
+}
+
 static int
 cmd_show_feed_gaps(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
 	struct mcfan_app *app = mcfan_console_app(con);
 	struct mcfan_feed_gap log[MCFAN_FEED_GAP_LOG];
 	struct mcfan_feed_view v;
-	char msg[MCFAN_CTL_MSG_MAX], text[MCFAN_GROUP_STR_MAX];
+	char msg[MCFAN_CTL_MSG_MAX], text[MCFAN_GROUP_STR_MAX], utc[UTC_TEXT_MAX];
 	int n, i;
 
 	n = mcfan_feed_gaps_read(app, "show feed gaps", a->groups, &v, log, RTE_DIM(log), msg,
@@ -113,10 +130,12 @@ cmd_show_feed_gaps(struct mcfan_console *con, const struct mcfan_console_args *a
 	if (n < 0)
 		return mcfan_console_result(con, n, msg);
 	mcfan_group_format(&v.key, text, sizeof(text));
-	printf("  %6s %20s %20s %8s %16s\n", "stream", "first", "last", "lost", "time_ns");
+	printf("  %6s %20s %20s %8s %16s  %s\n", "stream", "first", "last", "lost", "time_ns",
+	       "utc (the pcap files' clock)");
 	for (i = 0; i < n; i++)
-		printf("  %6u %20" PRIu64 " %20" PRIu64 " %8" PRIu64 " %16" PRIu64 "\n",
-		       log[i].stream, log[i].first, log[i].last, log[i].lost, log[i].t_ns);
+		printf("  %6u %20" PRIu64 " %20" PRIu64 " %8" PRIu64 " %16" PRIu64 "  %s\n",
+		       log[i].stream, log[i].first, log[i].last, log[i].lost, log[i].t_ns,
+		       utc_text(mcfan_feed_epoch_ns(app, log[i].t_ns), utc, sizeof(utc)));
 	printf("%s (%s): %" PRIu64 " gap event%s, the last %d shown\n", text, v.kind,
 	       v.c.gap_log_total, v.c.gap_log_total == 1 ? "" : "s", n);
 	return 0;

@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -1051,6 +1052,20 @@ mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const char *
 	if (n < 0)
 		return no_feed(app, what, &k[0], msg, len);
 	return n;
+}
+
+uint64_t
+mcfan_feed_epoch_ns(const struct mcfan_app *app, uint64_t t_ns)
+{
+	uint64_t now_ns, real_ns;
+	struct timespec now;
+
+	/* the workers' clock (datapath/feed.c): RX TSC times mcfan_lat_ns_mult() */
+	clock_gettime(CLOCK_REALTIME, &now);
+	now_ns = (uint64_t)(((unsigned __int128)rte_rdtsc() *
+			     mcfan_lat_ns_mult(app->tsc_hz)) >> MCFAN_LAT_MULT_SHIFT);
+	real_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	return t_ns <= now_ns ? real_ns - (now_ns - t_ns) : real_ns + (t_ns - now_ns);
 }
 
 unsigned int

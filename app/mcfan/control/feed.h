@@ -194,6 +194,19 @@ int mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const ch
 			 unsigned int max, char *msg, size_t len);
 
 /**
+ * The wall-clock time of a feed time (a gap event's t_ns: the workers' RX TSC in ns, whose
+ * zero is not the epoch), from the TSC and CLOCK_REALTIME read now. Any control thread.
+ *
+ * @param app
+ *   The app (its tsc_hz).
+ * @param t_ns
+ *   A time of the feed tracker's clock, ns.
+ * @return
+ *   ns since the epoch (UTC).
+ */
+uint64_t mcfan_feed_epoch_ns(const struct mcfan_app *app, uint64_t t_ns);
+
+/**
  * The one-line warning for a group whose kind does not match its stream
  * (mcfan_feed_kind_suspect()): "warning: GROUP: N of M datagrams did not parse as KIND
  * (malformed): is its --seq kind right?". The console, the report and the control side's log

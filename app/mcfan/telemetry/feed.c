@@ -37,7 +37,7 @@ tel_feed_group(struct mcfan_app *app, const char *cmd, const char *params,
 	static const struct mcfan_tel_col cols[] = {
 		{"gap_first", RTE_TEL_U64_VAL}, {"gap_last", RTE_TEL_U64_VAL},
 		{"gap_lost", RTE_TEL_U64_VAL}, {"gap_time_ns", RTE_TEL_U64_VAL},
-		{"gap_stream", RTE_TEL_U64_VAL},
+		{"gap_stream", RTE_TEL_U64_VAL}, {"gap_epoch_ns", RTE_TEL_U64_VAL},
 	};
 	struct mcfan_feed_gap log[MCFAN_FEED_GAP_LOG];
 	struct rte_tel_data *c[RTE_DIM(cols)];
@@ -79,6 +79,7 @@ tel_feed_group(struct mcfan_app *app, const char *cmd, const char *params,
 		rte_tel_data_add_array_u64(c[2], log[i].lost);
 		rte_tel_data_add_array_u64(c[3], log[i].t_ns);
 		rte_tel_data_add_array_u64(c[4], log[i].stream);
+		rte_tel_data_add_array_u64(c[5], mcfan_feed_epoch_ns(app, log[i].t_ns));
 	}
 	return mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
 }
