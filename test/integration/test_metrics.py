@@ -739,8 +739,10 @@ def max_groups_run(tmp):
     # group 1 carries a 4-byte big-endian sequence number: 1..20 with 5 last (its 20 frames;
     # with --seq-window 4, 5 is lost when 9 comes and late at the end)
     seqs = [s for s in range(1, 21) if s != 5] + [5]
+    per_group[0] += 1   # and first a datagram of 2 bytes: malformed for 0:4:be
     for i, n in enumerate(per_group):
         if i == 0:
+            frames += [t.udp4_frame("239.9.9.1", 3999, b"xy")]
             frames += [t.udp4_frame("239.9.9.1", 3999, struct.pack(">I", s) + b"x" * 14)
                        for s in seqs]
         else:
@@ -799,7 +801,9 @@ def max_groups_run(tmp):
                            ("mcfan_feed_received_total", 20.0), ("mcfan_feed_lost_total", 1.0),
                            ("mcfan_feed_duplicates_total", 0.0),
                            ("mcfan_feed_reordered_total", 0.0), ("mcfan_feed_late_total", 1.0),
-                           ("mcfan_feed_pending", 0.0)):
+                           ("mcfan_feed_pending", 0.0),
+                           # (before: no series; show feed and /mcfan/feed had it)
+                           ("mcfan_feed_malformed_total", 1.0)):
             t.check_eq(by_label(fsmp, name, "group"), {"239.9.9.1:3999": want},
                        f"feed: {name} of the one group with --seq")
         p = subprocess.run(["promtool", "check", "metrics"], input=fbody, capture_output=True,

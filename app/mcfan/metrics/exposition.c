@@ -517,6 +517,8 @@ put_feed(struct expo *e, struct mcfan_app *app)
 		 offsetof(struct mcfan_feed_counters, resets)},
 		{"mcfan_feed_sessions", "Session changes (RTP SSRC, MoldUDP64 session, new iperf2 "
 		 "test)", offsetof(struct mcfan_feed_counters, sessions)},
+		{"mcfan_feed_malformed", "Datagrams too short or not of the kind (not counted in "
+		 "the rest)", offsetof(struct mcfan_feed_counters, malformed)},
 	};
 	struct mcfan_feed_view *fv;
 	struct mcfan_feed_gone gone;
