@@ -947,6 +947,8 @@ show feed gaps 239.9.9.3:3999
 join 239.9.9.3:3999
 set pair 239.9.9.2:3999,239.9.9.3:3999
 set seq 239.9.9.2:3999 iperf2
+set seq 239.9.9.1:3999 rtp:48000
+set pair 239.9.9.1:3999,239.9.9.2:3999
 show feed
 """
 
@@ -1039,6 +1041,11 @@ def test_follow():
     t.check(f"seq iperf2 for 239.9.9.2:{PORT}: counters from zero, tracked by worker lcore 1; "
             f"pair 239.9.9.2:{PORT},239.9.9.3:{PORT} dissolved (set pair again)" in out,
             f"follow: set seq on a pair's line says the pair is dissolved\n{out[-2000:]}")
+    # lines of two kinds: both named, as --seq-pair names them (before: "set pair: A and B
+    # have different sequence kinds", which kinds not said)
+    t.check(f"error: set pair: line A 239.9.9.1:{PORT} is rtp:48000 and line B "
+            f"239.9.9.2:{PORT} is iperf2: both lines of a pair carry one kind (set seq)"
+            in out, f"follow: set pair of two kinds names them\n{out[-1500:]}")
     last = blocks[-1] if blocks else ""
     t.check("3 groups with a sequence extractor, 0 pairs" in last,
             f"follow: show feed after set seq: 0 pairs\n{last[:1500]}")

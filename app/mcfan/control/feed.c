@@ -680,6 +680,7 @@ set_pair_locked(struct mcfan_app *app, struct feed_ctl *c, const char *groups, c
 	struct mcfan_flow_key keys[MCFAN_MAX_GROUPS];
 	uint16_t ids[MCFAN_MAX_GROUPS], owners[MCFAN_MAX_GROUPS];
 	char a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX], kt[MCFAN_FEED_SPEC_STR_MAX + 1];
+	char kb[MCFAN_FEED_SPEC_STR_MAX + 1];
 	struct feed_slot *sa, *sb;
 	struct mcfan_feed_arb *arb;
 	unsigned int p, l;
@@ -698,9 +699,14 @@ set_pair_locked(struct mcfan_app *app, struct feed_ctl *c, const char *groups, c
 	if (!sa->used || !sb->used)
 		return mcfan_err_set(msg, len, -EINVAL, "set pair: group %s has no sequence "
 				     "extractor (set seq first)", !sa->used ? a : b);
-	if (memcmp(&sa->spec, &sb->spec, sizeof(sa->spec)) != 0)
-		return mcfan_err_set(msg, len, -EINVAL, "set pair: %s and %s have different "
-				     "sequence kinds", a, b);
+	if (memcmp(&sa->spec, &sb->spec, sizeof(sa->spec)) != 0) {
+		/* the kinds named, as --seq-pair names them (rtp and rtp:48000 differ too) */
+		mcfan_feed_spec_format(&sa->spec, kt, sizeof(kt));
+		mcfan_feed_spec_format(&sb->spec, kb, sizeof(kb));
+		return mcfan_err_set(msg, len, -EINVAL, "set pair: line A %s is %s and line B %s "
+				     "is %s: both lines of a pair carry one kind (set seq)", a, kt,
+				     b, kb);
+	}
 	if (sa->spec.kind == MCFAN_FEED_MPEGTS)
 		return mcfan_err_set(msg, len, -EINVAL, "set pair: mpegts has no sequence space "
 				     "across PIDs to arbitrate");
