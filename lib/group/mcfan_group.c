@@ -117,6 +117,11 @@ parse_ipv6_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 				     "group '%s': IPv6 address needs a closing ']'", item);
 	}
 	*close = '\0';
+	if (inet_pton(AF_INET6, s + 1, &a) != 1 && strchr(s + 1, '-') != NULL) {
+		return mcfan_err_set(err, err_len, -EINVAL, "group '%s': an IPv6 group is one "
+				     "address (ranges are IPv4 only): give each, comma-separated, "
+				     "e.g. [ff3e::1]:5000,[ff3e::2]:5000", item);
+	}
 	if (inet_pton(AF_INET6, s + 1, &a) != 1) {
 		return mcfan_err_set(err, err_len, -EINVAL, "group '%s': not a valid IPv6 address",
 				     item);

@@ -358,6 +358,12 @@ test_parse_bad(void)
 	expect_bad(false, "239.9.9.1::3999", KEYS_MAX, -EINVAL, "one ':PORT' after an IPv4 group");
 	expect_bad(false, "ff3e::1:5000", KEYS_MAX, -EINVAL, "an IPv6 group goes in brackets");
 	expect_bad(false, "::ffff:239.9.9.1", KEYS_MAX, -EINVAL, "an IPv6 group goes in brackets");
+	/* an IPv6 range: said so (before: "not a valid IPv6 address") */
+	expect_bad(false, "[ff3e::41:1-2]:5000", KEYS_MAX, -EINVAL,
+		   "an IPv6 group is one address (ranges are IPv4 only)");
+	expect_bad(true, "[ff3e::1]:5000,[ff3e::1-ff3e::9]", KEYS_MAX, -EINVAL,
+		   "an IPv6 group is one address (ranges are IPv4 only)");
+	expect_bad(false, "[ff3e::g1]:5000", KEYS_MAX, -EINVAL, "not a valid IPv6 address");
 }
 
 /* ---- formatting ---- */
