@@ -399,6 +399,12 @@ def test_pcap_time():
         for _, path in lst:
             rows, r = tshark_fields(path, ["frame.time_epoch", "ip.dst", "udp.payload"])
             t.check(r.returncode == 0, f"{tag} tshark reads {path}: {r.stderr[-300:]}")
+            # the section's comment names the group as --groups does (before: "group
+            # 239.9.9.1_3999", the file name's form; IPv6 "_ff3e__1__5000")
+            with open(path, "rb") as fh:
+                head = fh.read(256)
+            t.check(f", group {g}:{PORT}, file ".encode() in head,
+                    f"{tag} {path}: section comment names group {g}:{PORT}: {head!r}")
             ft = [float(x[0]) for x in rows]
             t.check(all(x[1] == g for x in rows), f"{tag} {path}: only group {g}")
             t.check(not ft or ft[-1] - ft[0] <= 1.5,

@@ -61,6 +61,7 @@ struct pcap_file {
 	uint32_t join_seq;       /* the membership grp names (mcfan_group_entry); 0 = none yet */
 	uint32_t unknown_seq;    /* the last membership that could not be named (logged once) */
 	char grp[MCFAN_GROUP_STR_MAX]; /* the group text in the open file's name */
+	char grp_text[MCFAN_GROUP_STR_MAX]; /* the group as written (its ':', '[', ']') */
 	bool failed;             /* the last open failed: retried on the next copy */
 };
 
@@ -90,10 +91,12 @@ mono_ns(void)
 }
 
 /* The group text for a file name of membership join_seq of counter slot g (the group
- * that held the slot then, joined or left since: app slot_history); false if that
- * membership is too old to be known (the slot was reused MCFAN_SLOT_HISTORY times since). */
+ * that held the slot then, joined or left since: app slot_history), and into text (of len
+ * bytes too) the group as written; false if that membership is too old to be known (the
+ * slot was reused MCFAN_SLOT_HISTORY times since). */
 static bool
-group_name(const struct mcfan_app *app, uint16_t g, uint32_t join_seq, char *buf, size_t len)
+group_name(const struct mcfan_app *app, uint16_t g, uint32_t join_seq, char *buf, char *text,
+	   size_t len)
 {
 	const struct mcfan_slot_history *h = &app->slot_history[g];
 	struct mcfan_flow_key key;
@@ -112,6 +115,7 @@ group_name(const struct mcfan_app *app, uint16_t g, uint32_t join_seq, char *buf
 	mcfan_ctl_state_unlock(app);
 	if (!found || mcfan_group_format(&key, buf, len) < 0)
 		return false;
+	snprintf(text, len, "%s", buf);
 	for (c = buf; *c != '\0'; c++)
 		if (*c == ':' || *c == '[' || *c == ']')
 			*c = '_';
@@ -146,7 +150,7 @@ file_path(const struct mcfan_pcap_lcore *p, const char *grp, unsigned int seq, c
 static bool
 file_open(struct mcfan_pcap_lcore *p, struct pcap_file *f)
 {
-	char path[PATH_MAX], comment[96];
+	char path[PATH_MAX], comment[64 + MCFAN_GROUP_STR_MAX];
 	const char *grp = f->grp;
 	unsigned int tries;
 	int fd;
@@ -172,8 +176,9 @@ file_open(struct mcfan_pcap_lcore *p, struct pcap_file *f)
 		wr_count(p, 0, 0, 1, 0, 0);
 		return false;
 	}
+	/* the group as --groups has it, not as the file name (before: 239.9.9.1_3999) */
 	snprintf(comment, sizeof(comment), "mcfan worker lcore %u, group %s, file %u",
-		 p->lcore_id, grp, f->seq + 1);
+		 p->lcore_id, f->grp_text, f->seq + 1);
 	rte_errno = 0;
 	f->pc = rte_pcapng_fdopen(fd, NULL, NULL, "mcfan " MCFAN_VERSION, comment);
 	if (f->pc == NULL) {
@@ -230,11 +235,11 @@ static bool
 file_follow(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f, uint16_t g,
 	    uint32_t join_seq)
 {
-	char grp[MCFAN_GROUP_STR_MAX];
+	char grp[MCFAN_GROUP_STR_MAX], text[MCFAN_GROUP_STR_MAX];
 
 	if (f->join_seq == join_seq)
 		return true;
-	if (!group_name(w->app, g, join_seq, grp, sizeof(grp))) {
+	if (!group_name(w->app, g, join_seq, grp, text, sizeof(grp))) {
 		if (f->unknown_seq != join_seq) {
 			MCFAN_LOG(ERR, "pcap: copies of a left group of counter slot %u (lcore %u) "
 				  "whose name is no longer known (the slot was reused %u times "
@@ -249,6 +254,7 @@ file_follow(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file 
 	if (strcmp(grp, f->grp) != 0)
 		f->seq = 0; /* numbered as that group's files (file_open() skips used ones) */
 	memcpy(f->grp, grp, sizeof(f->grp));
+	memcpy(f->grp_text, text, sizeof(f->grp_text));
 	f->join_seq = join_seq;
 	f->failed = false;
 	return true;
