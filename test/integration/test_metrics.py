@@ -372,6 +372,14 @@ def check_bad_requests(port):
     t.check_eq(hd.get("Allow"), "GET, HEAD", "405 names the allowed methods")
     st, _, _, _ = http_get(port, path="/")
     t.check_eq(st, 404, "GET /")
+    # the absolute form of the target (RFC 9112 3.2.2: a server must accept it; before: 404)
+    got = raw_exchange(port, f"GET http://127.0.0.1:{port}/metrics HTTP/1.1\r\nHost: "
+                       f"127.0.0.1:{port}\r\n\r\n".encode())
+    t.check(got.startswith(b"HTTP/1.1 200 ") and b"mcfan_rx_frames_total" in got,
+            f"GET http://127.0.0.1:{port}/metrics: 200 and the page ({got[:40]!r})")
+    got = raw_exchange(port, f"GET http://127.0.0.1:{port}/other HTTP/1.1\r\nHost: "
+                       f"127.0.0.1:{port}\r\n\r\n".encode())
+    t.check(got.startswith(b"HTTP/1.1 404 "), f"GET http://.../other: 404 ({got[:40]!r})")
     st, _, _, _ = http_get(port, path="/metrics/../etc")
     t.check(400 <= st < 500, f"GET /metrics/../etc: 4xx ({st})")
     for junk in (b"\x00\x01\x02garbage\r\n\r\n", b"GET /metrics HTTP/9.9\r\n\r\n",

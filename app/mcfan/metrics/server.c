@@ -271,6 +271,20 @@ element_end(const char *p)
 	return p;
 }
 
+/* The path of a request target: origin-form as it is, absolute-form
+ * ("http://127.0.0.1:9100/metrics", which RFC 9112 section 3.2.2 says a server must accept)
+ * without its scheme and authority ("/" when it has no path). */
+static const char *
+url_path(const char *url)
+{
+	const char *p;
+
+	if (strncasecmp(url, "http://", 7) != 0)
+		return url;
+	p = strchr(url + 7, '/');
+	return p != NULL ? p : "/";
+}
+
 /*
  * Does the Accept header (RFC 9110 12.5.1: #( media-range [ weight ] )) name exactly the
  * media type application/openmetrics-text (type and subtype case-insensitive, any
@@ -337,7 +351,7 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 				  "405 only GET and HEAD of /metrics\n", ALLOW);
 	}
-	if (strcmp(url, METRICS_PATH) != 0) {
+	if (strcmp(url_path(url), METRICS_PATH) != 0) {
 		server_stats.refused++;
 		return reply_text(c, MHD_HTTP_NOT_FOUND, "404 not found: try /metrics\n", NULL);
 	}
