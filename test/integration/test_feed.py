@@ -597,6 +597,12 @@ def test_seq_config():
                {"kind": "rtp", "expected": 10, "received": 10})
         expect("[mcfan] seq", feed_of(rep, "239.9.9.3"),
                {"kind": "0:4:be", "expected": 10, "received": 9, "lost": 1})
+        # the report has the gap log too: which numbers were lost (before: only gap_events)
+        gl = (feed_of(rep, "239.9.9.3") or {}).get("gap_log") or [{}]
+        t.check_eq([(e.get("first"), e.get("last"), e.get("lost"), e.get("stream"))
+                    for e in gl], [(4, 4, 1, 0)], "report: the gap log of 239.9.9.3")
+        t.check(abs(gl[0].get("epoch_ns", 0) / 1e9 - time.time()) < 120,
+                f"report: the gap's epoch_ns is this run's time: {gl}")
         pairs = rep.get("feed_pairs") or []
         if t.check(len(pairs) == 2, f"[seq] pair: two pair lines, two pairs ({pairs})"):
             t.check_eq([ln["group"] for ln in pairs[0]["lines"]],

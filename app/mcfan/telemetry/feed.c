@@ -231,6 +231,41 @@ counters_json(json_t *f, const struct mcfan_feed_counters *c)
 	json_object_set_new(f, "gap_hist_log2", h);
 }
 
+/* f.gap_log: the group's gap events since the clear, oldest first (the newest
+ * MCFAN_FEED_GAP_LOG), each with its time in ns since the epoch, as show feed gaps shows them:
+ * which numbers a run lost, after it ended (before: only their count, gap_events). */
+static void
+gap_log_json(const struct mcfan_app *app, const struct mcfan_flow_key *key, json_t *f)
+{
+	struct mcfan_feed_gap log[MCFAN_FEED_GAP_LOG];
+	char text[MCFAN_GROUP_STR_MAX], msg[256];
+	struct mcfan_feed_view v;
+	json_t *arr, *e;
+	int n, i;
+
+	if (mcfan_group_format(key, text, sizeof(text)) < 0)
+		return;
+	n = mcfan_feed_gaps_read(app, "report", text, &v, log, RTE_DIM(log), msg, sizeof(msg));
+	arr = json_array();
+	if (n < 0 || arr == NULL) {
+		json_decref(arr);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		e = json_object();
+		if (e == NULL)
+			break;
+		json_object_set_new(e, "first", ju64(log[i].first));
+		json_object_set_new(e, "last", ju64(log[i].last));
+		json_object_set_new(e, "lost", ju64(log[i].lost));
+		json_object_set_new(e, "stream", ju64(log[i].stream));
+		json_object_set_new(e, "time_ns", ju64(log[i].t_ns));
+		json_object_set_new(e, "epoch_ns", ju64(mcfan_feed_epoch_ns(app, log[i].t_ns)));
+		json_array_append_new(arr, e);
+	}
+	json_object_set_new(f, "gap_log", arr);
+}
+
 void
 mcfan_feed_report_group_json(const struct mcfan_app *app, const struct mcfan_flow_key *key,
 			     json_t *o)
@@ -247,6 +282,7 @@ mcfan_feed_report_group_json(const struct mcfan_app *app, const struct mcfan_flo
 	json_object_set_new(f, "lcore", json_integer(v.lcore));
 	counters_json(f, &v.c);
 	json_object_set_new(f, "kind_suspect", json_boolean(mcfan_feed_kind_suspect(&v.c)));
+	gap_log_json(app, key, f);
 	json_object_set_new(o, "feed", f);
 }
 

@@ -18,8 +18,9 @@
 
 /**
  * Add the object "feed" (expected, received, lost, pending, reordered, late, duplicates,
- * gaps, resets, sessions, ends, heartbeats, malformed, jitter_ns, kind, lcore, gap_hist) to
- * a group's report object, if the group has a sequence extractor.
+ * gaps, resets, sessions, ends, heartbeats, malformed, jitter_ns, kind, lcore, gap_hist,
+ * gap_log: the gap events, each first, last, lost, stream, time_ns and epoch_ns) to a group's
+ * report object, if the group has a sequence extractor.
  *
  * @param o
  *   The group's JSON object.
