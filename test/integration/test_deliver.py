@@ -798,6 +798,9 @@ BAD_ENGINE = [
     ("pcap:/nonexistent-mcfan", "--worker-engine: pcap: '/nonexistent-mcfan' is not a "
      "directory"),
     # root passes access() there: a probe file is made (trial9: every copy write_failed)
+    # the shell leaves '~' after "pcap:" as it is (before: only "is not a directory")
+    ("pcap:~/mcfan-caps", "--worker-engine: pcap: '~/mcfan-caps' is not a directory (a '~' is "
+     "not expanded after 'pcap:': give the whole path, e.g. pcap:$HOME/mcfan-caps)"),
     ("pcap:/proc", "--worker-engine: pcap: directory '/proc' is not writable: no file can be "
      "made in it ("),
     ("pcap:/tmp,rotate-mb=0", "--worker-engine: pcap: rotate-mb '0' is not allowed: MiB, "

@@ -103,6 +103,18 @@ comma_dir_hint(const char *args, char *err, size_t len)
 			 (int)n, args);
 }
 
+/* err += why a DIR that starts with '~' was not found: the shell expands '~' at the start of
+ * a word only, not after "pcap:" (nor does a config file) */
+static void
+tilde_hint(const char *dir, char *err, size_t len)
+{
+	size_t used = strlen(err);
+
+	if (dir[0] == '~' && used < len)
+		snprintf(err + used, len - used, " (a '~' is not expanded after 'pcap:': give the "
+			 "whole path, e.g. pcap:$HOME%s)", dir + 1);
+}
+
 static int
 pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
 {
@@ -122,6 +134,7 @@ pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
 	if (stat(tok[0], &st) != 0 || !S_ISDIR(st.st_mode)) {
 		snprintf(err, len, "'%s' is not a directory", tok[0]);
 		comma_dir_hint(args, err, len);
+		tilde_hint(tok[0], err, len);
 		return -EINVAL;
 	}
 	if (access(tok[0], W_OK | X_OK) != 0) {
