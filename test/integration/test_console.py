@@ -553,6 +553,30 @@ def test_set_idle_config(tmp):
                f"{what}: idle lines after each set idle")
 
 
+def test_placement_idle_config(tmp):
+    """show config without --idle-rx/--idle-worker and without readers: the policy the
+    lcores run by placement (backoff:none for an RX lcore sharing its CPU), "by placement"
+    when the role's lcores run different defaults (before: poll (not given ...) on both lines
+    while the RX lcore ran backoff:none and worker 3 wake:none)."""
+    what = "placement show config"
+    rc, out, err = console_script(tmp, "plcfg", "0@0,1@1,2@0,3@1",
+                                  ["--rx-lcores", "1", "--worker-lcores", "2,3",
+                                   "--host-workers", "off"], b"show config\nshow idle\nquit\n")
+    t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
+    res = {cmd: lines for cmd, lines in blocks(out)}
+    t.check_eq([ln for ln in res.get("show config", [])
+                if ln.startswith(("idle-rx:", "idle-worker:"))],
+               ["idle-rx:       backoff:none (not given: each lcore with the RX role runs its "
+                "placement default, see show idle)",
+                "idle-worker:   by placement (not given: each worker-only lcore runs its "
+                "placement default, see show idle)"], f"{what}: idle lines")
+    idle = "\n".join(res.get("show idle", []))
+    t.check(re.search(r"^\s+1\s.*backoff:none.*default-shared", idle, re.M) is not None and
+            re.search(r"^\s+2\s.*poll.*default-alone", idle, re.M) is not None and
+            re.search(r"^\s+3\s.*wake:none.*default-shared", idle, re.M) is not None,
+            f"{what}: show idle says the same policies:\n{idle}")
+
+
 def test_fanout_pair(tmp):
     """set fanout that moves a pair's line to another tracking worker dissolves the pair and
     says so, as leave and set seq do (before: "fan-out replicate for G" and the pair gone
@@ -716,6 +740,7 @@ def main():
         test_set_engine_tx_spelling(tmp)
         test_readers_idle_config(tmp)
         test_set_idle_config(tmp)
+        test_placement_idle_config(tmp)
         test_fanout_pair(tmp)
         test_source_specific(tmp)
         test_end_of_input(tmp)

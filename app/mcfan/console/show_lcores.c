@@ -193,24 +193,48 @@ MCFAN_CONSOLE_COMMAND(show_msacc_types, 130, "show msacc types", cmd_show_msacc_
 		      "means",
 		      "show msacc types");
 
+/* an lcore of show config's idle-rx (rx) or idle-worker line; hosted workers have none */
+static bool
+idle_config_lcore(const struct mcfan_lcore *lc, bool rx)
+{
+	if (rx)
+		return (lc->role & MCFAN_ROLE_RX) != 0;
+	return lc->role == MCFAN_ROLE_WORKER && lc->host_id >= RTE_MAX_LCORE;
+}
+
 /*
  * show config's idle-rx (rx) or idle-worker line: the policy of every lcore with the RX role,
  * or of every worker-only lcore. Not given (no option, no set idle rx|worker since): the
- * placement default, with the readers engine the shared-CPU one. Then the lcores of the role
- * that set idle LCORE gave another policy, so the line never hides what an lcore runs.
+ * placement default, with the readers engine the shared-CPU one; without it, the default
+ * the role's lcores run (poll alone on a CPU, backoff:none / wake:none sharing one), or
+ * "by placement" when they differ. Then the lcores of the role that set idle LCORE gave
+ * another policy (every one while the line shows no policy), so the line never hides what an
+ * lcore runs.
  */
 static void
 print_idle_config(const struct mcfan_app *app, bool rx, uint32_t pol, bool given, bool readers)
 {
 	char text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
 	const struct mcfan_lcore *lc;
+	bool mixed = false, seen = false;
 	unsigned int id, n = 0;
 	uint32_t shown = pol, p;
 
 	if (!given && readers)
 		shown = mcfan_idle_default_policy(rx ? MCFAN_ROLE_RX : MCFAN_ROLE_WORKER, true);
+	for (id = 0; !given && !readers && id < RTE_MAX_LCORE; id++) {
+		lc = &app->lcores[id];
+		if (!idle_config_lcore(lc, rx) ||
+		    mcfan_atomic_u32_load(&lc->idle.origin, memory_order_relaxed) ==
+		    MCFAN_IDLE_FROM_SET)
+			continue;
+		p = mcfan_atomic_u32_load(&lc->idle.policy, memory_order_relaxed);
+		mixed |= seen && p != shown;
+		shown = p;
+		seen = true;
+	}
 	printf("%s%s", rx ? "idle-rx:       " : "idle-worker:   ",
-	       mcfan_idle_format(shown, text, sizeof(text)));
+	       mixed ? "by placement" : mcfan_idle_format(shown, text, sizeof(text)));
 	if (!given && readers)
 		printf(" (not given: the default with the readers engine, whose reader processes "
 		       "share mcfan's CPUs, so no %s polls; see show idle)", rx ?
@@ -220,11 +244,11 @@ print_idle_config(const struct mcfan_app *app, bool rx, uint32_t pol, bool given
 		       "lcore with the RX role" : "worker-only lcore");
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		lc = &app->lcores[id];
-		if (rx ? !(lc->role & MCFAN_ROLE_RX) : lc->role != MCFAN_ROLE_WORKER)
+		if (!idle_config_lcore(lc, rx))
 			continue;
 		p = mcfan_atomic_u32_load(&lc->idle.policy, memory_order_relaxed);
 		if (mcfan_atomic_u32_load(&lc->idle.origin, memory_order_relaxed) !=
-		    MCFAN_IDLE_FROM_SET || p == shown)
+		    MCFAN_IDLE_FROM_SET || (!mixed && p == shown))
 			continue;
 		printf("%s lcore %u %s", n++ == 0 ? "; by set idle LCORE:" : ",", id,
 		       mcfan_idle_format(p, text, sizeof(text)));
