@@ -478,10 +478,11 @@ def check_run(name, app, n_rows, expect_warn):
     time.sleep(0.3)
     aff = thread_affinity(p.pid)
     res = parse_table(p.stdout())
-    tel = None
+    tel = lcores = None
     try:
         c = t.Telemetry(t.telemetry_socket(e), timeout=30, proc=p)
         tel = c.wait_ready("/mcfan/topology", timeout=30)
+        lcores, _ = c.query("/mcfan/lcores")
         c.close()
     except (OSError, RuntimeError, TimeoutError, ValueError) as ex:
         t.check(False, f"[{name}] telemetry: {ex}")
@@ -530,6 +531,11 @@ def check_run(name, app, n_rows, expect_warn):
     if isinstance(tel, dict):
         t.check_eq(tel.get("lcore"), [r["lcore"] for r in rows], f"[{name}] telemetry lcores")
         t.check_eq(tel.get("cpus"), [r["cpus"] for r in rows], f"[{name}] telemetry cpus")
+    # /mcfan/lcores (and so mcfan-top) names every CPU of a floating lcore (before: only
+    # "cpu", the lowest: 0 for every lcore of --bind u, as if all were pinned to CPU 0)
+    if isinstance(lcores, dict):
+        t.check_eq(lcores.get("cpus"), [r["cpus"] for r in rows],
+                   f"[{name}] /mcfan/lcores cpus = the table")
         t.check_eq(tel.get("node"), [-1 if r["node"] is None else r["node"] for r in rows],
                    f"[{name}] telemetry nodes")
         t.check(isinstance(tel.get("sct"), str) and tel["sct"], f"[{name}] telemetry sct")

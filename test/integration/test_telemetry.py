@@ -62,7 +62,7 @@ KEYS = {
                     "rx_lcores", "worker_lcores", "groups", "fanout", "burst", "ring_size",
                     "ring_size_why"},
     "/mcfan/lcores": {"lcore", "role", "cpu", "socket", "state", "rx_engine", "worker_engine",
-                      "hosted_by"},
+                      "hosted_by", "cpus"},
     "/mcfan/msacc": {"tsc_hz", "lcore", "wall_cycles", "busy_bp"} | {s + "_bp" for s in STATES},
     "/mcfan/msacc/types": {"lcores", "role", "wall_cycles", "busy_bp"} |
                           {s + "_bp" for s in STATES},

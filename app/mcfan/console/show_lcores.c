@@ -40,7 +40,7 @@ cmd_show_lcores(struct mcfan_console *con, const struct mcfan_console_args *a)
 	struct mcfan_app *app = mcfan_console_app(con);
 	struct mcfan_msacc_row *rows;
 	const struct mcfan_lcore *lc;
-	char ports[64], host[16];
+	char ports[64], host[16], cpus[64];
 	unsigned int i, p;
 	size_t off;
 	int n;
@@ -63,8 +63,10 @@ cmd_show_lcores(struct mcfan_console *con, const struct mcfan_console_args *a)
 			snprintf(host, sizeof(host), "%u", lc->host_id);
 		else
 			snprintf(host, sizeof(host), "-");
-		printf("  %5u %4d %6u  %-10s %-11s %-8s %-9s %s\n", rows[i].lcore_id,
-		       mcfan_lcore_cpu(rows[i].lcore_id), rte_lcore_to_socket_id(rows[i].lcore_id),
+		/* every CPU it may run on (--bind u, --lcores 1@(0-1)), not only the lowest */
+		mcfan_lcore_cpus(rows[i].lcore_id, cpus, sizeof(cpus));
+		printf("  %5u %4s %6u  %-10s %-11s %-8s %-9s %s\n", rows[i].lcore_id,
+		       cpus, rte_lcore_to_socket_id(rows[i].lcore_id),
 		       mcfan_role_name(lc->role), mcfan_ms_state_name(rows[i].snap.state),
 		       (lc->role & MCFAN_ROLE_RX) ? mcfan_console_rx_state(app) : "-", host,
 		       lc->n_ports > 0 ? ports : "-");

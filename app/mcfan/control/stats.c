@@ -964,6 +964,29 @@ mcfan_lcore_cpu(unsigned int lcore_id)
 	return -1;
 }
 
+void
+mcfan_lcore_cpus(unsigned int lcore_id, char *buf, size_t len)
+{
+	rte_cpuset_t set = rte_lcore_cpuset(lcore_id);
+	size_t off = 0;
+	int cpu, last;
+
+	buf[0] = '\0';
+	for (cpu = 0; cpu < CPU_SETSIZE && off < len; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		for (last = cpu; last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set); last++)
+			;
+		if (last == cpu)
+			off += (size_t)snprintf(buf + off, len - off, "%s%d", off > 0 ? "," : "",
+						cpu);
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s%d-%d",
+						off > 0 ? "," : "", cpu, last);
+		cpu = last;
+	}
+}
+
 int
 mcfan_lcore_engines_read(const struct mcfan_app *app, unsigned int lcore_id,
 			 struct mcfan_lcore_engines *out)

@@ -247,6 +247,20 @@ int mcfan_stats_groups_joining(struct mcfan_app *app, const uint16_t *slots, uns
 uint64_t mcfan_stats_clear_tsc(const struct mcfan_app *app);
 /* First CPU of an lcore's cpuset (the --lcores mapping), or -1. */
 int mcfan_lcore_cpu(unsigned int lcore_id);
+
+/**
+ * An lcore's cpuset (the --lcores mapping) as a Linux CPU list, ranges merged: "1" for an
+ * lcore pinned to CPU 1, "0-1" for one that floats over CPUs 0 and 1 (`--bind u`,
+ * `--lcores 1@(0-1)`); "" when the set is empty.
+ *
+ * @param lcore_id
+ *   The lcore.
+ * @param buf
+ *   Output buffer; the text is truncated to len - 1 characters and NUL-terminated.
+ * @param len
+ *   Size of buf, at least 1.
+ */
+void mcfan_lcore_cpus(unsigned int lcore_id, char *buf, size_t len);
 int mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned int max);
 
 /**

@@ -59,10 +59,11 @@ tel_lcores(struct mcfan_app *app, const char *cmd, const char *params,
 		{"lcore", RTE_TEL_INT_VAL}, {"role", RTE_TEL_STRING_VAL}, {"cpu", RTE_TEL_INT_VAL},
 		{"socket", RTE_TEL_INT_VAL}, {"state", RTE_TEL_STRING_VAL},
 		{"rx_engine", RTE_TEL_STRING_VAL}, {"worker_engine", RTE_TEL_STRING_VAL},
-		{"hosted_by", RTE_TEL_INT_VAL},
+		{"hosted_by", RTE_TEL_INT_VAL}, {"cpus", RTE_TEL_STRING_VAL},
 	};
 	struct rte_tel_data *c[RTE_DIM(cols)];
 	struct mcfan_lcore_engines eng;
+	char cpus[RTE_TEL_MAX_STRING_LEN];
 	unsigned int id;
 
 	if (mcfan_tel_param_none(cmd, params) < 0)
@@ -86,10 +87,13 @@ tel_lcores(struct mcfan_app *app, const char *cmd, const char *params,
 		/* the lcore whose thread runs its worker step (docs/idle.md), -1: its own */
 		rte_tel_data_add_array_int(c[7], lc->host_id < RTE_MAX_LCORE ?
 					   (int)lc->host_id : -1);
+		/* every CPU it may run on: `cpu` is only the lowest of a set (--bind u) */
+		mcfan_lcore_cpus(id, cpus, sizeof(cpus));
+		rte_tel_data_add_array_string(c[8], cpus);
 	}
 	mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_lcores, "/mcfan/lcores",
-		  "Per lcore: role, CPU, NUMA socket, state, engines, host of a hosted worker. "
-		  "No parameters")
+		  "Per lcore: role, CPU (and its CPU set), NUMA socket, state, engines, host of a "
+		  "hosted worker. No parameters")
