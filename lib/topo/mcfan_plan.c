@@ -39,6 +39,25 @@ mcfan_plan_cpuset_text(const struct mcfan_cpuset *set)
 }
 
 char *
+mcfan_plan_map_cpus_text(const struct mcfan_sct_map *map)
+{
+	struct mcfan_cpuset *set;
+	char *s;
+	size_t i;
+
+	if (map == NULL)
+		return NULL;
+	set = calloc(1, sizeof(*set));
+	if (set == NULL)
+		return NULL;
+	for (i = 0; i < mcfan_sct_count(map); i++)
+		mcfan_cpuset_add(set, (unsigned int)mcfan_sct_cpu_at(map, i)->logical);
+	s = mcfan_plan_cpuset_text(set);
+	free(set);
+	return s;
+}
+
+char *
 mcfan_plan_map_text(const struct mcfan_sct_map *map, unsigned int flags)
 {
 	int n;
@@ -327,8 +346,12 @@ mcfan_plan_build(const struct mcfan_plan_req *req, struct mcfan_plan **out, char
 	}
 	if (req->control_cpu >= 0 && mcfan_sct_lookup(req->map, (unsigned int)req->control_cpu) ==
 	    NULL) {
-		return mcfan_err_set(err, len, -EINVAL, "--control-cpu %d is not a CPU of the map",
-			      req->control_cpu);
+		char *cpus = mcfan_plan_map_cpus_text(req->map);
+
+		mcfan_err_set(err, len, -EINVAL, "--control-cpu %d is not a CPU of the map (its "
+			      "CPUs: %s)", req->control_cpu, cpus != NULL ? cpus : "?");
+		free(cpus);
+		return -EINVAL;
 	}
 	plan = calloc(1, sizeof(*plan));
 	if (plan == NULL)

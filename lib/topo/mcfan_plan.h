@@ -110,6 +110,16 @@ void mcfan_plan_free(struct mcfan_plan *plan);
 char *mcfan_plan_cpuset_text(const struct mcfan_cpuset *set);
 
 /**
+ * The logical CPUs a map names, as text in corelist syntax ("0-3,8").
+ *
+ * @param map
+ *   The map; read only.
+ * @return
+ *   The text, malloc'd, owned by the caller; NULL without memory or without a map.
+ */
+char *mcfan_plan_map_cpus_text(const struct mcfan_sct_map *map);
+
+/**
  * A map as +sct text (mcfan_sct_format()).
  *
  * @param map

@@ -409,6 +409,14 @@ def test_refusals():
                            prefix=["taskset", "-c", str(cpus[-1])])
         t.check_eq(rc, 2, "taskset: a map naming CPUs outside the affinity: exit 2")
         t.check(f"(online and allowed: {cpus[-1]})" in err, f"taskset: allowed set: {err}")
+        # --control-cpu outside the host's map: the map's CPUs are named, and that they are
+        # the allowed ones (before: "not a CPU of the map", though the host has that CPU)
+        rc, out, err = run(eal("taskset", vdev()), ["--control-cpu", str(cpus[0])],
+                           prefix=["taskset", "-c", str(cpus[-1])])
+        t.check_eq(rc, 2, "taskset: --control-cpu outside the affinity: exit 2")
+        t.check(f"--control-cpu {cpus[0]} is not a CPU of the map (this host's map, the CPUs "
+                f"online and allowed to this process: {cpus[-1]})" in err,
+                f"taskset: --control-cpu: the map's CPUs named: {err}")
     for app, what, words in (
             (["--bind", "xx"], "--bind xx", "not a bind type"),
             (["--cpu-topology", "L0-1T0-2"], "a bad map", "invalid identifier range"),
@@ -423,7 +431,8 @@ def test_refusals():
             (["--rx", "0"], "--rx 0", "--rx"),
             (["--workers", "x"], "--workers x", "--workers"),
             (["--control-cpu", "7", "--cpu-topology", host_map(cpus)],
-             "--control-cpu outside the map", "not a CPU of the map"),
+             "--control-cpu outside the map",
+             f"not a CPU of the map (the CPUs of --cpu-topology: {allowed_text})"),
             (["--control-cpu", "70000"], "--control-cpu 70000", "--control-cpu"),
             # mcfan builds --lcores from a placement option: lcores named by the user are
             # not its lcores (before: ignored without a word, lcore 1 ran as RX and worker)

@@ -351,7 +351,7 @@ test_refusals(const struct mcfan_sct_map *map24)
 		       "128 lcores EAL supports");
 	req = req_make(map4, MCFAN_SCT_BIND_DEFAULT_BIND, 1, 1);
 	req.control_cpu = 9;
-	expect_refusal(&req, &plan, "--control-cpu 9 is not a CPU of the map");
+	expect_refusal(&req, &plan, "--control-cpu 9 is not a CPU of the map (its CPUs: 0-3)");
 	/* the bound is inclusive: 128 lcores ids 0..127 */
 	req = req_make(map4, MCFAN_SCT_BIND_DEFAULT_BIND, 1, 126);
 	req.max_lcores = 128;

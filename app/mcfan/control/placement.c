@@ -315,8 +315,16 @@ mcfan_placement_apply(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
 		return -EINVAL;
 	if (cfg->control_cpu >= 0 && mcfan_sct_lookup(plc.map, (unsigned int)cfg->control_cpu) ==
 	    NULL) {
-		return mcfan_err_set(err, len, -EINVAL, "--control-cpu %d is not a CPU of the map",
-			      cfg->control_cpu);
+		char *cpus = mcfan_plan_map_cpus_text(plc.map);
+
+		/* the host's map holds only the CPUs online and allowed (taskset, cpusets) */
+		mcfan_err_set(err, len, -EINVAL, "--control-cpu %d is not a CPU of the map (%s: "
+			      "%s)", cfg->control_cpu, plc.map_from_option ?
+			      "the CPUs of --cpu-topology" :
+			      "this host's map, the CPUs online and allowed to this process",
+			      cpus != NULL ? cpus : "?");
+		free(cpus);
+		return -EINVAL;
 	}
 	if (eal_has_lcores(*eal_argc, *eal_argv)) {
 		/* --control-cpu places the control lcore of mcfan's plan; with the user's
