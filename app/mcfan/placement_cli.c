@@ -34,12 +34,28 @@ warn_shared(const unsigned int *cpus, const unsigned int *lcores, unsigned int n
 	fprintf(stderr, "\n");
 }
 
+/*
+ * Once, on standard error: the oversubscribed CPUs, and, without --workers, a map with more
+ * CPUs than EAL has lcores, whose default (one worker per CPU left) stops at RTE_MAX_LCORE.
+ */
 static void
-warn_plan(const struct mcfan_plan *plan, const struct mcfan_sct_map *map)
+warn_plan(const struct mcfan_config *cfg, const struct mcfan_plan *plan,
+	  const struct mcfan_sct_map *map)
 {
+	unsigned int n_cpus = (unsigned int)mcfan_sct_count(map);
+	unsigned int n_rx = cfg->rx_count > 0 ? cfg->rx_count : 1;
+	unsigned int n_workers = plan->n_rows - 1 - n_rx;
+
 	if (plan->oversubscribed)
 		warn_shared(plan->shared, plan->shared_lcores, plan->n_shared, plan->n_rows,
-			    (unsigned int)mcfan_sct_count(map));
+			    n_cpus);
+	if (cfg->workers_count < 0 && plan->n_rows < n_cpus)
+		fprintf(stderr, "mcfan: note: --workers not given: %u worker lcore%s, not one per "
+			"CPU left (%u): %u lcores is all EAL supports, so %u CPU%s of the map "
+			"stay%s unused\n", n_workers, n_workers == 1 ? "" : "s",
+			n_cpus - 1 - n_rx, RTE_MAX_LCORE, n_cpus - plan->n_rows,
+			n_cpus - plan->n_rows == 1 ? "" : "s",
+			n_cpus - plan->n_rows == 1 ? "s" : "");
 }
 
 static json_t *
@@ -154,7 +170,7 @@ print_options(const struct mcfan_config *cfg, int eal_argc, char **eal_argv, int
 			*status = MCFAN_EXIT_USAGE;
 			return 1;
 		}
-		warn_plan(plan, map);
+		warn_plan(cfg, plan, map);
 		ret = print_plan(plan, map, cfg->json);
 		mcfan_plan_free(plan);
 		if (ret < 0)
@@ -189,7 +205,7 @@ mcfan_placement_cli_pre_eal(struct mcfan_config *cfg, int *eal_argc, char ***eal
 		return 1;
 	}
 	if (planned != NULL)
-		warn_plan(planned, mcfan_placement_map(NULL));
+		warn_plan(cfg, planned, mcfan_placement_map(NULL));
 	return 0;
 }
 

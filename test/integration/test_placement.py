@@ -375,6 +375,18 @@ def test_print_placement():
     t.check_eq(rc, 0, "--print-placement of a map this host lacks")
     t.check_eq(len(parse_table(out)["rows"]), 24,
                "defaults: control, 1 RX, one worker per CPU left")
+    t.check_eq(err, "", "the 24-CPU map: nothing on standard error")
+    # a map larger than EAL's 128 lcores: the default workers stop there, and say so (before:
+    # 126 workers on a 200-CPU map without a word, 72 CPUs unused)
+    rc, out, err = run([], ["--cpu-topology", "L0-199T0C0-199P0N0", "--print-placement"])
+    t.check(rc == 0 and len(parse_table(out)["rows"]) == 128,
+            f"a 200-CPU map: 128 lcores ({rc} {err[-200:]!r})")
+    t.check_eq(err, "mcfan: note: --workers not given: 126 worker lcores, not one per CPU left "
+               "(198): 128 lcores is all EAL supports, so 72 CPUs of the map stay unused\n",
+               "a 200-CPU map: the capped default is said")
+    rc, out, err = run([], ["--cpu-topology", "L0-199T0C0-199P0N0", "--workers", "126",
+                            "--print-placement"])
+    t.check(rc == 0 and err == "", f"--workers 126 given: no note ({err[-200:]!r})")
     # one CPU: "1 CPU", not "1 CPUs", in the map's header and the oversubscribed warning
     rc, out, err = run([], ["--cpu-topology", "L0", "--rx", "1", "--workers", "1",
                             "--print-topology", "--print-placement"])
