@@ -114,8 +114,20 @@ def main():
     v = r.q("/mcfan/msacc")
     t.check_eq(v and v["lcore"], [0], "--no-msacc: /mcfan/msacc leaves the data lcores out")
     t.check(r.q("/mcfan/msacc,1") is None, "--no-msacc: /mcfan/msacc,1 answers null")
+    r.console("show msacc 1", "show msacc 7")
     rc, out, rep = r.quit()
     t.check_eq(rc, 0, "--no-msacc: exit status")
+    # lcore 1 is an mcfan lcore whose accounting is off, not "not used by mcfan" (before:
+    # the console and telemetry said it was no mcfan lcore)
+    t.check("show msacc: lcore 1 has no accounting: it has been off since the start "
+            "(--no-msacc); msacc on starts it" in out, f"--no-msacc: show msacc 1: {out[-600:]!r}")
+    t.check("show msacc: lcore 7 is not used by mcfan" in out,
+            f"--no-msacc: show msacc 7: not an mcfan lcore: {out[-600:]!r}")
+    with open(os.path.join(TMP, "stderr-nomsacc")) as f:
+        err = f.read()
+    t.check("telemetry /mcfan/msacc: lcore 1 has no accounting (off since the start: "
+            "--no-msacc; the console's msacc on starts it)" in err,
+            f"--no-msacc: /mcfan/msacc,1 says why: {err[-600:]!r}")
     subprocess.run(["rm", "-rf", "--", TMP])
     t.finish("msacc_off")
 

@@ -133,6 +133,14 @@ show_msacc(struct mcfan_console *con, const char *which, uint32_t flags)
 		for (i = 0, k = 0; i < (unsigned int)n; i++)
 			if (rows[i].lcore_id == lcore)
 				rows[k++] = rows[i];
+		if (k == 0 && app->lcores[lcore].role != MCFAN_ROLE_NONE) {
+			/* an mcfan lcore whose accounting never ran (--no-msacc since start) */
+			mcfan_console_error(con, "show msacc: lcore %" PRIu64 " has no "
+					    "accounting: it has been off since the start "
+					    "(--no-msacc); msacc on starts it", lcore);
+			ret = -ENOENT;
+			goto out;
+		}
 		if (k == 0) {
 			mcfan_console_error(con, "show msacc: lcore %" PRIu64 " is not used by "
 					    "mcfan (show lcores lists them)", lcore);

@@ -137,7 +137,13 @@ tel_msacc(struct mcfan_app *app, const char *cmd, const char *params,
 	if (one) {
 		for (i = 0; i < n && rows[i].lcore_id != lcore; i++)
 			;
-		if (i == n) {
+		if (i == n && app->lcores[lcore].role != MCFAN_ROLE_NONE) {
+			/* an mcfan lcore whose accounting never ran (--no-msacc since start) */
+			MCFAN_LOG(WARNING, "telemetry %s: lcore %" PRIu64 " has no accounting (off "
+				  "since the start: --no-msacc; the console's msacc on starts "
+				  "it)\n", cmd, lcore);
+			ret = -ENOENT;
+		} else if (i == n) {
 			MCFAN_LOG(WARNING, "telemetry %s: lcore %" PRIu64 " has no accounting (not an "
 				  "mcfan lcore)\n", cmd, lcore);
 			ret = -ENOENT;
