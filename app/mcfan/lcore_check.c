@@ -322,13 +322,20 @@ mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv)
 	struct lcore_set *set;
 	int ret;
 
-	if (!cfg->idle_worker_set && !counts_on_user)
-		return 0;
 	set = calloc(1, sizeof(*set));
 	if (set == NULL)
 		return 0; /* the check after EAL answers */
 	ret = eal_data_lcores(argc, argv, set, data, &n_data, &main_lcore);
 	if (ret != 0)
+		goto unknown;
+	/* -l 1, -c 1, --lcores 0: EAL would start only for mcfan to refuse it (setup.c) */
+	if (n_data == 0) {
+		free(set);
+		fprintf(stderr, "mcfan: no data lcore: EAL gave only the main lcore %u; give at "
+			"least two lcores, e.g. -l 0-1\n", main_lcore);
+		return -EINVAL;
+	}
+	if (!cfg->idle_worker_set && !counts_on_user)
 		goto unknown;
 	/* --rx/--workers on the user's lcores: roles counted after EAL (control/placement.c);
 	 * only too few lcores for the counts is known now */
@@ -336,8 +343,6 @@ mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv)
 		free(set);
 		return counts_check(cfg, n_data);
 	}
-	if (n_data == 0)
-		goto unknown; /* "no data lcore", after EAL */
 	/* --rx-lcores/--worker-lcores naming an lcore that is not a data lcore: after EAL */
 	for (i = 0; i < cfg->n_rx_lcores; i++)
 		if (cfg->rx_lcores[i] == main_lcore || !set->on[cfg->rx_lcores[i]])

@@ -8,7 +8,8 @@
 /*
  * Lcore options checked before rte_eal_init (lcore_check.c): when EAL's -l, -c or --lcores
  * already says which lcores there will be, an mcfan option that cannot work with them
- * (--idle-worker without a worker-only lcore, --rx/--workers counting more) is refused
+ * (--idle-worker without a worker-only lcore, --rx/--workers counting more, only the main
+ * lcore and no data lcore) is refused
  * before EAL starts (no EAL line, no runtime directory), with the words of the
  * check that runs after EAL. Where the lcores cannot be known before EAL (none of these
  * options, two of them, a list EAL itself will refuse), nothing is refused here and the check after EAL answers.
@@ -18,8 +19,8 @@
 #include "mcfan.h"
 
 /**
- * Check --idle-worker against the lcores EAL's -l, -c or --lcores (and --main-lcore) will
- * enable: the roles they get (mcfan_lcore_roles()) must leave a worker-only lcore
+ * Check the lcores EAL's -l, -c or --lcores (and --main-lcore) will enable: at least one
+ * data lcore besides the main lcore; --idle-worker against them: the roles they get (mcfan_lcore_roles()) must leave a worker-only lcore
  * (mcfan_idle_worker_check()). With --rx/--workers counted on those lcores, check only that
  * there are enough data lcores for the counts (the roles are picked after EAL). Prints one
  * line on standard error when refused.

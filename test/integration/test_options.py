@@ -513,6 +513,13 @@ def test_eal_cpus():
                                        f"(its CPUs: {listed})", "--lcores"],
                   what=f"{opt} {v}", extra_eal=[opt, v], lcores=None)
         t.check_eq(len(err.strip().splitlines()), 1, f"{opt} {v}: one line")
+    # only the main lcore (-l 1, -c 1, --lcores 0@1): refused before EAL (before: EAL
+    # started, made its runtime directory, and then mcfan said "no data lcore")
+    for opt, v, main in (("-l", "1", 1), ("-c", "1", 0), ("--lcores", "0@1", 0)):
+        err = bad([], ["no data lcore"], [f"EAL gave only the main lcore {main}",
+                                          "give at least two lcores, e.g. -l 0-1"],
+                  what=f"{opt} {v}", extra_eal=[opt, v], lcores=None)
+        t.check_eq(len(err.strip().splitlines()), 1, f"{opt} {v}: one line")
     # more lcores than CPUs, placed with --lcores on CPUs that are online: taken
     rc, out, err = run(eal(["--lcores", "0@0,(1-3)@0"], lcores=None),
                        ["--groups", "239.9.9.1-10:3999", "--duration", "0.3"])
