@@ -69,6 +69,28 @@ u_array(const unsigned int *v, unsigned int n)
 	return arr;
 }
 
+/*
+ * --idle-worker against the plan's roles, as mcfan_lcore_check() checks the lcores of a run:
+ * a plan the run would refuse is refused too (exit 2), not printed with status 0.
+ */
+static int
+check_plan_idle(const struct mcfan_config *cfg, const struct mcfan_plan *plan)
+{
+	bool is_rx[RTE_MAX_LCORE] = {false}, is_worker[RTE_MAX_LCORE] = {false};
+	unsigned int data[RTE_MAX_LCORE], n_data = 0, i;
+	const struct mcfan_plan_row *r;
+
+	for (i = 0; i < plan->n_rows && n_data < RTE_MAX_LCORE; i++) {
+		r = &plan->rows[i];
+		if (r->role == MCFAN_ROLE_CONTROL || r->lcore >= RTE_MAX_LCORE)
+			continue;
+		data[n_data++] = r->lcore;
+		is_rx[r->lcore] = (r->role & MCFAN_ROLE_RX) != 0;
+		is_worker[r->lcore] = (r->role & MCFAN_ROLE_WORKER) != 0;
+	}
+	return mcfan_idle_worker_check(cfg, data, n_data, is_rx, is_worker);
+}
+
 /* --print-placement [--json] */
 static int
 print_plan(const struct mcfan_plan *plan, const struct mcfan_sct_map *map, bool json)
@@ -167,6 +189,11 @@ print_options(const struct mcfan_config *cfg, int eal_argc, char **eal_argv, int
 	if (cfg->print_placement) {
 		if (mcfan_placement_plan(cfg, eal_argc, eal_argv, &plan, err, sizeof(err)) < 0) {
 			fprintf(stderr, "mcfan: %s\n", err);
+			*status = MCFAN_EXIT_USAGE;
+			return 1;
+		}
+		if (check_plan_idle(cfg, plan) < 0) {
+			mcfan_plan_free(plan);
 			*status = MCFAN_EXIT_USAGE;
 			return 1;
 		}

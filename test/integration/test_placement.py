@@ -446,6 +446,11 @@ def test_refusals():
              "--control-cpu outside the map",
              f"not a CPU of the map (the CPUs of --cpu-topology: {allowed_text})"),
             (["--control-cpu", "70000"], "--control-cpu 70000", "--control-cpu"),
+            # a plan the run would refuse is refused too (before: printed, status 0, while
+            # the same options without --print-placement exit 2)
+            (["--rx", "1", "--workers", "0", "--idle-worker", "wake", "--print-placement"],
+             "--print-placement with --idle-worker and no worker-only lcore",
+             "--idle-worker wake:very_short: there is no worker lcore that is only a worker"),
             # mcfan builds --lcores from a placement option: lcores named by the user are
             # not its lcores (before: ignored without a word, lcore 1 ran as RX and worker)
             (["--bind", "ns", "--rx-lcores", "1", "--worker-lcores", "2"],
