@@ -114,13 +114,16 @@ def main():
     v = r.q("/mcfan/msacc")
     t.check_eq(v and v["lcore"], [0], "--no-msacc: /mcfan/msacc leaves the data lcores out")
     t.check(r.q("/mcfan/msacc,1") is None, "--no-msacc: /mcfan/msacc,1 answers null")
-    r.console("show msacc 1", "show msacc 7")
+    r.console("show msacc 1", "show msacc 7", "msacc on")
     rc, out, rep = r.quit()
     t.check_eq(rc, 0, "--no-msacc: exit status")
     # lcore 1 is an mcfan lcore whose accounting is off, not "not used by mcfan" (before:
     # the console and telemetry said it was no mcfan lcore)
     t.check("show msacc: lcore 1 has no accounting: it has been off since the start "
             "(--no-msacc); msacc on starts it" in out, f"--no-msacc: show msacc 1: {out[-600:]!r}")
+    # msacc on: they count from now, nothing of the time before is charged to other
+    t.check("microstate accounting on (the data lcores off since the start, --no-msacc, "
+            "count from now)" in out, f"--no-msacc: msacc on: {out[-600:]!r}")
     t.check("show msacc: lcore 7 is not used by mcfan" in out,
             f"--no-msacc: show msacc 7: not an mcfan lcore: {out[-600:]!r}")
     with open(os.path.join(TMP, "stderr-nomsacc")) as f:

@@ -200,12 +200,17 @@ mcfan_ctl_msacc_enable(struct mcfan_app *app, bool on, char *msg, size_t len)
 		ret = mcfan_err_set(msg, len, -EALREADY, "msacc %s: accounting is already %s", on ? "on" :
 			      "off", on ? "on" : "off");
 	} else {
+		/* lcores off since the start (--no-msacc) start counting, they charge nothing */
+		bool fresh = on && mcfan_msacc_any_never_measured(app);
+
 		if (!on)
 			mcfan_sched_update(app); /* the wait_cpu up to now, before it stops */
 		mcfan_atomic_flag_store(&app->live.msacc, on, memory_order_relaxed);
-		ret = mcfan_err_set(msg, len, 0, on ? "microstate accounting on (the time it was off "
-			      "counts as other; msacc reset starts a clean window)" :
-			      "microstate accounting off for the data lcores");
+		ret = mcfan_err_set(msg, len, 0, !on ? "microstate accounting off for the data "
+			      "lcores" : fresh ? "microstate accounting on (the data lcores off "
+			      "since the start, --no-msacc, count from now)" : "microstate "
+			      "accounting on (the time it was off counts as other; msacc reset "
+			      "starts a clean window)");
 	}
 	mcfan_ctl_unlock();
 	return ret;

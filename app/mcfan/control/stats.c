@@ -918,6 +918,18 @@ msacc_never_measured(const struct mcfan_msacc *ms)
 	return snap.paused && sum == 0;
 }
 
+bool
+mcfan_msacc_any_never_measured(const struct mcfan_app *app)
+{
+	unsigned int id;
+
+	for (id = 0; id < RTE_MAX_LCORE; id++)
+		if (app->lcores[id].role != MCFAN_ROLE_NONE &&
+		    msacc_never_measured(&app->lcores[id].ms))
+			return true;
+	return false;
+}
+
 int
 mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned int max)
 {

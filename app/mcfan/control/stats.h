@@ -245,6 +245,12 @@ int mcfan_stats_groups_joining(struct mcfan_app *app, const uint16_t *slots, uns
  * the report's duration, start there. Any control thread.
  */
 uint64_t mcfan_stats_clear_tsc(const struct mcfan_app *app);
+/**
+ * Whether an lcore of mcfan's has never measured anything: its accounting has been off since
+ * the start (--no-msacc) and no msacc on has reached it yet. Any control thread.
+ */
+bool mcfan_msacc_any_never_measured(const struct mcfan_app *app);
+
 /* First CPU of an lcore's cpuset (the --lcores mapping), or -1. */
 int mcfan_lcore_cpu(unsigned int lcore_id);
 
