@@ -424,6 +424,10 @@ def run_wrong_prefix(tmp):
                 f"-f {val[:20]!r}: exit 2 naming it: {p.returncode} {p.stderr.strip()[-300:]!r}")
     for args, words in ((["--interval", "0"], "'0' is outside 0.1 .. 3600 seconds"),
                         (["--interval", "abc"], "'abc' is not a number of seconds"),
+                        # float() takes these, the documented decimal does not
+                        (["--interval", "1_0"], "'1_0' is not a number of seconds"),
+                        (["--interval", " 1"], "' 1' is not a number of seconds"),
+                        (["--interval", "1e0"], "'1e0' is not a number of seconds"),
                         (["--instance", "-1"], "'-1' is negative"),
                         (["--sort", "size"], "invalid choice: 'size'")):
         p = subprocess.run([sys.executable, TOP, "-f", prefix, *args], capture_output=True,
