@@ -577,6 +577,20 @@ def test_placement_idle_config(tmp):
             f"{what}: show idle says the same policies:\n{idle}")
 
 
+def test_hosted_idle_config(tmp):
+    """show config in the seed's layout (every worker-only lcore hosted by the RX lcore): the
+    idle-worker line says hosted (before: poll (not given ...), while no worker polled)."""
+    what = "hosted show config"
+    rc, out, err = console_script(tmp, "hostcfg", "0@0,1@1,(2-3)@1",
+                                  ["--rx-lcores", "1", "--worker-lcores", "2-3"],
+                                  b"show config\nquit\n")
+    t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
+    res = {cmd: lines for cmd, lines in blocks(out)}
+    t.check_eq([ln for ln in res.get("show config", []) if ln.startswith("idle-worker:")],
+               ["idle-worker:   hosted (not given: by placement each worker-only lcore's step "
+                "runs in its RX lcore's thread, see show idle)"], f"{what}: idle-worker line")
+
+
 def test_fanout_pair(tmp):
     """set fanout that moves a pair's line to another tracking worker dissolves the pair and
     says so, as leave and set seq do (before: "fan-out replicate for G" and the pair gone
@@ -741,6 +755,7 @@ def main():
         test_readers_idle_config(tmp)
         test_set_idle_config(tmp)
         test_placement_idle_config(tmp)
+        test_hosted_idle_config(tmp)
         test_fanout_pair(tmp)
         test_source_specific(tmp)
         test_end_of_input(tmp)

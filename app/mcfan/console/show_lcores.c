@@ -226,7 +226,7 @@ print_idle_config(const struct mcfan_app *app, bool rx, uint32_t pol, bool given
 {
 	char text[MCFAN_IDLE_POLICY_TEXT_MAX + 1];
 	const struct mcfan_lcore *lc;
-	bool mixed = false, seen = false;
+	bool mixed = false, seen = false, hosted = false, all_hosted;
 	unsigned int id, n = 0;
 	uint32_t shown = pol, p;
 
@@ -234,6 +234,7 @@ print_idle_config(const struct mcfan_app *app, bool rx, uint32_t pol, bool given
 		shown = mcfan_idle_default_policy(rx ? MCFAN_ROLE_RX : MCFAN_ROLE_WORKER, true);
 	for (id = 0; !given && !readers && id < RTE_MAX_LCORE; id++) {
 		lc = &app->lcores[id];
+		hosted |= !rx && lc->role == MCFAN_ROLE_WORKER && lc->host_id < RTE_MAX_LCORE;
 		if (!idle_config_lcore(lc, rx) ||
 		    mcfan_atomic_u32_load(&lc->idle.origin, memory_order_relaxed) ==
 		    MCFAN_IDLE_FROM_SET)
@@ -243,13 +244,20 @@ print_idle_config(const struct mcfan_app *app, bool rx, uint32_t pol, bool given
 		shown = p;
 		seen = true;
 	}
-	printf("%s%s", rx ? "idle-rx:       " : "idle-worker:   ",
-	       mixed ? "by placement" : mcfan_idle_format(shown, text, sizeof(text)));
-	if (!given && readers)
+	/* every worker-only lcore not set since is hosted: none waits by a default of its own */
+	all_hosted = !seen && hosted;
+	mixed |= all_hosted;
+	if (all_hosted)
+		printf("idle-worker:   hosted (not given: by placement each worker-only lcore's "
+		       "step runs in its RX lcore's thread, see show idle)");
+	else
+		printf("%s%s", rx ? "idle-rx:       " : "idle-worker:   ",
+		       mixed ? "by placement" : mcfan_idle_format(shown, text, sizeof(text)));
+	if (!all_hosted && !given && readers)
 		printf(" (not given: the default with the readers engine, whose reader processes "
 		       "share mcfan's CPUs, so no %s polls; see show idle)", rx ?
 		       "lcore with the RX role" : "worker-only lcore");
-	else if (!given)
+	else if (!all_hosted && !given)
 		printf(" (not given: each %s runs its placement default, see show idle)", rx ?
 		       "lcore with the RX role" : "worker-only lcore");
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
