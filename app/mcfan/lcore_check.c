@@ -204,10 +204,13 @@ mcfan_lcore_cpus_check(int argc, char **argv)
 		val = v;
 		n_opts++;
 	}
-	/* none, two, or one EAL refuses: EAL answers; a host mcfan cannot read: EAL too */
+	/* none, two, or one EAL refuses: EAL answers; a host mcfan cannot read: EAL too (not
+	 * the parse error as the status: mcfan would exit 2 without a word) */
 	if (ret < 0 || n_opts != 1 || mcfan_hosttopo_online(NULL, &online) < 0 ||
-	    mcfan_hosttopo_allowed(&allowed) < 0)
+	    mcfan_hosttopo_allowed(&allowed) < 0) {
+		ret = 0;
 		goto done;
+	}
 	for (i = 0; i < RTE_MAX_LCORE; i++) {
 		if (!cpus->on[i])
 			continue;

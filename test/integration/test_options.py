@@ -513,6 +513,16 @@ def test_eal_cpus():
                                        f"(its CPUs: {listed})", "--lcores"],
                   what=f"{opt} {v}", extra_eal=[opt, v], lcores=None)
         t.check_eq(len(err.strip().splitlines()), 1, f"{opt} {v}: one line")
+    # a list EAL refuses itself (an lcore id above RTE_MAX_LCORE - 1, a bad mask): EAL says
+    # why (before: exit 2 and not a word, the pre-EAL check returned its parse error)
+    for opt, v, words in (("-l", "0,200", "lcore 200 >= RTE_MAX_LCORE"),
+                          ("-c", "0xg", "invalid characters in coremask"),
+                          ("--lcores", "0@0,200@1", "invalid parameter for --lcores")):
+        e = eal([opt, v], lcores=None)
+        rc, out, err = run(e, ["--duration", "0.2"])
+        t.remove_runtime_dir(e)
+        t.check(rc == 2 and words in err, f"{opt} {v}: exit 2 and EAL's reason: {rc} "
+                f"{err.strip()[:300]!r}")
     # only the main lcore (-l 1, -c 1, --lcores 0@1): refused before EAL (before: EAL
     # started, made its runtime directory, and then mcfan said "no data lcore")
     for opt, v, main in (("-l", "1", 1), ("-c", "1", 0), ("--lcores", "0@1", 0)):
