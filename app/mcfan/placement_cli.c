@@ -247,6 +247,30 @@ mcfan_placement_cli_roles(struct mcfan_app *app)
 	return ret;
 }
 
+/*
+ * Once, on standard error: the user's lcores pinned to CPUs that --cpu-topology does not
+ * name (-l 0-1 -- --cpu-topology L0): their rows have no thread, core, processor or node.
+ */
+static void
+warn_unmapped(const struct mcfan_placement_view *v)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < v->n_rows; i++) {
+		const struct mcfan_plan_row *r = &v->rows[i];
+
+		if (r->cpu < 0 || mcfan_sct_lookup(v->map, (unsigned int)r->cpu) != NULL)
+			continue;
+		fprintf(stderr, "%s lcore %u on CPU %d", n++ == 0 ? "mcfan: warning: "
+			"--cpu-topology does not name the CPUs of the EAL lcores given:" : ",",
+			r->lcore, r->cpu);
+	}
+	if (n > 0)
+		fprintf(stderr, "; the table has no thread, core, processor or node for %s "
+			"(give the map of the CPUs -l/-c/--lcores use, or leave --cpu-topology "
+			"out for this host's)\n", n == 1 ? "it" : "them");
+}
+
 void
 mcfan_placement_cli_report(struct mcfan_app *app)
 {
@@ -277,5 +301,7 @@ mcfan_placement_cli_report(struct mcfan_app *app)
 	/* the user's lcores: warn here (a generated plan warned before EAL) */
 	if (!v.generated && v.n_shared > 0)
 		warn_shared(v.shared, v.shared_lcores, v.n_shared, v.n_rows, v.n_map_cpus);
+	if (!v.generated && v.map_from_option)
+		warn_unmapped(&v);
 	mcfan_placement_view_put(&v);
 }

@@ -619,6 +619,19 @@ def test_user_lcores():
                "roles from the counts among the given lcores")
     t.check("--lcores" not in out, "no --lcores built")
     t.remove_runtime_dir(e)
+    # a map that lacks the CPU of a given lcore: one warning naming it (before: the row
+    # showed '-' for thread, core, processor and node without a word)
+    e = t.eal_args("plc-user4", lcores=lc) + vdev()
+    rc, out, err = run(e, ["--cpu-topology", f"L{cpus[0]}", "--duration", "0.5"])
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"-l {lc} --cpu-topology L{cpus[0]}: exit status ({err[-300:]})")
+    t.check(f"mcfan: warning: --cpu-topology does not name the CPUs of the EAL lcores given: "
+            f"lcore 1 on CPU {cpus[1]}; the table has no thread, core, processor or node for "
+            f"it" in err, f"... warned: {err[-400:]}")
+    e = t.eal_args("plc-user5", lcores=lc) + vdev()
+    rc, out, err = run(e, ["--cpu-topology", host_map(cpus), "--duration", "0.5"])
+    t.remove_runtime_dir(e)
+    t.check(rc == 0 and "does not name" not in err, f"the host's map: no warning ({err[-300:]})")
     e = t.eal_args("plc-user2", lcores=lc) + vdev()
     rc, out, err = run(e, ["--rx", "1", "--workers", "1", "--duration", "1"])
     t.check_eq(rc, 2, "-l with too few lcores for --rx/--workers: exit 2")
