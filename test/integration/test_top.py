@@ -498,6 +498,30 @@ def run_once_exit():
         t.remove_runtime_dir(eal)
 
 
+def run_no_msacc():
+    """mcfan --no-msacc: every lcore is shown, the data lcores without shares and why (before:
+    exit 1, "/mcfan/msacc,1 answers null: mcfan is not running its data path")."""
+    eal = t.eal_args("top-nomsacc", extra=["--vdev", "net_null0"])
+    mc = t.McfanProcess(eal, ["--groups", "239.9.9.1:3999", "--duration", "30", "--no-msacc"])
+    try:
+        tel = t.Telemetry(t.telemetry_socket(eal), proc=mc)
+        ready = tel.wait_ready() is not None
+        tel.close()
+        if not t.check(ready, "--no-msacc: mcfan's telemetry answers"):
+            return
+        p = subprocess.run([sys.executable, TOP, "-f", t.file_prefix(eal), "--once",
+                            "--interval", "0.5"], capture_output=True, text=True, timeout=60)
+        t.check_eq(p.returncode, 0, f"--no-msacc: exit status ({p.stderr!r})")
+        rows = [ln for ln in p.stdout.splitlines() if re.match(r"\s+[01] ", ln)]
+        t.check(len(rows) == 2 and "%" in rows[0] and rows[1].endswith(
+            "(no accounting: off since the start, --no-msacc)"),
+            f"--no-msacc: the control lcore's shares, lcore 1 without: {rows}")
+    finally:
+        mc.signal(signal.SIGINT)
+        mc.wait(30)
+        t.remove_runtime_dir(eal)
+
+
 def main():
     t.mcfan_path()
     if shutil.which("tmux") is None:
@@ -506,6 +530,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mcfan-top-") as tmp:
         run(tmp)
     run_once_exit()
+    run_no_msacc()
     t.finish("test_top")
 
 
