@@ -883,6 +883,13 @@ set_cpu_topology(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	struct mcfan_sct_map *map = NULL;
 	char msg[ERR_MAX];
 
+	/* a line of --print-topology copied whole: "+sct" is erl's flag, not the map */
+	if (strncmp(v, "+sct", 4) == 0) {
+		snprintf(err, len, "--cpu-topology: '%.40s%s' starts with +sct, erl's flag: give "
+			 "the map alone, as after '+sct ' in --print-topology's lines (e.g. "
+			 "L0-3T0C0-3P0N0)", v, strlen(v) > 40 ? "..." : "");
+		return -EINVAL;
+	}
 	if (mcfan_sct_parse(v, &map, NULL, msg, sizeof(msg)) < 0) {
 		snprintf(err, len, "--cpu-topology: %s (Erlang +sct syntax, e.g. "
 			 "L0-3T0C0-3P0N0; see docs/topology.md)", msg);

@@ -434,6 +434,10 @@ def test_refusals():
             (["--cpu-topology", "L0-1T0-2"], "a bad map", "invalid identifier range"),
             (["--cpu-topology", "L0:L1"], "a map with two CPUs in one place",
              "not unique"),
+            # a --print-topology line copied whole (before: "invalid identifier type: '+'")
+            (["--cpu-topology", "+sct L0-1T0C0-1P0N0"], "a map with erl's +sct in front",
+             "--cpu-topology: '+sct L0-1T0C0-1P0N0' starts with +sct, erl's flag: give the "
+             "map alone"),
             (["--json"], "--json alone", "--json goes with --print-placement"),
             (["--print-topology", "--print-placement", "--json"],
              "--print-topology --print-placement --json (text before the JSON)",
