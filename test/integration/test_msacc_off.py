@@ -114,13 +114,19 @@ def main():
     v = r.q("/mcfan/msacc")
     t.check_eq(v and v["lcore"], [0], "--no-msacc: /mcfan/msacc leaves the data lcores out")
     t.check(r.q("/mcfan/msacc,1") is None, "--no-msacc: /mcfan/msacc,1 answers null")
-    r.console("show msacc 1", "show msacc 7", "msacc on")
+    r.console("show idle", "show msacc 1", "show msacc 7", "msacc on")
     rc, out, rep = r.quit()
     t.check_eq(rc, 0, "--no-msacc: exit status")
     # lcore 1 is an mcfan lcore whose accounting is off, not "not used by mcfan" (before:
     # the console and telemetry said it was no mcfan lcore)
     t.check("show msacc: lcore 1 has no accounting: it has been off since the start "
             "(--no-msacc); msacc on starts it" in out, f"--no-msacc: show msacc 1: {out[-600:]!r}")
+    # show idle: sleeps, wake-ups and % asleep are msacc's, "-" without it (before: 0 and
+    # 0.00 while a shared-CPU lcore slept most of the time)
+    idle = out.split("mcfan> show idle", 1)[-1].split("mcfan> ", 1)[0]
+    row = [ln.split() for ln in idle.splitlines() if ln.split()[:1] == ["1"]]
+    t.check(len(row) >= 1 and row[0][7:10] == ["-", "-", "-"],
+            f"--no-msacc: show idle has no sleeps, wake-ups, % asleep for lcore 1: {idle!r}")
     # msacc on: they count from now, nothing of the time before is charged to other
     t.check("microstate accounting on (the data lcores off since the start, --no-msacc, "
             "count from now)" in out, f"--no-msacc: msacc on: {out[-600:]!r}")

@@ -355,7 +355,8 @@ cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
 	struct mcfan_idle_view *iv;
 	struct mcfan_msacc_row *rows;
 	struct mcfan_msacc_stats st;
-	char bound[24], cap[24];
+	char bound[24], cap[24], sleeps[24], wakeups[24], asleep[16];
+	bool counted;
 	int n, nr, i, k;
 
 	RTE_SET_USED(a);
@@ -379,16 +380,27 @@ cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
 	       "wakeups", "sleep%", "sched", "nice", "why");
 	for (i = 0; i < n; i++) {
 		memset(&st, 0, sizeof(st));
+		counted = false;
 		for (k = 0; k < nr; k++)
 			if (rows[k].lcore_id == iv[i].lcore_id)
-				mcfan_msacc_stats(&rows[k].snap, &st);
-		printf("  %5u %-10s %-22s %10sus %10sus %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-		       " %10" PRIu64 " %7.2f %-6s %4d  %s\n", iv[i].lcore_id, mcfan_role_name(iv[i].role),
+				counted = mcfan_msacc_stats(&rows[k].snap, &st) == 0;
+		/* sleeps, wake-ups and % asleep are msacc's: "-" for an lcore that has no
+		 * accounting (--no-msacc since the start), not 0 while it sleeps */
+		snprintf(sleeps, sizeof(sleeps), "%" PRIu64, st.sleeps);
+		snprintf(wakeups, sizeof(wakeups), "%" PRIu64, st.wakeups);
+		snprintf(asleep, sizeof(asleep), "%.2f", st.pct[MCFAN_MS_SLEEP]);
+		if (!counted) {
+			snprintf(sleeps, sizeof(sleeps), "-");
+			snprintf(wakeups, sizeof(wakeups), "-");
+			snprintf(asleep, sizeof(asleep), "-");
+		}
+		printf("  %5u %-10s %-22s %10sus %10sus %10" PRIu64 " %10" PRIu64 " %10s %10s %7s "
+		       "%-6s %4d  %s\n", iv[i].lcore_id, mcfan_role_name(iv[i].role),
 		       iv[i].policy_text,
 		       mcfan_console_us_text(iv[i].ring_bound_ns, bound, sizeof(bound)),
 		       mcfan_console_us_text(iv[i].sleep_cap_ns, cap, sizeof(cap)),
-		       iv[i].rx_max_pps, iv[i].wk_max_pps, st.sleeps, st.wakeups,
-		       st.pct[MCFAN_MS_SLEEP], iv[i].sched, iv[i].nice, iv[i].why);
+		       iv[i].rx_max_pps, iv[i].wk_max_pps, sleeps, wakeups, asleep, iv[i].sched,
+		       iv[i].nice, iv[i].why);
 	}
 	print_overrun(app, iv, n);
 	free(iv);
