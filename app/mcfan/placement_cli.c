@@ -198,6 +198,13 @@ print_options(const struct mcfan_config *cfg, int eal_argc, char **eal_argv, int
 			return 1;
 		}
 		warn_plan(cfg, plan, map);
+		/* without a placement option a run builds no --lcores: EAL's default lcores run */
+		if (cfg->rx_count == 0 && cfg->workers_count < 0 && cfg->cpu_topology == NULL &&
+		    cfg->bind < 0 && cfg->control_cpu < 0)
+			fprintf(stderr, "mcfan: note: no placement option (--cpu-topology, --bind, "
+				"--rx, --workers, --control-cpu): this is the plan one of them would "
+				"apply; without one, mcfan leaves EAL its default lcores (lcore N on "
+				"CPU N, every CPU allowed)\n");
 		ret = print_plan(plan, map, cfg->json);
 		mcfan_plan_free(plan);
 		if (ret < 0)

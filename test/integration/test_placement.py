@@ -235,6 +235,15 @@ def test_print_topology():
     # prints alone
     rc, topo, err = run([], ["--print-topology"])
     rc2, plan, err2 = run([], ["--print-placement"])
+    # no placement option: the plan is what one would apply, not what this command runs
+    # (before: printed without a word; `taskset -c 1 mcfan -- --print-placement` showed a
+    # working plan while `taskset -c 1 mcfan --` fails with "no data lcore")
+    t.check("mcfan: note: no placement option (--cpu-topology, --bind, --rx, --workers, "
+            "--control-cpu): this is the plan one of them would apply; without one, mcfan "
+            "leaves EAL its default lcores" in err2, f"--print-placement alone: the note: {err2!r}")
+    rc4, _, err4 = run([], ["--rx", "1", "--print-placement"])
+    t.check(rc4 == 0 and "no placement option" not in err4,
+            f"--rx 1 --print-placement: no note ({err4!r})")
     for app in (["--print-topology", "--print-placement"],
                 ["--print-placement", "--print-topology"]):
         what = " ".join(app)
