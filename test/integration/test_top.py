@@ -475,51 +475,54 @@ def run(tmp):
         t.remove_runtime_dir(eal)
 
 
-def run_once_exit():
-    """mcfan exits inside the --once interval: the documented line naming its pid and
-    prefix, exit 1 (a trial finding: a raw 'Broken pipe')."""
-    eal = t.eal_args("top-exit", extra=["--vdev", "net_null0"])
-    mc = t.McfanProcess(eal, ["--groups", "239.9.9.1:3999", "--duration", "4"])
+def once_against(name, app, interval):
+    """mcfan (net_null0, options app) with its telemetry ready, then mcfan-top -f PREFIX
+    --once --interval interval against it: (mcfan's EAL args, its process, mcfan-top's
+    CompletedProcess, or None when mcfan's telemetry never answered: checked). mcfan is
+    stopped and its runtime directory removed before the return."""
+    eal = t.eal_args(name, extra=["--vdev", "net_null0"])
+    mc = t.McfanProcess(eal, app)
+    p = None
     try:
         tel = t.Telemetry(t.telemetry_socket(eal), proc=mc)
         ready = tel.wait_ready() is not None
         tel.close()
-        if not t.check(ready, "--once exit: mcfan's telemetry answers"):
-            return
-        p = subprocess.run([sys.executable, TOP, "-f", t.file_prefix(eal), "--once",
-                            "--interval", "6"], capture_output=True, text=True, timeout=60)
-        t.check_eq(p.returncode, 1, f"--once exit: exit status ({p.stderr!r})")
-        t.check(f"mcfan-top: mcfan (pid {mc.pid}) under prefix '{t.file_prefix(eal)}' has "
-                "exited during the --once interval; nothing to show (" in p.stderr,
-                f"--once exit: the documented line: {p.stderr!r}")
+        if t.check(ready, f"{name}: mcfan's telemetry answers"):
+            p = subprocess.run([sys.executable, TOP, "-f", t.file_prefix(eal), "--once",
+                                "--interval", interval], capture_output=True, text=True,
+                               timeout=60)
     finally:
         mc.signal(signal.SIGINT)
         mc.wait(30)
         t.remove_runtime_dir(eal)
+    return eal, mc, p
+
+
+def run_once_exit():
+    """mcfan exits inside the --once interval: the documented line naming its pid and
+    prefix, exit 1 (a trial finding: a raw 'Broken pipe')."""
+    eal, mc, p = once_against("top-exit", ["--groups", "239.9.9.1:3999", "--duration", "4"],
+                              "6")
+    if p is None:
+        return
+    t.check_eq(p.returncode, 1, f"--once exit: exit status ({p.stderr!r})")
+    t.check(f"mcfan-top: mcfan (pid {mc.pid}) under prefix '{t.file_prefix(eal)}' has "
+            "exited during the --once interval; nothing to show (" in p.stderr,
+            f"--once exit: the documented line: {p.stderr!r}")
 
 
 def run_no_msacc():
     """mcfan --no-msacc: every lcore is shown, the data lcores without shares and why (before:
     exit 1, "/mcfan/msacc,1 answers null: mcfan is not running its data path")."""
-    eal = t.eal_args("top-nomsacc", extra=["--vdev", "net_null0"])
-    mc = t.McfanProcess(eal, ["--groups", "239.9.9.1:3999", "--duration", "30", "--no-msacc"])
-    try:
-        tel = t.Telemetry(t.telemetry_socket(eal), proc=mc)
-        ready = tel.wait_ready() is not None
-        tel.close()
-        if not t.check(ready, "--no-msacc: mcfan's telemetry answers"):
-            return
-        p = subprocess.run([sys.executable, TOP, "-f", t.file_prefix(eal), "--once",
-                            "--interval", "0.5"], capture_output=True, text=True, timeout=60)
-        t.check_eq(p.returncode, 0, f"--no-msacc: exit status ({p.stderr!r})")
-        rows = [ln for ln in p.stdout.splitlines() if re.match(r"\s+[01] ", ln)]
-        t.check(len(rows) == 2 and "%" in rows[0] and rows[1].endswith(
-            "(no accounting: off since the start, --no-msacc)"),
-            f"--no-msacc: the control lcore's shares, lcore 1 without: {rows}")
-    finally:
-        mc.signal(signal.SIGINT)
-        mc.wait(30)
-        t.remove_runtime_dir(eal)
+    _, _, p = once_against("top-nomsacc", ["--groups", "239.9.9.1:3999", "--duration", "30",
+                                           "--no-msacc"], "0.5")
+    if p is None:
+        return
+    t.check_eq(p.returncode, 0, f"--no-msacc: exit status ({p.stderr!r})")
+    rows = [ln for ln in p.stdout.splitlines() if re.match(r"\s+[01] ", ln)]
+    t.check(len(rows) == 2 and "%" in rows[0] and rows[1].endswith(
+        "(no accounting: off since the start, --no-msacc)"),
+        f"--no-msacc: the control lcore's shares, lcore 1 without: {rows}")
 
 
 def main():
