@@ -31,6 +31,8 @@
 
 #define READ_TRIES 64            /* seqcount tries before the per-word copy */
 #define IPERF2_HDR_LEN 16        /* id, tv_sec, tv_usec, id2 (iperf2 include/payloads.h) */
+#define IPERF2_SEC_OFF 4         /* tv_sec: the send time, seconds (the sender's clock) */
+#define IPERF2_USEC_OFF 8        /* tv_usec: its microseconds */
 #define RTP_HDR_LEN 12           /* RFC 3550 section 5.1 */
 #define RTP_VERSION 2
 #define RTP_SEQ_MOD (1u << 16)   /* RFC 3550 appendix A.1 */
@@ -83,6 +85,7 @@ struct tracker {
 	unsigned int jit_n;        /* arrivals seen in the session, up to 2 */
 	uint64_t prev_ns, prev_gap_ns;
 	uint32_t prev_ts;
+	uint64_t prev_sent_ns;     /* iperf2: the previous datagram's send time, ns */
 	uint64_t jitter_q4;
 	struct mcfan_feed_line line[2];
 	/* arb, iperf2: a line's test number (it goes up when the line sends data after its own
@@ -609,6 +612,30 @@ load_le(const uint8_t *p, unsigned int w)
 	return v;
 }
 
+/* Jitter from the sender's own send times (iperf2's tv_sec/tv_usec), as iperf2's server
+ * computes it: D = (Rj - Ri) - (Sj - Si), in ns (RFC 3550 6.4.1 with send times for RTP
+ * timestamps). A datagram without a send time (0.000000: a sender that does not fill it)
+ * falls back to arrival spacing. */
+static void
+jitter_sent(struct mcfan_feed_group *g, uint64_t now_ns, const uint8_t *p)
+{
+	struct tracker *t = &g->t;
+	uint64_t sec = load_be(p + IPERF2_SEC_OFF, 4), usec = load_be(p + IPERF2_USEC_OFF, 4);
+	uint64_t sent_ns = sec * FEED_NS_PER_S + usec * 1000u;
+
+	if (sent_ns == 0) {
+		jitter_spacing(g, now_ns);
+		t->prev_sent_ns = 0;
+		return;
+	}
+	if (t->jit_n >= 1 && t->prev_sent_ns != 0)
+		jitter_add(g, (int64_t)(now_ns - t->prev_ns) - (int64_t)(sent_ns - t->prev_sent_ns));
+	else if (t->jit_n == 0)
+		t->jit_n = 1;
+	t->prev_ns = now_ns;
+	t->prev_sent_ns = sent_ns;
+}
+
 /*
  * Place an 8-byte generic number in the tracker's space, where numbers only grow: at
  * REBASE_MID plus its signed distance from the session's first number (modulo 2^64, so
@@ -684,7 +711,7 @@ iperf2_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint
 		g->c.sessions++;
 	}
 	track(g, (uint64_t)id, 1, now_ns, NULL);
-	jitter_spacing(g, now_ns);
+	jitter_sent(g, now_ns, p);
 	return 0;
 }
 
@@ -870,7 +897,7 @@ iperf2_arb_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len,
 		t->test = t->line_test[line];
 	}
 	*seq = raw;
-	jitter_spacing(g, now_ns);
+	jitter_sent(g, now_ns, p);
 	return 0;
 }
 
@@ -1244,6 +1271,7 @@ mcfan_feed_arb_datagram(struct mcfan_feed_arb *a, unsigned int line, const uint8
 	const uint64_t prev_ns = t->prev_ns, prev_gap_ns = t->prev_gap_ns;
 	const uint64_t jitter_q4 = t->jitter_q4, jitter_ns = a->g.c.jitter_ns;
 	const uint32_t prev_ts = t->prev_ts;
+	const uint64_t prev_sent_ns = t->prev_sent_ns;
 	int ret;
 
 	if (line > 1)
@@ -1285,6 +1313,7 @@ mcfan_feed_arb_datagram(struct mcfan_feed_arb *a, unsigned int line, const uint8
 		t->prev_gap_ns = prev_gap_ns;
 		t->jitter_q4 = jitter_q4;
 		t->prev_ts = prev_ts;
+		t->prev_sent_ns = prev_sent_ns;
 		a->g.c.jitter_ns = jitter_ns;
 	}
 	arb_publish(a);

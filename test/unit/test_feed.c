@@ -49,6 +49,19 @@ iperf2_send(struct mcfan_feed_group *g, int64_t id, uint64_t t_ns)
 	CHECK_EQ_INT(mcfan_feed_group_datagram(g, p, sizeof(p), t_ns), 0);
 }
 
+/* iperf2 with a send time (tv_sec, tv_usec) of sent_us microseconds. */
+static void
+iperf2_send_at(struct mcfan_feed_group *g, int64_t id, uint64_t sent_us, uint64_t t_ns)
+{
+	uint8_t p[64] = {0};
+
+	put_be(p, (uint64_t)id & 0xffffffffu, 4);
+	put_be(p + 4, sent_us / 1000000u, 4);
+	put_be(p + 8, sent_us % 1000000u, 4);
+	put_be(p + 12, (uint64_t)id >> 32, 4);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, p, sizeof(p), t_ns), 0);
+}
+
 static struct mcfan_feed_counters
 read_counters(const struct mcfan_feed_group *g)
 {
@@ -777,6 +790,48 @@ test_arb_lag(void)
  * line A's own. Before: every copy of both lines was a sample (spacings 3, 7, 3, 7 ms):
  * about 4 ms of jitter on a perfectly even stream.
  */
+/*
+ * iperf2's jitter from its send times, as iperf2's server has it: a sender that sends in
+ * bursts (5 datagrams 10 us apart, then 5 ms of nothing) whose datagrams arrive with the
+ * same spacing plus a constant delay has no jitter (before: from arrival spacing alone,
+ * about 1.8 ms, which iperf2's server calls 0.001 ms). Arrivals 0 and 40 us late by turns:
+ * about 40 us. A datagram without a send time (0.000000) falls back to arrival spacing.
+ */
+static void
+test_iperf2_jitter(void)
+{
+	struct mcfan_feed_group *g = make("iperf2", &params_default);
+	struct mcfan_feed_counters c;
+	uint64_t sent_us = 1765000000ull * 1000000u, t0 = 7 * MS;
+	int64_t id;
+
+	for (id = 0; id < 500; id++)
+		iperf2_send_at(g, id, sent_us + (uint64_t)(id / 5) * 5000 + (uint64_t)(id % 5) * 10,
+			       t0 + ((uint64_t)(id / 5) * 5000 + (uint64_t)(id % 5) * 10) * 1000);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.received, 500);
+	CHECK_EQ_INT(c.jitter_ns, 0);
+	mcfan_feed_group_free(g);
+
+	g = make("iperf2", &params_default);
+	for (id = 0; id < 500; id++)
+		iperf2_send_at(g, id, sent_us + (uint64_t)id * 1000,
+			       t0 + (uint64_t)id * MS + (id % 2 ? 40000u : 0u));
+	c = read_counters(g);
+	CHECK(c.jitter_ns > 35000 && c.jitter_ns < 45000, "jitter %" PRIu64 " ns, about 40 us",
+	      c.jitter_ns);
+	mcfan_feed_group_free(g);
+
+	/* no send time: arrival spacing, 1 ms but every other 2 ms: about 1 ms */
+	g = make("iperf2", &params_default);
+	for (id = 0; id < 200; id++)
+		iperf2_send(g, id, t0 + (uint64_t)(id + id / 2) * MS);
+	c = read_counters(g);
+	CHECK(c.jitter_ns > 500000 && c.jitter_ns < 1500000, "jitter %" PRIu64 " ns, about 1 ms",
+	      c.jitter_ns);
+	mcfan_feed_group_free(g);
+}
+
 static void
 test_arb_jitter(void)
 {
@@ -917,6 +972,7 @@ main(void)
 	test_arb_tests();
 	test_arb_lag();
 	test_arb_jitter();
+	test_iperf2_jitter();
 	test_arb_ssrc();
 	test_arb_mold_end();
 	return unit_summary("feed");
