@@ -944,6 +944,24 @@ def test_bad_input():
     t.check_eq(rc, 2, "--seq-pair of mpegts lines: exit 2")
     t.check("mpegts has no sequence space" in err and not t.eal_lines(err),
             f"--seq-pair of mpegts lines: named before EAL ({err[-300:]})")
+    # a pair whose lines --fanout partition puts on two worker lcores: the start says what a
+    # start can do (before: only "join both lines to one worker (join ... workers N)", a
+    # console command); with --fanout replicate the same pair starts
+    e2 = t.eal_args("feed-bad2", extra=["--vdev", "net_null0"])
+    e2[:2] = ["--lcores", "0@0,1@1,2@1,3@0"]
+    pair = ["--groups", f"239.9.9.1-8:{PORT}", "--seq", f"239.9.9.1-8:{PORT}=iperf2",
+            "--seq-pair", f"239.9.9.1:{PORT},239.9.9.2:{PORT}", "--rx", "1", "--workers", "2"]
+    rc, _, err, _ = t.run_mcfan(e2, [*pair, "--duration", "0.2"], report=False)
+    t.check(rc not in (0, None) and re.search(
+        rf"--seq-pair 239.9.9.1:{PORT},239.9.9.2:{PORT}: set pair: 239.9.9.1:{PORT} is tracked "
+        rf"by worker lcore \d and 239.9.9.2:{PORT} by \d: .*; at start: --fanout partition "
+        r"put the two lines on different worker lcores: give --fanout replicate", err),
+        f"--seq-pair on two workers: what a start can do ({rc}, {err[-400:]})")
+    t.remove_runtime_dir(e2)
+    rc, _, err, _ = t.run_mcfan(e2, [*pair, "--fanout", "replicate", "--duration", "0.2"],
+                                report=False)
+    t.check_eq(rc, 0, f"--seq-pair on two workers, replicate: starts ({err[-300:]})")
+    t.remove_runtime_dir(e2)
 
 
 FOLLOW_SCRIPT = """set pair 239.9.9.2:3999,239.9.9.3:3999

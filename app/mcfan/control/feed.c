@@ -711,7 +711,7 @@ set_pair_locked(struct mcfan_app *app, struct feed_ctl *c, const char *groups, c
 		return mcfan_err_set(msg, len, -EINVAL, "set pair: mpegts has no sequence space "
 				     "across PIDs to arbitrate");
 	if (sa->owner != sb->owner)
-		return mcfan_err_set(msg, len, -EINVAL, "set pair: %s is tracked by worker lcore "
+		return mcfan_err_set(msg, len, -EXDEV, "set pair: %s is tracked by worker lcore "
 				     "%u and %s by %u: join both lines to one worker (join ... "
 				     "workers N)", a, app->worker_lcore_ids[sa->owner], b,
 				     app->worker_lcore_ids[sb->owner]);
@@ -877,6 +877,15 @@ mcfan_feed_control_init(struct mcfan_app *app)
 	follow_groups(app, c, NULL, 0);
 	for (i = 0; i < app->cfg.n_seq_pairs; i++) {
 		ret = set_pair_locked(app, c, app->cfg.seq_pairs[i], msg, sizeof(msg));
+		if (ret == -EXDEV) {
+			/* at start there is no "join ... workers N" yet: what a start can do */
+			MCFAN_LOG(ERR, "--seq-pair %s: %s; at start: --fanout partition put the "
+				  "two lines on different worker lcores: give --fanout replicate, "
+				  "one worker lcore, or pair them in a command file (--cmdline-file: "
+				  "leave B, join B workers with line A's worker lcore, set pair A,B)\n",
+				  app->cfg.seq_pairs[i], msg);
+			break;
+		}
 		if (ret < 0) {
 			MCFAN_LOG(ERR, "--seq-pair %s: %s\n", app->cfg.seq_pairs[i], msg);
 			break;

@@ -125,8 +125,9 @@ int mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kin
  * sequence space: set pair A,B.
  *
  * @return
- *   0, or -EINVAL (not two groups, not joined, no or different extractors, mpegts, different
- *   workers, already in a pair), -ENOSPC, -ENOMEM; msg as above.
+ *   0, or -EINVAL (not two groups, not joined, no or different extractors, mpegts, already
+ *   in a pair), -EXDEV (the lines are tracked by different worker lcores), -ENOSPC,
+ *   -ENOMEM; msg as above.
  */
 int mcfan_ctl_set_pair(struct mcfan_app *app, const char *groups, char *msg, size_t len);
 
