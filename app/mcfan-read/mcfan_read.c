@@ -340,7 +340,7 @@ main(int argc, char **argv)
 	uint64_t last_lost = 0, prev_frames = 0;
 	double seconds = 0;
 	bool quiet = false, closed = false, zero_copy = false, writer_dead = false;
-	bool not_served = false, seen[26] = {false};
+	bool not_served = false, out_gone = false, seen[26] = {false};
 	unsigned int flags = 0, line = 0, i;
 	struct mcfan_reader_stats st;
 	struct mcfan_reader_frame f;
@@ -436,6 +436,9 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* a standard output that went away (mcfan-read ... | head -1): EPIPE, not death by
+	 * SIGPIPE; the reader then closes its row as at any other end */
+	signal(SIGPIPE, SIG_IGN);
 	t0 = now_ns();
 	next_line = t0 + NS_PER_S;
 	if (seconds > 0)
@@ -512,9 +515,17 @@ main(int argc, char **argv)
 				       st.lost, st.lost - last_lost, st.lag, seq.gaps, seq.lost);
 			last_lost = st.lost;
 			prev_frames = st.frames;
-			fflush(stdout);
 			next_line += NS_PER_S;
+			if (fflush(stdout) != 0 && errno == EPIPE) {
+				out_gone = true; /* nobody reads the lines, nor the JSON line */
+				break;
+			}
 		}
+	}
+	if (out_gone) {
+		free(buf);
+		mcfan_reader_close(r);
+		return status;
 	}
 	mcfan_reader_stats(r, &st);
 	printf("{\"group\": \"%s\", \"pid\": %d, \"frames\": %" PRIu64 ", \"bytes\": %" PRIu64

@@ -161,6 +161,17 @@ def main():
                 f"mcfan-read without --quiet: the 'reading' line, a line a second: "
                 f"{p.returncode} {p.stderr!r} {p.stdout[:200]!r}")
 
+        # standard output that goes away (| head -1): mcfan-read ends with status 0 and closes
+        # its reader row (before: killed by SIGPIPE, status 141, no JSON, its row left)
+        p = subprocess.run(["bash", "-c", f"'{rd_bin}' --file-prefix '{prefix}' --group "
+                            f"239.9.9.2:{PORT} --no-seq --oldest --seconds 4 | head -1; "
+                            "echo \"rc=${PIPESTATUS[0]}\""], capture_output=True, text=True,
+                           timeout=30)
+        t.check(p.stdout.startswith("1 s: 300 frames (+300)") and
+                p.stdout.rstrip().endswith("rc=0") and "Broken pipe" not in p.stderr,
+                f"mcfan-read | head -1: the first line, then status 0: {p.stdout!r} "
+                f"{p.stderr!r}")
+
         # attached readers of group 3 when it moves to count
         rd = subprocess.Popen([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.3:{PORT}",
                                "--oldest", "--quiet", "--no-seq"], stdout=subprocess.PIPE,
