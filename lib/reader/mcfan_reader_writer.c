@@ -307,6 +307,26 @@ mcfan_rw_set_serve(struct mcfan_rw *w, uint32_t serve, const char *engine, uint3
 	return true;
 }
 
+/* Is process pid stopped: state (field 3 of /proc/PID/stat, proc(5)) T (a stop signal) or
+ * t (a debugger)? false when /proc cannot say. */
+static bool
+proc_stopped(int32_t pid)
+{
+	char path[32], line[1024], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	/* field 2, the command, is in parentheses and may hold ')': the state follows the last */
+	if (p == NULL || (p = strrchr(line, ')')) == NULL)
+		return false;
+	return p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
+}
+
 int
 mcfan_rw_reader_at(const struct mcfan_rw *w, unsigned int i, uint64_t now_ns,
 		   struct mcfan_rw_reader_info *r)
@@ -339,6 +359,7 @@ mcfan_rw_reader_at(const struct mcfan_rw *w, unsigned int i, uint64_t now_ns,
 	r->idle_ns = now_ns > last ? now_ns - last : 0;
 	r->age_ns = now_ns > start ? now_ns - start : 0;
 	r->waiting = atomic_load_explicit(&row->waiting, memory_order_relaxed) != 0;
+	r->stopped = r->alive && proc_stopped(r->pid);
 	return r->pid > 0 ? 1 : 0;
 }
 

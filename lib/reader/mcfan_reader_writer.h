@@ -174,6 +174,9 @@ struct mcfan_rw_reader_info {
 	uint64_t idle_ns;    /**< Since its last read or wait, ns (CLOCK_MONOTONIC). */
 	uint64_t age_ns;     /**< Since it opened the ring, ns. */
 	bool waiting;        /**< Asleep in mcfan_reader_wait(). */
+	/** Its process is stopped (SIGSTOP, Ctrl-Z, a debugger: state T or t in /proc/PID/stat,
+	 * proc(5)): it reads nothing until continued, waiting or not. */
+	bool stopped;
 };
 
 /**

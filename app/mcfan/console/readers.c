@@ -60,7 +60,9 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 			printf("  %-22s %8d %5u %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64
 			       " %10" PRIu64 " %6s%s\n", v[i].group, (int)r->pid, r->slot, r->frames,
 			       r->lost, r->laps, r->lag, r->idle_ns / NS_PER_MS,
-			       r->alive ? "yes" : "dead", r->waiting ? " (waiting)" : "");
+			       !r->alive ? "dead" : r->stopped ? "stopped" : "yes",
+			       r->stopped ? " (SIGSTOP: it reads nothing until continued)" :
+			       r->waiting ? " (waiting)" : "");
 			n_readers++;
 			dead += !r->alive;
 		}

@@ -50,7 +50,7 @@ reader_row_bytes(const char *group, const struct mcfan_rw_reader_info *r)
 	       mcfan_tel_u64_bytes((uint64_t)(r->pid > 0 ? r->pid : 0)) +
 	       mcfan_tel_u64_bytes(r->frames) + mcfan_tel_u64_bytes(r->lost) +
 	       mcfan_tel_u64_bytes(r->laps) + mcfan_tel_u64_bytes(r->lag) +
-	       mcfan_tel_u64_bytes(r->idle_ns / NS_PER_MS) + 2;
+	       mcfan_tel_u64_bytes(r->idle_ns / NS_PER_MS) + 2 + 2;
 }
 
 static int
@@ -67,6 +67,7 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 		{"frames", RTE_TEL_U64_VAL}, {"lost", RTE_TEL_U64_VAL},
 		{"lapped", RTE_TEL_U64_VAL}, {"lag", RTE_TEL_U64_VAL},
 		{"last_ms", RTE_TEL_U64_VAL}, {"alive", RTE_TEL_INT_VAL},
+		{"stopped", RTE_TEL_INT_VAL},
 	};
 	struct rte_tel_data *rc[RTE_DIM(ring_cols)], *c[RTE_DIM(cols)];
 	struct mcfan_readers_view *v = NULL;
@@ -131,6 +132,7 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 			rte_tel_data_add_array_u64(c[5], r->lag);
 			rte_tel_data_add_array_u64(c[6], r->idle_ns / NS_PER_MS);
 			rte_tel_data_add_array_int(c[7], r->alive ? 1 : 0);
+			rte_tel_data_add_array_int(c[8], r->stopped ? 1 : 0);
 			rows++;
 		}
 	}
@@ -151,7 +153,7 @@ out:
 }
 MCFAN_TEL_COMMAND(tel_readers, "/mcfan/readers",
 		  "Reader rings (engine readers), their readers: pid, frames, lost, lapped, lag, "
-		  "last_ms, alive. No parameters")
+		  "last_ms, alive, stopped. No parameters")
 
 /* ---- the report's pieces (telemetry/readers.h) ---- */
 
@@ -200,6 +202,7 @@ mcfan_readers_report_json(const struct mcfan_app *app)
 			json_object_set_new(r, "lapped", ju64(x->laps));
 			json_object_set_new(r, "lag", ju64(x->lag));
 			json_object_set_new(r, "alive", json_boolean(x->alive));
+			json_object_set_new(r, "stopped", json_boolean(x->stopped));
 			json_array_append_new(rl, r);
 		}
 		json_object_set_new(o, "readers", rl);
