@@ -801,8 +801,8 @@ BAD_ENGINE = [
     # the shell leaves '~' after "pcap:" as it is (before: only "is not a directory")
     ("pcap:~/mcfan-caps", "--worker-engine: pcap: '~/mcfan-caps' is not a directory (a '~' is "
      "not expanded after 'pcap:': give the whole path, e.g. pcap:$HOME/mcfan-caps)"),
-    ("pcap:/proc", "--worker-engine: pcap: directory '/proc' is not writable: no file can be "
-     "made in it ("),
+    ("pcap:/proc", "--worker-engine: pcap: directory '/proc' is not writable: its file system "
+     "makes no new file in it (No such file or directory: procfs and sysfs say so)"),
     ("pcap:/tmp,rotate-mb=0", "--worker-engine: pcap: rotate-mb '0' is not allowed: MiB, "
      "1..1048576"),
     ("pcap:/tmp,rotate-s=x", "--worker-engine: pcap: rotate-s 'x' is not allowed: seconds, "

@@ -60,8 +60,12 @@ probe_file(const char *dir, char *err, size_t len)
 	fd = mkstemp(path);
 	if (fd < 0) {
 		e = errno;
-		snprintf(err, len, "directory '%s' is not writable: no file can be made in it (%s)",
-			 dir, strerror(e));
+		if (e == ENOENT) /* the directory is there: procfs, sysfs say ENOENT for a new file */
+			snprintf(err, len, "directory '%s' is not writable: its file system makes no "
+				 "new file in it (%s: procfs and sysfs say so)", dir, strerror(e));
+		else
+			snprintf(err, len, "directory '%s' is not writable: no file can be made in "
+				 "it (%s)", dir, strerror(e));
 		return -e;
 	}
 	close(fd);
