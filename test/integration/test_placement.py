@@ -565,6 +565,10 @@ def check_run(name, app, n_rows, expect_warn):
         t.check(all(r["node"] == r["worker_node"] for r in top["rings"]) and top["rings"],
                 f"[{name}] report: rings on their worker's node {top['rings']}")
         t.check(t.conservation(rep), f"[{name}] rx = delivered + drops")
+        # the report's lcores[] name every CPU of a floating lcore too (before: only "cpu")
+        t.check_eq(sorted((lc["lcore"], lc.get("cpus")) for lc in rep["lcores"]),
+                   sorted((r["lcore"], r["cpus"]) for r in rows),
+                   f"[{name}] report lcores[].cpus = the table")
         t.check_eq(top["oversubscribed"], warned, f"[{name}] report: oversubscribed CPUs as "
                    f"the warning says")
     if isinstance(tel, dict):

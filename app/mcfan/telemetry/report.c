@@ -706,7 +706,7 @@ report_json_build(struct mcfan_app *app)
 	struct mcfan_left_overflow lo;
 	uint64_t clear_tsc;
 	json_t *root, *drops, *arr, *o, *wl, *states, *lat, *hist, *idle;
-	char addr[MCFAN_GROUP_STR_MAX];
+	char addr[MCFAN_GROUP_STR_MAX], cpus_text[64];
 	unsigned int i, w, s, n_ev;
 	int n, ni, nl, k;
 	uint16_t port;
@@ -849,6 +849,9 @@ report_json_build(struct mcfan_app *app)
 		o = json_object();
 		json_object_set_new(o, "lcore", json_integer(rows[i].lcore_id));
 		json_object_set_new(o, "cpu", json_integer(mcfan_lcore_cpu(rows[i].lcore_id)));
+		/* every CPU it may run on ("0-1" when it floats: --bind u), as /mcfan/lcores */
+		mcfan_lcore_cpus(rows[i].lcore_id, cpus_text, sizeof(cpus_text));
+		json_object_set_new(o, "cpus", json_string(cpus_text));
 		json_object_set_new(o, "role", json_string(mcfan_role_name(rows[i].role)));
 		json_object_set_new(o, "busy_pct", json_real(ms.busy_pct));
 		json_object_set_new(o, "empty_poll_pct", json_real(ms.empty_poll_pct));
