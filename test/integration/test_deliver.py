@@ -880,6 +880,17 @@ def test_bad_input():
                 f"{tag} tx, --fanout {fanout}: the replicate warning "
                 f"{'given' if fanout == 'replicate' else 'not given'}: {err[-600:]!r}")
         t.remove_runtime_dir(eal)
+    # one tx output written two ways (by id and by name, the same rewrites): warned once the
+    # ports are probed (before: two outputs, each with TX queues of its own, without a word)
+    eal = t.eal_args("dlvsame", extra=["--vdev", "net_null0", "--vdev", "net_null1"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1-2:3999", "--duration", "0.2",
+                                          "--group-engine", "239.9.9.1:3999=tx:1",
+                                          "--group-engine", "239.9.9.2:3999=tx:net_null1"])
+    t.check(rc == 0 and "MCFAN: worker engine outputs 1 (tx:1) and 2 (tx:net_null1) are one "
+            "output written two ways (port 1 (net_null1) with the same destination and "
+            "udp-csum): each takes TX queues of its own; write it one way" in err,
+            f"{tag} tx:1 and tx:net_null1: warned, runs: {rc} {err[-600:]!r}")
+    t.remove_runtime_dir(eal)
     # no port probed at all: no port id range to offer (before: "give a port id (0..0)")
     eal = t.eal_args("dlvbadnoport")
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--duration", "0.2",

@@ -144,6 +144,31 @@ setup_engine_configure(struct mcfan_app *app)
 	return 0;
 }
 
+/* Two instances that are one output written two ways, known only once the ports are
+ * probed (tx:1 and tx:net_tap1, the same rewrites): each sets up its own TX queues, so
+ * say so once a pair. */
+static void
+warn_same_outputs(const struct mcfan_app *app)
+{
+	const struct mcfan_config *cfg = &app->cfg;
+	const struct mcfan_engine *e;
+	char place[192];
+	unsigned int k, j;
+
+	for (k = 0; k < app->n_inst; k++) {
+		e = app->inst_engine[k];
+		for (j = k + 1; e->args_same_probed != NULL && j < app->n_inst; j++)
+			if (app->inst_engine[j] == e &&
+			    e->args_same_probed(cfg->engine_inst[k].args, cfg->engine_inst[j].args,
+						place, sizeof(place)))
+				MCFAN_LOG(WARNING, "worker engine outputs %u (%s:%s) and %u "
+					  "(%s:%s) are one output written two ways (%s): each "
+					  "takes TX queues of its own; write it one way\n", k,
+					  e->name, cfg->engine_inst[k].args, j, e->name,
+					  cfg->engine_inst[j].args, place);
+	}
+}
+
 /* The worker engine instances of cfg.engine_inst (params.c and group_engine.c have
  * checked them; instance 0 is --worker-engine). */
 static int
@@ -167,6 +192,7 @@ setup_instances(struct mcfan_app *app)
 			return -EINVAL;
 		}
 	}
+	warn_same_outputs(app);
 	return 0;
 }
 
