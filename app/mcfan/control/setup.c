@@ -83,9 +83,10 @@ mcfan_role_counts(unsigned int n_rx, int workers, unsigned int n_data, const cha
 	*n_workers = workers >= 0 ? (unsigned int)workers : (n_data > n_rx ? n_data - n_rx : 0);
 	if (n_data >= n_rx + *n_workers)
 		return 0;
-	return mcfan_err_set(err, len, -EINVAL, "--rx %u --workers %u need %u data lcores, %s "
+	return mcfan_err_set(err, len, -EINVAL, "--rx %u --workers %u need %u data lcore%s, %s "
 			     "%u (leave out -l/-c/--lcores and mcfan places them on the map)",
-			     n_rx, *n_workers, n_rx + *n_workers, given_by, n_data);
+			     n_rx, *n_workers, n_rx + *n_workers,
+			     n_rx + *n_workers == 1 ? "" : "s", given_by, n_data);
 }
 
 int
