@@ -347,11 +347,17 @@ def _main(argv):
         if a.sleep_every and frames % a.sleep_every == 0:
             time.sleep(a.sleep_ms / 1000.0)
     st = r.stats()
-    print(json.dumps({"group": r.group(), "pid": os.getpid(), "frames": st["frames"],
-                      "lost": st["lost"], "lapped": st["laps"], "head": st["head"],
-                      "lag": st["lag"], "lost_seen": lost, "closed": closed or bool(st["closed"]),
-                      "writer_dead": dead, "not_served": not_served}), flush=True)
     group = r.group()
+    try:
+        print(json.dumps({"group": group, "pid": os.getpid(), "frames": st["frames"],
+                          "lost": st["lost"], "lapped": st["laps"], "head": st["head"],
+                          "lag": st["lag"], "lost_seen": lost,
+                          "closed": closed or bool(st["closed"]), "writer_dead": dead,
+                          "not_served": not_served}), flush=True)
+    except BrokenPipeError:
+        # nobody reads the JSON line (| head -0, a closed pipe): not an error, as in
+        # mcfan-read; the reader row is still closed below
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     r.close()
     if dead:
         print(f"mcfan_reader.py: {group}: {strerror(errno.EOWNERDEAD)}", file=sys.stderr,

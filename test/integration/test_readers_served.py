@@ -173,6 +173,14 @@ def main():
                 f"mcfan-read | head -1: the first line, then status 0: {p.stdout!r} "
                 f"{p.stderr!r}")
 
+        # the Python tool likewise: its JSON line into a pipe already closed is no traceback
+        p = subprocess.run(["bash", "-c", f"'{sys.executable}' '{TOOLS}/mcfan_reader.py' "
+                            f"--file-prefix '{prefix}' --group 239.9.9.2:{PORT} --seconds 0.5 "
+                            "| true; echo \"rc=${PIPESTATUS[0]}\""], capture_output=True,
+                           text=True, timeout=30, env=env)
+        t.check(p.stdout.rstrip().endswith("rc=0") and "Traceback" not in p.stderr,
+                f"mcfan_reader.py | true: status 0, no traceback: {p.stdout!r} {p.stderr!r}")
+
         # attached readers of group 3 when it moves to count
         rd = subprocess.Popen([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.3:{PORT}",
                                "--oldest", "--quiet", "--no-seq"], stdout=subprocess.PIPE,
