@@ -204,6 +204,20 @@ mcfan_lcore_cpus_check(int argc, char **argv)
 		val = v;
 		n_opts++;
 	}
+	/* none: EAL makes one lcore of each CPU the process may run on; with one CPU (taskset
+	 * -c 1, a cpuset) that is the main lcore alone, which the start refuses after EAL */
+	if (ret == 0 && n_opts == 0 && mcfan_hosttopo_allowed(&allowed) == 0 &&
+	    mcfan_cpuset_count(&allowed) == 1) {
+		if (mcfan_cpuset_format(&allowed, have, sizeof(have)) < 0)
+			snprintf(have, sizeof(have), "?");
+		fprintf(stderr, "mcfan: this process may run on one CPU only (%s: taskset or a "
+			"cpuset), so EAL's default lcores (one a CPU) are the main lcore alone: "
+			"no data lcore; give a placement option for mcfan to place its lcores there "
+			"(e.g. --rx 1), or EAL's --lcores (e.g. --lcores '0@%s,1@%s')\n", have,
+			have, have);
+		ret = -EINVAL;
+		goto done;
+	}
 	/* none, two, or one EAL refuses: EAL answers; a host mcfan cannot read: EAL too (not
 	 * the parse error as the status: mcfan would exit 2 without a word) */
 	if (ret < 0 || n_opts != 1 || mcfan_hosttopo_online(NULL, &online) < 0 ||

@@ -552,6 +552,25 @@ def test_eal_cpus():
             f"process may run on ({first}: taskset or a cpuset); EAL pins lcores there all "
             f"the same" in p.stderr, f"taskset -c {first}: the warning: "
             f"{p.stderr.strip()[:300]!r}")
+    # taskset -c SECOND and no lcore option: EAL's default is one lcore a CPU, the main
+    # lcore alone: refused before EAL (before: EAL ran, then "no data lcore"); with a
+    # placement option mcfan places two lcores on that CPU and runs
+    def on_second():
+        os.sched_setaffinity(0, {second})
+    for app, rc_want in (([], 2), (["--rx", "1"], 0)):
+        e = eal(lcores=None)
+        p = subprocess.run([t.mcfan_path(), *e, "--", "--groups", "239.9.9.1-10:3999",
+                            "--duration", "0.3", *app], capture_output=True, text=True,
+                           timeout=60, stdin=subprocess.DEVNULL, preexec_fn=on_second)
+        t.remove_runtime_dir(e)
+        want = (f"mcfan: this process may run on one CPU only ({second}: taskset or a "
+                f"cpuset), so EAL's default lcores (one a CPU) are the main lcore alone: no "
+                f"data lcore; give a placement option for mcfan to place its lcores there "
+                f"(e.g. --rx 1), or EAL's --lcores (e.g. --lcores '0@{second},1@{second}')")
+        t.check(p.returncode == rc_want and (want in p.stderr) == (rc_want == 2) and
+                (rc_want == 0 or not started_lines(p.stderr)),
+                f"taskset -c {second} {app}: exit {rc_want}: {p.returncode} "
+                f"{p.stderr.strip()[-300:]!r}")
 
 
 def test_post_eal():
