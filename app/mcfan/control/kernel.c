@@ -33,6 +33,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -424,6 +425,36 @@ mcfan_kernel_tick(struct mcfan_app *app)
 	mcfan_ctl_state_lock(app);
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
 		port_poll(&app->kernel->ports[port]);
+	mcfan_ctl_state_unlock(app);
+}
+
+void
+mcfan_kernel_quiesce(struct mcfan_app *app)
+{
+	/* classic BPF "return 0": the kernel refuses each frame before the ring, and before
+	 * tp_packets counts it (net/packet/af_packet.c: run_filter() comes first) */
+	struct sock_filter none[] = { BPF_STMT(BPF_RET | BPF_K, 0) };
+	const struct sock_fprog prog = { .len = RTE_DIM(none), .filter = none };
+	struct kernel_port *kp;
+	unsigned int q;
+	uint16_t port;
+
+	if (app->kernel == NULL)
+		return;
+	mcfan_ctl_state_lock(app);
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		kp = &app->kernel->ports[port];
+		if (kp->kind != KIND_AF_PACKET || kp->final)
+			continue;
+		for (q = 0; q < kp->n_fds; q++)
+			if (kp->fds[q] >= 0 &&
+			    setsockopt(kp->fds[q], SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+				       sizeof(prog)) != 0)
+				MCFAN_LOG(WARNING, "port %u (%s) queue %u: cannot close its socket to "
+					  "new frames before the quit drain (%s): frames arriving "
+					  "until the port's stop reach the socket uncounted\n", port,
+					  kp->ifname, q, strerror(errno));
+	}
 	mcfan_ctl_state_unlock(app);
 }
 

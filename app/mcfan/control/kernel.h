@@ -74,6 +74,14 @@ int mcfan_kernel_port_init(struct mcfan_app *app, uint16_t port);
 void mcfan_kernel_tick(struct mcfan_app *app);
 
 /**
+ * Close every followed net_af_packet socket to new frames (a filter that takes none), so
+ * that the quit drain then empties its ring and the last read is final: a frame that
+ * reached the socket is received or counted. Main lcore, after the data lcores stopped:
+ * mcfan_quit_drain() calls it first. Takes ctl_lock.
+ */
+void mcfan_kernel_quiesce(struct mcfan_app *app);
+
+/**
  * Last read of the sockets before the PMD closes them (port stop), then stop following
  * them. Main lcore. Takes ctl_lock.
  */

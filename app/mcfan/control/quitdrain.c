@@ -77,6 +77,9 @@ mcfan_quit_drain(struct mcfan_app *app)
 	uint16_t port, q;
 
 	memset(&ps, 0, sizeof(ps));
+	/* af_packet sockets take no new frame now: what reached one is in its ring, drained
+	 * below, and its last statistics (at the port's stop) are final */
+	mcfan_kernel_quiesce(app);
 
 	RTE_ETH_FOREACH_DEV(port) {
 		if (!app->ports[port].used || !app->ports[port].started)
