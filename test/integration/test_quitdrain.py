@@ -91,16 +91,26 @@ def rx_lcores(rep):
     return [lc for lc in rep["lcores"] if "rx" in lc["role"]]
 
 
-def case_stopped(name="stopped", n=N, vdev_extra=""):
+def start_running(name, what, vdev_extra=""):
+    """start(), then wait for the run's 'running:' line (stderr then drained by
+    communicate): (p, eal, report), or None when it did not run (checked, finished)."""
     p, eal, report = start(name, vdev_extra)
     ok = False
-    for line in p.stderr:  # wait for the run (stderr then drained by communicate)
+    for line in p.stderr:
         if "running:" in line:
             ok = True
             break
-    if not t.check(ok, f"[{name}] mcfan runs"):
+    if not t.check(ok, f"[{what}] mcfan runs"):
         finish(p, eal, report)
+        return None
+    return p, eal, report
+
+
+def case_stopped(name="stopped", n=N, vdev_extra=""):
+    run = start_running(name, name, vdev_extra)
+    if run is None:
         return
+    p, eal, report = run
     console(p, "stop")
     time.sleep(1.0)
     send(n, 0.001 if n <= N else 0.0001)
@@ -126,15 +136,10 @@ def case_stopped(name="stopped", n=N, vdev_extra=""):
 
 
 def case_flowing():
-    p, eal, report = start("flow")
-    ok = False
-    for line in p.stderr:
-        if "running:" in line:
-            ok = True
-            break
-    if not t.check(ok, "[flowing] mcfan runs"):
-        finish(p, eal, report)
+    run = start_running("flow", "flowing")
+    if run is None:
         return
+    p, eal, report = run
     th = threading.Thread(target=send, args=(3000, 0.0005))
     th.start()
     time.sleep(0.6)
@@ -153,15 +158,10 @@ def case_flooding(run):
     before the sockets took no frame after the data lcores' stop), so kernel_packets ==
     ipackets + kernel_drops must hold (common())."""
     what = f"flooding {run}"
-    p, eal, report = start(f"flood{run}")
-    ok = False
-    for line in p.stderr:
-        if "running:" in line:
-            ok = True
-            break
-    if not t.check(ok, f"[{what}] mcfan runs"):
-        finish(p, eal, report)
+    started = start_running(f"flood{run}", what)
+    if started is None:
         return
+    p, eal, report = started
     th = threading.Thread(target=t.packet_send, args=(
         IF_B, [t.udp4_frame("239.9.9.1", 3999, data=b"f" * 100)] * 16, 5000, 0.0001))
     th.start()

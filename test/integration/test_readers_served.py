@@ -201,25 +201,25 @@ def main():
                    ([50, 50], [0, 0, 2]), "group 3's two readers read 50 and wait")
         # a reader stopped by SIGSTOP is said to be stopped, not waiting (before: "yes
         # (waiting)" and alive, though it reads nothing until continued)
-        os.kill(rd.pid, signal.SIGSTOP)
         tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
-        end, st = time.monotonic() + 10, None
-        while time.monotonic() < end:
-            v, _ = tel.query("/mcfan/readers")
-            st = dict(zip((v or {}).get("pid", []), (v or {}).get("stopped", [])))
-            if st.get(rd.pid) == 1:
-                break
-            time.sleep(0.2)
+
+        def stopped_after(sig, want):
+            """Send sig to rd, then /mcfan/readers' stopped column by pid once rd's is
+            want (or after 10 s)."""
+            os.kill(rd.pid, sig)
+            end, st = time.monotonic() + 10, {}
+            while time.monotonic() < end:
+                v, _ = tel.query("/mcfan/readers")
+                st = dict(zip((v or {}).get("pid", []), (v or {}).get("stopped", [])))
+                if st.get(rd.pid) == want:
+                    break
+                time.sleep(0.2)
+            return st
+
+        st = stopped_after(signal.SIGSTOP, 1)
         t.check(st.get(rd.pid) == 1 and st.get(waiter.pid) == 0,
                 f"/mcfan/readers: the SIGSTOPped reader stopped 1, the other 0: {st}")
-        os.kill(rd.pid, signal.SIGCONT)
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            v, _ = tel.query("/mcfan/readers")
-            st = dict(zip((v or {}).get("pid", []), (v or {}).get("stopped", [])))
-            if st.get(rd.pid) == 0:
-                break
-            time.sleep(0.2)
+        st = stopped_after(signal.SIGCONT, 0)
         tel.close()
         t.check_eq(st.get(rd.pid), 0, "/mcfan/readers: continued (SIGCONT): stopped 0")
         t0 = time.monotonic()
