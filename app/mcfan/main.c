@@ -714,6 +714,9 @@ main(int argc, char **argv)
 	/* an -m EAL would read as another size (atoi: "1G" is 1 MB): exit 2 */
 	if (mcfan_mem_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
+	/* a --log-level EAL would ignore after a warning ("debugg"): exit 2 */
+	if (mcfan_log_level_check(eal_argc, argv) != 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
 	/* a CPU of -l, -c or --lcores that is not online: exit 2 (outside taskset's: warned) */
 	if (mcfan_lcore_cpus_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);

@@ -10,6 +10,7 @@
  * input, so mcfan names the argument and the remedy once, before anything is set up.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <regex.h>
 #include <string.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -34,6 +36,11 @@
 #define VDEV_OPT "--vdev"
 #define PREFIX_OPT "--file-prefix"
 #define MEM_OPT "-m"
+#define LOG_LEVEL_OPT "--log-level"
+/* DPDK 22.11 rte_log.h: RTE_LOG_EMERG (1) .. RTE_LOG_DEBUG (8), the names EAL reads */
+static const char *const log_levels[] = {
+	"emergency", "alert", "critical", "error", "warning", "notice", "info", "debug",
+};
 /* DPDK 22.11 lib/telemetry: the socket in the runtime directory RUNDIR/dpdk/PREFIX */
 #define TELEMETRY_SOCKET "/dpdk_telemetry.v2"
 /* The longest reader ring name's tail after the prefix: "." IPv6 (45) "." port (5)
@@ -265,6 +272,73 @@ mcfan_mem_check(int argc, char **argv)
 		fprintf(stderr, "mcfan: -m '%s': not a whole number of megabytes 1..%d (EAL reads "
 			"-m with atoi(), so '%s' would be %s): give megabytes in decimal, without "
 			"a unit, e.g. -m 512, or -m 1024 for 1 GB\n", arg, INT_MAX, arg, eal);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A level as DPDK 22.11's eal_parse_log_priority() reads it (a name or a name's prefix, or
+ * a number), restricted to the levels that exist, 1..8: 1..8, else 0 */
+static unsigned int
+log_level_value(const char *level)
+{
+	size_t len = strlen(level);
+	unsigned long n;
+	unsigned int i;
+	char *end;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; i < RTE_DIM(log_levels); i++)
+		if (strncmp(log_levels[i], level, len) == 0)
+			return i + 1;
+	errno = 0;
+	n = strtoul(level, &end, 0);
+	if (errno != 0 || *end != '\0' || !isdigit((unsigned char)level[0]) || n < 1 ||
+	    n > RTE_DIM(log_levels))
+		return 0;
+	return (unsigned int)n;
+}
+
+int
+mcfan_log_level_check(int argc, char **argv)
+{
+	const char *arg, *level, *why;
+	char type[256];
+	regex_t re;
+	size_t n;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if ((arg = mcfan_opt_value(argc, argv, &i, LOG_LEVEL_OPT)) == NULL)
+			continue;
+		/* as EAL: TYPE-REGEX,LEVEL first, then TYPE-GLOB:LEVEL, else LEVEL */
+		level = strchr(arg, ',');
+		if (level == NULL)
+			level = strchr(arg, ':');
+		n = level != NULL ? (size_t)(level - arg) : 0;
+		level = level != NULL ? level + 1 : arg;
+		why = NULL;
+		if (log_level_value(level) == 0) {
+			snprintf(type, sizeof(type), "'%s' is not a log level", level);
+			why = type;
+		} else if (n > 0 && arg[n] == ',') {
+			/* EAL compiles the type with regcomp(..., 0) */
+			snprintf(type, sizeof(type), "%.*s", (int)n, arg);
+			if (n >= sizeof(type) || regcomp(&re, type, 0) != 0) {
+				snprintf(type, sizeof(type), "the log type before ',' is not a "
+					 "regular expression");
+				why = type;
+			} else {
+				regfree(&re);
+			}
+		}
+		if (why == NULL)
+			continue;
+		/* EAL 22.11 prints "Invalid log level" and runs on at its default level */
+		fprintf(stderr, "mcfan: --log-level '%s': %s: give LEVEL, TYPE:LEVEL (TYPE a glob, e.g. "
+			"pmd.net.*:debug) or TYPE,LEVEL (TYPE a regular expression), LEVEL one of emergency, alert, "
+			"critical, error, warning, notice, info, debug or 1..8\n", arg, why);
 		return -EINVAL;
 	}
 	return 0;

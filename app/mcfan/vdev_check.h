@@ -70,4 +70,20 @@ int mcfan_prefix_check(int argc, char **argv);
  */
 int mcfan_mem_check(int argc, char **argv);
 
+/**
+ * Check EAL's --log-level (also --log-level=) before EAL: DPDK 22.11 prints "Invalid log
+ * level" for a level it cannot read ("debugg", "9", an empty one) or a TYPE,LEVEL whose TYPE
+ * is not a regular expression, then starts at its default level as if the option were not
+ * there. Prints one line on standard error naming the value and the forms allowed.
+ *
+ * @param argc
+ *   EAL's argument count (argv[0] included).
+ * @param argv
+ *   EAL's arguments; not changed.
+ * @return
+ *   0 (every --log-level LEVEL, TYPE:LEVEL or TYPE,LEVEL with LEVEL a level's name, or its
+ *   prefix as EAL reads it, or 1..8; or no --log-level), or -EINVAL. Bad input (exit 2).
+ */
+int mcfan_log_level_check(int argc, char **argv);
+
 #endif /* MCFAN_APP_VDEV_CHECK_H */

@@ -486,6 +486,24 @@ def test_eal_memory():
         t.check_eq(rc, 0, f"-m {extra}: exit status ({err.strip()[-200:]!r})")
 
 
+def test_eal_log_level():
+    """EAL's --log-level with a level DPDK 22.11 cannot read, or a TYPE,LEVEL whose TYPE is
+    not a regular expression: refused before EAL (before: EAL printed "Invalid log level:
+    debugg" and the run went on at the default level, status 0)."""
+    for v, word in (("debugg", "'debugg' is not a log level"), ("9", "'9' is not"),
+                    ("", "'' is not"), ("pmd.net.*:debugg", "'debugg' is not"),
+                    ("x[,debug", "not a regular expression")):
+        bad([], ["--log-level"], [word, "emergency", "1..8", "TYPE:LEVEL"],
+            what=f"--log-level {v!r}", extra_eal=["--log-level", v])
+    bad([], ["--log-level 'inf0'"], ["'inf0' is not a log level"], what="--log-level=inf0",
+        extra_eal=["--log-level=inf0"])
+    # a level EAL reads (a name, its prefix, a number, with a type) still starts
+    for v in ("debug", "notice", "8", "pmd.net.*:info", "lib.eal,warn"):
+        rc, out, err = run(eal(["--log-level", v]),
+                           ["--groups", "239.9.9.1-10:3999", "--duration", "0.3"])
+        t.check_eq(rc, 0, f"--log-level {v}: exit status ({err.strip()[-200:]!r})")
+
+
 def online_cpus():
     """The online CPUs' ids (sysfs), as EAL and mcfan read them."""
     ids = set()
@@ -807,6 +825,7 @@ def main():
     test_times()
     test_paths_flags()
     test_eal_memory()
+    test_eal_log_level()
     test_report_stdout()
     test_eal_cpus()
     test_post_eal()
