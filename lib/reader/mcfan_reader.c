@@ -324,20 +324,24 @@ bare_v6_port(const char *prefix, const char *group, char *hint, size_t len)
 static int
 no_ring(const char *prefix, const char *group, const char *addr, int port)
 {
-	char want[MCFAN_RD_NAME_MAX], hint[WHY_MAX / 2] = "";
+	char want[MCFAN_RD_NAME_MAX], mine[MCFAN_RD_NAME_MAX], hint[WHY_MAX / 2] = "";
 	bool v6 = strchr(addr, ':') != NULL;
-	unsigned int n = 0;
+	unsigned int n = 0, n_prefix = 0;
 	struct dirent *de;
-	size_t wl, off = 0;
+	size_t wl, ml, off = 0;
 	DIR *d;
 
 	snprintf(want, sizeof(want), "mcfan.%s.%s.", prefix, addr);
 	wl = strlen(want);
+	snprintf(mine, sizeof(mine), "mcfan.%s.", prefix);
+	ml = strlen(mine);
 	d = opendir(SHM_DIR);
 	while (d != NULL && (de = readdir(d)) != NULL && off < sizeof(hint)) {
 		const char *tail = de->d_name + wl;
 		int p;
 
+		if (strncmp(de->d_name, mine, ml) == 0)
+			n_prefix++;
 		if (strncmp(de->d_name, want, wl) != 0 || *tail == '\0' ||
 		    strspn(tail, "0123456789") != strlen(tail))
 			continue;
@@ -360,6 +364,13 @@ no_ring(const char *prefix, const char *group, const char *addr, int port)
 		return why_set(-ENOENT, "group %s of file prefix %s: no such reader ring; an IPv6 "
 			       "group with a port goes in brackets: mcfan serves %s", group, prefix,
 			       hint);
+	/* not one ring of the prefix: the usual mistake is the prefix (a typo, or none given
+	 * to a reader of an mcfan started with one), not the group */
+	if (n_prefix == 0 && d != NULL)
+		return why_set(-ENOENT, "group %s of file prefix %s: no such reader ring; the "
+			       "file prefix %s has no reader rings at all: give the --file-prefix "
+			       "mcfan was started with (EAL's default: rte), and run mcfan with "
+			       "--worker-engine readers", group, prefix, prefix);
 	if (n == 0)
 		return why_set(-ENOENT, "group %s of file prefix %s: %s", group, prefix,
 			       mcfan_reader_strerror(ENOENT));

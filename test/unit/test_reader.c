@@ -267,7 +267,7 @@ static void
 test_open_explain(void)
 {
 	struct mcfan_reader *r = NULL;
-	struct mcfan_rw *w = NULL;
+	struct mcfan_rw *w = NULL, *w2 = NULL;
 	char longp[400], want[WANT_MAX];
 
 	memset(longp, 'p', 300);
@@ -324,11 +324,23 @@ test_open_explain(void)
 	/* a later -EINVAL without a sentence of its own does not show the old one */
 	CHECK_EQ_INT(mcfan_reader_next(NULL, NULL), -EINVAL);
 	CHECK_EQ_STR(mcfan_reader_explain(-EINVAL), mcfan_reader_strerror(-EINVAL));
-	/* no ring: the generic sentence; with a port the any-port ring lacks, the hint */
+	/* no ring of the prefix at all: the prefix is named as the likely mistake (before:
+	 * only "is mcfan running with --worker-engine readers, and the group joined?", also
+	 * for a mistyped prefix); docs/bad-input.md 602 */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.8:3999", 0, &r), -ENOENT);
+	snprintf(want, sizeof(want), "group 239.9.9.8:3999 of file prefix %s: no such reader "
+		 "ring; the file prefix %s has no reader rings at all: give the --file-prefix mcfan "
+		 "was started with (EAL's default: rte), and run mcfan with --worker-engine readers",
+		 prefix, prefix);
+	CHECK_EQ_STR(mcfan_reader_explain(-ENOENT), want);
+	/* rings of the prefix, none of the address: the generic sentence; with a port the
+	 * any-port ring lacks, the hint */
+	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.9", 0, "239.9.9.9", 4, 512, 1, 0, &w2), 0);
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.8:3999", 0, &r), -ENOENT);
 	snprintf(want, sizeof(want), "group 239.9.9.8:3999 of file prefix %s: %s", prefix,
 		 mcfan_reader_strerror(-ENOENT));
 	CHECK_EQ_STR(mcfan_reader_explain(-ENOENT), want);
+	mcfan_rw_destroy(w2);
 	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.8", 0, "239.9.9.8", 4, 512, 1, 0, &w), 0);
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.8:3999", 0, &r), -ENOENT);
 	snprintf(want, sizeof(want), "group 239.9.9.8:3999 of file prefix %s: no such reader "
