@@ -475,11 +475,24 @@ def run(tmp):
         t.remove_runtime_dir(eal)
 
 
-def once_against(name, app, interval):
+def top_closed_stdout(cmd):
+    """cmd with its standard output a pipe whose reader has gone before it writes (as
+    `| head -1` once head has its line): a CompletedProcess without stdout."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run(cmd, stdout=w, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(w)
+    return p
+
+
+def once_against(name, app, interval, closed_stdout=False):
     """mcfan (net_null0, options app) with its telemetry ready, then mcfan-top -f PREFIX
-    --once --interval interval against it: (mcfan's EAL args, its process, mcfan-top's
-    CompletedProcess, or None when mcfan's telemetry never answered: checked). mcfan is
-    stopped and its runtime directory removed before the return."""
+    --once --interval interval against it (closed_stdout: into a pipe no one reads,
+    top_closed_stdout()): (mcfan's EAL args, its process, mcfan-top's CompletedProcess, or
+    None when mcfan's telemetry never answered: checked). mcfan is stopped and its runtime
+    directory removed before the return."""
     eal = t.eal_args(name, extra=["--vdev", "net_null0"])
     mc = t.McfanProcess(eal, app)
     p = None
@@ -487,10 +500,12 @@ def once_against(name, app, interval):
         tel = t.Telemetry(t.telemetry_socket(eal), proc=mc)
         ready = tel.wait_ready() is not None
         tel.close()
-        if t.check(ready, f"{name}: mcfan's telemetry answers"):
-            p = subprocess.run([sys.executable, TOP, "-f", t.file_prefix(eal), "--once",
-                                "--interval", interval], capture_output=True, text=True,
-                               timeout=60)
+        cmd = [sys.executable, TOP, "-f", t.file_prefix(eal), "--once", "--interval",
+               interval]
+        if t.check(ready, f"{name}: mcfan's telemetry answers") and closed_stdout:
+            p = top_closed_stdout(cmd)
+        elif ready:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     finally:
         mc.signal(signal.SIGINT)
         mc.wait(30)
@@ -525,6 +540,18 @@ def run_no_msacc():
         f"--no-msacc: the control lcore's shares, lcore 1 without: {rows}")
 
 
+def run_once_closed_pipe():
+    """--once into a pipe whose reader has gone (mcfan-top --once | head -1): exit 0 and
+    nothing on standard error, as mcfan on a closed standard output (before: a Python
+    traceback ending in "BrokenPipeError: [Errno 32] Broken pipe", exit 1)."""
+    _, _, p = once_against("top-pipe", ["--groups", "239.9.9.1:3999", "--duration", "30"],
+                           "0.3", closed_stdout=True)
+    if p is None:
+        return
+    t.check(p.returncode == 0 and p.stderr == "",
+            f"--once into a closed pipe: exit 0, no traceback: {p.returncode} {p.stderr!r}")
+
+
 def main():
     t.mcfan_path()
     if shutil.which("tmux") is None:
@@ -534,6 +561,7 @@ def main():
         run(tmp)
     run_once_exit()
     run_no_msacc()
+    run_once_closed_pipe()
     t.finish("test_top")
 
 
