@@ -234,7 +234,7 @@ mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *k
 	unsigned int lines[CFG_KEYS_MAX], n_keys = 0, i;
 	static char names[CFG_KEYS_MAX][CFG_NAME_LEN]; /* main thread, once */
 	static char values[CFG_KEYS_MAX][CFG_VALUE_LEN]; /* a repeatable key's lines apart */
-	const char *sects[CFG_KEYS_MAX], *value;
+	const char *sects[CFG_KEYS_MAX], *value, *bare;
 	enum mcfan_cfg_key_kind kind;
 	struct rte_cfgfile *file;
 	char err[ERR_MAX];
@@ -267,6 +267,17 @@ mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *k
 			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' cannot be set in "
 				"a config file (--%s is for the command line only)\n", path,
 				lines[i], names[i], names[i]);
+			ret = -EINVAL;
+			goto close;
+		}
+		bare = names[i] + strspn(names[i], "-");
+		if (kind == MCFAN_CFG_KEY_UNKNOWN && bare != names[i] && *bare != '\0' &&
+		    keys->kind(bare) != MCFAN_CFG_KEY_UNKNOWN &&
+		    keys->kind(bare) != MCFAN_CFG_KEY_CLI_ONLY) {
+			/* "--groups = ...", as the option is written on the command line */
+			fprintf(stderr, "mcfan: config file '%s' line %u: unknown key '%s' in [%s]: "
+				"a key is the long option's name without its dashes: write '%s'\n",
+				path, lines[i], names[i], CFG_SECTION, bare);
 			ret = -EINVAL;
 			goto close;
 		}

@@ -733,6 +733,12 @@ def test_config():
             ["line 3", "other"])
     bad_cfg("[mcfan]\nfanout = replicate\n; comment\nbogus = 1\n", "unknown key",
             ["line 4", "bogus"])
+    # a key written as the command line's option (before: only "unknown key '--groups'")
+    bad_cfg("[mcfan]\n--groups = 239.9.9.1\n", "key with dashes",
+            ["line 2", "'--groups'", "without its dashes: write 'groups'"])
+    bad_cfg("[mcfan]\n-burst = 16\n", "key with a dash", ["line 2", "write 'burst'"])
+    bad_cfg("[mcfan]\n--bogus = 1\n", "unknown key with dashes",
+            ["line 2", "unknown key '--bogus'", "see --help"])
     bad_cfg("[mcfan]\nconfig = other.ini\n", "config key", ["line 2", "config"])
     bad_cfg("[mcfan]\nhelp = yes\n", "help key", ["line 2", "help"])
     bad_cfg("[mcfan]\nfanout = replicate\n\nburst = 0\n", "bad burst",
