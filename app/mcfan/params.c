@@ -1302,7 +1302,9 @@ mcfan_params_usage(const char *prog)
 		for (i = 0; (e = mcfan_engine_at(side, i)) != NULL; i++)
 			printf("  %-24s %s\n", e->name, e->help != NULL ? e->help : "");
 	}
-	printf("\nExample:\n  %s -l 0-2 --vdev net_af_packet0,iface=veth0 -- "
+	/* README's example: two lcores run on a 2-CPU host (-l 0-2 needs 3 CPUs), --no-pci
+	 * keeps EAL off the host's own NICs */
+	printf("\nExample:\n  %s -l 0-1 --no-pci --vdev net_af_packet0,iface=veth0 -- "
 	       "--groups 239.9.9.1-10:3999 --duration 10\n", prog);
 }
 

@@ -160,6 +160,16 @@ def test_help():
     t.check("print the whole text report every SEC seconds, headed '==== mcfan stats' (the "
             "final one at exit: 'report')" in " ".join(ln.strip() for ln in lines),
             "--help: --stats-period prints the whole text report")
+    # the example is README's, which runs on a 2-CPU host and keeps EAL off the host's NICs
+    # (before: -l 0-2, "CPU 2 is not online" on 2 CPUs, and no --no-pci)
+    ex = lines[lines.index("Example:") + 1].split(None, 1)[1] if "Example:" in lines else ""
+    t.check_eq(ex, "-l 0-1 --no-pci --vdev net_af_packet0,iface=veth0 -- --groups "
+               "239.9.9.1-10:3999 --duration 10", "--help: the example is README's")
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                           "README.md")) as f:
+        readme = " ".join(f.read().replace("\\\n", " ").split())
+    t.check("mcfan " + ex + " --report-json report.json" in readme,
+            "--help: README shows the example (with --report-json)")
     listed = set(re.findall(r"^\s+(?:-\w, )?--([a-z-]+)", out, re.M))
     if listed - set(opts) - {"help"}:
         print(f"NOTE: --help lists options this test does not cover yet: "
