@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>
+#include <mntent.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -556,6 +557,23 @@ eal_lock_holder(const char *prefix)
 	return lk.l_pid;
 }
 
+/* A hugetlbfs among the mounts (/proc/mounts): true, or when they cannot be read */
+static bool
+hugetlbfs_mounted(void)
+{
+	struct mntent *m;
+	bool found = false;
+	FILE *f;
+
+	f = setmntent("/proc/mounts", "r");
+	if (f == NULL)
+		return true;
+	while (!found && (m = getmntent(f)) != NULL)
+		found = strcmp(m->mnt_type, "hugetlbfs") == 0;
+	endmntent(f);
+	return found;
+}
+
 /* rte_eal_init failed: one line with the cause where mcfan can tell it, and the remedy.
  * argv: the EAL options as given (a copy from before rte_eal_init). */
 static void
@@ -572,6 +590,15 @@ eal_failure(int argc, char **argv)
 		fprintf(stderr, "mcfan: EAL initialisation failed: another primary process (PID "
 			"%d) runs with --file-prefix %s and holds its lock; give this run its own "
 			"--file-prefix\n", (int)holder, prefix);
+		return;
+	}
+	/* EAL 22.11 needs a hugetlbfs mount for its hugepage files (not --in-memory's); without
+	 * one it fails "Cannot get hugepage information" and rte_errno says EACCES */
+	if (!no_huge && !eal_has_flag(argc, argv, "--in-memory") && !hugetlbfs_mounted()) {
+		fprintf(stderr, "mcfan: EAL initialisation failed: no hugetlbfs is mounted "
+			"(/proc/mounts), and EAL keeps its hugepages in files there: mount one "
+			"(mount -t hugetlbfs nodev /dev/hugepages) with pages reserved "
+			"(/sys/kernel/mm/hugepages), or run without hugepages: --no-huge -m 512\n");
 		return;
 	}
 	fprintf(stderr, "mcfan: EAL initialisation failed%s%s (see the EAL lines above%s)\n",

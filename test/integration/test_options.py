@@ -12,6 +12,7 @@ Usage: test_options.py MCFAN_BINARY"""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -601,6 +602,27 @@ def test_eal_cpus():
                 f"{p.stderr.strip()[-300:]!r}")
 
 
+def test_no_hugetlbfs():
+    """Hugepages (no --no-huge, no --in-memory) on a host with no hugetlbfs mounted (a mount
+    namespace of its own without one): one line saying so and both remedies (before:
+    "EAL initialisation failed: Permission denied", EAL's rte_errno)."""
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        print("options: no-hugetlbfs skipped (needs root and unshare)")
+        return
+    e = [a for a in eal() if a not in ("--no-huge", "--in-memory")]
+    del e[e.index("-m"):e.index("-m") + 2]
+    cmd = [t.mcfan_path(), *e, "--", "--groups", "239.9.9.1", "--duration", "0.2"]
+    p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c",
+                        'umount -a -t hugetlbfs 2>/dev/null; exec "$@"', "sh", *cmd],
+                       capture_output=True, text=True, timeout=60)
+    t.remove_runtime_dir(e)
+    t.check(p.returncode == 1 and "mcfan: EAL initialisation failed: no hugetlbfs is mounted "
+            "(/proc/mounts), and EAL keeps its hugepages in files there: mount one (mount -t "
+            "hugetlbfs nodev /dev/hugepages) with pages reserved (/sys/kernel/mm/hugepages), "
+            "or run without hugepages: --no-huge -m 512\n" in p.stderr,
+            f"no hugetlbfs: exit 1 and the line: {p.returncode} {p.stderr.strip()[-300:]!r}")
+
+
 def test_post_eal():
     """Errors found only once EAL knows the lcores and ports: status 2 and a clear message."""
     cases = [
@@ -845,6 +867,7 @@ def main():
     test_report_stdout()
     test_eal_cpus()
     test_post_eal()
+    test_no_hugetlbfs()
     test_config()
     test_review_findings()
     test_engines()
