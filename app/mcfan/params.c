@@ -1520,6 +1520,34 @@ check_no_abbreviation(int argc, char **argv)
 	return 0;
 }
 
+/* An option of DPDK 22.11's EAL (its usage's), with its value attached or not: "-l0-1",
+ * "--file-prefix=x"; given after "--" it reaches mcfan's parser */
+static bool
+is_eal_opt(const char *arg)
+{
+	static const char *const eal_long[] = {
+		"lcores", "main-lcore", "service-lcores", "service-corelist", "allow", "block",
+		"vdev", "driver-path", "socket-mem", "socket-limit", "no-huge", "in-memory",
+		"file-prefix", "huge-dir", "huge-unlink", "no-shconf", "no-pci", "no-telemetry",
+		"log-level", "proc-type", "iova-mode", "legacy-mem", "single-file-segments",
+		"base-virtaddr", "syslog", "vfio-intr", "create-uio-dev", "match-allocations",
+		"telemetry", "trace", "trace-dir", "trace-bufsz", "trace-mode", "vmware-tsc-map",
+		"no-hpet", "mbuf-pool-ops-name", "force-max-simd-bitwidth", "huge-worker-stack",
+	};
+	size_t n, i;
+
+	if (arg[0] == '-' && arg[1] != '-' && arg[1] != '\0')
+		return strchr("lcasbdmnrSv", arg[1]) != NULL; /* -l -c -a -s -b -d -m -n -r -S -v */
+	if (strncmp(arg, "--", 2) != 0)
+		return false;
+	arg += 2;
+	n = strcspn(arg, "=");
+	for (i = 0; i < RTE_DIM(eal_long); i++)
+		if (strlen(eal_long[i]) == n && strncmp(eal_long[i], arg, n) == 0)
+			return true;
+	return false;
+}
+
 static void
 config_defaults(struct mcfan_config *cfg)
 {
@@ -1600,6 +1628,11 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 			    find_opt(arg + 1) != NULL) {
 				fprintf(stderr, "mcfan: unknown option '%s': long options start with "
 					"two dashes (did you mean -%s?)\n", arg, arg);
+				return -EINVAL;
+			}
+			if (is_eal_opt(arg)) {
+				fprintf(stderr, "mcfan: '%s' is an EAL option: give it before '--' "
+					"(mcfan [EAL options] -- [mcfan options])\n", arg);
 				return -EINVAL;
 			}
 			if (arg[0] == '-' && arg[1] != '-' && optopt != 0 && strlen(arg) > 2)

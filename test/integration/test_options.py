@@ -479,6 +479,12 @@ def test_argv_errors():
     bad(["--groups"], ["--groups"], ["value"], what="--groups without a value")
     bad(["stray"], ["stray"], ["--"], what="a stray argument")
     bad(["-x"], ["-x"], [], what="a short option")
+    # an EAL option after "--" (before: "unknown option '--file-prefix' (see '-- --help')",
+    # as if mcfan had no use for it)
+    for a in (["--file-prefix", "x"], ["--no-huge"], ["--vdev=net_null0"], ["-l", "0-1"],
+              ["-l0-1"], ["--log-level", "debug"], ["-m", "512"]):
+        bad(a, [f"'{a[0]}' is an EAL option"], ["give it before '--'"],
+            what=f"EAL option {a[0]} after --")
 
 
 def test_eal_memory():
