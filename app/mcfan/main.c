@@ -685,6 +685,9 @@ main(int argc, char **argv)
 	if (stdio_open() < 0)
 		return EXIT_FAILURE;
 	split_args(argc, argv, &eal_argc);
+	/* --groups before "--" (or no "--"): EAL would print its whole usage */
+	if (mcfan_params_eal_side_check(eal_argc, argv) != 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
 	app_first = eal_argc < argc ? eal_argc : argc - 1;
 	/* mcfan's own argv: argv[0] followed by everything after "--" */
 	app_argv = calloc((size_t)(argc - app_first + 1), sizeof(char *));

@@ -578,6 +578,20 @@ mcfan_port_driver_is(uint16_t port, const char *driver)
 int mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg);
 void mcfan_params_usage(const char *prog);
 /**
+ * Check EAL's side of the command line (the arguments before "--", or all of them when
+ * there is no "--") for mcfan's own long options (--groups, --duration=10 ...), which EAL
+ * would refuse with its whole usage text. Prints one line on standard error naming the
+ * first and where it goes. EAL's own options of the same name (--help) are EAL's.
+ *
+ * @param argc
+ *   EAL's argument count (argv[0] included).
+ * @param argv
+ *   EAL's arguments; not changed.
+ * @return
+ *   0, or -EINVAL (an mcfan option before "--"). Bad input (exit 2).
+ */
+int mcfan_params_eal_side_check(int argc, char **argv);
+/**
  * Where the option a message is about was set, for a check that runs after parsing and
  * whose message begins with the option ("--control-cpu 1: ..."): the config file's line, as
  * the file's own refusals name it.

@@ -1548,6 +1548,26 @@ is_eal_opt(const char *arg)
 	return false;
 }
 
+int
+mcfan_params_eal_side_check(int argc, char **argv)
+{
+	char name[64];
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (strncmp(argv[a], "--", 2) != 0 || is_eal_opt(argv[a]))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(argv[a] + 2, "="), argv[a] + 2);
+		if (strcmp(name, "help") == 0 || find_opt(name) == NULL)
+			continue;
+		fprintf(stderr, "mcfan: '%s' is an mcfan option: give it after '--' (mcfan [EAL "
+			"options] -- [mcfan options], e.g. mcfan -l 0-1 --no-pci --vdev ... -- "
+			"--groups 239.9.9.1-10:3999)\n", argv[a]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static void
 config_defaults(struct mcfan_config *cfg)
 {

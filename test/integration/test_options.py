@@ -485,6 +485,11 @@ def test_argv_errors():
               ["-l0-1"], ["--log-level", "debug"], ["-m", "512"]):
         bad(a, [f"'{a[0]}' is an EAL option"], ["give it before '--'"],
             what=f"EAL option {a[0]} after --")
+    # an mcfan option before "--" (before: EAL's "Invalid 'command line' arguments" and its
+    # whole usage, about 100 lines, none naming --groups)
+    for a in (["--groups", "239.9.9.1"], ["--duration=3"], ["--no-msacc"]):
+        bad([], [f"'{a[0]}' is an mcfan option"], ["give it after '--'"],
+            what=f"mcfan option {a[0]} before --", extra_eal=a)
 
 
 def test_eal_memory():
