@@ -535,6 +535,15 @@ eal_has_flag(int argc, char **argv, const char *flag)
 	return false;
 }
 
+/* EAL's --help (mcfan --help, without "--"): after EAL's own options, mcfan's */
+static void
+eal_help_hook(const char *prog)
+{
+	printf("\nmcfan's own options go after '--' (mcfan [EAL options] -- [mcfan options]); "
+	       "mcfan -- --help prints them alone:\n\n");
+	mcfan_params_usage(prog);
+}
+
 /* PID of another process that holds the write lock on EAL's config file of this file
  * prefix (a second primary: EAL's lock, lib/eal/linux/eal.c), or 0. */
 static pid_t
@@ -753,6 +762,9 @@ main(int argc, char **argv)
 	/* an option the lcores of -l, -c or --lcores cannot serve (--idle-worker): exit 2 */
 	if (mcfan_lcore_check(&app->cfg, eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
+	/* EAL prints its usage for its --help and exits: with mcfan's after it */
+	if (eal_has_flag(eal_argc, argv, "--help") || eal_has_flag(eal_argc, argv, "-h"))
+		rte_set_application_usage_hook(eal_help_hook);
 	rewrite_in_memory(eal_argc, argv);
 	/* rte_eal_init rewrites argv (getopt's permutation, and its program name over the last
 	 * option it parsed: a --file-prefix or --in-memory given last before "--"): what mcfan

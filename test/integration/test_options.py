@@ -161,6 +161,15 @@ def test_help():
     t.check("print the whole text report every SEC seconds, headed '==== mcfan stats' (the "
             "final one at exit: 'report')" in " ".join(ln.strip() for ln in lines),
             "--help: --stats-period prints the whole text report")
+    # --help before "--" (mcfan --help) is EAL's: its options, then mcfan's (before: EAL's
+    # alone, about 100 lines, no word of mcfan's options or of "-- --help")
+    p = subprocess.run([t.mcfan_path(), "--help"], capture_output=True, text=True, timeout=30)
+    t.check(p.returncode == 0 and "EAL common options:" in p.stdout and
+            "mcfan's own options go after '--' (mcfan [EAL options] -- [mcfan options]); "
+            "mcfan -- --help prints them alone:" in p.stdout and
+            re.search(r"^\s+--groups LIST\s", p.stdout, re.M) is not None,
+            f"mcfan --help (no --): EAL's usage, then mcfan's: {p.returncode} "
+            f"{p.stdout[-300:]!r}")
     # the example is README's, which runs on a 2-CPU host and keeps EAL off the host's NICs
     # (before: -l 0-2, "CPU 2 is not online" on 2 CPUs, and no --no-pci)
     ex = lines[lines.index("Example:") + 1].split(None, 1)[1] if "Example:" in lines else ""
