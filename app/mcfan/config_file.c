@@ -235,6 +235,7 @@ mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *k
 	static char names[CFG_KEYS_MAX][CFG_NAME_LEN]; /* main thread, once */
 	static char values[CFG_KEYS_MAX][CFG_VALUE_LEN]; /* a repeatable key's lines apart */
 	const char *sects[CFG_KEYS_MAX], *value, *bare;
+	size_t vlen;
 	enum mcfan_cfg_key_kind kind;
 	struct rte_cfgfile *file;
 	char err[ERR_MAX];
@@ -252,6 +253,17 @@ mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *k
 		goto close;
 	for (i = 0; i < n_keys; i++) {
 		value = values[i]; /* not by name: a repeatable key has one a line */
+		vlen = strlen(value);
+		if (vlen >= 2 && (value[0] == '"' || value[0] == '\'') &&
+		    value[vlen - 1] == value[0]) {
+			/* the file has no quoting: they would be part of the value */
+			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s': the value %s "
+				"is in quotes, which would be part of it: write it without them, "
+				"as the shell passes it on the command line (%s = %.*s)\n", path,
+				lines[i], names[i], value, names[i], (int)(vlen - 2), value + 1);
+			ret = -EINVAL;
+			goto close;
+		}
 		if (strcmp(sects[i], CFG_SECTION) != 0) {
 			ret = keys->apply_section(keys->arg, sects[i], names[i], value,
 						  lines[i], err, sizeof(err));

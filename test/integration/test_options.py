@@ -785,6 +785,12 @@ def test_config():
             ["line 3", "other"])
     bad_cfg("[mcfan]\nfanout = replicate\n; comment\nbogus = 1\n", "unknown key",
             ["line 4", "bogus"])
+    # a value in quotes (before: the quotes were part of it: "'\"replicate\"' is not a
+    # mode", a report file named with its quotes)
+    bad_cfg('[mcfan]\nfanout = "replicate"\n', "quoted value",
+            ["line 2", "key 'fanout'", "in quotes", "without them", "(fanout = replicate)"])
+    bad_cfg("[mcfan]\ngroups = '239.9.9.1'\n", "single-quoted value",
+            ["line 2", "in quotes", "(groups = 239.9.9.1)"])
     # a key written as the command line's option (before: only "unknown key '--groups'")
     bad_cfg("[mcfan]\n--groups = 239.9.9.1\n", "key with dashes",
             ["line 2", "'--groups'", "without its dashes: write 'groups'"])
