@@ -1693,6 +1693,12 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 			fprintf(stderr, "mcfan: a second '--' before '%s': EAL options go before the "
 				"first '--', mcfan options after it, with no other '--'\n",
 				argv[optind]);
+		else if (given[find_opt("groups") - opts] &&
+			 (isdigit((unsigned char)argv[optind][0]) || argv[optind][0] == '['))
+			/* --groups 239.9.9.1 239.9.9.2: a list with blanks, as a shell splits it */
+			fprintf(stderr, "mcfan: unexpected argument '%s' (mcfan options start with "
+				"--): --groups takes one comma-separated list, without blanks (e.g. "
+				"--groups 239.9.9.1,%s)\n", argv[optind], argv[optind]);
 		else
 			fprintf(stderr, "mcfan: unexpected argument '%s' (mcfan options start with "
 				"--)\n", argv[optind]);

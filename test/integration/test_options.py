@@ -487,6 +487,12 @@ def test_argv_errors():
     bad(["--burst"], ["--burst"], ["value"], what="--burst without a value")
     bad(["--groups"], ["--groups"], ["value"], what="--groups without a value")
     bad(["stray"], ["stray"], ["--"], what="a stray argument")
+    # a group list with a blank, as the shell splits it (before: only "unexpected argument")
+    bad(["--groups", "239.9.9.1", "239.9.9.2"], ["'239.9.9.2'"],
+        ["--groups takes one comma-separated list, without blanks",
+         "--groups 239.9.9.1,239.9.9.2"], what="--groups A B")
+    bad(["--groups", "239.9.9.1,", "[ff3e::1]:5000"], ["'[ff3e::1]:5000'"],
+        ["comma-separated list, without blanks"], what="--groups 'A, B'")
     bad(["-x"], ["-x"], [], what="a short option")
     # an EAL option after "--" (before: "unknown option '--file-prefix' (see '-- --help')",
     # as if mcfan had no use for it)
