@@ -24,6 +24,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_devargs.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
@@ -535,6 +536,36 @@ eal_has_flag(int argc, char **argv, const char *flag)
 	return false;
 }
 
+/* No port was probed: when --vdev devices were given, name them (a key their driver does
+ * not know, iface= missing: the driver's line above says which), else say to give one. */
+static void
+no_port_probed(void)
+{
+	const struct rte_devargs *da;
+	char list[512];
+	size_t off = 0;
+	unsigned int n = 0;
+
+	list[0] = '\0';
+	RTE_EAL_DEVARGS_FOREACH("vdev", da) {
+		if (off < sizeof(list))
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s%s%s",
+						n == 0 ? "" : " ", da->name,
+						da->args != NULL && da->args[0] != '\0' ? "," : "",
+						da->args != NULL ? da->args : "");
+		n++;
+	}
+	if (n > 0)
+		fprintf(stderr, "mcfan: no port was probed: the --vdev device%s given (%s) did "
+			"not start: its driver's lines above say why (a key it does not know, a "
+			"missing iface=, an interface that is not there)\n", n == 1 ? "" : "s",
+			list);
+	else
+		fprintf(stderr, "mcfan: no port was probed: give a device with --vdev (e.g. "
+			"net_af_packet0,iface=veth0) or -a PCI_ADDRESS, and check the EAL and "
+			"driver messages above\n");
+}
+
 /* EAL's --help (mcfan --help, without "--"): after EAL's own options, mcfan's */
 static void
 eal_help_hook(const char *prog)
@@ -798,9 +829,7 @@ main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (rte_eth_dev_count_avail() == 0) {
-		fprintf(stderr, "mcfan: no port was probed: give a device with --vdev (e.g. "
-			"net_af_packet0,iface=veth0) or -a PCI_ADDRESS, and check the EAL and "
-			"driver messages above\n");
+		no_port_probed();
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}

@@ -138,6 +138,36 @@ is_driver(const char *arg, const char *a, const char *b)
 	return strncmp(arg, a, strlen(a)) == 0 || (b != NULL && strncmp(arg, b, strlen(b)) == 0);
 }
 
+/* DPDK 22.11 rte_eth_af_packet.c's keys (its valid_arguments[]): the PMD refuses another
+ * key with only "vdev_probe(): failed to initialize", at any log level. */
+static const char *const afp_keys[] = {"iface", "qpairs", "blocksz", "framesz", "framecnt",
+				       "qdisc_bypass"};
+
+/* net_af_packet's arguments: iface= given, every key one it knows; 0 or the error. */
+static int
+check_afp_keys(const char *arg, const struct rte_kvargs *kv)
+{
+	unsigned int i, k;
+
+	for (i = 0; kv != NULL && i < kv->count; i++) {
+		for (k = 0; k < RTE_DIM(afp_keys); k++)
+			if (strcmp(kv->pairs[i].key, afp_keys[k]) == 0)
+				break;
+		if (k == RTE_DIM(afp_keys)) {
+			fprintf(stderr, "mcfan: --vdev %s: '%s' is not a key of net_af_packet "
+				"(keys: iface, qpairs, blocksz, framesz, framecnt, qdisc_bypass)\n",
+				arg, kv->pairs[i].key);
+			return -EINVAL;
+		}
+	}
+	if (kv == NULL || rte_kvargs_get(kv, "iface") == NULL) {
+		fprintf(stderr, "mcfan: --vdev %s: net_af_packet needs iface=IFNAME, the interface "
+			"it receives on (e.g. net_af_packet0,iface=veth0)\n", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* One --vdev argument; 0 or the error (message printed). */
 static int
 check_one(const char *arg)
@@ -151,11 +181,14 @@ check_one(const char *arg)
 	unsigned int k;
 	int ret = 0;
 
+	if (afp && comma == NULL)
+		return check_afp_keys(arg, NULL);
 	if ((!afp && !pcap) || comma == NULL)
 		return 0;
 	kv = rte_kvargs_parse(comma + 1, NULL);
 	if (kv == NULL)
 		return 0; /* the PMD says what is wrong with its arguments */
+	ret = afp ? check_afp_keys(arg, kv) : 0;
 	for (k = 0; k < RTE_DIM(iface_keys) && ret == 0; k++) {
 		if (afp && k > 0)
 			break;

@@ -81,6 +81,23 @@ def test_interfaces():
                 f"one with {key}=, or run mcfan in the interface's namespace", True)
 
 
+def test_afp_keys():
+    # a key net_af_packet does not know, or no iface=: the PMD says only "failed to
+    # initialize" at any log level, then mcfan "no port was probed: give a device with
+    # --vdev": one line naming the key, before EAL
+    for args, want in (
+            ("net_af_packet0,ifase=lo", "mcfan: --vdev net_af_packet0,ifase=lo: 'ifase' is not "
+             "a key of net_af_packet (keys: iface, qpairs, blocksz, framesz, framecnt, "
+             "qdisc_bypass)"),
+            ("net_af_packet0", "mcfan: --vdev net_af_packet0: net_af_packet needs "
+             "iface=IFNAME, the interface it receives on (e.g. net_af_packet0,iface=veth0)"),
+            ("net_af_packet0,qpairs=1", "mcfan: --vdev net_af_packet0,qpairs=1: net_af_packet "
+             "needs iface=IFNAME")):
+        tag = f"[{args}]"
+        rc, out, err, rep = run("afpkeys", [args])
+        refused(tag, rc, out, err, rep, want, True)
+
+
 def test_framesz():
     tag = "[af_packet framesz=4096]"
     rc, out, err, rep = run("fs", ["net_af_packet0,iface=lo,framesz=4096,blocksz=4096"])
@@ -118,6 +135,7 @@ def main():
     t.mcfan_path()
     test_queues()
     test_interfaces()
+    test_afp_keys()
     test_framesz()
     test_ring_geometry()
     print(f"failstart: {time.monotonic() - t0:.1f} s", flush=True)
