@@ -557,9 +557,9 @@ no_port_probed(void)
 	}
 	if (n > 0)
 		fprintf(stderr, "mcfan: no port was probed: the --vdev device%s given (%s) did "
-			"not start: its driver's lines above say why (a key it does not know, a "
-			"missing iface=, an interface that is not there)\n", n == 1 ? "" : "s",
-			list);
+			"not start: check %s arguments against the driver's keys (a key it does "
+			"not know, one it needs, a file or interface that is not there) and its "
+			"lines above\n", n == 1 ? "" : "s", list, n == 1 ? "its" : "their");
 	else
 		fprintf(stderr, "mcfan: no port was probed: give a device with --vdev (e.g. "
 			"net_af_packet0,iface=veth0) or -a PCI_ADDRESS, and check the EAL and "
