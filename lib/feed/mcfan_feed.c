@@ -523,21 +523,29 @@ jitter_spacing(struct mcfan_feed_group *g, uint64_t now_ns)
 	t->prev_ns = now_ns;
 }
 
+/* One transit sample, D = (Rj - Ri) - (Sj - Si) in ns, when there is a previous datagram
+ * with a send time (sample; sent_d_ns = Sj - Si); the arrival kept for the next. */
+static void
+jitter_transit(struct mcfan_feed_group *g, uint64_t now_ns, bool sample, int64_t sent_d_ns)
+{
+	struct tracker *t = &g->t;
+
+	if (sample)
+		jitter_add(g, (int64_t)(now_ns - t->prev_ns) - sent_d_ns);
+	else if (t->jit_n == 0)
+		t->jit_n = 1;
+	t->prev_ns = now_ns;
+}
+
 /* Jitter from RTP timestamps: D = (Rj - Ri) - (Sj - Si), in ns. */
 static void
 jitter_rtp(struct mcfan_feed_group *g, uint64_t now_ns, uint32_t ts)
 {
 	struct tracker *t = &g->t;
+	int64_t ds = (int64_t)(int32_t)(ts - t->prev_ts);
 
-	if (t->jit_n >= 1) {
-		int64_t ds = (int64_t)(int32_t)(ts - t->prev_ts);
-		int64_t sent_ns = ds * (int64_t)FEED_NS_PER_S / (int64_t)g->spec.clock_hz;
-
-		jitter_add(g, (int64_t)(now_ns - t->prev_ns) - sent_ns);
-	} else {
-		t->jit_n = 1;
-	}
-	t->prev_ns = now_ns;
+	jitter_transit(g, now_ns, t->jit_n >= 1,
+		       ds * (int64_t)FEED_NS_PER_S / (int64_t)g->spec.clock_hz);
 	t->prev_ts = ts;
 }
 
@@ -628,11 +636,8 @@ jitter_sent(struct mcfan_feed_group *g, uint64_t now_ns, const uint8_t *p)
 		t->prev_sent_ns = 0;
 		return;
 	}
-	if (t->jit_n >= 1 && t->prev_sent_ns != 0)
-		jitter_add(g, (int64_t)(now_ns - t->prev_ns) - (int64_t)(sent_ns - t->prev_sent_ns));
-	else if (t->jit_n == 0)
-		t->jit_n = 1;
-	t->prev_ns = now_ns;
+	jitter_transit(g, now_ns, t->jit_n >= 1 && t->prev_sent_ns != 0,
+		       (int64_t)(sent_ns - t->prev_sent_ns));
 	t->prev_sent_ns = sent_ns;
 }
 
