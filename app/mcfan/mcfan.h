@@ -479,6 +479,11 @@ struct mcfan_app {
 	/* the last join_seq handed out (mcfan_group_entry join_seq): the join actions, under
 	 * the action lock */
 	uint32_t join_seq_last;
+	/* the start's groups by counter slot: the one worker (index) a group may use, as "join
+	 * G workers W" gives, or -1 for every worker; set by mcfan_groups_start() (a --seq-pair's
+	 * line B on line A's worker, control/groups.c), read once at the start of the control
+	 * side and of the reader rings */
+	int16_t start_worker[MCFAN_MAX_GROUPS];
 	/* each counter slot's last memberships, for a consumer that lags behind the slot drain
 	 * (the pcap writer names a copy's group by its join_seq after the slot was reused):
 	 * written by the join actions (control/groups.c) under ctl_lock, read under ctl_lock */

@@ -423,6 +423,49 @@ def test_ab():
     t.check(want in out, f"ab: the text report's A/B pair lines {want!r}:\n{out[-1500:]}")
 
 
+def test_ab_partition():
+    """A pair whose lines --fanout partition would put on two worker lcores (239.9.9.1 and
+    .2 with 2 workers hash to different ones): the start puts line B on line A's worker and
+    says so, and the pair arbitrates as with one worker (before: the start stopped after
+    EAL, "give --fanout replicate, one worker lcore, or pair them in a command file")."""
+    fr = []
+    for s in range(1, AB_N + 1):
+        for line, g in enumerate(("239.9.9.1", "239.9.9.2")):
+            if s not in AB_HOLES[line]:
+                fr.append(t.udp4_frame(g, PORT, iperf2_payload(s)))
+    fr += [t.udp4_frame(f"239.9.9.{n}", PORT, iperf2_payload(1)) for n in range(3, 9)]
+    rep, _ = run_pcap("ab-part", fr, ["--groups", f"239.9.9.1-8:{PORT}",
+                                      "--seq", f"239.9.9.1-8:{PORT}=iperf2",
+                                      "--seq-pair", f"239.9.9.1:{PORT},239.9.9.2:{PORT}",
+                                      "--rx", "1", "--workers", "2"],
+                      lcores="0@0,1@1,2@1,3@0")
+    if rep is None:
+        return
+    err = LAST_ERR[0]
+    moved = re.search(rf"--seq-pair 239\.9\.9\.1:{PORT},239\.9\.9\.2:{PORT}: line B on worker "
+                      rf"lcore (\d) with line A \(--fanout partition gave it worker lcore (\d)\)",
+                      err)
+    t.check(moved is not None and moved.group(1) != moved.group(2),
+            f"ab-part: the start names the move of line B ({err[-600:]})")
+    workers = {g["group"]: list(g["workers"]) for g in rep["groups"]}
+    t.check(len(workers["239.9.9.1"]) == 1 and workers["239.9.9.1"] == workers["239.9.9.2"],
+            f"ab-part: both lines' copies went to one worker lcore ({workers})")
+    t.check(moved is None or workers["239.9.9.1"] == [int(moved.group(1))],
+            f"ab-part: the worker named is the one that got the copies ({workers})")
+    others = {w for g, ws in workers.items() if g not in ("239.9.9.1", "239.9.9.2") for w in ws}
+    t.check_eq(len(others), 2, "ab-part: the other groups still use both worker lcores")
+    fa, fb = feed_of(rep, "239.9.9.1"), feed_of(rep, "239.9.9.2")
+    t.check(fa is not None and fb is not None and fa["lcore"] == fb["lcore"],
+            f"ab-part: one lcore tracks both lines ({fa and fa['lcore']}, {fb and fb['lcore']})")
+    pairs = rep.get("feed_pairs")
+    if not t.check(pairs is not None and len(pairs) == 1, "ab-part: one pair in the report"):
+        return
+    m = pairs[0]["merged"]
+    t.check_eq(m["received"], AB_N - len(AB_HOLES[0] & AB_HOLES[1]),
+               "ab-part: delivered = the union of the lines")
+    t.check_eq(m["lost"], len(AB_HOLES[0] & AB_HOLES[1]), "ab-part: gaps = the intersection")
+
+
 def test_ab_skew():
     """Line B ahead of line A on every number (200 frames of another group between B's copy
     and A's, so they come in different RX bursts): show feed's skew line and /mcfan/feed_pairs
@@ -944,24 +987,6 @@ def test_bad_input():
     t.check_eq(rc, 2, "--seq-pair of mpegts lines: exit 2")
     t.check("mpegts has no sequence space" in err and not t.eal_lines(err),
             f"--seq-pair of mpegts lines: named before EAL ({err[-300:]})")
-    # a pair whose lines --fanout partition puts on two worker lcores: the start says what a
-    # start can do (before: only "join both lines to one worker (join ... workers N)", a
-    # console command); with --fanout replicate the same pair starts
-    e2 = t.eal_args("feed-bad2", extra=["--vdev", "net_null0"])
-    e2[:2] = ["--lcores", "0@0,1@1,2@1,3@0"]
-    pair = ["--groups", f"239.9.9.1-8:{PORT}", "--seq", f"239.9.9.1-8:{PORT}=iperf2",
-            "--seq-pair", f"239.9.9.1:{PORT},239.9.9.2:{PORT}", "--rx", "1", "--workers", "2"]
-    rc, _, err, _ = t.run_mcfan(e2, [*pair, "--duration", "0.2"], report=False)
-    t.check(rc not in (0, None) and re.search(
-        rf"--seq-pair 239.9.9.1:{PORT},239.9.9.2:{PORT}: set pair: 239.9.9.1:{PORT} is tracked "
-        rf"by worker lcore \d and 239.9.9.2:{PORT} by \d: .*; at start: --fanout partition "
-        r"put the two lines on different worker lcores: give --fanout replicate", err),
-        f"--seq-pair on two workers: what a start can do ({rc}, {err[-400:]})")
-    t.remove_runtime_dir(e2)
-    rc, _, err, _ = t.run_mcfan(e2, [*pair, "--fanout", "replicate", "--duration", "0.2"],
-                                report=False)
-    t.check_eq(rc, 0, f"--seq-pair on two workers, replicate: starts ({err[-300:]})")
-    t.remove_runtime_dir(e2)
 
 
 FOLLOW_SCRIPT = """set pair 239.9.9.2:3999,239.9.9.3:3999
@@ -1245,6 +1270,7 @@ def main():
     test_mpegts()
     test_moldudp64()
     test_ab()
+    test_ab_partition()
     test_ab_skew()
     test_set_seq_workers()
     test_clear()

@@ -876,16 +876,8 @@ mcfan_feed_control_init(struct mcfan_app *app)
 	mcfan_ctl_lock();
 	follow_groups(app, c, NULL, 0);
 	for (i = 0; i < app->cfg.n_seq_pairs; i++) {
+		/* on one worker: the start put line B on line A's (control/groups.c) */
 		ret = set_pair_locked(app, c, app->cfg.seq_pairs[i], msg, sizeof(msg));
-		if (ret == -EXDEV) {
-			/* at start there is no "join ... workers N" yet: what a start can do */
-			MCFAN_LOG(ERR, "--seq-pair %s: %s; at start: --fanout partition put the "
-				  "two lines on different worker lcores: give --fanout replicate, "
-				  "one worker lcore, or pair them in a command file (--cmdline-file: "
-				  "leave B, join B workers with line A's worker lcore, set pair A,B)\n",
-				  app->cfg.seq_pairs[i], msg);
-			break;
-		}
 		if (ret < 0) {
 			MCFAN_LOG(ERR, "--seq-pair %s: %s\n", app->cfg.seq_pairs[i], msg);
 			break;

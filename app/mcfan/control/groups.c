@@ -436,6 +436,43 @@ control_ready(const struct mcfan_app *app, const char *what, char *msg, size_t l
 	return 0;
 }
 
+/* The two lines of a --seq-pair need one tracker, so one worker (control/feed.c), and
+ * --fanout partition puts each group on the worker its hash gives: line B goes to line A's
+ * worker, and stays there, as "join B workers W" would make it (app->start_worker). */
+static void
+pin_seq_pairs(struct mcfan_app *app)
+{
+	char a[MCFAN_GROUP_STR_MAX], b[MCFAN_GROUP_STR_MAX];
+	struct mcfan_group_entry *ea, *eb;
+	struct mcfan_flow_key k[2];
+	unsigned int p;
+	int ia, ib;
+
+	for (p = 0; p < app->cfg.n_seq_pairs; p++) {
+		/* each pair was checked before EAL (seq_check.c): two groups of --groups */
+		if (mcfan_group_parse_list(app->cfg.seq_pairs[p], k, 2, NULL, 0) != 2)
+			continue;
+		ia = find_entry(app, &k[0]);
+		ib = find_entry(app, &k[1]);
+		if (ia < 0 || ib < 0)
+			continue;
+		ea = &app->group_entries[ia];
+		eb = &app->group_entries[ib];
+		if (ea->fanout != MCFAN_FANOUT_PARTITION || eb->fanout != MCFAN_FANOUT_PARTITION)
+			continue;
+		app->start_worker[eb->id] = (int16_t)ea->targets[0];
+		if (eb->targets[0] == ea->targets[0])
+			continue;
+		mcfan_group_format(&ea->key, a, sizeof(a));
+		mcfan_group_format(&eb->key, b, sizeof(b));
+		MCFAN_LOG(INFO, "--seq-pair %s,%s: line B on worker lcore %u with line A (--fanout "
+			  "partition gave it worker lcore %u)\n", a, b,
+			  app->worker_lcore_ids[ea->targets[0]],
+			  app->worker_lcore_ids[eb->targets[0]]);
+		eb->targets[0] = ea->targets[0];
+	}
+}
+
 int
 mcfan_groups_start(struct mcfan_app *app)
 {
@@ -459,6 +496,9 @@ mcfan_groups_start(struct mcfan_app *app)
 			return ret;
 	}
 	app->n_group_entries = n;
+	for (i = 0; i < RTE_DIM(app->start_worker); i++)
+		app->start_worker[i] = -1;
+	pin_seq_pairs(app);
 	app->group_entries_gen++;
 	record_memberships(app, app->group_entries, n);
 	if (n == 0)
@@ -949,8 +989,11 @@ mcfan_groups_control_init(struct mcfan_app *app)
 			control_free(c);
 			return -EINVAL;
 		}
-		for (w = 0; w < app->n_workers; w++)
-			mcfan_bits_set(c->eligible[id], w);
+		if (app->start_worker[id] >= 0) /* a --seq-pair's line B (pin_seq_pairs()) */
+			mcfan_bits_set(c->eligible[id], (unsigned int)app->start_worker[id]);
+		else
+			for (w = 0; w < app->n_workers; w++)
+				mcfan_bits_set(c->eligible[id], w);
 	}
 	mcfan_ctl_lock();
 	app->control = c;

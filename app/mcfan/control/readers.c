@@ -224,7 +224,7 @@ int
 mcfan_readers_start(struct mcfan_app *app)
 {
 	struct mcfan_readers *rd;
-	uint16_t eligible[MCFAN_MAX_WORKERS], slot;
+	uint16_t eligible[MCFAN_MAX_WORKERS], slot, pin;
 	uint64_t ring;
 	int64_t avail;
 	char msg[256], prefix[sizeof(rd->prefix)];
@@ -274,8 +274,12 @@ mcfan_readers_start(struct mcfan_app *app)
 		eligible[i] = (uint16_t)i;
 	for (i = 0; i < app->n_group_entries; i++) {
 		slot = app->group_entries[i].id;
-		ret = mcfan_readers_join(app, &app->group_entries[i].key, &slot, 1, eligible,
-					 app->n_workers, msg, sizeof(msg));
+		/* a group the start gave one worker (app->start_worker): that one writes */
+		pin = app->start_worker[slot] >= 0 ? (uint16_t)app->start_worker[slot] : 0;
+		ret = mcfan_readers_join(app, &app->group_entries[i].key, &slot, 1,
+					 app->start_worker[slot] >= 0 ? &pin : eligible,
+					 app->start_worker[slot] >= 0 ? 1 : app->n_workers, msg,
+					 sizeof(msg));
 		if (ret < 0) {
 			MCFAN_LOG(ERR, "%s\n", msg);
 			mcfan_readers_free(app);
