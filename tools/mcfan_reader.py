@@ -176,6 +176,7 @@ class Reader:
     closed"), as Python's own files do."""
 
     def __init__(self, prefix, group, oldest=False, bufsize=65600):
+        """bufsize: the copy buffer's first size, bytes; read() grows it to a longer frame."""
         self._r = ctypes.c_void_p()   # before the open: close() and __del__ find it
         cprefix = _c_text("file prefix", prefix or "rte")
         cgroup = _c_text("group", group)
@@ -202,24 +203,31 @@ class Reader:
         return not self._r
 
     def read(self):
-        """The next frame (copied), None if there is none yet; EPIPE once mcfan stopped."""
+        """The next frame (copied), None if there is none yet; EPIPE once mcfan stopped.
+        A frame longer than the buffer grows the buffer to the frame's length and is read
+        (bufsize is the buffer's first size, not a limit)."""
         self._open()
-        ret = lib().mcfan_reader_read(self._r, self._buf, len(self._buf), ctypes.byref(self._f))
+        while True:
+            ret = lib().mcfan_reader_read(self._r, self._buf, len(self._buf),
+                                          ctypes.byref(self._f))
+            if ret != -errno.EMSGSIZE:
+                break
+            # the library left the frame unread and says its length in f.len: a buffer that
+            # long reads it (before: EMSGSIZE on every read for ever, the frame never passed).
+            # f.len only grows the buffer, so the loop ends (a ring's frames are at most
+            # data_max, 2016 bytes); a length no buffer may take is an error
+            need = self._f.len
+            if need <= len(self._buf) or need > BUFSIZE_MAX:
+                raise OSError(errno.EMSGSIZE, f"mcfan_reader_read {self.group()}: "
+                              f"{strerror(ret)}: the next frame is {need} bytes, the buffer "
+                              f"{len(self._buf)} (at most {BUFSIZE_MAX})")
+            self._buf = ctypes.create_string_buffer(need)
         if ret == 1:
             # the frame's bytes only (.raw would copy the whole buffer, 65600 bytes or more)
             return Frame(ctypes.string_at(self._buf, self._f.len), self._f.seq, self._f.lost,
                          self._f.rx_ns)
         if ret == 0:
             return None
-        if ret == -errno.EMSGSIZE:
-            # the library leaves the frame unread, and this buffer never grows: say so, and
-            # the size that reads it (before: "longer than the buffer" on every read, for ever)
-            raise OSError(errno.EMSGSIZE, f"mcfan_reader_read {self.group()}: "
-                          f"{strerror(ret)}: the next frame is {self._f.len} bytes, bufsize "
-                          f"{len(self._buf)}; it stays the next frame, so every read() "
-                          f"raises this: open a Reader with bufsize {self._f.len} or more "
-                          f"(a frame of this ring is at most {self.stats()['data_max']} "
-                          f"bytes)")
         raise _error(ret, f"mcfan_reader_read {self.group()}")
 
     def wait(self, timeout_ms=-1):
