@@ -745,6 +745,34 @@ def test_set_engine_tx_spelling(tmp):
     t.check("joined 239.9.9.5" not in out, f"{what}: nothing joined")
 
 
+def test_fanout_tx_warning(tmp):
+    """set fanout ... replicate with a tx output and 2 worker lcores: the result line says
+    what --fanout replicate says at start, in the same words (before: "fan-out replicate
+    for every group (1) and later joins" alone, while every frame left the port twice);
+    partition says nothing of it."""
+    what = "set fanout replicate, tx"
+    rc, out, err = console_script(tmp, "fantx", "0@0,1@1,2@0,3@1",
+                                  ["--groups", "239.9.9.1", "--worker-engine", "tx:0",
+                                   "--rx-lcores", "1", "--worker-lcores", "2-3"],
+                                  b"set fanout all replicate\nset fanout 239.9.9.1 replicate\n"
+                                  b"set fanout all partition\nquit\n")
+    t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
+    res = {cmd: lines for cmd, lines in blocks(out)}
+    warn = ("tx: set fanout replicate gives every frame to each of the 2 worker lcores, and "
+            "each sends its copy: every frame of a group on a tx output leaves its port 2 "
+            "times; give set fanout partition to send each frame once (docs/delivery.md)")
+    t.check_eq(res.get("set fanout all replicate"),
+               ["fan-out replicate for every group (1) and later joins; " + warn],
+               f"{what}: every group")
+    t.check_eq(res.get("set fanout 239.9.9.1 replicate"),
+               ["fan-out replicate for 239.9.9.1; " + warn], f"{what}: one group")
+    t.check_eq(res.get("set fanout all partition"),
+               ["fan-out partition for every group (1) and later joins"],
+               f"{what}: partition, no warning")
+    t.check("MCFAN: tx: --fanout replicate" not in err, f"{what}: nothing said at start "
+            f"(--fanout partition)")
+
+
 def main():
     t.mcfan_path()
     with tempfile.TemporaryDirectory(prefix="mcfan-console-") as tmp:
@@ -757,6 +785,7 @@ def main():
         test_placement_idle_config(tmp)
         test_hosted_idle_config(tmp)
         test_fanout_pair(tmp)
+        test_fanout_tx_warning(tmp)
         test_source_specific(tmp)
         test_end_of_input(tmp)
     t.finish("test_console")

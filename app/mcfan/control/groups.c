@@ -781,7 +781,7 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 	struct mcfan_group_entry *entries = NULL;
 	uint16_t eligible[MCFAN_MAX_WORKERS];
 	bool *sel = NULL;
-	char text[CTL_LIST_MAX], pairs[CTL_LIST_MAX] = "";
+	char text[CTL_LIST_MAX], pairs[CTL_LIST_MAX] = "", warn[320];
 	unsigned int i, n = 0, n_el, n_old;
 	int ret, f;
 
@@ -832,18 +832,22 @@ mcfan_ctl_set_fanout(struct mcfan_app *app, const char *groups, const char *mode
 			goto out;
 		entries = NULL;
 	}
+	/* the start's warning, in the same words: replicate to tx outputs sends N times */
+	mcfan_tx_replicate_warning(app, (enum mcfan_fanout)f, "set fanout", warn, sizeof(warn));
 	if (groups == NULL) {
 		mcfan_atomic_u32_store(&app->live.fanout, (uint32_t)f, memory_order_relaxed);
 		ret = mcfan_err_set(msg, len, 0, "fan-out %s for every group (%u) and later "
-			      "joins%s%s%s", mcfan_fanout_name((enum mcfan_fanout)f), n_old,
+			      "joins%s%s%s%s%s", mcfan_fanout_name((enum mcfan_fanout)f), n_old,
 			      pairs[0] != '\0' ? "; pair " : "", pairs,
-			      pairs[0] != '\0' ? " dissolved (set pair again)" : "");
+			      pairs[0] != '\0' ? " dissolved (set pair again)" : "",
+			      warn[0] != '\0' ? "; " : "", warn);
 	} else {
 		mcfan_group_format_list(keys, n, text, sizeof(text));
-		ret = mcfan_err_set(msg, len, 0, "fan-out %s for %s%s%s%s",
+		ret = mcfan_err_set(msg, len, 0, "fan-out %s for %s%s%s%s%s%s",
 			      mcfan_fanout_name((enum mcfan_fanout)f), text,
 			      pairs[0] != '\0' ? "; pair " : "", pairs,
-			      pairs[0] != '\0' ? " dissolved (set pair again)" : "");
+			      pairs[0] != '\0' ? " dissolved (set pair again)" : "",
+			      warn[0] != '\0' ? "; " : "", warn);
 	}
 out:
 	free(entries);

@@ -356,6 +356,24 @@ tx_first_inst(const struct mcfan_app *app)
 	return k;
 }
 
+int
+mcfan_tx_replicate_warning(const struct mcfan_app *app, enum mcfan_fanout fanout,
+			   const char *how, char *msg, size_t len)
+{
+	if (len > 0)
+		msg[0] = '\0';
+	/* replicate hands each worker lcore a reference to every frame, and every worker's
+	 * tx output sends its own: N times the frame on the port */
+	if (fanout != MCFAN_FANOUT_REPLICATE || app->n_workers < 2 ||
+	    tx_first_inst(app) >= app->n_inst)
+		return 0;
+	snprintf(msg, len, "tx: %s replicate gives every frame to each of the %u worker lcores, "
+		 "and each sends its copy: every frame of a group on a tx output leaves its port "
+		 "%u times; give %s partition to send each frame once (docs/delivery.md)", how,
+		 app->n_workers, app->n_workers, how);
+	return 1;
+}
+
 /* The port of instance k's ARGS (a tx output); -EINVAL or -ENODEV (configure says which). */
 static int
 tx_inst_port(const struct mcfan_app *app, unsigned int k, uint16_t *port)
@@ -511,7 +529,7 @@ static int
 tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	     const char *args, void **priv)
 {
-	char err[256], loop[MCFAN_TX_LOOP_MSG_MAX], name[RTE_MEMPOOL_NAMESIZE];
+	char err[256], loop[MCFAN_TX_LOOP_MSG_MAX], name[RTE_MEMPOOL_NAMESIZE], warn[320];
 	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
 	struct tx_priv *p;
 	struct tx_args a;
@@ -546,14 +564,9 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 			fprintf(stderr, "%s\n", loop);
 			return -EINVAL;
 		}
-		/* replicate hands each worker lcore a reference to every frame, and every
-		 * worker's tx output sends its own: N times the frame on the port */
-		if (app->cfg.fanout == MCFAN_FANOUT_REPLICATE && app->n_workers > 1)
-			MCFAN_LOG(WARNING, "tx: --fanout replicate gives every frame to each of "
-				  "the %u worker lcores, and each sends its copy: every frame of a "
-				  "group on a tx output leaves its port %u times; give --fanout "
-				  "partition to send each frame once (docs/delivery.md)\n",
-				  app->n_workers, app->n_workers);
+		if (mcfan_tx_replicate_warning(app, app->cfg.fanout, "--fanout", warn,
+					       sizeof(warn)) > 0)
+			MCFAN_LOG(WARNING, "%s\n", warn);
 	}
 	p = rte_zmalloc_socket("mcfan_tx", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
 	if (p == NULL)

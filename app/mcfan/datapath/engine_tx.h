@@ -47,4 +47,30 @@
 int mcfan_tx_loop_check(const struct mcfan_app *app, const struct mcfan_flow_key *keys,
 			unsigned int n, const char *what, char *msg, size_t len);
 
+/**
+ * The warning that fan-out replicate with a tx output sends every frame more than once:
+ * each of the N worker lcores gets every frame and each sends its copy out of its port, so
+ * every frame of a group on a tx output leaves N times. The one sentence of --fanout
+ * replicate at start (the engine's configure) and of set fanout ... replicate at run time
+ * (control/groups.c). Control side only; allocates nothing.
+ *
+ * @param app
+ *   The application, with its engine instances resolved (app->inst_engine) and its worker
+ *   lcores counted (app->n_workers). Not NULL.
+ * @param fanout
+ *   The fan-out being set.
+ * @param how
+ *   How it is set, the sentence's words before "replicate" and "partition": "--fanout" at
+ *   start, "set fanout" at run time. Not NULL.
+ * @param msg
+ *   Receives the sentence, without a line end, or "" when it does not apply. Not NULL.
+ * @param len
+ *   Size of msg in bytes (cut to fit; 320 always suffices).
+ * @return
+ *   1 when it applies (fanout is replicate, a worker engine instance is tx and there are at
+ *   least 2 worker lcores), 0 when not.
+ */
+int mcfan_tx_replicate_warning(const struct mcfan_app *app, enum mcfan_fanout fanout,
+			       const char *how, char *msg, size_t len);
+
 #endif /* MCFAN_DATAPATH_ENGINE_TX_H */
