@@ -322,6 +322,76 @@ mcfan_rd_slots_offset(uint32_t n_readers)
 	return (end + 4095u) & ~(uint64_t)4095u;
 }
 
+/** Room for /proc/PID/stat's text, bytes: its 52 fields take about 350 (proc(5)). */
+#define MCFAN_RD_STAT_LEN 1024
+
+/**
+ * Read /proc/PID/stat (proc(5)) and find its field 3, the state: the one parser of that
+ * file for mcfan_rd_proc_start(), mcfan_rd_proc_state() and mcfan's readers table. Field 2,
+ * the command (at most 15 bytes, set by the process itself), is in parentheses and may hold
+ * anything, spaces, ") " and line ends too: the whole file is read, and field 3 starts after
+ * the last ") " of it. Pure C.
+ *
+ * @param pid
+ *   A process id (> 0).
+ * @param buf
+ *   Receives the file's text, NUL-terminated; owned by the caller.
+ * @param len
+ *   Size of buf in bytes; MCFAN_RD_STAT_LEN suffices.
+ * @param state
+ *   Receives a pointer into buf at field 3 (the state letter, the other fields after it,
+ *   separated by spaces); not NULL.
+ * @return
+ *   0; -ENOENT (no such process, or no /proc), -EPROTO (a text this parser does not know, or
+ *   longer than len), or the negative errno of fopen(3) (-EACCES ...).
+ */
+static inline int
+mcfan_rd_proc_stat(int32_t pid, char *buf, size_t len, char **state)
+{
+	char path[32], *p;
+	size_t n;
+	FILE *f;
+
+	if (pid <= 0)
+		return -ENOENT;
+	if (len < 2)
+		return -EPROTO;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return errno == ENOENT || errno == ESRCH ? -ENOENT : -errno;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	if (n == 0)
+		return -ENOENT; /* gone between open and read */
+	if (n == len - 1)
+		return -EPROTO; /* no room to know the end: the last ')' may be further on */
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (p == NULL || p[1] != ' ' || p[2] == '\0')
+		return -EPROTO;
+	*state = p + 2;
+	return 0;
+}
+
+/**
+ * The state of process pid (/proc/PID/stat field 3, proc(5)): 'R' running, 'S' sleeping,
+ * 'T' stopped by a signal, 't' stopped by a debugger, 'Z' zombie ... Pure C.
+ *
+ * @param pid
+ *   A process id (> 0).
+ * @return
+ *   The state letter (> 0), or a negative errno of mcfan_rd_proc_stat().
+ */
+static inline int
+mcfan_rd_proc_state(int32_t pid)
+{
+	char line[MCFAN_RD_STAT_LEN], *p = NULL;
+	int ret = mcfan_rd_proc_stat(pid, line, sizeof(line), &p);
+
+	return ret < 0 ? ret : (unsigned char)p[0];
+}
+
 /**
  * The start time of process pid (/proc/PID/stat field 22, proc(5)): clock ticks after boot.
  * Pure C: the writer stores its own in the header, a reader compares it with the pid's now.
@@ -333,34 +403,21 @@ mcfan_rd_slots_offset(uint32_t n_readers)
  * @return
  *   0; -ENOENT (no such process, or no /proc), -ESRCH (the process has exited and waits to be
  *   reaped by its parent: a zombie, state Z or X, field 3; kill(pid, 0) still finds it, but it
- *   runs no more), -EPROTO (a stat line this parser does not know), or the negative errno of
+ *   runs no more), -EPROTO (a stat text this parser does not know), or the negative errno of
  *   fopen(3) (-EACCES ...).
  */
 static inline int
 mcfan_rd_proc_start(int32_t pid, uint64_t *start)
 {
-	char path[32], line[1024], *p, *end;
+	char line[MCFAN_RD_STAT_LEN], *p = NULL, *end;
 	unsigned long long v;
-	FILE *f;
-	int field;
+	int field, ret;
 
-	if (pid <= 0)
-		return -ENOENT;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return errno == ENOENT || errno == ESRCH ? -ENOENT : -errno;
-	p = fgets(line, sizeof(line), f);
-	fclose(f);
-	if (p == NULL)
-		return -ENOENT; /* gone between open and read */
-	/* field 2, the command, is in parentheses and may hold spaces and ')': after the last */
-	p = strrchr(line, ')');
-	if (p == NULL)
-		return -EPROTO;
-	p++;
+	ret = mcfan_rd_proc_stat(pid, line, sizeof(line), &p);
+	if (ret < 0)
+		return ret;
 	/* field 3, the state: Z (zombie) and X (dead) have exited */
-	if (p[0] == ' ' && (p[1] == 'Z' || p[1] == 'X'))
+	if (p[0] == 'Z' || p[0] == 'X')
 		return -ESRCH;
 	for (field = 3; field < MCFAN_RD_STAT_STARTTIME; field++) {
 		while (*p == ' ')

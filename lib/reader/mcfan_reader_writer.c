@@ -312,19 +312,9 @@ mcfan_rw_set_serve(struct mcfan_rw *w, uint32_t serve, const char *engine, uint3
 static bool
 proc_stopped(int32_t pid)
 {
-	char path[32], line[1024], *p;
-	FILE *f;
+	int s = mcfan_rd_proc_state(pid);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return false;
-	p = fgets(line, sizeof(line), f);
-	fclose(f);
-	/* field 2, the command, is in parentheses and may hold ')': the state follows the last */
-	if (p == NULL || (p = strrchr(line, ')')) == NULL)
-		return false;
-	return p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
+	return s == 'T' || s == 't';
 }
 
 int

@@ -1133,6 +1133,79 @@ out:
 	mcfan_rw_destroy(w);
 }
 
+/* Wait (at most 2 s) until process pid is in state want; the state last seen. */
+static int
+proc_state_wait(pid_t pid, int want)
+{
+	int s = 0, i;
+
+	for (i = 0; i < 200; i++) {
+		s = mcfan_rd_proc_state(pid);
+		if (s == want)
+			break;
+		usleep(10000);
+	}
+	return s;
+}
+
+/* The one /proc/PID/stat parser (mcfan_rd_proc_stat()) under a command that holds ") ",
+ * spaces, a false state and a line end: "x) T 1 2\n3". Before, each parser read one line
+ * (fgets) and took the name's ')' for the last: a sleeping process was "stopped" (the
+ * readers table's stopped) and its start time unreadable (-EPROTO). */
+static void
+test_proc_stat(void)
+{
+	static const char name[] = "x) T 1 2\n3";
+	int go[2], done[2];
+	uint64_t before = 0, after = 0;
+	char buf[MCFAN_RD_STAT_LEN], *state = NULL, c = 0;
+	pid_t child;
+	int st;
+
+	CHECK_EQ_INT(mcfan_rd_proc_state(0), -ENOENT);
+	CHECK_EQ_INT(mcfan_rd_proc_stat(-1, buf, sizeof(buf), &state), -ENOENT);
+	if (pipe(go) != 0 || pipe(done) != 0) {
+		CHECK(false, "pipe: %s", strerror(errno));
+		return;
+	}
+	child = fork();
+	if (child == 0) {
+		if (read(go[0], &c, 1) == 1) {
+			prctl(PR_SET_NAME, name, 0, 0, 0);
+			if (write(done[1], "r", 1) != 1)
+				_exit(1);
+		}
+		pause();
+		_exit(0);
+	}
+	CHECK(child > 0, "fork");
+	if (child > 0) {
+		CHECK_EQ_INT(proc_state_wait(child, 'S'), 'S');
+		CHECK_EQ_INT(mcfan_rd_proc_start(child, &before), 0);
+		CHECK(write(go[1], "g", 1) == 1 && read(done[0], &c, 1) == 1, "child renamed");
+		CHECK_EQ_INT(proc_state_wait(child, 'S'), 'S');
+		CHECK_EQ_INT(mcfan_rd_proc_stat(child, buf, sizeof(buf), &state), 0);
+		CHECK(strstr(buf, name) != NULL, "the command is in the text read: '%.40s'", buf);
+		CHECK(state != NULL && state[0] == 'S' && state[1] == ' ',
+		      "field 3 after the last ') ': '%.8s'", state != NULL ? state : "");
+		CHECK_EQ_INT(mcfan_rd_proc_start(child, &after), 0);
+		CHECK_EQ_INT(after, before);
+		CHECK(before > 0, "start time %" PRIu64, before);
+		/* a buffer too small to hold the whole text: refused, not parsed cut */
+		CHECK_EQ_INT(mcfan_rd_proc_stat(child, buf, 24, &state), -EPROTO);
+		kill(child, SIGSTOP);
+		CHECK_EQ_INT(waitpid(child, &st, WUNTRACED), child);
+		CHECK_EQ_INT(mcfan_rd_proc_state(child), 'T');
+		kill(child, SIGKILL);
+		waitpid(child, &st, 0);
+		CHECK_EQ_INT(mcfan_rd_proc_state(child), -ENOENT);
+	}
+	close(go[0]);
+	close(go[1]);
+	close(done[0]);
+	close(done[1]);
+}
+
 int
 main(void)
 {
@@ -1144,6 +1217,7 @@ main(void)
 	test_threads();
 	test_processes();
 	test_writer_start();
+	test_proc_stat();
 	test_coalesced_wake();
 	test_serve();
 	return unit_summary("reader");
