@@ -245,6 +245,14 @@ BAD = [
     (b"set seq 239.9.9.1:3999 none", "'none' is not a sequence kind: iperf2, rtp, mpegts, "
      "moldudp64, OFFSET:WIDTH:be|le or off"),
     (b"show port stats 7", "port 7 is not used by mcfan"),
+    # a number beyond DPDK's port ids: the ports mcfan uses, as for 7 (before: "is out of
+    # range 0..31", "is too large": ids that exist in no run)
+    (b"show port stats 99999999999", "error: show port stats: port 99999999999 is not used "
+     "by mcfan (ports: 0)"),
+    (b"show port xstats 32", "error: show port xstats: port 32 is not used by mcfan "
+     "(ports: 0)"),
+    (b"show port stats 99999999999999999999999", "error: show port stats: port "
+     "99999999999999999999999 is not used by mcfan (ports: 0)"),
     (b"show port xstats", "show port xstats: missing <port>"),
     (b"show counters now", "unexpected 'now' after the command (help show counters)"),
     (b"stop now", "unexpected 'now' after the command (help stop)"),

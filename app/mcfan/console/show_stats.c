@@ -20,6 +20,7 @@
 #include <rte_ethdev.h>
 
 #include "mcfan.h"
+#include "control/action.h"
 #include "control/igmp.h"
 #include "control/kernel.h"
 #include "control/stats.h"
@@ -250,12 +251,14 @@ port_arg(struct mcfan_console *con, const char *cmd, const char *text, uint16_t 
 	char list[128];
 	uint64_t v;
 
-	if (mcfan_console_u64(con, cmd, "port", text, 0, RTE_MAX_ETHPORTS - 1, &v) < 0)
-		return -EINVAL;
-	if (!app->ports[v].used) {
+	/* a number of any size that is not a port mcfan uses gets the same answer, the ports
+	 * it uses (before: "out of range 0..31" or "too large", the ids DPDK could have) */
+	if (mcfan_ctl_parse_u64(text, &v) == -EINVAL)
+		return mcfan_console_u64(con, cmd, "port", text, 0, 0, &v); /* says why */
+	if (v >= RTE_MAX_ETHPORTS || !app->ports[v].used) {
 		port_list(app, list, sizeof(list));
-		mcfan_console_error(con, "%s: port %" PRIu64 " is not used by mcfan (ports: %s)",
-				    cmd, v, list[0] != '\0' ? list : "none");
+		mcfan_console_error(con, "%s: port %s is not used by mcfan (ports: %s)", cmd, text,
+				    list[0] != '\0' ? list : "none");
 		return -ENODEV;
 	}
 	*port = (uint16_t)v;
