@@ -429,11 +429,29 @@ def run_wrong_prefix(tmp):
                         (["--interval", " 1"], "' 1' is not a number of seconds"),
                         (["--interval", "1e0"], "'1e0' is not a number of seconds"),
                         (["--instance", "-1"], "'-1' is negative"),
+                        # DPDK numbers the sockets :1, :2 ... with a C int (before: any
+                        # number was taken, and the connect failed, exit 1)
+                        (["--instance", "2147483648"], "argument -i/--instance: '2147483648' is "
+                         "more than 2147483647: DPDK numbers the telemetry sockets of a "
+                         "prefix's processes dpdk_telemetry.v2:1, :2 ... with a C int"),
+                        (["--instance", "9" * 80], "argument -i/--instance: '" + "9" * 20 +
+                         "... (80 digits)' is more than 2147483647"),
+                        (["-f", "x" * 75, "--instance", "2147483647"],
+                         "argument -i/--instance: '2147483647': its socket "
+                         f"{t.runtime_dir(['--file-prefix', 'x' * 75])}/dpdk_telemetry.v2:"
+                         "2147483647 is 118 bytes, more than a socket path holds (107): no "
+                         "process of this prefix has it"),
                         (["--sort", "size"], "invalid choice: 'size'")):
         p = subprocess.run([sys.executable, TOP, "-f", prefix, *args], capture_output=True,
                            text=True, timeout=30)
         t.check(p.returncode == 2 and words in p.stderr,
                 f"{' '.join(args)}: exit 2 naming the value: {p.returncode} {p.stderr!r}")
+    # every key that works is in --help (before: Q, = and _ worked unnamed)
+    p = subprocess.run([sys.executable, TOP, "--help"], capture_output=True, text=True,
+                       timeout=30)
+    helptext = " ".join(p.stdout.split())
+    t.check("Keys: s sort groups (rate, name, drops), p pause, + or = longer interval, - or _ "
+            "shorter interval, q or Q quit." in helptext, f"--help names every key: {helptext!r}")
 
 
 def run(tmp):
