@@ -12,7 +12,7 @@
  * /mcfan/groups (mcfan_tel_param_page_or_group()), none for every other command
  * (mcfan_tel_param_none()). The handlers' reads of a running app are not reached.
  *
- * Checks: the parameter check refuses exactly what is longer than MCFAN_TEL_PARAM_MAX or
+ * Checks: the parameter check refuses exactly what is longer than MCFAN_TEL_PARAM_MAX (-E2BIG) or
  * holds a byte outside 0x20..0x7e; a number is accepted exactly when the parameter is decimal
  * digits of a value within the bound, and it is that value (0 on a refusal); a group is a
  * multicast group of its family with pad 0 that formats to text parsing back to it; a
@@ -146,9 +146,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char req[REQ_MAX + 1], *comma;
 	const char *param;
 	unsigned int i;
-	bool ok;
-	size_t k;
-	int ret;
+	size_t k, at;
+	int ret, want;
 
 	if (devnull == NULL) {
 		/* mcfan_tel_param_none() logs each refusal: not millions of lines */
@@ -171,14 +170,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (i == RTE_DIM(cmds))
 		return 0; /* not an mcfan command: DPDK answers it */
 
-	ret = mcfan_tel_param_check(param);
-	ok = true;
-	for (k = 0; param != NULL && param[k] != '\0'; k++)
-		if (k >= MCFAN_TEL_PARAM_MAX || (unsigned char)param[k] < 0x20 ||
-		    (unsigned char)param[k] > 0x7e)
-			ok = false;
-	FUZZ_CHECK(ret == (ok ? 0 : -EINVAL), "%s: check %d, expected %s", req, ret,
-		   ok ? "pass" : "refusal");
+	ret = mcfan_tel_param_check(param, &at);
+	want = 0;
+	for (k = 0; param != NULL && param[k] != '\0' && want == 0; k++) {
+		if (k >= MCFAN_TEL_PARAM_MAX)
+			want = -E2BIG;   /* at: the whole length */
+		else if ((unsigned char)param[k] < 0x20 || (unsigned char)param[k] > 0x7e)
+			want = -EINVAL;  /* at: this byte */
+	}
+	FUZZ_CHECK(ret == want && at == (want == -E2BIG ? strlen(param) :
+					 want == -EINVAL ? k - 1 : 0),
+		   "%s: check %d at %zu, expected %d", req, ret, at, want);
 	if (ret < 0)
 		return 0;
 	switch (cmds[i].kind) {

@@ -509,7 +509,27 @@ def bad_parameters(tel, proc):
         ("binary garbage on /mcfan/msacc", b"/mcfan/msacc," + garbage),
         ("binary garbage on /mcfan/groups", b"/mcfan/groups," + garbage),
         ("binary garbage on /mcfan/info", b"/mcfan/info," + garbage),
+        # free text one past the limit, and at DPDK's 128-byte string size: refused whole,
+        # never acted on cut (set engine's words are an lcore and an engine with its ARGS)
+        ("set_engine, 65 characters", "/mcfan/set_engine,2 " + "c" * 63),
+        ("set_engine, 127 characters", "/mcfan/set_engine,2 count:" + "x" * 119),
     ]
+    # the log line says which rule the parameter broke, and how (before: "longer than 64
+    # characters or not printable ASCII" for both)
+    why = {
+        "too long (200 characters)": "telemetry /mcfan/msacc: parameter of 200 characters "
+        "refused: too long (at most 64)",
+        "too long group (200 characters)": "telemetry /mcfan/groups: parameter of 200 "
+        "characters refused: too long (at most 64)",
+        "too long (message beyond the server's 1 KiB read)": "telemetry /mcfan/groups: "
+        "parameter of 1009 characters refused: too long (at most 64)",
+        "binary garbage on /mcfan/msacc": "telemetry /mcfan/msacc: parameter refused: "
+        "character 1 (byte 0x01) is not printable ASCII (0x20..0x7e)",
+        "set_engine, 65 characters": "telemetry /mcfan/set_engine: parameter of 65 "
+        "characters refused: too long (at most 64)",
+        "set_engine, 127 characters": "telemetry /mcfan/set_engine: parameter of 127 "
+        "characters refused: too long (at most 64)",
+    }
     for what, msg in bad:
         raw_msg = msg if isinstance(msg, bytes) else msg.encode()
         cmd = raw_msg.split(b",", 1)[0].decode()
@@ -526,8 +546,17 @@ def bad_parameters(tel, proc):
         lines = new_lines(proc, n0)
         t.check(got and len(lines) == 1 and f"telemetry {cmd}" in lines[0],
                 f"[{what}] exactly one log line naming {cmd}: {lines!r:.300}")
+        if what in why:
+            t.check(len(lines) == 1 and why[what] in lines[0],
+                    f"[{what}] the log line says why: {why[what]!r} in {lines!r:.300}")
         v, _ = tel.query("/mcfan/info")
         t.check(v is not None, f"[{what}] the app goes on: /mcfan/info answers after it")
+
+    # 64 characters, the limit: set engine acts on all of them (the engine name whole)
+    v, _ = tel.query("/mcfan/set_engine,2 " + "c" * 62)
+    t.check(v is not None and v.get("status") == -22 and
+            f"set engine: '{'c' * 62}' is not a worker engine" in v.get("message", ""),
+            f"[set_engine, 64 characters] acted on whole: {v!r:.300}")
 
     # /mcfan/igmp says what it got and what is allowed, or which ports there are (before:
     # "parameter must be a port number" and "port 7 is not in use", neither)

@@ -64,17 +64,23 @@ mcfan_tel_param_uint(const char *s, uint64_t max, uint64_t *out)
 }
 
 int
-mcfan_tel_param_check(const char *params)
+mcfan_tel_param_check(const char *params, size_t *at)
 {
-	size_t n = 0;
-	const char *p;
+	size_t n;
 
+	*at = 0;
 	if (params == NULL)
 		return 0;
-	for (p = params; *p != '\0'; p++, n++)
-		if (n >= MCFAN_TEL_PARAM_MAX || (unsigned char)*p < 0x20 ||
-		    (unsigned char)*p > 0x7e)
+	for (n = 0; params[n] != '\0'; n++) {
+		if (n >= MCFAN_TEL_PARAM_MAX) {
+			*at = n + strlen(params + n);
+			return -E2BIG;
+		}
+		if ((unsigned char)params[n] < 0x20 || (unsigned char)params[n] > 0x7e) {
+			*at = n;
 			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -163,6 +169,7 @@ static int
 tel_dispatch(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct mcfan_tel_cmd *c;
+	size_t at;
 	int ret;
 
 	rte_tel_data_start_dict(d);
@@ -171,10 +178,18 @@ tel_dispatch(const char *cmd, const char *params, struct rte_tel_data *d)
 			break;
 	if (c == NULL)
 		return -ENOENT;
-	if (mcfan_tel_param_check(params) < 0) {
-		/* never copy control or non-ASCII bytes into the log: one line, one reason */
-		MCFAN_LOG(WARNING, "telemetry %s: parameter refused: longer than %d characters or "
-			  "not printable ASCII\n", cmd, MCFAN_TEL_PARAM_MAX);
+	ret = mcfan_tel_param_check(params, &at);
+	if (ret == -E2BIG) {
+		/* refused whole: no handler acts on the first MCFAN_TEL_PARAM_MAX characters */
+		MCFAN_LOG(WARNING, "telemetry %s: parameter of %zu characters refused: too long "
+			  "(at most %d)\n", cmd, at, MCFAN_TEL_PARAM_MAX);
+		return -EINVAL;
+	}
+	if (ret < 0) {
+		/* never copy control or non-ASCII bytes into the log: its value in hex */
+		MCFAN_LOG(WARNING, "telemetry %s: parameter refused: character %zu (byte 0x%02x) "
+			  "is not printable ASCII (0x20..0x7e)\n", cmd, at + 1,
+			  (unsigned int)(unsigned char)params[at]);
 		return -EINVAL;
 	}
 	rte_spinlock_lock(&tel_lock);

@@ -117,14 +117,19 @@ int mcfan_tel_param_uint(const char *s, uint64_t max, uint64_t *out);
 
 /**
  * The check every /mcfan/... parameter passes before its handler runs: at most
- * MCFAN_TEL_PARAM_MAX characters, each printable ASCII (0x20..0x7e).
+ * MCFAN_TEL_PARAM_MAX characters, each printable ASCII (0x20..0x7e). A parameter longer
+ * than that is refused whole, never cut: a command acts on all of its text or on none.
  *
  * @param params
  *   The parameter; NULL is fine (none).
+ * @param at
+ *   Receives, on -EINVAL, the 0-based offset of the first byte that is not printable ASCII;
+ *   on -E2BIG the parameter's length in bytes; 0 otherwise. Not NULL.
  * @return
- *   0, or -EINVAL (too long, or a control or non-ASCII byte).
+ *   0; -EINVAL (a control or non-ASCII byte among the first MCFAN_TEL_PARAM_MAX), or
+ *   -E2BIG (longer than MCFAN_TEL_PARAM_MAX, its first MCFAN_TEL_PARAM_MAX printable).
  */
-int mcfan_tel_param_check(const char *params);
+int mcfan_tel_param_check(const char *params, size_t *at);
 
 /**
  * The parameter of /mcfan/groups: none (page 0), a page number 0..UINT32_MAX, or one
