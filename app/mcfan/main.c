@@ -161,6 +161,8 @@ rewrite_in_memory(int argc, char **argv)
 	int i, in_mem = -1;
 
 	for (i = 1; i < argc; i++) {
+		if (mcfan_eal_arg_is_value(argc, argv, i))
+			continue; /* "--huge-dir --in-memory": a directory's name */
 		if (strcmp(argv[i], "--no-huge") == 0)
 			no_huge = true;
 		else if (strcmp(argv[i], "--in-memory") == 0)
@@ -525,17 +527,6 @@ eal_opt_value(int argc, char **argv, const char *opt)
 	return last;
 }
 
-static bool
-eal_has_flag(int argc, char **argv, const char *flag)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], flag) == 0)
-			return true;
-	return false;
-}
-
 /* No port was probed: when --vdev devices were given, name them (a key their driver does
  * not know, iface= missing: the driver's line above says which), else say to give one. */
 static void
@@ -620,7 +611,7 @@ static void
 eal_failure(int argc, char **argv)
 {
 	const char *prefix = eal_opt_value(argc, argv, "--file-prefix");
-	bool no_huge = eal_has_flag(argc, argv, "--no-huge");
+	bool no_huge = mcfan_eal_has_flag(argc, argv, "--no-huge");
 	pid_t holder;
 
 	if (prefix == NULL)
@@ -634,7 +625,7 @@ eal_failure(int argc, char **argv)
 	}
 	/* EAL 22.11 needs a hugetlbfs mount for its hugepage files (not --in-memory's); without
 	 * one it fails "Cannot get hugepage information" and rte_errno says EACCES */
-	if (!no_huge && !eal_has_flag(argc, argv, "--in-memory") && !hugetlbfs_mounted()) {
+	if (!no_huge && !mcfan_eal_has_flag(argc, argv, "--in-memory") && !hugetlbfs_mounted()) {
 		fprintf(stderr, "mcfan: EAL initialisation failed: no hugetlbfs is mounted "
 			"(/proc/mounts), and EAL keeps its hugepages in files there: mount one "
 			"(mount -t hugetlbfs nodev /dev/hugepages) with pages reserved "
@@ -794,7 +785,7 @@ main(int argc, char **argv)
 	if (mcfan_lcore_check(&app->cfg, eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
 	/* EAL prints its usage for its --help and exits: with mcfan's after it */
-	if (eal_has_flag(eal_argc, argv, "--help") || eal_has_flag(eal_argc, argv, "-h"))
+	if (mcfan_eal_has_flag(eal_argc, argv, "--help") || mcfan_eal_has_flag(eal_argc, argv, "-h"))
 		rte_set_application_usage_hook(eal_help_hook);
 	rewrite_in_memory(eal_argc, argv);
 	/* rte_eal_init rewrites argv (getopt's permutation, and its program name over the last

@@ -245,7 +245,7 @@ mcfan_prefix_check(int argc, char **argv)
 	max_shm = NAME_MAX - RING_NAME_HEAD - RING_NAME_TAIL;
 	/* without telemetry there is no such socket (EAL's own mp_socket it truncates) */
 	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--no-telemetry") == 0)
+		if (strcmp(argv[i], "--no-telemetry") == 0 && !mcfan_eal_arg_is_value(argc, argv, i))
 			max_sock = SIZE_MAX;
 	max = RTE_MIN(max_sock, max_shm);
 	for (i = 1; i < argc; i++) {

@@ -124,13 +124,64 @@ mcfan_corelist_parse(const char *text, size_t len, uint64_t max_id,
 	}
 }
 
+/* DPDK 22.11 EAL's options with a value (getopt required_argument): mcfan_parse.h. */
+static const char *const eal_value_opts[] = {
+	"-a", "-b", "-c", "-d", "-l", "-m", "-n", "-r", "-s", "-S",
+	"--allow", "--base-virtaddr", "--block", "--file-prefix", "--force-max-simd-bitwidth",
+	"--huge-dir", "--iova-mode", "--lcores", "--log-level", "--main-lcore",
+	"--mbuf-pool-ops-name", "--proc-type", "--socket-limit", "--socket-mem", "--syslog",
+	"--trace", "--trace-bufsz", "--trace-dir", "--trace-mode", "--vdev", "--vfio-intr",
+	"--vfio-vf-token",
+};
+
+/* Does argument a take the next argument as its value? */
+static bool
+takes_next(const char *a)
+{
+	size_t k;
+
+	for (k = 0; k < RTE_DIM(eal_value_opts); k++)
+		if (strcmp(a, eal_value_opts[k]) == 0)
+			return true;
+	return false;
+}
+
+bool
+mcfan_eal_arg_is_value(int argc, char **argv, int i)
+{
+	int j = 1;
+
+	/* from the start: whether argv[j] is an option or a value depends on those before */
+	while (j < i && j < argc) {
+		if (takes_next(argv[j])) {
+			if (j + 1 == i)
+				return true;
+			j += 2;
+		} else {
+			j++;
+		}
+	}
+	return false;
+}
+
+bool
+mcfan_eal_has_flag(int argc, char **argv, const char *flag)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], flag) == 0 && !mcfan_eal_arg_is_value(argc, argv, i))
+			return true;
+	return false;
+}
+
 const char *
 mcfan_opt_value(int argc, char **argv, int *i, const char *opt)
 {
 	const char *a = argv[*i];
 	size_t n = strlen(opt);
 
-	if (strncmp(a, opt, n) != 0)
+	if (strncmp(a, opt, n) != 0 || mcfan_eal_arg_is_value(argc, argv, *i))
 		return NULL;
 	if (a[n] == '\0')
 		return *i + 1 < argc ? argv[++*i] : NULL;

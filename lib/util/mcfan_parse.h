@@ -13,6 +13,7 @@
  */
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -134,6 +135,43 @@ int mcfan_corelist_parse(const char *text, size_t len, uint64_t max_id,
 			 mcfan_corelist_visit_t visit, void *arg, struct mcfan_corelist_err *err);
 
 /**
+ * Is argv[i] the separate value of the EAL option before it ("--file-prefix -mine",
+ * "--huge-dir -h")? getopt_long() gives an option that takes a value the next argument,
+ * whatever it looks like, so such an argument is no option of its own. The options are
+ * DPDK 22.11 EAL's that take a value (required_argument): -a -b -c -d -l -m -n -r -s -S and
+ * --allow, --base-virtaddr, --block, --file-prefix, --force-max-simd-bitwidth, --huge-dir,
+ * --iova-mode, --lcores, --log-level, --main-lcore, --mbuf-pool-ops-name, --proc-type,
+ * --socket-limit, --socket-mem, --syslog, --trace, --trace-bufsz, --trace-dir,
+ * --trace-mode, --vdev, --vfio-intr, --vfio-vf-token, each written whole with no "=VALUE"
+ * (or, short, no value attached). Reads argv from argv[1] up to i.
+ *
+ * @param argc
+ *   Number of arguments (argv[0] included).
+ * @param argv
+ *   EAL's arguments (those before "--"); not changed.
+ * @param i
+ *   Index of the argument asked about, 1..argc-1.
+ * @return
+ *   true if argv[i] is the value of argv[i - 1].
+ */
+bool mcfan_eal_arg_is_value(int argc, char **argv, int i);
+
+/**
+ * Is flag (an EAL option without a value: "--no-huge", "--in-memory", "-h") among EAL's
+ * arguments as an option, not as another option's value (mcfan_eal_arg_is_value())?
+ *
+ * @param argc
+ *   Number of arguments (argv[0] included).
+ * @param argv
+ *   EAL's arguments (those before "--"); not changed.
+ * @param flag
+ *   The option with its dashes, written whole. Not NULL.
+ * @return
+ *   true if an argument is flag and no option's value.
+ */
+bool mcfan_eal_has_flag(int argc, char **argv, const char *flag);
+
+/**
  * The value of command-line option opt at argv[*i], as getopt_long() and EAL read it:
  * "--opt VALUE" or "--opt=VALUE" for a long option, "-o VALUE" or "-oVALUE" for a short one.
  * For the scans of EAL's arguments mcfan makes before (or instead of) rte_eal_init.
@@ -147,7 +185,8 @@ int mcfan_corelist_parse(const char *text, size_t len, uint64_t max_id,
  * @param opt
  *   The option with its dashes: "--file-prefix", "-l".
  * @return
- *   The value (inside argv), or NULL: argv[*i] is not opt, or opt is last with no value.
+ *   The value (inside argv), or NULL: argv[*i] is not opt, opt is last with no value, or
+ *   argv[*i] is the value of the option before it (mcfan_eal_arg_is_value()).
  */
 const char *mcfan_opt_value(int argc, char **argv, int *i, const char *opt);
 

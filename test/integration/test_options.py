@@ -521,6 +521,16 @@ def test_eal_memory():
     for extra in (["-m", "256"], ["-m256"]):
         rc, out, err = run(eal(extra), ["--groups", "239.9.9.1-10:3999", "--duration", "0.3"])
         t.check_eq(rc, 0, f"-m {extra}: exit status ({err.strip()[-200:]!r})")
+    # the separate value of an EAL option is that option's, whatever it looks like (getopt
+    # gives it the next argument): --huge-dir -m1G and --huge-dir -h name a directory
+    # (before: refused as "-m '1G': not a whole number of megabytes"; -h set the EAL help
+    # hook)
+    for v in ("-m1G", "-h"):
+        rc, out, err = run(eal(["--huge-dir", v]), ["--groups", "239.9.9.1-10:3999",
+                                                    "--duration", "0.3"])
+        t.check(rc == 0 and "-m '" not in err and "Usage:" not in out + err and
+                "mcfan report" in out,
+                f"--huge-dir {v}: a directory's name, the run starts: {rc} {err.strip()[-300:]!r}")
 
 
 def test_eal_log_level():

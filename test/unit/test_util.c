@@ -324,6 +324,34 @@ test_opt_value(void)
 	i = 1;
 	CHECK(mcfan_opt_value(argc, argv, &i, "--vdev") == NULL, "another option");
 }
+
+/* An EAL option's separate value is no option, whatever it looks like (getopt_long() gives
+ * it to the option): "--file-prefix -mine" is the prefix "-mine", not -m "ine" (before, the
+ * -m check refused it as "-m 'ine'"); "--huge-dir -h" is a directory, not EAL's help. */
+static void
+test_eal_arg_is_value(void)
+{
+	char *argv[] = {"mcfan", "--file-prefix", "-mine", "-m", "512", "--huge-dir", "-h",
+			"--no-huge", "--vdev", "--in-memory", "-m1G", "--log-level=-l", "-l",
+			"--vdev=x", "--lcores"};
+	int argc = (int)RTE_DIM(argv), i;
+
+	for (i = 1; i < argc; i++)
+		CHECK_EQ_INT(mcfan_eal_arg_is_value(argc, argv, i),
+			     i == 2 || i == 4 || i == 6 || i == 9 || i == 13);
+	i = 2;
+	CHECK(mcfan_opt_value(argc, argv, &i, "-m") == NULL, "-mine: the value of --file-prefix");
+	CHECK_EQ_INT(i, 2);
+	i = 3;
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "-m"), "512");
+	i = 10; /* after "--vdev --in-memory": an option again */
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "-m"), "1G");
+	i = 13;
+	CHECK(mcfan_opt_value(argc, argv, &i, "--vdev") == NULL, "--vdev=x: the value of -l");
+	CHECK(!mcfan_eal_has_flag(argc, argv, "-h"), "-h: the value of --huge-dir");
+	CHECK(!mcfan_eal_has_flag(argc, argv, "--in-memory"), "--in-memory: the value of --vdev");
+	CHECK(mcfan_eal_has_flag(argc, argv, "--no-huge"), "--no-huge: an option");
+}
 /* The pcap writer's TSC-to-wall-clock conversion (mcfan_tsclock.h): a TSC that runs 1 ppm
  * slow against CLOCK_REALTIME over an hour, the writer's loop every 100 ms. */
 static int64_t
@@ -376,6 +404,7 @@ int
 main(void)
 {
 	test_opt_value();
+	test_eal_arg_is_value();
 	test_corelist_good();
 	test_corelist_errors();
 	test_parse_u64();

@@ -23,6 +23,7 @@
 #include <rte_errno.h>
 #include <rte_pdump.h>
 
+#include "mcfan_parse.h"
 #include "log.h"
 #include "control/capture.h"
 
@@ -33,17 +34,6 @@
 
 static bool pdump_on;
 
-static bool
-has_arg(int argc, char **argv, const char *flag)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], flag) == 0)
-			return true;
-	return false;
-}
-
 /* --huge-unlink or --huge-unlink=always (not =existing, =never: those keep the files) */
 static bool
 has_huge_unlink(int argc, char **argv)
@@ -52,7 +42,7 @@ has_huge_unlink(int argc, char **argv)
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		if (strncmp(argv[i], EAL_HUGE_UNLINK, n) != 0)
+		if (strncmp(argv[i], EAL_HUGE_UNLINK, n) != 0 || mcfan_eal_arg_is_value(argc, argv, i))
 			continue;
 		if (argv[i][n] == '\0' || strcmp(argv[i] + n, "=always") == 0)
 			return true;
@@ -78,9 +68,9 @@ mcfan_capture_init(int eal_argc, char **eal_argv)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		why = "mcfan is not the primary process";
-	else if (has_arg(eal_argc, eal_argv, "--in-memory"))
+	else if (mcfan_eal_has_flag(eal_argc, eal_argv, "--in-memory"))
 		why = "EAL runs with --in-memory (no shared runtime directory)";
-	else if (has_arg(eal_argc, eal_argv, "--no-shconf"))
+	else if (mcfan_eal_has_flag(eal_argc, eal_argv, "--no-shconf"))
 		why = "EAL runs with --no-shconf (no shared runtime directory; mcfan passes it "
 		      "for --no-huge --in-memory)";
 	else if (rte_eal_has_hugepages() == 0)
