@@ -485,6 +485,12 @@ def test_refusals():
         t.check(rc == 2 and out == "" and "--print-placement: the EAL lcores are given (-l, "
                 "-c or --lcores), and mcfan runs them as given" in err,
                 f"{lcores} --print-placement: refused, nothing printed: {rc} {out!r} {err!r}")
+    # an EAL option's value that looks like -c or -l is that option's (getopt gives it the
+    # next argument): --huge-dir -cdir names a directory, no lcores are given (before:
+    # refused as above)
+    rc, out, err = run(["--huge-dir", "-cdir"], ["--print-placement"])
+    t.check(rc == 0 and "eal: --lcores " in out and "the EAL lcores are given" not in err,
+            f"--huge-dir -cdir --print-placement: printed: {rc} {out[-200:]!r} {err!r}")
 
 
 # ---- real runs ----

@@ -66,6 +66,8 @@ eal_has_lcores(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
+		if (mcfan_eal_arg_is_value(argc, argv, i))
+			continue; /* "--huge-dir -cdir": a directory */
 		if (strcmp(a, "--lcores") == 0 || strncmp(a, "--lcores=", 9) == 0)
 			return true;
 		if (a[0] == '-' && (a[1] == 'l' || a[1] == 'c'))
@@ -122,6 +124,8 @@ eal_ports(int argc, char **argv, int32_t *nodes, unsigned int max)
 		const char *s = argv[a];
 
 		v = NULL;
+		if (mcfan_eal_arg_is_value(argc, argv, a))
+			continue; /* another option's value: "--huge-dir --no-pci" */
 		if (strcmp(s, "--no-pci") == 0)
 			no_pci = true;
 		if (strcmp(s, "-a") == 0 || strcmp(s, "--allow") == 0)
@@ -355,7 +359,8 @@ mcfan_placement_apply(struct mcfan_config *cfg, int *eal_argc, char ***eal_argv,
 			      cfg->control_cpu >= 0 ? "--control-cpu" : "");
 	}
 	for (i = 1; i < (unsigned int)*eal_argc; i++) {
-		if (strncmp((*eal_argv)[i], "--main-lcore", 12) == 0) {
+		if (strncmp((*eal_argv)[i], "--main-lcore", 12) == 0 &&
+		    !mcfan_eal_arg_is_value(*eal_argc, *eal_argv, (int)i)) {
 			mcfan_err_set(err, len, -EINVAL, "--main-lcore: mcfan builds --lcores with "
 				      "lcore 0 as the control lcore (see --control-cpu); give "
 				      "-l/--lcores "
