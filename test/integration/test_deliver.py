@@ -23,6 +23,8 @@ side (an AF_PACKET socket on the tap interface).
    every frame once, per group the counts sent, timestamps monotonic per file, file names
    with group and sequence, rotation by size made more than one file per group, report
    counters pcap_written = frames, pcap_full 0, pcap_errors 0.
+   Two runs into a DIR that holds an earlier run's series with gaps: each group's files
+   number on after the highest SEQ there, gaps stay, other files untouched.
 5. dpdk-dumpcap: attached to a running mcfan (shared runtime directory, no --in-memory) it
    captures frames of the input port into a pcapng that tshark reads back.
    dpdk-pdump (--pdump 'port=0,queue=*,rx-dev=FILE'): attached before the frames arrive, its
@@ -533,6 +535,57 @@ def test_pcap_rejoin():
         t.check_eq(c.get("pcap_files"), sum(len(v) for v in files.values()) - 1,
                    f"{tag} pcap_files = the files made")
     print(f"deliver: {tag} files {files}, {c}", flush=True)
+
+
+def test_pcap_restart():
+    """A restart into the same DIR numbers each group's files on after the highest SEQ of
+    that group and worker lcore already there, so that the names sort in time order; it
+    never fills a gap an earlier run's series has (its oldest files removed to make room)
+    and never touches a file it did not make. Before: the first free number, so the new
+    run's files went between the earlier run's (00001, 00003, 00004 for 00002 and 00005
+    left) and `ls` showed the runs interleaved."""
+    tag = "[pcap restart]"
+    d = os.path.join(TMP, "pcap-restart")
+    os.makedirs(d)
+    inp = os.path.join(TMP, "restart.pcap")
+    t.write_pcap(inp, all_frames())
+    g1, g2, g3 = (f"mcfan-239.9.9.{i}_{PORT}" for i in (1, 2, 3))
+    # an earlier run's series of 239.9.9.1 whose oldest files were removed; another worker
+    # lcore's file of 239.9.9.2 and names that are no file of the series (not counted)
+    earlier = [f"{g1}-w2-00002.pcapng", f"{g1}-w2-00005.pcapng", f"{g2}-w3-00007.pcapng",
+               f"{g3}-w2-00009.pcapng.bak", f"{g3}-w2-0000x.pcapng", f"{g3}-w22-00008.pcapng"]
+    for name in earlier:
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(name.encode())
+    want = {"239.9.9.1": [2, 5], "239.9.9.2": [], "239.9.9.3": []}
+    for run in (1, 2):
+        a = Mcfan(f"pcaprs{run}", [f"net_pcap0,rx_pcap={inp}"],
+                  ["--worker-engine", f"pcap:{d}", "--duration", "1"])
+        rc, rep = a.run_to_end()
+        if not a.ended(rc, rep, f"{tag} run {run}"):
+            return
+        c = engine_conservation(rep, f"{tag} run {run}")
+        t.check_eq(c and c.get("pcap_written"), sent_total(),
+                   f"{tag} run {run}: pcap_written = every copy")
+        got = {}
+        for name in os.listdir(d):
+            m = re.fullmatch(r"mcfan-(239\.9\.9\.\d)_\d+-w2-(\d{5})\.pcapng", name)
+            if m is not None:
+                got.setdefault(m.group(1), []).append(int(m.group(2)))
+        for g in want:
+            want[g].append(want[g][-1] + 1 if want[g] else 1)
+        t.check_eq({g: sorted(v) for g, v in got.items()}, want,
+                   f"{tag} run {run}: each group's series numbered on after its highest")
+        for g, n in GROUPS.items():
+            path = os.path.join(d, f"mcfan-{g}_{PORT}-w2-{want[g][-1]:05d}.pcapng")
+            rows, r = tshark_fields(path, ["ip.dst"])
+            t.check(r.returncode == 0 and len(rows) == n and all(x[0] == g for x in rows),
+                    f"{tag} run {run}: {path} holds the run's {n} frames of {g} "
+                    f"({len(rows)}; {r.stderr[-200:]})")
+    for name in earlier:
+        with open(os.path.join(d, name), "rb") as f:
+            t.check_eq(f.read(), name.encode(), f"{tag} {name} untouched")
+    print(f"deliver: {tag} series {want}", flush=True)
 
 
 class HeldThread:
@@ -1180,6 +1233,7 @@ def main():
     LAB.main((("memif", test_memif), ("tap", test_tap_rewrite), ("tap_csum", test_tap_csum),
               ("refusals", test_refusals), ("pcap_time", test_pcap_time),
               ("pcap_size", test_pcap_size), ("pcap_rejoin", test_pcap_rejoin),
+              ("pcap_restart", test_pcap_restart),
               ("pcap_slot_reuse", test_pcap_slot_reuse),
               ("set_engine", test_set_engine),
               ("pcap_full_disk", test_pcap_full_disk),

@@ -15,6 +15,8 @@
  * came from, its timestamp the RX TSC of the burst (ns since the epoch in the file).
  */
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -49,6 +51,9 @@
 #define PCAP_DIRS_TEXT_MAX 1024
 /* Sequence numbers tried past existing files before a file of a group counts as failed. */
 #define SEQ_PROBE_MAX 100000
+/* A SEQ in DIR above this is no file of a series (last_seq_in_dir): numbering on after it
+ * would leave the unsigned range. */
+#define SEQ_SCAN_MAX 1000000000ul
 
 /* One open file of a (pcap lcore, group slot). */
 struct pcap_file {
@@ -145,7 +150,49 @@ file_path(const struct mcfan_pcap_lcore *p, const char *grp, unsigned int seq, c
 	return n >= 0 && (size_t)n < len;
 }
 
-/* Open the next file of (p, group f->grp); false on failure (counted, logged). pcap_files
+/*
+ * The highest SEQ of the files DIR/mcfan-GROUP-wLCORE-SEQ.pcapng of (p, group text grp)
+ * already in DIR: an earlier run's, or the group's of an earlier membership. 0 when there is
+ * none, or DIR cannot be read (file_open then finds the next free name by O_EXCL alone).
+ * A restart numbers on after it, so that the names of a series sort in time order even when
+ * its oldest files were removed (the first free number would go between them).
+ */
+static unsigned int
+last_seq_in_dir(const struct mcfan_pcap_lcore *p, const char *grp)
+{
+	char prefix[64 + MCFAN_GROUP_STR_MAX];
+	const struct dirent *de;
+	unsigned long v, best = 0;
+	const char *s;
+	char *end;
+	size_t plen;
+	DIR *dir;
+	int n;
+
+	n = snprintf(prefix, sizeof(prefix), "mcfan-%s-w%u-", grp, p->lcore_id);
+	if (n < 0 || (size_t)n >= sizeof(prefix))
+		return 0;
+	plen = (size_t)n;
+	dir = opendir(p->dir);
+	if (dir == NULL)
+		return 0;
+	while ((de = readdir(dir)) != NULL) {
+		if (strncmp(de->d_name, prefix, plen) != 0)
+			continue;
+		s = de->d_name + plen;
+		if (!isdigit((unsigned char)s[0]))
+			continue;
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (errno == 0 && strcmp(end, ".pcapng") == 0 && v <= SEQ_SCAN_MAX && v > best)
+			best = v;
+	}
+	closedir(dir);
+	return (unsigned int)best;
+}
+
+/* Open the next file of (p, group f->grp); false on failure (counted, logged). The first
+ * file of a group (f->seq 0) numbers on after the group's highest in DIR. pcap_files
  * counts it once its first frame is wholly written (write_one). */
 static bool
 file_open(struct mcfan_pcap_lcore *p, struct pcap_file *f)
@@ -155,8 +202,11 @@ file_open(struct mcfan_pcap_lcore *p, struct pcap_file *f)
 	unsigned int tries;
 	int fd;
 
-	/* never over an existing file (the group's files of an earlier membership, whose
-	 * state was another counter slot's, or of an earlier run): the next free number */
+	/* after the group's files of an earlier run or membership (whose state was another
+	 * counter slot's); never over an existing file: the next free number (a file made
+	 * since the scan, by another process) */
+	if (f->seq == 0)
+		f->seq = last_seq_in_dir(p, grp);
 	for (tries = 0;; tries++) {
 		if (!file_path(p, grp, f->seq + 1, path, sizeof(path))) {
 			errno = ENAMETOOLONG;
