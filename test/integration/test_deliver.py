@@ -25,6 +25,8 @@ side (an AF_PACKET socket on the tap interface).
    counters pcap_written = frames, pcap_full 0, pcap_errors 0.
    Two runs into a DIR that holds an earlier run's series with gaps: each group's files
    number on after the highest SEQ there, gaps stay, other files untouched.
+   DIR moved away mid-run and back: copies meanwhile write_failed, the group's loss logged
+   when its files can be made again (and at stop when they cannot).
 5. dpdk-dumpcap: attached to a running mcfan (shared runtime directory, no --in-memory) it
    captures frames of the input port into a pcapng that tshark reads back.
    dpdk-pdump (--pdump 'port=0,queue=*,rx-dev=FILE'): attached before the frames arrive, its
@@ -143,7 +145,7 @@ def engine_conservation(rep, tag):
     w = ws[0]
     delivered = c.get("tx_sent", 0) + c.get("pcap_written", 0)
     drops = sum(v for k, v in c.items() if k in ("tx_full", "tx_nohdr", "tx_unrewritable",
-                                                   "pcap_full"))
+                                                   "pcap_full", "pcap_write_failed"))
     t.check_eq(delivered + drops, w["frames"],
                f"{tag} worker frames {w['frames']} = engine delivered {delivered} + "
                f"drops {drops} ({c})")
@@ -586,6 +588,77 @@ def test_pcap_restart():
         with open(os.path.join(d, name), "rb") as f:
             t.check_eq(f.read(), name.encode(), f"{tag} {name} untouched")
     print(f"deliver: {tag} series {want}", flush=True)
+
+
+def test_pcap_dir_gone():
+    """DIR moved away mid-run (as a removed or read-only directory would be), while every
+    group needs a new file (left and joined again), then moved back: the copies meanwhile
+    are pcap_write_failed (one line a group when it starts), and the line when a group's
+    files can be made again says how many of its copies were lost, so the log tells each
+    group's loss; then the files go on. Moved away again until the stop: a line a group at
+    stop says its loss. Before: the failure was logged, its end not, and no line said which
+    group lost how many."""
+    tag = "[pcap dir gone]"
+    d = os.path.join(TMP, "pcap-gone")
+    away = d + ".away"
+    os.makedirs(d)
+    a = Mcfan("pcapgone", [f"net_tap0,iface={TIN}"], ["--worker-engine", f"pcap:{d}", "-i"],
+              console=True)
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        send(TIN)
+        time.sleep(0.5)
+        os.rename(d, away)
+        a.console(f"leave 239.9.9.1-3:{PORT}", 0.3)
+        a.console(f"join 239.9.9.1-3:{PORT}", 0.3)
+        send(TIN)
+        time.sleep(0.5)
+        os.rename(away, d)
+        send(TIN)
+        time.sleep(0.5)
+        # away again at the end: the loss of each group is said at stop
+        os.rename(d, away)
+        a.console(f"leave 239.9.9.1-3:{PORT}", 0.3)
+        a.console(f"join 239.9.9.1-3:{PORT}", 0.3)
+        send(TIN)
+        time.sleep(0.5)
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+        if os.path.isdir(away):
+            os.rename(away, d)
+    if not a.ended(rc, rep, tag):
+        return
+    c = engine_conservation(rep, tag)
+    t.check(t.conservation(rep), f"{tag} conservation")
+    t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} every mbuf back in its pool")
+    if c is not None:
+        t.check_eq((c.get("pcap_written"), c.get("pcap_write_failed")),
+                   (2 * sent_total(), 2 * sent_total()),
+                   f"{tag} the first and third sends written, the second and fourth "
+                   f"write_failed")
+    for g, n in GROUPS.items():
+        name = f"mcfan-{g}_{PORT}-w2-"
+        fails = [x for x in a.out.splitlines() if "pcap: cannot create" in x and name in x]
+        t.check(len(fails) == 2 and all("No such file or directory" in x for x in fails),
+                f"{tag} {g}: one line each time its file cannot be made: {fails}")
+        again = [x for x in a.out.splitlines() if "pcap: writing again" in x and name in x]
+        t.check(len(again) == 1 and f"group {g}:{PORT}, lcore 2" in again[0] and
+                f" after {n} copies counted pcap_write_failed" in again[0] and
+                f"{name}00002.pcapng" in again[0],
+                f"{tag} {g}: one line when its files can be made again, with its {n} copies "
+                f"lost: {again}")
+        end = [x for x in a.out.splitlines() if f"pcap: group {g}:{PORT} (lcore 2): " in x]
+        t.check(len(end) == 1 and f": {n} copies counted pcap_write_failed since its last "
+                f"file could be made" in end[0],
+                f"{tag} {g}: at stop, one line with its {n} copies lost since: {end}")
+        for s in (1, 2):
+            rows, r = tshark_fields(os.path.join(d, f"{name}{s:05d}.pcapng"), ["ip.dst"])
+            t.check(r.returncode == 0 and len(rows) == n and all(x[0] == g for x in rows),
+                    f"{tag} {g}: file {s} holds one send's {n} frames ({len(rows)}; "
+                    f"{r.stderr[-200:]})")
+    print(f"deliver: {tag} {c}", flush=True)
 
 
 class HeldThread:
@@ -1233,7 +1306,7 @@ def main():
     LAB.main((("memif", test_memif), ("tap", test_tap_rewrite), ("tap_csum", test_tap_csum),
               ("refusals", test_refusals), ("pcap_time", test_pcap_time),
               ("pcap_size", test_pcap_size), ("pcap_rejoin", test_pcap_rejoin),
-              ("pcap_restart", test_pcap_restart),
+              ("pcap_restart", test_pcap_restart), ("pcap_dir_gone", test_pcap_dir_gone),
               ("pcap_slot_reuse", test_pcap_slot_reuse),
               ("set_engine", test_set_engine),
               ("pcap_full_disk", test_pcap_full_disk),

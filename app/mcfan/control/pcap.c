@@ -68,6 +68,7 @@ struct pcap_file {
 	char grp[MCFAN_GROUP_STR_MAX]; /* the group text in the open file's name */
 	char grp_text[MCFAN_GROUP_STR_MAX]; /* the group as written (its ':', '[', ']') */
 	bool failed;             /* the last open failed: retried on the next copy */
+	uint64_t lost;           /* copies pcap_write_failed since its last file was made */
 };
 
 struct pcap_writer {
@@ -246,6 +247,12 @@ file_open(struct mcfan_pcap_lcore *p, struct pcap_file *f)
 		wr_count(p, 0, 0, 1, 0, 0);
 		return false;
 	}
+	if (f->lost != 0)
+		/* the failure was logged; so is its end, with the group's loss */
+		MCFAN_LOG(WARNING, "pcap: writing again into %s (group %s, lcore %u) after %"
+			  PRIu64 " copies counted pcap_write_failed\n", path, f->grp_text,
+			  p->lcore_id, f->lost);
+	f->lost = 0;
 	f->fd = fd;
 	f->seq++;
 	f->failed = false;
@@ -272,6 +279,19 @@ file_close(const struct mcfan_pcap_lcore *p, struct pcap_file *f)
 		MCFAN_LOG(ERR, "pcap: cannot remove %s (no frame in it): %s\n", path,
 			  strerror(errno));
 	f->seq--;
+}
+
+/* Log the copies of f's group lost since its last file was made (f->lost), when no later
+ * file of it will be: at stop, or when another group takes f. */
+static void
+lost_log(const struct mcfan_pcap_lcore *p, struct pcap_file *f)
+{
+	if (f->lost == 0)
+		return;
+	MCFAN_LOG(WARNING, "pcap: group %s (lcore %u): %" PRIu64 " copies counted "
+		  "pcap_write_failed since its last file could be made\n", f->grp_text, p->lcore_id,
+		  f->lost);
+	f->lost = 0;
 }
 
 /*
@@ -301,8 +321,10 @@ file_follow(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file 
 		return false;
 	}
 	file_close(p, f);
-	if (strcmp(grp, f->grp) != 0)
+	if (strcmp(grp, f->grp) != 0) {
+		lost_log(p, f);
 		f->seq = 0; /* numbered as that group's files (file_open() skips used ones) */
+	}
 	memcpy(f->grp, grp, sizeof(f->grp));
 	memcpy(f->grp_text, text, sizeof(f->grp_text));
 	f->join_seq = join_seq;
@@ -386,6 +408,7 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	if (f->pc == NULL && !file_open(p, f)) {
 		rte_pktmbuf_free(m);
 		wr_count(p, 0, 1, 0, 0, 0);
+		f->lost++;
 		return;
 	}
 	c = rte_pcapng_copy(m->port, 0, m, w->pool, UINT32_MAX, meta->rx_tsc,
@@ -549,8 +572,10 @@ mcfan_pcap_stop(struct mcfan_app *app)
 	mcfan_atomic_flag_store(&w->stop, true, memory_order_release);
 	pthread_join(w->thread, NULL);
 	w->running = false;
-	for (i = 0; i < w->n * MCFAN_MAX_GROUPS; i++)
+	for (i = 0; i < w->n * MCFAN_MAX_GROUPS; i++) {
 		file_close(w->lc[i / MCFAN_MAX_GROUPS], &w->files[i]);
+		lost_log(w->lc[i / MCFAN_MAX_GROUPS], &w->files[i]);
+	}
 	free(w->files);
 	w->files = NULL;
 	rte_mempool_free(w->pool);
