@@ -27,6 +27,7 @@ side (an AF_PACKET socket on the tap interface).
    number on after the highest SEQ there, gaps stay, other files untouched.
    DIR moved away mid-run and back: copies meanwhile write_failed, the group's loss logged
    when its files can be made again (and at stop when they cannot).
+   1024 groups under a hard open file limit of 1024: said at start, every copy counted.
 5. dpdk-dumpcap: attached to a running mcfan (shared runtime directory, no --in-memory) it
    captures frames of the input port into a pcapng that tshark reads back.
    dpdk-pdump (--pdump 'port=0,queue=*,rx-dev=FILE'): attached before the frames arrive, its
@@ -659,6 +660,65 @@ def test_pcap_dir_gone():
                     f"{tag} {g}: file {s} holds one send's {n} frames ({len(rows)}; "
                     f"{r.stderr[-200:]})")
     print(f"deliver: {tag} {c}", flush=True)
+
+
+NOFILE_GROUPS = 1024     # one pcap file open each: past the usual limit of 1024 descriptors
+
+
+def test_pcap_nofile():
+    """1024 groups into pcap:DIR keep 1024 files open. Under a hard open file limit of 1024
+    (a service's LimitNOFILE=1024) the last groups' files cannot be made: said at start,
+    and every copy still counted (written or pcap_write_failed, the failure logged).
+    Under a hard limit that fits (EAL raises the soft one to it): no word, every file made.
+    Before: nothing was said at start."""
+    tag = "[pcap nofile]"
+    import resource
+    inp = os.path.join(TMP, "nofile.pcap")
+    base = int(ipaddress.IPv4Address("239.9.40.1"))
+    groups = [str(ipaddress.IPv4Address(base + i)) for i in range(NOFILE_GROUPS)]
+    t.write_pcap(inp, [t.udp4_frame(g, PORT) for g in groups] * 2)
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < 4096:
+        print(f"deliver: {tag} SKIP the second run: the hard limit here is {hard}", flush=True)
+    for run, lim in ((1, 1024), (2, None)):
+        if lim is None and hard != resource.RLIM_INFINITY and hard < 4096:
+            break
+        d = os.path.join(TMP, f"pcap-nofile{run}")
+        os.makedirs(d)
+        prefix, eal = LAB.pcap_eal(f"nofile{run}", inp)
+        rep_path = os.path.join(TMP, f"nofile{run}.json")
+        app = ["--groups", f"{groups[0]}-{groups[-1]}:{PORT}", "--worker-engine", f"pcap:{d}",
+               "--duration", "2", "--report-json", rep_path]
+        p = subprocess.run([t.mcfan_path(), *eal, "--", *app], capture_output=True,
+                           text=True, timeout=60,
+                           preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_NOFILE,
+                                                                  (lim, lim))) if lim else None)
+        out = p.stdout + p.stderr
+        if not t.check_eq(p.returncode, 0, f"{tag} run {run} exit: {out[-1500:]}"):
+            continue
+        rep = t.load_report(rep_path)
+        c = worker(rep)["engine_counters"]
+        warn = [x for x in out.splitlines() if "pcap: open file limit" in x]
+        emfile = [x for x in out.splitlines() if "Too many open files" in x and "cannot create" in x]
+        nfiles = len(os.listdir(d))
+        t.check_eq(c.get("pcap_written", 0) + c.get("pcap_write_failed", 0),
+                   2 * NOFILE_GROUPS, f"{tag} run {run}: every copy written or write_failed")
+        t.check_eq(c.get("pcap_files"), nfiles, f"{tag} run {run}: pcap_files = files made")
+        t.check_eq(c.get("pcap_written"), 2 * nfiles,
+                   f"{tag} run {run}: two copies in each file made")
+        if lim:
+            t.check(len(warn) == 1 and "(RLIMIT_NOFILE) 1024 (hard limit 1024) is below the "
+                    "1280 that up to 1024 open pcap files" in warn[0],
+                    f"{tag} a hard limit of 1024 said at start: {warn}")
+            t.check(c.get("pcap_write_failed", 0) > 0 and len(emfile) ==
+                    c.get("pcap_write_failed", 0) // 2,
+                    f"{tag} the groups past the limit: write_failed, one line each "
+                    f"({len(emfile)} lines, {c})")
+        else:
+            t.check_eq(warn, [], f"{tag} a limit that fits: no word")
+            t.check_eq((c.get("pcap_write_failed"), nfiles), (0, NOFILE_GROUPS),
+                       f"{tag} a limit that fits: a file each group")
+        print(f"deliver: {tag} run {run} limit {lim or hard}: {nfiles} files, {c}", flush=True)
 
 
 class HeldThread:
@@ -1307,6 +1367,7 @@ def main():
               ("refusals", test_refusals), ("pcap_time", test_pcap_time),
               ("pcap_size", test_pcap_size), ("pcap_rejoin", test_pcap_rejoin),
               ("pcap_restart", test_pcap_restart), ("pcap_dir_gone", test_pcap_dir_gone),
+              ("pcap_nofile", test_pcap_nofile),
               ("pcap_slot_reuse", test_pcap_slot_reuse),
               ("set_engine", test_set_engine),
               ("pcap_full_disk", test_pcap_full_disk),

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +55,8 @@
 /* A SEQ in DIR above this is no file of a series (last_seq_in_dir): numbering on after it
  * would leave the unsigned range. */
 #define SEQ_SCAN_MAX 1000000000ul
+/* Descriptors besides the pcap files: EAL's, the PMDs', telemetry, metrics, reader rings. */
+#define NOFILE_OTHERS 256
 
 /* One open file of a (pcap lcore, group slot). */
 struct pcap_file {
@@ -511,6 +514,31 @@ log_start(const struct pcap_writer *w)
 		  n_outputs == 1 ? "" : "s", dirs);
 }
 
+/*
+ * The writer keeps one file open per (worker lcore, pcap output, group) that has copies: for
+ * the groups of the start, at most w->n x their number at once. DPDK 22.11's EAL raises the
+ * soft RLIMIT_NOFILE to the hard one at start (seen: 1024 to 20000), so the hard limit is
+ * what counts: below what the files may need (a service with LimitNOFILE=1024), the groups
+ * past it got EMFILE on their first file without a word at start. Said here, once.
+ */
+static void
+nofile_check(const struct pcap_writer *w)
+{
+	unsigned int files = w->n * w->app->cfg.n_groups;
+	rlim_t want = (rlim_t)files + NOFILE_OTHERS;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= want)
+		return;
+	MCFAN_LOG(WARNING, "pcap: open file limit (RLIMIT_NOFILE) %" PRIu64 " (hard limit %"
+		  PRIu64 ") is below the %" PRIu64 " that up to %u open pcap files (%u worker "
+		  "lcore and pcap output pair%s x %u groups) and mcfan's other descriptors may "
+		  "need: a file past the limit cannot be made (Too many open files) and its "
+		  "group's copies count as pcap_write_failed; raise the hard limit (ulimit -Hn, "
+		  "systemd LimitNOFILE=)\n", (uint64_t)rl.rlim_cur, (uint64_t)rl.rlim_max,
+		  (uint64_t)want, files, w->n, w->n == 1 ? "" : "s", w->app->cfg.n_groups);
+}
+
 int
 mcfan_pcap_start(struct mcfan_app *app)
 {
@@ -539,6 +567,7 @@ mcfan_pcap_start(struct mcfan_app *app)
 			  rte_strerror(rte_errno));
 		goto free_state;
 	}
+	nofile_check(w);
 	w->clock.hz = rte_get_tsc_hz();
 	clock_sync(w);
 	mcfan_atomic_flag_store(&w->stop, false, memory_order_relaxed);
