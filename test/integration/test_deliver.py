@@ -828,9 +828,17 @@ def test_pcap_full_disk():
         t.check_eq(rep["rx_frames"], FULL_FRAMES, f"{tag} every frame of the capture received")
         t.check(c.get("pcap_write_failed", 0) > 0 and c.get("pcap_errors", 0) > 0,
                 f"{tag} the disk filled: copies counted pcap_write_failed ({c})")
-        t.check(re.search(r"pcap: short write \(lcore 2, file 1 of group slot \d+\): \d+ of "
-                          r"\d+ bytes", a.out) is not None,
-                f"{tag} the disk filled in the middle of a block (a short write, logged)")
+        t.check(re.search(r"pcap: short write \(lcore 2, group 239\.9\.9\.1:3999, file 1\): "
+                          r"\d+ of \d+ bytes", a.out) is not None,
+                f"{tag} the disk filled in the middle of a block (a short write, logged with "
+                f"its group)")
+        # each group's loss is in the log: when a file of it can be made again, or at stop
+        lost = [int(x) for x in re.findall(r"pcap: writing again into \S+ \(group 239\.9\.9\.1:"
+                                           r"3999, lcore 2\) after (\d+) copies", a.out)]
+        lost += [int(x) for x in re.findall(r"pcap: group 239\.9\.9\.1:3999 \(lcore 2\): (\d+) "
+                                            r"copies counted pcap_write_failed since", a.out)]
+        t.check_eq(sum(lost), c.get("pcap_write_failed"),
+                   f"{tag} the group's losses in the log ({lost}) add up to pcap_write_failed")
         # the next file's section header did not fit: said so, never errno 0's "Success"
         starts = [x for x in a.out.splitlines() if "pcap: cannot start" in x]
         t.check(len(starts) == 1 and "its section header was not written whole (disk full?)"

@@ -71,7 +71,8 @@ struct pcap_file {
 	char grp[MCFAN_GROUP_STR_MAX]; /* the group text in the open file's name */
 	char grp_text[MCFAN_GROUP_STR_MAX]; /* the group as written (its ':', '[', ']') */
 	bool failed;             /* the last open failed: retried on the next copy */
-	uint64_t lost;           /* copies pcap_write_failed since its last file was made */
+	uint64_t lost;           /* copies pcap_write_failed (a failed open, copy or write)
+				  * since its last file was made */
 };
 
 struct pcap_writer {
@@ -419,6 +420,7 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	rte_pktmbuf_free(m);
 	if (c == NULL) {
 		wr_count(p, 0, 1, 1, 0, 0);
+		f->lost++;
 		return;
 	}
 	epb_set_time(c, tsc_to_epoch_ns(w, f, meta->rx_tsc));
@@ -428,10 +430,12 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	len = rte_pcapng_write_packets(f->pc, &c, 1);
 	rte_pktmbuf_free(c);
 	if (len < 0) {
-		MCFAN_LOG(ERR, "pcap: write failed (lcore %u, file %u of group slot %u): %s; "
-			  "starting a new file\n", p->lcore_id, f->seq, g, strerror(errno));
+		MCFAN_LOG(ERR, "pcap: write failed (lcore %u, group %s, file %u): %s; "
+			  "starting a new file\n", p->lcore_id, f->grp_text, f->seq,
+			  strerror(errno));
 		file_close(p, f);
 		wr_count(p, 0, 1, 1, 0, 0);
+		f->lost++;
 		return;
 	}
 	if (len < want) {
@@ -440,14 +444,15 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 		 * closed; the copy counts as pcap_write_failed, not pcap_written. */
 		end = lseek(f->fd, 0, SEEK_CUR);
 		if (end < 0 || ftruncate(f->fd, end - (off_t)len) != 0)
-			MCFAN_LOG(ERR, "pcap: cannot cut file %u of group slot %u (lcore %u) back "
-				  "to its last whole block: %s\n", f->seq, g, p->lcore_id,
-				  strerror(errno));
-		MCFAN_LOG(ERR, "pcap: short write (lcore %u, file %u of group slot %u): %zd of "
-			  "%zd bytes (disk full?); starting a new file\n", p->lcore_id, f->seq, g,
-			  len, want);
+			MCFAN_LOG(ERR, "pcap: cannot cut file %u of group %s (lcore %u) back "
+				  "to its last whole block: %s\n", f->seq, f->grp_text,
+				  p->lcore_id, strerror(errno));
+		MCFAN_LOG(ERR, "pcap: short write (lcore %u, group %s, file %u): %zd of %zd "
+			  "bytes (disk full?); starting a new file\n", p->lcore_id, f->grp_text,
+			  f->seq, len, want);
 		file_close(p, f);
 		wr_count(p, 0, 1, 1, 0, 0);
+		f->lost++;
 		return;
 	}
 	wr_count(p, 1, 0, 0, f->bytes == 0 ? 1 : 0, (uint64_t)len);
