@@ -29,6 +29,8 @@ side (an AF_PACKET socket on the tap interface).
    when its files can be made again (and at stop when they cannot).
    1024 groups under a hard open file limit of 1024: said at start, every copy counted.
    A restart into a DIR of 10,240 files: read once, not once per group.
+   DIR's file system frozen (fsfreeze) while copies arrive: pcap_full, one warning, the
+   ring written once thawed.
 5. dpdk-dumpcap: attached to a running mcfan (shared runtime directory, no --in-memory) it
    captures frames of the input port into a pcapng that tshark reads back.
    dpdk-pdump (--pdump 'port=0,queue=*,rx-dev=FILE'): attached before the frames arrive, its
@@ -52,6 +54,7 @@ import glob
 import ipaddress
 import os
 import re
+import shutil
 import signal
 import struct
 import subprocess
@@ -110,6 +113,9 @@ def csum_mix():
     return [((partial, lambda f: f, corrupt)[i % 3](f), f) for i, f in enumerate(all_frames())]
 
 
+if len(sys.argv) == 4 and sys.argv[1] == "--raw-send-many":
+    # all_frames() 16 times over (3840 frames): more than a pcap ring holds (2048)
+    sys.exit(nt.send_paced(sys.argv[2], all_frames() * 16, float(sys.argv[3])))
 if len(sys.argv) == 4 and sys.argv[1] == "--raw-send-csum-mix":
     sys.exit(nt.send_paced(sys.argv[2], [s for s, _ in csum_mix()], float(sys.argv[3])))
 
@@ -480,6 +486,9 @@ def test_pcap_size():
         t.check_eq(total, c.get("pcap_written"), f"{tag} frames in the files = pcap_written")
     t.check_eq(rep["rx_frames"], SIZE_FRAMES, f"{tag} every frame of the capture received "
                f"(delivered or counted: drops {rep['drops']})")
+    # a writer that falls behind but writes (pcap_full) is no disk that takes no write
+    t.check_eq([x for x in a.out.splitlines() if "has taken no copy" in x], [],
+               f"{tag} no stalled-writer warning while the writer writes ({c})")
     print(f"deliver: {tag} {len(lst)} files, {c}", flush=True)
 
 
@@ -759,6 +768,75 @@ def test_pcap_big_dir():
     # directory once a group took about 7 s more
     t.check(took < 6, f"{tag} the run took {took:.1f} s (at most 6: DIR is read once)")
     print(f"deliver: {tag} {took:.1f} s, {c}", flush=True)
+
+
+def test_pcap_frozen_disk():
+    """DIR on a file system that takes no write (fsfreeze of a loop-mounted ext4: a hung disk)
+    while 3840 copies arrive over about 4 s: the worker never waits (its ring to the
+    writer fills, then pcap_full), one warning says the writer takes nothing, and once the
+    file system is thawed every copy in the ring is written: pcap_written + pcap_full = the
+    worker's frames, and tshark reads back pcap_written frames. Before: the copies refused
+    were counted, but the log said nothing while the disk hung."""
+    tag = "[pcap frozen disk]"
+    if shutil.which("fsfreeze") is None or shutil.which("mkfs.ext4") is None:
+        print(f"deliver: {tag} SKIP: fsfreeze or mkfs.ext4 missing", flush=True)
+        return
+    d = os.path.join(TMP, "pcap-frozen")
+    img = os.path.join(TMP, "frozen.img")
+    os.makedirs(d)
+    with open(img, "wb") as f:
+        f.truncate(32 << 20)
+    if not t.check(subprocess.run(["mkfs.ext4", "-q", "-F", img]).returncode == 0 and
+                   subprocess.run(["mount", "-o", "loop", img, d]).returncode == 0,
+                   f"{tag} an ext4 image loop-mounted on {d}"):
+        return
+    frozen = False
+    try:
+        a = Mcfan("pcapfrz", [f"net_tap0,iface={TIN}"], ["--worker-engine", f"pcap:{d}"])
+        try:
+            if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+                return
+            frozen = subprocess.run(["fsfreeze", "-f", d]).returncode == 0
+            if not t.check(frozen, f"{tag} fsfreeze -f {d}"):
+                return
+            r = LAB.run("timeout", "60", sys.executable, os.path.abspath(__file__),
+                        "--raw-send-many", TIN, "1000", capture_output=True, text=True,
+                        timeout=90)
+            t.check_eq(r.returncode, 0, f"{tag} raw sender: {r.stderr}")
+            time.sleep(1.2)
+            subprocess.run(["fsfreeze", "-u", d])
+            frozen = False
+            time.sleep(1)
+            rc, rep = a.stop()
+        finally:
+            if frozen:
+                subprocess.run(["fsfreeze", "-u", d])
+            a.kill()
+        if not a.ended(rc, rep, tag):
+            return
+        c = worker(rep)["engine_counters"]
+        w = [x for x in rep["workers"] if x["lcore"] == 2][0]
+        t.check_eq(w["frames"], 16 * sent_total(), f"{tag} the worker took every copy")
+        t.check(c.get("pcap_full", 0) > 0, f"{tag} the ring filled: pcap_full ({c})")
+        t.check_eq((c.get("pcap_written", 0) + c.get("pcap_full", 0),
+                    c.get("pcap_write_failed"), c.get("pcap_pending")),
+                   (w["frames"], 0, 0), f"{tag} written + full = the worker's frames")
+        warn = [x for x in a.out.splitlines() if "has taken no copy" in x]
+        t.check(len(warn) == 1 and f"pcap output pcap:{d} on lcore 2: the writer thread "
+                f"has taken no copy for 1000 ms" in warn[0] and "pcap_full" in warn[0],
+                f"{tag} one warning while the disk took no write: {warn}")
+        total = 0
+        for name in sorted(os.listdir(d)):
+            if name.endswith(".pcapng"):
+                rows, r = tshark_fields(os.path.join(d, name), ["frame.number"])
+                t.check(r.returncode == 0, f"{tag} tshark reads {name}: {r.stderr[-200:]}")
+                total += len(rows)
+        t.check_eq(total, c.get("pcap_written"), f"{tag} tshark reads pcap_written frames")
+        t.check(t.conservation(rep), f"{tag} conservation")
+        t.check_eq(rep["mbufs_outside_pool"], 0, f"{tag} every mbuf back in its pool")
+        print(f"deliver: {tag} {c}", flush=True)
+    finally:
+        subprocess.run(["umount", d])
 
 
 class HeldThread:
@@ -1416,6 +1494,7 @@ def main():
               ("pcap_size", test_pcap_size), ("pcap_rejoin", test_pcap_rejoin),
               ("pcap_restart", test_pcap_restart), ("pcap_dir_gone", test_pcap_dir_gone),
               ("pcap_nofile", test_pcap_nofile), ("pcap_big_dir", test_pcap_big_dir),
+              ("pcap_frozen_disk", test_pcap_frozen_disk),
               ("pcap_slot_reuse", test_pcap_slot_reuse),
               ("set_engine", test_set_engine),
               ("pcap_full_disk", test_pcap_full_disk),

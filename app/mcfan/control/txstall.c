@@ -3,7 +3,8 @@
  */
 
 /*
- * A tx output that sends nothing: the control side's one-time warning (control/txstall.h).
+ * A tx output that sends nothing, a pcap output whose writer takes nothing: the control
+ * side's one-time warning (control/txstall.h).
  */
 
 #include <inttypes.h>
@@ -72,6 +73,43 @@ warn(const struct mcfan_app *app, unsigned int lcore, const struct mcfan_inst_vi
 		  sent);
 }
 
+/* A pcap output whose writer thread took no copy of the lcore's ring while the ring refused
+ * copies (a file system that takes no write: frozen, a hung network mount). */
+static void
+warn_pcap(unsigned int lcore, const struct mcfan_inst_view *v, uint64_t taken, uint64_t full)
+{
+	MCFAN_LOG(WARNING, "pcap output %s%s%s on lcore %u: the writer thread has taken no copy "
+		  "for %u ms and the ring refused %" PRIu64 " copies as pcap_full (written or "
+		  "failed so far %" PRIu64 "): its directory's file system takes no write (frozen, "
+		  "a hung network mount?); the worker goes on and counts every copy refused "
+		  "(docs/delivery.md \"A disk that takes no write\")\n", v->engine,
+		  v->args[0] != '\0' ? ":" : "", v->args, lcore, MCFAN_TXSTALL_MS, full, taken);
+}
+
+/* The pcap output k of worker w: the copies its writer took (pcap_written and
+ * pcap_write_failed) against those its ring refused (pcap_full). */
+static void
+pcap_tick(struct mcfan_txstall *s, unsigned int lcore, const struct mcfan_inst_view *v,
+	  uint64_t now, uint64_t window)
+{
+	uint64_t taken = 0, full = 0;
+	unsigned int have = 0;
+	int i;
+
+	for (i = 0; i < v->n_values; i++) {
+		if (strcmp(v->values[i].name, "pcap_written") == 0 ||
+		    strcmp(v->values[i].name, "pcap_write_failed") == 0) {
+			taken += v->values[i].value;
+			have |= strcmp(v->values[i].name, "pcap_written") == 0 ? 1 : 2;
+		} else if (strcmp(v->values[i].name, "pcap_full") == 0) {
+			full = v->values[i].value;
+			have |= 4;
+		}
+	}
+	if (have == 7 && mcfan_txstall_check(s, taken, full, now + 1, window))
+		warn_pcap(lcore, v, taken, full);
+}
+
 void
 mcfan_txstall_tick(struct mcfan_app *app)
 {
@@ -84,9 +122,14 @@ mcfan_txstall_tick(struct mcfan_app *app)
 	for (w = 0; w < app->n_workers && w < MCFAN_MAX_WORKERS; w++) {
 		id = app->worker_lcore_ids[w];
 		for (k = 0; k < app->n_inst && k < MCFAN_ENGINE_INST_MAX; k++) {
-			if (stall[w][k].warned || strcmp(app->inst_engine[k]->name, "tx") != 0 ||
+			if (stall[w][k].warned || (strcmp(app->inst_engine[k]->name, "tx") != 0 &&
+						   strcmp(app->inst_engine[k]->name, "pcap") != 0) ||
 			    mcfan_lcore_inst_read(app, id, k, &v) < 0)
 				continue;
+			if (strcmp(app->inst_engine[k]->name, "pcap") == 0) {
+				pcap_tick(&stall[w][k], id, &v, now, window);
+				continue;
+			}
 			sent = full = port = queue = 0;
 			have = 0;
 			for (i = 0; i < v.n_values; i++) {
