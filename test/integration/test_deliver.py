@@ -44,6 +44,7 @@ side (an AF_PACKET socket on the tap interface).
 8. tx without a rewrite, fed frames with partial (a Linux sender's CHECKSUM_PARTIAL, as from
    a veth), complete and corrupt UDP checksums: udp-csum auto (the default) completes the
    partial ones only, full every one, update none; every other byte as sent.
+   IPv6 datagrams with a UDP checksum of 0 (forbidden): auto computes it, update not.
 
 Usage: test_deliver.py MCFAN_BINARY. Exit 77 (skip) when not root, without `ip netns`,
 tcpdump or tshark.
@@ -116,6 +117,23 @@ def csum_mix():
 if len(sys.argv) == 4 and sys.argv[1] == "--raw-send-many":
     # all_frames() 16 times over (3840 frames): more than a pcap ring holds (2048)
     sys.exit(nt.send_paced(sys.argv[2], all_frames() * 16, float(sys.argv[3])))
+V6_GROUP, V6_SRC, V6_N = "ff3e::42:1", "2001:db8::42:1", 60
+
+
+def v6_zero(seq):
+    """Ethernet/IPv6/UDP to V6_GROUP with a UDP checksum of 0, which IPv6 forbids (RFC 8200
+    section 8.1: a receiver discards it), and its complete form."""
+    data = f"v6 {seq:05d}".encode() + bytes(30)
+    zero = t.udp6_frame(V6_GROUP, PORT, data=data, src=V6_SRC)
+    ip6 = zero[14:54]
+    pseudo = ip6[8:40] + struct.pack("!IxxxB", len(zero) - 54, 17)
+    c = t.csum(pseudo + zero[54:]) or 0xFFFF
+    return zero, zero[:60] + struct.pack("!H", c) + zero[62:]
+
+
+if len(sys.argv) == 4 and sys.argv[1] == "--raw-send-v6zero":
+    sys.exit(nt.send_paced(sys.argv[2], [v6_zero(i)[0] for i in range(V6_N)],
+                           float(sys.argv[3])))
 if len(sys.argv) == 4 and sys.argv[1] == "--raw-send-csum-mix":
     sys.exit(nt.send_paced(sys.argv[2], [s for s, _ in csum_mix()], float(sys.argv[3])))
 
@@ -320,6 +338,44 @@ def test_tap_csum():
              "[tx udp-csum auto]")
     csum_run("full", lambda sent, full: full, "[tx udp-csum=full]")
     csum_run("update", lambda sent, full: sent, "[tx udp-csum=update]")
+
+
+def test_tap_csum6_zero():
+    """IPv6 datagrams with a UDP checksum of 0 (forbidden for IPv6, RFC 8200 8.1; a Linux
+    receiver drops them) out of tx:net_tap1 without a rewrite: udp-csum auto (the default)
+    sends each with its checksum computed, every other byte as sent; update as it came.
+    Before: auto left the 0, so a kernel receiver behind the tap dropped every copy."""
+    for mode in (None, "update"):
+        tag = f"[tx udp-csum {mode or 'auto'} ipv6 zero]"
+        cap = os.path.join(TMP, f"tap-csum6-{mode}.pcap")
+        a = nt.NsMcfan(LAB, f"csum6-{mode}", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
+                       ["--groups", f"[{V6_GROUP}]:{PORT}", "--worker-engine",
+                        "tx:net_tap1" + (f",udp-csum={mode}" if mode else "")], LCORES)
+        dump = None
+        try:
+            if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+                return
+            dump = nt.Tcpdump(LAB, TOUT, cap, tag)
+            r = LAB.run("timeout", "60", sys.executable, os.path.abspath(__file__),
+                        "--raw-send-v6zero", TIN, str(PPS), capture_output=True, text=True,
+                        timeout=90)
+            t.check_eq(r.returncode, 0, f"{tag} raw sender: {r.stderr}")
+            time.sleep(1.0)
+            dump.stop()
+            rc, rep = a.stop()
+        finally:
+            nt.kill_all(a, dump)
+        if not a.ended(rc, rep, tag):
+            continue
+        c = worker(rep)["engine_counters"]
+        t.check_eq((c.get("tx_sent"), c.get("tx_unrewritable")), (V6_N, 0),
+                   f"{tag} tx_sent = every copy ({c})")
+        got = sorted(read_pcap(cap))
+        want = sorted(v6_zero(i)[0 if mode == "update" else 1] for i in range(V6_N))
+        t.check_eq(len(got), V6_N, f"{tag} frames captured on the tap's kernel side")
+        t.check(got == want, f"{tag} every frame " + ("as sent" if mode else "with its "
+                "checksum computed, every other byte as sent") +
+                f": {sum(1 for g in got if g not in want)} differ")
 
 
 def test_refusals():
@@ -1490,6 +1546,7 @@ def main():
     # runtime directories of this run's prefixes are removed at the end: testpmd makes one
     # even with --no-shconf, and the dumpcap run shares its own (no --in-memory)
     LAB.main((("memif", test_memif), ("tap", test_tap_rewrite), ("tap_csum", test_tap_csum),
+              ("tap_csum6_zero", test_tap_csum6_zero),
               ("refusals", test_refusals), ("pcap_time", test_pcap_time),
               ("pcap_size", test_pcap_size), ("pcap_rejoin", test_pcap_rejoin),
               ("pcap_restart", test_pcap_restart), ("pcap_dir_gone", test_pcap_dir_gone),

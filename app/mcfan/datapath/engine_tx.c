@@ -704,17 +704,19 @@ tx_headers(const struct rte_mbuf *m, struct tx_hdrs *h)
 	       off + sizeof(struct rte_udp_hdr) <= TX_HDR_ROOM;
 }
 
-/* Is the UDP checksum at d + h->l4 a partial one: the pseudo-header's folded sum, not
- * complemented, which a Linux sender leaves for the hardware to complete (CHECKSUM_PARTIAL)
- * and a veth passes on as it is? A complete checksum is equal to it once in 65,536 frames; it
- * is then computed anew, to the same value. */
+/* Does the UDP checksum at d + h->l4 need computing (udp-csum=auto)? A partial one: the
+ * pseudo-header's folded sum, not complemented, which a Linux sender leaves for the hardware
+ * to complete (CHECKSUM_PARTIAL) and a veth passes on as it is. A complete checksum is equal
+ * to it once in 65,536 frames; it is then computed anew, to the same value. And 0 over IPv6,
+ * which RFC 8200 section 8.1 forbids (a receiver discards the datagram); over IPv4 0 is "no
+ * checksum" (RFC 768) and stays. */
 static inline bool
 udp_csum_partial(const uint8_t *d, const struct tx_hdrs *h)
 {
 	uint16_t c = ((const struct rte_udp_hdr *)(d + h->l4))->dgram_cksum;
 
 	if (c == 0)
-		return false;
+		return !h->v4;
 	return c == (h->v4 ? rte_ipv4_phdr_cksum((const struct rte_ipv4_hdr *)(d + h->l3), 0) :
 			     rte_ipv6_phdr_cksum((const struct rte_ipv6_hdr *)(d + h->l3), 0));
 }
