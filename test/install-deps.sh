@@ -13,7 +13,7 @@ PKGS=(
 	# without recommends: the ring mempool handler and the virtual PMDs mcfan uses
 	librte-mempool-ring23 librte-bus-vdev23 librte-net-pcap23 librte-net-af-packet23
 	librte-net-tap23 librte-net-null23 librte-net-ring23 librte-net-memif23
-	python3 iproute2 iperf tcpdump tshark erlang-base tmux procps
+	python3 iproute2 iperf tcpdump tshark erlang-base tmux procps strace
 	# the metrics test: promtool and a real Prometheus, and an OpenMetrics parser
 	prometheus python3-prometheus-client
 )
