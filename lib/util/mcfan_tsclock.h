@@ -21,7 +21,7 @@
 
 /** A (TSC, CLOCK_REALTIME) pair taken together, and the TSC rate. */
 struct mcfan_tsclock {
-	uint64_t hz;  /**< TSC ticks a second (rte_get_tsc_hz()), not 0 */
+	uint64_t hz;  /**< TSC ticks a second (the app's measured tsc_hz, main.c), not 0 */
 	uint64_t tsc; /**< TSC of the last sync */
 	uint64_t ns;  /**< CLOCK_REALTIME at tsc, ns since the epoch */
 };

@@ -675,7 +675,7 @@ mcfan_pcap_start(struct mcfan_app *app)
 		goto free_state;
 	}
 	nofile_check(w);
-	w->clock.hz = rte_get_tsc_hz();
+	w->clock.hz = app->tsc_hz; /* measured (main.c) */
 	clock_sync(w);
 	mcfan_atomic_flag_store(&w->stop, false, memory_order_relaxed);
 	ret = pthread_create(&w->thread, NULL, writer_main, w);
