@@ -77,6 +77,7 @@ struct tracker {
 	uint8_t *first_line;       /* arb: which line brought it */
 	bool started;
 	bool ended;                /* iperf2: the end-of-test datagram came */
+	uint64_t end_next;         /* iperf2: the next number its end said */
 	uint64_t base, next, settled;
 	struct open_gap open[MCFAN_FEED_OPEN_GAPS];
 	unsigned int open_head, open_n;
@@ -693,6 +694,33 @@ session_hash(const uint8_t *p, unsigned int n)
 	return h;
 }
 
+/*
+ * The number of an iperf2 datagram, negative for an end of test (-(next number)). The
+ * 64-bit form (iperf 2.1: id2 holds the upper 32 bits) ends with a negative 64-bit number;
+ * the 32-bit form (iperf 2.0 without --udp-counters-64bit) with a negative 32-bit id, id2
+ * being 0 or the payload's own bytes. Such an id is taken as the 32-bit form's end when its
+ * 64-bit reading would be a jump ahead beyond MCFAN_FEED_RESET_JUMP (a reset) while -(id), in
+ * the same upper half, lands within the window's memory of the next expected number (after
+ * an end: when it is that end again).
+ */
+static int64_t
+iperf2_id(const struct mcfan_feed_group *g, const uint8_t *p)
+{
+	const struct tracker *t = &g->t;
+	uint64_t hi = load_be(p + 12, 4) << 32, lo = load_be(p, 4), raw = hi | lo, next;
+
+	if ((int64_t)raw < 0 || lo < (UINT64_C(1) << 31))
+		return (int64_t)raw;
+	next = hi | ((UINT64_C(1) << 32) - lo);
+	if (t->ended) /* iperf2 repeats its end, waiting for the server's ack */
+		return next == t->end_next ? -(int64_t)next : (int64_t)raw;
+	if (!t->started || raw <= t->next || raw - t->next <= MCFAN_FEED_RESET_JUMP)
+		return (int64_t)raw;
+	if (next + t->cap >= t->next && next <= t->next + t->cap)
+		return -(int64_t)next;
+	return (int64_t)raw;
+}
+
 static int
 iperf2_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t now_ns)
 {
@@ -700,7 +728,7 @@ iperf2_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint
 
 	if (len < IPERF2_HDR_LEN)
 		return -EINVAL;
-	id = (int64_t)((load_be(p + 12, 4) << 32) | load_be(p, 4));
+	id = iperf2_id(g, p);
 	if (id < 0) {
 		g->c.ends++;
 		if (!g->t.ended && g->t.started) {
@@ -708,6 +736,7 @@ iperf2_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint
 			track(g, UINT64_C(0) - (uint64_t)id, 0, now_ns, NULL);
 			session_end(g);
 			g->t.ended = true;
+			g->t.end_next = UINT64_C(0) - (uint64_t)id;
 		}
 		return 0;
 	}
@@ -877,7 +906,7 @@ iperf2_arb_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len,
 
 	if (len < IPERF2_HDR_LEN)
 		return -EINVAL;
-	raw = (load_be(p + 12, 4) << 32) | load_be(p, 4);
+	raw = (uint64_t)iperf2_id(g, p);
 	if ((int64_t)raw < 0) {
 		g->c.ends++;
 		if (t->line_test[line] == t->test && !t->line_ended[line] && t->started)

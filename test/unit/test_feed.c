@@ -245,6 +245,64 @@ test_iperf2_reset(void)
 	mcfan_feed_group_free(g);
 }
 
+/* iperf2 in the 32-bit form (iperf 2.0 without --udp-counters-64bit): id2 is not the upper
+ * half (0 here, or payload bytes), and the end of test is a negative 32-bit id. */
+static void
+iperf2_send32(struct mcfan_feed_group *g, uint32_t id, uint32_t id2, uint64_t t_ns)
+{
+	uint8_t p[64] = {0};
+
+	put_be(p, id, 4);
+	put_be(p + 12, id2, 4);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, p, sizeof(p), t_ns), 0);
+}
+
+/* The 32-bit form's end, -(next number) in 32 bits: an end, not a jump ahead and a reset
+ * (before: 0xffffff9b with id2 0 was the number 4294967195, a reset; expected 101, ends 0). */
+static void
+test_iperf2_end32(void)
+{
+	const uint32_t id2s[] = { 0, 0x32333435 }; /* zero, or the payload's pattern digits */
+	struct mcfan_feed_counters c;
+	struct mcfan_feed_group *g;
+	unsigned int k;
+	uint32_t s;
+
+	for (k = 0; k < RTE_DIM(id2s); k++) {
+		g = make("iperf2", &params_default);
+		for (s = 1; s <= 100; s++)
+			if (s != 50 && s != 99 && s != 100)
+				iperf2_send32(g, s, id2s[k], (uint64_t)s * MS);
+		/* iperf2 repeats its end (up to 10 times, waiting for the server's ack) */
+		for (s = 0; s < 3; s++)
+			iperf2_send32(g, (uint32_t)-101, id2s[k], (101 + s) * MS);
+		c = read_counters(g);
+		CHECK_EQ_INT(c.ends, 3);
+		CHECK_EQ_INT(c.resets, 0);
+		CHECK_EQ_INT(c.expected, 100);
+		CHECK_EQ_INT(c.received, 97);
+		CHECK_EQ_INT(c.lost, 3); /* 50, and 99 and 100 at the tail */
+		CHECK_EQ_INT(c.pending, 0);
+		/* a new test after the end: a session, from 1 again */
+		iperf2_send32(g, 1, id2s[k], 200 * MS);
+		iperf2_send32(g, 2, id2s[k], 201 * MS);
+		c = read_counters(g);
+		CHECK_EQ_INT(c.sessions, 1);
+		CHECK_EQ_INT(c.resets, 0);
+		CHECK_EQ_INT(c.expected, 102);
+		mcfan_feed_group_free(g);
+	}
+	/* a 32-bit id past 2^31 in sequence (2^31 datagrams in) is data, not an end */
+	g = make("iperf2", &params_default);
+	for (s = 0x7ffffffe; s != 0x80000004; s++)
+		iperf2_send32(g, s, 0, MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.ends, 0);
+	CHECK_EQ_INT(c.expected, 6);
+	CHECK_EQ_INT(c.received, 6);
+	mcfan_feed_group_free(g);
+}
+
 static void
 rtp_send(struct mcfan_feed_group *g, uint16_t seq, uint32_t ts, uint32_t ssrc, uint64_t t_ns)
 {
@@ -960,6 +1018,7 @@ main(void)
 	test_iperf2_basic();
 	test_iperf2_tail_and_window();
 	test_iperf2_reset();
+	test_iperf2_end32();
 	test_rtp();
 	test_mpegts();
 	test_moldudp64();
