@@ -720,7 +720,8 @@ def test_wrong_kind():
     for s in range(1, WRONG_N + 1):
         fr.append(t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)))
         fr.append(t.udp4_frame("239.9.9.2", PORT, iperf2_payload(s)))
-    proc, eal, files = scripted_start("wrong", fr, "wait 1500\nshow feed\n",
+    proc, eal, files = scripted_start("wrong", fr, "show feed gaps 239.9.9.1:0\nwait 1500\n"
+                                      "show feed\n",
                                       ["--groups", f"239.9.9.1-2:{PORT}",
                                        "--seq", f"239.9.9.1:{PORT}=rtp",
                                        "--seq", f"239.9.9.2:{PORT}=iperf2"], "3")
@@ -734,6 +735,11 @@ def test_wrong_kind():
         tel_one, _ = tel.query(f"/mcfan/feed,239.9.9.1:{PORT}")
         tel_none, _ = tel.query(f"/mcfan/feed,239.9.9.7:{PORT}")
         t.check(tel_none is None, f"/mcfan/feed of a group not joined: null ({tel_none})")
+        # a parameter that is not one group: the group parser's own reason, or that it is
+        # more than one (before: "'...' is not one group (e.g. 239.9.9.1:3999)" for all)
+        for prm in ("239.9.9.1:70000", "ff3e::1", "x", "239.9.9.1-2:3999"):
+            bad_q, _ = tel.query(f"/mcfan/feed,{prm}")
+            t.check(bad_q is None, f"/mcfan/feed,{prm}: null ({bad_q})")
         tel.close()
     except (OSError, ValueError, TimeoutError, RuntimeError) as e:
         t.check(False, f"wrong kind: telemetry: {e}")
@@ -758,6 +764,17 @@ def test_wrong_kind():
             1 <= int(logged[0][0]) <= WRONG_N,
             f"wrong kind: one warning in the log, K of K malformed, K <= {WRONG_N}: {logged} "
             f"({err[-800:]})")
+    for prm, why in (("239.9.9.1:70000", "group '239.9.9.1:70000': UDP port must be a decimal "
+                      "number 1..65535"),
+                     ("ff3e::1", "group 'ff3e::1': an IPv6 group goes in brackets"),
+                     ("x", "group 'x': not a valid IPv4 address"),
+                     ("239.9.9.1-2:3999", "'239.9.9.1-2:3999' names more than one group: "
+                      "give one (e.g. 239.9.9.1:3999)")):
+        t.check(f"MCFAN: telemetry /mcfan/feed: {why}" in err,
+                f"/mcfan/feed,{prm}: {why!r} in the log "
+                f"({[ln for ln in err.splitlines() if '/mcfan/feed' in ln]})")
+    t.check("error: show feed gaps: group '239.9.9.1:0': UDP port must be a decimal number "
+            "1..65535" in out, f"show feed gaps of a bad group: the parser's reason\n{out[-1500:]}")
     t.check(f"MCFAN: telemetry /mcfan/feed: group 239.9.9.7:{PORT} is not joined\n" in err,
             f"/mcfan/feed of a group not joined: one log line under its own name "
             f"({[ln for ln in err.splitlines() if '/mcfan/feed' in ln]})")

@@ -1049,12 +1049,16 @@ mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const char *
 	char err[CTL_ERR_MAX];
 	int n;
 
-	n = group == NULL ? -EINVAL : mcfan_group_parse_list(group, k, RTE_DIM(k), err,
-							    sizeof(err));
+	if (group == NULL || group[0] == '\0')
+		return mcfan_err_set(msg, len, -EINVAL, "%s: no group given (one group, e.g. "
+				     "239.9.9.1:3999)", what);
+	n = mcfan_group_parse_list(group, k, RTE_DIM(k), err, sizeof(err));
+	/* the parser's own reason; a list or range of more than one: how many */
+	if (n < 0 && n != -E2BIG)
+		return mcfan_err_set(msg, len, -EINVAL, "%s: %s", what, err);
 	if (n != 1)
-		return mcfan_err_set(msg, len, -EINVAL, "%s: '%.*s' is not one group (e.g. "
-				     "239.9.9.1:3999)", what, CTL_LIST_MAX,
-				     group != NULL ? group : "");
+		return mcfan_err_set(msg, len, -EINVAL, "%s: '%.*s' names more than one group: "
+				     "give one (e.g. 239.9.9.1:3999)", what, CTL_LIST_MAX, group);
 	n = find_group(app, &k[0], view, log, max);
 	if (n < 0)
 		return no_feed(app, what, &k[0], msg, len);
