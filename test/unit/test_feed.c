@@ -303,6 +303,39 @@ test_iperf2_end32(void)
 	mcfan_feed_group_free(g);
 }
 
+/* The window's memory: twice the window rounded up to a power of two, at least 64 numbers.
+ * A number that comes that far behind the next expected one is late (or a duplicate); one
+ * more is a restart. --seq-window 16: 64; the default 1024: 2048; 1000: 2048 too. */
+static void
+test_window_memory(void)
+{
+	const uint32_t windows[] = { 16, 1000, 1024 };
+	struct mcfan_feed_params p = { .window_ns = 60000 * MS };
+	struct mcfan_feed_counters c;
+	struct mcfan_feed_group *g;
+	uint32_t mem, n, k, d;
+	int64_t s;
+
+	for (k = 0; k < RTE_DIM(windows); k++) {
+		p.window_pkts = windows[k];
+		for (mem = 64; mem < 2 * windows[k]; mem *= 2)
+			;
+		n = mem + 100;
+		for (d = mem; d <= mem + 1; d++) {
+			g = make("iperf2", &p);
+			for (s = 1; s <= n; s++)
+				if (s != (int64_t)(n + 1 - d))
+					iperf2_send(g, s, (uint64_t)s * MS);
+			iperf2_send(g, (int64_t)(n + 1 - d), (uint64_t)(n + 1) * MS);
+			c = read_counters(g);
+			CHECK_EQ_INT(c.resets, d == mem ? 0 : 1);
+			CHECK_EQ_INT(c.late, d == mem ? 1 : 0);
+			CHECK_EQ_INT(c.lost, 1);
+			mcfan_feed_group_free(g);
+		}
+	}
+}
+
 static void
 rtp_send(struct mcfan_feed_group *g, uint16_t seq, uint32_t ts, uint32_t ssrc, uint64_t t_ns)
 {
@@ -1019,6 +1052,7 @@ main(void)
 	test_iperf2_tail_and_window();
 	test_iperf2_reset();
 	test_iperf2_end32();
+	test_window_memory();
 	test_rtp();
 	test_mpegts();
 	test_moldudp64();
