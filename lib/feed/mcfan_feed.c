@@ -669,13 +669,25 @@ rebase64(struct mcfan_feed_group *g, uint64_t raw)
 	return REBASE_MID + (uint64_t)d;
 }
 
+/* A new session begins (a new SSRC or MoldUDP64 session, a new iperf2 test): counted, and its
+ * jitter starts from 0, as a new source's (RFC 3550 6.4.1 and A.8 keep it per SSRC; iperf2's
+ * server per test). The old session's end keeps its jitter (the report after a test shows
+ * it); a reset of the sequence in one session (an A.1 resync, a jump) keeps it too. */
+static void
+session_new(struct mcfan_feed_group *g)
+{
+	g->c.sessions++;
+	g->t.jitter_q4 = 0;
+	g->c.jitter_ns = 0;
+}
+
 /* A new session (SSRC, MoldUDP64 session): the old one ends. */
 static void
 session_check(struct mcfan_feed_group *g, uint64_t id)
 {
 	if (g->have_session && g->session != id) {
 		session_end(g);
-		g->c.sessions++;
+		session_new(g);
 		g->ext.init = false;
 	}
 	g->session = id;
@@ -742,7 +754,7 @@ iperf2_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint
 	}
 	if (g->t.ended) {
 		g->t.ended = false;
-		g->c.sessions++;
+		session_new(g);
 	}
 	track(g, (uint64_t)id, 1, now_ns, NULL);
 	jitter_sent(g, now_ns, p);
@@ -773,7 +785,7 @@ session_of_line(struct mcfan_feed_group *g, int line, uint64_t id)
 		if ((int32_t)(t->line_test[line] - t->test) < 0)
 			return 1;
 		session_end(g);
-		g->c.sessions++;
+		session_new(g);
 		g->ext.init = false;
 		t->test = t->line_test[line];
 	}
@@ -927,7 +939,7 @@ iperf2_arb_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len,
 		}
 		/* the first line on a new test: the merged stream's test is over */
 		session_end(g);
-		g->c.sessions++;
+		session_new(g);
 		t->test = t->line_test[line];
 	}
 	*seq = raw;

@@ -135,7 +135,8 @@ struct mcfan_feed_counters {
 			       *   end of session). */
 	uint64_t heartbeats;  /**< MoldUDP64 heartbeats. */
 	uint64_t malformed;   /**< Datagrams too short or not of the kind: not counted above. */
-	uint64_t jitter_ns;   /**< RFC 3550 6.4.1 interarrival jitter, ns. */
+	uint64_t jitter_ns;   /**< RFC 3550 6.4.1 interarrival jitter, ns; from 0 again at a
+			       *   new session (a source's own, RFC 3550 A.8). */
 	uint64_t gap_hist[MCFAN_FEED_GAP_BUCKETS]; /**< Gaps by size (log2 buckets). */
 	uint64_t gap_log_total; /**< Gap events ever logged (the log keeps the newest). */
 };

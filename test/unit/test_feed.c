@@ -923,6 +923,50 @@ test_iperf2_jitter(void)
 	mcfan_feed_group_free(g);
 }
 
+/*
+ * Jitter is a source's own (RFC 3550 6.4.1, A.8: per SSRC; iperf2's server: per test): a new
+ * SSRC, or a new iperf2 test after an end, starts from 0, so a perfectly even new source has
+ * jitter 0; the end of a test keeps the test's jitter for the report. Before: the old
+ * source's estimate carried on and decayed by 15/16 a datagram.
+ */
+static void
+test_jitter_new_source(void)
+{
+	const uint64_t step_ns = 3000 * 1000000000ull / 90000; /* 3000 ticks at 90 kHz */
+	struct mcfan_feed_group *g = make("rtp", &params_default);
+	struct mcfan_feed_counters c;
+	uint64_t t_ns = 5 * MS, before;
+	uint32_t i;
+	int64_t id;
+
+	for (i = 0; i < 100; i++) /* SSRC 1: arrivals 20 and 46.7 ms apart by turns */
+		rtp_send(g, (uint16_t)i, i * 3000, 1, t_ns += (i % 2 ? 20 : 46) * MS);
+	c = read_counters(g);
+	CHECK(c.jitter_ns > 5 * MS, "jitter of the uneven source %" PRIu64, c.jitter_ns);
+	for (i = 0; i < 100; i++) /* SSRC 2: perfectly even */
+		rtp_send(g, (uint16_t)(5000 + i), 777 + i * 3000, 2, t_ns += step_ns);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.sessions, 1);
+	CHECK_EQ_INT(c.jitter_ns, 0);
+	mcfan_feed_group_free(g);
+
+	g = make("iperf2", &params_default);
+	for (id = 1; id <= 100; id++) /* arrivals 0 and 40 us late by turns */
+		iperf2_send_at(g, id, 1000000000u + (uint64_t)id * 1000,
+			       t_ns + (uint64_t)id * MS + (id % 2 ? 40000u : 0u));
+	before = read_counters(g).jitter_ns;
+	CHECK(before > 30000, "jitter of the first test %" PRIu64, before);
+	iperf2_send_at(g, -101, 0, t_ns + 101 * MS);
+	CHECK_EQ_INT(read_counters(g).jitter_ns, before); /* the end keeps it */
+	for (id = 1; id <= 100; id++) /* the next test: even */
+		iperf2_send_at(g, id, 2000000000u + (uint64_t)id * 1000,
+			       t_ns + 200 * MS + (uint64_t)id * MS);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.sessions, 1);
+	CHECK_EQ_INT(c.jitter_ns, 0);
+	mcfan_feed_group_free(g);
+}
+
 static void
 test_arb_jitter(void)
 {
@@ -1066,6 +1110,7 @@ main(void)
 	test_arb_lag();
 	test_arb_jitter();
 	test_iperf2_jitter();
+	test_jitter_new_source();
 	test_arb_ssrc();
 	test_arb_mold_end();
 	return unit_summary("feed");
