@@ -94,6 +94,26 @@ cfg_repeatable(const struct mcfan_cfg_keys *keys, const char *section, const cha
 	return false;
 }
 
+/* A row of section cur (not [mcfan]) without '= VALUE': refused with the section's example
+ * row. Returns false for a line of [mcfan] (or before any section), left to the caller. */
+static bool
+cfg_row_without_value(const struct mcfan_cfg_keys *keys, const char *cur, const char *path,
+		      unsigned int no, const char *p)
+{
+	unsigned int i;
+
+	if (cur == NULL || strcmp(cur, CFG_SECTION) == 0)
+		return false;
+	fprintf(stderr, "mcfan: config file '%s' line %u: '%s' in [%s] has no value: a row of "
+		"[%s] is 'KEY = VALUE'", path, no, p, cur, cur);
+	for (i = 0; keys->sections[i] != NULL; i++)
+		if (keys->sections[i] == cur && keys->section_rows != NULL &&
+		    keys->section_rows[i] != NULL)
+			fprintf(stderr, " (e.g. %s)", keys->section_rows[i]);
+	fprintf(stderr, "\n");
+	return true;
+}
+
 static int
 cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *lines,
 	 char (*names)[CFG_NAME_LEN], char (*values)[CFG_VALUE_LEN], const char **sects,
@@ -132,6 +152,12 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 		}
 		if (*p == '[' && strchr(p, '=') == NULL) {
 			end = p + strlen(p);
+			/* "[ff3e::1]:5000" in [seq]: an IPv6 group (a ':' inside the brackets,
+			 * which no section name has), not a header such as "[seq]#x" */
+			if (end[-1] != ']' && strchr(p, ']') != NULL &&
+			    memchr(p, ':', (size_t)(strchr(p, ']') - p)) != NULL &&
+			    cfg_row_without_value(keys, cur, path, no, p))
+				return -EINVAL;
 			if (end[-1] != ']' || end - p < 3) {
 				fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not a "
 					"[section] header\n", path, no, p);
@@ -165,6 +191,8 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 		cfg_uncomment(p);
 		eq = strchr(p, '=');
 		if (eq == NULL) {
+			if (cfg_row_without_value(keys, cur, path, no, p))
+				return -EINVAL;
 			if (keys->kind(cfg_trim(p, p + strlen(p))) == MCFAN_CFG_KEY_FLAG)
 				fprintf(stderr, "mcfan: config file '%s' line %u: '%s' is not 'key = "
 					"value' (a flag in a file takes a value: %s = yes)\n", path, no,

@@ -59,6 +59,9 @@ struct mcfan_cfg_keys {
 	/** Sections besides [mcfan] that the file may hold, names without brackets, ending in
 	 * NULL; NULL: none. Their keys are not option names: any key goes to apply_section. */
 	const char *const *sections;
+	/** For each of sections (the same order), an example row ("239.9.9.1-10:3999 = iperf2")
+	 * for the refusal of a row without '= VALUE'; NULL: none. */
+	const char *const *section_rows;
 	/**
 	 * Take a key of one of sections (NULL when sections is NULL).
 	 *
@@ -83,7 +86,8 @@ struct mcfan_cfg_keys {
  * found well formed: a syntax error anywhere changes nothing. Refused (each with one line on
  * stderr naming path and the line number): a NUL byte; a line over 1,022 characters; a header that
  * is neither [mcfan] nor one of keys->sections, or one of them a second time; a line that is not
- * "key = value" (with a hint for a flag); an empty key or one of CFG_NAME_LEN characters or more;
+ * "key = value" (with a hint for a flag; in one of keys->sections, a row without its value,
+ * with keys->section_rows' example, though it start with '[', as an IPv6 group does); an empty key or one of CFG_NAME_LEN characters or more;
  * an empty value or one of CFG_VALUE_LEN characters or more; a key before any section; a key given
  * twice in one section (but one of keys->repeatable); more than 64 keys; an unknown key; a command-line-only key in [mcfan]; a
  * value keys->apply or keys->apply_section refuses. A line that starts with '[' but holds '=' is a

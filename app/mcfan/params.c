@@ -1441,11 +1441,13 @@ load_config(struct mcfan_config *cfg, bool from_cli[])
 {
 	static const char *const sections[] = { "seq", "group-engine", NULL };
 	static const char *const repeatable[] = { "seq/pair", NULL }; /* a pair a line */
+	static const char *const rows[] = { "239.9.9.1-10:3999 = iperf2",
+					    "239.9.9.6-10:3999 = pcap:/var/cap", NULL };
 	const char *path = cfg->config_file;
 	struct cfg_apply_ctx ctx = { .cfg = cfg, .from_cli = from_cli };
 	const struct mcfan_cfg_keys keys = {
 		.kind = cfg_key_kind, .apply = cfg_key_apply, .arg = &ctx,
-		.sections = sections, .apply_section = cfg_section_apply,
+		.sections = sections, .section_rows = rows, .apply_section = cfg_section_apply,
 		.repeatable = repeatable,
 	};
 	FILE *f;

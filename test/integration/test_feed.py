@@ -681,6 +681,17 @@ def test_seq_config():
              ["'Pair' is neither GROUPS nor pair"]),
             (f"[mcfan]\n[seq]\npair = 239.9.9.1:{PORT}\n", 3, ["is not two groups"]),
             ("[mcfan]\n[seq]\n[seq]\n", 3, ["second section"]),
+            # a row without its kind (before: "'[ff3e::1]:5000' is not a [section] header"
+            # for an IPv6 group, "'239.9.9.1:3999' is not 'key = value'" for an IPv4 one)
+            ("[mcfan]\n[seq]\n[ff3e::1]:5000\n", 3,
+             ["'[ff3e::1]:5000' in [seq] has no value: a row of [seq] is 'KEY = VALUE' (e.g. "
+              "239.9.9.1-10:3999 = iperf2)"]),
+            (f"[mcfan]\n[seq]\n239.9.9.1:{PORT}\n", 3,
+             [f"'239.9.9.1:{PORT}' in [seq] has no value: a row of [seq] is 'KEY = VALUE'"]),
+            (f"[mcfan]\n[group-engine]\n239.9.9.1:{PORT}\n", 3,
+             [f"'239.9.9.1:{PORT}' in [group-engine] has no value: a row of [group-engine] is "
+              "'KEY = VALUE' (e.g. 239.9.9.6-10:3999 = pcap:/var/cap)"]),
+            ("[mcfan]\n[seq]#x\n", 2, ["'[seq]#x' is not a [section] header"]),
             (f"[seq]\n239.9.9.1:{PORT} = rtp\n239.9.9.1:{PORT} = rtp\n", 3, ["twice"]),
             # pair lines add up; one group in two of them is refused at its line
             (f"[mcfan]\ngroups = 239.9.9.1-3:{PORT}\n[seq]\n239.9.9.1-3:{PORT} = iperf2\n"
