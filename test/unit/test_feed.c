@@ -336,6 +336,32 @@ test_window_memory(void)
 	}
 }
 
+/* A restart without an end (docs/feed.md "limits"): inside the window's memory (2048 for the
+ * default 1024) its numbers are duplicates; beyond it, a reset. */
+static void
+test_restart_in_memory(void)
+{
+	struct mcfan_feed_params p = { .window_pkts = 1024, .window_ns = 60000 * MS };
+	const int64_t sent[] = { 500, 2100 };
+	struct mcfan_feed_counters c;
+	struct mcfan_feed_group *g;
+	unsigned int k;
+	int64_t s;
+
+	for (k = 0; k < RTE_DIM(sent); k++) {
+		g = make("iperf2", &p);
+		for (s = 1; s <= sent[k]; s++)
+			iperf2_send(g, s, (uint64_t)s * 1000);
+		for (s = 1; s <= 300; s++)
+			iperf2_send(g, s, (uint64_t)(sent[k] + s) * 1000);
+		c = read_counters(g);
+		CHECK_EQ_INT(c.duplicates, k == 0 ? 300 : 0);
+		CHECK_EQ_INT(c.resets, k == 0 ? 0 : 1);
+		CHECK_EQ_INT(c.expected, k == 0 ? 500 : 2400);
+		mcfan_feed_group_free(g);
+	}
+}
+
 static void
 rtp_send(struct mcfan_feed_group *g, uint16_t seq, uint32_t ts, uint32_t ssrc, uint64_t t_ns)
 {
@@ -1097,6 +1123,7 @@ main(void)
 	test_iperf2_reset();
 	test_iperf2_end32();
 	test_window_memory();
+	test_restart_in_memory();
 	test_rtp();
 	test_mpegts();
 	test_moldudp64();
