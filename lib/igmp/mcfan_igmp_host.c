@@ -641,6 +641,26 @@ poll_query(struct mcfan_igmp_host *h, struct mcfan_igmp_group *g, unsigned int v
 }
 
 uint64_t
+mcfan_igmp_host_querier_silent_ms(const struct mcfan_igmp_host *h, uint64_t since_ms,
+				  uint64_t now_ms)
+{
+	uint64_t from = since_ms, oqpi;
+	unsigned int i;
+	bool joined = false;
+
+	if (h->mode == MCFAN_IGMP_MODE_OFF)
+		return 0;
+	for (i = 0; i < h->n_groups && !joined; i++)
+		joined = !h->groups[i].leaving;
+	if (!joined)
+		return 0;
+	if (h->have_querier && h->querier_seen_ms > from)
+		from = h->querier_seen_ms;
+	oqpi = (uint64_t)h->robustness * h->qi_ms + MCFAN_IGMP_QRI_MS / 2;
+	return now_ms >= from && now_ms - from >= oqpi ? now_ms - from : 0;
+}
+
+uint64_t
 mcfan_igmp_host_next_due(const struct mcfan_igmp_host *h)
 {
 	const struct mcfan_igmp_group *g;

@@ -333,6 +333,28 @@ int mcfan_igmp_host_report_heard(struct mcfan_igmp_host *h, const struct mcfan_i
 int mcfan_igmp_host_poll(struct mcfan_igmp_host *h, uint64_t now_ms, struct mcfan_igmp_send *out);
 
 /**
+ * How long the host's groups have gone without a querier: a snooping switch keeps a port's
+ * membership only as long as queries are answered (it prunes the group after its membership
+ * interval, or floods it), and a host reports only when asked. Silent means: the host has a
+ * group it is not leaving, its mode is not off, and no query has come for the Other Querier
+ * Present Interval (RFC 3376 8.5, RFC 3810 9.5: [Robustness Variable] x [Query Interval] +
+ * [Query Response Interval] / 2, 255 s with the defaults; the querier's QRV and QQIC when it
+ * sent them) since the later of the last query and since_ms.
+ *
+ * @param h
+ *   The host.
+ * @param since_ms
+ *   From when to count when no query came since: the last time the host had no group (or
+ *   its start), ms on the clock of now_ms.
+ * @param now_ms
+ *   Now, ms.
+ * @return
+ *   ms without a query (at least the interval) while silent; 0 otherwise.
+ */
+uint64_t mcfan_igmp_host_querier_silent_ms(const struct mcfan_igmp_host *h, uint64_t since_ms,
+					   uint64_t now_ms);
+
+/**
  * When the host next has something to send or to remove, without changing it: the earliest
  * of its groups' pending join, leave or change messages, its pending answers to queries
  * (general, group-specific, group-and-source-specific) and its left groups whose leave is

@@ -63,6 +63,8 @@ QUERY_CS, RESP_CS, MEMBER_CS = 100, 50, 250      # bridge timers, centiseconds
 LAST_MEMBER_S = 2 * 1.0                           # mcast_last_member_count 2 x interval 1 s
 G4, G6, GSSM, PORT = "239.9.9.1", "ff3e::9", "232.1.1.1", 3999
 SSM_PORT = 4000
+PREFIX = "mcfan-igmp"                             # EAL --file-prefix of the runs
+MCFAN_IP = "198.18.0.2"                           # mcfan's --port-ip
 
 
 def sh(cmd, check=True, timeout=30):
@@ -184,7 +186,7 @@ class Run:
     """mcfan in mcfan's namespace with the console on a pipe and the telemetry socket."""
 
     def __init__(self, name, app, ns=NS_R, vdev=None, eal_extra=()):
-        self.prefix = f"mcfan-igmp-{name}-{os.getpid()}"
+        self.prefix = f"{PREFIX}-{name}-{os.getpid()}"
         self.eal = ["-l", "0-1", "--no-huge", "-m", "512", "--file-prefix", self.prefix,
                     "--no-pci", "--log-level", "lib.eal:warning", *eal_extra,
                     "--vdev", vdev or f"net_af_packet0,iface={V_R}"]
@@ -365,6 +367,48 @@ def test_bridge(igmp_v, mld_v, flow_s, ssm):
         p = rep["igmp"]["ports"][0]
         t.check_eq(p["igmp"]["source"], "198.18.0.2", f"[{what}] --port-ip source")
         t.check(p["mld"]["source"].startswith("fe80::"), f"[{what}] MLD from link-local")
+
+
+QUIET = "querier heard for"
+
+
+def test_querier_gone():
+    """The bridge's querier stops (mcast_querier 0), then comes back: mcfan says once per
+    protocol that its joined groups have no querier, after the Other Querier Present Interval
+    the querier's QRV 2 and QQIC 1 s make (2 x 1 s + 10 s / 2 = 7 s), and once that it is heard
+    again. (Before: nothing; without a querier the bridge stops forwarding to a port by
+    membership at once, and mcfan, which reports only when asked, cannot keep it.)"""
+    what = "querier gone"
+    lab_up(3, 2)
+    run = Run("quiet", ["--port-ip", f"0={MCFAN_IP}", "--groups", f"{G4}:{PORT},[{G6}]:{PORT}"])
+    rc, err, rep = None, "", None
+    try:
+        t.check(wait_for(lambda: run.q("/mcfan/igmp")["igmp"]["querier"] != "none" and
+                         run.q("/mcfan/igmp")["mld"]["querier"] != "none", 8),
+                f"[{what}] mcfan heard the bridge's IGMP and MLD queriers")
+        sh(f"ip netns exec {NS_B} ip link set br0 type bridge mcast_querier 0")
+        t_off = time.monotonic()
+        time.sleep(9)
+        sh(f"ip netns exec {NS_B} ip link set br0 type bridge mcast_querier 1")
+        time.sleep(3)
+        rc, _, err, rep = run.finish()
+    finally:
+        if rc is None:
+            run.finish()
+        lab_down()
+    print(f"{what}: {time.monotonic() - t_off:.1f} s with the querier off and on again",
+          flush=True)
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    lines = [ln for ln in err.splitlines() if "querier" in ln]
+    for proto, ver in (("IGMP", 3), ("MLD", 2)):
+        warn = [ln for ln in lines if f"port 0: no {proto} {QUIET}" in ln]
+        t.check(len(warn) == 1 and re.search(r"for ([7-9]) s while 1 group\(s\) are joined: a "
+                                              r"snooping switch keeps", warn[0]) is not None,
+                f"[{what}] one {proto} warning after 7-9 s: {lines}")
+        again = [i for i, ln in enumerate(lines)
+                 if f"port 0: {proto} querier heard again (v{ver})" in ln]
+        t.check(len(again) == 1 and warn and again[0] > lines.index(warn[0]),
+                f"[{what}] then {proto} querier heard again, once: {lines}")
 
 
 # A kernel member of a group in the sender's namespace: joined for `seconds`, then it exits.
@@ -1027,6 +1071,8 @@ def main():
             test_bridge(3, 2, MEMBER_CS * 5 / 100, ssm=True)
         if only in ("", "suppress"):
             test_suppression()
+        if only in ("", "quiet"):
+            test_querier_gone()
         if only in ("", "filter"):
             test_filter_fallback()
         if only in ("", "stop"):

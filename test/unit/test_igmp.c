@@ -973,6 +973,40 @@ test_never_reported(void)
 	CHECK(!mcfan_igmp_never_reported(MCFAN_IGMP_PROTO_MLD, NULL), "NULL is reported");
 }
 
+/* Groups without a querier (RFC 3376 8.5 Other Querier Present Interval): none heard since
+ * the groups came, or the querier gone quiet; its QRV and QQIC shorten the interval. */
+static void
+test_querier_silent(void)
+{
+	struct mcfan_igmp_host h;
+	struct mcfan_igmp_msg q;
+
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_IGMP, MCFAN_IGMP_MODE_AUTO, 8, 3), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_querier_silent_ms(&h, 0, 900000), 0); /* no group */
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp4, NULL, 0, 1000), 0);
+	/* never a query: 2 x 125 s + 10 s / 2 from since_ms */
+	CHECK_EQ_INT(mcfan_igmp_host_querier_silent_ms(&h, 1000, 1000 + 255000 - 1), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_querier_silent_ms(&h, 1000, 1000 + 255000), 255000);
+	/* a v3 querier with QRV 2 and QQIC 1 s: 2 x 1 s + 5 s */
+	q = query(MCFAN_IGMP_PROTO_IGMP, 3, NULL, 500);
+	q.qrv = 2;
+	q.qqi_s = 1;
+	mcfan_igmp_host_query(&h, &q, 300000);
+	CHECK_EQ_INT(mcfan_igmp_host_querier_silent_ms(&h, 1000, 300000 + 7000 - 1), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_querier_silent_ms(&h, 1000, 300000 + 7500), 7500);
+	/* a query again: not silent; left: nothing to keep */
+	mcfan_igmp_host_query(&h, &q, 310000);
+	CHECK_EQ_INT(mcfan_igmp_host_querier_silent_ms(&h, 1000, 311000), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_leave(&h, grp4, 312000), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_querier_silent_ms(&h, 1000, 900000), 0);
+	mcfan_igmp_host_free(&h);
+	/* off sends nothing, so it warns of nothing */
+	CHECK_EQ_INT(mcfan_igmp_host_init(&h, MCFAN_IGMP_PROTO_MLD, MCFAN_IGMP_MODE_OFF, 8, 3), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_join(&h, grp6, NULL, 0, 1000), 0);
+	CHECK_EQ_INT(mcfan_igmp_host_querier_silent_ms(&h, 0, 900000), 0);
+	mcfan_igmp_host_free(&h);
+}
+
 int
 main(void)
 {
@@ -991,5 +1025,6 @@ main(void)
 	test_ssm();
 	test_ssm_check();
 	test_never_reported();
+	test_querier_silent();
 	return unit_summary("igmp");
 }

@@ -47,6 +47,9 @@ struct igmp_port {
 	uint64_t taken[N_PROTO];
 	uint64_t tx_frames;
 	uint64_t tx_failed;
+	uint64_t nogroup_ms[N_PROTO]; /* the last tick the host had no group (0: the start) */
+	bool quiet_said[N_PROTO];     /* "no querier heard" was logged, no query since */
+	uint64_t quiet_ms[N_PROTO];   /* when it was logged */
 	/* the groups as they were when mcfan stopped and left them (mcfan_igmp_leave_all()),
 	 * for the report: malloc'd, n_final entries; NULL while running */
 	struct mcfan_igmp_group *final[N_PROTO];
@@ -504,6 +507,54 @@ drain_held(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
 		drain_ring(app, g, r, t, rte_ring_count(g->rings[r]));
 }
 
+/*
+ * Say once when a port's joined groups go without a querier for the Other Querier Present
+ * Interval (mcfan_igmp_host_querier_silent_ms()): a snooping switch then prunes or floods
+ * them, and mcfan, which reports only when asked (RFC 3376 5.2, RFC 3810 6.2), cannot keep
+ * them; and once when a querier is heard again. Under g->lock.
+ */
+static void
+querier_check(struct mcfan_igmp *g, uint64_t t)
+{
+	struct igmp_port *p;
+	uint64_t silent;
+	unsigned int k;
+	uint16_t port;
+
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		p = &g->ports[port];
+		if (!p->used)
+			continue;
+		for (k = 0; k < N_PROTO; k++) {
+			const struct mcfan_igmp_host *h = &p->host[k];
+
+			if (h->n_groups == 0) {
+				p->nogroup_ms[k] = t;
+				p->quiet_said[k] = false;
+				continue;
+			}
+			silent = mcfan_igmp_host_querier_silent_ms(h, p->nogroup_ms[k], t);
+			if (silent != 0 && !p->quiet_said[k]) {
+				MCFAN_LOG(WARNING, "port %u: no %s querier heard for %" PRIu64 " s while "
+					  "%u group(s) are joined: a snooping switch keeps a port's "
+					  "membership only while a querier asks for it (after its "
+					  "membership interval it prunes the groups, or floods them), "
+					  "and mcfan reports only when asked: enable a querier on the "
+					  "switch or VLAN (docs/igmp.md)\n", port, proto_name(k),
+					  silent / 1000, h->n_groups);
+				p->quiet_said[k] = true;
+				p->quiet_ms[k] = t;
+			} else if (silent == 0 && p->quiet_said[k] && h->have_querier &&
+				   h->querier_seen_ms >= p->quiet_ms[k]) {
+				MCFAN_LOG(INFO, "port %u: %s querier heard again (v%u): its queries "
+					  "keep the groups' membership\n", port, proto_name(k),
+					  h->querier_version);
+				p->quiet_said[k] = false;
+			}
+		}
+	}
+}
+
 void
 mcfan_igmp_tick(struct mcfan_app *app)
 {
@@ -518,6 +569,7 @@ mcfan_igmp_tick(struct mcfan_app *app)
 	if (!g->synced)
 		sync_locked(app, g, t);
 	send_due(g, t);
+	querier_check(g, t);
 	rte_spinlock_unlock(&g->lock);
 }
 
