@@ -1241,6 +1241,45 @@ def test_jitter_reference():
             f"jitter: mcfan {f['jitter_ns']} ns, RFC 3550 A.8 on the same times {j:.0f} ns")
 
 
+RING_N = 20000
+
+
+def test_ring_drops():
+    """mcfan's own ring drops are not the network's: a 64-slot ring to a worker that sleeps
+    up to 2 ms (--idle-worker backoff) refuses most of a fast replay; the feed, tracked on
+    the worker, counts them in lost, and show feed and the text report say so under the
+    table, with the group's copy_drops (before: the losses stood as the network's; the
+    capture carried every number)."""
+    cpu = 1 if (os.cpu_count() or 1) > 1 else 0
+    fr = [t.udp4_frame("239.9.9.1", PORT, iperf2_payload(s)) for s in range(1, RING_N + 1)]
+    d = tempfile.mkdtemp(prefix="mcfan-feed-ring-")
+    atexit.register(shutil.rmtree, d, ignore_errors=True)
+    script = os.path.join(d, "console.txt")
+    with open(script, "w") as f:
+        f.write("wait 700\nshow feed\n")
+    rep, out = run_pcap("ring", fr, ["--groups", f"239.9.9.1:{PORT}", "--seq",
+                                     f"239.9.9.1:{PORT}=iperf2", "--rx-lcores", "1",
+                                     "--worker-lcores", "2", "--ring-size", "64",
+                                     "--idle-worker", "backoff", "--idle-max-sleep-us", "2000",
+                                     "--cmdline-file", script],
+                        lcores=f"0@0,1@{cpu},2@{cpu}")
+    shutil.rmtree(d, ignore_errors=True)
+    if rep is None:
+        return
+    g = [x for x in rep["groups"] if x["group"] == "239.9.9.1"]
+    drops = g[0]["copy_drops"] if g else 0
+    f = feed_of(rep, "239.9.9.1") or {}
+    if not t.check(drops > 0 and rep["drops"]["ring_full"] == drops,
+                   f"ring: the small ring refused copies ({drops}, {rep['drops']})"):
+        return
+    t.check_eq(f.get("datagrams"), RING_N - drops, "ring: the tracker saw what the ring took")
+    note = (f"note: 239.9.9.1:{PORT}: mcfan's full worker rings refused {drops} copies of it "
+            "(copy_drops): the feed is tracked after the ring, so those of its tracking worker "
+            "count in lost here (or, at the tail, are not expected), not as the network's")
+    t.check(out.count(note) == 2 and f"\n  {note}\n" in out,
+            f"ring: the note in show feed and in the text report:\n{out[-2500:]}")
+
+
 # ---------------------------------------------------------------- live on the lab
 
 def wire_truth(frames, group):
@@ -1417,6 +1456,7 @@ def main():
     test_clear()
     test_gap_clock()
     test_jitter_reference()
+    test_ring_drops()
     test_live()
     print(f"feed: {time.monotonic() - t0:.1f} s", flush=True)
     t.finish("feed")

@@ -86,6 +86,7 @@ cmd_show_feed(struct mcfan_console *con, const struct mcfan_console_args *a)
 	for (i = 0; i < n; i++)
 		if (mcfan_feed_kind_suspect(&v[i].c))
 			printf("%s\n", mcfan_feed_suspect_line(&v[i], warn, sizeof(warn)));
+	(void)mcfan_feed_ring_drop_notes(app, v, n, "", stdout);
 	np = mcfan_feed_pairs_read(app, pv, MCFAN_FEED_PAIRS_MAX);
 	for (i = 0; i < np; i++)
 		mcfan_feed_pair_print(&pv[i], "", stdout);

@@ -47,6 +47,7 @@
 #include "log.h"
 #include "control/action.h"
 #include "control/feed.h"
+#include "control/stats.h"
 
 struct feed_slot {
 	bool used;                      /* has an extractor */
@@ -454,6 +455,38 @@ mcfan_feed_suspect_line(const struct mcfan_feed_view *v, char *buf, size_t len)
 		 "(malformed): is its --seq kind right?", text, v->c.malformed, v->c.datagrams,
 		 v->kind);
 	return buf;
+}
+
+int
+mcfan_feed_ring_drop_notes(const struct mcfan_app *app, const struct mcfan_feed_view *v,
+			   unsigned int n, const char *indent, FILE *f)
+{
+	char text[MCFAN_GROUP_STR_MAX];
+	struct mcfan_group_view *gv;
+	unsigned int i;
+	int ng, j, said = 0;
+
+	if (n == 0)
+		return 0;
+	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
+	if (gv == NULL)
+		return -ENOMEM;
+	ng = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
+	for (i = 0; i < n && ng > 0; i++) {
+		for (j = 0; j < ng; j++)
+			if (mcfan_flow_key_equal(&gv[j].entry->key, &v[i].key))
+				break;
+		if (j == ng || gv[j].copy_drops == 0)
+			continue;
+		mcfan_group_format(&v[i].key, text, sizeof(text));
+		fprintf(f, "%snote: %s: mcfan's full worker rings refused %" PRIu64 " copies of it "
+			"(copy_drops): the feed is tracked after the ring, so those of its tracking "
+			"worker count in lost here (or, at the tail, are not expected), not as the "
+			"network's\n", indent, text, gv[j].copy_drops);
+		said++;
+	}
+	free(gv);
+	return ng < 0 ? ng : said;
 }
 
 void

@@ -225,6 +225,28 @@ uint64_t mcfan_feed_epoch_ns(const struct mcfan_app *app, uint64_t t_ns);
 const char *mcfan_feed_suspect_line(const struct mcfan_feed_view *v, char *buf, size_t len);
 
 /**
+ * Print, for each of the tracked groups v whose copies mcfan's own full worker rings refused
+ * since the last `clear stats` (the group's copy_drops, drops.ring_full), the note "note:
+ * GROUP: mcfan's full worker rings refused N copies of it (copy_drops): ...": the feed is
+ * tracked on the worker, after the ring, so those numbers count in lost (or are not expected,
+ * at the tail) as if the network had lost them. show feed and the text report print it.
+ * Any control thread; reads the groups' counters (mcfan_groups_read()).
+ *
+ * @param app
+ *   The app.
+ * @param v, n
+ *   The tracked groups (mcfan_feed_read()).
+ * @param indent
+ *   Put before each line.
+ * @param f
+ *   Where to print.
+ * @return
+ *   Notes printed, or -ENOMEM (nothing printed).
+ */
+int mcfan_feed_ring_drop_notes(const struct mcfan_app *app, const struct mcfan_feed_view *v,
+			       unsigned int n, const char *indent, FILE *f);
+
+/**
  * Print one A/B pair as text, four lines after indent each: "pair A / B: merged expected E
  * received R lost L late T pending P arbitration duplicates D" (E = R - T + L + P at rest),
  * each line's first arrivals and misses, and

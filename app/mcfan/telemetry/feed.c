@@ -369,6 +369,7 @@ mcfan_feed_report_print(const struct mcfan_app *app, FILE *f)
 	for (i = 0; i < n; i++)
 		if (mcfan_feed_kind_suspect(&v[i].c))
 			fprintf(f, "  %s\n", mcfan_feed_suspect_line(&v[i], warn, sizeof(warn)));
+	(void)mcfan_feed_ring_drop_notes(app, v, n, "  ", f);
 	free(v);
 	/* the A/B pairs, as show feed gives them: the merged stream and each line's share */
 	pv = calloc(MCFAN_FEED_PAIRS_MAX, sizeof(*pv));
