@@ -1276,6 +1276,7 @@ def test_ring_drops():
     note = (f"note: 239.9.9.1:{PORT}: mcfan's full worker rings refused {drops} copies of it "
             "(copy_drops): the feed is tracked after the ring, so those of its tracking worker "
             "count in lost here (or, at the tail, are not expected), not as the network's")
+    print(f"ring: copy_drops {drops}, feed lost {f.get('lost')}", flush=True)
     t.check(out.count(note) == 2 and f"\n  {note}\n" in out,
             f"ring: the note in show feed and in the text report:\n{out[-2500:]}")
 
