@@ -60,8 +60,6 @@ RTE_LOG_REGISTER_DEFAULT(mcfan_logtype, INFO);
 
 struct mcfan_app mcfan_app;
 
-/* SIGUSR1 seen: the control loop prints the report (as --stats-period does) at its next
- * tick. A signal handler may only set it. */
 /* One (TSC, CLOCK_MONOTONIC_RAW ns) pair read together: the TSC read on each side of the
  * clock, the pair kept whose two reads are closest (of 8), its TSC their midpoint. */
 static void
@@ -107,6 +105,8 @@ tsc_hz_measure(uint64_t eal_hz)
 	return hz;
 }
 
+/* SIGUSR1 seen: the control loop prints the report (as --stats-period does) at its next
+ * tick. A signal handler may only set it. */
 static volatile sig_atomic_t report_asked;
 
 /* Seconds standard output may stay blocked after the stop (a stop signal, the end of
