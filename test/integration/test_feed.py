@@ -1281,6 +1281,24 @@ def test_ring_drops():
             f"ring: the note in show feed and in the text report:\n{out[-2500:]}")
 
 
+def test_u64_gaps():
+    """An 8-byte generic number near 2^64 (docs/feed.md: 2^64 - 1 is followed by 0): the JSON
+    report's gap log gives the datagrams' own numbers, as /mcfan/feed,GROUP does (before:
+    jansson's signed integers clamped 2^64 - 2 to 9223372036854775807)."""
+    top = 1 << 64
+    nums = [n % top for n in range(top - 20, top + 20) if n not in (top - 2, top + 3)]
+    fr = [t.udp4_frame("239.9.9.1", PORT, b"hdr!" + struct.pack(">Q", n) + b"p" * 20)
+          for n in nums]
+    rep, _ = run_pcap("u64", fr, ["--groups", f"239.9.9.1:{PORT}", "--seq",
+                                  f"239.9.9.1:{PORT}=4:8:be"])
+    f = feed_of(rep, "239.9.9.1") if rep else None
+    if t.check(f is not None, "u64: the feed object"):
+        t.check_eq((f["expected"], f["received"], f["lost"]), (40, 38, 2),
+                   "u64: expected, received, lost")
+        t.check_eq([(g["first"], g["last"], g["lost"]) for g in f["gap_log"]],
+                   [(top - 2, top - 2, 1), (3, 3, 1)], "u64: the gap log's numbers")
+
+
 # ---------------------------------------------------------------- live on the lab
 
 def wire_truth(frames, group):
@@ -1458,6 +1476,7 @@ def main():
     test_gap_clock()
     test_jitter_reference()
     test_ring_drops()
+    test_u64_gaps()
     test_live()
     print(f"feed: {time.monotonic() - t0:.1f} s", flush=True)
     t.finish("feed")

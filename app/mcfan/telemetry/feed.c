@@ -204,6 +204,19 @@ ju64(uint64_t v)
 	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
 }
 
+/* A number of the whole 64-bit range (a gap's sequence numbers: an 8-byte kind's reach 2^64
+ * - 1): above INT64_MAX, the MCFAN_JSON_U64_MARK string the report's writer makes a number. */
+static json_t *
+ju64_full(uint64_t v)
+{
+	char buf[48];
+
+	if (v <= (uint64_t)INT64_MAX)
+		return json_integer((json_int_t)v);
+	snprintf(buf, sizeof(buf), MCFAN_JSON_U64_MARK "%" PRIu64, v);
+	return json_string(buf);
+}
+
 static void
 counters_json(json_t *f, const struct mcfan_feed_counters *c)
 {
@@ -255,8 +268,8 @@ gap_log_json(const struct mcfan_app *app, const struct mcfan_flow_key *key, json
 		e = json_object();
 		if (e == NULL)
 			break;
-		json_object_set_new(e, "first", ju64(log[i].first));
-		json_object_set_new(e, "last", ju64(log[i].last));
+		json_object_set_new(e, "first", ju64_full(log[i].first));
+		json_object_set_new(e, "last", ju64_full(log[i].last));
 		json_object_set_new(e, "lost", ju64(log[i].lost));
 		json_object_set_new(e, "stream", ju64(log[i].stream));
 		json_object_set_new(e, "time_ns", ju64(log[i].t_ns));

@@ -17,6 +17,15 @@
 #include "mcfan.h"
 
 /**
+ * A JSON report number above INT64_MAX (jansson's json_int_t is signed): an 8-byte sequence
+ * number of a gap event goes into the tree as the string MCFAN_JSON_U64_MARK "DIGITS", and
+ * the report's writer (telemetry/report.c) writes it as the bare number DIGITS. In the
+ * dumped text the mark reads MCFAN_JSON_U64_DUMPED (jansson escapes the control byte).
+ */
+#define MCFAN_JSON_U64_MARK "\x01u64:"
+#define MCFAN_JSON_U64_DUMPED "\"\\u0001u64:"
+
+/**
  * Add the object "feed" (expected, received, lost, pending, reordered, late, duplicates,
  * gaps, resets, sessions, ends, heartbeats, malformed, jitter_ns, kind, lcore, gap_hist,
  * gap_log: the gap events, each first, last, lost, stream, time_ns and epoch_ns) to a group's

@@ -941,12 +941,45 @@ out:
 	return root;
 }
 
+/* Write the dumped report, each MCFAN_JSON_U64_DUMPED "DIGITS" string (a number above
+ * INT64_MAX, telemetry/feed.h) as the bare number. */
+static int
+report_write(FILE *f, const char *text)
+{
+	const size_t mark = strlen(MCFAN_JSON_U64_DUMPED);
+	const char *p = text, *q;
+	size_t n;
+
+	while ((q = strstr(p, MCFAN_JSON_U64_DUMPED)) != NULL) {
+		n = strspn(q + mark, "0123456789");
+		if (n == 0 || q[mark + n] != '"') {
+			/* not a mark of ours: as it is */
+			if (fwrite(p, 1, (size_t)(q - p) + mark, f) != (size_t)(q - p) + mark)
+				return -1;
+			p = q + mark;
+			continue;
+		}
+		if (fwrite(p, 1, (size_t)(q - p), f) != (size_t)(q - p) ||
+		    fwrite(q + mark, 1, n, f) != n)
+			return -1;
+		p = q + mark + n + 1;
+	}
+	return fputs(p, f) == EOF ? -1 : 0;
+}
+
 static int
 report_dump(FILE *f, void *arg)
 {
+	char *text;
+	int ret;
+
 	errno = 0;
-	if (json_dumpf(arg, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6)) == 0 &&
-	    (f != stdout || fputc('\n', f) != EOF)) /* on standard output: a whole last line */
+	text = json_dumps(arg, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	if (text == NULL)
+		return -ENOMEM;
+	ret = report_write(f, text);
+	free(text);
+	if (ret == 0 && (f != stdout || fputc('\n', f) != EOF)) /* on stdout: a whole last line */
 		return 0;
 	return errno != 0 ? -errno : -EIO; /* the write's own reason when stdio kept one */
 }
