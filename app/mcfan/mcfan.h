@@ -231,7 +231,13 @@ struct mcfan_live_table {
 	_Atomic(struct mcfan_group_table *) val;
 };
 
-/** Load the published group table with memory order mo (NULL before the first publish). */
+/**
+ * Load the published group table with memory order mo (NULL before the first publish).
+ *
+ * @return
+ *   The table (owned by the control side: an RX lcore may use it until its next RCU
+ *   quiescent state, a control thread while it holds the action lock), or NULL.
+ */
 static inline const struct mcfan_group_table *
 mcfan_live_table_load(const struct mcfan_live_table *f, memory_order mo)
 {
@@ -239,7 +245,11 @@ mcfan_live_table_load(const struct mcfan_live_table *f, memory_order mo)
 }
 
 /** Publish table t with memory order mo; returns the table it replaced (the caller frees it
- * after an RCU grace period). */
+ * after an RCU grace period).
+ *
+ * @return
+ *   The table it replaced (the caller frees it after an RCU grace period), or NULL.
+ */
 static inline struct mcfan_group_table *
 mcfan_live_table_exchange(struct mcfan_live_table *f, struct mcfan_group_table *t,
 			  memory_order mo)
@@ -290,35 +300,60 @@ struct mcfan_live {
 
 /* Readers of the fields most read, each with the order the protocol above gives it. */
 
-/** Has a stop been requested (live.quit)? Acquire. */
+/**
+ * Has a stop been requested (live.quit)? Acquire.
+ *
+ * @return
+ *   true once a stop was requested.
+ */
 static inline bool
 mcfan_live_quitting(const struct mcfan_live *live)
 {
 	return mcfan_atomic_flag_load(&live->quit, memory_order_acquire);
 }
 
-/** Is RX polling stopped (live.rx_paused)? Acquire. */
+/**
+ * Is RX polling stopped (live.rx_paused)? Acquire.
+ *
+ * @return
+ *   true while the console's `stop` holds.
+ */
 static inline bool
 mcfan_live_rx_paused(const struct mcfan_live *live)
 {
 	return mcfan_atomic_flag_load(&live->rx_paused, memory_order_acquire);
 }
 
-/** Live burst size (live.burst), relaxed. */
+/**
+ * Live burst size (live.burst), relaxed.
+ *
+ * @return
+ *   Frames a burst, 1..MCFAN_MAX_BURST.
+ */
 static inline unsigned int
 mcfan_live_burst(const struct mcfan_live *live)
 {
 	return mcfan_atomic_u32_load(&live->burst, memory_order_relaxed);
 }
 
-/** Is microstate accounting of the data lcores on (live.msacc)? Relaxed. */
+/**
+ * Is microstate accounting of the data lcores on (live.msacc)? Relaxed.
+ *
+ * @return
+ *   true while accounting is on.
+ */
 static inline bool
 mcfan_live_msacc(const struct mcfan_live *live)
 {
 	return mcfan_atomic_flag_load(&live->msacc, memory_order_relaxed);
 }
 
-/** The fan-out of later joins (live.fanout), relaxed. */
+/**
+ * The fan-out of later joins (live.fanout), relaxed.
+ *
+ * @return
+ *   The fan-out a join without one gets.
+ */
 static inline enum mcfan_fanout
 mcfan_live_fanout(const struct mcfan_live *live)
 {
@@ -580,7 +615,26 @@ mcfan_port_driver_is(uint16_t port, const char *driver)
 }
 
 /* params.c */
+/**
+ * Parse mcfan's own options (the arguments after EAL's "--") and the --config file they
+ * name into cfg, defaults first; before rte_eal_init(). Prints one line on stderr for a
+ * refusal, or the usage for --help.
+ *
+ * @param argc
+ *   Arguments in argv, argv[0] the program's name.
+ * @param cfg
+ *   Receives the configuration; the caller's storage.
+ * @return
+ *   0 (cfg filled), 1 (--help was given: usage printed, nothing to run), or -EINVAL (bad
+ *   input, the message printed; exit 2).
+ */
 int mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg);
+/**
+ * Print --help (every option of params.c's table, the engines by side) on stdout.
+ *
+ * @param prog
+ *   The program's name for the usage line (argv[0]).
+ */
 void mcfan_params_usage(const char *prog);
 /**
  * Check EAL's side of the command line (the arguments before "--", or all of them when
@@ -615,9 +669,17 @@ const char *mcfan_params_origin(const struct mcfan_config *cfg, const char *msg,
 				size_t len);
 
 /* control/ports.c */
-/* mbufs the ports take at rest: RX descriptors of every RX queue, plus (in *held) the
- * frames net_pcap with infinite_rx=1 keeps in mbufs for the whole run (its captures);
- * *rx_queues receives the RX queues of all ports (the (port, queue) pairs to poll). */
+/**
+ * mbufs the ports take at rest, for the pool's size (main.c), before the ports are set up.
+ *
+ * @param held
+ *   Receives the frames net_pcap with infinite_rx=1 keeps in mbufs for the whole run (its
+ *   captures), mbufs.
+ * @param rx_queues
+ *   Receives the RX queues of all ports (the (port, queue) pairs to poll).
+ * @return
+ *   The RX descriptors of every RX queue, mbufs (not counting *held).
+ */
 uint64_t mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held,
 			   unsigned int *rx_queues);
 /**
@@ -650,10 +712,35 @@ int mcfan_ports_pool_ops_check(const char **ops, bool user, char *why, size_t le
  *   0 when no port keeps mbufs (every other driver returns them), else the bound, mbufs.
  */
 uint64_t mcfan_ports_kept_mbufs_max(void);
+/**
+ * Configure and start every probed port (marked used) and assign its RX queues to the RX
+ * lcores; main lcore, after the engines are configured, before launch. Logs a warning for
+ * an RX lcore left without a port.
+ *
+ * @return
+ *   0; -EINTR when a stop was asked meanwhile (SIGINT); or the negative errno of the port's
+ *   set-up (rte_eth_dev_configure(), queue set-up, start), logged.
+ */
 int mcfan_ports_init(struct mcfan_app *app);
+/**
+ * Stop the started ports (rte_eth_dev_stop(), a failure logged), after the data lcores
+ * returned: first the kernel's last counts, the control frames the RX lcores left (counted
+ * and freed), IGMP/MLD leaves sent, the last sleep overrun tick. Main lcore.
+ */
 void mcfan_ports_stop(struct mcfan_app *app);
 
 /* datapath/lcore.c */
+/**
+ * A data lcore's loop (rte_eal_remote_launch()): its engines' start, the loop until the
+ * stop order says it is done (docs/architecture.md "The path of a frame"), its engines'
+ * stop. The fast path: never blocks, allocates, prints or locks in the loop
+ * (test/unit/fastpath_callees_check.py).
+ *
+ * @param arg
+ *   The application (struct mcfan_app *).
+ * @return
+ *   0, or the negative errno of an engine's start that refused (the app was asked to stop).
+ */
 int mcfan_lcore_main(void *arg);
 
 /* control/setup.c: lcore roles and engines, rings, RCU; free (the group table too) */
@@ -721,29 +808,92 @@ int mcfan_idle_worker_check(const struct mcfan_config *cfg, const unsigned int *
 int mcfan_role_counts(unsigned int n_rx, int workers, unsigned int n_data,
 		      const char *given_by, unsigned int *n_workers, char *err, size_t len);
 
+/**
+ * Give the data lcores their roles (RX, worker, both) and engines, and configure each
+ * worker engine instance (struct mcfan_engine configure); main lcore, after rte_eal_init().
+ *
+ * @return
+ *   0, or -EINVAL (no data lcore, an --rx-lcores/--worker-lcores lcore EAL did not give,
+ *   too few lcores for the roles: one line on stderr) or an engine's configure error.
+ */
 int mcfan_setup_lcores(struct mcfan_app *app);
+/**
+ * Register the mbuf metadata field, create the RX-to-worker rings, the control rings, the
+ * workers' stats and the RCU (QSBR) variable; main lcore, after mcfan_setup_lcores().
+ * What it made belongs to app until mcfan_setup_free().
+ *
+ * @return
+ *   0, or a negative errno (-ENOMEM, rte_errno of a ring or of the QSBR variable, the
+ *   metadata field's registration).
+ */
 int mcfan_setup_rings(struct mcfan_app *app);
+/**
+ * Free what mcfan_setup_lcores() and mcfan_setup_rings() made, the published group table
+ * too; main lcore, after the data lcores returned and the ports were closed. Safe on a
+ * partial set-up.
+ */
 void mcfan_setup_free(struct mcfan_app *app);
 
-/* telemetry.c: register /mcfan/ commands (they answer once this is called) / stop answering */
+/* telemetry.c */
+/**
+ * Register the /mcfan/ telemetry commands; they reach the application once this is called.
+ * Main lcore.
+ *
+ * @return
+ *   0, or rte_telemetry_register_cmd()'s negative errno (logged).
+ */
 int mcfan_telemetry_init(struct mcfan_app *app);
+/** The /mcfan/ commands stop reaching the application (a running one is waited for);
+ * main lcore, before the free. */
 void mcfan_telemetry_stop(void);
 
 /* console.c: the operator console (docs/console.md), main lcore only */
 struct pollfd;
-/* Open what -i / --cmdline-file ask for (nothing otherwise). 0 or -errno (message printed). */
+/**
+ * Open what -i / --cmdline-file ask for (nothing otherwise).
+ *
+ * @return
+ *   0, or a negative errno (the message printed).
+ */
 int mcfan_console_init(struct mcfan_app *app);
-/* With a console: fill pfd (fd -1 when no input is wanted now) and lower timeout_ms to when the
- * console next has work; returns false without a console. */
+/**
+ * With a console: fill pfd (fd -1 when no input is wanted now) and lower timeout_ms to when
+ * the console next has work.
+ *
+ * @param timeout_ms
+ *   In: the caller's poll() timeout, ms; out: lowered to the console's next work.
+ * @return
+ *   true with a console (pfd filled), false without one.
+ */
 bool mcfan_console_pollfd(struct pollfd *pfd, int *timeout_ms);
-/* Read what poll() reported and run the commands that are due; returns how much was done
- * (0: nothing). */
+/**
+ * Read what poll() reported and run the commands that are due.
+ *
+ * @param revents
+ *   poll()'s revents for the console's descriptor (0 when only its timer is due).
+ * @return
+ *   How much was done: 0 nothing, more than 0 lines read or commands run.
+ */
 int mcfan_console_handle(struct mcfan_app *app, short revents);
-/* Restore the terminal and free the console; safe to call more than once. */
+/** Restore the terminal and free the console; safe to call more than once. */
 void mcfan_console_close(struct mcfan_app *app);
 
 /* report.c */
+/**
+ * Write the text report (counters since the last clear, the conservation line, drops,
+ * workers, engines, ports) to f. Main lcore, or a control thread while the lcores run.
+ *
+ * @param final
+ *   true at exit (after the stop: the mbufs outside the pool are checked then).
+ */
 void mcfan_report_print(struct mcfan_app *app, FILE *f, bool final);
+/**
+ * Write the JSON report (--report-json) to path: a regular file through a temporary file
+ * and rename, a FIFO or a device in place (outfile.h). Main lcore, at exit.
+ *
+ * @return
+ *   0, -ENOMEM (building the report), or the write's negative errno (logged).
+ */
 int mcfan_report_json(struct mcfan_app *app, const char *path);
 
 #endif /* MCFAN_APP_H */

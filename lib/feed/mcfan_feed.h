@@ -208,10 +208,20 @@ struct mcfan_feed_group *mcfan_feed_group_create(const struct mcfan_feed_spec *s
 /** Free a group's feed state (NULL: no-op). Only once its writer can no longer use it. */
 void mcfan_feed_group_free(struct mcfan_feed_group *g);
 
-/** The worker index given at create. */
+/**
+ * The worker index given at create.
+ *
+ * @return
+ *   The worker index, 0..RTE_MAX_LCORE-1.
+ */
 uint16_t mcfan_feed_group_owner(const struct mcfan_feed_group *g);
 
-/** The kind given at create. */
+/**
+ * The kind given at create.
+ *
+ * @return
+ *   The spec (owned by g, valid until mcfan_feed_group_free()).
+ */
 const struct mcfan_feed_spec *mcfan_feed_group_spec(const struct mcfan_feed_group *g);
 
 /**
@@ -356,14 +366,25 @@ struct mcfan_feed_table {
 	} __rte_cache_aligned worker[MCFAN_MAX_WORKERS];
 };
 
-/** Load slot id's binding (acquire); NULL when the slot has none. */
+/**
+ * Load slot id's binding (acquire); NULL when the slot has none.
+ *
+ * @return
+ *   The binding (owned by the control side, which frees none while the data lcores run),
+ *   or NULL.
+ */
 static inline const struct mcfan_feed_bind *
 mcfan_feed_table_load(const struct mcfan_feed_table *t, uint16_t id)
 {
 	return atomic_load_explicit(&t->slot[id], memory_order_acquire);
 }
 
-/** Are any slots bound (relaxed)? */
+/**
+ * Are any slots bound (relaxed)?
+ *
+ * @return
+ *   true if at least one slot is bound.
+ */
 static inline bool
 mcfan_feed_table_any(const struct mcfan_feed_table *t)
 {
@@ -392,6 +413,9 @@ mcfan_feed_kind_suspect(const struct mcfan_feed_counters *c)
 
 /**
  * The name of a kind ("iperf2", "rtp", "mpegts", "moldudp64", "generic", "off").
+ *
+ * @return
+ *   A constant string ("invalid" for a value that is no kind).
  */
 const char *mcfan_feed_kind_name(enum mcfan_feed_kind kind);
 

@@ -102,28 +102,68 @@ int mcfan_slots_take(struct mcfan_slots *s, const uint16_t *slots, unsigned int 
  */
 int64_t mcfan_slots_retire(struct mcfan_slots *s, uint16_t slot);
 
-/** State of a slot; MCFAN_SLOT_FREE for a slot out of range. */
+/**
+ * State of a slot; MCFAN_SLOT_FREE for a slot out of range.
+ *
+ * @return
+ *   The slot's state.
+ */
 enum mcfan_slot_state mcfan_slots_state(const struct mcfan_slots *s, uint16_t slot);
 
-/** Has the slot ever been in use (so its counters hold a former group's counts)? */
+/**
+ * Has the slot ever been in use (so its counters hold a former group's counts)?
+ *
+ * @return
+ *   true if the slot was ever in use (false out of range).
+ */
 bool mcfan_slots_was_used(const struct mcfan_slots *s, uint16_t slot);
 
-/** Retirement number of the slot's last retirement; 0 if never retired. */
+/**
+ * Retirement number of the slot's last retirement; 0 if never retired.
+ *
+ * @return
+ *   The number, 1.., or 0.
+ */
 uint64_t mcfan_slots_retired_seq(const struct mcfan_slots *s, uint16_t slot);
 
-/** Last retirement number handed out; 0 = none yet. */
+/**
+ * Last retirement number handed out; 0 = none yet.
+ *
+ * @return
+ *   The number, 1.., or 0.
+ */
 uint64_t mcfan_slots_seq(const struct mcfan_slots *s);
 
-/** Retirements up to this number are drained. */
+/**
+ * Retirements up to this number are drained.
+ *
+ * @return
+ *   The number, 0 when nothing is drained yet.
+ */
 uint64_t mcfan_slots_done_seq(const struct mcfan_slots *s);
 
-/** Retirement number the running drain will reach; 0 = no drain running. */
+/**
+ * Retirement number the running drain will reach; 0 = no drain running.
+ *
+ * @return
+ *   The number, 1.., or 0.
+ */
 uint64_t mcfan_slots_check_seq(const struct mcfan_slots *s);
 
-/** Where the drain stands. */
+/**
+ * Where the drain stands.
+ *
+ * @return
+ *   The stage (MCFAN_SLOTS_IDLE when no drain runs).
+ */
 enum mcfan_slots_stage mcfan_slots_stage(const struct mcfan_slots *s);
 
-/** Is there work for mcfan_slots_drain_step() (a drain running, or retirements undrained)? */
+/**
+ * Is there work for mcfan_slots_drain_step() (a drain running, or retirements undrained)?
+ *
+ * @return
+ *   true if mcfan_slots_drain_step() has work.
+ */
 bool mcfan_slots_drain_pending(const struct mcfan_slots *s);
 
 /**

@@ -313,7 +313,12 @@ mcfan_rd_prefix_check(const char *prefix, char *why, size_t len)
 	return -EINVAL;
 }
 
-/** Offset of the first slot for n_readers reader slots: rounded up to 4096 bytes. */
+/**
+ * Offset of the first slot for n_readers reader slots: rounded up to 4096 bytes.
+ *
+ * @return
+ *   Bytes from the start of the ring's file, a multiple of 4096.
+ */
 static inline uint64_t
 mcfan_rd_slots_offset(uint32_t n_readers)
 {
@@ -553,14 +558,24 @@ mcfan_rd_serve_read(const struct mcfan_rd_hdr *h, uint32_t *lcore, char *engine,
 	return MCFAN_RD_SERVE_UNSET;
 }
 
-/** Process id in a reader slot's owner word (0 = free). */
+/**
+ * Process id in a reader slot's owner word (0 = free).
+ *
+ * @return
+ *   The process id, or 0 for a free slot.
+ */
 static inline int32_t
 mcfan_rd_owner_pid(uint64_t owner)
 {
 	return (int32_t)(uint32_t)(owner & 0xffffffffu);
 }
 
-/** The owner word that follows owner when pid takes (or, pid 0, frees) the slot. */
+/**
+ * The owner word that follows owner when pid takes (or, pid 0, frees) the slot.
+ *
+ * @return
+ *   The next owner word (its generation, the high 32 bits, one more).
+ */
 static inline uint64_t
 mcfan_rd_owner_next(uint64_t owner, int32_t pid)
 {

@@ -135,7 +135,13 @@ struct mcfan_rw_table {
 	struct mcfan_rw_worker worker[MCFAN_RW_TABLE_WORKERS];
 };
 
-/** The ring of counter slot slot (< MCFAN_RW_TABLE_SLOTS), or NULL; acquire (workers). */
+/**
+ * The ring of counter slot slot (< MCFAN_RW_TABLE_SLOTS), or NULL; acquire (workers).
+ *
+ * @return
+ *   The ring (owned by the control side, which keeps every ring it made mapped until
+ *   exit), or NULL when the slot has none.
+ */
 static inline struct mcfan_rw *
 mcfan_rw_slot_load(const struct mcfan_rw_table *t, uint16_t slot)
 {
@@ -149,7 +155,12 @@ mcfan_rw_slot_store(struct mcfan_rw_table *t, uint16_t slot, struct mcfan_rw *w)
 	atomic_store_explicit(&t->slot[slot].val, w, memory_order_release);
 }
 
-/** CLOCK_REALTIME ns of a TSC value, by the table's time base. */
+/**
+ * CLOCK_REALTIME ns of a TSC value, by the table's time base.
+ *
+ * @return
+ *   ns since the epoch (the table's base ns for a TSC at or before its base).
+ */
 static inline uint64_t
 mcfan_rw_tsc_ns(const struct mcfan_rw_table *t, uint64_t tsc)
 {
@@ -521,7 +532,12 @@ mcfan_rw_worker_poll(struct mcfan_rw_worker *wc, uint64_t now)
 	return wc->deferred_n;
 }
 
-/** Does the worker have rings with a deferred wake? (cheap: no clock read needed) */
+/**
+ * Does the worker have rings with a deferred wake? (cheap: no clock read needed)
+ *
+ * @return
+ *   true if a deferred wake waits (mcfan_rw_worker_poll() has work).
+ */
 static inline bool
 mcfan_rw_worker_pending(const struct mcfan_rw_worker *wc)
 {

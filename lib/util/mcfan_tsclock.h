@@ -26,7 +26,16 @@ struct mcfan_tsclock {
 	uint64_t ns;  /**< CLOCK_REALTIME at tsc, ns since the epoch */
 };
 
-/* ns of d TSC ticks at hz, split so that nothing overflows */
+/**
+ * ns of d TSC ticks at hz, split so that nothing overflows for hz below 18 GHz.
+ *
+ * @param d
+ *   TSC ticks.
+ * @param hz
+ *   TSC ticks a second, not 0.
+ * @return
+ *   d ticks in ns, rounded down.
+ */
 static inline uint64_t
 mcfan_tsclock_span_ns(uint64_t d, uint64_t hz)
 {

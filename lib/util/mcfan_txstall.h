@@ -31,6 +31,9 @@ struct mcfan_txstall {
  *
  * @param now
  *   The time now, > 0, in the unit of window.
+ *
+ * @return
+ *   true once per output (warn now), false otherwise and ever after.
  */
 static inline bool
 mcfan_txstall_check(struct mcfan_txstall *s, uint64_t sent, uint64_t full, uint64_t now,

@@ -12,7 +12,12 @@
 
 #include "mcfan.h"
 
-/** RX state for tables: "stopped" after the console's stop, else "running". */
+/**
+ * RX state for tables: "stopped" after the console's stop, else "running".
+ *
+ * @return
+ *   A constant string, "stopped" or "running".
+ */
 static inline const char *
 mcfan_console_rx_state(const struct mcfan_app *app)
 {

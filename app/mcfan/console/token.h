@@ -66,10 +66,20 @@ cmdline_parse_token_hdr_t *console_token_new(const char *word, unsigned int pos)
 /** Free a token of console_token_new(); NULL is fine. */
 void console_token_free(cmdline_parse_token_hdr_t *tk);
 
-/** Is tk an argument token ("<lcore>")? */
+/**
+ * Is tk an argument token ("<lcore>")?
+ *
+ * @return
+ *   true if tk is an argument token.
+ */
 bool console_token_is_arg(const cmdline_parse_token_hdr_t *tk);
 
-/** Is tk the library's "rest of the line" string token (TOKEN_STRING_MULTI)? */
+/**
+ * Is tk the library's "rest of the line" string token (TOKEN_STRING_MULTI)?
+ *
+ * @return
+ *   true if tk is the rest-of-line token.
+ */
 bool console_token_is_rest(const cmdline_parse_token_hdr_t *tk);
 
 /**

@@ -28,7 +28,12 @@
 /** Take the action lock (a mutex; control threads only). */
 void mcfan_ctl_lock(void);
 
-/** Take the action lock if it is free; true if taken. */
+/**
+ * Take the action lock if it is free; true if taken.
+ *
+ * @return
+ *   true if taken (release it with mcfan_ctl_unlock()), false if another thread holds it.
+ */
 bool mcfan_ctl_trylock(void);
 
 /** Release the action lock; after an action (mcfan_ctl_lock()), wake the control lcore

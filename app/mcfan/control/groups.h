@@ -65,6 +65,9 @@ void mcfan_groups_control_free(struct mcfan_app *app);
 /**
  * Are retired counter slots waiting to be drained (mcfan_groups_tick() has work)? With the
  * action lock held.
+ *
+ * @return
+ *   true if a drain runs or retired slots wait for one.
  */
 bool mcfan_groups_drain_pending(const struct mcfan_app *app);
 

@@ -67,7 +67,12 @@ int mcfan_ctl_clear_stats(struct mcfan_app *app, char *msg, size_t len);
  */
 int mcfan_ctl_msacc_start(struct mcfan_app *app, uint64_t ms, char *msg, size_t len);
 
-/** Reset the msacc window: it runs open-ended from now. 0 or -errno. */
+/**
+ * Reset the msacc window: it runs open-ended from now. 0 or -errno.
+ *
+ * @return
+ *   0, or the window reset's negative errno (msg says why).
+ */
 int mcfan_ctl_msacc_reset(struct mcfan_app *app, char *msg, size_t len);
 
 /**
@@ -97,7 +102,12 @@ int mcfan_ctl_msacc_enable(struct mcfan_app *app, bool on, char *msg, size_t len
 int mcfan_ctl_set_idle(struct mcfan_app *app, const char *who, const char *policy, char *msg,
 		       size_t len);
 
-/** Ask the main lcore to stop, exactly as SIGINT does. Always 0. */
+/**
+ * Ask the main lcore to stop, exactly as SIGINT does. Always 0.
+ *
+ * @return
+ *   0 (msg says the stop was asked).
+ */
 int mcfan_ctl_quit(struct mcfan_app *app, char *msg, size_t len);
 
 #endif /* MCFAN_CONTROL_LIVE_H */

@@ -158,12 +158,44 @@ struct mcfan_latency_view {
 	uint64_t p99_ns;
 };
 
+/**
+ * The conservation line's totals over every RX lcore and worker since the last `clear
+ * stats` (frames, bytes, copies; drops per reason). Any control thread (takes ctl_lock).
+ *
+ * @param t
+ *   Receives the totals; the caller's storage.
+ */
 void mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t);
-/* One view per worker, in worker order; returns n_workers. */
+/**
+ * RX-to-dequeue latency of every worker since the last `clear stats`. Any control thread.
+ *
+ * @param out
+ *   Receives one view per worker, in worker order: room for app->n_workers views.
+ * @return
+ *   app->n_workers (views written, 0..RTE_MAX_LCORE).
+ */
 int mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out);
+/**
+ * Every worker's frames and rings since the last `clear stats`. Any control thread (takes
+ * ctl_lock).
+ *
+ * @param out
+ *   Receives one view per worker, in worker order: room for app->n_workers views.
+ * @return
+ *   app->n_workers (views written), or -ENOMEM (nothing written).
+ */
 int mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out);
-/* The groups joined now, in group-table order (show groups, /mcfan/groups, /metrics); their
- * counters since the last clear. Returns views written or -ENOMEM. */
+/**
+ * The groups joined now, in group-table order (show groups, /mcfan/groups, /metrics); their
+ * counters since the last clear. Any control thread.
+ *
+ * @param out
+ *   Receives up to max views.
+ * @param max
+ *   Room in out, views.
+ * @return
+ *   Views written (0..max), or -ENOMEM.
+ */
 int mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
 		      unsigned int max);
 
@@ -243,15 +275,28 @@ int mcfan_stats_groups_joining(struct mcfan_app *app, const uint16_t *slots, uns
 /**
  * TSC of the last `clear stats`, 0 if there was none: the counters of every read above, and
  * the report's duration, start there. Any control thread.
+ *
+ * @return
+ *   The TSC (cycles) of the last clear, or 0.
  */
 uint64_t mcfan_stats_clear_tsc(const struct mcfan_app *app);
 /**
  * Whether an lcore of mcfan's has never measured anything: its accounting has been off since
  * the start (--no-msacc) and no msacc on has reached it yet. Any control thread.
+ *
+ * @return
+ *   true if at least one lcore never measured anything.
  */
 bool mcfan_msacc_any_never_measured(const struct mcfan_app *app);
 
-/* First CPU of an lcore's cpuset (the --lcores mapping), or -1. */
+/**
+ * First CPU of an lcore's cpuset (the --lcores mapping). Any thread.
+ *
+ * @param lcore_id
+ *   The lcore, < RTE_MAX_LCORE (not checked).
+ * @return
+ *   The CPU (0..CPU_SETSIZE-1), or -1 when the set is empty.
+ */
 int mcfan_lcore_cpu(unsigned int lcore_id);
 
 /**
@@ -267,6 +312,17 @@ int mcfan_lcore_cpu(unsigned int lcore_id);
  *   Size of buf, at least 1.
  */
 void mcfan_lcore_cpus(unsigned int lcore_id, char *buf, size_t len);
+/**
+ * mcfan_lcore_rows_in() over the shared window, app->window (the console's and
+ * telemetry's msacc reset and start move it).
+ *
+ * @param rows
+ *   Receives up to max rows.
+ * @param max
+ *   Room in rows.
+ * @return
+ *   As mcfan_lcore_rows_in().
+ */
 int mcfan_lcore_rows(struct mcfan_app *app, struct mcfan_msacc_row *rows, unsigned int max);
 
 /**
@@ -356,6 +412,9 @@ int mcfan_lcore_inst_read(const struct mcfan_app *app, unsigned int lcore_id, un
 /**
  * Copies worker lcore lcore_id handed to an engine chosen by `set engine LCORE` instead of
  * their group's instance (0 for a bad lcore_id). Any control thread.
+ *
+ * @return
+ *   Copies since start (0 for a bad lcore_id).
  */
 uint64_t mcfan_lcore_sel_frames(const struct mcfan_app *app, unsigned int lcore_id);
 
@@ -385,25 +444,54 @@ int mcfan_lcore_inst_read_cleared(const struct mcfan_app *app, unsigned int lcor
 
 /**
  * mcfan_lcore_sel_frames() since the last `clear stats` (the report). Any control thread.
+ *
+ * @return
+ *   Copies since the last clear (0 for a bad lcore_id).
  */
 uint64_t mcfan_lcore_sel_frames_cleared(const struct mcfan_app *app, unsigned int lcore_id);
 
-/* Port counters since the last clear (live, or read just before the port was closed);
- * 0, -ENODEV for a port mcfan does not use, or rte_eth_stats_get()'s error. */
+/**
+ * Port counters since the last clear (live, or read just before the port was closed). Any
+ * control thread (takes ctl_lock).
+ *
+ * @param out
+ *   Receives the counters (frames, bytes); zeroed on an error.
+ * @return
+ *   0, -ENODEV for a port mcfan does not use, or rte_eth_stats_get()'s negative errno.
+ */
 int mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out);
 
-/* Baselines (control side): allocate once the lcores are set up; free at exit. The groups of
- * --groups get series of their own on /metrics here (the first --metrics-max-groups). */
+/**
+ * Allocate the baselines (control side) once the lcores are set up; the groups of --groups
+ * get series of their own on /metrics here (the first --metrics-max-groups). Main lcore.
+ * The baselines belong to app until mcfan_stats_free().
+ *
+ * @return
+ *   0, or -ENOMEM (nothing allocated).
+ */
 int mcfan_stats_init(struct mcfan_app *app);
+/** Free what mcfan_stats_init() allocated, at exit; safe when it never ran. Main lcore. */
 void mcfan_stats_free(struct mcfan_app *app);
-/* `clear stats`: every read above starts from zero now, and so do the engine counters of
+/**
+ * `clear stats`: every read above starts from zero now, and so do the engine counters of
  * mcfan_lcore_inst_read_cleared() and mcfan_lcore_engine_values_cleared(); the rows of left
  * groups are dropped (and with them their sums, /metrics' group="_other" included); which
- * joined groups have series of their own does not change. No counter is written. 0 or
- * -errno. */
+ * joined groups have series of their own does not change. No counter is written. Control
+ * thread.
+ *
+ * @return
+ *   0, -ENODEV before mcfan_stats_init(), or -ENOMEM (nothing cleared).
+ */
 int mcfan_stats_clear(struct mcfan_app *app);
-/* A counter slot reused by a new group starts from zero (its old group's frames are all
- * counted: see control/groups.c). 0 or -errno. */
+/**
+ * A counter slot reused by a new group starts from zero (its old group's frames are all
+ * counted: see control/groups.c). Control thread, under the action lock.
+ *
+ * @param slot
+ *   The counter slot, 0..MCFAN_MAX_GROUPS-1.
+ * @return
+ *   0, -EINVAL (slot out of range, or before mcfan_stats_init()) or -ENOMEM.
+ */
 int mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot);
 
 #endif /* MCFAN_APP_STATS_H */

@@ -310,7 +310,12 @@ const struct mcfan_engine *mcfan_engine_at(enum mcfan_engine_side side, unsigned
 const struct mcfan_engine *mcfan_engine_of_sel(const struct mcfan_app *app, uint32_t sel,
 					       int *inst);
 
-/** "rx" or "worker". */
+/**
+ * "rx" or "worker".
+ *
+ * @return
+ *   A constant string: "rx", "worker" ("?" for a value that is no side).
+ */
 const char *mcfan_engine_side_name(enum mcfan_engine_side side);
 
 /** The option that gave worker engine instance inst, for the messages of configure:

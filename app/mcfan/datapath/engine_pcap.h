@@ -68,6 +68,9 @@ struct mcfan_pcap_lcore {
  * The pcap hand-off of engine instance inst on lcore lc, or NULL when that instance is not
  * pcap (or inst is past the last instance). Any control thread after the engines were
  * configured.
+ *
+ * @return
+ *   The hand-off (owned by the engine instance, freed by its release), or NULL.
  */
 struct mcfan_pcap_lcore *mcfan_pcap_of(const struct mcfan_app *app, const struct mcfan_lcore *lc,
 				       unsigned int inst);

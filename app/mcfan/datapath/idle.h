@@ -97,7 +97,12 @@ mcfan_idle_busy(struct mcfan_idle *id)
 	id->step_ns = 0;
 }
 
-/** Are all of a worker lcore's input rings empty? (Any thread; a snapshot.) */
+/**
+ * Are all of a worker lcore's input rings empty? (Any thread; a snapshot.)
+ *
+ * @return
+ *   true if every ring from an RX lcore to lc held nothing when read.
+ */
 static inline bool
 mcfan_lcore_rings_empty(const struct mcfan_app *app, const struct mcfan_lcore *lc)
 {

@@ -153,6 +153,9 @@ int mcfan_tel_param_page_or_group(const char *params, uint64_t *page,
 
 /**
  * A percentage as basis points (1/100 of a percent), rounded; 0 for pct <= 0.
+ *
+ * @return
+ *   Basis points (10000 for 100 %); pct must be finite and below 1.8e15.
  */
 uint64_t mcfan_tel_bp(double pct);
 
