@@ -366,8 +366,9 @@ mcfan_engine_charge(struct mcfan_msacc *ms, bool ms_on, enum mcfan_ms_state s)
 }
 
 /**
- * Poll port index i of the lcore (queue 0) for at most burst frames: counts them for the
- * idle rate window and charges the poll (rx or poll_empty) when ms_on.
+ * Poll the lcore's (port, RX queue) pair i (lc->ports[i], lc->queues[i]) for at most burst
+ * frames: counts them for the idle rate window and charges the poll (rx or poll_empty) when
+ * ms_on. The frames' mbufs are the caller's.
  *
  * @param now
  *   Receives the TSC right after the poll.
