@@ -7,6 +7,7 @@
  * each run of copies to its engine instance's deliver hook.
  */
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -17,6 +18,11 @@
 #include "datapath/deliver.h"
 #include "datapath/engine.h"
 #include "datapath/feed.h"
+
+/* deliver_burst() reads start[0..n_inst] of mcfan_worker_split(), which splits at most
+ * MCFAN_SPLIT_INST_MAX instances (more: all as instance 0, start[] past 1 left unset) */
+static_assert(MCFAN_ENGINE_INST_MAX <= MCFAN_SPLIT_INST_MAX,
+	      "mcfan_worker_split() splits every engine instance");
 
 /* Count n more copies handed to a counter of lc (single writer: the lcore). */
 static inline void
