@@ -11,6 +11,9 @@ import sys
 import tempfile
 
 MCFAN = os.environ.get("MCFAN", "")
+# MCFAN_TEST_PREFIX: the start of every run's --file-prefix ("mcfan" unless set), so that
+# runs beside other users of the host are told apart (and cleaned up) by name
+PREFIX = os.environ.get("MCFAN_TEST_PREFIX", "mcfan")
 
 _failures = 0
 _checks = 0
@@ -56,7 +59,7 @@ def mcfan_path():
 def eal_args(name, lcores="0-1", mem_mb=512, extra=()):
     """EAL arguments for a hugepage-free run with its own runtime directory."""
     return ["-l", lcores, "--no-huge", "-m", str(mem_mb), "--in-memory",
-            "--file-prefix", f"mcfan-{name}-{os.getpid()}", "--no-pci",
+            "--file-prefix", f"{PREFIX}-{name}-{os.getpid()}", "--no-pci",
             "--log-level", "lib.eal:warning", *extra]
 
 

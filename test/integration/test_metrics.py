@@ -85,7 +85,27 @@ def parse_keys(kind, body):
     return json.loads(p.stdout), ""
 
 
+# MCFAN_TEST_PORTS=LO-HI: take the TCP ports of the runs (mcfan's /metrics, Prometheus) from
+# that range only, in turn, a free one each time (unset: any free port the kernel gives)
+PORTS = [int(x) for x in os.environ.get("MCFAN_TEST_PORTS", "").split("-") if x]
+PORTS_NEXT = [0]
+
+
 def free_port():
+    if PORTS:
+        span = PORTS[-1] - PORTS[0] + 1
+        for _ in range(span):
+            port = PORTS[0] + PORTS_NEXT[0] % span
+            PORTS_NEXT[0] += 1
+            s = socket.socket()
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            finally:
+                s.close()
+            return port
+        raise SystemExit(f"MCFAN_TEST_PORTS: no free port in {PORTS}")
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
@@ -250,7 +270,7 @@ def check_accept(port):
 
 def port_in_use(pcap):
     hold = socket.socket()
-    hold.bind(("127.0.0.1", 0))
+    hold.bind(("127.0.0.1", free_port() if PORTS else 0))
     hold.listen(1)
     port = hold.getsockname()[1]
     eal = t.eal_args("metrics-busy", "0-1", extra=["--vdev", f"net_pcap0,rx_pcap={pcap}"])
@@ -761,7 +781,7 @@ def max_groups_run(tmp):
     host, listen = "127.0.0.1", None
     try:
         s6 = socket.socket(socket.AF_INET6)
-        s6.bind(("::1", 0))
+        s6.bind(("::1", free_port() if PORTS else 0))
         mport = s6.getsockname()[1]
         s6.close()
         host, listen = "[::1]", f"[::1]:{mport}"
@@ -864,7 +884,9 @@ def start_veth_run(tmp, name, tag):
     """The start of a run with a Prometheus and a veth of its own (a TSDB of its own: only
     this run's series): (ifa, ifb, metrics port, prometheus, its port, its log), or None,
     said, when the veth pair cannot be made (not root)."""
-    ifa, ifb = f"mcf{tag}{os.getpid() % 10000}a", f"mcf{tag}{os.getpid() % 10000}b"
+    # MCFAN_TEST_VETH: the start of the veth names ("mcf" unless set; at most 6 characters)
+    pre = os.environ.get("MCFAN_TEST_VETH", "mcf")[:6]
+    ifa, ifb = f"{pre}{tag}{os.getpid() % 10000}a", f"{pre}{tag}{os.getpid() % 10000}b"
     why = t.veth_pair(ifa, ifb, up=True)
     if why is not None:
         print(f"metrics: {name} run skipped ({why})", flush=True)
