@@ -21,9 +21,11 @@
 3. --metrics-max-groups 2 with 10 groups and a pcap read once, listening on [::1]:PORT (IPv6
    loopback; 127.0.0.1 without IPv6): exactly 2 groups of their own
    plus group="_other" holding the exact sum of the other 8; clear stats on the console then
-   zeroes every counter, the feed ones too.
+   zeroes the console's counters and the page's group and feed ones, and leaves every frame,
+   drop, copy, port, worker, ring and latency series of the page as it was (since the start).
 4. group="_other" across joins and leaves (other_run, root): a real Prometheus sees no reset
-   of any _other series while groups leave, join and are not promoted; exact pages each step.
+   of any _other series while groups leave, join and are not promoted; exact pages each step;
+   then a clear stats and no reset of any since-start family in Prometheus's resets().
 5. reader="_other" across readers closing (readers_other_run): consecutive pages never show
    a counter that went back, and the closed readers' counts stay in _other, exactly.
 Prometheus, promtool and the OpenMetrics parser missing: 77 (skip).
@@ -852,14 +854,25 @@ def max_groups_run(tmp):
                    float(len(frames)), "latency _count: every copy of the capture, once")
         rings = by_label(smp, "mcfan_ring_enqueued_copies_total", "worker_lcore")
         t.check_eq(rings, {"1": float(len(frames))}, "ring 1->1 enqueued every copy")
-        # clear stats (console): every counter starts from zero, the per-ring ones too
+        # clear stats (console): the console's counters start from zero, the page's frame,
+        # drop, copy, port, worker, ring and latency counters do not (Prometheus counters
+        # never go back: docs/metrics.md "clear stats"); the group and feed ones still do
+        before = {k: v for k, v in samples(http_get(mport, host=host)[2].decode()).items()
+                  if k[0] in SINCE_START_FAMS or k[0].startswith(LAT)}
+        t.check(len(before) > 20, f"page before the clear: {len(before)} since-start samples")
         proc.command("clear stats")
         t.check(proc.wait_line("statistics cleared", 10, stream="out") is not None,
                 "console: statistics cleared")
+        proc.command("show counters")
+        t.check(proc.wait_line("frames: rx 0 = delivered 0 + drops 0", 10, stream="out")
+                is not None, "console: show counters from zero after the clear")
         smp = samples(http_get(mport, host=host)[2].decode())
-        for name in ("mcfan_rx_frames_total", "mcfan_group_frames_total",
-                     "mcfan_worker_enqueued_copies_total", "mcfan_ring_enqueued_copies_total",
-                     "mcfan_port_rx_frames_total", "mcfan_feed_expected_total",
+        t.check_eq({k: smp.get(k) for k in before}, before,
+                   "after clear stats: every frame, drop, copy, port, worker, ring and "
+                   "latency series of the page as before it")
+        t.check_eq(smp.get(("mcfan_rx_frames_total", frozenset())), float(len(frames)),
+                   "after clear stats: mcfan_rx_frames_total still the capture's frames")
+        for name in ("mcfan_group_frames_total", "mcfan_feed_expected_total",
                      "mcfan_feed_received_total", "mcfan_feed_lost_total",
                      "mcfan_feed_gaps_total"):
             vals = [v for (n, _), v in smp.items() if n == name]
@@ -872,6 +885,21 @@ def max_groups_run(tmp):
             proc.wait(30)
         t.remove_runtime_dir(eal)
 
+
+# families of the page counted since the start: `clear stats` does not move them
+SINCE_START_FAMS = (
+    "mcfan_rx_frames_total", "mcfan_rx_bytes_total", "mcfan_delivered_frames_total",
+    "mcfan_copies_offered_total", "mcfan_delivered_copies_total",
+    "mcfan_dropped_frames_total", "mcfan_mac_mismatch_frames_total",
+    "mcfan_rx_lcore_rx_frames_total", "mcfan_rx_lcore_rx_bytes_total",
+    "mcfan_rx_lcore_delivered_frames_total", "mcfan_rx_lcore_dropped_frames_total",
+    "mcfan_port_dropped_frames_total", "mcfan_port_rx_frames_total",
+    "mcfan_port_rx_bytes_total", "mcfan_port_rx_missed_frames_total",
+    "mcfan_port_rx_error_frames_total", "mcfan_port_rx_nombuf_total",
+    "mcfan_port_kernel_frames_total", "mcfan_port_kernel_dropped_frames_total",
+    "mcfan_worker_copies_total", "mcfan_worker_bytes_total",
+    "mcfan_worker_enqueued_copies_total", "mcfan_worker_ring_full_copies_total",
+    "mcfan_ring_enqueued_copies_total", "mcfan_ring_full_copies_total")
 
 OTHER_FAMS = ("mcfan_group_frames_total", "mcfan_group_copies_total",
               "mcfan_group_copy_drops_total", "mcfan_group_bytes_total",
@@ -919,7 +947,9 @@ def other_run(tmp):
     then 239.9.9.1 and .5 joined again into their reused counter slots. After each step the page's every group and feed series is exact (the left groups' counts
     stay in _other; 239.9.9.3 is not promoted), and Prometheus's resets() of every _other
     counter series over the run is 0. Then clear stats: the documented reset, every group
-    and feed series at 0, and _other counting again from there. Needs root (a veth pair);
+    and feed series at 0, and _other counting again from there, while the since-start
+    families (SINCE_START_FAMS) go on: none lower than before the clear, and Prometheus's
+    resets() of each 0 over the run. Needs root (a veth pair);
     skipped without."""
     run = start_veth_run(tmp, "other", "mo")
     if run is None:
@@ -1049,14 +1079,36 @@ def other_run(tmp):
                 f"Prometheus holds the _other series over the steps: {cnt}")
         # clear stats: the documented reset, every group and feed series from zero (the left
         # groups' part of _other too), then counting again
+        pre = samples(http_get(mport)[2].decode())
         console("clear stats", "statistics cleared")
         smp = samples(http_get(mport)[2].decode())
+        # the frame, drop, copy, port, worker and ring counters go on (since the start)
+        low = {k: (v, smp.get(k)) for k, v in pre.items()
+               if k[0] in SINCE_START_FAMS and not smp.get(k, -1) >= v}
+        t.check_eq(low, {}, "after clear stats: no since-start series below the page before")
         for name in OTHER_FAMS:
             t.check_eq(by_label(smp, name, "group"), {g[2]: 0.0, g[6]: 0.0, "_other": 0.0},
                        f"after clear stats: {name}")
         send({3: 10})
-        want_page({g[2]: 0, g[6]: 0, "_other": 10}, {g[2]: 0, g[6]: 0, "_other": 10},
-                  "10 frames to .3 after the clear")
+        smp = want_page({g[2]: 0, g[6]: 0, "_other": 10}, {g[2]: 0, g[6]: 0, "_other": 10},
+                        "10 frames to .3 after the clear")
+        rx0 = pre[("mcfan_rx_frames_total", frozenset())]
+        t.check(smp[("mcfan_rx_frames_total", frozenset())] >= rx0 + 10,
+                f"mcfan_rx_frames_total goes on across the clear: {rx0} then "
+                f"{smp[('mcfan_rx_frames_total', frozenset())]}")
+        # Prometheus sees no reset of them over the run, the clear included
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            res = prom_query(pport, "mcfan_rx_frames_total")
+            if res and float(res[0]["value"][1]) >= rx0 + 10:
+                break
+            time.sleep(0.3)
+        got = {}
+        for name in SINCE_START_FAMS:
+            res = prom_query(pport, f"sum(resets({name}[10m]))")
+            got[name] = float(res[0]["value"][1]) if len(res) == 1 else res
+        t.check_eq(got, {name: 0.0 for name in SINCE_START_FAMS},
+                   "Prometheus: resets() of the since-start counters over the run")
     finally:
         rc = stop_veth_run(proc, prom, log, eal, ifa)
     t.check_eq(rc, 0, "_other run: exit status after SIGINT")

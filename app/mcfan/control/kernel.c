@@ -85,6 +85,7 @@ struct kernel_port {
 	uint64_t base_drops[MCFAN_KERNEL_MAX_QUEUES];
 	bool have_if;
 	struct if_counters if_base;                  /* at the start, then at each clear */
+	struct if_counters if_start;                 /* at the start (/metrics' base) */
 	struct if_counters if_final;                 /* read at the final read */
 	bool final;
 };
@@ -104,6 +105,7 @@ struct mcfan_kernel {
 	bool have_reasm;
 	bool reasm_final_read;
 	struct reasm_counters reasm_base;  /* at the start, then at each clear */
+	struct reasm_counters reasm_start; /* at the start (/metrics' base) */
 	struct reasm_counters reasm_final; /* read at the final read */
 };
 
@@ -403,9 +405,12 @@ mcfan_kernel_port_init(struct mcfan_app *app, uint16_t port)
 	}
 	/* the PMD's sockets reassemble IPv4 (their fanout's defrag flag): follow the
 	 * namespace's reassembly from the first such port on */
-	if (kp->kind == KIND_AF_PACKET && !app->kernel->have_reasm)
+	if (kp->kind == KIND_AF_PACKET && !app->kernel->have_reasm) {
 		app->kernel->have_reasm = reasm_read(&app->kernel->reasm_base);
+		app->kernel->reasm_start = app->kernel->reasm_base;
+	}
 	kp->have_if = if_read(kp->ifname, &kp->if_base);
+	kp->if_start = kp->if_base;
 	if (kp->kind != KIND_NONE)
 		MCFAN_LOG(INFO, "port %u: kernel-side counters of %s from %s%s\n", port,
 			  kp->ifname, kp->kind == KIND_AF_PACKET ? "PACKET_STATISTICS" :
@@ -490,10 +495,12 @@ mcfan_kernel_final(struct mcfan_app *app)
 	mcfan_ctl_state_unlock(app);
 }
 
-/* The reassembly counters since the start or the last clear into out (ctl_lock held). */
+/* The reassembly counters since the last clear, or since the start, into out (ctl_lock
+ * held). */
 static void
-reasm_view(const struct mcfan_kernel *k, struct mcfan_kernel_view *out)
+reasm_view(const struct mcfan_kernel *k, struct mcfan_kernel_view *out, bool since_start)
 {
+	const struct reasm_counters *b = since_start ? &k->reasm_start : &k->reasm_base;
 	struct reasm_counters now;
 
 	if (k->reasm_final_read)
@@ -501,17 +508,19 @@ reasm_view(const struct mcfan_kernel *k, struct mcfan_kernel_view *out)
 	else if (!reasm_read(&now))
 		now = k->reasm_base;
 	out->have_reasm = true;
-	out->reasm_fragments = now.reqds - k->reasm_base.reqds;
-	out->reasm_datagrams = now.oks - k->reasm_base.oks;
-	out->reasm_failed = now.fails - k->reasm_base.fails;
+	out->reasm_fragments = now.reqds - b->reqds;
+	out->reasm_datagrams = now.oks - b->oks;
+	out->reasm_failed = now.fails - b->fails;
 }
 
 /* mcfan_kernel_read(), mcfan_kernel_read_drops(): with_if false reads the interface's
- * sysfs counters only where kernel_drops comes from them (net_tap). */
+ * sysfs counters only where kernel_drops comes from them (net_tap); since_start: from the
+ * start, not the last clear (mcfan_kernel_read_since()). */
 static int
 kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_stats *ps,
-	    struct mcfan_kernel_view *out, bool with_if)
+	    struct mcfan_kernel_view *out, bool with_if, bool since_start)
 {
+	const struct if_counters *ib;
 	struct if_counters now;
 	struct kernel_port *kp;
 	unsigned int q;
@@ -524,6 +533,7 @@ kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_sta
 		return 0;
 	mcfan_ctl_state_lock(app);
 	kp = &app->kernel->ports[port];
+	ib = since_start ? &kp->if_start : &kp->if_base;
 	port_poll(kp);
 	if (kp->have_if && (with_if || kp->kind == KIND_TAP)) {
 		if (kp->final)
@@ -531,8 +541,8 @@ kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_sta
 		/* a live read that fails is not a zero: the view says "not read" */
 		out->have_if = kp->final || if_follow(kp, port, &now);
 		if (out->have_if) {
-			out->if_rx_packets = now.rx_packets - kp->if_base.rx_packets;
-			out->if_rx_dropped = now.rx_dropped - kp->if_base.rx_dropped;
+			out->if_rx_packets = now.rx_packets - ib->rx_packets;
+			out->if_rx_dropped = now.rx_dropped - ib->rx_dropped;
 		}
 	}
 	snprintf(out->ifname, sizeof(out->ifname), "%s", kp->ifname);
@@ -540,11 +550,12 @@ kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_sta
 	case KIND_AF_PACKET:
 		out->source = "packet_statistics";
 		if (with_if && app->kernel->have_reasm)
-			reasm_view(app->kernel, out);
+			reasm_view(app->kernel, out, since_start);
 		out->n_queues = kp->n_fds;
 		for (q = 0; q < kp->n_fds; q++) {
-			out->queue_packets[q] = kp->packets[q] - kp->base_packets[q];
-			out->queue_drops[q] = kp->drops[q] - kp->base_drops[q];
+			out->queue_packets[q] = kp->packets[q] -
+						(since_start ? 0 : kp->base_packets[q]);
+			out->queue_drops[q] = kp->drops[q] - (since_start ? 0 : kp->base_drops[q]);
 			out->kernel_packets += out->queue_packets[q];
 			out->kernel_drops += out->queue_drops[q];
 		}
@@ -552,8 +563,8 @@ kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_sta
 	case KIND_TAP:
 		if (out->have_if) {
 			out->source = "tap";
-			out->kernel_drops = now.tx_dropped - kp->if_base.tx_dropped;
-			out->kernel_packets = now.tx_packets - kp->if_base.tx_packets +
+			out->kernel_drops = now.tx_dropped - ib->tx_dropped;
+			out->kernel_packets = now.tx_packets - ib->tx_packets +
 					      out->kernel_drops;
 		}
 		break;
@@ -573,14 +584,22 @@ int
 mcfan_kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_stats *ps,
 		  struct mcfan_kernel_view *out)
 {
-	return kernel_read(app, port, ps, out, true);
+	return kernel_read(app, port, ps, out, true, false);
+}
+
+int
+mcfan_kernel_read_since(const struct mcfan_app *app, uint16_t port,
+			const struct rte_eth_stats *ps, struct mcfan_kernel_view *out,
+			bool since_start)
+{
+	return kernel_read(app, port, ps, out, true, since_start);
 }
 
 int
 mcfan_kernel_read_drops(const struct mcfan_app *app, uint16_t port,
 			const struct rte_eth_stats *ps, struct mcfan_kernel_view *out)
 {
-	return kernel_read(app, port, ps, out, false);
+	return kernel_read(app, port, ps, out, false, false);
 }
 
 const char *

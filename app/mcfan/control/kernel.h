@@ -100,6 +100,22 @@ int mcfan_kernel_read(const struct mcfan_app *app, uint16_t port,
 		      const struct rte_eth_stats *ps, struct mcfan_kernel_view *out);
 
 /**
+ * As mcfan_kernel_read(), or with since_start true the counters since the port's start, not
+ * moved by `clear stats` (/metrics: Prometheus counters never go back). Same thread and lock
+ * rules.
+ *
+ * @param ps
+ *   The port's ethdev stats counted from the same point (mcfan_port_stats_read_since()).
+ * @param since_start
+ *   true: since the start; false: since the last clear, as mcfan_kernel_read().
+ * @return
+ *   0, or -ENODEV for a port mcfan does not use (out is then "none", all zero).
+ */
+int mcfan_kernel_read_since(const struct mcfan_app *app, uint16_t port,
+			    const struct rte_eth_stats *ps, struct mcfan_kernel_view *out,
+			    bool since_start);
+
+/**
  * As mcfan_kernel_read(), but without the interface's own counters (have_if false,
  * if_rx_packets and if_rx_dropped 0) unless kernel_drops comes from them (net_tap): for a
  * caller that wants only the kernel-side drops, every control tick. The interface counters

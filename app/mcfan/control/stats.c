@@ -105,9 +105,18 @@ totals_raw(const struct mcfan_app *app, struct mcfan_totals *t, struct mcfan_rx_
 		t->drops_total += t->drops[k];
 }
 
-void
-mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
+/* The clear stats baselines a read subtracts: none since the start. ctl_lock held. */
+static const struct mcfan_stats_base *
+base_for(const struct mcfan_app *app, enum mcfan_stats_since since)
 {
+	return since == MCFAN_SINCE_START ? NULL : app->stats_base;
+}
+
+void
+mcfan_totals_read_since(const struct mcfan_app *app, struct mcfan_totals *t,
+			enum mcfan_stats_since since)
+{
+	const struct mcfan_stats_base *base;
 	const struct mcfan_totals *b;
 	unsigned int k;
 
@@ -115,8 +124,9 @@ mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
 	 * difference go below zero */
 	mcfan_ctl_state_lock(app);
 	totals_raw(app, t, NULL);
-	if (app->stats_base != NULL) {
-		b = &app->stats_base->totals;
+	base = base_for(app, since);
+	if (base != NULL) {
+		b = &base->totals;
 		t->rx_frames -= b->rx_frames;
 		t->rx_bytes -= b->rx_bytes;
 		t->delivered_frames -= b->delivered_frames;
@@ -130,9 +140,15 @@ mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
 	mcfan_ctl_state_unlock(app);
 }
 
+void
+mcfan_totals_read(const struct mcfan_app *app, struct mcfan_totals *t)
+{
+	mcfan_totals_read_since(app, t, MCFAN_SINCE_CLEAR);
+}
+
 int
-mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *out,
-		     unsigned int max)
+mcfan_rx_lcores_read_since(const struct mcfan_app *app, struct mcfan_rx_lcore_view *out,
+			   unsigned int max, enum mcfan_stats_since since)
 {
 	const struct mcfan_rx_stats *b;
 	struct mcfan_rx_stats s;
@@ -150,7 +166,7 @@ mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *ou
 			out[r].queues[i] = lc->queues[i];
 		}
 		mcfan_rx_stats_read(&lc->rx.stats, &s);
-		b = app->stats_base != NULL ? &app->stats_base->rx[r] : NULL;
+		b = base_for(app, since) != NULL ? &app->stats_base->rx[r] : NULL;
 		out[r].rx_frames = s.rx_frames - (b != NULL ? b->rx_frames : 0);
 		out[r].rx_bytes = s.rx_bytes - (b != NULL ? b->rx_bytes : 0);
 		out[r].delivered_frames = s.delivered_frames - (b != NULL ? b->delivered_frames : 0);
@@ -170,6 +186,13 @@ mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *ou
 	}
 	mcfan_ctl_state_unlock(app);
 	return (int)r;
+}
+
+int
+mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *out,
+		     unsigned int max)
+{
+	return mcfan_rx_lcores_read_since(app, out, max, MCFAN_SINCE_CLEAR);
 }
 
 bool
@@ -194,7 +217,8 @@ mcfan_rx_port_sum(const struct mcfan_rx_lcore_view *rv, unsigned int n, uint16_t
 }
 
 int
-mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
+mcfan_workers_read_since(const struct mcfan_app *app, struct mcfan_worker_view *out,
+			 enum mcfan_stats_since since)
 {
 	struct mcfan_ring_stats *rs;
 	struct mcfan_rx_stats st;
@@ -227,7 +251,7 @@ mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
 		}
 	}
 	free(rs);
-	if (app->stats_base != NULL) {
+	if (base_for(app, since) != NULL) {
 		for (w = 0; w < app->n_workers; w++) {
 			const struct worker_base *b = &app->stats_base->workers[w];
 
@@ -242,7 +266,14 @@ mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
 }
 
 int
-mcfan_rings_read(const struct mcfan_app *app, struct mcfan_ring_view *out, unsigned int max)
+mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out)
+{
+	return mcfan_workers_read_since(app, out, MCFAN_SINCE_CLEAR);
+}
+
+int
+mcfan_rings_read_since(const struct mcfan_app *app, struct mcfan_ring_view *out,
+		       unsigned int max, enum mcfan_stats_since since)
 {
 	struct mcfan_ring_stats *rs;
 	struct mcfan_rx_stats st;
@@ -263,7 +294,7 @@ mcfan_rings_read(const struct mcfan_app *app, struct mcfan_ring_view *out, unsig
 			out[k].enqueued = rs[w].enqueued;
 			out[k].ring_drops = rs[w].ring_drops;
 			out[k].count = app->rings != NULL ? rte_ring_count(app->rings[i]) : 0;
-			if (app->stats_base != NULL) {
+			if (base_for(app, since) != NULL) {
 				out[k].enqueued -= app->stats_base->rings[i].enqueued;
 				out[k].ring_drops -= app->stats_base->rings[i].ring_drops;
 			}
@@ -275,7 +306,14 @@ mcfan_rings_read(const struct mcfan_app *app, struct mcfan_ring_view *out, unsig
 }
 
 int
-mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
+mcfan_rings_read(const struct mcfan_app *app, struct mcfan_ring_view *out, unsigned int max)
+{
+	return mcfan_rings_read_since(app, out, max, MCFAN_SINCE_CLEAR);
+}
+
+int
+mcfan_latency_read_since(const struct mcfan_app *app, struct mcfan_latency_view *out,
+			 enum mcfan_stats_since since)
 {
 	const struct mcfan_worker_stats *ws;
 	unsigned int w, b, top;
@@ -292,7 +330,7 @@ mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
 		out[w].sum_ns = __atomic_load_n(&ws->lat_sum_ns, __ATOMIC_RELAXED);
 	}
 	mcfan_ctl_state_lock(app);
-	if (app->stats_base != NULL && app->stats_base->clear_tsc != 0) {
+	if (base_for(app, since) != NULL && app->stats_base->clear_tsc != 0) {
 		for (w = 0; w < app->n_workers; w++) {
 			out[w].sum_ns -= app->stats_base->workers[w].lat_sum_ns;
 			for (b = 0, top = 0; b < MCFAN_LAT_BUCKETS; b++) {
@@ -317,6 +355,12 @@ mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
 		out[w].p99_ns = mcfan_lat_quantile_ns(out[w].hist, out[w].max_ns, 990);
 	}
 	return (int)app->n_workers;
+}
+
+int
+mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *out)
+{
+	return mcfan_latency_read_since(app, out, MCFAN_SINCE_CLEAR);
 }
 
 /* Sum of every RX lcore's per-group counters into out (zeroed first); tmp scratch. */
@@ -621,7 +665,8 @@ mcfan_stats_clear_tsc(const struct mcfan_app *app)
 }
 
 int
-mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out)
+mcfan_port_stats_read_since(const struct mcfan_app *app, uint16_t port,
+			    struct rte_eth_stats *out, enum mcfan_stats_since since)
 {
 	const struct rte_eth_stats *b;
 	unsigned int q;
@@ -639,7 +684,7 @@ mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth
 		mcfan_ctl_state_unlock(app);
 		return ret;
 	}
-	if (app->stats_base != NULL) {
+	if (base_for(app, since) != NULL) {
 		b = &app->stats_base->ports[port];
 		out->ipackets -= b->ipackets;
 		out->opackets -= b->opackets;
@@ -659,6 +704,12 @@ mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth
 	}
 	mcfan_ctl_state_unlock(app);
 	return 0;
+}
+
+int
+mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out)
+{
+	return mcfan_port_stats_read_since(app, port, out, MCFAN_SINCE_CLEAR);
 }
 
 int

@@ -80,6 +80,17 @@ struct mcfan_ring_view {
 };
 
 /**
+ * What a read counts from. `clear stats` never writes a counter: it takes baselines, which
+ * the reads of the report, the console and telemetry subtract (MCFAN_SINCE_CLEAR). /metrics
+ * exposes Prometheus counters, which must never go back, so it reads the same counters
+ * without the baselines (MCFAN_SINCE_START): totals since the start, not moved by a clear.
+ */
+enum mcfan_stats_since {
+	MCFAN_SINCE_CLEAR = 0, /**< Since the start or the last `clear stats`. */
+	MCFAN_SINCE_START,     /**< Since the start; `clear stats` does not move it. */
+};
+
+/**
  * Read every RX-to-worker ring, RX lcore by RX lcore, then worker by worker (the order of
  * app->rings). Any control thread; takes ctl_lock for the copy of the RX lcores' counters
  * (seqcount reads) and the clear stats baselines; never touches a data lcore.
@@ -92,6 +103,16 @@ struct mcfan_ring_view {
  *   Views written, or -ENOMEM.
  */
 int mcfan_rings_read(const struct mcfan_app *app, struct mcfan_ring_view *out, unsigned int max);
+
+/**
+ * As mcfan_rings_read() (since the last clear), or with since MCFAN_SINCE_START the
+ * enqueued and ring full copies since the start (/metrics). Same thread and lock rules.
+ *
+ * @return
+ *   Views written, or -ENOMEM.
+ */
+int mcfan_rings_read_since(const struct mcfan_app *app, struct mcfan_ring_view *out,
+			   unsigned int max, enum mcfan_stats_since since);
 
 /** One RX lcore's frames and drops by reason (its share of struct mcfan_totals), since the
  * last clear. */
@@ -126,6 +147,17 @@ struct mcfan_rx_lcore_view {
  */
 int mcfan_rx_lcores_read(const struct mcfan_app *app, struct mcfan_rx_lcore_view *out,
 			 unsigned int max);
+
+/**
+ * As mcfan_rx_lcores_read() (since the last clear), or with since MCFAN_SINCE_START every
+ * count since the start (/metrics; summed, mcfan_totals_read_since()'s with the same since).
+ * Same thread and lock rules.
+ *
+ * @return
+ *   Views written (0..n_rx).
+ */
+int mcfan_rx_lcores_read_since(const struct mcfan_app *app, struct mcfan_rx_lcore_view *out,
+			       unsigned int max, enum mcfan_stats_since since);
 
 /**
  * One port's RX-side frames and drops: the sum over every (port, RX queue) pair of it in
@@ -185,6 +217,45 @@ int mcfan_latency_read(const struct mcfan_app *app, struct mcfan_latency_view *o
  *   app->n_workers (views written), or -ENOMEM (nothing written).
  */
 int mcfan_workers_read(const struct mcfan_app *app, struct mcfan_worker_view *out);
+
+/**
+ * The frame totals (the conservation line) since the last clear (MCFAN_SINCE_CLEAR, as
+ * mcfan_totals_read()) or since the start (MCFAN_SINCE_START, /metrics). Any control thread;
+ * takes ctl_lock; never touches a data lcore.
+ *
+ * @param t
+ *   Receives the totals (frames, bytes, copies, drops by reason).
+ */
+void mcfan_totals_read_since(const struct mcfan_app *app, struct mcfan_totals *t,
+			     enum mcfan_stats_since since);
+
+/**
+ * Every worker's RX-to-dequeue latency histogram, in worker order, since the last clear
+ * (MCFAN_SINCE_CLEAR, as mcfan_latency_read()) or since the start (MCFAN_SINCE_START,
+ * /metrics: buckets, count and sum never go back; max_ns the longest since the start).
+ * Any control thread; takes ctl_lock.
+ *
+ * @param out
+ *   Receives n_workers views.
+ * @return
+ *   n_workers.
+ */
+int mcfan_latency_read_since(const struct mcfan_app *app, struct mcfan_latency_view *out,
+			     enum mcfan_stats_since since);
+
+/**
+ * Every worker's copies, bytes, enqueued and ring full copies, in worker order, since the
+ * last clear (MCFAN_SINCE_CLEAR, as mcfan_workers_read()) or since the start
+ * (MCFAN_SINCE_START, /metrics); the ring gauges as they are now. Any control thread; takes
+ * ctl_lock.
+ *
+ * @param out
+ *   Receives n_workers views.
+ * @return
+ *   n_workers, or -ENOMEM.
+ */
+int mcfan_workers_read_since(const struct mcfan_app *app, struct mcfan_worker_view *out,
+			     enum mcfan_stats_since since);
 /**
  * The groups joined now, in group-table order (show groups, /mcfan/groups, /metrics); their
  * counters since the last clear. Any control thread.
@@ -460,6 +531,21 @@ uint64_t mcfan_lcore_sel_frames_cleared(const struct mcfan_app *app, unsigned in
  *   0, -ENODEV for a port mcfan does not use, or rte_eth_stats_get()'s negative errno.
  */
 int mcfan_port_stats_read(const struct mcfan_app *app, uint16_t port, struct rte_eth_stats *out);
+
+/**
+ * A port's ethdev counters since the last clear (MCFAN_SINCE_CLEAR, as
+ * mcfan_port_stats_read()) or since the port's start (MCFAN_SINCE_START, /metrics). Any
+ * control thread; takes ctl_lock.
+ *
+ * @param port
+ *   The port id.
+ * @param out
+ *   Receives the counters (zeroed on error).
+ * @return
+ *   0, -ENODEV for a port mcfan does not use, or rte_eth_stats_get()'s negative errno.
+ */
+int mcfan_port_stats_read_since(const struct mcfan_app *app, uint16_t port,
+				struct rte_eth_stats *out, enum mcfan_stats_since since);
 
 /**
  * Allocate the baselines (control side) once the lcores are set up; the groups of --groups

@@ -186,7 +186,7 @@ put_totals(struct expo *e, struct mcfan_app *app)
 	char l[LABELS_MAX];
 	unsigned int k;
 
-	mcfan_totals_read(app, &t);
+	mcfan_totals_read_since(app, &t, MCFAN_SINCE_START);
 	counter1(e, "mcfan_rx_frames", NULL, "Frames returned by rx_burst on every port (all RX "
 		 "lcores): delivered + dropped", t.rx_frames);
 	counter1(e, "mcfan_rx_bytes", "bytes", "Bytes of those frames (pkt_len)", t.rx_bytes);
@@ -226,7 +226,7 @@ put_rx_lcores(struct expo *e, struct mcfan_app *app)
 	rv = calloc(RTE_MAX(app->n_rx, 1u), sizeof(*rv));
 	if (rv == NULL)
 		return -ENOMEM;
-	n = mcfan_rx_lcores_read(app, rv, app->n_rx);
+	n = mcfan_rx_lcores_read_since(app, rv, app->n_rx, MCFAN_SINCE_START);
 	if (n < 0)
 		n = 0;
 	family(e, "mcfan_rx_pair", FAM_INFO, NULL, "A (port, RX queue) pair and the RX lcore "
@@ -364,8 +364,8 @@ put_ports(struct expo *e, struct mcfan_app *app)
 		if (!app->ports[port].used)
 			continue;
 		pr[n].port = port;
-		mcfan_port_stats_read(app, port, &pr[n].ps);
-		mcfan_kernel_read(app, port, &pr[n].ps, &pr[n].kv);
+		mcfan_port_stats_read_since(app, port, &pr[n].ps, MCFAN_SINCE_START);
+		mcfan_kernel_read_since(app, port, &pr[n].ps, &pr[n].kv, true);
 		n++;
 	}
 	family(e, "mcfan_port", FAM_INFO, NULL, "A port mcfan receives on: name, driver, "
@@ -886,8 +886,8 @@ put_workers(struct expo *e, struct mcfan_app *app)
 		free(lv);
 		return -ENOMEM;
 	}
-	n = mcfan_workers_read(app, wv);
-	nl = mcfan_latency_read(app, lv);
+	n = mcfan_workers_read_since(app, wv, MCFAN_SINCE_START);
+	nl = mcfan_latency_read_since(app, lv, MCFAN_SINCE_START);
 	if (n < 0)
 		n = 0;
 	if (nl < 0)
@@ -940,7 +940,7 @@ put_workers(struct expo *e, struct mcfan_app *app)
 			   (double)lv[w].sum_ns / NS_PER_SEC);
 	}
 	family(e, "mcfan_rx_to_worker_latency_max_seconds", FAM_GAUGE, "seconds", "Longest RX to "
-	       "dequeue time seen (since a clear stats: at most its bucket's top)");
+	       "dequeue time seen since the start");
 	for (w = 0; w < (unsigned int)nl; w++) {
 		l[0] = '\0';
 		label_u(l, sizeof(l), "lcore", lv[w].lcore_id);
@@ -963,7 +963,7 @@ put_rings(struct expo *e, struct mcfan_app *app)
 	rv = calloc(max, sizeof(*rv));
 	if (rv == NULL)
 		return -ENOMEM;
-	n = mcfan_rings_read(app, rv, max);
+	n = mcfan_rings_read_since(app, rv, max, MCFAN_SINCE_START);
 	if (n < 0)
 		n = 0;
 #define RING_FAM(fname, type, help, expr) do { \
