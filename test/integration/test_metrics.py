@@ -100,6 +100,9 @@ def free_port():
             port = PORTS[0] + PORTS_NEXT[0] % span
             PORTS_NEXT[0] += 1
             s = socket.socket()
+            # as mcfan and Prometheus bind: a port whose old connections wait in TIME_WAIT
+            # is free to listen on
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 s.bind(("127.0.0.1", port))
             except OSError:
@@ -272,6 +275,7 @@ def check_accept(port):
 
 def port_in_use(pcap):
     hold = socket.socket()
+    hold.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     hold.bind(("127.0.0.1", free_port() if PORTS else 0))
     hold.listen(1)
     port = hold.getsockname()[1]
@@ -783,6 +787,7 @@ def max_groups_run(tmp):
     host, listen = "127.0.0.1", None
     try:
         s6 = socket.socket(socket.AF_INET6)
+        s6.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s6.bind(("::1", free_port() if PORTS else 0))
         mport = s6.getsockname()[1]
         s6.close()
