@@ -77,6 +77,15 @@ struct mcfan_stats_base {
 	struct engine_base *inst;
 	struct engine_base *values0;                  /* [n_workers]: mcfan_lcore_engine_values */
 	uint64_t *sel_frames;                         /* [n_workers] */
+	/* since the start (MCFAN_SINCE_START, /metrics): a slot's counts at its group's join
+	 * (its last rebase), never moved by a clear */
+	uint64_t *join_frames;                        /* [n_workers * MCFAN_MAX_GROUPS] */
+	uint64_t *join_bytes;                         /* [n_workers * MCFAN_MAX_GROUPS] */
+	struct mcfan_rx_group_stats join_rx;          /* RX lcores' per-group sums */
+	/* per slot: its group left without series of its own and the slot is not reused yet
+	 * (counted live from the slot into group="_other") */
+	bool other_live[MCFAN_MAX_GROUPS];
+	struct mcfan_left_overflow other_start;       /* such groups once their slot was reused */
 };
 
 /* The totals of every RX lcore's block; per, if not NULL, receives each block ([n_rx]) as
@@ -384,14 +393,17 @@ rx_groups_sum(const struct mcfan_app *app, struct mcfan_rx_group_stats *out)
 }
 
 /* Count the groups of out[0..n-1] (entry_copy set, the rest zeroed) from their counter slots,
- * minus the baselines. ctl_lock held; ws and gs scratch. */
+ * minus the baselines: the clear's and the rebases' (since the clear), or the rebases' only
+ * (since the group's join: since start). ctl_lock held; ws and gs scratch. */
 static void
-slots_count(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int n,
-	    struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs)
+slots_count_since(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int n,
+		  struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs,
+		  enum mcfan_stats_since since)
 {
 	const struct mcfan_stats_base *base = app->stats_base;
+	bool start = since == MCFAN_SINCE_START;
 	unsigned int i, w;
-	uint64_t frames, bytes, first, since;
+	uint64_t frames, bytes, first, from;
 	size_t k;
 
 	if (n == 0)
@@ -405,14 +417,20 @@ slots_count(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned 
 			frames = ws->group_frames[id];
 			bytes = ws->group_bytes[id];
 			first = ws->group_first_tsc[id];
-			if (base != NULL) {
+			if (base != NULL && start) {
+				k = (size_t)w * MCFAN_MAX_GROUPS + id;
+				frames -= base->join_frames[k];
+				bytes -= base->join_bytes[k];
+				if (base->join_frames[k] != 0 && first < base->slot_tsc[id])
+					first = base->slot_tsc[id];
+			} else if (base != NULL) {
 				k = (size_t)w * MCFAN_MAX_GROUPS + id;
 				frames -= base->slot_frames[k];
 				bytes -= base->slot_bytes[k];
 				/* frames counted before the baseline: the first since is unknown */
-				since = RTE_MAX(base->clear_tsc, base->slot_tsc[id]);
-				if (base->slot_frames[k] != 0 && first < since)
-					first = since;
+				from = RTE_MAX(base->clear_tsc, base->slot_tsc[id]);
+				if (base->slot_frames[k] != 0 && first < from)
+					first = from;
 			}
 			if (frames == 0)
 				continue;
@@ -431,10 +449,23 @@ slots_count(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned 
 		out[i].frames = gs->frames[id];
 		out[i].copy_drops = gs->copy_drops[id];
 		if (base != NULL) {
-			out[i].frames -= base->rx_groups.frames[id];
-			out[i].copy_drops -= base->rx_groups.copy_drops[id];
+			const struct mcfan_rx_group_stats *rb = start ? &base->join_rx :
+								  &base->rx_groups;
+
+			out[i].frames -= rb->frames[id];
+			out[i].copy_drops -= rb->copy_drops[id];
 		}
 	}
+}
+
+static void left_sum_add(struct mcfan_left_overflow *sum, const struct mcfan_group_view *v);
+
+/* slots_count_since() since the last clear. */
+static void
+slots_count(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int n,
+	    struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs)
+{
+	slots_count_since(app, out, n, ws, gs, MCFAN_SINCE_CLEAR);
 }
 
 /* Scratch of the slot reads; false (both NULL) when out of memory. */
@@ -452,10 +483,12 @@ scratch_alloc(struct mcfan_worker_stats **ws, struct mcfan_rx_group_stats **gs)
 	return false;
 }
 
-/* The groups joined now into out[0..max-1], counted. ctl_lock held; ws and gs scratch. */
+/* The groups joined now into out[0..max-1], counted since the clear or since their join.
+ * ctl_lock held; ws and gs scratch. */
 static unsigned int
-joined_rows(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max,
-	    struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs)
+joined_rows_since(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max,
+		  struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs,
+		  enum mcfan_stats_since since)
 {
 	const struct mcfan_stats_base *base = app->stats_base;
 	unsigned int i, n = RTE_MIN(app->n_group_entries, max);
@@ -467,8 +500,44 @@ joined_rows(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned 
 		out[i].entry = &out[i].entry_copy;
 		out[i].own_series = base != NULL && base->own_series[out[i].entry_copy.id];
 	}
-	slots_count(app, out, n, ws, gs);
+	slots_count_since(app, out, n, ws, gs, since);
 	return n;
+}
+
+/* joined_rows_since() since the last clear. */
+static unsigned int
+joined_rows(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max,
+	    struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs)
+{
+	return joined_rows_since(app, out, max, ws, gs, MCFAN_SINCE_CLEAR);
+}
+
+/* Add the groups left without series of their own since the start to sum: those whose slot
+ * was reused as summed then, the others counted live from their slot since their join.
+ * ctl_lock held; ws and gs scratch. */
+static void
+other_left_since_start(const struct mcfan_app *app, struct mcfan_left_overflow *sum,
+		       struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs)
+{
+	const struct mcfan_stats_base *base = app->stats_base;
+	struct mcfan_group_view v;
+	unsigned int id;
+
+	if (base == NULL)
+		return;
+	sum->groups += base->other_start.groups;
+	sum->frames += base->other_start.frames;
+	sum->copies += base->other_start.copies;
+	sum->copy_drops += base->other_start.copy_drops;
+	sum->bytes += base->other_start.bytes;
+	for (id = 0; id < MCFAN_MAX_GROUPS; id++) {
+		if (!base->other_live[id])
+			continue;
+		memset(&v, 0, sizeof(v));
+		v.entry_copy.id = (uint16_t)id;
+		slots_count_since(app, &v, 1, ws, gs, MCFAN_SINCE_START);
+		left_sum_add(sum, &v);
+	}
 }
 
 /* The left rows since the clear into out[0..max-1], oldest first: those whose slot is still
@@ -580,6 +649,30 @@ mcfan_groups_series_read(const struct mcfan_app *app, struct mcfan_group_view *o
 }
 
 int
+mcfan_groups_series_read_since(const struct mcfan_app *app, struct mcfan_group_view *out,
+			       unsigned int max, struct mcfan_left_overflow *other,
+			       enum mcfan_stats_since since)
+{
+	struct mcfan_rx_group_stats *gs;
+	struct mcfan_worker_stats *ws;
+	int n;
+
+	if (since == MCFAN_SINCE_CLEAR)
+		return mcfan_groups_series_read(app, out, max, other);
+	memset(other, 0, sizeof(*other));
+	if (!scratch_alloc(&ws, &gs))
+		return -ENOMEM;
+	/* one hold: a group being left is counted once, as joined or as left */
+	mcfan_ctl_state_lock(app);
+	n = (int)joined_rows_since(app, out, max, ws, gs, MCFAN_SINCE_START);
+	other_left_since_start(app, other, ws, gs);
+	mcfan_ctl_state_unlock(app);
+	free(ws);
+	free(gs);
+	return n;
+}
+
+int
 mcfan_left_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
 		       unsigned int max, struct mcfan_left_overflow *ov)
 {
@@ -616,6 +709,8 @@ mcfan_stats_group_left(struct mcfan_app *app, const struct mcfan_group_entry *e)
 		memmove(&b->left[i], &b->left[i + 1], (b->n_left - i - 1) * sizeof(b->left[0]));
 		b->n_left--;
 	}
+	if (!b->own_series[e->id])
+		b->other_live[e->id] = true; /* in _other since the start until its slot is reused */
 	lg = &b->left[b->n_left++];
 	memset(lg, 0, sizeof(*lg));
 	lg->view.entry_copy = *e;
@@ -730,6 +825,16 @@ mcfan_stats_init(struct mcfan_app *app)
 	b->inst = calloc(n * MCFAN_ENGINE_INST_MAX, sizeof(b->inst[0]));
 	b->values0 = calloc(n, sizeof(b->values0[0]));
 	b->sel_frames = calloc(n, sizeof(b->sel_frames[0]));
+	b->join_frames = calloc(n * MCFAN_MAX_GROUPS, sizeof(b->join_frames[0]));
+	b->join_bytes = calloc(n * MCFAN_MAX_GROUPS, sizeof(b->join_bytes[0]));
+	if (b->join_frames == NULL || b->join_bytes == NULL) {
+		free(b->join_frames);
+		free(b->join_bytes);
+		b->join_frames = NULL;
+		b->join_bytes = NULL;
+		free(b->sel_frames);
+		b->sel_frames = NULL; /* refused below with the rest */
+	}
 	if (b->workers == NULL || b->slot_frames == NULL || b->slot_bytes == NULL ||
 	    b->rings == NULL || b->rx == NULL || b->inst == NULL || b->values0 == NULL ||
 	    b->sel_frames == NULL) {
@@ -741,6 +846,8 @@ mcfan_stats_init(struct mcfan_app *app)
 		free(b->workers);
 		free(b->slot_frames);
 		free(b->slot_bytes);
+		free(b->join_frames);
+		free(b->join_bytes);
 		free(b);
 		return -ENOMEM;
 	}
@@ -772,6 +879,8 @@ mcfan_stats_free(struct mcfan_app *app)
 	free(b->inst);
 	free(b->values0);
 	free(b->sel_frames);
+	free(b->join_frames);
+	free(b->join_bytes);
 	free(b);
 }
 
@@ -938,15 +1047,32 @@ mcfan_stats_slot_rebase(struct mcfan_app *app, uint16_t slot)
 		slots_count(app, &lg->view, 1, ws, gs);
 		lg->frozen = true;
 	}
+	/* the slot's last group, left without series of its own: /metrics' _other keeps all it
+	 * counted since its join (since start) */
+	if (b->other_live[slot]) {
+		struct mcfan_group_view v;
+
+		memset(&v, 0, sizeof(v));
+		v.entry_copy.id = slot;
+		slots_count_since(app, &v, 1, ws, gs, MCFAN_SINCE_START);
+		left_sum_add(&b->other_start, &v);
+		b->other_live[slot] = false;
+	}
 	for (w = 0; w < app->n_workers; w++) {
+		size_t k = (size_t)w * MCFAN_MAX_GROUPS + slot;
+
 		mcfan_worker_stats_read(app->lcores[app->worker_lcore_ids[w]].ws, ws);
-		b->slot_frames[(size_t)w * MCFAN_MAX_GROUPS + slot] = ws->group_frames[slot];
-		b->slot_bytes[(size_t)w * MCFAN_MAX_GROUPS + slot] = ws->group_bytes[slot];
+		b->slot_frames[k] = ws->group_frames[slot];
+		b->slot_bytes[k] = ws->group_bytes[slot];
+		b->join_frames[k] = ws->group_frames[slot];
+		b->join_bytes[k] = ws->group_bytes[slot];
 	}
 	b->slot_tsc[slot] = rte_rdtsc();
 	rx_groups_sum(app, gs);
 	b->rx_groups.frames[slot] = gs->frames[slot];
 	b->rx_groups.copy_drops[slot] = gs->copy_drops[slot];
+	b->join_rx.frames[slot] = gs->frames[slot];
+	b->join_rx.copy_drops[slot] = gs->copy_drops[slot];
 	mcfan_ctl_state_unlock(app);
 	free(gs);
 	free(ws);

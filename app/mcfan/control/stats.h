@@ -292,6 +292,27 @@ int mcfan_groups_series_read(const struct mcfan_app *app, struct mcfan_group_vie
 			     unsigned int max, struct mcfan_left_overflow *other);
 
 /**
+ * mcfan_groups_series_read() (MCFAN_SINCE_CLEAR), or with MCFAN_SINCE_START what /metrics
+ * shows, which `clear stats` does not move: each joined group counted since its join (its
+ * counter slot's last rebase), and in other every group left since the start without series
+ * of its own, with all it counted from its join (live from its slot until the slot is
+ * reused, then as summed at the reuse). Same thread and lock rules (one hold of ctl_lock).
+ *
+ * @param out
+ *   Receives up to max views (view.own_series set).
+ * @param max
+ *   Room in out; MCFAN_MAX_GROUPS is enough.
+ * @param other
+ *   Receives the left groups without series of their own (how many, frames, copies, copy
+ *   drops, bytes). Must not be NULL.
+ * @return
+ *   Views written, or -ENOMEM.
+ */
+int mcfan_groups_series_read_since(const struct mcfan_app *app, struct mcfan_group_view *out,
+				   unsigned int max, struct mcfan_left_overflow *other,
+				   enum mcfan_stats_since since);
+
+/**
  * Read the groups left since the start or the last `clear stats`, oldest leave first: one row
  * per membership (a group left, joined again and left again has two rows; while joined it
  * has its joined row in mcfan_groups_read() too). Each row's counters are those of its

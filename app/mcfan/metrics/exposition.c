@@ -438,8 +438,9 @@ put_groups(struct expo *e, struct mcfan_app *app)
 		return -ENOMEM;
 	}
 	/* _other: the joined groups without series of their own, and those left since the
-	 * clear, so that it never goes back before a clear (stats.h, docs/metrics.md) */
-	n = mcfan_groups_series_read(app, gv, MCFAN_MAX_GROUPS, &left);
+	 * start, so that it never goes back; every count since the group's join, not moved by
+	 * a clear stats (stats.h, docs/metrics.md) */
+	n = mcfan_groups_series_read_since(app, gv, MCFAN_MAX_GROUPS, &left, MCFAN_SINCE_START);
 	if (n < 0)
 		n = 0;
 	other = (struct group_sum){left.frames, left.copies, left.copy_drops, left.bytes};
