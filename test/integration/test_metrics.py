@@ -1269,12 +1269,12 @@ def labels_frames():
     return p0, p1, want
 
 
-def two_port_run(tmp, name, tx, app):
+def two_port_run(tmp, name, tx, app, console=False):
     """labels_frames() written as two captures tmp/NAME0.pcap, tmp/NAME1.pcap, and mcfan
     started on them: net_pcap0 and net_pcap1 (tx_pcap tmp/TX0.pcap, TX1.pcap), lcores
     0@0,1@1,2@1, --groups GROUPS, app (roles and more), /metrics on a free port, 30 s,
     report tmp/NAME-report.json. Returns (p0, p1, want, eal, port, report path, the
-    McfanProcess)."""
+    McfanProcess; with console a McfanWithConsole, -i)."""
     p0, p1, want = labels_frames()
     pc = []
     for i, fr in enumerate((p0, p1)):
@@ -1286,9 +1286,69 @@ def two_port_run(tmp, name, tx, app):
         "--lcores", "0@0,1@1,2@1",
         "--vdev", f"net_pcap0,rx_pcap={pc[0]},tx_pcap={os.path.join(tmp, tx + '0.pcap')}",
         "--vdev", f"net_pcap1,rx_pcap={pc[1]},tx_pcap={os.path.join(tmp, tx + '1.pcap')}"]
-    proc = t.McfanProcess(eal, ["--groups", GROUPS, *app, "--metrics-listen", str(mport),
-                                "--duration", "30", "--report-json", rep_path])
+    args = ["--groups", GROUPS, *app, "--metrics-listen", str(mport), "--duration", "30",
+            "--report-json", rep_path]
+    proc = McfanWithConsole(eal, args + ["-i"]) if console else t.McfanProcess(eal, args)
     return p0, p1, want, eal, mport, rep_path, proc
+
+
+# families of the page that clear stats still resets (docs/metrics.md "clear stats")
+CLEARED_FAMS = ("mcfan_feed_",)
+
+
+def clear_run(tmp):
+    """clear stats moves no counter of the page but the feed ones (docs/metrics.md "clear
+    stats"): labels_run's two captures (every RX-side drop reason, IGMP/MLD queries and
+    their answers, an A/B pair), read once; once the page has settled, a console clear
+    stats, and every counter sample (_total, histogram _bucket, _count, _sum) of the page
+    after it is at least its value before (the RX side's exactly: nothing arrives), while
+    show counters starts from zero."""
+    p0, p1, want, eal, mport, rep_path, proc = two_port_run(
+        tmp, "clear", "tx", ["--rx-lcores", "1-2", "--worker-lcores", "2",
+                             "--metrics-max-groups", "4",
+                             "--seq", "239.9.9.5-6:3999=0:4:be",
+                             "--seq-pair", "239.9.9.5:3999,239.9.9.6:3999"], console=True)
+    total = len(p0) + len(p1)
+
+    def counters(smp):
+        return {k: v for k, v in smp.items()
+                if k[0].endswith(("_total", "_bucket", "_count", "_sum"))
+                and not k[0].startswith(CLEARED_FAMS)}
+    try:
+        if not t.check(wait_metrics(mport, proc), "clear run serves /metrics"):
+            return
+        end, last, stable = time.monotonic() + 20, None, 0
+        while time.monotonic() < end and stable < 3:
+            smp = samples(http_get(mport)[2].decode())
+            keys = {k: v for k, v in counters(smp).items()
+                    if not k[0].startswith(("mcfan_lcore", "mcfan_metrics"))}
+            settled = smp.get(("mcfan_rx_frames_total", frozenset())) == total
+            stable = stable + 1 if settled and keys == last else 0
+            last = keys
+            time.sleep(0.5)
+        t.check(stable >= 3, "clear run: the counters settled")
+        before = counters(smp)
+        t.check(any(k[0].startswith("mcfan_igmp_") and v > 0 for k, v in before.items()),
+                "clear run: IGMP/MLD counters counted something before the clear")
+        proc.command("clear stats")
+        t.check(proc.wait_line("statistics cleared", 10, stream="out") is not None,
+                "clear run: console: statistics cleared")
+        proc.command("show counters")
+        t.check(proc.wait_line("frames: rx 0 = delivered 0 + drops 0", 10, stream="out")
+                is not None, "clear run: show counters from zero after the clear")
+        after = counters(samples(http_get(mport)[2].decode()))
+        low = {k: (v, after.get(k)) for k, v in before.items() if not after.get(k, -1) >= v}
+        t.check_eq(low, {}, "clear run: no counter of the page below its value before the "
+                   "clear")
+        t.check_eq(after.get(("mcfan_rx_frames_total", frozenset())), float(total),
+                   "clear run: mcfan_rx_frames_total still every frame of the captures")
+        proc.signal(signal.SIGINT)
+        t.check_eq(proc.wait(30), 0, "clear run: exit status after SIGINT")
+    finally:
+        if proc.p.poll() is None:
+            proc.signal(signal.SIGINT)
+            proc.wait(30)
+        t.remove_runtime_dir(eal)
 
 
 def labels_run(tmp):
@@ -1993,7 +2053,8 @@ def main():
                 ("main", lambda: main_run(pcap, tmp)), ("max_groups", lambda: max_groups_run(tmp)),
                 ("other", lambda: other_run(tmp)), ("states", lambda: states_run(tmp)),
                 ("windows", lambda: windows_run(pcap, tmp)),
-                ("labels", lambda: labels_run(tmp)), ("engines", lambda: engines_run(tmp)),
+                ("labels", lambda: labels_run(tmp)), ("clear", lambda: clear_run(tmp)),
+                ("engines", lambda: engines_run(tmp)),
                 ("outputs", lambda: outputs_run(tmp)),
                 ("readers", lambda: readers_run(tmp)),
                 ("readers_other", lambda: readers_other_run(tmp)),

@@ -50,6 +50,12 @@ struct igmp_port {
 	uint64_t nogroup_ms[N_PROTO]; /* the last tick the host had no group (0: the start) */
 	bool quiet_said[N_PROTO];     /* "no querier heard" was logged, no query since */
 	uint64_t quiet_ms[N_PROTO];   /* when it was logged */
+	/* what the clears took away, added up: the counts since the start are these plus the
+	 * ones above (mcfan_igmp_read_since(), /metrics) */
+	struct mcfan_igmp_counters c_cleared[N_PROTO];
+	uint64_t taken_cleared[N_PROTO];
+	uint64_t tx_frames_cleared;
+	uint64_t tx_failed_cleared;
 	/* the groups as they were when mcfan stopped and left them (mcfan_igmp_leave_all()),
 	 * for the report: malloc'd, n_final entries; NULL while running */
 	struct mcfan_igmp_group *final[N_PROTO];
@@ -65,6 +71,8 @@ struct mcfan_igmp {
 	uint64_t start_tsc;
 	uint64_t dequeued;
 	uint64_t unknown_port;
+	uint64_t dequeued_cleared;     /* what the clears took from the two above, added up */
+	uint64_t unknown_port_cleared;
 	struct mcfan_igmp_ssm ssm[MCFAN_IGMP_SSM_MAX]; /* sources of joined groups */
 	unsigned int n_ssm;
 	struct mcfan_flow_key keys[MCFAN_MAX_GROUPS];  /* sync's copy of the joined groups */
@@ -691,6 +699,22 @@ mcfan_igmp_leave_all(struct mcfan_app *app)
 	rte_spinlock_unlock(&g->lock);
 }
 
+/* a += b, every count of the two (struct mcfan_igmp_counters is only uint64_t arrays) */
+static void
+counters_add(struct mcfan_igmp_counters *a, const struct mcfan_igmp_counters *b)
+{
+	uint64_t va, vb;
+	size_t i;
+
+	RTE_BUILD_BUG_ON(sizeof(*a) % sizeof(uint64_t) != 0);
+	for (i = 0; i < sizeof(*a); i += sizeof(uint64_t)) {
+		memcpy(&va, (const char *)a + i, sizeof(va));
+		memcpy(&vb, (const char *)b + i, sizeof(vb));
+		va += vb;
+		memcpy((char *)a + i, &va, sizeof(va));
+	}
+}
+
 void
 mcfan_igmp_clear(struct mcfan_app *app)
 {
@@ -703,15 +727,21 @@ mcfan_igmp_clear(struct mcfan_app *app)
 		return;
 	rte_spinlock_lock(&g->lock);
 	drain_held(app, g, now_ms(app, g));
+	g->dequeued_cleared += g->dequeued;
+	g->unknown_port_cleared += g->unknown_port;
 	g->dequeued = 0;
 	g->unknown_port = 0;
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		p = &g->ports[port];
 		if (!p->used)
 			continue;
+		p->tx_frames_cleared += p->tx_frames;
+		p->tx_failed_cleared += p->tx_failed;
 		p->tx_frames = 0;
 		p->tx_failed = 0;
 		for (k = 0; k < N_PROTO; k++) {
+			p->taken_cleared[k] += p->taken[k];
+			counters_add(&p->c_cleared[k], &p->host[k].c);
 			p->taken[k] = 0;
 			memset(&p->host[k].c, 0, sizeof(p->host[k].c));
 		}
@@ -745,8 +775,8 @@ mcfan_igmp_free(struct mcfan_app *app)
 }
 
 unsigned int
-mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
-		unsigned int max, struct mcfan_igmp_totals *tot)
+mcfan_igmp_read_since(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
+		      unsigned int max, struct mcfan_igmp_totals *tot, bool since_start)
 {
 	struct mcfan_igmp *g = app->igmp;
 	struct mcfan_totals tt;
@@ -757,7 +787,8 @@ mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
 	if (tot != NULL) {
 		/* the drop reason, as the conservation line counts it (and `clear stats` resets) */
 		memset(tot, 0, sizeof(*tot));
-		mcfan_totals_read(app, &tt);
+		mcfan_totals_read_since(app, &tt, since_start ? MCFAN_SINCE_START :
+							       MCFAN_SINCE_CLEAR);
 		tot->ctl_ring_full = tt.drops[MCFAN_DROP_CTL_RING_FULL];
 	}
 	if (g == NULL)
@@ -765,8 +796,8 @@ mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
 	rte_spinlock_lock(&g->lock);
 	t = now_ms(app, g);
 	if (tot != NULL) {
-		tot->dequeued = g->dequeued;
-		tot->unknown_port = g->unknown_port;
+		tot->dequeued = g->dequeued + (since_start ? g->dequeued_cleared : 0);
+		tot->unknown_port = g->unknown_port + (since_start ? g->unknown_port_cleared : 0);
 	}
 	for (port = 0; port < RTE_MAX_ETHPORTS && n < max; port++) {
 		const struct igmp_port *p = &g->ports[port];
@@ -776,8 +807,8 @@ mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
 			continue;
 		memset(v, 0, sizeof(*v));
 		v->port = port;
-		v->tx_frames = p->tx_frames;
-		v->tx_failed = p->tx_failed;
+		v->tx_frames = p->tx_frames + (since_start ? p->tx_frames_cleared : 0);
+		v->tx_failed = p->tx_failed + (since_start ? p->tx_failed_cleared : 0);
 		for (k = 0; k < N_PROTO; k++) {
 			const struct mcfan_igmp_host *h = &p->host[k];
 			struct mcfan_igmp_proto_view *pv = &v->proto[k];
@@ -792,11 +823,22 @@ mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
 			pv->n_groups = p->final[k] != NULL ? p->n_final[k] : h->n_groups;
 			pv->taken = p->taken[k];
 			pv->c = h->c;
+			if (since_start) {
+				pv->taken += p->taken_cleared[k];
+				counters_add(&pv->c, &p->c_cleared[k]);
+			}
 		}
 		n++;
 	}
 	rte_spinlock_unlock(&g->lock);
 	return n;
+}
+
+unsigned int
+mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port_view *views,
+		unsigned int max, struct mcfan_igmp_totals *tot)
+{
+	return mcfan_igmp_read_since(app, views, max, tot, false);
 }
 
 unsigned int

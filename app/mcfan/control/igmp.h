@@ -197,6 +197,26 @@ unsigned int mcfan_igmp_read(const struct mcfan_app *app, struct mcfan_igmp_port
 			     unsigned int max, struct mcfan_igmp_totals *tot);
 
 /**
+ * As mcfan_igmp_read() (since_start false: the counts since the last `clear stats`), or with
+ * since_start true the counts since the start, which `clear stats` does not move (/metrics:
+ * Prometheus counters never go back). Any control thread.
+ *
+ * @param views
+ *   Receives up to max ports, in port order.
+ * @param max
+ *   Room in views.
+ * @param tot
+ *   Receives the totals; may be NULL.
+ * @param since_start
+ *   true: counts since the start; false: since the last clear.
+ * @return
+ *   Ports written (0 before mcfan_igmp_init()).
+ */
+unsigned int mcfan_igmp_read_since(const struct mcfan_app *app,
+				   struct mcfan_igmp_port_view *views, unsigned int max,
+				   struct mcfan_igmp_totals *tot, bool since_start);
+
+/**
  * Copy the groups of one port and protocol; any control thread.
  *
  * @param port

@@ -60,6 +60,7 @@ struct mcfan_overrun_ctl {
 	bool busy;                                   /* the last tick saw drops or held some */
 	uint32_t prev_gen[RTE_MAX_LCORE];            /* gen_a of the previous tick */
 	uint64_t port[RTE_MAX_LCORE];                /* port-side overrun since the clear */
+	uint64_t port_cleared[RTE_MAX_LCORE];        /* port[] that the clears took, added up */
 	uint64_t pending[RTE_MAX_LCORE];             /* drops held until the window closes */
 	uint32_t full_seen[RTE_MAX_LCORE];           /* full_closes at the last decision */
 	uint64_t ring_base[RTE_MAX_LCORE];           /* ring side at the last clear */
@@ -328,6 +329,7 @@ mcfan_overrun_clear(struct mcfan_app *app)
 		return;
 	mcfan_ctl_state_lock(app);
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
+		s->port_cleared[id] += s->port[id];
 		s->port[id] = 0;
 		s->pending[id] = 0;
 		s->ring_base[id] = app->lcores[id].role == MCFAN_ROLE_NONE ? 0 :
@@ -338,8 +340,8 @@ mcfan_overrun_clear(struct mcfan_app *app)
 }
 
 int
-mcfan_overrun_read(const struct mcfan_app *app, unsigned int lcore_id,
-		   struct mcfan_overrun_view *out)
+mcfan_overrun_read_since(const struct mcfan_app *app, unsigned int lcore_id,
+			 struct mcfan_overrun_view *out, bool since_start)
 {
 	const struct mcfan_overrun_ctl *s = app->overrun;
 	uint64_t ring;
@@ -352,14 +354,27 @@ mcfan_overrun_read(const struct mcfan_app *app, unsigned int lcore_id,
 	ring = ring_raw(app, &app->lcores[lcore_id]);
 	if (s != NULL) {
 		mcfan_ctl_state_lock(app);
-		out->ring = ring >= s->ring_base[lcore_id] ? ring - s->ring_base[lcore_id] : 0;
-		out->port = s->port[lcore_id];
+		if (since_start) {
+			out->ring = ring;
+			out->port = s->port[lcore_id] + s->port_cleared[lcore_id];
+		} else {
+			out->ring = ring >= s->ring_base[lcore_id] ?
+				    ring - s->ring_base[lcore_id] : 0;
+			out->port = s->port[lcore_id];
+		}
 		mcfan_ctl_state_unlock(app);
 	} else {
 		out->ring = ring;
 	}
 	out->total = out->ring + out->port;
 	return 0;
+}
+
+int
+mcfan_overrun_read(const struct mcfan_app *app, unsigned int lcore_id,
+		   struct mcfan_overrun_view *out)
+{
+	return mcfan_overrun_read_since(app, lcore_id, out, false);
 }
 
 void

@@ -70,6 +70,23 @@ void mcfan_overrun_clear(struct mcfan_app *app);
 int mcfan_overrun_read(const struct mcfan_app *app, unsigned int lcore_id,
 		       struct mcfan_overrun_view *out);
 
+/**
+ * As mcfan_overrun_read() (since_start false), or with since_start true the sleep overrun
+ * since the start, which `clear stats` does not move (/metrics). Any control thread; takes
+ * ctl_lock.
+ *
+ * @param lcore_id
+ *   A data lcore.
+ * @param out
+ *   Receives the ring-side and port-side drops and their total.
+ * @param since_start
+ *   true: since the start; false: since the start or the last clear.
+ * @return
+ *   0, or -EINVAL for an lcore that is not a data lcore (out is then zero).
+ */
+int mcfan_overrun_read_since(const struct mcfan_app *app, unsigned int lcore_id,
+			     struct mcfan_overrun_view *out, bool since_start);
+
 /** Sum of mcfan_overrun_read() over the data lcores (out->lcore_id is RTE_MAX_LCORE). */
 void mcfan_overrun_total(const struct mcfan_app *app, struct mcfan_overrun_view *out);
 

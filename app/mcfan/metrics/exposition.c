@@ -729,7 +729,8 @@ put_igmp(struct expo *e, struct mcfan_app *app)
 		free(gv);
 		return -ENOMEM;
 	}
-	n = mcfan_igmp_read(app, pv, RTE_MAX_ETHPORTS, &tot);
+	/* since the start: clear stats does not move a counter of the page */
+	n = mcfan_igmp_read_since(app, pv, RTE_MAX_ETHPORTS, &tot, true);
 	counter1(e, "mcfan_igmp_dequeued_frames", NULL, "IGMP and MLD frames the control lcore "
 		 "took from the RX lcores' control rings", tot.dequeued);
 	counter1(e, "mcfan_igmp_unknown_port_frames", NULL, "Of those, frames of a port mcfan "
@@ -1434,7 +1435,7 @@ put_idle(struct expo *e, struct mcfan_app *app)
 	for (i = 0; i < n; i++) {
 		struct mcfan_overrun_view ov;
 
-		if (mcfan_overrun_read(app, iv[i].lcore_id, &ov) < 0)
+		if (mcfan_overrun_read_since(app, iv[i].lcore_id, &ov, true) < 0)
 			continue;
 		IDLE_LABELS();
 		label(l, sizeof(l), "part", "ring");
