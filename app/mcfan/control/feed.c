@@ -27,7 +27,8 @@
  * extractor (set seq, set fanout give it a fresh state in the same place); without a place
  * its counts are summed under group="_other", and when such a state is replaced or removed
  * its counts since the clear are kept in that sum (struct mcfan_feed_gone), which so never
- * goes back but at a clear.
+ * goes back but at a clear; /metrics reads the states without their baselines and a second
+ * sum with all their counts (gone_start), which never goes back at all.
  */
 
 #include <errno.h>
@@ -99,6 +100,8 @@ struct feed_ctl {
 	bool followed;                  /* followed_gen is set */
 	unsigned int n_own;             /* used slots with a place of their own on /metrics */
 	struct mcfan_feed_gone gone;    /* _other's states replaced or removed since the clear */
+	/* the same since the start, all their counts (/metrics: never goes back) */
+	struct mcfan_feed_gone gone_start;
 };
 
 /* The counts of struct mcfan_feed_counters, besides gap_hist: what a clear starts from zero
@@ -274,6 +277,9 @@ place(const struct mcfan_app *app, struct feed_ctl *c, struct feed_slot *s,
 		slot_counters(s, &now, NULL, 0);
 		counts_fold(&c->gone.c, &now, true);
 		c->gone.states++;
+		(void)mcfan_feed_group_read(s->group, &now, NULL, 0);
+		counts_fold(&c->gone_start.c, &now, true);
+		c->gone_start.states++;
 	}
 	if (s->used && bound && mcfan_flow_key_equal(&s->key, k))
 		return; /* the same group, a fresh state (set seq, set fanout): its place stays */
@@ -956,8 +962,8 @@ fill_view(const struct mcfan_app *app, const struct feed_slot *s, uint16_t id,
 }
 
 unsigned int
-mcfan_feed_series_read(const struct mcfan_app *app, struct mcfan_feed_view *out,
-		       unsigned int max, struct mcfan_feed_gone *gone)
+mcfan_feed_series_read_since(const struct mcfan_app *app, struct mcfan_feed_view *out,
+			     unsigned int max, struct mcfan_feed_gone *gone, bool since_start)
 {
 	const struct feed_ctl *c = ctl_of(app);
 	unsigned int id, n = 0;
@@ -971,11 +977,21 @@ mcfan_feed_series_read(const struct mcfan_app *app, struct mcfan_feed_view *out,
 		if (!c->slot[id].used)
 			continue;
 		fill_view(app, &c->slot[id], (uint16_t)id, &out[n]);
-		slot_counters(&c->slot[id], &out[n++].c, NULL, 0);
+		if (since_start)
+			(void)mcfan_feed_group_read(c->slot[id].group, &out[n++].c, NULL, 0);
+		else
+			slot_counters(&c->slot[id], &out[n++].c, NULL, 0);
 	}
-	*gone = c->gone;
+	*gone = since_start ? c->gone_start : c->gone;
 	mcfan_ctl_state_unlock(app);
 	return n;
+}
+
+unsigned int
+mcfan_feed_series_read(const struct mcfan_app *app, struct mcfan_feed_view *out,
+		       unsigned int max, struct mcfan_feed_gone *gone)
+{
+	return mcfan_feed_series_read_since(app, out, max, gone, false);
 }
 
 unsigned int
@@ -1113,8 +1129,8 @@ mcfan_feed_epoch_ns(const struct mcfan_app *app, uint64_t t_ns)
 }
 
 unsigned int
-mcfan_feed_pairs_read(const struct mcfan_app *app, struct mcfan_feed_pair_view *out,
-		      unsigned int max)
+mcfan_feed_pairs_read_since(const struct mcfan_app *app, struct mcfan_feed_pair_view *out,
+			    unsigned int max, bool since_start)
 {
 	const struct feed_ctl *c = ctl_of(app);
 	unsigned int p, n = 0;
@@ -1131,8 +1147,17 @@ mcfan_feed_pairs_read(const struct mcfan_app *app, struct mcfan_feed_pair_view *
 		out[n].key[1] = c->slot[fp->slot[1]].key;
 		out[n].lcore = app->worker_lcore_ids[c->slot[fp->slot[0]].owner];
 		(void)mcfan_feed_arb_read(fp->arb, &out[n].c);
-		arb_since(&out[n++].c, &fp->base);
+		if (!since_start)
+			arb_since(&out[n].c, &fp->base);
+		n++;
 	}
 	mcfan_ctl_state_unlock(app);
 	return n;
+}
+
+unsigned int
+mcfan_feed_pairs_read(const struct mcfan_app *app, struct mcfan_feed_pair_view *out,
+		      unsigned int max)
+{
+	return mcfan_feed_pairs_read_since(app, out, max, false);
 }

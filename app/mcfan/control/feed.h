@@ -159,6 +159,25 @@ unsigned int mcfan_feed_series_read(const struct mcfan_app *app, struct mcfan_fe
 				    unsigned int max, struct mcfan_feed_gone *gone);
 
 /**
+ * mcfan_feed_series_read() (since_start false), or with since_start true what /metrics
+ * shows, which `clear stats` does not move: each state's counts since it was bound, and in
+ * gone the states of group="_other" replaced or removed since the start, with all they
+ * counted. Any control thread; takes ctl_lock.
+ *
+ * @param out
+ *   Room for max views (view.own_series set).
+ * @param gone
+ *   Receives the gone states' sum (pending, jitter_ns 0). Must not be NULL.
+ * @param since_start
+ *   true: since the start; false: since the last clear.
+ * @return
+ *   The number of views written.
+ */
+unsigned int mcfan_feed_series_read_since(const struct mcfan_app *app,
+					  struct mcfan_feed_view *out, unsigned int max,
+					  struct mcfan_feed_gone *gone, bool since_start);
+
+/**
  * `clear stats` for feed quality (mcfan_ctl_clear_stats(), under the action lock): every
  * count of the reads here (mcfan_feed_read(), mcfan_feed_view_read(), mcfan_feed_gaps_read()
  * and its gap log, mcfan_feed_pairs_read()) starts from zero now, by baselines on the
@@ -271,5 +290,21 @@ void mcfan_feed_pair_print(const struct mcfan_feed_pair_view *pv, const char *in
  */
 unsigned int mcfan_feed_pairs_read(const struct mcfan_app *app, struct mcfan_feed_pair_view *out,
 				   unsigned int max);
+
+/**
+ * mcfan_feed_pairs_read() (since_start false), or with since_start true every pair's counts
+ * and skew since the pair was set (/metrics: `clear stats` does not move them). Any control
+ * thread; takes ctl_lock.
+ *
+ * @param out
+ *   Room for max pairs.
+ * @param since_start
+ *   true: since the pair was set; false: since the last clear.
+ * @return
+ *   The number of pairs written (0..max).
+ */
+unsigned int mcfan_feed_pairs_read_since(const struct mcfan_app *app,
+					 struct mcfan_feed_pair_view *out, unsigned int max,
+					 bool since_start);
 
 #endif /* MCFAN_CONTROL_FEED_H */

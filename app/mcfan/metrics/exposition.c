@@ -531,7 +531,8 @@ put_feed(struct expo *e, struct mcfan_app *app)
 	fv = calloc(MCFAN_MAX_GROUPS, sizeof(*fv));
 	if (fv == NULL)
 		return -ENOMEM;
-	n = mcfan_feed_series_read(app, fv, MCFAN_MAX_GROUPS, &gone);
+	/* since the start: clear stats does not move a counter of the page */
+	n = mcfan_feed_series_read_since(app, fv, MCFAN_MAX_GROUPS, &gone, true);
 	other = gone.c;
 	for (i = 0; i < n; i++) {
 		if (fv[i].own_series) {
@@ -646,7 +647,7 @@ put_feed_pairs(struct expo *e, struct mcfan_app *app)
 	pv = calloc(MCFAN_FEED_PAIRS_MAX, sizeof(*pv));
 	if (pv == NULL)
 		return -ENOMEM;
-	n = mcfan_feed_pairs_read(app, pv, MCFAN_FEED_PAIRS_MAX);
+	n = mcfan_feed_pairs_read_since(app, pv, MCFAN_FEED_PAIRS_MAX, true);
 #define PAIR_LABELS(i) do { \
 	if (mcfan_group_format(&pv[i].key[0], a, sizeof(a)) < 0) \
 		snprintf(a, sizeof(a), "invalid"); \
