@@ -422,6 +422,13 @@ def check_bad_requests(port):
             f"'garbage' request line: closed with no answer, or a 4xx ({got[:40]!r})")
     got = raw_exchange(port, b"garbage x\r\n\r\n")
     t.check(got.startswith(b"HTTP/1.1 400 "), f"'garbage x' request line: 400 ({got[:40]!r})")
+    # RFC 9112 3.2: an HTTP/1.1 request without Host MUST get a 400 (before: 200 and the
+    # page); HTTP/1.0 has no Host to require
+    got = raw_exchange(port, b"GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n")
+    t.check(got.startswith(b"HTTP/1.1 400 "), f"HTTP/1.1 without Host: 400 ({got[:40]!r})")
+    got = raw_exchange(port, b"GET /metrics HTTP/1.0\r\n\r\n")
+    t.check(re.match(rb"HTTP/1\.[01] 200 ", got) is not None and b"mcfan_rx_frames_total" in got,
+            f"HTTP/1.0 without Host: 200 and the page ({got[:40]!r})")
     # slowloris: half a request, then nothing; meanwhile scrapes are answered at once
     slow = socket.create_connection(("127.0.0.1", port), timeout=CONN_TIMEOUT_S + 5)
     slow.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n")

@@ -464,6 +464,8 @@ mcfan_metrics_start(struct mcfan_app *app)
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
 				  MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
 				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+				  /* RFC 9112 3.2: an HTTP/1.1 request without Host gets a 400 */
+				  MHD_OPTION_STRICT_FOR_CLIENT, 1,
 				  MHD_OPTION_END);
 	if (server == NULL) {
 		fprintf(stderr, "mcfan: --metrics-listen %s: libmicrohttpd did not start\n",
