@@ -273,6 +273,35 @@ def check_accept(port):
                 f"Accept: {accept!r}: the body is in the format of its type")
 
 
+def privileged_port(mcfan):
+    """--metrics-listen on a port below 1024 as a user without privileges (setpriv to
+    nobody): one line naming the port and what to do, exit 2, no report. Skipped without
+    root or setpriv, or where unprivileged ports start at 0 (any user may bind)."""
+    try:
+        start = int(open("/proc/sys/net/ipv4/ip_unprivileged_port_start").read())
+    except (OSError, ValueError):
+        start = 1024
+    if os.geteuid() != 0 or shutil.which("setpriv") is None or start <= 80:
+        print("metrics: privileged_port skipped (needs root, setpriv and port 80 privileged)",
+              flush=True)
+        return
+    eal = t.eal_args("metrics-priv", "0-1", extra=["--vdev", "net_null0"])
+    with tempfile.TemporaryDirectory(prefix=f"{t.PREFIX}-priv-") as run:
+        os.chmod(run, 0o777)
+        p = subprocess.run(["setpriv", "--reuid", "65534", "--regid", "65534",
+                            "--clear-groups", "env", f"XDG_RUNTIME_DIR={run}", mcfan, *eal,
+                            "--", "--groups", GROUPS, "--duration", "5",
+                            "--metrics-listen", "127.0.0.1:80"],
+                           capture_output=True, text=True, timeout=90)
+    t.check_eq(p.returncode, 2, "privileged port: exit status")
+    t.check("--metrics-listen 127.0.0.1:80: port 80 is privileged (below "
+            "net.ipv4.ip_unprivileged_port_start, 1024 by default): run mcfan as root or "
+            "with CAP_NET_BIND_SERVICE, or give a port from 1024" in p.stderr,
+            f"privileged port: the message names the port and the remedy: "
+            f"{p.stderr.strip()[-300:]!r}")
+    t.check("==== mcfan report" not in p.stdout, "privileged port: no report")
+
+
 def port_in_use(pcap):
     hold = socket.socket()
     hold.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -2051,6 +2080,7 @@ def main():
         # MCFAN_METRICS_ONLY=name,name: only those runs (development; CI runs all)
         only = [x for x in os.environ.get("MCFAN_METRICS_ONLY", "").split(",") if x]
         runs = (("port_in_use", lambda: port_in_use(pcap)),
+                ("privileged_port", lambda: privileged_port(mcfan)),
                 ("main", lambda: main_run(pcap, tmp)), ("max_groups", lambda: max_groups_run(tmp)),
                 ("other", lambda: other_run(tmp)), ("states", lambda: states_run(tmp)),
                 ("windows", lambda: windows_run(pcap, tmp)),

@@ -409,6 +409,11 @@ listen_socket(const struct mcfan_listen *l)
 		else if (err == EADDRNOTAVAIL)
 			fprintf(stderr, "mcfan: --metrics-listen %s: the address is not one "
 				"of this host's\n", l->text);
+		else if (err == EACCES)
+			fprintf(stderr, "mcfan: --metrics-listen %s: port %u is privileged (below "
+				"net.ipv4.ip_unprivileged_port_start, 1024 by default): run mcfan "
+				"as root or with CAP_NET_BIND_SERVICE, or give a port from 1024\n",
+				l->text, l->port);
 		else
 			fprintf(stderr, "mcfan: --metrics-listen %s: cannot bind: %s\n", l->text,
 				strerror(err));
