@@ -1130,12 +1130,20 @@ mcfan_feed_group_tick(struct mcfan_feed_group *g, uint64_t now_ns)
 	rte_seqcount_write_end(&g->seq);
 }
 
-/* Seqcount copy of len bytes; -EAGAIN after READ_TRIES (dst then holds a racy copy). */
+/*
+ * Seqcount copy of len bytes; -EAGAIN after READ_TRIES, and dst then holds a per-word copy:
+ * each 64-bit word as the writer last stored it (one atomic load each, so a counter is a
+ * value it really had, never torn), the words not all from the same moment. Before, a
+ * writer busy at every try (a feed at millions of frames a second) left dst as it was: the
+ * caller's uninitialised stack, shown as counters of 10^13 and more.
+ */
 static int
 seq_copy(const rte_seqcount_t *seq, const void *src, void *dst, size_t len)
 {
 	unsigned int tries;
+	uint64_t w;
 	uint32_t sn;
+	size_t i;
 
 	for (tries = 0; tries < READ_TRIES; tries++) {
 		sn = rte_seqcount_read_begin(seq);
@@ -1146,6 +1154,14 @@ seq_copy(const rte_seqcount_t *seq, const void *src, void *dst, size_t len)
 		} else {
 			rte_pause();
 		}
+	}
+	if (len % sizeof(uint64_t) != 0 || ((uintptr_t)src % sizeof(uint64_t)) != 0) {
+		memcpy(dst, src, len); /* not reached: every copy here is of 64-bit words */
+		return -EAGAIN;
+	}
+	for (i = 0; i < len; i += sizeof(w)) {
+		w = __atomic_load_n((const uint64_t *)RTE_PTR_ADD(src, i), __ATOMIC_RELAXED);
+		memcpy(RTE_PTR_ADD(dst, i), &w, sizeof(w));
 	}
 	return -EAGAIN;
 }

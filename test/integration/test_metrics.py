@@ -273,6 +273,41 @@ def check_accept(port):
                 f"Accept: {accept!r}: the body is in the format of its type")
 
 
+def torn_run(pcap, tmp):
+    """Feed counters read while the worker writes them at full rate: the loop capture
+    replayed forever, an iperf2 extractor on 239.9.9.1 (every frame of it counted), and up
+    to 400 pages in 8 s: every mcfan_feed_*_total of a page no lower than on the page
+    before and no higher than the next page's mcfan_rx_frames_total. Before, a read whose
+    seqcount tries all met the writer busy returned the reader's uninitialised stack
+    (values of 10^13 and more, then back), about one page in 40."""
+    mport = free_port()
+    eal = t.eal_args("metrics-torn", "0-1",
+                     extra=["--vdev", f"net_pcap0,rx_pcap={pcap},infinite_rx=1"])
+    proc = t.McfanProcess(eal, ["--groups", GROUPS, "--metrics-listen", str(mport),
+                                "--seq", "239.9.9.1:3999=iperf2", "--duration", "30"])
+    try:
+        if not t.check(wait_metrics(mport, proc), "torn run serves /metrics"):
+            return
+        pages, end = [], time.monotonic() + 8
+        while time.monotonic() < end and len(pages) < 400:
+            pages.append(samples(http_get(mport)[2].decode()))
+        bad = []
+        for a, b in zip(pages, pages[1:]):
+            rx = b.get(("mcfan_rx_frames_total", frozenset()), 0)
+            for k, v in b.items():
+                if k[0].startswith("mcfan_feed_") and k[0].endswith("_total"):
+                    if v < a.get(k, 0) or v > rx:
+                        bad.append((k[0], a.get(k), v, rx))
+        dups = [v for p in pages for k, v in p.items() if k[0] == "mcfan_feed_duplicates_total"]
+        t.check(len(pages) >= 50 and dups and dups[-1] > 0,
+                f"torn run: {len(pages)} pages, the feed counting ({dups[-1:]})")
+        t.check_eq(bad[:5], [], f"torn run: feed counters never back, never above the frames "
+                   f"({len(bad)} bad samples in {len(pages)} pages)")
+    finally:
+        stop_mcfan(proc)
+        t.remove_runtime_dir(eal)
+
+
 def privileged_port(mcfan):
     """--metrics-listen on a port below 1024 as a user without privileges (setpriv to
     nobody): one line naming the port and what to do, exit 2, no report. Skipped without
@@ -2081,6 +2116,7 @@ def main():
         only = [x for x in os.environ.get("MCFAN_METRICS_ONLY", "").split(",") if x]
         runs = (("port_in_use", lambda: port_in_use(pcap)),
                 ("privileged_port", lambda: privileged_port(mcfan)),
+                ("torn", lambda: torn_run(pcap, tmp)),
                 ("main", lambda: main_run(pcap, tmp)), ("max_groups", lambda: max_groups_run(tmp)),
                 ("other", lambda: other_run(tmp)), ("states", lambda: states_run(tmp)),
                 ("windows", lambda: windows_run(pcap, tmp)),
