@@ -735,6 +735,86 @@ def check_prometheus(pport, tel, rx_lcore):
 DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
 
 
+def doc_families():
+    """The metric tables of docs/metrics.md: {family as on the page (counters with _total):
+    the label names of its row}."""
+    doc = {}
+    for line in open(os.path.join(DOCS, "metrics.md")).read().splitlines():
+        m = re.match(r"\| (`(?:mcfan|process)_[^|]*) \|\s*([a-z ()0-9]+?)\s*\|\s*([^|]*?)\s*\|",
+                     line)
+        if m is None:
+            continue
+        # the label names, not the values some rows give in parentheses
+        labels = set(re.findall(r"`([a-z_]+)`", re.sub(r"\([^)]*\)", "", m.group(3))))
+        full = None
+        for n in re.findall(r"`([a-z_0-9]+)`", m.group(1)):
+            if n.startswith("_") and full is not None:
+                # `_p99_seconds` after `..._p50_seconds`: the same number of last parts
+                n = "_".join(full.split("_")[:-(n.count("_"))]) + n
+            else:
+                full = n
+            doc[n] = labels
+    return doc
+
+
+def check_dashboard_names(port):
+    """Every metric of docs/grafana-mcfan.json's expressions is in docs/metrics.md's tables,
+    and every label it selects, groups by or matches on is one of that row's labels (or
+    instance, job, le, or made by label_replace()); and every family on this run's page
+    that the tables document carries exactly the labels its row names."""
+    doc = doc_families()
+    t.check(len(doc) > 100, f"docs/metrics.md tables: {len(doc)} metrics")
+
+    def exprs(o):
+        if isinstance(o, dict):
+            for k, v in o.items():
+                yield from ([v] if k == "expr" else exprs(v))
+        elif isinstance(o, list):
+            for x in o:
+                yield from exprs(x)
+
+    def base(n):
+        return n if n in doc else re.sub(r"_(bucket|count|sum|info)$", "", n)
+    bad = []
+    dash = json.load(open(os.path.join(DOCS, "grafana-mcfan.json")))
+    for e in exprs(dash):
+        labs = set(re.findall(r'label_replace\([^"]*"([a-z_]+)"', e))
+        known = {"instance", "job", "le"} | labs
+        for grp in re.findall(r"\b(?:by|without|on|ignoring|group_left|group_right)\s*"
+                              r"\(([^)]*)\)", e):
+            labs |= {x.strip() for x in grp.split(",") if x.strip()}
+        for sel in re.findall(r"\{([^}]*)\}", e):
+            labs |= set(re.findall(r"([a-z_]+)\s*(?:=~|!~|!=|=)", sel))
+        for n in set(re.findall(r"\b((?:mcfan|process)_[a-z0-9_]+)", e)):
+            if base(n) not in doc:
+                bad.append(("metric not in docs/metrics.md", n))
+            else:
+                known |= doc[base(n)]
+        bad += [("label of none of its metrics", lb, e[:60]) for lb in labs - known]
+    t.check_eq(bad, [], "dashboard: every metric and label is documented")
+    check_page_documented(http_get(port)[2].decode(), "main page")
+
+
+def check_page_documented(text, what):
+    """Every family of a 0.0.4 page is in docs/metrics.md's tables with exactly the labels
+    its row names (le aside)."""
+    doc = doc_families()
+
+    def base(n):
+        return n if n in doc else re.sub(r"_(bucket|count|sum|info)$", "", n)
+    page = {}
+    for line in text.splitlines():
+        m = re.match(r"([a-z_][a-z0-9_]*)(?:\{(.*)\})? ", line)
+        if m and not line.startswith("#"):
+            page.setdefault(m.group(1), set()).update(re.findall(r'([a-z_]+)="', m.group(2) or ""))
+    drift = {n: (sorted(labs - {"le"}), sorted(doc[base(n)] - {"le"})) for n, labs in page.items()
+             if base(n) in doc and labs - {"le"} != doc[base(n)] - {"le"}}
+    undocumented = sorted(n for n in page if base(n) not in doc)
+    t.check_eq((drift, undocumented), ({}, []),
+               f"{what} vs docs/metrics.md: (families whose labels differ, undocumented "
+               f"families)")
+
+
 def check_docs(pport, tmp):
     """docs/metrics.md's recording rules pass `promtool check rules`; every expression of
     docs/grafana-mcfan.json is valid PromQL on the real Prometheus, and the panels' metric
@@ -795,6 +875,7 @@ def main_run(pcap, tmp):
         check_slowloris(mport)
         check_prometheus(pport, tel, 1)
         check_docs(pport, tmp)
+        check_dashboard_names(mport)
         # last scrape vs the final report: the report is later, by at most a scrape or so
         tel.close()
         tel = None
@@ -1453,6 +1534,7 @@ def labels_run(tmp):
         t.check(p.returncode == 0 and not (p.stdout + p.stderr).strip(),
                 f"promtool check metrics, page with per-lcore, IGMP and A/B series: "
                 f"{(p.stdout + p.stderr)[:400]!r}")
+        check_page_documented(body, "labels page")
         om = http_get(mport, accept=OM_ACCEPT)[2]
         p = subprocess.run([SYS_PY, "-c", OM_CHECK], input=om, capture_output=True, timeout=60)
         t.check(p.returncode == 0, f"strict OpenMetrics parser, labels page: "
@@ -1654,6 +1736,7 @@ def promtool_ok(body, what):
                        capture_output=True, timeout=60)
     t.check(p.returncode == 0 and not (p.stdout + p.stderr).strip(),
             f"promtool check metrics, {what}: {(p.stdout + p.stderr)[:400]!r}")
+    check_page_documented(body, what)
 
 
 ENGINE_FAMS = {0: ("mcfan_engine_delivered_copies_total", "counter"),
