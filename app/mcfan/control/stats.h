@@ -580,9 +580,10 @@ int mcfan_stats_init(struct mcfan_app *app);
 /** Free what mcfan_stats_init() allocated, at exit; safe when it never ran. Main lcore. */
 void mcfan_stats_free(struct mcfan_app *app);
 /**
- * `clear stats`: every read above starts from zero now, and so do the engine counters of
- * mcfan_lcore_inst_read_cleared() and mcfan_lcore_engine_values_cleared(); the rows of left
- * groups are dropped (and with them their sums, /metrics' group="_other" included); which
+ * `clear stats`: every read above starts from zero now (MCFAN_SINCE_CLEAR; the
+ * MCFAN_SINCE_START reads of /metrics, group="_other" included, are not moved), and so do the
+ * engine counters of mcfan_lcore_inst_read_cleared() and mcfan_lcore_engine_values_cleared();
+ * the rows of left groups are dropped (and with them their sums since the clear); which
  * joined groups have series of their own does not change. No counter is written. Control
  * thread.
  *
