@@ -514,14 +514,14 @@ joined_rows(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned 
 
 /* Add the groups left without series of their own since the start to sum: those whose slot
  * was reused as summed then, the others counted live from their slot since their join.
- * ctl_lock held; ws and gs scratch. */
+ * ctl_lock held; ws, gs and v (MCFAN_MAX_GROUPS views) scratch. */
 static void
 other_left_since_start(const struct mcfan_app *app, struct mcfan_left_overflow *sum,
-		       struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs)
+		       struct mcfan_worker_stats *ws, struct mcfan_rx_group_stats *gs,
+		       struct mcfan_group_view *v)
 {
 	const struct mcfan_stats_base *base = app->stats_base;
-	struct mcfan_group_view v;
-	unsigned int id;
+	unsigned int id, i, n = 0;
 
 	if (base == NULL)
 		return;
@@ -530,14 +530,15 @@ other_left_since_start(const struct mcfan_app *app, struct mcfan_left_overflow *
 	sum->copies += base->other_start.copies;
 	sum->copy_drops += base->other_start.copy_drops;
 	sum->bytes += base->other_start.bytes;
-	for (id = 0; id < MCFAN_MAX_GROUPS; id++) {
-		if (!base->other_live[id])
-			continue;
-		memset(&v, 0, sizeof(v));
-		v.entry_copy.id = (uint16_t)id;
-		slots_count_since(app, &v, 1, ws, gs, MCFAN_SINCE_START);
-		left_sum_add(sum, &v);
-	}
+	for (id = 0; id < MCFAN_MAX_GROUPS; id++)
+		if (base->other_live[id]) {
+			memset(&v[n], 0, sizeof(v[n]));
+			v[n++].entry_copy.id = (uint16_t)id;
+		}
+	/* one pass over the counter blocks for all of them */
+	slots_count_since(app, v, n, ws, gs, MCFAN_SINCE_START);
+	for (i = 0; i < n; i++)
+		left_sum_add(sum, &v[i]);
 }
 
 /* The left rows since the clear into out[0..max-1], oldest first: those whose slot is still
@@ -655,20 +656,27 @@ mcfan_groups_series_read_since(const struct mcfan_app *app, struct mcfan_group_v
 {
 	struct mcfan_rx_group_stats *gs;
 	struct mcfan_worker_stats *ws;
+	struct mcfan_group_view *v;
 	int n;
 
 	if (since == MCFAN_SINCE_CLEAR)
 		return mcfan_groups_series_read(app, out, max, other);
 	memset(other, 0, sizeof(*other));
-	if (!scratch_alloc(&ws, &gs))
+	v = malloc(MCFAN_MAX_GROUPS * sizeof(*v));
+	if (v == NULL)
 		return -ENOMEM;
+	if (!scratch_alloc(&ws, &gs)) {
+		free(v);
+		return -ENOMEM;
+	}
 	/* one hold: a group being left is counted once, as joined or as left */
 	mcfan_ctl_state_lock(app);
 	n = (int)joined_rows_since(app, out, max, ws, gs, MCFAN_SINCE_START);
-	other_left_since_start(app, other, ws, gs);
+	other_left_since_start(app, other, ws, gs, v);
 	mcfan_ctl_state_unlock(app);
 	free(ws);
 	free(gs);
+	free(v);
 	return n;
 }
 

@@ -441,8 +441,12 @@ put_groups(struct expo *e, struct mcfan_app *app)
 	 * start, so that it never goes back; every count since the group's join, not moved by
 	 * a clear stats (stats.h, docs/metrics.md) */
 	n = mcfan_groups_series_read_since(app, gv, MCFAN_MAX_GROUPS, &left, MCFAN_SINCE_START);
-	if (n < 0)
-		n = 0;
+	if (n < 0) {
+		/* no page rather than one whose _other went back */
+		free(gv);
+		free(gs);
+		return n;
+	}
 	other = (struct group_sum){left.frames, left.copies, left.copy_drops, left.bytes};
 	for (i = 0; i < (unsigned int)n; i++) {
 		if (!gv[i].own_series) {
