@@ -1033,6 +1033,16 @@ def max_groups_run(tmp):
                    float(sum(per_group[2:])), "after clear stats: _other still groups 3..10")
         t.check_eq(by_label(smp, "mcfan_feed_lost_total", "group"), {"239.9.9.1:3999": 1.0},
                    "after clear stats: the feed's lost number still counted")
+        # a fresh state in the same place (set seq to another kind): the group's series go
+        # on from what the old state counted (before: back to 0, a counter reset)
+        feed0 = {k: v for k, v in smp.items()
+                 if k[0].startswith("mcfan_feed_") and k[0].endswith("_total")}
+        proc.command("set seq 239.9.9.1:3999 0:4:le")
+        t.check(proc.wait_line("239.9.9.1:3999", 10, stream="out") is not None,
+                "console: set seq 239.9.9.1:3999 0:4:le")
+        smp = samples(http_get(mport, host=host)[2].decode())
+        t.check_eq({k: smp.get(k) for k in feed0}, feed0,
+                   "after set seq (a fresh state, same place): every feed counter as before")
         proc.signal(signal.SIGINT)
         t.check_eq(proc.wait(30), 0, "max-groups run: exit status after SIGINT")
     finally:

@@ -63,6 +63,9 @@ struct feed_slot {
 	bool warned;                    /* its kind's mismatch was logged (once a state) */
 	bool own_series;                /* used: a place of its own on /metrics, else _other */
 	struct mcfan_feed_counters base; /* used: its state's counts at the last clear */
+	/* own_series: what the group's earlier states in this place counted (set seq, set
+	 * fanout gave it fresh ones), which /metrics adds so that its series never go back */
+	struct mcfan_feed_counters carry;
 };
 
 struct feed_rule {
@@ -281,8 +284,16 @@ place(const struct mcfan_app *app, struct feed_ctl *c, struct feed_slot *s,
 		counts_fold(&c->gone_start.c, &now, true);
 		c->gone_start.states++;
 	}
-	if (s->used && bound && mcfan_flow_key_equal(&s->key, k))
-		return; /* the same group, a fresh state (set seq, set fanout): its place stays */
+	if (s->used && bound && mcfan_flow_key_equal(&s->key, k)) {
+		/* the same group, a fresh state (set seq, set fanout): its place stays, and its
+		 * series go on from what the old state counted */
+		if (s->own_series) {
+			(void)mcfan_feed_group_read(s->group, &now, NULL, 0);
+			counts_fold(&s->carry, &now, true);
+		}
+		return;
+	}
+	memset(&s->carry, 0, sizeof(s->carry)); /* another group, or none: from zero */
 	if (s->used && s->own_series)
 		c->n_own--;
 	s->own_series = bound && c->n_own < app->cfg.metrics_max_groups;
@@ -977,9 +988,10 @@ mcfan_feed_series_read_since(const struct mcfan_app *app, struct mcfan_feed_view
 		if (!c->slot[id].used)
 			continue;
 		fill_view(app, &c->slot[id], (uint16_t)id, &out[n]);
-		if (since_start)
-			(void)mcfan_feed_group_read(c->slot[id].group, &out[n++].c, NULL, 0);
-		else
+		if (since_start) {
+			(void)mcfan_feed_group_read(c->slot[id].group, &out[n].c, NULL, 0);
+			counts_fold(&out[n++].c, &c->slot[id].carry, true);
+		} else
 			slot_counters(&c->slot[id], &out[n++].c, NULL, 0);
 	}
 	*gone = since_start ? c->gone_start : c->gone;
