@@ -571,6 +571,25 @@ def bad_parameters(tel, proc):
         lines = new_lines(proc, n0)
         t.check(len(lines) == 1 and words in lines[0], f"[{msg}] log line {words!r}: {lines!r}")
 
+    # /mcfan/latency,LCORE says the range, as /mcfan/msacc does, and which lcores are
+    # workers (before: "parameter must be a worker lcore id, got 'abc'" and "lcore 1 is not a
+    # worker", neither)
+    for msg, words in (("/mcfan/latency,abc", "telemetry /mcfan/latency: parameter must be a "
+                        "worker lcore id 0..127, got 'abc'"),
+                       ("/mcfan/latency,128", "telemetry /mcfan/latency: parameter must be a "
+                        "worker lcore id 0..127, got '128'"),
+                       ("/mcfan/latency,1", "telemetry /mcfan/latency: lcore 1 is not a worker "
+                        "lcore (worker lcores: 2)")):
+        n0 = len(proc.err)
+        val = json.loads(tel.raw(msg.encode()))
+        t.check_eq(val, {"/mcfan/latency": None}, f"[{msg}] null reply")
+        wait_err_count(proc, n0 + 1, 10)
+        time.sleep(0.3)      # a second line, if any, arrives with the first
+        lines = new_lines(proc, n0)
+        t.check(len(lines) == 1 and words in lines[0], f"[{msg}] log line {words!r}: {lines!r}")
+    v, _ = tel.query("/mcfan/latency,2")
+    t.check(v is not None and v.get("lcore") == 2, f"/mcfan/latency,2 answers after them: {v!r:.100}")
+
     # garbage as the whole message (not an mcfan command): the server answers for itself;
     # mcfan must just go on
     for msg in (b"\xff\xfe\x00garbage", b"\x00", b"/mcfan", b"/mcfan/infox", b"," * 10,

@@ -359,14 +359,17 @@ tel_latency(struct mcfan_app *app, const char *cmd, const char *params,
 	};
 	struct mcfan_latency_view *lv;
 	struct rte_tel_data *c[RTE_DIM(cols)], *hist;
+	char list[64] = "";
 	uint64_t lcore = 0;
 	unsigned int w, b;
+	size_t used;
 	int n;
 	bool one = params != NULL && params[0] != '\0';
 
 	if (one && mcfan_tel_param_uint(params, RTE_MAX_LCORE - 1, &lcore) < 0) {
-		MCFAN_LOG(WARNING, "telemetry %s: parameter must be a worker lcore id, got "
-			  "'%.64s'\n", cmd, params);
+		/* the range, as /mcfan/msacc says it */
+		MCFAN_LOG(WARNING, "telemetry %s: parameter must be a worker lcore id 0..%d, got "
+			  "'%.64s'\n", cmd, RTE_MAX_LCORE - 1, params);
 		return -EINVAL;
 	}
 	lv = calloc(RTE_MAX(app->n_workers, 1u), sizeof(*lv));
@@ -377,7 +380,13 @@ tel_latency(struct mcfan_app *app, const char *cmd, const char *params,
 		for (w = 0; w < (unsigned int)n && lv[w].lcore_id != lcore; w++)
 			;
 		if (w == (unsigned int)n) {
-			MCFAN_LOG(WARNING, "telemetry %s: lcore %" PRIu64 " is not a worker\n", cmd, lcore);
+			/* name the workers that are: "2", "2, 3, 5" (cut after about 60 characters) */
+			for (w = 0, used = 0; w < (unsigned int)n && used < sizeof(list) - 8; w++)
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%u",
+							 w == 0 ? "" : ", ", lv[w].lcore_id);
+			MCFAN_LOG(WARNING, "telemetry %s: lcore %" PRIu64 " is not a worker lcore "
+				  "(worker lcores: %s%s)\n", cmd, lcore, list,
+				  w < (unsigned int)n ? ", ..." : "");
 			free(lv);
 			return -ENOENT;
 		}
