@@ -781,6 +781,34 @@ def test_fanout_tx_warning(tmp):
             f"(--fanout partition)")
 
 
+
+def test_show_at_rest(tmp):
+    """What the show commands print with no group, no traffic counted and nothing measured
+    (stop, clear stats): a time that is none is "-", never "-us" (before: "-us" in show
+    latency's p50/p99/max and show idle's sleep_cap of a poll lcore), and a measured one
+    keeps its unit ("12.3us")."""
+    what = "show at rest"
+    rc, out, err = console_script(tmp, "rest", "0@0,1@1,2@0", [],
+                                  b"stop\nclear stats\nshow latency\nshow idle\nshow groups\n"
+                                  b"show counters\nquit\n")
+    t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
+    res = {cmd: lines for cmd, lines in blocks(out)}
+    lat = res.get("show latency", [])
+    t.check_eq([ln.split() for ln in lat[2:]], [["2", "0", "-", "-", "-"]],
+               f"{what}: show latency of worker 2, nothing measured: {lat!r}")
+    idle = res.get("show idle", [])
+    rows = [ln.split() for ln in idle if ln.split()[:1] in (["1"], ["2"])][:2]
+    t.check(len(rows) == 2 and all(r[3] == "-" or re.fullmatch(r"\d+\.\dus", r[3]) for r in rows)
+            and [r[4] for r in rows] == ["-", "-"],
+            f"{what}: show idle: ring_bound a time with its unit or -, sleep_cap - (poll): "
+            f"{idle!r}")
+    t.check(not any(re.search(r"(^|\s)-us(\s|$)", ln) for _, lines in blocks(out) for ln in lines),
+            f"{what}: no '-us' anywhere: {out[-1500:]!r}")
+    t.check_eq(res.get("show groups", [None])[-1],
+               "0 of 0 groups; fan-out of later joins: partition", f"{what}: show groups")
+    t.check_eq(res.get("show counters", [None])[0], "frames: rx 0 = delivered 0 + drops 0",
+               f"{what}: show counters after stop and clear stats")
+
 def main():
     t.mcfan_path()
     with tempfile.TemporaryDirectory(prefix="mcfan-console-") as tmp:
@@ -796,6 +824,7 @@ def main():
         test_fanout_tx_warning(tmp)
         test_source_specific(tmp)
         test_end_of_input(tmp)
+        test_show_at_rest(tmp)
     t.finish("test_console")
 
 

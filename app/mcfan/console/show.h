@@ -25,7 +25,8 @@ mcfan_console_rx_state(const struct mcfan_app *app)
 }
 
 /**
- * Nanoseconds as microseconds with one decimal ("12.3"); "-" for none (0 or UINT64_MAX).
+ * Nanoseconds as microseconds with one decimal and the unit ("12.3us"); "-" for none (0 or
+ * UINT64_MAX), without the unit: a dash is no number of microseconds.
  *
  * @return
  *   buf.
@@ -36,7 +37,7 @@ mcfan_console_us_text(uint64_t ns, char *buf, size_t len)
 	if (ns == 0 || ns == UINT64_MAX)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%" PRIu64 ".%" PRIu64, ns / 1000, ns % 1000 / 100);
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 "us", ns / 1000, ns % 1000 / 100);
 	return buf;
 }
 

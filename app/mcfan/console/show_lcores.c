@@ -394,7 +394,7 @@ cmd_show_idle(struct mcfan_console *con, const struct mcfan_console_args *a)
 			snprintf(wakeups, sizeof(wakeups), "-");
 			snprintf(asleep, sizeof(asleep), "-");
 		}
-		printf("  %5u %-10s %-22s %10sus %10sus %10" PRIu64 " %10" PRIu64 " %10s %10s %7s "
+		printf("  %5u %-10s %-22s %12s %12s %10" PRIu64 " %10" PRIu64 " %10s %10s %7s "
 		       "%-6s %4d  %s\n", iv[i].lcore_id, mcfan_role_name(iv[i].role),
 		       iv[i].policy_text,
 		       mcfan_console_us_text(iv[i].ring_bound_ns, bound, sizeof(bound)),

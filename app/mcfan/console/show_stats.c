@@ -357,7 +357,7 @@ cmd_show_latency(struct mcfan_console *con, const struct mcfan_console_args *a)
 	printf("RX-to-dequeue time per worker (log2 ns buckets, quantiles interpolated)\n");
 	printf("  %5s %14s %12s %12s %12s\n", "lcore", "copies", "p50", "p99", "max");
 	for (w = 0; n > 0 && w < (unsigned int)n; w++)
-		printf("  %5u %14" PRIu64 " %10sus %10sus %10sus\n", lv[w].lcore_id, lv[w].copies,
+		printf("  %5u %14" PRIu64 " %12s %12s %12s\n", lv[w].lcore_id, lv[w].copies,
 		       mcfan_console_us_text(lv[w].p50_ns, p50, sizeof(p50)),
 		       mcfan_console_us_text(lv[w].p99_ns, p99, sizeof(p99)),
 		       mcfan_console_us_text(lv[w].max_ns, mx, sizeof(mx)));
