@@ -477,6 +477,70 @@ def set_engine_words(prefix, worker):
                 f"[set engine words] {cmd!r}: status {status}, {msg!r}: {out[-300:]!r}")
 
 
+DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                   "telemetry.md")
+
+
+def doc_sections():
+    """{section title: (keys of its tables, [its JSON examples])} of docs/telemetry.md's
+    "### `/mcfan/...`" sections: a table row's first cell names keys in backquotes
+    (STATE_cycles and STATE_bp stand for one key per state); an example is a line of a json
+    block that parses (an example cut with "..." does not)."""
+    parts = re.split(r"^(#{2,3} .*)$", open(DOC, encoding="utf-8").read(), flags=re.M)
+    out = {}
+    for title, body in zip(parts[1::2], parts[2::2]):
+        if not title.startswith("### "):
+            continue
+        keys = set()
+        for ln in body.splitlines():
+            if ln.startswith("| `"):
+                for k in re.findall(r"`([A-Za-z0-9_]+)`", ln.split("|")[1]):
+                    keys |= ({s + k[5:] for s in STATES} if k.startswith("STATE_") else {k})
+        examples = []
+        for block in re.findall(r"```json\n(.*?)```", body, re.S):
+            for ln in block.splitlines():
+                try:
+                    examples.append(json.loads(ln))
+                except ValueError:
+                    pass
+        out[title[4:]] = (keys, examples)
+    return out
+
+
+def doc_checks(tel, lcores):
+    """docs/telemetry.md against the replies, key by key: every section's table names
+    exactly the keys its queries answer (the union of its forms), and every JSON example has
+    exactly the keys of the same form's reply now (before: the /mcfan/msacc, msacc,LCORE,
+    msacc/types and /mcfan/groups examples lacked keys added since, and the /mcfan/msacc
+    table lacked tsc_hz)."""
+    rx, wk = lcores["rx"], lcores["worker"]
+    forms = {"/mcfan/msacc,LCORE": [f"/mcfan/msacc,{rx}"],
+             "/mcfan/groups,GROUP": ["/mcfan/groups,239.9.9.1:3999"],
+             "/mcfan/latency": ["/mcfan/latency", f"/mcfan/latency,{wk}"]}
+    sections = doc_sections()
+    t.check(len(sections) >= 13, f"docs/telemetry.md: {len(sections)} command sections")
+    for title, (keys, examples) in sections.items():
+        cmds = re.findall(r"`(/mcfan/[a-z_/]+(?:,[A-Z]+)?)`", title)
+        queries = [q for c in cmds if not c.endswith(",PAGE") for q in forms.get(c, [c])]
+        got = set()
+        for q in queries:
+            v, _ = tel.query(q)
+            got |= set(v) if isinstance(v, dict) else set()
+        t.check_eq(keys, got, f"docs/telemetry.md {title}: the table's keys are the reply's "
+                   f"({', '.join(queries)})")
+        for ex in examples:
+            (cmd, val), = ex.items()
+            if cmd == "/mcfan/msacc" and isinstance(val.get("lcore"), int):
+                q = f"/mcfan/msacc,{rx}"
+            elif cmd == "/mcfan/groups" and "page" not in val:
+                # several groups named (the page form's columns and total), or one
+                q = "/mcfan/groups,239.9.9.2" if "total" in val else "/mcfan/groups,239.9.9.1"
+            else:
+                q = cmd
+            v, _ = tel.query(q)
+            t.check_eq(set(val), set(v or {}), f"docs/telemetry.md {title}: the keys of the "
+                       f"example {json.dumps(ex)[:60]}... are those of {q}")
+
 def bad_parameters(tel, proc):
     """Each bad query: the null reply {"CMD": null}, exactly one new log line naming the
     command, and the app goes on."""
@@ -617,6 +681,7 @@ def test_loaded_run():
     def body(tel):
         time.sleep(1.0)          # let frames flow
         socket_checks(tel, lcores, N_MIX, 512)
+        doc_checks(tel, lcores)
         conservation_under_load(tel, t.telemetry_socket(e))
         bad_parameters(tel, proc)
         cli_checks(t.file_prefix(e), lcores)
