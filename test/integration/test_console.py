@@ -809,6 +809,29 @@ def test_show_at_rest(tmp):
     t.check_eq(res.get("show counters", [None])[0], "frames: rx 0 = delivered 0 + drops 0",
                f"{what}: show counters after stop and clear stats")
 
+
+def test_doc_errors(tmp):
+    """docs/console.md's table of refused lines, mechanically: each input of the table, typed
+    on a pipe in the table's order (joined: 239.9.9.1:3999; worker lcores 2 and 3; RX
+    running), gets exactly the error the table gives (before: the table's `show` row listed
+    10 of the 15 words show takes)."""
+    what = "docs/console.md errors"
+    doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                            "console.md"), encoding="utf-8").read()
+    table = doc.split("| input | error |\n", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    rows = [(re.match(r"\| `([^`]*)`", ln).group(1),
+             re.findall(r"`([^`]*)`", ln.split(" | ", 1)[1])[0]) for ln in table]
+    t.check(len(rows) >= 15, f"{what}: {len(rows)} rows")
+    data = "".join(inp + "\n" for inp, _ in rows).encode("utf-8") + b"quit\n"
+    rc, out, err = console_script(tmp, "docerr", "0@0,1@1,2@0,3@1",
+                                  ["--groups", "239.9.9.1:3999", "--rx-lcores", "1",
+                                   "--worker-lcores", "2-3"], data)
+    t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
+    got = [ln[len("error: "):] for ln in out.splitlines() if ln.startswith("error: ")]
+    t.check_eq(len(got), len(rows), f"{what}: one error a row")
+    for (inp, want), line in zip(rows, got):
+        t.check_eq(line, want, f"{what}: {inp!r}")
+
 def main():
     t.mcfan_path()
     with tempfile.TemporaryDirectory(prefix="mcfan-console-") as tmp:
@@ -825,6 +848,7 @@ def main():
         test_source_specific(tmp)
         test_end_of_input(tmp)
         test_show_at_rest(tmp)
+        test_doc_errors(tmp)
     t.finish("test_console")
 
 
