@@ -18,6 +18,9 @@ client (dpdk-telemetry.py), as documented in docs/telemetry.md.
      with status 0 and its report;
    - the console's `clear stats`, repeated while two clients query, never shows a counter
      below zero or a reply that breaks conservation.
+1b. Pages while the console joins and leaves (200 groups, 2 pages): the pages of one table
+   have one `generation`; a leave and a join between two pages, which keep `total` but move
+   a row past the reader, change it.
 2. 1024 groups: every page of /mcfan/groups is valid JSON under the 16 KiB output limit, no
    element lost, and the pages cover the 1024 groups exactly once (the longest page is made
    of the longest IPv6 groups with port 65535).
@@ -67,7 +70,8 @@ KEYS = {
     "/mcfan/msacc/types": {"lcores", "role", "wall_cycles", "busy_bp"} |
                           {s + "_bp" for s in STATES},
     "/mcfan/groups": {"total", "page", "pages", "group", "udp_port", "frames", "bytes",
-                      "n_workers", "copies", "copy_drops", "sources", "sources_cut", "output"},
+                      "n_workers", "copies", "copy_drops", "sources", "sources_cut", "output",
+                      "generation"},
     "/mcfan/rings": {"rx_lcores", "lcore", "size", "count", "high_water", "enqueued", "drops",
                      "frames"},
     "/mcfan/counters": {"rx_frames", "rx_bytes", "delivered_frames", "copies_offered",
@@ -352,7 +356,7 @@ def socket_checks(tel, lcores, n_groups, ring_size):
             t.check(set(one["workers"]) <= {lcores["worker"]}, f"/mcfan/groups,{q}: workers")
     # two groups of the address (239.9.9.2:3999 and :4000): the page form's columns, total 2
     two, raw = tel.query("/mcfan/groups,239.9.9.2")
-    if check_keys("/mcfan/groups,ADDRESS", two, KEYS["/mcfan/groups"] - {"page", "pages"}) and \
+    if check_keys("/mcfan/groups,ADDRESS", two, KEYS["/mcfan/groups"] - {"page", "pages", "generation"}) and \
             check_columns("/mcfan/groups", two, 2, " (239.9.9.2, every port)"):
         t.check_eq((two["total"], list(zip(two["group"], two["udp_port"]))),
                    (2, [("239.9.9.2", 3999), ("239.9.9.2", 4000)]),
@@ -850,6 +854,82 @@ def test_1024_groups():
                    "(partition)")
 
 
+def test_pages_while_joining():
+    """Reading /mcfan/groups page by page while the console joins and leaves: a leave on
+    page 0 and a join keep `total`, yet move the first row of page 1 onto page 0, so a
+    reader of page 0 then page 1 misses it. `generation` (the group table's) tells: the same
+    on every page of one table, another after any join or leave; pages read again with one
+    generation cover the joined groups exactly once (before: no generation, and the doc's
+    advice, compare total, saw nothing)."""
+    what = "pages while joining"
+    e = t.eal_args("tel-pages", extra=["--vdev", "net_null0"])
+    log = open(os.path.join(TMP, "pages.log"), "w+")
+    p = subprocess.Popen([t.mcfan_path(), *e, "--", "--groups", "239.2.0.0-199:5000", "-i"],
+                         stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT)
+
+    def console(line, done):
+        p.stdin.write(line.encode() + b"\n")
+        p.stdin.flush()
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            log.seek(0)
+            if done in log.read():
+                return True
+            time.sleep(0.05)
+        return t.check(False, f"[{what}] console {line!r}: no {done!r}")
+
+    def pages(tel):
+        """Every page; [(generation, total, rows)]."""
+        got = []
+        for page in range(2):
+            v, _ = tel.query(f"/mcfan/groups,{page}")
+            got.append((v["generation"], v["total"], list(zip(v["group"], v["udp_port"]))))
+        return got
+
+    try:
+        tel = t.Telemetry(t.telemetry_socket(e), timeout=120)
+        if not t.check(tel.wait_ready(timeout=120) is not None, f"[{what}] telemetry answers"):
+            return
+        want = {(f"239.2.0.{i}", 5000) for i in range(200)}
+        (g0, n0, rows0), (g1, n1, rows1) = pages(tel)
+        t.check(g0 == g1 and n0 == n1 == 200 and set(rows0 + rows1) == want,
+                f"[{what}] two pages of one table: one generation, every group once")
+        v, _ = tel.query("/mcfan/groups,0")
+        t.check_eq(v["generation"], g0, f"[{what}] no join or leave: the same generation")
+        v0, _ = tel.query("/mcfan/groups,0")
+        console("leave 239.2.0.5:5000", "left 239.2.0.5:5000")
+        console("join 239.2.1.0:5000", "joined 239.2.1.0:5000")
+        v1, _ = tel.query("/mcfan/groups,1")
+        seen = set(zip(v0["group"], v0["udp_port"])) | set(zip(v1["group"], v1["udp_port"]))
+        want = want - {("239.2.0.5", 5000)} | {("239.2.1.0", 5000)}
+        # the hazard itself: total the same, a row missed
+        t.check(v0["total"] == v1["total"] == 200 and ("239.2.0.128", 5000) not in seen,
+                f"[{what}] page 0 before, page 1 after: total {v0['total']}, {v1['total']}; "
+                f"239.2.0.128 moved to page 0 unseen")
+        t.check(v1["generation"] != v0["generation"],
+                f"[{what}] the generation tells the pages apart: {v0['generation']} then "
+                f"{v1['generation']}")
+        (g0, _, rows0), (g1, _, rows1) = pages(tel)
+        t.check(g0 == g1 and len(rows0 + rows1) == 200 and set(rows0 + rows1) == want,
+                f"[{what}] read again, one generation: every joined group once")
+        tel.close()
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as ex:
+        t.check(False, f"[{what}] telemetry session: {ex!r}")
+    finally:
+        try:
+            p.stdin.write(b"quit\n")
+            p.stdin.close()
+        except OSError:
+            pass
+        try:
+            rc = p.wait(120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = p.wait()
+        log.close()
+        t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"[{what}] exit status after quit")
+
 # ---------------------------------------------------------------------------------------------
 # 3. Source-specific groups.
 
@@ -1060,7 +1140,8 @@ def main():
         print("SKIP: dpdk-telemetry.py not installed (apt-get install dpdk)")
         sys.exit(77)
     try:
-        for fn in (test_loaded_run, test_clear_under_queries, test_1024_groups,
+        for fn in (test_loaded_run, test_clear_under_queries, test_pages_while_joining,
+                   test_1024_groups,
                    test_source_specific, test_long_sources, test_128_lcores):
             if only and only not in fn.__name__:
                 continue

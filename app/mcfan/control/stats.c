@@ -595,7 +595,7 @@ left_sum_add(struct mcfan_left_overflow *sum, const struct mcfan_group_view *v)
 static int
 rows_read(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned int max,
 	  struct mcfan_group_view *left, unsigned int max_left, unsigned int *n_left,
-	  struct mcfan_left_overflow *ov, struct mcfan_left_overflow *ov_other)
+	  struct mcfan_left_overflow *ov, struct mcfan_left_overflow *ov_other, uint32_t *gen)
 {
 	const struct mcfan_stats_base *base;
 	struct mcfan_rx_group_stats *gs;
@@ -615,6 +615,8 @@ rows_read(const struct mcfan_app *app, struct mcfan_group_view *out, unsigned in
 		*ov = base->left_over;
 	if (base != NULL && ov_other != NULL)
 		*ov_other = base->left_over_other;
+	if (gen != NULL)
+		*gen = app->group_entries_gen;
 	mcfan_ctl_state_unlock(app);
 	free(ws);
 	free(gs);
@@ -626,7 +628,16 @@ mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out, uns
 {
 	unsigned int k;
 
-	return rows_read(app, out, max, NULL, 0, &k, NULL, NULL);
+	return rows_read(app, out, max, NULL, 0, &k, NULL, NULL, NULL);
+}
+
+int
+mcfan_groups_read_gen(const struct mcfan_app *app, struct mcfan_group_view *out,
+		      unsigned int max, uint32_t *gen)
+{
+	unsigned int k;
+
+	return rows_read(app, out, max, NULL, 0, &k, NULL, NULL, gen);
 }
 
 int
@@ -641,7 +652,7 @@ mcfan_groups_series_read(const struct mcfan_app *app, struct mcfan_group_view *o
 	left = calloc(MCFAN_MAX_GROUPS, sizeof(*left));
 	if (left == NULL)
 		return -ENOMEM;
-	n = rows_read(app, out, max, left, MCFAN_MAX_GROUPS, &k, NULL, other);
+	n = rows_read(app, out, max, left, MCFAN_MAX_GROUPS, &k, NULL, other, NULL);
 	for (i = 0; i < k; i++)
 		if (!left[i].own_series)
 			left_sum_add(other, &left[i]);
@@ -689,7 +700,7 @@ mcfan_left_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out
 
 	if (ov != NULL)
 		memset(ov, 0, sizeof(*ov));
-	ret = rows_read(app, NULL, 0, out, max, &k, ov, NULL);
+	ret = rows_read(app, NULL, 0, out, max, &k, ov, NULL, NULL);
 	return ret < 0 ? ret : (int)k;
 }
 

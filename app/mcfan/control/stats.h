@@ -271,6 +271,24 @@ int mcfan_groups_read(const struct mcfan_app *app, struct mcfan_group_view *out,
 		      unsigned int max);
 
 /**
+ * Read the groups joined now, as mcfan_groups_read() does, and in the same hold of ctl_lock
+ * the generation of the group entries they come from (app group_entries_gen: one more at
+ * every join, leave or other change of the entries), so that a reader of several pieces
+ * (/mcfan/groups pages) can tell whether they come from one table. Any control thread.
+ *
+ * @param out
+ *   Receives up to max views.
+ * @param max
+ *   Room in out; MCFAN_MAX_GROUPS is enough.
+ * @param gen
+ *   Receives the generation (wraps at 2^32). Must not be NULL.
+ * @return
+ *   Views written, or -ENOMEM.
+ */
+int mcfan_groups_read_gen(const struct mcfan_app *app, struct mcfan_group_view *out,
+			  unsigned int max, uint32_t *gen);
+
+/**
  * Read the groups joined now, as mcfan_groups_read() does, and in the same read (one hold of
  * ctl_lock, so that a group being left is counted once: as joined or as left) the sum of the
  * groups left since the last `clear stats` that had no series of their own: what /metrics

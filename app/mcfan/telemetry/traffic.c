@@ -224,6 +224,7 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	char err[128];
 	uint64_t page = 0;
 	unsigned int i, first, last, pages;
+	uint32_t gen = 0;
 	int n, ret = 0;
 	bool by_group = false;
 
@@ -238,7 +239,7 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	gv = calloc(MCFAN_MAX_GROUPS, sizeof(*gv));
 	if (gv == NULL)
 		return -ENOMEM;
-	n = mcfan_groups_read(app, gv, MCFAN_MAX_GROUPS);
+	n = mcfan_groups_read_gen(app, gv, MCFAN_MAX_GROUPS, &gen);
 	if (n < 0) {
 		free(gv);
 		return n;
@@ -271,6 +272,8 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	rte_tel_data_add_dict_u64(d, "total", (uint64_t)n);
 	rte_tel_data_add_dict_u64(d, "page", page);
 	rte_tel_data_add_dict_u64(d, "pages", pages);
+	/* pages of one table have one generation: a join or leave between two pages shows */
+	rte_tel_data_add_dict_u64(d, "generation", gen);
 	mcfan_tel_cols_attach(d, c, page_cols, RTE_DIM(page_cols));
 out:
 	free(rows);
