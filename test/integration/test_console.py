@@ -706,6 +706,22 @@ def test_end_of_input(tmp):
     t.remove_runtime_dir(e)
     t.check_eq(rc, 2, "missing --cmdline-file: exit status 2")
     t.check("--cmdline-file: cannot read" in err, "missing --cmdline-file: says so")
+    # a command file with refused lines: each named with its file and line, the next line
+    # runs, and the exit status stays 0 (docs/console.md "A command file")
+    e = eal("console-fileerr", pcap=pcap)
+    script = os.path.join(tmp, "errs.txt")
+    with open(script, "w") as f:
+        f.write("show counters\nfoo\nset burst 999\nset burst 64\nquit\n")
+    rc, out, err, rep = t.run_mcfan(e, ["--groups", "239.9.9.1:3999", "--cmdline-file", script],
+                                    timeout=60)
+    t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, "command file with refused lines: exit status 0 after its quit")
+    t.check_eq([ln for ln in out.splitlines() if ln.startswith("error: ")],
+               [f"error: unknown command 'foo' (help lists the commands) ({script} line 2)",
+                f"error: set burst: 999 is out of range 1..512 ({script} line 3)"],
+               "command file with refused lines: one error each, with file and line")
+    t.check("mcfan> set burst 64\nburst 64" in out and "==== mcfan report" in out,
+            f"command file with refused lines: the lines after them run: {out[-800:]!r}")
     # --help lists the console options
     p = subprocess.run([t.mcfan_path(), "--", "--help"], capture_output=True, text=True,
                        timeout=30)
