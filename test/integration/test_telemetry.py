@@ -854,6 +854,110 @@ def test_1024_groups():
                    "(partition)")
 
 
+def test_console_agrees():
+    """After the console's `stop` nothing moves: every figure that the console's show
+    commands and the telemetry replies both give is the same number (counters and every
+    drop reason, each group's frames, copies, copy_drops and bytes, each ring, the latency's
+    copies, the port's ipackets and ibytes)."""
+    what = "console and telemetry agree"
+    pcap = os.path.join(TMP, "mix.pcap")
+    t.write_pcap(pcap, mix_frames())
+    e = eal("tel-agree", "0@0,1@1,2@0", pcap)
+    log = open(os.path.join(TMP, "agree.log"), "w+")
+    p = subprocess.Popen([t.mcfan_path(), *e, "--", "--groups", GROUPS_MIX, "-i"],
+                         stdin=subprocess.PIPE, stdout=log, stderr=subprocess.DEVNULL)
+
+    def console(line):
+        """The output lines of one console command (up to the next command's echo)."""
+        log.seek(0, os.SEEK_END)
+        start = log.tell()
+        p.stdin.write(line.encode() + b"\nwait 0\n")
+        p.stdin.flush()
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            log.seek(start)
+            text = log.read()
+            if "mcfan> wait 0" in text:
+                return text.split("mcfan> wait 0")[0].splitlines()[1:]
+            time.sleep(0.05)
+        t.check(False, f"[{what}] console {line!r}: no answer")
+        return []
+
+    try:
+        tel = t.Telemetry(t.telemetry_socket(e), timeout=120)
+        if not t.check(tel.wait_ready(timeout=120) is not None, f"[{what}] telemetry answers"):
+            return
+        time.sleep(1.0)
+        t.check_eq(console("stop"), ["RX stopped; workers have counted every queued frame"],
+                   f"[{what}] stop")
+        c, _ = tel.query("/mcfan/counters")
+        g, _ = tel.query("/mcfan/groups")
+        r, _ = tel.query("/mcfan/rings")
+        lat, _ = tel.query("/mcfan/latency")
+        po, _ = tel.query("/mcfan/ports")
+        t.check(c["rx_frames"] > 0, f"[{what}] frames were counted: {c['rx_frames']}")
+        # show counters
+        text = "\n".join(console("show counters"))
+        nums = dict(re.findall(r"(\w+) (\d+)", text.split("drops:", 1)[-1].split("\n")[0]))
+        shown = {"rx_frames": r"frames: rx (\d+)", "delivered_frames": r"= delivered (\d+) \+ drops",
+                 "drops_total": r"\+ drops (\d+)", "copies_offered": r"copies: offered (\d+)",
+                 "delivered_copies": r"copies: offered \d+ = delivered (\d+)",
+                 "mac_mismatch": r"mac_mismatch (\d+)", "rx_bytes": r"bytes (\d+)"}
+        for key, rx in shown.items():
+            m = re.search(rx, text)
+            t.check(m is not None and int(m.group(1)) == c[key],
+                    f"[{what}] {key}: show counters {m and m.group(1)}, /mcfan/counters {c[key]}")
+        t.check_eq({k: int(v) for k, v in nums.items()}, {k: c[k] for k in DROPS_ALL},
+                   f"[{what}] every drop reason: show counters = /mcfan/counters")
+        # show groups: frames, copies, copy_drops, bytes per group
+        rows = {}
+        for ln in console("show groups"):
+            m = re.match(r"^\s+(\S+)\s+(?:partition|replicate)\s+\d+\s+(\d+)\s+(\d+)\s+(\d+)"
+                         r"\s+(\d+)\s", ln)
+            if m:
+                rows[m.group(1)] = tuple(int(x) for x in m.group(2, 3, 4, 5))
+        tel_rows = {}
+        for i, grp in enumerate(g["group"]):
+            name = grp + (f":{g['udp_port'][i]}" if g["udp_port"][i] else "")
+            tel_rows[name] = (g["frames"][i], g["copies"][i], g["copy_drops"][i], g["bytes"][i])
+        t.check(len(rows) == N_MIX and rows == tel_rows,
+                f"[{what}] show groups = /mcfan/groups (frames, copies, copy_drops, bytes): "
+                f"{rows} vs {tel_rows}")
+        # show rings: size, count, high_water, enqueued, drops, frames per worker
+        ring_rows = [ln.split() for ln in console("show rings") if re.match(r"^\s+\d+\s", ln)]
+        t.check_eq([[int(x) for x in rr[0:1] + rr[2:]] for rr in ring_rows],
+                   [[r[k][i] for k in ("lcore", "size", "count", "high_water", "enqueued",
+                                       "drops", "frames")] for i in range(len(r["lcore"]))],
+                   f"[{what}] show rings = /mcfan/rings")
+        # show latency: copies per worker
+        lat_rows = [ln.split() for ln in console("show latency") if re.match(r"^\s+\d+\s", ln)]
+        t.check_eq([(int(x[0]), int(x[1])) for x in lat_rows], list(zip(lat["lcore"], lat["copies"])),
+                   f"[{what}] show latency copies = /mcfan/latency")
+        # show port stats: ipackets, imissed, ierrors, rx_nombuf
+        port_rows = [ln.split() for ln in console("show port stats") if re.match(r"^\s+\d+\s", ln)]
+        t.check_eq([(int(x[0]), int(x[3]), int(x[4]), int(x[5]), int(x[6])) for x in port_rows],
+                   list(zip(po["port"], po["ipackets"], po["imissed"], po["ierrors"],
+                            po["rx_nombuf"])), f"[{what}] show port stats = /mcfan/ports")
+        c2, _ = tel.query("/mcfan/counters")
+        t.check_eq(c2, c, f"[{what}] after stop nothing moved while the console was read")
+        tel.close()
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as ex:
+        t.check(False, f"[{what}] telemetry session: {ex!r}")
+    finally:
+        try:
+            p.stdin.write(b"quit\n")
+            p.stdin.close()
+        except OSError:
+            pass
+        try:
+            rc = p.wait(120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = p.wait()
+        log.close()
+        t.remove_runtime_dir(e)
+    t.check_eq(rc, 0, f"[{what}] exit status after quit")
+
 def test_pages_while_joining():
     """Reading /mcfan/groups page by page while the console joins and leaves: a leave on
     page 0 and a join keep `total`, yet move the first row of page 1 onto page 0, so a
@@ -1141,7 +1245,7 @@ def main():
         sys.exit(77)
     try:
         for fn in (test_loaded_run, test_clear_under_queries, test_pages_while_joining,
-                   test_1024_groups,
+                   test_console_agrees, test_1024_groups,
                    test_source_specific, test_long_sources, test_128_lcores):
             if only and only not in fn.__name__:
                 continue
