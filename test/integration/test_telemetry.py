@@ -523,6 +523,10 @@ def doc_checks(tel, lcores):
              "/mcfan/latency": ["/mcfan/latency", f"/mcfan/latency,{wk}"]}
     sections = doc_sections()
     t.check(len(sections) >= 13, f"docs/telemetry.md: {len(sections)} command sections")
+    # the commands table's /mcfan/readers row: without the readers engine, two keys only
+    v, _ = tel.query("/mcfan/readers")
+    t.check_eq(v, {"engine": "the readers engine is not in use", "rings": 0},
+               "docs/telemetry.md /mcfan/readers without the readers engine")
     for title, (keys, examples) in sections.items():
         cmds = re.findall(r"`(/mcfan/[a-z_/]+(?:,[A-Z]+)?)`", title)
         queries = [q for c in cmds if not c.endswith(",PAGE") for q in forms.get(c, [c])]
