@@ -601,6 +601,9 @@ def bad_parameters(tel, proc):
         "characters refused: too long (at most 64)",
         "set_engine, 127 characters": "telemetry /mcfan/set_engine: parameter of 127 "
         "characters refused: too long (at most 64)",
+        # the pages there are (before: "(1 pages)")
+        "page out of range": "telemetry /mcfan/groups: page 1 does not exist (pages 0..0: 13 "
+        "groups, 128 a page)",
     }
     for what, msg in bad:
         raw_msg = msg if isinstance(msg, bytes) else msg.encode()
@@ -1020,6 +1023,21 @@ def test_pages_while_joining():
         (g0, _, rows0), (g1, _, rows1) = pages(tel)
         t.check(g0 == g1 and len(rows0 + rows1) == 200 and set(rows0 + rows1) == want,
                 f"[{what}] read again, one generation: every joined group once")
+        # every group left: no page but page 0, with empty columns; a page beyond says so
+        # (before: "page 1 does not exist (1 pages)" while the replies said pages 0)
+        console("leave 239.2.0.0-4:5000,239.2.0.6-199:5000,239.2.1.0:5000", "(200 groups)")
+        v, _ = tel.query("/mcfan/groups")
+        t.check(v is not None and (v["total"], v["pages"], v["group"]) == (0, 0, []),
+                f"[{what}] no group: page 0 with empty columns: {v!r:.200}")
+        v, _ = tel.query("/mcfan/groups,1")
+        t.check(v is None, f"[{what}] no group: page 1 refused")
+        end = time.monotonic() + 10
+        while time.monotonic() < end and "page 1 does not exist" not in log.read():
+            time.sleep(0.05)
+        log.seek(0)
+        t.check("telemetry /mcfan/groups: page 1 does not exist (no group joined: page 0 "
+                "answers, with empty columns)" in log.read(),
+                f"[{what}] no group: the log says page 0 is the one there is")
         tel.close()
     except (OSError, ValueError, KeyError, TypeError, RuntimeError) as ex:
         t.check(False, f"[{what}] telemetry session: {ex!r}")

@@ -251,8 +251,14 @@ tel_groups(struct mcfan_app *app, const char *cmd, const char *params,
 	}
 	pages = ((unsigned int)n + MCFAN_TEL_GROUPS_PAGE - 1) / MCFAN_TEL_GROUPS_PAGE;
 	if (page >= RTE_MAX(pages, 1u)) {
-		MCFAN_LOG(WARNING, "telemetry %s: page %" PRIu64 " does not exist (%u pages)\n", cmd, page,
-			  RTE_MAX(pages, 1u));
+		/* the pages there are, as the replies count them (pages is 0 without groups) */
+		if (pages == 0)
+			MCFAN_LOG(WARNING, "telemetry %s: page %" PRIu64 " does not exist (no group "
+				  "joined: page 0 answers, with empty columns)\n", cmd, page);
+		else
+			MCFAN_LOG(WARNING, "telemetry %s: page %" PRIu64 " does not exist (pages "
+				  "0..%u: %d groups, %d a page)\n", cmd, page, pages - 1, n,
+				  MCFAN_TEL_GROUPS_PAGE);
 		free(gv);
 		return -ENOENT;
 	}
