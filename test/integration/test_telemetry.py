@@ -523,6 +523,19 @@ def doc_checks(tel, lcores):
              "/mcfan/latency": ["/mcfan/latency", f"/mcfan/latency,{wk}"]}
     sections = doc_sections()
     t.check(len(sections) >= 13, f"docs/telemetry.md: {len(sections)} command sections")
+    # docs/igmp.md's /mcfan/igmp keys: the top level, then those of igmp and mld (N: the
+    # version, REASON: an invalid frame's reason)
+    igmp_doc = open(os.path.join(os.path.dirname(DOC), "igmp.md"), encoding="utf-8").read()
+    bullet = igmp_doc.split("- `/mcfan/igmp[,PORT]`", 1)[1].split("\n- ", 1)[0]
+    inner = bullet.split("`igmp` and `mld` (", 1)[1].split("),", 1)[0]
+    top = set(re.findall(r"`([a-z_]+)`", bullet)) - set(re.findall(r"`([A-Za-z_]+)`", inner))
+    v, _ = tel.query("/mcfan/igmp")
+    t.check_eq(top, set(v or {}), "docs/igmp.md /mcfan/igmp: the keys of the reply")
+    for proto in ("igmp", "mld"):
+        got = {re.sub(r"^invalid_.*", "invalid_REASON", re.sub(r"_v\d$", "_vN", k))
+               for k in (v or {}).get(proto, {})}
+        t.check_eq(set(re.findall(r"`([A-Za-z_]+)`", inner)), got,
+                   f"docs/igmp.md /mcfan/igmp: the keys of {proto}")
     # the commands table's /mcfan/readers row: without the readers engine, two keys only
     v, _ = tel.query("/mcfan/readers")
     t.check_eq(v, {"engine": "the readers engine is not in use", "rings": 0},
