@@ -523,6 +523,27 @@ def doc_checks(tel, lcores):
              "/mcfan/latency": ["/mcfan/latency", f"/mcfan/latency,{wk}"]}
     sections = doc_sections()
     t.check(len(sections) >= 13, f"docs/telemetry.md: {len(sections)} command sections")
+    # the commands table: every scalar key of a command's reply is named, in backquotes or as
+    # a key of a JSON text, in its row, its section or a docs/X.md the row points to (before:
+    # /mcfan/feed's shown was in none)
+    table = open(DOC, encoding="utf-8").read().split("| command | answers | parameter |", 1)[1]
+    named = {}
+    for row in table.split("\n\n", 1)[0].splitlines()[2:]:
+        words = set(re.findall(r"`([A-Za-z0-9_]+)`", row)) | set(re.findall(r'"([a-z_]+)":', row))
+        for other in set(re.findall(r"docs/([a-z]+\.md)", row)):
+            text = open(os.path.join(os.path.dirname(DOC), other), encoding="utf-8").read()
+            words |= set(re.findall(r"`([A-Za-z0-9_]+)`", text))
+        for cmd in re.findall(r"`(/mcfan/[a-z_/]+)", row.split("|")[1]):
+            named.setdefault(cmd, set()).update(words)
+    for title, (keys, _) in sections.items():
+        for cmd in re.findall(r"`(/mcfan/[a-z_/]+)`", title):
+            named.setdefault(cmd, set()).update(keys)
+    cmds, _ = tel.query("/")
+    for cmd in [c for c in cmds or [] if c.startswith("/mcfan/")]:
+        v, _ = tel.query(cmd)
+        scalars = {k for k, x in (v or {}).items() if not isinstance(x, (list, dict))}
+        t.check_eq(scalars - named.get(cmd, set()), set(),
+                   f"docs/telemetry.md: every key of {cmd} named in its row or section")
     # docs/igmp.md's /mcfan/igmp keys: the top level, then those of igmp and mld (N: the
     # version, REASON: an invalid frame's reason)
     igmp_doc = open(os.path.join(os.path.dirname(DOC), "igmp.md"), encoding="utf-8").read()
