@@ -824,6 +824,23 @@ def test_show_at_rest(tmp):
                "0 of 0 groups; fan-out of later joins: partition", f"{what}: show groups")
     t.check_eq(res.get("show counters", [None])[0], "frames: rx 0 = delivered 0 + drops 0",
                f"{what}: show counters after stop and clear stats")
+    # docs/console.md's example transcript has the lines these commands print, numbers,
+    # groups and RX state aside (before: its show groups had no copies, copy_drops columns)
+    doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                            "console.md"), encoding="utf-8").read()
+    example = doc.split("\n    mcfan> show counters\n", 1)[1].split("\n\n", 1)[0]
+    ex = {cmd: lines for cmd, lines in blocks("mcfan> show counters\n" + "\n".join(
+        ln[4:] for ln in example.splitlines()))}
+
+    def shape(ln):
+        return re.sub(r"\d+", "N", re.sub(r"running|stopped", "STATE", ln))
+    t.check_eq([shape(ln) for ln in res.get("show counters", [])],
+               [shape(ln) for ln in ex.get("show counters", [])],
+               f"{what}: show counters prints the lines of docs/console.md's example")
+    t.check_eq([shape(ln) for ln in res.get("show groups", [])],
+               [shape(ln) for ln in ex.get("show groups", [])[:1] + ex.get("show groups", [])[-1:]],
+               f"{what}: show groups prints the header and last line of docs/console.md's "
+               f"example")
 
 
 def test_doc_errors(tmp):
