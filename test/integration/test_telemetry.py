@@ -63,7 +63,7 @@ ROLES = {"rx", "worker", "rx+worker", "control"}
 KEYS = {
     "/mcfan/info": {"version", "dpdk_version", "uptime_ms", "tsc_hz", "main_lcore",
                     "rx_lcores", "worker_lcores", "groups", "fanout", "burst", "ring_size",
-                    "ring_size_why"},
+                    "ring_size_why", "rx_state"},
     "/mcfan/lcores": {"lcore", "role", "cpu", "socket", "state", "rx_engine", "worker_engine",
                       "hosted_by", "cpus"},
     "/mcfan/msacc": {"tsc_hz", "lcore", "wall_cycles", "busy_bp"} | {s + "_bp" for s in STATES},
@@ -929,8 +929,14 @@ def test_console_agrees():
         if not t.check(tel.wait_ready(timeout=120) is not None, f"[{what}] telemetry answers"):
             return
         time.sleep(1.0)
+        info, _ = tel.query("/mcfan/info")
+        t.check_eq((info or {}).get("rx_state"), "running", f"[{what}] /mcfan/info rx_state")
         t.check_eq(console("stop"), ["RX stopped; workers have counted every queued frame"],
                    f"[{what}] stop")
+        # the RX state, as show counters says it (before: telemetry did not say it at all)
+        info, _ = tel.query("/mcfan/info")
+        t.check_eq((info or {}).get("rx_state"), "stopped",
+                   f"[{what}] /mcfan/info rx_state after stop")
         c, _ = tel.query("/mcfan/counters")
         g, _ = tel.query("/mcfan/groups")
         r, _ = tel.query("/mcfan/rings")
@@ -939,6 +945,8 @@ def test_console_agrees():
         t.check(c["rx_frames"] > 0, f"[{what}] frames were counted: {c['rx_frames']}")
         # show counters
         text = "\n".join(console("show counters"))
+        t.check(re.search(r"^rx: stopped;", text, re.M) is not None,
+                f"[{what}] show counters: rx: stopped, as /mcfan/info's rx_state")
         nums = dict(re.findall(r"(\w+) (\d+)", text.split("drops:", 1)[-1].split("\n")[0]))
         shown = {"rx_frames": r"frames: rx (\d+)", "delivered_frames": r"= delivered (\d+) \+ drops",
                  "drops_total": r"\+ drops (\d+)", "copies_offered": r"copies: offered (\d+)",

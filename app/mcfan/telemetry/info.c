@@ -46,10 +46,14 @@ tel_info(struct mcfan_app *app, const char *cmd, const char *params,
 	rte_tel_data_add_dict_u64(d, "burst", mcfan_live_burst(&app->live));
 	rte_tel_data_add_dict_u64(d, "ring_size", app->cfg.ring_size);
 	rte_tel_data_add_dict_string(d, "ring_size_why", app->ring_size_why);
+	/* the console's stop and start, as show counters and show lcores say them */
+	rte_tel_data_add_dict_string(d, "rx_state", mcfan_live_rx_paused(&app->live) ? "stopped" :
+				     "running");
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_info, "/mcfan/info",
-		  "Version, uptime, DPDK version, lcores, groups, fan-out. No parameters")
+		  "Version, uptime, DPDK version, lcores, groups, fan-out, burst, ring size, RX running or "
+		  "stopped. No parameters")
 
 static int
 tel_lcores(struct mcfan_app *app, const char *cmd, const char *params,
