@@ -570,6 +570,63 @@ def run_once_closed_pipe():
             f"--once into a closed pipe: exit 0, no traceback: {p.returncode} {p.stderr!r}")
 
 
+
+def run_pages_change():
+    """mcfan-top's reading of /mcfan/groups while the console leaves groups between two of its
+    pages (a real mcfan, 200 groups on 2 pages; the leave is typed just after page 0 came):
+    the sample is all from one group table, the 100 groups left (before: page 1 no longer
+    existed, answered null, and mcfan-top took mcfan for gone)."""
+    import importlib.machinery
+    import importlib.util
+    what = "pages change"
+    loader = importlib.machinery.SourceFileLoader("mcfan_top", TOP)
+    top = importlib.util.module_from_spec(importlib.util.spec_from_loader("mcfan_top", loader))
+    loader.exec_module(top)
+    eal = t.eal_args("top-pages", extra=["--vdev", "net_null0"])
+    p = subprocess.Popen([t.mcfan_path(), *eal, "--", "--groups", "239.2.0.0-199:5000", "-i"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    try:
+        tel = t.Telemetry(t.telemetry_socket(eal))
+        if not t.check(tel.wait_ready() is not None, f"{what}: mcfan's telemetry answers"):
+            return
+        client = top.Client(t.telemetry_socket(eal))
+        plain = client.query
+        typed = []
+
+        def query(cmd):
+            reply = plain(cmd)
+            if cmd == "/mcfan/groups,0" and not typed:
+                typed.append(cmd)
+                p.stdin.write("leave 239.2.0.100-199:5000\nwait 0\n")
+                p.stdin.flush()
+                while "mcfan> wait 0" not in p.stdout.readline():
+                    pass
+            return reply
+        client.query = query
+        try:
+            s = top.sample(client)
+            got = set(zip(s["groups"]["group"], s["groups"]["udp_port"]))
+            t.check(typed and got == {(f"239.2.0.{i}", 5000) for i in range(100)},
+                    f"{what}: the sample has the 100 groups joined after the leave, once "
+                    f"each: {len(s['groups']['group'])} rows")
+        except top.Gone as e:
+            t.check(False, f"{what}: mcfan-top took mcfan for gone: {e}")
+        client.close()
+        tel.close()
+    finally:
+        try:
+            p.stdin.write("quit\n")
+            p.stdin.close()
+        except OSError:
+            pass
+        try:
+            p.wait(60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+        t.remove_runtime_dir(eal)
+
 def main():
     t.mcfan_path()
     if shutil.which("tmux") is None:
@@ -580,6 +637,7 @@ def main():
     run_once_exit()
     run_no_msacc()
     run_once_closed_pipe()
+    run_pages_change()
     t.finish("test_top")
 
 
