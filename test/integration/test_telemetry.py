@@ -899,7 +899,9 @@ def test_console_agrees():
     """After the console's `stop` nothing moves: every figure that the console's show
     commands and the telemetry replies both give is the same number (counters and every
     drop reason, each group's frames, copies, copy_drops and bytes, each ring, the latency's
-    copies, the port's ipackets and ibytes)."""
+    copies, the port's ipackets), and the replies agree with each other: the groups' and
+    the rings' sums, the latency's copies, the port's ipackets and the lcores' msacc frames
+    with /mcfan/counters."""
     what = "console and telemetry agree"
     pcap = os.path.join(TMP, "mix.pcap")
     t.write_pcap(pcap, mix_frames())
@@ -987,6 +989,26 @@ def test_console_agrees():
         t.check_eq([(int(x[0]), int(x[3]), int(x[4]), int(x[5]), int(x[6])) for x in port_rows],
                    list(zip(po["port"], po["ipackets"], po["imissed"], po["ierrors"],
                             po["rx_nombuf"])), f"[{what}] show port stats = /mcfan/ports")
+        # the replies agree with each other too (partition, one RX lcore, one worker, one
+        # port; stopped: every queued copy counted)
+        m_rx, _ = tel.query("/mcfan/msacc,1")
+        m_wk, _ = tel.query("/mcfan/msacc,2")
+        pairs = {"groups' frames = copies_offered": (sum(g["frames"]), c["copies_offered"]),
+                 "groups' copies = delivered_copies": (sum(g["copies"]), c["delivered_copies"]),
+                 "groups' copy_drops = ring_full": (sum(g["copy_drops"]), c["ring_full"]),
+                 "rings' enqueued = delivered_copies": (sum(r["enqueued"]), c["delivered_copies"]),
+                 "rings' drops = ring_full": (sum(r["drops"]), c["ring_full"]),
+                 "rings' frames = delivered_copies": (sum(r["frames"]), c["delivered_copies"]),
+                 "rings' count = 0": (sum(r["count"]), 0),
+                 "latency copies = delivered_copies": (sum(lat["copies"]), c["delivered_copies"]),
+                 "ports' ipackets = rx_frames": (sum(po["ipackets"]), c["rx_frames"]),
+                 "RX lcore's msacc frames = rx_frames": (m_rx["frames"], c["rx_frames"]),
+                 "worker's msacc frames = delivered_copies": (m_wk["frames"],
+                                                              c["delivered_copies"]),
+                 "rx_frames = delivered_frames + drops_total": (
+                     c["rx_frames"], c["delivered_frames"] + c["drops_total"])}
+        for name, (a, b) in pairs.items():
+            t.check_eq(a, b, f"[{what}] {name}")
         c2, _ = tel.query("/mcfan/counters")
         t.check_eq(c2, c, f"[{what}] after stop nothing moved while the console was read")
         tel.close()
