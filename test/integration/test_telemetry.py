@@ -187,6 +187,21 @@ def wait_err_count(proc, n, timeout):
     return len(proc.err) >= n
 
 
+def quit_console(p):
+    """Type quit into a console run's stdin (a pipe) and close it; its exit status, after at
+    most 120 s (then killed)."""
+    try:
+        p.stdin.write(b"quit\n")
+        p.stdin.close()
+    except OSError:
+        pass
+    try:
+        return p.wait(120)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return p.wait()
+
+
 def stop(proc, what, timeout=300):
     """SIGINT, then the exit status, the printed report and the JSON report."""
     proc.signal(signal.SIGINT)
@@ -803,16 +818,7 @@ def test_clear_under_queries():
     except (OSError, ValueError, RuntimeError, subprocess.TimeoutExpired) as ex:
         t.check(False, f"[{what}] telemetry session: {ex!r}")
     finally:
-        try:
-            p.stdin.write(b"quit\n")
-            p.stdin.close()
-        except OSError:
-            pass
-        try:
-            rc = p.wait(120)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            rc = p.wait()
+        rc = quit_console(p)
         log.seek(0)
         t.check_eq(rc, 0, f"[{what}] exit status after quit ({log.read()[-300:]!r})")
         log.close()
@@ -1015,16 +1021,7 @@ def test_console_agrees():
     except (OSError, ValueError, KeyError, TypeError, RuntimeError) as ex:
         t.check(False, f"[{what}] telemetry session: {ex!r}")
     finally:
-        try:
-            p.stdin.write(b"quit\n")
-            p.stdin.close()
-        except OSError:
-            pass
-        try:
-            rc = p.wait(120)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            rc = p.wait()
+        rc = quit_console(p)
         log.close()
         t.remove_runtime_dir(e)
     t.check_eq(rc, 0, f"[{what}] exit status after quit")
@@ -1106,16 +1103,7 @@ def test_pages_while_joining():
     except (OSError, ValueError, KeyError, TypeError, RuntimeError) as ex:
         t.check(False, f"[{what}] telemetry session: {ex!r}")
     finally:
-        try:
-            p.stdin.write(b"quit\n")
-            p.stdin.close()
-        except OSError:
-            pass
-        try:
-            rc = p.wait(120)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            rc = p.wait()
+        rc = quit_console(p)
         log.close()
         t.remove_runtime_dir(e)
     t.check_eq(rc, 0, f"[{what}] exit status after quit")
