@@ -293,28 +293,35 @@ def test_tap_rewrite():
     print(f"deliver: {tag} captured {len(got)}, {c}", flush=True)
 
 
+def tap_send_capture(a, cap, tag, send_flag):
+    """Wait for mcfan a to run, capture the tap TOUT's kernel side into cap while this script's
+    raw sender (send_flag: --raw-send-csum-mix, --raw-send-v6zero) sends into TIN at PPS, then
+    stop a: (rc, report), or None when a did not start (checked, killed)."""
+    dump = None
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return None
+        dump = nt.Tcpdump(LAB, TOUT, cap, tag)
+        r = LAB.run("timeout", "60", sys.executable, os.path.abspath(__file__), send_flag,
+                    TIN, str(PPS), capture_output=True, text=True, timeout=90)
+        t.check_eq(r.returncode, 0, f"{tag} raw sender: {r.stderr}")
+        time.sleep(1.0)
+        dump.stop()
+        return a.stop()
+    finally:
+        nt.kill_all(a, dump)
+
+
 def csum_run(mode, want, tag):
     """tx:net_tap1 (no rewrite; udp-csum=MODE unless mode is None) fed csum_mix(); the
     frames captured on the tap's kernel side must be want(sent, complete) for each."""
     cap = os.path.join(TMP, f"tap-csum-{mode}.pcap")
     a = Mcfan(f"csum-{mode}", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
               ["--worker-engine", "tx:net_tap1" + (f",udp-csum={mode}" if mode else "")])
-    dump = None
-    try:
-        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-            return
-        dump = nt.Tcpdump(LAB, TOUT, cap, tag)
-        r = LAB.run("timeout", "60", sys.executable, os.path.abspath(__file__),
-                    "--raw-send-csum-mix", TIN, str(PPS), capture_output=True, text=True,
-                    timeout=90)
-        t.check_eq(r.returncode, 0, f"{tag} raw sender: {r.stderr}")
-        time.sleep(1.0)
-        dump.stop()
-        rc, rep = a.stop()
-    finally:
-        nt.kill_all(a, dump)
-    if not a.ended(rc, rep, tag):
+    ended = tap_send_capture(a, cap, tag, "--raw-send-csum-mix")
+    if ended is None or not a.ended(*ended, tag):
         return
+    rc, rep = ended
     c = engine_conservation(rep, tag)
     if c is not None:
         t.check_eq((c.get("tx_sent"), c.get("tx_unrewritable")), (sent_total(), 0),
@@ -351,22 +358,12 @@ def test_tap_csum6_zero():
         a = nt.NsMcfan(LAB, f"csum6-{mode}", [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
                        ["--groups", f"[{V6_GROUP}]:{PORT}", "--worker-engine",
                         "tx:net_tap1" + (f",udp-csum={mode}" if mode else "")], LCORES)
-        dump = None
-        try:
-            if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
-                return
-            dump = nt.Tcpdump(LAB, TOUT, cap, tag)
-            r = LAB.run("timeout", "60", sys.executable, os.path.abspath(__file__),
-                        "--raw-send-v6zero", TIN, str(PPS), capture_output=True, text=True,
-                        timeout=90)
-            t.check_eq(r.returncode, 0, f"{tag} raw sender: {r.stderr}")
-            time.sleep(1.0)
-            dump.stop()
-            rc, rep = a.stop()
-        finally:
-            nt.kill_all(a, dump)
-        if not a.ended(rc, rep, tag):
+        ended = tap_send_capture(a, cap, tag, "--raw-send-v6zero")
+        if ended is None:
+            return
+        if not a.ended(*ended, tag):
             continue
+        rc, rep = ended
         c = worker(rep)["engine_counters"]
         t.check_eq((c.get("tx_sent"), c.get("tx_unrewritable")), (V6_N, 0),
                    f"{tag} tx_sent = every copy ({c})")
