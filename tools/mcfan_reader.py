@@ -16,7 +16,8 @@ Read a group's frames from a running mcfan (--worker-engine readers) without DPD
             print(f.seq, len(f.data), f.lost)
 
 The library is found through $MCFAN_READER_LIB, then the build tree beside this file
-(../build/lib), then the system's loader (libmcfan-reader.so.1).
+(../build/lib), then, installed, the library of the same `meson install` (its libdir, by a
+path relative to this file), then the system's loader (libmcfan-reader.so.1).
 
 Run as a program it is a tiny example, a counting reader that prints one JSON line:
     mcfan_reader.py --file-prefix PREFIX --group GROUP[:PORT] [--seconds S] [--count N]
@@ -49,10 +50,18 @@ class _Stats(ctypes.Structure):
                 ("closed", ctypes.c_int), ("reader_slot", ctypes.c_int)]
 
 
+# The installed library's directory relative to the installed copy of this file: `meson
+# install` sets it (tools/meson.build), so that a binding installed under any prefix loads its
+# own prefix's library without ldconfig or LD_LIBRARY_PATH; None in the source tree.
+_INSTALLED_LIBDIR = None
+
+
 def _load():
     here = os.path.dirname(os.path.abspath(__file__))
     tries = [os.environ.get("MCFAN_READER_LIB"),
              os.path.join(here, "..", "build", "lib", f"libmcfan-reader.so.{ABI}"),
+             _INSTALLED_LIBDIR and os.path.join(here, _INSTALLED_LIBDIR,
+                                                f"libmcfan-reader.so.{ABI}"),
              f"libmcfan-reader.so.{ABI}"]
     last = None
     for t in tries:

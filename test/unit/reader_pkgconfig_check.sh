@@ -98,3 +98,23 @@ out=$("$d/myreader2" "mcfan-pc-check-$$") ||
 	{ echo "FAIL: the installed reader exits $?: $out"; exit 1; }
 [ "$out" = "open: -2" ] || { echo "FAIL: installed: expected 'open: -2', got '$out'"; exit 1; }
 echo "reader-pkgconfig: installed: compiled with '$flags', ran: $out"
+# the installed mcfan-read and Python binding find the installed library by themselves, from
+# any prefix, without ldconfig or LD_LIBRARY_PATH (before: mcfan-read "error while loading
+# shared libraries: libmcfan-reader.so.1", and the binding "libmcfan-reader not found",
+# for every prefix outside the loader's path, /usr/local too until ldconfig ran)
+want=$(readlink -f "$(find "$root" -name 'libmcfan-reader.so.1' | head -1)")
+read_bin=$(find "$root" -name mcfan-read -type f | head -1)
+got=$(env -u LD_LIBRARY_PATH ldd "$read_bin" | awk '/libmcfan-reader/ {print ($3 == "not" ? "not found" : $3)}')
+[ -n "$got" ] && [ "$(readlink -f "$got")" = "$want" ] ||
+	{ echo "FAIL: installed mcfan-read loads libmcfan-reader from '$got', not $want"; exit 1; }
+out=$(env -u LD_LIBRARY_PATH "$read_bin" --file-prefix "mcfan-pc-check-$$" \
+	--group 239.9.9.1:3999 2>&1)
+rc=$?
+[ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q 'no such reader ring' ||
+	{ echo "FAIL: installed mcfan-read: want exit 1 'no such reader ring', got $rc: $out"; exit 1; }
+py=$(find "$root" -name mcfan_reader.py | head -1)
+got=$(cd / && env -u MCFAN_READER_LIB PYTHONPATH="$(dirname "$py")" python3 -c \
+	'import os, mcfan_reader; print(os.path.realpath(mcfan_reader.lib()._name))' 2>&1)
+[ "$got" = "$want" ] ||
+	{ echo "FAIL: installed mcfan_reader.py loads '$got', not the installed $want"; exit 1; }
+echo "reader-pkgconfig: installed: mcfan-read and mcfan_reader.py load $want by themselves"
