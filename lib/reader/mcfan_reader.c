@@ -1007,7 +1007,10 @@ mcfan_reader_close(struct mcfan_reader *r)
 {
 	if (r == NULL)
 		return;
-	if (r->me != NULL) {
+	/* the row is the opener's: a fork child that closes its copy (cleanup code, a binding's
+	 * destructor at its exit) only drops its mapping; freeing the row or taking back its
+	 * waiting count would take them from the parent, which still reads */
+	if (r->me != NULL && mcfan_rd_owner_pid(r->owner) == (int32_t)getpid()) {
 		uint64_t o = r->owner;
 
 		publish(r);

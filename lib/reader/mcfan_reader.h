@@ -269,7 +269,11 @@ const char *mcfan_reader_strerror(int err);
  */
 const char *mcfan_reader_explain(int err);
 
-/** Release the reader: its row in the reader table is freed, the mapping closed. NULL ok. */
+/**
+ * Release the reader: its row in the reader table is freed, the mapping closed. NULL ok. In
+ * a process that did not open it (a fork(2) child's copy) only the mapping is closed: the row
+ * stays the opener's. A fork child must not read through its copy; it opens its own reader.
+ */
 void mcfan_reader_close(struct mcfan_reader *r);
 
 #ifdef __cplusplus

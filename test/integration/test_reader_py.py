@@ -22,6 +22,7 @@ import errno
 import os
 import signal
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -118,7 +119,7 @@ def main():
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     pcap = os.path.join(tmp, "in.pcap")
     t.write_pcap(pcap, [t.udp4_frame("239.9.9.1", PORT, b"x" * 100) for _ in range(FRAMES)])
-    prefix = f"mcfan-rdpy-{os.getpid()}"
+    prefix = f"{t.PREFIX}-rdpy-{os.getpid()}"
     group = f"239.9.9.1:{PORT}"
     app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
            "--reader-ring-frames", "64", "--groups",
@@ -327,6 +328,32 @@ def main():
         t.check_eq([(f.data, f.seq) if isinstance(f, mr.Frame) else repr(f) for f in small],
                    [(f.data, f.seq) for f in got],
                    "bufsize 16: every frame read whole, in order, as with the largest buffer")
+
+        # a forked child that closes its copy of the parent's reader (leaving a `with` block,
+        # __del__ at its exit) leaves the parent's row alone: before, it freed the row (pid 0:
+        # the parent vanished from show readers, its row free for another reader) and took
+        # back the parent's waiting count
+        r = mr.Reader(prefix, group, oldest=True)
+        t.check(r.read() is not None and r.read() is not None, "fork: the parent reads 2")
+        row = 4096 + 64 * r.stats()["reader_slot"]   # hdr_size + slot x reader_size
+
+        def row_words():
+            with open(f"/dev/shm/mcfan.{prefix}.239.9.9.1.{PORT}", "rb") as f:
+                data = f.read(row + 64)
+            owner, frames = struct.unpack_from("=QQ", data, row)
+            return owner & 0xFFFFFFFF, frames
+        t.check_eq(row_words(), (os.getpid(), 2), "fork: the row is the parent's, 2 frames")
+        child = os.fork()
+        if child == 0:
+            r.close()
+            os._exit(0)
+        os.waitpid(child, 0)
+        t.check_eq(row_words(), (os.getpid(), 2),
+                   "fork: the child's close() leaves the parent's row (pid, frames) as it was")
+        t.check(r.read() is not None, "fork: the parent reads on after the child's close()")
+        t.check_eq(row_words(), (os.getpid(), 3), "fork: its row counts its third frame")
+        r.close()
+        t.check_eq(row_words()[0], 0, "fork: the parent's own close() frees the row")
 
         held = [mr.Reader(prefix, group) for _ in range(ROWS)]
         t.check_eq(len(held), ROWS, "this process holds every reader row")
