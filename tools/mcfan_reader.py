@@ -91,6 +91,8 @@ def _load():
     lib.mcfan_reader_strerror.restype = ctypes.c_char_p
     lib.mcfan_reader_explain.argtypes = [ctypes.c_int]
     lib.mcfan_reader_explain.restype = ctypes.c_char_p
+    lib.mcfan_reader_udp_payload.argtypes = [ctypes.c_void_p, ctypes.c_uint32,
+                                             p(p(ctypes.c_uint8)), p(ctypes.c_uint32)]
     return lib
 
 
@@ -143,6 +145,29 @@ class Frame:
 
     def __init__(self, data, seq, lost, rx_ns):
         self.data, self.seq, self.lost, self.rx_ns = data, seq, lost, rx_ns
+
+
+def udp_payload(frame):
+    """The UDP payload of a frame of the ring (Frame.data: Ethernet, up to two VLAN tags, IPv4
+    with options or IPv6 without extension headers, UDP), as bytes, found by the library's
+    mcfan_reader_udp_payload() (its length from the UDP header, cut to the frame). frame: any
+    bytes-like object (bytes, bytearray, memoryview), else TypeError; a frame that is not such
+    a UDP datagram raises OSError EPROTO with the library's sentence."""
+    try:
+        data = memoryview(frame).cast("B")
+    except TypeError:
+        raise TypeError(f"frame {frame!r:.40}: must be bytes-like (bytes, bytearray, "
+                        f"memoryview), not {type(frame).__name__}") from None
+    if len(data) > 0xFFFFFFFF:
+        raise ValueError(f"frame of {len(data)} bytes: longer than the library's 32-bit length")
+    buf = (ctypes.c_uint8 * max(len(data), 1)).from_buffer_copy(bytes(data) or b"\0")
+    p = ctypes.POINTER(ctypes.c_uint8)()
+    plen = ctypes.c_uint32()
+    ret = lib().mcfan_reader_udp_payload(buf, len(data), ctypes.byref(p), ctypes.byref(plen))
+    if ret < 0:
+        raise _error(ret, "mcfan_reader_udp_payload")
+    off = ctypes.cast(p, ctypes.c_void_p).value - ctypes.addressof(buf)
+    return bytes(data[off:off + plen.value])
 
 
 #: Longest wait() timeout, ms: the library's wait takes int64 nanoseconds (about 292 years).

@@ -329,6 +329,27 @@ def main():
                    [(f.data, f.seq) for f in got],
                    "bufsize 16: every frame read whole, in order, as with the largest buffer")
 
+        # the UDP payload of a frame, as C's mcfan_reader_udp_payload() finds it (before: no
+        # way in Python but to parse Ethernet, VLAN tags, IPv4 options and IPv6 by hand)
+        f = got[0]
+        t.check_eq(mr.udp_payload(f.data), b"x" * 100, "udp_payload(): the datagram's 100 bytes")
+        t.check_eq(mr.udp_payload(bytearray(f.data)), b"x" * 100, "udp_payload(bytearray)")
+        tagged = f.data[:12] + b"\x81\x00\x00\x05" + f.data[12:]   # one 802.1Q tag
+        t.check_eq(mr.udp_payload(memoryview(tagged)), b"x" * 100, "udp_payload(): a VLAN tag")
+        for bad, err in ((f.data[:20], errno.EPROTO), (b"", errno.EPROTO)):
+            try:
+                mr.udp_payload(bad)
+                t.check(False, f"udp_payload({len(bad)} bytes): no error")
+            except OSError as e:
+                t.check(e.errno == err and mr.strerror(err) in str(e),
+                        f"udp_payload({len(bad)} bytes): OSError EPROTO, its sentence: {e}")
+        for bad in ("text", None, 5):
+            try:
+                mr.udp_payload(bad)
+                t.check(False, f"udp_payload({bad!r}): no TypeError")
+            except TypeError as e:
+                t.check("bytes" in str(e), f"udp_payload({bad!r}): TypeError: {e}")
+
         # a forked child that closes its copy of the parent's reader (leaving a `with` block,
         # __del__ at its exit) leaves the parent's row alone: before, it freed the row (pid 0:
         # the parent vanished from show readers, its row free for another reader) and took
