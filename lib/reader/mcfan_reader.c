@@ -872,7 +872,8 @@ mcfan_reader_stats(const struct mcfan_reader *r, struct mcfan_reader_stats *st)
 	gone = behind > r->n_slots ? behind - r->n_slots : 0;
 	st->frames = r->frames;
 	st->lost = r->lost + gone;
-	st->laps = r->laps;
+	/* and the lap that lost them: its next read steps over them as one lap */
+	st->laps = r->laps + (gone > 0 ? 1 : 0);
 	st->head = head;
 	st->lag = behind - gone;
 	st->n_slots = r->n_slots;

@@ -83,7 +83,9 @@ struct mcfan_reader_stats {
 	/** Frames lost by being lapped: those the reader stepped over, and those the writer
 	 * has overwritten that it has not reached yet (lost now, before its next read). */
 	uint64_t lost;
-	uint64_t laps;     /**< Times the writer lapped this reader. */
+	/** Times the writer lapped this reader (a lap whose frames it has not stepped over yet
+	 * counts at once, as they do in lost). */
+	uint64_t laps;
 	uint64_t head;     /**< Frames the writer has published so far. */
 	/** Frames published that the reader can still read: head - cursor, at most n_slots
 	 * (the rest are in lost). frames + lost + lag = head - the frame it started at: the

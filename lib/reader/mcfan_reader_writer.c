@@ -341,10 +341,11 @@ mcfan_rw_reader_at(const struct mcfan_rw *w, unsigned int i, uint64_t now_ns,
 	start = atomic_load_explicit(&row->started_ns, memory_order_relaxed);
 	r->lag = head > cur ? head - cur : 0;
 	/* as mcfan_reader_stats(): what the writer overwrote before the reader got there is
-	 * lost now (a stopped or slow reader shows it at once) */
+	 * lost now (a stopped or slow reader shows it at once), and so is the lap that lost it */
 	if (r->lag > w->n_slots) {
 		r->lost += r->lag - w->n_slots;
 		r->lag = w->n_slots;
+		r->laps++;
 	}
 	r->idle_ns = now_ns > last ? now_ns - last : 0;
 	r->age_ns = now_ns > start ? now_ns - start : 0;

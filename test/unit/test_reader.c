@@ -369,6 +369,21 @@ test_lapped(void)
 	for (i = 0; i < 100; i++)
 		put(w, i);
 	mcfan_rw_flush(w);
+	/* before it reads (a stopped or slow reader): the 84 are lost now, and so is the lap
+	 * that lost them, in the library's counts and in mcfan's view of the row alike
+	 * (before: lost 84 but lapped 0 until the reader next read) */
+	mcfan_reader_stats(r, &st);
+	CHECK_EQ_INT(st.lost, 84);
+	CHECK_EQ_INT(st.laps, 1);
+	CHECK_EQ_INT(st.lag, 16);
+	{
+		struct mcfan_rw_reader_info info[2];
+
+		CHECK_EQ_INT(mcfan_rw_readers(w, info, 2, 0), 1);
+		CHECK_EQ_INT(info[0].lost, 84);
+		CHECK_EQ_INT(info[0].laps, 1);
+		CHECK_EQ_INT(info[0].lag, 16);
+	}
 	while (mcfan_reader_read(r, buf, sizeof(buf), &f) == 1) {
 		CHECK(frame_ok(buf, f.len, f.seq), "intact %" PRIu64, f.seq);
 		if (got == 0) {
