@@ -15,7 +15,8 @@ Read a group's frames from a running mcfan (--worker-engine readers) without DPD
                 continue
             print(f.seq, len(f.data), f.lost)
 
-The library is found through $MCFAN_READER_LIB, then the build tree beside this file
+The library is found through $MCFAN_READER_LIB (when set, that one or an error), then the
+build tree beside this file
 (../build/lib), then, installed, the library of the same `meson install` (its libdir, by a
 path relative to this file), then the system's loader (libmcfan-reader.so.1).
 
@@ -58,11 +59,12 @@ _INSTALLED_LIBDIR = None
 
 def _load():
     here = os.path.dirname(os.path.abspath(__file__))
-    tries = [os.environ.get("MCFAN_READER_LIB"),
-             os.path.join(here, "..", "build", "lib", f"libmcfan-reader.so.{ABI}"),
-             _INSTALLED_LIBDIR and os.path.join(here, _INSTALLED_LIBDIR,
-                                                f"libmcfan-reader.so.{ABI}"),
-             f"libmcfan-reader.so.{ABI}"]
+    # $MCFAN_READER_LIB: the library asked for, or an error (never silently another one)
+    named = os.environ.get("MCFAN_READER_LIB")
+    tries = [named] if named else [
+        os.path.join(here, "..", "build", "lib", f"libmcfan-reader.so.{ABI}"),
+        _INSTALLED_LIBDIR and os.path.join(here, _INSTALLED_LIBDIR, f"libmcfan-reader.so.{ABI}"),
+        f"libmcfan-reader.so.{ABI}"]
     last = None
     for t in tries:
         if not t:
@@ -73,6 +75,8 @@ def _load():
         except OSError as e:
             last = e
     else:
+        if named:
+            raise OSError(f"MCFAN_READER_LIB={named}: cannot load it: {last}")
         raise OSError(f"libmcfan-reader not found (set MCFAN_READER_LIB): {last}")
     p = ctypes.POINTER
     lib.mcfan_reader_open.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint,

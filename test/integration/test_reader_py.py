@@ -115,6 +115,17 @@ def main():
         t.check(p.returncode == 2 and f"mcfan-read: --seconds '{val}': must be 0 (no limit) "
                 "or more seconds, decimal" in p.stderr,
                 f"mcfan-read --seconds {val!r}: exit 2: {p.returncode} {p.stderr[-160:]!r}")
+    # $MCFAN_READER_LIB names the library to load: one that does not load is an error naming
+    # the variable and the path (before: silently passed over for the build tree's or the
+    # system's library, another library than the one asked for)
+    bad_lib = "/nonexistent/mcfan-readerpy/libmcfan-reader.so.1"
+    p = subprocess.run([sys.executable, "-c", "import mcfan_reader as m; m.lib(); print('loaded')"],
+                       env=dict(os.environ, MCFAN_READER_LIB=bad_lib, PYTHONPATH=TOOLS),
+                       capture_output=True, text=True, timeout=30)
+    t.check(p.returncode != 0 and "loaded" not in p.stdout and
+            f"MCFAN_READER_LIB={bad_lib}: cannot load it" in p.stderr,
+            f"MCFAN_READER_LIB of a missing file: an error naming it: {p.returncode} "
+            f"{p.stdout.strip()!r} {p.stderr.strip()[-200:]!r}")
     tmp = tempfile.mkdtemp(prefix="mcfan-readerpy-")
     atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     pcap = os.path.join(tmp, "in.pcap")
