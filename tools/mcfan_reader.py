@@ -7,13 +7,16 @@ Read a group's frames from a running mcfan (--worker-engine readers) without DPD
 
     import mcfan_reader
     with mcfan_reader.Reader("rte", "239.9.9.1:3999") as r:
-        while True:
-            f = r.read()                 # a Frame, or None when there is none yet
-            if f is None:
-                if r.wait(1000) < 0:     # ms; -EPIPE (negative errno) when mcfan stopped
-                    break
-                continue
-            print(f.seq, len(f.data), f.lost)
+        try:
+            while True:
+                f = r.read()             # a Frame, or None when there is none yet
+                if f is None:
+                    if r.wait(1000) < 0: # ms; -EPIPE (negative errno) when mcfan stopped
+                        break
+                    continue
+                print(f.seq, len(f.data), f.lost)
+        except BrokenPipeError:          # read(): mcfan stopped, every frame read
+            pass
 
 The library is found through $MCFAN_READER_LIB (when set, that one or an error), then the
 build tree beside this file
@@ -241,7 +244,8 @@ class Reader:
         return not self._r
 
     def read(self):
-        """The next frame (copied), None if there is none yet; EPIPE once mcfan stopped.
+        """The next frame (copied), None if there is none yet; BrokenPipeError (OSError
+        EPIPE) once mcfan stopped and every frame was read.
         A frame longer than the buffer grows the buffer to the frame's length and is read
         (bufsize is the buffer's first size, not a limit)."""
         self._open()

@@ -18,8 +18,11 @@ the readers open with oldest=True). Usage: test_reader_py.py MCFAN_BINARY. No ro
 """
 
 import atexit
+import contextlib
 import errno
+import io
 import os
+import re
 import signal
 import shutil
 import struct
@@ -427,6 +430,7 @@ def main():
         if not t.check(mc.wait_line("running:", 60) is not None, "mcfan runs again"):
             return
         r = mr.Reader(prefix, group, oldest=True)
+        r_doc = mr.Reader(prefix, group, oldest=True)   # for docs/readers.md's example
         # long waits block until mcfan stops (they did not: the timeout was cut to a C int,
         # 2**32 + 100 ms waited 0.1 s and 2**40 ms returned at once)
         longs = {}
@@ -462,6 +466,25 @@ def main():
             t.check(False, "read after the close: no EPIPE")
         t.check_eq(n, FRAMES, "every frame of the ring read before EPIPE")
         r.close()
+        # docs/readers.md's Python example, as written, on a reader whose frames were still
+        # unread when mcfan stopped: it prints them all and ends cleanly (before: read()'s
+        # BrokenPipeError out of the loop, a traceback at every stop with frames pending)
+        doc = open(os.path.join(HERE, "..", "..", "docs", "readers.md")).read()
+        m = re.search(r"<!-- reader-python example -->\n```python\n(.*?)```", doc, re.S)
+        if t.check(m is not None, "docs/readers.md has the marked Python example"):
+            out = io.StringIO()
+            real = mr.Reader
+            mr.Reader = lambda *a, **k: r_doc   # the example's Reader("lab", ...): this one
+            try:
+                with contextlib.redirect_stdout(out):
+                    exec(compile(m.group(1), "docs/readers.md example", "exec"), {})
+                t.check_eq(len(out.getvalue().splitlines()), FRAMES,
+                           "the docs' example prints every frame and ends cleanly")
+            except Exception as e:   # noqa: BLE001 (what escaped the example is the failure)
+                t.check(False, f"the docs' example at mcfan's stop: {type(e).__name__}: {e}")
+            finally:
+                mr.Reader = real
+        r_doc.close()
     finally:
         for r in held:
             r.close()
