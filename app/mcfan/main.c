@@ -9,8 +9,10 @@
  * RX, rings drained, workers, ports; report; clean up.
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <mntent.h>
 #include <poll.h>
@@ -650,6 +652,62 @@ hugetlbfs_mounted(void)
 	return found;
 }
 
+/* One number from a file of the kernel's hugepage directory (DIR/NAME); 0 if unreadable. */
+static uint64_t
+hugepages_read(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	uint64_t v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%" SCNu64, &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+/* The hugepages of every size (/sys/kernel/mm/hugepages/hugepages-SIZE): the free ones
+ * summed, *reserved the reserved ones summed, and text ("2048 kB: 256 reserved, 0 free; ...")
+ * for the message; -1 when the directory cannot be read. */
+static long
+hugepages_free(uint64_t *reserved, char *text, size_t len)
+{
+	static const char base[] = "/sys/kernel/mm/hugepages";
+	uint64_t nr, fr, total = 0;
+	char dir[PATH_MAX];
+	struct dirent *d;
+	size_t k = 0;
+	DIR *dp;
+	int n;
+
+	text[0] = '\0';
+	*reserved = 0;
+	dp = opendir(base);
+	if (dp == NULL)
+		return -1;
+	while ((d = readdir(dp)) != NULL) {
+		if (strncmp(d->d_name, "hugepages-", 10) != 0)
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", base, d->d_name);
+		nr = hugepages_read(dir, "nr_hugepages");
+		fr = hugepages_read(dir, "free_hugepages");
+		*reserved += nr;
+		total += fr;
+		/* d_name "hugepages-2048kB": the size's digits */
+		n = snprintf(text + k, len - k, "%s%.*s kB: %" PRIu64 " reserved, %" PRIu64 " free",
+			     k == 0 ? "" : "; ", (int)strspn(d->d_name + 10, "0123456789"),
+			     d->d_name + 10, nr, fr);
+		if (n > 0 && (size_t)n < len - k)
+			k += (size_t)n;
+	}
+	closedir(dp);
+	return total > (uint64_t)LONG_MAX ? LONG_MAX : (long)total;
+}
+
 /* rte_eal_init failed: one line with the cause where mcfan can tell it, and the remedy.
  * argv: the EAL options as given (a copy from before rte_eal_init). */
 static void
@@ -657,11 +715,17 @@ eal_failure(int argc, char **argv)
 {
 	const char *prefix = eal_opt_value(argc, argv, "--file-prefix");
 	bool no_huge = mcfan_eal_has_flag(argc, argv, "--no-huge");
+	/* --in-memory and --no-shconf share no files: EAL takes no lock, so a primary that
+	 * holds the prefix's lock is not why this run failed (it runs beside it) */
+	bool shared = !mcfan_eal_has_flag(argc, argv, "--in-memory") &&
+		      !mcfan_eal_has_flag(argc, argv, "--no-shconf");
+	uint64_t reserved;
+	char sizes[256];
 	pid_t holder;
 
 	if (prefix == NULL)
 		prefix = "rte";
-	holder = eal_lock_holder(prefix);
+	holder = shared ? eal_lock_holder(prefix) : 0;
 	if (holder > 0) {
 		fprintf(stderr, "mcfan: EAL initialisation failed: another primary process (PID "
 			"%d) runs with --file-prefix %s and holds its lock; give this run its own "
@@ -675,6 +739,25 @@ eal_failure(int argc, char **argv)
 			"(/proc/mounts), and EAL keeps its hugepages in files there: mount one "
 			"(mount -t hugetlbfs nodev /dev/hugepages) with pages reserved "
 			"(/sys/kernel/mm/hugepages), or run without hugepages: --no-huge -m 512\n");
+		return;
+	}
+	/* EAL 22.11 fails "Cannot get hugepage information" (rte_errno EACCES: "Permission
+	 * denied") when no size has a free page: none reserved, or every one in use, by running
+	 * processes or by the hugepage files that ended runs left in the mount */
+	if (!no_huge && hugepages_free(&reserved, sizes, sizeof(sizes)) == 0) {
+		if (reserved == 0)
+			fprintf(stderr, "mcfan: EAL initialisation failed: no hugepages are "
+				"reserved (%s): reserve some (echo 256 > /sys/kernel/mm/hugepages/"
+				"hugepages-2048kB/nr_hugepages), or run without hugepages: --no-huge "
+				"-m 512\n", sizes);
+		else
+			fprintf(stderr, "mcfan: EAL initialisation failed: no free hugepages (%s): "
+				"every reserved page is in use, by running processes or by the "
+				"hugepage files that ended DPDK runs left in the hugetlbfs mount "
+				"(PREFIXmap_*: remove them once no process of that prefix runs, "
+				"docs/capture.md); free or reserve more "
+				"(/sys/kernel/mm/hugepages), or run without hugepages: --no-huge "
+				"-m 512\n", sizes);
 		return;
 	}
 	fprintf(stderr, "mcfan: EAL initialisation failed%s%s (see the EAL lines above%s)\n",

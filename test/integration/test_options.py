@@ -659,6 +659,110 @@ def test_no_hugetlbfs():
             f"no hugetlbfs: exit 1 and the line: {p.returncode} {p.stderr.strip()[-300:]!r}")
 
 
+HUGEPAGES_SYS = "/sys/kernel/mm/hugepages"
+
+
+def hugepages_free():
+    """{size directory: (reserved, free)} of the kernel's hugepage sizes."""
+    out = {}
+    for d in os.listdir(HUGEPAGES_SYS):     # in the directory's order, as mcfan reads it
+        with open(os.path.join(HUGEPAGES_SYS, d, "nr_hugepages")) as f:
+            nr = int(f.read())
+        with open(os.path.join(HUGEPAGES_SYS, d, "free_hugepages")) as f:
+            out[d] = (nr, int(f.read()))
+    return out
+
+
+def test_no_free_hugepages():
+    """Hugepages asked for (no --no-huge) while none is free: every reserved page in use (here
+    by a file of the test's own hugetlbfs mount holding every free 2 MiB page for the moment
+    of two failed starts, as the hugepage files of ended runs hold them) or none reserved. One
+    line saying so, with the counts and the remedies (before: "EAL initialisation failed:
+    Permission denied", EAL's rte_errno). Also with --in-memory on the file prefix of a running
+    primary (a --no-huge one that holds the prefix's lock): an --in-memory EAL takes no lock
+    and runs beside it, so the lock is not the cause (before: "another primary process (PID N)
+    runs with --file-prefix P and holds its lock; give this run its own --file-prefix").
+    Nothing is reserved or unreserved: the pages are taken back as soon as both runs ended."""
+    if os.geteuid() != 0 or not os.path.isdir(HUGEPAGES_SYS):
+        print("options: no-free-hugepages skipped (needs root and hugepage support)")
+        return
+    other = {d: v for d, v in hugepages_free().items() if d != "hugepages-2048kB" and v[1]}
+    if other:
+        print(f"options: no-free-hugepages skipped (free pages of another size: {other})")
+        return
+    mnt = tempfile.mkdtemp(prefix="mcfan-options-huge-")
+    if subprocess.run(["mount", "-t", "hugetlbfs", "-o", "pagesize=2M", "none", mnt],
+                      capture_output=True).returncode != 0:
+        os.rmdir(mnt)
+        print("options: no-free-hugepages skipped (cannot mount a hugetlbfs)")
+        return
+    # the primary holding a prefix's lock: --no-huge, with shared files (no --in-memory)
+    holder_eal = [a for a in eal() if a != "--in-memory"]
+    prefix = holder_eal[holder_eal.index("--file-prefix") + 1]
+    holder = subprocess.Popen([t.mcfan_path(), *holder_eal, "--", "--groups", "239.9.9.1",
+                               "--duration", "30"], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    hog = os.path.join(mnt, "hog")
+    runs = []
+    try:
+        config = os.path.join(t.runtime_dir(holder_eal), "config")
+        for _ in range(100):
+            if os.path.exists(config) or holder.poll() is not None:
+                break
+            subprocess.run(["sleep", "0.1"])
+        t.check(holder.poll() is None and os.path.exists(config),
+                f"the --no-huge primary of prefix {prefix} runs with its shared files")
+        nr, free = hugepages_free().get("hugepages-2048kB", (0, 0))
+        if free > 0:
+            fd = os.open(hog, os.O_CREAT | os.O_RDWR, 0o600)
+            try:
+                os.posix_fallocate(fd, 0, free * 2 * 1024 * 1024)
+            finally:
+                os.close(fd)
+        now = hugepages_free()
+        if any(v[1] for v in now.values()):
+            print(f"options: no-free-hugepages skipped (pages freed meanwhile: {now})")
+            return
+        sizes = "; ".join(f"{d[len('hugepages-'):-2]} kB: {v[0]} reserved, 0 free"
+                          for d, v in now.items())
+        mem = ["--huge-dir", mnt, "-m", "32"]
+        own = [a for a in eal() if a not in ("--no-huge", "--in-memory")]
+        del own[own.index("-m"):own.index("-m") + 2]
+        beside = list(own)      # another run's own arguments on the holder's prefix
+        beside[beside.index("--file-prefix") + 1] = prefix
+        beside.append("--in-memory")
+        for tag, e in (("own prefix", own + mem), ("--in-memory beside a primary", beside + mem)):
+            rc, out, err = run(e, ["--groups", "239.9.9.1", "--duration", "0.2"])
+            runs.append(e)
+            if nr == 0:
+                want = (f"mcfan: EAL initialisation failed: no hugepages are reserved ({sizes}): "
+                        "reserve some (echo 256 > /sys/kernel/mm/hugepages/hugepages-2048kB/"
+                        "nr_hugepages), or run without hugepages: --no-huge -m 512\n")
+            else:
+                want = (f"mcfan: EAL initialisation failed: no free hugepages ({sizes}): every "
+                        "reserved page is in use, by running processes or by the hugepage files "
+                        "that ended DPDK runs left in the hugetlbfs mount (PREFIXmap_*: remove "
+                        "them once no process of that prefix runs, docs/capture.md); free or "
+                        "reserve more (/sys/kernel/mm/hugepages), or run without hugepages: "
+                        "--no-huge -m 512\n")
+            t.check(rc == 1 and want in err and "Permission denied" not in err and
+                    "holds its lock" not in err and "mcfan report" not in out,
+                    f"no free hugepages, {tag}: exit 1 and the line: {rc} {err.strip()[-400:]!r}")
+    finally:
+        if os.path.exists(hog):
+            os.unlink(hog)
+        subprocess.run(["umount", mnt])
+        os.rmdir(mnt)
+        holder.send_signal(signal.SIGTERM)
+        try:
+            holder.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            holder.kill()
+            holder.wait()
+        for e in [holder_eal, *runs]:
+            t.remove_runtime_dir(e)
+
+
 def test_post_eal():
     """Errors found only once EAL knows the lcores and ports: status 2 and a clear message."""
     cases = [
@@ -910,6 +1014,7 @@ def main():
     test_eal_cpus()
     test_post_eal()
     test_no_hugetlbfs()
+    test_no_free_hugepages()
     test_config()
     test_review_findings()
     test_engines()
