@@ -571,6 +571,27 @@ def run_once_closed_pipe():
 
 
 
+def run_per_group_engines():
+    """Engines per group (--group-engine): the lcore's ENGINES are those `show engines` and
+    the report name, the worker engine it runs now, `per-group` when its groups go to
+    outputs of several engine instances (before: `fanout+count`, the --worker-engine it
+    started with, from /mcfan/lcores, while the copies of 239.9.9.2 went to pcap); with
+    --worker-engine pcap alone the engine is pcap."""
+    with tempfile.TemporaryDirectory(prefix="mcfan-top-pcap-") as cap:
+        for what, app, want in (
+                ("per-group", ["--group-engine", f"239.9.9.2:3999=pcap:{cap}"],
+                 "fanout+per-group"),
+                ("pcap alone", ["--worker-engine", f"pcap:{cap}"], "fanout+pcap")):
+            _, _, p = once_against("top-engines", ["--groups", "239.9.9.1:3999,239.9.9.2:3999",
+                                                   "--duration", "30", *app], "0.3")
+            if p is None:
+                continue
+            rows = [ln.split() for ln in p.stdout.splitlines() if re.match(r"\s+1 rx\+worker ", ln)]
+            t.check(p.returncode == 0 and len(rows) == 1 and rows[0][3] == want,
+                    f"engines {what}: lcore 1 shows {want}: {p.returncode} {rows} "
+                    f"{p.stderr[-300:]!r}")
+
+
 def run_pages_change():
     """mcfan-top's reading of /mcfan/groups while the console leaves groups between two of its
     pages (a real mcfan, 200 groups on 2 pages; the leave is typed just after page 0 came):
@@ -637,6 +658,7 @@ def main():
     run_once_exit()
     run_no_msacc()
     run_once_closed_pipe()
+    run_per_group_engines()
     run_pages_change()
     t.finish("test_top")
 
