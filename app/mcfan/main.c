@@ -35,6 +35,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_memory.h>
 
 #include "mcfan.h"
 #include "mcfan_parse.h"
@@ -121,6 +122,8 @@ static volatile sig_atomic_t report_asked;
 enum { GRACE_NONE, GRACE_SIGNAL, GRACE_END };
 static volatile sig_atomic_t grace_armed;
 static volatile sig_atomic_t output_dropped;
+/* EAL keeps no hugepage files, or was told to keep them (--huge-unlink=never): exit leaves them */
+static bool keep_hugepage_files;
 
 /* The stop: STOP_OUTPUT_GRACE_S from now, a standard output that takes nothing is dropped.
  * Once; async-signal-safe. */
@@ -560,6 +563,51 @@ remove_runtime_dir(const char *dir, const char *socket_path)
 		rmdir(dir);
 }
 
+/* Unlink one memory segment's hugepage file (rte_memseg_walk callback); *arg counts them. */
+static int
+hugepage_file_unlink(const struct rte_memseg_list *msl, const struct rte_memseg *ms, void *arg)
+{
+	char link[64], path[PATH_MAX];
+	unsigned int *n = arg;
+	ssize_t len;
+	int fd;
+
+	if (msl->external)
+		return 0;
+	fd = rte_memseg_get_fd_thread_unsafe(ms);
+	if (fd < 0)
+		return 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, path, sizeof(path) - 1);
+	if (len <= 0)
+		return 0;
+	path[len] = '\0';
+	/* a file of --single-file-segments holds many segments: unlinked at the first one (the
+	 * link then reads "PATH (deleted)", which names no file) */
+	if (unlink(path) == 0)
+		(*n)++;
+	return 0;
+}
+
+/*
+ * At exit, before rte_eal_cleanup(): remove this primary's hugepage files (PREFIXmap_* in its
+ * hugetlbfs mount). EAL 22.11 leaves them, so their pages stay taken after the process ended
+ * until someone removes them; nothing can use them after mcfan: a secondary (dpdk-dumpcap)
+ * attaches to a running primary only, and the next primary of the prefix clears them itself.
+ * A secondary still attached keeps its mappings. Not with --huge-unlink=never (kept on
+ * purpose) or without files (--no-huge, --in-memory: memfd). Returns the files removed.
+ */
+static unsigned int
+hugepage_files_remove(void)
+{
+	unsigned int n = 0;
+
+	if (!keep_hugepage_files && rte_eal_process_type() == RTE_PROC_PRIMARY &&
+	    rte_eal_has_hugepages() != 0)
+		rte_memseg_walk(hugepage_file_unlink, &n);
+	return n;
+}
+
 /* Value of an EAL option ("--file-prefix X" or "--file-prefix=X") in argv[1..argc), or NULL;
  * of the last one when it is given more than once, the one EAL's getopt leaves in force. */
 static const char *
@@ -836,6 +884,7 @@ main(int argc, char **argv)
 	int eal_argc, app_first, ret, status = EXIT_SUCCESS;
 	char **app_argv;
 	char runtime_dir[PATH_MAX], socket_path[PATH_MAX] = "";
+	unsigned int n_huge;
 	bool launched = false, hosts_shared = false;
 	char **eal_given;
 
@@ -930,6 +979,8 @@ main(int argc, char **argv)
 		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 	}
 	mcfan_capture_init(eal_argc, eal_given); /* dpdk-dumpcap, dpdk-pdump (docs/capture.md) */
+	keep_hugepage_files = mcfan_eal_has_flag(eal_argc, eal_given, "--in-memory") ||
+			      mcfan_eal_has_flag(eal_argc, eal_given, "--huge-unlink=never");
 	free(eal_given);
 	if (mcfan_telemetry_socket_path(rte_eal_get_runtime_dir(), socket_path,
 					sizeof(socket_path)) == 0)
@@ -1068,6 +1119,11 @@ cleanup:
 	 */
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
 	mcfan_capture_uninit();
+	n_huge = hugepage_files_remove();
+	if (n_huge > 0)
+		MCFAN_LOG(INFO, "removed the %u hugepage file%s of this run from the hugetlbfs "
+			  "mount: its pages are free again (docs/capture.md)\n", n_huge,
+			  n_huge == 1 ? "" : "s");
 	rte_eal_cleanup();
 	remove_runtime_dir(runtime_dir, socket_path);
 	mcfan_placement_free(); /* after EAL: its argv may hold the generated --lcores */

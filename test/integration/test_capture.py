@@ -11,7 +11,10 @@
   hugepages --in-memory  the --in-memory line
   hugepages --huge-unlink  the --huge-unlink line, and dpdk-dumpcap -D does fail
   hugepages, and hugepages --huge-unlink=existing: "may attach", and dpdk-dumpcap -D does list
-                         mcfan's port (the line is true both ways)
+                         mcfan's port (the line is true both ways); after the run no hugepage
+                         file of its prefix is left in the mount (mcfan removes them at exit
+                         and says so; before, they and their pages stayed)
+  hugepages --huge-unlink=never: "may attach", and the files are kept at exit, as asked
 
 The hugepage runs get 64 reserved 2 MiB pages and a hugetlbfs mount of their own, given back
 and unmounted after. Usage: test_capture.py MCFAN_BINARY. Exit 77 (skip) when not root.
@@ -35,7 +38,7 @@ MAY = "dpdk-dumpcap/dpdk-pdump may attach"
 
 def eal(name, mem, flags, last=False):
     """EAL options with flags after the memory options, or last (just before "--")."""
-    rest = ["--file-prefix", f"mcfan-cap-{name}-{ID}", "--no-pci", "--log-level",
+    rest = ["--file-prefix", f"{t.PREFIX}-cap-{name}-{ID}", "--no-pci", "--log-level",
             "lib.eal:warning", "--vdev", "net_null0"]
     if last:
         return ["-l", "0-1", *mem, *rest, *flags]
@@ -49,9 +52,16 @@ def dumpcap_list(prefix):
     return r.returncode, r.stdout + r.stderr
 
 
-def run(name, mem, flags, want, attachable, last=False):
+def hugepage_files(huge, e):
+    """The hugepage files of run e's prefix in the mount huge (PREFIXmap_*)."""
+    return [f for f in os.listdir(huge) if f.startswith(t.file_prefix(e) + "map_")]
+
+
+def run(name, mem, flags, want, attachable, last=False, huge=None, kept=False):
     """One mcfan run; its capture line must be the one wanted, exactly once; with dumpcap
-    present, dpdk-dumpcap -D must succeed exactly when mcfan says it may attach."""
+    present, dpdk-dumpcap -D must succeed exactly when mcfan says it may attach. huge: the
+    hugetlbfs mount of a hugepage run, whose files of the run's prefix must be gone after it
+    (kept: still there, --huge-unlink=never; removed here after the check)."""
     tag = f"[{name}]"
     e = eal(name, mem, flags, last)
     p = t.McfanProcess(e, ["--groups", "239.9.9.1", "--duration", "8"])
@@ -84,6 +94,19 @@ def run(name, mem, flags, want, attachable, last=False):
     t.check(before < 0 or (lines and text.find(lines[0]) < before),
             f"{tag} the capture line comes before 'running:'")
     t.check(not os.path.exists(t.runtime_dir(e)), f"{tag} runtime directory removed")
+    if huge is not None:
+        # mcfan removes its hugepage files at exit (before: they stayed, and with them the
+        # pages, until someone removed them), but with --huge-unlink=never
+        files = hugepage_files(huge, e)
+        if kept:
+            t.check(len(files) > 0, f"{tag} --huge-unlink=never: the hugepage files kept")
+        else:
+            t.check_eq(files, [], f"{tag} no hugepage file of the run left in the mount")
+        t.check(kept or re.search(r"removed the \d+ hugepage files? of this run from the "
+                                  r"hugetlbfs mount: its pages are free again", p.stderr()),
+                f"{tag} says it removed its hugepage files: {p.stderr()[-400:]!r}")
+        for f in files:
+            os.unlink(os.path.join(huge, f))
     print(f"capture: {tag} {lines[0] if lines else '(none)'}", flush=True)
 
 
@@ -117,15 +140,19 @@ def main():
         if t.check(mounted, "hugetlbfs mounted"):
             mem = ["--huge-dir", huge, "-m", "96"]
             run("huge", mem, [], re.escape(MAY + " with --file-prefix of runtime directory "),
-                True)
+                True, huge=huge)
             run("huge-inmem", mem, ["--in-memory"],
                 re.escape(CANNOT + "EAL runs with --in-memory (no shared runtime directory)"),
                 False)
             run("huge-unlink", mem, ["--huge-unlink"],
                 re.escape(CANNOT + "EAL runs with --huge-unlink (the hugepage files are "
                           "removed once mapped"), False)
-            # =existing keeps the files it makes (they go with the mount, below)
-            run("huge-unlink-existing", mem, ["--huge-unlink=existing"], re.escape(MAY), True)
+            # =existing keeps the files it makes while it runs (mcfan removes them at exit)
+            run("huge-unlink-existing", mem, ["--huge-unlink=existing"], re.escape(MAY), True,
+                huge=huge)
+            # =never: kept, also at exit, as asked
+            run("huge-unlink-never", mem, ["--huge-unlink=never"], re.escape(MAY), True,
+                huge=huge, kept=True)
     finally:
         if mounted:
             subprocess.run(["umount", huge])
