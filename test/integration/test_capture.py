@@ -15,6 +15,8 @@
                          file of its prefix is left in the mount (mcfan removes them at exit
                          and says so; before, they and their pages stayed)
   hugepages --huge-unlink=never: "may attach", and the files are kept at exit, as asked
+  mcfan as a secondary of a running mcfan (--proc-type secondary or auto): refused right
+                         after EAL, exit 2, naming the primary; the primary goes on
 
 The hugepage runs get 64 reserved 2 MiB pages and a hugetlbfs mount of their own, given back
 and unmounted after. Usage: test_capture.py MCFAN_BINARY. Exit 77 (skip) when not root.
@@ -110,6 +112,49 @@ def run(name, mem, flags, want, attachable, last=False, huge=None, kept=False):
     print(f"capture: {tag} {lines[0] if lines else '(none)'}", flush=True)
 
 
+def run_secondary(mem, huge):
+    """mcfan started as a secondary process of a running (hugepage) mcfan, by --proc-type
+    secondary and by --proc-type auto: refused right after EAL with one line naming the
+    prefix, the primary's PID and the remedy, exit 2, no report (before: "cannot create a
+    pool of 8191 mbufs on socket 0: File exists; ... reserve more hugepages", exit 1); the
+    primary goes on (its telemetry answers, its run ends with status 0)."""
+    tag = "[secondary]"
+    e = eal("primary", mem, [])
+    prefix = t.file_prefix(e)
+    p = t.McfanProcess(e, ["--groups", "239.9.9.1", "--duration", "20"])
+    try:
+        if not t.check(p.wait_line("running:", 30) is not None,
+                       f"{tag} the primary starts: {p.stderr()[-600:]}"):
+            return
+        for pt in ("secondary", "auto"):
+            sec = ["-l", "0-1", f"--proc-type={pt}", "--file-prefix", prefix, "--no-pci",
+                   "--log-level", "lib.eal:warning"]
+            r = subprocess.run([t.mcfan_path(), *sec, "--", "--groups", "239.9.9.1",
+                                "--duration", "1"], capture_output=True, text=True, timeout=60,
+                               stdin=subprocess.DEVNULL)
+            want = (f"mcfan: EAL started this run as a secondary process (--proc-type) of the "
+                    f"primary of --file-prefix {prefix} (PID {p.pid}): mcfan runs only as a "
+                    "primary; give this run a --file-prefix of its own and no --proc-type "
+                    "secondary or auto (to watch a running mcfan: mcfan-top, its telemetry, "
+                    "dpdk-dumpcap: docs/capture.md)\n")
+            t.check(r.returncode == 2 and want in r.stderr and "cannot create a pool" not in
+                    r.stderr and "mcfan report" not in r.stdout,
+                    f"{tag} --proc-type={pt}: refused, exit 2, the line: {r.returncode} "
+                    f"{r.stderr[-500:]!r}")
+        tel = t.Telemetry(t.telemetry_socket(e), proc=p)
+        t.check(tel.wait_ready() is not None, f"{tag} the primary's telemetry still answers")
+        tel.close()
+        p.signal(2)
+        t.check_eq(p.wait(30), 0, f"{tag} the primary ends cleanly: {p.stderr()[-400:]}")
+    finally:
+        if p.p.poll() is None:
+            p.p.kill()
+            p.p.wait()
+        t.remove_runtime_dir(e)
+        for f in hugepage_files(huge, e):
+            os.unlink(os.path.join(huge, f))
+
+
 def main():
     if os.geteuid() != 0:
         print("capture: SKIP: needs root (hugepages)", flush=True)
@@ -153,6 +198,7 @@ def main():
             # =never: kept, also at exit, as asked
             run("huge-unlink-never", mem, ["--huge-unlink=never"], re.escape(MAY), True,
                 huge=huge, kept=True)
+            run_secondary(mem, huge)
     finally:
         if mounted:
             subprocess.run(["umount", huge])

@@ -66,9 +66,8 @@ mcfan_capture_init(int eal_argc, char **eal_argv)
 	const char *why = NULL;
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		why = "mcfan is not the primary process";
-	else if (mcfan_eal_has_flag(eal_argc, eal_argv, "--in-memory"))
+	/* (mcfan runs only as a primary: main.c refuses a secondary before this) */
+	if (mcfan_eal_has_flag(eal_argc, eal_argv, "--in-memory"))
 		why = "EAL runs with --in-memory (no shared runtime directory)";
 	else if (mcfan_eal_has_flag(eal_argc, eal_argv, "--no-shconf"))
 		why = "EAL runs with --no-shconf (no shared runtime directory; mcfan passes it "
