@@ -124,6 +124,11 @@ static volatile sig_atomic_t grace_armed;
 static volatile sig_atomic_t output_dropped;
 /* EAL keeps no hugepage files, or was told to keep them (--huge-unlink=never): exit leaves them */
 static bool keep_hugepage_files;
+/* The EAL option that caps the hugepage memory, for the pool's failure: "--socket-limit N",
+ * "--legacy-mem" (all taken at start), or "" (the heap grows while hugepages are free). */
+static char eal_mem_cap[96];
+
+static long hugepages_free(uint64_t *reserved, char *text, size_t len);
 
 /* The stop: STOP_OUTPUT_GRACE_S from now, a standard output that takes nothing is dropped.
  * Once; async-signal-safe. */
@@ -273,7 +278,8 @@ pool_failure(const struct mcfan_app *app, unsigned int n)
 	struct rte_mempool_objsz sz;
 	uint64_t need, free_b = 0, largest = 0, pg;
 	int err = rte_errno;
-	char rings[256] = "";
+	char rings[256] = "", remedy[512], pages[256];
+	uint64_t reserved;
 
 	rte_mempool_calc_obj_size(sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE, 0, &sz);
 	/* without hugepages an mbuf may not cross a 4 KiB page (it must be IOVA-contiguous):
@@ -291,12 +297,27 @@ pool_failure(const struct mcfan_app *app, unsigned int n)
 		free_b = st.heap_freesz_bytes;
 		largest = st.greatest_free_size;
 	}
+	/* with hugepages the heap grows while pages are free, unless an EAL option caps it:
+	 * then that option is the remedy, not more pages (a trial finding) */
+	if (!rte_eal_has_hugepages())
+		snprintf(remedy, sizeof(remedy), "raise -m (--no-huge)");
+	else if (strncmp(eal_mem_cap, "--socket-limit", 14) == 0)
+		snprintf(remedy, sizeof(remedy), "raise %s (it caps the heap; hugepages: %s)",
+			 eal_mem_cap, hugepages_free(&reserved, pages, sizeof(pages)) < 0 ?
+			 "unknown" : pages);
+	else if (eal_mem_cap[0] != '\0')
+		snprintf(remedy, sizeof(remedy), "raise -m or --socket-mem (with %s EAL takes "
+			 "all its memory at start and never grows the heap; hugepages: %s)",
+			 eal_mem_cap, hugepages_free(&reserved, pages, sizeof(pages)) < 0 ?
+			 "unknown" : pages);
+	else
+		snprintf(remedy, sizeof(remedy), "reserve more hugepages (dpdk-hugepages.py, "
+			 "/sys/kernel/mm/hugepages; %s) or raise --socket-mem",
+			 hugepages_free(&reserved, pages, sizeof(pages)) < 0 ? "unknown" : pages);
 	MCFAN_LOG(ERR, "cannot create a pool of %u mbufs on socket %d: %s; it needs about "
 		  "%" PRIu64 " MiB, the heap has %" PRIu64 " MiB free (largest block %" PRIu64
 		  " MiB): %s, or lower --mbufs%s\n", n, socket, rte_strerror(err),
-		  need >> 20, free_b >> 20, largest >> 20,
-		  rte_eal_has_hugepages() ? "reserve more hugepages (dpdk-hugepages.py, "
-		  "/sys/kernel/mm/hugepages) or raise --socket-mem" : "raise -m (--no-huge)", rings);
+		  need >> 20, free_b >> 20, largest >> 20, remedy, rings);
 	rte_errno = err;
 }
 
@@ -1010,6 +1031,11 @@ main(int argc, char **argv)
 	mcfan_capture_init(eal_argc, eal_given); /* dpdk-dumpcap, dpdk-pdump (docs/capture.md) */
 	keep_hugepage_files = mcfan_eal_has_flag(eal_argc, eal_given, "--in-memory") ||
 			      mcfan_eal_has_flag(eal_argc, eal_given, "--huge-unlink=never");
+	if (eal_opt_value(eal_argc, eal_given, "--socket-limit") != NULL)
+		snprintf(eal_mem_cap, sizeof(eal_mem_cap), "--socket-limit %s",
+			 eal_opt_value(eal_argc, eal_given, "--socket-limit"));
+	else if (mcfan_eal_has_flag(eal_argc, eal_given, "--legacy-mem"))
+		snprintf(eal_mem_cap, sizeof(eal_mem_cap), "--legacy-mem");
 	free(eal_given);
 	if (mcfan_telemetry_socket_path(rte_eal_get_runtime_dir(), socket_path,
 					sizeof(socket_path)) == 0)

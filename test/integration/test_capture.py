@@ -17,6 +17,8 @@
   hugepages --huge-unlink=never: "may attach", and the files are kept at exit, as asked
   mcfan as a secondary of a running mcfan (--proc-type secondary or auto): refused right
                          after EAL, exit 2, naming the primary; the primary goes on
+  hugepages --socket-limit 16 / --legacy-mem -m 16: the pool's failure names that cap to
+                         raise and the hugepages free, not "reserve more hugepages"
 
 The hugepage runs get 64 reserved 2 MiB pages and a hugetlbfs mount of their own, given back
 and unmounted after. Usage: test_capture.py MCFAN_BINARY. Exit 77 (skip) when not root.
@@ -155,6 +157,32 @@ def run_secondary(mem, huge):
             os.unlink(os.path.join(huge, f))
 
 
+def run_pool_cap(huge):
+    """The mbuf pool that does not fit an EAL memory cap with hugepages to spare: the line
+    names the cap to raise (--socket-limit, or -m / --socket-mem with --legacy-mem) and the
+    hugepages free, not "reserve more hugepages (...) or raise --socket-mem", which left the
+    same cap in place (a trial finding). Exit 1, no report, no hugepage file left."""
+    for tag, flags, remedy in (
+            ("--socket-limit", ["--socket-limit", "16"],
+             "raise --socket-limit 16 (it caps the heap; hugepages: "),
+            ("--socket-limit=", ["--socket-mem", "16", "--socket-limit=16"],
+             "raise --socket-limit 16 (it caps the heap; hugepages: "),
+            ("--legacy-mem", ["--legacy-mem", "-m", "16"],
+             "raise -m or --socket-mem (with --legacy-mem EAL takes all its memory at start and "
+             "never grows the heap; hugepages: ")):
+        e = eal("poolcap", ["--huge-dir", huge, *flags], [])
+        r = subprocess.run([t.mcfan_path(), *e, "--", "--groups", "239.9.9.1", "--duration",
+                            "1"], capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+        t.remove_runtime_dir(e)
+        line = next((ln for ln in r.stderr.splitlines() if "cannot create a pool" in ln), "")
+        t.check(r.returncode == 1 and remedy in line and "reserve more hugepages" not in line
+                and re.search(r"2048 kB: \d+ reserved, \d+ free", line) is not None and
+                "mcfan report" not in r.stdout,
+                f"[pool cap {tag}] exit 1 and the line names the cap: {r.returncode} {line!r}")
+        t.check_eq(hugepage_files(huge, e), [], f"[pool cap {tag}] no hugepage file left")
+
+
 def main():
     if os.geteuid() != 0:
         print("capture: SKIP: needs root (hugepages)", flush=True)
@@ -199,6 +227,7 @@ def main():
             run("huge-unlink-never", mem, ["--huge-unlink=never"], re.escape(MAY), True,
                 huge=huge, kept=True)
             run_secondary(mem, huge)
+            run_pool_cap(huge)
     finally:
         if mounted:
             subprocess.run(["umount", huge])
