@@ -277,6 +277,11 @@ BAD = [
     (b"set fanout 239.9.9.9:3999 replicate", "group 239.9.9.9:3999 is not joined"),
     (b"join 239.9.9.1:3999", "group 239.9.9.1:3999 is already joined"),
     (b"join 239.9.9.5,239.9.9.1:3999", "group 239.9.9.1:3999 is already joined"),
+    # with sources: how its sources change (before: "is already joined" alone, to a user who
+    # wanted another source of the group)
+    (b"join 239.9.9.1:3999@198.18.0.3", "error: join: group 239.9.9.1:3999 is already joined: "
+     "its sources change with a leave and a join again (a join adds sources to an address only "
+     "on another UDP port: docs/igmp.md)"),
     (b"join 10.0.0.1", "not an IPv4 multicast address"),
     (b"join 239.9.9.300", "not a valid IPv4 address"),
     (b"join 239.9.9.5 workers 9", "lcore 9 is not a worker lcore"),

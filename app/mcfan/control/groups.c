@@ -525,7 +525,7 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 	uint64_t bits[MCFAN_WORKER_WORDS] = {0};
 	char text[CTL_LIST_MAX], wtext[CTL_LIST_MAX], stext[MCFAN_CTL_MSG_MAX], *gtext = NULL;
 	struct mcfan_igmp_ssm *ssm = NULL;
-	unsigned int i, n_old, n_el, n_free, n, n_ssm = 0;
+	unsigned int i, j, n_old, n_el, n_free, n, n_ssm = 0;
 	enum mcfan_fanout fanout;
 	int ret;
 
@@ -573,7 +573,15 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 	for (i = 0; i < n; i++) {
 		if (find_entry(app, &keys[i]) >= 0) {
 			mcfan_group_format(&keys[i], text, sizeof(text));
-			ret = mcfan_err_set(msg, len, -EEXIST, "join: group %s is already joined", text);
+			/* with sources: the user wants the group's sources changed, which a join
+			 * does only for another UDP port of the address; say how */
+			for (j = 0; j < n_ssm; j++)
+				if (memcmp(&ssm[j].key, &keys[i], sizeof(keys[i])) == 0)
+					break;
+			ret = mcfan_err_set(msg, len, -EEXIST, "join: group %s is already joined%s",
+					    text, j < n_ssm ? ": its sources change with a leave "
+					    "and a join again (a join adds sources to an address "
+					    "only on another UDP port: docs/igmp.md)" : "");
 			goto out;
 		}
 	}
