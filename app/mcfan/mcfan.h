@@ -639,15 +639,18 @@ void mcfan_params_usage(const char *prog);
 /**
  * Check EAL's side of the command line (the arguments before "--", or all of them when
  * there is no "--") for mcfan's own long options (--groups, --duration=10 ...), which EAL
- * would refuse with its whole usage text. Prints one line on standard error naming the
- * first and where it goes. EAL's own options of the same name (--help) are EAL's.
+ * would refuse with its whole usage text, and for abbreviated EAL long options
+ * (--file-pref for --file-prefix), which EAL's getopt_long would take but mcfan's checks
+ * before EAL would not see. Prints one line on standard error naming the first and where
+ * it goes or what it abbreviates. EAL's own options of the same name (--help) are EAL's.
  *
  * @param argc
  *   EAL's argument count (argv[0] included).
  * @param argv
  *   EAL's arguments; not changed.
  * @return
- *   0, or -EINVAL (an mcfan option before "--"). Bad input (exit 2).
+ *   0, or -EINVAL (an mcfan option before "--", or an abbreviated EAL option). Bad input
+ *   (exit 2).
  */
 int mcfan_params_eal_side_check(int argc, char **argv);
 /**

@@ -1522,20 +1522,22 @@ check_no_abbreviation(int argc, char **argv)
 	return 0;
 }
 
+/* DPDK 22.11 EAL's long options (lib/eal/common/eal_options.h), each written whole */
+static const char *const eal_long[] = {
+	"allow", "base-virtaddr", "block", "create-uio-dev", "file-prefix",
+	"force-max-simd-bitwidth", "help", "huge-dir", "huge-unlink", "huge-worker-stack",
+	"in-memory", "iova-mode", "lcores", "legacy-mem", "log-level", "main-lcore",
+	"match-allocations", "mbuf-pool-ops-name", "no-hpet", "no-huge", "no-pci", "no-shconf",
+	"no-telemetry", "proc-type", "single-file-segments", "socket-limit", "socket-mem",
+	"syslog", "telemetry", "trace", "trace-bufsz", "trace-dir", "trace-mode", "vdev",
+	"vfio-intr", "vfio-vf-token", "vmware-tsc-map",
+};
+
 /* An option of DPDK 22.11's EAL (its usage's), with its value attached or not: "-l0-1",
  * "--file-prefix=x"; given after "--" it reaches mcfan's parser */
 static bool
 is_eal_opt(const char *arg)
 {
-	static const char *const eal_long[] = {
-		"lcores", "main-lcore", "service-lcores", "service-corelist", "allow", "block",
-		"vdev", "driver-path", "socket-mem", "socket-limit", "no-huge", "in-memory",
-		"file-prefix", "huge-dir", "huge-unlink", "no-shconf", "no-pci", "no-telemetry",
-		"log-level", "proc-type", "iova-mode", "legacy-mem", "single-file-segments",
-		"base-virtaddr", "syslog", "vfio-intr", "create-uio-dev", "match-allocations",
-		"telemetry", "trace", "trace-dir", "trace-bufsz", "trace-mode", "vmware-tsc-map",
-		"no-hpet", "mbuf-pool-ops-name", "force-max-simd-bitwidth", "huge-worker-stack",
-	};
 	size_t n, i;
 
 	if (arg[0] == '-' && arg[1] != '-' && arg[1] != '\0')
@@ -1550,6 +1552,36 @@ is_eal_opt(const char *arg)
 	return false;
 }
 
+/*
+ * EAL's getopt_long takes any unique prefix of its long options (--file-pref for
+ * --file-prefix), but mcfan's checks before EAL (--file-prefix, -m, --log-level, --vdev,
+ * --in-memory with --no-huge) know them by their full names only: an abbreviation would
+ * pass them unchecked ("--file-pref ../x" made /var/run/x the runtime directory). Refused,
+ * as mcfan's own abbreviations are. name: the option without its dashes and value.
+ */
+static int
+check_eal_abbreviation(const char *arg, const char *name)
+{
+	char means[256] = "";
+	size_t n = strlen(name), len = 0;
+	unsigned int i;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < RTE_DIM(eal_long) && len < sizeof(means); i++) {
+		if (strncmp(eal_long[i], name, n) != 0)
+			continue;
+		len += (size_t)snprintf(means + len, sizeof(means) - len, "%s--%s",
+					len > 0 ? " or " : "", eal_long[i]);
+	}
+	if (len == 0)
+		return 0;
+	fprintf(stderr, "mcfan: EAL option '%s': EAL options are not abbreviated either (did you "
+		"mean %s?): mcfan checks EAL's options by their full names before EAL starts\n",
+		arg, means);
+	return -EINVAL;
+}
+
 int
 mcfan_params_eal_side_check(int argc, char **argv)
 {
@@ -1557,11 +1589,15 @@ mcfan_params_eal_side_check(int argc, char **argv)
 	int a;
 
 	for (a = 1; a < argc; a++) {
-		if (strncmp(argv[a], "--", 2) != 0 || is_eal_opt(argv[a]))
+		if (strncmp(argv[a], "--", 2) != 0 || is_eal_opt(argv[a]) ||
+		    mcfan_eal_arg_is_value(argc, argv, a))
 			continue;
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(argv[a] + 2, "="), argv[a] + 2);
-		if (strcmp(name, "help") == 0 || find_opt(name) == NULL)
+		if (find_opt(name) == NULL) {
+			if (check_eal_abbreviation(argv[a], name) < 0)
+				return -EINVAL;
 			continue;
+		}
 		fprintf(stderr, "mcfan: '%s' is an mcfan option: give it after '--' (mcfan [EAL "
 			"options] -- [mcfan options], e.g. mcfan -l 0-1 --no-pci --vdev ... -- "
 			"--groups 239.9.9.1-10:3999)\n", argv[a]);

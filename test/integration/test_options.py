@@ -505,6 +505,20 @@ def test_argv_errors():
     for a in (["--groups", "239.9.9.1"], ["--duration=3"], ["--no-msacc"]):
         bad([], [f"'{a[0]}' is an mcfan option"], ["give it after '--'"],
             what=f"mcfan option {a[0]} before --", extra_eal=a)
+    # an abbreviated EAL long option: EAL's getopt_long takes it, mcfan's checks before EAL
+    # know the full names only (before: --file-pref ../X made /var/run/X the runtime
+    # directory, --in-mem beside --no-huge got EAL's whole usage, --log-lev foo:bar ran with
+    # EAL's warning alone)
+    escape = f"{t.PREFIX}-abbr-{os.getpid()}"
+    for a, full in ((["--file-pref", f"../{escape}"], "--file-prefix"),
+                    ([f"--file-pre=../{escape}"], "--file-prefix"),
+                    (["--in-mem"], "--in-memory"), (["--log-lev", "foo:bar"], "--log-level"),
+                    (["--no-h"], "--no-hpet or --no-huge")):
+        bad([], [f"EAL option '{a[0]}'"], ["not abbreviated", f"did you mean {full}?"],
+            what=f"EAL option {a[0]} abbreviated", extra_eal=a)
+        t.check(not os.path.exists(f"/var/run/{escape}"),
+                f"{a[0]}: no runtime directory /var/run/{escape} outside /var/run/dpdk")
+        shutil.rmtree(f"/var/run/{escape}", ignore_errors=True)
 
 
 def test_eal_memory():
