@@ -266,6 +266,15 @@ set_seq(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 				 "(e.g. 239.9.9.1-10:3999=iperf2)", item, MCFAN_SEQ_RULE_LEN - 1);
 			goto bad;
 		}
+		/* rules run together with a comma, as --groups lists them (A=iperf2,B=rtp), or
+		 * A==iperf2: the group parser would blame 'A=iperf2' as a bad port */
+		if (strchr(item, '=') != eq) {
+			snprintf(err, len, "--seq: '%.64s' holds more than one '=': a rule is "
+				 "GROUPS=KIND with one '='; give several rules separated by blanks, "
+				 "or as several --seq (e.g. --seq 239.9.9.1:3999=iperf2 --seq "
+				 "239.9.9.2:3999=rtp)", item);
+			goto bad;
+		}
 		*eq = '\0';
 		n = mcfan_group_parse_list(item, keys, MCFAN_MAX_GROUPS, msg, sizeof(msg));
 		if (n < 0) {

@@ -967,6 +967,19 @@ def test_bad_input():
     t.check(f"group 239.9.9.2:{PORT} is given two kinds: iperf2 by '239.9.9.1-3:{PORT}=iperf2' "
             f"and rtp by '239.9.9.2:{PORT}=rtp'" in err, f"--seq conflict: named ({err[-300:]})")
     t.check("EAL:" not in err, f"--seq conflict: refused before EAL ({err[-300:]})")
+    # rules run together with a comma, as --groups lists groups, or a doubled '=' (before:
+    # "group '239.9.9.1:PORT=iperf2': UDP port must be a decimal number 1..65535", as if the
+    # port were mistyped)
+    for rule in (f"239.9.9.1:{PORT}=iperf2,239.9.9.2:{PORT}=rtp", f"239.9.9.1:{PORT}==iperf2"):
+        rc, out, err, _ = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "--seq", rule,
+                                            "--duration", "0.2"], report=False)
+        t.check_eq(rc, 2, f"--seq {rule}: exit 2")
+        t.check(f"--seq: '{rule}' holds more than one '=': a rule is GROUPS=KIND with one '='"
+                in err and "separated by blanks" in err and "UDP port" not in err,
+                f"--seq {rule}: named, and how to give several ({err[-300:]})")
+        t.check(not t.eal_lines(err) and "mcfan report" not in out,
+                f"--seq {rule}: nothing started ({err[-300:]})")
+        t.remove_runtime_dir(eal)
     # A/B pairs that cannot be made: refused before EAL, like a bad option
     g3 = ["--groups", f"239.9.9.1-3:{PORT}", "--seq", f"239.9.9.1-2:{PORT}=iperf2"]
     for app, words in (
