@@ -62,7 +62,7 @@ mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 	char item[ITEM_MAX];
 	size_t used = 0, glen;
 	uint8_t src[16];
-	int n, k, ret = 0;
+	int n, k, j, ret = 0;
 
 	*n_ssm = 0;
 	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
@@ -90,6 +90,12 @@ mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 				ret = n;
 				goto out;
 			}
+			/* "G@S1,G@S2": the sources of one group in two items (as if items were
+			 * sources); the group list would only say "listed twice" */
+			for (k = 0; k < (int)*n_ssm; k++)
+				for (j = 0; j < n; j++)
+					if (mcfan_flow_key_equal(&ssm[k].key, &keys[j]))
+						goto twice;
 			for (s = at + 1; ; s = e + 1) {
 				e = s + strcspn(s, "+,");
 				if (e > end)
@@ -139,6 +145,14 @@ mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 		p = end + 1;
 	}
 	groups_out[used] = '\0';
+	goto out;
+twice:
+	mcfan_group_format(&keys[j], item, sizeof(item));
+	if (err != NULL && err_len > 0)
+		snprintf(err, err_len, "group %s is given sources in two items ('%.*s' again): join "
+			 "its sources with '+' (e.g. 232.1.1.1@198.18.0.1+198.18.0.3)", item,
+			 (int)(end - p), p);
+	ret = -EINVAL;
 out:
 	free(keys);
 	return ret;

@@ -50,8 +50,9 @@ struct mcfan_igmp_ssm {
  *   Size of err, bytes.
  * @return
  *   0; -EINVAL for an empty source, a source that is not a unicast address of the group's
- *   family, a source named twice for one group ("duplicate source S in group G"), a bad
- *   group part; -E2BIG for more than max pairs; -ENOSPC if groups_out is too small.
+ *   family, a source named twice for one group ("duplicate source S in group G"), a group
+ *   given sources in two items ("G@S1,G@S2": its sources go in one item, joined by '+'), a
+ *   bad group part; -E2BIG for more than max pairs; -ENOSPC if groups_out is too small.
  */
 int mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 			 struct mcfan_igmp_ssm *ssm, unsigned int max, unsigned int *n_ssm,

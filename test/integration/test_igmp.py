@@ -885,6 +885,11 @@ def test_bad_input():
         (["--groups", "232.1.1.1@198.18.0.1+198.18.0.1"],
          "mcfan: --groups: duplicate source 198.18.0.1 in group 232.1.1.1: name each source "
          "once (e.g. 232.1.1.1@198.18.0.1+198.18.0.3)"),
+        # one group's sources in two items, as if items were sources (before: "group
+        # 232.1.1.1 is listed twice")
+        (["--groups", "232.1.1.1@198.18.0.1,232.1.1.1@198.18.0.2"],
+         "mcfan: --groups: group 232.1.1.1 is given sources in two items "
+         "('232.1.1.1@198.18.0.2' again): join its sources with '+'"),
         # report sources that cannot be one: loopback, this host, broadcast, ::1, multicast
         (["--port-ip", "0=127.0.0.1"], "--port-ip: '127.0.0.1' is not a unicast IPv4 address "
          "of a network (127.0.0.0/8 is loopback)"),

@@ -940,6 +940,16 @@ test_ssm(void)
 					  8, &n, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "duplicate source [fe80::1] in group [ff3e::1]") != NULL,
 	      "IPv6 duplicate source: %s", err);
+	/* one group's sources in two items, as if items were sources: refused naming the '+'
+	 * (before: "group 232.1.1.1 is listed twice" from the group list) */
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1@198.18.0.1,232.1.1.1@198.18.0.2", out,
+					  sizeof(out), ssm, 8, &n, err, sizeof(err)), -EINVAL);
+	CHECK_EQ_STR(err, "group 232.1.1.1 is given sources in two items ('232.1.1.1@198.18.0.2' "
+		     "again): join its sources with '+' (e.g. 232.1.1.1@198.18.0.1+198.18.0.3)");
+	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1-2:5000@198.18.0.1,232.1.1.2:5000@198.18.0.2",
+					  out, sizeof(out), ssm, 8, &n, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "group 232.1.1.2:5000 is given sources in two items") != NULL,
+	      "a range's group again: %s", err);
 	/* the same source for two groups is no duplicate */
 	CHECK_EQ_INT(mcfan_igmp_ssm_split("232.1.1.1@198.18.0.1,232.1.1.2@198.18.0.1", out,
 					  sizeof(out), ssm, 8, &n, err, sizeof(err)), 0);
