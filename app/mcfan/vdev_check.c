@@ -377,15 +377,48 @@ mcfan_log_level_check(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * A device name given by an earlier --vdev: EAL 22.11 probes the first and drops the other
+ * without a word (--vdev net_pcap0,rx_pcap=A --vdev net_pcap0,rx_pcap=B: B's frames were
+ * never received, one port). first: the earlier --vdev of that name, or NULL.
+ */
+static const char *
+same_name(int argc, char **argv, int upto, const char *arg)
+{
+	size_t n = strcspn(arg, ","), m;
+	const char *prev;
+	int i;
+
+	for (i = 1; i < upto && i < argc; i++) {
+		if ((prev = mcfan_opt_value(argc, argv, &i, VDEV_OPT)) == NULL || i >= upto)
+			continue;
+		m = strcspn(prev, ",");
+		if (m == n && strncmp(prev, arg, n) == 0)
+			return prev;
+	}
+	return NULL;
+}
+
 int
 mcfan_vdev_check(int argc, char **argv)
 {
-	const char *arg;
-	int i, ret;
+	const char *arg, *prev;
+	int i, at, ret;
 
 	for (i = 1; i < argc; i++) {
+		at = i;
 		if ((arg = mcfan_opt_value(argc, argv, &i, VDEV_OPT)) == NULL)
 			continue;
+		prev = same_name(argc, argv, at, arg);
+		if (prev != NULL) {
+			fprintf(stderr, "mcfan: --vdev %s: the device name %.*s is given twice (first "
+				"in --vdev %s): EAL would probe the first alone and drop this one "
+				"without a word; give each device a name of its own (e.g. %.*s0, "
+				"%.*s1)\n", arg, (int)strcspn(arg, ","), arg, prev,
+				(int)strcspn(arg, "0123456789,"), arg,
+				(int)strcspn(arg, "0123456789,"), arg);
+			return -EEXIST;
+		}
 		ret = check_one(arg);
 		if (ret != 0)
 			return ret;

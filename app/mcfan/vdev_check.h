@@ -17,7 +17,9 @@
  *  - net_af_packet (eth_af_packet) and net_pcap on an interface (iface=, rx_iface=,
  *    rx_iface_in=): the interface must exist in this network namespace;
  *  - net_af_packet framesz=: a ring frame's data must fit an mbuf of mcfan's pool
- *    (RTE_MBUF_DEFAULT_DATAROOM bytes), or the PMD's RX queue setup fails.
+ *    (RTE_MBUF_DEFAULT_DATAROOM bytes), or the PMD's RX queue setup fails;
+ *  - a device name (before the first ',') given by two --vdev: EAL would probe the first
+ *    alone and drop the other without a word.
  * Prints one line on standard error for the first that fails.
  *
  * @param argc
@@ -26,7 +28,8 @@
  *   EAL's arguments; not changed.
  * @return
  *   0: all good (or nothing to check); -ENODEV: an interface that does not exist;
- *   -EINVAL: a framesz too big. Either is bad input (exit 2).
+ *   -EINVAL: a framesz too big; -EEXIST: a device name given twice. Each is bad input
+ *   (exit 2).
  */
 int mcfan_vdev_check(int argc, char **argv);
 

@@ -98,6 +98,28 @@ def test_afp_keys():
         refused(tag, rc, out, err, rep, want, True)
 
 
+def test_vdev_twice():
+    # one device name in two --vdev: EAL 22.11 probes the first and drops the second without
+    # a word (before: one port, the second capture's frames never received, status 0)
+    pcap = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"mcfan-failstart-{os.getpid()}.pcap")
+    t.write_pcap(pcap, [t.udp4_frame("239.9.9.1", 3999)])
+    try:
+        for second in (f"net_pcap0,rx_pcap={pcap},infinite_rx=0", f"net_pcap0,rx_pcap={pcap}"):
+            tag = f"[--vdev net_pcap0 twice: {second}]"
+            rc, out, err, rep = run("twice", [f"net_pcap0,rx_pcap={pcap}", second])
+            refused(tag, rc, out, err, rep, f"mcfan: --vdev {second}: the device name net_pcap0 "
+                    f"is given twice (first in --vdev net_pcap0,rx_pcap={pcap}): EAL would "
+                    "probe the first alone and drop this one without a word; give each device "
+                    "a name of its own (e.g. net_pcap0, net_pcap1)", True)
+        # two names that share a prefix are two devices
+        rc, out, err, rep = run("twice-ok", ["net_null1", "net_null10"])
+        t.check_eq(rc, 0, f"[net_null1 and net_null10] start: {err[-400:]!r}")
+        if t.check(rep is not None, "[net_null1 and net_null10] report"):
+            t.check_eq(len(rep["ports"]), 2, "[net_null1 and net_null10] two ports")
+    finally:
+        os.unlink(pcap)
+
+
 def test_framesz():
     tag = "[af_packet framesz=4096]"
     rc, out, err, rep = run("fs", ["net_af_packet0,iface=lo,framesz=4096,blocksz=4096"])
@@ -136,6 +158,7 @@ def main():
     test_queues()
     test_interfaces()
     test_afp_keys()
+    test_vdev_twice()
     test_framesz()
     test_ring_geometry()
     print(f"failstart: {time.monotonic() - t0:.1f} s", flush=True)
