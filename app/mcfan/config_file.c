@@ -311,6 +311,16 @@ mcfan_config_file_read(const char *path, FILE *f, const struct mcfan_cfg_keys *k
 			goto close;
 		}
 		bare = names[i] + strspn(names[i], "-");
+		if (kind == MCFAN_CFG_KEY_EAL || (kind == MCFAN_CFG_KEY_UNKNOWN &&
+		    bare != names[i] && *bare != '\0' && keys->kind(bare) == MCFAN_CFG_KEY_EAL)) {
+			/* "vdev = net_af_packet0,iface=veth0": the file is mcfan's, after "--" */
+			fprintf(stderr, "mcfan: config file '%s' line %u: key '%s' is an EAL "
+				"option: EAL reads its options from the command line only; give "
+				"--%s there, before '--' (mcfan [EAL options] -- --config %s)\n",
+				path, lines[i], names[i], bare, path);
+			ret = -EINVAL;
+			goto close;
+		}
 		if (kind == MCFAN_CFG_KEY_UNKNOWN && bare != names[i] && *bare != '\0' &&
 		    keys->kind(bare) != MCFAN_CFG_KEY_UNKNOWN &&
 		    keys->kind(bare) != MCFAN_CFG_KEY_CLI_ONLY) {

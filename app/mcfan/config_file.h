@@ -24,6 +24,7 @@ enum mcfan_cfg_key_kind {
 	MCFAN_CFG_KEY_VALUE,       /**< an option with a value, allowed in the file */
 	MCFAN_CFG_KEY_FLAG,        /**< a flag allowed in the file (takes yes/no there) */
 	MCFAN_CFG_KEY_CLI_ONLY,    /**< an option for the command line only */
+	MCFAN_CFG_KEY_EAL,         /**< an option of DPDK's EAL (before "--" only) */
 };
 
 /** The keys a file may hold, from the caller's option table. */

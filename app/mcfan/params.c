@@ -1361,13 +1361,22 @@ struct cfg_apply_ctx {
 	const bool *from_cli;
 };
 
+static bool is_eal_opt(const char *arg);
+
 static enum mcfan_cfg_key_kind
 cfg_key_kind(const char *key)
 {
 	const struct opt_def *o = find_opt(key);
+	char eal[80];
 
-	if (o == NULL)
+	if (o == NULL) {
+		/* --vdev, --file-prefix ...: EAL reads its options from the command line only */
+		snprintf(eal, sizeof(eal), "--%s", key);
+		if (strlen(key) + 2 < sizeof(eal) && strchr(key, '=') == NULL &&
+		    key[0] != '-' && key[0] != '\0' && is_eal_opt(eal))
+			return MCFAN_CFG_KEY_EAL;
 		return MCFAN_CFG_KEY_UNKNOWN;
+	}
 	if (!o->file_ok)
 		return MCFAN_CFG_KEY_CLI_ONLY;
 	return o->kind == OPT_VALUE ? MCFAN_CFG_KEY_VALUE : MCFAN_CFG_KEY_FLAG;

@@ -931,6 +931,15 @@ def test_config():
     bad_cfg("[mcfan]\n-burst = 16\n", "key with a dash", ["line 2", "write 'burst'"])
     bad_cfg("[mcfan]\n--bogus = 1\n", "unknown key with dashes",
             ["line 2", "unknown key '--bogus'", "see --help"])
+    # an EAL option as a key (before: "unknown key 'vdev' in [mcfan] (keys are the long
+    # option names, see --help)", though --vdev is in --help's usage line)
+    for key, val in (("vdev", "net_null0"), ("file-prefix", "x"), ("--no-huge", "yes"),
+                     ("lcores", "0@0,1@1")):
+        bare = key.lstrip("-")
+        bad_cfg(f"[mcfan]\n{key} = {val}\n", f"EAL key {key}",
+                ["line 2", f"key '{key}' is an EAL option",
+                 "EAL reads its options from the command line only",
+                 f"give --{bare} there, before '--'"])
     bad_cfg("[mcfan]\nconfig = other.ini\n", "config key", ["line 2", "config"])
     bad_cfg("[mcfan]\nhelp = yes\n", "help key", ["line 2", "help"])
     bad_cfg("[mcfan]\nfanout = replicate\n\nburst = 0\n", "bad burst",
