@@ -145,6 +145,16 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 			p = cfg_trim(p + strlen(UTF8_BOM), p + strlen(p)); /* editors' BOM */
 		if (*p == '\0' || *p == ';' || *p == '#')
 			continue;
+		/* an escape sequence or another control byte would reach the terminal in the
+		 * error that quotes the key or value ("fanout = ESC[2J" cleared the screen) */
+		for (end = p; *end != '\0'; end++) {
+			if (((unsigned char)*end >= 0x20 && *end != 0x7f) || *end == '\t')
+				continue;
+			fprintf(stderr, "mcfan: config file '%s' line %u: control character 0x%02x "
+				"at column %u (not a text file?)\n", path, no, (unsigned char)*end,
+				(unsigned int)(end - line) + 1);
+			return -EINVAL;
+		}
 		if (*p == '[') {
 			/* "[mcfan] ; comment": a header may end in a comment, as a value may */
 			cfg_uncomment(p);

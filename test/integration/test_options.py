@@ -985,6 +985,17 @@ def test_review_findings():
             ["line 3", "second section"])
     bad_cfg("[mcfan]\nburst =\n", "empty value", ["line 2", "burst", "no value"])
     bad_cfg("[mcfan]\nbu\0rst = 3\n", "NUL byte", ["line 2", "NUL"])
+    # another control byte: an escape sequence in a value was quoted raw into the error and
+    # reached the terminal ("fanout = ESC[2J" cleared the screen); a CR before the newline
+    # (a CRLF file) and tabs around '=' stay allowed
+    for text, col in (("[mcfan]\nfanout = \x1b[2J\n", "0x1b at column 10"),
+                      ("[mcfan]\nburst\x01 = 8\n", "0x01 at column 6"),
+                      ("[mcfan]\ngroups = 239.9.9.1\x7f\n", "0x7f at column 19")):
+        err = bad_cfg(text, f"control character {col}", ["line 2", f"control character {col}",
+                                                          "not a text file?"])
+        t.check("\x1b" not in err and "\x01" not in err and "\x7f" not in err,
+                f"control character {col}: no control byte in the message: {err!r}")
+    good(["--config", cfg("[mcfan]\r\nfanout\t=\treplicate\r\n")], what="config: CRLF, tabs")
 
 
 def test_engines():
