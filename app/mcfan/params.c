@@ -1500,6 +1500,35 @@ mcfan_params_origin(const struct mcfan_config *cfg, const char *msg, char *buf, 
 }
 
 /*
+ * A control byte but a tab in an option or value ("--fanout $'\e]0;x\a'", a CR kept from a
+ * CRLF file read with $(cat F)): every error quotes the value, and the byte would reach the
+ * terminal raw. Refused naming where it is, quoting only the text before it.
+ */
+static int
+check_no_control(int argc, char **argv)
+{
+	const unsigned char *c;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		for (c = (const unsigned char *)argv[a]; *c != '\0'; c++) {
+			/* a tab separates --seq and --seq-pair rules, as a blank does */
+			if ((*c >= 0x20 && *c != 0x7f) || *c == '\t')
+				continue;
+			fprintf(stderr, "mcfan: the argument after '%s' holds control character 0x%02x "
+				"at column %u%s%.*s%s: mcfan's options and values are text (a CR from a "
+				"CRLF file read with $(cat FILE)?)\n", a > 1 ? argv[a - 1] : "--", *c,
+				(unsigned int)((const char *)c - argv[a]) + 1,
+				c > (const unsigned char *)argv[a] ? ", after '" : "",
+				(int)((const char *)c - argv[a]), argv[a],
+				c > (const unsigned char *)argv[a] ? "'" : "");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
  * getopt_long takes any unique prefix of a long option (--grou for --groups); mcfan does not,
  * so that a typo never silently means another option, and the config file agrees.
  */
@@ -1674,7 +1703,7 @@ mcfan_params_parse(int argc, char **argv, struct mcfan_config *cfg)
 		}
 	}
 	shorts[k] = '\0';
-	if (check_no_abbreviation(argc, argv) < 0)
+	if (check_no_control(argc, argv) < 0 || check_no_abbreviation(argc, argv) < 0)
 		return -EINVAL;
 	optind = 1;
 	opterr = 0;

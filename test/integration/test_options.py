@@ -505,6 +505,20 @@ def test_argv_errors():
     for a in (["--groups", "239.9.9.1"], ["--duration=3"], ["--no-msacc"]):
         bad([], [f"'{a[0]}' is an mcfan option"], ["give it after '--'"],
             what=f"mcfan option {a[0]} before --", extra_eal=a)
+    # a control byte in an option's value: the errors quote the value, and an escape sequence
+    # reached the terminal raw (before: "--fanout: '\x1b]0;x\x07' is not a mode"; a CR kept
+    # from a CRLF file: "group '239.9.9.1\r': not a valid IPv4 address", the CR unseen)
+    for a, where in ((["--fanout", "\x1b]0;x\x07"], "after '--fanout' holds control character "
+                      "0x1b at column 1:"),
+                     (["--groups", "239.9.9.1\r"], "after '--groups' holds control character "
+                      "0x0d at column 10, after '239.9.9.1':")):
+        err = bad(a, [where], ["options and values are text", "CRLF"],
+                  what=f"control byte in {a[0]}")
+        t.check(not any(c in err for c in "\x1b\x07\r"),
+                f"control byte in {a[0]}: none in the message: {err!r}")
+    # a tab stays a separator of --seq rules, as a blank is
+    good(["--groups", "239.9.9.1-10:3999", "--seq", "239.9.9.1:3999=iperf2\t239.9.9.2:3999=rtp"],
+         what="--seq rules apart by a tab")
     # an abbreviated EAL long option: EAL's getopt_long takes it, mcfan's checks before EAL
     # know the full names only (before: --file-pref ../X made /var/run/X the runtime
     # directory, --in-mem beside --no-huge got EAL's whole usage, --log-lev foo:bar ran with
