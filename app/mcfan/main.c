@@ -989,6 +989,11 @@ main(int argc, char **argv)
 	/* --vdev arguments a PMD would fail on in several lines: one line, exit 2 */
 	if (mcfan_vdev_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
+	/* --report-json naming a net_pcap capture: the exit would replace it */
+	if (mcfan_vdev_report_check(eal_argc, argv,
+				    app->cfg.report_json_mode == MCFAN_OUTFILE_STDOUT ? NULL :
+				    app->cfg.report_json) != 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
 	/* a --file-prefix EAL could not use (it would fall back to "rte"): exit 2 */
 	if (mcfan_prefix_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <regex.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 #include <linux/if_packet.h>
@@ -422,6 +423,48 @@ mcfan_vdev_check(int argc, char **argv)
 		ret = check_one(arg);
 		if (ret != 0)
 			return ret;
+	}
+	return 0;
+}
+
+int
+mcfan_vdev_report_check(int argc, char **argv, const char *report)
+{
+	struct stat rst, st;
+	struct rte_kvargs *kv;
+	const char *arg, *comma;
+	bool exists, same;
+	unsigned int k;
+	int i;
+
+	if (report == NULL || report[0] == '\0')
+		return 0;
+	exists = stat(report, &rst) == 0;
+	for (i = 1; i < argc; i++) {
+		if ((arg = mcfan_opt_value(argc, argv, &i, VDEV_OPT)) == NULL ||
+		    !is_driver(arg, "net_pcap", "eth_pcap") || (comma = strchr(arg, ',')) == NULL)
+			continue;
+		kv = rte_kvargs_parse(comma + 1, NULL);
+		if (kv == NULL)
+			continue; /* the PMD says what is wrong with its arguments */
+		for (k = 0; k < kv->count; k++) {
+			if (strcmp(kv->pairs[k].key, "rx_pcap") != 0 &&
+			    strcmp(kv->pairs[k].key, "tx_pcap") != 0)
+				continue;
+			/* the same file by device and inode; a tx_pcap the PMD has yet to create,
+			 * by its name */
+			same = exists ? stat(kv->pairs[k].value, &st) == 0 &&
+				st.st_dev == rst.st_dev && st.st_ino == rst.st_ino :
+				strcmp(kv->pairs[k].value, report) == 0;
+			if (!same)
+				continue;
+			fprintf(stderr, "mcfan: --report-json: '%s' is the %s file of --vdev %s: the "
+				"report would replace it at exit; give the report a file of its own\n",
+				report, kv->pairs[k].key, arg);
+			rte_kvargs_free(kv);
+			return -EINVAL;
+		}
+		rte_kvargs_free(kv);
 	}
 	return 0;
 }

@@ -34,6 +34,24 @@
 int mcfan_vdev_check(int argc, char **argv);
 
 /**
+ * Check --report-json against the files of net_pcap's --vdev arguments (rx_pcap=, tx_pcap=):
+ * the report is written at exit by renaming over its path, so a report naming the capture
+ * mcfan reads (or the one the PMD writes) would replace it. The same file by device and
+ * inode (a link or another spelling too); a file that does not exist yet, by its name.
+ * Prints one line on standard error. Main lcore only, before EAL.
+ *
+ * @param argc
+ *   EAL's argument count (argv[0] included).
+ * @param argv
+ *   EAL's arguments; not changed.
+ * @param report
+ *   The --report-json path; NULL or "" (none, or standard output): nothing to check.
+ * @return
+ *   0: no clash; -EINVAL: the report names a capture file of a --vdev (bad input, exit 2).
+ */
+int mcfan_vdev_report_check(int argc, char **argv, const char *report);
+
+/**
  * Check EAL's --file-prefix (also --file-prefix=) before EAL: a prefix too long for EAL's
  * runtime directory RUNDIR/dpdk/PREFIX to hold its telemetry socket dpdk_telemetry.v2
  * within sockaddr_un's sun_path (108 bytes with the NUL; RUNDIR is /var/run for root,

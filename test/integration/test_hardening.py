@@ -165,6 +165,28 @@ def test_report_over_input():
         t.check(kept == text, f"--report-json over input ({what}): file kept: {kept[:60]!r}")
     for p in (conf, cmds, link, hard, self_ref):
         os.unlink(p)
+    # the capture a net_pcap --vdev reads (rx_pcap=) or writes (tx_pcap=, not there yet)
+    # (before: the run went on and its exit replaced the input capture with the report)
+    src = os.path.join(TMP, "input-copy.pcap")
+    txp = os.path.join(TMP, "tx-out.pcap")
+    shutil.copyfile(PCAP, src)
+    with open(src, "rb") as f:
+        capture = f.read()
+    vdev = f"net_pcap0,rx_pcap={src},tx_pcap={txp}"
+    for rep, key in ((src, "rx_pcap"), (os.path.join(TMP, ".", "input-copy.pcap"), "rx_pcap"),
+                     (txp, "tx_pcap")):
+        e = t.eal_args("hard-rxpcap") + ["--vdev", vdev]
+        rc, out, err = run(e, [*APP, "--report-json", rep])
+        t.check_eq(rc, 2, f"--report-json over {key} {rep}: exit status")
+        t.check(f"--report-json: '{rep}' is the {key} file of --vdev {vdev}: the report would "
+                "replace it at exit; give the report a file of its own" in err,
+                f"--report-json over {key} {rep}: message: {err.strip()[-300:]!r}")
+        t.check(not t.eal_lines(err) and "mcfan report" not in out,
+                f"--report-json over {key} {rep}: nothing started")
+        with open(src, "rb") as f:
+            t.check(f.read() == capture, f"--report-json over {key} {rep}: capture kept")
+        t.check(not os.path.exists(txp), f"--report-json over {key} {rep}: no tx_pcap made")
+    os.unlink(src)
     # another file next to the config file is still written
     conf = cfg(conf_text)
     rep = os.path.join(TMP, "next-to-conf.json")
