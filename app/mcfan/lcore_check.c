@@ -179,7 +179,7 @@ mcfan_lcore_cpus_check(int argc, char **argv)
 	struct lcore_set *cpus, *off, *out;
 	struct mcfan_cpuset online, allowed;
 	char have[256], bad[256];
-	const char *opt = NULL, *v, *val = NULL;
+	const char *opt = NULL, *v, *val = NULL, *opt1 = NULL, *val1 = NULL;
 	unsigned int i, n_opts = 0, n_off = 0, n_out = 0;
 	int a, ret = 0;
 
@@ -202,7 +202,19 @@ mcfan_lcore_cpus_check(int argc, char **argv)
 			continue;
 		}
 		val = v;
-		n_opts++;
+		if (++n_opts == 1) {
+			opt1 = opt;
+			val1 = v;
+		} else {
+			/* EAL 22.11 refuses a second -l, -c or --lcores ("Option -l is ignored,
+			 * because (-l) is set!", though it is refused) with its whole usage; a
+			 * second -l naming an offline CPU gets "lcore N unavailable" first */
+			fprintf(stderr, "mcfan: %s %s and %s %s: EAL takes its lcores from one "
+				"option, once: give one of -l, -c or --lcores\n", opt1, val1, opt,
+				v);
+			ret = -EINVAL;
+			goto done;
+		}
 	}
 	/* none: EAL makes one lcore of each CPU the process may run on; with one CPU (taskset
 	 * -c 1, a cpuset) that is the main lcore alone, which the start refuses after EAL */
@@ -218,7 +230,7 @@ mcfan_lcore_cpus_check(int argc, char **argv)
 		ret = -EINVAL;
 		goto done;
 	}
-	/* none, two, or one EAL refuses: EAL answers; a host mcfan cannot read: EAL too (not
+	/* none, or one EAL refuses: EAL answers; a host mcfan cannot read: EAL too (not
 	 * the parse error as the status: mcfan would exit 2 without a word) */
 	if (ret < 0 || n_opts != 1 || mcfan_hosttopo_online(NULL, &online) < 0 ||
 	    mcfan_hosttopo_allowed(&allowed) < 0) {

@@ -45,7 +45,9 @@ int mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv);
  * cpuset) gets one warning line on standard error: EAL pins lcores there all the same.
  * Without any of them (EAL's default: one lcore a CPU the process may run on), a process
  * that may run on one CPU only is refused: EAL would give the main lcore alone.
- * Where the CPUs cannot be known before EAL (none of these options, two, a list EAL refuses,
+ * Two of these options (-l twice, -l and --lcores ...) are refused with one line naming both:
+ * EAL would refuse the second with its whole usage.
+ * Where the CPUs cannot be known before EAL (none of these options, a list EAL refuses,
  * sysfs unreadable), nothing is said here and EAL answers.
  *
  * @param argc
@@ -53,8 +55,8 @@ int mcfan_lcore_check(const struct mcfan_config *cfg, int argc, char **argv);
  * @param argv
  *   EAL's arguments; not changed.
  * @return
- *   0: good, warned, or not known before EAL; -EINVAL: a CPU that is not online, or one
- *   allowed CPU and EAL's default lcores (bad input, exit 2).
+ *   0: good, warned, or not known before EAL; -EINVAL: a CPU that is not online, two lcore
+ *   options, or one allowed CPU and EAL's default lcores (bad input, exit 2).
  */
 int mcfan_lcore_cpus_check(int argc, char **argv);
 

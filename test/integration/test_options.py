@@ -616,6 +616,18 @@ def test_eal_cpus():
         t.remove_runtime_dir(e)
         t.check(rc == 2 and words in err, f"{opt} {v}: exit 2 and EAL's reason: {rc} "
                 f"{err.strip()[:300]!r}")
+    # two lcore options: EAL refuses the second ("Option -l is ignored, because (-l) is
+    # set!", though it refuses it) with its whole usage, or a second -l naming a CPU that
+    # is not online with "lcore 2 unavailable" first; now one line naming both, before EAL
+    for extra in (["-l", "0-1", "-l", "0-1"], ["-l", "0-1", "--lcores", "0@0,1@1"],
+                  ["-c", "0x3", "-l0-1"], ["-l", "0-1", "-l", f"0-{n}"]):
+        v2 = extra[3] if len(extra) == 4 else extra[2][2:]
+        o2 = extra[2] if len(extra) == 4 else "-l"
+        err = bad([], [f"{extra[0]} {extra[1]} and {o2} {v2}"],
+                  ["EAL takes its lcores from one option, once",
+                   "give one of -l, -c or --lcores"],
+                  what=" ".join(extra), extra_eal=extra, lcores=None)
+        t.check_eq(len(err.strip().splitlines()), 1, f"{' '.join(extra)}: one line")
     # only the main lcore (-l 1, -c 1, --lcores 0@1): refused before EAL (before: EAL
     # started, made its runtime directory, and then mcfan said "no data lcore")
     for opt, v, main in (("-l", "1", 1), ("-c", "1", 0), ("--lcores", "0@1", 0)):
