@@ -1003,6 +1003,9 @@ main(int argc, char **argv)
 	/* a --log-level EAL would ignore after a warning ("debugg"): exit 2 */
 	if (mcfan_log_level_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
+	/* --proc-type secondary or auto: mcfan is the primary that owns its ports */
+	if (mcfan_proc_type_check(eal_argc, argv) != 0)
+		return stdout_status(MCFAN_EXIT_USAGE);
 	/* a CPU of -l, -c or --lcores that is not online: exit 2 (outside taskset's: warned) */
 	if (mcfan_lcore_cpus_check(eal_argc, argv) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);

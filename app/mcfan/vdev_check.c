@@ -468,3 +468,24 @@ mcfan_vdev_report_check(int argc, char **argv, const char *report)
 	}
 	return 0;
 }
+
+int
+mcfan_proc_type_check(int argc, char **argv)
+{
+	const char *v;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if ((v = mcfan_opt_value(argc, argv, &i, "--proc-type")) == NULL ||
+		    (strcmp(v, "secondary") != 0 && strcmp(v, "auto") != 0))
+			continue;
+		fprintf(stderr, "mcfan: --proc-type %s: mcfan runs as EAL's primary process (it "
+			"configures its ports and makes its rings and pool)%s; to look into a "
+			"running mcfan use dpdk-telemetry.py -f PREFIX, mcfan-top, mcfan-read or "
+			"dpdk-dumpcap; leave --proc-type out (or give primary)\n", v,
+			strcmp(v, "auto") == 0 ? ", and auto makes it a secondary when a primary of "
+			"its file prefix runs" : "");
+		return -EINVAL;
+	}
+	return 0;
+}
