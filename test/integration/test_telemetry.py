@@ -620,6 +620,7 @@ def bad_parameters(tel, proc):
         ("IPv6 without ]", "/mcfan/groups,[ff3e::1:5000"),
         ("page out of range", "/mcfan/groups,1"),
         ("page overflowing 32 bits", "/mcfan/groups,4294967296"),
+        ("a list of two groups", "/mcfan/groups,239.9.9.1:3999,239.9.9.2:3999"),
         ("too long group (200 characters)", "/mcfan/groups," + "239.9.9.1" + "0" * 191),
         ("too long (message beyond the server's 1 KiB read)", "/mcfan/groups," + "9" * 2000),
         ("parameter on /mcfan/info", "/mcfan/info,x"),
@@ -650,6 +651,14 @@ def bad_parameters(tel, proc):
         "characters refused: too long (at most 64)",
         "set_engine, 127 characters": "telemetry /mcfan/set_engine: parameter of 127 "
         "characters refused: too long (at most 64)",
+        # one group or a page is asked for: a list, a range, a page beyond 32 bits say so
+        # (before: "one ':PORT' after an IPv4 group" for the list, as if it were one group
+        # with two ports; "group '4294967296': not a valid IPv4 address" for the page)
+        "a list of two groups": "telemetry /mcfan/groups: parameter must be a page number or "
+        "one group (e.g. 239.9.9.1:3999): '239.9.9.1:3999,239.9.9.2:3999' names more than one "
+        "group: give one",
+        "a range, not one group": "'239.9.9.1-2:3999' names more than one group: give one",
+        "page overflowing 32 bits": "page 4294967296 is not 0..4294967295",
         # the pages there are (before: "(1 pages)")
         "page out of range": "telemetry /mcfan/groups: page 1 does not exist (pages 0..0: 13 "
         "groups, 128 a page)",

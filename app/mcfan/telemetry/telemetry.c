@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,10 +94,28 @@ mcfan_tel_param_page_or_group(const char *params, uint64_t *page,
 		err[0] = '\0';
 	if (params == NULL || params[0] == '\0')
 		return 0;
+	struct mcfan_flow_key k[2];
+	int n;
+
 	if (mcfan_tel_param_uint(params, UINT32_MAX, page) == 0)
 		return 0;
-	if (mcfan_group_parse(params, group, 1, err, len) != 1)
+	if (params[strspn(params, "0123456789")] == '\0') {
+		/* digits only: a page, too large (not "not a valid IPv4 address") */
+		if (len > 0)
+			snprintf(err, len, "page %s is not 0..%" PRIu32, params, UINT32_MAX);
 		return -EINVAL;
+	}
+	n = mcfan_group_parse_list(params, k, RTE_DIM(k), err, len);
+	/* the parser's own reason; a list or a range: one group is asked for (before, a list
+	 * was parsed as one group: "one ':PORT' after an IPv4 group") */
+	if (n < 0 && n != -E2BIG)
+		return -EINVAL;
+	if (n != 1) {
+		if (len > 0)
+			snprintf(err, len, "'%s' names more than one group: give one", params);
+		return -EINVAL;
+	}
+	*group = k[0];
 	return 1;
 }
 

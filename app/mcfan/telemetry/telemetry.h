@@ -142,7 +142,8 @@ int mcfan_tel_param_check(const char *params, size_t *at);
  * @param group
  *   The group, when 1 is returned.
  * @param err
- *   Receives the group parser's reason when -EINVAL is returned ("" otherwise).
+ *   Receives the reason when -EINVAL is returned ("" otherwise): the group parser's, a page
+ *   beyond UINT32_MAX, or a list or range naming more than one group.
  * @param len
  *   Size of err, bytes.
  * @return
