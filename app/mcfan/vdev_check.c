@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <regex.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -477,13 +478,13 @@ mcfan_proc_type_check(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if ((v = mcfan_opt_value(argc, argv, &i, "--proc-type")) == NULL ||
-		    (strcmp(v, "secondary") != 0 && strcmp(v, "auto") != 0))
+		    (strcasecmp(v, "secondary") != 0 && strcasecmp(v, "auto") != 0))
 			continue;
 		fprintf(stderr, "mcfan: --proc-type %s: mcfan runs as EAL's primary process (it "
 			"configures its ports and makes its rings and pool)%s; to look into a "
 			"running mcfan use dpdk-telemetry.py -f PREFIX, mcfan-top, mcfan-read or "
 			"dpdk-dumpcap; leave --proc-type out (or give primary)\n", v,
-			strcmp(v, "auto") == 0 ? ", and auto makes it a secondary when a primary of "
+			strcasecmp(v, "auto") == 0 ? ", and auto makes it a secondary when a primary of "
 			"its file prefix runs" : "");
 		return -EINVAL;
 	}

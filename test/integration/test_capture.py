@@ -116,10 +116,10 @@ def run(name, mem, flags, want, attachable, last=False, huge=None, kept=False):
 
 def run_secondary(mem, huge):
     """mcfan started as a secondary process of a running (hugepage) mcfan, by --proc-type
-    secondary and by --proc-type auto: refused right after EAL with one line naming the
-    prefix, the primary's PID and the remedy, exit 2, no report (before: "cannot create a
-    pool of 8191 mbufs on socket 0: File exists; ... reserve more hugepages", exit 1); the
-    primary goes on (its telemetry answers, its run ends with status 0)."""
+    secondary and by --proc-type auto (any case): refused before EAL with one line naming the
+    value and the tools that look into a running mcfan, exit 2, no report (before: "cannot
+    create a pool of 8191 mbufs on socket 0: File exists; ... reserve more hugepages", exit
+    1); the primary goes on (its telemetry answers, its run ends with status 0)."""
     tag = "[secondary]"
     e = eal("primary", mem, [])
     prefix = t.file_prefix(e)
@@ -128,18 +128,18 @@ def run_secondary(mem, huge):
         if not t.check(p.wait_line("running:", 30) is not None,
                        f"{tag} the primary starts: {p.stderr()[-600:]}"):
             return
-        for pt in ("secondary", "auto"):
+        for pt in ("secondary", "auto", "SECONDARY"):
             sec = ["-l", "0-1", f"--proc-type={pt}", "--file-prefix", prefix, "--no-pci",
                    "--log-level", "lib.eal:warning"]
             r = subprocess.run([t.mcfan_path(), *sec, "--", "--groups", "239.9.9.1",
                                 "--duration", "1"], capture_output=True, text=True, timeout=60,
                                stdin=subprocess.DEVNULL)
-            want = (f"mcfan: EAL started this run as a secondary process (--proc-type) of the "
-                    f"primary of --file-prefix {prefix} (PID {p.pid}): mcfan runs only as a "
-                    "primary; give this run a --file-prefix of its own and no --proc-type "
-                    "secondary or auto (to watch a running mcfan: mcfan-top, its telemetry, "
-                    "dpdk-dumpcap: docs/capture.md)\n")
-            t.check(r.returncode == 2 and want in r.stderr and "cannot create a pool" not in
+            want = (f"mcfan: --proc-type {pt}: mcfan runs as EAL's primary process (it "
+                    "configures its ports and makes its rings and pool)")
+            want2 = ("; to look into a running mcfan use dpdk-telemetry.py -f PREFIX, mcfan-top, "
+                     "mcfan-read or dpdk-dumpcap; leave --proc-type out (or give primary)\n")
+            t.check(r.returncode == 2 and want in r.stderr and want2 in r.stderr and
+                    "EAL:" not in r.stderr and "cannot create a pool" not in
                     r.stderr and "mcfan report" not in r.stdout,
                     f"{tag} --proc-type={pt}: refused, exit 2, the line: {r.returncode} "
                     f"{r.stderr[-500:]!r}")

@@ -508,11 +508,13 @@ def test_argv_errors():
     # --proc-type secondary or auto: mcfan would attach to another primary's memory and
     # configure its ports (before: secondary failed in EAL's words, "Cannot init config",
     # exit 1; auto ran, as a secondary whenever a primary of the prefix ran)
-    for v in ("secondary", "auto"):
+    # (EAL takes the value in any case: --proc-type=Secondary made a secondary too)
+    for v in ("secondary", "auto", "Secondary", "AUTO"):
         bad([], [f"--proc-type {v}: mcfan runs as EAL's primary process"],
             ["dpdk-telemetry.py -f PREFIX", "leave --proc-type out"],
-            what=f"--proc-type {v}", extra_eal=[f"--proc-type={v}" if v == "auto" else
-                                                "--proc-type", *([] if v == "auto" else [v])])
+            what=f"--proc-type {v}", extra_eal=[f"--proc-type={v}" if v.lower() == "auto" else
+                                                "--proc-type", *([] if v.lower() == "auto" else
+                                                                 [v])])
     # a control byte in an option's value: the errors quote the value, and an escape sequence
     # reached the terminal raw (before: "--fanout: '\x1b]0;x\x07' is not a mode"; a CR kept
     # from a CRLF file: "group '239.9.9.1\r': not a valid IPv4 address", the CR unseen)
