@@ -811,7 +811,7 @@ def test_show_at_rest(tmp):
     what = "show at rest"
     rc, out, err = console_script(tmp, "rest", "0@0,1@1,2@0", [],
                                   b"stop\nclear stats\nshow latency\nshow idle\nshow groups\n"
-                                  b"show counters\nquit\n")
+                                  b"show counters\nhelp\nquit\n")
     t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")
     res = {cmd: lines for cmd, lines in blocks(out)}
     lat = res.get("show latency", [])
@@ -829,6 +829,12 @@ def test_show_at_rest(tmp):
                "0 of 0 groups; fan-out of later joins: partition", f"{what}: show groups")
     t.check_eq(res.get("show counters", [None])[0], "frames: rx 0 = delivered 0 + drops 0",
                f"{what}: show counters after stop and clear stats")
+    # help's line keys (Tab, ?, Up/Down) are the terminal's: on a pipe '?' is a command
+    # (before: "Tab completes, ? lists what may come next" with no word of a terminal)
+    t.check_eq(res.get("help", [None])[0],
+               "Commands (on a terminal: Tab completes, ? lists what may come next, Up/Down "
+               "browse the history; Ctrl-D or quit exits; # starts a comment):",
+               f"{what}: help says which keys are a terminal's")
     # docs/console.md's example transcript has the lines these commands print, numbers,
     # groups and RX state aside (before: its show groups had no copies, copy_drops columns)
     doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",

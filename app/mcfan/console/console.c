@@ -318,8 +318,8 @@ cmd_help(struct mcfan_console *con, const struct mcfan_console_args *a)
 	unsigned int i, found = 0;
 
 	if (a->command == NULL) {
-		printf("Commands (Tab completes, ? lists what may come next, Up/Down browse the "
-		       "history, Ctrl-D or quit exits; # starts a comment):\n");
+		printf("Commands (on a terminal: Tab completes, ? lists what may come next, "
+		       "Up/Down browse the history; Ctrl-D or quit exits; # starts a comment):\n");
 		for (i = 0; i < con->n_insts; i++)
 			print_usage(con->insts[i].def, false);
 		printf("Numbers are decimal. Lines hold at most %d characters, words at most %d.\n",
