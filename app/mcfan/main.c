@@ -629,6 +629,33 @@ hugepage_files_remove(void)
 	return n;
 }
 
+/* The start's telemetry line: the socket, and the commands that query it, a first user's
+ * next question (a trial's finding). The socket is RUNTIME_DIR/dpdk_telemetry.v2[:N]: the
+ * file prefix is the runtime directory's last part, N the instance of a prefix's second and
+ * later processes (--in-memory runs beside each other), which the tools take as -i N. */
+static void
+telemetry_socket_log(const char *socket_path)
+{
+	const char *name = strrchr(socket_path, '/'), *inst;
+	char prefix[PATH_MAX], dash_i[32] = "";
+	const char *p;
+	size_t n;
+
+	if (name == NULL || name == socket_path) {
+		MCFAN_LOG(INFO, "telemetry socket %s\n", socket_path);
+		return;
+	}
+	for (p = name - 1; p > socket_path && *p != '/'; p--)
+		;
+	n = (size_t)(name - p - 1);
+	snprintf(prefix, sizeof(prefix), "%.*s", (int)n, p + 1);
+	inst = strchr(name, ':');
+	if (inst != NULL && inst[1] != '\0')
+		snprintf(dash_i, sizeof(dash_i), " -i %s", inst + 1);
+	MCFAN_LOG(INFO, "telemetry socket %s (query it: dpdk-telemetry.py -f %s%s; watch: "
+		  "mcfan-top -f %s%s)\n", socket_path, prefix, dash_i, prefix, dash_i);
+}
+
 /* Value of an EAL option ("--file-prefix X" or "--file-prefix=X") in argv[1..argc), or NULL;
  * of the last one when it is given more than once, the one EAL's getopt leaves in force. */
 static const char *
@@ -1047,7 +1074,7 @@ main(int argc, char **argv)
 	free(eal_given);
 	if (mcfan_telemetry_socket_path(rte_eal_get_runtime_dir(), socket_path,
 					sizeof(socket_path)) == 0)
-		MCFAN_LOG(INFO, "telemetry socket %s\n", socket_path);
+		telemetry_socket_log(socket_path);
 	app->tsc_hz = tsc_hz_measure(rte_get_tsc_hz());
 	app->window = rte_zmalloc("mcfan_msacc_window", sizeof(*app->window), 0);
 	if (app->window == NULL) {

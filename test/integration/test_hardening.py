@@ -366,6 +366,15 @@ def test_shared_prefix():
     t.check_eq(p.returncode, 0, "second instance: exit status")
     t.check(m2 is not None and m2.group(1) != sock1 and m2.group(1).startswith(sock1),
             f"second instance: prints a socket of its own: {m2.group(1) if m2 else None!r}")
+    # and the commands that query each (before: the socket's path alone)
+    prefix = e[e.index("--file-prefix") + 1]
+    t.check(f"telemetry socket {sock1} (query it: dpdk-telemetry.py -f {prefix}; watch: "
+            f"mcfan-top -f {prefix})\n" in first.stderr(),
+            f"first instance: the commands that query its socket: {first.stderr()[-600:]!r}")
+    inst = m2.group(1).rsplit(":", 1)[-1] if m2 else "?"
+    t.check(f"(query it: dpdk-telemetry.py -f {prefix} -i {inst}; watch: mcfan-top -f {prefix} "
+            f"-i {inst})\n" in p.stderr,
+            f"second instance: the commands with its instance {inst}: {p.stderr[-600:]!r}")
     t.check(os.path.exists(sock1), "after the second exits: the first's socket is still there")
     if m2:
         t.check(not os.path.exists(m2.group(1)), "after the second exits: its socket is gone")
