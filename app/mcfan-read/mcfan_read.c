@@ -8,7 +8,10 @@
  * one JSON line at exit. An example of the library as much as a tool; no DPDK.
  *
  *   mcfan-read --file-prefix PREFIX --group GROUP[:PORT] [--count N] [--seconds S]
- *              [--oldest] [--quiet] [--no-seq] [--zero-copy]
+ *              [--wait-open S] [--oldest] [--quiet] [--no-seq] [--zero-copy]
+ *
+ * --wait-open S: a reader started before mcfan (or while it restarts) finds no ring
+ * (-ENOENT) and tries the open again every WAIT_SLICE_MS for up to S seconds.
  *
  * Sequence gaps: the UDP payload's iperf2 datagram number (iperf2 include/payloads.h: id at
  * bytes 0..3 and id2 at 12..15, big-endian; a negative id ends a test) is followed, and a
@@ -276,12 +279,16 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: mcfan-read --group GROUP[:PORT] [--file-prefix PREFIX] [--count N] "
-		"[--seconds S] [--oldest] [--quiet] [--no-seq] [--zero-copy]\n"
+		"[--seconds S] [--wait-open S] [--oldest] [--quiet] [--no-seq] [--zero-copy]\n"
 		"  --file-prefix PREFIX  mcfan's EAL --file-prefix (default rte)\n"
 		"  --group GROUP[:PORT]  the group, as mcfan names it: 239.9.9.1:3999, "
 		"[ff3e::1]:5000\n"
 		"  --count N             stop after N frames (0: no limit, the default)\n"
-		"  --seconds S           stop after S seconds, decimal (0: no limit, the default)\n"
+		"  --seconds S           stop after S seconds, decimal (0: no limit, the default),\n"
+		"                        counted from the open\n"
+		"  --wait-open S         no ring yet (mcfan not started, or restarting): open again\n"
+		"                        every 0.1 s for up to S seconds, decimal (0: do not wait,\n"
+		"                        the default; at most 1000000000)\n"
 		"  --oldest              start at the oldest frame in the ring, not the newest\n"
 		"  --quiet               only the JSON line at exit (and errors on stderr): no\n"
 		"                        'reading' line at the start, no line a second\n"
@@ -299,6 +306,29 @@ is_decimal(const char *s)
 		return digits + strspn(s + digits + 1, "0123456789") > 0 &&
 		       s[digits + 1 + strspn(s + digits + 1, "0123456789")] == '\0';
 	return digits > 0 && s[digits] == '\0';
+}
+
+/* A decimal number of seconds 0..SECONDS_MAX, or -EINVAL (the caller words the refusal). */
+static int
+parse_seconds(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	/* decimal digits and a point only (strtod also takes 0x10, 1e3, " 5", inf, nan) */
+	if (!is_decimal(s) || errno != 0 || *end != '\0' || !(*v >= 0) || *v > SECONDS_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/* Sleep ms milliseconds, or less when a signal comes. */
+static void
+sleep_ms(unsigned int ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+
+	nanosleep(&ts, NULL);
 }
 
 static int
@@ -327,6 +357,7 @@ main(int argc, char **argv)
 		{"group", required_argument, NULL, 'g'},
 		{"count", required_argument, NULL, 'c'},
 		{"seconds", required_argument, NULL, 's'},
+		{"wait-open", required_argument, NULL, 'w'},
 		{"oldest", no_argument, NULL, 'o'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"no-seq", no_argument, NULL, 'n'},
@@ -338,7 +369,7 @@ main(int argc, char **argv)
 	const char *prefix = "rte", *group = NULL;
 	uint64_t count = 0, bytes = 0, t0, deadline = 0, next_line, last_frames = 0;
 	uint64_t last_lost = 0, prev_frames = 0;
-	double seconds = 0;
+	double seconds = 0, wait_open = 0;
 	bool quiet = false, closed = false, zero_copy = false, writer_dead = false;
 	bool not_served = false, out_gone = false, seen[26] = {false};
 	unsigned int flags = 0, line = 0, i;
@@ -346,7 +377,7 @@ main(int argc, char **argv)
 	struct mcfan_reader_frame f;
 	struct mcfan_reader *r;
 	struct sigaction sa;
-	char *end, why[512];
+	char why[512];
 	uint8_t *buf;
 	int c, ret, status = 0;
 
@@ -378,14 +409,17 @@ main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 's':
-			errno = 0;
-			seconds = strtod(optarg, &end);
-			/* 0 is no limit, as for --count and tools/mcfan_reader.py; decimal digits
-			 * and a point only (strtod also takes 0x10, 1e3, " 5", inf, nan) */
-			if (!is_decimal(optarg) || errno != 0 || *end != '\0' || !(seconds >= 0) ||
-			    seconds > SECONDS_MAX) {
+			/* 0 is no limit, as for --count and tools/mcfan_reader.py */
+			if (parse_seconds(optarg, &seconds) < 0) {
 				fprintf(stderr, "mcfan-read: --seconds '%s': must be 0 (no limit) or "
 					"more seconds, decimal, at most %.0f\n", optarg, SECONDS_MAX);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'w':
+			if (parse_seconds(optarg, &wait_open) < 0) {
+				fprintf(stderr, "mcfan-read: --wait-open '%s': must be 0 (do not wait) "
+					"or more seconds, decimal, at most %.0f\n", optarg, SECONDS_MAX);
 				return EXIT_USAGE;
 			}
 			break;
@@ -418,7 +452,30 @@ main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	ret = mcfan_reader_open(prefix, group, flags, &r);
+	if (ret == -ENOENT && wait_open > 0) {
+		/* no ring yet: mcfan has not made it (not started, restarting, the group not
+		 * joined yet); a signal ends the wait as it ends the reading */
+		uint64_t open_deadline = now_ns() + (uint64_t)(wait_open * 1e9);
+
+		if (!quiet)
+			fprintf(stderr, "mcfan-read: group %s of file prefix %s: no reader ring "
+				"yet; opening it again every %u ms for up to %g s (--wait-open)\n",
+				group, prefix, WAIT_SLICE_MS, wait_open);
+		while (ret == -ENOENT && !stop && now_ns() < open_deadline) {
+			sleep_ms(WAIT_SLICE_MS);
+			ret = mcfan_reader_open(prefix, group, flags, &r);
+		}
+		if (ret == -ENOENT)
+			fprintf(stderr, "mcfan-read: --wait-open %g: %s\n", wait_open, stop ?
+				"a signal ended the wait" : "no reader ring came in that time");
+	}
 	if (ret < 0) {
 		open_error(prefix, group, ret);
 		/* a bad --file-prefix or --group (the library says which) is bad usage */
@@ -430,12 +487,6 @@ main(int argc, char **argv)
 		mcfan_reader_close(r);
 		return EXIT_FAILURE;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	/* a standard output that went away (mcfan-read ... | head -1): EPIPE, not death by
 	 * SIGPIPE; the reader then closes its row as at any other end */
 	signal(SIGPIPE, SIG_IGN);

@@ -89,7 +89,7 @@ def main():
     env = dict(os.environ, MCFAN_READER_LIB=os.path.join(build, "lib", "libmcfan-reader.so.1"),
                PYTHONPATH=TOOLS)
     work = tempfile.mkdtemp(prefix="mcfan-readers-served-")
-    prefix = f"mcfan-rdsrv-{os.getpid()}"
+    prefix = f"{t.PREFIX}-rdsrv-{os.getpid()}"
     pcap = os.path.join(work, "in.pcap")
     frames = []
     for g, n in WANT.items():
@@ -100,9 +100,43 @@ def main():
     cmd = [mcfan, *eal, "--", "--rx-lcores", "1", "--worker-lcores", "2", "--groups",
            f"239.9.9.1-3:{PORT}", "--worker-engine", "count", "--group-engine",
            f"239.9.9.2-3:{PORT}=readers", "--duration", "120", "-i"]
+    # --wait-open: refused values, a wait that runs out, and a reader started before mcfan
+    for bad in ("-1", "nan", "1e3", "x"):
+        p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.2:{PORT}",
+                            "--wait-open", bad], capture_output=True, text=True, timeout=30)
+        t.check_eq((p.returncode, p.stderr),
+                   (2, f"mcfan-read: --wait-open '{bad}': must be 0 (do not wait) or more "
+                    "seconds, decimal, at most 1000000000\n"), f"--wait-open {bad}: exit 2")
+    p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.2:{PORT}",
+                        "--wait-open", "0.3"], capture_output=True, text=True, timeout=30)
+    t.check_eq((p.returncode, p.stdout, p.stderr.splitlines()),
+               (1, "", [f"mcfan-read: group 239.9.9.2:{PORT} of file prefix {prefix}: no "
+                        "reader ring yet; opening it again every 100 ms for up to 0.3 s "
+                        "(--wait-open)",
+                        "mcfan-read: --wait-open 0.3: no reader ring came in that time",
+                        f"mcfan-read: group 239.9.9.2:{PORT} of file prefix {prefix}: no such "
+                        f"reader ring; the file prefix {prefix} has no reader rings at all: "
+                        "give the --file-prefix mcfan was started with (EAL's default: rte), "
+                        "and run mcfan with --worker-engine readers"]),
+               "--wait-open 0.3 without mcfan: exit 1, the wait said, then why")
+    early = subprocess.Popen([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.2:{PORT}",
+                              "--wait-open", "60", "--oldest", "--no-seq", "--count", "300",
+                              "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    time.sleep(0.5)
+    t.check_eq(early.poll(), None, "mcfan-read --wait-open 60 started before mcfan waits")
     mc = labtest.NsRun(cmd, console=True)
     waiter = None
     try:
+        try:
+            out, err = early.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            early.kill()
+            out, err = early.communicate()
+        r = t.json_line(out)
+        t.check_eq((early.returncode, r.get("frames"), r.get("lost"), err),
+                   (0, 300, 0, ""), "mcfan-read --wait-open --oldest started before mcfan: "
+                   "opens once the ring is made, reads its 300 frames")
         if not t.check(mc.wait_running(), "mcfan runs:\n" + "".join(mc.lines[-30:])):
             return t.finish("readers_served")
         tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
@@ -292,7 +326,7 @@ def main():
         t.check_eq([f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")], [],
                    "no ring left in /dev/shm")
     finally:
-        for p in (mc.p, waiter):
+        for p in (mc.p, waiter, early):
             if p is not None and p.poll() is None:
                 p.kill()
         for f in os.listdir("/dev/shm"):
