@@ -210,7 +210,17 @@ int mcfan_reader_stats(const struct mcfan_reader *r, struct mcfan_reader_stats *
  */
 int32_t mcfan_reader_writer_pid(const struct mcfan_reader *r);
 
-/** The group of the ring, as mcfan names it ("239.9.9.1:3999"); NULL for NULL. */
+/**
+ * The group of the ring, as mcfan names it in the ring's header ("239.9.9.1:3999",
+ * "[ff3e::1]:5000"; at most MCFAN_RD_GROUP_MAX - 1 characters), copied into the reader at
+ * mcfan_reader_open(): the same whatever the writer does later.
+ *
+ * @param r
+ *   A reader of mcfan_reader_open(), or NULL.
+ * @return
+ *   A NUL-terminated string owned by the reader: valid until mcfan_reader_close(r) (do
+ *   not free it; copy it to keep it longer); NULL for NULL.
+ */
 const char *mcfan_reader_group(const struct mcfan_reader *r);
 
 /**

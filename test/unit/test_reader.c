@@ -88,13 +88,16 @@ test_basic(void)
 	struct mcfan_reader *r = NULL, *r2 = NULL;
 	struct mcfan_reader_frame f;
 	struct mcfan_reader_stats st;
+	const char *group;
 	uint8_t buf[512];
 	uint64_t i;
 
 	if (w == NULL)
 		return;
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1001", 0, &r), 0);
-	CHECK_EQ_STR(mcfan_reader_group(r), "239.9.9.1:1001");
+	group = mcfan_reader_group(r);
+	CHECK_EQ_STR(group, "239.9.9.1:1001");
+	CHECK(mcfan_reader_group(NULL) == NULL, "mcfan_reader_group(NULL): NULL");
 	CHECK_EQ_INT(mcfan_reader_next(r, &f), 0);
 	CHECK_EQ_INT(mcfan_reader_wait(r, 0), 0);
 	/* 10 frames: written but not flushed are not seen */
@@ -185,6 +188,10 @@ test_basic(void)
 	CHECK_EQ_INT(mcfan_reader_next(r, &f), 1);
 	CHECK_EQ_INT(mcfan_reader_next(r, &f), -EPIPE);
 	CHECK_EQ_INT(mcfan_reader_wait_ms(r, 1000), -EPIPE);
+	/* the group's string is the reader's own (mcfan_reader.h): the same pointer and text
+	 * after the writer closed and unlinked the ring, until mcfan_reader_close() */
+	CHECK(mcfan_reader_group(r) == group, "mcfan_reader_group(): the same string until close");
+	CHECK_EQ_STR(group, "239.9.9.1:1001");
 	mcfan_reader_close(r);
 	/* gone: no such ring */
 	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1001", 0, &r), -ENOENT);
