@@ -80,6 +80,17 @@ def refused_at_open(read, group):
             return rc, out, err
 
 
+def wait_after(mc, mark, text, timeout):
+    """Until a line of mc after its first mark lines holds text (True), mc ends or timeout
+    seconds pass (NsRun.wait_for() looks at every line since the start)."""
+    end = time.monotonic() + timeout
+    while not any(text in ln for ln in mc.lines[mark:]):
+        if time.monotonic() >= end or mc.p.poll() is not None:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def main():
     mcfan = t.mcfan_path()
     if os.geteuid() != 0:
@@ -233,6 +244,51 @@ def main():
         tel.close()
         t.check_eq(((v or {}).get("frames"), (v or {}).get("ring_waiters")),
                    ([50, 50], [0, 0, 2]), "group 3's two readers read 50 and wait")
+        # one group: /mcfan/readers,GROUP and show readers GROUP list its ring and readers only
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
+        v3, _ = tel.query(f"/mcfan/readers,239.9.9.3:{PORT}")
+        t.check_eq({k: (v3 or {}).get(k) for k in ("rings", "rings_shown", "ring_group",
+                                                    "ring_written", "readers", "shown",
+                                                    "group", "frames")},
+                   {"rings": 1, "rings_shown": 1, "ring_group": [f"239.9.9.3:{PORT}"],
+                    "ring_written": [50], "readers": 2, "shown": 2,
+                    "group": [f"239.9.9.3:{PORT}"] * 2, "frames": [50, 50]},
+                   "/mcfan/readers,239.9.9.3:3999: its ring and its two readers only")
+        v1, _ = tel.query(f"/mcfan/readers,239.9.9.1:{PORT}")
+        t.check_eq({k: (v1 or {}).get(k) for k in ("rings", "ring_group", "ring_written_by",
+                                                    "readers", "group")},
+                   {"rings": 1, "ring_group": [f"239.9.9.1:{PORT}"],
+                    "ring_written_by": ["count"], "readers": 0, "group": []},
+                   "/mcfan/readers,239.9.9.1:3999: its ring, no reader")
+        bad_tel = {"239.9.9.7:3999": "group 239.9.9.7:3999 is not joined",
+                   "239.9.9.1": "group 239.9.9.1 is not joined (239.9.9.1:3999 is)",
+                   "239.9.9.1:70000": "group '239.9.9.1:70000': UDP port must be a decimal "
+                                      "number 1..65535",
+                   "239.9.9.1-2:3999": "'239.9.9.1-2:3999' names more than one group: give "
+                                       "one (e.g. 239.9.9.1:3999)"}
+        for prm in bad_tel:
+            bad_q, _ = tel.query(f"/mcfan/readers,{prm}")
+            t.check(bad_q is None, f"/mcfan/readers,{prm}: null ({bad_q})")
+        tel.close()
+        for prm, why in bad_tel.items():
+            t.check(mc.wait_for(f"MCFAN: telemetry /mcfan/readers: {why}", 10),
+                    f"/mcfan/readers,{prm}: {why!r} in the log")
+        mark = len(mc.lines)
+        mc.say(f"show readers 239.9.9.3:{PORT}")
+        t.check(wait_after(mc, mark, "(docs/readers.md)", 20), "show readers GROUP answers")
+        shown = "".join(mc.lines[mark:])
+        rows = [ln.split() for ln in shown.splitlines() if ln.startswith("  239.9.9.")]
+        t.check_eq(sorted((x[0], x[1]) for x in rows),
+                   sorted([(f"239.9.9.3:{PORT}", "2")] +
+                          [(f"239.9.9.3:{PORT}", str(p)) for p in (rd.pid, waiter.pid)]),
+                   f"show readers 239.9.9.3:3999: its ring and its two readers only: {shown!r}")
+        t.check(f"239.9.9.3:{PORT}: 1 of 3 rings, 2 readers (0 dead) (docs/readers.md)" in
+                shown, f"show readers GROUP: the summary: {shown!r}")
+        for prm, why in bad_tel.items():
+            mark = len(mc.lines)
+            mc.say(f"show readers {prm}")
+            t.check(wait_after(mc, mark, f"error: show readers: {why}", 10),
+                    f"show readers {prm}: {why!r}: {mc.lines[mark:]!r}")
         # a reader stopped by SIGSTOP is said to be stopped, not waiting (before: "yes
         # (waiting)" and alive, though it reads nothing until continued)
         tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
@@ -281,7 +337,7 @@ def main():
                    "Python wait(-1): -EXDEV and explain()")
         mark = len(mc.lines)
         mc.say("show readers")
-        t.check(mc.wait_for("(docs/readers.md)", 20), "show readers answers")
+        t.check(wait_after(mc, mark, "(docs/readers.md)", 20), "show readers answers")
         shown = "".join(mc.lines[mark:])
         row = [ln.split() for ln in shown.splitlines() if ln.strip().startswith("239.9.9.")
                and "/dev/shm" in ln]

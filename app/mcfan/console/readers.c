@@ -3,35 +3,44 @@
  */
 
 /*
- * Console command of the reader rings (docs/readers.md, docs/console.md): show readers.
- * It only reads control/readers.h and prints.
+ * Console command of the reader rings (docs/readers.md, docs/console.md): show readers
+ * [GROUP]. It only reads control/readers.h and prints.
  */
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <rte_common.h>
 
 #include "mcfan.h"
+#include "control/action.h"
 #include "control/readers.h"
 #include "console/console.h"
 
 #define NS_PER_MS 1000000u
 #define READERS_WORKERS_SHOWN 64
 
-/* show readers */
+/* show readers, show readers GROUP (the rings of that group only, and their readers) */
 static int
 cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 {
 	struct mcfan_readers_worker_view wv[READERS_WORKERS_SHOWN];
 	struct mcfan_readers_view *v = NULL;
-	unsigned int i, j, nw = 0, n_readers = 0, dead = 0, other = 0;
-	char served[MCFAN_READERS_SERVED_MAX];
+	unsigned int i, j, nw = 0, n_readers = 0, dead = 0, other = 0, shown = 0;
+	char served[MCFAN_READERS_SERVED_MAX], msg[CTL_ERR_MAX], text[MCFAN_GROUP_STR_MAX];
+	struct mcfan_flow_key key;
+	bool some = a->groups != NULL;
 	int n;
 
-	RTE_SET_USED(a);
+	if (some) {
+		n = mcfan_readers_group_parse(mcfan_console_app(con), "show readers", a->groups,
+					      &key, msg, sizeof(msg));
+		if (n < 0)
+			return mcfan_console_result(con, n, msg);
+	}
 	n = mcfan_readers_read(mcfan_console_app(con), &v, wv, RTE_DIM(wv), &nw);
 	if (n == -ENODEV) {
 		printf("no reader rings: no worker runs the readers engine (--worker-engine "
@@ -45,15 +54,20 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 	printf("  %-22s %5s %10s %12s %10s %8s %7s  %-16s %s\n", "group", "lcore", "readers",
 	       "written", "too_big", "waiters", "slots", "written_by", "ring");
 	for (i = 0; i < (unsigned int)n; i++) {
+		if (some && !mcfan_flow_key_equal(&v[i].key, &key))
+			continue;
 		printf("  %-22s %5u %10u %12" PRIu64 " %10" PRIu64 " %8u %7u  %-16s /dev/shm%s\n",
 		       v[i].group, v[i].owner_lcore, v[i].n_readers, v[i].written, v[i].too_big,
 		       v[i].waiters, v[i].n_slots,
 		       mcfan_readers_served_text(&v[i], served, sizeof(served)), v[i].name);
 		other += v[i].serve != MCFAN_RD_SERVE_READERS;
+		shown++;
 	}
 	printf("  %-22s %8s %5s %12s %10s %8s %8s %10s %6s\n", "group", "pid", "row", "frames",
 	       "lost", "lapped", "lag", "last_ms", "alive");
 	for (i = 0; i < (unsigned int)n; i++) {
+		if (some && !mcfan_flow_key_equal(&v[i].key, &key))
+			continue;
 		for (j = 0; j < v[i].n_readers; j++) {
 			const struct mcfan_rw_reader_info *r = &v[i].readers[j];
 
@@ -67,13 +81,19 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 			dead += !r->alive;
 		}
 	}
-	for (i = 0; i < nw; i++)
+	/* per worker, not per group: only in the whole listing */
+	for (i = 0; i < nw && !some; i++)
 		if (wv[i].not_owner != 0 || wv[i].no_ring != 0)
 			printf("lcore %u: copies of groups another worker writes %" PRIu64
 			       ", without a ring %" PRIu64 "\n", wv[i].lcore, wv[i].not_owner,
 			       wv[i].no_ring);
-	printf("%d ring%s, %u reader%s (%u dead)", n, n == 1 ? "" : "s", n_readers,
-	       n_readers == 1 ? "" : "s", dead);
+	if (some)
+		printf("%s: %u of %d ring%s, %u reader%s (%u dead)",
+		       mcfan_group_format(&key, text, sizeof(text)) < 0 ? a->groups : text, shown, n,
+		       n == 1 ? "" : "s", n_readers, n_readers == 1 ? "" : "s", dead);
+	else
+		printf("%d ring%s, %u reader%s (%u dead)", n, n == 1 ? "" : "s", n_readers,
+		       n_readers == 1 ? "" : "s", dead);
 	if (other > 0)
 		printf(", %u ring%s not written by the readers engine (written_by: its group goes "
 		       "to another engine, or was left; its readers get -EXDEV)", other,
@@ -87,3 +107,8 @@ MCFAN_CONSOLE_COMMAND(show_readers, 297, "show readers", cmd_show_readers,
 		      "reader rings of the readers engine per group, and their reader processes: "
 		      "pid, frames, lost, lapped, lag, last seen, alive",
 		      "show readers");
+
+MCFAN_CONSOLE_COMMAND(show_readers_group, 298, "show readers <groups>", cmd_show_readers,
+		      "the same for one group's rings (a group joined again on other workers: "
+		      "its old ring too) and their readers",
+		      "show readers 239.9.9.1:3999");

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "mcfan_parse.h"
 #include "datapath/engine.h"
+#include "control/action.h"
 #include "control/readers.h"
 
 /** Rings kept at most (a group joined again by another worker gets a new ring). */
@@ -509,6 +510,42 @@ mcfan_readers_served_text(const struct mcfan_readers_view *v, char *buf, size_t 
 	return buf;
 }
 
+int
+mcfan_readers_group_parse(const struct mcfan_app *app, const char *what, const char *group,
+			  struct mcfan_flow_key *key, char *msg, size_t len)
+{
+	const struct mcfan_readers *rd = readers_of(app);
+	struct mcfan_flow_key k[2];
+	char err[CTL_ERR_MAX];
+	unsigned int i, n_rings;
+	bool found = false;
+	int n, ret = 0;
+
+	if (group == NULL || group[0] == '\0')
+		return mcfan_err_set(msg, len, -EINVAL, "%s: no group given (one group, e.g. "
+				     "239.9.9.1:3999)", what);
+	n = mcfan_group_parse_list(group, k, RTE_DIM(k), err, sizeof(err));
+	/* the parser's own reason; a list or range of more than one: how many */
+	if (n < 0 && n != -E2BIG)
+		return mcfan_err_set(msg, len, -EINVAL, "%s: %s", what, err);
+	if (n != 1)
+		return mcfan_err_set(msg, len, -EINVAL, "%s: '%.*s' names more than one group: "
+				     "give one (e.g. 239.9.9.1:3999)", what, CTL_LIST_MAX, group);
+	*key = k[0];
+	/* a ring of it (also of a group left since): rings are only appended */
+	n_rings = rd == NULL ? 0 : mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
+	for (i = 0; i < n_rings && !found; i++)
+		found = mcfan_flow_key_equal(&rd->rings[i].key, key);
+	if (found)
+		return 0;
+	mcfan_ctl_state_lock(app);
+	if (mcfan_group_entry_find(app->group_entries, app->n_group_entries, key) < 0)
+		ret = mcfan_group_not_joined(app->group_entries, app->n_group_entries, what, key,
+					     msg, len);
+	mcfan_ctl_state_unlock(app);
+	return ret;
+}
+
 void
 mcfan_readers_view_free(struct mcfan_readers_view *v, unsigned int n)
 {
@@ -548,6 +585,7 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		struct mcfan_readers_view *r = &v[i];
 
 		snprintf(r->group, sizeof(r->group), "%s", w->group);
+		r->key = rd->rings[i].key;
 		snprintf(r->name, sizeof(r->name), "%s", w->name);
 		r->owner_lcore = app->worker_lcore_ids[w->owner];
 		r->n_slots = w->n_slots;

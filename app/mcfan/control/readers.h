@@ -38,6 +38,7 @@ struct mcfan_readers_gone {
 /** One ring, as the read side copies it. */
 struct mcfan_readers_view {
 	char group[MCFAN_RD_GROUP_MAX];  /**< "239.9.9.1:3999". */
+	struct mcfan_flow_key key;       /**< The group, as joined. */
 	char name[MCFAN_RD_NAME_MAX];    /**< Shared-memory object, "/mcfan.PREFIX.ADDR.PORT". */
 	unsigned int owner_lcore;        /**< The worker lcore that writes it. */
 	uint32_t n_slots;                /**< Frames it holds. */
@@ -163,6 +164,28 @@ void mcfan_readers_free(struct mcfan_app *app);
 int mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		       struct mcfan_readers_worker_view *workers, unsigned int max_workers,
 		       unsigned int *n_workers);
+
+/**
+ * The one group of `show readers GROUP` and `/mcfan/readers,GROUP`, parsed and checked as
+ * `show feed gaps` does it: one group of the group parser (its reason for a bad one; "names
+ * more than one group" for a list or range), which must be joined or have a ring (a group
+ * left keeps its ring, and may be asked for). Any control thread.
+ *
+ * @param what
+ *   The command, for the message's start ("show readers").
+ * @param group
+ *   The text given. NULL or "" is refused.
+ * @param key
+ *   Receives the group: list the rings whose key equals it (mcfan_flow_key_equal()).
+ * @param msg, len
+ *   Receives "WHAT: ..." when refused.
+ * @return
+ *   0; -EINVAL (not one group), -ENOENT (not joined and no ring: "WHAT: group G is not
+ *   joined", naming a joined group of the same address if there is one).
+ */
+int mcfan_readers_group_parse(const struct mcfan_app *app, const char *what,
+			      const char *group, struct mcfan_flow_key *key, char *msg,
+			      size_t len);
 
 /** Free what mcfan_readers_read() returned (n rings). */
 void mcfan_readers_view_free(struct mcfan_readers_view *v, unsigned int n);

@@ -20,6 +20,7 @@
 #include <rte_telemetry.h>
 
 #include "mcfan.h"
+#include "log.h"
 #include "control/readers.h"
 #include "telemetry/readers.h"
 #include "telemetry/telemetry.h"
@@ -71,14 +72,21 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 	};
 	struct rte_tel_data *rc[RTE_DIM(ring_cols)], *c[RTE_DIM(cols)];
 	struct mcfan_readers_view *v = NULL;
-	unsigned int i, j, rows = 0, total = 0, rings = 0;
-	char served[MCFAN_READERS_SERVED_MAX];
-	bool full = false;
+	unsigned int i, j, rows = 0, total = 0, rings = 0, skip = 0;
+	char served[MCFAN_READERS_SERVED_MAX], msg[256];
+	bool full = false, some = params != NULL && params[0] != '\0';
+	struct mcfan_flow_key key;
 	size_t used = 0;
 	int n, ret;
 
-	if (mcfan_tel_param_none(cmd, params) < 0)
-		return -EINVAL;
+	/* ,GROUP: that group's rings and their readers (show readers GROUP's words) */
+	if (some) {
+		n = mcfan_readers_group_parse(app, cmd, params, &key, msg, sizeof(msg));
+		if (n < 0) {
+			MCFAN_LOG(WARNING, "telemetry %s\n", msg); /* msg starts with cmd */
+			return n;
+		}
+	}
 	n = mcfan_readers_read(app, &v, NULL, 0, NULL);
 	if (n == -ENODEV) {
 		rte_tel_data_add_dict_string(d, "engine", "the readers engine is not in use");
@@ -99,6 +107,10 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 	/* the first rings, then the first readers, as many as fit the reply: a row that does
 	 * not fit ends the listing (else DPDK would drop whole columns, silently) */
 	for (i = 0; i < (unsigned int)n && rings < TEL_RINGS_ROWS; i++) {
+		if (some && !mcfan_flow_key_equal(&v[i].key, &key)) {
+			skip++;
+			continue;
+		}
 		mcfan_readers_served_text(&v[i], served, sizeof(served));
 		if (used + ring_row_bytes(&v[i], served) >
 		    MCFAN_TEL_REPLY_BYTES - MCFAN_TEL_REPLY_RESERVE)
@@ -114,6 +126,8 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 		rings++;
 	}
 	for (i = 0; i < (unsigned int)n; i++) {
+		if (some && !mcfan_flow_key_equal(&v[i].key, &key))
+			continue;
 		for (j = 0; j < v[i].n_readers; j++, total++) {
 			const struct mcfan_rw_reader_info *r = &v[i].readers[j];
 
@@ -136,7 +150,11 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 			rows++;
 		}
 	}
-	rte_tel_data_add_dict_u64(d, "rings", (uint64_t)n);
+	/* with ,GROUP: the rings of that group */
+	if (some)
+		for (; i < (unsigned int)n; i++)
+			skip += !mcfan_flow_key_equal(&v[i].key, &key);
+	rte_tel_data_add_dict_u64(d, "rings", (uint64_t)n - skip);
 	/* the ring columns hold the first rings that fit: say how many, as shown for readers */
 	rte_tel_data_add_dict_u64(d, "rings_shown", rings);
 	rte_tel_data_add_dict_u64(d, "readers", total);
@@ -153,7 +171,7 @@ out:
 }
 MCFAN_TEL_COMMAND(tel_readers, "/mcfan/readers",
 		  "Reader rings (engine readers), their readers: pid, frames, lost, lapped, lag, "
-		  "last_ms, alive, stopped. No parameters")
+		  "last_ms, alive, stopped. Parameter: none or GROUP")
 
 /* ---- the report's pieces (telemetry/readers.h) ---- */
 
