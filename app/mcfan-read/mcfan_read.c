@@ -171,9 +171,11 @@ open_error(const char *prefix, const char *group, int ret)
 		fprintf(stderr, "mcfan-read: %s\n", mcfan_reader_explain(ret));
 		return;
 	}
-	if (ret == -ENOENT || ret == -EINVAL || ret == -EADDRNOTAVAIL || ret == -ENAMETOOLONG) {
+	if (ret == -ENOENT || ret == -EINVAL || ret == -EADDRNOTAVAIL || ret == -ENAMETOOLONG ||
+	    ret == -EACCES || ret == -EPERM) {
 		/* the library's sentence: the bad prefix or group and what is allowed (one rule
-		 * for mcfan-read and tools/mcfan_reader.py), or the rings mcfan serves instead */
+		 * for mcfan-read and tools/mcfan_reader.py), the rings mcfan serves instead, or
+		 * the ring's owner and mode that keep this user out */
 		fprintf(stderr, "mcfan-read: %s\n", mcfan_reader_explain(ret));
 		return;
 	}

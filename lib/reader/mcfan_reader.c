@@ -11,8 +11,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -316,6 +318,53 @@ bare_v6_port(const char *prefix, const char *group, char *hint, size_t len)
 	return true;
 }
 
+/* A user's or group's name into buf ("root"), or "?" when it has none. */
+static const char *
+id_name(bool user, unsigned int id, char *buf, size_t len)
+{
+	char tmp[1024];
+	struct passwd pw, *pwp = NULL;
+	struct group gr, *grp = NULL;
+
+	if (user ? getpwuid_r((uid_t)id, &pw, tmp, sizeof(tmp), &pwp) == 0 && pwp != NULL :
+		   getgrgid_r((gid_t)id, &gr, tmp, sizeof(tmp), &grp) == 0 && grp != NULL)
+		snprintf(buf, len, "%s", user ? pwp->pw_name : grp->gr_name);
+	else
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+/*
+ * The ring name exists and this process may not open it read-write (a reader holds a row in
+ * it, so it needs both): this thread's sentence for err (-EACCES, -EPERM) with the object's
+ * owner, group and mode, this process's ids and what to do.
+ */
+static int
+no_access(int err, const char *prefix, const char *group, const char *name)
+{
+	char path[MCFAN_RD_NAME_MAX + sizeof(SHM_DIR)], ou[64], og[64], mu[64], mg[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s%s", SHM_DIR, name);
+	if (stat(path, &st) < 0)
+		return why_set(err, "group %s of file prefix %s: %s: %s, and its owner and mode "
+			       "cannot be read either (%s): this process (uid %u, gid %u) may not "
+			       "look into %s; run the reader as a user that may", group, prefix,
+			       path, strerror(-err), strerror(errno), (unsigned int)geteuid(),
+			       (unsigned int)getegid(), SHM_DIR);
+	return why_set(err, "group %s of file prefix %s: %s is owner %s (uid %u), group %s "
+		       "(gid %u), mode %04o, and this process, user %s (uid %u) group %s (gid %u), "
+		       "may not read and write it (a reader holds a row in the ring): run the "
+		       "reader as a user that may (the owner), or give the ring back the mode "
+		       "0666 mcfan makes it with: chmod 0666 %s (mcfan has no option for a ring's "
+		       "mode or group; docs/readers.md)", group, prefix, path,
+		       id_name(true, st.st_uid, ou, sizeof(ou)), (unsigned int)st.st_uid,
+		       id_name(false, st.st_gid, og, sizeof(og)), (unsigned int)st.st_gid,
+		       (unsigned int)(st.st_mode & 07777),
+		       id_name(true, geteuid(), mu, sizeof(mu)), (unsigned int)geteuid(),
+		       id_name(false, getegid(), mg, sizeof(mg)), (unsigned int)getegid(), path);
+}
+
 /*
  * No ring for group (port >= 0) under prefix: this thread's sentence for -ENOENT, with the
  * rings mcfan does serve for the address under the prefix (another port, or any port), if
@@ -523,6 +572,8 @@ mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
 		ret = -errno;
 		if (ret == -ENOENT)
 			ret = no_ring(prefix, group, addr, port);
+		else if (ret == -EACCES || ret == -EPERM)
+			ret = no_access(ret, prefix, group, name);
 		goto free_reader;
 	}
 	if (fstat(r->fd, &st) < 0) {
@@ -537,6 +588,8 @@ mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
 	r->base = mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
 	if (r->base == MAP_FAILED) {
 		ret = -errno;
+		if (ret == -EACCES || ret == -EPERM)
+			ret = no_access(ret, prefix, group, name);
 		goto close_fd;
 	}
 	r->hdr = r->base;

@@ -124,7 +124,9 @@ struct mcfan_reader_stats {
  *   exists but mcfan's readers engine does not write it: mcfan hands the group's frames to
  *   another engine (count, pcap, tx: by --group-engine, the config file, `set engine`), or
  *   has left the group; mcfan_reader_explain(-EXDEV) names the group, the engine and what
- *   to do), -ENOMEM, or the negative errno of shm_open(3) or mmap(2) (-EACCES ...).
+ *   to do), -EACCES or -EPERM (this process may not read and write the ring's object in
+ *   /dev/shm: mcfan_reader_explain() names its owner, group and mode, this process's user
+ *   and what to do), -ENOMEM, or the negative errno of shm_open(3) or mmap(2).
  */
 int mcfan_reader_open(const char *prefix, const char *group, unsigned int flags,
 		      struct mcfan_reader **out);
@@ -272,7 +274,12 @@ const char *mcfan_reader_strerror(int err);
  * not a multicast address (IPv4 224.0.0.0/4, IPv6 ff00::/8)", a port not 1..65535, not an
  * address), or for -ENOENT the rings mcfan does serve for the address ("group
  * 239.9.9.2:3999 of file prefix lab: no such reader ring; mcfan serves 239.9.9.2 (any port):
- * use --group 239.9.9.2"); for any other error mcfan_reader_strerror()'s text.
+ * use --group 239.9.9.2"); for -EACCES or -EPERM the ring's path, owner, group and mode,
+ * this process's user and group, and what to do ("group 239.9.9.1:3999 of file prefix lab:
+ * /dev/shm/mcfan.lab.239.9.9.1.3999 is owner root (uid 0), group root (gid 0), mode 0600,
+ * and this process, user nobody (uid 65534) group nogroup (gid 65534), may not read and
+ * write it (...): run the reader as a user that may (the owner), or give the ring back the
+ * mode 0666 mcfan makes it with: chmod 0666 PATH ..."); for any other error mcfan_reader_strerror()'s text.
  *
  * @param err
  *   A return value of this library: a negative errno (a positive one is taken the same).

@@ -148,6 +148,41 @@ def main():
         t.check_eq((early.returncode, r.get("frames"), r.get("lost"), err),
                    (0, 300, 0, ""), "mcfan-read --wait-open --oldest started before mcfan: "
                    "opens once the ring is made, reads its 300 frames")
+        # -EACCES: a ring this user may not read and write is explained (owner, mode, what
+        # to do), not only "Permission denied"; mcfan-read and the Python binding as nobody
+        ring = f"/dev/shm/mcfan.{prefix}.239.9.9.2.{PORT}"
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        why = (f"group 239.9.9.2:{PORT} of file prefix {prefix}: {ring} is owner root (uid 0), "
+               "group root (gid 0), mode 0600, and this process, user nobody (uid 65534) "
+               "group nogroup (gid 65534), may not read and write it (a reader holds a row "
+               "in the ring): run the reader as a user that may (the owner), or give the "
+               f"ring back the mode 0666 mcfan makes it with: chmod 0666 {ring} (mcfan has "
+               "no option for a ring's mode or group; docs/readers.md)")
+        os.chmod(ring, 0o600)
+        try:
+            p = subprocess.run(nobody + [rd_bin, "--file-prefix", prefix, "--group",
+                                         f"239.9.9.2:{PORT}", "--quiet"],
+                               capture_output=True, text=True, timeout=30)
+            t.check_eq((p.returncode, p.stdout, p.stderr), (1, "", f"mcfan-read: {why}\n"),
+                       "mcfan-read as nobody on a ring of mode 0600: exit 1, owner, mode, "
+                       "what to do")
+            p = subprocess.run(nobody + ["/usr/bin/python3", os.path.join(TOOLS,
+                                                                          "mcfan_reader.py"),
+                                         "--file-prefix", prefix, "--group",
+                                         f"239.9.9.2:{PORT}"],
+                               capture_output=True, text=True, timeout=30, env=env)
+            t.check_eq((p.returncode, p.stderr),
+                       (1, f"mcfan_reader.py: [Errno 13] mcfan_reader_open {prefix} "
+                        f"239.9.9.2:{PORT}: {why}\n"),
+                       "mcfan_reader.py as nobody on a ring of mode 0600: exit 1, the sentence")
+        finally:
+            os.chmod(ring, 0o666)
+        p = subprocess.run(nobody + [rd_bin, "--file-prefix", prefix, "--group",
+                                     f"239.9.9.2:{PORT}", "--quiet", "--oldest", "--no-seq",
+                                     "--count", "300"], capture_output=True, text=True,
+                           timeout=30)
+        t.check_eq((p.returncode, t.json_line(p.stdout).get("frames")), (0, 300),
+                   f"mcfan-read as nobody, the ring back at 0666: its 300 frames {p.stderr!r}")
         if not t.check(mc.wait_running(), "mcfan runs:\n" + "".join(mc.lines[-30:])):
             return t.finish("readers_served")
         tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
