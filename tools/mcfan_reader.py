@@ -345,6 +345,9 @@ def _main(argv):
     ap.add_argument("--count", default="0", help="stop after N frames (0: no limit)")
     ap.add_argument("--sleep-every", default="0", help="sleep after every N frames")
     ap.add_argument("--sleep-ms", default="0", help="ms of each such sleep")
+    ap.add_argument("--oldest", action="store_true",
+                    help="start at the oldest frame in the ring, not the newest (as "
+                    "mcfan-read --oldest)")
     a = ap.parse_args(argv)
     if a.file_prefix == "":
         # Reader() takes "" as rte, as the library does; given on the command line it is a
@@ -360,7 +363,7 @@ def _main(argv):
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     signal.signal(signal.SIGINT, lambda *_: stop.append(1))
     try:
-        r = Reader(a.file_prefix, a.group)
+        r = Reader(a.file_prefix, a.group, oldest=a.oldest)
     except OSError as e:
         print(f"mcfan_reader.py: {e}", file=sys.stderr)
         # a bad --file-prefix or --group (the library's sentence says which) is bad usage,

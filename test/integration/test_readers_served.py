@@ -261,6 +261,16 @@ def main():
         t.check(p.stdout.rstrip().endswith("rc=0") and "Traceback" not in p.stderr,
                 f"mcfan_reader.py | true: status 0, no traceback: {p.stdout!r} {p.stderr!r}")
 
+        # the Python example program's --oldest, as mcfan-read's: every frame the ring holds
+        # (without it: from the next frame written, so none here)
+        for extra, want in ((["--oldest", "--count", "300"], 300), (["--seconds", "0.5"], 0)):
+            p = subprocess.run([sys.executable, os.path.join(TOOLS, "mcfan_reader.py"),
+                                "--file-prefix", prefix, "--group", f"239.9.9.2:{PORT}",
+                                *extra], capture_output=True, text=True, timeout=30, env=env)
+            r = t.json_line(p.stdout)
+            t.check_eq((p.returncode, r.get("frames"), r.get("lost")), (0, want, 0),
+                       f"mcfan_reader.py {' '.join(extra)}: {want} frames {p.stderr!r}")
+
         # attached readers of group 3 when it moves to count
         rd = subprocess.Popen([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.3:{PORT}",
                                "--oldest", "--quiet", "--no-seq"], stdout=subprocess.PIPE,
