@@ -91,6 +91,57 @@ def wait_after(mc, mark, text, timeout):
     return True
 
 
+def moved_ring(mcfan, work):
+    """A group left and joined again on the other worker gets a new ring of the same name;
+    show readers shows the old one ('moved') without a name of its own (before: the same
+    /dev/shm path as its replacement, though that name is the new ring's)."""
+    prefix = f"{t.PREFIX}-rdmov-{os.getpid()}"
+    pcap = os.path.join(work, "mov.pcap")
+    t.write_pcap(pcap, [t.udp4_frame("239.9.9.1", PORT, data=b"m" * 24) for _ in range(10)])
+    eal = t.eal_lcores("0@0,1@1,2@1,3@1", prefix, [f"net_pcap0,rx_pcap={pcap}"])
+    mc = labtest.NsRun([mcfan, *eal, "--", "--rx-lcores", "1", "--worker-lcores", "2,3",
+                        "--groups", f"239.9.9.1:{PORT}", "--worker-engine", "readers",
+                        "--duration", "120", "-i"], console=True)
+    name = f"/dev/shm/mcfan.{prefix}.239.9.9.1.{PORT}"
+    try:
+        if not t.check(mc.wait_running(), "moved: mcfan runs:\n" + "".join(mc.lines[-30:])):
+            return
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
+        v, _ = tel.query("/mcfan/readers")
+        first = ((v or {}).get("ring_lcore") or [0])[0]
+        t.check(first in (2, 3), f"moved: the ring's writer is worker 2 or 3: {v}")
+        mc.say(f"leave 239.9.9.1:{PORT}")
+        mc.say(f"join 239.9.9.1:{PORT} workers {5 - first}")
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            v, _ = tel.query("/mcfan/readers")
+            if (v or {}).get("ring_written_by") == ["moved", "readers"]:
+                break
+            time.sleep(0.2)
+        tel.close()
+        t.check_eq(((v or {}).get("ring_lcore"), (v or {}).get("ring_written_by")),
+                   ([first, 5 - first], ["moved", "readers"]),
+                   "moved: joined again on the other worker, a new ring; the old one moved")
+        mark = len(mc.lines)
+        mc.say("show readers")
+        t.check(wait_after(mc, mark, "(docs/readers.md)", 20), "moved: show readers answers")
+        rows = [ln.split(None, 8)[-1].strip() for ln in mc.lines[mark:]
+                if ln.startswith("  239.9.9.1:")]
+        t.check_eq(rows, [f"(no name: {name} is the newer ring's)", name],
+                   "moved: show readers: the old ring has no name, the new one has it")
+        t.check_eq([f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")],
+                   [os.path.basename(name)], "moved: one object of that name in /dev/shm")
+        mc.say("quit")
+        t.check_eq(t.wait_or_kill(mc.p, 60), 0, "moved: mcfan exit status")
+    finally:
+        if mc.p.poll() is None:
+            mc.p.kill()
+        for f in os.listdir("/dev/shm"):
+            if f.startswith(f"mcfan.{prefix}."):
+                os.unlink(os.path.join("/dev/shm", f))
+        t.remove_runtime_dir(eal)
+
+
 def main():
     mcfan = t.mcfan_path()
     if os.geteuid() != 0:
@@ -434,6 +485,9 @@ def main():
             if f.startswith(f"mcfan.{prefix}."):
                 os.unlink(os.path.join("/dev/shm", f))
         t.remove_runtime_dir(eal)
+    try:
+        moved_ring(mcfan, work)
+    finally:
         shutil.rmtree(work, ignore_errors=True)
     return t.finish("readers_served")
 

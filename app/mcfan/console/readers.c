@@ -56,10 +56,14 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 	for (i = 0; i < (unsigned int)n; i++) {
 		if (some && !mcfan_flow_key_equal(&v[i].key, &key))
 			continue;
-		printf("  %-22s %5u %10u %12" PRIu64 " %10" PRIu64 " %8u %7u  %-16s /dev/shm%s\n",
+		/* a moved ring's name was taken by its group's newer ring (made under a
+		 * temporary name and renamed over it): the old object has no name now */
+		printf("  %-22s %5u %10u %12" PRIu64 " %10" PRIu64 " %8u %7u  %-16s %s/dev/shm%s%s\n",
 		       v[i].group, v[i].owner_lcore, v[i].n_readers, v[i].written, v[i].too_big,
 		       v[i].waiters, v[i].n_slots,
-		       mcfan_readers_served_text(&v[i], served, sizeof(served)), v[i].name);
+		       mcfan_readers_served_text(&v[i], served, sizeof(served)),
+		       v[i].serve == MCFAN_RD_SERVE_MOVED ? "(no name: " : "", v[i].name,
+		       v[i].serve == MCFAN_RD_SERVE_MOVED ? " is the newer ring's)" : "");
 		other += v[i].serve != MCFAN_RD_SERVE_READERS;
 		shown++;
 	}
