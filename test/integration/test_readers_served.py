@@ -21,6 +21,15 @@ by another engine"), on net_pcap (no lab, no namespace): mcfan with --worker-eng
   - set engine GROUPS readers: group 3 opens again; leave: "mcfan left the group".
   - set engine LCORE count: group 2's reader is told that lcore 2 runs count for every copy.
 
+Idle rings (idle_rings(): a second run, on net_tap, the frames written into the tap's kernel
+side): 64 groups 239.9.9.1-64:3999 on count, 239.9.9.2 on readers. The start says once what
+the rings reserve of /dev/shm (1 served by readers, 63 idle); in /dev/shm group 2's ring is
+full (8 MiB and more, allocated), each other's is idle (16 KiB at most, size and blocks);
+mcfan-read on group 5 is refused with the count sentence; `set engine 239.9.9.5:3999
+readers` gives group 5 a full ring (its file 8 MiB and more now), a reader attached to it
+reads every one of the 200 frames sent then, lost 0; the report: conservation, no mbuf
+outside its pool; no ring left.
+
 Usage: test_readers_served.py MCFAN_BINARY. Exit 77 (skip) when not root.
 """
 
@@ -29,6 +38,7 @@ import os
 import re
 import signal
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -473,6 +483,16 @@ def main():
                                "writes its ring, runs the count engine for every copy, not "
                                "readers (give mcfan's console set engine 2 outputs, or set "
                                "engine 2 readers)\n"), "set engine LCORE count: why")
+        # group 1 (count) has an idle ring; set engine LCORE readers makes it full before
+        # the lcore runs readers, and a reader opens it
+        t.check(shm_ring(prefix, "239.9.9.1")[0] <= IDLE_MAX, "group 1's ring is idle")
+        mc.say("set engine 2 readers")
+        t.check(mc.wait_for("lcore 2: worker engine readers (was count)", 10),
+                f"set engine 2 readers: {mc.lines[-3:]!r}")
+        t.check(shm_ring(prefix, "239.9.9.1")[0] >= FULL_MIN,
+                f"set engine LCORE readers: group 1's ring full: {shm_ring(prefix, '239.9.9.1')}")
+        rc, out, err = read(f"239.9.9.1:{PORT}", "--seconds", "0.3")
+        t.check_eq(rc, 0, f"set engine LCORE readers: group 1 opens: {err!r}")
         mc.say("quit")
         t.check_eq(t.wait_or_kill(mc.p, 60), 0, "mcfan exit status")
         t.check_eq([f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")], [],
@@ -489,7 +509,124 @@ def main():
         moved_ring(mcfan, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    idle_rings(mcfan, rd_bin)
     return t.finish("readers_served")
+
+
+IDLE_MAX = 16384              # bytes of /dev/shm an idle ring may take (12 KiB now)
+FULL_MIN = 8 * 1024 * 1024    # a full ring (--reader-ring-frames 4096 x 2048 bytes)
+
+
+def shm_ring(prefix, g):
+    """(st_size, bytes allocated) of group g's ring file, or None."""
+    try:
+        st = os.stat(f"/dev/shm/mcfan.{prefix}.{g}.{PORT}")
+    except FileNotFoundError:
+        return None
+    return st.st_size, st.st_blocks * 512
+
+
+def idle_rings(mcfan, rd_bin):
+    """The second run: idle rings of the groups readers do not serve (module docstring)."""
+    pid = os.getpid()
+    prefix = f"{t.PREFIX}-rdidle-{pid}"
+    tap = f"{t.PREFIX[:4]}idl{pid % 100000}"[:15]
+    work = tempfile.mkdtemp(prefix="mcfan-readers-idle-")
+    report = os.path.join(work, "report.json")
+    eal = t.eal_lcores("0@0,1@1,2@1", prefix, [f"net_tap0,iface={tap}"])
+    cmd = [mcfan, *eal, "--", "--rx-lcores", "1", "--worker-lcores", "2", "--groups",
+           f"239.9.9.1-64:{PORT}", "--worker-engine", "count", "--group-engine",
+           f"239.9.9.2:{PORT}=readers", "--igmp", "off", "--mld", "off", "--report-json",
+           report, "--duration", "120", "-i"]
+    mc = labtest.NsRun(cmd, console=True)
+    rd = None
+    try:
+        if not t.check(mc.wait_running(), "idle: mcfan runs:\n" + "".join(mc.lines[-30:])):
+            return
+        said = [ln for ln in mc.lines if "reader rings: 64 in /dev/shm" in ln]
+        t.check(len(said) == 1 and re.search(r": 1 served by readers x \d+ KiB \(4096 frames "
+                                             r"of up to \d+ bytes each\) \+ 63 idle x 12 KiB",
+                                             said[0]) is not None and
+                "--reader-ring-frames" in said[0],
+                f"idle: the start says once what the rings reserve: {said!r}")
+        sizes = {i: shm_ring(prefix, f"239.9.9.{i}") for i in range(1, 65)}
+        t.check(all(v is not None for v in sizes.values()), f"idle: 64 rings: {sizes}")
+        big = {i: v for i, v in sizes.items() if v is not None and i != 2 and
+               (v[0] > IDLE_MAX or v[1] > IDLE_MAX)}
+        t.check_eq(big, {}, "idle: the rings of groups readers does not serve are small")
+        t.check(sizes[2] is not None and sizes[2][0] >= FULL_MIN and sizes[2][1] >= FULL_MIN,
+                f"idle: group 2's ring (readers) is full and allocated: {sizes[2]}")
+        total = sum(v[1] for v in sizes.values() if v is not None)
+        print(f"idle: /dev/shm held by the 64 rings: {total} bytes", flush=True)
+
+        def read(group, *extra):
+            p = subprocess.run([rd_bin, "--file-prefix", prefix, "--group", group, "--quiet",
+                                "--no-seq", *extra], capture_output=True, text=True,
+                               timeout=30)
+            return p.returncode, p.stdout, p.stderr
+
+        t.check_eq(read(f"239.9.9.5:{PORT}"),
+                   (1, "", "mcfan-read: " + engine_line("239.9.9.5", "count") + "\n"),
+                   "idle: mcfan-read on an idle ring: the same sentence")
+        mc.say(f"set engine 239.9.9.5:{PORT} readers")
+        t.check(mc.wait_for("239.9.9.5:3999: engine instance 1 (readers) from the next RX "
+                            "burst", 10), f"idle: set engine answers: {mc.lines[-3:]!r}")
+        v = shm_ring(prefix, "239.9.9.5")
+        t.check(v is not None and v[0] >= FULL_MIN and v[1] >= FULL_MIN,
+                f"idle: group 5's ring is full after set engine readers: {v}")
+        rd = subprocess.Popen([rd_bin, "--file-prefix", prefix, "--group", f"239.9.9.5:{PORT}",
+                               "--quiet", "--no-seq", "--count", "200", "--seconds", "30"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=30, proc=mc)
+        end, n_rd = time.monotonic() + 10, 0
+        while time.monotonic() < end and n_rd == 0:
+            v, _ = tel.query("/mcfan/readers")
+            n_rd = sum(1 for g in (v or {}).get("group", []) if g == f"239.9.9.5:{PORT}")
+            time.sleep(0.1)
+        t.check_eq(n_rd, 1, "idle: the reader is attached to group 5's new ring")
+        frames = [t.udp4_frame("239.9.9.5", PORT, data=i.to_bytes(4, "big") + b"i" * 20)
+                  for i in range(200)]
+        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+        s.bind((tap, 0))
+        pace = t.Pacer(1000)
+        for fr in frames:
+            s.send(fr)
+            pace.wait()
+        s.close()
+        try:
+            out, err = rd.communicate(timeout=40)
+        except subprocess.TimeoutExpired:
+            rd.kill()
+            out, err = rd.communicate()
+        r = t.json_line(out)
+        t.check_eq((rd.returncode, r.get("frames"), r.get("lost")), (0, 200, 0),
+                   f"idle: the reader of group 5's full ring reads every frame: {err!r}")
+        tel.close()
+        mark = len(mc.lines)
+        mc.say("show readers")
+        t.check(mc.wait_for("(docs/readers.md)", 20), "idle: show readers answers")
+        rows = [ln.split() for ln in "".join(mc.lines[mark:]).splitlines()
+                if ln.strip().startswith(f"239.9.9.5:{PORT}") and "/dev/shm" in ln]
+        t.check_eq([(x[0], x[-2]) for x in rows],
+                   [(f"239.9.9.5:{PORT}", "moved"), (f"239.9.9.5:{PORT}", "readers")],
+                   f"idle: show readers: group 5's idle ring moved, its full ring: {rows}")
+        mc.say("quit")
+        t.check_eq(t.wait_or_kill(mc.p, 60), 0, "idle: mcfan exit status")
+        rep = t.load_report(report)
+        if t.check(rep is not None, "idle: report"):
+            t.check(t.conservation(rep), "idle: conservation")
+            t.check_eq(rep["mbufs_outside_pool"], 0, "idle: no mbuf outside its pool")
+        t.check_eq([f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")], [],
+                   "idle: no ring left in /dev/shm")
+    finally:
+        for p in (mc.p, rd):
+            if p is not None and p.poll() is None:
+                p.kill()
+        for f in os.listdir("/dev/shm"):
+            if f.startswith(f"mcfan.{prefix}."):
+                os.unlink(os.path.join("/dev/shm", f))
+        t.remove_runtime_dir(eal)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -326,6 +326,9 @@ mcfan_ctl_set_engine(struct mcfan_app *app, uint64_t lcore_id, const char *spec,
 				    k >= 0 && app->cfg.engine_inst[k].args[0] != '\0' ? ":" : "",
 				    k >= 0 ? app->cfg.engine_inst[k].args : "",
 				    lc->worker_engine->name);
+	} else if ((ret = mcfan_readers_grow(app, NULL, 0, lc, e == NULL ? 0 : sel, msg,
+					     len)) < 0) {
+		/* a group readers would serve has no full reader ring: nothing changed */
 	} else if (e == NULL) {
 		mcfan_atomic_u32_store(&lc->worker_engine_sel, 0, memory_order_release);
 		ret = mcfan_err_set(msg, len, 0, "lcore %" PRIu64 ": each copy to its group's "

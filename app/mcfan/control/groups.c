@@ -647,7 +647,7 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 		goto out;
 	}
 	/* reader rings (readers engine): in their slots before the table tags frames with them */
-	ret = mcfan_readers_join(app, keys, slots, n, eligible, n_el, msg, len);
+	ret = mcfan_readers_join(app, keys, slots, n, inst, eligible, n_el, msg, len);
 	if (ret < 0)
 		goto out;
 	/* their --seq extractors first, so the table brings them along (control/feed.h) */
@@ -912,6 +912,10 @@ mcfan_ctl_set_groups_inst(struct mcfan_app *app, const char *groups, unsigned in
 				    what, text, inst);
 		goto out;
 	}
+	/* a group readers serve now gets its full reader ring before the table says so */
+	ret = mcfan_readers_grow(app, entries, n_old, NULL, 0, msg, len);
+	if (ret < 0)
+		goto out;
 	/* published like a join: the RX side stamps the new instance from its next burst;
 	 * copies already in a worker ring keep theirs, so none is lost or handed on twice */
 	ret = replace_entries(app, what, entries, n_old, NULL, 0, NULL, 0, msg, len);

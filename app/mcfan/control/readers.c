@@ -32,6 +32,11 @@
 #define READERS_RINGS_MAX (2 * MCFAN_MAX_GROUPS)
 /** How often dead sleepers are looked for, s. */
 #define READERS_REAP_PERIOD_S 1
+/** Frames of the ring of a group no readers instance serves (the smallest ring the format
+ * allows): it exists for its serve words, nobody writes it (docs/readers.md). */
+#define READERS_IDLE_SLOTS MCFAN_RD_SLOTS_MIN
+/** Reader rows of such a ring: a reader opening it is told by the serve words, takes none. */
+#define READERS_IDLE_READERS 1u
 
 static_assert(MCFAN_RW_TABLE_SLOTS == MCFAN_MAX_GROUPS, "a ring pointer per counter slot");
 static_assert(MCFAN_RW_TABLE_WORKERS >= MCFAN_MAX_WORKERS, "a counter block per worker");
@@ -120,11 +125,23 @@ shm_free_bytes(void)
 	return (int64_t)((uint64_t)sv.f_bavail * sv.f_frsize);
 }
 
-/* Find or make the ring of key, written by owner. */
+/* Is w a full ring (--reader-ring-frames), not the idle one of a group readers do not serve? */
+static bool
+ring_full(const struct mcfan_readers *rd, const struct mcfan_rw *w)
+{
+	return w->n_slots >= rd->n_slots;
+}
+
+/* Find or make the ring of key, written by owner: full (--reader-ring-frames) when the
+ * readers engine serves the group, else the idle ring (READERS_IDLE_SLOTS) unless a full one
+ * is there already. A full ring replaces an idle one of the same writer as a ring of another
+ * writer replaces the old: same name, the old one superseded. */
 static int
-ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owner,
+ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owner, bool full,
 	 struct mcfan_rw **out, char *msg, size_t len)
 {
+	uint32_t n_slots = full ? rd->n_slots : RTE_MIN(rd->n_slots, READERS_IDLE_SLOTS);
+	uint32_t n_readers = full ? MCFAN_RW_READERS_DEFAULT : READERS_IDLE_READERS;
 	unsigned int i, n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed);
 	char addr[INET6_ADDRSTRLEN], text[MCFAN_GROUP_STR_MAX];
 	struct readers_ring *old = NULL;
@@ -137,7 +154,7 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 			break;
 		}
 	}
-	if (old != NULL && old->w->owner == owner) {
+	if (old != NULL && old->w->owner == owner && (!full || ring_full(rd, old->w))) {
 		*out = old->w;
 		return 0;
 	}
@@ -147,8 +164,9 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 				     text, READERS_RINGS_MAX);
 	inet_ntop(k->family == MCFAN_FAMILY_IPV4 ? AF_INET : AF_INET6, k->addr, addr,
 		  sizeof(addr));
-	ret = mcfan_rw_create(rd->prefix, addr, k->udp_port, text, rd->n_slots,
-			      MCFAN_RW_SLOT_SIZE_DEFAULT, MCFAN_RW_READERS_DEFAULT, owner, &w);
+	/* the slot size is the same either way: a frame never fits one ring and not the other */
+	ret = mcfan_rw_create(rd->prefix, addr, k->udp_port, text, n_slots,
+			      MCFAN_RW_SLOT_SIZE_DEFAULT, n_readers, owner, &w);
 	if (ret == -EADDRINUSE)
 		return mcfan_err_set(msg, len, ret, "reader ring for %s: /dev/shm/mcfan.%s.%s.%u is "
 				     "in use by another running mcfan with the same file prefix: give "
@@ -159,8 +177,8 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 				     "needs %" PRIu64 " bytes and /dev/shm has %" PRId64 " bytes free: "
 				     "give a smaller --reader-ring-frames or a larger /dev/shm", text,
 				     rd->prefix, addr, k->udp_port,
-				     mcfan_rw_ring_bytes(rd->n_slots, MCFAN_RW_SLOT_SIZE_DEFAULT,
-							 MCFAN_RW_READERS_DEFAULT), shm_free_bytes());
+				     mcfan_rw_ring_bytes(n_slots, MCFAN_RW_SLOT_SIZE_DEFAULT,
+							 n_readers), shm_free_bytes());
 	if (ret < 0)
 		return mcfan_err_set(msg, len, ret, "reader ring for %s in /dev/shm: %s", text,
 				     strerror(-ret));
@@ -183,15 +201,43 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 	return 0;
 }
 
+/* Does the readers engine write a group of instance inst whose ring owner writes, when the
+ * owner's lcore has `set engine LCORE` selection sel (mcfan.h, worker_engine_sel; 0: by
+ * group)? */
+static bool
+serves_readers(const struct mcfan_app *app, unsigned int inst, uint32_t sel)
+{
+	const struct mcfan_engine *e;
+	int k;
+
+	e = mcfan_engine_of_sel(app, sel, &k);
+	if (e == NULL)
+		e = inst < app->n_inst ? app->inst_engine[inst] : NULL;
+	return e != NULL && strcmp(e->name, MCFAN_READERS_ENGINE) == 0;
+}
+
+/* The selection of the lcore of worker owner: sel when it is sel_lc (a change not yet
+ * published), else the lcore's own. */
+static uint32_t
+owner_sel(const struct mcfan_app *app, uint16_t owner, const struct mcfan_lcore *sel_lc,
+	  uint32_t sel)
+{
+	const struct mcfan_lcore *lc = &app->lcores[app->worker_lcore_ids[owner]];
+
+	return lc == sel_lc ? sel :
+	       mcfan_atomic_u32_load(&lc->worker_engine_sel, memory_order_acquire);
+}
+
 int
 mcfan_readers_join(struct mcfan_app *app, const struct mcfan_flow_key *keys,
-		   const uint16_t *slots, unsigned int n, const uint16_t *eligible,
-		   unsigned int n_eligible, char *msg, size_t len)
+		   const uint16_t *slots, unsigned int n, unsigned int inst,
+		   const uint16_t *eligible, unsigned int n_eligible, char *msg, size_t len)
 {
 	struct mcfan_readers *rd = readers_of(app);
 	struct mcfan_rw *w;
 	uint16_t owner = 0;
 	unsigned int i;
+	bool full;
 	int ret;
 
 	if (rd == NULL)
@@ -200,7 +246,8 @@ mcfan_readers_join(struct mcfan_app *app, const struct mcfan_flow_key *keys,
 		ret = owner_of(&keys[i], eligible, n_eligible, &owner);
 		if (ret < 0)
 			return mcfan_err_set(msg, len, ret, "reader ring: no worker for the group");
-		ret = ring_for(rd, &keys[i], owner, &w, msg, len);
+		full = serves_readers(app, inst, owner_sel(app, owner, NULL, 0));
+		ret = ring_for(rd, &keys[i], owner, full, &w, msg, len);
 		if (ret < 0)
 			return ret;
 		if (slots[i] >= MCFAN_RW_TABLE_SLOTS)
@@ -208,6 +255,50 @@ mcfan_readers_join(struct mcfan_app *app, const struct mcfan_flow_key *keys,
 					     slots[i]);
 		/* before the table that tags frames with the slot is published */
 		mcfan_rw_slot_store(&rd->table, slots[i], w);
+	}
+	return 0;
+}
+
+int
+mcfan_readers_grow(struct mcfan_app *app, const struct mcfan_group_entry *entries,
+		   unsigned int n_entries, const struct mcfan_lcore *sel_lc, uint32_t sel,
+		   char *msg, size_t len)
+{
+	struct mcfan_readers *rd = readers_of(app);
+	const struct mcfan_group_entry *g;
+	struct readers_ring *rg;
+	unsigned int i, n;
+	struct mcfan_rw *w;
+	int k, ret;
+
+	if (rd == NULL)
+		return 0;
+	if (entries == NULL) {
+		entries = app->group_entries;
+		n_entries = app->n_group_entries;
+	}
+	/* the rings made here are appended: only those there before are looked at */
+	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
+	for (i = 0; i < n; i++) {
+		rg = &rd->rings[i];
+		if (rg->superseded || ring_full(rd, rg->w))
+			continue;
+		k = mcfan_group_entry_find(entries, n_entries, &rg->key);
+		if (k < 0)
+			continue;
+		g = &entries[k];
+		if (!serves_readers(app, g->inst, owner_sel(app, rg->w->owner, sel_lc, sel)))
+			continue;
+		ret = g->id < MCFAN_RW_TABLE_SLOTS ?
+		      ring_for(rd, &rg->key, rg->w->owner, true, &w, msg, len) :
+		      mcfan_err_set(msg, len, -EINVAL, "reader ring: counter slot %u", g->id);
+		if (ret < 0) {
+			/* the change is refused: the rings made so far say who serves them */
+			mcfan_readers_sync(app);
+			return ret;
+		}
+		/* release: before the change that sends the group's copies to readers is */
+		mcfan_rw_slot_store(&rd->table, g->id, w);
 	}
 	return 0;
 }
@@ -226,7 +317,8 @@ mcfan_readers_start(struct mcfan_app *app)
 {
 	struct mcfan_readers *rd;
 	uint16_t eligible[MCFAN_MAX_WORKERS], slot, pin;
-	uint64_t ring;
+	uint64_t ring, idle, need;
+	unsigned int n_full = 0;
 	int64_t avail;
 	char msg[256], prefix[sizeof(rd->prefix)];
 	struct timespec ts;
@@ -260,13 +352,21 @@ mcfan_readers_start(struct mcfan_app *app)
 	rd->table.ns_mult = mcfan_lat_ns_mult(app->tsc_hz);
 	ring = mcfan_rw_ring_bytes(rd->n_slots, MCFAN_RW_SLOT_SIZE_DEFAULT,
 				   MCFAN_RW_READERS_DEFAULT);
+	idle = mcfan_rw_ring_bytes(RTE_MIN(rd->n_slots, READERS_IDLE_SLOTS),
+				   MCFAN_RW_SLOT_SIZE_DEFAULT, READERS_IDLE_READERS);
+	/* full rings for the groups of readers instances; the others' are idle (ring_for()) */
+	for (i = 0; i < app->n_group_entries; i++)
+		if (serves_readers(app, app->group_entries[i].inst, 0))
+			n_full++;
+	need = (uint64_t)n_full * ring + (uint64_t)(app->n_group_entries - n_full) * idle;
 	avail = shm_free_bytes();
-	if (avail >= 0 && (uint64_t)app->n_group_entries * ring > (uint64_t)avail) {
-		MCFAN_LOG(ERR, "reader rings: %u groups x %" PRIu64 " bytes (--reader-ring-frames "
-			  "%u) = %" PRIu64 " bytes do not fit the %" PRId64 " bytes free in /dev/shm: "
-			  "give a smaller --reader-ring-frames or a larger /dev/shm\n",
-			  app->n_group_entries, ring, rd->n_slots,
-			  (uint64_t)app->n_group_entries * ring, avail);
+	if (avail >= 0 && need > (uint64_t)avail) {
+		MCFAN_LOG(ERR, "reader rings: %u groups served by readers x %" PRIu64 " bytes "
+			  "(--reader-ring-frames %u) + %u others x %" PRIu64 " bytes = %" PRIu64
+			  " bytes do not fit the %" PRId64 " bytes free in /dev/shm: give a "
+			  "smaller --reader-ring-frames, route fewer groups to readers or give a "
+			  "larger /dev/shm\n", n_full, ring, rd->n_slots,
+			  app->n_group_entries - n_full, idle, need, avail);
 		rte_free(rd);
 		return -ENOSPC;
 	}
@@ -278,6 +378,7 @@ mcfan_readers_start(struct mcfan_app *app)
 		/* a group the start gave one worker (app->start_worker): that one writes */
 		pin = app->start_worker[slot] >= 0 ? (uint16_t)app->start_worker[slot] : 0;
 		ret = mcfan_readers_join(app, &app->group_entries[i].key, &slot, 1,
+					 app->group_entries[i].inst,
 					 app->start_worker[slot] >= 0 ? &pin : eligible,
 					 app->start_worker[slot] >= 0 ? 1 : app->n_workers, msg,
 					 sizeof(msg));
@@ -288,9 +389,15 @@ mcfan_readers_start(struct mcfan_app *app)
 		}
 	}
 	mcfan_readers_sync(app);
-	MCFAN_LOG(INFO, "reader rings: %u in /dev/shm/mcfan.%s.*, %u frames of up to %u bytes "
-		  "each\n", mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed), rd->prefix,
-		  rd->n_slots, MCFAN_RW_SLOT_SIZE_DEFAULT - MCFAN_RD_SLOT_HDR);
+	/* once: what the rings hold of /dev/shm (RAM), and what to change if that is too much */
+	MCFAN_LOG(INFO, "reader rings: %u in /dev/shm/mcfan.%s.*: %u served by readers x %"
+		  PRIu64 " KiB (%u frames of up to %u bytes each) + %u idle x %" PRIu64 " KiB "
+		  "(another engine serves their group; full when readers does) = %" PRIu64
+		  " KiB reserved; fewer with a smaller --reader-ring-frames or fewer groups "
+		  "routed to readers\n", mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed),
+		  rd->prefix, n_full, ring / 1024, rd->n_slots,
+		  MCFAN_RW_SLOT_SIZE_DEFAULT - MCFAN_RD_SLOT_HDR, app->n_group_entries - n_full,
+		  idle / 1024, need / 1024);
 	return 0;
 }
 

@@ -133,15 +133,46 @@ int mcfan_readers_start(struct mcfan_app *app);
 /**
  * Rings for groups being joined (control/groups.c, under the action lock, before the new
  * group table is published): each group's ring is found or created, owned by the worker
- * that partition would pick among eligible, and set in its counter slot. Nothing when no
- * worker runs the readers engine.
+ * that partition would pick among eligible, and set in its counter slot. The ring is full
+ * (--reader-ring-frames) when the readers engine serves the group (instance inst, or the
+ * owner lcore's `set engine LCORE` selection), else idle: the smallest ring the format
+ * allows (2 frames, one reader row, 12 KiB), there for its serve words only; a full ring
+ * stays full. Nothing when no worker runs the readers engine.
  *
+ * @param inst
+ *   The worker engine instance the groups join (0 .. app->n_inst - 1).
  * @return
  *   0, or a negative errno with msg written (the join is then refused).
  */
 int mcfan_readers_join(struct mcfan_app *app, const struct mcfan_flow_key *keys,
-		       const uint16_t *slots, unsigned int n, const uint16_t *eligible,
-		       unsigned int n_eligible, char *msg, size_t len);
+		       const uint16_t *slots, unsigned int n, unsigned int inst,
+		       const uint16_t *eligible, unsigned int n_eligible, char *msg, size_t len);
+
+/**
+ * Give a full ring (--reader-ring-frames) to every group with an idle ring that the readers
+ * engine will serve after a change not yet published: the group entries about to be
+ * published (a `set engine GROUPS`), or the selection sel about to be stored in sel_lc's
+ * worker_engine_sel (a `set engine LCORE`). The full ring replaces the idle one as a ring
+ * of another writer does (same name; the idle one superseded, its serve words "moved" at
+ * the next mcfan_readers_sync()) and is stored in the group's counter slot (release) here,
+ * before the caller publishes the change: the readers engine never sees an idle ring.
+ * Rings never shrink. Under the action lock. Nothing without reader rings.
+ *
+ * @param entries
+ *   The group entries to be published, or NULL for app->group_entries.
+ * @param n_entries
+ *   How many (ignored with entries NULL).
+ * @param sel_lc
+ *   The lcore whose selection changes, or NULL.
+ * @param sel
+ *   Its new selection (0: by group; ignored with sel_lc NULL).
+ * @return
+ *   0, or a negative errno with msg written (-ENOSPC: /dev/shm is full); the caller then
+ *   refuses the change (the rings made so far stay, their serve words synced).
+ */
+int mcfan_readers_grow(struct mcfan_app *app, const struct mcfan_group_entry *entries,
+		       unsigned int n_entries, const struct mcfan_lcore *sel_lc, uint32_t sel,
+		       char *msg, size_t len);
 
 /** Take back the waits of dead readers, at most once a second; from the control tick. */
 void mcfan_readers_tick(struct mcfan_app *app);
