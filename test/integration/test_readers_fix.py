@@ -108,7 +108,7 @@ class Console:
 
 
 def shm_full(mcfan):
-    prefix = f"mcfan-rdfix-full-{os.getpid()}"
+    prefix = f"{t.PREFIX}-rdfix-full-{os.getpid()}"
     # 1,024 frames: 20,480 + 1,024 x 2,048 = 2,117,632 bytes a ring; 3 of them > 4 MB
     ring = 20480 + 1024 * 2048
     app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
@@ -117,8 +117,8 @@ def shm_full(mcfan):
                                   f"239.9.9.1-3:{PORT}"]),
                        capture_output=True, text=True, timeout=60)
     out = p.stdout + p.stderr
-    t.check(p.returncode == 1 and f"3 groups x {ring} bytes (--reader-ring-frames 1024) = "
-            f"{3 * ring} bytes do not fit the 4194304 bytes free in /dev/shm" in out and
+    t.check(p.returncode == 1 and f"3 groups served by readers x {ring} bytes (--reader-ring-frames "
+            f"1024) + 0 others x 12288 bytes = {3 * ring} bytes do not fit the 4194304 bytes free in /dev/shm" in out and
             "reader ring for" not in out,
             f"shm_full: rings x groups beyond /dev/shm's free space refused at start: "
             f"{p.returncode} {out[-600:]!r}")
@@ -169,7 +169,7 @@ def dead_writer(mcfan):
     build = t.build_dir(mcfan)
     rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
     env = dict(os.environ, MCFAN_READER_LIB=os.path.join(build, "lib", "libmcfan-reader.so.1"))
-    prefix = f"mcfan-rdfix-dead-{os.getpid()}"
+    prefix = f"{t.PREFIX}-rdfix-dead-{os.getpid()}"
     decoy = f"/dev/shm/mcfan.{prefix}.x.239.9.9.1.{PORT}"
     app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
            "--reader-ring-frames", "64"]
@@ -231,7 +231,7 @@ def stale_no_readers(mcfan):
     """A SIGKILLed readers run's rings are removed by the next start of the prefix that runs
     no readers engine too (before: only a readers run removed them; a restart with the count
     engine left each ring's memory in /dev/shm for good)."""
-    prefix = f"mcfan-rdfix-stale-{os.getpid()}"
+    prefix = f"{t.PREFIX}-rdfix-stale-{os.getpid()}"
     app = ["--rx-lcores", "1", "--worker-lcores", "2", "--groups", f"239.9.9.1-2:{PORT}"]
     mc = t.McfanProcess(eal(prefix), app + ["--worker-engine", "readers",
                                             "--reader-ring-frames", "64", "--duration", "60"])
@@ -293,7 +293,7 @@ def messages(mcfan):
     build = t.build_dir(mcfan)
     rd_bin = os.path.join(build, "app", "mcfan-read", "mcfan-read")
     env = dict(os.environ, MCFAN_READER_LIB=os.path.join(build, "lib", "libmcfan-reader.so.1"))
-    prefix = f"mcfan-rdfix-msg-{os.getpid()}"
+    prefix = f"{t.PREFIX}-rdfix-msg-{os.getpid()}"
     app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
            "--reader-ring-frames", "64", "--groups", f"239.9.9.1:{PORT},239.9.9.1:4000",
            "--duration", "60"]
@@ -423,7 +423,7 @@ def many_rings(mcfan):
     """/mcfan/readers of 100 rings lists the first 64 (the reply's bound) and says so:
     rings 100, rings_shown 64, 64 entries in each ring column (before: no rings_shown, so
     rings 100 beside 64 rows looked like 36 rings missing)."""
-    prefix = f"mcfan-rdfix-many-{os.getpid()}"
+    prefix = f"{t.PREFIX}-rdfix-many-{os.getpid()}"
     # long IPv6 groups (41 characters as a ring names them): the reply's rows are the widest
     groups = ",".join(f"[{V6}{i:x}]:{PORT}" for i in range(1, 101))
     app = ["--rx-lcores", "1", "--worker-lcores", "2", "--worker-engine", "readers",
