@@ -20,6 +20,8 @@ by another engine"), on net_pcap (no lab, no namespace): mcfan with --worker-eng
     counts the rings not written by the readers engine.
   - set engine GROUPS readers: group 3 opens again; leave: "mcfan left the group".
   - set engine LCORE count: group 2's reader is told that lcore 2 runs count for every copy.
+  - set engine LCORE readers: group 1's idle ring (count) is full now (its /dev/shm file)
+    and opens.
 
 Idle rings (idle_rings(): a second run, on net_tap, the frames written into the tap's kernel
 side): 64 groups 239.9.9.1-64:3999 on count, 239.9.9.2 on readers. The start says once what
