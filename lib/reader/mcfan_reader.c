@@ -66,8 +66,9 @@ struct mcfan_reader {
 /** Longest single futex sleep of a wait, ns: a reader re-reads the serve words this often
  * (mcfan wakes it when they change; this closes the gap between its look and its sleep). */
 #define SERVE_RECHECK_NS 1000000000u
-/** Longest sentence of mcfan_reader_explain(), with the NUL. */
-#define WHY_MAX 512
+/** Longest sentence of mcfan_reader_explain(), with the NUL: -EACCES names the ring's path
+ * twice, the file prefix (up to 75 characters) and four user and group names. */
+#define WHY_MAX 2048
 
 /* This thread's last error with a sentence of its own (mcfan_reader_explain()): -EXDEV, and
  * open's bad prefix or group and missing ring. */
