@@ -2,7 +2,7 @@
  * Copyright(c) 2026 The mcfan authors
  */
 
-/* The control actions' lock, message and number parsing (control/action.h). */
+/* The control actions' lock, message, number and group parsing (control/action.h). */
 
 #include <errno.h>
 #include <pthread.h>
@@ -11,6 +11,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "mcfan_group.h"
 #include "mcfan_parse.h"
 #include "control/action.h"
 
@@ -79,4 +80,26 @@ int
 mcfan_ctl_parse_u64(const char *text, uint64_t *out)
 {
 	return mcfan_parse_u64(text, 0, UINT64_MAX, out);
+}
+
+int
+mcfan_ctl_parse_one_group(const char *what, const char *group, struct mcfan_flow_key *key,
+			  char *msg, size_t len)
+{
+	struct mcfan_flow_key k[2];
+	char err[CTL_ERR_MAX];
+	int n;
+
+	if (group == NULL || group[0] == '\0')
+		return mcfan_err_set(msg, len, -EINVAL, "%s: no group given (one group, e.g. "
+				     "239.9.9.1:3999)", what);
+	n = mcfan_group_parse_list(group, k, RTE_DIM(k), err, sizeof(err));
+	/* the parser's own reason; a list or range of more than one: how many */
+	if (n < 0 && n != -E2BIG)
+		return mcfan_err_set(msg, len, -EINVAL, "%s: %s", what, err);
+	if (n != 1)
+		return mcfan_err_set(msg, len, -EINVAL, "%s: '%.*s' names more than one group: "
+				     "give one (e.g. 239.9.9.1:3999)", what, CTL_LIST_MAX, group);
+	*key = k[0];
+	return 0;
 }

@@ -17,6 +17,8 @@
 
 #include <rte_common.h>
 
+struct mcfan_flow_key;
+
 /** Room for an action's message, bytes (one line; longer text is cut). */
 #define MCFAN_CTL_MSG_MAX 512
 
@@ -67,5 +69,25 @@ void mcfan_ctl_wake_close(void);
  *   0; -EINVAL if text is not only decimal digits; -ERANGE above UINT64_MAX.
  */
 int mcfan_ctl_parse_u64(const char *text, uint64_t *out);
+
+/**
+ * Parse the one group a command names (`show feed gaps GROUP`, `show readers GROUP`, their
+ * telemetry forms): the group parser's syntax (docs/guide.md, lib/group/mcfan_group.h). The
+ * messages begin with what.
+ *
+ * @param what
+ *   The command, for the message ("show feed gaps").
+ * @param group
+ *   The text; NULL or "" is refused.
+ * @param key
+ *   Receives the group.
+ * @param msg, len
+ *   The message of a refusal.
+ * @return
+ *   0; -EINVAL with msg written: no group given, the parser's reason, or a list or range
+ *   that names more than one group.
+ */
+int mcfan_ctl_parse_one_group(const char *what, const char *group, struct mcfan_flow_key *key,
+			      char *msg, size_t len);
 
 #endif /* MCFAN_CONTROL_ACTION_H */

@@ -1106,23 +1106,15 @@ mcfan_feed_gaps_read(const struct mcfan_app *app, const char *what, const char *
 		     struct mcfan_feed_view *view, struct mcfan_feed_gap *log, unsigned int max,
 		     char *msg, size_t len)
 {
-	struct mcfan_flow_key k[2];
-	char err[CTL_ERR_MAX];
+	struct mcfan_flow_key k;
 	int n;
 
-	if (group == NULL || group[0] == '\0')
-		return mcfan_err_set(msg, len, -EINVAL, "%s: no group given (one group, e.g. "
-				     "239.9.9.1:3999)", what);
-	n = mcfan_group_parse_list(group, k, RTE_DIM(k), err, sizeof(err));
-	/* the parser's own reason; a list or range of more than one: how many */
-	if (n < 0 && n != -E2BIG)
-		return mcfan_err_set(msg, len, -EINVAL, "%s: %s", what, err);
-	if (n != 1)
-		return mcfan_err_set(msg, len, -EINVAL, "%s: '%.*s' names more than one group: "
-				     "give one (e.g. 239.9.9.1:3999)", what, CTL_LIST_MAX, group);
-	n = find_group(app, &k[0], view, log, max);
+	n = mcfan_ctl_parse_one_group(what, group, &k, msg, len);
 	if (n < 0)
-		return no_feed(app, what, &k[0], msg, len);
+		return n;
+	n = find_group(app, &k, view, log, max);
+	if (n < 0)
+		return no_feed(app, what, &k, msg, len);
 	return n;
 }
 

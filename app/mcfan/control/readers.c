@@ -622,23 +622,13 @@ mcfan_readers_group_parse(const struct mcfan_app *app, const char *what, const c
 			  struct mcfan_flow_key *key, char *msg, size_t len)
 {
 	const struct mcfan_readers *rd = readers_of(app);
-	struct mcfan_flow_key k[2];
-	char err[CTL_ERR_MAX];
 	unsigned int i, n_rings;
 	bool found = false;
-	int n, ret = 0;
+	int ret;
 
-	if (group == NULL || group[0] == '\0')
-		return mcfan_err_set(msg, len, -EINVAL, "%s: no group given (one group, e.g. "
-				     "239.9.9.1:3999)", what);
-	n = mcfan_group_parse_list(group, k, RTE_DIM(k), err, sizeof(err));
-	/* the parser's own reason; a list or range of more than one: how many */
-	if (n < 0 && n != -E2BIG)
-		return mcfan_err_set(msg, len, -EINVAL, "%s: %s", what, err);
-	if (n != 1)
-		return mcfan_err_set(msg, len, -EINVAL, "%s: '%.*s' names more than one group: "
-				     "give one (e.g. 239.9.9.1:3999)", what, CTL_LIST_MAX, group);
-	*key = k[0];
+	ret = mcfan_ctl_parse_one_group(what, group, key, msg, len);
+	if (ret < 0)
+		return ret;
 	/* a ring of it (also of a group left since): rings are only appended */
 	n_rings = rd == NULL ? 0 : mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
 	for (i = 0; i < n_rings && !found; i++)
