@@ -101,16 +101,20 @@ def wait_or_kill(p, timeout):
     return p.returncode
 
 
-def communicate_or_kill(p, timeout):
+def communicate_both_or_kill(p, timeout):
     """p.communicate() (a subprocess.Popen with its output on pipes); after timeout seconds
-    SIGKILL it (this process only) and collect what it wrote. Returns its stdout (None when
-    stdout is not a pipe)."""
+    SIGKILL it (this process only) and collect what it wrote. Returns (stdout, stderr), each
+    None when not a pipe."""
     try:
-        out, _ = p.communicate(timeout=timeout)
+        return p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         p.kill()
-        out, _ = p.communicate()
-    return out
+        return p.communicate()
+
+
+def communicate_or_kill(p, timeout):
+    """communicate_both_or_kill()'s stdout alone."""
+    return communicate_both_or_kill(p, timeout)[0]
 
 
 def check_refused(eal, app, msg, what):

@@ -411,11 +411,7 @@ def main():
         t.check(mr.strerror(w).startswith("writer dead: mcfan is gone without closing the "
                                           "ring"), f"its sentence: {mr.strerror(w)!r}")
         r.close()
-        try:
-            out, err = ex.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            ex.kill()
-            out, err = ex.communicate()
+        out, err = t.communicate_both_or_kill(ex, 20)
         t.check(ex.returncode == 1 and f"{group}: {mr.strerror(errno.EOWNERDEAD)}" in err,
                 f"mcfan_reader.py prints the library's line for a dead writer: "
                 f"{ex.returncode} {err.strip()!r}")

@@ -191,11 +191,7 @@ def dead_writer(mcfan):
         os.kill(mc.pid, signal.SIGKILL)
         mc.wait(30)
         for r, name in zip(rds, ("mcfan-read", "mcfan_reader.py")):
-            try:
-                out, err = r.communicate(timeout=15)
-            except subprocess.TimeoutExpired:
-                r.kill()
-                out, err = r.communicate()
+            out, err = t.communicate_both_or_kill(r, 15)
             res = t.json_line(out)
             t.check(r.returncode == 1 and res.get("writer_dead") is True and
                     res.get("closed") is False and "writer dead" in err,

@@ -202,11 +202,7 @@ def main():
     mc = labtest.NsRun(cmd, console=True)
     waiter = None
     try:
-        try:
-            out, err = early.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            early.kill()
-            out, err = early.communicate()
+        out, err = t.communicate_both_or_kill(early, 60)
         r = t.json_line(out)
         t.check_eq((early.returncode, r.get("frames"), r.get("lost"), err),
                    (0, 300, 0, ""), "mcfan-read --wait-open --oldest started before mcfan: "
@@ -422,11 +418,7 @@ def main():
         t.check_eq(st.get(rd.pid), 0, "/mcfan/readers: continued (SIGCONT): stopped 0")
         t0 = time.monotonic()
         mc.say(f"set engine 239.9.9.3:{PORT} count")
-        try:
-            out, err = rd.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            rd.kill()
-            out, err = rd.communicate()
+        out, err = t.communicate_both_or_kill(rd, 10)
         took = time.monotonic() - t0
         r = t.json_line(out)
         t.check_eq((rd.returncode, r.get("frames"), r.get("not_served"), r.get("closed")),
@@ -435,11 +427,7 @@ def main():
                                            "; stopped after 50 frames"],
                    "attached mcfan-read: why it stopped")
         t.check(took < 3.0, f"attached mcfan-read told at once ({took:.2f} s)")
-        try:
-            wout, _ = waiter.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            waiter.kill()
-            wout, _ = waiter.communicate()
+        wout, _ = t.communicate_both_or_kill(waiter, 10)
         t.check_eq(t.json_line(wout), {"frames": 50, "wait": -18,
                                      "why": engine_line("239.9.9.3", "count")},
                    "Python wait(-1): -EXDEV and explain()")
@@ -595,11 +583,7 @@ def idle_rings(mcfan, rd_bin):
             s.send(fr)
             pace.wait()
         s.close()
-        try:
-            out, err = rd.communicate(timeout=40)
-        except subprocess.TimeoutExpired:
-            rd.kill()
-            out, err = rd.communicate()
+        out, err = t.communicate_both_or_kill(rd, 40)
         r = t.json_line(out)
         t.check_eq((rd.returncode, r.get("frames"), r.get("lost")), (0, 200, 0),
                    f"idle: the reader of group 5's full ring reads every frame: {err!r}")
