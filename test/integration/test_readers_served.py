@@ -59,6 +59,22 @@ ADVICE = ("not readers (route the group to readers: give mcfan's console set eng
           "other --group-engine or [group-engine] row for it)")
 
 
+def rings_of(prefix):
+    """The reader ring objects of file prefix prefix in /dev/shm."""
+    return [f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")]
+
+
+def end_run(procs, prefix, eal):
+    """A run's clean-up: kill what still runs of procs (None skipped), remove its rings and
+    its runtime directory."""
+    for p in procs:
+        if p is not None and p.poll() is None:
+            p.kill()
+    for f in rings_of(prefix):
+        os.unlink(os.path.join("/dev/shm", f))
+    t.remove_runtime_dir(eal)
+
+
 def engine_line(g, engine):
     return (f"group {g}:{PORT}: mcfan serves it with the {engine} engine, " +
             ADVICE.format(g=g))
@@ -141,17 +157,12 @@ def moved_ring(mcfan, work):
                 if ln.startswith("  239.9.9.1:")]
         t.check_eq(rows, [f"(no name: {name} is the newer ring's)", name],
                    "moved: show readers: the old ring has no name, the new one has it")
-        t.check_eq([f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")],
+        t.check_eq(rings_of(prefix),
                    [os.path.basename(name)], "moved: one object of that name in /dev/shm")
         mc.say("quit")
         t.check_eq(t.wait_or_kill(mc.p, 60), 0, "moved: mcfan exit status")
     finally:
-        if mc.p.poll() is None:
-            mc.p.kill()
-        for f in os.listdir("/dev/shm"):
-            if f.startswith(f"mcfan.{prefix}."):
-                os.unlink(os.path.join("/dev/shm", f))
-        t.remove_runtime_dir(eal)
+        end_run((mc.p,), prefix, eal)
 
 
 def main():
@@ -485,16 +496,10 @@ def main():
         t.check_eq(rc, 0, f"set engine LCORE readers: group 1 opens: {err!r}")
         mc.say("quit")
         t.check_eq(t.wait_or_kill(mc.p, 60), 0, "mcfan exit status")
-        t.check_eq([f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")], [],
+        t.check_eq(rings_of(prefix), [],
                    "no ring left in /dev/shm")
     finally:
-        for p in (mc.p, waiter, early):
-            if p is not None and p.poll() is None:
-                p.kill()
-        for f in os.listdir("/dev/shm"):
-            if f.startswith(f"mcfan.{prefix}."):
-                os.unlink(os.path.join("/dev/shm", f))
-        t.remove_runtime_dir(eal)
+        end_run((mc.p, waiter, early), prefix, eal)
     try:
         moved_ring(mcfan, work)
     finally:
@@ -607,16 +612,10 @@ def idle_rings(mcfan, rd_bin):
         if t.check(rep is not None, "idle: report"):
             t.check(t.conservation(rep), "idle: conservation")
             t.check_eq(rep["mbufs_outside_pool"], 0, "idle: no mbuf outside its pool")
-        t.check_eq([f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")], [],
+        t.check_eq(rings_of(prefix), [],
                    "idle: no ring left in /dev/shm")
     finally:
-        for p in (mc.p, rd):
-            if p is not None and p.poll() is None:
-                p.kill()
-        for f in os.listdir("/dev/shm"):
-            if f.startswith(f"mcfan.{prefix}."):
-                os.unlink(os.path.join("/dev/shm", f))
-        t.remove_runtime_dir(eal)
+        end_run((mc.p, rd), prefix, eal)
         shutil.rmtree(work, ignore_errors=True)
 
 
