@@ -418,6 +418,7 @@ def test_paths_flags():
         for k in ("rx_frames", "delivered_frames", "delivered_copies", "drops", "ports",
                   "groups", "workers", "lcores", "mbufs_outside_pool"):
             t.check(k in rep, f"--report-json: top-level key {k}")
+        doc_report_keys(rep)
     except (OSError, ValueError) as ex:
         t.check(False, f"--report-json: cannot read the report: {ex}")
     # --no-msacc: a flag; it takes no value
@@ -435,6 +436,41 @@ def test_paths_flags():
     rc, out, err = run(e, ["--burst", "32", "--help"])
     t.check(rc == 0 and "Usage" in out and not started_lines(err), "--burst 32 --help: help")
     t.remove_runtime_dir(e)
+
+
+def doc_report_keys(rep):
+    """docs/guide.md "The report" table against a real JSON report: its key column names
+    exactly the top-level keys, and each row of a list or object (`ports[]`, `lcores[].idle`,
+    `workers[].latency` ...) names every key that list's elements or that object have."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    with open(os.path.join(root, "docs", "guide.md")) as f:
+        text = f.read().split("\n## The report\n", 1)[-1].split("\n### ", 1)[0]
+    rows = {}
+    for ln in text.splitlines():
+        cells = ln.split(" | ")
+        if ln.startswith("| `") and len(cells) >= 2:
+            content = set(re.findall(r"`([a-z0-9_]+)(?:\[\])?`", " | ".join(cells[1:])))
+            for key in re.findall(r"`([a-z0-9_.\[\]]+)`", cells[0]):
+                rows[key] = content
+    top = {k for k in rows if "[" not in k and "." not in k}
+    for key in [k for k in rows if "[]." in k]:     # lcores[].idle names lcores[]'s idle
+        rows.setdefault(key.split(".")[0], set()).add(key.split(".")[1])
+    t.check_eq(sorted(top | {k.split("[")[0] for k in rows}), sorted(rep),
+               "docs/guide.md report table: its keys are the JSON report's top-level keys")
+    for key, content in rows.items():
+        objs = [rep.get(key)] if key in top else []
+        if key.endswith("[]"):
+            objs = rep.get(key[:-2]) or []
+        elif "[]." in key:
+            lst, sub = key.split("[].")
+            objs = [o.get(sub) for o in rep.get(lst) or []]
+        keys = set().union(*[o for o in objs if isinstance(o, dict)]) if objs else set()
+        if key in top and key not in ("drops", "topology", "igmp"):
+            keys = keys if isinstance(rep.get(key), dict) else set()
+        elif key in ("drops", "topology", "igmp"):
+            continue        # reasons, and their own pages (docs/topology.md, docs/igmp.md)
+        t.check(keys <= content, f"docs/guide.md report row {key}: names every key of the "
+                f"real report (missing: {sorted(keys - content)})")
 
 
 def test_report_stdout():
