@@ -419,6 +419,7 @@ def test_paths_flags():
                   "groups", "workers", "lcores", "mbufs_outside_pool"):
             t.check(k in rep, f"--report-json: top-level key {k}")
         doc_report_keys(rep)
+        doc_msacc_sample(out)
     except (OSError, ValueError) as ex:
         t.check(False, f"--report-json: cannot read the report: {ex}")
     # --no-msacc: a flag; it takes no value
@@ -471,6 +472,35 @@ def doc_report_keys(rep):
             continue        # reasons, and their own pages (docs/topology.md, docs/igmp.md)
         t.check(keys <= content, f"docs/guide.md report row {key}: names every key of the "
                 f"real report (missing: {sorted(keys - content)})")
+
+
+def doc_msacc_sample(out):
+    """docs/msacc.md's sample output against a real text report's microstate accounting:
+    the same section titles and column headers, lcores in the same order (the control lcore
+    first)."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    with open(os.path.join(root, "docs", "msacc.md")) as f:
+        doc = f.read().split("Sample output (made-up numbers):\n\n```\n", 1)[-1]
+    doc = doc.split("```", 1)[0].splitlines()
+    real = ("msacc: window" + out.split("\nmsacc: window", 1)[-1]).splitlines()
+
+    def tables(lines):
+        """{title: (column header words, role of the first row)} of a msacc text"""
+        got = {}
+        for i, ln in enumerate(lines[:-2]):
+            if ln.startswith(("Stats per ", "Counters per ")):
+                got[ln] = (lines[i + 1].split(), lines[i + 2].split()[1])
+        return got
+    window = r"msacc: window [0-9.]+ ms \([0-9]+ cycles at [0-9]+ Hz\), [0-9]+ lcores$"
+    t.check(bool(re.match(window, doc[0]) and re.match(window, real[0])),
+            f"docs/msacc.md sample: the window line as the report's: {doc[:1]} {real[:1]}")
+    want, got = tables(doc), tables(real)
+    t.check_eq(list(want), list(got)[:len(want)], "docs/msacc.md sample: the report's tables")
+    for title in want:     # per lcore the control lcore comes first; per role, rx first
+        w, g = want[title], got.get(title) or ([], "")
+        t.check_eq((w[0], w[1] if "lcore" in title else ""),
+                   (g[0], g[1] if "lcore" in title else ""),
+                   f"docs/msacc.md sample: {title} columns (and first row's role)")
 
 
 def test_report_stdout():
