@@ -407,7 +407,10 @@ def test_paths_flags():
     d = tempfile.mkdtemp(dir=TMP)
     path = os.path.join(d, "r.json")
     e = eal()
-    rc, out, err = run(e, ["--report-json", path, "--duration", "1"])
+    # (with a feed rule and a pair, so that the report has every key docs/guide.md names)
+    rc, out, err = run(e, ["--report-json", path, "--duration", "1",
+                           "--groups", "239.9.9.1-10:3999", "--seq", "239.9.9.1-2:3999=iperf2",
+                           "--seq-pair", "239.9.9.1:3999,239.9.9.2:3999"])
     t.remove_runtime_dir(e)
     t.check_eq(rc, 0, "--report-json: exit status")
     t.check_eq(sorted(os.listdir(d)), ["r.json"], "--report-json: only the report in its dir")
@@ -472,6 +475,19 @@ def doc_report_keys(rep):
             continue        # reasons, and their own pages (docs/topology.md, docs/igmp.md)
         t.check(keys <= content, f"docs/guide.md report row {key}: names every key of the "
                 f"real report (missing: {sorted(keys - content)})")
+    # the feed objects' keys are docs/feed.md's: the counter table, and the A/B section
+    with open(os.path.join(root, "docs", "feed.md")) as f:
+        feed = f.read()
+    table = feed.split("| counter | meaning |", 1)[-1].split("\n\n", 1)[0]
+    names = set(re.findall(r"`([a-z0-9_]+)`", table))
+    keys = set().union(*[g["feed"] for g in rep.get("groups", []) if g.get("feed")])
+    t.check(bool(keys) and keys <= names, f"docs/feed.md counter table: names every key of "
+            f"the report's groups[].feed (missing: {sorted(keys - names)})")
+    ab = set(re.findall(r"`([a-z0-9_]+)`", feed.split("\n## A/B arbitration", 1)[-1]))
+    pairs = rep.get("feed_pairs") or []
+    keys = set().union(*pairs, *[ln for p in pairs for ln in p.get("lines", [])])
+    t.check(bool(keys) and keys <= ab, f"docs/feed.md \"A/B arbitration\": names every key "
+            f"of the report's feed_pairs (missing: {sorted(keys - ab)})")
 
 
 def doc_msacc_sample(out):
