@@ -21,6 +21,7 @@ Usage: test_mempool.py MCFAN_BINARY"""
 import atexit
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -70,6 +71,7 @@ def ring_runs(pcap):
         f.write("[mcfan]\nring-size = 512\n")
     low = ("default-shared (worker lcore 2 shares CPU 1 with another data lcore), lowered: "
            "a pool for more did not fit in memory")
+    whys = set()
     for name, lcores, wk, extra, want in (
             ("alone", "0@0,1@1", "1", [],
              (1024, "default-alone (no worker shares a CPU with another data lcore)")),
@@ -108,6 +110,7 @@ def ring_runs(pcap):
             rep = json.load(f)
         t.check_eq((rep["ring_size"], rep["ring_size_why"]), want,
                    f"[ring {name}] report ring_size, ring_size_why")
+        whys.add(re.sub(r"[0-9]+", "N", rep["ring_size_why"]).split(", lowered")[0])
         t.check_eq(sorted({w["ring_size"] for w in rep["workers"]}), [want[0]],
                    f"[ring {name}] every worker's ring")
         if name == "hosted":
@@ -135,6 +138,13 @@ def ring_runs(pcap):
                 want_l[w["lcore"]] = ("normal", 0) if name == "hosted" else \
                     ("batch", 50_000_000) if shared_rx else ("normal", 50_000_000)
         t.check_eq(got, want_l, f"[ring {name}] lcores' sched class and max sleep")
+    # docs/guide.md's ring_size_why row names every why these runs gave (numbers aside)
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                           "guide.md")) as f:
+        row = next((ln for ln in f if ln.startswith("| `ring_size`, `ring_size_why` |")), "")
+    doc = {re.sub(r"[0-9]+", "N", w) for w in re.findall(r"`([^`]+)`", row)}
+    t.check(whys and whys <= doc, f"docs/guide.md ring_size_why row names every why of the "
+            f"runs: missing {sorted(whys - doc)}")
 
 
 def hosted_pairs(pcap):
