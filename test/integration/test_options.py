@@ -181,6 +181,15 @@ def test_help():
     t.check("mcfan " + ex + " --report-json report.json" in readme,
             "--help: README shows the example (with --report-json)")
     listed = set(re.findall(r"^\s+(?:-\w, )?--([a-z-]+)", out, re.M))
+    # docs/guide.md's option table names exactly the options --help lists (and EAL's
+    # --mbuf-pool-ops-name, which it explains)
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
+                           "guide.md")) as f:
+        table = f.read().split("| option | meaning | default |", 1)[-1].split("\n\n", 1)[0]
+    named = {o for ln in table.splitlines() if ln.startswith("| ")
+             for o in re.findall(r"--([a-z][a-z-]*)", ln.split(" | ")[0])}
+    t.check_eq(sorted(named - {"mbuf-pool-ops-name"}), sorted(listed),
+               "docs/guide.md option table: the options --help lists")
     if listed - set(opts) - {"help"}:
         print(f"NOTE: --help lists options this test does not cover yet: "
               f"{sorted(listed - set(opts) - {'help'})}")
