@@ -196,6 +196,58 @@ def test_help():
     bad(["-h"], ["-h"], [], what="-h (no short options)")
 
 
+# Every limit these pages state (a range "LO..HI"), the option that takes it, and the values
+# just inside and just outside: the inside ones plan (--print-placement, nothing started),
+# the outside ones are refused naming the same range (docs/guide.md's own ranges are
+# test_ring_burst_mbufs' and test_times').
+DOC_LIMITS = (
+    ("feed.md", "1..65536", ["--seq-window"], "1", "65536", "0", "65537"),
+    ("feed.md", "1..60000", ["--seq-window-ms"], "1", "60000", "0", "60001"),
+    ("feed.md", "(0..1472)", ["--seq", "239.9.9.1:3999={}:1:be"], "0", "1472", None, "1473"),
+    ("feed.md", "1..10000000 Hz", ["--seq", "239.9.9.1:3999=rtp:{}"], "1", "10000000", "0",
+     "10000001"),
+    ("delivery.md", "(1..1048576)", ["--worker-engine", "pcap:/tmp,rotate-mb={}"], "1",
+     "1048576", "0", "1048577"),
+    ("delivery.md", "(1..604800)", ["--worker-engine", "pcap:/tmp,rotate-s={}"], "1", "604800",
+     "0", "604801"),
+    ("delivery.md", "destination UDP port, 1..65535", ["--worker-engine", "tx:0,dst-port={}"],
+     "1", "65535", "0", "65536"),
+    ("topology.md", "1..126", ["--rx"], "1", "126", "0", "127"),
+    ("topology.md", "0..65535", ["--cpu-topology", "L{}"], "0", "65535", None, "65536"),
+    ("idle.md", "-20..19", ["--rx-nice"], "-20", "19", "-21", "20"),
+    ("idle.md", "1..1000000 µs", ["--idle-max-sleep-us"], "1", "1000000", "0", "1000001"),
+    ("metrics.md", "0..1024", ["--metrics-listen", "127.0.0.1:9", "--metrics-max-groups"],
+     "0", "1024", None, "1025"),
+)
+
+
+def test_doc_limits():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
+    for doc, text, args, lo, hi, below, above in DOC_LIMITS:
+        with open(os.path.join(root, doc)) as f:
+            t.check(text in f.read(), f"docs/{doc} states the range {text!r}")
+        rng = re.search(r"(-?[0-9]+)\.\.([0-9]+)", text).groups()
+
+        def argv(v):
+            a = [x.replace("{}", v) for x in args]
+            return a if any("{}" in x for x in args) else a + [v]
+        for v in (lo, hi):
+            app = ["--groups", "239.9.9.1:3999", "--cpu-topology", "L0-3C0-3", *argv(v),
+                   "--print-placement"]
+            if "--cpu-topology" in args:
+                app = ["--groups", "239.9.9.1:3999", *argv(v), "--print-placement"]
+            p = subprocess.run([t.mcfan_path(), "--no-huge", "--file-prefix",
+                                f"{t.file_prefix(eal())}", "--", *app], capture_output=True,
+                               text=True, timeout=30, stdin=subprocess.DEVNULL)
+            t.check_eq(p.returncode, 0, f"docs/{doc} {text}: {' '.join(argv(v))} accepted "
+                       f"({p.stderr.strip()[-200:]!r})")
+        for v in (below, above):
+            if v is not None:
+                bad(["--groups", "239.9.9.1:3999", *argv(v)],
+                    [[a for a in args if a.startswith("--")][-1]],
+                    ["..".join(rng)], what=f"docs/{doc} {text}: {' '.join(argv(v))}")
+
+
 def test_corelists():
     for opt in ("--rx-lcores", "--worker-lcores"):
         bad([opt, "x"], [opt], ["corelist"])
@@ -1164,6 +1216,7 @@ def main():
     test_help()
     test_argv_errors()
     test_corelists()
+    test_doc_limits()
     test_groups()
     test_fanout()
     test_ring_burst_mbufs()
