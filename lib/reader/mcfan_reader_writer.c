@@ -369,20 +369,38 @@ mcfan_rw_readers(const struct mcfan_rw *w, struct mcfan_rw_reader_info *out, uns
 unsigned int
 mcfan_rw_reap(struct mcfan_rw *w)
 {
+	/* before the rows: a reader's add to waiters comes after its claim of a row, so a
+	 * count seen here has its row seen below (seq_cst load, acquire loads after it) */
+	uint32_t before = atomic_load_explicit(&w->hdr->waiters, memory_order_seq_cst);
 	unsigned int i, n = 0;
+	bool live = false;
+	uint32_t left;
 
 	for (i = 0; i < w->n_readers; i++) {
 		struct mcfan_rd_reader *row = (struct mcfan_rd_reader *)(uintptr_t)row_at(w, i);
 		uint64_t o = atomic_load_explicit(&row->owner, memory_order_acquire);
 
-		if (mcfan_rd_owner_pid(o) <= 0 ||
-		    atomic_load_explicit(&row->waiting, memory_order_relaxed) == 0 ||
-		    mcfan_rd_pid_runs(mcfan_rd_owner_pid(o)))
+		if (mcfan_rd_owner_pid(o) <= 0)
+			continue;
+		if (mcfan_rd_pid_runs(mcfan_rd_owner_pid(o))) {
+			live = true;
+			continue;
+		}
+		if (atomic_load_explicit(&row->waiting, memory_order_relaxed) == 0)
 			continue;
 		if (atomic_exchange_explicit(&row->waiting, 0, memory_order_acq_rel) == 1) {
 			atomic_fetch_sub_explicit(&w->hdr->waiters, 1, memory_order_seq_cst);
 			n++;
 		}
 	}
+	/* counts no row holds: a reader killed between its add to waiters and its row's
+	 * waiting store, or between taking its waiting back and its sub. With no reader alive
+	 * every count left is one of those; taken back only if waiters did not move meanwhile
+	 * (a reader that came since changed it: the next reap looks again) */
+	left = before - n;
+	if (!live && before >= n && left != 0 &&
+	    atomic_compare_exchange_strong_explicit(&w->hdr->waiters, &left, 0,
+						    memory_order_seq_cst, memory_order_relaxed))
+		n += left;
 	return n;
 }

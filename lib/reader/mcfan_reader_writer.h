@@ -322,10 +322,13 @@ int mcfan_rw_reader_at(const struct mcfan_rw *w, unsigned int i, uint64_t now_ns
 
 /**
  * Take back the waiting count of readers whose process is gone (they died asleep), so the
- * writer does not call FUTEX_WAKE for them after every burst. Control side, now and then.
+ * writer does not call FUTEX_WAKE for them after every burst. When no reader of the ring
+ * is alive, also the counts in waiters that no row holds (a reader killed between its add
+ * to waiters and its row's waiting store, or between taking its waiting back and its
+ * subtract): waiters goes back to 0. Control side, now and then; never blocks.
  *
  * @return
- *   Dead sleepers taken back.
+ *   Waiting counts taken back (dead sleepers and counts no row held), >= 0.
  */
 unsigned int mcfan_rw_reap(struct mcfan_rw *w);
 

@@ -705,6 +705,67 @@ test_processes(void)
 		close(pipes[i][0]);
 }
 
+/* ---- readers killed inside their wait's bookkeeping: waiters goes back to 0 ---- */
+
+/* A reader process that opens the ring of port and is killed (SIGKILL) right after its
+ * add to waiters, before its row says it waits: mcfan_reader_wait()'s first two stores,
+ * the kill falling between them (a kill -9 can land there: nothing in the row counts it). */
+static void
+killed_after_add(struct mcfan_rw *w, unsigned int port)
+{
+	char g[64];
+	pid_t pid;
+	int st = 0;
+
+	snprintf(g, sizeof(g), "239.9.9.1:%u", port);
+	pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		struct mcfan_reader *r = NULL;
+
+		if (mcfan_reader_open(prefix, g, 0, &r) != 0)
+			_exit(3);
+		atomic_fetch_add_explicit(&w->hdr->waiters, 1, memory_order_seq_cst);
+		raise(SIGKILL);
+		_exit(4);
+	}
+	waitpid(pid, &st, 0);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "reader killed after its add");
+}
+
+static void
+test_reap_unheld(void)
+{
+	struct mcfan_rw *w = make_ring(1008, 64, 4);
+	struct mcfan_reader *r = NULL;
+	uint64_t wakes;
+	unsigned int i;
+
+	/* 40 readers come and are killed in that moment: 40 counts no row holds (before:
+	 * waiters stayed 40 for the ring's life and every flush woke nobody with FUTEX_WAKE) */
+	for (i = 0; i < 40; i++)
+		killed_after_add(w, 1008);
+	CHECK_EQ_INT(atomic_load(&w->hdr->waiters), 40);
+	put(w, 0);
+	wakes = mcfan_atomic_u64_load(&w->wakes, memory_order_relaxed);
+	mcfan_rw_flush(w);
+	CHECK_EQ_INT(mcfan_atomic_u64_load(&w->wakes, memory_order_relaxed), wakes + 1);
+	/* a reader alive: its count could be one of them, nothing is taken back */
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1008", 0, &r), 0);
+	CHECK_EQ_INT(mcfan_rw_reap(w), 0);
+	CHECK_EQ_INT(atomic_load(&w->hdr->waiters), 40);
+	mcfan_reader_close(r);
+	/* none alive: all 40 back, and a flush wakes nobody */
+	CHECK_EQ_INT(mcfan_rw_reap(w), 40);
+	CHECK_EQ_INT(atomic_load(&w->hdr->waiters), 0);
+	CHECK_EQ_INT(mcfan_rw_reap(w), 0);
+	put(w, 1);
+	wakes = mcfan_atomic_u64_load(&w->wakes, memory_order_relaxed);
+	mcfan_rw_flush(w);
+	CHECK_EQ_INT(mcfan_atomic_u64_load(&w->wakes, memory_order_relaxed), wakes);
+	mcfan_rw_destroy(w);
+}
+
 /* ---- the writer's pid and start time: a reused pid is not a live writer ---- */
 
 /* Open the ring of port, wait 20 ms for a frame that never comes: 0 or -EOWNERDEAD. */
@@ -1242,5 +1303,6 @@ main(void)
 	test_proc_stat();
 	test_coalesced_wake();
 	test_serve();
+	test_reap_unheld();
 	return unit_summary("reader");
 }
