@@ -59,6 +59,25 @@ ADVICE = ("not readers (route the group to readers: give mcfan's console set eng
           "other --group-engine or [group-engine] row for it)")
 
 
+def for_nobody(rd_bin, lib, work):
+    """Copies of mcfan-read, libmcfan-reader.so.1 and mcfan_reader.py that user nobody can
+    run: the build tree may sit under a directory only root enters (a clean clone in
+    mktemp -d is 0700). Returns (mcfan-read, mcfan_reader.py, env) for setpriv's runs:
+    LD_LIBRARY_PATH and MCFAN_READER_LIB name the copied library."""
+    d = os.path.join(work, "nobody")
+    os.mkdir(d)
+    for x in (work, d):
+        os.chmod(x, 0o755)
+    shutil.copy(rd_bin, d)
+    shutil.copy(os.path.realpath(lib), os.path.join(d, "libmcfan-reader.so.1"))
+    shutil.copy(os.path.join(TOOLS, "mcfan_reader.py"), d)
+    for f in os.listdir(d):
+        os.chmod(os.path.join(d, f), 0o755)
+    env = dict(os.environ, LD_LIBRARY_PATH=d,
+               MCFAN_READER_LIB=os.path.join(d, "libmcfan-reader.so.1"))
+    return os.path.join(d, "mcfan-read"), os.path.join(d, "mcfan_reader.py"), env
+
+
 def rings_of(prefix):
     """The reader ring objects of file prefix prefix in /dev/shm."""
     return [f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")]
@@ -222,6 +241,7 @@ def main():
         # to do), not only "Permission denied"; mcfan-read and the Python binding as nobody
         ring = f"/dev/shm/mcfan.{prefix}.239.9.9.2.{PORT}"
         nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        nb_read, nb_py, nb_env = for_nobody(rd_bin, env["MCFAN_READER_LIB"], work)
         why = (f"group 239.9.9.2:{PORT} of file prefix {prefix}: {ring} is owner root (uid 0), "
                "group root (gid 0), mode 0600, and this process, user nobody (uid 65534) "
                "group nogroup (gid 65534), may not read and write it (a reader holds a row "
@@ -230,27 +250,26 @@ def main():
                "no option for a ring's mode or group; docs/readers.md)")
         os.chmod(ring, 0o600)
         try:
-            p = subprocess.run(nobody + [rd_bin, "--file-prefix", prefix, "--group",
+            p = subprocess.run(nobody + [nb_read, "--file-prefix", prefix, "--group",
                                          f"239.9.9.2:{PORT}", "--quiet"],
-                               capture_output=True, text=True, timeout=30)
+                               capture_output=True, text=True, timeout=30, env=nb_env)
             t.check_eq((p.returncode, p.stdout, p.stderr), (1, "", f"mcfan-read: {why}\n"),
                        "mcfan-read as nobody on a ring of mode 0600: exit 1, owner, mode, "
                        "what to do")
-            p = subprocess.run(nobody + ["/usr/bin/python3", os.path.join(TOOLS,
-                                                                          "mcfan_reader.py"),
+            p = subprocess.run(nobody + ["/usr/bin/python3", nb_py,
                                          "--file-prefix", prefix, "--group",
                                          f"239.9.9.2:{PORT}"],
-                               capture_output=True, text=True, timeout=30, env=env)
+                               capture_output=True, text=True, timeout=30, env=nb_env)
             t.check_eq((p.returncode, p.stderr),
                        (1, f"mcfan_reader.py: [Errno 13] mcfan_reader_open {prefix} "
                         f"239.9.9.2:{PORT}: {why}\n"),
                        "mcfan_reader.py as nobody on a ring of mode 0600: exit 1, the sentence")
         finally:
             os.chmod(ring, 0o666)
-        p = subprocess.run(nobody + [rd_bin, "--file-prefix", prefix, "--group",
+        p = subprocess.run(nobody + [nb_read, "--file-prefix", prefix, "--group",
                                      f"239.9.9.2:{PORT}", "--quiet", "--oldest", "--no-seq",
                                      "--count", "300"], capture_output=True, text=True,
-                           timeout=30)
+                           timeout=30, env=nb_env)
         t.check_eq((p.returncode, t.json_line(p.stdout).get("frames")), (0, 300),
                    f"mcfan-read as nobody, the ring back at 0666: its 300 frames {p.stderr!r}")
         if not t.check(mc.wait_running(), "mcfan runs:\n" + "".join(mc.lines[-30:])):

@@ -112,6 +112,13 @@ out=$(env -u LD_LIBRARY_PATH "$read_bin" --file-prefix "mcfan-pc-check-$$" \
 rc=$?
 [ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q 'no such reader ring' ||
 	{ echo "FAIL: installed mcfan-read: want exit 1 'no such reader ring', got $rc: $out"; exit 1; }
+# a sanitizer build's library cannot be loaded into python3 (its runtime must come first
+# in the process): the binding is checked by the main pass's build
+if [ -n "$san" ]; then
+	echo "reader-pkgconfig: installed: mcfan-read loads $want by itself (the Python" \
+		"binding's check is left to the build without$san)"
+	exit 0
+fi
 py=$(find "$root" -name mcfan_reader.py | head -1)
 got=$(cd / && env -u MCFAN_READER_LIB PYTHONPATH="$(dirname "$py")" python3 -c \
 	'import os, mcfan_reader; print(os.path.realpath(mcfan_reader.lib()._name))' 2>&1)
