@@ -1213,25 +1213,21 @@ def test_engines():
 
 def main():
     make_pcap()
-    test_help()
-    test_argv_errors()
-    test_corelists()
-    test_doc_limits()
-    test_groups()
-    test_fanout()
-    test_ring_burst_mbufs()
-    test_times()
-    test_paths_flags()
-    test_eal_memory()
-    test_eal_log_level()
-    test_report_stdout()
-    test_eal_cpus()
-    test_post_eal()
-    test_no_hugetlbfs()
-    test_no_free_hugepages()
-    test_config()
-    test_review_findings()
-    test_engines()
+    parts = [test_help, test_argv_errors, test_corelists, test_doc_limits, test_groups,
+             test_fanout, test_ring_burst_mbufs, test_times, test_paths_flags, test_eal_memory,
+             test_eal_log_level, test_report_stdout, test_eal_cpus, test_post_eal,
+             test_no_hugetlbfs, test_no_free_hugepages, test_config, test_review_findings,
+             test_engines]
+    # MCFAN_OPTIONS_ONLY=name,name (without test_): only those parts (the sanitizer pass's
+    # selection, test/run-tests.sh; the main pass runs all)
+    only = [x for x in os.environ.get("MCFAN_OPTIONS_ONLY", "").split(",") if x]
+    names = {f.__name__[len("test_"):] for f in parts}
+    if not t.check(set(only) <= names, f"MCFAN_OPTIONS_ONLY names parts that exist: "
+                   f"{sorted(set(only) - names)}"):
+        only = []
+    for f in parts:
+        if not only or f.__name__[len("test_"):] in only:
+            f()
     import shutil
     shutil.rmtree(TMP, ignore_errors=True)
     t.finish("options")
