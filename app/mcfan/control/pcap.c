@@ -71,8 +71,6 @@ struct pcap_file {
 	char grp[MCFAN_GROUP_STR_MAX]; /* the group text in the open file's name */
 	char grp_text[MCFAN_GROUP_STR_MAX]; /* the group as written (its ':', '[', ']') */
 	bool failed;             /* the last open failed: retried on the next copy */
-	uint64_t copies;         /* copies handed to this file's membership (write_one) */
-	uint64_t reap_mark;      /* copies at the last files_reap() */
 	uint64_t lost;           /* copies pcap_write_failed (a failed open, copy or write)
 				  * since its last file was made */
 };
@@ -88,8 +86,6 @@ struct pcap_writer {
 	bool running;
 	/* the copies' RX TSC to CLOCK_REALTIME: a pair taken again every second */
 	struct mcfan_tsclock clock;
-	uint64_t next_reap_ns;             /* CLOCK_MONOTONIC of the next files_reap() */
-	uint32_t joined[MCFAN_MAX_GROUPS]; /* files_reap(): join_seq of each slot's group now */
 	/* W: mcfan_pcap_stop (main lcore), release. R: the writer thread, acquire. */
 	struct mcfan_atomic_flag stop;
 };
@@ -510,7 +506,6 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 		wr_count(p, 0, 1, 0, 0, 0);
 		return;
 	}
-	f->copies++;
 	if (f->pc != NULL && ((p->rotate_bytes != 0 && f->bytes >= p->rotate_bytes) ||
 			      (p->rotate_s != 0 &&
 			       mono_ns() - f->opened_ns >= p->rotate_s * PCAP_NS_PER_S)))
@@ -565,43 +560,6 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	f->bytes += (uint64_t)len;
 }
 
-/*
- * Close the files of memberships that are over (their group left, or joined again since:
- * another join_seq) once a whole period brought them no copy. Before, such a file stayed
- * open until its counter slot's next group wrote a copy: a join and leave thousands of
- * times a day (each join takes a fresh slot) held a descriptor each, up to RLIMIT_NOFILE.
- * A copy of the membership that still comes later (none should: the slot drain waits for
- * the workers) opens the group's next file, as a rotation does. Once a second.
- */
-static void
-files_reap(struct pcap_writer *w)
-{
-	struct mcfan_app *app = w->app;
-	const struct mcfan_group_entry *e;
-	struct pcap_file *f;
-	size_t i;
-
-	memset(w->joined, 0, sizeof(w->joined));
-	mcfan_ctl_state_lock(app);
-	for (i = 0; i < app->n_group_entries; i++) {
-		e = &app->group_entries[i];
-		if (e->id < MCFAN_MAX_GROUPS)
-			w->joined[e->id] = e->join_seq;
-	}
-	mcfan_ctl_state_unlock(app);
-	for (i = 0; i < (size_t)w->n * MCFAN_MAX_GROUPS; i++) {
-		f = &w->files[i];
-		if (f->pc == NULL)
-			continue;
-		if (w->joined[i % MCFAN_MAX_GROUPS] == f->join_seq || f->copies != f->reap_mark) {
-			f->reap_mark = f->copies;
-			continue;
-		}
-		file_close(w->lc[i / MCFAN_MAX_GROUPS], f);
-		lost_log(w->lc[i / MCFAN_MAX_GROUPS], f);
-	}
-}
-
 static void *
 writer_main(void *arg)
 {
@@ -615,10 +573,6 @@ writer_main(void *arg)
 		stopping = mcfan_atomic_flag_load(&w->stop, memory_order_acquire);
 		if (mcfan_tsclock_due(&w->clock, rte_rdtsc()))
 			clock_sync(w);
-		if (mono_ns() >= w->next_reap_ns) {
-			files_reap(w);
-			w->next_reap_ns = mono_ns() + PCAP_NS_PER_S;
-		}
 		work = 0;
 		for (i = 0; i < w->n; i++) {
 			n = rte_ring_sc_dequeue_burst(w->lc[i]->ring, (void **)pkts, WRITER_BURST,
