@@ -11,7 +11,7 @@
 #   selection (the fuzz pass runs only with no arguments).
 # Environment: MCFAN_TEST_BUILD (build-test), MCFAN_TEST_ASAN_BUILD (build-asan),
 #   MCFAN_TEST_FUZZ_BUILD (build-fuzz); MCFAN_TEST_SANITIZE=0 skips the sanitizer pass,
-#   MCFAN_TEST_FUZZ=0 the fuzz pass; MCFAN_FUZZ_SECONDS (15) is the bounded run per target.
+#   MCFAN_TEST_FUZZ=0 the fuzz pass; MCFAN_FUZZ_SECONDS (10) is the bounded run per target.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${MCFAN_TEST_BUILD:-build-test}
@@ -28,10 +28,10 @@ FUZZ_BUILD=${MCFAN_TEST_FUZZ_BUILD:-build-fuzz}
 ASAN_INTEGRATION=(options telemetry pcap accounting console hardening failstart signals feed
 	metrics)
 # test_metrics' runs under the sanitizers: the HTTP server with bad and slow clients, the real
-# Prometheus, every engine's and the readers' series, clear and torn reads (the runs left out,
+# Prometheus, every engine's and the readers' series, torn reads (the runs left out, clear,
 # other, states, windows, labels, readers_other and shared_rx, check the page's arithmetic
 # over time, which the main pass checks; they add about a minute here)
-ASAN_METRICS_RUNS=port_in_use,privileged_port,torn,main,max_groups,clear,engines,outputs,readers
+ASAN_METRICS_RUNS=port_in_use,privileged_port,torn,main,max_groups,engines,outputs,readers
 # test_options' parts under the sanitizers: every refusal before and after EAL, the config
 # file, the engines and paths (the parts left out, corelists, groups, ring_burst_mbufs,
 # times, eal_log_level, report_stdout and eal_cpus, are mostly runs of good values whose
