@@ -310,17 +310,21 @@ is_decimal(const char *s)
 	return digits > 0 && s[digits] == '\0';
 }
 
-/* A decimal number of seconds 0..SECONDS_MAX, or -EINVAL (the caller words the refusal). */
+/* Option opt's decimal number of seconds 0..SECONDS_MAX (zero: what 0 means); -EINVAL with
+ * the refusal printed. */
 static int
-parse_seconds(const char *s, double *v)
+parse_seconds(const char *opt, const char *zero, const char *s, double *v)
 {
 	char *end;
 
 	errno = 0;
 	*v = strtod(s, &end);
 	/* decimal digits and a point only (strtod also takes 0x10, 1e3, " 5", inf, nan) */
-	if (!is_decimal(s) || errno != 0 || *end != '\0' || !(*v >= 0) || *v > SECONDS_MAX)
+	if (!is_decimal(s) || errno != 0 || *end != '\0' || !(*v >= 0) || *v > SECONDS_MAX) {
+		fprintf(stderr, "mcfan-read: %s '%s': must be 0 (%s) or more seconds, decimal, at "
+			"most %.0f\n", opt, s, zero, SECONDS_MAX);
 		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -412,18 +416,12 @@ main(int argc, char **argv)
 			break;
 		case 's':
 			/* 0 is no limit, as for --count and tools/mcfan_reader.py */
-			if (parse_seconds(optarg, &seconds) < 0) {
-				fprintf(stderr, "mcfan-read: --seconds '%s': must be 0 (no limit) or "
-					"more seconds, decimal, at most %.0f\n", optarg, SECONDS_MAX);
+			if (parse_seconds("--seconds", "no limit", optarg, &seconds) < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'w':
-			if (parse_seconds(optarg, &wait_open) < 0) {
-				fprintf(stderr, "mcfan-read: --wait-open '%s': must be 0 (do not wait) "
-					"or more seconds, decimal, at most %.0f\n", optarg, SECONDS_MAX);
+			if (parse_seconds("--wait-open", "do not wait", optarg, &wait_open) < 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'o':
 			flags |= MCFAN_READER_OLDEST;
