@@ -328,6 +328,21 @@ parse_seconds(const char *opt, const char *zero, const char *s, double *v)
 	return 0;
 }
 
+/* How long one wait may be at now (ns): WAIT_SLICE_MS, or less so that the wait ends by
+ * deadline (0: none) and by the next per-second line, rounded up to whole ms. */
+static int
+wait_slice_ms(uint64_t now, uint64_t deadline, uint64_t next_line)
+{
+	uint64_t end = next_line, ms;
+
+	if (deadline != 0 && deadline < end)
+		end = deadline;
+	if (end <= now)
+		return 0;
+	ms = (end - now + 999999) / 1000000;
+	return ms < WAIT_SLICE_MS ? (int)ms : WAIT_SLICE_MS;
+}
+
 /* Sleep ms milliseconds, or less when a signal comes. */
 static void
 sleep_ms(unsigned int ms)
@@ -523,7 +538,7 @@ main(int argc, char **argv)
 			if ((last_frames & 0xff) != 0)
 				continue;
 		} else if (ret == 0) {
-			ret = mcfan_reader_wait_ms(r, WAIT_SLICE_MS);
+			ret = mcfan_reader_wait_ms(r, wait_slice_ms(now_ns(), deadline, next_line));
 		}
 		if (ret == -EPIPE) {
 			closed = true;
