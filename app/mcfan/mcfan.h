@@ -400,6 +400,14 @@ struct mcfan_lcore {
 	 * "Local references") */
 	uint8_t *in_local;
 	struct mcfan_worker_stats *ws;
+	/* Copies the worker step dequeued (its rings, every RX lcore's) and handed to their
+	 * engines: advanced once a step, after every engine's deliver() of the step returned,
+	 * so after the pcap engine's enqueue of the copies into its writer's ring too (ws->frames
+	 * counts them before deliver()). W: the thread that runs the step (the lcore's own or
+	 * its host's), release store. R: the slot drain (control/groups.c), acquire: once it has
+	 * reached a target, every copy dequeued before is in its engine (docs/delivery.md, pcap
+	 * file lifetime). */
+	struct mcfan_atomic_u64 handed;
 	/* accounting */
 	struct mcfan_msacc ms;
 	/* idle policy (lib/idle/mcfan_idle.h) */

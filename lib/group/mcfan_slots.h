@@ -25,7 +25,10 @@
  *  2. wait until every ring's consumer tail has passed what was recorded (every tagged
  *     copy dequeued), then take each worker's target: the sum of its rings' consumer tails;
  *  3. wait until each worker's copy counter has reached its target (every dequeued copy
- *     counted); then everything retired up to the number of step 1 is drained.
+ *     counted); then everything retired up to the number of step 1 is drained. What
+ *     "counted" covers is the caller's counter: mcfan's is advanced after the worker's
+ *     engines took the copies (struct mcfan_lcore handed), so a drained slot's copies are
+ *     all in their engines (the pcap writer's ring included).
  * Tails and counters are free-running 32-bit numbers (rte_ring's head/tail indexes, the low
  * bits of a worker's copy counter) compared modulo 2^32.
  *

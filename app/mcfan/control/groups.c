@@ -12,9 +12,11 @@
  * joined. After a leave the slot retires; it is handed to a new group only once no frame
  * tagged with it can still be counted: the leave's table is published (after the RCU grace
  * period no RX lcore tags with the slot), then mcfan_groups_tick() drains it (the pure part:
- * lib/group/mcfan_slots.h) from the rings' tails and the workers' copy counters. The reused
+ * lib/group/mcfan_slots.h) from the rings' tails and the workers' copy counters (struct
+ * mcfan_lcore handed: copies handed to their engines, counted after deliver()). The reused
  * slot is rebased in stats.c so its new group starts from zero. Fresh slots are used first,
- * round-robin, so reuse happens late.
+ * round-robin, so reuse happens late. A drain's end is told to the pcap writer, which
+ * closes the left memberships' files once it has written their last copies (control/pcap.c).
  */
 
 #include <errno.h>
@@ -41,6 +43,7 @@
 #include "control/feed.h"
 #include "control/groups.h"
 #include "control/igmp.h"
+#include "control/pcap.h"
 #include "control/readers.h"
 #include "control/stats.h"
 
@@ -56,6 +59,8 @@ struct mcfan_control {
 	uint32_t *prod;                                    /* [n_rx * n_workers] drain snapshot */
 	uint32_t *cons;                                    /* [n_rx * n_workers] */
 	uint32_t *copies;                                  /* [n_workers] */
+	uint16_t drained_slot[MCFAN_MAX_GROUPS];           /* drained_tell()'s */
+	uint32_t drained_join[MCFAN_MAX_GROUPS];
 };
 
 /* "2,3,5" from worker index bits, or "all (N)" when every worker is set and say_all. */
@@ -949,11 +954,37 @@ mcfan_groups_drain_pending(const struct mcfan_app *app)
 	return c != NULL && mcfan_slots_drain_pending(c->slots);
 }
 
+/*
+ * A drain just ended: the slots retired after done (up to the new done_seq) are free, and
+ * every copy of their last memberships is in its engine (the copy counters read were the
+ * workers' handed). Tell the pcap writer (control/pcap.c), which closes their files once
+ * it has taken every copy queued before now. Under the action lock (slot_history).
+ */
+static void
+drained_tell(struct mcfan_app *app, struct mcfan_control *c, uint64_t done)
+{
+	uint64_t upto = mcfan_slots_done_seq(c->slots), rs;
+	unsigned int n = 0;
+	uint16_t g;
+
+	if (!mcfan_pcap_active())
+		return;
+	for (g = 0; g < MCFAN_MAX_GROUPS; g++) {
+		rs = mcfan_slots_retired_seq(c->slots, g);
+		if (rs <= done || rs > upto || app->slot_history[g].join_seq[0] == 0)
+			continue;
+		c->drained_slot[n] = g;
+		c->drained_join[n++] = app->slot_history[g].join_seq[0];
+	}
+	mcfan_pcap_drained(app, c->drained_slot, c->drained_join, n);
+}
+
 void
 mcfan_groups_tick(struct mcfan_app *app)
 {
 	struct mcfan_control *c = app->control;
 	unsigned int k, w, nw = app->n_workers;
+	uint64_t done;
 
 	if (c == NULL || !mcfan_slots_drain_pending(c->slots))
 		return;
@@ -962,10 +993,17 @@ mcfan_groups_tick(struct mcfan_app *app)
 		c->prod[k] = ring_tail(app->rings[k], true);
 		c->cons[k] = ring_tail(app->rings[k], false);
 	}
+	/* each worker's copies handed to their engines (struct mcfan_lcore handed), not
+	 * ws->frames: that one is counted before the engines' deliver(), so a drain that
+	 * waited for it could end while a worker, preempted between the two, still held
+	 * copies of the slot that its pcap engine had not queued for the writer yet (which
+	 * then closed the left group's file too early: docs/delivery.md) */
 	for (w = 0; w < nw; w++)
-		c->copies[w] = (uint32_t)__atomic_load_n(
-			&app->lcores[app->worker_lcore_ids[w]].ws->frames, __ATOMIC_RELAXED);
-	mcfan_slots_drain_step(c->slots, c->prod, c->cons, c->copies);
+		c->copies[w] = (uint32_t)mcfan_atomic_u64_load(
+			&app->lcores[app->worker_lcore_ids[w]].handed, memory_order_acquire);
+	done = mcfan_slots_done_seq(c->slots);
+	if (mcfan_slots_drain_step(c->slots, c->prod, c->cons, c->copies) == 1)
+		drained_tell(app, c, done);
 }
 
 static void

@@ -13,6 +13,33 @@
  * SEQ from 00001 per group and worker. Each file starts with rte_pcapng's section header and
  * one interface description per port; each frame is an enhanced packet block on the port it
  * came from, its timestamp the RX TSC of the burst (ns since the epoch in the file).
+ *
+ * A file's end. Besides rotation and stop, the file of a membership (counter slot g,
+ * join_seq J) on ring R is closed once the writer has taken and written every copy of it
+ * that the worker queued into R, and never before (a copy after the close would need the
+ * membership's name again, which app slot_history forgets after MCFAN_SLOT_HISTORY reuses
+ * of the slot). The order that makes this exact:
+ *  1. the leave publishes the group table; after the RCU grace period no RX lcore tags a
+ *     frame with (g, J);
+ *  2. the slot drain (control/groups.c, lib/group/mcfan_slots.h) waits for the RX to worker
+ *     rings' consumer tails and then for each worker's handed counter, which the worker step
+ *     advances (release) after its engines' deliver() returned, so after pcap_deliver()'s
+ *     enqueue into R (ws->frames is counted before deliver(): a drain that waited for it
+ *     could end while a worker still held copies of (g, J) not yet in R, and the file was
+ *     closed early: the lagging-writer failure of an earlier attempt). Hosted workers are
+ *     no different: their host's thread runs their step and advances their counter;
+ *  3. once the drain ended (the counters read with acquire), mcfan_pcap_drained() reads every
+ *     pcap ring's producer tail: every copy of (g, J) is before it. It posts (g, J, tails)
+ *     under app ctl_lock and moves post_gen (release);
+ *  4. this thread sees post_gen move (acquire, once a pass), takes the posts under the lock
+ *     (posts_take()) and arms the slot's file of every ring; after each burst of R, once its
+ *     own consumer position has reached R's tail (files_close_ended()), it closes the file
+ *     if it still is (g, J)'s or an earlier membership's of g: a later group's in the slot
+ *     (its copies came first, file_follow()) is left open.
+ * The files, their state and the posts once taken are this thread's alone; the control
+ * side only writes the posts. Nothing on the data path locks or waits: the workers' part
+ * is one release store a step. A file closed so keeps its group and number: a rejoin in the
+ * same slot numbers on, one in another slot after the group's highest (file_open()).
  */
 
 #include <ctype.h>
@@ -71,6 +98,13 @@ struct pcap_file {
 	char grp[MCFAN_GROUP_STR_MAX]; /* the group text in the open file's name */
 	char grp_text[MCFAN_GROUP_STR_MAX]; /* the group as written (its ':', '[', ']') */
 	bool failed;             /* the last open failed: retried on the next copy */
+	/* The end of memberships of the slot (files_close_ended()): the slot drain posted that
+	 * its memberships up to close_join are over; once the ring's consumer position has
+	 * reached close_tail (its producer tail at the post), no copy of them is left in it:
+	 * the file is closed if it still is one of theirs (join_seq <= close_join). */
+	bool close_armed;
+	uint32_t close_join;
+	uint32_t close_tail;
 	uint64_t lost;           /* copies pcap_write_failed (a failed open, copy or write)
 				  * since its last file was made */
 };
@@ -88,6 +122,24 @@ struct pcap_writer {
 	struct mcfan_tsclock clock;
 	/* W: mcfan_pcap_stop (main lcore), release. R: the writer thread, acquire. */
 	struct mcfan_atomic_flag stop;
+	/* The writer's: files of each ring (n) with close_armed; its last post_gen taken. */
+	unsigned int *armed;
+	uint32_t seen_gen;
+	/* The slot drain's posts (mcfan_pcap_drained(), control lcore), taken by the writer
+	 * (posts_take()); both under app ctl_lock. post_slot[0..n_post-1]: the slots posted
+	 * and not taken yet, each once; post_join[g]: the newest membership of slot g posted
+	 * (0: none pending); post_tail[pi * MCFAN_MAX_GROUPS + g]: ring pi's producer tail at
+	 * that post. A later post of a slot replaces an earlier one (a newer membership and
+	 * later tails close the earlier membership's file too, a little later). snap: the
+	 * control lcore's tails, n. */
+	uint16_t post_slot[MCFAN_MAX_GROUPS];
+	unsigned int n_post;
+	uint32_t post_join[MCFAN_MAX_GROUPS];
+	uint32_t *post_tail;
+	uint32_t *snap;
+	/* W: mcfan_pcap_drained() under ctl_lock, release, after its post. R: the writer every
+	 * pass, acquire: when it moved, posts_take() takes the lock. */
+	struct mcfan_atomic_u32 post_gen;
 };
 
 static struct pcap_writer writer;
@@ -387,7 +439,8 @@ file_close(const struct mcfan_pcap_lcore *p, struct pcap_file *f)
 }
 
 /* Log the copies of f's group lost since its last file was made (f->lost), when no later
- * file of it will be: at stop, or when another group takes f. */
+ * file of it will be: at stop, when another group takes f, or when its membership is over
+ * (files_close_ended()). */
 static void
 lost_log(const struct mcfan_pcap_lcore *p, struct pcap_file *f)
 {
@@ -403,8 +456,9 @@ lost_log(const struct mcfan_pcap_lcore *p, struct pcap_file *f)
  * Make f the file of membership join_seq of slot g (the copy's: mcfan_mbuf_meta). The slot
  * drain waits for the workers, not for this writer, so copies of a left group may still be
  * in the ring when a new group holds its slot: they go on into the left group's file, and
- * the new group's first copy closes it and starts the new group's own. False when the
- * membership is too old to name (counted pcap_write_failed by the caller, logged once).
+ * the new group's first copy closes it and starts the new group's own (when the writer
+ * keeps up, files_close_ended() has closed it before). False when the membership is too
+ * old to name (counted pcap_write_failed by the caller, logged once).
  */
 static bool
 file_follow(struct pcap_writer *w, struct mcfan_pcap_lcore *p, struct pcap_file *f, uint16_t g,
@@ -560,6 +614,78 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	f->bytes += (uint64_t)len;
 }
 
+/* a - b of free-running 32-bit numbers (ring positions, join_seq) as a signed distance:
+ * >= 0 when a has reached b */
+static int32_t
+distance(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b);
+}
+
+/*
+ * Take the slot drain's posts (mcfan_pcap_drained()): arm the close of every ring's file of
+ * each slot posted, whether it is open now or not (copies of the membership still in the
+ * ring may open it before the ring's position reaches the tail). One acquire load a pass;
+ * the lock only when something was posted.
+ */
+static void
+posts_take(struct pcap_writer *w)
+{
+	uint32_t gen = mcfan_atomic_u32_load(&w->post_gen, memory_order_acquire);
+	struct pcap_file *f;
+	unsigned int k, pi;
+	uint16_t g;
+
+	if (gen == w->seen_gen)
+		return;
+	w->seen_gen = gen;
+	mcfan_ctl_state_lock(w->app);
+	for (k = 0; k < w->n_post; k++) {
+		g = w->post_slot[k];
+		for (pi = 0; pi < w->n; pi++) {
+			f = &w->files[(size_t)pi * MCFAN_MAX_GROUPS + g];
+			if (!f->close_armed)
+				w->armed[pi]++;
+			f->close_armed = true;
+			f->close_join = w->post_join[g];
+			f->close_tail = w->post_tail[(size_t)pi * MCFAN_MAX_GROUPS + g];
+		}
+		w->post_join[g] = 0;
+	}
+	w->n_post = 0;
+	mcfan_ctl_state_unlock(w->app);
+}
+
+/*
+ * Close the files of ring pi whose memberships are over, now that every copy the ring
+ * held at the slot drain's post has been taken and written (the writer's consumer
+ * position, its own, has reached close_tail; the copies before it are written: this runs
+ * after the burst's write_one()). A file of a later membership of the slot (join_seq past
+ * close_join: the slot's next group) is left alone. The file keeps its group and number,
+ * so a copy of the membership that still came (none can: the drain's guarantee) would open
+ * its next file, as a rotation does, and a rejoin numbers on.
+ */
+static void
+files_close_ended(struct pcap_writer *w, unsigned int pi)
+{
+	struct mcfan_pcap_lcore *p = w->lc[pi];
+	uint32_t cons = __atomic_load_n(&p->ring->cons.tail, __ATOMIC_RELAXED);
+	struct pcap_file *f;
+	unsigned int g;
+
+	for (g = 0; g < MCFAN_MAX_GROUPS && w->armed[pi] != 0; g++) {
+		f = &w->files[(size_t)pi * MCFAN_MAX_GROUPS + g];
+		if (!f->close_armed || distance(cons, f->close_tail) < 0)
+			continue;
+		f->close_armed = false;
+		w->armed[pi]--;
+		if (f->join_seq == 0 || distance(f->close_join, f->join_seq) < 0)
+			continue;
+		file_close(p, f);
+		lost_log(p, f);
+	}
+}
+
 static void *
 writer_main(void *arg)
 {
@@ -573,6 +699,7 @@ writer_main(void *arg)
 		stopping = mcfan_atomic_flag_load(&w->stop, memory_order_acquire);
 		if (mcfan_tsclock_due(&w->clock, rte_rdtsc()))
 			clock_sync(w);
+		posts_take(w);
 		work = 0;
 		for (i = 0; i < w->n; i++) {
 			n = rte_ring_sc_dequeue_burst(w->lc[i]->ring, (void **)pkts, WRITER_BURST,
@@ -580,6 +707,8 @@ writer_main(void *arg)
 			for (k = 0; k < n; k++)
 				write_one(w, w->lc[i], i, pkts[k]);
 			work += n;
+			if (w->armed[i] != 0)
+				files_close_ended(w, i);
 		}
 		if (work == 0) {
 			if (stopping)
@@ -645,6 +774,17 @@ nofile_check(const struct pcap_writer *w)
 		  (uint64_t)want, files, w->n, w->n == 1 ? "" : "s", w->app->cfg.n_groups);
 }
 
+static void
+writer_posts_free(struct pcap_writer *w)
+{
+	free(w->armed);
+	free(w->post_tail);
+	free(w->snap);
+	w->armed = NULL;
+	w->post_tail = NULL;
+	w->snap = NULL;
+}
+
 int
 mcfan_pcap_start(struct mcfan_app *app)
 {
@@ -666,10 +806,14 @@ mcfan_pcap_start(struct mcfan_app *app)
 		return 0;
 	w->files = calloc((size_t)w->n * MCFAN_MAX_GROUPS, sizeof(w->files[0]));
 	w->seqs = calloc(w->n, sizeof(w->seqs[0]));
+	w->armed = calloc(w->n, sizeof(w->armed[0]));
+	w->post_tail = calloc((size_t)w->n * MCFAN_MAX_GROUPS, sizeof(w->post_tail[0]));
+	w->snap = calloc(w->n, sizeof(w->snap[0]));
 	w->pool = rte_pktmbuf_pool_create("mcfan_pcapng", COPY_POOL_MBUFS, 0, 0,
 					  rte_pcapng_mbuf_size(RTE_MBUF_DEFAULT_DATAROOM),
 					  SOCKET_ID_ANY);
-	if (w->files == NULL || w->seqs == NULL || w->pool == NULL) {
+	if (w->files == NULL || w->seqs == NULL || w->armed == NULL || w->post_tail == NULL ||
+	    w->snap == NULL || w->pool == NULL) {
 		MCFAN_LOG(ERR, "pcap: cannot allocate the writer's state: %s\n",
 			  rte_strerror(rte_errno));
 		goto free_state;
@@ -691,6 +835,7 @@ free_state:
 	rte_mempool_free(w->pool);
 	free(w->files);
 	free(w->seqs);
+	writer_posts_free(w);
 	w->pool = NULL;
 	w->files = NULL;
 	w->seqs = NULL;
@@ -720,6 +865,48 @@ mcfan_pcap_stop(struct mcfan_app *app)
 		seq_table_free(&w->seqs[i]);
 	free(w->seqs);
 	w->seqs = NULL;
+	writer_posts_free(w);
 	rte_mempool_free(w->pool);
 	w->pool = NULL;
+}
+
+bool
+mcfan_pcap_active(void)
+{
+	return writer.running;
+}
+
+/*
+ * The slot drain ended for these memberships (control/groups.c drained_tell()). The caller
+ * read the workers' handed counters (acquire) and found them at the drain's targets: every
+ * copy of the memberships was enqueued into its pcap ring before those counters' stores
+ * (release), so each ring's producer tail read now is past every one of them. Those tails
+ * go to the writer with the memberships (posts_take()).
+ */
+void
+mcfan_pcap_drained(struct mcfan_app *app, const uint16_t *slot, const uint32_t *join_seq,
+		   unsigned int n)
+{
+	struct pcap_writer *w = &writer;
+	unsigned int i, pi;
+	uint16_t g;
+
+	if (!w->running || n == 0)
+		return;
+	for (pi = 0; pi < w->n; pi++)
+		w->snap[pi] = __atomic_load_n(&w->lc[pi]->ring->prod.tail, __ATOMIC_ACQUIRE);
+	mcfan_ctl_state_lock(app);
+	for (i = 0; i < n; i++) {
+		g = slot[i];
+		if (g >= MCFAN_MAX_GROUPS || join_seq[i] == 0)
+			continue;
+		if (w->post_join[g] == 0)
+			w->post_slot[w->n_post++] = g;
+		w->post_join[g] = join_seq[i];
+		for (pi = 0; pi < w->n; pi++)
+			w->post_tail[(size_t)pi * MCFAN_MAX_GROUPS + g] = w->snap[pi];
+	}
+	mcfan_atomic_u32_store(&w->post_gen, mcfan_atomic_u32_load(&w->post_gen,
+			       memory_order_relaxed) + 1, memory_order_release);
+	mcfan_ctl_state_unlock(app);
 }

@@ -119,8 +119,15 @@ mcfan_worker_step(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int bu
 		mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_PROCESS);
 		total += n;
 	}
-	if (total == 0)
+	if (total == 0) {
 		mcfan_feed_worker_idle(app, lc);
+	} else {
+		/* after the deliver() calls: the slot drain waits for this count, not for
+		 * ws->frames (counted before them), so a drained slot has every copy in its engine
+		 * (the pcap writer's ring included: control/pcap.c closes files by it) */
+		mcfan_atomic_u64_store(&lc->handed, mcfan_atomic_u64_load(&lc->handed,
+				       memory_order_relaxed) + total, memory_order_release);
+	}
 	/* engines' deferred work, every pass (a NULL check an instance when they have none) */
 	for (r = 0; r < app->n_inst; r++)
 		if (app->inst_engine[r]->pass != NULL)
