@@ -515,7 +515,14 @@ struct mcfan_app {
 	char ring_size_why[160];          /* why cfg.ring_size (control/placement.h), set once */
 	bool ring_size_lowered;           /* the pool did not fit: placement's size halved */
 	struct rte_ring **rings;          /* n_rx x n_workers, [rx * n_workers + w] */
+	/* RCU of the RX lcores (thread id: rx_index): the group table (control/groups.c) */
 	struct rte_rcu_qsbr *qsbr;
+	/* RCU of the threads that run worker steps (thread id: their lcore id; a hosted worker's
+	 * step reports as its host's thread, mcfan_lcore_steps_workers()): what the worker step
+	 * reads, the feed bindings and states (control/feed.c). A thread reports a quiescent
+	 * state once a loop pass and is offline while it sleeps or before and after its loop,
+	 * so the control side's non-blocking checks never wait for a sleeping lcore. */
+	struct rte_rcu_qsbr *wqsbr;
 	struct mcfan_group_entry *group_entries; /* control's copy of the table's entries */
 	unsigned int n_group_entries;
 	uint32_t group_entries_gen;       /* +1 at each new group_entries (the action lock) */
@@ -601,6 +608,18 @@ mcfan_worker_index(const struct mcfan_app *app, uint64_t lcore_id)
 	if (lcore_id >= RTE_MAX_LCORE || (app->lcores[lcore_id].role & MCFAN_ROLE_WORKER) == 0)
 		return -1;
 	return (int)app->lcores[lcore_id].worker_index;
+}
+
+/**
+ * Does lc's own thread run worker steps (its own, as a worker lcore that is not hosted, or
+ * those of the lcores it hosts)? Those threads take part in app->wqsbr, with their lcore id
+ * as thread id.
+ */
+static inline bool
+mcfan_lcore_steps_workers(const struct mcfan_lcore *lc)
+{
+	return ((lc->role & MCFAN_ROLE_WORKER) != 0 && lc->host_id == RTE_MAX_LCORE) ||
+	       lc->n_hosted > 0;
 }
 
 /**

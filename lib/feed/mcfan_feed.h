@@ -351,9 +351,10 @@ struct mcfan_feed_bind {
 
 /**
  * The published bindings, one per counter slot. Writer/reader protocol: the control side
- * (under the action lock) stores a slot's binding with release and never frees a binding or
- * the state it points to while the data lcores run (retired ones are freed at exit); a
- * worker loads the binding of each frame's slot with acquire and tracks the frame only if
+ * (under the action lock) stores a slot's binding with release and frees a replaced binding
+ * and the state it alone pointed to only after a grace period of the worker-step threads'
+ * RCU (app->wqsbr: they report a quiescent state between loop passes, never while they hold
+ * a binding; control/feed.c); a worker loads the binding of each frame's slot with acquire and tracks the frame only if
  * it is the binding's owner. bound counts the slots with a binding (relaxed both ways: a
  * hint that lets workers skip the lookups). worker[w] belongs to worker w alone.
  */
@@ -370,8 +371,8 @@ struct mcfan_feed_table {
  * Load slot id's binding (acquire); NULL when the slot has none.
  *
  * @return
- *   The binding (owned by the control side, which frees none while the data lcores run),
- *   or NULL.
+ *   The binding (owned by the control side, which frees it only after the worker-step
+ *   threads' next quiescent state: hold it within one loop pass), or NULL.
  */
 static inline const struct mcfan_feed_bind *
 mcfan_feed_table_load(const struct mcfan_feed_table *t, uint16_t id)

@@ -943,6 +943,153 @@ def test_clear():
                 f"clear: /mcfan/feed,GROUP gap_epoch_ns is this run's UTC time: {ep}")
 
 
+# ---- churn: replaced states freed after the workers' grace period ----
+
+CHURN_N = 2600          # `set seq` changes: 2 retired objects each, 5,200 in all
+RETIRED_MAX = 4096      # MCFAN_FEED_RETIRED_MAX (control/feed.h): the old limit, exceeded
+CHURN_GROUP = f"239.9.9.2:{PORT}"
+
+
+def churn_sender(ifname, stop, sent):
+    """iperf2 numbers 1.. on 239.9.9.1 (steady) and 239.9.9.2 (churned), interleaved, 64
+    frames each 5 ms, until stop is set; sent[0] counts the numbers a group."""
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((ifname, 0))
+    seq = 0
+    while not stop.is_set():
+        for _ in range(32):
+            seq += 1
+            s.send(t.udp4_frame("239.9.9.1", PORT, iperf2_payload(seq)))
+            s.send(t.udp4_frame("239.9.9.2", PORT, iperf2_payload(seq)))
+        sent[0] = seq
+        time.sleep(0.005)
+    s.close()
+
+
+def test_churn(tag, lcores, app, traffic):
+    """More than MCFAN_FEED_RETIRED_MAX replaced bindings and states (`set seq` CHURN_N times
+    on one group, typed into the console) are all accepted: each is freed after a grace
+    period of the worker-step threads (control/feed.c), which a polling, a sleeping and a
+    hosting thread all end. /mcfan/feed's retired_waiting stays bounded and drops to 0,
+    retired_freed counts them all; with traffic, the steady group's feed counts are exact."""
+    import threading
+    pid = os.getpid() % 10000
+    ifa, ifb = f"mcfch{pid}{tag[0]}a", f"mcfch{pid}{tag[0]}b"
+    why = t.veth_pair(ifa, ifb, up=True)
+    if why is not None:
+        print(f"feed: churn {tag} skipped ({why})", flush=True)
+        return
+    d = tempfile.mkdtemp(prefix="mcfan-feed-")
+    report = os.path.join(d, "report.json")
+    eal = t.eal_args(f"feed-churn-{tag}", lcores=lcores,
+                     extra=["--vdev", f"net_af_packet0,iface={ifa}"])
+    if "@" in lcores:
+        eal[0] = "--lcores"
+    fout, ferr = open(os.path.join(d, "out"), "w+"), open(os.path.join(d, "err"), "w+")
+    p = subprocess.Popen([t.mcfan_path(), *eal, "--", "--groups", f"239.9.9.1-2:{PORT}",
+                          "--seq", f"239.9.9.1-2:{PORT}=iperf2", "-i", "--duration", "120",
+                          "--report-json", report, *app],
+                         stdin=subprocess.PIPE, stdout=fout, stderr=ferr, text=True)
+    stop, sent = threading.Event(), [0]
+    sender = threading.Thread(target=churn_sender, args=(ifb, stop, sent))
+    writer = threading.Thread(target=lambda: (p.stdin.write(
+        f"set seq {CHURN_GROUP} iperf2\n" * CHURN_N), p.stdin.flush()))
+    tel_end = None
+    waiting_max, samples, done, t_churn = 0, 0, False, 0.0
+    t0 = time.monotonic()
+    try:
+        tel = t.Telemetry(t.telemetry_socket(eal), timeout=30)
+        t.check(tel.wait_ready() is not None, f"churn {tag}: mcfan is up")
+        if traffic:
+            sender.start()
+            time.sleep(0.3)
+        writer.start()
+        end = time.monotonic() + 90
+        while time.monotonic() < end and p.poll() is None:
+            v, _ = tel.query("/mcfan/feed")
+            if v is None:
+                break
+            samples += 1
+            waiting_max = max(waiting_max, v.get("retired_waiting", 0))
+            if v.get("retired_waiting", 0) + v.get("retired_freed", 0) >= 2 * CHURN_N:
+                done = True
+                break
+            time.sleep(0.02)
+        t_churn = time.monotonic() - t0
+        writer.join(30)
+        if traffic:
+            time.sleep(0.3)
+            stop.set()
+            sender.join(10)
+        time.sleep(0.6)          # received, settled; the tick has reclaimed
+        tel_end, _ = tel.query("/mcfan/feed")
+        tel.close()
+        p.stdin.write("quit\n")
+        p.stdin.flush()
+        p.wait(60)
+    except (OSError, ValueError, TimeoutError, subprocess.TimeoutExpired) as e:
+        t.check(False, f"churn {tag}: {e}")
+    finally:
+        stop.set()
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        t.remove_runtime_dir(eal)
+        subprocess.run(["ip", "link", "del", ifa], capture_output=True)
+    fout.seek(0)
+    ferr.seek(0)
+    out, err = fout.read(), ferr.read()
+    fout.close()
+    ferr.close()
+    rep = t.load_report(report)
+    shutil.rmtree(d, ignore_errors=True)
+    print(f"feed: churn {tag}: {CHURN_N} changes in {t_churn:.1f} s, {samples} samples, "
+          f"retired_waiting at most {waiting_max}, {sent[0]} numbers a group", flush=True)
+    t.check_eq(p.returncode, 0, f"churn {tag}: exit status ({err.strip()[-600:]!r})")
+    t.check(done, f"churn {tag}: every change reached the feed: {tel_end}")
+    t.check_eq(out.count(f"seq iperf2 for {CHURN_GROUP}: counters from zero"), CHURN_N,
+               f"churn {tag}: every `set seq` accepted")
+    t.check("error:" not in out, f"churn {tag}: no change refused: "
+            f"{[ln for ln in out.splitlines() if 'error:' in ln][:3]}")
+    t.check("kept until exit" not in err and "grace period" not in err,
+            f"churn {tag}: no retired state kept until exit: {err[-600:]}")
+    t.check(waiting_max < RETIRED_MAX, f"churn {tag}: the objects awaiting their grace "
+            f"period stay under the bound: at most {waiting_max}")
+    if t.check(tel_end is not None, f"churn {tag}: /mcfan/feed answered"):
+        t.check_eq((tel_end.get("retired_waiting"), tel_end.get("retired_freed"),
+                    tel_end.get("retired_kept")), (0, 2 * CHURN_N, 0),
+                   f"churn {tag}: /mcfan/feed retired_waiting, retired_freed, retired_kept "
+                   "after the changes")
+    if not t.check(rep is not None, f"churn {tag}: a JSON report") or not traffic:
+        return
+    n = sent[0]
+    t.check(n > 0, f"churn {tag}: traffic flowed")
+    frames = t.group_frames(rep)
+    t.check_eq((frames.get(("239.9.9.1", PORT)), frames.get(("239.9.9.2", PORT))), (n, n),
+               f"churn {tag}: the groups' frames = the numbers sent")
+    expect(f"churn {tag} steady 239.9.9.1", feed_of(rep, "239.9.9.1"),
+           {"expected": n, "received": n, "lost": 0, "duplicates": 0, "reordered": 0,
+            "pending": 0, "datagrams": n, "gaps": 0})
+    f2 = feed_of(rep, "239.9.9.2")
+    if t.check(f2 is not None, f"churn {tag}: the churned group has a feed object"):
+        t.check(0 < f2["datagrams"] <= n and f2["lost"] == 0 and f2["duplicates"] == 0,
+                f"churn {tag}: the churned group's last state counts a tail, no loss: {f2}")
+    if tel_end is not None:
+        got = dict(zip(tel_end.get("group", []), tel_end.get("received", [])))
+        t.check_eq(got.get(f"239.9.9.1:{PORT}"), n, f"churn {tag}: /mcfan/feed received")
+
+
+def test_churns():
+    # RX lcore 1, worker lcore 2 polling (beside the control lcore, which sleeps); traffic
+    # during the changes
+    test_churn("poll", "0@0,1@1,2@0", [], True)
+    # the worker asleep (wake, up to 1 s, no traffic): offline, it does not hold them back
+    test_churn("asleep", "0@0,1@1,2@0", ["--idle-worker", "wake", "--idle-max-sleep-us",
+                                         "1000000"], False)
+    # a hosted worker (lcore 2 on RX lcore 1's CPU): its steps report as its host's thread
+    test_churn("hosted", "0@0,1@1,2@1", [], True)
+
+
 # ---- bad input ----
 
 def test_bad_input():
@@ -1490,6 +1637,7 @@ def main():
     test_jitter_reference()
     test_ring_drops()
     test_u64_gaps()
+    test_churns()
     test_live()
     print(f"feed: {time.monotonic() - t0:.1f} s", flush=True)
     t.finish("feed")

@@ -10,9 +10,16 @@
  * binding (struct mcfan_feed_bind) names the state, the A/B arbitration if the group is a
  * line of a pair, and the worker; it is published with a release store into the slot's
  * entry of app->feed, and never changed: a change publishes a new binding. A replaced
- * binding and the state it alone named cannot be freed while a worker may still hold it
- * (workers take no part in RCU), so they are retired into a list freed at exit; the list
- * is bounded (MCFAN_FEED_RETIRED_MAX) and an action that would overflow it is refused.
+ * binding and the state (or arbitration) it alone named cannot be freed while a worker may
+ * still hold it: they are retired into a DPDK RCU defer queue (rte_rcu_qsbr_dq) on the
+ * worker-step threads' QSBR variable (app->wqsbr, datapath/lcore.c: one quiescent state a
+ * loop pass, offline while asleep), each with its token, and freed once every such thread
+ * has passed a quiescent state since (reclaim(): non-blocking, rte_rcu_qsbr_check() without
+ * waiting; the control side never waits for a worker). The tick reclaims, and so does an
+ * action that needs room. The queue holds at most MCFAN_FEED_RETIRED_MAX objects awaiting
+ * their grace period, a safety bound that a worker that keeps running (or sleeps) never
+ * lets fill: an action that would overflow it is refused, saying that the objects wait for
+ * a grace period. /mcfan/feed shows the objects waiting and those freed so far.
  *
  * The slot table below belongs to the actions and mcfan_feed_tick() (the action lock); the
  * read side copies it under ctl_lock, which every change also takes.
@@ -33,6 +40,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +50,7 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_rcu_qsbr.h>
 
 #include "mcfan.h"
 #include "mcfan_feed.h"
@@ -83,9 +93,11 @@ struct feed_pair {
 
 enum retired_type { RETIRED_BIND, RETIRED_GROUP, RETIRED_ARB };
 
+/* An element of the defer queue (copied in and out of it: no alignment assumed). */
 struct retired {
 	void *p;
-	enum retired_type type;
+	uint32_t type; /* enum retired_type */
+	uint32_t pad;  /* the queue's elements are a multiple of 4 bytes */
 };
 
 struct feed_ctl {
@@ -95,9 +107,18 @@ struct feed_ctl {
 	struct feed_rule rules[MCFAN_SEQ_RULES_MAX];
 	unsigned int n_rules;
 	struct feed_pair pair[MCFAN_FEED_PAIRS_MAX];
-	struct retired retired[MCFAN_FEED_RETIRED_MAX];
-	unsigned int n_retired;
+	/* retired objects awaiting their grace period (see the top of this file); the action
+	 * lock, the counts read by the read side (relaxed) */
+	struct rte_rcu_qsbr_dq *dq;
+	atomic_uint n_waiting;          /* in dq */
+	atomic_ullong n_freed;          /* reclaimed from dq since the start */
+	/* those dq had no room for (cannot happen but past a refused action's checks): freed
+	 * at exit */
+	struct retired *kept;
+	unsigned int n_kept, kept_cap;
+	atomic_uint n_kept_read;        /* n_kept, for the read side */
 	bool retired_full_logged;
+	bool lacked_room;               /* room() refused since follow_groups() last scanned */
 	uint64_t next_check_tsc;        /* when mcfan_feed_tick() next looks for wrong kinds */
 	uint32_t followed_gen;          /* app->group_entries_gen that follow_groups() saw */
 	bool followed;                  /* followed_gen is set */
@@ -177,26 +198,8 @@ ctl_of(const struct mcfan_app *app)
 	return app->feed == NULL ? NULL : container_of(app->feed, struct feed_ctl, tab);
 }
 
-static bool
-retire(struct feed_ctl *c, void *p, enum retired_type type)
-{
-	if (p == NULL)
-		return true;
-	if (c->n_retired == MCFAN_FEED_RETIRED_MAX) {
-		if (!c->retired_full_logged)
-			MCFAN_LOG(WARNING, "feed: %d replaced states kept; further ones are not "
-				  "freed before exit\n", MCFAN_FEED_RETIRED_MAX);
-		c->retired_full_logged = true;
-		return false;
-	}
-	c->retired[c->n_retired].p = p;
-	c->retired[c->n_retired].type = type;
-	c->n_retired++;
-	return true;
-}
-
 static void
-free_one(void *p, enum retired_type type)
+free_one(void *p, uint32_t type)
 {
 	if (type == RETIRED_GROUP)
 		mcfan_feed_group_free(p);
@@ -204,6 +207,93 @@ free_one(void *p, enum retired_type type)
 		mcfan_feed_arb_free(p);
 	else
 		free(p);
+}
+
+/* The defer queue's free function (rte_rcu_qsbr_free_resource_t): n elements at e, whose
+ * grace period is over. Called by rte_rcu_qsbr_dq_reclaim() (reclaim()), and at exit. */
+static void
+reclaimed(void *p, void *e, unsigned int n)
+{
+	struct feed_ctl *c = p;
+	struct retired r;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&r, RTE_PTR_ADD(e, i * sizeof(r)), sizeof(r)); /* e: maybe unaligned */
+		free_one(r.p, r.type);
+	}
+	atomic_fetch_sub_explicit(&c->n_waiting, n, memory_order_relaxed);
+	atomic_fetch_add_explicit(&c->n_freed, n, memory_order_relaxed);
+}
+
+/* Free the retired objects whose grace period is over; never waits. Action lock. */
+static void
+reclaim(struct feed_ctl *c)
+{
+	if (c->dq != NULL && atomic_load_explicit(&c->n_waiting, memory_order_relaxed) != 0)
+		(void)rte_rcu_qsbr_dq_reclaim(c->dq, UINT_MAX, NULL, NULL, NULL);
+}
+
+/* Room to retire n more objects? Reclaims first if there is not. Action lock. */
+static bool
+room(struct feed_ctl *c, unsigned int n)
+{
+	unsigned int w = atomic_load_explicit(&c->n_waiting, memory_order_relaxed);
+
+	if (w + n <= MCFAN_FEED_RETIRED_MAX)
+		return true;
+	reclaim(c);
+	w = atomic_load_explicit(&c->n_waiting, memory_order_relaxed);
+	if (w + n <= MCFAN_FEED_RETIRED_MAX)
+		return true;
+	c->lacked_room = true;
+	return false;
+}
+
+static unsigned int
+mcfan_feed_waiting(const struct feed_ctl *c)
+{
+	return atomic_load_explicit(&c->n_waiting, memory_order_relaxed);
+}
+
+/* Keep p until exit: the defer queue had no room (room() was not asked, or lied). */
+static void
+keep(struct feed_ctl *c, void *p, enum retired_type type)
+{
+	struct retired *k;
+	unsigned int cap;
+
+	if (!c->retired_full_logged)
+		MCFAN_LOG(WARNING, "feed: %d replaced states wait for a grace period of the worker "
+			  "lcores; further ones are kept until exit\n", MCFAN_FEED_RETIRED_MAX);
+	c->retired_full_logged = true;
+	if (c->n_kept == c->kept_cap) {
+		cap = c->kept_cap == 0 ? 64 : 2 * c->kept_cap;
+		k = realloc(c->kept, cap * sizeof(*k));
+		if (k == NULL)
+			return; /* out of memory: p is lost, never freed while a worker may hold it */
+		c->kept = k;
+		c->kept_cap = cap;
+	}
+	c->kept[c->n_kept].p = p;
+	c->kept[c->n_kept].type = type;
+	c->n_kept++;
+	atomic_store_explicit(&c->n_kept_read, c->n_kept, memory_order_relaxed);
+}
+
+/* Retire p (NULL: nothing): freed after the grace period that starts now. Action lock. */
+static void
+retire(struct feed_ctl *c, void *p, enum retired_type type)
+{
+	struct retired r = { .p = p, .type = type };
+
+	if (p == NULL)
+		return;
+	if (c->dq == NULL || !room(c, 1) || rte_rcu_qsbr_dq_enqueue(c->dq, &r) != 0) {
+		keep(c, p, type);
+		return;
+	}
+	atomic_fetch_add_explicit(&c->n_waiting, 1, memory_order_relaxed);
 }
 
 /* Publish slot id's binding (NULL: none); retire the old one. Under the action lock. */
@@ -233,13 +323,6 @@ publish(struct mcfan_app *app, struct feed_ctl *c, uint16_t id, struct mcfan_fee
 	mcfan_ctl_state_unlock(app);
 	retire(c, old, RETIRED_BIND);
 	return 0;
-}
-
-/* Room to retire n more objects? */
-static bool
-room(const struct feed_ctl *c, unsigned int n)
-{
-	return c->n_retired + n <= MCFAN_FEED_RETIRED_MAX;
 }
 
 /* Dissolve pair p: both lines go on alone. */
@@ -393,12 +476,14 @@ follow_groups(struct mcfan_app *app, struct feed_ctl *c, char *gone, size_t gone
 	bool present[MCFAN_MAX_GROUPS];
 	unsigned int i, id;
 
-	/* The same entries as at the last scan, and room to retire (so that scan bound every
-	 * slot it could): nothing to follow. Scanning the 1,024 slots each 10 ms tick was 7 %
-	 * of the control lcore in the seed (docs/performance.md "The control lcore's tick,
-	 * again"). Retired states only grow while mcfan runs: room now means room then. */
-	if (c->followed && c->followed_gen == app->group_entries_gen && room(c, 4))
+	/* The same entries as at the last scan, and no room() refused since it began (so that
+	 * scan bound every slot it could): nothing to follow. Scanning the 1,024 slots each
+	 * 10 ms tick was 7 % of the control lcore in the seed (docs/performance.md "The control
+	 * lcore's tick, again"). A scan that lacked room is done again once the retired
+	 * objects' grace period has freed some. */
+	if (c->followed && c->followed_gen == app->group_entries_gen && !c->lacked_room)
 		return;
+	c->lacked_room = false;
 	c->followed = true;
 	c->followed_gen = app->group_entries_gen;
 	memset(present, 0, sizeof(present));
@@ -579,6 +664,7 @@ mcfan_feed_tick(struct mcfan_app *app)
 
 	if (c == NULL)
 		return;
+	reclaim(c); /* the retired objects whose grace period is over */
 	follow_groups(app, c, NULL, 0);
 	check_kinds(app, c);
 }
@@ -686,8 +772,10 @@ mcfan_ctl_set_seq(struct mcfan_app *app, const char *groups, const char *kind, c
 		goto out;
 	n = (unsigned int)ret;
 	if (!room(c, 4 * n)) {
-		ret = mcfan_err_set(msg, len, -ENOSPC, "set seq: %d replaced states are kept until "
-				    "exit already; no more changes", MCFAN_FEED_RETIRED_MAX);
+		ret = mcfan_err_set(msg, len, -ENOSPC, "set seq: %u replaced bindings and states "
+				    "wait for a grace period of the worker lcores (at most %d): try "
+				    "again once they have passed one", mcfan_feed_waiting(c),
+				    MCFAN_FEED_RETIRED_MAX);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -774,8 +862,10 @@ set_pair_locked(struct mcfan_app *app, struct feed_ctl *c, const char *groups, c
 		return mcfan_err_set(msg, len, -ENOSPC, "set pair: %d pairs already",
 				     MCFAN_FEED_PAIRS_MAX);
 	if (!room(c, 4))
-		return mcfan_err_set(msg, len, -ENOSPC, "set pair: %d replaced states are kept "
-				     "until exit already", MCFAN_FEED_RETIRED_MAX);
+		return mcfan_err_set(msg, len, -ENOSPC, "set pair: %u replaced bindings and states "
+				     "wait for a grace period of the worker lcores (at most %d): try "
+				     "again once they have passed one", mcfan_feed_waiting(c),
+				     MCFAN_FEED_RETIRED_MAX);
 	arb = mcfan_feed_arb_create(&sa->spec, &c->params, sa->owner);
 	if (arb == NULL)
 		return mcfan_err_set(msg, len, -rte_errno, "set pair: %s", rte_strerror(rte_errno));
@@ -911,6 +1001,33 @@ mcfan_feed_control_init(struct mcfan_app *app)
 		c->slot[i].pair = -1;
 	}
 	atomic_init(&c->tab.bound, 0);
+	atomic_init(&c->n_waiting, 0);
+	atomic_init(&c->n_freed, 0);
+	atomic_init(&c->n_kept_read, 0);
+	if (app->wqsbr != NULL) {
+		struct rte_rcu_qsbr_dq_parameters dp = {
+			.name = "mcfan_feed",
+			/* the action lock serialises its users */
+			.flags = RTE_RCU_QSBR_DQ_MT_UNSAFE,
+			.size = MCFAN_FEED_RETIRED_MAX,
+			.esize = sizeof(struct retired),
+			/* no reclaim inside an enqueue: reclaim() does it, tick and room() */
+			.trigger_reclaim_limit = MCFAN_FEED_RETIRED_MAX + 1,
+			.max_reclaim_size = MCFAN_FEED_RETIRED_MAX,
+			.free_fn = reclaimed,
+			.p = c,
+			.v = app->wqsbr,
+		};
+
+		c->dq = rte_rcu_qsbr_dq_create(&dp);
+		if (c->dq == NULL) {
+			ret = -rte_errno;
+			MCFAN_LOG(ERR, "feed: cannot create the defer queue of retired states: %s\n",
+				  rte_strerror(rte_errno));
+			free(c);
+			return ret < 0 ? ret : -ENOMEM;
+		}
+	}
 	c->params.window_pkts = app->cfg.seq_window_pkts != 0 ? app->cfg.seq_window_pkts :
 		MCFAN_FEED_WINDOW_PKTS_DEFAULT;
 	c->params.window_ns = app->cfg.seq_window_ns != 0 ? app->cfg.seq_window_ns :
@@ -918,6 +1035,7 @@ mcfan_feed_control_init(struct mcfan_app *app)
 	ret = load_rules(app, c);
 	if (ret < 0) {
 		free_rules(c);
+		rte_rcu_qsbr_dq_delete(c->dq);
 		free(c);
 		return ret;
 	}
@@ -954,10 +1072,32 @@ mcfan_feed_control_free(struct mcfan_app *app)
 	}
 	for (i = 0; i < MCFAN_FEED_PAIRS_MAX; i++)
 		mcfan_feed_arb_free(c->pair[i].arb);
-	for (i = 0; i < c->n_retired; i++)
-		free_one(c->retired[i].p, c->retired[i].type);
+	/* the data lcores have stopped (offline): every grace period is over, the queue empties
+	 * (reclaimed()) and goes */
+	if (c->dq != NULL && rte_rcu_qsbr_dq_delete(c->dq) != 0)
+		MCFAN_LOG(WARNING, "feed: %u retired states still wait for a grace period at exit: "
+			  "not freed\n", mcfan_feed_waiting(c));
+	for (i = 0; i < c->n_kept; i++)
+		free_one(c->kept[i].p, c->kept[i].type);
+	free(c->kept);
 	free_rules(c);
 	free(c);
+}
+
+void
+mcfan_feed_retired_read(const struct mcfan_app *app, struct mcfan_feed_retired *r)
+{
+	const struct feed_ctl *c;
+
+	memset(r, 0, sizeof(*r));
+	mcfan_ctl_state_lock(app);
+	c = ctl_of(app);
+	if (c != NULL) {
+		r->waiting = atomic_load_explicit(&c->n_waiting, memory_order_relaxed);
+		r->freed = atomic_load_explicit(&c->n_freed, memory_order_relaxed);
+		r->kept = atomic_load_explicit(&c->n_kept_read, memory_order_relaxed);
+	}
+	mcfan_ctl_state_unlock(app);
 }
 
 static void

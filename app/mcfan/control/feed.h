@@ -22,8 +22,18 @@
 
 /** Most A/B pairs at once. */
 #define MCFAN_FEED_PAIRS_MAX 64
-/** Most bindings and states replaced while running (each kept until exit). */
+/** Most replaced bindings, states and arbitrations awaiting their grace period at once
+ * (the worker lcores' RCU, control/feed.c): a safety bound; an action that would pass it is
+ * refused. Each is freed once every worker-step thread has passed a quiescent state (one a
+ * loop pass; a sleeping one counts as quiescent). */
 #define MCFAN_FEED_RETIRED_MAX 4096
+
+/** The retired objects (replaced bindings, states, arbitrations): /mcfan/feed. */
+struct mcfan_feed_retired {
+	uint64_t waiting;               /**< Awaiting their grace period now. */
+	uint64_t freed;                 /**< Freed after theirs, since the start. */
+	uint64_t kept;                  /**< Past MCFAN_FEED_RETIRED_MAX: kept until exit. */
+};
 
 /** One group with an extractor, as the read side copies it. */
 struct mcfan_feed_view {
@@ -54,6 +64,11 @@ struct mcfan_feed_gone {
 	uint64_t states;                /**< States summed. */
 	struct mcfan_feed_counters c;   /**< Their counts since the clear; pending, jitter_ns 0. */
 };
+
+/**
+ * The retired objects' counts (zero without the control side). Any thread; takes ctl_lock.
+ */
+void mcfan_feed_retired_read(const struct mcfan_app *app, struct mcfan_feed_retired *r);
 
 /**
  * Create the bindings table and apply --seq and --seq-pair to the groups joined at start.

@@ -356,6 +356,22 @@ mcfan_setup_rings(struct mcfan_app *app)
 		if (ret != 0)
 			return -rte_errno;
 	}
+	/* the worker-step threads' RCU (struct mcfan_app wqsbr): by lcore id, registered
+	 * offline (a quiescent state) until their loop starts */
+	app->wqsbr = rte_zmalloc("mcfan_wqsbr", rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE),
+				 RTE_CACHE_LINE_SIZE);
+	if (app->wqsbr == NULL)
+		return -ENOMEM;
+	ret = rte_rcu_qsbr_init(app->wqsbr, RTE_MAX_LCORE);
+	if (ret != 0)
+		return -rte_errno;
+	for (r = 0; r < RTE_MAX_LCORE; r++) {
+		if (!mcfan_lcore_steps_workers(&app->lcores[r]))
+			continue;
+		ret = rte_rcu_qsbr_thread_register(app->wqsbr, r);
+		if (ret != 0)
+			return -rte_errno;
+	}
 	return 0;
 }
 
@@ -391,6 +407,8 @@ mcfan_setup_free(struct mcfan_app *app)
 	app->rings = NULL;
 	rte_free(app->qsbr);
 	app->qsbr = NULL;
+	rte_free(app->wqsbr);
+	app->wqsbr = NULL;
 	free(app->group_entries);
 	app->group_entries = NULL;
 }

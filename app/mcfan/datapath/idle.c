@@ -264,7 +264,7 @@ intr_sleep(struct mcfan_lcore *lc, uint64_t ns)
 
 void
 mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, bool rx_online,
-		bool ms_on)
+		bool wk_online, bool ms_on)
 {
 	struct mcfan_idle *id = &lc->idle;
 	enum mcfan_idle_kind kind = MCFAN_IDLE_KIND_OF(policy);
@@ -337,6 +337,8 @@ mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, 
 	}
 	if (rx_online)
 		rte_rcu_qsbr_thread_offline(app->qsbr, lc->rx_index);
+	if (wk_online) /* worker RCU (app->wqsbr): its worker steps hold nothing here */
+		rte_rcu_qsbr_thread_offline(app->wqsbr, lc->lcore_id);
 	switch (kind) {
 	case MCFAN_IDLE_WAKE:
 		woken = wake_sleep(lc, ns);
@@ -350,6 +352,8 @@ mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy, 
 	}
 	if (rx_online)
 		rte_rcu_qsbr_thread_online(app->qsbr, lc->rx_index);
+	if (wk_online)
+		rte_rcu_qsbr_thread_online(app->wqsbr, lc->lcore_id);
 	if (kind != MCFAN_IDLE_BACKOFF && (lc->role & MCFAN_ROLE_WORKER))
 		unannounce(app, lc);
 	if (ms_on) {

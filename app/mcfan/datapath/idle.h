@@ -46,10 +46,11 @@ void mcfan_idle_window(struct mcfan_app *app, struct mcfan_lcore *lc, uint64_t n
  * One loop iteration found no work: count it and, past the policy's
  * threshold, pause or sleep. Never longer than mcfan_idle_sleep_cap_ns().
  * Sleeps are charged to MCFAN_MS_SLEEP and counted (sleeps, wake-ups) when
- * ms_on. An RX lcore (rx_online) goes RCU-offline while it sleeps.
+ * ms_on. An RX lcore (rx_online) goes RCU-offline while it sleeps (app->qsbr), and so does
+ * a thread that runs worker steps (wk_online: app->wqsbr, thread id lc->lcore_id).
  */
 void mcfan_idle_wait(struct mcfan_app *app, struct mcfan_lcore *lc, uint32_t policy,
-		     bool rx_online, bool ms_on);
+		     bool rx_online, bool wk_online, bool ms_on);
 
 /** Slow path of the wake protocol: some worker sleeps; wake those this RX lcore fed. */
 void mcfan_idle_kick_slow(struct mcfan_app *app, struct mcfan_lcore *lc);

@@ -22,6 +22,14 @@
  * idle policy, loaded with one relaxed load per iteration; it may pause or
  * sleep, never longer than the lcore's sleep cap, and an RX lcore goes
  * RCU-offline while it sleeps.
+ *
+ * Worker RCU (app->wqsbr, control/feed.c): a thread that runs worker steps (a worker
+ * lcore's own, or a host's for itself and the lcores it hosts) reports one quiescent state a
+ * loop pass, after every worker step of the pass (none holds a feed binding then), under its
+ * own lcore id: a hosted worker's steps are its host's thread's. It is online from just
+ * before its loop to just after it, and offline while it sleeps (mcfan_idle_wait()); its
+ * waits between passes (pause, `stop`) pass through the report, so the control side's
+ * reclamation of retired feed objects never waits for a sleeping or stopped lcore.
  */
 
 #include <rte_common.h>
@@ -193,7 +201,7 @@ mcfan_lcore_main(void *arg)
 	const struct mcfan_engine *rxe = lc->rx_engine, *wke = lc->worker_engine;
 	bool rx = (lc->role & MCFAN_ROLE_RX) != 0 && rxe != NULL;
 	bool worker = (lc->role & MCFAN_ROLE_WORKER) != 0 && wke != NULL;
-	bool rx_running, ms_on, hosting = lc->n_hosted > 0;
+	bool rx_running, ms_on, hosting = lc->n_hosted > 0, wrcu;
 	bool hosted_ok[RTE_MAX_LCORE]; /* by index in lc->hosted[]: its engines started */
 	struct mcfan_lcore *w;
 	unsigned int burst, work, h;
@@ -224,6 +232,10 @@ mcfan_lcore_main(void *arg)
 	if (rx)
 		rte_rcu_qsbr_thread_online(app->qsbr, lc->rx_index);
 	rx_running = rx;
+	/* runs worker steps (registered in app->wqsbr: mcfan_lcore_steps_workers()) */
+	wrcu = worker || hosting;
+	if (wrcu)
+		rte_rcu_qsbr_thread_online(app->wqsbr, id);
 
 	for (;;) {
 		phase = mcfan_atomic_u32_load(&app->live.phase, memory_order_acquire);
@@ -261,6 +273,9 @@ mcfan_lcore_main(void *arg)
 			/* those cycles are in the hosted lcores' tables: here, its roles waited */
 			mcfan_engine_charge(&lc->ms, ms_on, MCFAN_MS_SLEEP);
 		}
+		/* worker RCU: no feed binding is held between passes (one report a pass) */
+		if (wrcu)
+			rte_rcu_qsbr_quiescent(app->wqsbr, id);
 		if (worker || hosting) {
 			if (work == 0 && phase >= MCFAN_PHASE_STOP_RX && !rx_running &&
 			    mcfan_atomic_u32_load(&app->rx_done_count, memory_order_acquire) == app->n_rx &&
@@ -286,8 +301,10 @@ mcfan_lcore_main(void *arg)
 		if (work != 0)
 			mcfan_idle_busy(&lc->idle);
 		else if (phase == MCFAN_PHASE_RUN)
-			mcfan_idle_wait(app, lc, policy, rx_running, ms_on);
+			mcfan_idle_wait(app, lc, policy, rx_running, wrcu, ms_on);
 	}
+	if (wrcu)
+		rte_rcu_qsbr_thread_offline(app->wqsbr, id);
 	mcfan_overrun_close(&lc->ovr);
 	if (rx && rxe->stop != NULL)
 		rxe->stop(app, lc);

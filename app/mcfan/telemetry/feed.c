@@ -98,6 +98,7 @@ tel_feed(struct mcfan_app *app, const char *cmd, const char *params, struct rte_
 		{"malformed", RTE_TEL_U64_VAL}, {"kind_suspect", RTE_TEL_INT_VAL},
 	};
 	struct rte_tel_data *c[RTE_DIM(cols)];
+	struct mcfan_feed_retired ret_counts;
 	struct mcfan_feed_view *v;
 	char text[MCFAN_GROUP_STR_MAX];
 	unsigned int n, i;
@@ -135,6 +136,11 @@ tel_feed(struct mcfan_app *app, const char *cmd, const char *params, struct rte_
 	}
 	rte_tel_data_add_dict_u64(d, "total", n);
 	rte_tel_data_add_dict_u64(d, "shown", RTE_MIN(n, (unsigned int)TEL_FEED_ROWS));
+	/* replaced bindings and states: awaiting the workers' grace period, freed after it */
+	mcfan_feed_retired_read(app, &ret_counts);
+	rte_tel_data_add_dict_u64(d, "retired_waiting", ret_counts.waiting);
+	rte_tel_data_add_dict_u64(d, "retired_freed", ret_counts.freed);
+	rte_tel_data_add_dict_u64(d, "retired_kept", ret_counts.kept);
 	free(v);
 	return mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
 }
