@@ -1067,16 +1067,29 @@ def test_churn(tag, lcores, app, traffic):
     frames = t.group_frames(rep)
     t.check_eq((frames.get(("239.9.9.1", PORT)), frames.get(("239.9.9.2", PORT))), (n, n),
                f"churn {tag}: the groups' frames = the numbers sent")
-    expect(f"churn {tag} steady 239.9.9.1", feed_of(rep, "239.9.9.1"),
-           {"expected": n, "received": n, "lost": 0, "duplicates": 0, "reordered": 0,
-            "pending": 0, "datagrams": n, "gaps": 0})
+    # exact against what was sent, less what mcfan's own full ring refused (copy_drops: a
+    # worker that shares its CPU may be kept from it on a loaded host; docs/feed.md): the
+    # tracker sees the rest, and counts the refused ones as lost (or, at the tail, does not
+    # expect them)
+    drops = {g["group"]: g["copy_drops"] for g in rep["groups"]}
+    d1 = drops.get("239.9.9.1", 0)
+    f1 = feed_of(rep, "239.9.9.1")
+    expect(f"churn {tag} steady 239.9.9.1", f1,
+           {"received": n - d1, "duplicates": 0, "reordered": 0, "late": 0, "pending": 0,
+            "datagrams": n - d1})
+    if f1 is not None:
+        t.check_eq(f1["lost"] + (n - f1["expected"]), d1,
+                   f"churn {tag}: steady 239.9.9.1: lost + not expected = copy_drops")
+    if d1:
+        print(f"feed: churn {tag}: the ring refused {d1} copies of 239.9.9.1", flush=True)
     f2 = feed_of(rep, "239.9.9.2")
     if t.check(f2 is not None, f"churn {tag}: the churned group has a feed object"):
-        t.check(0 < f2["datagrams"] <= n and f2["lost"] == 0 and f2["duplicates"] == 0,
-                f"churn {tag}: the churned group's last state counts a tail, no loss: {f2}")
+        t.check(0 < f2["datagrams"] <= n and f2["duplicates"] == 0 and
+                f2["lost"] <= drops.get("239.9.9.2", 0),
+                f"churn {tag}: the churned group's last state counts a tail: {f2}")
     if tel_end is not None:
         got = dict(zip(tel_end.get("group", []), tel_end.get("received", [])))
-        t.check_eq(got.get(f"239.9.9.1:{PORT}"), n, f"churn {tag}: /mcfan/feed received")
+        t.check_eq(got.get(f"239.9.9.1:{PORT}"), n - d1, f"churn {tag}: /mcfan/feed received")
 
 
 def test_churns():
