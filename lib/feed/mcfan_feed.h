@@ -354,9 +354,10 @@ struct mcfan_feed_bind {
  * (under the action lock) stores a slot's binding with release and frees a replaced binding
  * and the state it alone pointed to only after a grace period of the worker-step threads'
  * RCU (app->wqsbr: they report a quiescent state between loop passes, never while they hold
- * a binding; control/feed.c); a worker loads the binding of each frame's slot with acquire and tracks the frame only if
- * it is the binding's owner. bound counts the slots with a binding (relaxed both ways: a
- * hint that lets workers skip the lookups). worker[w] belongs to worker w alone.
+ * a binding; control/feed.c); a worker loads the binding of each frame's slot with acquire
+ * and tracks the frame only if it is the binding's owner. bound counts the slots with a
+ * binding (relaxed both ways: a hint that lets workers skip the lookups). worker[w]
+ * belongs to worker w alone.
  */
 struct mcfan_feed_table {
 	_Atomic(const struct mcfan_feed_bind *) slot[MCFAN_MAX_GROUPS];
