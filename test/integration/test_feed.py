@@ -29,6 +29,11 @@
    pipe), one more round with its own loss, duplicate and swap: show feed, show feed gaps,
    /mcfan/feed, /mcfan/feed,GROUP and the report (text and JSON) count that round only,
    exactly, beside the groups' frames since the clear (root, else skipped).
+6. Churn (test_churns): `set seq` typed 2,600 times on one group (5,200 replaced bindings and
+   states, past MCFAN_FEED_RETIRED_MAX's 4,096) with a polling worker under traffic, a
+   sleeping one (wake, up to 1 s), a hosted one under traffic and after the console's `stop`:
+   every change accepted, /mcfan/feed's retired_waiting bounded and back to 0, retired_freed
+   all of them, the steady group's feed exact against the frames sent (root, else skipped).
 
 Usage: test_feed.py MCFAN_BINARY. The live part is skipped (77 overall only if nothing
 else ran) without root or `ip netns`.
@@ -966,7 +971,7 @@ def churn_sender(ifname, stop, sent):
     s.close()
 
 
-def test_churn(tag, lcores, app, traffic):
+def test_churn(tag, lcores, app, traffic, pre=""):
     """More than MCFAN_FEED_RETIRED_MAX replaced bindings and states (`set seq` CHURN_N times
     on one group, typed into the console) are all accepted: each is freed after a grace
     period of the worker-step threads (control/feed.c), which a polling, a sleeping and a
@@ -993,7 +998,7 @@ def test_churn(tag, lcores, app, traffic):
     stop, sent = threading.Event(), [0]
     sender = threading.Thread(target=churn_sender, args=(ifb, stop, sent))
     writer = threading.Thread(target=lambda: (p.stdin.write(
-        f"set seq {CHURN_GROUP} iperf2\n" * CHURN_N), p.stdin.flush()))
+        pre + f"set seq {CHURN_GROUP} iperf2\n" * CHURN_N), p.stdin.flush()))
     tel_end = None
     waiting_max, samples, done, t_churn = 0, 0, False, 0.0
     t0 = time.monotonic()
@@ -1049,6 +1054,8 @@ def test_churn(tag, lcores, app, traffic):
     t.check(done, f"churn {tag}: every change reached the feed: {tel_end}")
     t.check_eq(out.count(f"seq iperf2 for {CHURN_GROUP}: counters from zero"), CHURN_N,
                f"churn {tag}: every `set seq` accepted")
+    if pre.startswith("stop"):
+        t.check("RX stopped" in out, f"churn {tag}: the console stopped RX: {out[:300]!r}")
     t.check("error:" not in out, f"churn {tag}: no change refused: "
             f"{[ln for ln in out.splitlines() if 'error:' in ln][:3]}")
     t.check("kept until exit" not in err and "grace period" not in err,
@@ -1101,6 +1108,9 @@ def test_churns():
                                          "1000000"], False)
     # a hosted worker (lcore 2 on RX lcore 1's CPU): its steps report as its host's thread
     test_churn("hosted", "0@0,1@1,2@1", [], True)
+    # the console's `stop` first: RX paused, the worker (wake, 1 s) idle
+    test_churn("stopped", "0@0,1@1,2@0", ["--idle-worker", "wake", "--idle-max-sleep-us",
+                                          "1000000"], False, pre="stop\n")
 
 
 # ---- bad input ----
