@@ -861,6 +861,7 @@ def test_clear():
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
     tel_all = tel_one = None
+    pre_out = []
     try:
         # the run is up (stderr then drained by communicate; if it ended, its output says why)
         if any("running:" in line for line in p.stderr):
@@ -868,7 +869,12 @@ def test_clear():
                 clear_send(ifb, clear_round(rnd, CLEAR_BEFORE))
             p.stdin.write("clear stats\n")
             p.stdin.flush()
-            time.sleep(0.3)
+            # round 4 only once the clear is done (a fixed 0.3 s was too short on a loaded
+            # host: the clear came after round 4 and took its frames with it)
+            for line in p.stdout:
+                pre_out.append(line)
+                if "statistics cleared" in line:
+                    break
             clear_send(ifb, after)
             p.stdin.write(f"show feed\nshow feed gaps 239.9.9.1:{PORT}\n")
             p.stdin.flush()
@@ -892,6 +898,7 @@ def test_clear():
             p.wait()
         t.remove_runtime_dir(eal)
         subprocess.run(["ip", "link", "del", ifa], capture_output=True)
+    out = "".join(pre_out) + out
     rep = t.load_report(report)
     shutil.rmtree(d, ignore_errors=True)
     t.check_eq(p.returncode, 0, f"clear: exit status ({err.strip()[-600:]!r})")
