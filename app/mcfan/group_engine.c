@@ -82,6 +82,34 @@ check_collisions(const struct mcfan_config *cfg)
 	return 0;
 }
 
+/* A group on an instance that can hand on none of its copies (the engine's args_group_check:
+ * tx dst-ip and an IPv6 group) is refused, the rule that put it there (or --worker-engine)
+ * named. rule_of: per --groups entry the rule that named it, -1 none; NULL: no rule. */
+static int
+check_groups(const struct mcfan_config *cfg, const int16_t *rule_of)
+{
+	char err[512], from[PATH_MAX + MCFAN_GROUP_ENGINE_RULE_LEN + 64];
+	const struct mcfan_engine *e;
+	unsigned int i, k;
+
+	for (i = 0; i < cfg->n_groups; i++) {
+		k = cfg->group_inst[i];
+		e = mcfan_engine_find(MCFAN_ENGINE_WORKER, cfg->engine_inst[k].name);
+		if (e == NULL || e->args_group_check == NULL ||
+		    e->args_group_check(cfg->engine_inst[k].args, &cfg->groups[i], err,
+					sizeof(err)) == 0)
+			continue;
+		if (rule_of != NULL && rule_of[i] >= 0)
+			fprintf(stderr, "mcfan: %s: '%s': %s: %s\n",
+				rule_origin(cfg, (unsigned int)rule_of[i], from, sizeof(from)),
+				cfg->group_engine_rules[rule_of[i]], e->name, err);
+		else
+			fprintf(stderr, "mcfan: --worker-engine: %s: %s\n", e->name, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 mcfan_group_engine_resolve(struct mcfan_config *cfg)
 {
@@ -98,8 +126,11 @@ mcfan_group_engine_resolve(struct mcfan_config *cfg)
 	snprintf(buf, sizeof(buf), "%s%s%s", cfg->worker_engine,
 		 cfg->worker_engine_args[0] != '\0' ? ":" : "", cfg->worker_engine_args);
 	(void)inst_of(cfg, buf);
-	if (cfg->n_group_engine_rules == 0)
+	if (cfg->n_group_engine_rules == 0) {
+		if (check_groups(cfg, NULL) < 0)
+			return -EINVAL;
 		goto count;
+	}
 	keys = calloc(MCFAN_MAX_GROUPS, sizeof(*keys));
 	rule_of = malloc(MCFAN_MAX_GROUPS * sizeof(*rule_of));
 	if (keys == NULL || rule_of == NULL) {
@@ -167,6 +198,8 @@ mcfan_group_engine_resolve(struct mcfan_config *cfg)
 		}
 	}
 	ret = check_collisions(cfg);
+	if (ret == 0)
+		ret = check_groups(cfg, rule_of);
 out:
 	free(keys);
 	free(rule_of);

@@ -30,6 +30,9 @@ valid checksums), written into net_tap0 from the kernel side (AF_PACKET).
    groups or given two engines, named by the file's line as its other refusals); after EAL: a port without a TX
    queue for every output, net_tap1 with two tx outputs on two workers (5 queue pairs: DPDK
    22.11's net_tap overruns its multi-process message above 4).
+5. An IPv6 group on a tx output with dst-ip (IPv4 frames only): refused before EAL
+   (--group-engine, --worker-engine, a config file's row) and on the console (set engine
+   GROUPS, join ... engine, a join onto such an instance 0), nothing joined or moved.
 
 Usage: test_groupeng.py MCFAN_BINARY. Exit 77 (skip) when not root, without `ip netns`,
 tcpdump or tshark.
@@ -461,6 +464,64 @@ def test_bad_input():
     t.remove_runtime_dir(eal)
 
 
+def test_ipv6_dst_ip():
+    """An IPv6 group on a tx output that rewrites dst-ip (IPv4 frames only): every copy would
+    be tx_unrewritable, so it is refused: before EAL (--group-engine, --worker-engine, the
+    config file's rows), and on the console (set engine GROUPS, join ... engine, a join onto
+    such an instance 0), where nothing changes (before: taken, every copy dropped)."""
+    tag = "[ipv6 dst-ip]"
+    tx = "tx:0,dst-ip=239.1.1.1,dst-port=5001"
+    why = ("tx: dst-ip=239.1.1.1 rewrites IPv4 frames only, and group {g} is IPv6: every "
+           "copy of it would be dropped as tx_unrewritable; give IPv6 groups an output "
+           "without dst-ip (dst-mac= and dst-port= rewrite both families)")
+    g6 = "[ff3e::1]:5000"
+    for i, (app, msg) in enumerate([
+            (["--groups", f"239.9.9.1,{g6}", "--group-engine", f"{g6}={tx}"],
+             f"mcfan: --group-engine: '{g6}={tx}': " + why.format(g=g6)),
+            (["--groups", f"239.9.9.1,{g6}", "--worker-engine", tx],
+             "mcfan: --worker-engine: " + why.format(g=g6))]):
+        eal = t.eal_args(f"ge6bad{i}", extra=["--vdev", "net_null0"])
+        t.check_refused(eal, [*app, "--duration", "0.2"], msg, f"{tag} {app[-1]}")
+    bad_ini = os.path.join(TMP, "bad.ini")
+    t.check_refused_config("ge6badcfg", TMP,
+                           f"[mcfan]\ngroups = 239.9.9.1,{g6}\n[group-engine]\n{g6} = {tx}\n",
+                           f"mcfan: config file '{bad_ini}' line 4: key '{g6}' in "
+                           f"[group-engine]: --group-engine: '{g6}={tx}': " + why.format(g=g6),
+                           f"{tag} config file")
+    # at run time: the console refuses, and every group stays where it was
+    cmds = os.path.join(TMP, "ge6.txt")
+    with open(cmds, "w") as f:
+        f.write(f"set engine {g6} {tx}\n"
+                f"join [ff3e::2]:5000 engine {tx}\n"
+                f"set engine 239.9.9.1 {tx}\n"
+                "show groups\n")
+    eal = t.eal_args("ge6run", extra=["--vdev", "net_null0"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1,{g6}", "--group-engine",
+                                          f"239.9.9.1={tx}", "--cmdline-file", cmds,
+                                          "--duration", "0.5"])
+    t.check_eq(rc, 0, f"{tag} console run: exit status: {err[-600:]!r}")
+    t.check(f"error: set engine: {why.format(g=g6)}" in out,
+            f"{tag} set engine {g6} {tx}: refused: {out[-1500:]!r}")
+    t.check("error: join: " + why.format(g="[ff3e::2]:5000") in out,
+            f"{tag} join [ff3e::2]:5000 engine {tx}: refused")
+    t.check("239.9.9.1: engine instance 1" not in out and
+            "already on engine instance 1" in out, f"{tag} an IPv4 group still goes there")
+    rows = re.findall(r"^  (\S+) .*  output (\d) (\S+)$", out, re.M)
+    t.check_eq(rows, [("239.9.9.1", "1", tx), (g6, "0", "count")],
+               f"{tag} show groups: nothing joined or moved")
+    # a join without engine onto instance 0 (--worker-engine tx with dst-ip)
+    with open(cmds, "w") as f:
+        f.write("join [ff3e::2]:5000\nshow groups\n")
+    eal = t.eal_args("ge6run0", extra=["--vdev", "net_null0"])
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--worker-engine", tx,
+                                          "--cmdline-file", cmds, "--duration", "0.5"])
+    t.check_eq(rc, 0, f"{tag} console run, --worker-engine tx: exit status: {err[-600:]!r}")
+    t.check("error: join: " + why.format(g="[ff3e::2]:5000") in out,
+            f"{tag} join [ff3e::2]:5000 onto --worker-engine {tx}: refused: {out[-800:]!r}")
+    t.check("ff3e::2" not in "".join(re.findall(r"^  \S+ .*  output .*$", out, re.M)),
+            f"{tag} join onto --worker-engine tx: nothing joined")
+
+
 def test_readers_group():
     """The readers engine for one group only: its ring is written, the other group's is not
     (it is counted); the reader rings exist because an instance is readers."""
@@ -524,7 +585,8 @@ def main():
               ("set_engine", test_set_engine),
               ("set_engine_lcore", test_set_engine_lcore), ("tap_queues", test_tap_queues),
               ("readers", test_readers_group),
-              ("bad_input", test_bad_input)), ("ip", "tcpdump", "tshark"))
+              ("bad_input", test_bad_input), ("ipv6_dst_ip", test_ipv6_dst_ip)),
+             ("ip", "tcpdump", "tshark"))
 
 
 if __name__ == "__main__":

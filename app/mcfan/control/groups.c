@@ -38,6 +38,7 @@
 #include "bits.h"
 #include "mcfan_slots.h"
 #include "log.h"
+#include "datapath/engine.h"
 #include "datapath/engine_tx.h"
 #include "control/action.h"
 #include "control/feed.h"
@@ -590,6 +591,10 @@ mcfan_ctl_join_inst(struct mcfan_app *app, const char *groups, const char *worke
 			goto out;
 		}
 	}
+	/* an instance that can hand on no copy of a group (tx dst-ip, an IPv6 group) */
+	ret = mcfan_engine_inst_groups_check(app, inst, keys, n, "join", msg, len);
+	if (ret < 0)
+		goto out;
 	n_old = app->n_group_entries;
 	if (n_old + n > MCFAN_MAX_GROUPS) {
 		ret = mcfan_err_set(msg, len, -ENOSPC, "join: %u joined + %u new groups is more than the "
@@ -900,6 +905,9 @@ mcfan_ctl_set_groups_inst(struct mcfan_app *app, const char *groups, unsigned in
 	if (ret < 0)
 		goto out;
 	n = (unsigned int)ret;
+	ret = mcfan_engine_inst_groups_check(app, inst, keys, n, what, msg, len);
+	if (ret < 0)
+		goto out;
 	entries = copy_entries(app, 0);
 	if (entries == NULL) {
 		ret = mcfan_err_set(msg, len, -ENOMEM, "%s: out of memory", what);

@@ -67,6 +67,30 @@ mcfan_engine_find(enum mcfan_engine_side side, const char *name)
 	return NULL;
 }
 
+int
+mcfan_engine_inst_groups_check(const struct mcfan_app *app, unsigned int inst,
+			       const struct mcfan_flow_key *keys, unsigned int n,
+			       const char *what, char *msg, size_t len)
+{
+	const struct mcfan_engine *e;
+	char err[512];
+	unsigned int i;
+	int ret;
+
+	if (inst >= app->n_inst)
+		return 0;
+	e = app->inst_engine[inst];
+	for (i = 0; e != NULL && e->args_group_check != NULL && i < n; i++) {
+		ret = e->args_group_check(app->cfg.engine_inst[inst].args, &keys[i], err,
+					  sizeof(err));
+		if (ret < 0) {
+			snprintf(msg, len, "%s: %s: %s", what, e->name, err);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 const char *
 mcfan_engine_names(enum mcfan_engine_side side, char *buf, size_t len)
 {

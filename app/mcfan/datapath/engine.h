@@ -259,6 +259,20 @@ struct mcfan_engine {
 	 *   true if they are the same output.
 	 */
 	bool (*args_same_probed)(const char *a, const char *b, char *what, size_t what_len);
+	/**
+	 * Whether an instance with ARGS (accepted by args_check) can hand on any copy of group
+	 * key: before rte_eal_init() for the groups of --groups (group_engine.c: each on its
+	 * instance) and on the control side for the groups set engine GROUPS moves there or a
+	 * join puts there (mcfan_engine_inst_groups_check()). Nothing allocated, nothing kept.
+	 * NULL: every group can be handed on.
+	 *
+	 * @param err
+	 *   Receives one line naming the ARGS and the group (no "--worker-engine: " prefix).
+	 * @return
+	 *   0, or -EAFNOSUPPORT (err filled: every copy of the group would be dropped).
+	 */
+	int (*args_group_check)(const char *args, const struct mcfan_flow_key *key, char *err,
+				size_t err_len);
 };
 
 /**
@@ -271,6 +285,27 @@ struct mcfan_engine {
  *   side has an engine of that name), -ENOSPC (MCFAN_ENGINES_MAX engines on that side).
  */
 int mcfan_engine_register(const struct mcfan_engine *e);
+
+/**
+ * Refuse groups that engine instance inst cannot hand on a copy of (its args_group_check:
+ * tx with dst-ip and an IPv6 group): set engine GROUPS, join. Control side.
+ *
+ * @param app
+ *   The application, with its engine instances resolved (app->inst_engine). Not NULL.
+ * @param inst
+ *   The instance, below app->n_inst.
+ * @param keys
+ *   The groups; n of them.
+ * @param what
+ *   The message's first word ("set engine", "join"). Not NULL.
+ * @param msg
+ *   Receives "WHAT: NAME: why" of the first group refused. Not NULL.
+ * @return
+ *   0, or the hook's negative errno (msg filled).
+ */
+int mcfan_engine_inst_groups_check(const struct mcfan_app *app, unsigned int inst,
+				   const struct mcfan_flow_key *keys, unsigned int n,
+				   const char *what, char *msg, size_t len);
 
 /**
  * Find an engine by name. Any thread, any time (also before rte_eal_init()).

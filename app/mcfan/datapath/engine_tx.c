@@ -321,6 +321,25 @@ tx_args_same_probed(const char *a, const char *b, char *what, size_t len)
 	return true;
 }
 
+/* dst-ip rewrites IPv4 frames only: an instance with it hands on no copy of an IPv6 group
+ * (every one would be tx_unrewritable) */
+static int
+tx_args_group_check(const char *args, const struct mcfan_flow_key *key, char *err, size_t len)
+{
+	char g[MCFAN_GROUP_STR_MAX], ip[INET_ADDRSTRLEN];
+	struct tx_args a;
+
+	if (tx_parse(args, &a, err, len) < 0 || !a.rw_ip || key->family == MCFAN_FAMILY_IPV4)
+		return 0;
+	mcfan_group_format(key, g, sizeof(g));
+	if (inet_ntop(AF_INET, &a.ip, ip, sizeof(ip)) == NULL)
+		snprintf(ip, sizeof(ip), "?");
+	snprintf(err, len, "dst-ip=%s rewrites IPv4 frames only, and group %s is IPv6: every "
+		 "copy of it would be dropped as tx_unrewritable; give IPv6 groups an output "
+		 "without dst-ip (dst-mac= and dst-port= rewrite both families)", ip, g);
+	return -EAFNOSUPPORT;
+}
+
 static int
 tx_args_check_probed(const char *args, char *err, size_t len)
 {
@@ -897,6 +916,7 @@ static const struct mcfan_engine engine_tx = {
 	.args_check = tx_args_check,
 	.args_check_probed = tx_args_check_probed,
 	.args_same_probed = tx_args_same_probed,
+	.args_group_check = tx_args_group_check,
 	.configure = tx_configure,
 	.release = tx_release,
 	.counters = tx_counters,
