@@ -52,6 +52,34 @@ parse_source(const char *s, size_t n, uint8_t family, uint8_t *out)
 	return 0;
 }
 
+/* A source refused only for its brackets (an IPv6 one without them, an IPv4 one in them):
+ * -EINVAL with err saying what to write; 0 when that is not why. */
+static int
+source_brackets(const char *item, uint8_t family, char *err, size_t err_len)
+{
+	char buf[ITEM_MAX + 2];
+	size_t n = strlen(item);
+	uint8_t tmp[16];
+
+	if (family == MCFAN_FAMILY_IPV6 && n > 0 && item[0] != '[' && n + 2 < sizeof(buf)) {
+		snprintf(buf, sizeof(buf), "[%s]", item);
+		if (parse_source(buf, n + 2, family, tmp) != 0)
+			return 0;
+		if (err != NULL && err_len > 0)
+			snprintf(err, err_len, "'%s' is an IPv6 source without its brackets: write "
+				 "%s (e.g. [ff3e::1]@[fe80::1])", item, buf);
+		return -EINVAL;
+	}
+	if (family == MCFAN_FAMILY_IPV4 && n > 2 && item[0] == '[' && item[n - 1] == ']' &&
+	    parse_source(item + 1, n - 2, family, tmp) == 0) {
+		if (err != NULL && err_len > 0)
+			snprintf(err, err_len, "'%s' is an IPv4 source in brackets: write %.*s "
+				 "(e.g. 232.1.1.1@198.18.0.1)", item, (int)(n - 2), item + 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 		     struct mcfan_igmp_ssm *ssm, unsigned int max, unsigned int *n_ssm,
@@ -103,6 +131,9 @@ mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 				memcpy(item, s, (size_t)(e - s));
 				item[e - s] = '\0';
 				if (parse_source(s, (size_t)(e - s), keys[0].family, src) != 0) {
+					ret = source_brackets(item, keys[0].family, err, err_len);
+					if (ret < 0)
+						goto out;
 					ret = fail(err, err_len, -EINVAL, "'%s' is not a unicast source "
 						   "address of the group's family (e.g. "
 						   "232.1.1.1@198.18.0.1 or [ff3e::1]@[fe80::1])", item);

@@ -881,6 +881,18 @@ def test_bad_input():
         (["--groups", "232.1.1.1@239.1.1.1"], "'239.1.1.1' is not a unicast source address"),
         (["--groups", "232.1.1.1@"], "'' is not a unicast source address"),
         (["--groups", "[ff3e::1]@198.18.0.1"], "'198.18.0.1' is not a unicast source address"),
+        # an IPv6 source without its brackets, an IPv4 one in brackets: the message says
+        # what to write (before: "is not a unicast source address of the group's family",
+        # of an address that is one)
+        (["--groups", "[ff3e::1]:5000@2001:db8::1"],
+         "mcfan: --groups: '2001:db8::1' is an IPv6 source without its brackets: write "
+         "[2001:db8::1] (e.g. [ff3e::1]@[fe80::1])"),
+        (["--groups", "[ff3e::1]@[fe80::1]+fe80::2"],
+         "mcfan: --groups: 'fe80::2' is an IPv6 source without its brackets: write "
+         "[fe80::2] (e.g. [ff3e::1]@[fe80::1])"),
+        (["--groups", "232.1.1.1@[198.18.0.1]"],
+         "mcfan: --groups: '[198.18.0.1]' is an IPv4 source in brackets: write 198.18.0.1 "
+         "(e.g. 232.1.1.1@198.18.0.1)"),
         # a source named twice for a group: refused, not merged into one
         (["--groups", "232.1.1.1@198.18.0.1+198.18.0.1"],
          "mcfan: --groups: duplicate source 198.18.0.1 in group 232.1.1.1: name each source "
