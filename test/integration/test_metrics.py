@@ -456,6 +456,51 @@ def raw_exchange(port, data, timeout=5):
     return got
 
 
+def check_keepalive(port):
+    """HTTP/1.1 keep-alive: a page, a HEAD, a GET with a body and a page again on one
+    connection, none with Connection: close (before: every page closed the connection,
+    libmicrohttpd's answer to a response queued with the headers, so a scraper reconnected
+    every scrape); a 404 still closes it."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    f = s.makefile("rb")
+
+    def exchange(req):
+        s.sendall(req)
+        status = f.readline()
+        hd = {}
+        while True:
+            line = f.readline()
+            if line in (b"\r\n", b""):
+                break
+            k, _, v = line.decode().partition(":")
+            hd[k.strip().lower()] = v.strip()
+        body = b""
+        if not req.startswith(b"HEAD") and "content-length" in hd:
+            body = f.read(int(hd["content-length"]))
+        return status, hd, body
+
+    try:
+        for i, req in enumerate((b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n",
+                                 b"HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n",
+                                 b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
+                                 b"\r\nabc",
+                                 b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")):
+            status, hd, body = exchange(req)
+            what = f"keep-alive exchange {i} ({req.split(b' ')[0].decode()})"
+            t.check(status.startswith(b"HTTP/1.1 200 "), f"{what}: 200 ({status!r})")
+            t.check(hd.get("connection", "").lower() != "close",
+                    f"{what}: the connection stays open (Connection: {hd.get('connection')})")
+            if req.startswith(b"GET"):
+                t.check(body.startswith(b"# HELP"), f"{what}: the page")
+        status, hd, _ = exchange(b"GET /nope HTTP/1.1\r\nHost: x\r\n\r\n")
+        t.check(status.startswith(b"HTTP/1.1 404 "), f"keep-alive: 404 on the connection ({status!r})")
+    except (OSError, ValueError) as e:
+        t.check(False, f"keep-alive exchanges on one connection: {e!r}")
+    finally:
+        f.close()
+        s.close()
+
+
 def check_bad_requests(port):
     st, hd, _, _ = http_get(port, method="POST", data=b"x=1")
     t.check_eq(st, 405, "POST /metrics")
@@ -871,6 +916,7 @@ def main_run(pcap, tmp):
         tel.wait_ready()
         check_pages(mport)
         check_accept(mport)
+        check_keepalive(mport)
         check_bad_requests(mport)
         check_slowloris(mport)
         check_prometheus(pport, tel, 1)

@@ -330,6 +330,9 @@ wants_openmetrics(const char *accept)
 	return best > 0;
 }
 
+/* A request's first call was seen (its *con_cls); only the address counts. */
+static char request_seen;
+
 static enum MHD_Result
 on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 	   const char *version, const char *upload_data, size_t *upload_data_size,
@@ -344,7 +347,6 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 
 	RTE_SET_USED(version);
 	RTE_SET_USED(upload_data);
-	RTE_SET_USED(con_cls);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
 		server_stats.refused++;
@@ -354,6 +356,15 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 	if (strcmp(url_path(url), METRICS_PATH) != 0) {
 		server_stats.refused++;
 		return reply_text(c, MHD_HTTP_NOT_FOUND, "404 not found: try /metrics\n", NULL);
+	}
+	/* 404 and 405 go at the first call, with the headers, and close the connection; the
+	 * page waits for the request's last call (no upload data left): a response queued at
+	 * the first call is an "early" one to libmicrohttpd, which then reads no further
+	 * request on the connection and closes it after the answer (Connection: close), so a
+	 * scraper's keep-alive connection would be closed after every page */
+	if (*con_cls == NULL) {
+		*con_cls = &request_seen;
+		return MHD_YES;
 	}
 	if (*upload_data_size != 0) {
 		*upload_data_size = 0; /* a body with a GET: ignored */
