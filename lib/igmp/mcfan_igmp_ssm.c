@@ -39,6 +39,10 @@ parse_source(const char *s, size_t n, uint8_t family, uint8_t *out)
 		buf[n - 2] = '\0';
 		if (inet_pton(AF_INET6, buf, out) != 1 || out[0] == 0xff)
 			return -EINVAL;
+		/* ::1 (loopback) and ::ffff:0:0/96 (IPv4-mapped): no network sends from them */
+		if (memcmp(out, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\1", 16) == 0 ||
+		    memcmp(out, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) == 0)
+			return -EINVAL;
 		for (n = 0; n < 16; n++)
 			if (out[n] != 0)
 				return 0;
@@ -47,6 +51,7 @@ parse_source(const char *s, size_t n, uint8_t family, uint8_t *out)
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	if (inet_pton(AF_INET, buf, out) != 1 || (out[0] & 0xf0) == 0xe0 || out[0] >= 240 ||
+	    out[0] == 127 || /* loopback: no network sends from it */
 	    (out[0] | out[1] | out[2] | out[3]) == 0)
 		return -EINVAL;
 	return 0;
@@ -78,6 +83,45 @@ source_brackets(const char *item, uint8_t family, char *err, size_t err_len)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* A source parse_source() refuses because no network sends from it (an address of the
+ * host itself: loopback; IPv6 also an IPv4-mapped one, which is never on a wire, RFC 4291
+ * 2.5.5.2): -EINVAL with err saying so; 0 when that is not why. */
+static int
+source_no_network(const char *item, uint8_t family, char *err, size_t err_len)
+{
+	static const uint8_t loop6[16] = {[15] = 1};
+	static const uint8_t mapped[12] = {[10] = 0xff, [11] = 0xff};
+	char buf[ITEM_MAX];
+	const char *why = NULL, *whose = "";
+	size_t n = strlen(item);
+	uint8_t a[16];
+
+	if (family == MCFAN_FAMILY_IPV6) {
+		if (n < 3 || item[0] != '[' || item[n - 1] != ']' || n - 2 >= sizeof(buf))
+			return 0;
+		memcpy(buf, item + 1, n - 2);
+		buf[n - 2] = '\0';
+		if (inet_pton(AF_INET6, buf, a) != 1)
+			return 0;
+		if (memcmp(a, loop6, 16) == 0)
+			why = "::1 is loopback";
+		else if (memcmp(a, mapped, 12) == 0) {
+			why = "::ffff:0:0/96 is IPv4-mapped, never on a wire";
+			whose = "IPv6 ";
+		}
+	} else if (inet_pton(AF_INET, item, a) == 1 && a[0] == 127) {
+		why = "127.0.0.0/8 is loopback";
+	}
+	if (why == NULL)
+		return 0;
+	if (err != NULL && err_len > 0)
+		snprintf(err, err_len, "'%s' is not a unicast source address of a network (%s): "
+			 "give the sender's %saddress (e.g. %s)", item, why, whose,
+			 family == MCFAN_FAMILY_IPV6 ? "[ff3e::1]@[fe80::1]" :
+			 "232.1.1.1@198.18.0.1");
+	return -EINVAL;
 }
 
 int
@@ -132,6 +176,10 @@ mcfan_igmp_ssm_split(const char *text, char *groups_out, size_t out_len,
 				item[e - s] = '\0';
 				if (parse_source(s, (size_t)(e - s), keys[0].family, src) != 0) {
 					ret = source_brackets(item, keys[0].family, err, err_len);
+					if (ret < 0)
+						goto out;
+					ret = source_no_network(item, keys[0].family, err,
+								err_len);
 					if (ret < 0)
 						goto out;
 					ret = fail(err, err_len, -EINVAL, "'%s' is not a unicast source "

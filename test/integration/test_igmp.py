@@ -890,6 +890,18 @@ def test_bad_input():
         (["--groups", "[ff3e::1]@[fe80::1]+fe80::2"],
          "mcfan: --groups: 'fe80::2' is an IPv6 source without its brackets: write "
          "[fe80::2] (e.g. [ff3e::1]@[fe80::1])"),
+        # a source no network sends from: loopback, an IPv4-mapped IPv6 address (before:
+        # taken, and the switch asked for a source that never sends: no frame, no word)
+        (["--groups", "232.1.1.1:5000@127.0.0.1"],
+         "mcfan: --groups: '127.0.0.1' is not a unicast source address of a network "
+         "(127.0.0.0/8 is loopback): give the sender's address (e.g. 232.1.1.1@198.18.0.1)"),
+        (["--groups", "[ff3e::1]:5000@[::1]"],
+         "mcfan: --groups: '[::1]' is not a unicast source address of a network (::1 is "
+         "loopback): give the sender's address (e.g. [ff3e::1]@[fe80::1])"),
+        (["--groups", "[ff3e::1]:5000@[fe80::1]+[::ffff:198.18.0.1]"],
+         "mcfan: --groups: '[::ffff:198.18.0.1]' is not a unicast source address of a network "
+         "(::ffff:0:0/96 is IPv4-mapped, never on a wire): give the sender's IPv6 address "
+         "(e.g. [ff3e::1]@[fe80::1])"),
         (["--groups", "232.1.1.1@[198.18.0.1]"],
          "mcfan: --groups: '[198.18.0.1]' is an IPv4 source in brackets: write 198.18.0.1 "
          "(e.g. 232.1.1.1@198.18.0.1)"),
