@@ -27,6 +27,8 @@ side (an AF_PACKET socket on the tap interface).
    number on after the highest SEQ there, gaps stay, other files untouched.
    DIR moved away mid-run and back: copies meanwhile write_failed, the group's loss logged
    when its files can be made again (and at stop when they cannot).
+   DIR removed (rm -rf) mid-run and made again: each open file seen gone within a second,
+   its copies said lost, the next copies write_failed, then written into the new DIR.
    1024 groups under a hard open file limit of 1024: said at start, every copy counted.
    A restart into a DIR of 10,240 files: read once, not once per group.
    DIR's file system frozen (fsfreeze) while copies arrive: pcap_full, one warning, the
@@ -722,6 +724,59 @@ def test_pcap_dir_gone():
             t.check(r.returncode == 0 and len(rows) == n and all(x[0] == g for x in rows),
                     f"{tag} {g}: file {s} holds one send's {n} frames ({len(rows)}; "
                     f"{r.stderr[-200:]})")
+    print(f"deliver: {tag} {c}", flush=True)
+
+
+def test_pcap_dir_removed():
+    """DIR removed mid-run (rm -rf: its open files unlinked) while no group needs a new
+    file, then made again: within a second of the removal each group's open file is seen
+    gone, one line a group says so with the copies written into it, and the group's next
+    copies are pcap_write_failed (the directory is not there) until DIR is back, then
+    written into a new file of its series. Before: every copy went on into the unlinked
+    files, counted pcap_written, and not a word: a whole run's capture could vanish."""
+    tag = "[pcap dir removed]"
+    d = os.path.join(TMP, "pcap-removed")
+    os.makedirs(d)
+    a = Mcfan("pcaprm", [f"net_tap0,iface={TIN}"], ["--worker-engine", f"pcap:{d}", "-i"],
+              console=True)
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        send(TIN)
+        time.sleep(0.5)
+        shutil.rmtree(d)
+        time.sleep(1.5)          # the writer looks at its open files once a second
+        send(TIN)
+        time.sleep(0.5)
+        os.makedirs(d)
+        send(TIN)
+        time.sleep(0.5)
+        rc, rep = a.stop()
+    finally:
+        a.kill()
+    if not a.ended(rc, rep, tag):
+        return
+    c = engine_conservation(rep, tag)
+    t.check(t.conservation(rep), f"{tag} conservation")
+    if c is not None:
+        t.check_eq((c.get("pcap_written"), c.get("pcap_write_failed")),
+                   (2 * sent_total(), sent_total()),
+                   f"{tag} the first and third sends written, the second (no DIR) write_failed")
+    for g, n in GROUPS.items():
+        name = f"mcfan-{g}_{PORT}-w2-"
+        gone = [x for x in a.out.splitlines() if "was removed while open" in x and name in x]
+        t.check(len(gone) == 1 and f"pcap: {d}/{name}00001.pcapng (group {g}:{PORT}, lcore "
+                f"2) was removed while open: the {n} copies written into it (counted "
+                f"pcap_written) are gone with it" in gone[0],
+                f"{tag} {g}: one line says its open file was removed, with its {n} copies: "
+                f"{gone}")
+        fails = [x for x in a.out.splitlines() if "pcap: cannot create" in x and name in x]
+        t.check(len(fails) == 1, f"{tag} {g}: one line when its next file cannot be made: "
+                f"{fails}")
+        rows, r = tshark_fields(os.path.join(d, f"{name}00002.pcapng"), ["ip.dst"])
+        t.check(r.returncode == 0 and len(rows) == n and all(x[0] == g for x in rows),
+                f"{tag} {g}: file 2 in the new DIR holds the third send's {n} frames "
+                f"({len(rows)}; {r.stderr[-200:]})")
     print(f"deliver: {tag} {c}", flush=True)
 
 
@@ -1550,6 +1605,7 @@ def main():
               ("refusals", test_refusals), ("pcap_time", test_pcap_time),
               ("pcap_size", test_pcap_size), ("pcap_rejoin", test_pcap_rejoin),
               ("pcap_restart", test_pcap_restart), ("pcap_dir_gone", test_pcap_dir_gone),
+              ("pcap_dir_removed", test_pcap_dir_removed),
               ("pcap_nofile", test_pcap_nofile), ("pcap_big_dir", test_pcap_big_dir),
               ("pcap_frozen_disk", test_pcap_frozen_disk),
               ("pcap_slot_reuse", test_pcap_slot_reuse),

@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,6 +91,7 @@ struct pcap_file {
 	rte_pcapng_t *pc;
 	int fd;                  /* pc's descriptor (rte_pcapng_close() closes it) */
 	uint64_t bytes;          /* written so far, bytes */
+	uint64_t frames;         /* copies written into it so far */
 	uint64_t opened_ns;      /* CLOCK_MONOTONIC at open */
 	uint64_t last_ts_ns;     /* the last block's time: the next is never earlier */
 	unsigned int seq;        /* of the last file opened, from 1 */
@@ -414,6 +416,7 @@ file_open(struct seq_table *t, struct mcfan_pcap_lcore *p, struct pcap_file *f)
 	f->seq++;
 	f->failed = false;
 	f->bytes = 0;
+	f->frames = 0;
 	f->opened_ns = mono_ns();
 	return true;
 }
@@ -612,6 +615,43 @@ write_one(struct pcap_writer *w, struct mcfan_pcap_lcore *p, unsigned int pi,
 	}
 	wr_count(p, 1, 0, 0, f->bytes == 0 ? 1 : 0, (uint64_t)len);
 	f->bytes += (uint64_t)len;
+	f->frames++;
+}
+
+/*
+ * Every open file whose name was removed (its directory removed, rm -rf DIR, or the file
+ * itself: no link left) is closed, with one line saying what went with it: the copies
+ * written into it are counted pcap_written but nobody can read them, and every later copy
+ * would go the same way, silently. The group's next copy starts its next file (which
+ * fails, pcap_write_failed and logged, while DIR is not there). Once a second, from the
+ * writer thread (a file renamed, its directory moved away, keeps a link: written on).
+ */
+static void
+removed_check(struct pcap_writer *w)
+{
+	char path[PATH_MAX];
+	struct mcfan_pcap_lcore *p;
+	struct pcap_file *f;
+	struct stat st;
+	unsigned int i, g;
+
+	for (i = 0; i < w->n; i++) {
+		p = w->lc[i];
+		for (g = 0; g < MCFAN_MAX_GROUPS; g++) {
+			f = &w->files[(size_t)i * MCFAN_MAX_GROUPS + g];
+			if (f->pc == NULL || fstat(f->fd, &st) != 0 || st.st_nlink != 0)
+				continue;
+			if (!file_path(p, f->grp, f->seq, path, sizeof(path)))
+				snprintf(path, sizeof(path), "file %u", f->seq);
+			MCFAN_LOG(ERR, "pcap: %s (group %s, lcore %u) was removed while open: the "
+				  "%" PRIu64 " copies written into it (counted pcap_written) are "
+				  "gone with it; the group's next copy starts a new file\n", path,
+				  f->grp_text, p->lcore_id, f->frames);
+			rte_pcapng_close(f->pc); /* closes the descriptor too */
+			f->pc = NULL;
+			wr_count(p, 0, 0, 1, 0, 0);
+		}
+	}
 }
 
 /* a - b of free-running 32-bit numbers (ring positions, join_seq) as a signed distance:
@@ -697,8 +737,10 @@ writer_main(void *arg)
 	for (;;) {
 		/* read before the rings: once stop is seen, one more pass finds them all */
 		stopping = mcfan_atomic_flag_load(&w->stop, memory_order_acquire);
-		if (mcfan_tsclock_due(&w->clock, rte_rdtsc()))
+		if (mcfan_tsclock_due(&w->clock, rte_rdtsc())) {
 			clock_sync(w);
+			removed_check(w);
+		}
 		posts_take(w);
 		work = 0;
 		for (i = 0; i < w->n; i++) {
@@ -855,6 +897,7 @@ mcfan_pcap_stop(struct mcfan_app *app)
 	mcfan_atomic_flag_store(&w->stop, true, memory_order_release);
 	pthread_join(w->thread, NULL);
 	w->running = false;
+	removed_check(w); /* the copies of the last second too */
 	for (i = 0; i < w->n * MCFAN_MAX_GROUPS; i++) {
 		file_close(w->lc[i / MCFAN_MAX_GROUPS], &w->files[i]);
 		lost_log(w->lc[i / MCFAN_MAX_GROUPS], &w->files[i]);
