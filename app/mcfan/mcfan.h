@@ -614,6 +614,10 @@ mcfan_worker_index(const struct mcfan_app *app, uint64_t lcore_id)
  * Does lc's own thread run worker steps (its own, as a worker lcore that is not hosted, or
  * those of the lcores it hosts)? Those threads take part in app->wqsbr, with their lcore id
  * as thread id.
+ *
+ * @return
+ *   true for a worker lcore with its own thread (not hosted) and for a host; false for a
+ *   hosted worker (its host's thread runs its step) and for an RX-only or idle lcore.
  */
 static inline bool
 mcfan_lcore_steps_workers(const struct mcfan_lcore *lc)
