@@ -103,16 +103,25 @@ def good(app, what=None, extra_eal=(), lcores="0-1", frames=N_FRAMES, duration="
     """A run with good values: status 0, a report, exact conservation; returns the report."""
     what = what or " ".join(app)
     e = eal(extra_eal, lcores=lcores)
-    args = list(app)
-    if not any(a == "--duration" for a in args) and duration is not None:
-        args += ["--duration", duration]
-    try:
-        rc, out, err, rep = t.run_mcfan(e, args, timeout=60)
-    except subprocess.TimeoutExpired:
-        t.check(False, f"[{what}] run did not end within 60 s")
+    timed = not any(a == "--duration" for a in app) and duration is not None
+    # the capture is read once within the run's duration; on a loaded host the RX lcore may
+    # not have had the CPU for it in 0.8 s (seen once: 32 of 132 frames). Such a short run
+    # is run again for 3 s, once: a run that reads fewer frames then still fails below.
+    tries = (duration, "3") if timed else (None,)
+    for d in tries:
+        args = list(app) + (["--duration", d] if d is not None else [])
+        try:
+            rc, out, err, rep = t.run_mcfan(e, args, timeout=60)
+        except subprocess.TimeoutExpired:
+            t.check(False, f"[{what}] run did not end within 60 s")
+            t.remove_runtime_dir(e)
+            return None
         t.remove_runtime_dir(e)
-        return None
-    t.remove_runtime_dir(e)
+        if (rc != 0 or rep is None or frames is None or rep["rx_frames"] >= frames or
+                not t.conservation(rep) or d == tries[-1]):
+            break
+        print(f"options: [{what}] {rep['rx_frames']} of {frames} frames read in {d} s "
+              f"(a loaded host?): run again for 3 s", flush=True)
     if not t.check_eq(rc, 0, f"[{what}] exit status (stderr: {err.strip()[-300:]!r})"):
         return None
     if not t.check(rep is not None, f"[{what}] JSON report written"):
