@@ -611,6 +611,21 @@ mcfan_worker_index(const struct mcfan_app *app, uint64_t lcore_id)
 }
 
 /**
+ * A ring's producer (prod true) or consumer tail: the running index of rte_ring_core.h,
+ * which starts at 0 and only grows (modulo 2^32). Any thread; an acquire load, so that what
+ * was written before the tail moved is seen. The slot drain (control/groups.c) and the pcap
+ * writer's close of a left group's file (control/pcap.c) compare them.
+ *
+ * @return
+ *   The tail, a free-running 32-bit count of the ring's entries.
+ */
+static inline uint32_t
+mcfan_ring_tail(const struct rte_ring *r, bool prod)
+{
+	return __atomic_load_n(prod ? &r->prod.tail : &r->cons.tail, __ATOMIC_ACQUIRE);
+}
+
+/**
  * Does lc's own thread run worker steps (its own, as a worker lcore that is not hosted, or
  * those of the lcores it hosts)? Those threads take part in app->wqsbr, with their lcore id
  * as thread id.

@@ -947,13 +947,6 @@ out:
 	return ret;
 }
 
-static uint32_t
-ring_tail(const struct rte_ring *r, bool prod)
-{
-	/* the running head/tail indexes of rte_ring_core.h: they start at 0 and only grow */
-	return __atomic_load_n(prod ? &r->prod.tail : &r->cons.tail, __ATOMIC_ACQUIRE);
-}
-
 bool
 mcfan_groups_drain_pending(const struct mcfan_app *app)
 {
@@ -998,8 +991,8 @@ mcfan_groups_tick(struct mcfan_app *app)
 		return;
 	/* the tails first, then the counters (mcfan_slots_drain_step()) */
 	for (k = 0; k < app->n_rx * nw; k++) {
-		c->prod[k] = ring_tail(app->rings[k], true);
-		c->cons[k] = ring_tail(app->rings[k], false);
+		c->prod[k] = mcfan_ring_tail(app->rings[k], true);
+		c->cons[k] = mcfan_ring_tail(app->rings[k], false);
 	}
 	/* each worker's copies handed to their engines (struct mcfan_lcore handed), not
 	 * ws->frames: that one is counted before the engines' deliver(), so a drain that

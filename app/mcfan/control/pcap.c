@@ -132,13 +132,11 @@ struct pcap_writer {
 	 * and not taken yet, each once; post_join[g]: the newest membership of slot g posted
 	 * (0: none pending); post_tail[pi * MCFAN_MAX_GROUPS + g]: ring pi's producer tail at
 	 * that post. A later post of a slot replaces an earlier one (a newer membership and
-	 * later tails close the earlier membership's file too, a little later). snap: the
-	 * control lcore's tails, n. */
+	 * later tails close the earlier membership's file too, a little later). */
 	uint16_t post_slot[MCFAN_MAX_GROUPS];
 	unsigned int n_post;
 	uint32_t post_join[MCFAN_MAX_GROUPS];
 	uint32_t *post_tail;
-	uint32_t *snap;
 	/* W: mcfan_pcap_drained() under ctl_lock, release, after its post. R: the writer every
 	 * pass, acquire: when it moved, posts_take() takes the lock. */
 	struct mcfan_atomic_u32 post_gen;
@@ -709,7 +707,7 @@ static void
 files_close_ended(struct pcap_writer *w, unsigned int pi)
 {
 	struct mcfan_pcap_lcore *p = w->lc[pi];
-	uint32_t cons = __atomic_load_n(&p->ring->cons.tail, __ATOMIC_RELAXED);
+	uint32_t cons = mcfan_ring_tail(p->ring, false);
 	struct pcap_file *f;
 	unsigned int g;
 
@@ -821,10 +819,8 @@ writer_posts_free(struct pcap_writer *w)
 {
 	free(w->armed);
 	free(w->post_tail);
-	free(w->snap);
 	w->armed = NULL;
 	w->post_tail = NULL;
-	w->snap = NULL;
 }
 
 int
@@ -850,12 +846,11 @@ mcfan_pcap_start(struct mcfan_app *app)
 	w->seqs = calloc(w->n, sizeof(w->seqs[0]));
 	w->armed = calloc(w->n, sizeof(w->armed[0]));
 	w->post_tail = calloc((size_t)w->n * MCFAN_MAX_GROUPS, sizeof(w->post_tail[0]));
-	w->snap = calloc(w->n, sizeof(w->snap[0]));
 	w->pool = rte_pktmbuf_pool_create("mcfan_pcapng", COPY_POOL_MBUFS, 0, 0,
 					  rte_pcapng_mbuf_size(RTE_MBUF_DEFAULT_DATAROOM),
 					  SOCKET_ID_ANY);
 	if (w->files == NULL || w->seqs == NULL || w->armed == NULL || w->post_tail == NULL ||
-	    w->snap == NULL || w->pool == NULL) {
+	    w->pool == NULL) {
 		MCFAN_LOG(ERR, "pcap: cannot allocate the writer's state: %s\n",
 			  rte_strerror(rte_errno));
 		goto free_state;
@@ -936,8 +931,6 @@ mcfan_pcap_drained(struct mcfan_app *app, const uint16_t *slot, const uint32_t *
 
 	if (!w->running || n == 0)
 		return;
-	for (pi = 0; pi < w->n; pi++)
-		w->snap[pi] = __atomic_load_n(&w->lc[pi]->ring->prod.tail, __ATOMIC_ACQUIRE);
 	mcfan_ctl_state_lock(app);
 	for (i = 0; i < n; i++) {
 		g = slot[i];
@@ -947,7 +940,8 @@ mcfan_pcap_drained(struct mcfan_app *app, const uint16_t *slot, const uint32_t *
 			w->post_slot[w->n_post++] = g;
 		w->post_join[g] = join_seq[i];
 		for (pi = 0; pi < w->n; pi++)
-			w->post_tail[(size_t)pi * MCFAN_MAX_GROUPS + g] = w->snap[pi];
+			w->post_tail[(size_t)pi * MCFAN_MAX_GROUPS + g] =
+				mcfan_ring_tail(w->lc[pi]->ring, true);
 	}
 	mcfan_atomic_u32_store(&w->post_gen, mcfan_atomic_u32_load(&w->post_gen,
 			       memory_order_relaxed) + 1, memory_order_release);
