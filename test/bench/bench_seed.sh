@@ -24,7 +24,11 @@
 # is kprocs / readers.
 #
 # Receive-side CPU = the busy time the run adds to the base run's over the traffic (the
-# senders' start to their end + 1 s). The machine is shared and the senders (iperf2's
+# senders' start to their end + 1 s). A run's base is the mean of the nearest base run
+# before it and the nearest after it at the same rate (one of them where there is only
+# one): when RUNS has base, one closing base run per rate follows the last round, so that
+# every round's receivers sit between two base runs and a slow drift of the host's cost
+# (or one disturbed base run) weighs half. The machine is shared and the senders (iperf2's
 # above all) alone can keep both CPUs busy, so machine-wide busy time saturates and is
 # printed for reference only ("machine"); the figure used ("rx CPU-s") is the same difference taken
 # over the lab's own CPU time: the receiver process (utime + stime, every thread), the
@@ -62,7 +66,8 @@
 #                                 [-F FRAMECNT] [-V VDEV] [-M "RUN ..."] [-S SENDER] [-T TICK_US] [-k]
 #                                 [-- MCFAN_OPTIONS...]
 #   -d  seconds of traffic per run (default 10)
-#   -r  rounds: each round runs base, kernel, mcfan at every rate (default 1)
+#   -r  rounds: each round runs base, kernel, mcfan at every rate (default 1); then one
+#       closing base run per rate
 #   -R  datagrams/s per group, space separated (default "3300 16500")
 #   -b  meson build directory holding app/mcfan/mcfan (default: build); or set MCFAN=path
 #   -F  framecnt of net_af_packet (default 4096, as bench_idle.sh)
@@ -454,20 +459,44 @@ for round in $(seq "$ROUNDS"); do
 		done
 	done
 done
+# the closing base run of each rate (see "A run's base" at the top)
+case " $RUNS " in
+*" base "*)
+	for rate in $RATES; do
+		run end "$rate" base
+		tail -n 1 "$WORK/rows" | awk '$3 == "base" { printf "  raw: %s\n", $0 }'
+	done ;;
+esac
 echo
 python3 - "$WORK/rows" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 NGROUPS, PER_GROUP = 10, 10
-base = {(r[0], r[1]): (float(r[11]), float(r[3])) for r in rows if r[2] == "base"}
+
+def base_of(i):
+    """The base of row i: the mean (lab, machine CPU-s) of the nearest base run before it
+    and the nearest after it at the same rate, or of the one there is; None without one."""
+    rate = rows[i][1]
+    near = []
+    for rng in (range(i - 1, -1, -1), range(i + 1, len(rows))):
+        for j in rng:
+            if rows[j][1] == rate and rows[j][2] == "base":
+                near.append(rows[j])
+                break
+    if not near:
+        return None
+    return (statistics.mean(float(b[11]) for b in near),
+            statistics.mean(float(b[3]) for b in near),
+            "+".join(b[0] for b in near))
+
 res = {}
-print("rx CPU-s: the lab's CPU time over the traffic minus the base run's (see the top of "
-      "the script); machine: the same from machine-wide busy time (saturated when the "
+print("rx CPU-s: the lab's CPU time over the traffic minus the run's base (the mean of the "
+      "base runs before and after it, named in the last column; see the top of the script); machine: the same from machine-wide busy time (saturated when the "
       "machine is); sent/s: datagrams a second a group the senders reached over the run")
 print(f"{'round':>5} {'rate/grp':>8} {'run':<7} {'rx CPU-s':>9} {'us/copy':>8} {'copies':>10} "
       f"{'lost':>9} {'lost %':>7} {'proc CPU-s':>10} {'machine':>8} {'rx cyc/fr':>9} "
       f"{'wk cyc/cp':>9} {'veth rx':>9} {'sent/s':>7}  extra")
-for r in rows:
+for i, r in enumerate(rows):
     if r[2] == "base":
         secs = max(float(r[7]) - 1, 0.1)
         print(f"{r[0]:>5} {r[1]:>8} {'base':<7} {'lab ' + r[11]:>9} {'':>8} {'':>10} {'':>9} "
@@ -476,7 +505,7 @@ for r in rows:
               f"{secs:.1f} s of traffic: {int(r[6]) / PER_GROUP / NGROUPS / secs:.0f} "
               f"datagrams/s per group achieved")
         continue
-    b = base.get((r[0], r[1]))
+    b = base_of(i)
     rx = float(r[11]) - b[0] if b is not None else float("nan")
     mach = float(r[3]) - b[1] if b is not None else float("nan")
     copies, want = int(r[5]), int(r[6])
@@ -486,7 +515,8 @@ for r in rows:
     print(f"{r[0]:>5} {r[1]:>8} {r[2]:<7} {rx:>9.3f} {us:>8.3f} {copies:>10} {lost:>9} "
           f"{100 * lost / want:>7.2f} {float(r[4]):>10.3f} {mach:>8.2f} {float(r[8]):>9.0f} "
           f"{float(r[9]):>9.0f} {r[12]:>9} "
-          f"{want / PER_GROUP / NGROUPS / max(float(r[7]) - 1, 0.1):>7.0f}  {r[10]}")
+          f"{want / PER_GROUP / NGROUPS / max(float(r[7]) - 1, 0.1):>7.0f}  "
+          f"base {b[2] if b else 'none'} {r[10]}")
 print()
 for rate in sorted({r[1] for r in rows}, key=int):
     for kn, mn in (("kernel", "mcfan"), ("kprocs", "readers")):
