@@ -281,6 +281,20 @@ mcfan_rw_destroy(struct mcfan_rw *w)
 	free(w);
 }
 
+void
+mcfan_rw_release(struct mcfan_rw *w, bool unlink_name)
+{
+	if (w == NULL)
+		return;
+	/* a new futex value, so a reader between its look and its sleep does not sleep */
+	atomic_fetch_add_explicit(&w->hdr->head_futex, 1u << 31, memory_order_seq_cst);
+	syscall(SYS_futex, &w->hdr->head_futex, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+	if (unlink_name)
+		shm_unlink(w->name);
+	munmap(w->hdr, w->size);
+	free(w);
+}
+
 bool
 mcfan_rw_set_serve(struct mcfan_rw *w, uint32_t serve, const char *engine, uint32_t lcore)
 {

@@ -16,7 +16,10 @@
  * mcfan_atomic_u64) are written by the owner with relaxed stores and read by the control
  * side (show readers, telemetry) with relaxed loads; owner, name and geometry are constant.
  * The control side creates a ring before any worker can see it (release store into the
- * table) and frees it only after the workers have stopped.
+ * table), and frees it after the workers have stopped, or while they run once it is retired
+ * (mcfan_rw_retire(): no copy can reach it any more), a worker grace period has passed since,
+ * and it is off its owner's deferred-wake list (mcfan_rw_deferred() false), then
+ * mcfan_rw_release().
  *
  * Per burst, for each ring it wrote to, the worker calls mcfan_rw_flush() once: it
  * publishes the new head (release), then, after a seq_cst fence, calls FUTEX_WAKE only if
@@ -78,7 +81,14 @@ struct mcfan_rw {
 	bool pending;                  /**< Frames written since the last flush; owner only. */
 	bool listed;                   /**< In the owner's flush list of this burst; owner only. */
 	uint16_t owner;                /**< Worker index of the one writer; constant. */
-	bool deferred;                 /**< On the owner's deferred-wake list; owner only. */
+	/** On the owner's deferred-wake list: written by the owner only (cleared with a release
+	 * store as its last touch of the ring when it takes the ring off), read by the control
+	 * side (mcfan_rw_deferred()) before it frees a retired ring. */
+	struct mcfan_atomic_flag deferred;
+	/** The control side retired the ring (mcfan_rw_retire(), release): the owner takes it
+	 * off its deferred-wake list at its next pass, waking its sleepers if a wake was due,
+	 * and never puts it back. */
+	struct mcfan_atomic_flag retired;
 	uint32_t wake_frames;          /**< Wake after this many frames (>= 1); owner only. */
 	uint64_t wake_ticks;           /**< ... or once the oldest waited this long; owner. */
 	uint64_t unwoken;              /**< Frames published since the last wake; owner only. */
@@ -267,6 +277,20 @@ int mcfan_rw_remove_stale(const char *prefix);
  * have stopped writing to it. NULL is allowed.
  */
 void mcfan_rw_destroy(struct mcfan_rw *w);
+
+/**
+ * Free a retired ring while mcfan runs (mcfan_rw_retire(); the caller has seen its grace
+ * period end and mcfan_rw_deferred() false: no worker holds it): its state and serve words
+ * stay as they are (left or moved: readers read what is left, then mcfan_reader_wait()
+ * returns -EXDEV, as before the free), its sleepers are woken (a new futex value first, so
+ * none goes to sleep after), its name removed (shm_unlink) when unlink_name is true, the
+ * mapping released, w freed. Readers that have it mapped keep their mapping. NULL is
+ * allowed.
+ * @param unlink_name
+ *   false when a newer ring of the group was renamed over the name (it is not this
+ *   ring's any more).
+ */
+void mcfan_rw_release(struct mcfan_rw *w, bool unlink_name);
 
 /**
  * Say in the ring's header who writes its frames now (the serve words of struct
@@ -475,6 +499,13 @@ mcfan_rw_poll(struct mcfan_rw *w, uint64_t now)
 {
 	if (w->unwoken == 0)
 		return false;
+	if (mcfan_atomic_flag_load(&w->retired, memory_order_acquire)) {
+		/* no frame comes any more: its sleepers are woken now, the ring leaves the list */
+		if (atomic_load_explicit(&w->hdr->waiters, memory_order_relaxed) != 0)
+			mcfan_rw_wake_now(w);
+		w->unwoken = 0;
+		return false;
+	}
 	if (atomic_load_explicit(&w->hdr->waiters, memory_order_relaxed) == 0) {
 		w->unwoken = 0;
 		return false;
@@ -495,8 +526,9 @@ mcfan_rw_poll(struct mcfan_rw *w, uint64_t now)
 static inline void
 mcfan_rw_worker_flush(struct mcfan_rw_worker *wc, struct mcfan_rw *w, uint64_t now)
 {
-	if (mcfan_rw_flush_at(w, now) && !w->deferred) {
-		w->deferred = true;
+	if (mcfan_rw_flush_at(w, now) &&
+	    !mcfan_atomic_flag_load(&w->deferred, memory_order_relaxed)) {
+		mcfan_atomic_flag_store(&w->deferred, true, memory_order_relaxed);
 		w->next_deferred = wc->deferred;
 		wc->deferred = w;
 		wc->deferred_n++;
@@ -505,8 +537,9 @@ mcfan_rw_worker_flush(struct mcfan_rw_worker *wc, struct mcfan_rw *w, uint64_t n
 
 /**
  * Deliver the due deferred wakes of a worker's rings; call it on every pass of the
- * worker's loop (also a pass without frames) while mcfan_rw_worker_pending() is true.
- * Never blocks.
+ * worker's loop (also a pass without frames) while mcfan_rw_worker_pending() is true. A
+ * retired ring (mcfan_rw_retire()) leaves the list at once, its sleepers woken if a wake
+ * was pending. Never blocks.
  *
  * @param now
  *   The caller's clock (mcfan_rw_set_wake()).
@@ -529,8 +562,9 @@ mcfan_rw_worker_poll(struct mcfan_rw_worker *wc, uint64_t now)
 		}
 		*pp = w->next_deferred;
 		w->next_deferred = NULL;
-		w->deferred = false;
 		wc->deferred_n--;
+		/* the last touch of w: the control side may free a retired ring once it sees it */
+		mcfan_atomic_flag_store(&w->deferred, false, memory_order_release);
 	}
 	return wc->deferred_n;
 }
@@ -545,6 +579,31 @@ static inline bool
 mcfan_rw_worker_pending(const struct mcfan_rw_worker *wc)
 {
 	return wc->deferred != NULL;
+}
+
+/**
+ * Retire a ring: no copy reaches it any more (its group was left and its counter slot
+ * drained, or a newer ring of the group replaced it), so its owner takes it off its
+ * deferred-wake list at its next pass (mcfan_rw_poll()) and never lists it again. Control
+ * side only (release).
+ */
+static inline void
+mcfan_rw_retire(struct mcfan_rw *w)
+{
+	mcfan_atomic_flag_store(&w->retired, true, memory_order_release);
+}
+
+/**
+ * Is the ring on its owner's deferred-wake list? Control side (acquire): false after
+ * mcfan_rw_retire() and a worker grace period means the owner holds it no more.
+ *
+ * @return
+ *   true while the owner lists it.
+ */
+static inline bool
+mcfan_rw_deferred(const struct mcfan_rw *w)
+{
+	return mcfan_atomic_flag_load(&w->deferred, memory_order_acquire);
 }
 
 /**

@@ -1289,6 +1289,80 @@ test_proc_stat(void)
 	close(done[1]);
 }
 
+/* ---- a retired ring leaves its worker's deferred-wake list; a released one stays readable ---- */
+static void
+test_retired(void)
+{
+	struct mcfan_rw *w = make_ring(1007, 64, 4), *w2 = make_ring(1008, 64, 4);
+	struct mcfan_rw_worker wc;
+	struct mcfan_reader *r = NULL;
+	struct mcfan_reader_frame f;
+	char path[PATH_MAX];
+	uint64_t i;
+
+	if (w == NULL || w2 == NULL) {
+		mcfan_rw_destroy(w);
+		mcfan_rw_destroy(w2);
+		return;
+	}
+	memset(&wc, 0, sizeof(wc));
+	CHECK_EQ_INT(mcfan_reader_open(prefix, "239.9.9.1:1007", MCFAN_READER_OLDEST, &r), 0);
+	/* two rings with a deferred wake (a "sleeper" each, 4 frames or 1000 ticks) */
+	atomic_store_explicit(&w->hdr->waiters, 1, memory_order_seq_cst);
+	atomic_store_explicit(&w2->hdr->waiters, 1, memory_order_seq_cst);
+	mcfan_rw_set_wake(w, 4, 1000);
+	mcfan_rw_set_wake(w2, 4, 1000);
+	for (i = 0; i < 3; i++)
+		put(w, i);
+	mcfan_rw_worker_flush(&wc, w, 100);
+	put(w2, 0);
+	mcfan_rw_worker_flush(&wc, w2, 100);
+	CHECK_EQ_INT(wc.deferred_n, 2);
+	CHECK(mcfan_rw_deferred(w) && mcfan_rw_deferred(w2), "both listed");
+	/* retired before its wake is due: the next poll wakes its sleeper and drops it, at once */
+	mcfan_rw_retire(w);
+	CHECK(mcfan_rw_deferred(w), "still listed until the worker's next pass");
+	CHECK_EQ_INT(mcfan_rw_worker_poll(&wc, 200), 1);
+	CHECK(!mcfan_rw_deferred(w), "a retired ring leaves the list at the next pass");
+	CHECK(mcfan_rw_deferred(w2), "the other ring stays listed");
+	CHECK_EQ_INT(wakes_of(w), 1);
+	CHECK_EQ_INT(wakes_of(w2), 0);
+	CHECK(wc.deferred == w2 && w2->next_deferred == NULL, "the list holds w2 alone");
+	CHECK_EQ_INT(mcfan_rw_worker_poll(&wc, 1100), 0);
+	CHECK_EQ_INT(wakes_of(w2), 1);
+	/* retired with no sleeper left: dropped, no wake */
+	atomic_store_explicit(&w2->hdr->waiters, 1, memory_order_seq_cst);
+	put(w2, 1);
+	mcfan_rw_worker_flush(&wc, w2, 2000);
+	atomic_store_explicit(&w2->hdr->waiters, 0, memory_order_seq_cst);
+	mcfan_rw_retire(w2);
+	CHECK_EQ_INT(mcfan_rw_worker_poll(&wc, 2001), 0);
+	CHECK(!mcfan_rw_deferred(w2) && !mcfan_rw_worker_pending(&wc), "w2 dropped, none left");
+	CHECK_EQ_INT(wakes_of(w2), 1);
+	atomic_store_explicit(&w->hdr->waiters, 0, memory_order_seq_cst);
+	/* released as a left group's ring: the name goes, a reader keeps its mapping, reads the
+	 * three frames, then is told the ring is not written any more (-EXDEV), not closed */
+	mcfan_rw_set_serve(w, MCFAN_RD_SERVE_LEFT, NULL, 0);
+	snprintf(path, sizeof(path), "/dev/shm%s", w->name);
+	mcfan_rw_release(w, true);
+	CHECK(access(path, F_OK) != 0 && errno == ENOENT, "the released ring's name is gone");
+	if (r != NULL) {
+		for (i = 0; i < 3; i++) {
+			CHECK_EQ_INT(mcfan_reader_next(r, &f), 1);
+			CHECK_EQ_INT(f.seq, i);
+		}
+		CHECK_EQ_INT(mcfan_reader_next(r, &f), 0);
+		CHECK_EQ_INT(mcfan_reader_wait(r, 1000000), -EXDEV);
+		mcfan_reader_close(r);
+	}
+	/* released without its name (a newer ring has it): the name stays */
+	snprintf(path, sizeof(path), "/dev/shm%s", w2->name);
+	mcfan_rw_release(w2, false);
+	CHECK(access(path, F_OK) == 0, "a name not the ring's is left alone");
+	unlink(path);
+	mcfan_rw_release(NULL, true);
+}
+
 int
 main(void)
 {
@@ -1304,5 +1378,6 @@ main(void)
 	test_coalesced_wake();
 	test_serve();
 	test_reap_unheld();
+	test_retired();
 	return unit_summary("reader");
 }
