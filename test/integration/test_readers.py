@@ -16,7 +16,8 @@ read the groups' rings through libmcfan-reader:
     them dead in `show readers` and /mcfan/readers, the text report's "readers now" counts
     the live readers only (and the 5 dead apart), and the others' counts stay exact.
 `show readers` (console, -i on a pipe) and /mcfan/readers (telemetry socket) must list every
-reader with its pid; a group joined later from the console gets its ring at the join; at
+reader with its pid; a group joined later from the console gets its ring at the join, freed
+after its leave (retired_freed 1); at
 exit the rings are removed from /dev/shm. A bad --reader-ring-frames is refused (exit 2)
 naming the value.
 
@@ -325,16 +326,21 @@ def main():
                    "one ring a group in /dev/shm")
         st = os.stat(f"/dev/shm/mcfan.{prefix}.239.9.9.1.{PORT}")
         t.check_eq(st.st_mode & 0o777, 0o666, "rings readable and writable by any user")
-        # a group joined later gets its ring at the join (and keeps it after a leave)
+        # a group joined later gets its ring at the join; after a leave the ring is freed
+        late = f"/dev/shm/mcfan.{prefix}.239.9.9.20.4000"
         mark = len(out_lines)
         mc.say("join 239.9.9.20:4000")
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not any("joined" in ln for ln in out_lines[mark:]):
+            time.sleep(0.1)
+        t.check(os.path.exists(late), "a group joined from the console gets its ring at the "
+                "join: " + "".join(out_lines[mark:]).strip()[-300:])
         mc.say("leave 239.9.9.20:4000")
         end = time.monotonic() + 20
-        while time.monotonic() < end and not any("left" in ln for ln in out_lines[mark:]):
+        while time.monotonic() < end and os.path.exists(late):
             time.sleep(0.1)
-        t.check(os.path.exists(f"/dev/shm/mcfan.{prefix}.239.9.9.20.4000"),
-                "a group joined from the console gets its ring at the join: "
-                + "".join(out_lines[mark:]).strip()[-300:])
+        t.check(not os.path.exists(late), "the ring of a group left is freed (docs/readers.md "
+                "\"A ring's lifetime\")")
 
         nobody = nobody_prefix(rd_bin)
         print(f"readers: C readers run {'as nobody' if nobody else 'as root'}", flush=True)
@@ -367,7 +373,8 @@ def main():
             time.sleep(0.2)
         if not t.check_eq(n_seen, want, "/mcfan/readers lists every reader before the traffic"):
             return t.finish("readers")
-        t.check_eq(v["rings"], NGROUPS + 1, "/mcfan/readers: rings (with the late join)")
+        t.check_eq((v["rings"], v.get("retired_waiting"), v.get("retired_freed")),
+                   (NGROUPS, 0, 1), "/mcfan/readers: rings (the late join's freed)")
         t.check_eq(sorted(v["pid"]), sorted(r.pid for r in procs),
                    "/mcfan/readers: the readers' pids")
 
@@ -400,8 +407,9 @@ def main():
                 "rings," in ln for ln in out_lines[mark:]):
             time.sleep(0.1)
         shown = "".join(out_lines[mark:])
-        t.check(f"{NGROUPS + 1} rings, {want} readers ({VICTIMS} dead)" in shown,
-                f"show readers: {NGROUPS + 1} rings, {want} readers, {VICTIMS} dead")
+        t.check(f"{NGROUPS} rings, {want} readers ({VICTIMS} dead); retired rings: 0 "
+                "waiting to be freed (retired_waiting), 1 freed (retired_freed)" in shown,
+                f"show readers: {NGROUPS} rings, {want} readers, {VICTIMS} dead, 1 freed")
         t.check(all(f" {r.pid} " in shown for r in procs), "show readers lists every pid")
         tel.close()
         mark = len(out_lines)
@@ -416,8 +424,7 @@ def main():
             rep = json.load(f)
         per_group = {g["group"]: g["frames"] for g in rep["groups"]}
         written = {r["group"]: r["written"] for r in (rep.get("readers") or {}).get("rings", [])}
-        t.check_eq(written, {**{f"{g}:{PORT}": per_group.get(g) for g in GROUPS},
-                             f"239.9.9.20:4000": 0},
+        t.check_eq(written, {f"{g}:{PORT}": per_group.get(g) for g in GROUPS},
                    "the report: every group's frames written to its ring")
         left = [f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}.")]
         t.check_eq(left, [], "the rings are removed at exit")

@@ -7,6 +7,8 @@
     space are refused at start naming the sizes and the free space (exit 1, no ring made);
     a console join whose ring does not fit is an error naming the ring, nothing joined, no
     ring left behind, mcfan runs on (posix_fallocate, not a SIGBUS).
+  - shm_partial: a join of 3 groups whose third ring does not fit is refused, and the two
+    rings it made are freed while mcfan runs (show readers: 1 ring, 2 freed).
   - dead_writer: readers attached when mcfan is SIGKILLed end with "writer_dead": true,
     "closed": false and exit 1 (mcfan-read and tools/mcfan_reader.py), not as a clean stop;
     the next mcfan of the same file prefix removes the 2 stale rings at start (and says
@@ -159,6 +161,50 @@ def shm_full(mcfan):
             os.unlink(probe)
         except OSError:
             pass
+
+
+def shm_partial(mcfan):
+    """A join of 3 groups whose third ring does not fit (4 MB /dev/shm, rings of 1,069,056
+    bytes: the start's and two more fit): refused, nothing joined, and the two rings it made
+    are freed while mcfan runs (retired_freed 2, one ring left), not kept until exit."""
+    prefix = f"{t.PREFIX}-rdfix-part-{os.getpid()}"
+    ring = 20480 + 512 * 2048
+    cmd = small_shm([mcfan, *eal(prefix), "--", "--rx-lcores", "1", "--worker-lcores", "2",
+                     "--worker-engine", "readers", "--reader-ring-frames", "512",
+                     "--duration", "30", "--groups", f"239.9.9.1:{PORT}", "-i"])
+    c = Console(cmd)
+    try:
+        if not t.check(c.wait_for("running:", 60) is not None, "shm_partial: mcfan runs"):
+            print(c.text()[-2000:])
+            return
+        mark = len(c.lines)
+        c.cmd(f"join 239.9.9.2-4:{PORT}")
+        ln = c.wait_for("reader ring for", 20, mark)
+        t.check(ln is not None and f"/dev/shm/mcfan.{prefix}.239.9.9.4.{PORT} needs {ring} "
+                "bytes" in ln, f"shm_partial: the join is refused at its third ring: {ln!r}")
+        end, shown = time.monotonic() + 10, ""
+        while time.monotonic() < end:
+            mark = len(c.lines)
+            c.cmd("show readers")
+            c.wait_for("(docs/readers.md)", 10, mark)
+            shown = "\n".join(c.lines[mark:])
+            if "2 freed" in shown:
+                break
+            time.sleep(0.2)
+        t.check("1 ring, 0 readers (0 dead); retired rings: 0 waiting to be freed "
+                "(retired_waiting), 2 freed (retired_freed)" in shown,
+                f"shm_partial: the refused join's two rings are freed: {shown[-600:]!r}")
+        mark = len(c.lines)
+        c.cmd("show groups")
+        c.wait_for("239.9.9.1", 10, mark)
+        time.sleep(0.5)
+        shown = "\n".join(c.lines[mark:])
+        t.check("239.9.9.1" in shown and "239.9.9.2" not in shown and "239.9.9.3" not in shown,
+                f"shm_partial: nothing joined: {shown[-600:]!r}")
+        t.check_eq(c.stop(), 0, "shm_partial: mcfan stops cleanly")
+    finally:
+        if c.p.poll() is None:
+            c.p.kill()
 
 
 def rings_of(prefix):
@@ -475,6 +521,7 @@ def main():
     if shutil.which("unshare") is None:
         skip("no unshare(1)")
     shm_full(mcfan)
+    shm_partial(mcfan)
     dead_writer(mcfan)
     stale_no_readers(mcfan)
     messages(mcfan)

@@ -18,7 +18,10 @@ by another engine"), on net_pcap (no lab, no namespace): mcfan with --worker-eng
     once (mcfan-read exit 1, the sentence, "stopped after 50 frames", "not_served": true;
     wait() returns -EXDEV, explain() the sentence). show readers says written_by count and
     counts the rings not written by the readers engine.
-  - set engine GROUPS readers: group 3 opens again; leave: "mcfan left the group".
+  - set engine GROUPS readers: group 3 opens again; leave: its ring is freed, the open finds
+    none ("no such reader ring"; readers attached when it is left: test_readers_churn.py).
+  - moved: a group left and joined again on the other worker gets a new ring of the same
+    name; the old one is freed (retired_freed 1) and leaves the name to the new one.
   - set engine LCORE count: group 2's reader is told that lcore 2 runs count for every copy.
   - set engine LCORE readers: group 1's idle ring (count) is full now (its /dev/shm file)
     and opens.
@@ -28,8 +31,8 @@ side): 64 groups 239.9.9.1-64:3999 on count, 239.9.9.2 on readers. The start say
 the rings reserve of /dev/shm (1 served by readers, 63 idle); in /dev/shm group 2's ring is
 full (8 MiB and more, allocated), each other's is idle (16 KiB at most, size and blocks);
 mcfan-read on group 5 is refused with the count sentence; `set engine 239.9.9.5:3999
-readers` gives group 5 a full ring (its file 8 MiB and more now), a reader attached to it
-reads every one of the 200 frames sent then, lost 0; the report: conservation, no mbuf
+readers` gives group 5 a full ring (its file 8 MiB and more now; the idle one is freed), a
+reader attached to it reads every one of the 200 frames sent then, lost 0; the report: conservation, no mbuf
 outside its pool; no ring left.
 
 Usage: test_readers_served.py MCFAN_BINARY. Exit 77 (skip) when not root.
@@ -140,8 +143,8 @@ def wait_after(mc, mark, text, timeout):
 
 def moved_ring(mcfan, work):
     """A group left and joined again on the other worker gets a new ring of the same name;
-    show readers shows the old one ('moved') without a name of its own (before: the same
-    /dev/shm path as its replacement, though that name is the new ring's)."""
+    the old one is freed (retired_freed 1) without taking the name from the new one: show
+    readers shows the new ring with its path, and /dev/shm holds that one object."""
     prefix = f"{t.PREFIX}-rdmov-{os.getpid()}"
     pcap = os.path.join(work, "mov.pcap")
     t.write_pcap(pcap, [t.udp4_frame("239.9.9.1", PORT, data=b"m" * 24) for _ in range(10)])
@@ -162,20 +165,20 @@ def moved_ring(mcfan, work):
         end = time.monotonic() + 20
         while time.monotonic() < end:
             v, _ = tel.query("/mcfan/readers")
-            if (v or {}).get("ring_written_by") == ["moved", "readers"]:
+            if (v or {}).get("retired_freed") == 1:
                 break
             time.sleep(0.2)
         tel.close()
-        t.check_eq(((v or {}).get("ring_lcore"), (v or {}).get("ring_written_by")),
-                   ([first, 5 - first], ["moved", "readers"]),
-                   "moved: joined again on the other worker, a new ring; the old one moved")
+        t.check_eq(((v or {}).get("ring_lcore"), (v or {}).get("ring_written_by"),
+                    (v or {}).get("retired_waiting"), (v or {}).get("retired_freed")),
+                   ([5 - first], ["readers"], 0, 1),
+                   "moved: joined again on the other worker, a new ring; the old one freed")
         mark = len(mc.lines)
         mc.say("show readers")
         t.check(wait_after(mc, mark, "(docs/readers.md)", 20), "moved: show readers answers")
         rows = [ln.split(None, 8)[-1].strip() for ln in mc.lines[mark:]
                 if ln.startswith("  239.9.9.1:")]
-        t.check_eq(rows, [f"(no name: {name} is the newer ring's)", name],
-                   "moved: show readers: the old ring has no name, the new one has it")
+        t.check_eq(rows, [name], "moved: show readers: the new ring, with its name")
         t.check_eq(rings_of(prefix),
                    [os.path.basename(name)], "moved: one object of that name in /dev/shm")
         mc.say("quit")
@@ -483,10 +486,18 @@ def main():
         t.check_eq((rc, t.json_line(out).get("frames")), (0, 50),
                    f"back on readers: group 3 opens again, its 50 frames: {err!r}")
         mc.say(f"leave 239.9.9.3:{PORT}")
-        rc, out, err = refused_at_open(read, f"239.9.9.3:{PORT}")
-        t.check_eq((rc, err), (1, f"mcfan-read: group 239.9.9.3:{PORT}: mcfan left the group: "
-                               "no frame comes into its ring (join it again from mcfan's "
-                               "console, then open it again)\n"), "after leave: why")
+        # the left group's ring is freed (its name removed) once its last copies are written
+        # and a worker grace period has passed: then there is no ring to open (before: it
+        # stayed until exit, and the open said "mcfan left the group")
+        end = time.monotonic() + 10
+        while time.monotonic() < end and os.path.exists(
+                f"/dev/shm/mcfan.{prefix}.239.9.9.3.{PORT}"):
+            time.sleep(0.05)
+        rc, out, err = read(f"239.9.9.3:{PORT}")
+        t.check_eq((rc, out, err), (1, "", f"mcfan-read: group 239.9.9.3:{PORT} of file prefix "
+                                    f"{prefix}: no such reader ring (is mcfan running with "
+                                    "--worker-engine readers, and the group joined?)\n"),
+                   "after leave: the ring is freed, the open finds none")
         # readers takes no ARGS: "readers:" is refused as at start, not taken as readers
         # (before: "lcore 2: worker engine readers ...", and "readers:x" "would need a new
         # set-up")
@@ -616,14 +627,15 @@ def idle_rings(mcfan, rd_bin):
         t.check(mc.wait_for("(docs/readers.md)", 20), "idle: show readers answers")
         rows = [ln.split() for ln in "".join(mc.lines[mark:]).splitlines()
                 if ln.strip().startswith(f"239.9.9.5:{PORT}") and "/dev/shm" in ln]
-        # the state column; a moved ring has no name of its own: "(no name: PATH is the
-        # newer ring's)", the full ring its path
+        # the state column: the idle ring the full one replaced is freed (retired_freed),
+        # the full ring has the path
         t.check_eq([(x[0], x[7], " ".join(x[8:])) for x in rows],
-                   [(f"239.9.9.5:{PORT}", "moved",
-                     f"(no name: {rows[1][8] if len(rows) > 1 else '?'} is the newer ring's)"),
-                    (f"239.9.9.5:{PORT}", "readers",
-                     rows[1][8] if len(rows) > 1 else "?")],
-                   f"idle: show readers: group 5's idle ring moved, its full ring: {rows}")
+                   [(f"239.9.9.5:{PORT}", "readers",
+                     f"/dev/shm/mcfan.{prefix}.239.9.9.5.{PORT}")],
+                   f"idle: show readers: group 5's idle ring freed, its full ring: {rows}")
+        t.check(any("retired rings: 0 waiting to be freed (retired_waiting), 1 freed "
+                    "(retired_freed)" in ln for ln in mc.lines[mark:]),
+                f"idle: show readers: the idle ring freed: {mc.lines[-1:]}")
         mc.say("quit")
         t.check_eq(t.wait_or_kill(mc.p, 60), 0, "idle: mcfan exit status")
         rep = t.load_report(report)

@@ -32,6 +32,7 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 	unsigned int i, j, nw = 0, n_readers = 0, dead = 0, other = 0, shown = 0;
 	char served[MCFAN_READERS_SERVED_MAX], msg[CTL_ERR_MAX], text[MCFAN_GROUP_STR_MAX];
 	struct mcfan_flow_key key;
+	uint64_t ret_waiting, ret_freed;
 	bool some = a->groups != NULL;
 	int n;
 
@@ -102,6 +103,11 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 		printf(", %u ring%s not written by the readers engine (written_by: its group goes "
 		       "to another engine, or was left; its readers get -EXDEV)", other,
 		       other == 1 ? "" : "s");
+	/* rings of left or replaced groups: freed after a worker grace period */
+	mcfan_readers_retired(mcfan_console_app(con), &ret_waiting, &ret_freed);
+	if (!some && (ret_waiting != 0 || ret_freed != 0))
+		printf("; retired rings: %" PRIu64 " waiting to be freed (retired_waiting), %" PRIu64
+		       " freed (retired_freed)", ret_waiting, ret_freed);
 	printf(" (docs/readers.md)\n");
 	mcfan_readers_view_free(v, (unsigned int)n);
 	return 0;

@@ -129,8 +129,9 @@ mcfan_control_tick(struct mcfan_app *app)
 	mcfan_live_tick(app);
 	mcfan_groups_tick(app);
 	mcfan_feed_tick(app);
-	mcfan_readers_tick(app);
-	app->tick_busy = mcfan_groups_drain_pending(app);
+	/* retired reader rings waiting for a grace period: short ticks, as a drain */
+	app->tick_busy = mcfan_readers_tick(app);
+	app->tick_busy |= mcfan_groups_drain_pending(app);
 	mcfan_ctl_unlock();
 }
 

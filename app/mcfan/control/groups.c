@@ -958,8 +958,9 @@ mcfan_groups_drain_pending(const struct mcfan_app *app)
 /*
  * A drain just ended: the slots retired after done (up to the new done_seq) are free, and
  * every copy of their last memberships is in its engine (the copy counters read were the
- * workers' handed). Tell the pcap writer (control/pcap.c), which closes their files once
- * it has taken every copy queued before now. Under the action lock (slot_history).
+ * workers' handed). Tell the reader rings (control/readers.c), which retire the left
+ * groups' rings, and the pcap writer (control/pcap.c), which closes their files once it has
+ * taken every copy queued before now. Under the action lock (slot_history).
  */
 static void
 drained_tell(struct mcfan_app *app, struct mcfan_control *c, uint64_t done)
@@ -968,8 +969,6 @@ drained_tell(struct mcfan_app *app, struct mcfan_control *c, uint64_t done)
 	unsigned int n = 0;
 	uint16_t g;
 
-	if (!mcfan_pcap_active())
-		return;
 	for (g = 0; g < MCFAN_MAX_GROUPS; g++) {
 		rs = mcfan_slots_retired_seq(c->slots, g);
 		if (rs <= done || rs > upto || app->slot_history[g].join_seq[0] == 0)
@@ -977,7 +976,10 @@ drained_tell(struct mcfan_app *app, struct mcfan_control *c, uint64_t done)
 		c->drained_slot[n] = g;
 		c->drained_join[n++] = app->slot_history[g].join_seq[0];
 	}
-	mcfan_pcap_drained(app, c->drained_slot, c->drained_join, n);
+	/* the left groups' reader rings are retired (control/readers.c) */
+	mcfan_readers_drained(app, c->drained_slot, n);
+	if (mcfan_pcap_active())
+		mcfan_pcap_drained(app, c->drained_slot, c->drained_join, n);
 }
 
 void

@@ -18,7 +18,9 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
 #include <rte_spinlock.h>
 
 #include "mcfan.h"
@@ -28,7 +30,8 @@
 #include "control/action.h"
 #include "control/readers.h"
 
-/** Rings kept at most (a group joined again by another worker gets a new ring). */
+/** Rings alive or waiting to be freed at once (a group joined again by another worker gets a
+ * new ring; a retired one is freed after a worker grace period: retire_start()). */
 #define READERS_RINGS_MAX (2 * MCFAN_MAX_GROUPS)
 /** How often dead sleepers are looked for, s. */
 #define READERS_REAP_PERIOD_S 1
@@ -48,10 +51,26 @@ struct reader_tally {
 	bool own;                        /* its reader has series of its own (mcfan_readers_view) */
 };
 
+/* Where a ring is in its life (action lock). A ring nobody serves any more is retired: a
+ * left group's once its counter slot is drained (every copy handed to its engine,
+ * mcfan_readers_drained()), a replaced one (superseded) at the next tick; then, once a
+ * worker grace period since has passed and its owner no longer lists it for a deferred wake,
+ * it goes into the defer queue, and is freed after one more grace period (reclaimed()). */
+enum ring_life {
+	RING_LIVE = 0,   /* served, or not yet retired */
+	RING_LEFT,       /* its group is left: waits for the slot's drain */
+	RING_RETIRING,   /* retired (mcfan_rw_retire()): waits for token and its owner's list */
+	RING_WAITING,    /* in the defer queue: freed after its grace period */
+};
+
 struct readers_ring {
 	struct mcfan_rw *w;
 	struct mcfan_flow_key key;
 	bool superseded;                 /* a newer ring of the group exists (action lock) */
+	bool name_taken;                 /* a newer ring was renamed over the name (action lock) */
+	uint8_t life;                    /* enum ring_life (action lock) */
+	uint16_t slot;                   /* the counter slot it was last stored in */
+	uint64_t token;                  /* RING_RETIRING: the worker grace period to wait for */
 	/* the tally: [w->n_readers], made with the ring; read and written under tally_lock */
 	struct reader_tally *tally;
 	struct mcfan_readers_gone gone;  /* readers without own series gone, tally_lock */
@@ -65,13 +84,20 @@ struct mcfan_readers {
 	uint32_t wake_frames;            /* --reader-wake-frames (coalesced wakes) */
 	uint64_t wake_cycles;            /* --reader-wake-us in TSC cycles */
 	/* rings[0..n_rings): appended under the action lock (release store of n_rings after
-	 * the entry); read by any control thread (acquire load); freed only at exit */
+	 * the entry); a freed ring's entry is removed (the later ones move down) under the action
+	 * lock and tally_lock; read by the action lock's holder, or by any control
+	 * thread under tally_lock */
 	struct readers_ring rings[READERS_RINGS_MAX];
 	struct mcfan_atomic_u32 n_rings;
+	/* retired rings after their grace period (app->wqsbr; NULL without it: kept to exit) */
+	struct rte_rcu_qsbr_dq *dq;
+	unsigned int n_queued;             /* rings in dq (action lock) */
+	struct mcfan_atomic_u64 n_freed;   /* rings freed while mcfan runs, since the start */
 	uint64_t next_reap_tsc;
 	/* the read side's memory of the readers (rings[].tally, gone, n_own), so that /metrics
 	 * counters never go back when readers come and go: any control thread (console,
-	 * telemetry, /metrics, the tick), never a data lcore */
+	 * telemetry, /metrics, the tick), never a data lcore; also the rings[] list itself for a
+	 * thread without the action lock (a freed ring's entry goes under it) */
 	rte_spinlock_t tally_lock;
 	unsigned int n_own;              /* readers present now with series of their own */
 };
@@ -149,7 +175,9 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		if (!rd->rings[i].superseded && mcfan_flow_key_equal(&rd->rings[i].key, k)) {
+		/* a retired ring is never served again: a rejoin gets a fresh one */
+		if (!rd->rings[i].superseded && rd->rings[i].life < RING_RETIRING &&
+		    mcfan_flow_key_equal(&rd->rings[i].key, k)) {
 			old = &rd->rings[i];
 			break;
 		}
@@ -160,8 +188,11 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 	}
 	mcfan_group_format(k, text, sizeof(text));
 	if (n == READERS_RINGS_MAX)
-		return mcfan_err_set(msg, len, -ENOSPC, "reader ring for %s: %d rings made already",
-				     text, READERS_RINGS_MAX);
+		return mcfan_err_set(msg, len, -ENOSPC, "reader ring for %s: %d rings alive or "
+				     "waiting to be freed already (a left or replaced group's ring is "
+				     "freed once its last copies are written and a worker grace period "
+				     "has passed: try again, or leave groups first)", text,
+				     READERS_RINGS_MAX);
 	inet_ntop(k->family == MCFAN_FAMILY_IPV4 ? AF_INET : AF_INET6, k->addr, addr,
 		  sizeof(addr));
 	/* the slot size is the same either way: a frame never fits one ring and not the other */
@@ -190,16 +221,42 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 	memset(&rd->rings[n].gone, 0, sizeof(rd->rings[n].gone));
 	/* coalesced wakes (lib/reader): the budget in TSC cycles, the workers' clock */
 	mcfan_rw_set_wake(w, rd->wake_frames, rd->wake_cycles);
-	/* the old ring (another writer) stays mapped until exit: copies in flight may reach it */
+	/* the old ring (another writer) is retired at the next tick (the new one is in the slot
+	 * by then); copies in flight may still reach it until the grace period after that */
 	if (old != NULL)
 		old->superseded = true;
+	/* the name is the new ring's now: a retired ring of the group must not unlink it */
+	for (i = 0; i < n; i++)
+		if (mcfan_flow_key_equal(&rd->rings[i].key, k))
+			rd->rings[i].name_taken = true;
 	rd->rings[n].w = w;
 	rd->rings[n].key = *k;
 	rd->rings[n].superseded = false;
+	rd->rings[n].name_taken = false;
+	rd->rings[n].life = RING_LIVE;
+	rd->rings[n].slot = UINT16_MAX;
+	rd->rings[n].token = 0;
 	mcfan_atomic_u32_store(&rd->n_rings, n + 1, memory_order_release);
 	*out = w;
 	return 0;
 }
+
+/* Record the counter slot ring w is stored in now (its entry, found by w). Action lock. */
+static void
+ring_slot_set(struct mcfan_readers *rd, const struct mcfan_rw *w, uint16_t slot)
+{
+	unsigned int i, n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed);
+
+	for (i = n; i-- > 0;) {
+		if (rd->rings[i].w == w) {
+			rd->rings[i].slot = slot;
+			return;
+		}
+	}
+}
+
+static void retire_start(struct mcfan_app *app, struct mcfan_readers *rd,
+			 struct readers_ring *rg);
 
 /* Does the readers engine write a group of instance inst whose ring owner writes, when the
  * owner's lcore has `set engine LCORE` selection sel (mcfan.h, worker_engine_sel; 0: by
@@ -236,26 +293,41 @@ mcfan_readers_join(struct mcfan_app *app, const struct mcfan_flow_key *keys,
 	struct mcfan_readers *rd = readers_of(app);
 	struct mcfan_rw *w;
 	uint16_t owner = 0;
-	unsigned int i;
+	unsigned int i, made;
 	bool full;
-	int ret;
+	int ret = 0;
 
 	if (rd == NULL)
 		return 0;
-	for (i = 0; i < n; i++) {
+	made = mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed);
+	for (i = 0; i < n && ret == 0; i++) {
 		ret = owner_of(&keys[i], eligible, n_eligible, &owner);
-		if (ret < 0)
-			return mcfan_err_set(msg, len, ret, "reader ring: no worker for the group");
+		if (ret < 0) {
+			ret = mcfan_err_set(msg, len, ret, "reader ring: no worker for the group");
+			break;
+		}
 		full = serves_readers(app, inst, owner_sel(app, owner, NULL, 0));
+		if (slots[i] >= MCFAN_RW_TABLE_SLOTS) {
+			ret = mcfan_err_set(msg, len, -EINVAL, "reader ring: counter slot %u",
+					    slots[i]);
+			break;
+		}
 		ret = ring_for(rd, &keys[i], owner, full, &w, msg, len);
 		if (ret < 0)
-			return ret;
-		if (slots[i] >= MCFAN_RW_TABLE_SLOTS)
-			return mcfan_err_set(msg, len, -EINVAL, "reader ring: counter slot %u",
-					     slots[i]);
+			break;
 		/* before the table that tags frames with the slot is published */
 		mcfan_rw_slot_store(&rd->table, slots[i], w);
 	}
+	if (ret < 0) {
+		/* the join is refused: its slots never tagged a frame, so the rings made for it
+		 * are retired now (a ring of a left group it would have reused keeps its slot
+		 * and waits for that slot's drain) */
+		for (i = made; i < mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed); i++)
+			retire_start(app, rd, &rd->rings[i]);
+		return ret;
+	}
+	for (i = 0; i < n; i++)
+		ring_slot_set(rd, mcfan_rw_slot_load(&rd->table, slots[i]), slots[i]);
 	return 0;
 }
 
@@ -299,9 +371,12 @@ mcfan_readers_grow(struct mcfan_app *app, const struct mcfan_group_entry *entrie
 		}
 		/* release: before the change that sends the group's copies to readers is */
 		mcfan_rw_slot_store(&rd->table, g->id, w);
+		ring_slot_set(rd, w, g->id);
 	}
 	return 0;
 }
+
+static void reclaimed(void *p, void *e, unsigned int n);
 
 /* The EAL file prefix: the last part of the runtime directory (/var/run/dpdk/PREFIX). */
 static void
@@ -341,6 +416,29 @@ mcfan_readers_start(struct mcfan_app *app)
 		return -ENOMEM;
 	}
 	rte_spinlock_init(&rd->tally_lock);
+	if (app->wqsbr != NULL) {
+		struct rte_rcu_qsbr_dq_parameters dp = {
+			.name = "mcfan_readers",
+			/* the action lock serialises its users */
+			.flags = RTE_RCU_QSBR_DQ_MT_UNSAFE,
+			.size = READERS_RINGS_MAX,
+			.esize = sizeof(struct mcfan_rw *),
+			/* no reclaim inside an enqueue: reclaim_rings() does it, in the tick */
+			.trigger_reclaim_limit = READERS_RINGS_MAX + 1,
+			.max_reclaim_size = READERS_RINGS_MAX,
+			.free_fn = reclaimed,
+			.p = rd,
+			.v = app->wqsbr,
+		};
+
+		rd->dq = rte_rcu_qsbr_dq_create(&dp);
+		if (rd->dq == NULL) {
+			MCFAN_LOG(ERR, "reader rings: cannot create the defer queue of retired "
+				  "rings: %s\n", rte_strerror(rte_errno));
+			rte_free(rd);
+			return -ENOMEM;
+		}
+	}
 	file_prefix(rd->prefix, sizeof(rd->prefix));
 	rd->n_slots = app->cfg.reader_ring_frames != 0 ? app->cfg.reader_ring_frames :
 		      MCFAN_RW_SLOTS_DEFAULT;
@@ -367,6 +465,7 @@ mcfan_readers_start(struct mcfan_app *app)
 			  "smaller --reader-ring-frames, route fewer groups to readers or give a "
 			  "larger /dev/shm\n", n_full, ring, rd->n_slots,
 			  app->n_group_entries - n_full, idle, need, avail);
+		rte_rcu_qsbr_dq_delete(rd->dq);
 		rte_free(rd);
 		return -ENOSPC;
 	}
@@ -443,8 +542,13 @@ mcfan_readers_sync(struct mcfan_app *app)
 		g = k >= 0 ? &app->group_entries[k] : NULL;
 		if (g == NULL) {
 			mcfan_rw_set_serve(rg->w, MCFAN_RD_SERVE_LEFT, NULL, 0);
+			/* retired once its slot is drained (mcfan_readers_drained()) */
+			if (rg->life == RING_LIVE)
+				rg->life = RING_LEFT;
 			continue;
 		}
+		if (rg->life == RING_LEFT) /* joined again before the drain: served again */
+			rg->life = RING_LIVE;
 		lcore = app->worker_lcore_ids[rg->w->owner];
 		lc = &app->lcores[lcore];
 		e = copy_engine(app, lc, g, &by_lcore);
@@ -554,15 +658,142 @@ mono_now_ns(void)
 	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Retire ring rg: no copy can reach it any more (a left group's slot drained; a replaced
+ * ring, the newer one in the slot since the action that made it; one made for a join that
+ * was refused). The slots that still name it forget it (a stray copy would count as no_ring,
+ * never write a ring being freed), its owner takes it off
+ * its deferred-wake list at its next pass (lib/reader mcfan_rw_poll()), and the grace period
+ * that starts now covers a pass that looked it up before. Action lock.
+ */
+static void
+retire_start(struct mcfan_app *app, struct mcfan_readers *rd, struct readers_ring *rg)
+{
+	uint16_t s;
+
+	if (rd->dq == NULL)
+		return; /* no worker RCU: kept until exit, as before */
+	for (s = 0; s < MCFAN_RW_TABLE_SLOTS; s++)
+		if (mcfan_rw_slot_load(&rd->table, s) == rg->w)
+			mcfan_rw_slot_store(&rd->table, s, NULL);
+	mcfan_rw_retire(rg->w);
+	rg->token = rte_rcu_qsbr_start(app->wqsbr);
+	rg->life = RING_RETIRING;
+}
+
 void
+mcfan_readers_drained(struct mcfan_app *app, const uint16_t *slots, unsigned int n)
+{
+	struct mcfan_readers *rd = readers_of(app);
+	unsigned int i, j, n_rings;
+
+	if (rd == NULL)
+		return;
+	n_rings = mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed);
+	for (i = 0; i < n_rings; i++) {
+		if (rd->rings[i].life != RING_LEFT)
+			continue;
+		for (j = 0; j < n; j++) {
+			if (slots[j] == rd->rings[i].slot) {
+				retire_start(app, rd, &rd->rings[i]);
+				break;
+			}
+		}
+	}
+}
+
+/* The defer queue's free function (rte_rcu_qsbr_free_resource_t): n ring pointers at e,
+ * whose grace period is over and that no worker lists: each ring is released (its name
+ * removed unless a newer ring of its group has it) and its entry removed (under
+ * tally_lock). From reclaim_rings() (the tick, action lock) and at
+ * exit. */
+static void
+reclaimed(void *p, void *e, unsigned int n)
+{
+	struct mcfan_readers *rd = p;
+	struct reader_tally *tally;
+	struct mcfan_rw *w;
+	unsigned int i, j, k, last;
+	bool unlink_name;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&w, RTE_PTR_ADD(e, i * sizeof(w)), sizeof(w)); /* e: maybe unaligned */
+		rte_spinlock_lock(&rd->tally_lock);
+		last = mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed);
+		for (k = 0; k < last && rd->rings[k].w != w; k++)
+			;
+		if (k == last) { /* cannot happen: every queued ring has its entry */
+			rte_spinlock_unlock(&rd->tally_lock);
+			continue;
+		}
+		unlink_name = !rd->rings[k].name_taken;
+		tally = rd->rings[k].tally;
+		/* its readers' own series on /metrics go with it: their places are free */
+		for (j = 0; j < w->n_readers; j++)
+			if (tally[j].own && mcfan_rd_owner_pid(tally[j].owner) > 0)
+				rd->n_own--;
+		/* the others keep their creation order (mcfan_readers_read()) */
+		memmove(&rd->rings[k], &rd->rings[k + 1], (last - k - 1) * sizeof(rd->rings[0]));
+		mcfan_atomic_u32_store(&rd->n_rings, last - 1, memory_order_release);
+		rte_spinlock_unlock(&rd->tally_lock);
+		free(tally);
+		mcfan_rw_release(w, unlink_name);
+		rd->n_queued--;
+		mcfan_atomic_u64_add(&rd->n_freed, 1, memory_order_relaxed);
+	}
+}
+
+/*
+ * The retired rings' way to their free: a replaced ring is retired (the tick after the
+ * action that replaced it), a retired ring whose grace period is over and that its owner no
+ * longer lists for a deferred wake goes into the defer queue, and the queue frees those whose
+ * own grace period is over. Never waits. Action lock. Returns true while retired rings wait
+ * (the next tick comes soon).
+ */
+static bool
+reclaim_rings(struct mcfan_app *app, struct mcfan_readers *rd)
+{
+	unsigned int i, n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_relaxed);
+	struct readers_ring *rg;
+	bool busy = false;
+
+	if (rd->dq == NULL)
+		return false;
+	for (i = 0; i < n; i++) {
+		rg = &rd->rings[i];
+		if (rg->life == RING_LIVE && rg->superseded)
+			retire_start(app, rd, rg);
+		if (rg->life != RING_RETIRING)
+			continue;
+		if (rte_rcu_qsbr_check(app->wqsbr, rg->token, false) != 1 ||
+		    mcfan_rw_deferred(rg->w)) {
+			busy = true;
+			continue;
+		}
+		/* no worker can put it on a list again: the next grace period ends its use */
+		if (rte_rcu_qsbr_dq_enqueue(rd->dq, &rg->w) == 0) {
+			rg->life = RING_WAITING;
+			rd->n_queued++;
+		}
+	}
+	if (rd->n_queued != 0)
+		(void)rte_rcu_qsbr_dq_reclaim(rd->dq, UINT_MAX, NULL, NULL, NULL);
+	return busy || rd->n_queued != 0;
+}
+
+bool
 mcfan_readers_tick(struct mcfan_app *app)
 {
 	struct mcfan_readers *rd = readers_of(app);
 	uint64_t now = rte_rdtsc();
 	unsigned int i, n;
+	bool busy;
 
-	if (rd == NULL || now < rd->next_reap_tsc)
-		return;
+	if (rd == NULL)
+		return false;
+	busy = reclaim_rings(app, rd);
+	if (now < rd->next_reap_tsc)
+		return busy;
 	rd->next_reap_tsc = now + READERS_REAP_PERIOD_S * app->tsc_hz;
 	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
 	for (i = 0; i < n; i++)
@@ -572,6 +803,7 @@ mcfan_readers_tick(struct mcfan_app *app)
 	for (i = 0; i < n; i++)
 		tally_ring(app, rd, i, mono_now_ns(), NULL);
 	rte_spinlock_unlock(&rd->tally_lock);
+	return busy;
 }
 
 void
@@ -583,6 +815,10 @@ mcfan_readers_free(struct mcfan_app *app)
 	if (rd == NULL)
 		return;
 	app->readers = NULL;
+	/* the data lcores have stopped (offline): the queued rings are freed (reclaimed()) */
+	if (rd->dq != NULL && rte_rcu_qsbr_dq_delete(rd->dq) != 0)
+		MCFAN_LOG(WARNING, "reader rings: %u retired rings still wait for a grace period "
+			  "at exit: not freed\n", rd->n_queued);
 	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
 	for (i = 0; i < n; i++) {
 		mcfan_rw_destroy(rd->rings[i].w);
@@ -621,7 +857,7 @@ int
 mcfan_readers_group_parse(const struct mcfan_app *app, const char *what, const char *group,
 			  struct mcfan_flow_key *key, char *msg, size_t len)
 {
-	const struct mcfan_readers *rd = readers_of(app);
+	struct mcfan_readers *rd = readers_of(app);
 	unsigned int i, n_rings;
 	bool found = false;
 	int ret;
@@ -629,10 +865,14 @@ mcfan_readers_group_parse(const struct mcfan_app *app, const char *what, const c
 	ret = mcfan_ctl_parse_one_group(what, group, key, msg, len);
 	if (ret < 0)
 		return ret;
-	/* a ring of it (also of a group left since): rings are only appended */
-	n_rings = rd == NULL ? 0 : mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
-	for (i = 0; i < n_rings && !found; i++)
-		found = mcfan_flow_key_equal(&rd->rings[i].key, key);
+	/* a ring of it (also of a group left since, until its ring is freed) */
+	if (rd != NULL) {
+		rte_spinlock_lock(&rd->tally_lock);
+		n_rings = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
+		for (i = 0; i < n_rings && !found; i++)
+			found = mcfan_flow_key_equal(&rd->rings[i].key, key);
+		rte_spinlock_unlock(&rd->tally_lock);
+	}
 	if (found)
 		return 0;
 	mcfan_ctl_state_lock(app);
@@ -673,10 +913,14 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 	if (rd == NULL)
 		return -ENODEV;
 	now = mono_now_ns();
+	/* the list holds still while copied: a freed ring's entry goes under tally_lock */
+	rte_spinlock_lock(&rd->tally_lock);
 	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
 	v = calloc(RTE_MAX(n, 1u), sizeof(*v));
-	if (v == NULL)
+	if (v == NULL) {
+		rte_spinlock_unlock(&rd->tally_lock);
 		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		const struct mcfan_rw *w = rd->rings[i].w;
 		struct mcfan_readers_view *r = &v[i];
@@ -697,11 +941,11 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		r->readers = calloc(w->n_readers, sizeof(*r->readers));
 		r->own = calloc(w->n_readers, sizeof(*r->own));
 		if (r->readers == NULL || r->own == NULL) {
+			rte_spinlock_unlock(&rd->tally_lock);
 			mcfan_readers_view_free(v, n);
 			return -ENOMEM;
 		}
 	}
-	rte_spinlock_lock(&rd->tally_lock);
 	for (i = 0; i < n; i++)
 		tally_ring(app, rd, i, now, &v[i]);
 	rte_spinlock_unlock(&rd->tally_lock);
@@ -720,4 +964,25 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		*n_workers = k;
 	*out = v;
 	return (int)n;
+}
+
+void
+mcfan_readers_retired(const struct mcfan_app *app, uint64_t *waiting, uint64_t *freed)
+{
+	struct mcfan_readers *rd = readers_of(app);
+	unsigned int i, n;
+	uint64_t k = 0;
+
+	*waiting = 0;
+	*freed = 0;
+	if (rd == NULL)
+		return;
+	rte_spinlock_lock(&rd->tally_lock);
+	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
+	for (i = 0; i < n; i++)
+		if (rd->rings[i].life != RING_LIVE || rd->rings[i].superseded)
+			k++;
+	*freed = mcfan_atomic_u64_load(&rd->n_freed, memory_order_relaxed);
+	rte_spinlock_unlock(&rd->tally_lock);
+	*waiting = k;
 }

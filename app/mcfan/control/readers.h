@@ -15,8 +15,14 @@
  * reader table.
  *
  * Protocol: rings are created and the table written under the action lock (or before
- * launch); a ring is never freed before the data lcores have stopped (mcfan_readers_free()),
- * so a reader of the list (any control thread) may look at every ring it finds.
+ * launch). A ring nobody serves any more (its group left, or a newer ring of the group
+ * replaced it) is retired and freed while mcfan runs: a left group's once its counter slot
+ * is drained (mcfan_readers_drained()), a replaced one at the next tick; after a worker
+ * grace period (app->wqsbr) it must also be off its owner's deferred-wake list
+ * (mcfan_rw_deferred()), then it waits one more grace period in an RCU defer queue and is
+ * unlinked and unmapped from the tick (never blocking it). A control thread without the
+ * action lock reads the list under the read side's lock (mcfan_readers_read()); the others
+ * are freed at exit (mcfan_readers_free()).
  */
 
 #include <stddef.h>
@@ -174,14 +180,47 @@ int mcfan_readers_grow(struct mcfan_app *app, const struct mcfan_group_entry *en
 		       unsigned int n_entries, const struct mcfan_lcore *sel_lc, uint32_t sel,
 		       char *msg, size_t len);
 
-/** Take back the waits of dead readers, at most once a second; from the control tick. */
-void mcfan_readers_tick(struct mcfan_app *app);
+/**
+ * Take back the waits of dead readers, at most once a second, and move the retired rings
+ * on to their free (never waits); from the control tick, under the action lock.
+ *
+ * @return
+ *   true while retired rings wait for a grace period (the caller ticks again soon), false
+ *   otherwise.
+ */
+bool mcfan_readers_tick(struct mcfan_app *app);
+
+/**
+ * A drain of counter slots ended (control/groups.c): every copy tagged with slots[0..n-1]
+ * before their groups left has been handed to its engine. The rings of left groups last
+ * stored in those slots are retired (freed after a worker grace period, from the tick).
+ * Under the action lock.
+ *
+ * @param slots
+ *   The counter slots drained, 0..MCFAN_MAX_GROUPS-1.
+ * @param n
+ *   Their number.
+ */
+void mcfan_readers_drained(struct mcfan_app *app, const uint16_t *slots, unsigned int n);
+
+/**
+ * The rings retired and how many were freed (show readers, /mcfan/readers, the report);
+ * any control thread.
+ *
+ * @param waiting
+ *   Receives the rings nobody serves any more that are not freed yet (left groups' waiting
+ *   for their slot's drain, replaced ones, and those waiting for a worker grace period).
+ * @param freed
+ *   Receives the rings freed (unlinked and unmapped) while mcfan runs, since the start.
+ */
+void mcfan_readers_retired(const struct mcfan_app *app, uint64_t *waiting, uint64_t *freed);
 
 /** Close and unlink every ring; after the data lcores have stopped. */
 void mcfan_readers_free(struct mcfan_app *app);
 
 /**
- * Copy the rings' state (read side): rings of joined and left groups, in creation order.
+ * Copy the rings' state (read side): rings of joined groups, and of left or replaced ones
+ * until they are freed, in creation order.
  *
  * @param out
  *   Receives a malloc'd array (free with mcfan_readers_view_free()); NULL when none.
@@ -200,7 +239,7 @@ int mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **
  * The one group of `show readers GROUP` and `/mcfan/readers,GROUP`, parsed and checked as
  * `show feed gaps` does it: one group of the group parser (its reason for a bad one; "names
  * more than one group" for a list or range), which must be joined or have a ring (a group
- * left keeps its ring, and may be asked for). Any control thread.
+ * left keeps its ring until it is freed, and may be asked for until then). Any control thread.
  *
  * @param what
  *   The command, for the message's start ("show readers").

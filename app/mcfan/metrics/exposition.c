@@ -1130,7 +1130,8 @@ reader_samples(struct expo *e, const char *l, const struct reader_sum *s, unsign
 /*
  * Reader rings (control/readers.h, docs/readers.md), when a worker runs the readers engine:
  * per ring (capped like the groups: the first --metrics-max-groups rings, the rest summed
- * under group="_other"; rings are only ever appended), per worker, and per reader: at most
+ * under group="_other"; rings in creation order, a freed one's series gone: docs/readers.md
+ * "A ring's lifetime"), per worker, and per reader: at most
  * --metrics-max-groups readers at once have series of their own (decided when the read side
  * first sees them: mcfan_readers_view own), the others are summed per ring under
  * reader="_other" (those of the rings past the cap under group="_other"), with the counts

@@ -76,6 +76,7 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 	char served[MCFAN_READERS_SERVED_MAX], msg[256];
 	bool full = false, some = params != NULL && params[0] != '\0';
 	struct mcfan_flow_key key;
+	uint64_t ret_waiting, ret_freed;
 	size_t used = 0;
 	int n, ret;
 
@@ -157,6 +158,10 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 	rte_tel_data_add_dict_u64(d, "rings", (uint64_t)n - skip);
 	/* the ring columns hold the first rings that fit: say how many, as shown for readers */
 	rte_tel_data_add_dict_u64(d, "rings_shown", rings);
+	/* rings nobody serves any more: waiting to be freed now, freed since the start */
+	mcfan_readers_retired(app, &ret_waiting, &ret_freed);
+	rte_tel_data_add_dict_u64(d, "retired_waiting", ret_waiting);
+	rte_tel_data_add_dict_u64(d, "retired_freed", ret_freed);
 	rte_tel_data_add_dict_u64(d, "readers", total);
 	rte_tel_data_add_dict_u64(d, "shown", rows);
 	ret = mcfan_tel_cols_attach(d, rc, ring_cols, RTE_DIM(ring_cols));
@@ -186,7 +191,7 @@ mcfan_readers_report_json(const struct mcfan_app *app)
 {
 	struct mcfan_readers_worker_view wv[REPORT_WORKERS_MAX];
 	struct mcfan_readers_view *v = NULL;
-	uint64_t not_owner = 0, no_ring = 0;
+	uint64_t not_owner = 0, no_ring = 0, ret_waiting, ret_freed;
 	json_t *root, *rings, *o, *rl, *r;
 	char served[MCFAN_READERS_SERVED_MAX];
 	unsigned int i, j, nw = 0;
@@ -233,6 +238,9 @@ mcfan_readers_report_json(const struct mcfan_app *app)
 	json_object_set_new(root, "rings", rings);
 	json_object_set_new(root, "not_owner", ju64(not_owner));
 	json_object_set_new(root, "no_ring", ju64(no_ring));
+	mcfan_readers_retired(app, &ret_waiting, &ret_freed);
+	json_object_set_new(root, "retired_waiting", ju64(ret_waiting));
+	json_object_set_new(root, "retired_freed", ju64(ret_freed));
 	mcfan_readers_view_free(v, (unsigned int)n);
 	return root;
 }
@@ -241,7 +249,7 @@ void
 mcfan_readers_report_print(const struct mcfan_app *app, FILE *f)
 {
 	struct mcfan_readers_view *v = NULL;
-	uint64_t written = 0, too_big = 0;
+	uint64_t written = 0, too_big = 0, ret_waiting, ret_freed;
 	unsigned int i, j, alive = 0, dead = 0;
 	int n;
 
@@ -257,8 +265,10 @@ mcfan_readers_report_print(const struct mcfan_app *app, FILE *f)
 			dead += !v[i].readers[j].alive;
 		}
 	}
+	mcfan_readers_retired(app, &ret_waiting, &ret_freed);
 	fprintf(f, "reader rings (docs/readers.md): %d, frames written %" PRIu64
-		", reader_too_big %" PRIu64 ", readers now %u alive, %u dead\n", n, written,
-		too_big, alive, dead);
+		", reader_too_big %" PRIu64 ", retired_waiting %" PRIu64 ", retired_freed %" PRIu64
+		", readers now %u alive, %u dead\n", n, written, too_big, ret_waiting, ret_freed,
+		alive, dead);
 	mcfan_readers_view_free(v, (unsigned int)n);
 }
