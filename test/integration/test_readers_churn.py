@@ -188,6 +188,7 @@ def main():
                    "/mcfan/readers: frames written into BASE, W, H")
         t.check_eq(((v or {}).get("retired_waiting"), (v or {}).get("retired_freed")), (0, 0),
                    "/mcfan/readers: no ring retired yet")
+        ino_h = os.stat(os.path.join("/dev/shm", ring_name(prefix, H))).st_ino
         mc.say(f"leave {W}:{PORT},{H}:{PORT}")
         t.check(mc.wait_for(f"left {W}:{PORT}", 10), "leave W and H answers")
         try:
@@ -229,6 +230,9 @@ def main():
         mc.say(f"join {H}:{PORT}")
         t.check(wait_until(lambda: ring_name(prefix, H) in ring_files(prefix), 10),
                 "join H again: its ring file is back")
+        # the holder still maps the old ring: a new object has another inode
+        t.check(os.stat(os.path.join("/dev/shm", ring_name(prefix, H))).st_ino != ino_h,
+                "join H again: a fresh ring object (another inode), not the old one")
         rdh = subprocess.Popen([rd_bin, "--file-prefix", prefix, "--group", f"{H}:{PORT}",
                                 "--quiet", "--no-seq", "--count", "25", "--seconds", "30"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
