@@ -34,6 +34,7 @@ build give MCFAN_READER_BUILD, a build directory without one, for mcfan-read and
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -314,6 +315,7 @@ def main():
         for f in ring_files(prefix):
             os.unlink(os.path.join("/dev/shm", f))
         t.remove_runtime_dir(eal)
+        shutil.rmtree(work, ignore_errors=True)
     return t.finish("readers_churn")
 
 
