@@ -826,6 +826,11 @@ main(int argc, char **argv)
 		status = MCFAN_EXIT_USAGE;
 		goto cleanup;
 	}
+	/* RX or output-only: --rx-ports, else a tx output named at start is output-only */
+	if (mcfan_ports_roles(app) < 0) {
+		status = MCFAN_EXIT_USAGE;
+		goto cleanup;
+	}
 	if (mcfan_placement_hosts(app, app->hosts_why, sizeof(app->hosts_why), &hosts_shared) > 0 ||
 	    hosts_shared)
 		MCFAN_LOG(INFO, "hosted workers: %s\n", app->hosts_why);

@@ -54,6 +54,7 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
+#include "bits.h"
 #include "mcfan_atomic.h"
 #include "mcfan_classify.h"
 #include "mcfan_fanout.h"
@@ -181,6 +182,11 @@ struct mcfan_config {
 	int igmp_mode;                     /* --igmp: enum mcfan_igmp_mode (lib/igmp) */
 	int mld_mode;                      /* --mld */
 	struct mcfan_port_ip port_ip[MCFAN_MAX_PORT_IP]; /* --port-ip */
+	/* --rx-ports: the ports that receive (polled, groups joined), in port id order; the
+	 * others are output-only. Not given (rx_ports_set false): every probed port that no tx
+	 * output named at start uses is RX (mcfan_ports_roles(), control/ports.c) */
+	bool rx_ports_set;
+	uint64_t rx_ports[MCFAN_BITS_WORDS(RTE_MAX_ETHPORTS)];
 	unsigned int n_port_ip;
 	struct mcfan_igmp_ssm ssm[MCFAN_IGMP_SSM_MAX]; /* sources of --groups' GROUP@SOURCE */
 	unsigned int n_ssm;
@@ -457,15 +463,23 @@ struct mcfan_lcore {
 } __rte_cache_aligned;
 
 /** Per port state. */
+/** What mcfan does with a probed port (docs/delivery.md "Port roles"); set at start only. */
+enum mcfan_port_role {
+	MCFAN_PORT_RX = 0,  /**< Polled by the RX lcores; groups joined (IGMP/MLD, MAC filter). */
+	MCFAN_PORT_OUTPUT,  /**< Output-only: not polled, no join, no IGMP/MLD, filter untouched. */
+};
+
 struct mcfan_port {
 	bool used;
 	bool started;
+	enum mcfan_port_role role;        /* set once by mcfan_ports_roles(), before any start */
+	const char *role_why;             /* why: "default", "tx output", "--rx-ports" */
 	char filter_mode[32];             /* "mc_addr_list", "allmulticast", "none" */
 	char driver[RTE_DEV_NAME_MAX_LEN];
 	char name[RTE_ETH_NAME_MAX_LEN];
 	int socket_id;
 	uint16_t nb_rxd;                  /* RX descriptors of queue 0, as the PMD took them */
-	uint16_t nb_rxq;                  /* RX queues configured (every one is polled) */
+	uint16_t nb_rxq;                  /* RX queues configured (polled if role is RX) */
 	bool rx_intr;                     /* configured with Rx queue interrupts (intr_conf.rxq) */
 	/* TX queues worker engines asked for (engine configure, before the port is set up):
 	 * queues 1..nb_txq_workers, one per worker lcore; queue 0 is the control lcore's */
@@ -762,9 +776,29 @@ int mcfan_ports_pool_ops_check(const char **ops, bool user, char *why, size_t le
  */
 uint64_t mcfan_ports_kept_mbufs_max(void);
 /**
- * Configure and start every probed port (marked used) and assign its RX queues to the RX
- * lcores; main lcore, after the engines are configured, before launch. Logs a warning for
- * an RX lcore left without a port.
+ * Give every probed port its role (struct mcfan_port role, role_why; docs/delivery.md "Port
+ * roles"): with --rx-ports, the ports listed are RX and the others output-only; without, a
+ * port that a tx output named at start sends on (ports[].nb_txq_workers > 0) is output-only
+ * and every other port RX. Main lcore, right after EAL probed the ports and the engines were
+ * configured (mcfan_setup_lcores()), before any port is set up.
+ *
+ * @return
+ *   0, or -EINVAL after one line on stderr: --rx-ports names a port that was not probed
+ *   (the port and the probed ids named), or no port is left RX (every port named).
+ */
+int mcfan_ports_roles(struct mcfan_app *app);
+/**
+ * Name of a port role for the report, the console and telemetry: "rx" or "output".
+ *
+ * @return
+ *   A static string.
+ */
+const char *mcfan_port_role_name(enum mcfan_port_role role);
+/**
+ * Configure and start every probed port (marked used) and assign the RX queues of the RX
+ * ports to the RX lcores (an output-only port's queues are set up, as its driver may need
+ * them, and never polled); main lcore, after the engines are configured and
+ * mcfan_ports_roles(), before launch. Logs a warning for an RX lcore left without a port.
  *
  * @return
  *   0; -EINTR when a stop was asked meanwhile (SIGINT); or the negative errno of the port's

@@ -161,6 +161,61 @@ set_rx_lcores(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	return parse_corelist(v, cfg->rx_lcores, &cfg->n_rx_lcores, err, len, "rx-lcores");
 }
 
+/* Ports of --rx-ports in a bitmap; a port listed twice stops the parse (-EEXIST). */
+struct portlist_out {
+	uint64_t *bits;
+	uint64_t twice;
+};
+
+static int
+portlist_add(uint64_t first, uint64_t last, void *arg)
+{
+	struct portlist_out *o = arg;
+	uint64_t i;
+
+	for (i = first; i <= last; i++) {
+		if (mcfan_bits_test(o->bits, (unsigned int)i)) {
+			o->twice = i;
+			return -EEXIST;
+		}
+		mcfan_bits_set(o->bits, (unsigned int)i);
+	}
+	return 0;
+}
+
+/* --rx-ports LIST: port ids in corelist syntax ("0", "0,2-3"), below RTE_MAX_ETHPORTS, each
+ * once; whether each was probed is checked after EAL (mcfan_ports_roles()). */
+static int
+set_rx_ports(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	struct portlist_out o = { .bits = cfg->rx_ports };
+	struct mcfan_corelist_err e;
+
+	memset(cfg->rx_ports, 0, sizeof(cfg->rx_ports));
+	cfg->rx_ports_set = false;
+	if (strlen(v) >= CORELIST_TEXT_MAX || v[0] == '\0')
+		return mcfan_err_set(err, len, -EINVAL, "--rx-ports: '%s' is not a list of port "
+				     "ids (e.g. 0 or 0,2-3)", v);
+	if (mcfan_corelist_parse(v, strlen(v), RTE_MAX_ETHPORTS - 1, portlist_add, &o, &e) == 0) {
+		cfg->rx_ports_set = true;
+		return 0;
+	}
+	memset(cfg->rx_ports, 0, sizeof(cfg->rx_ports));
+	switch (e.kind) {
+	case MCFAN_CORELIST_EMPTY_ITEM:
+		return mcfan_err_set(err, len, -EINVAL, "--rx-ports: '%s' has an empty item", v);
+	case MCFAN_CORELIST_DECREASING:
+		return mcfan_err_set(err, len, -EINVAL, "--rx-ports: range %" PRIu64 "-%" PRIu64
+				     " in '%s' is decreasing", e.first, e.last, v);
+	case MCFAN_CORELIST_VISIT:
+		return mcfan_err_set(err, len, -EINVAL, "--rx-ports: port %" PRIu64 " is listed "
+				     "twice in '%s'", o.twice, v);
+	default:
+		return mcfan_err_set(err, len, -EINVAL, "--rx-ports: '%s' is not a list of port "
+				     "ids 0..%d (e.g. 0 or 0,2-3)", v, RTE_MAX_ETHPORTS - 1);
+	}
+}
+
 static int
 set_worker_lcores(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
@@ -1160,6 +1215,10 @@ static const struct opt_def opts[] = {
 	{"worker-lcores", OPT_VALUE, "LIST", "worker lcores (corelist); may overlap --rx-lcores "
 	 "(run-to-completion)", "the other data lcores, or the RX lcores if none is left",
 	 set_worker_lcores, true},
+	{"rx-ports", OPT_VALUE, "LIST", "ports that receive: polled, groups joined (IGMP/MLD "
+	 "reports, multicast filter); the other ports are output-only, sent on by tx only "
+	 "(port ids, e.g. 0 or 0,2-3; docs/delivery.md)", "every port but the outputs of the "
+	 "tx engines named at start", set_rx_ports, true},
 	{"groups", OPT_VALUE, "LIST", "groups to receive: 239.9.9.1, 239.9.9.1-10:3999, "
 	 "[ff3e::1]:5000, comma-separated; no port = every UDP port; GROUP@SOURCE[+SOURCE] "
 	 "asks the network for these sources only (IGMPv3/MLDv2 INCLUDE reports: the switch "

@@ -309,8 +309,9 @@ update_port_filters(struct mcfan_app *app)
 	for (i = 0; i < app->n_group_entries; i++)
 		n = mcfan_mac_list_add(macs, n, &app->group_entries[i].key);
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
-		if (!app->ports[port].used || strcmp(app->ports[port].filter_mode,
-						     "mc_addr_list") != 0)
+		/* an output-only port's filter is never changed (its mode is "untouched") */
+		if (!app->ports[port].used || app->ports[port].role != MCFAN_PORT_RX ||
+		    strcmp(app->ports[port].filter_mode, "mc_addr_list") != 0)
 			continue;
 		ret = rte_eth_dev_set_mc_addr_list(port, macs, n);
 		if (ret == 0)

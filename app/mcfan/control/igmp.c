@@ -192,7 +192,8 @@ mcfan_igmp_init(struct mcfan_app *app)
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		struct igmp_port *p = &g->ports[port];
 
-		if (!app->ports[port].used)
+		/* an output-only port joins nothing: no host, no report, its queries unpolled */
+		if (!app->ports[port].used || app->ports[port].role != MCFAN_PORT_RX)
 			continue;
 		ret = rte_eth_macaddr_get(port, &ea);
 		if (ret != 0)

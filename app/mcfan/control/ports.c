@@ -3,9 +3,10 @@
  */
 
 /*
- * Port setup: every RX queue the device comes with (net_af_packet's qpairs, net_pcap's
- * rx_pcap/rx_iface streams, net_ring's rings; one queue for a device that has none yet, such
- * as a PCI NIC), each polled by one RX lcore; multicast MAC filters, start and stop.
+ * Port setup: the ports' roles (RX or output-only), every RX queue the device comes with
+ * (net_af_packet's qpairs, net_pcap's rx_pcap/rx_iface streams, net_ring's rings; one queue
+ * for a device that has none yet, such as a PCI NIC), each of an RX port polled by one RX
+ * lcore; multicast MAC filters, start and stop.
  */
 
 #include <errno.h>
@@ -108,7 +109,8 @@ pcap_infinite_mbufs(uint16_t port)
 /* RX queues a port is configured with: the device's own (at least one), and for net_tap
  * (which refuses other counts) and net_memif (whose peer pairs queue i with its queue i both
  * ways, and is refused rings the server lacks) as many RX queues as TX queues: one for every
- * TX queue of the tx engine's workers too (every one is polled: ports_assign()). */
+ * TX queue of the tx engine's workers too (every one is polled on an RX port: ports_assign();
+ * an output-only port's are set up and never polled). */
 static uint16_t
 port_rxq_wanted(const struct mcfan_app *app, uint16_t port, const struct rte_eth_dev_info *info)
 {
@@ -191,8 +193,68 @@ mcfan_ports_kept_mbufs_max(void)
 	return n;
 }
 
+const char *
+mcfan_port_role_name(enum mcfan_port_role role)
+{
+	return role == MCFAN_PORT_RX ? "rx" : "output";
+}
+
+int
+mcfan_ports_roles(struct mcfan_app *app)
+{
+	const struct mcfan_config *cfg = &app->cfg;
+	char ids[128] = "", outs[128] = "";
+	unsigned int i, n_rx = 0;
+	size_t off = 0, ooff = 0;
+	struct mcfan_port *p;
+	uint16_t port;
+
+	for (i = 0; cfg->rx_ports_set && i < RTE_MAX_ETHPORTS; i++) {
+		if (!mcfan_bits_test(cfg->rx_ports, i) || rte_eth_dev_is_valid_port((uint16_t)i))
+			continue;
+		RTE_ETH_FOREACH_DEV(port)
+			if (off < sizeof(ids))
+				off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%u",
+							off == 0 ? "" : ",", port);
+		fprintf(stderr, "mcfan: --rx-ports: port %u was not probed: give ids of probed "
+			"ports (%s; --vdev/-a devices in the order given)\n", i, ids);
+		return -EINVAL;
+	}
+	RTE_ETH_FOREACH_DEV(port) {
+		p = &app->ports[port];
+		if (cfg->rx_ports_set) {
+			p->role = mcfan_bits_test(cfg->rx_ports, port) ? MCFAN_PORT_RX :
+								      MCFAN_PORT_OUTPUT;
+			p->role_why = "--rx-ports";
+		} else {
+			p->role = p->nb_txq_workers > 0 ? MCFAN_PORT_OUTPUT : MCFAN_PORT_RX;
+			p->role_why = p->nb_txq_workers > 0 ? "tx output" : "default";
+		}
+		if (p->role == MCFAN_PORT_RX)
+			n_rx++;
+		else if (ooff < sizeof(outs))
+			ooff += (size_t)snprintf(outs + ooff, sizeof(outs) - ooff, "%s%u",
+						 ooff == 0 ? "" : ",", port);
+	}
+	if (n_rx == 0) {
+		fprintf(stderr, "mcfan: no port is left to receive: port%s %s %s output-only (%s); "
+			"name the ports that receive with --rx-ports (e.g. --rx-ports 0: a port "
+			"listed there is polled and joins the groups even if a tx output sends on "
+			"it)\n", strchr(outs, ',') != NULL ? "s" : "", outs,
+			strchr(outs, ',') != NULL ? "are" : "is",
+			cfg->rx_ports_set ? "not in --rx-ports" : "the output of a tx engine");
+		return -EINVAL;
+	}
+	RTE_ETH_FOREACH_DEV(port)
+		if (app->ports[port].role == MCFAN_PORT_OUTPUT)
+			MCFAN_LOG(INFO, "port %u: output-only (%s): not polled, no group joined, "
+				  "no IGMP/MLD report sent, its multicast filter left as it is\n",
+				  port, app->ports[port].role_why);
+	return 0;
+}
+
 /* Program the multicast MAC filter for the configured groups; fall back to allmulticast, and
- * say which mode is really in effect. */
+ * say which mode is really in effect. An output-only port's filter is left as it is. */
 static void
 port_filter(struct mcfan_app *app, uint16_t port)
 {
@@ -201,6 +263,10 @@ port_filter(struct mcfan_app *app, uint16_t port)
 	unsigned int i, n = 0;
 	int ret;
 
+	if (p->role != MCFAN_PORT_RX) {
+		snprintf(p->filter_mode, sizeof(p->filter_mode), "untouched");
+		return;
+	}
 	for (i = 0; i < app->cfg.n_groups; i++)
 		n = mcfan_mac_list_add(macs, n, &app->cfg.groups[i]);
 	ret = rte_eth_dev_set_mc_addr_list(port, macs, n);
@@ -362,8 +428,10 @@ port_init(struct mcfan_app *app, uint16_t port)
 	ret = rte_eth_stats_reset(port);
 	if (ret != 0 && ret != -ENOTSUP)
 		MCFAN_LOG(WARNING, "port %u: cannot reset stats: %s\n", port, rte_strerror(-ret));
-	MCFAN_LOG(INFO, "port %u (%s, %s): started, %u RX queue(s) of %u descriptors, filter %s\n",
-		  port, p->name, p->driver, p->nb_rxq, nb_rxd, p->filter_mode);
+	MCFAN_LOG(INFO, "port %u (%s, %s): started, role %s, %u RX queue(s) of %u descriptors%s, "
+		  "filter %s\n", port, p->name, p->driver, mcfan_port_role_name(p->role),
+		  p->nb_rxq, nb_rxd, p->role == MCFAN_PORT_RX ? "" : " (not polled)",
+		  p->filter_mode);
 	return 0;
 }
 
@@ -379,6 +447,8 @@ ports_assign(struct mcfan_app *app, uint16_t port, unsigned int *k)
 	struct mcfan_lcore *lc;
 	uint16_t q;
 
+	if (p->role != MCFAN_PORT_RX)
+		return 0; /* output-only: its queues are never polled */
 	for (q = 0; q < p->nb_rxq; q++, (*k)++) {
 		lc = &app->lcores[app->rx_lcore_ids[*k % app->n_rx]];
 		if (lc->n_ports >= MCFAN_MAX_RX_PAIRS) {
@@ -416,12 +486,13 @@ mcfan_ports_init(struct mcfan_app *app)
 		ret = ports_assign(app, port, &k);
 		if (ret != 0)
 			return ret;
-		n++;
+		n += app->ports[port].role == MCFAN_PORT_RX;
 	}
 	for (i = 0; i < app->n_rx; i++) {
 		lc = &app->lcores[app->rx_lcore_ids[i]];
 		if (lc->n_ports == 0)
-			MCFAN_LOG(WARNING, "RX lcore %u has no port to poll (%u ports, %u RX lcores)\n",
+			MCFAN_LOG(WARNING, "RX lcore %u has no port to poll (%u RX ports, %u RX "
+				  "lcores)\n",
 				  lc->lcore_id, n, app->n_rx);
 	}
 	return 0;

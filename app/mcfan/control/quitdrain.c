@@ -82,7 +82,10 @@ mcfan_quit_drain(struct mcfan_app *app)
 	mcfan_kernel_quiesce(app);
 
 	RTE_ETH_FOREACH_DEV(port) {
-		if (!app->ports[port].used || !app->ports[port].started)
+		/* an output-only port's queues were never polled: what waits there is not
+		 * mcfan's (the PMD frees it at close) */
+		if (!app->ports[port].used || !app->ports[port].started ||
+		    app->ports[port].role != MCFAN_PORT_RX)
 			continue;
 		/* only a port with a kernel queue in its path, or a net_ring port (its rings hold
 		 * what was sent into them: by mcfan's tx engine too, whose TX feeds its own RX),

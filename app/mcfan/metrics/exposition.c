@@ -368,8 +368,9 @@ put_ports(struct expo *e, struct mcfan_app *app)
 		mcfan_kernel_read_since(app, port, &pr[n].ps, &pr[n].kv, true);
 		n++;
 	}
-	family(e, "mcfan_port", FAM_INFO, NULL, "A port mcfan receives on: name, driver, "
-	       "multicast filter mode and where its kernel-side drops come from (value 1)");
+	family(e, "mcfan_port", FAM_INFO, NULL, "A port of mcfan: name, driver, role (rx: "
+	       "polled, or output: a tx output only), multicast filter mode and where its "
+	       "kernel-side drops come from (value 1)");
 	for (i = 0; i < n; i++) {
 		const struct mcfan_port *p = &app->ports[pr[i].port];
 
@@ -377,6 +378,7 @@ put_ports(struct expo *e, struct mcfan_app *app)
 		label_u(l, sizeof(l), "port", pr[i].port);
 		label(l, sizeof(l), "name", p->name);
 		label(l, sizeof(l), "driver", p->driver);
+		label(l, sizeof(l), "role", mcfan_port_role_name(p->role));
 		label(l, sizeof(l), "filter_mode", p->filter_mode);
 		label(l, sizeof(l), "kernel_source", pr[i].kv.source);
 		sample_u64(e, "mcfan_port", "_info", l, 1);

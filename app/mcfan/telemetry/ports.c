@@ -31,7 +31,8 @@ tel_ports(struct mcfan_app *app, const char *cmd, const char *params, struct rte
 		{"kernel_packets", RTE_TEL_U64_VAL}, {"kernel_drops", RTE_TEL_U64_VAL},
 		{"rx_packets", RTE_TEL_U64_VAL}, {"rx_dropped", RTE_TEL_U64_VAL},
 		{"reasm_fragments", RTE_TEL_U64_VAL}, {"reasm_reassembled", RTE_TEL_U64_VAL},
-		{"reasm_failed", RTE_TEL_U64_VAL},
+		{"reasm_failed", RTE_TEL_U64_VAL}, {"role", RTE_TEL_STRING_VAL},
+		{"role_why", RTE_TEL_STRING_VAL},
 	};
 	struct rte_tel_data *c[RTE_DIM(cols)];
 	struct mcfan_kernel_view kv;
@@ -65,10 +66,14 @@ tel_ports(struct mcfan_app *app, const char *cmd, const char *params, struct rte
 		rte_tel_data_add_array_u64(c[14], kv.reasm_fragments);
 		rte_tel_data_add_array_u64(c[15], kv.reasm_datagrams);
 		rte_tel_data_add_array_u64(c[16], kv.reasm_failed);
+		/* rx (polled, groups joined) or output (a tx output only: never polled) */
+		rte_tel_data_add_array_string(c[17], mcfan_port_role_name(app->ports[port].role));
+		rte_tel_data_add_array_string(c[18], app->ports[port].role_why != NULL ?
+					      app->ports[port].role_why : "");
 	}
 	mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
 	return 0;
 }
 MCFAN_TEL_COMMAND(tel_ports, "/mcfan/ports",
-		  "Per port: ethdev and kernel counters (kernel_packets = ipackets + kernel_drops). "
-		  "No parameters")
+		  "Per port: ethdev and kernel counters (kernel_packets = ipackets + kernel_drops), "
+		  "role (rx or output) and why. No parameters")

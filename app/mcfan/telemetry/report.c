@@ -318,18 +318,20 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	print_engines(app, f);
 	print_engine_values(app, f);
 	print_engine_outputs(app, f);
-	fprintf(f, "\n\nports:\n  %4s %-22s %-16s %-12s %12s %10s %10s %10s %12s %12s\n",
-		"port", "name", "driver", "filter", "ipackets", "imissed", "ierrors", "rx_nombuf",
-		"kernel_drops", "if_rx_pkts");
+	fprintf(f, "\n\nports:\n  %4s %-22s %-16s %-6s %-12s %12s %10s %10s %10s %12s %12s\n",
+		"port", "name", "driver", "role", "filter", "ipackets", "imissed", "ierrors",
+		"rx_nombuf", "kernel_drops", "if_rx_pkts");
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if (!app->ports[port].used)
 			continue;
 		mcfan_port_stats_read(app, port, &ps);
 		mcfan_kernel_read(app, port, &ps, &kv);
-		fprintf(f, "  %4u %-22.22s %-16.16s %-12s %12" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", port, app->ports[port].name,
-			app->ports[port].driver, app->ports[port].filter_mode, ps.ipackets,
-			ps.imissed, ps.ierrors, ps.rx_nombuf, kv.kernel_drops, kv.if_rx_packets);
+		fprintf(f, "  %4u %-22.22s %-16.16s %-6s %-12s %12" PRIu64 " %10" PRIu64 " %10"
+			PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", port,
+			app->ports[port].name, app->ports[port].driver,
+			mcfan_port_role_name(app->ports[port].role), app->ports[port].filter_mode,
+			ps.ipackets, ps.imissed, ps.ierrors, ps.rx_nombuf, kv.kernel_drops,
+			kv.if_rx_packets);
 	}
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if (!app->ports[port].used)
@@ -756,6 +758,9 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "port_id", json_integer(port));
 		json_object_set_new(o, "name", json_string(app->ports[port].name));
 		json_object_set_new(o, "driver", json_string(app->ports[port].driver));
+		json_object_set_new(o, "role", json_string(mcfan_port_role_name(app->ports[port].role)));
+		json_object_set_new(o, "role_why", json_string(app->ports[port].role_why != NULL ?
+							       app->ports[port].role_why : ""));
 		json_object_set_new(o, "filter_mode", json_string(app->ports[port].filter_mode));
 		json_object_set_new(o, "ipackets", json_u64(ps.ipackets));
 		json_object_set_new(o, "imissed", json_u64(ps.imissed));
