@@ -123,15 +123,16 @@ class Netns:
 
 
 class NsMcfan:
-    """mcfan in the namespace (--igmp off --mld off, --report-json in the test's temporary
-    directory), stdout and stderr together in one pipe. lines: what wait_running read;
+    """mcfan in the namespace (host: --igmp off --mld off unless given, --report-json in the
+    test's temporary directory), stdout and stderr together in one pipe. lines: what wait_running read;
     out: the whole output once stopped. With console (a pipe on stdin; -i in app) the test
     types commands. console_quit: stop() ends a run with -i by typing quit, any other run
     by SIGINT; else stop() sends SIGINT only when stdin is not a pipe (a console run was
     told quit by the test)."""
 
     def __init__(self, lab, name, vdevs, app, lcores, mem=("--no-huge", "-m", "512"),
-                 in_memory=True, console=False, console_quit=False):
+                 in_memory=True, console=False, console_quit=False,
+                 host=("--igmp", "off", "--mld", "off")):
         self.report = os.path.join(lab.tmp, f"report-{name}.json")
         self.prefix = lab.prefix(name)
         self.console_quit = console_quit
@@ -141,8 +142,8 @@ class NsMcfan:
             eal.append("--in-memory")
         for v in vdevs:
             eal += ["--vdev", v]
-        self.cmd = ["ip", "netns", "exec", lab.name, t.mcfan_path(), *eal, "--", "--igmp",
-                    "off", "--mld", "off", "--report-json", self.report, *app]
+        self.cmd = ["ip", "netns", "exec", lab.name, t.mcfan_path(), *eal, "--", *host,
+                    "--report-json", self.report, *app]
         self.p = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   stdin=subprocess.PIPE if console else subprocess.DEVNULL,
                                   text=True)
@@ -215,13 +216,13 @@ def kill_all(*procs):
 
 
 class Tcpdump:
-    """tcpdump -i IFACE -p -U -w CAP udp in the namespace: the kernel side of a net_tap
-    port. Started, it asserts its first stderr line says "listening" (label names it in
-    the message, default "{tag} tcpdump listens")."""
+    """tcpdump -i IFACE -p -U -w CAP FILTER (udp unless given) in the namespace: the kernel
+    side of a net_tap port. Started, it asserts its first stderr line says "listening"
+    (label names it in the message, default "{tag} tcpdump listens")."""
 
-    def __init__(self, lab, iface, cap, tag, label=None):
+    def __init__(self, lab, iface, cap, tag, label=None, filt="udp"):
         self.p = subprocess.Popen(["ip", "netns", "exec", lab.name, "tcpdump", "-i", iface,
-                                   "-p", "-U", "-w", cap, "udp"], stderr=subprocess.PIPE,
+                                   "-p", "-U", "-w", cap, filt], stderr=subprocess.PIPE,
                                   text=True)
         line = self.p.stderr.readline()
         t.check("listening" in line, f"{label or tag + ' tcpdump'} listens: {line}")

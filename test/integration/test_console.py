@@ -782,7 +782,8 @@ def test_fanout_tx_warning(tmp):
     what = "set fanout replicate, tx"
     rc, out, err = console_script(tmp, "fantx", "0@0,1@1,2@0,3@1",
                                   ["--groups", "239.9.9.1", "--worker-engine", "tx:0",
-                                   "--rx-lcores", "1", "--worker-lcores", "2-3"],
+                                   "--rx-ports", "0", "--rx-lcores", "1",
+                                   "--worker-lcores", "2-3"],
                                   b"set fanout all replicate\nset fanout 239.9.9.1 replicate\n"
                                   b"set fanout all partition\nquit\n")
     t.check_eq(rc, 0, f"{what}: exit status after quit ({err.strip()[-300:]!r})")

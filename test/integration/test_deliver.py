@@ -136,6 +136,26 @@ def v6_zero(seq):
 if len(sys.argv) == 4 and sys.argv[1] == "--raw-send-v6zero":
     sys.exit(nt.send_paced(sys.argv[2], [v6_zero(i)[0] for i in range(V6_N)],
                            float(sys.argv[3])))
+def igmp_query():
+    """An IGMPv3 general query to 224.0.0.1 (Router Alert, TTL 1), max response 1 s."""
+    msg = bytes([0x11, 10, 0, 0, 0, 0, 0, 0, 2, 125, 0, 0])
+    msg = msg[:2] + struct.pack("!H", t.csum(msg)) + msg[4:]
+    return t.eth(t.mac_for_group("224.0.0.1"), 0x0800,
+                 t.ipv4("198.18.41.254", "224.0.0.1", 2, msg, ihl=6, options=b"\x94\x04\0\0"))
+
+
+def host_messages(frames):
+    """(IGMP, MLD) messages a host sends among frames: IGMP reports and leaves (not
+    queries), MLD reports and done messages behind a Hop-by-Hop header."""
+    igmp = [f for f in frames if f[12:14] == b"\x08\x00" and f[23] == 2 and
+            f[14 + (f[14] & 0xf) * 4] in (0x12, 0x16, 0x17, 0x22)]
+    mld = [f for f in frames if f[12:14] == b"\x86\xdd" and f[20] == 0 and len(f) > 62 and
+           f[54] == 58 and f[62] in (131, 132, 143)]
+    return igmp, mld
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--raw-send-query":
+    sys.exit(nt.send_paced(sys.argv[2], [igmp_query()], 10))
 if len(sys.argv) == 4 and sys.argv[1] == "--raw-send-csum-mix":
     sys.exit(nt.send_paced(sys.argv[2], [s for s, _ in csum_mix()], float(sys.argv[3])))
 
@@ -293,6 +313,82 @@ def test_tap_rewrite():
                [(RW_MAC, RW_IP, str(RW_PORT), "1", "1", SRC_IP, str(SPORT))],
                f"{tag} tshark: rewritten fields, checksums good (status 1), sources kept")
     print(f"deliver: {tag} captured {len(got)}, {c}", flush=True)
+
+
+def output_only_run(rx_ports):
+    """tx:net_tap1 with IGMPv3 and MLDv2 on (docs/delivery.md "Port roles"); tcpdump on both
+    taps' kernel sides (IGMP and IPv6) while an IGMPv3 general query goes into each tap and
+    the groups' frames into both (those into the output, TOUT, are frames mcfan must not
+    receive), then the stop (its leaves). Default: the output port sends no IGMP/MLD message
+    (none answers the query, no leave), is not polled (ipackets 0, its frames not counted,
+    role output), the input port reports and leaves as ever. --rx-ports 0-1: both report
+    and both are polled (every frame counted twice: once a tap)."""
+    tag = f"[output-only{' --rx-ports ' + rx_ports if rx_ports else ''}]"
+    caps = {i: os.path.join(TMP, f"host-{i}-{rx_ports or 'default'}.pcap") for i in (0, 1)}
+    # the three groups and an IPv6 one (no frames: its MLD reports only)
+    a = nt.NsMcfan(LAB, f"outonly{'rx' if rx_ports else ''}",
+                   [f"net_tap0,iface={TIN}", f"net_tap1,iface={TOUT}"],
+                   ["--groups", f"239.9.9.1-3:{PORT},[ff3e::1]:{PORT}", "--worker-engine",
+                    "tx:net_tap1"] + (["--rx-ports", rx_ports] if rx_ports else []), LCORES,
+                   host=("--igmp", "v3", "--mld", "v2"))
+    dumps = []
+    try:
+        if not t.check(a.wait_running(), f"{tag} mcfan starts:\n{''.join(a.lines)}"):
+            return
+        for i, tap in ((0, TIN), (1, TOUT)):
+            dumps.append(nt.Tcpdump(LAB, tap, caps[i], tag, filt="igmp or ip6"))
+        for tap in (TIN, TOUT):
+            r = LAB.run("timeout", "30", sys.executable, os.path.abspath(__file__),
+                        "--raw-send-query", tap, capture_output=True, text=True, timeout=60)
+            t.check_eq(r.returncode, 0, f"{tag} query into {tap}: {r.stderr}")
+        send(TOUT)
+        send(TIN)
+        time.sleep(1.5)   # the answer to the query (max response 1 s) and the last copies
+        rc, rep = a.stop()
+        time.sleep(0.5)   # the leaves sent at the stop reach tcpdump
+        for d in dumps:
+            d.stop()
+    finally:
+        nt.kill_all(a, *dumps)
+    if not a.ended(rc, rep, tag):
+        return
+    ports = {p["port_id"]: p for p in rep["ports"]}
+    role1 = "rx" if rx_ports else "output"
+    t.check_eq([ports[0]["role"], ports[1]["role"]], ["rx", role1], f"{tag} ports' roles")
+    t.check_eq({k: v for k, v in t.group_frames(rep).items() if v},
+               {(g, PORT): n * (2 if rx_ports else 1) for g, n in GROUPS.items()},
+               f"{tag} group frames: those into the output tap "
+               f"{'counted' if rx_ports else 'not received'}")
+    if rx_ports:
+        t.check(ports[1]["ipackets"] >= sent_total(), f"{tag} port 1 polled: {ports[1]}")
+    else:
+        t.check_eq(ports[1]["ipackets"], 0, f"{tag} port 1 not polled: ipackets")
+        t.check_eq(ports[1]["filter_mode"], "untouched", f"{tag} port 1's filter untouched")
+    t.check_eq([p["port"] for p in rep["igmp"]["ports"]], [0, 1] if rx_ports else [0],
+               f"{tag} IGMP/MLD hosts of the RX ports only")
+    t.check(t.conservation(rep), f"{tag} conservation")
+    c = engine_conservation(rep, tag)
+    if c is not None:
+        t.check_eq(c.get("tx_sent"), sent_total() * (2 if rx_ports else 1),
+                   f"{tag} tx_sent = every copy")
+    got = {i: host_messages(read_pcap(caps[i])) for i in (0, 1)}
+    t.check(len(got[0][0]) >= 1 and len(got[0][1]) >= 1,
+            f"{tag} the input port sent IGMP and MLD: {len(got[0][0])} IGMP, "
+            f"{len(got[0][1])} MLD messages")
+    if rx_ports:
+        t.check(len(got[1][0]) >= 1 and len(got[1][1]) >= 1,
+                f"{tag} port 1 (--rx-ports) sent IGMP and MLD: {len(got[1][0])} IGMP, "
+                f"{len(got[1][1])} MLD messages")
+    else:
+        t.check_eq((len(got[1][0]), len(got[1][1])), (0, 0),
+                   f"{tag} no IGMP or MLD message left the output port")
+    print(f"deliver: {tag} host messages in/out {[(len(x), len(y)) for x, y in got.values()]}",
+          flush=True)
+
+
+def test_output_only():
+    output_only_run(None)
+    output_only_run("0-1")
 
 
 def tap_send_capture(a, cap, tag, send_flag):
@@ -1297,7 +1393,8 @@ def test_bad_input():
                            ["net_null0"])
         rc, out, err, rep = t.run_mcfan(eal, ["--rx-lcores", "1", "--worker-lcores", "2-3",
                                               "--groups", "239.9.9.1", "--duration", "0.2",
-                                              "--fanout", fanout, "--worker-engine", "tx:0"])
+                                              "--fanout", fanout, "--worker-engine", "tx:0",
+                                              "--rx-ports", "0"])
         t.check_eq(rc, 0, f"{tag} tx, --fanout {fanout}, 2 workers: exit status")
         t.check((warn in err) == (fanout == "replicate"),
                 f"{tag} tx, --fanout {fanout}: the replicate warning "
@@ -1358,7 +1455,8 @@ def ring_run(name, vdevs, what):
     checked; returns (stderr, report or None)."""
     eal = t.eal_args(name, extra=vdevs)
     rc, _, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "--duration", "1",
-                                        "--worker-engine", "tx:net_ring0,dst-port=5000"])
+                                        "--worker-engine", "tx:net_ring0,dst-port=5000",
+                                        "--rx-ports", "0-1"])
     t.check_eq(rc, 0, f"{what}: exit status ({err[-400:]!r})")
     t.remove_runtime_dir(eal)
     t.check(rep is not None, f"{what}: report")
@@ -1377,6 +1475,7 @@ def ring_join(tag, vdevs):
                 "join 239.9.9.8 engine tx:net_tap7\nquit\n")
     with open(path) as f:
         rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "-i",
+                                              "--rx-ports", "0-1",
                                               "--worker-engine", "tx:net_ring0,dst-port=5000"],
                                         stdin=f)
     t.remove_runtime_dir(eal)
@@ -1611,7 +1710,7 @@ def main():
               ("pcap_slot_reuse", test_pcap_slot_reuse),
               ("set_engine", test_set_engine),
               ("pcap_full_disk", test_pcap_full_disk),
-              ("tap_group", test_tap_group),
+              ("tap_group", test_tap_group), ("output_only", test_output_only),
               ("dumpcap", test_dumpcap), ("pdump", test_pdump),
               ("bad_input", test_bad_input)), ("ip", "tcpdump", "tshark"), check_clean=True)
 

@@ -497,7 +497,8 @@ def test_ipv6_dst_ip():
                 "show groups\n")
     eal = t.eal_args("ge6run", extra=["--vdev", "net_null0"])
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1,{g6}", "--group-engine",
-                                          f"239.9.9.1={tx}", "--cmdline-file", cmds,
+                                          f"239.9.9.1={tx}", "--rx-ports", "0",
+                                          "--cmdline-file", cmds,
                                           "--duration", "0.5"])
     t.check_eq(rc, 0, f"{tag} console run: exit status: {err[-600:]!r}")
     t.check(f"error: set engine: {why.format(g=g6)}" in out,
@@ -514,7 +515,8 @@ def test_ipv6_dst_ip():
         f.write("join [ff3e::2]:5000\nshow groups\n")
     eal = t.eal_args("ge6run0", extra=["--vdev", "net_null0"])
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", "239.9.9.1", "--worker-engine", tx,
-                                          "--cmdline-file", cmds, "--duration", "0.5"])
+                                          "--rx-ports", "0", "--cmdline-file", cmds,
+                                          "--duration", "0.5"])
     t.check_eq(rc, 0, f"{tag} console run, --worker-engine tx: exit status: {err[-600:]!r}")
     t.check("error: join: " + why.format(g="[ff3e::2]:5000") in out,
             f"{tag} join [ff3e::2]:5000 onto --worker-engine {tx}: refused: {out[-800:]!r}")

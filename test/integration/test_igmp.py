@@ -672,6 +672,90 @@ def test_never_reported():
     t.remove_runtime_dir(eal)
 
 
+def control_frames(frames):
+    """(IGMP messages, MLD messages) among frames (bytes): IPv4 protocol 2, and IPv6 with a
+    Hop-by-Hop header followed by ICMPv6 MLD (types 130, 131, 132, 143)."""
+    igmp = [f for f in frames if f[12:14] == b"\x08\x00" and f[23] == 2]
+    mld = [f for f in frames if f[12:14] == b"\x86\xdd" and f[20] == 0 and len(f) > 62 and
+           f[54] == 58 and f[62] in (130, 131, 132, 143)]
+    return igmp, mld
+
+
+def test_output_only():
+    """A port used only as a tx output (docs/delivery.md "Port roles") joins nothing: two
+    net_pcap ports, port 1 the output of tx:1, each with a capture of group frames and an
+    IGMPv3 general query on its RX side and its TX queues written into files (queue 0: the
+    control lcore's IGMP/MLD, queue 1: the tx worker's copies). By default port 1 sends no
+    IGMP or MLD message (its queue 0 file holds none), is not polled (ipackets 0, none of its
+    frames counted, its query unanswered), has no host in the igmp section and its filter
+    is left untouched; port 0 reports as ever. With --rx-ports 0-1 port 1 is polled and
+    reports too (the operator who receives and sends on one port)."""
+    what = "output-only"
+    tmp = tempfile.mkdtemp(prefix="mcfan-igmp-out-")
+    q3 = bytes([0x11, 10, 0, 0, 0, 0, 0, 0, 2, 125, 0, 0])
+    in0, in1 = os.path.join(tmp, "in0.pcap"), os.path.join(tmp, "in1.pcap")
+    src = "198.18.41.1"
+    t.write_pcap(in0, [t.udp4_frame("239.9.9.1", 5000, src=src)] * 30 +
+                 [t.udp6_frame("ff3e::1", 5000)] * 20)
+    t.write_pcap(in1, [igmp_frame("224.0.0.1", q3)] + [t.udp4_frame("239.9.9.1", 5000,
+                                                                    src=src)] * 17)
+    for rx_ports, want0 in ((None, 30), ("0-1", 47)):
+        tag = f"[{what}{' --rx-ports ' + rx_ports if rx_ports else ''}]"
+        outs = {k: os.path.join(tmp, f"{k}-{rx_ports or 'default'}.pcap")
+                for k in ("o0", "o1q0", "o1q1")}
+        eal = ["--lcores", "0@0,1@1,2@1", "--no-huge", "-m", "512", "--file-prefix",
+               f"{PREFIX}-out-{os.getpid()}", "--no-pci", "--log-level", "lib.eal:warning",
+               "--vdev", f"net_pcap0,rx_pcap={in0},tx_pcap={outs['o0']}",
+               "--vdev", f"net_pcap1,rx_pcap={in1},tx_pcap={outs['o1q0']},"
+               f"tx_pcap={outs['o1q1']}"]
+        app = ["--groups", "239.9.9.1:5000,[ff3e::1]:5000", "--igmp", "v3", "--mld", "v2",
+               "--worker-engine", "tx:1", "--duration", "2"]
+        if rx_ports:
+            app += ["--rx-ports", rx_ports]
+        rc, out, err, rep = t.run_mcfan(eal, app, timeout=60)
+        t.remove_runtime_dir(eal)
+        t.check_eq(rc, 0, f"{tag} exit status ({err[-400:]!r})")
+        if not t.check(rep is not None, f"{tag} report written"):
+            continue
+        ports = {p["port_id"]: p for p in rep["ports"]}
+        role1 = "rx" if rx_ports else "output"
+        t.check_eq([(ports[i]["role"], ports[i]["role_why"]) for i in (0, 1)],
+                   [("rx", "--rx-ports" if rx_ports else "default"),
+                    (role1, "--rx-ports" if rx_ports else "tx output")],
+                   f"{tag} the report's ports[].role and role_why")
+        t.check(re.search(r"^\s+1 net_pcap1\s+net_pcap\s+" + role1 + r"\s", out, re.M)
+                is not None, f"{tag} the text report's ports table says port 1 is {role1}")
+        gf = t.group_frames(rep)
+        t.check_eq(sorted(gf.items()), sorted({("239.9.9.1", 5000): want0,
+                                               ("ff3e::1", 5000): 20}.items()),
+                   f"{tag} group frames: port 1's {'counted' if rx_ports else 'not received'}")
+        t.check_eq(ports[1]["ipackets"], 18 if rx_ports else 0,
+                   f"{tag} port 1's ipackets (not polled by default)")
+        t.check(t.conservation(rep), f"{tag} rx = delivered + drops")
+        hosts = [p["port"] for p in rep["igmp"]["ports"]]
+        t.check_eq(hosts, [0, 1] if rx_ports else [0],
+                   f"{tag} IGMP/MLD hosts: the RX ports' only")
+        if not rx_ports:
+            t.check_eq(ports[1]["filter_mode"], "untouched",
+                       f"{tag} port 1's multicast filter left as it is")
+            t.check("port 1: output-only (tx output): not polled, no group joined, no "
+                    "IGMP/MLD report sent" in err, f"{tag} said at start: {err[-800:]!r}")
+        i0, m0 = control_frames(read_pcap(outs["o0"]))
+        i1, m1 = control_frames(read_pcap(outs["o1q0"]))
+        t.check(len(i0) >= 2 and len(m0) >= 2,
+                f"{tag} port 0 sent IGMP and MLD reports: {len(i0)} IGMP, {len(m0)} MLD")
+        if rx_ports:
+            t.check(len(i1) >= 2 and len(m1) >= 2,
+                    f"{tag} port 1 sent IGMP and MLD reports: {len(i1)} IGMP, {len(m1)} MLD")
+        else:
+            t.check_eq((len(i1), len(m1)), (0, 0),
+                       f"{tag} no IGMP or MLD message left the output port")
+        copies = read_pcap(outs["o1q1"])
+        t.check_eq(len(copies), want0 + 20, f"{tag} the tx output sent every copy")
+        t.check_eq(control_frames(copies), ([], []), f"{tag} no IGMP/MLD among the copies")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
 def test_capture():
     """Malformed frames from a capture: counted per reason, never answered."""
     what = "capture"
@@ -947,6 +1031,15 @@ def test_bad_input():
         (["--mld", "off", "--port-ip", "0=198.18.0.2/1=198.18.0.3,fe80::3"],
          "--port-ip: port 1's IPv6 address is the source of MLD reports, and --mld is off: "
          "nothing is sent from it; give --mld auto, v1 or v2, or leave the IPv6 address out"),
+        # --rx-ports (the ports that receive and join; docs/delivery.md "Port roles")
+        (["--rx-ports", "x"], "mcfan: --rx-ports: 'x' is not a list of port ids 0..31 (e.g. 0 "
+         "or 0,2-3)"),
+        (["--rx-ports", ""], "mcfan: --rx-ports: '' is not a list of port ids (e.g. 0 or "
+         "0,2-3)"),
+        (["--rx-ports", "32"], "mcfan: --rx-ports: '32' is not a list of port ids 0..31"),
+        (["--rx-ports", "0,,1"], "mcfan: --rx-ports: '0,,1' has an empty item"),
+        (["--rx-ports", "1-0"], "mcfan: --rx-ports: range 1-0 in '1-0' is decreasing"),
+        (["--rx-ports", "0,0-1"], "mcfan: --rx-ports: port 0 is listed twice in '0,0-1'"),
     ]
     for app, msg in cases:
         rc, out, err, rep = t.run_mcfan(eal, app, timeout=60)
@@ -959,6 +1052,27 @@ def test_bad_input():
     t.check("--port-ip: port 5 does not exist (ports probed: 1)" in err,
             f"[{what}] --port-ip 5: says so ({err.strip()[-200:]!r})")
     t.check(rep is None, f"[{what}] --port-ip 5: no report")
+    # after EAL, once the ports are probed: a port that was not, no port left to receive
+    for app, msg in ((["--rx-ports", "0,3"], "mcfan: --rx-ports: port 3 was not probed: give "
+                      "ids of probed ports (0; --vdev/-a devices in the order given)"),
+                     (["--worker-engine", "tx:0"], "mcfan: no port is left to receive: port 0 "
+                      "is output-only (the output of a tx engine); name the ports that "
+                      "receive with --rx-ports (e.g. --rx-ports 0: a port listed there is "
+                      "polled and joins the groups even if a tx output sends on it)")):
+        rc, out, err, rep = t.run_mcfan(eal, [*app, "--duration", "0.2"], timeout=60)
+        t.check_eq(rc, 2, f"[{what}] {app}: exit status")
+        t.check(msg in err and err.count("mcfan: ") <= 2,
+                f"[{what}] {app}: says {msg!r} ({err.strip()[-300:]!r})")
+        t.check(rep is None and "running:" not in err, f"[{what}] {app}: no run, no report")
+    # in the config file: the same key through the same table
+    cfg = tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False)
+    cfg.write("[mcfan]\nrx-ports = 0-\n")
+    cfg.close()
+    rc, out, err, rep = t.run_mcfan(eal, ["--config", cfg.name], timeout=60)
+    os.unlink(cfg.name)
+    t.check(rc == 2 and f"config file '{cfg.name}' line 2: key 'rx-ports': --rx-ports: '0-' is "
+            "not a list of port ids 0..31" in err and not t.eal_lines(err),
+            f"[{what}] config file rx-ports = 0-: exit 2 before EAL ({err.strip()[-300:]!r})")
     tmp = tempfile.mkdtemp(prefix="mcfan-igmp-bad-")
     cmds = os.path.join(tmp, "cmds")
     with open(cmds, "w") as f:
@@ -1090,6 +1204,8 @@ def main():
         if only in ("", "capture"):
             test_capture()
             test_never_reported()
+        if only in ("", "output"):
+            test_output_only()
         if only in ("", "ringfull"):
             test_ring_full()
         if only in ("", "clear"):
