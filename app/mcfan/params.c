@@ -1311,9 +1311,9 @@ static const struct opt_def opts[] = {
 	 "the others are summed under group=\"_other\" (only with --metrics-listen)",
 	 RTE_STR(MCFAN_METRICS_MAX_GROUPS_DEFAULT),
 	 set_metrics_max_groups, true},
-	{"igmp", OPT_VALUE, "MODE", "IGMP host side on every port (docs/igmp.md): auto (the "
+	{"igmp", OPT_VALUE, "MODE", "IGMP host side on every RX port (docs/igmp.md): auto (the "
 	 "querier's version, v3 without one), v2, v3 (pinned) or off", "auto", set_igmp, true},
-	{"mld", OPT_VALUE, "MODE", "MLD host side on every port: auto (the querier's version, "
+	{"mld", OPT_VALUE, "MODE", "MLD host side on every RX port: auto (the querier's version, "
 	 "v2 without one), v1, v2 or off", "auto", set_mld, true},
 	{"port-ip", OPT_VALUE, "PORT=ADDR[,ADDR6]", "source addresses of a port's IGMP "
 	 "reports (IPv4) and MLD reports (IPv6 link-local); several ports separated by /",

@@ -215,14 +215,14 @@ print_port_stats(struct mcfan_console *con, uint16_t port, bool header)
 	}
 	mcfan_kernel_read(app, port, &ps, &kv);
 	if (header)
-		printf("  %4s %-22s %-6s %-12s %14s %12s %10s %10s %16s %12s %14s\n", "port",
-		       "name", "role", "filter", "ipackets", "imissed", "ierrors", "rx_nombuf",
-		       "ibytes", "kernel_drops", "if_rx_packets");
-	printf("  %4u %-22.22s %-6s %-12s %14" PRIu64 " %12" PRIu64 " %10" PRIu64 " %10" PRIu64
-	       " %16" PRIu64 " %12" PRIu64 " %14" PRIu64 "\n", port, app->ports[port].name,
-	       mcfan_port_role_name(app->ports[port].role), app->ports[port].filter_mode,
-	       ps.ipackets, ps.imissed, ps.ierrors, ps.rx_nombuf, ps.ibytes, kv.kernel_drops,
-	       kv.if_rx_packets);
+		printf("  %4s %-22s %-12s %14s %12s %10s %10s %16s %12s %14s %s\n", "port",
+		       "name", "filter", "ipackets", "imissed", "ierrors", "rx_nombuf", "ibytes",
+		       "kernel_drops", "if_rx_packets", "role");
+	printf("  %4u %-22.22s %-12s %14" PRIu64 " %12" PRIu64 " %10" PRIu64 " %10" PRIu64
+	       " %16" PRIu64 " %12" PRIu64 " %14" PRIu64 " %s\n", port, app->ports[port].name,
+	       app->ports[port].filter_mode, ps.ipackets, ps.imissed, ps.ierrors, ps.rx_nombuf,
+	       ps.ibytes, kv.kernel_drops, kv.if_rx_packets,
+	       mcfan_port_role_name(app->ports[port].role));
 	if (app->ports[port].role != MCFAN_PORT_RX)
 		printf("       output-only (%s): not polled, no group joined, no IGMP/MLD\n",
 		       app->ports[port].role_why);

@@ -911,7 +911,8 @@ static const struct mcfan_engine engine_tx = {
 	.name = "tx",
 	.side = MCFAN_ENGINE_WORKER,
 	.help = "tx:PORT[,dst-mac=M,dst-ip=A,dst-port=N,udp-csum=auto|update|full]: send every "
-		"copy out of PORT, unchanged or with its destination rewritten",
+		"copy out of PORT, unchanged or with its destination rewritten; PORT is then "
+		"output-only (not polled, no group joined) unless --rx-ports names it",
 	.deliver = tx_deliver,
 	.args_check = tx_args_check,
 	.args_check_probed = tx_args_check_probed,

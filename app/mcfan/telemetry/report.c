@@ -318,20 +318,20 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	print_engines(app, f);
 	print_engine_values(app, f);
 	print_engine_outputs(app, f);
-	fprintf(f, "\n\nports:\n  %4s %-22s %-16s %-6s %-12s %12s %10s %10s %10s %12s %12s\n",
-		"port", "name", "driver", "role", "filter", "ipackets", "imissed", "ierrors",
-		"rx_nombuf", "kernel_drops", "if_rx_pkts");
+	fprintf(f, "\n\nports:\n  %4s %-22s %-16s %-12s %12s %10s %10s %10s %12s %12s %s\n",
+		"port", "name", "driver", "filter", "ipackets", "imissed", "ierrors", "rx_nombuf",
+		"kernel_drops", "if_rx_pkts", "role");
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if (!app->ports[port].used)
 			continue;
 		mcfan_port_stats_read(app, port, &ps);
 		mcfan_kernel_read(app, port, &ps, &kv);
-		fprintf(f, "  %4u %-22.22s %-16.16s %-6s %-12s %12" PRIu64 " %10" PRIu64 " %10"
-			PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", port,
+		fprintf(f, "  %4u %-22.22s %-16.16s %-12s %12" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %s\n", port,
 			app->ports[port].name, app->ports[port].driver,
-			mcfan_port_role_name(app->ports[port].role), app->ports[port].filter_mode,
-			ps.ipackets, ps.imissed, ps.ierrors, ps.rx_nombuf, kv.kernel_drops,
-			kv.if_rx_packets);
+			app->ports[port].filter_mode, ps.ipackets, ps.imissed, ps.ierrors,
+			ps.rx_nombuf, kv.kernel_drops, kv.if_rx_packets,
+			mcfan_port_role_name(app->ports[port].role));
 	}
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		if (!app->ports[port].used)
