@@ -534,6 +534,106 @@ def test_stop_leave(igmp_v, mld_v, how):
                    f"[{what}] the report's sent = its reports + leaves - tx_failed")
 
 
+V_O, V_BO = f"o{ID}", f"bo{ID}"     # mcfan's second port (a tx output) and its bridge port
+
+
+def mdb_on(port, group):
+    """Whether the bridge's mdb holds group on bridge port `port`."""
+    return any(f"port {port} " in ln and f"grp {group} " in ln + " "
+               for ln in mdb().splitlines())
+
+
+def test_bridge_output(rx_ports):
+    """A tx output on the snooping bridge's segment (docs/delivery.md "Port roles"): mcfan's
+    port 1 (net_af_packet on a second veth into the same bridge, mcast_flood off there too)
+    is the output of tx. By default it sends no report: the bridge's mdb holds the groups on
+    mcfan's port 0 only, tcpdump on the bridge's end of port 1's veth sees no IGMP/MLD report
+    or leave come from it
+    (the bridge's queries reach it, unread: the port is not polled, ipackets 0), so the
+    bridge would forward no feed onto the output segment. With --rx-ports 0-1 the bridge
+    holds them on both ports. No sender: nothing is sent to a group, so no copy goes out."""
+    what = f"bridge, tx output{' --rx-ports ' + rx_ports if rx_ports else ''}"
+    lab_up(3, 2)
+    b = f"ip netns exec {NS_B}"
+    sh(f"ip link add {V_O} type veth peer name {V_BO}")
+    sh(f"ip link set {V_O} netns {NS_R}; ip link set {V_BO} netns {NS_B}")
+    sh(f"{b} ip link set {V_BO} master br0; {b} bridge link set dev {V_BO} mcast_flood off")
+    sh(f"{b} ip link set {V_BO} up; ip netns exec {NS_R} ip link set {V_O} up")
+    g4, g6 = "239.9.9.3", "ff3e::b"
+    cap = {v: tempfile.mktemp(prefix=f"mcfan-igmp-{v}-", suffix=".pcap") for v in (V_BR, V_BO)}
+    dumps = {}
+    run, rc, err, rep = None, None, "", None
+    try:
+        # tcpdump on the bridge's side of mcfan's two veths, on what the bridge receives
+        # there (-Q in: what mcfan's port sent; net_af_packet bypasses the qdisc, so mcfan's
+        # side sees none of it, and the bridge floods port 0's reports to 224.0.0.22 and
+        # ff02::16 out of every port), before mcfan sends anything
+        for v in (V_BR, V_BO):
+            dumps[v] = subprocess.Popen(["ip", "netns", "exec", NS_B, "timeout", "60",
+                                         "tcpdump", "-i", v, "-Q", "in", "-p", "-U", "-w",
+                                         cap[v], "igmp or ip6"], stderr=subprocess.PIPE,
+                                        text=True)
+            line = dumps[v].stderr.readline()
+            t.check("listening" in line, f"[{what}] tcpdump on {v} listens: {line}")
+        run = Run(f"out{'rx' if rx_ports else ''}",
+                  ["--port-ip", "0=198.18.0.2", "--idle-rx", "backoff", "--igmp", "v3",
+                   "--mld", "v2", "--groups", f"{g4}:{PORT},[{g6}]:{PORT}",
+                   "--worker-engine", "tx:net_af_packet1"] +
+                  (["--rx-ports", rx_ports] if rx_ports else []),
+                  eal_extra=["--vdev", f"net_af_packet0,iface={V_R}"],
+                  vdev=f"net_af_packet1,iface={V_O},qpairs=2")
+        t.check(wait_for(lambda: mdb_on(V_BR, g4) and mdb_on(V_BR, g6), 5),
+                f"[{what}] the groups are in the bridge's mdb on port 0's bridge port: {mdb()}")
+        if rx_ports:
+            t.check(wait_for(lambda: mdb_on(V_BO, g4) and mdb_on(V_BO, g6), 5),
+                    f"[{what}] and on port 1's (--rx-ports): {mdb()}")
+        # three query intervals: the bridge's queries reach both ports
+        time.sleep(3 * QUERY_CS / 100)
+        if not rx_ports:
+            t.check(not mdb_on(V_BO, g4) and not mdb_on(V_BO, g6),
+                    f"[{what}] no mdb entry on the output port's bridge port: {mdb()}")
+        rc, _, err, rep = run.finish()
+        run = None
+        time.sleep(0.5)   # the leaves of the stop reach tcpdump
+    finally:
+        if run is not None:
+            run.finish()
+        for p in dumps.values():
+            p.send_signal(signal.SIGINT)
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        lab_down()
+    got = {}
+    for v in (V_BR, V_BO):
+        igmp, mld = control_frames(read_pcap(cap[v]))
+        # mcfan's messages, not the bridge's queries (IGMP 0x11, MLD 130)
+        got[v] = (len([f for f in igmp if f[14 + (f[14] & 0xf) * 4] != 0x11]),
+                  len([f for f in mld if f[62] != 130]))
+        os.unlink(cap[v])
+    t.check(got[V_BR][0] >= 1 and got[V_BR][1] >= 1,
+            f"[{what}] port 0 sent IGMP and MLD reports: {got[V_BR]}")
+    if rx_ports:
+        t.check(got[V_BO][0] >= 1 and got[V_BO][1] >= 1,
+                f"[{what}] port 1 (--rx-ports) sent IGMP and MLD reports: {got[V_BO]}")
+    else:
+        t.check_eq(got[V_BO], (0, 0), f"[{what}] no IGMP/MLD message left the output port")
+    t.check_eq(rc, 0, f"[{what}] exit status ({err[-300:]})")
+    if t.check(rep is not None, f"[{what}] report written"):
+        ports = {p["name"]: p for p in rep["ports"]}
+        out = ports.get("net_af_packet1", {})
+        t.check_eq(out.get("role"), "rx" if rx_ports else "output", f"[{what}] port 1's role")
+        t.check_eq(len(rep["igmp"]["ports"]), 2 if rx_ports else 1,
+                   f"[{what}] IGMP/MLD hosts: the RX ports'")
+        if not rx_ports:
+            t.check_eq(out.get("ipackets"), 0,
+                       f"[{what}] port 1 not polled: the bridge's queries not read")
+        else:
+            t.check(out.get("ipackets", 0) >= 1, f"[{what}] port 1 polled: the queries read")
+        check_path(rep, what)
+
 NS_F, TAP_F = f"mcfan-igf-{ID}", f"t{ID}"
 
 
@@ -1206,6 +1306,8 @@ def main():
             test_never_reported()
         if only in ("", "output"):
             test_output_only()
+            test_bridge_output(None)
+            test_bridge_output("0-1")
         if only in ("", "ringfull"):
             test_ring_full()
         if only in ("", "clear"):
