@@ -784,7 +784,8 @@ uint64_t mcfan_ports_kept_mbufs_max(void);
  *
  * @return
  *   0, or -EINVAL after one line on stderr: --rx-ports names a port that was not probed
- *   (the port and the probed ids named), or no port is left RX (every port named).
+ *   (the port and the probed ids named), no port is left RX (every port named), or
+ *   --port-ip gives addresses to an output-only port (which sends no report).
  */
 int mcfan_ports_roles(struct mcfan_app *app);
 /**

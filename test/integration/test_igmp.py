@@ -1164,6 +1164,24 @@ def test_bad_input():
         t.check(msg in err and err.count("mcfan: ") <= 2,
                 f"[{what}] {app}: says {msg!r} ({err.strip()[-300:]!r})")
         t.check(rep is None and "running:" not in err, f"[{what}] {app}: no run, no report")
+    # --port-ip for an output-only port (two ports, port 1 the tx output): its addresses
+    # would source nothing; named in --rx-ports it is an RX port and the run starts
+    for app, msg in ((["--port-ip", "1=198.18.41.3"], "mcfan: --port-ip: port 1 is "
+                      "output-only (the output of a tx engine): it sends no IGMP or MLD report, "
+                      "so its addresses would source nothing; leave port 1 out of --port-ip, "
+                      "or name it in --rx-ports to receive and join on it too"),
+                     (["--port-ip", "1=198.18.41.3", "--rx-ports", "0-1"], None)):
+        rc, out, err, rep = t.run_mcfan(eal + ["--vdev", "net_null1"],
+                                        [*app, "--worker-engine", "tx:1", "--duration", "0.2"],
+                                        timeout=60)
+        if msg is None:
+            t.check(rc == 0 and rep is not None and
+                    [p["role"] for p in rep["ports"]] == ["rx", "rx"],
+                    f"[{what}] {app}: runs, both ports rx ({err.strip()[-300:]!r})")
+            continue
+        t.check_eq(rc, 2, f"[{what}] {app}: exit status")
+        t.check(msg in err, f"[{what}] {app}: says {msg!r} ({err.strip()[-300:]!r})")
+        t.check(rep is None and "running:" not in err, f"[{what}] {app}: no run, no report")
     # in the config file: the same key through the same table
     cfg = tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False)
     cfg.write("[mcfan]\nrx-ports = 0-\n")

@@ -245,6 +245,17 @@ mcfan_ports_roles(struct mcfan_app *app)
 			cfg->rx_ports_set ? "not in --rx-ports" : "the output of a tx engine");
 		return -EINVAL;
 	}
+	/* --port-ip for an output-only port: the source of reports it never sends */
+	for (i = 0; i < cfg->n_port_ip; i++) {
+		port = cfg->port_ip[i].port;
+		if (!rte_eth_dev_is_valid_port(port) || app->ports[port].role == MCFAN_PORT_RX)
+			continue;
+		fprintf(stderr, "mcfan: --port-ip: port %u is output-only (%s): it sends no IGMP or "
+			"MLD report, so its addresses would source nothing; leave port %u out of "
+			"--port-ip, or name it in --rx-ports to receive and join on it too\n", port,
+			cfg->rx_ports_set ? "not in --rx-ports" : "the output of a tx engine", port);
+		return -EINVAL;
+	}
 	RTE_ETH_FOREACH_DEV(port)
 		if (app->ports[port].role == MCFAN_PORT_OUTPUT)
 			MCFAN_LOG(INFO, "port %u: output-only (%s): not polled, no group joined, "
