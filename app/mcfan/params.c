@@ -1348,9 +1348,10 @@ mcfan_params_usage(const char *prog)
 	char lhs[64];
 
 	printf("Usage: %s [EAL options] -- [mcfan options]\n\n"
-	       "mcfan receives IP multicast UDP frames on every RX queue of every probed port, fans\n"
-	       "them out to worker lcores through rings and reports where every frame went and\n"
-	       "where every lcore's time went.\n\nmcfan options:\n", prog);
+	       "mcfan receives IP multicast UDP frames on every RX queue of every RX port (every\n"
+	       "probed port but the output-only ones a tx engine sends on, or those of\n"
+	       "--rx-ports), fans them out to worker lcores through rings and reports where\n"
+	       "every frame went and where every lcore's time went.\n\nmcfan options:\n", prog);
 	for (i = 0; i < N_OPTS; i++) {
 		if (opts[i].short_name != 0)
 			snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", opts[i].short_name,

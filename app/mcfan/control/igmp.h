@@ -21,7 +21,8 @@
  *
  * Membership follows the joined groups: at the first tick, and at once after each join
  * and leave action (mcfan_igmp_sync()), each distinct group address is joined (any source,
- * or INCLUDE the union of the sources its joins gave with `@`) or left on every port; when
+ * or INCLUDE the union of the sources its joins gave with `@`) or left on every RX port (an
+ * output-only port has no host: struct mcfan_port role, docs/delivery.md "Port roles"); when
  * the union of a joined address changes (a join or leave of another UDP port of it), its
  * sources are replaced and the state-change report is sent (mcfan_igmp_host_set_sources()).
  *

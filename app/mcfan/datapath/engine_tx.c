@@ -560,9 +560,10 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 		fprintf(stderr, "mcfan: %s: tx: %s\n", MCFAN_ENGINE_OPTION(inst), err);
 		return -EINVAL;
 	}
-	/* mcfan polls every probed port, and a net_ring vdev's (--vdev net_ringN) TX queues are
-	 * its RX queues: unchanged copies would come back as frames of their group, be sent
-	 * again, and so on */
+	/* a net_ring vdev's (--vdev net_ringN) TX queues are its RX queues, which mcfan polls
+	 * when the port is an RX port (--rx-ports names it): unchanged copies would come back
+	 * as frames of their group, be sent again, and so on. Refused whatever the port's role,
+	 * which is set later (control/ports.c mcfan_ports_roles()) */
 	ret = tx_port_of(&a, &port, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "mcfan: %s: tx%s%s: %s\n", MCFAN_ENGINE_OPTION(inst),
