@@ -505,13 +505,14 @@ def top_closed_stdout(cmd):
     return p
 
 
-def once_against(name, app, interval, closed_stdout=False):
-    """mcfan (net_null0, options app) with its telemetry ready, then mcfan-top -f PREFIX
+def once_against(name, app, interval, closed_stdout=False, vdevs=("net_null0",)):
+    """mcfan (vdevs, net_null0 alone by default; options app) with its telemetry ready,
+    then mcfan-top -f PREFIX
     --once --interval interval against it (closed_stdout: into a pipe no one reads,
     top_closed_stdout()): (mcfan's EAL args, its process, mcfan-top's CompletedProcess, or
     None when mcfan's telemetry never answered: checked). mcfan is stopped and its runtime
     directory removed before the return."""
-    eal = t.eal_args(name, extra=["--vdev", "net_null0"])
+    eal = t.eal_args(name, extra=[a for v in vdevs for a in ("--vdev", v)])
     mc = t.McfanProcess(eal, app)
     p = None
     try:
@@ -592,6 +593,23 @@ def run_per_group_engines():
                     f"{p.stderr[-300:]!r}")
 
 
+def run_output_only():
+    """A port used only as a tx output (docs/delivery.md "Port roles"): its line ends with
+    `output-only (not polled)`; the input port's does not."""
+    what = "output-only port"
+    _, _, p = once_against("top-out", ["--groups", "239.9.9.1:3999", "--duration", "30",
+                                       "--worker-engine", "tx:1"], "0.3",
+                           vdevs=("net_null0", "net_null1"))
+    if p is None:
+        return
+    lines = {m.group(1): ln for ln in p.stdout.splitlines()
+             for m in [re.match(r"port (\d) net_null\d: ", ln)] if m}
+    t.check(p.returncode == 0 and lines.get("1", "").endswith("  output-only (not polled)")
+            and "output-only" not in lines.get("0", "-"),
+            f"{what}: port 1's line says output-only, port 0's not: {p.returncode} {lines} "
+            f"{p.stderr[-300:]!r}")
+
+
 def run_pages_change():
     """mcfan-top's reading of /mcfan/groups while the console leaves groups between two of its
     pages (a real mcfan, 200 groups on 2 pages; the leave is typed just after page 0 came):
@@ -659,6 +677,7 @@ def main():
     run_no_msacc()
     run_once_closed_pipe()
     run_per_group_engines()
+    run_output_only()
     run_pages_change()
     t.finish("test_top")
 
