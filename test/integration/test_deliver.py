@@ -47,6 +47,10 @@ side (an AF_PACKET socket on the tap interface).
    a veth), complete and corrupt UDP checksums: udp-csum auto (the default) completes the
    partial ones only, full every one, update none; every other byte as sent.
    IPv6 datagrams with a UDP checksum of 0 (forbidden): auto computes it, update not.
+9. Output-only ports (docs/delivery.md "Port roles"): with tx:net_tap1 and IGMP/MLD on, an
+   IGMPv3 query and the groups' frames into both taps: no IGMP/MLD message leaves the
+   output tap (tcpdump on its kernel side), its frames are not received (ipackets 0, role
+   output); with --rx-ports 0-1 both taps report and receive.
 
 Usage: test_deliver.py MCFAN_BINARY. Exit 77 (skip) when not root, without `ip netns`,
 tcpdump or tshark.

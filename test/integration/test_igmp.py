@@ -31,7 +31,13 @@ mcfan only while the bridge holds a membership for it there.
    net_failsafe port that gains a sub-device without lists) switches the port to
    allmulticast, says so, and the group's frames arrive (test_filter_fallback).
 9. Bad input: options (exit 2, nothing started) and console lines (error, nothing
-   changed), and a re-join with other sources replacing the sources (console_sources).
+   changed), and a re-join with other sources replacing the sources (console_sources);
+   --rx-ports refusals (syntax before EAL; a port not probed, no port left to receive,
+   --port-ip of an output-only port after EAL).
+10. Output-only ports (docs/delivery.md "Port roles"): a tx output's port sends no IGMP/MLD
+   message and is not polled, on net_pcap (its TX queue 0 written to a file:
+   test_output_only) and on the snooping bridge (no mdb entry on its bridge port, nothing
+   from it on the wire: test_bridge_output); with --rx-ports 0-1 both ports report.
 In every other run: drops.control == frames dequeued by the control lcore + ctl_ring_full
 (which is 0 there; the flood checks drops.control == dequeued and drops.ctl_ring_full ==
 igmp.ctl_ring_full), and dequeued == taken + every invalid reason, exactly.
