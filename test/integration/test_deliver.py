@@ -376,13 +376,18 @@ def output_only_run(rx_ports):
         t.check_eq(c.get("tx_sent"), sent_total() * (2 if rx_ports else 1),
                    f"{tag} tx_sent = every copy")
     got = {i: host_messages(read_pcap(caps[i])) for i in (0, 1)}
-    t.check(len(got[0][0]) >= 1 and len(got[0][1]) >= 1,
-            f"{tag} the input port sent IGMP and MLD: {len(got[0][0])} IGMP, "
-            f"{len(got[0][1])} MLD messages")
+    # on the wire: IGMP, the answer to the query sent into each tap while tcpdump ran (the
+    # MLD reports at start go out before tcpdump can start on the taps mcfan makes, and the
+    # MLD done at the stop races the tap's removal at exit); MLD: what mcfan counts it sent
+    mld = {p["port"]: sum(p["mld"]["reports_sent"].values()) +
+           sum(p["mld"]["leaves_sent"].values()) for p in rep["igmp"]["ports"]}
+    t.check(len(got[0][0]) >= 1 and mld.get(0, 0) >= 1,
+            f"{tag} the input port sent IGMP and MLD: {len(got[0][0])} IGMP on the wire, "
+            f"{mld.get(0, 0)} MLD messages sent")
     if rx_ports:
-        t.check(len(got[1][0]) >= 1 and len(got[1][1]) >= 1,
-                f"{tag} port 1 (--rx-ports) sent IGMP and MLD: {len(got[1][0])} IGMP, "
-                f"{len(got[1][1])} MLD messages")
+        t.check(len(got[1][0]) >= 1 and mld.get(1, 0) >= 1,
+                f"{tag} port 1 (--rx-ports) sent IGMP and MLD: {len(got[1][0])} IGMP on the "
+                f"wire, {mld.get(1, 0)} MLD messages sent")
     else:
         t.check_eq((len(got[1][0]), len(got[1][1])), (0, 0),
                    f"{tag} no IGMP or MLD message left the output port")
@@ -1496,7 +1501,7 @@ def ring_join(tag, vdevs):
     # tx ARGS that start would refuse after EAL (no such port; unchanged on net_ring): that
     # refusal, not "no engine instance ... start mcfan with --group-engine ...=tx:9"
     for want in ("error: set engine: tx: port 1 is net_ring, whose TX feeds its own RX, "
-                 "which mcfan polls: every copy would come back as a new frame of its group "
+                 "which mcfan polls (--rx-ports names it): every copy would come back as a new frame of its group "
                  "and be sent again, without end; send on another port, or rewrite dst-ip or "
                  "dst-port to a group mcfan has not joined\n",
                  "error: set engine: tx: '9' is not a probed port: give a port id (0..1) or an "
@@ -1522,21 +1527,43 @@ def ring_loop(tag):
     vdevs = ["--vdev", f"net_pcap0,rx_pcap={pcap}", "--vdev", "net_ring0"]
     eal = t.eal_args("dlvring", extra=vdevs)
     rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "--duration",
-                                          "1", "--worker-engine", "tx:net_ring0"])
+                                          "1", "--worker-engine", "tx:net_ring0",
+                                          "--rx-ports", "0-1"])
     t.check_eq(rc, 2, f"{tag} tx:net_ring0: exit status")
     t.check("mcfan: --worker-engine: tx:net_ring0: port 1 is net_ring, whose TX feeds its own "
-            "RX, which mcfan polls: every copy would come back as a new frame of its group and "
-            "be sent again, without end; send on another port, or rewrite dst-ip or dst-port "
-            "to a group mcfan has not joined" in err, f"{tag} tx:net_ring0: {err[-500:]!r}")
+            "RX, which mcfan polls (--rx-ports names it): every copy would come back as a new "
+            "frame of its group and be sent again, without end; send on another port, or "
+            "rewrite dst-ip or dst-port to a group mcfan has not joined" in err,
+            f"{tag} tx:net_ring0: {err[-500:]!r}")
     t.check(rep is None, f"{tag} tx:net_ring0: no report")
     t.remove_runtime_dir(eal)
+    # without --rx-ports the net_ring port is output-only: never polled, so nothing comes
+    # back; the copies stay in its ring (tx_sent) until it is full (tx_full)
+    eal = t.eal_args("dlvringout", extra=vdevs)
+    rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "--duration",
+                                          "1", "--worker-engine", "tx:net_ring0"])
+    t.remove_runtime_dir(eal)
+    t.check_eq(rc, 0, f"{tag} tx:net_ring0 output-only: exit status ({err[-400:]!r})")
+    if t.check(rep is not None, f"{tag} tx:net_ring0 output-only: report"):
+        n = sent_total()
+        t.check_eq([p.get("role") for p in rep["ports"]], ["rx", "output"],
+                   f"{tag} tx:net_ring0 output-only: roles")
+        t.check_eq(rep["delivered_frames"], n, f"{tag} tx:net_ring0 output-only: delivered")
+        t.check_eq(rep["drops"]["unknown_group"], 0,
+                   f"{tag} tx:net_ring0 output-only: nothing came back")
+        c = [lc.get("engine_counters") or {} for lc in rep["lcores"]]
+        c = {k: sum(x.get(k, 0) for x in c) for k in ("tx_sent", "tx_full")}
+        t.check_eq(c["tx_sent"] + c["tx_full"], n,
+                   f"{tag} tx:net_ring0 output-only: every copy sent or tx_full: {c}")
+        t.check(t.conservation(rep), f"{tag} tx:net_ring0 output-only: conservation")
     # a rewrite that still lands on a joined group loops as well (trial: 33 frames became
     # 6703 of 239.9.9.2 in 1.5 s): refused at start, for either rewrite
     for i, (rw, dst) in enumerate((("dst-ip=239.9.9.2", f"239.9.9.2:{PORT}"),
                                    (f"dst-port={PORT}", f"239.9.9.1:{PORT}"))):
         eal = t.eal_args(f"dlvringrw{i}", extra=vdevs)
         rc, out, err, rep = t.run_mcfan(eal, ["--groups", f"239.9.9.1-3:{PORT}", "--duration",
-                                              "1", "--worker-engine", f"tx:net_ring0,{rw}"])
+                                              "1", "--worker-engine", f"tx:net_ring0,{rw}",
+                                              "--rx-ports", "0-1"])
         t.remove_runtime_dir(eal)
         t.check_eq(rc, 2, f"{tag} tx:net_ring0,{rw}: exit status")
         msg = (f"mcfan: --worker-engine: tx:net_ring0,{rw}: port 1 is net_ring, whose TX feeds "

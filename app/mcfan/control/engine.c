@@ -163,8 +163,8 @@ find_inst(const struct mcfan_app *app, const struct mcfan_engine *e, const char 
  * ports: a tx PORT that is not there), so that no answer advises a start that is refused;
  * 0 for ARGS it takes (or none given). */
 static int
-args_refused(const char *what, const struct mcfan_engine *e, const char *args, char *msg,
-	     size_t len)
+args_refused(const struct mcfan_app *app, const char *what, const struct mcfan_engine *e,
+	     const char *args, char *msg, size_t len)
 {
 	char err[512];
 	int ret;
@@ -173,7 +173,7 @@ args_refused(const char *what, const struct mcfan_engine *e, const char *args, c
 		return 0;
 	ret = e->args_check(args, err, sizeof(err));
 	if (ret == 0 && e->args_check_probed != NULL)
-		ret = e->args_check_probed(args, err, sizeof(err));
+		ret = e->args_check_probed(app, args, err, sizeof(err));
 	if (ret == 0)
 		return 0;
 	return mcfan_err_set(msg, len, ret, "%s: %s: %s", what, e->name, err);
@@ -239,7 +239,7 @@ lcore_target(const struct mcfan_app *app, const struct mcfan_lcore *lc, const ch
 		*sel = MCFAN_ENGINE_SEL_INST + (uint32_t)*k;
 		return 0;
 	}
-	ret = args_refused("set engine", *e, args, msg, len);
+	ret = args_refused(app, "set engine", *e, args, msg, len);
 	if (ret == 0)
 		ret = same_place(app, "set engine", *e, args, msg, len);
 	if (ret < 0)
@@ -445,7 +445,7 @@ group_inst(const struct mcfan_app *app, const char *what, const char *groups,
 	k = find_inst(app, e, args);
 	if (k >= 0)
 		return k;
-	ret = args_refused(what, e, args, msg, len);
+	ret = args_refused(app, what, e, args, msg, len);
 	if (ret == 0)
 		ret = same_place(app, what, e, args, msg, len);
 	if (ret < 0)

@@ -237,6 +237,8 @@ struct mcfan_engine {
 	 * would be refused). Nothing allocated, nothing kept. NULL: nothing to check beyond
 	 * args_check.
 	 *
+	 * @param app
+	 *   The application; its options (cfg: --rx-ports) are read, nothing written.
 	 * @param args
 	 *   ARGS that args_check accepted.
 	 * @param err
@@ -244,7 +246,8 @@ struct mcfan_engine {
 	 * @return
 	 *   0, or -ENODEV (no such probed port) or -EINVAL (err filled).
 	 */
-	int (*args_check_probed)(const char *args, char *err, size_t err_len);
+	int (*args_check_probed)(const struct mcfan_app *app, const char *args, char *err,
+				 size_t err_len);
 	/**
 	 * Whether ARGS a and b (different texts, both accepted by args_check and
 	 * args_check_probed) name the same output once the ports are probed (tx: one port,

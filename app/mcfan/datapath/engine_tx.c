@@ -269,11 +269,21 @@ tx_port_find(const char *text, uint16_t *port)
 	return rte_eth_dev_get_port_by_name(text, port) == 0 ? 0 : -ENODEV;
 }
 
+/* Will mcfan poll port? A tx output's port is output-only (not polled) unless --rx-ports
+ * names it (control/ports.c mcfan_ports_roles(), which runs later at start: every tx
+ * output's port is named at start, so this is its role, before and after). */
+static bool
+tx_port_polled(const struct mcfan_app *app, uint16_t port)
+{
+	return app->cfg.rx_ports_set && mcfan_bits_test(app->cfg.rx_ports, port);
+}
+
 /* The port of a (its PORT a probed port's id or name) and, unless a rewrites dst-ip or
- * dst-port, no net_ring port (its TX feeds its own RX, which mcfan polls: every copy would
+ * dst-port, no net_ring port that mcfan polls (its TX feeds its own RX: every copy would
  * come back); 0, or -ENODEV / -EINVAL with err naming the token. */
 static int
-tx_port_of(const struct tx_args *a, uint16_t *port, char *err, size_t len)
+tx_port_of(const struct mcfan_app *app, const struct tx_args *a, uint16_t *port, char *err,
+	   size_t len)
 {
 	uint16_t n = rte_eth_dev_count_avail();
 
@@ -288,9 +298,10 @@ tx_port_of(const struct tx_args *a, uint16_t *port, char *err, size_t len)
 				 "or an ethdev name of a --vdev/-a device", a->port, n - 1u);
 		return -ENODEV;
 	}
-	if (!a->rw_ip && !a->rw_port && mcfan_port_driver_is(*port, "net_ring")) {
+	if (!a->rw_ip && !a->rw_port && mcfan_port_driver_is(*port, "net_ring") &&
+	    tx_port_polled(app, *port)) {
 		snprintf(err, len, "port %u is net_ring, whose TX feeds its own RX, which mcfan "
-			 "polls: every copy would come back as a new frame of its group and be "
+			 "polls (--rx-ports names it): every copy would come back as a new frame of its group and be "
 			 "sent again, without end; send on another port, or rewrite dst-ip or "
 			 "dst-port to a group mcfan has not joined", *port);
 		return -EINVAL;
@@ -341,13 +352,13 @@ tx_args_group_check(const char *args, const struct mcfan_flow_key *key, char *er
 }
 
 static int
-tx_args_check_probed(const char *args, char *err, size_t len)
+tx_args_check_probed(const struct mcfan_app *app, const char *args, char *err, size_t len)
 {
 	struct tx_args a;
 	uint16_t port;
 	int ret = tx_parse(args, &a, err, len);
 
-	return ret < 0 ? ret : tx_port_of(&a, &port, err, len);
+	return ret < 0 ? ret : tx_port_of(app, &a, &port, err, len);
 }
 
 /* Is port a PCI device (a NIC), not a virtual one? */
@@ -429,7 +440,8 @@ mcfan_tx_loop_check(const struct mcfan_app *app, const struct mcfan_flow_key *ke
 	for (k = 0; k < app->n_inst; k++) {
 		if (strcmp(app->inst_engine[k]->name, "tx") != 0 ||
 		    tx_parse(app->cfg.engine_inst[k].args, &a, err, sizeof(err)) < 0 ||
-		    tx_port_find(a.port, &port) < 0 || !mcfan_port_driver_is(port, "net_ring"))
+		    tx_port_find(a.port, &port) < 0 || !mcfan_port_driver_is(port, "net_ring") ||
+		    !tx_port_polled(app, port))
 			continue;
 		for (g = 0; g < n; g++) {
 			/* dst-ip rewrites IPv4 frames only: an IPv6 group's copies are dropped */
@@ -548,7 +560,7 @@ static int
 tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	     const char *args, void **priv)
 {
-	char err[256], loop[MCFAN_TX_LOOP_MSG_MAX], name[RTE_MEMPOOL_NAMESIZE], warn[320];
+	char err[384], loop[MCFAN_TX_LOOP_MSG_MAX], name[RTE_MEMPOOL_NAMESIZE], warn[320];
 	int socket = (int)rte_lcore_to_socket_id(lc->lcore_id);
 	struct tx_priv *p;
 	struct tx_args a;
@@ -562,9 +574,9 @@ tx_configure(struct mcfan_app *app, struct mcfan_lcore *lc, unsigned int inst,
 	}
 	/* a net_ring vdev's (--vdev net_ringN) TX queues are its RX queues, which mcfan polls
 	 * when the port is an RX port (--rx-ports names it): unchanged copies would come back
-	 * as frames of their group, be sent again, and so on. Refused whatever the port's role,
-	 * which is set later (control/ports.c mcfan_ports_roles()) */
-	ret = tx_port_of(&a, &port, err, sizeof(err));
+	 * as frames of their group, be sent again, and so on. An output-only net_ring port is
+	 * not polled: its copies stay in the ring (tx_full once it is full) */
+	ret = tx_port_of(app, &a, &port, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "mcfan: %s: tx%s%s: %s\n", MCFAN_ENGINE_OPTION(inst),
 			ret == -ENODEV ? "" : ":", ret == -ENODEV ? "" : args, err);
