@@ -22,6 +22,8 @@
 #define IPV4_MCAST_MASK 0xf0000000u /* RFC 5771: 224.0.0.0/4 */
 #define IPV4_MCAST_NET 0xe0000000u
 #define IPV6_MCAST_PREFIX 0xff      /* RFC 4291: ff00::/8 */
+#define IPV6_SCOPE_MASK 0x0f        /* RFC 4291 2.7: scop, the low nibble of byte 1 */
+#define IPV6_SCOPE_LINK 2           /* link-local: the narrowest scope a port receives */
 #define ITEM_TEXT_MAX 128           /* longest single item of a group list */
 #define HASH_SEED 0x6d636661u       /* fixed, so partitioning is stable across runs */
 
@@ -129,6 +131,17 @@ parse_ipv6_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	if (a.s6_addr[0] != IPV6_MCAST_PREFIX) {
 		return mcfan_err_set(err, err_len, -EINVAL,
 				     "group '%s': not an IPv6 multicast address (ff00::/8)", item);
+	}
+	if ((a.s6_addr[1] & IPV6_SCOPE_MASK) < IPV6_SCOPE_LINK) {
+		/* RFC 4291 2.7: scope 0 is reserved (a node drops what it receives), scope 1
+		 * (interface-local) is loopback only: no such frame reaches a port */
+		return mcfan_err_set(err, err_len, -EINVAL,
+				     "group '%s': IPv6 multicast scope %u (%s) does not reach a "
+				     "port: mcfan receives groups of link-local scope (2) and wider "
+				     "(RFC 4291 2.7), e.g. [ff02::9], [ff3e::1]", item,
+				     a.s6_addr[1] & IPV6_SCOPE_MASK,
+				     (a.s6_addr[1] & IPV6_SCOPE_MASK) == 0 ? "reserved" :
+				     "interface-local");
 	}
 	if (close[1] == ':') {
 		if (parse_port(close + 2, &out->udp_port, item, err, err_len) < 0)

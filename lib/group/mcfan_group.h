@@ -13,8 +13,9 @@
  *
  * Group syntax: IPv4 dotted quad (RFC 791) in 224.0.0.0/4 (RFC 5771), a range
  * of the last octet `239.9.9.1-10` or of whole addresses
- * `239.9.9.1-239.9.9.10`, an IPv6 address in ff00::/8 (RFC 4291) in brackets
- * `[ff3e::1]` (RFC 3986 section 3.2.2 style), each with an optional UDP
+ * `239.9.9.1-239.9.9.10`, an IPv6 address in ff00::/8 (RFC 4291) of scope 2
+ * (link-local) or wider in brackets `[ff3e::1]` (RFC 3986 section 3.2.2 style;
+ * scope 0, reserved, and 1, interface-local, reach no port: refused), each with an optional UDP
  * destination port `:3999` (1..65535, decimal). A group without a port matches
  * every UDP port; a group with a port is preferred over the same group
  * without one.
@@ -99,7 +100,7 @@ int mcfan_fanout_parse(const char *text);
  *   Size of err in bytes.
  * @return
  *   Number of keys written (>= 1), -EINVAL for bad syntax, a non-multicast
- *   address, a port outside 1..65535, a decreasing range or a source-specific item
+ *   address, an IPv6 group of scope 0 or 1 (RFC 4291 2.7), a port outside 1..65535, a decreasing range or a source-specific item
  *   (GROUP@SOURCE: split off first, mcfan_igmp_ssm_split()), -E2BIG if the
  *   item names more groups than max.
  */

@@ -284,6 +284,10 @@ BAD = [
      "on another UDP port: docs/igmp.md)"),
     (b"join 10.0.0.1", "not an IPv4 multicast address"),
     (b"join 239.9.9.300", "not a valid IPv4 address"),
+    # IPv6 scope 1 (interface-local) reaches no port: refused by the one group parser
+    (b"join [ff01::1]:5000", "error: join: group '[ff01::1]:5000': IPv6 multicast scope 1 "
+     "(interface-local) does not reach a port: mcfan receives groups of link-local scope (2) "
+     "and wider"),
     (b"join 239.9.9.5 workers 9", "lcore 9 is not a worker lcore"),
     (b"join 239.9.9.5 workers 1-0", "is decreasing"),
     (b"join", "join: missing <groups>"),

@@ -293,6 +293,13 @@ def test_groups():
     bad(["--groups", "10.0.0.1"], ["--groups"], ["multicast", "224.0.0.0/4"])
     bad(["--groups", "255.255.255.255"], ["--groups"], ["multicast"])
     bad(["--groups", "[fe80::1]"], ["--groups"], ["multicast", "ff00::/8"])
+    # IPv6 scope 0 (reserved) and 1 (interface-local) reach no port (RFC 4291 2.7): refused
+    # (before: joined, and never a frame; also a groups = line, join: one parser)
+    bad(["--groups", "239.9.9.1,[ff01::1]:5000"], ["--groups"],
+        ["'[ff01::1]:5000'", "scope 1 (interface-local)", "link-local scope (2) and wider"])
+    bad(["--groups", "[ff30::1]"], ["--groups"], ["scope 0 (reserved)", "link-local scope (2)"])
+    bad_cfg("[mcfan]\ngroups = [ff11::1]:5000\n", "groups of scope 1",
+            ["line 2", "scope 1 (interface-local)", "link-local scope (2) and wider"])
     bad(["--groups", "239.9.9.1:0"], ["--groups"], ["1..65535"])
     bad(["--groups", "239.9.9.1:70000"], ["--groups"], ["1..65535"])
     bad(["--groups", "239.9.9.1:x"], ["--groups"], ["1..65535"])

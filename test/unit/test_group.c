@@ -298,6 +298,24 @@ test_parse_bad(void)
 		   "give the group without it (239.9.9.1)");
 	expect_bad(false, "[ff3e::1]:5000@[2001:db8::1]", KEYS_MAX, -EINVAL,
 		   "give the group without it ([ff3e::1]:5000)");
+	/* IPv6 scope 0 (reserved) and 1 (interface-local), flags set or not (RFC 4291 2.7):
+	 * refused with the scope named; scope 2 (link-local) and wider parse. */
+	expect_bad(false, "[ff00::1]", KEYS_MAX, -EINVAL,
+		   "group '[ff00::1]': IPv6 multicast scope 0 (reserved) does not reach a port: "
+		   "mcfan receives groups of link-local scope (2) and wider");
+	expect_bad(false, "[ff01::1]:5000", KEYS_MAX, -EINVAL,
+		   "group '[ff01::1]:5000': IPv6 multicast scope 1 (interface-local) does not "
+		   "reach a port: mcfan receives groups of link-local scope (2) and wider");
+	expect_bad(true, "[ff3e::1],[ff11::2]", KEYS_MAX, -EINVAL,
+		   "group '[ff11::2]': IPv6 multicast scope 1 (interface-local)");
+	expect_bad(false, "[ff31::1]", KEYS_MAX, -EINVAL, "scope 1 (interface-local)");
+	expect_bad(false, "[ff70::1]", KEYS_MAX, -EINVAL, "scope 0 (reserved)");
+	CHECK(mcfan_group_parse("[ff02::9]", keys, KEYS_MAX, NULL, 0) == 1 &&
+	      keys[0].addr[1] == 0x02, "[ff02::9] (scope 2, link-local) parses");
+	CHECK(mcfan_group_parse("[ff12::1]:5000", keys, KEYS_MAX, NULL, 0) == 1,
+	      "[ff12::1]:5000 (scope 2, transient) parses");
+	CHECK(mcfan_group_parse("[ff0f::1]", keys, KEYS_MAX, NULL, 0) == 1,
+	      "[ff0f::1] (scope 15) parses");
 	/* A bad item in the middle of a list is named. */
 	expect_bad(true, "239.9.9.1,10.0.0.1,239.9.9.2", KEYS_MAX, -EINVAL, "10.0.0.1");
 	expect_bad(true, "[ff3e::1]:5000,[fe80::1]", KEYS_MAX, -EINVAL, "[fe80::1]");

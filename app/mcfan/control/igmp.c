@@ -343,7 +343,7 @@ sync_locked(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
 		uint8_t proto = key->family == MCFAN_FAMILY_IPV4 ? MCFAN_IGMP_PROTO_IGMP :
 				MCFAN_IGMP_PROTO_MLD;
 
-		/* 224.0.0.1, ff02::1, ff00::/ff01:: scopes: received, never reported */
+		/* 224.0.0.1, ff02::1: received, never reported (scopes 0 and 1: not parsed) */
 		if (mcfan_igmp_never_reported(proto, key->addr))
 			continue;
 		g->keys[n_keys++] = *key;
