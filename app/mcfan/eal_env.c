@@ -142,28 +142,6 @@ eal_lock_holder(const char *prefix)
 	return lk.l_pid;
 }
 
-/* EAL made this run a secondary process (--proc-type secondary, or auto beside a primary of
- * its file prefix): say so and what to do instead. A secondary mcfan would find the
- * primary's ports and set them up again, or (under a primary of another program) take them
- * over; it only ever failed later, at its pool ("File exists"), with advice about memory. */
-void
-mcfan_eal_not_primary(int argc, char **argv)
-{
-	const char *prefix = mcfan_eal_opt_value(argc, argv, "--file-prefix");
-	pid_t holder;
-
-	if (prefix == NULL)
-		prefix = "rte";
-	holder = eal_lock_holder(prefix);
-	fprintf(stderr, "mcfan: EAL started this run as a secondary process (--proc-type) of the "
-		"primary of --file-prefix %s", prefix);
-	if (holder > 0)
-		fprintf(stderr, " (PID %d)", (int)holder);
-	fprintf(stderr, ": mcfan runs only as a primary; give this run a --file-prefix of its own "
-		"and no --proc-type secondary or auto (to watch a running mcfan: mcfan-top, its "
-		"telemetry, dpdk-dumpcap: docs/capture.md)\n");
-}
-
 /* A hugetlbfs among the mounts (/proc/mounts): true, or when they cannot be read */
 static bool
 hugetlbfs_mounted(void)

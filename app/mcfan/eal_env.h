@@ -42,18 +42,6 @@ const char *mcfan_eal_opt_value(int argc, char **argv, const char *opt);
 void mcfan_eal_failure(int argc, char **argv);
 
 /**
- * EAL made this run a secondary process (a backstop: --proc-type secondary and auto are
- * refused before EAL, vdev_check.h): print one line naming the primary of the file prefix,
- * its PID when its lock says, and what to do instead.
- *
- * @param argc
- *   Argument count of the EAL options (argv[0] included).
- * @param argv
- *   The EAL options as given; not changed.
- */
-void mcfan_eal_not_primary(int argc, char **argv);
-
-/**
  * No port was probed after EAL: print one line naming the --vdev devices given (their
  * driver refused them: a key it does not know, one it needs, a file or interface that is
  * not there), or, when none was given, how to give one.

@@ -789,13 +789,8 @@ main(int argc, char **argv)
 		free(eal_given);
 		return rte_errno == EINVAL ? MCFAN_EXIT_USAGE : EXIT_FAILURE;
 	}
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		mcfan_eal_not_primary(eal_argc, eal_given);
-		free(eal_given);
-		keep_hugepage_files = true;
-		status = MCFAN_EXIT_USAGE;
-		goto cleanup;
-	}
+	/* EAL made this run its primary: every --proc-type but primary is refused above
+	 * (mcfan_proc_type_check()), and EAL's default is primary */
 	mcfan_capture_init(eal_argc, eal_given); /* dpdk-dumpcap, dpdk-pdump (docs/capture.md) */
 	keep_hugepage_files = mcfan_eal_has_flag(eal_argc, eal_given, "--in-memory") ||
 			      mcfan_eal_has_flag(eal_argc, eal_given, "--huge-unlink=never");

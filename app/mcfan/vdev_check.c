@@ -477,9 +477,26 @@ mcfan_proc_type_check(int argc, char **argv)
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		if ((v = mcfan_opt_value(argc, argv, &i, "--proc-type")) == NULL ||
-		    (strcasecmp(v, "secondary") != 0 && strcasecmp(v, "auto") != 0))
+		if (mcfan_eal_arg_is_value(argc, argv, i))
 			continue;
+		if (strcmp(argv[i], "--proc-type") == 0 && i + 1 >= argc) {
+			/* last EAL argument, no value: EAL's getopt would print its usage */
+			fprintf(stderr, "mcfan: --proc-type needs a value: mcfan runs as EAL's "
+				"primary process; leave --proc-type out (or give primary)\n");
+			return -EINVAL;
+		}
+		/* EAL's eal_parse_proc_type(): "primary", any case, is the one mcfan runs as */
+		if ((v = mcfan_opt_value(argc, argv, &i, "--proc-type")) == NULL ||
+		    strcasecmp(v, "primary") == 0)
+			continue;
+		if (strcasecmp(v, "secondary") != 0 && strcasecmp(v, "auto") != 0) {
+			/* before: EAL's "Invalid process type specified", its usage and mcfan's
+			 * "EAL initialisation failed" after it */
+			fprintf(stderr, "mcfan: --proc-type '%s': not a process type (EAL's are "
+				"primary, secondary and auto), and mcfan runs as EAL's primary "
+				"process; leave --proc-type out (or give primary)\n", v);
+			return -EINVAL;
+		}
 		fprintf(stderr, "mcfan: --proc-type %s: mcfan runs as EAL's primary process (it "
 			"configures its ports and makes its rings and pool)%s; to look into a "
 			"running mcfan use dpdk-telemetry.py -f PREFIX, mcfan-top, mcfan-read or "

@@ -111,16 +111,18 @@ int mcfan_log_level_check(int argc, char **argv);
  * Check EAL's --proc-type (also --proc-type=) before EAL: mcfan is EAL's primary process (it
  * configures and starts its ports, makes its rings and pool); "secondary", or "auto" (a
  * secondary when a primary of the file prefix runs), would have it attach to another
- * process's memory and configure that process's ports, or fail in EAL's own words. Prints
- * one line on standard error naming the value and the tools that do attach.
+ * process's memory and configure that process's ports, or fail in EAL's own words. A value
+ * that is no process type ("bogus", "") and --proc-type without a value are refused too
+ * (EAL would print its usage). Prints one line on standard error naming the value and, for
+ * secondary and auto, the tools that do attach. So EAL never makes mcfan a secondary.
  *
  * @param argc
  *   EAL's argument count (argv[0] included).
  * @param argv
  *   EAL's arguments; not changed.
  * @return
- *   0 (no --proc-type, or primary; any other value is EAL's to refuse), or -EINVAL for
- *   secondary or auto. Bad input (exit 2).
+ *   0 (no --proc-type, or primary in any case), or -EINVAL for any other value or none.
+ *   Bad input (exit 2).
  */
 int mcfan_proc_type_check(int argc, char **argv);
 

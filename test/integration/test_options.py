@@ -674,6 +674,16 @@ def test_argv_errors():
             what=f"--proc-type {v}", extra_eal=[f"--proc-type={v}" if v.lower() == "auto" else
                                                 "--proc-type", *([] if v.lower() == "auto" else
                                                                  [v])])
+    # a --proc-type that is no process type, empty, or without a value: one line before EAL
+    # (before: EAL's "Invalid process type specified", its usage, "Invalid 'command line'
+    # arguments" and mcfan's "EAL initialisation failed" after them)
+    for ex, word in ((["--proc-type", "bogus"], "--proc-type 'bogus': not a process type"),
+                     (["--proc-type="], "--proc-type '': not a process type"),
+                     (["--proc-type", "--no-pci"], "--proc-type '--no-pci': not a process type"),
+                     (["--proc-type"], "--proc-type needs a value")):
+        err = bad([], [word], ["mcfan runs as EAL's primary process", "leave --proc-type out"],
+                  what=" ".join(ex), extra_eal=ex)
+        t.check_eq(len(err.strip().splitlines()), 1, f"{' '.join(ex)}: one line: {err!r}")
     # a control byte in an option's value: the errors quote the value, and an escape sequence
     # reached the terminal raw (before: "--fanout: '\x1b]0;x\x07' is not a mode"; a CR kept
     # from a CRLF file: "group '239.9.9.1\r': not a valid IPv4 address", the CR unseen)
