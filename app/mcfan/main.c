@@ -187,6 +187,45 @@ on_report_signal(int sig)
 	report_asked = 1;
 }
 
+/*
+ * mcfan's signal handlers: SIGALRM (the stop's grace for a blocked standard output), SIGINT,
+ * SIGTERM and SIGHUP (stop), SIGPIPE ignored, SIGUSR1 (the report now). Installed first
+ * thing in main() with stop_flags SA_RESTART, so that a signal while the options and the
+ * config file are read (a --config FIFO whose writer is slow) is taken as documented, not
+ * by the default action that killed mcfan, and the read goes on (a stop is then seen once
+ * the run starts, a report asked for printed when the control loop starts); then again
+ * with stop_flags 0 before EAL.
+ */
+static void
+signals_install(int stop_flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	/* a stop signal's grace for a blocked standard output (on_output_timeout()), set
+	 * before the stop signals that arm it; restarted, a blocked write(1) goes on into
+	 * /dev/null and any other call as if nothing came */
+	sa.sa_handler = on_output_timeout;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_flags = stop_flags;
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal stops the run the same way, with its report */
+	sigaction(SIGHUP, &sa, NULL);
+	/* a closed standard output (mcfan ... | head) is seen as EPIPE where mcfan prints, and
+	 * stops the run cleanly (stdout_lost()), instead of killing it without a report */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	/* kill -USR1: print the report now and go on (as dd prints its statistics), instead
+	 * of the default action, which killed mcfan with no report and no clean-up */
+	sa.sa_flags = stop_flags;
+	sa.sa_handler = on_report_signal;
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
 /* Split argv at the first "--": EAL before, mcfan after. */
 static int
 split_args(int argc, char **argv, int *eal_argc)
@@ -683,7 +722,6 @@ int
 main(int argc, char **argv)
 {
 	struct mcfan_app *app = &mcfan_app;
-	struct sigaction sa;
 	int eal_argc, app_first, ret, status = EXIT_SUCCESS;
 	char **app_argv;
 	char runtime_dir[PATH_MAX], socket_path[PATH_MAX] = "";
@@ -692,6 +730,9 @@ main(int argc, char **argv)
 	char **eal_given;
 
 	memset(app, 0, sizeof(*app));
+	/* before anything that may block or take long (a --config FIFO): a signal then is
+	 * taken as documented, never by its default action */
+	signals_install(SA_RESTART);
 	app->start_time_s = wall_clock_s();
 	if (stdio_open() < 0)
 		return EXIT_FAILURE;
@@ -723,28 +764,9 @@ main(int argc, char **argv)
 
 	mcfan_live_init(&app->live, &app->cfg);
 
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	/* a stop signal's grace for a blocked standard output (on_output_timeout()), set
-	 * before the stop signals that arm it; restarted, a blocked write(1) goes on into
-	 * /dev/null and any other call as if nothing came */
-	sa.sa_handler = on_output_timeout;
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGALRM, &sa, NULL);
-	sa.sa_flags = 0;
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/* a closed terminal stops the run the same way, with its report */
-	sigaction(SIGHUP, &sa, NULL);
-	/* a closed standard output (mcfan ... | head) is seen as EPIPE where mcfan prints, and
-	 * stops the run cleanly (stdout_lost()), instead of killing it without a report */
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-	/* kill -USR1: print the report now and go on (as dd prints its statistics), instead
-	 * of the default action, which killed mcfan with no report and no clean-up */
-	sa.sa_handler = on_report_signal;
-	sigaction(SIGUSR1, &sa, NULL);
+	/* from here on a blocking call that a stop or SIGUSR1 interrupts (a blocked write(1),
+	 * the console's read) ends with EINTR, where the control loop sees it at once */
+	signals_install(0);
 
 	/* --vdev arguments a PMD would fail on in several lines: one line, exit 2 */
 	if (mcfan_vdev_check(eal_argc, argv) != 0)

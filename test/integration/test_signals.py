@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The mcfan authors
-"""Stopping cleanly at any time: SIGINT 50 ms after start (during EAL init), SIGINT during port
-start, a second SIGINT 20 ms after the first, SIGTERM while running, and --duration 1 stopping
-by itself. Each must end with exit status 0, the final report printed, the JSON report written
-(when asked and once the run got that far), no mbuf outside its pool, no runtime directory left
+"""Stopping cleanly at any time: SIGUSR1 and SIGTERM while the options are read, SIGINT 50 ms
+after start (during EAL init), SIGINT during port start, a second SIGINT 20 ms after the first,
+SIGTERM while running, and --duration 1 stopping by itself. Each must end with exit status 0,
+the final report printed, the JSON report written (when asked and once the run got that far), no mbuf outside its pool, no runtime directory left
 behind and no process left running (every wait is bounded).
 Usage: test_signals.py MCFAN_BINARY"""
 
@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import shutil
+import subprocess
 import tempfile
 import time
 
@@ -186,8 +187,64 @@ def duration_1(i):
         t.check(rep["rx_frames"] > 0, f"[duration-{i}] frames received")
 
 
+def signal_while_parsing(sig):
+    """A signal while mcfan reads its options, before EAL: strace delivers it as mcfan opens
+    its --config file (inside the option parser: -P that file, inject at its openat), every
+    time, not at a moment guessed by a sleep. SIGUSR1 asks for the report now: the run goes
+    on and prints it ("mcfan stats after") as soon as its control loop starts; SIGTERM is a
+    stop: the run stops before the data lcores start, with its report. Before, the handlers
+    were installed after the options were read, and either signal killed mcfan (SIGUSR1's
+    default action) with no report and no clean-up."""
+    name = f"parse-{signal.Signals(sig).name}"
+    ini = os.path.join(TMP, f"{name}.ini")
+    out_json = os.path.join(TMP, f"{name}.json")
+    with open(ini, "w") as f:
+        f.write(f"[mcfan]\ngroups = {GROUPS}\nduration = 1\n")
+    e = eal_for(f"sig-{name}")
+    rundir = t.runtime_dir(e)
+    cmd = ["strace", "-qq", "-o", "/dev/null", "-P", ini, "-e", "trace=openat", "-e",
+           f"inject=openat:signal={signal.Signals(sig).name[3:]}:when=1", t.mcfan_path(),
+           *e, "--", "--config", ini, "--report-json", out_json]
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        t.check(False, f"[{name}] ended within 60 s")
+        t.remove_runtime_dir(e)
+        return
+    t.check_eq(r.returncode, 0, f"[{name}] exit status: not killed by the signal "
+               f"(stderr tail: {r.stderr[-400:]!r})")
+    t.check("==== mcfan report" in r.stdout, f"[{name}] final report printed")
+    t.check(os.path.exists(out_json), f"[{name}] JSON report written")
+    rep = None
+    if os.path.exists(out_json):
+        with open(out_json) as f:
+            rep = json.load(f)
+        t.check_eq(rep["mbufs_outside_pool"], 0, f"[{name}] mbufs_outside_pool")
+        t.check(t.conservation(rep), f"[{name}] conservation")
+    running = "running:" in r.stderr
+    if sig == signal.SIGUSR1:
+        # asked before the control loop ran: printed as soon as it starts, and the run went
+        # on to its --duration with frames received
+        t.check(running, f"[{name}] the run started after the signal")
+        t.check("==== mcfan stats after" in r.stdout,
+                f"[{name}] the report asked for while parsing is printed once the control "
+                f"loop starts: {r.stdout[:300]!r}")
+        if rep is not None:
+            t.check(rep["rx_frames"] > 0, f"[{name}] frames received: {rep['rx_frames']}")
+    else:
+        t.check(not running, f"[{name}] the stop asked while parsing: the data lcores never "
+                f"start")
+        if rep is not None:
+            t.check_eq(rep["rx_frames"], 0, f"[{name}] no frame received")
+    t.check(not os.path.exists(rundir), f"[{name}] no runtime directory left behind")
+    t.remove_runtime_dir(e)
+
+
 def main():
     make_pcap()
+    for sig in (signal.SIGUSR1, signal.SIGTERM):
+        signal_while_parsing(sig)
     for i in range(3):
         sigint_during_eal_init(i)
         sigint_during_setup(i)
