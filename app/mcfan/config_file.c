@@ -262,6 +262,17 @@ cfg_read(const char *path, FILE *f, struct rte_cfgfile *file, unsigned int *line
 		sects[n_keys] = cur;
 		lines[n_keys++] = no;
 	}
+	if (n_seen == 0) {
+		/* empty, or blank lines and comments only (a key before any section is refused
+		 * above): the file would set nothing, likely not the file meant */
+		fprintf(stderr, "mcfan: config file '%s' has no [%s] section", path, CFG_SECTION);
+		for (i = 0; keys->sections != NULL && keys->sections[i] != NULL; i++)
+			fprintf(stderr, "%s[%s]", i == 0 ? " (nor " : " or ", keys->sections[i]);
+		fprintf(stderr, "%s: it sets nothing; options go under [%s] (a line '[%s', "
+			"then e.g. 'groups = 239.9.9.1-10:3999')\n", i > 0 ? ")" : "", CFG_SECTION,
+			CFG_SECTION "]");
+		return -EINVAL;
+	}
 	*n_out = n_keys;
 	return 0;
 }

@@ -1157,6 +1157,15 @@ def test_config():
     bad_cfg("[mcfan]\nring-size = 16\n", "ring below burst", ["ring-size", "burst"])
     bad_cfg("[mcfan\nfanout = replicate\n", "syntax: no ']'", ["line 1"])
     bad_cfg("fanout = replicate\n[mcfan]\n", "syntax: key before any section", ["line 1"])
+    # no section at all: an empty file, or blank lines and comments only; it would set
+    # nothing (before: accepted without a word, the run went on with the defaults)
+    for text, what in (("", "empty file"), ("; mcfan\n\n# nothing here\n", "comments only")):
+        err = bad_cfg(text, what, ["has no [mcfan] section (nor [seq] or [group-engine]): "
+                                   "it sets nothing; options go under [mcfan]"])
+        t.check_eq(len(err.strip().splitlines()), 1, f"config: {what}: one line: {err!r}")
+    # a file of rules alone ([seq] or [group-engine], no [mcfan]) stays valid
+    path = cfg("[seq]\n239.9.9.1-10:3999 = iperf2\n")
+    good(["--groups", "239.9.9.1-10:3999", "--config", path], what="config: [seq] alone")
     bad_cfg("[mcfan]\nburst = 32\nfanout replicate\n", "syntax: line without '='",
             ["line 3"])
 
