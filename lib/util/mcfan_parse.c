@@ -134,12 +134,35 @@ static const char *const eal_value_opts[] = {
 	"--vfio-vf-token",
 };
 
+/* DPDK 22.11 EAL's short options (eal_short_options): those without a value, and those
+ * with one. getopt reads "-vl0-1" as -v, then -l "0-1"; "-vm 512" as -v, then -m "512". */
+#define EAL_SHORT_FLAGS "hv"
+#define EAL_SHORT_VALUE_OPTS "abcdlmnrsS"
+
+/* In a short-option argument ("-l", "-l0-1", "-vl0-1", "-hvm512"), the letter of the
+ * option that takes a value, after the flags bundled before it; NULL if there is none (a
+ * long option, "-v", "-hv", or a letter EAL does not know). */
+static const char *
+bundled_value_opt(const char *a)
+{
+	const char *p;
+
+	if (a[0] != '-' || a[1] == '-' || a[1] == '\0')
+		return NULL;
+	for (p = a + 1; *p != '\0' && strchr(EAL_SHORT_FLAGS, *p) != NULL; p++)
+		;
+	return *p != '\0' && strchr(EAL_SHORT_VALUE_OPTS, *p) != NULL ? p : NULL;
+}
+
 /* Does argument a take the next argument as its value? */
 static bool
 takes_next(const char *a)
 {
+	const char *p = bundled_value_opt(a);
 	size_t k;
 
+	if (p != NULL)
+		return p[1] == '\0'; /* "-l" or "-vl": the value is the next argument */
 	for (k = 0; k < RTE_DIM(eal_value_opts); k++)
 		if (strcmp(a, eal_value_opts[k]) == 0)
 			return true;
@@ -167,25 +190,45 @@ mcfan_eal_arg_is_value(int argc, char **argv, int i)
 bool
 mcfan_eal_has_flag(int argc, char **argv, const char *flag)
 {
+	const char *p;
 	int i;
 
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], flag) == 0 && !mcfan_eal_arg_is_value(argc, argv, i))
+	for (i = 1; i < argc; i++) {
+		if (mcfan_eal_arg_is_value(argc, argv, i))
+			continue;
+		if (strcmp(argv[i], flag) == 0)
 			return true;
+		if (flag[0] != '-' || flag[1] == '-' || flag[1] == '\0' || flag[2] != '\0' ||
+		    argv[i][0] != '-' || argv[i][1] == '-')
+			continue;
+		/* a short flag bundled with others: "-vh", "-hl0-1" (not inside a value) */
+		for (p = argv[i] + 1; *p != '\0' && strchr(EAL_SHORT_FLAGS, *p) != NULL; p++)
+			if (*p == flag[1])
+				return true;
+	}
 	return false;
 }
 
 const char *
 mcfan_opt_value(int argc, char **argv, int *i, const char *opt)
 {
-	const char *a = argv[*i];
+	const char *a = argv[*i], *p;
 	size_t n = strlen(opt);
 
-	if (strncmp(a, opt, n) != 0 || mcfan_eal_arg_is_value(argc, argv, *i))
+	if (mcfan_eal_arg_is_value(argc, argv, *i))
+		return NULL;
+	if (opt[1] != '-') {
+		/* a short option, also attached (-l0-1) or after bundled flags (-vl0-1) */
+		p = bundled_value_opt(a);
+		if (p == NULL || *p != opt[1])
+			return NULL;
+		if (p[1] == '\0')
+			return *i + 1 < argc ? argv[++*i] : NULL;
+		return p + 1;
+	}
+	if (strncmp(a, opt, n) != 0)
 		return NULL;
 	if (a[n] == '\0')
 		return *i + 1 < argc ? argv[++*i] : NULL;
-	if (opt[1] != '-') /* -l0-1 */
-		return a + n;
 	return a[n] == '=' ? a + n + 1 : NULL;
 }

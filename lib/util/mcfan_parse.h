@@ -143,7 +143,8 @@ int mcfan_corelist_parse(const char *text, size_t len, uint64_t max_id,
  * --iova-mode, --lcores, --log-level, --main-lcore, --mbuf-pool-ops-name, --proc-type,
  * --socket-limit, --socket-mem, --syslog, --trace, --trace-bufsz, --trace-dir,
  * --trace-mode, --vdev, --vfio-intr, --vfio-vf-token, each written whole with no "=VALUE"
- * (or, short, no value attached). Reads argv from argv[1] up to i.
+ * (or, short, no value attached, also after bundled flags: "-vl" takes the next argument
+ * as getopt does). Reads argv from argv[1] up to i.
  *
  * @param argc
  *   Number of arguments (argv[0] included).
@@ -158,7 +159,9 @@ bool mcfan_eal_arg_is_value(int argc, char **argv, int i);
 
 /**
  * Is flag (an EAL option without a value: "--no-huge", "--in-memory", "-h") among EAL's
- * arguments as an option, not as another option's value (mcfan_eal_arg_is_value())?
+ * arguments as an option, not as another option's value (mcfan_eal_arg_is_value())? A
+ * short flag also counts bundled with others before any value ("-vh", "-hl0-1"; not "-lh",
+ * which is -l "h").
  *
  * @param argc
  *   Number of arguments (argv[0] included).
@@ -173,7 +176,9 @@ bool mcfan_eal_has_flag(int argc, char **argv, const char *flag);
 
 /**
  * The value of command-line option opt at argv[*i], as getopt_long() and EAL read it:
- * "--opt VALUE" or "--opt=VALUE" for a long option, "-o VALUE" or "-oVALUE" for a short one.
+ * "--opt VALUE" or "--opt=VALUE" for a long option, "-o VALUE" or "-oVALUE" for a short one
+ * (one of EAL's: -a -b -c -d -l -m -n -r -s -S), also after EAL's flags -h and -v bundled
+ * before it ("-vl0-1", "-hvm 512").
  * For the scans of EAL's arguments mcfan makes before (or instead of) rte_eal_init.
  *
  * @param argc

@@ -724,8 +724,13 @@ def test_eal_memory():
         bad([], [f"-m '{v}'"], ["whole number of megabytes", eal_reads, "-m 1024 for 1 GB"],
             what=f"-m {v!r}", extra_eal=["-m", v])
     bad([], ["-m '2g'"], ["1..2147483647"], what="-m2g", extra_eal=["-m2g"])
+    # -m after bundled flags, as getopt reads it: -vm1G is -v -m 1G, -hvm 1G is -h -v -m 1G
+    # (before: no scan saw -m in them; -vm1G started with 1 MB and failed at the pool, 1)
+    for extra in (["-vm1G"], ["-hvm", "1G"]):
+        bad([], ["-m '1G'"], ["whole number of megabytes", "-m 1024 for 1 GB"],
+            what=" ".join(extra), extra_eal=extra)
     # a decimal number of megabytes still starts, given last or as -mN
-    for extra in (["-m", "256"], ["-m256"]):
+    for extra in (["-m", "256"], ["-m256"], ["-vm256"]):
         rc, out, err = run(eal(extra), ["--groups", "239.9.9.1-10:3999", "--duration", "0.3"])
         t.check_eq(rc, 0, f"-m {extra}: exit status ({err.strip()[-200:]!r})")
     # the separate value of an EAL option is that option's, whatever it looks like (getopt
@@ -785,6 +790,14 @@ def test_eal_cpus():
                                        f"(its CPUs: {listed})", "--lcores"],
                   what=f"{opt} {v}", extra_eal=[opt, v], lcores=None)
         t.check_eq(len(err.strip().splitlines()), 1, f"{opt} {v}: one line")
+    # the value attached (-l0-N, -cMASK) or after bundled flags (-vl0-N, -vl 0-N, -vcMASK):
+    # the same line (before: -vl0-N went to EAL, "lcore N unavailable" and its usage)
+    for opt, extra in (("-l", [f"-l0-{n}"]), ("-c", [f"-c{hex((1 << (n + 1)) - 1)}"]),
+                       ("-l", [f"-vl0-{n}"]), ("-l", ["-vl", f"0-{n}"]),
+                       ("-c", [f"-vc{hex((1 << (n + 1)) - 1)}"])):
+        err = bad([], [f"{opt} "], [f"CPU {n} is not online on this host", "--lcores"],
+                  what=" ".join(extra), extra_eal=extra, lcores=None)
+        t.check_eq(len(err.strip().splitlines()), 1, f"{' '.join(extra)}: one line")
     # a list EAL refuses itself (an lcore id above RTE_MAX_LCORE - 1, a bad mask): EAL says
     # why (before: exit 2 and not a word, the pre-EAL check returned its parse error)
     for opt, v, words in (("-l", "0,200", "lcore 200 >= RTE_MAX_LCORE"),

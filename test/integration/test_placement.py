@@ -480,7 +480,9 @@ def test_refusals():
         t.remove_runtime_dir(e)
     # the user's lcores run as given: a plan of mcfan's own would show other lcores (before:
     # `-l 0 -- --print-placement` printed "eal: --lcores 0@0,1@1", status 0)
-    for lcores in (["-l", "0"], ["-l0-1"], ["--lcores=0@0,1@1"], ["-c", "1"]):
+    # (-vl0-1: -v -l 0-1, bundled as getopt reads it; before: not seen, mcfan's own plan)
+    for lcores in (["-l", "0"], ["-l0-1"], ["--lcores=0@0,1@1"], ["-c", "1"], ["-vl0-1"],
+                   ["-vc", "1"]):
         rc, out, err = run(lcores, ["--print-placement"])
         t.check(rc == 2 and out == "" and "--print-placement: the EAL lcores are given (-l, "
                 "-c or --lcores), and mcfan runs them as given" in err,

@@ -325,6 +325,46 @@ test_opt_value(void)
 	CHECK(mcfan_opt_value(argc, argv, &i, "--vdev") == NULL, "another option");
 }
 
+/* Short options bundled as getopt reads them: flags without a value (-h, -v) before the
+ * option that takes one, its value attached or the next argument: "-vl0-1" is -v -l 0-1,
+ * "-vm 512" is -v -m 512 (before: none of the pre-EAL scans saw -l or -m in them, and EAL
+ * ran with -m1G as 1 MB). */
+static void
+test_bundled_short(void)
+{
+	char *argv[] = {"mcfan", "-vl0-1", "-hvm", "1G", "-vc0x3", "-v", "-hv", "-lv",
+			"-va", "0000:01:00.0", "-vx"};
+	int argc = (int)RTE_DIM(argv), i;
+
+	for (i = 1; i < argc; i++)
+		CHECK_EQ_INT(mcfan_eal_arg_is_value(argc, argv, i), i == 3 || i == 9);
+	i = 1;
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "-l"), "0-1");
+	i = 1;
+	CHECK(mcfan_opt_value(argc, argv, &i, "-c") == NULL, "-vl0-1 holds no -c");
+	i = 2;
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "-m"), "1G");
+	CHECK_EQ_INT(i, 3); /* moved past the separate value */
+	i = 4;
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "-c"), "0x3");
+	i = 4; /* "-vc0x3": -c, not -l */
+	CHECK(mcfan_opt_value(argc, argv, &i, "-l") == NULL, "-vc0x3 holds no -l");
+	i = 7; /* "-lv": -l with the value "v", not -v */
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "-l"), "v");
+	i = 8;
+	CHECK_EQ_STR(mcfan_opt_value(argc, argv, &i, "-a"), "0000:01:00.0");
+	i = 10; /* a letter EAL does not know: no option of mcfan's scans */
+	CHECK(mcfan_opt_value(argc, argv, &i, "-l") == NULL, "-vx");
+	CHECK(mcfan_eal_has_flag(argc, argv, "-h"), "-h bundled in -hvm");
+	CHECK(mcfan_eal_has_flag(argc, argv, "-v"), "-v bundled");
+	{
+		char *nh[] = {"mcfan", "-lh", "--huge-dir", "-h", "-vl", "-h"};
+
+		/* -lh: -l "h"; "--huge-dir -h": a directory; "-vl -h": -l "-h" */
+		CHECK(!mcfan_eal_has_flag((int)RTE_DIM(nh), nh, "-h"), "no -h outside values");
+	}
+}
+
 /* An EAL option's separate value is no option, whatever it looks like (getopt_long() gives
  * it to the option): "--file-prefix -mine" is the prefix "-mine", not -m "ine" (before, the
  * -m check refused it as "-m 'ine'"); "--huge-dir -h" is a directory, not EAL's help. */
@@ -405,6 +445,7 @@ main(void)
 {
 	test_opt_value();
 	test_eal_arg_is_value();
+	test_bundled_short();
 	test_corelist_good();
 	test_corelist_errors();
 	test_parse_u64();

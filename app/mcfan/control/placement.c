@@ -57,20 +57,22 @@ static struct {
 
 /* ---- before EAL ---- */
 
-/* -l, -c or --lcores among the EAL arguments (also glued: -l0-3, --lcores=...). */
+/* -l, -c or --lcores among the EAL arguments (also glued: -l0-3, --lcores=..., or after
+ * bundled flags: -vl0-3); another option's value is none ("--huge-dir -cdir"). */
 static bool
 eal_has_lcores(int argc, char **argv)
 {
-	int i;
+	int i, j;
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (mcfan_eal_arg_is_value(argc, argv, i))
-			continue; /* "--huge-dir -cdir": a directory */
-		if (strcmp(a, "--lcores") == 0 || strncmp(a, "--lcores=", 9) == 0)
+		j = i;
+		if (mcfan_opt_value(argc, argv, &j, "--lcores") != NULL)
 			return true;
-		if (a[0] == '-' && (a[1] == 'l' || a[1] == 'c'))
+		j = i;
+		if (mcfan_opt_value(argc, argv, &j, "-l") != NULL)
+			return true;
+		j = i;
+		if (mcfan_opt_value(argc, argv, &j, "-c") != NULL)
 			return true;
 	}
 	return false;
@@ -128,12 +130,10 @@ eal_ports(int argc, char **argv, int32_t *nodes, unsigned int max)
 			continue; /* another option's value: "--huge-dir --no-pci" */
 		if (strcmp(s, "--no-pci") == 0)
 			no_pci = true;
-		if (strcmp(s, "-a") == 0 || strcmp(s, "--allow") == 0)
-			v = a + 1 < argc ? argv[++a] : NULL;
-		else if (strncmp(s, "--allow=", 8) == 0)
-			v = s + 8;
-		else if (strncmp(s, "-a", 2) == 0 && s[2] != '\0')
-			v = s + 2;
+		/* -a X, -aX, -va X, --allow X, --allow=X */
+		v = mcfan_opt_value(argc, argv, &a, "-a");
+		if (v == NULL)
+			v = mcfan_opt_value(argc, argv, &a, "--allow");
 		if (v != NULL) {
 			allow = true;
 			if (n_pci < PLC_MAX_PORTS &&
