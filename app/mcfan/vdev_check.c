@@ -170,6 +170,28 @@ check_afp_keys(const char *arg, const struct rte_kvargs *kv)
 	return 0;
 }
 
+/*
+ * net_null's size= (DPDK 22.11 rte_eth_null.c): the length of every frame it makes. Its RX
+ * queue setup allocates a frame of that size (size=0: rte_zmalloc of 0 bytes fails, and
+ * mcfan said "RX queue setup failed: Cannot allocate memory"), and each mbuf it returns
+ * claims size bytes of data (with copy=1 it copies that many into the mbuf): more than an
+ * mbuf of mcfan's pool holds would be read past the mbuf's buffer. So 1..MBUF_DATA_BYTES,
+ * decimal as every number mcfan reads (the PMD's strtoul() takes "abc" as 0). 0 or -EINVAL.
+ */
+static int
+check_null_size(const char *arg, const struct rte_kvargs *kv)
+{
+	const char *s = rte_kvargs_get(kv, "size");
+	uint64_t v;
+
+	if (s == NULL || (devarg_u64(s, &v) && v >= 1 && v <= MBUF_DATA_BYTES))
+		return 0;
+	fprintf(stderr, "mcfan: --vdev %s: size=%s is not a frame size net_null can make for "
+		"mcfan: give size=1..%u (decimal bytes, at most what an mbuf of mcfan's pool "
+		"holds; net_null's default is 64)\n", arg, s, (unsigned int)MBUF_DATA_BYTES);
+	return -EINVAL;
+}
+
 /* One --vdev argument; 0 or the error (message printed). */
 static int
 check_one(const char *arg)
@@ -185,6 +207,14 @@ check_one(const char *arg)
 
 	if (afp && comma == NULL)
 		return check_afp_keys(arg, NULL);
+	if (is_driver(arg, "net_null", "eth_null") && comma != NULL) {
+		kv = rte_kvargs_parse(comma + 1, NULL);
+		if (kv == NULL)
+			return 0; /* the PMD says what is wrong with its arguments */
+		ret = check_null_size(arg, kv);
+		rte_kvargs_free(kv);
+		return ret;
+	}
 	if ((!afp && !pcap) || comma == NULL)
 		return 0;
 	kv = rte_kvargs_parse(comma + 1, NULL);

@@ -18,6 +18,8 @@
  *    rx_iface_in=): the interface must exist in this network namespace;
  *  - net_af_packet framesz=: a ring frame's data must fit an mbuf of mcfan's pool
  *    (RTE_MBUF_DEFAULT_DATAROOM bytes), or the PMD's RX queue setup fails;
+ *  - net_null (eth_null) size=: 1..RTE_MBUF_DEFAULT_DATAROOM, decimal (size=0 fails the
+ *    PMD's RX queue setup for want of memory; a larger frame would not fit an mbuf);
  *  - a device name (before the first ',') given by two --vdev: EAL would probe the first
  *    alone and drop the other without a word.
  * Prints one line on standard error for the first that fails.
@@ -28,7 +30,7 @@
  *   EAL's arguments; not changed.
  * @return
  *   0: all good (or nothing to check); -ENODEV: an interface that does not exist;
- *   -EINVAL: a framesz too big; -EEXIST: a device name given twice. Each is bad input
+ *   -EINVAL: a framesz too big, a net_null size outside 1..RTE_MBUF_DEFAULT_DATAROOM; -EEXIST: a device name given twice. Each is bad input
  *   (exit 2).
  */
 int mcfan_vdev_check(int argc, char **argv);

@@ -152,6 +152,24 @@ def test_ring_geometry():
         refused(tag, rc, out, err, rep, want, True)
 
 
+def test_null_size():
+    # net_null's size= it cannot use: 0 fails its RX queue setup for want of memory, more
+    # than an mbuf holds would be read past the mbuf (before: size=0 started EAL, then "port
+    # 0: RX queue setup failed: Cannot allocate memory", exit 1); one line before EAL
+    for i, v in enumerate(("0", "2049", "abc", "0x40")):
+        tag = f"[net_null size={v}]"
+        rc, out, err, rep = run(f"nsz{i}", [f"net_null0,size={v}"])
+        refused(tag, rc, out, err, rep, f"mcfan: --vdev net_null0,size={v}: size={v} is not a "
+                "frame size net_null can make for mcfan: give size=1..2048 (decimal bytes, at "
+                "most what an mbuf of mcfan's pool holds; net_null's default is 64)", True)
+    # the largest size an mbuf holds still runs, every frame received and counted
+    rc, out, err, rep = run("nsz-ok", ["net_null0,size=2048"])
+    t.check_eq(rc, 0, f"[net_null size=2048] starts: {err[-400:]!r}")
+    if t.check(rep is not None, "[net_null size=2048] report"):
+        t.check(rep["rx_frames"] > 0 and t.conservation(rep),
+                f"[net_null size=2048] frames received, conservation: {rep['rx_frames']}")
+
+
 def main():
     t0 = time.monotonic()
     t.mcfan_path()
@@ -161,6 +179,7 @@ def main():
     test_vdev_twice()
     test_framesz()
     test_ring_geometry()
+    test_null_size()
     print(f"failstart: {time.monotonic() - t0:.1f} s", flush=True)
     t.finish("failstart")
 
