@@ -1329,8 +1329,17 @@ BAD_ENGINE = [
     # the shell leaves '~' after "pcap:" as it is (before: only "is not a directory")
     ("pcap:~/mcfan-caps", "--worker-engine: pcap: '~/mcfan-caps' is not a directory (a '~' is "
      "not expanded after 'pcap:': give the whole path, e.g. pcap:$HOME/mcfan-caps)"),
-    ("pcap:/proc", "--worker-engine: pcap: directory '/proc' is not writable: its file system "
-     "makes no new file in it (No such file or directory: procfs and sysfs say so)"),
+    # a directory on a file system that is no place for files: procfs, sysfs by statfs's
+    # f_type, /dev by its mount's type devtmpfs (it reports TMPFS_MAGIC) (before: /proc and
+    # /sys "not writable", found by a probe file; /dev taken, the captures among the devices)
+    ("pcap:/proc", "--worker-engine: pcap: directory '/proc' is on procfs (the kernel's "
+     "process information), no file system for capture files: give a directory on a disk's "
+     "file system or a tmpfs (e.g. pcap:/var/tmp/cap)"),
+    ("pcap:/sys/kernel", "--worker-engine: pcap: directory '/sys/kernel' is on sysfs (the "
+     "kernel's objects), no file system for capture files"),
+    ("pcap:/dev", "--worker-engine: pcap: directory '/dev' is on devtmpfs (the device nodes "
+     "of /dev), no file system for capture files: give a directory on a disk's file system "
+     "or a tmpfs"),
     ("pcap:/tmp,rotate-mb=0", "--worker-engine: pcap: rotate-mb '0' is not allowed: MiB, "
      "1..1048576"),
     ("pcap:/tmp,rotate-s=x", "--worker-engine: pcap: rotate-s 'x' is not allowed: seconds, "
@@ -1364,6 +1373,24 @@ def test_bad_input():
                          extra=["--vdev", "net_null0"])
         t.check_refused(eal, ["--groups", "239.9.9.1", "--duration", "0.2",
                               "--worker-engine", val], msg, f"{tag} {val}")
+    # a directory that root may write (access() says yes) but where no file can be made:
+    # the probe file finds it (a tmpfs of one inode, its root's; before the f_type check,
+    # pcap:/proc was this case)
+    full = os.path.join(TMP, "one-inode")
+    os.makedirs(full, exist_ok=True)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "nr_inodes=1,size=1m", "mcfan-test",
+                       full]).returncode == 0:
+        try:
+            t.check_refused(t.eal_args("dlvbadfull", extra=["--vdev", "net_null0"]),
+                            ["--groups", "239.9.9.1", "--duration", "0.2", "--worker-engine",
+                             f"pcap:{full}"], f"--worker-engine: pcap: directory '{full}' is "
+                            "not writable: no file can be made in it (No space left on device)",
+                            f"{tag} pcap on a full file system")
+        finally:
+            subprocess.run(["umount", full])
+    else:
+        print(f"{tag} pcap on a full file system: skipped (no tmpfs mount)")
+    os.rmdir(full)
     # a DIR with a ',' is split there: the refusal says so (before: only "'D/cap' is not a
     # directory", or "'b' is not KEY=VALUE" when D/cap exists too)
     comma, cap = os.path.join(TMP, "cap,b"), os.path.join(TMP, "cap")

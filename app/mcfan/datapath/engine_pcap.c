@@ -19,8 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
+
+#include <linux/magic.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
@@ -45,6 +50,56 @@ struct pcap_args {
 	uint64_t rotate_mb;
 	uint64_t rotate_s;
 };
+
+/* The file system type of the mount whose device is dev (/proc/self/mountinfo's "MAJ:MIN"
+ * and the type after " - "), into type; false if none is found. */
+static bool
+mount_type(dev_t dev, char *type, size_t len)
+{
+	char line[4096], *sep;
+	unsigned int maj, min;
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/self/mountinfo", "r");
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f) != NULL) {
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [FIELDS...] - FSTYPE SOURCE ... */
+		if (sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2 || maj != major(dev) ||
+		    min != minor(dev) || (sep = strstr(line, " - ")) == NULL)
+			continue;
+		found = sscanf(sep + 3, "%63s", type) == 1 && strlen(type) < len;
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * A directory on a file system that is no place for capture files: procfs and sysfs (by
+ * statfs(2)'s f_type) show the kernel's state; devtmpfs (/dev: its mount's type, since it
+ * reports TMPFS_MAGIC as any tmpfs does) holds the device nodes, where root may make files
+ * that fill the RAM and sit among the devices. 0, or -EINVAL with err saying so.
+ */
+static int
+check_dir_fs(const char *dir, const struct stat *st, char *err, size_t len)
+{
+	const char *what = NULL;
+	struct statfs fs;
+	char type[64];
+
+	if (statfs(dir, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC)
+		what = "procfs (the kernel's process information)";
+	else if (statfs(dir, &fs) == 0 && fs.f_type == SYSFS_MAGIC)
+		what = "sysfs (the kernel's objects)";
+	else if (mount_type(st->st_dev, type, sizeof(type)) && strcmp(type, "devtmpfs") == 0)
+		what = "devtmpfs (the device nodes of /dev)";
+	if (what == NULL)
+		return 0;
+	snprintf(err, len, "directory '%s' is on %s, no file system for capture files: give a "
+		 "directory on a disk's file system or a tmpfs (e.g. pcap:/var/tmp/cap)", dir, what);
+	return -EINVAL;
+}
 
 /* Can a file be made in dir? 0, or -errno with err saying so. */
 static int
@@ -141,6 +196,8 @@ pcap_parse(const char *args, struct pcap_args *a, char *err, size_t len)
 		tilde_hint(tok[0], err, len);
 		return -EINVAL;
 	}
+	if (check_dir_fs(tok[0], &st, err, len) < 0)
+		return -EINVAL;
 	if (access(tok[0], W_OK | X_OK) != 0) {
 		snprintf(err, len, "directory '%s' is not writable", tok[0]);
 		return -EINVAL;
