@@ -293,10 +293,16 @@ mcfan_setup_rings(struct mcfan_app *app)
 	app->rings = rte_zmalloc("mcfan_rings", n * sizeof(app->rings[0]), 0);
 	if (app->rings == NULL)
 		return -ENOMEM;
+	RTE_BUILD_BUG_ON(RTE_MAX_LCORE > UINT16_MAX);
 	for (r = 0; r < app->n_rx; r++) {
 		for (w = 0; w < app->n_workers; w++) {
 			lc = &app->lcores[app->worker_lcore_ids[w]];
-			snprintf(name, sizeof(name), "mcfan_r%u_w%u", r, w);
+			/* r, w < RTE_MAX_LCORE <= UINT16_MAX: at most 5 digits each, so the
+			 * name, 19 characters at most, fits RTE_RING_NAMESIZE (29 with NUL);
+			 * the compiler sees the range by the casts (-Wformat-truncation under
+			 * the sanitizers saw 10 digits each) */
+			snprintf(name, sizeof(name), "mcfan_r%u_w%u", (unsigned int)(uint16_t)r,
+				 (unsigned int)(uint16_t)w);
 			/* exact size: the operator gets the slots asked for, not size - 1 */
 			app->rings[r * app->n_workers + w] = rte_ring_create(name,
 				app->cfg.ring_size, rte_lcore_to_socket_id(lc->lcore_id),
