@@ -191,10 +191,10 @@ on_report_signal(int sig)
  * mcfan's signal handlers: SIGALRM (the stop's grace for a blocked standard output), SIGINT,
  * SIGTERM and SIGHUP (stop), SIGPIPE ignored, SIGUSR1 (the report now). Installed first
  * thing in main() with stop_flags SA_RESTART, so that a signal while the options and the
- * config file are read (a --config FIFO whose writer is slow) is taken as documented, not
- * by the default action that killed mcfan, and the read goes on (a stop is then seen once
- * the run starts, a report asked for printed when the control loop starts); then again
- * with stop_flags 0 before EAL.
+ * config file are read (a slow disk, a service manager's early signal) is taken as
+ * documented, not by the default action that killed mcfan, and the read goes on (a stop is
+ * then seen once the run starts, a report asked for printed when the control loop starts);
+ * then again with stop_flags 0 before EAL.
  */
 static void
 signals_install(int stop_flags)
@@ -730,8 +730,8 @@ main(int argc, char **argv)
 	char **eal_given;
 
 	memset(app, 0, sizeof(*app));
-	/* before anything that may block or take long (a --config FIFO): a signal then is
-	 * taken as documented, never by its default action */
+	/* before anything that may block or take long (reading the config file): a signal
+	 * then is taken as documented, never by its default action */
 	signals_install(SA_RESTART);
 	app->start_time_s = wall_clock_s();
 	if (stdio_open() < 0)
