@@ -70,6 +70,7 @@ struct feed_slot {
 	int pair;                       /* index in pair[], or -1 */
 	bool seen;                      /* the group in this slot was looked at by the tick */
 	struct mcfan_flow_key seen_key;
+	uint32_t join_seq;              /* seen: its membership (mcfan_group_entry join_seq) */
 	bool warned;                    /* its kind's mismatch was logged (once a state) */
 	bool own_series;                /* used: a place of its own on /metrics, else _other */
 	struct mcfan_feed_counters base; /* used: its state's counts at the last clear */
@@ -93,6 +94,19 @@ struct feed_pair {
 
 enum retired_type { RETIRED_BIND, RETIRED_GROUP, RETIRED_ARB };
 
+/* A group left since the last clear with a feed state: its results for the report's left
+ * row (docs/feed.md "Left groups"). Its state is retired at the leave and may still be
+ * written by its worker until the grace period is over: until the state is freed (reclaimed())
+ * its counts are read from it, then from the copy made just before the free. */
+struct feed_left {
+	uint32_t join_seq;              /* the membership (mcfan_group_entry join_seq) */
+	struct mcfan_feed_view view;    /* key, kind, lcore; c: the final counts once live is NULL */
+	const struct mcfan_feed_group *live; /* its retired state until freed, else NULL */
+	struct mcfan_feed_counters base; /* its slot's baseline at the leave (the last clear) */
+	struct mcfan_feed_gap log[MCFAN_FEED_GAP_LOG]; /* live NULL: its gap log since the clear */
+	unsigned int n_log;
+};
+
 /* An element of the defer queue (copied in and out of it: no alignment assumed). */
 struct retired {
 	void *p;
@@ -102,6 +116,7 @@ struct retired {
 
 struct feed_ctl {
 	struct mcfan_feed_table tab;    /* first: app->feed points here */
+	struct mcfan_app *app;          /* for ctl_lock in reclaimed() */
 	struct mcfan_feed_params params;
 	struct feed_slot slot[MCFAN_MAX_GROUPS];
 	struct feed_rule rules[MCFAN_SEQ_RULES_MAX];
@@ -126,6 +141,10 @@ struct feed_ctl {
 	struct mcfan_feed_gone gone;    /* _other's states replaced or removed since the clear */
 	/* the same since the start, all their counts (/metrics: never goes back) */
 	struct mcfan_feed_gone gone_start;
+	/* groups left since the clear that had a state, oldest leave first: [MCFAN_MAX_GROUPS],
+	 * allocated at the first such leave; changed under ctl_lock (the read side's lock) */
+	struct feed_left *left;
+	unsigned int n_left;
 };
 
 /* The counts of struct mcfan_feed_counters, besides gap_hist: what a clear starts from zero
@@ -174,22 +193,31 @@ counts_base(struct mcfan_feed_counters *base, const struct mcfan_feed_counters *
 	base->expected -= RTE_MIN(c->pending, c->expected);
 }
 
-/* Slot s's counters since the clear into c, and up to max gap events since then into log
- * (oldest first); returns the events written. ctl_lock held (the baseline with the read). */
+/* State g's counters since its baseline base into c, and up to max gap events since then
+ * into log (oldest first); returns the events written. ctl_lock held (the baseline with the
+ * read). */
 static unsigned int
-slot_counters(const struct feed_slot *s, struct mcfan_feed_counters *c,
-	      struct mcfan_feed_gap *log, unsigned int max)
+state_counters(const struct mcfan_feed_group *g, const struct mcfan_feed_counters *base,
+	       struct mcfan_feed_counters *c, struct mcfan_feed_gap *log, unsigned int max)
 {
-	int n = mcfan_feed_group_read(s->group, c, log, max);
+	int n = mcfan_feed_group_read(g, c, log, max);
 	unsigned int k = n < 0 ? 0 : (unsigned int)n;
 
-	counts_fold(c, &s->base, false);
+	counts_fold(c, base, false);
 	if (c->gap_log_total < k) {
 		/* the older events were logged before the clear */
 		memmove(log, log + (k - c->gap_log_total), c->gap_log_total * sizeof(*log));
 		k = (unsigned int)c->gap_log_total;
 	}
 	return k;
+}
+
+/* Slot s's counters since the clear, as state_counters(). ctl_lock held. */
+static unsigned int
+slot_counters(const struct feed_slot *s, struct mcfan_feed_counters *c,
+	      struct mcfan_feed_gap *log, unsigned int max)
+{
+	return state_counters(s->group, &s->base, c, log, max);
 }
 
 static struct feed_ctl *
@@ -209,6 +237,26 @@ free_one(void *p, uint32_t type)
 		free(p);
 }
 
+/* State g is about to be freed: the left groups that read their counts from it keep its
+ * final counts and gap log (its worker no longer holds it: its grace period is over). Takes
+ * ctl_lock, so the caller must not hold it (reclaim() is never called under it). */
+static void
+left_final(struct feed_ctl *c, const struct mcfan_feed_group *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_left; i++) {
+		struct feed_left *l = &c->left[i];
+
+		if (l->live != g)
+			continue;
+		mcfan_ctl_state_lock(c->app);
+		l->n_log = state_counters(g, &l->base, &l->view.c, l->log, RTE_DIM(l->log));
+		l->live = NULL;
+		mcfan_ctl_state_unlock(c->app);
+	}
+}
+
 /* The defer queue's free function (rte_rcu_qsbr_free_resource_t): n elements at e, whose
  * grace period is over. Called by rte_rcu_qsbr_dq_reclaim() (reclaim()), and at exit. */
 static void
@@ -220,6 +268,8 @@ reclaimed(void *p, void *e, unsigned int n)
 
 	for (i = 0; i < n; i++) {
 		memcpy(&r, RTE_PTR_ADD(e, i * sizeof(r)), sizeof(r)); /* e: maybe unaligned */
+		if (r.type == RETIRED_GROUP)
+			left_final(c, r.p); /* a left group's final counts, before the state goes */
 		free_one(r.p, r.type);
 	}
 	atomic_fetch_sub_explicit(&c->n_waiting, n, memory_order_relaxed);
@@ -445,6 +495,7 @@ bind_new(struct mcfan_app *app, struct feed_ctl *c, const struct mcfan_group_ent
 		bind_slot(app, c, e->id, &e->key, &(struct mcfan_feed_spec){0}, owner);
 	s->seen = true;
 	s->seen_key = e->key;
+	s->join_seq = e->join_seq;
 	r = match_rule(c, &e->key);
 	if (r != NULL && room(c, 3) && bind_slot(app, c, e->id, &e->key, &r->spec, owner) < 0) {
 		mcfan_group_format(&e->key, text, sizeof(text));
@@ -467,6 +518,41 @@ mcfan_feed_join(struct mcfan_app *app, const struct mcfan_group_entry *e, unsign
 }
 
 static void pair_append(const struct feed_ctl *c, int p, char *buf, size_t len);
+static void fill_view(const struct mcfan_app *app, const struct feed_slot *s, uint16_t id,
+		      struct mcfan_feed_view *v);
+
+/* Slot id's group was left with its state: keep a left row's results for it, read from the
+ * state until it is freed (left_final()). At most MCFAN_MAX_GROUPS rows, as the report keeps
+ * (control/stats.c): beyond, the oldest goes. Action lock. */
+static void
+left_keep(struct mcfan_app *app, struct feed_ctl *c, uint16_t id)
+{
+	struct feed_slot *s = &c->slot[id];
+	struct feed_left *l, *arr = c->left;
+
+	if (arr == NULL) {
+		arr = calloc(MCFAN_MAX_GROUPS, sizeof(*arr));
+		if (arr == NULL) {
+			MCFAN_LOG(WARNING, "feed: out of memory: a left group's feed results are not "
+				  "kept for the report\n");
+			return;
+		}
+	}
+	mcfan_ctl_state_lock(app);
+	c->left = arr;
+	if (c->n_left == MCFAN_MAX_GROUPS) {
+		memmove(&c->left[0], &c->left[1], (c->n_left - 1) * sizeof(c->left[0]));
+		c->n_left--;
+	}
+	l = &c->left[c->n_left++];
+	memset(l, 0, sizeof(*l));
+	l->join_seq = s->join_seq;
+	fill_view(app, s, id, &l->view);
+	l->view.pair = -1; /* its pair is dissolved with the leave */
+	l->live = s->group;
+	l->base = s->base;
+	mcfan_ctl_state_unlock(app);
+}
 
 /* Follow the group table; the pairs a left or moved line dissolves are appended to gone
  * (pair_append(); NULL: not wanted). */
@@ -513,14 +599,13 @@ follow_groups(struct mcfan_app *app, struct feed_ctl *c, char *gone, size_t gone
 		s->seen = false; /* left */
 		if (gone != NULL && s->used && s->pair >= 0 && c->pair[s->pair].used)
 			pair_append(c, s->pair, gone, gone_len);
+		if (s->used)
+			left_keep(app, c, (uint16_t)id); /* its results for the report's left row */
 		if (s->used && room(c, 3))
 			bind_slot(app, c, (uint16_t)id, &s->key, &(struct mcfan_feed_spec){0},
 				  s->owner);
 	}
 }
-
-static void fill_view(const struct mcfan_app *app, const struct feed_slot *s, uint16_t id,
-		      struct mcfan_feed_view *v);
 
 /* An arbitration's counters c since its baseline b; the largest skew since the clear is
  * unknown: at most the top of the highest bucket counted since (lib/feed's log2 buckets). */
@@ -1000,6 +1085,7 @@ mcfan_feed_control_init(struct mcfan_app *app)
 		atomic_init(&c->tab.slot[i], NULL);
 		c->slot[i].pair = -1;
 	}
+	c->app = app;
 	atomic_init(&c->tab.bound, 0);
 	atomic_init(&c->n_waiting, 0);
 	atomic_init(&c->n_freed, 0);
@@ -1080,6 +1166,7 @@ mcfan_feed_control_free(struct mcfan_app *app)
 	for (i = 0; i < c->n_kept; i++)
 		free_one(c->kept[i].p, c->kept[i].type);
 	free(c->kept);
+	free(c->left);
 	free_rules(c);
 	free(c);
 }
@@ -1183,7 +1270,39 @@ mcfan_feed_clear(struct mcfan_app *app)
 		counts_base(&fp->base.merged, &now);
 	}
 	memset(&c->gone, 0, sizeof(c->gone));
+	c->n_left = 0; /* the report drops its left rows at a clear (control/stats.c) */
 	mcfan_ctl_state_unlock(app);
+}
+
+int
+mcfan_feed_left_read(const struct mcfan_app *app, const struct mcfan_group_entry *e,
+		     struct mcfan_feed_view *view, struct mcfan_feed_gap *log, unsigned int max)
+{
+	const struct feed_ctl *c = ctl_of(app);
+	unsigned int i;
+	int n = -ENOENT;
+
+	if (c == NULL)
+		return -ENOENT;
+	mcfan_ctl_state_lock(app);
+	for (i = c->n_left; i-- > 0;) {
+		const struct feed_left *l = &c->left[i];
+
+		if (l->join_seq != e->join_seq || !mcfan_flow_key_equal(&l->view.key, &e->key))
+			continue;
+		*view = l->view;
+		if (l->live != NULL) {
+			n = (int)state_counters(l->live, &l->base, &view->c, log, max);
+		} else {
+			n = (int)RTE_MIN(l->n_log, max);
+			if (n > 0)
+				memcpy(log, l->log + (l->n_log - (unsigned int)n),
+				       (size_t)n * sizeof(*log));
+		}
+		break;
+	}
+	mcfan_ctl_state_unlock(app);
+	return n;
 }
 
 /* Key's view with its counters and up to max gap events since the clear into log: the

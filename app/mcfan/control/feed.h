@@ -204,6 +204,30 @@ unsigned int mcfan_feed_series_read_since(const struct mcfan_app *app,
 void mcfan_feed_clear(struct mcfan_app *app);
 
 /**
+ * Copy the feed results of a group left since the last `clear stats` with an extractor: its
+ * counts and gap log from the last clear (or from its state's start) to its leave, plus
+ * what its worker counted of the copies it still took before the leave reached it. Until the
+ * state is freed (the worker lcores' grace period after the leave) they are read from it;
+ * the state's final counts are copied just before its free, so they stay for the report
+ * (one entry per membership, at most MCFAN_MAX_GROUPS, as control/stats.h keeps left rows;
+ * the oldest go first). Any control thread; takes ctl_lock.
+ *
+ * @param e
+ *   The left membership: its key and join_seq (a left row's entry, mcfan_left_groups_read()).
+ * @param view
+ *   Receives its view (kind, tracking lcore, counters; pair -1).
+ * @param log
+ *   Receives up to max gap events since the clear, oldest first (may be NULL with max 0).
+ * @param max
+ *   Room in log, events.
+ * @return
+ *   Gap events written (0..max), or -ENOENT (no extractor at its leave, or its entry gone).
+ */
+int mcfan_feed_left_read(const struct mcfan_app *app, const struct mcfan_group_entry *e,
+			 struct mcfan_feed_view *view, struct mcfan_feed_gap *log,
+			 unsigned int max);
+
+/**
  * Copy one group's counters (since the last `clear stats`), if it has an extractor.
  *
  * @return

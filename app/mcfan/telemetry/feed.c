@@ -24,6 +24,7 @@
 #include "log.h"
 #include "control/action.h"
 #include "control/feed.h"
+#include "control/stats.h"
 #include "telemetry/feed.h"
 #include "telemetry/telemetry.h"
 
@@ -250,26 +251,18 @@ counters_json(json_t *f, const struct mcfan_feed_counters *c)
 	json_object_set_new(f, "gap_hist_log2", h);
 }
 
-/* f.gap_log: the group's gap events since the clear, oldest first (the newest
+/* f.gap_log: the group's gap events since the clear, log[0..n-1], oldest first (the newest
  * MCFAN_FEED_GAP_LOG), each with its time in ns since the epoch, as show feed gaps shows them:
  * which numbers a run lost, after it ended (before: only their count, gap_events). */
 static void
-gap_log_json(const struct mcfan_app *app, const struct mcfan_flow_key *key, json_t *f)
+gap_log_json(const struct mcfan_app *app, const struct mcfan_feed_gap *log, int n, json_t *f)
 {
-	struct mcfan_feed_gap log[MCFAN_FEED_GAP_LOG];
-	char text[MCFAN_GROUP_STR_MAX], msg[256];
-	struct mcfan_feed_view v;
 	json_t *arr, *e;
-	int n, i;
+	int i;
 
-	if (mcfan_group_format(key, text, sizeof(text)) < 0)
-		return;
-	n = mcfan_feed_gaps_read(app, "report", text, &v, log, RTE_DIM(log), msg, sizeof(msg));
 	arr = json_array();
-	if (n < 0 || arr == NULL) {
-		json_decref(arr);
+	if (arr == NULL)
 		return;
-	}
 	for (i = 0; i < n; i++) {
 		e = json_object();
 		if (e == NULL)
@@ -285,24 +278,42 @@ gap_log_json(const struct mcfan_app *app, const struct mcfan_flow_key *key, json
 	json_object_set_new(f, "gap_log", arr);
 }
 
-void
-mcfan_feed_report_group_json(const struct mcfan_app *app, const struct mcfan_flow_key *key,
-			     json_t *o)
+/* o.feed: view v's kind, lcore, counters and gap log log[0..n-1]. */
+static void
+feed_json(const struct mcfan_app *app, const struct mcfan_feed_view *v,
+	  const struct mcfan_feed_gap *log, int n, json_t *o)
 {
-	struct mcfan_feed_view v;
-	json_t *f;
+	json_t *f = json_object();
 
-	if (mcfan_feed_view_read(app, key, &v) < 0)
-		return;
-	f = json_object();
 	if (f == NULL)
 		return;
-	json_object_set_new(f, "kind", json_string(v.kind));
-	json_object_set_new(f, "lcore", json_integer(v.lcore));
-	counters_json(f, &v.c);
-	json_object_set_new(f, "kind_suspect", json_boolean(mcfan_feed_kind_suspect(&v.c)));
-	gap_log_json(app, key, f);
+	json_object_set_new(f, "kind", json_string(v->kind));
+	json_object_set_new(f, "lcore", json_integer(v->lcore));
+	counters_json(f, &v->c);
+	json_object_set_new(f, "kind_suspect", json_boolean(mcfan_feed_kind_suspect(&v->c)));
+	gap_log_json(app, log, n, f);
 	json_object_set_new(o, "feed", f);
+}
+
+void
+mcfan_feed_report_group_json(const struct mcfan_app *app, const struct mcfan_group_view *g,
+			     json_t *o)
+{
+	struct mcfan_feed_gap log[MCFAN_FEED_GAP_LOG];
+	char text[MCFAN_GROUP_STR_MAX], msg[256];
+	struct mcfan_feed_view v;
+	int n;
+
+	if (g->left) {
+		n = mcfan_feed_left_read(app, g->entry, &v, log, RTE_DIM(log));
+	} else {
+		if (mcfan_group_format(&g->entry->key, text, sizeof(text)) < 0)
+			return;
+		n = mcfan_feed_gaps_read(app, "report", text, &v, log, RTE_DIM(log), msg,
+					 sizeof(msg));
+	}
+	if (n >= 0)
+		feed_json(app, &v, log, n, o);
 }
 
 json_t *
@@ -360,18 +371,39 @@ mcfan_feed_report_pairs_json(const struct mcfan_app *app)
 	return arr;
 }
 
+/* Seconds from the start to tsc (0 if either is unknown), as the groups table gives them. */
+static double
+since_start_s(const struct mcfan_app *app, uint64_t tsc)
+{
+	if (app->start_tsc == 0 || tsc < app->start_tsc)
+		return 0;
+	return (double)(tsc - app->start_tsc) / (double)app->tsc_hz;
+}
+
 void
-mcfan_feed_report_print(const struct mcfan_app *app, FILE *f)
+mcfan_feed_report_print(const struct mcfan_app *app, const struct mcfan_group_view *left,
+			unsigned int n_left, FILE *f)
 {
 	struct mcfan_feed_pair_view *pv;
 	struct mcfan_feed_view *v;
 	char text[MCFAN_GROUP_STR_MAX], warn[MCFAN_CTL_MSG_MAX];
-	unsigned int n, i, np;
+	unsigned int n, nj, i, np;
+	double *at;
 
-	v = calloc(MCFAN_MAX_GROUPS, sizeof(*v));
-	if (v == NULL)
+	v = calloc(2 * MCFAN_MAX_GROUPS, sizeof(*v));
+	at = calloc(2 * MCFAN_MAX_GROUPS, sizeof(*at));
+	if (v == NULL || at == NULL) {
+		free(v);
+		free(at);
 		return;
-	n = mcfan_feed_read(app, v, MCFAN_MAX_GROUPS);
+	}
+	nj = mcfan_feed_read(app, v, MCFAN_MAX_GROUPS);
+	/* then the left groups' rows, as the groups table has them: their final results */
+	for (i = 0, n = nj; i < n_left && n < 2 * MCFAN_MAX_GROUPS; i++) {
+		if (mcfan_feed_left_read(app, left[i].entry, &v[n], NULL, 0) < 0)
+			continue;
+		at[n++] = since_start_s(app, left[i].left_tsc);
+	}
 	if (n > 0)
 		fprintf(f, "\nfeed quality (docs/feed.md):\n  %-24s %-10s %12s %12s %9s %6s %8s "
 			"%9s %9s %6s %11s %10s\n", "group", "kind", "expected", "received", "lost",
@@ -379,17 +411,21 @@ mcfan_feed_report_print(const struct mcfan_app *app, FILE *f)
 	for (i = 0; i < n; i++) {
 		mcfan_group_format(&v[i].key, text, sizeof(text));
 		fprintf(f, "  %-24s %-10s %12" PRIu64 " %12" PRIu64 " %9" PRIu64 " %6" PRIu64
-			" %8" PRIu64 " %9" PRIu64 " %9" PRIu64 " %6" PRIu64 " %11.1f %10" PRIu64 "\n",
+			" %8" PRIu64 " %9" PRIu64 " %9" PRIu64 " %6" PRIu64 " %11.1f %10" PRIu64,
 			text, v[i].kind, v[i].c.expected, v[i].c.received, v[i].c.lost, v[i].c.late,
 			v[i].c.pending,
 			v[i].c.reordered, v[i].c.duplicates, v[i].c.resets,
 			(double)v[i].c.jitter_ns / 1000.0, v[i].c.malformed);
+		if (i >= nj)
+			fprintf(f, "  (left at %.2f s)", at[i]);
+		fprintf(f, "\n");
 	}
 	for (i = 0; i < n; i++)
 		if (mcfan_feed_kind_suspect(&v[i].c))
 			fprintf(f, "  %s\n", mcfan_feed_suspect_line(&v[i], warn, sizeof(warn)));
-	(void)mcfan_feed_ring_drop_notes(app, v, n, "  ", f);
+	(void)mcfan_feed_ring_drop_notes(app, v, nj, "  ", f); /* joined: their copy_drops */
 	free(v);
+	free(at);
 	/* the A/B pairs, as show feed gives them: the merged stream and each line's share */
 	pv = calloc(MCFAN_FEED_PAIRS_MAX, sizeof(*pv));
 	if (pv == NULL)

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "mcfan.h"
+#include "control/stats.h"
 
 /**
  * A JSON report number above INT64_MAX (jansson's json_int_t is signed): an 8-byte sequence
@@ -29,12 +30,15 @@
  * Add the object "feed" (expected, received, lost, pending, reordered, late, duplicates,
  * gaps, resets, sessions, ends, heartbeats, malformed, jitter_ns, kind, lcore, gap_hist,
  * gap_log: the gap events, each first, last, lost, stream, time_ns and epoch_ns) to a group's
- * report object, if the group has a sequence extractor.
+ * report object, if the group has a sequence extractor; for a left group (g->left), if it
+ * had one at its leave: its final results (mcfan_feed_left_read()).
  *
+ * @param g
+ *   The group's row (mcfan_groups_read(), or mcfan_left_groups_read() for a left one).
  * @param o
  *   The group's JSON object.
  */
-void mcfan_feed_report_group_json(const struct mcfan_app *app, const struct mcfan_flow_key *key,
+void mcfan_feed_report_group_json(const struct mcfan_app *app, const struct mcfan_group_view *g,
 				  json_t *o);
 
 /**
@@ -46,7 +50,19 @@ void mcfan_feed_report_group_json(const struct mcfan_app *app, const struct mcfa
  */
 json_t *mcfan_feed_report_pairs_json(const struct mcfan_app *app);
 
-/** The text report's feed lines (nothing when no group has an extractor). */
-void mcfan_feed_report_print(const struct mcfan_app *app, FILE *f);
+/**
+ * The text report's feed lines (nothing when no group has or had an extractor): a row per
+ * group joined now with an extractor, then one per left group that had one at its leave,
+ * with its final results and "(left at T s)", in the order of the left rows given.
+ *
+ * @param left
+ *   The report's left group rows (mcfan_left_groups_read()), oldest leave first.
+ * @param n_left
+ *   Number of rows at left.
+ * @param f
+ *   Where to print.
+ */
+void mcfan_feed_report_print(const struct mcfan_app *app, const struct mcfan_group_view *left,
+			     unsigned int n_left, FILE *f);
 
 #endif /* MCFAN_APP_TELEMETRY_FEED_H */

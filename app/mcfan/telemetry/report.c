@@ -376,7 +376,9 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 			"  (%" PRIu64 " more left groups, oldest first, beyond the %u rows kept)\n",
 			"(older left groups)", "", "", ov.frames, ov.copies, ov.copy_drops, ov.bytes,
 			ov.groups, (unsigned int)MCFAN_MAX_GROUPS);
-	mcfan_feed_report_print(app, f); /* feed quality: groups with --seq (telemetry/feed.c) */
+	/* feed quality: groups with --seq, joined then left (telemetry/feed.c) */
+	mcfan_feed_report_print(app, ng > 0 && nl > 0 ? gv + (ng - nl) : gv,
+				ng > 0 && nl > 0 ? (unsigned int)nl : 0, f);
 	mcfan_readers_report_print(app, f); /* reader rings, engine readers (telemetry/readers.c) */
 	n = mcfan_workers_read(app, wv);
 	fprintf(f, "\nworkers:\n  %5s %14s %14s %12s %16s\n", "lcore", "frames", "enqueued",
@@ -797,8 +799,8 @@ report_json_build(struct mcfan_app *app)
 		json_object_set_new(o, "left", json_boolean(gv[i].left));
 		json_object_set_new(o, "left_at_s", gv[i].left ?
 				    json_real(at_s(app, gv[i].left_tsc)) : json_null());
-		if (!gv[i].left) /* the feed of a group joined now */
-			mcfan_feed_report_group_json(app, &gv[i].entry->key, o); /* with --seq */
+		/* with --seq: the feed of a group joined now, a left one's final feed */
+		mcfan_feed_report_group_json(app, &gv[i], o);
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "groups", arr);
