@@ -865,6 +865,29 @@ mpegts_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint
 	return 0;
 }
 
+/*
+ * Do the n message blocks of a MoldUDP64 datagram fit its len bytes? Each block is a 2-byte
+ * length, then that many bytes of message (MoldUDP64 1.00): at least 2 * n bytes after the
+ * header (checked first, which bounds the walk to (len - 20) / 2 blocks), and no length
+ * field that runs past the end. Bytes after the last block are allowed (padding).
+ */
+static bool
+mold_blocks_fit(const uint8_t *p, uint32_t len, uint32_t n)
+{
+	uint32_t off = MOLD_HDR_LEN, i;
+
+	if ((uint64_t)n * 2 + MOLD_HDR_LEN > len)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (off + 2 > len)
+			return false;
+		off += 2 + (uint32_t)load_be(p + off, 2);
+		if (off > len)
+			return false;
+	}
+	return true;
+}
+
 static int
 mold_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64_t now_ns,
 	      int line, uint64_t *seq, uint32_t *count)
@@ -874,9 +897,13 @@ mold_datagram(struct mcfan_feed_group *g, const uint8_t *p, uint32_t len, uint64
 
 	if (len < MOLD_HDR_LEN)
 		return -EINVAL;
+	n = (uint32_t)load_be(p + MOLD_SESSION_LEN + 8, 2);
+	/* a count whose message blocks do not fit the datagram is not MoldUDP64: malformed,
+	 * before its session name is taken (an end of session carries no message) */
+	if (n != MOLD_END && !mold_blocks_fit(p, len, n))
+		return -EINVAL;
 	stale = session_of_line(g, line, session_hash(p, MOLD_SESSION_LEN));
 	*seq = load_be(p + MOLD_SESSION_LEN, 8);
-	n = (uint32_t)load_be(p + MOLD_SESSION_LEN + 8, 2);
 	if (n == MOLD_END) {
 		g->c.ends++;
 		if (g->t.started && stale == 0)

@@ -345,8 +345,10 @@ def test_mpegts():
 # ---- MoldUDP64 ----
 
 def mold(session, seq, count):
+    """A MoldUDP64 datagram: its header, then count message blocks, each a 2-byte length
+    and a 2-byte message (an end of session, count 0xFFFF, has none)."""
     return t.udp4_frame("239.9.9.3", PORT, session + struct.pack("!QH", seq, count) +
-                        b"m" * (4 * (count if count != 0xFFFF else 0)))
+                        (struct.pack("!H", 2) + b"mm") * (count if count != 0xFFFF else 0))
 
 
 def moldudp64_frames():

@@ -12,7 +12,12 @@ Case left: `--seq GROUP=0:4:be`, numbers 1..200 with 101..105 missing, then the 
 in the JSON (groups[] of the left row: feed with expected 200, received 195, lost 5, its gap
 event 101..105) and in the text's feed-quality table, the row marked "(left at T s)". Before,
 both were gone once the group was left.
-Needs root (else 77).
+Case moldudp64: 50 datagrams of 32 bytes whose header says 500 messages (one 4-byte message
+in them: 500 cannot fit) are malformed, the kind suspect (JSON kind_suspect true, the text
+report's warning); a real iperf2 client's datagrams read as moldudp64 likewise. Before:
+expected and received 25,000, malformed 0, no warning (iperf2: expected and received some
+30,000 for 200 datagrams).
+Needs root and iperf (else 77).
 Usage: test_feed_live.py MCFAN_BINARY"""
 
 import os
@@ -48,6 +53,9 @@ def send_main(group, port, kind, count, pps):
             if 101 <= seq <= 105:
                 continue
             data = struct.pack("!I", seq) + b"s" * 28
+        elif kind == "moldbad":         # header count 500, one 4-byte message, 32 bytes
+            data = (b"LIVETEST01" + struct.pack("!QH", 1 + 500 * i, 500) +
+                    struct.pack("!H", 4) + b"msg1" + b"\0" * 6)
         else:
             raise SystemExit(f"--send: unknown kind {kind}")
         s.sendto(data, (group, port))
@@ -86,6 +94,14 @@ def send(group, kind, count, pps=2000):
     r = ns("timeout", "30", sys.executable, os.path.abspath(__file__), "--send", group,
            str(PORT), kind, str(count), str(pps), capture_output=True, text=True, timeout=60)
     t.check_eq(r.returncode, 0, f"sender in {NS}: {r.stderr[-500:]}")
+
+
+def iperf_send(group, seconds):
+    """A real iperf2 client in the namespace: UDP to group:PORT, 1470-byte datagrams at
+    1 Mbit/s (about 85 a second) for seconds, TTL 4."""
+    r = ns("timeout", "30", "iperf", "-c", group, "-u", "-p", str(PORT), "-B", SRC, "-T", "4",
+           "-b", "1M", "-t", str(seconds), capture_output=True, text=True, timeout=60)
+    t.check_eq(r.returncode, 0, f"iperf client in {NS}: {r.stdout[-300:]} {r.stderr[-300:]}")
 
 
 def start(name, app):
@@ -164,12 +180,41 @@ def case_left():
                 f"[left] text feed row marked left: {row[3]!r}")
 
 
+def case_moldudp64():
+    g1, g2 = "239.44.0.3", "239.44.0.4"
+    p, eal, report = start("mold", ["--groups", f"{g1}-4:{PORT}",
+                                    "--seq", f"{g1}-4:{PORT}=moldudp64"])
+    send(g1, "moldbad", 50)
+    iperf_send(g2, 2)
+    time.sleep(0.5)
+    console(p, "quit")
+    rc, out, err, rep = finish(p, eal, report)
+    t.check_eq(rc, 0, f"[mold] exit status ({err.strip()[-400:]!r})")
+    if not t.check(rep is not None, "[mold] JSON report written"):
+        return
+    feeds = {x["group"]: x.get("feed") for x in rep["groups"]}
+    frames = {x["group"]: x["frames"] for x in rep["groups"]}
+    t.check_eq(frames.get(g1), 50, f"[mold] {g1}: every datagram sent received")
+    t.check(frames.get(g2, 0) >= 100, f"[mold] {g2}: iperf2's datagrams received: {frames}")
+    for grp, n in ((g1, 50), (g2, frames.get(g2, 0))):
+        f = feeds.get(grp)
+        if not t.check(f is not None, f"[mold] {grp}: a feed object"):
+            continue
+        t.check_eq((f["datagrams"], f["malformed"], f["expected"], f["received"],
+                    f["kind_suspect"]), (n, n, 0, 0, True),
+                   f"[mold] {grp}: every datagram malformed (a count that does not fit), "
+                   "the kind suspect")
+        t.check(f"warning: {grp}:{PORT}: {n} of {n} datagrams did not parse as moldudp64 "
+                "(malformed): is its --seq kind right?" in out,
+                f"[mold] {grp}: the text report warns: {out[-1500:]!r}")
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--send":
         a = sys.argv[2:]
         sys.exit(send_main(a[0], int(a[1]), a[2], int(a[3]), int(a[4])))
-    if os.geteuid() != 0:
-        print("feed_live: needs root (a network namespace), skipping")
+    if os.geteuid() != 0 or shutil.which("iperf") is None:
+        print("feed_live: needs root (a network namespace) and iperf, skipping")
         sys.exit(77)
     why = setup()
     try:
@@ -178,6 +223,7 @@ def main():
             cleanup()
             sys.exit(77)
         case_left()
+        case_moldudp64()
     finally:
         cleanup()
     t.finish("feed_live")

@@ -522,6 +522,100 @@ test_moldudp64(void)
 }
 
 /* generic 2-byte little-endian counter at offset 4, wrapping */
+/* One MoldUDP64 datagram of len bytes (at most 64): session, seq, count, then the blocks
+ * of lens[0..nl-1] (a 2-byte length, that many bytes 'm'), the rest zero. Returns what
+ * mcfan_feed_group_datagram() returns. */
+static int
+mold_blocks(struct mcfan_feed_group *g, uint64_t seq, uint16_t count, const uint16_t *lens,
+	    unsigned int nl, uint32_t len, uint64_t t_ns)
+{
+	uint8_t p[64] = {0};
+	uint32_t off = 20;
+	unsigned int i;
+
+	memcpy(p, "SESSION001", 10);
+	put_be(p + 10, seq, 8);
+	put_be(p + 18, count, 2);
+	for (i = 0; i < nl && off + 2 <= sizeof(p); i++) {
+		put_be(p + off, lens[i], 2);
+		off += 2;
+		memset(p + off, 'm', RTE_MIN((uint32_t)lens[i], (uint32_t)sizeof(p) - off));
+		off += RTE_MIN((uint32_t)lens[i], (uint32_t)sizeof(p) - off);
+	}
+	return mcfan_feed_group_datagram(g, p, len, t_ns);
+}
+
+/*
+ * The message count of a MoldUDP64 header against the datagram: each message is a 2-byte
+ * length and that many bytes, so a count whose blocks do not fit (count * 2 + 20 beyond the
+ * payload, or a length field that runs past its end) is malformed, and so is the kind after
+ * 16 such datagrams. Before: the count was taken as it was: a 32-byte datagram saying 500
+ * messages counted 500 expected and received, malformed 0.
+ */
+static void
+test_moldudp64_count(void)
+{
+	struct mcfan_feed_group *g = make("moldudp64", &params_default);
+	static const uint16_t four[] = {4}, two_fit[] = {4, 6}, two_past[] = {4, 7};
+	static const uint16_t zeros[7] = {0};
+	uint8_t ip2[100];
+	struct mcfan_feed_counters c;
+	unsigned int i;
+
+	/* 32 bytes: a count of 500 with one 4-byte message (the report: expected 25,000) */
+	CHECK_EQ_INT(mold_blocks(g, 1, 500, four, 1, 32, MS), -EINVAL);
+	/* the bound: 6 empty messages fill 32 bytes exactly, 7 do not */
+	CHECK_EQ_INT(mold_blocks(g, 1, 6, zeros, 6, 32, 2 * MS), 0);
+	CHECK_EQ_INT(mold_blocks(g, 7, 7, zeros, 7, 32, 3 * MS), -EINVAL);
+	/* the walk: 20 + (2 + 4) + (2 + 6) = 34 bytes fit 34, a 7-byte second one runs past */
+	CHECK_EQ_INT(mold_blocks(g, 7, 2, two_fit, 2, 34, 4 * MS), 0);
+	CHECK_EQ_INT(mold_blocks(g, 9, 2, two_past, 2, 34, 5 * MS), -EINVAL);
+	/* count 1 whose block is whole with bytes after it (padding): taken */
+	CHECK_EQ_INT(mold_blocks(g, 9, 1, four, 1, 40, 6 * MS), 0);
+	/* a heartbeat and an end of session carry no message: the bare header is whole */
+	CHECK_EQ_INT(mold_blocks(g, 10, 0, NULL, 0, 20, 7 * MS), 0);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.malformed, 3);
+	CHECK_EQ_INT(c.expected, 9);
+	CHECK_EQ_INT(c.received, 9);
+	CHECK_EQ_INT(c.heartbeats, 1);
+	CHECK_EQ_INT(c.lost + c.pending, 0);
+	CHECK(!mcfan_feed_kind_suspect(&c), "moldudp64: 3 of 10 malformed is not suspect");
+	CHECK_EQ_INT(mold_blocks(g, 10, 0xffff, NULL, 0, 20, 8 * MS), 0);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.ends, 1);
+	mcfan_feed_group_free(g);
+
+	/* 50 datagrams of 32 bytes saying 500 messages: all malformed, the kind suspect */
+	g = make("moldudp64", &params_default);
+	for (i = 0; i < 50; i++)
+		CHECK_EQ_INT(mold_blocks(g, 1 + 500 * i, 500, four, 1, 32, (i + 1) * MS), -EINVAL);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.datagrams, 50);
+	CHECK_EQ_INT(c.malformed, 50);
+	CHECK_EQ_INT(c.expected, 0);
+	CHECK_EQ_INT(c.received, 0);
+	CHECK(mcfan_feed_kind_suspect(&c), "moldudp64: a count that never fits is suspect");
+	mcfan_feed_group_free(g);
+
+	/* a datagram of iperf2's digits pattern read as MoldUDP64: the count at offset 18 is
+	 * 0x3839 ("89"), 14,393 blocks cannot fit 100 bytes */
+	g = make("moldudp64", &params_default);
+	memset(ip2, 0, sizeof(ip2));
+	for (i = 16; i < sizeof(ip2); i++)
+		ip2[i] = (uint8_t)('0' + i % 10);
+	put_be(ip2, 1, 4);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, ip2, sizeof(ip2), MS), -EINVAL);
+	/* ... and a count of 3 that fits 2 * 3 bytes but whose first length, 0x3031 ("01"),
+	 * runs past the end */
+	put_be(ip2 + 18, 3, 2);
+	CHECK_EQ_INT(mcfan_feed_group_datagram(g, ip2, sizeof(ip2), 2 * MS), -EINVAL);
+	c = read_counters(g);
+	CHECK_EQ_INT(c.malformed, 2);
+	CHECK_EQ_INT(c.expected, 0);
+	mcfan_feed_group_free(g);
+}
+
 static void
 test_generic(void)
 {
@@ -1127,6 +1221,7 @@ main(void)
 	test_rtp();
 	test_mpegts();
 	test_moldudp64();
+	test_moldudp64_count();
 	test_generic();
 	test_generic64();
 	test_arb();
