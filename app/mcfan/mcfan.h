@@ -197,6 +197,7 @@ struct mcfan_config {
 	char seq_pairs[MCFAN_SEQ_RULES_MAX][MCFAN_SEQ_RULE_LEN];
 	unsigned int n_seq_pairs;
 	struct mcfan_cfg_origin seq_pair_from[MCFAN_SEQ_RULES_MAX]; /* for seq_check.c */
+	struct mcfan_cfg_origin seq_rule_from[MCFAN_SEQ_RULES_MAX]; /* for seq_check.c */
 	unsigned int seq_window_pkts;      /* --seq-window, sequence numbers */
 	uint64_t seq_window_ns;            /* --seq-window-ms, ns */
 	/* per-group engines (group_engine.c, docs/delivery.md): the --group-engine rules

@@ -1224,7 +1224,8 @@ static const struct opt_def opts[] = {
 	 "asks the network for these sources only (IGMPv3/MLDv2 INCLUDE reports: the switch "
 	 "filters; mcfan's data path does not filter by source, docs/igmp.md)", "none",
 	 set_groups, true},
-	{"seq", OPT_VALUE, "GROUPS=KIND", "track feed quality of groups: KIND iperf2, rtp[:HZ], "
+	{"seq", OPT_VALUE, "GROUPS=KIND", "track feed quality of groups of --groups (with their "
+	 "port): KIND iperf2, rtp[:HZ], "
 	 "mpegts, moldudp64, OFFSET:WIDTH:be|le (docs/feed.md); repeatable, one kind a group",
 	 "none", set_seq, true, 0, true},
 	{"seq-pair", OPT_VALUE, "A,B", "arbitrate two groups with one --seq kind as feed lines "
@@ -1442,7 +1443,7 @@ cfg_key_kind(const char *key)
 	return o->kind == OPT_VALUE ? MCFAN_CFG_KEY_VALUE : MCFAN_CFG_KEY_FLAG;
 }
 
-/* Set o from the file's line; the --group-engine rule or the --seq-pair pairs it added keep
+/* Set o from the file's line; the --group-engine rule, or the --seq rules or pairs it added keep
  * that line and whether it is a row of a section, so that group_engine.c's and seq_check.c's
  * checks name them. */
 static int
@@ -1451,7 +1452,7 @@ cfg_set_from_line(const struct cfg_apply_ctx *ctx, const struct opt_def *o, cons
 {
 	struct mcfan_config *cfg = ctx->cfg;
 	const struct mcfan_cfg_origin from = { .line = line, .section = section };
-	unsigned int i, pairs = cfg->n_seq_pairs;
+	unsigned int i, pairs = cfg->n_seq_pairs, rules = cfg->n_seq_rules;
 	int ret;
 
 	if (ctx->from_cli[o - opts])
@@ -1463,6 +1464,8 @@ cfg_set_from_line(const struct cfg_apply_ctx *ctx, const struct opt_def *o, cons
 		cfg->group_engine_from[cfg->n_group_engine_rules - 1] = from;
 	for (i = pairs; ret == 0 && i < cfg->n_seq_pairs; i++)
 		cfg->seq_pair_from[i] = from;
+	for (i = rules; ret == 0 && i < cfg->n_seq_rules; i++)
+		cfg->seq_rule_from[i] = from;
 	return ret;
 }
 

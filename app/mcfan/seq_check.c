@@ -88,6 +88,49 @@ in_groups(const struct mcfan_config *cfg, const struct mcfan_flow_key *k)
 	return false;
 }
 
+/* Every group of rule i must be joined at start (in --groups, with the port --groups gives
+ * it), as --group-engine's must: a rule that names a group that is not is refused, naming
+ * the first such group and the joined group of its address, if any (a port left out or
+ * mistyped). 0, or -EINVAL (printed), -ENOMEM. */
+static int
+check_rule(const struct mcfan_config *cfg, const struct seq_rules *r, unsigned int i)
+{
+	struct mcfan_group_entry *e;
+	const char *rule = cfg->seq_rules[i];
+	char o_buf[PATH_MAX + 64], what[PATH_MAX + 64 + MCFAN_SEQ_RULE_LEN];
+	char msg[sizeof(what) + 2 * MCFAN_GROUP_STR_MAX + 64], more[64] = "";
+	unsigned int j, n = 0, first = 0;
+
+	for (j = 0; j < r->n_keys[i]; j++) {
+		if (in_groups(cfg, &r->keys[i][j]))
+			continue;
+		if (n++ == 0)
+			first = j;
+	}
+	if (n == 0)
+		return 0;
+	e = calloc(RTE_MAX(cfg->n_groups, 1u), sizeof(*e));
+	if (e == NULL) {
+		fprintf(stderr, "mcfan: --seq: out of memory\n");
+		return -ENOMEM;
+	}
+	for (j = 0; j < cfg->n_groups; j++)
+		e[j].key = cfg->groups[j];
+	snprintf(what, sizeof(what), "%s %s",
+		 mcfan_config_origin(cfg->config_file, cfg->seq_rule_from[i].line,
+				     cfg->seq_rule_from[i].section ? "seq" : NULL, rule,
+				     (int)strcspn(rule, "="), "seq", o_buf, sizeof(o_buf)), rule);
+	/* "WHAT: group G is not joined (G:PORT is)", as set seq and leave say it */
+	mcfan_group_not_joined(e, cfg->n_groups, what, &r->keys[i][first], msg, sizeof(msg));
+	free(e);
+	if (n > 1)
+		snprintf(more, sizeof(more), "; %u more of its groups %s not joined either",
+			 n - 1, n == 2 ? "is" : "are");
+	fprintf(stderr, "mcfan: %s%s: a --seq rule names groups joined at start, as --groups "
+		"writes them (with the port; a group without one is every port)\n", msg, more);
+	return -EINVAL;
+}
+
 /* One pair (index p): 0, or -EINVAL with the line printed. */
 static int
 check_pair(const struct mcfan_config *cfg, const struct seq_rules *r, unsigned int p)
@@ -153,11 +196,13 @@ mcfan_seq_check(const struct mcfan_config *cfg)
 	unsigned int p;
 	int ret;
 
-	if (cfg->n_seq_pairs == 0)
+	if (cfg->n_seq_pairs == 0 && cfg->n_seq_rules == 0)
 		return 0;
 	ret = rules_load(cfg, &r);
 	if (ret == -ENOMEM)
-		fprintf(stderr, "mcfan: --seq-pair: out of memory\n");
+		fprintf(stderr, "mcfan: --seq: out of memory\n");
+	for (p = 0; ret == 0 && p < r.n; p++)
+		ret = check_rule(cfg, &r, p);
 	for (p = 0; ret == 0 && p < cfg->n_seq_pairs; p++)
 		ret = check_pair(cfg, &r, p);
 	rules_free(&r);

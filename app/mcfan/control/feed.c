@@ -1029,47 +1029,6 @@ load_rules(const struct mcfan_app *app, struct feed_ctl *c)
 	return 0;
 }
 
-/*
- * A --seq rule whose groups are not all joined at start is most often a mistake (another
- * port than --groups has, a group joined without one, a typo): say so once a rule, with its
- * first such group and how many more. The rule stays: a console join of the group binds it.
- */
-static void
-warn_unjoined(const struct mcfan_app *app, const struct feed_ctl *c)
-{
-	char text[MCFAN_GROUP_STR_MAX], what[CTL_LIST_MAX], msg[CTL_LIST_MAX + 160];
-	unsigned int r, i, n, first;
-
-	for (r = 0; r < c->n_rules; r++) {
-		n = 0;
-		first = 0;
-		for (i = 0; i < c->rules[r].n; i++) {
-			if (mcfan_group_entry_find(app->group_entries, app->n_group_entries,
-						   &c->rules[r].keys[i]) >= 0)
-				continue;
-			if (n++ == 0)
-				first = i;
-		}
-		if (n == 0)
-			continue;
-		mcfan_group_format(&c->rules[r].keys[first], text, sizeof(text));
-		if (n == 1) {
-			/* "... is not joined (239.9.9.1:3999 is)" when only the port differs */
-			snprintf(what, sizeof(what), "--seq %s", app->cfg.seq_rules[r]);
-			mcfan_group_not_joined(app->group_entries, app->n_group_entries, what,
-					       &c->rules[r].keys[first], msg, sizeof(msg));
-			MCFAN_LOG(WARNING, "%s at start: no feed quality for it until a console "
-				  "join brings it (%s)\n", msg, strstr(msg, " is)") != NULL ?
-				  "a rule names the group as --groups does, with its port" :
-				  "is it in --groups, with this port?");
-		} else
-			MCFAN_LOG(WARNING, "--seq %s: group %s and %u more are not joined at start: "
-				  "no feed quality for them until a console join brings them (are they "
-				  "in --groups, with these ports?)\n", app->cfg.seq_rules[r], text,
-				  n - 1);
-	}
-}
-
 int
 mcfan_feed_control_init(struct mcfan_app *app)
 {
@@ -1126,7 +1085,6 @@ mcfan_feed_control_init(struct mcfan_app *app)
 		return ret;
 	}
 	app->feed = &c->tab;
-	warn_unjoined(app, c);
 	mcfan_ctl_lock();
 	follow_groups(app, c, NULL, 0);
 	for (i = 0; i < app->cfg.n_seq_pairs; i++) {
