@@ -37,7 +37,7 @@ IF_A = f"fq{os.getpid() % 100000}a"     # mcfan's end (this namespace)
 IF_B = f"fq{os.getpid() % 100000}b"     # the sender's end (NS)
 SRC = "198.18.45.1"
 PORT = 4000
-TMP = tempfile.mkdtemp(prefix="mcfan-feedlive-")
+TMP = None                              # main(): the reports' directory
 
 
 def send_main(group, port, kind, count, pps):
@@ -69,7 +69,9 @@ def ns(*cmd, **kw):
 
 
 def setup():
-    """The namespace and the veth pair; None, or why not."""
+    """The namespace, the veth pair and the temporary directory; None, or why not."""
+    global TMP
+    TMP = tempfile.mkdtemp(prefix="mcfan-feedlive-")
     if subprocess.run(["ip", "netns", "add", NS]).returncode != 0:
         return "cannot create a network namespace"
     why = t.veth_pair(IF_A, IF_B, up=True)
@@ -87,7 +89,8 @@ def setup():
 def cleanup():
     subprocess.run(["ip", "link", "del", IF_A], capture_output=True)
     subprocess.run(["ip", "netns", "del", NS], capture_output=True)
-    shutil.rmtree(TMP, ignore_errors=True)
+    if TMP is not None:
+        shutil.rmtree(TMP, ignore_errors=True)
 
 
 def send(group, kind, count, pps=2000):
