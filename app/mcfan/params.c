@@ -1224,8 +1224,8 @@ static const struct opt_def opts[] = {
 	 "asks the network for these sources only (IGMPv3/MLDv2 INCLUDE reports: the switch "
 	 "filters; mcfan's data path does not filter by source, docs/igmp.md)", "none",
 	 set_groups, true},
-	{"seq", OPT_VALUE, "GROUPS=KIND", "track feed quality of groups of --groups (with their "
-	 "port): KIND iperf2, rtp[:HZ], "
+	{"seq", OPT_VALUE, "GROUPS=KIND", "track feed quality of groups (as --groups writes them, "
+	 "with the port): KIND iperf2, rtp[:HZ], "
 	 "mpegts, moldudp64, OFFSET:WIDTH:be|le (docs/feed.md); repeatable, one kind a group",
 	 "none", set_seq, true, 0, true},
 	{"seq-pair", OPT_VALUE, "A,B", "arbitrate two groups with one --seq kind as feed lines "

@@ -88,10 +88,25 @@ in_groups(const struct mcfan_config *cfg, const struct mcfan_flow_key *k)
 	return false;
 }
 
-/* Every group of rule i must be joined at start (in --groups, with the port --groups gives
- * it), as --group-engine's must: a rule that names a group that is not is refused, naming
- * the first such group and the joined group of its address, if any (a port left out or
- * mistyped). 0, or -EINVAL (printed), -ENOMEM. */
+/* Is k's address in --groups with another port than k's (a port, or none: every port)? */
+static bool
+addr_in_groups(const struct mcfan_config *cfg, const struct mcfan_flow_key *k)
+{
+	size_t alen = k->family == MCFAN_FAMILY_IPV4 ? 4 : 16;
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_groups; i++)
+		if (cfg->groups[i].family == k->family &&
+		    memcmp(cfg->groups[i].addr, k->addr, alen) == 0)
+			return true;
+	return false;
+}
+
+/* A group of rule i whose address --groups joins at start with another port (a port left
+ * out or mistyped: --groups 239.9.9.1:3999 --seq 239.9.9.1=iperf2) is a mistake the rule
+ * can never be right about: refused, naming the first such group and the joined group of
+ * its address. A group whose address is not joined at start at all is a rule for a later
+ * console join: control/feed.c says so at start. 0, or -EINVAL (printed), -ENOMEM. */
 static int
 check_rule(const struct mcfan_config *cfg, const struct seq_rules *r, unsigned int i)
 {
@@ -102,7 +117,7 @@ check_rule(const struct mcfan_config *cfg, const struct seq_rules *r, unsigned i
 	unsigned int j, n = 0, first = 0;
 
 	for (j = 0; j < r->n_keys[i]; j++) {
-		if (in_groups(cfg, &r->keys[i][j]))
+		if (in_groups(cfg, &r->keys[i][j]) || !addr_in_groups(cfg, &r->keys[i][j]))
 			continue;
 		if (n++ == 0)
 			first = j;
@@ -124,10 +139,10 @@ check_rule(const struct mcfan_config *cfg, const struct seq_rules *r, unsigned i
 	mcfan_group_not_joined(e, cfg->n_groups, what, &r->keys[i][first], msg, sizeof(msg));
 	free(e);
 	if (n > 1)
-		snprintf(more, sizeof(more), "; %u more of its groups %s not joined either",
-			 n - 1, n == 2 ? "is" : "are");
-	fprintf(stderr, "mcfan: %s%s: a --seq rule names groups joined at start, as --groups "
-		"writes them (with the port; a group without one is every port)\n", msg, more);
+		snprintf(more, sizeof(more), "; %u more of its groups %s joined on another port "
+			 "too", n - 1, n == 2 ? "is" : "are");
+	fprintf(stderr, "mcfan: %s%s: a --seq rule names a group as --groups writes it (with the "
+		"port; a group without one is every port)\n", msg, more);
 	return -EINVAL;
 }
 

@@ -1029,6 +1029,42 @@ load_rules(const struct mcfan_app *app, struct feed_ctl *c)
 	return 0;
 }
 
+/*
+ * A --seq rule may name groups a console join brings later; a group whose address --groups
+ * joins with another port is refused before EAL (seq_check.c), so what is left here is a
+ * group whose address is not joined at start at all: say so once a rule, with its first
+ * such group and how many more, so that a mistyped address is seen. The rule stays.
+ */
+static void
+warn_unjoined(const struct mcfan_app *app, const struct feed_ctl *c)
+{
+	char text[MCFAN_GROUP_STR_MAX];
+	unsigned int r, i, n, first;
+
+	for (r = 0; r < c->n_rules; r++) {
+		n = 0;
+		first = 0;
+		for (i = 0; i < c->rules[r].n; i++) {
+			if (mcfan_group_entry_find(app->group_entries, app->n_group_entries,
+						   &c->rules[r].keys[i]) >= 0)
+				continue;
+			if (n++ == 0)
+				first = i;
+		}
+		if (n == 0)
+			continue;
+		mcfan_group_format(&c->rules[r].keys[first], text, sizeof(text));
+		if (n == 1)
+			MCFAN_LOG(WARNING, "--seq %s: group %s is not joined at start: no feed "
+				  "quality for it until a console join brings it (is its address "
+				  "right?)\n", app->cfg.seq_rules[r], text);
+		else
+			MCFAN_LOG(WARNING, "--seq %s: group %s and %u more are not joined at start: "
+				  "no feed quality for them until a console join brings them (are "
+				  "their addresses right?)\n", app->cfg.seq_rules[r], text, n - 1);
+	}
+}
+
 int
 mcfan_feed_control_init(struct mcfan_app *app)
 {
@@ -1085,6 +1121,7 @@ mcfan_feed_control_init(struct mcfan_app *app)
 		return ret;
 	}
 	app->feed = &c->tab;
+	warn_unjoined(app, c);
 	mcfan_ctl_lock();
 	follow_groups(app, c, NULL, 0);
 	for (i = 0; i < app->cfg.n_seq_pairs; i++) {
