@@ -316,7 +316,8 @@ pool_failure(const struct mcfan_app *app, unsigned int n)
 	char rings[256] = "", remedy[512], pages[256];
 	uint64_t reserved;
 
-	rte_mempool_calc_obj_size(sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE, 0, &sz);
+	rte_mempool_calc_obj_size(sizeof(struct rte_mbuf) + RTE_PKTMBUF_HEADROOM +
+				  app->cfg.mbuf_size, 0, &sz);
 	/* without hugepages an mbuf may not cross a 4 KiB page (it must be IOVA-contiguous):
 	 * one 2.3 KiB mbuf a page, 1.7 times the objects' size */
 	pg = rte_eal_has_hugepages() ? 0 : (uint64_t)sysconf(_SC_PAGESIZE);
@@ -351,8 +352,9 @@ pool_failure(const struct mcfan_app *app, unsigned int n)
 			 mcfan_hugepages_free(&reserved, pages, sizeof(pages)) < 0 ? "unknown" : pages);
 	MCFAN_LOG(ERR, "cannot create a pool of %u mbufs on socket %d: %s; it needs about "
 		  "%" PRIu64 " MiB, the heap has %" PRIu64 " MiB free (largest block %" PRIu64
-		  " MiB): %s, or lower --mbufs%s\n", n, socket, rte_strerror(err),
-		  need >> 20, free_b >> 20, largest >> 20, remedy, rings);
+		  " MiB): %s, or lower --mbufs%s%s\n", n, socket, rte_strerror(err),
+		  need >> 20, free_b >> 20, largest >> 20, remedy, rings,
+		  app->cfg.mbuf_size > MCFAN_MBUF_SIZE_DEFAULT ? " or --mbuf-size" : "");
 	rte_errno = err;
 }
 
@@ -385,9 +387,10 @@ create_pool(struct mcfan_app *app)
 	if (ret < 0)
 		return ret;
 	for (;;) {
+		/* --mbuf-size: the frame bytes after the headroom (at most UINT16_MAX in all) */
 		app->pool = rte_pktmbuf_pool_create_by_ops("mcfan_pool", n, MCFAN_MBUF_CACHE, 0,
-			RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]),
-			app->pool_ops);
+			(uint16_t)(RTE_PKTMBUF_HEADROOM + app->cfg.mbuf_size),
+			(int)rte_lcore_to_socket_id(app->rx_lcore_ids[0]), app->pool_ops);
 		/* rings larger than the default only by placement: halve them (and the pool)
 		 * rather than refuse a run the old default would have fitted (-m 256) */
 		if (app->pool != NULL || rte_errno != ENOMEM || app->cfg.ring_size_set ||
@@ -411,8 +414,8 @@ create_pool(struct mcfan_app *app)
 		return -rte_errno;
 	}
 	app->pool_size = n;
-	MCFAN_LOG(INFO, "mbuf pool: %u mbufs, handler %s: %s\n", n, app->pool_ops,
-		  app->pool_ops_why);
+	MCFAN_LOG(INFO, "mbuf pool: %u mbufs of %u data bytes, handler %s: %s\n", n,
+		  app->cfg.mbuf_size, app->pool_ops, app->pool_ops_why);
 	return 0;
 }
 
@@ -769,7 +772,7 @@ main(int argc, char **argv)
 	signals_install(0);
 
 	/* --vdev arguments a PMD would fail on in several lines: one line, exit 2 */
-	if (mcfan_vdev_check(eal_argc, argv) != 0)
+	if (mcfan_vdev_check(eal_argc, argv, app->cfg.mbuf_size) != 0)
 		return stdout_status(MCFAN_EXIT_USAGE);
 	/* --report-json naming a net_pcap capture: the exit would replace it */
 	if (mcfan_vdev_report_check(eal_argc, argv,

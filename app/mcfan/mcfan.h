@@ -74,6 +74,11 @@
 #define MCFAN_DEFAULT_RING_SIZE 1024
 #define MCFAN_DEFAULT_BURST 32
 #define MCFAN_MIN_MBUFS 8191     /* the smallest pool mcfan creates by default */
+/* --mbuf-size: the data room of an mbuf of the RX pool after its RTE_PKTMBUF_HEADROOM,
+ * bytes: DPDK's default up to what rte_pktmbuf_pool_create()'s uint16_t data room takes */
+#define MCFAN_MBUF_SIZE_DEFAULT RTE_MBUF_DEFAULT_DATAROOM
+#define MCFAN_MBUF_SIZE_MIN RTE_MBUF_DEFAULT_DATAROOM
+#define MCFAN_MBUF_SIZE_MAX (UINT16_MAX - RTE_PKTMBUF_HEADROOM)
 #define MCFAN_MBUF_CACHE 256     /* per-lcore mempool cache, frames */
 #define MCFAN_RX_DESC 1024       /* RX descriptors asked for per queue (the PMD may adjust) */
 #define MCFAN_TX_DESC 512
@@ -140,6 +145,8 @@ struct mcfan_config {
 	bool ring_size_set;                /* --ring-size given (else the placement default) */
 	unsigned int burst;                /* frames per burst at start, 1..MCFAN_MAX_BURST */
 	unsigned int mbufs;                /* mbufs in the pool; 0 = computed */
+	unsigned int mbuf_size;            /* --mbuf-size: frame bytes an RX pool mbuf holds,
+					    * headroom excluded (MCFAN_MBUF_SIZE_*) */
 	double duration_s;                 /* 0 = until a signal */
 	double stats_period_s;             /* 0 = no periodic summary */
 	char report_json[PATH_MAX];        /* "" = none */
@@ -487,6 +494,11 @@ struct mcfan_port {
 	uint16_t nb_txq_workers;
 	bool have_final;
 	struct rte_eth_stats final_stats; /* read just before close, for the final report */
+	/* net_af_packet only (control/ports.c, at set-up): the ring frame and block sizes
+	 * (devargs framesz, blocksz, bytes) and the interface's MTU; afp_mtu 0 = unknown */
+	unsigned int afp_framesz;
+	unsigned int afp_blocksz;
+	unsigned int afp_mtu;
 };
 
 struct mcfan_stats_base; /* control/stats.c */
@@ -796,6 +808,30 @@ int mcfan_ports_roles(struct mcfan_app *app);
  *   A static string.
  */
 const char *mcfan_port_role_name(enum mcfan_port_role role);
+/**
+ * Why a net_af_packet port's frames were truncated and what to give instead, for the report
+ * at exit: its ring frames (devarg framesz) hold fewer bytes than the frames that came, the
+ * interface's MTU ones or IPv4 datagrams the kernel reassembled from fragments before the
+ * socket (PACKET_FANOUT_FLAG_DEFRAG; mcfan does not reassemble). Names the framesz, blocksz
+ * and --mbuf-size that hold frames of the MTU, or the rule for longer datagrams. From what
+ * the port's set-up read (also after the port is closed). Main lcore.
+ *
+ * @param app
+ *   The application (its --mbuf-size).
+ * @param port
+ *   The port id.
+ * @param truncated
+ *   Frames of the port counted as truncated, frames.
+ * @param buf
+ *   Receives the text, cut to len - 1 characters; "" when nothing is said.
+ * @param len
+ *   Bytes of buf.
+ * @return
+ *   The text's length as snprintf() gives it, or 0 when truncated is 0, the port is no
+ *   net_af_packet port or its interface's MTU could not be read at set-up.
+ */
+int mcfan_ports_truncated_hint(const struct mcfan_app *app, uint16_t port, uint64_t truncated,
+			       char *buf, size_t len);
 /**
  * Configure and start every probed port (marked used) and assign the RX queues of the RX
  * ports to the RX lcores (an output-only port's queues are set up, as its driver may need

@@ -538,6 +538,23 @@ set_mbufs(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	return 0;
 }
 
+/* --mbuf-size: frame bytes an mbuf of the RX pool holds after its headroom */
+static int
+set_mbuf_size(struct mcfan_config *cfg, const char *v, char *err, size_t len)
+{
+	unsigned long n;
+
+	if (parse_uint(v, MCFAN_MBUF_SIZE_MIN, MCFAN_MBUF_SIZE_MAX, &n) < 0) {
+		snprintf(err, len, "--mbuf-size: '%s' is not allowed: bytes of frame data an mbuf "
+			 "holds after its %u-byte headroom, an integer %u..%u", v,
+			 (unsigned int)RTE_PKTMBUF_HEADROOM, (unsigned int)MCFAN_MBUF_SIZE_MIN,
+			 (unsigned int)MCFAN_MBUF_SIZE_MAX);
+		return -EINVAL;
+	}
+	cfg->mbuf_size = (unsigned int)n;
+	return 0;
+}
+
 static int
 set_duration(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 {
@@ -1242,6 +1259,11 @@ static const struct opt_def opts[] = {
 	 set_burst, true},
 	{"mbufs", OPT_VALUE, "N", "mbufs in the pool", "enough for all rings and RX queues, "
 	 "at least 8191", set_mbufs, true},
+	{"mbuf-size", OPT_VALUE, "BYTES", "frame bytes each mbuf of the RX pool holds, after "
+	 "its " RTE_STR(RTE_PKTMBUF_HEADROOM) "-byte headroom (" RTE_STR(MCFAN_MBUF_SIZE_MIN)
+	 "..65407); net_af_packet's RX needs framesz-32 or more: raise both for frames "
+	 "longer than 1982 bytes (an MTU above 1968; docs/guide.md \"af_packet and the MTU\")", RTE_STR(MCFAN_MBUF_SIZE_DEFAULT),
+	 set_mbuf_size, true},
 	{"duration", OPT_VALUE, "SEC", "run SEC seconds, then stop cleanly", "0 (until "
 	 "SIGINT/SIGTERM)", set_duration, true},
 	{"stats-period", OPT_VALUE, "SEC", "print the whole text report every SEC seconds, "
@@ -1726,6 +1748,7 @@ config_defaults(struct mcfan_config *cfg)
 	cfg->reader_wake_frames = MCFAN_RW_WAKE_FRAMES_DEFAULT;
 	cfg->reader_wake_us = MCFAN_RW_WAKE_US_DEFAULT;
 	cfg->burst = MCFAN_DEFAULT_BURST;
+	cfg->mbuf_size = MCFAN_MBUF_SIZE_DEFAULT;
 	cfg->msacc = true;
 	cfg->host_workers = true;
 	cfg->idle_rx = MCFAN_IDLE_POLICY(MCFAN_IDLE_POLL, MCFAN_IDLE_THR_NONE);

@@ -52,8 +52,6 @@ static const char *const log_levels[] = {
 /* DPDK 22.11 rte_eth_af_packet.c: the frame's data is framesz minus the tpacket2_hdr
  * (eth_rx_queue_setup: tp_frame_size - (TPACKET2_HDRLEN - sizeof(struct sockaddr_ll))) */
 #define AF_PACKET_HDR (TPACKET2_HDRLEN - sizeof(struct sockaddr_ll))
-/* mcfan's pool: rte_pktmbuf_pool_create(..., RTE_MBUF_DEFAULT_BUF_SIZE) (main.c) */
-#define MBUF_DATA_BYTES RTE_MBUF_DEFAULT_DATAROOM
 
 /* DPDK 22.11 rte_eth_af_packet.c's defaults and limit (RTE_PMD_AF_PACKET_MAX_RINGS) */
 #define AF_PACKET_QPAIRS_MAX 16
@@ -175,26 +173,28 @@ check_afp_keys(const char *arg, const struct rte_kvargs *kv)
  * queue setup allocates a frame of that size (size=0: rte_zmalloc of 0 bytes fails, and
  * mcfan said "RX queue setup failed: Cannot allocate memory"), and each mbuf it returns
  * claims size bytes of data (with copy=1 it copies that many into the mbuf): more than an
- * mbuf of mcfan's pool holds would be read past the mbuf's buffer. So 1..MBUF_DATA_BYTES,
+ * mbuf of mcfan's pool holds would be read past the mbuf's buffer. So 1..mbuf_size
+ * (--mbuf-size),
  * decimal as every number mcfan reads (the PMD's strtoul() takes "abc" as 0). 0 or -EINVAL.
  */
 static int
-check_null_size(const char *arg, const struct rte_kvargs *kv)
+check_null_size(const char *arg, const struct rte_kvargs *kv, unsigned int mbuf_size)
 {
 	const char *s = rte_kvargs_get(kv, "size");
 	uint64_t v;
 
-	if (s == NULL || (devarg_u64(s, &v) && v >= 1 && v <= MBUF_DATA_BYTES))
+	if (s == NULL || (devarg_u64(s, &v) && v >= 1 && v <= mbuf_size))
 		return 0;
 	fprintf(stderr, "mcfan: --vdev %s: size=%s is not a frame size net_null can make for "
 		"mcfan: give size=1..%u (decimal bytes, at most what an mbuf of mcfan's pool "
-		"holds; net_null's default is 64)\n", arg, s, (unsigned int)MBUF_DATA_BYTES);
+		"holds; net_null's default is 64)\n", arg, s, mbuf_size);
 	return -EINVAL;
 }
 
-/* One --vdev argument; 0 or the error (message printed). */
+/* One --vdev argument; 0 or the error (message printed). mbuf_size: the frame bytes of an
+ * mbuf of mcfan's RX pool (--mbuf-size). */
 static int
-check_one(const char *arg)
+check_one(const char *arg, unsigned int mbuf_size)
 {
 	bool afp = is_driver(arg, "net_af_packet", "eth_af_packet");
 	bool pcap = is_driver(arg, "net_pcap", "eth_pcap");
@@ -211,7 +211,7 @@ check_one(const char *arg)
 		kv = rte_kvargs_parse(comma + 1, NULL);
 		if (kv == NULL)
 			return 0; /* the PMD says what is wrong with its arguments */
-		ret = check_null_size(arg, kv);
+		ret = check_null_size(arg, kv, mbuf_size);
 		rte_kvargs_free(kv);
 		return ret;
 	}
@@ -238,11 +238,15 @@ check_one(const char *arg)
 	v = afp && ret == 0 ? rte_kvargs_get(kv, "framesz") : NULL;
 	if (v != NULL) {
 		fs = strtoull(v, NULL, 0);
-		if (fs > AF_PACKET_HDR && fs - AF_PACKET_HDR > MBUF_DATA_BYTES) {
+		/* the PMD's RX queue setup wants the frame's data in one mbuf */
+		if (fs > AF_PACKET_HDR && fs - AF_PACKET_HDR > mbuf_size) {
 			fprintf(stderr, "mcfan: --vdev %s: framesz=%s gives ring frames of %" PRIu64 " data "
-				"bytes, more than an mbuf of mcfan's pool holds (%u): give framesz=%u "
-				"or less\n", arg, v, fs - AF_PACKET_HDR, (unsigned int)MBUF_DATA_BYTES,
-				(unsigned int)(MBUF_DATA_BYTES + AF_PACKET_HDR));
+				"bytes, more than an mbuf of mcfan's pool holds (%u): give "
+				"framesz=%u or less, or a larger --mbuf-size (%" PRIu64 " or more, up "
+				"to %u)\n", arg, v, fs - AF_PACKET_HDR, mbuf_size,
+				(unsigned int)RTE_ALIGN_FLOOR(mbuf_size + AF_PACKET_HDR,
+							      TPACKET_ALIGNMENT),
+				fs - AF_PACKET_HDR, (unsigned int)(UINT16_MAX - RTE_PKTMBUF_HEADROOM));
 			ret = -EINVAL;
 		}
 	}
@@ -432,7 +436,7 @@ same_name(int argc, char **argv, int upto, const char *arg)
 }
 
 int
-mcfan_vdev_check(int argc, char **argv)
+mcfan_vdev_check(int argc, char **argv, unsigned int mbuf_size)
 {
 	const char *arg, *prev;
 	int i, at, ret;
@@ -451,7 +455,7 @@ mcfan_vdev_check(int argc, char **argv)
 				(int)strcspn(arg, "0123456789,"), arg);
 			return -EEXIST;
 		}
-		ret = check_one(arg);
+		ret = check_one(arg, mbuf_size);
 		if (ret != 0)
 			return ret;
 	}

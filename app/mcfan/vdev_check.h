@@ -16,10 +16,11 @@
  * Check every --vdev (also --vdev=) among EAL's arguments:
  *  - net_af_packet (eth_af_packet) and net_pcap on an interface (iface=, rx_iface=,
  *    rx_iface_in=): the interface must exist in this network namespace;
- *  - net_af_packet framesz=: a ring frame's data must fit an mbuf of mcfan's pool
- *    (RTE_MBUF_DEFAULT_DATAROOM bytes), or the PMD's RX queue setup fails;
- *  - net_null (eth_null) size=: 1..RTE_MBUF_DEFAULT_DATAROOM, decimal (size=0 fails the
- *    PMD's RX queue setup for want of memory; a larger frame would not fit an mbuf);
+ *  - net_af_packet framesz=: a ring frame's data (framesz - 32 bytes) must fit an mbuf of
+ *    mcfan's RX pool (mbuf_size bytes), or the PMD's RX queue setup fails; the message
+ *    names the framesz that fits and the --mbuf-size that would;
+ *  - net_null (eth_null) size=: 1..mbuf_size, decimal (size=0 fails the PMD's RX queue
+ *    setup for want of memory; a larger frame would not fit an mbuf);
  *  - a device name (before the first ',') given by two --vdev: EAL would probe the first
  *    alone and drop the other without a word.
  * Prints one line on standard error for the first that fails.
@@ -28,12 +29,16 @@
  *   EAL's argument count (argv[0] included).
  * @param argv
  *   EAL's arguments; not changed.
+ * @param mbuf_size
+ *   Frame bytes an mbuf of mcfan's RX pool holds after its headroom (--mbuf-size,
+ *   MCFAN_MBUF_SIZE_MIN..MCFAN_MBUF_SIZE_MAX).
  * @return
  *   0: all good (or nothing to check); -ENODEV: an interface that does not exist;
- *   -EINVAL: a framesz too big, a net_null size outside 1..RTE_MBUF_DEFAULT_DATAROOM; -EEXIST: a device name given twice. Each is bad input
+ *   -EINVAL: a framesz too big, a net_null size outside 1..mbuf_size; -EEXIST: a device
+ *   name given twice. Each is bad input
  *   (exit 2).
  */
-int mcfan_vdev_check(int argc, char **argv);
+int mcfan_vdev_check(int argc, char **argv, unsigned int mbuf_size);
 
 /**
  * Check --report-json against the files of net_pcap's --vdev arguments (rx_pcap=, tx_pcap=):

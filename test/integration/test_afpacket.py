@@ -73,11 +73,20 @@ def main():
         rc, err, rep = run(f"net_af_packet0,iface={IF_A}", False)
         t.check_eq(rc, 0, f"MTU 1968: exit status ({err.strip()[-300:]!r})")
         t.check("ring frame (framesz)" not in err, f"MTU 1968: no warning ({err[-300:]!r})")
-        # one byte more, with framesz given: the warning names the framesz given
-        ip("link", "set", IF_A, "mtu", "1937")
-        rc, err, rep = run(f"net_af_packet0,iface={IF_A},framesz=2016,blocksz=4096", False)
-        t.check("has MTU 1937 but a 2016-byte ring frame (framesz) holds IP packets of at "
-                "most 1936 bytes" in err, f"MTU 1937, framesz 2016: warning ({err[-300:]!r})")
+        # one byte more than a given framesz holds: the warning names the framesz given, and
+        # the framesz and blocksz that hold the MTU (no --mbuf-size: 2016 bytes fit an mbuf)
+        ip("link", "set", IF_A, "mtu", "945")
+        rc, err, rep = run(f"net_af_packet0,iface={IF_A},framesz=1024,blocksz=4096", False)
+        t.check("has MTU 945 but a 1024-byte ring frame (framesz) holds IP packets of at "
+                "most 944 bytes" in err and "give --vdev ...,framesz=2048,blocksz=4096 (frames "
+                "of the MTU with a VLAN tag), or lower the MTU to 944" in err,
+                f"MTU 945, framesz 1024: warning ({err[-600:]!r})")
+        # the warning's remedy for the MTU of the first run names --mbuf-size too
+        ip("link", "set", IF_A, "mtu", str(MTU))
+        rc, err, rep = run(f"net_af_packet0,iface={IF_A}", False)
+        t.check("give --vdev ...,framesz=4096,blocksz=4096 (frames of the MTU with a VLAN "
+                "tag) and mcfan's --mbuf-size 4064" in err,
+                f"MTU {MTU}: the remedy names --mbuf-size ({err[-600:]!r})")
     finally:
         ip("link", "del", IF_A)
     t.finish("afpacket")

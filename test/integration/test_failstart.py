@@ -124,7 +124,15 @@ def test_framesz():
     tag = "[af_packet framesz=4096]"
     rc, out, err, rep = run("fs", ["net_af_packet0,iface=lo,framesz=4096,blocksz=4096"])
     refused(tag, rc, out, err, rep, "framesz=4096 gives ring frames of 4064 data bytes, more "
-            "than an mbuf of mcfan's pool holds (2048): give framesz=2080 or less", True)
+            "than an mbuf of mcfan's pool holds (2048): give framesz=2080 or less, or a larger "
+            "--mbuf-size (4064 or more, up to 65407)", True)
+    # with --mbuf-size the limit is that size: one byte short is refused, naming it
+    tag = "[af_packet framesz=4096, --mbuf-size 4063]"
+    rc, out, err, rep = run("fs2", ["net_af_packet0,iface=lo,framesz=4096,blocksz=4096"],
+                            ["--mbuf-size", "4063"])
+    refused(tag, rc, out, err, rep, "framesz=4096 gives ring frames of 4064 data bytes, more "
+            "than an mbuf of mcfan's pool holds (4063): give framesz=4080 or less, or a larger "
+            "--mbuf-size (4064 or more", True)
 
 
 def test_ring_geometry():

@@ -210,6 +210,7 @@ def test_help():
 # the outside ones are refused naming the same range (docs/guide.md's own ranges are
 # test_ring_burst_mbufs' and test_times').
 DOC_LIMITS = (
+    ("guide.md", "2048..65407", ["--mbuf-size"], "2048", "65407", "2047", "65408"),
     ("feed.md", "1..65536", ["--seq-window"], "1", "65536", "0", "65537"),
     ("feed.md", "1..60000", ["--seq-window-ms"], "1", "60000", "0", "60001"),
     ("feed.md", "(0..1472)", ["--seq", "239.9.9.1:3999={}:1:be"], "0", "1472", None, "1473"),
@@ -385,6 +386,10 @@ def test_ring_burst_mbufs():
     bad(["--mbufs", "10"], ["--mbufs"], ["1023.."])
     bad(["--mbufs", "x"], ["--mbufs"], ["1023.."])
     bad(["--mbufs", str((1 << 26) + 1)], ["--mbufs"], ["1023.."])
+    # --mbuf-size: frame bytes after the headroom, DPDK's 2048 up to a uint16_t data room
+    for v in ("0", "2047", "65408", "65536", "9k", "-1", "", "0x1000", "99999999999999999999"):
+        bad(["--mbuf-size", v], ["--mbuf-size"], ["2048..65407", "128-byte headroom"],
+            what=f"--mbuf-size {v!r}")
 
     for rs, b in (("32", "32"), ("64", None), ("2048", None), ("512", "512")):
         app = ["--ring-size", rs, "--groups", "239.9.9.1-10:3999"]
@@ -405,6 +410,11 @@ def test_ring_burst_mbufs():
         rep = good(["--mbufs", n])
         if rep:
             t.check_eq(rep["mbufs_total"], int(n), f"--mbufs {n}: pool size")
+    for n in ("2048", "9184", "65407"):
+        rep = good(["--mbuf-size", n, "--mbufs", "1023", "--groups", "239.9.9.1-10:3999"])
+        if rep:
+            t.check_eq(rep["mbuf_size"], int(n), f"--mbuf-size {n}: the pool's mbufs")
+            t.check_eq(rep["delivered_frames"], N_SEED, f"--mbuf-size {n}: delivered")
 
 
 def test_times():
@@ -1100,6 +1110,7 @@ def test_config():
                  "  ring-size = 256  \n"
                  "burst = 16\n"
                  "mbufs = 9000\n"
+                 "mbuf-size = 3000\n"
                  "duration = 1.0\n"
                  "stats-period = 0\n"
                  "no-msacc = no\n")
@@ -1113,6 +1124,7 @@ def test_config():
         t.check_eq(rep["delivered_frames"], N_SEED + N_V6, "config: delivered")
         t.check(all(w["ring_size"] == 256 for w in rep["workers"]), "config: ring-size 256")
         t.check_eq(rep["mbufs_total"], 9000, "config: mbufs from the file")
+        t.check_eq(rep["mbuf_size"], 3000, "config: mbuf-size from the file")
         t.check(0.95 <= rep["duration_s"] < 10, f"config: duration 1.0: {rep['duration_s']}")
     # the command line wins over the file
     rep = good(["--config", path, "--fanout", "partition", "--ring-size", "512",
@@ -1164,6 +1176,8 @@ def test_config():
             ["line 4", "burst", "1..512"])
     bad_cfg("[mcfan]\ngroups = 10.1.1.1\n", "bad groups", ["line 2", "groups", "multicast"])
     bad_cfg("[mcfan]\nfanout = both\n", "bad fanout", ["line 2", "fanout", "replicate"])
+    bad_cfg("[mcfan]\nmbuf-size = 1500\n", "bad mbuf-size", ["line 2", "mbuf-size",
+                                                           "2048..65407"])
     bad_cfg("[mcfan]\nduration = 1e3\n", "bad duration", ["line 2", "duration", "seconds"])
     bad_cfg("[mcfan]\nno-msacc = maybe\n", "bad no-msacc", ["line 2", "no-msacc", "yes"])
     bad_cfg("[mcfan]\nrx-lcores = 2-1\n", "bad rx-lcores", ["line 2", "rx-lcores"])

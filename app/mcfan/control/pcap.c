@@ -846,8 +846,10 @@ mcfan_pcap_start(struct mcfan_app *app)
 	w->seqs = calloc(w->n, sizeof(w->seqs[0]));
 	w->armed = calloc(w->n, sizeof(w->armed[0]));
 	w->post_tail = calloc((size_t)w->n * MCFAN_MAX_GROUPS, sizeof(w->post_tail[0]));
+	/* a copy of a frame of one RX pool mbuf (--mbuf-size) in one mbuf, EPB and options */
 	w->pool = rte_pktmbuf_pool_create("mcfan_pcapng", COPY_POOL_MBUFS, 0, 0,
-					  rte_pcapng_mbuf_size(RTE_MBUF_DEFAULT_DATAROOM),
+					  (uint16_t)RTE_MIN(rte_pcapng_mbuf_size(app->cfg.mbuf_size),
+							    (uint32_t)UINT16_MAX),
 					  SOCKET_ID_ANY);
 	if (w->files == NULL || w->seqs == NULL || w->armed == NULL || w->post_tail == NULL ||
 	    w->pool == NULL) {

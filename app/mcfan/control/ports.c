@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +41,11 @@
  * (ETH_AF_XDP_DFLT_NUM_DESCS in drivers/net/af_xdp/rte_eth_af_xdp.c) */
 #define AF_XDP_FILL_MBUFS 2048
 
-/* mbufs a classic pcap file's records fill (one per RTE_MBUF_DEFAULT_DATAROOM bytes of
- * each), or -1 if it is not a classic pcap file mcfan can read. */
+/* mbufs a classic pcap file's records fill (one per mbuf_size bytes of each: the frame bytes
+ * of an mbuf of the pool, --mbuf-size), or -1 if it is not a classic pcap file mcfan can
+ * read. */
 static int64_t
-pcap_file_mbufs(const char *path)
+pcap_file_mbufs(const char *path, unsigned int mbuf_size)
 {
 	unsigned char h[PCAP_FILE_HDR], r[PCAP_REC_HDR];
 	uint32_t magic, incl;
@@ -68,8 +70,7 @@ pcap_file_mbufs(const char *path)
 		memcpy(&incl, r + 8, sizeof(incl));
 		if (swap)
 			incl = rte_bswap32(incl);
-		n += RTE_MAX((int64_t)1, ((int64_t)incl + RTE_MBUF_DEFAULT_DATAROOM - 1) /
-			     RTE_MBUF_DEFAULT_DATAROOM);
+		n += RTE_MAX((int64_t)1, ((int64_t)incl + mbuf_size - 1) / mbuf_size);
 		if (fseek(f, (long)incl, SEEK_CUR) != 0)
 			break;
 	}
@@ -80,7 +81,7 @@ pcap_file_mbufs(const char *path)
 /* For net_pcap with infinite_rx=1: the mbufs its captures hold for the whole run (the PMD
  * copies every frame of each rx_pcap file into mbufs of the pool at queue setup); 0 else. */
 static uint64_t
-pcap_infinite_mbufs(uint16_t port)
+pcap_infinite_mbufs(uint16_t port, unsigned int mbuf_size)
 {
 	struct rte_eth_dev_info info;
 	const struct rte_devargs *da;
@@ -99,7 +100,7 @@ pcap_infinite_mbufs(uint16_t port)
 		p += strlen("rx_pcap=");
 		e = p + strcspn(p, ",");
 		snprintf(path, sizeof(path), "%.*s", (int)(e - p), p);
-		n = pcap_file_mbufs(path);
+		n = pcap_file_mbufs(path, mbuf_size);
 		if (n > 0)
 			total += (uint64_t)n;
 	}
@@ -145,7 +146,7 @@ mcfan_ports_mbufs(const struct mcfan_app *app, uint64_t *held, unsigned int *rx_
 			need += (uint64_t)q * AF_XDP_FILL_MBUFS;
 		/* the tx engine's queues hold the copies they send until the PMD frees them */
 		need += (uint64_t)app->ports[port].nb_txq_workers * MCFAN_TX_DESC;
-		*held += pcap_infinite_mbufs(port);
+		*held += pcap_infinite_mbufs(port, app->cfg.mbuf_size);
 	}
 	return need + *held;
 }
@@ -298,8 +299,10 @@ port_filter(struct mcfan_app *app, uint16_t port)
 	snprintf(p->filter_mode, sizeof(p->filter_mode), "none");
 }
 
-/* net_af_packet's default frame size (devarg framesz), bytes (DPDK 22.11 rte_eth_af_packet.c). */
+/* net_af_packet's default frame size and block size (devargs framesz, blocksz), bytes
+ * (DPDK 22.11 rte_eth_af_packet.c; the block: getpagesize() on this architecture). */
 #define AF_PACKET_FRAMESZ_DEFAULT 2048
+#define AF_PACKET_BLOCKSZ_DEFAULT 4096
 /*
  * Bytes of a TPACKET_V2 ring frame before the Ethernet header: the kernel puts the network
  * header at TPACKET_ALIGN(TPACKET2_HDRLEN + 16) and the MAC header right before it
@@ -307,47 +310,144 @@ port_filter(struct mcfan_app *app, uint16_t port)
  * anything longer arrives cut (66 bytes on x86-64).
  */
 #define AF_PACKET_FRAME_OVERHEAD (TPACKET_ALIGN(TPACKET2_HDRLEN + 16) - RTE_ETHER_HDR_LEN)
+/* The data bytes the PMD's RX queue setup wants one mbuf to hold: framesz minus the
+ * tpacket2 header (eth_rx_queue_setup(), as vdev_check.c) */
+#define AF_PACKET_HDR (TPACKET2_HDRLEN - sizeof(struct sockaddr_ll))
+#define AF_PACKET_VLAN_LEN 4
 
-/* Warn when an af_packet port's interface MTU is above what its ring frames hold: those
- * frames arrive cut and count as truncated. Best effort: silent when anything is unknown. */
+/* The remedy for an af_packet port whose ring frames are shorter than the MTU: the framesz
+ * whose frames hold a frame of the MTU with one VLAN tag (a multiple of 1 KiB, so that a block
+ * of a few pages is a whole number of frames, as DPDK 22.11's PMD needs: vdev_check.c), the
+ * blocksz of whole frames and pages, and the --mbuf-size it then needs when the pool's mbufs
+ * are smaller; or the MTU that fits. */
 static void
-af_packet_mtu_check(uint16_t port, const struct rte_eth_dev_info *info)
+af_packet_mtu_remedy(unsigned int mtu, unsigned int blocksz, unsigned int mbuf_size,
+		     unsigned int room, char *out, size_t len)
 {
+	unsigned int page = AF_PACKET_BLOCKSZ_DEFAULT, g, x, y;
+	unsigned int fs = RTE_ALIGN_CEIL(mtu + RTE_ETHER_HDR_LEN + AF_PACKET_VLAN_LEN +
+					 (unsigned int)AF_PACKET_FRAME_OVERHEAD, 1024u);
+	unsigned int data = fs - (unsigned int)AF_PACKET_HDR, bs;
+	char mbuf[96] = "";
+
+	for (x = fs, y = page; y != 0; g = y, y = x % y, x = g)
+		;
+	bs = fs / x * page; /* the least common multiple of fs and the page */
+	bs = RTE_ALIGN_MUL_CEIL(RTE_MAX(blocksz, bs), bs);
+	if (data > mbuf_size)
+		snprintf(mbuf, sizeof(mbuf), " and mcfan's --mbuf-size %u (an mbuf must hold a ring "
+			 "frame's %u data bytes)", data, data);
+	if (data > MCFAN_MBUF_SIZE_MAX)
+		snprintf(out, len, "lower the MTU to %u (a ring frame for MTU %u needs more than "
+			 "an mbuf can hold)", room, mtu);
+	else
+		snprintf(out, len, "give --vdev ...,framesz=%u,blocksz=%u (frames of the MTU with "
+			 "a VLAN tag)%s, or lower the MTU to %u", fs, bs, mbuf, room);
+}
+
+/* An af_packet port's ring frame size (framesz), block size (blocksz) and interface MTU from
+ * its devargs and /sys; false when it is no net_af_packet port or a value is unknown. */
+static bool
+af_packet_geometry(uint16_t port, unsigned int *framesz, unsigned int *blocksz,
+		   unsigned int *mtu, char *iface, size_t iface_len)
+{
+	struct rte_eth_dev_info info;
 	const struct rte_devargs *da;
 	struct rte_kvargs *kv;
-	const char *iface, *fs;
+	const char *ifn, *fs, *bs;
 	char path[128];
-	unsigned int framesz = AF_PACKET_FRAMESZ_DEFAULT, mtu, room;
+	bool ok = false;
 	FILE *f;
 	int n;
 
-	if (info->device == NULL || strcmp(info->driver_name, "net_af_packet") != 0)
-		return;
-	da = rte_dev_devargs(info->device);
+	*framesz = AF_PACKET_FRAMESZ_DEFAULT;
+	*blocksz = AF_PACKET_BLOCKSZ_DEFAULT;
+	if (rte_eth_dev_info_get(port, &info) != 0 || info.device == NULL ||
+	    strcmp(info.driver_name, "net_af_packet") != 0)
+		return false;
+	da = rte_dev_devargs(info.device);
 	if (da == NULL || da->args == NULL)
-		return;
+		return false;
 	kv = rte_kvargs_parse(da->args, NULL);
 	if (kv == NULL)
-		return;
-	iface = rte_kvargs_get(kv, "iface");
+		return false;
+	ifn = rte_kvargs_get(kv, "iface");
 	fs = rte_kvargs_get(kv, "framesz");
 	if (fs != NULL)
-		framesz = (unsigned int)strtoul(fs, NULL, 0);
-	n = iface != NULL ? snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", iface) : -1;
+		*framesz = (unsigned int)strtoul(fs, NULL, 0);
+	bs = rte_kvargs_get(kv, "blocksz");
+	if (bs != NULL)
+		*blocksz = (unsigned int)strtoul(bs, NULL, 0);
+	n = ifn != NULL ? snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", ifn) : -1;
 	f = n > 0 && (size_t)n < sizeof(path) ? fopen(path, "r") : NULL;
-	if (f != NULL && fscanf(f, "%u", &mtu) == 1 && framesz > AF_PACKET_FRAME_OVERHEAD) {
-		room = framesz - AF_PACKET_FRAME_OVERHEAD - RTE_ETHER_HDR_LEN;
-		if (mtu > room)
-			MCFAN_LOG(WARNING, "port %u (net_af_packet): interface %s has MTU %u but a "
-				  "%u-byte ring frame (framesz) holds IP packets of at most %u "
-				  "bytes (%u bytes of packet header, %u of Ethernet, 4 fewer a VLAN "
-				  "tag): longer frames arrive cut and count as 'truncated'; raise "
-				  "framesz or lower the MTU\n", port, iface, mtu, framesz, room,
-				  (unsigned int)AF_PACKET_FRAME_OVERHEAD, RTE_ETHER_HDR_LEN);
+	if (f != NULL && fscanf(f, "%u", mtu) == 1 &&
+	    *framesz > AF_PACKET_FRAME_OVERHEAD + RTE_ETHER_HDR_LEN) {
+		snprintf(iface, iface_len, "%s", ifn);
+		ok = true;
 	}
 	if (f != NULL)
 		fclose(f);
 	rte_kvargs_free(kv);
+	return ok;
+}
+
+/* Warn when an af_packet port's interface MTU is above what its ring frames hold: those
+ * frames arrive cut and count as truncated. Keeps the geometry for the report
+ * (mcfan_ports_truncated_hint()). Best effort: silent when anything is unknown. */
+static void
+af_packet_mtu_check(struct mcfan_app *app, uint16_t port)
+{
+	struct mcfan_port *p = &app->ports[port];
+	unsigned int framesz, blocksz, mtu, room;
+	char iface[IF_NAMESIZE + 1], remedy[256];
+
+	if (!af_packet_geometry(port, &framesz, &blocksz, &mtu, iface, sizeof(iface)))
+		return;
+	p->afp_framesz = framesz;
+	p->afp_blocksz = blocksz;
+	p->afp_mtu = mtu;
+	room = framesz - AF_PACKET_FRAME_OVERHEAD - RTE_ETHER_HDR_LEN;
+	af_packet_mtu_remedy(mtu, blocksz, app->cfg.mbuf_size, room, remedy, sizeof(remedy));
+	if (mtu > room)
+		MCFAN_LOG(WARNING, "port %u (net_af_packet): interface %s has MTU %u but a "
+			  "%u-byte ring frame (framesz) holds IP packets of at most %u "
+			  "bytes (%u bytes of packet header, %u of Ethernet, 4 fewer a VLAN "
+			  "tag): longer frames arrive cut and count as 'truncated' (IPv4 "
+			  "datagrams the kernel reassembled from fragments too); %s\n", port,
+			  iface, mtu, framesz, room, (unsigned int)AF_PACKET_FRAME_OVERHEAD,
+			  RTE_ETHER_HDR_LEN, remedy);
+}
+
+int
+mcfan_ports_truncated_hint(const struct mcfan_app *app, uint16_t port, uint64_t truncated,
+			   char *buf, size_t len)
+{
+	const struct mcfan_port *p = &app->ports[port];
+	unsigned int framesz = p->afp_framesz, blocksz = p->afp_blocksz, mtu = p->afp_mtu, room;
+	char remedy[256] = "";
+
+	buf[0] = '\0';
+	if (truncated == 0 || mtu == 0)
+		return 0;
+	room = framesz - AF_PACKET_FRAME_OVERHEAD - RTE_ETHER_HDR_LEN;
+	if (mtu > room) {
+		af_packet_mtu_remedy(mtu, blocksz, app->cfg.mbuf_size, room, remedy,
+				     sizeof(remedy));
+		snprintf(remedy + strlen(remedy), sizeof(remedy) - strlen(remedy), " (MTU %u)",
+			 mtu);
+	} else {
+		snprintf(remedy, sizeof(remedy), "for datagrams of B bytes give framesz of at least "
+			 "B + %u (Ethernet, IPv4 and UDP headers and the ring's %u; a multiple of "
+			 "1024, blocksz a multiple of it and of the page) and --mbuf-size framesz - "
+			 "%u", (unsigned int)(RTE_ETHER_HDR_LEN + 20 + 8 + AF_PACKET_FRAME_OVERHEAD),
+			 (unsigned int)AF_PACKET_FRAME_OVERHEAD, (unsigned int)AF_PACKET_HDR);
+	}
+	return snprintf(buf, len, "%" PRIu64 " frames truncated: longer than a %u-byte ring "
+			"frame (framesz) holds (IP packets of at most %u bytes); IPv4 datagrams "
+			"the kernel reassembled from fragments before the socket count here too "
+			"(mcfan does not reassemble; its own fragment reason never sees them on "
+			"net_af_packet): %s (docs/guide.md \"af_packet and the MTU\")", truncated,
+			framesz, room, remedy);
 }
 
 static int
@@ -371,7 +471,7 @@ port_init(struct mcfan_app *app, uint16_t port)
 		return ret;
 	}
 	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
-	af_packet_mtu_check(port, &info);
+	af_packet_mtu_check(app, port);
 	rte_eth_dev_get_name_by_port(port, p->name);
 	p->socket_id = rte_eth_dev_socket_id(port);
 	if (p->socket_id < 0)

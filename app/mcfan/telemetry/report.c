@@ -278,7 +278,9 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 	struct mcfan_msacc_row *rows;
 	struct mcfan_kernel_view kv;
 	struct rte_eth_stats ps;
-	char *text, addr[MCFAN_GROUP_STR_MAX], span[96], reasm[256], balance[384];
+	char *text, addr[MCFAN_GROUP_STR_MAX], span[96], reasm[256], balance[384], hint[768];
+	uint64_t pframes, pdrops[MCFAN_DROP_MAX];
+	struct mcfan_report_rx rx;
 	char src[MCFAN_IGMP_MAX_SOURCES * (MCFAN_IGMP_ADDR_STR + 3)];
 	unsigned int i, w;
 	int n, ng, nr, nl;
@@ -344,6 +346,18 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 			mcfan_kernel_balance_text(&kv, &ps, balance, sizeof(balance)));
 		if (mcfan_kernel_reasm_text(&kv, reasm, sizeof(reasm))[0] != '\0')
 			fprintf(f, "port %u kernel: %s\n", port, reasm);
+	}
+	/* at exit, once: why a net_af_packet port's frames were truncated, and the remedy */
+	if (final && t.drops[MCFAN_DROP_TRUNCATED] != 0 && mcfan_report_rx_read(app, &rx) == 0) {
+		for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+			if (!app->ports[port].used)
+				continue;
+			mcfan_rx_port_sum(rx.rv, rx.n, port, &pframes, pdrops);
+			if (mcfan_ports_truncated_hint(app, port, pdrops[MCFAN_DROP_TRUNCATED],
+						       hint, sizeof(hint)) > 0)
+				fprintf(f, "port %u (net_af_packet): %s\n", port, hint);
+		}
+		mcfan_report_rx_free(&rx);
 	}
 	fprintf(f, "\ngroups (joined, then left: every row since the %s):\n"
 		"  %-40s %6s %10s %14s %14s %10s %14s  %s\n",
@@ -932,6 +946,7 @@ report_json_build(struct mcfan_app *app)
 	json_object_set_new(root, "sleep_overrun_port", json_u64(ov.port));
 	json_object_set_new(root, "topology", report_topology(app));
 	json_object_set_new(root, "mbufs_total", json_integer(app->pool_size));
+	json_object_set_new(root, "mbuf_size", json_integer(app->cfg.mbuf_size));
 	json_object_set_new(root, "ring_size", json_integer(app->cfg.ring_size));
 	json_object_set_new(root, "ring_size_why", json_string(app->ring_size_why));
 	json_object_set_new(root, "mbufs_outside_pool", json_integer(app->mbufs_outside));
