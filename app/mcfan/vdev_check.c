@@ -74,6 +74,20 @@ devarg_u64(const char *s, uint64_t *v)
 	return errno == 0 && *end == '\0';
 }
 
+/* The least common multiple of a and b (both > 0). */
+static uint64_t
+lcm_u64(uint64_t a, uint64_t b)
+{
+	uint64_t x = a, y = b, r;
+
+	while (y != 0) {
+		r = x % y;
+		x = y;
+		y = r;
+	}
+	return a / x * b;
+}
+
 /*
  * The PACKET_RX_RING geometry af_packet asks of the kernel (packet(7), tpacket_req with
  * TPACKET_V2): the block a multiple of the page size, the frame a multiple of
@@ -119,6 +133,20 @@ check_afp_ring(const char *arg, struct rte_kvargs *kv)
 			"%u up to blocksz (%" PRIu64 "): give framesz=%u, or a larger blocksz\n",
 			arg, v[2], TPACKET_ALIGNMENT, (unsigned int)RTE_ALIGN_CEIL(AF_PACKET_HDR,
 			TPACKET_ALIGNMENT), v[1], AF_PACKET_FRAMESZ_DEFAULT);
+		return -EINVAL;
+	}
+	/* DPDK 22.11's PMD reads RX ring frame i at i * framesz from the ring's start, but the
+	 * kernel starts every block's frames at the block's start: with a block that is not a
+	 * whole number of frames, every frame after the first block is read at the wrong place
+	 * and the port receives nothing after a few frames (without a word) */
+	if (v[1] % v[2] != 0) {
+		fprintf(stderr, "mcfan: --vdev %s: blocksz=%" PRIu64 " is not a whole number of "
+			"%" PRIu64 "-byte frames (framesz): net_af_packet reads ring frame i at i x "
+			"framesz, the kernel puts none across a block's end, so the port would stop "
+			"receiving after its first block; give blocksz=%" PRIu64 " (a multiple of "
+			"framesz and of the page size)%s\n", arg, v[1], v[2], lcm_u64(v[2], page),
+			lcm_u64(v[2], page) > 16 * v[2] ? ", or a framesz that is a multiple of 1024" :
+			"");
 		return -EINVAL;
 	}
 	per_block = v[1] / v[2];

@@ -148,6 +148,12 @@ def test_ring_geometry():
          "blocksz (4096)"),
         ("framecnt=513", "framecnt=513 is not a whole number of blocks (2 frames of 2048 bytes "
          "a 4096-byte block): give framecnt=512"),
+        ("framesz=3072", "blocksz=4096 is not a whole number of 3072-byte frames (framesz): "
+         "net_af_packet reads ring frame i at i x framesz, the kernel puts none across a "
+         "block's end, so the port would stop receiving after its first block; give "
+         "blocksz=12288 (a multiple of framesz and of the page size)"),
+        ("framesz=9088,blocksz=12288", "give blocksz=290816 (a multiple of framesz and of "
+         "the page size), or a framesz that is a multiple of 1024"),
         ("framecnt=0", "framecnt=0 is not a positive decimal number"),
         ("blocksz=abc", "blocksz=abc is not a positive decimal number"),
         ("qpairs=0", "qpairs=0 is not a positive decimal number"),
