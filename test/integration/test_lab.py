@@ -422,8 +422,34 @@ def run_vlan(lab):
           f"{ {k: v for k, v in rep['drops'].items() if v} }", flush=True)
 
 
+def run_lab_env_refused():
+    """test/lab/run-lab.sh refuses a LAB_PPS or LAB_LEN it cannot run (a rate of 0, text, a
+    payload below iperf2's header or above one packet on a 9000-byte MTU, one longer than a
+    reader ring slot with readers) with one line naming the variable and what is allowed,
+    exit status 2, before anything (no package step, no lab)."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lab", "run-lab.sh")
+    cases = [
+        ({"LAB_PPS": "0"}, "LAB_PPS '0' is not a rate of datagrams a second a group, 1..100000"),
+        ({"LAB_PPS": "1k"}, "LAB_PPS '1k' is not a rate"),
+        ({"LAB_PPS": "100001"}, "LAB_PPS '100001' is not a rate"),
+        ({"LAB_LEN": "15"}, "LAB_LEN '15' is not a UDP payload of 16..8972 bytes"),
+        ({"LAB_LEN": "8973"}, "LAB_LEN '8973' is not a UDP payload of 16..8972 bytes"),
+        ({"LAB_LEN": "-1"}, "LAB_LEN '-1' is not a UDP payload"),
+        ({"LAB_LEN": "2000"}, "LAB_LEN 2000 gives frames of 2042 bytes, more than a reader "
+         "ring slot holds (2016 bytes: LAB_LEN 1974 at most)"),
+    ]
+    for env, want in cases:
+        r = subprocess.run([script, "1"], capture_output=True, text=True, timeout=30,
+                           env={**os.environ, **env}, stdin=subprocess.DEVNULL)
+        lines = [ln for ln in (r.stdout + r.stderr).splitlines() if ln.strip()]
+        check_eq(r.returncode, 2, f"run-lab.sh with {env}: exit status ({lines})")
+        check(len(lines) == 1 and want in lines[0], f"run-lab.sh with {env}: one line, "
+              f"{want!r} ({lines})")
+
+
 def main():
     preflight(skip, "needs root (network namespaces)")
+    run_lab_env_refused()
     lab = Lab()
 
     def on_signal(sig, frame):

@@ -37,6 +37,7 @@ LAB_PORT=${LAB_PORT:-3999}
 LAB_DIR=${LAB_DIR:-/tmp/mcfan-lab-$LAB_ID}
 LAB_CAPTURE=$LAB_DIR/capture.pcap
 LAB_SEND_SLACK=${LAB_SEND_SLACK:-20}  # seconds a sender may run beyond its nominal time
+LAB_MTU=${LAB_MTU:-}                 # MTU of both veth ends (68..65535); empty: the kernel's 1500
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)  # the source tree
 
 lab_log() {
@@ -81,9 +82,9 @@ lab_check() {
 }
 
 # Create the lab: two namespaces with IPv6 off (no MLD, ND or router solicitations on the
-# wire, so the capture holds only what the senders send), a veth pair between them,
-# 198.18.0.1/24 (sender) and 198.18.0.2/24 (receiver), 224.0.0.0/4 routed out of the
-# sender's veth, everything up. Fails (and undoes itself) if any step fails.
+# wire, so the capture holds only what the senders send), a veth pair between them (MTU
+# $LAB_MTU when set), 198.18.0.1/24 (sender) and 198.18.0.2/24 (receiver), 224.0.0.0/4 routed
+# out of the sender's veth, everything up. Fails (and undoes itself) if any step fails.
 lab_up() {
 	lab_check || return 1
 	mkdir -p "$LAB_DIR" || return 1
@@ -112,6 +113,10 @@ lab_make() {
 		peer name "$LAB_VRCV" netns "$LAB_RCV" || return 1
 	ip -n "$LAB_SND" addr add "$LAB_SND_IP/$LAB_PREFIX" dev "$LAB_VSND" || return 1
 	ip -n "$LAB_RCV" addr add "$LAB_RCV_IP/$LAB_PREFIX" dev "$LAB_VRCV" || return 1
+	if [ -n "$LAB_MTU" ]; then
+		ip -n "$LAB_SND" link set "$LAB_VSND" mtu "$LAB_MTU" || return 1
+		ip -n "$LAB_RCV" link set "$LAB_VRCV" mtu "$LAB_MTU" || return 1
+	fi
 	ip -n "$LAB_SND" link set lo up || return 1
 	ip -n "$LAB_RCV" link set lo up || return 1
 	ip -n "$LAB_SND" link set "$LAB_VSND" up || return 1

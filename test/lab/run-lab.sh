@@ -26,7 +26,10 @@
 # Environment: LAB_READERS (reader processes a group, default 10), MCFAN_BUILD (build
 # directory, default build), MCFAN_BIN (run this mcfan
 # binary instead of the one just built), LAB_PPS (datagrams per second
-# per group, default 1000), LAB_LEN (UDP payload bytes, default 1000), MCFAN_NO_HUGE=1 (do
+# per group, 1..100000, default 1000), LAB_LEN (UDP payload bytes, 16..8972, default 1000;
+# above 1472 the lab raises the veth MTU to carry each datagram in one packet, above 1940
+# it gives net_af_packet a larger framesz and mcfan --mbuf-size; with readers at most 1974,
+# what a reader ring slot holds; out of range: exit 2 before anything), MCFAN_NO_HUGE=1 (do
 # not touch hugepages: --no-huge), MCFAN_KEEP_HUGEPAGES=1 (keep the hugepage reservation).
 set -uo pipefail
 
@@ -45,13 +48,60 @@ SEND_S=$((10#$SEND_S))
 PPS=${LAB_PPS:-1000}
 LEN=${LAB_LEN:-1000}
 NGROUPS=10
-COUNT=$((SEND_S * PPS))
 READERS=${LAB_READERS:-10}
-if ! [[ "$READERS" =~ ^[0-9]+$ ]] || [ "$((10#$READERS))" -gt 100 ]; then
+if ! [[ "$READERS" =~ ^[0-9]{1,3}$ ]] || [ "$((10#$READERS))" -gt 100 ]; then
 	echo "run-lab: LAB_READERS '$READERS' is not a number of readers 0..100" >&2
 	exit 2
 fi
 READERS=$((10#$READERS))
+# LAB_PPS: iperf2's -b Npps a group; the lab's senders and mcfan share the host's CPUs
+PPS_MAX=100000
+if ! [[ "$PPS" =~ ^[0-9]{1,7}$ ]] || [ "$((10#$PPS))" -lt 1 ] || [ "$((10#$PPS))" -gt $PPS_MAX ]; then
+	echo "run-lab: LAB_PPS '$PPS' is not a rate of datagrams a second a group, 1..$PPS_MAX" \
+		"(a decimal number; the default is 1000)" >&2
+	exit 2
+fi
+PPS=$((10#$PPS))
+COUNT=$((SEND_S * PPS))
+# LAB_LEN: UDP payload bytes, at least iperf2's 16-byte header, at most what a 9000-byte MTU
+# carries in one IPv4 packet (9000 - 20 - 8): the lab never sends IP fragments (mcfan does not
+# reassemble; on net_af_packet the kernel does, docs/guide.md "IPv4 fragments on
+# net_af_packet", and the wire capture would count fragments, not datagrams)
+LEN_MAX=8972
+if ! [[ "$LEN" =~ ^[0-9]{1,5}$ ]] || [ "$((10#$LEN))" -lt 16 ] || [ "$((10#$LEN))" -gt $LEN_MAX ]; then
+	echo "run-lab: LAB_LEN '$LEN' is not a UDP payload of 16..$LEN_MAX bytes (16: iperf2's" \
+		"header; $LEN_MAX: one IPv4 packet on a 9000-byte MTU; a decimal number, default 1000)" >&2
+	exit 2
+fi
+LEN=$((10#$LEN))
+# a reader ring slot holds frames of up to 2,016 bytes (docs/readers.md): longer ones count
+# as reader_too_big and no reader would have them
+READER_FRAME_MAX=2016
+if [ "$READERS" -gt 0 ] && [ $((LEN + 42)) -gt $READER_FRAME_MAX ]; then
+	echo "run-lab: LAB_LEN $LEN gives frames of $((LEN + 42)) bytes, more than a reader ring" \
+		"slot holds ($READER_FRAME_MAX bytes: LAB_LEN $((READER_FRAME_MAX - 42)) at most); the" \
+		"readers would get none of them (reader_too_big): give LAB_READERS=0 (mcfan's count" \
+		"engine) or a smaller LAB_LEN" >&2
+	exit 2
+fi
+# Datagrams longer than the veth's 1500-byte MTU carries in one packet: the lab raises the
+# MTU to fit them whole, and frames longer than net_af_packet's default ring frame holds
+# (1,982 bytes) need a larger framesz, a blocksz of whole frames and pages and an mbuf that
+# holds a ring frame's data (--mbuf-size): docs/guide.md "Raise framesz".
+AFP_RING=
+MBUF_SIZE=()
+if [ $((LEN + 28)) -gt 1500 ]; then
+	export LAB_MTU=$((LEN + 28))
+fi
+if [ $((LEN + 42)) -gt 1982 ]; then
+	FRAMESZ=$(( (LEN + 42 + 4 + 66 + 1023) / 1024 * 1024 ))
+	BLOCKSZ=$FRAMESZ
+	while [ $((BLOCKSZ % 4096)) -ne 0 ]; do
+		BLOCKSZ=$((BLOCKSZ + FRAMESZ))
+	done
+	AFP_RING=",framesz=$FRAMESZ,blocksz=$BLOCKSZ"
+	MBUF_SIZE=(--mbuf-size $((FRAMESZ - 32)))
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "run-lab: needs root (packages, hugepages, network namespaces): sudo $0 $*" >&2
@@ -210,6 +260,12 @@ else
 fi
 
 lab_up || { say "cannot create the lab"; exit 1; }
+if [ -n "${LAB_MTU:-}" ]; then
+	say "datagrams of $LEN bytes: veth MTU $LAB_MTU (one IPv4 packet each, no fragments)"
+fi
+if [ -n "$AFP_RING" ]; then
+	say "frames of $((LEN + 42)) bytes: net_af_packet ${AFP_RING#,}, mcfan ${MBUF_SIZE[*]}"
+fi
 lab_capture_start "$LAB_CAPTURE" || { say "cannot start the capture"; exit 1; }
 
 # Start mcfan in the receiver namespace; wait until it runs. Returns 1 if it exited first
@@ -217,12 +273,12 @@ lab_capture_start "$LAB_CAPTURE" || { say "cannot start the capture"; exit 1; }
 start_mcfan() {
 	local _
 	say "mcfan command (in namespace $LAB_RCV): $MCFAN ${LCORES[*]} ${EAL_MEM[*]} --no-pci" \
-		"--file-prefix mcfan-lab-$LAB_ID --vdev net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=4096" \
-		"-- --config $CONFIG ${ENGINE[*]} --report-json $RUN_DIR/report.json"
+		"--file-prefix mcfan-lab-$LAB_ID --vdev net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=4096$AFP_RING" \
+		"-- --config $CONFIG ${ENGINE[*]} ${MBUF_SIZE[*]} --report-json $RUN_DIR/report.json"
 	lab_rcv_bg "$RUN_DIR/mcfan.log" "$MCFAN" "${LCORES[@]}" "${EAL_MEM[@]}" --no-pci \
 		--file-prefix "mcfan-lab-$LAB_ID" \
-		--vdev "net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=4096" \
-		-- --config "$CONFIG" "${ENGINE[@]}" --report-json "$RUN_DIR/report.json"
+		--vdev "net_af_packet0,iface=$LAB_VRCV,qpairs=1,framecnt=4096$AFP_RING" \
+		-- --config "$CONFIG" "${ENGINE[@]}" "${MBUF_SIZE[@]}" --report-json "$RUN_DIR/report.json"
 	MCFAN_PID=$LAB_BG_PID
 	for _ in $(seq 600); do
 		grep -q 'running:' "$RUN_DIR/mcfan.log" 2>/dev/null && return 0
