@@ -389,11 +389,11 @@ main(int argc, char **argv)
 	struct seq_state seq = {.on = true};
 	const char *prefix = "rte", *group = NULL;
 	uint64_t count = 0, bytes = 0, t0, deadline = 0, next_line, last_frames = 0;
-	uint64_t last_lost = 0, prev_frames = 0;
+	uint64_t last_lost = 0, prev_frames = 0, last_line, skipped;
 	double seconds = 0, wait_open = 0;
 	bool quiet = false, closed = false, zero_copy = false, writer_dead = false;
 	bool not_served = false, out_gone = false, seen[26] = {false};
-	unsigned int flags = 0, line = 0, i;
+	unsigned int flags = 0, i;
 	struct mcfan_reader_stats st;
 	struct mcfan_reader_frame f;
 	struct mcfan_reader *r;
@@ -507,6 +507,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	t0 = now_ns();
 	next_line = t0 + NS_PER_S;
+	last_line = t0;
 	if (seconds > 0)
 		deadline = t0 + (uint64_t)(seconds * 1e9);
 	if (!quiet)
@@ -572,16 +573,25 @@ main(int argc, char **argv)
 			break;
 		if (now >= next_line) {
 			mcfan_reader_stats(r, &st);
-			line++;
-			if (!quiet)
-				printf("%u s: %" PRIu64 " frames (+%" PRIu64 "), lost %" PRIu64
+			/* one line for the real time since the last one: after a stall (SIGSTOP,
+			 * a starved CPU) one line covers it, none for seconds that did not pass
+			 * here; the next line is at the next whole second since the open */
+			skipped = (now - next_line) / NS_PER_S;
+			if (!quiet) {
+				printf("%.1f s: %" PRIu64 " frames (+%" PRIu64 "), lost %" PRIu64
 				       " (+%" PRIu64 "), lag %" PRIu64 ", seq gaps %" PRIu64
-				       " (%" PRIu64 " datagrams)\n", line, st.frames,
-				       st.frames - prev_frames,
-				       st.lost, st.lost - last_lost, st.lag, seq.gaps, seq.lost);
+				       " (%" PRIu64 " datagrams)", (double)(now - t0) / 1e9,
+				       st.frames, st.frames - prev_frames, st.lost,
+				       st.lost - last_lost, st.lag, seq.gaps, seq.lost);
+				if (skipped > 0)
+					printf(" (no line for %.1f s: the reader was stopped or "
+					       "starved)", (double)(now - last_line) / 1e9);
+				printf("\n");
+			}
 			last_lost = st.lost;
 			prev_frames = st.frames;
-			next_line += NS_PER_S;
+			last_line = now;
+			next_line += (skipped + 1) * NS_PER_S;
 			if (fflush(stdout) != 0 && errno == EPIPE) {
 				out_gone = true; /* nobody reads the lines, nor the JSON line */
 				break;
