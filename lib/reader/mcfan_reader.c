@@ -509,9 +509,11 @@ serve_check(const struct mcfan_rd_hdr *h, const char *group)
 			 "again)", group);
 		break;
 	case MCFAN_RD_SERVE_MOVED:
-		snprintf(why_text, sizeof(why_text), "group %s: mcfan joined the group again on "
-			 "other workers and writes a new ring of the same name: open it again",
-			 group);
+		/* a group joined again on other workers, an idle ring made full (set engine),
+		 * or a ring whose file was removed from /dev/shm: a new ring has the name */
+		snprintf(why_text, sizeof(why_text), "group %s: mcfan writes a new ring of the "
+			 "same name (the group joined again on other workers, or this ring's file "
+			 "removed from /dev/shm): open it again", group);
 		break;
 	default:
 		return 0;

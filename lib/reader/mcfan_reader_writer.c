@@ -78,6 +78,7 @@ mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const c
 	struct mcfan_rd_hdr *h;
 	struct timespec ts;
 	struct mcfan_rw *w;
+	struct stat st;
 	uint64_t size;
 	void *base;
 	int fd, ret;
@@ -118,6 +119,11 @@ mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const c
 	ret = posix_fallocate(fd, 0, (off_t)size);
 	if (ret != 0) {
 		ret = -ret;
+		goto unlink_tmp;
+	}
+	/* the object's identity: mcfan_rw_name_check() tells a removed or replaced name */
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
 		goto unlink_tmp;
 	}
 	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -164,6 +170,8 @@ mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, const c
 	w->n_readers = n_readers;
 	w->owner = owner;
 	w->size = size;
+	w->obj_dev = (uint64_t)st.st_dev;
+	w->obj_ino = (uint64_t)st.st_ino;
 	snprintf(w->group, sizeof(w->group), "%s", group);
 	*out = w;
 	return 0;
@@ -264,6 +272,18 @@ mcfan_rw_remove_stale(const char *prefix)
 	}
 	closedir(d);
 	return n;
+}
+
+int
+mcfan_rw_name_check(const struct mcfan_rw *w)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s%s", SHM_DIR, w->name);
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? 1 : -errno;
+	return (uint64_t)st.st_dev == w->obj_dev && (uint64_t)st.st_ino == w->obj_ino ? 0 : 1;
 }
 
 void

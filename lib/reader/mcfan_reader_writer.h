@@ -101,6 +101,8 @@ struct mcfan_rw {
 	struct mcfan_atomic_u64 wakes;   /**< FUTEX_WAKE calls made. */
 	uint64_t bytes_local;            /**< bytes, owner's copy. */
 	uint64_t too_big_local;          /**< too_big, owner's copy. */
+	uint64_t obj_dev;                /**< st_dev of the object, from its creation. */
+	uint64_t obj_ino;                /**< st_ino of the object, from its creation. */
 	char name[MCFAN_RD_NAME_MAX];    /**< The object's name, "/mcfan.PREFIX.ADDR.PORT". */
 	char group[MCFAN_RD_GROUP_MAX];  /**< The group's text. */
 };
@@ -270,6 +272,18 @@ int mcfan_rw_create(const char *prefix, const char *addr, unsigned int port, con
  *   Rings removed (>= 0); -ENAMETOOLONG, or the negative errno of opendir(3).
  */
 int mcfan_rw_remove_stale(const char *prefix);
+
+/**
+ * Does the ring's name (/dev/shm/mcfan.PREFIX.ADDRESS.PORT) still refer to its object? A
+ * name removed (rm, a tmp cleaner, systemd-tmpfiles) or replaced by another file leaves the
+ * writer writing an object no new reader can open. A stat(2) of the path against the device
+ * and inode the object had when mcfan_rw_create() made it; control side, never a worker.
+ *
+ * @return
+ *   0 the name is the ring's; 1 it is gone (-ENOENT from stat) or names another file; the
+ *   negative errno of another stat(2) failure (the caller cannot tell: it does nothing).
+ */
+int mcfan_rw_name_check(const struct mcfan_rw *w);
 
 /**
  * Close a ring: state CLOSED (readers read what is left, then get -EPIPE), sleepers

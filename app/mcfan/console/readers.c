@@ -32,7 +32,7 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 	unsigned int i, j, nw = 0, n_readers = 0, dead = 0, other = 0, shown = 0;
 	char served[MCFAN_READERS_SERVED_MAX], msg[CTL_ERR_MAX], text[MCFAN_GROUP_STR_MAX];
 	struct mcfan_flow_key key;
-	uint64_t ret_waiting, ret_freed;
+	uint64_t ret_waiting, ret_freed, recreated;
 	bool some = a->groups != NULL;
 	int n;
 
@@ -59,12 +59,16 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 			continue;
 		/* a moved ring's name was taken by its group's newer ring (made under a
 		 * temporary name and renamed over it): the old object has no name now */
+		/* a name removed from /dev/shm: the tick makes the group a new ring (the log) */
 		printf("  %-22s %5u %10u %12" PRIu64 " %10" PRIu64 " %8u %7u  %-16s %s/dev/shm%s%s\n",
 		       v[i].group, v[i].owner_lcore, v[i].n_readers, v[i].written, v[i].too_big,
 		       v[i].waiters, v[i].n_slots,
 		       mcfan_readers_served_text(&v[i], served, sizeof(served)),
-		       v[i].serve == MCFAN_RD_SERVE_MOVED ? "(no name: " : "", v[i].name,
-		       v[i].serve == MCFAN_RD_SERVE_MOVED ? " is the newer ring's)" : "");
+		       v[i].serve == MCFAN_RD_SERVE_MOVED ? "(no name: " :
+		       v[i].name_gone ? "(removed: " : "", v[i].name,
+		       v[i].serve == MCFAN_RD_SERVE_MOVED ? " is the newer ring's)" :
+		       v[i].name_gone ? " is gone; mcfan makes a new ring within a second, "
+		       "see the log)" : "");
 		other += v[i].serve != MCFAN_RD_SERVE_READERS;
 		shown++;
 	}
@@ -108,6 +112,12 @@ cmd_show_readers(struct mcfan_console *con, const struct mcfan_console_args *a)
 	if (!some && (ret_waiting != 0 || ret_freed != 0))
 		printf("; retired rings: %" PRIu64 " waiting to be freed (retired_waiting), %" PRIu64
 		       " freed (retired_freed)", ret_waiting, ret_freed);
+	/* rings whose name was removed from /dev/shm, made again */
+	recreated = mcfan_readers_recreated(mcfan_console_app(con));
+	if (!some && recreated != 0)
+		printf("; %" PRIu64 " ring%s made again after %s name was removed from /dev/shm "
+		       "(rings_recreated)", recreated, recreated == 1 ? "" : "s",
+		       recreated == 1 ? "its" : "their");
 	printf(" (docs/readers.md)\n");
 	mcfan_readers_view_free(v, (unsigned int)n);
 	return 0;

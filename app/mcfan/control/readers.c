@@ -69,6 +69,8 @@ struct readers_ring {
 	bool superseded;                 /* a newer ring of the group exists (action lock) */
 	bool name_taken;                 /* a newer ring was renamed over the name (action lock) */
 	uint8_t life;                    /* enum ring_life (action lock) */
+	bool renew_failed;               /* its name was removed and no new ring could be made:
+					  * said once (names_check(), action lock) */
 	uint16_t slot;                   /* the counter slot it was last stored in */
 	uint64_t token;                  /* RING_RETIRING: the worker grace period to wait for */
 	/* the tally: [w->n_readers], made with the ring; read and written under tally_lock */
@@ -93,6 +95,8 @@ struct mcfan_readers {
 	struct rte_rcu_qsbr_dq *dq;
 	unsigned int n_queued;             /* rings in dq (action lock) */
 	struct mcfan_atomic_u64 n_freed;   /* rings freed while mcfan runs, since the start */
+	/* rings made again because their name was removed from /dev/shm (names_check()) */
+	struct mcfan_atomic_u64 n_recreated;
 	uint64_t next_reap_tsc;
 	/* the read side's memory of the readers (rings[].tally, gone, n_own), so that /metrics
 	 * counters never go back when readers come and go: any control thread (console,
@@ -161,10 +165,11 @@ ring_full(const struct mcfan_readers *rd, const struct mcfan_rw *w)
 /* Find or make the ring of key, written by owner: full (--reader-ring-frames) when the
  * readers engine serves the group, else the idle ring (READERS_IDLE_SLOTS) unless a full one
  * is there already. A full ring replaces an idle one of the same writer as a ring of another
- * writer replaces the old: same name, the old one superseded. */
+ * writer replaces the old: same name, the old one superseded. renew: a new ring even when
+ * the group's is fit (its name was removed from /dev/shm: names_check()). */
 static int
 ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owner, bool full,
-	 struct mcfan_rw **out, char *msg, size_t len)
+	 bool renew, struct mcfan_rw **out, char *msg, size_t len)
 {
 	uint32_t n_slots = full ? rd->n_slots : RTE_MIN(rd->n_slots, READERS_IDLE_SLOTS);
 	uint32_t n_readers = full ? MCFAN_RW_READERS_DEFAULT : READERS_IDLE_READERS;
@@ -182,7 +187,7 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 			break;
 		}
 	}
-	if (old != NULL && old->w->owner == owner && (!full || ring_full(rd, old->w))) {
+	if (!renew && old != NULL && old->w->owner == owner && (!full || ring_full(rd, old->w))) {
 		*out = old->w;
 		return 0;
 	}
@@ -234,6 +239,7 @@ ring_for(struct mcfan_readers *rd, const struct mcfan_flow_key *k, uint16_t owne
 	rd->rings[n].superseded = false;
 	rd->rings[n].name_taken = false;
 	rd->rings[n].life = RING_LIVE;
+	rd->rings[n].renew_failed = false;
 	rd->rings[n].slot = UINT16_MAX;
 	rd->rings[n].token = 0;
 	mcfan_atomic_u32_store(&rd->n_rings, n + 1, memory_order_release);
@@ -312,7 +318,7 @@ mcfan_readers_join(struct mcfan_app *app, const struct mcfan_flow_key *keys,
 					    slots[i]);
 			break;
 		}
-		ret = ring_for(rd, &keys[i], owner, full, &w, msg, len);
+		ret = ring_for(rd, &keys[i], owner, full, false, &w, msg, len);
 		if (ret < 0)
 			break;
 		/* before the table that tags frames with the slot is published */
@@ -362,7 +368,7 @@ mcfan_readers_grow(struct mcfan_app *app, const struct mcfan_group_entry *entrie
 		if (!serves_readers(app, g->inst, owner_sel(app, rg->w->owner, sel_lc, sel)))
 			continue;
 		ret = g->id < MCFAN_RW_TABLE_SLOTS ?
-		      ring_for(rd, &rg->key, rg->w->owner, true, &w, msg, len) :
+		      ring_for(rd, &rg->key, rg->w->owner, true, false, &w, msg, len) :
 		      mcfan_err_set(msg, len, -EINVAL, "reader ring: counter slot %u", g->id);
 		if (ret < 0) {
 			/* the change is refused: the rings made so far say who serves them */
@@ -781,6 +787,66 @@ reclaim_rings(struct mcfan_app *app, struct mcfan_readers *rd)
 	return busy || rd->n_queued != 0;
 }
 
+/*
+ * Once a second: does each served ring's name still open it? A name removed from /dev/shm
+ * (rm, a tmp cleaner, systemd-tmpfiles) leaves the writer writing an object no new reader can
+ * open: the unlinked object cannot be linked again (linkat(2) of a file with no link left is
+ * ENOENT unless it was made O_TMPFILE). So the group gets a new ring under the name, made
+ * and published as a moved group's is (ring_for(), the counter slot's release store): the
+ * writer writes the new one from its next copy, the old one is superseded (`moved`: its
+ * readers read what it holds, then get -EXDEV, "open it again") and retired at the next tick.
+ * Said once a ring in the log. Action lock.
+ */
+static void
+names_check(struct mcfan_app *app, struct mcfan_readers *rd)
+{
+	unsigned int i, n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
+	char text[MCFAN_GROUP_STR_MAX], path[sizeof(rd->rings[0].w->name) + 16];
+	char msg[384];
+	const struct mcfan_group_entry *g;
+	struct readers_ring *rg;
+	struct mcfan_rw *w;
+	bool made = false;
+	int k, ret;
+
+	/* the rings made here are appended: only those there before are looked at */
+	for (i = 0; i < n; i++) {
+		rg = &rd->rings[i];
+		if (rg->life != RING_LIVE || rg->superseded || mcfan_rw_name_check(rg->w) != 1)
+			continue;
+		k = mcfan_group_entry_find(app->group_entries, app->n_group_entries, &rg->key);
+		if (k < 0 || app->group_entries[k].id >= MCFAN_RW_TABLE_SLOTS)
+			continue; /* left: its ring goes anyway */
+		g = &app->group_entries[k];
+		mcfan_group_format(&rg->key, text, sizeof(text));
+		snprintf(path, sizeof(path), "/dev/shm%s", rg->w->name);
+		ret = ring_for(rd, &rg->key, rg->w->owner, ring_full(rd, rg->w), true, &w, msg,
+			       sizeof(msg));
+		if (ret < 0) {
+			if (!rg->renew_failed)
+				MCFAN_LOG(ERR, "reader rings: %s (group %s) was removed from /dev/shm "
+					  "while mcfan writes it, and no new ring could be made (%s): "
+					  "no new reader can open the group; tried again every second\n",
+					  path, text, msg);
+			rg->renew_failed = true;
+			continue;
+		}
+		/* release: the writer's next copy of the group goes to the new ring */
+		mcfan_rw_slot_store(&rd->table, g->id, w);
+		ring_slot_set(rd, w, g->id);
+		made = true;
+		mcfan_atomic_u64_add(&rd->n_recreated, 1, memory_order_relaxed);
+		MCFAN_LOG(WARNING, "reader rings: %s (group %s) was removed from /dev/shm while "
+			  "mcfan writes it (not by mcfan: rm, a tmp cleaner?): made a new ring of "
+			  "the group under the name (rings_recreated %" PRIu64 "); new readers open "
+			  "it, readers of the removed one read what it holds, then are told to open "
+			  "the group again (-EXDEV)\n", path, text,
+			  mcfan_atomic_u64_load(&rd->n_recreated, memory_order_relaxed));
+	}
+	if (made)
+		mcfan_readers_sync(app); /* serve words: the new rings', the old ones moved */
+}
+
 bool
 mcfan_readers_tick(struct mcfan_app *app)
 {
@@ -795,6 +861,7 @@ mcfan_readers_tick(struct mcfan_app *app)
 	if (now < rd->next_reap_tsc)
 		return busy;
 	rd->next_reap_tsc = now + READERS_REAP_PERIOD_S * app->tsc_hz;
+	names_check(app, rd);
 	n = mcfan_atomic_u32_load(&rd->n_rings, memory_order_acquire);
 	for (i = 0; i < n; i++)
 		mcfan_rw_reap(rd->rings[i].w);
@@ -938,6 +1005,10 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		r->waiters = atomic_load_explicit(&w->hdr->waiters, memory_order_relaxed);
 		r->serve = mcfan_rd_serve_read(w->hdr, &r->serve_lcore, r->serve_engine,
 					       sizeof(r->serve_engine));
+		/* a moved ring's name is its newer ring's (taken, not gone); a left one's goes
+		 * with it: names_check() makes neither again */
+		r->name_gone = !rd->rings[i].superseded && r->serve != MCFAN_RD_SERVE_MOVED &&
+			       r->serve != MCFAN_RD_SERVE_LEFT && mcfan_rw_name_check(w) == 1;
 		r->readers = calloc(w->n_readers, sizeof(*r->readers));
 		r->own = calloc(w->n_readers, sizeof(*r->own));
 		if (r->readers == NULL || r->own == NULL) {
@@ -964,6 +1035,14 @@ mcfan_readers_read(const struct mcfan_app *app, struct mcfan_readers_view **out,
 		*n_workers = k;
 	*out = v;
 	return (int)n;
+}
+
+uint64_t
+mcfan_readers_recreated(const struct mcfan_app *app)
+{
+	const struct mcfan_readers *rd = readers_of(app);
+
+	return rd == NULL ? 0 : mcfan_atomic_u64_load(&rd->n_recreated, memory_order_relaxed);
 }
 
 void

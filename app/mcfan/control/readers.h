@@ -46,6 +46,9 @@ struct mcfan_readers_view {
 	char group[MCFAN_RD_GROUP_MAX];  /**< "239.9.9.1:3999". */
 	struct mcfan_flow_key key;       /**< The group, as joined. */
 	char name[MCFAN_RD_NAME_MAX];    /**< Shared-memory object, "/mcfan.PREFIX.ADDR.PORT". */
+	/** The name no longer opens this ring (removed from /dev/shm, or another file; not a
+	 * moved ring, whose name its newer ring has): the tick makes the group a new ring. */
+	bool name_gone;
 	unsigned int owner_lcore;        /**< The worker lcore that writes it. */
 	uint32_t n_slots;                /**< Frames it holds. */
 	uint32_t data_max;               /**< Longest frame a slot holds, bytes. */
@@ -181,8 +184,10 @@ int mcfan_readers_grow(struct mcfan_app *app, const struct mcfan_group_entry *en
 		       char *msg, size_t len);
 
 /**
- * Take back the waits of dead readers, at most once a second, and move the retired rings
- * on to their free (never waits); from the control tick, under the action lock.
+ * Take back the waits of dead readers and make a new ring for a served group whose ring's
+ * name was removed from /dev/shm (docs/readers.md "A ring removed from /dev/shm"; said in
+ * the log), at most once a second, and move the retired rings on to their free (never
+ * waits); from the control tick, under the action lock.
  *
  * @return
  *   true while retired rings wait for a grace period (the caller ticks again soon), false
@@ -214,6 +219,16 @@ void mcfan_readers_drained(struct mcfan_app *app, const uint16_t *slots, unsigne
  *   Receives the rings freed (unlinked and unmapped) while mcfan runs, since the start.
  */
 void mcfan_readers_retired(const struct mcfan_app *app, uint64_t *waiting, uint64_t *freed);
+
+/**
+ * Rings made again since the start because their name was removed from /dev/shm (or
+ * replaced by another file) while mcfan wrote them: rings_recreated (show readers,
+ * /mcfan/readers, the report); any control thread.
+ *
+ * @return
+ *   The count (0 without the readers engine).
+ */
+uint64_t mcfan_readers_recreated(const struct mcfan_app *app);
 
 /** Close and unlink every ring; after the data lcores have stopped. */
 void mcfan_readers_free(struct mcfan_app *app);

@@ -162,6 +162,8 @@ tel_readers(struct mcfan_app *app, const char *cmd, const char *params, struct r
 	mcfan_readers_retired(app, &ret_waiting, &ret_freed);
 	rte_tel_data_add_dict_u64(d, "retired_waiting", ret_waiting);
 	rte_tel_data_add_dict_u64(d, "retired_freed", ret_freed);
+	/* rings made again after their name was removed from /dev/shm */
+	rte_tel_data_add_dict_u64(d, "rings_recreated", mcfan_readers_recreated(app));
 	rte_tel_data_add_dict_u64(d, "readers", total);
 	rte_tel_data_add_dict_u64(d, "shown", rows);
 	ret = mcfan_tel_cols_attach(d, rc, ring_cols, RTE_DIM(ring_cols));
@@ -241,6 +243,7 @@ mcfan_readers_report_json(const struct mcfan_app *app)
 	mcfan_readers_retired(app, &ret_waiting, &ret_freed);
 	json_object_set_new(root, "retired_waiting", ju64(ret_waiting));
 	json_object_set_new(root, "retired_freed", ju64(ret_freed));
+	json_object_set_new(root, "rings_recreated", ju64(mcfan_readers_recreated(app)));
 	mcfan_readers_view_free(v, (unsigned int)n);
 	return root;
 }
@@ -268,7 +271,7 @@ mcfan_readers_report_print(const struct mcfan_app *app, FILE *f)
 	mcfan_readers_retired(app, &ret_waiting, &ret_freed);
 	fprintf(f, "reader rings (docs/readers.md): %d, frames written %" PRIu64
 		", reader_too_big %" PRIu64 ", retired_waiting %" PRIu64 ", retired_freed %" PRIu64
-		", readers now %u alive, %u dead\n", n, written, too_big, ret_waiting, ret_freed,
-		alive, dead);
+		", rings_recreated %" PRIu64 ", readers now %u alive, %u dead\n", n, written,
+		too_big, ret_waiting, ret_freed, mcfan_readers_recreated(app), alive, dead);
 	mcfan_readers_view_free(v, (unsigned int)n);
 }
