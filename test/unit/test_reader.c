@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
@@ -1289,6 +1290,37 @@ test_proc_stat(void)
 	close(done[1]);
 }
 
+/* ---- mcfan_rw_name_check(): the name removed, or naming another file, is told ---- */
+static void
+test_name_check(void)
+{
+	struct mcfan_rw *w = make_ring(1009, 64, 4), *w2 = NULL;
+	char path[PATH_MAX];
+	int fd;
+
+	if (w == NULL)
+		return;
+	snprintf(path, sizeof(path), "/dev/shm%s", w->name);
+	CHECK_EQ_INT(mcfan_rw_name_check(w), 0);
+	CHECK_EQ_INT(unlink(path), 0);
+	CHECK_EQ_INT(mcfan_rw_name_check(w), 1);
+	/* another file under the name: not the ring's object */
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0, "a file under the removed ring's name: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	CHECK_EQ_INT(mcfan_rw_name_check(w), 1);
+	/* a new ring of the name (renamed over the file, as mcfan makes one): its own, not w's */
+	CHECK_EQ_INT(mcfan_rw_create(prefix, "239.9.9.1", 1009, "239.9.9.1:1009", 64, 512, 4, 0,
+				     &w2), 0);
+	CHECK_EQ_INT(mcfan_rw_name_check(w), 1);
+	if (w2 != NULL)
+		CHECK_EQ_INT(mcfan_rw_name_check(w2), 0);
+	mcfan_rw_release(w, false);
+	mcfan_rw_destroy(w2);
+	CHECK(access(path, F_OK) < 0, "no file left");
+}
+
 /* ---- a retired ring leaves its worker's deferred-wake list; a released one stays readable ---- */
 static void
 test_retired(void)
@@ -1379,5 +1411,6 @@ main(void)
 	test_serve();
 	test_reap_unheld();
 	test_retired();
+	test_name_check();
 	return unit_summary("reader");
 }
