@@ -79,7 +79,8 @@ KEYS = {
     "/mcfan/ports": {"port", "name", "driver", "rx_queues", "ipackets", "imissed", "ierrors",
                      "rx_nombuf", "kernel_source", "interface", "kernel_packets",
                      "kernel_drops", "rx_packets", "rx_dropped", "reasm_fragments",
-                     "reasm_reassembled", "reasm_failed", "role", "role_why"},
+                     "reasm_reassembled", "reasm_failed", "role", "role_why",
+                     "interface_state"},
 }
 MSACC_ONE_KEYS = ({"lcore", "role", "wall_cycles", "tsc_hz", "busy_cycles", "busy_bp",
                    "polls", "polls_work", "frames", "empty_poll_bp", "cycles_per_frame",

@@ -227,7 +227,9 @@ print_port_stats(struct mcfan_console *con, uint16_t port, bool header)
 		printf("       output-only (%s): not polled, no group joined, no IGMP/MLD\n",
 		       app->ports[port].role_why);
 	if (strcmp(kv.source, "none") != 0)
-		printf("       kernel (%s, %s): %s\n", kv.source, kv.ifname,
+		printf("       kernel (%s, %s%s): %s\n", kv.source, kv.ifname,
+		       strcmp(kv.if_state, "gone") == 0 ? ", interface gone: nothing more "
+		       "received until mcfan restarts" : "",
 		       mcfan_kernel_balance_text(&kv, &ps, balance, sizeof(balance)));
 	if (mcfan_kernel_reasm_text(&kv, reasm, sizeof(reasm))[0] != '\0')
 		printf("       kernel: %s\n", reasm);

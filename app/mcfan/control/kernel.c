@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_dev.h>
 #include <rte_devargs.h>
 #include <rte_ethdev.h>
@@ -77,6 +78,13 @@ struct kernel_port {
 	char ifname[IF_NAMESIZE];
 	unsigned int ifindex;                        /* 0 = unknown */
 	bool if_gone;                                /* told once: not in the namespace */
+	/* net_af_packet: the interface its sockets were bound to is gone (deleted, or moved
+	 * to another namespace: the kernel unbinds them then, for good); told once, final */
+	bool bound_gone;
+	uint64_t inodes[MCFAN_KERNEL_MAX_QUEUES];    /* the sockets' inodes (af_packet) */
+	struct if_counters if_last;                  /* last good read (kept once gone) */
+	bool have_last;
+	uint64_t next_check_tsc;                     /* next binding check (af_packet) */
 	unsigned int n_fds;
 	int fds[MCFAN_KERNEL_MAX_QUEUES];            /* duplicates, -1 once closed */
 	uint64_t packets[MCFAN_KERNEL_MAX_QUEUES];   /* accumulated since the start */
@@ -175,22 +183,96 @@ if_read(const char *ifname, struct if_counters *c)
 	       if_stat(ifname, "tx_dropped", &c->tx_dropped);
 }
 
-/* The interface counters of port's interface, following a rename by its index. False while
- * it is not in mcfan's network namespace (moved to another with ip link set IF netns NS, or
- * deleted): told once when it goes and once when it comes back (its counters, kept by the
- * interface, then cover the time away too). ctl_lock held (or before launch). */
+/* A net_af_packet port's sockets are still bound to kp->ifindex: false once /proc/net/packet
+ * shows one of them bound to no interface (-1) or another (the kernel unbinds a packet
+ * socket when its interface is unregistered: deleted, or moved to another namespace, even
+ * if it comes back). True when it cannot tell. */
+static bool
+sockets_bound(const struct kernel_port *kp)
+{
+	char line[256];
+	uint64_t inode;
+	bool bound = true;
+	unsigned int q;
+	FILE *f;
+	int iface;
+
+	f = fopen(PROC_NET_PACKET, "r");
+	if (f == NULL)
+		return true;
+	while (bound && fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%*s %*s %*s %*s %d %*s %*s %*s %" SCNu64, &iface, &inode) != 2)
+			continue;
+		for (q = 0; q < kp->n_fds; q++)
+			if (kp->inodes[q] == inode && iface != (int)kp->ifindex)
+				bound = false;
+	}
+	fclose(f);
+	return bound;
+}
+
+/* net_af_packet: the interface the port's sockets were bound to is gone (its index no longer
+ * exists, or the sockets were unbound). Told once; from then on the interface counters keep
+ * their last values (an interface made again under the name is another one). */
+static void
+bound_gone(struct kernel_port *kp, uint16_t port)
+{
+	if (kp->bound_gone)
+		return;
+	kp->bound_gone = true;
+	MCFAN_LOG(WARNING, "port %u: interface %s (index %u) is gone (deleted, or moved to "
+		  "another network namespace): the port's net_af_packet socket stays bound to "
+		  "the interface that is gone, so nothing more is received on port %u until "
+		  "mcfan restarts (DPDK's PMD cannot rebind; an interface made again with the "
+		  "same name is not this port's). Its kernel counters keep their last values; "
+		  "interface_state gone\n", port, kp->ifname, kp->ifindex, port);
+}
+
+/* net_af_packet: is the interface still there with the sockets bound to it? Marks it gone
+ * (bound_gone()) when not. ctl_lock held. */
+static void
+bound_check(struct kernel_port *kp, uint16_t port)
+{
+	char name[IF_NAMESIZE];
+
+	if (kp->kind != KIND_AF_PACKET || kp->bound_gone || kp->final || kp->ifindex == 0)
+		return;
+	if (if_indextoname(kp->ifindex, name) == NULL || !sockets_bound(kp))
+		bound_gone(kp, port);
+}
+
+/* The interface counters of port's interface, followed by its index (a rename is followed;
+ * an interface of another index under the old name is not read). False while it is not in
+ * mcfan's network namespace (moved to another with ip link set IF netns NS, or deleted):
+ * told once when it goes and once when it comes back (its counters, kept by the interface,
+ * then cover the time away too). net_af_packet: gone is final (bound_gone()), and the
+ * last values read are kept. ctl_lock held (or before launch). */
 static bool
 if_follow(struct kernel_port *kp, uint16_t port, struct if_counters *c)
 {
 	char name[IF_NAMESIZE];
-	bool ok = if_read(kp->ifname, c);
+	bool ok;
 
-	if (!ok && kp->ifindex != 0 && if_indextoname(kp->ifindex, name) != NULL &&
-	    strcmp(name, kp->ifname) != 0) {
-		MCFAN_LOG(INFO, "port %u: interface %s is now %s (index %u): its counters are "
-			  "read under the new name\n", port, kp->ifname, name, kp->ifindex);
-		snprintf(kp->ifname, sizeof(kp->ifname), "%s", name);
+	bound_check(kp, port);
+	if (kp->bound_gone) {
+		*c = kp->if_last;
+		return kp->have_last;
+	}
+	if (kp->ifindex != 0) {
+		ok = if_indextoname(kp->ifindex, name) != NULL;
+		if (ok && strcmp(name, kp->ifname) != 0) {
+			MCFAN_LOG(INFO, "port %u: interface %s is now %s (index %u): its counters "
+				  "are read under the new name\n", port, kp->ifname, name,
+				  kp->ifindex);
+			snprintf(kp->ifname, sizeof(kp->ifname), "%s", name);
+		}
+		ok = ok && if_read(kp->ifname, c);
+	} else {
 		ok = if_read(kp->ifname, c);
+	}
+	if (ok) {
+		kp->if_last = *c;
+		kp->have_last = true;
 	}
 	if (ok && kp->if_gone)
 		MCFAN_LOG(INFO, "port %u: interface %s is back in mcfan's network namespace: its "
@@ -291,6 +373,24 @@ socket_fds(const uint64_t *inodes, unsigned int n_inodes, int *fds, unsigned int
 	return n;
 }
 
+/* The inode of socket fd (its /proc/self/fd link "socket:[INODE]"), or 0. */
+static uint64_t
+socket_inode(int fd)
+{
+	char path[64], link[64];
+	uint64_t inode = 0;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len <= 0)
+		return 0;
+	link[len] = '\0';
+	if (sscanf(link, "socket:[%" SCNu64 "]", &inode) != 1)
+		return 0;
+	return inode;
+}
+
 /* Read one socket's statistics (reset by the read); false if it cannot be read. */
 static bool
 sock_stats(int fd, uint64_t *packets, uint64_t *drops)
@@ -334,6 +434,7 @@ af_packet_find(struct kernel_port *kp, uint16_t port, unsigned int ifindex)
 			continue;
 		/* read once: what came before the start is not counted */
 		sock_stats(kp->fds[kp->n_fds], &discard, &discard);
+		kp->inodes[kp->n_fds] = socket_inode(fds[q]);
 		kp->n_fds++;
 	}
 	if (kp->n_fds == 0) {
@@ -411,6 +512,8 @@ mcfan_kernel_port_init(struct mcfan_app *app, uint16_t port)
 	}
 	kp->have_if = if_read(kp->ifname, &kp->if_base);
 	kp->if_start = kp->if_base;
+	kp->if_last = kp->if_base;
+	kp->have_last = kp->have_if;
 	if (kp->kind != KIND_NONE)
 		MCFAN_LOG(INFO, "port %u: kernel-side counters of %s from %s%s\n", port,
 			  kp->ifname, kp->kind == KIND_AF_PACKET ? "PACKET_STATISTICS" :
@@ -423,13 +526,29 @@ mcfan_kernel_port_init(struct mcfan_app *app, uint16_t port)
 void
 mcfan_kernel_tick(struct mcfan_app *app)
 {
+	struct if_counters now;
+	struct kernel_port *kp;
+	uint64_t tsc = rte_rdtsc();
 	uint16_t port;
 
 	if (app->kernel == NULL)
 		return;
 	mcfan_ctl_state_lock(app);
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
-		port_poll(&app->kernel->ports[port]);
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		kp = &app->kernel->ports[port];
+		port_poll(kp);
+		/* once a second: is a net_af_packet port's interface still there? Its
+		 * counters are read then too, so the values kept once it is gone are at most
+		 * a second old */
+		if (kp->kind == KIND_AF_PACKET && !kp->bound_gone && !kp->final &&
+		    tsc >= kp->next_check_tsc) {
+			kp->next_check_tsc = tsc + app->tsc_hz;
+			if (kp->have_if)
+				if_follow(kp, port, &now);
+			else
+				bound_check(kp, port);
+		}
+	}
 	mcfan_ctl_state_unlock(app);
 }
 
@@ -527,6 +646,7 @@ kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_sta
 
 	memset(out, 0, sizeof(*out));
 	out->source = "none";
+	out->if_state = "none";
 	if (port >= RTE_MAX_ETHPORTS || !app->ports[port].used)
 		return -ENODEV;
 	if (app->kernel == NULL)
@@ -546,6 +666,8 @@ kernel_read(const struct mcfan_app *app, uint16_t port, const struct rte_eth_sta
 		}
 	}
 	snprintf(out->ifname, sizeof(out->ifname), "%s", kp->ifname);
+	out->if_state = kp->kind == KIND_NONE || kp->ifname[0] == '\0' ? "none" :
+			kp->bound_gone ? "gone" : kp->if_gone ? "away" : "present";
 	switch (kp->kind) {
 	case KIND_AF_PACKET:
 		out->source = "packet_statistics";
@@ -607,6 +729,9 @@ mcfan_kernel_caveat(const struct mcfan_kernel_view *kv, const struct rte_eth_sta
 {
 	if (kv->kernel_packets == ps->ipackets + kv->kernel_drops)
 		return "";
+	if (kv->if_state != NULL && strcmp(kv->if_state, "gone") == 0)
+		return "  (the interface is gone: frames in the kernel's ring when it went, "
+		       "received after it; frames queued at the start or at a clear stats)";
 	return "  (frames queued at the start or at a clear stats, received after it; "
 	       "frames in the kernel's ring not received yet; "
 	       "or arriving between the quit drain and the port's stop)";

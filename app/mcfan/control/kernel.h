@@ -32,6 +32,12 @@ struct mcfan_kernel_view {
 	 * PMD's imissed), or "none" (no kernel socket in the path, or not found). */
 	const char *source;
 	char ifname[IF_NAMESIZE];                       /**< Kernel interface, "" = none. */
+	/** The interface's state: "present"; "gone" (net_af_packet: the interface its
+	 * sockets were bound to was deleted or moved to another namespace, so the port
+	 * receives nothing more until mcfan restarts; if_rx_packets and if_rx_dropped keep
+	 * the last values read, at most a second before it went); "away" (net_tap, net_pcap:
+	 * not in mcfan's network namespace now, have_if false); "none" (no interface). */
+	const char *if_state;
 	unsigned int n_queues;                          /**< Sockets followed (af_packet). */
 	uint64_t queue_packets[MCFAN_KERNEL_MAX_QUEUES]; /**< Per queue: tp_packets, frames. */
 	uint64_t queue_drops[MCFAN_KERNEL_MAX_QUEUES];   /**< Per queue: tp_drops, frames. */

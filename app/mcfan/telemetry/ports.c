@@ -32,7 +32,7 @@ tel_ports(struct mcfan_app *app, const char *cmd, const char *params, struct rte
 		{"rx_packets", RTE_TEL_U64_VAL}, {"rx_dropped", RTE_TEL_U64_VAL},
 		{"reasm_fragments", RTE_TEL_U64_VAL}, {"reasm_reassembled", RTE_TEL_U64_VAL},
 		{"reasm_failed", RTE_TEL_U64_VAL}, {"role", RTE_TEL_STRING_VAL},
-		{"role_why", RTE_TEL_STRING_VAL},
+		{"role_why", RTE_TEL_STRING_VAL}, {"interface_state", RTE_TEL_STRING_VAL},
 	};
 	struct rte_tel_data *c[RTE_DIM(cols)];
 	struct mcfan_kernel_view kv;
@@ -70,6 +70,8 @@ tel_ports(struct mcfan_app *app, const char *cmd, const char *params, struct rte
 		rte_tel_data_add_array_string(c[17], mcfan_port_role_name(app->ports[port].role));
 		rte_tel_data_add_array_string(c[18], app->ports[port].role_why != NULL ?
 					      app->ports[port].role_why : "");
+		/* present, gone (af_packet: nothing more received), away or none */
+		rte_tel_data_add_array_string(c[19], kv.if_state);
 	}
 	mcfan_tel_cols_attach(d, c, cols, RTE_DIM(cols));
 	return 0;

@@ -342,7 +342,9 @@ mcfan_report_print(struct mcfan_app *app, FILE *f, bool final)
 		mcfan_kernel_read(app, port, &ps, &kv);
 		if (strcmp(kv.source, "none") == 0)
 			continue;
-		fprintf(f, "port %u kernel (%s, %s): %s\n", port, kv.source, kv.ifname,
+		fprintf(f, "port %u kernel (%s, %s%s): %s\n", port, kv.source, kv.ifname,
+			strcmp(kv.if_state, "gone") == 0 ? ", interface gone: nothing more "
+			"received until mcfan restarts" : "",
 			mcfan_kernel_balance_text(&kv, &ps, balance, sizeof(balance)));
 		if (mcfan_kernel_reasm_text(&kv, reasm, sizeof(reasm))[0] != '\0')
 			fprintf(f, "port %u kernel: %s\n", port, reasm);
@@ -664,6 +666,7 @@ port_kernel_json(json_t *o, const struct mcfan_app *app, uint16_t port,
 	json_object_set_new(o, "kernel_source", json_string(kv.source));
 	json_object_set_new(o, "interface", kv.ifname[0] == '\0' ? json_null() :
 			    json_string(kv.ifname));
+	json_object_set_new(o, "interface_state", json_string(kv.if_state));
 	json_object_set_new(o, "kernel_packets", json_u64(kv.kernel_packets));
 	json_object_set_new(o, "kernel_drops", json_u64(kv.kernel_drops));
 	json_object_set_new(o, "rx_packets", kv.have_if ? json_u64(kv.if_rx_packets) :
