@@ -243,7 +243,7 @@ set_groups(struct mcfan_config *cfg, const char *v, char *err, size_t len)
 	if (n < 0) {
 		/* the source-specific messages and the bracket hint carry their own example */
 		snprintf(err, len, "--groups: %s%s", msg, strstr(msg, "e.g.") != NULL ? "" :
-			 " (e.g. 239.9.9.1-10:3999 or [ff3e::1]:5000)");
+			 " (e.g. 239.9.9.1-10:3999 or [ff15::1]:5000)");
 		return n;
 	}
 	cfg->n_groups = (unsigned int)n;
@@ -1237,9 +1237,11 @@ static const struct opt_def opts[] = {
 	 "(port ids, e.g. 0 or 0,2-3; docs/delivery.md)", "every port but the outputs of the "
 	 "tx engines named at start", set_rx_ports, true},
 	{"groups", OPT_VALUE, "LIST", "groups to receive: 239.9.9.1, 239.9.9.1-10:3999, "
-	 "[ff3e::1]:5000, comma-separated; no port = every UDP port; GROUP@SOURCE[+SOURCE] "
+	 "[ff15::1]:5000, comma-separated; no port = every UDP port; GROUP@SOURCE[+SOURCE] "
 	 "asks the network for these sources only (IGMPv3/MLDv2 INCLUDE reports: the switch "
-	 "filters; mcfan's data path does not filter by source, docs/igmp.md)", "none",
+	 "filters; mcfan's data path does not filter by source, docs/igmp.md); a group in "
+	 "the SSM ranges 232.0.0.0/8 and ff3x::/96 needs @SOURCE for a router to forward "
+	 "it", "none",
 	 set_groups, true},
 	{"seq", OPT_VALUE, "GROUPS=KIND", "track feed quality of groups (as --groups writes them, "
 	 "with the port): KIND iperf2, rtp[:HZ], "

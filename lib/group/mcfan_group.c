@@ -122,7 +122,7 @@ parse_ipv6_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	if (inet_pton(AF_INET6, s + 1, &a) != 1 && strchr(s + 1, '-') != NULL) {
 		return mcfan_err_set(err, err_len, -EINVAL, "group '%s': an IPv6 group is one "
 				     "address (ranges are IPv4 only): give each, comma-separated, "
-				     "e.g. [ff3e::1]:5000,[ff3e::2]:5000", item);
+				     "e.g. [ff15::1]:5000,[ff15::2]:5000", item);
 	}
 	if (inet_pton(AF_INET6, s + 1, &a) != 1) {
 		return mcfan_err_set(err, err_len, -EINVAL, "group '%s': not a valid IPv6 address",
@@ -138,7 +138,7 @@ parse_ipv6_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 		return mcfan_err_set(err, err_len, -EINVAL,
 				     "group '%s': IPv6 multicast scope %u (%s) does not reach a "
 				     "port: mcfan receives groups of link-local scope (2) and wider "
-				     "(RFC 4291 2.7), e.g. [ff02::9], [ff3e::1]", item,
+				     "(RFC 4291 2.7), e.g. [ff02::9], [ff15::1]", item,
 				     a.s6_addr[1] & IPV6_SCOPE_MASK,
 				     (a.s6_addr[1] & IPV6_SCOPE_MASK) == 0 ? "reserved" :
 				     "interface-local");
@@ -187,7 +187,7 @@ parse_ipv4_item(char *s, const char *item, struct mcfan_flow_key *out, unsigned 
 	if (colon != NULL && strchr(colon + 1, ':') != NULL) {
 		return mcfan_err_set(err, err_len, -EINVAL,
 				     "group '%s': an IPv6 group goes in brackets, e.g. "
-				     "[ff3e::1]:5000", item);
+				     "[ff15::1]:5000", item);
 	}
 	if (colon != NULL) {
 		*colon = '\0';

@@ -587,6 +587,20 @@ mcfan_igmp_link_local(const uint8_t *mac, uint8_t *out)
 }
 
 bool
+mcfan_igmp_ssm_range(uint8_t proto, const uint8_t *group)
+{
+	static const uint8_t zero[10];
+
+	if (group == NULL)
+		return false;
+	if (proto == MCFAN_IGMP_PROTO_IGMP)
+		return group[0] == 232;
+	/* ff3X:0:0:0:0:0::/96 (RFC 4607): flags 3 (P and T), 64-bit prefix 0, plen 0 */
+	return group[0] == 0xff && (group[1] & 0xf0) == 0x30 &&
+	       memcmp(group + 2, zero, sizeof(zero)) == 0;
+}
+
+bool
 mcfan_igmp_never_reported(uint8_t proto, const uint8_t *group)
 {
 	static const uint8_t all_nodes[16] = {0xff, 0x02, [15] = 0x01};

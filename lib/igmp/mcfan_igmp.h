@@ -276,4 +276,20 @@ void mcfan_igmp_link_local(const uint8_t *mac, uint8_t *out);
  */
 bool mcfan_igmp_never_reported(uint8_t proto, const uint8_t *group);
 
+/**
+ * Whether a group address is in a source-specific multicast range: 232.0.0.0/8 (IPv4) or
+ * ff3x::/96, i.e. ff3X:0:0:0:0:0:: with any scope X (IPv6) (RFC 4607 section 1). A router
+ * ignores an any-source join of such a group (IGMPv3 TO_EX {}, MLDv2 EXCLUDE {}; RFC 4604
+ * section 2.2.2), so it forwards nothing without GROUP@SOURCE; a LAN without routers (a
+ * snooping switch only) still forwards it.
+ *
+ * @param proto
+ *   MCFAN_IGMP_PROTO_IGMP (bytes 0..3) or MCFAN_IGMP_PROTO_MLD (16 bytes).
+ * @param group
+ *   The group address; NULL is not in the range.
+ * @return
+ *   true: in an SSM range.
+ */
+bool mcfan_igmp_ssm_range(uint8_t proto, const uint8_t *group);
+
 #endif /* MCFAN_IGMP_H */

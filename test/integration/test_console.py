@@ -679,6 +679,39 @@ def test_source_specific(tmp):
             f"{what}: show groups says what GROUP@SOURCE means: {shown[-1:]}")
 
 
+SSM_WARN = "is in the source-specific multicast range"
+
+
+def test_ssm_any_source(tmp):
+    """A group in an SSM range (232.0.0.0/8, ff3x::/96) joined from any source, at start or
+    with join, gets one WARNING a group address saying routers ignore that join and to give
+    GROUP@SOURCE; it is still joined. Not for a source-specific join, a group outside the
+    ranges (ff3e:0:0:0:0:1::/96 is not one), a second UDP port of an address already told,
+    nor with --igmp off --mld off (nothing is sent)."""
+    what = "SSM range, any source"
+    data = (b"join [ff3e::7]:5000\njoin 232.2.2.2:6000\njoin 239.9.9.2\n"
+            b"join [ff3e::1:0:1]:5000\njoin 232.4.4.4@198.18.48.1\nquit\n")
+    app = ["--groups", "239.9.9.1:3999,232.2.2.2:5000,[ff3e::1]:5000,232.3.3.3@198.18.48.1"]
+    rc, out, err = console_script(tmp, "ssmany", "0@0,1@1,2@0", app, data)
+    t.check_eq(rc, 0, f"{what}: exit status ({err.strip()[-300:]!r})")
+    warned = [ln for ln in err.splitlines() if SSM_WARN in ln]
+    want = {"232.2.2.2:5000": "232.0.0.0/8", "[ff3e::1]:5000": "ff3x::/96",
+            "[ff3e::7]:5000": "ff3x::/96"}
+    t.check_eq(len(warned), len(want), f"{what}: one WARNING a group address: {warned}")
+    for group, rng in want.items():
+        t.check(any(f"group {group} {SSM_WARN} ({rng})" in ln and
+                    f"(e.g. {group}@" in ln and "routers ignore there" in ln
+                    for ln in warned), f"{what}: {group} told ({rng}): {warned}")
+    res = {cmd: lines for cmd, lines in blocks(out)}
+    t.check(res.get("join [ff3e::7]:5000", [""])[0].startswith("joined [ff3e::7]:5000"),
+            f"{what}: still joined, not refused: {res.get('join [ff3e::7]:5000')}")
+    rc, out, err = console_script(tmp, "ssmoff", "0@0,1@1,2@0",
+                                  ["--groups", "232.2.2.2:5000,[ff3e::1]:5000", "--igmp",
+                                   "off", "--mld", "off"], b"join [ff3e::7]:5000\nquit\n")
+    t.check_eq(rc, 0, f"{what}, IGMP and MLD off: exit status ({err.strip()[-300:]!r})")
+    t.check(SSM_WARN not in err, f"{what}: nothing said when nothing is sent: {err[-500:]!r}")
+
+
 def test_end_of_input(tmp):
     pcap = os.path.join(tmp, "rr4.pcap")
     round_robin_pcap(pcap)
@@ -895,6 +928,7 @@ def main():
         test_fanout_pair(tmp)
         test_fanout_tx_warning(tmp)
         test_source_specific(tmp)
+        test_ssm_any_source(tmp)
         test_end_of_input(tmp)
         test_show_at_rest(tmp)
         test_doc_errors(tmp)

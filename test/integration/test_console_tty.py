@@ -115,7 +115,7 @@ def run(tmp):
             t.check(c in text, f"tty: help lists '{c}'")
         typed("help join")
         keys("Enter")
-        text = wait_for(lambda s: "example: join [ff3e::1]:5000 workers 2" in s)
+        text = wait_for(lambda s: "example: join [ff15::1]:5000 workers 2" in s)
         t.check("example: join 239.9.9.11-20:3999" in text, "tty: help join shows examples")
 
         # a join, then the history: Up brings it back, Enter runs it again -> already joined

@@ -310,8 +310,8 @@ def test_groups():
     bad(["--groups", "239.9.9.5-1"], ["--groups"], ["239.9.9.5-1", "e.g."])
     bad(["--groups", "239.9.9"], ["--groups"], ["239.9.9", "e.g."])
     # a bare IPv6 group: the bracket hint is the example, one "e.g." (before: "... goes in
-    # brackets, e.g. [ff3e::1]:5000 (e.g. 239.9.9.1-10:3999 or [ff3e::1]:5000)")
-    err = bad(["--groups", "ff3e::1"], ["--groups"], ["goes in brackets, e.g. [ff3e::1]:5000"])
+    # brackets, e.g. [ff15::1]:5000 (e.g. 239.9.9.1-10:3999 or [ff15::1]:5000)")
+    err = bad(["--groups", "ff3e::1"], ["--groups"], ["goes in brackets, e.g. [ff15::1]:5000"])
     t.check_eq(err.count("e.g."), 1, f"--groups ff3e::1: one example: {err.strip()!r}")
     bad(["--groups", ""], ["--groups"], ["239.9.9.1-10:3999"])
     bad(["--groups", "239.9.9.1,,239.9.9.2"], ["--groups"], ["239.9.9.1-10:3999"])

@@ -983,6 +983,39 @@ test_never_reported(void)
 	CHECK(!mcfan_igmp_never_reported(MCFAN_IGMP_PROTO_MLD, NULL), "NULL is reported");
 }
 
+/* The SSM ranges (RFC 4607): 232.0.0.0/8 and ff3x::/96; their neighbours are not. */
+static void
+test_ssm_range(void)
+{
+	static const struct {
+		uint8_t proto;
+		uint8_t addr[16];
+		bool ssm;
+	} cases[] = {
+		{MCFAN_IGMP_PROTO_IGMP, {232, 0, 0, 0}, true},
+		{MCFAN_IGMP_PROTO_IGMP, {232, 255, 255, 255}, true},
+		{MCFAN_IGMP_PROTO_IGMP, {231, 255, 255, 255}, false},
+		{MCFAN_IGMP_PROTO_IGMP, {233, 0, 0, 1}, false},
+		{MCFAN_IGMP_PROTO_IGMP, {239, 9, 9, 1}, false},
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x3e, [15] = 0x01}, true},   /* ff3e::1 */
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x35, [12] = 0x80, [15] = 0x01}, true}, /* ff35::8000:1 */
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x32, [15] = 0x01}, true},   /* ff32::1 */
+		/* ff3e:0:0:0:0:1:: is outside the /96: unicast-prefix-based, not SSM */
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x3e, [11] = 0x01, [15] = 0x01}, false},
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x3e, 0x00, 0x40, [15] = 0x01}, false},
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x1e, [15] = 0x01}, false},  /* ff1e::1 */
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x15, [15] = 0x01}, false},  /* ff15::1 */
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x05, [15] = 0x01}, false},  /* ff05::1 */
+		{MCFAN_IGMP_PROTO_MLD, {0xff, 0x7e, [15] = 0x01}, false},  /* embedded RP */
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(mcfan_igmp_ssm_range(cases[i].proto, cases[i].addr) == cases[i].ssm,
+		      "case %u: SSM range should be %d", i, cases[i].ssm);
+	CHECK(!mcfan_igmp_ssm_range(MCFAN_IGMP_PROTO_IGMP, NULL), "NULL is not SSM");
+}
+
 /* Groups without a querier (RFC 3376 8.5 Other Querier Present Interval): none heard since
  * the groups came, or the querier gone quiet; its QRV and QQIC shorten the interval. */
 static void
@@ -1035,6 +1068,7 @@ main(void)
 	test_ssm();
 	test_ssm_check();
 	test_never_reported();
+	test_ssm_range();
 	test_querier_silent();
 	return unit_summary("igmp");
 }

@@ -32,7 +32,7 @@ MCFAN_CONSOLE_COMMAND(join, 400, "join <groups>", cmd_join,
 
 MCFAN_CONSOLE_COMMAND(join_workers, 410, "join <groups> workers <list>", cmd_join,
 		      "join groups, giving their frames only to these worker lcores",
-		      "join [ff3e::1]:5000 workers 2");
+		      "join [ff15::1]:5000 workers 2");
 
 /* join <groups> [workers <list>] engine NAME[:ARGS]: on an engine instance of this run */
 static int

@@ -327,6 +327,28 @@ key_eq(const struct mcfan_flow_key *a, const struct mcfan_flow_key *b)
 	return memcmp(a, b, sizeof(*a)) == 0;
 }
 
+/* A group newly joined from any source in an SSM range (mcfan_igmp_ssm_range()): routers
+ * ignore that join (RFC 4604 section 2.2.2), so tell the user how to have it forwarded. Not
+ * refused: a LAN without routers forwards it. k: 0 IGMP, 1 MLD. */
+static void
+ssm_any_warn(const struct mcfan_app *app, unsigned int k, const struct mcfan_flow_key *key)
+{
+	char text[MCFAN_GROUP_STR_MAX];
+
+	if ((k == 0 ? app->cfg.igmp_mode : app->cfg.mld_mode) == MCFAN_IGMP_MODE_OFF ||
+	    !mcfan_igmp_ssm_range(k == 0 ? MCFAN_IGMP_PROTO_IGMP : MCFAN_IGMP_PROTO_MLD,
+				  key->addr))
+		return;
+	mcfan_group_format(key, text, sizeof(text));
+	MCFAN_LOG(WARNING, "group %s is in the source-specific multicast range (%s): it is "
+		  "joined from any source (%s), which routers ignore there (RFC 4604, RFC 4607), "
+		  "so a routed network forwards it nothing: give its sources as GROUP@SOURCE "
+		  "(e.g. %s@%s) for a router to forward it; a LAN without routers (a snooping "
+		  "switch only) forwards it as it is (docs/igmp.md)\n", text,
+		  k == 0 ? "232.0.0.0/8" : "ff3x::/96", k == 0 ? "IGMPv3 TO_EX {} or an IGMPv2 "
+		  "report" : "MLDv2 EXCLUDE {} or an MLDv1 report", text, k == 0 ? "SOURCE" : "[SOURCE]");
+}
+
 /* Join and leave on every host so that its groups are the joined addresses. g->lock held. */
 static void
 sync_locked(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
@@ -334,7 +356,7 @@ sync_locked(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
 	uint8_t src[MCFAN_IGMP_MAX_SOURCES][16];
 	unsigned int n_keys = 0, i, j, s, n_src, k, al;
 	struct mcfan_igmp_host *h;
-	bool any, seen;
+	bool any, seen, warn_port = true;
 	uint16_t port;
 
 	mcfan_ctl_state_lock(app);
@@ -396,10 +418,12 @@ sync_locked(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
 				/* a joined address whose union changed: its new sources */
 				if (mcfan_igmp_host_set_sources(h, g->keys[i].addr,
 								(const uint8_t (*)[16])src,
-								any ? 0 : n_src, t) == -ENOENT)
-					mcfan_igmp_host_join(h, g->keys[i].addr,
-							     (const uint8_t (*)[16])src,
-							     any ? 0 : n_src, t);
+								any ? 0 : n_src, t) != -ENOENT)
+					continue;
+				mcfan_igmp_host_join(h, g->keys[i].addr, (const uint8_t (*)[16])src,
+						     any ? 0 : n_src, t);
+				if (any && warn_port)
+					ssm_any_warn(app, k, &g->keys[i]);
 			}
 			/* leave what is not */
 			for (j = h->n_groups; j-- > 0;) {
@@ -414,6 +438,7 @@ sync_locked(struct mcfan_app *app, struct mcfan_igmp *g, uint64_t t)
 					mcfan_igmp_host_leave(h, gr->addr, t);
 			}
 		}
+		warn_port = false; /* told once a group, not once a port */
 	}
 	g->synced = true;
 }
