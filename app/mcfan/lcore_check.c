@@ -173,12 +173,70 @@ cpus_text(const struct lcore_set *set, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
+/* The hint after "CPU N is not online" for -l or -c: the same lcores, as --lcores, each
+ * online one on its own CPU, each other on an online CPU the process may run on that none
+ * of them uses, then (several lcores a CPU) on the highest ones, down, leaving the first
+ * (main) lcore's CPU alone when there is another: -l 0-2 on CPUs 0-1 gives
+ * "--lcores '0@0,1@1,2@1'", -l 1-2 "--lcores '1@1,2@0'". "" when it does not fit. */
+static void
+lcores_example(const struct lcore_set *lcores, const struct mcfan_cpuset *online,
+	       const struct mcfan_cpuset *allowed, char *buf, size_t len)
+{
+	unsigned int i, cpu, next_free = 0, next_shared = 0, n_cpus = 0, main_cpu = UINT_MAX;
+	unsigned int cpus[MCFAN_SCT_MAX_CPUS];
+	struct mcfan_cpuset used;
+	size_t at;
+	int n;
+
+	buf[0] = '\0';
+	mcfan_cpuset_zero(&used);
+	for (cpu = 0; cpu < MCFAN_SCT_MAX_CPUS; cpu++) {
+		if (!mcfan_cpuset_has(online, cpu))
+			continue;
+		if (cpu < RTE_MAX_LCORE && lcores->on[cpu])
+			mcfan_cpuset_add(&used, cpu);
+		/* the CPUs to share, highest first; the ones the process may run on, if any */
+		if (mcfan_cpuset_has(allowed, cpu) || mcfan_cpuset_count(allowed) == 0)
+			cpus[n_cpus++] = cpu;
+	}
+	if (n_cpus == 0)
+		return;
+	n = snprintf(buf, len, "--lcores '");
+	at = n < 0 ? len : (size_t)n;
+	for (i = 0; i < RTE_MAX_LCORE && at < len; i++) {
+		if (!lcores->on[i])
+			continue;
+		if (i < MCFAN_SCT_MAX_CPUS && mcfan_cpuset_has(online, i)) {
+			cpu = i;
+		} else {
+			while (next_free < n_cpus && mcfan_cpuset_has(&used, cpus[next_free]))
+				next_free++;
+			if (next_free < n_cpus) {
+				cpu = cpus[next_free];
+				mcfan_cpuset_add(&used, cpu);
+			} else {
+				do
+					cpu = cpus[n_cpus - 1 - next_shared++ % n_cpus];
+				while (cpu == main_cpu && n_cpus > 1);
+			}
+		}
+		if (main_cpu == UINT_MAX)
+			main_cpu = cpu;
+		n = snprintf(buf + at, len - at, "%s%u@%u", at > 10 ? "," : "", i, cpu);
+		at += n < 0 ? len : (size_t)n;
+	}
+	if (at + 1 >= len)
+		buf[0] = '\0';
+	else
+		snprintf(buf + at, len - at, "'");
+}
+
 int
 mcfan_lcore_cpus_check(int argc, char **argv)
 {
 	struct lcore_set *cpus, *off, *out;
 	struct mcfan_cpuset online, allowed;
-	char have[256], bad[256];
+	char have[256], bad[256], example[512];
 	const char *opt = NULL, *v, *val = NULL, *opt1 = NULL, *val1 = NULL;
 	unsigned int i, n_opts = 0, n_off = 0, n_out = 0;
 	int a, ret = 0;
@@ -253,10 +311,20 @@ mcfan_lcore_cpus_check(int argc, char **argv)
 		cpus_text(off, bad, sizeof(bad));
 		if (mcfan_cpuset_format(&online, have, sizeof(have)) < 0)
 			snprintf(have, sizeof(have), "?");
-		fprintf(stderr, "mcfan: %s %s: CPU%s %s %s not online on this host (its CPUs: "
-			"%s): name online CPUs, or place more lcores than CPUs with --lcores "
-			"(e.g. --lcores '0@0,(1-3)@1')\n", opt, val, n_off > 1 ? "s" : "", bad,
-			n_off > 1 ? "are" : "is", have);
+		example[0] = '\0';
+		if (strcmp(opt, "--lcores") != 0)
+			lcores_example(cpus, &online, &allowed, example, sizeof(example));
+		if (strcmp(opt, "--lcores") == 0)
+			fprintf(stderr, "mcfan: %s %s: CPU%s %s %s not online on this host (its "
+				"CPUs: %s): name an online CPU after each '@' (several lcores may "
+				"share one: (1-3)@1)\n", opt, val, n_off > 1 ? "s" : "", bad,
+				n_off > 1 ? "are" : "is", have);
+		else
+			fprintf(stderr, "mcfan: %s %s: CPU%s %s %s not online on this host (its "
+				"CPUs: %s): name online CPUs, or place more lcores than CPUs with "
+				"--lcores%s%s%s\n", opt, val, n_off > 1 ? "s" : "", bad,
+				n_off > 1 ? "are" : "is", have, example[0] != '\0' ? " (e.g. " : "",
+				example, example[0] != '\0' ? ")" : "");
 		ret = -EINVAL;
 	} else if (n_out > 0) {
 		/* EAL pins its lcores wherever the option says, outside taskset's set too */

@@ -800,6 +800,21 @@ def test_eal_cpus():
                                        f"(its CPUs: {listed})", "--lcores"],
                   what=f"{opt} {v}", extra_eal=[opt, v], lcores=None)
         t.check_eq(len(err.strip().splitlines()), 1, f"{opt} {v}: one line")
+        # the example places the lcores asked, no more (before: '0@0,(1-3)@1' whatever
+        # was asked: 4 lcores for -l 0-2)
+        if opt == "--lcores":
+            t.check("name an online CPU after each '@'" in err, f"{opt} {v}: its hint: {err!r}")
+        elif cpus == set(range(n)) and os.sched_getaffinity(0) == cpus:
+            last = 0 if n == 1 else n - 1
+            want_ex = ",".join(f"{i}@{i}" for i in range(n)) + f",{n}@{last}"
+            t.check(f"(e.g. --lcores '{want_ex}')" in err, f"{opt} {v}: example {want_ex}: "
+                    f"{err.strip()!r}")
+    # -l 1-N, -l 0,N: the lcore beyond the CPUs on the CPU none of the others uses
+    if cpus == set(range(n)) and os.sched_getaffinity(0) == cpus and n > 1:
+        for v, want_ex in ((f"1-{n}", ",".join(f"{i}@{i}" for i in range(1, n)) + f",{n}@0"),
+                           (f"0,{n}", f"0@0,{n}@1")):
+            err = bad([], [f"-l {v}"], [f"(e.g. --lcores '{want_ex}')"], what=f"-l {v}",
+                      extra_eal=["-l", v], lcores=None)
     # the value attached (-l0-N, -cMASK) or after bundled flags (-vl0-N, -vl 0-N, -vcMASK):
     # the same line (before: -vl0-N went to EAL, "lcore N unavailable" and its usage)
     for opt, extra in (("-l", [f"-l0-{n}"]), ("-c", [f"-c{hex((1 << (n + 1)) - 1)}"]),
