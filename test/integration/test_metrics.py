@@ -529,6 +529,23 @@ def check_bad_requests(port):
     got = raw_exchange(port, b"garbage\r\n\r\n")
     t.check(got == b"" or re.match(rb"HTTP/1\.[01] 4\d\d ", got) is not None,
             f"'garbage' request line: closed with no answer, or a 4xx ({got[:40]!r})")
+    # a request that starts with a NUL byte: libmicrohttpd reads the line as a C string, an
+    # empty one, skips it as it may before a request line (RFC 9112 2.2), and waits for one:
+    # no answer, the connection closed by the server at its idle timeout (docs/metrics.md)
+    nul = socket.create_connection(("127.0.0.1", port), timeout=CONN_TIMEOUT_S + 20)
+    try:
+        nul.sendall(b"\x00GET /metrics HTTP/1.0\r\n\r\n")
+        got, closed = b"", False
+        while not closed:
+            b = nul.recv(4096)
+            got += b
+            closed = b == b""
+    except (socket.timeout, ConnectionResetError) as e:
+        got, closed = repr(e).encode(), False
+    finally:
+        nul.close()
+    t.check(closed and (got == b"" or re.match(rb"HTTP/1\.[01] 4\d\d ", got) is not None),
+            f"a leading NUL byte: closed by mcfan with no answer, or a 4xx ({got[:40]!r})")
     got = raw_exchange(port, b"garbage x\r\n\r\n")
     t.check(got.startswith(b"HTTP/1.1 400 "), f"'garbage x' request line: 400 ({got[:40]!r})")
     # RFC 9112 3.2: an HTTP/1.1 request without Host MUST get a 400 (before: 200 and the
