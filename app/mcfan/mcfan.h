@@ -924,7 +924,9 @@ int mcfan_idle_worker_check(const struct mcfan_config *cfg, const unsigned int *
  * @param n_workers
  *   Receives the workers, on success.
  * @return
- *   0; -EINVAL with err ("--rx 1 --workers 1 need 2 data lcores, ..."): too few.
+ *   0; -EINVAL with err ("--rx 1 --workers 1 need 2 data lcores, ..."; with workers < 0,
+ *   not given, "--rx 2 needs 2 data lcores, ... (--workers not given: its default ...)"):
+ *   too few.
  */
 int mcfan_role_counts(unsigned int n_rx, int workers, unsigned int n_data,
 		      const char *given_by, unsigned int *n_workers, char *err, size_t len);

@@ -214,9 +214,9 @@ def run(tmp):
         # for up to 10 minutes; docs/bad-input.md row 367); the next line runs at once
         typed("wait 600000")
         keys("Enter")
-        text = wait_for(lambda s: "error: wait:" in s and last_line(s) == "mcfan>")
-        t.check("error: wait: not on a terminal: it would hold every key, quit too, until it "
-                "ends; wait is for command files (--cmdline-file) and pipes" in text,
+        text = wait_for(lambda s: "error: wait is for" in s and last_line(s) == "mcfan>")
+        t.check("error: wait is for command files (--cmdline-file) and pipes, not typed at a "
+                "terminal: it would hold every key, quit too, until it ends" in text,
                 "tty: wait typed on a terminal is refused")
         typed("show config")
         keys("Enter")

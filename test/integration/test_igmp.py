@@ -1155,7 +1155,9 @@ def test_bad_input():
         t.check(err.count("(e.g.") <= 1, f"[{what}] {app}: one example, not two ({err!r})")
     rc, out, err, rep = t.run_mcfan(eal, ["--port-ip", "5=198.18.0.2"], timeout=60)
     t.check_eq(rc, 2, f"[{what}] --port-ip 5: exit status")
-    t.check("--port-ip: port 5 does not exist (ports probed: 1)" in err,
+    # the ids of the ports probed, not only their count (before: "(ports probed: 1)",
+    # read as "port 1" beside --port-ip 1=...)
+    t.check("--port-ip: port 5 does not exist (ports probed: 1 (port 0))" in err,
             f"[{what}] --port-ip 5: says so ({err.strip()[-200:]!r})")
     t.check(rep is None, f"[{what}] --port-ip 5: no report")
     # after EAL, once the ports are probed: a port that was not, no port left to receive

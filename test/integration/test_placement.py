@@ -661,6 +661,13 @@ def test_user_lcores():
     rc, out, err = run(e, ["--rx", "1", "--workers", "1", "--duration", "1"])
     t.check_eq(rc, 2, "-l with too few lcores for --rx/--workers: exit 2")
     t.check("need 2 data lcores" in err, f"... says so: {err[-200:]}")
+    # --rx alone: --workers' default is said to be one (before: "--rx 2 --workers 0 need
+    # ...", as if --workers 0 had been given)
+    rc, out, err = run(e, ["--rx", "2", "--duration", "1"])
+    t.check_eq(rc, 2, "-l with too few lcores for --rx 2: exit 2")
+    t.check("--rx 2 needs 2 data lcores, -l/-c/--lcores give 1 (--workers not given: its "
+            "default, the data lcores left after the RX lcores, is 0 here" in err and
+            "--workers 0" not in err, f"... says the worker count is the default: {err[-300:]}")
     t.check(not started(err), f"... before EAL: -l says how many lcores there will be "
             f"({err[-300:]})")
     t.remove_runtime_dir(e)

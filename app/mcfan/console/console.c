@@ -355,9 +355,9 @@ cmd_wait(struct mcfan_console *con, const struct mcfan_console_args *a)
 		return -EINVAL;
 	/* typed on a terminal it would hold every key, Ctrl-C and quit too, for up to 10 minutes */
 	if (con->mode == CON_TTY && !con->from_file) {
-		mcfan_console_error(con, "wait: not on a terminal: it would hold every key, quit "
-				    "too, until it ends; wait is for command files (--cmdline-file) "
-				    "and pipes");
+		mcfan_console_error(con, "wait is for command files (--cmdline-file) and pipes, "
+				    "not typed at a terminal: it would hold every key, quit too, "
+				    "until it ends");
 		return -EINVAL;
 	}
 	con->wait_until = rte_rdtsc() + ms * (con->app->tsc_hz / 1000);

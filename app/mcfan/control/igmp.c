@@ -100,14 +100,29 @@ now_ms(const struct mcfan_app *app, const struct mcfan_igmp *g)
 int
 mcfan_igmp_check(const struct mcfan_app *app)
 {
-	unsigned int i;
+	char ids[128] = "";
+	unsigned int i, n = 0;
+	size_t off = 0;
+	uint16_t port;
+	int w;
 
 	for (i = 0; i < app->cfg.n_port_ip; i++) {
-		if (!rte_eth_dev_is_valid_port(app->cfg.port_ip[i].port)) {
-			fprintf(stderr, "mcfan: --port-ip: port %u does not exist (ports probed: "
-				"%u)\n", app->cfg.port_ip[i].port, rte_eth_dev_count_avail());
-			return -EINVAL;
+		if (rte_eth_dev_is_valid_port(app->cfg.port_ip[i].port))
+			continue;
+		/* the ids of the ports there are, not only their count ("1" read as port 1) */
+		RTE_ETH_FOREACH_DEV(port) {
+			w = snprintf(ids + off, sizeof(ids) - off, "%s%u", n++ > 0 ? "," : "",
+				     port);
+			if (w < 0 || (size_t)w >= sizeof(ids) - off) {
+				snprintf(ids + off, sizeof(ids) - off, ",...");
+				break;
+			}
+			off += (size_t)w;
 		}
+		fprintf(stderr, "mcfan: --port-ip: port %u does not exist (ports probed: %u%s%s%s)"
+			"\n", app->cfg.port_ip[i].port, rte_eth_dev_count_avail(),
+			n == 0 ? "" : n == 1 ? " (port " : " (ports ", ids, n == 0 ? "" : ")");
+		return -EINVAL;
 	}
 	return 0;
 }

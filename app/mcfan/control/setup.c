@@ -83,6 +83,12 @@ mcfan_role_counts(unsigned int n_rx, int workers, unsigned int n_data, const cha
 	*n_workers = workers >= 0 ? (unsigned int)workers : (n_data > n_rx ? n_data - n_rx : 0);
 	if (n_data >= n_rx + *n_workers)
 		return 0;
+	if (workers < 0) /* not given: say it is the default, not as if it were asked */
+		return mcfan_err_set(err, len, -EINVAL, "--rx %u needs %u data lcore%s, %s %u "
+				     "(--workers not given: its default, the data lcores left "
+				     "after the RX lcores, is %u here; leave out -l/-c/--lcores and "
+				     "mcfan places them on the map)", n_rx, n_rx,
+				     n_rx == 1 ? "" : "s", given_by, n_data, *n_workers);
 	return mcfan_err_set(err, len, -EINVAL, "--rx %u --workers %u need %u data lcore%s, %s "
 			     "%u (leave out -l/-c/--lcores and mcfan places them on the map)",
 			     n_rx, *n_workers, n_rx + *n_workers,
