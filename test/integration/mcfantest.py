@@ -358,6 +358,36 @@ class Pacer:
             time.sleep(d)
 
 
+def wait_until(fn, timeout):
+    """fn() until it is true (its value) or timeout seconds pass (its last value)."""
+    import time
+    end = time.monotonic() + timeout
+    while True:
+        v = fn()
+        if v or time.monotonic() >= end:
+            return v
+        time.sleep(0.05)
+
+
+def tap_send_tagged(tap, group, port, n, tag, src, pps=2000):
+    """n IPv4 UDP frames to group:port written into interface tap (its kernel side: an
+    AF_PACKET socket), at pps a second; frame i's payload is tag, i (4 bytes, big endian)
+    and 20 bytes of 'c', so a reader can tell the frames apart."""
+    import socket
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((tap, 0))
+    pace = Pacer(pps)
+    for i in range(n):
+        s.send(udp4_frame(group, port, data=tag + i.to_bytes(4, "big") + b"c" * 20, src=src))
+        pace.wait()
+    s.close()
+
+
+def shm_ring_files(prefix):
+    """The reader rings of file prefix prefix in /dev/shm (names), sorted."""
+    return sorted(f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}."))
+
+
 def write_pcap(path, frames, snaplen=65535):
     """Classic libpcap file (LINKTYPE_ETHERNET = 1), microsecond timestamps."""
     with open(path, "wb") as f:

@@ -31,7 +31,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -51,27 +50,14 @@ LINE = re.compile(r"^(\d+\.\d) s: (\d+) frames \(\+(\d+)\), lost (\d+) \(\+(\d+)
 
 
 def ring_files(prefix):
-    return sorted(f for f in os.listdir("/dev/shm") if f.startswith(f"mcfan.{prefix}."))
+    return t.shm_ring_files(prefix)
 
 
 def send(tap, g, n, tag):
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    s.bind((tap, 0))
-    pace = t.Pacer(2000)
-    for i in range(n):
-        s.send(t.udp4_frame(g, PORT, data=tag + i.to_bytes(4, "big") + b"c" * 20, src=SRC))
-        pace.wait()
-    s.close()
+    t.tap_send_tagged(tap, g, PORT, n, tag, SRC)
 
 
-def wait_until(fn, timeout):
-    """fn() until true (its value) or timeout seconds pass (its last value)."""
-    end = time.monotonic() + timeout
-    while True:
-        v = fn()
-        if v or time.monotonic() >= end:
-            return v
-        time.sleep(0.05)
+wait_until = t.wait_until
 
 
 def ino_of(path):
