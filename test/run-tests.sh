@@ -11,7 +11,7 @@
 #   selection (the fuzz pass runs only with no arguments).
 # Environment: MCFAN_TEST_BUILD (build-test), MCFAN_TEST_ASAN_BUILD (build-asan),
 #   MCFAN_TEST_FUZZ_BUILD (build-fuzz); MCFAN_TEST_SANITIZE=0 skips the sanitizer pass,
-#   MCFAN_TEST_FUZZ=0 the fuzz pass; MCFAN_FUZZ_SECONDS (10) is the bounded run per target.
+#   MCFAN_TEST_FUZZ=0 the fuzz pass; MCFAN_FUZZ_SECONDS (5) is the bounded run per target.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${MCFAN_TEST_BUILD:-build-test}
