@@ -92,13 +92,17 @@ in_groups(const struct mcfan_config *cfg, const struct mcfan_flow_key *k)
 static bool
 addr_in_groups(const struct mcfan_config *cfg, const struct mcfan_flow_key *k)
 {
-	size_t alen = k->family == MCFAN_FAMILY_IPV4 ? 4 : 16;
+	struct mcfan_flow_key a = *k, b;
 	unsigned int i;
 
-	for (i = 0; i < cfg->n_groups; i++)
-		if (cfg->groups[i].family == k->family &&
-		    memcmp(cfg->groups[i].addr, k->addr, alen) == 0)
+	/* the address alone, as mcfan_group_not_joined() compares it */
+	a.udp_port = 0;
+	for (i = 0; i < cfg->n_groups; i++) {
+		b = cfg->groups[i];
+		b.udp_port = 0;
+		if (mcfan_flow_key_equal(&a, &b))
 			return true;
+	}
 	return false;
 }
 

@@ -293,12 +293,7 @@ mcfan_rw_destroy(struct mcfan_rw *w)
 		return;
 	atomic_store_explicit(&w->hdr->head, w->head, memory_order_release);
 	atomic_store_explicit(&w->hdr->state, MCFAN_RD_STATE_CLOSED, memory_order_release);
-	/* a new futex value, so a reader between its look and its sleep does not sleep */
-	atomic_fetch_add_explicit(&w->hdr->head_futex, 1u << 31, memory_order_seq_cst);
-	syscall(SYS_futex, &w->hdr->head_futex, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
-	shm_unlink(w->name);
-	munmap(w->hdr, w->size);
-	free(w);
+	mcfan_rw_release(w, true);
 }
 
 void
